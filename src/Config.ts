@@ -140,6 +140,8 @@ export const settings = Config.all({
   smtpBannerTimeoutMs: ms("SMTP_BANNER_TIMEOUT_MS", 10_000),
   smtpCommandTimeoutMs: ms("SMTP_COMMAND_TIMEOUT_MS", 5_000),
   smtpTlsTimeoutMs: ms("SMTP_TLS_TIMEOUT_MS", 5_000),
+  smtpConcurrency: Config.integer("SMTP_CONCURRENCY").pipe(Config.withDefault(32)),
+  smtpPerAddressConcurrency: Config.integer("SMTP_PER_ADDRESS_CONCURRENCY").pipe(Config.withDefault(2)),
   // HTTPS client
   httpConnectTimeoutMs: ms("HTTP_CONNECT_TIMEOUT_MS", 5_000),
   httpTimeoutMs: ms("HTTP_TIMEOUT_MS", 10_000),

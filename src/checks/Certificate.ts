@@ -1,0 +1,103 @@
+/**
+ * Certificate facts shared by the SMTP TLS, DANE and (later) web checks: what a certificate says,
+ * read once from its DER bytes with node:crypto (pure computation, no network).
+ */
+import { createHash, X509Certificate } from "node:crypto"
+
+export interface CertificateFacts {
+  readonly subject: string
+  readonly commonName: string | null
+  /** DNS names of the subjectAltName extension (RFC 5280 4.2.1.6); IP entries as `IP:<addr>`. */
+  readonly subjectAltNames: ReadonlyArray<string>
+  readonly issuer: string
+  readonly issuerCommonName: string | null
+  readonly serialNumber: string
+  readonly validFrom: string
+  readonly validTo: string
+  readonly keyType: string
+  /** RSA/DSA modulus bits, EC curve bits, 256 for Ed25519, 456 for Ed448; null when unknown. */
+  readonly keySize: number | null
+  readonly curve: string | null
+  readonly isCa: boolean
+  readonly selfIssued: boolean
+  /** SHA-256 of the DER certificate (the usual fingerprint; TLSA selector 0 matching type 1). */
+  readonly sha256: string
+  /** SHA-256 of the DER SubjectPublicKeyInfo (TLSA selector 1 matching type 1). */
+  readonly spkiSha256: string
+  /** Base64 DER: kept so DANE can compare full certificates and SPKIs (matching type 0 / 2). */
+  readonly der: string
+  readonly spkiDer: string
+}
+
+const CURVE_BITS: Record<string, number> = {
+  prime256v1: 256,
+  secp384r1: 384,
+  secp521r1: 521,
+  secp256k1: 256,
+  "P-256": 256,
+  "P-384": 384,
+  "P-521": 521
+}
+
+/** `CN=a\nO=b` (node's one-attribute-per-line form) -> the CN value. */
+export const commonNameOf = (dn: string): string | null => {
+  for (const line of dn.split("\n")) {
+    const m = /^CN=(.*)$/.exec(line.trim())
+    if (m) return m[1]!
+  }
+  return null
+}
+
+/** node's `DNS:a, DNS:b, IP Address:1.2.3.4` -> `["a", "b", "IP:1.2.3.4"]`. */
+export const parseSubjectAltName = (san: string | undefined): ReadonlyArray<string> => {
+  if (!san) return []
+  const out: Array<string> = []
+  for (const part of san.split(/,\s*/)) {
+    const dns = /^DNS:(.*)$/.exec(part)
+    if (dns) out.push(dns[1]!.replace(/^"|"$/g, ""))
+    const ip = /^IP Address:(.*)$/.exec(part)
+    if (ip) out.push(`IP:${ip[1]}`)
+  }
+  return out
+}
+
+const hex = (data: Buffer | string) => createHash("sha256").update(data).digest("hex")
+
+/** Facts of one DER certificate. Throws only when the bytes are not a certificate. */
+export const certificateFacts = (der: Buffer): CertificateFacts => {
+  const cert = new X509Certificate(der)
+  const key = cert.publicKey
+  const details = key.asymmetricKeyDetails ?? {}
+  const type = key.asymmetricKeyType ?? "unknown"
+  const curve = details.namedCurve ?? null
+  const keySize =
+    details.modulusLength ??
+    (curve ? (CURVE_BITS[curve] ?? null) : type === "ed25519" ? 256 : type === "ed448" ? 456 : null)
+  const spki = key.export({ type: "spki", format: "der" })
+  return {
+    subject: cert.subject.split("\n").join(", "),
+    commonName: commonNameOf(cert.subject),
+    subjectAltNames: parseSubjectAltName(cert.subjectAltName),
+    issuer: cert.issuer.split("\n").join(", "),
+    issuerCommonName: commonNameOf(cert.issuer),
+    serialNumber: cert.serialNumber,
+    validFrom: new Date(cert.validFrom).toISOString(),
+    validTo: new Date(cert.validTo).toISOString(),
+    keyType: type,
+    keySize,
+    curve,
+    isCa: cert.ca,
+    selfIssued: cert.subject === cert.issuer,
+    sha256: hex(der),
+    spkiSha256: hex(spki),
+    der: der.toString("base64"),
+    spkiDer: spki.toString("base64")
+  }
+}
+
+/** Whole days from `now` until `validTo` (negative once expired). */
+export const daysUntil = (validTo: string, now: Date): number =>
+  Math.floor((Date.parse(validTo) - now.getTime()) / 86_400_000)
+
+/** A certificate's public view: everything but the raw bytes. */
+export const publicFacts = ({ der: _der, spkiDer: _spki, ...rest }: CertificateFacts) => rest

@@ -1,0 +1,466 @@
+/**
+ * The SMTP probe: one session per MX address, as a sending MTA would open it (RFC 5321), with
+ * STARTTLS (RFC 3207) when offered. It records what the server said and presented; judging it is
+ * the checks' job (SmtpTls, Dane). Every stage has its own timeout from AppConfig, so a server that
+ * stalls costs at most that timeout and is reported `unknown` with the stage that stalled.
+ */
+import { readFileSync } from "node:fs"
+import * as net from "node:net"
+import * as tls from "node:tls"
+import { Cache, Duration, Effect, Layer, Schema } from "effect"
+import { AppConfig } from "../Config.ts"
+import { type CertificateFacts, certificateFacts, daysUntil } from "../checks/Certificate.ts"
+
+export type SmtpStage = "connect" | "banner" | "ehlo" | "starttls" | "handshake" | "ehlo-tls" | "quit"
+
+export class SmtpFailure extends Schema.TaggedError<SmtpFailure>()("SmtpFailure", {
+  stage: Schema.Literal("connect", "banner", "ehlo", "starttls", "handshake", "ehlo-tls", "quit"),
+  reason: Schema.Literal("timeout", "refused", "closed", "rejected", "protocol", "tls", "policy", "error"),
+  message: Schema.String
+}) {}
+
+export interface SmtpReply {
+  readonly code: number
+  readonly lines: ReadonlyArray<string>
+}
+
+export interface TlsFacts {
+  readonly protocol: string | null
+  readonly cipher: string | null
+  /** As presented by the server (leaf first); node may append the trust-store root it chained to. */
+  readonly chain: ReadonlyArray<CertificateFacts>
+  readonly trusted: boolean
+  readonly trustError: string | null
+  readonly hostnameMatch: boolean
+  readonly hostnameError: string | null
+  readonly daysUntilExpiry: number | null
+  /** EHLO keywords after STARTTLS (RFC 3207 4.2: the client must forget what it learned before). */
+  readonly extensions: ReadonlyArray<string>
+}
+
+export interface SmtpProbe {
+  readonly host: string
+  readonly address: string
+  readonly family: 4 | 6
+  readonly port: number
+  readonly checkedAt: string
+  readonly elapsedMs: number
+  /**
+   * `complete`: the session ran to the end (with or without TLS). `unknown`: we could not find out
+   * (timeout, refused, connection dropped). `error`: the server answered but broke the protocol or
+   * the TLS handshake: a real, reportable failure.
+   */
+  readonly status: "complete" | "unknown" | "error"
+  readonly failure: SmtpFailure | null
+  readonly banner: string | null
+  readonly bannerCode: number | null
+  readonly ehloCode: number | null
+  readonly extensions: ReadonlyArray<string>
+  readonly starttlsOffered: boolean
+  readonly starttlsCode: number | null
+  readonly tls: TlsFacts | null
+}
+
+/** Reads SMTP replies (RFC 5321 4.2: `ddd-text` continues, `ddd text` ends) from one socket. */
+class ReplyReader {
+  private buffer = ""
+  private lines: Array<string> = []
+  private ended: string | null = null
+  private waiter: ((reply: SmtpReply | SmtpFailure) => void) | null = null
+  private socket: net.Socket | null = null
+  private readonly onData = (chunk: Buffer) => {
+    this.buffer += chunk.toString("latin1")
+    let index: number
+    while ((index = this.buffer.indexOf("\n")) >= 0) {
+      this.lines.push(this.buffer.slice(0, index).replace(/\r$/, ""))
+      this.buffer = this.buffer.slice(index + 1)
+    }
+    if (this.buffer.length > 8192) this.ended = "reply line longer than 8192 bytes"
+    this.pump()
+  }
+  private readonly onEnd = () => {
+    this.ended ??= "connection closed by server"
+    this.pump()
+  }
+  private readonly onError = (error: Error) => {
+    this.ended ??= error.message
+    this.pump()
+  }
+  constructor(private stage: SmtpStage) {}
+
+  attach(socket: net.Socket) {
+    this.socket = socket
+    socket.on("data", this.onData)
+    socket.on("end", this.onEnd)
+    socket.on("close", this.onEnd)
+    socket.on("error", this.onError)
+  }
+
+  /** Stops reading; returns how many bytes arrived unasked (STARTTLS command injection, CVE-2011-0411). */
+  detach(): number {
+    const socket = this.socket
+    if (socket) {
+      socket.off("data", this.onData)
+      socket.off("end", this.onEnd)
+      socket.off("close", this.onEnd)
+      socket.off("error", this.onError)
+    }
+    this.socket = null
+    const pending = this.buffer.length + this.lines.reduce((n, l) => n + l.length + 2, 0)
+    this.buffer = ""
+    this.lines = []
+    return pending
+  }
+
+  private pump() {
+    const deliver = this.waiter
+    if (!deliver) return
+    for (let i = 0; i < this.lines.length; i++) {
+      const m = /^(\d{3})([ -]|$)/.exec(this.lines[i]!)
+      if (!m) {
+        this.waiter = null
+        return deliver(
+          new SmtpFailure({
+            stage: this.stage,
+            reason: "protocol",
+            message: `not an SMTP reply: ${JSON.stringify(this.lines[i]!.slice(0, 120))}`
+          })
+        )
+      }
+      if (m[2] !== "-") {
+        const lines = this.lines.splice(0, i + 1).map((l) => l.slice(4))
+        this.waiter = null
+        return deliver({ code: Number(m[1]), lines })
+      }
+      if (i > 200) this.ended = "reply longer than 200 lines"
+    }
+    if (this.ended !== null) {
+      this.waiter = null
+      deliver(new SmtpFailure({ stage: this.stage, reason: "closed", message: this.ended }))
+    }
+  }
+
+  next(stage: SmtpStage): Effect.Effect<SmtpReply, SmtpFailure> {
+    return Effect.async<SmtpReply, SmtpFailure>((resume) => {
+      this.stage = stage
+      this.waiter = (r) => resume(r instanceof SmtpFailure ? Effect.fail(r) : Effect.succeed(r))
+      this.pump()
+      return Effect.sync(() => {
+        this.waiter = null
+      })
+    })
+  }
+}
+
+export interface ProbeSettings {
+  readonly port: number
+  readonly heloName: string
+  readonly connectTimeoutMs: number
+  readonly bannerTimeoutMs: number
+  readonly commandTimeoutMs: number
+  readonly tlsTimeoutMs: number
+  readonly ca: ReadonlyArray<string>
+}
+
+const withTimeout =
+  (stage: SmtpStage, ms: number) =>
+  <A, R>(self: Effect.Effect<A, SmtpFailure, R>) =>
+    Effect.timeoutFail(self, {
+      duration: Duration.millis(ms),
+      onTimeout: () =>
+        new SmtpFailure({ stage, reason: "timeout", message: `no progress within ${ms} ms at ${stage}` })
+    })
+
+const connectSocket = (address: string, port: number) =>
+  Effect.async<net.Socket, SmtpFailure>((resume) => {
+    const socket = net.connect({ host: address, port })
+    const fail = (error: NodeJS.ErrnoException) =>
+      resume(
+        Effect.fail(
+          new SmtpFailure({
+            stage: "connect",
+            reason: error.code === "ECONNREFUSED" ? "refused" : "error",
+            message: error.message
+          })
+        )
+      )
+    socket.once("error", fail)
+    socket.once("connect", () => {
+      socket.off("error", fail)
+      resume(Effect.succeed(socket))
+    })
+    return Effect.sync(() => socket.destroy())
+  })
+
+const upgrade = (socket: net.Socket, servername: string, ca: ReadonlyArray<string>) =>
+  Effect.async<tls.TLSSocket, SmtpFailure>((resume) => {
+    const secure = tls.connect({
+      socket,
+      // RFC 6066 3: SNI carries host names only, never address literals.
+      ...(net.isIP(servername) === 0 ? { servername } : {}),
+      ca: [...ca],
+      // We observe and judge; the handshake must not abort on a bad chain or an old protocol.
+      rejectUnauthorized: false,
+      minVersion: "TLSv1",
+      ciphers: "DEFAULT:@SECLEVEL=0"
+    })
+    const fail = (error: Error) =>
+      resume(Effect.fail(new SmtpFailure({ stage: "handshake", reason: "tls", message: error.message })))
+    secure.once("error", fail)
+    secure.once("secureConnect", () => {
+      secure.off("error", fail)
+      secure.on("error", () => {})
+      resume(Effect.succeed(secure))
+    })
+    return Effect.sync(() => secure.destroy())
+  })
+
+/** The DER chain node saw: leaf first, following issuer links until a self-issued certificate. */
+const peerChain = (socket: tls.TLSSocket): Array<Buffer> => {
+  const out: Array<Buffer> = []
+  const seen = new Set<string>()
+  let cert: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true)
+  while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256)
+    out.push(cert.raw)
+    if (!cert.issuerCertificate || cert.issuerCertificate === cert) break
+    cert = cert.issuerCertificate
+  }
+  return out
+}
+
+const tlsFacts = (socket: tls.TLSSocket, host: string, now: Date): Omit<TlsFacts, "extensions"> => {
+  const chain = peerChain(socket).flatMap((der) => {
+    try {
+      return [certificateFacts(der)]
+    } catch {
+      return []
+    }
+  })
+  const leaf = socket.getPeerCertificate()
+  const identity = leaf && leaf.raw ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
+  const cipher = socket.getCipher()
+  const authError = socket.authorizationError as unknown
+  return {
+    protocol: socket.getProtocol() ?? null,
+    cipher: cipher?.standardName ?? cipher?.name ?? null,
+    chain,
+    trusted: socket.authorized,
+    trustError: socket.authorized ? null : String(authError ?? "not trusted"),
+    hostnameMatch: identity === undefined,
+    hostnameError: identity?.message ?? null,
+    daysUntilExpiry: chain[0] ? daysUntil(chain[0].validTo, now) : null
+  }
+}
+
+const send = (socket: net.Socket, line: string) => Effect.sync(() => socket.write(line + "\r\n"))
+
+const keywords = (reply: SmtpReply) => reply.lines.slice(1).map((l) => l.trim().toUpperCase())
+
+/** One SMTP session against `address`, presenting `host` as SNI and expecting it in the certificate. */
+export const probeOnce = (settings: ProbeSettings, host: string, address: string) =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    const checkedAt = new Date()
+    const name = host.replace(/\.$/, "")
+    const state: {
+      -readonly [K in keyof SmtpProbe]: SmtpProbe[K]
+    } = {
+      host: name,
+      address,
+      family: net.isIPv6(address) ? 6 : 4,
+      port: settings.port,
+      checkedAt: checkedAt.toISOString(),
+      elapsedMs: 0,
+      status: "complete",
+      failure: null,
+      banner: null,
+      bannerCode: null,
+      ehloCode: null,
+      extensions: [],
+      starttlsOffered: false,
+      starttlsCode: null,
+      tls: null
+    }
+    const reader = new ReplyReader("banner")
+    const session = Effect.gen(function* () {
+      const socket = yield* Effect.acquireRelease(
+        connectSocket(address, settings.port).pipe(withTimeout("connect", settings.connectTimeoutMs)),
+        (s) => Effect.sync(() => s.destroy())
+      )
+      reader.attach(socket)
+      const banner = yield* reader.next("banner").pipe(withTimeout("banner", settings.bannerTimeoutMs))
+      state.banner = banner.lines.join("\n")
+      state.bannerCode = banner.code
+      if (banner.code !== 220)
+        return yield* new SmtpFailure({ stage: "banner", reason: "rejected", message: state.banner })
+      const command = (stage: SmtpStage, line: string) =>
+        send(socket, line).pipe(
+          Effect.zipRight(reader.next(stage)),
+          withTimeout(stage, settings.commandTimeoutMs)
+        )
+      const ehlo = yield* command("ehlo", `EHLO ${settings.heloName}`)
+      state.ehloCode = ehlo.code
+      if (ehlo.code !== 250)
+        return yield* new SmtpFailure({ stage: "ehlo", reason: "rejected", message: ehlo.lines.join(" ") })
+      state.extensions = keywords(ehlo)
+      state.starttlsOffered = state.extensions.some((k) => k === "STARTTLS")
+      let active: net.Socket = socket
+      if (state.starttlsOffered) {
+        const go = yield* command("starttls", "STARTTLS")
+        state.starttlsCode = go.code
+        if (go.code !== 220)
+          return yield* new SmtpFailure({
+            stage: "starttls",
+            reason: "rejected",
+            message: go.lines.join(" ")
+          })
+        const injected = reader.detach()
+        const secure = yield* Effect.acquireRelease(
+          upgrade(socket, name, settings.ca).pipe(withTimeout("handshake", settings.tlsTimeoutMs)),
+          (s) => Effect.sync(() => s.destroy())
+        )
+        state.tls = { ...tlsFacts(secure, name, checkedAt), extensions: [] }
+        if (injected > 0)
+          yield* Effect.logWarning(`${address}: ${injected} bytes sent before the TLS handshake`)
+        reader.attach(secure)
+        active = secure
+        const again = yield* send(secure, `EHLO ${settings.heloName}`).pipe(
+          Effect.zipRight(reader.next("ehlo-tls")),
+          withTimeout("ehlo-tls", settings.commandTimeoutMs)
+        )
+        state.tls = { ...state.tls, extensions: again.code === 250 ? keywords(again) : [] }
+      }
+      // A polite goodbye; its answer (or silence) does not change the verdict.
+      yield* send(active, "QUIT").pipe(
+        Effect.zipRight(reader.next("quit")),
+        withTimeout("quit", settings.commandTimeoutMs),
+        Effect.ignore
+      )
+    }).pipe(Effect.scoped)
+    yield* session.pipe(
+      Effect.catchAll((failure) =>
+        Effect.sync(() => {
+          state.failure = failure
+          state.status =
+            failure.reason === "timeout" ||
+            failure.reason === "refused" ||
+            failure.reason === "closed" ||
+            (failure.reason === "error" && failure.stage === "connect")
+              ? "unknown"
+              : "error"
+        })
+      )
+    )
+    state.elapsedMs = Date.now() - started
+    return state as SmtpProbe
+  })
+
+/** PEM blocks of a CA bundle file; an unreadable file is logged and trusted as empty. */
+export const readCaFile = (path: string): Effect.Effect<ReadonlyArray<string>> =>
+  path === ""
+    ? Effect.succeed([])
+    : Effect.try(
+        () =>
+          readFileSync(path, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ??
+          []
+      ).pipe(
+        Effect.tapError((e) => Effect.logWarning(`EXTRA_CA_FILE ${path} unreadable: ${String(e)}`)),
+        Effect.orElseSucceed(() => [])
+      )
+
+/** Results per (host, address) live this long, so a scan and its sub-endpoints share one session. */
+const CACHE_TTL = Duration.seconds(60)
+
+export class Smtp extends Effect.Service<Smtp>()("Smtp", {
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const extra = yield* readCaFile(config.extraCaFile)
+    const settings: ProbeSettings = {
+      port: config.smtpPort,
+      heloName: config.smtpHeloName,
+      connectTimeoutMs: config.smtpConnectTimeoutMs,
+      bannerTimeoutMs: config.smtpBannerTimeoutMs,
+      commandTimeoutMs: config.smtpCommandTimeoutMs,
+      tlsTimeoutMs: config.smtpTlsTimeoutMs,
+      ca: [...tls.rootCertificates, ...extra]
+    }
+    const global = yield* Effect.makeSemaphore(Math.max(1, config.smtpConcurrency))
+    // Per-address semaphores, dropped when idle so the map does not grow with every address seen.
+    const perAddress = new Map<string, { readonly lock: Effect.Semaphore; users: number }>()
+    const limited = <A, E>(address: string, self: Effect.Effect<A, E>) =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => {
+          let entry = perAddress.get(address)
+          if (!entry) {
+            entry = {
+              lock: Effect.unsafeMakeSemaphore(Math.max(1, config.smtpPerAddressConcurrency)),
+              users: 0
+            }
+            perAddress.set(address, entry)
+          }
+          entry.users++
+          return entry
+        }),
+        (entry) => global.withPermits(1)(entry.lock.withPermits(1)(self)),
+        (entry) =>
+          Effect.sync(() => {
+            if (--entry.users === 0) perAddress.delete(address)
+          })
+      )
+    const cache = yield* Cache.make({
+      capacity: 2048,
+      timeToLive: CACHE_TTL,
+      lookup: (key: string) => {
+        const [host = "", address = ""] = key.split("\u0000")
+        return limited(address, probeOnce(settings, host, address))
+      }
+    })
+    const probe = Effect.fn("Smtp.probe")(function* (host: string, address: string) {
+      return yield* cache.get(`${host.toLowerCase().replace(/\.$/, "")}\u0000${address}`)
+    })
+    return { probe, settings }
+  }),
+  dependencies: [AppConfig.Default]
+}) {
+  /** A fake that answers from a table keyed `host|address`; unknown keys are unreachable. */
+  static Test = (probes: Record<string, SmtpProbe>) =>
+    Layer.succeed(
+      Smtp,
+      Smtp.make({
+        probe: (host: string, address: string) =>
+          Effect.succeed(
+            probes[`${host}|${address}`] ?? {
+              host,
+              address,
+              family: net.isIPv6(address) ? 6 : 4,
+              port: 25,
+              checkedAt: new Date(0).toISOString(),
+              elapsedMs: 0,
+              status: "unknown",
+              failure: new SmtpFailure({
+                stage: "connect",
+                reason: "refused",
+                message: "no such test server"
+              }),
+              banner: null,
+              bannerCode: null,
+              ehloCode: null,
+              extensions: [],
+              starttlsOffered: false,
+              starttlsCode: null,
+              tls: null
+            }
+          ),
+        settings: {
+          port: 25,
+          heloName: "test.invalid",
+          connectTimeoutMs: 1,
+          bannerTimeoutMs: 1,
+          commandTimeoutMs: 1,
+          tlsTimeoutMs: 1,
+          ca: []
+        }
+      })
+    )
+}
