@@ -2,7 +2,10 @@
  * DNS blocklists (RFC 5782): each MX address is looked up in every configured zone as
  * `<reversed address>.<zone>`. Pure part: query names and the reading of the return codes.
  */
-import type { DnsblZone } from "../Config.ts"
+import { Effect, Either } from "effect"
+import { AppConfig, type DnsblZone } from "../Config.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { type MailServers, mailServers, targets } from "./SmtpTlsServers.ts"
 import type { CheckStatus } from "./Status.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
@@ -229,3 +232,54 @@ export const analyse = (input: {
     issues
   }
 }
+
+/** One A query per (address, zone), all concurrent; a failed query is `unknown`, never clean. */
+export const gatherAnswers = Effect.fn("Blocklist.gather")(function* (
+  servers: MailServers,
+  zones: ReadonlyArray<DnsblZone>
+) {
+  const resolver = yield* Resolver
+  return yield* Effect.forEach(
+    targets(servers),
+    (t) =>
+      Effect.forEach(
+        zones,
+        (zone) => {
+          const name = queryName(t.ip, zone.zone)
+          if (name === null)
+            return Effect.succeed({
+              zone,
+              answer: { outcome: "unknown", reason: "not an IP address" } as ZoneAnswer
+            })
+          return Effect.either(resolver.query(name, "A")).pipe(
+            Effect.map((result) => {
+              if (Either.isLeft(result))
+                return { zone, answer: { outcome: "unknown", reason: result.left.reason } as ZoneAnswer }
+              const addresses = result.right.answers.filter((r) => r.type === "A").map((r) => String(r.data))
+              const answer: ZoneAnswer =
+                result.right.outcome === "answer" && addresses.length > 0
+                  ? { outcome: "answer", addresses }
+                  : { outcome: "none" }
+              return { zone, answer }
+            })
+          )
+        },
+        { concurrency: "unbounded" }
+      ).pipe(Effect.map((answers): MailServerInput => ({ hostname: t.host, ip: t.ip, answers }))),
+    { concurrency: "unbounded" }
+  )
+})
+
+/** GET /email/blacklist. */
+export const check = Effect.fn("Blocklist.check")(function* (domain: string) {
+  const config = yield* AppConfig
+  const servers = yield* mailServers(domain)
+  const answers = yield* gatherAnswers(servers, config.dnsblZones)
+  return analyse({
+    domain,
+    checkedAt: new Date().toISOString(),
+    zones: config.dnsblZones,
+    mxStatus: servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+    servers: answers
+  })
+})

@@ -4,6 +4,12 @@
  * SMTP sessions are gathered elsewhere.
  */
 import { createHash, X509Certificate } from "node:crypto"
+import { Effect, Either } from "effect"
+import type { DnsAnswer, DnsError } from "../net/Dns.ts"
+import type { TlsaData } from "../net/DnsWire.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { Smtp, type SmtpProbe } from "../net/Smtp.ts"
+import { type MailHost, mailServers } from "./SmtpTlsServers.ts"
 import type { CertificateFacts } from "./Certificate.ts"
 import type { CheckStatus } from "./Status.ts"
 
@@ -248,3 +254,61 @@ export const analyse = (input: DaneInput): DaneResult => {
 }
 
 const recordText = (r: TlsaInput) => `${r.usage} ${r.selector} ${r.matchingType}`
+
+/** The TLSA base name for SMTP (RFC 7672 2.2.3): `_25._tcp.<mx host>`. */
+export const tlsaName = (host: string, port = 25) => `_${port}._tcp.${host.toLowerCase().replace(/\.$/, "")}`
+
+const serverInput = (probe: SmtpProbe): DaneServerInput => ({
+  address: probe.address,
+  status: probe.status,
+  stalledStage: probe.failure?.stage ?? null,
+  starttls: probe.starttlsOffered,
+  chain: probe.tls?.chain ?? null,
+  hostnameMatch: probe.tls?.hostnameMatch ?? null
+})
+
+/**
+ * DANE for one MX host, given the TLSA lookup (done here, or by the TLSA endpoint which passes its
+ * answer in). The host's addresses are probed only when there is something to verify.
+ */
+export const verifyHost = Effect.fn("Dane.verifyHost")(function* (
+  host: MailHost,
+  tlsa?: Either.Either<DnsAnswer, DnsError>
+) {
+  const resolver = yield* Resolver
+  const smtp = yield* Smtp
+  const name = tlsaName(host.host)
+  const answer = tlsa ?? (yield* Effect.either(resolver.query(name, "TLSA")))
+  const records = Either.isRight(answer)
+    ? answer.right.answers
+        .filter((r) => r.type === "TLSA")
+        .map((r) => r.data as TlsaData)
+        .map((d) => ({
+          usage: d.usage,
+          selector: d.selector,
+          matchingType: d.matchingType,
+          data: d.certificate
+        }))
+    : []
+  const probes =
+    records.length > 0
+      ? yield* Effect.forEach([...host.v4, ...host.v6], (ip) => smtp.probe(host.host, ip), {
+          concurrency: "unbounded"
+        })
+      : []
+  return analyse({
+    host: host.host,
+    tlsaDomain: name,
+    lookup: Either.isLeft(answer) ? "unknown" : records.length > 0 ? "answer" : "none",
+    validated: Either.isRight(answer) && answer.right.flags.ad,
+    records,
+    servers: probes.map(serverInput)
+  })
+})
+
+/** DANE for every MX host of a domain. */
+export const check = Effect.fn("Dane.check")(function* (domain: string) {
+  const servers = yield* mailServers(domain)
+  const hosts = yield* Effect.forEach(servers.hosts, (h) => verifyHost(h), { concurrency: "unbounded" })
+  return { domain, mxStatus: servers.mxStatus, hosts }
+})

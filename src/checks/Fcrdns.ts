@@ -3,7 +3,11 @@
  * resolves back to the same address (RFC 1912 2.1; M3AAWG and the Google/Yahoo sender rules require
  * it of sending IPs). Pure part: the verdict from the gathered PTR and forward lookups.
  */
+import { Effect, Either } from "effect"
+import type { DnsError } from "../net/Dns.ts"
+import { Resolver } from "../net/Resolver.ts"
 import { canonicalAddress } from "./Blocklist.ts"
+import { type MailServers, mailServers, targets } from "./SmtpTlsServers.ts"
 import type { CheckStatus } from "./Status.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
@@ -174,3 +178,57 @@ export const analyse = (input: {
     apiUrl: input.apiUrl
   }
 }
+
+const toLookup = <A>(either: Either.Either<A, DnsError>, isEmpty: (a: A) => boolean): Lookup<A> =>
+  Either.isLeft(either)
+    ? { outcome: "unknown", reason: `${either.left.reason}: ${either.left.message}` }
+    : isEmpty(either.right)
+      ? { outcome: "none" }
+      : { outcome: "answer", value: either.right }
+
+/** PTR of every MX address, then the A/AAAA of each PTR name (same family as the address). */
+export const gatherAddresses = Effect.fn("Fcrdns.gather")(function* (servers: MailServers) {
+  const resolver = yield* Resolver
+  return yield* Effect.forEach(
+    targets(servers),
+    (t) =>
+      Effect.gen(function* () {
+        const ptr = toLookup(yield* Effect.either(resolver.ptr(t.ip)), (names) => names.length === 0)
+        const names = ptr.outcome === "answer" ? ptr.value.slice(0, 5) : []
+        const forward: Record<string, Lookup<ReadonlyArray<string>>> = {}
+        yield* Effect.forEach(
+          names,
+          (name) =>
+            Effect.either(resolver.query(name, t.family === 4 ? "A" : "AAAA")).pipe(
+              Effect.map((answer) => {
+                forward[name] = toLookup(
+                  Either.map(answer, (a) =>
+                    a.answers
+                      .filter((r) => r.type === (t.family === 4 ? "A" : "AAAA"))
+                      .map((r) => String(r.data))
+                  ),
+                  (list) => list.length === 0
+                )
+              })
+            ),
+          { concurrency: "unbounded", discard: true }
+        )
+        return { hostname: t.host, ip: t.ip, ptr, forward } satisfies AddressInput
+      }),
+    { concurrency: 8 }
+  )
+})
+
+/** GET /email/fcrdns. */
+export const check = Effect.fn("Fcrdns.check")(function* (domain: string, apiUrl: string) {
+  const servers = yield* mailServers(domain)
+  const addresses = yield* gatherAddresses(servers)
+  return analyse({
+    domain,
+    timestamp: new Date().toISOString(),
+    apiUrl,
+    mxStatus: servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+    addresses,
+    unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)
+  })
+})

@@ -3,9 +3,12 @@
  * presents (trust, name per RFC 6125 / RFC 7817, expiry), the protocol and key strength
  * (RFC 8996: TLS 1.0/1.1 deprecated). Pure: the sessions come from the Smtp service.
  */
+import { Effect } from "effect"
+import { Smtp, type SmtpProbe } from "../net/Smtp.ts"
 import { type CertificateFacts, publicFacts } from "./Certificate.ts"
+import * as Fcrdns from "./Fcrdns.ts"
 import type { CheckStatus } from "./Status.ts"
-import type { SmtpProbe } from "../net/Smtp.ts"
+import { mailServers, targets } from "./SmtpTlsServers.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
 export const EXPIRY_WARNING_DAYS = 14
@@ -247,3 +250,36 @@ export const analyse = (input: SmtpTlsInput, now: Date = new Date(input.checkedA
     issues
   }
 }
+
+/** GET /email/smtp-tls: one SMTP session per MX address (cached briefly by the Smtp service). */
+export const check = Effect.fn("SmtpTls.check")(function* (domain: string) {
+  const smtp = yield* Smtp
+  const checkedAt = new Date().toISOString()
+  const servers = yield* mailServers(domain)
+  const [probes, reverse] = yield* Effect.all(
+    [
+      Effect.forEach(targets(servers), (t) => smtp.probe(t.host, t.ip), { concurrency: "unbounded" }),
+      Fcrdns.gatherAddresses(servers)
+    ],
+    { concurrency: 2 }
+  )
+  const fcrdns: Record<string, { ptr: ReadonlyArray<string>; confirmed: boolean | null }> = {}
+  for (const address of reverse) {
+    const verdict = Fcrdns.analyseAddress(address)
+    fcrdns[address.ip] = { ptr: verdict.ptrRecords, confirmed: verdict.forwardConfirmed }
+  }
+  return analyse({
+    domain,
+    checkedAt,
+    mxStatus: servers.mxStatus,
+    mxRecords: servers.mxRecords,
+    unresolved: servers.hosts
+      .filter((h) => h.status !== "ok")
+      .map((h) => ({
+        host: h.host,
+        reason: h.status === "unknown" ? ("unknown" as const) : ("none" as const)
+      })),
+    probes,
+    fcrdns
+  })
+})
