@@ -72,6 +72,8 @@ const CODES: Record<string, Record<string, string>> = {
   "b.barracudacentral.org": { "127.0.0.2": "listed by Barracuda reputation (poor sender reputation)" }
 }
 
+const numeric = (ip: string) => (parseIPv4(ip) ?? [256]).reduce((n, o) => n * 256 + o, 0)
+
 export type ZoneAnswer =
   | { readonly outcome: "answer"; readonly addresses: ReadonlyArray<string> }
   | { readonly outcome: "none" }
@@ -107,7 +109,7 @@ export const interpret = (zone: DnsblZone, query: string | null, answer: ZoneAns
       codes: [],
       meaning: `lookup failed: ${answer.reason}`
     }
-  const codes = [...answer.addresses].sort()
+  const codes = [...answer.addresses].sort((a, b) => numeric(a) - numeric(b) || a.localeCompare(b))
   const known = CODES[zone.zone] ?? {}
   const listing = codes.filter((c) => /^127\./.test(c) && c !== "127.0.0.1" && !/^127\.255\.255\./.test(c))
   if (codes.length > 0 && listing.length === codes.length)
