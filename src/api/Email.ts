@@ -1,6 +1,7 @@
 /** The email group: SPF, DKIM, DMARC, BIMI, MTA-STS, transport checks and the record generators. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
+import { BlacklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult } from "./EmailTransport.ts"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { BadRequest } from "./Errors.ts"
@@ -84,57 +85,7 @@ export const EmailCheckResult = Schema.Struct({
   score: Schema.Int
 })
 
-export const SmtpTlsResult = Schema.Struct({
-  domain: Schema.String,
-  checkedAt: DateTime,
-  mxRecords: Schema.Array(Open),
-  servers: Schema.Array(Open),
-  summary: Open,
-  issues: Strings
-})
-
-export const FcrdnsResult = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  check: Schema.String,
-  description: Schema.String,
-  result: Schema.Struct({ checked: Schema.Boolean, results: Schema.Array(Open), issues: Strings }),
-  citationUrl: Schema.String,
-  apiUrl: Schema.String
-})
-
-export const SenderRequirementsResult = Schema.Struct({
-  domain: Schema.String,
-  overallStatus: Schema.String,
-  passedCount: Schema.Int,
-  failedCount: Schema.Int,
-  checks: Schema.Array(
-    Schema.Struct({
-      id: Schema.String,
-      name: Schema.String,
-      status: Schema.String,
-      googleRequired: Schema.Boolean,
-      yahooRequired: Schema.Boolean
-    })
-  ),
-  summary: Open
-})
-
-export const BlacklistResult = Schema.Struct({
-  domain: Schema.String,
-  mailServers: Schema.Array(
-    Schema.Struct({
-      hostname: Schema.String,
-      ip: Schema.String,
-      blacklistResult: Schema.Struct({
-        listed: Schema.Boolean,
-        blacklists: Schema.Array(
-          Schema.Struct({ name: Schema.String, severity: Schema.String, listed: Schema.Boolean })
-        )
-      })
-    })
-  )
-})
+export { BlacklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult }
 
 export const SpfGenerateRequest = Schema.Struct({
   mechanisms: Schema.Array(Schema.Struct({ type: Schema.String, value: Schema.String })).pipe(

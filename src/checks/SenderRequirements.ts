@@ -4,6 +4,12 @@
  * Microsoft Outlook.com (high-volume sender requirements, May 2025). Pure: the SPF, DKIM, DMARC,
  * FCrDNS and TLS verdicts are gathered by their own checks and passed in as `SenderInput`.
  */
+import { Effect, Either } from "effect"
+import { getDomain } from "tldts"
+import type { DnsError } from "../net/Dns.ts"
+import { Resolver } from "../net/Resolver.ts"
+import type { FcrdnsResult } from "./Fcrdns.ts"
+import type { SmtpTlsResult } from "./SmtpTls.ts"
 import type { CheckStatus } from "./Status.ts"
 
 /** One upstream verdict, reduced to what the rules need. */
@@ -228,3 +234,127 @@ const verdictOf = (checks: ReadonlyArray<{ readonly status: CheckStatus }>): Pro
       : checks.some((c) => c.status === "warning")
         ? "partial"
         : "compliant"
+
+/** Where the SPF / DKIM / DMARC verdicts come from (the email checks, or the DNS-only reading below). */
+export interface AuthSources {
+  readonly spf: Effect.Effect<Verdict>
+  readonly dkim: Effect.Effect<Verdict>
+  readonly dmarc: Effect.Effect<SenderInput["dmarc"]>
+}
+
+/** Selectors commonly used by providers; DKIM keys cannot be listed, only guessed (RFC 6376 3.6.2.1). */
+export const COMMON_SELECTORS = [
+  "default",
+  "google",
+  "selector1",
+  "selector2",
+  "k1",
+  "s1",
+  "s2",
+  "dkim",
+  "mail"
+]
+
+const failed = (e: DnsError): Verdict => ({ status: "unknown", detail: `${e.reason}: ${e.message}` })
+
+/**
+ * A DNS-only reading of SPF, DKIM and DMARC, enough for the bulk-sender rules: one `v=spf1` record
+ * (RFC 7208 4.5), a non-empty `p=` key at a common selector, `v=DMARC1` with a `p=` tag at the
+ * domain or its organisational domain (RFC 7489 6.6.3). The full analyses live in Spf/Dkim/Dmarc.
+ */
+export const dnsSources = (domain: string): Effect.Effect<AuthSources, never, Resolver> =>
+  Effect.map(Resolver, (resolver) => ({
+    spf: resolver.txt(domain).pipe(
+      Effect.map((txt): Verdict => {
+        const spf = txt.filter((t) => /^v=spf1(\s|$)/i.test(t.trim()))
+        return spf.length === 1
+          ? { status: "pass", detail: spf[0]! }
+          : spf.length === 0
+            ? { status: "missing", detail: "no SPF record" }
+            : { status: "fail", detail: `${spf.length} SPF records (RFC 7208 4.5: permerror)` }
+      }),
+      Effect.catchAll((e) => Effect.succeed(failed(e)))
+    ),
+    dkim: Effect.forEach(
+      COMMON_SELECTORS,
+      (selector) =>
+        resolver.txt(`${selector}._domainkey.${domain}`).pipe(
+          Effect.map((txt) => (txt.some((t) => /(^|;)\s*p=[A-Za-z0-9+/]/.test(t)) ? selector : null)),
+          Effect.either
+        ),
+      { concurrency: "unbounded" }
+    ).pipe(
+      Effect.map((results): Verdict => {
+        const found = results.flatMap((r) => (Either.isRight(r) && r.right ? [r.right] : []))
+        if (found.length > 0) return { status: "pass", detail: `DKIM key at selector ${found.join(", ")}` }
+        if (results.some(Either.isLeft)) return { status: "unknown", detail: "some DKIM lookups failed" }
+        return {
+          status: "warning",
+          detail: `no DKIM key at the common selectors (${COMMON_SELECTORS.join(", ")}); yours may use another`
+        }
+      })
+    ),
+    dmarc: Effect.gen(function* () {
+      const org = getDomain(domain) ?? domain
+      const names = org === domain ? [domain] : [domain, org]
+      for (const name of names) {
+        const txt = yield* resolver.txt(`_dmarc.${name}`)
+        const records = txt.filter((t) => /^v=DMARC1\s*(;|$)/i.test(t.trim()))
+        if (records.length > 1)
+          return { status: "fail", detail: "more than one DMARC record", policy: null } as const
+        const record = records[0]
+        if (record) {
+          const p = /(?:^|;)\s*p\s*=\s*(none|quarantine|reject)\s*(?:;|$)/i.exec(record)?.[1]?.toLowerCase()
+          return p
+            ? ({ status: "pass", detail: record, policy: p as "none" | "quarantine" | "reject" } as const)
+            : ({ status: "fail", detail: `no valid p= tag: ${record}`, policy: null } as const)
+        }
+      }
+      return { status: "missing", detail: "no DMARC record", policy: null } as const
+    }).pipe(Effect.catchAll((e) => Effect.succeed({ ...failed(e), policy: null })))
+  }))
+
+/** GET /email/sender-requirements: the rules over the auth sources, FCrDNS and SMTP TLS. */
+export const check = Effect.fn("SenderRequirements.check")(function* (
+  domain: string,
+  sources: AuthSources,
+  fcrdns: FcrdnsResult,
+  tls: SmtpTlsResult
+) {
+  const [spf, dkim, dmarc] = yield* Effect.all([sources.spf, sources.dkim, sources.dmarc], {
+    concurrency: "unbounded"
+  })
+  // RFC 7505 null MX plus `v=spf1 -all`: the domain declares it neither receives nor sends mail
+  const nullMx = tls.mxRecords.length === 1 && tls.mxRecords[0]!.host === ""
+  return analyse({
+    domain,
+    sendsNoMail: nullMx && /-all\s*$/.test(spf.detail),
+    spf,
+    dkim,
+    dmarc,
+    fcrdns: {
+      status: fcrdns.result.status,
+      detail:
+        fcrdns.result.status === "pass"
+          ? `all ${fcrdns.result.results.length} mail server addresses have forward-confirmed PTR records`
+          : (fcrdns.result.issues[0] ?? fcrdns.result.status)
+    },
+    tls: tlsVerdict(tls)
+  })
+})
+
+/** Google asks for TLS on transmission: every reachable MX must offer STARTTLS and complete it. */
+export const tlsVerdict = (tls: SmtpTlsResult): Verdict => {
+  const s = tls.summary
+  if (s.status === "not-applicable") return { status: "not-applicable", detail: "no mail servers" }
+  if (s.starttls === "unknown") return { status: "unknown", detail: "no mail server answered" }
+  const broken = tls.servers.filter((x) => x.starttls === false || (x.starttls && x.tlsVersion === null))
+  if (broken.length > 0)
+    return {
+      status: "fail",
+      detail: `${broken.map((b) => `${b.host} (${b.ip})`).join(", ")} without working STARTTLS`
+    }
+  if (tls.servers.some((x) => x.status === "unknown"))
+    return { status: "unknown", detail: "some mail servers did not answer" }
+  return { status: "pass", detail: `all ${s.serversWithStarttls} reachable mail servers offer STARTTLS` }
+}
