@@ -74,14 +74,20 @@ const ask = (server: string, name: string, type: packet.RecordType, opts: { cd?:
       clearTimeout(timer)
       sock.close()
       const p = packet.decode(msg)
-      resolve({ rcode: p.rcode ?? "", ad: ((p.flags ?? 0) & AD) !== 0, answers: p.answers ?? [] })
+      resolve({
+        rcode: (p as { rcode?: string }).rcode ?? "",
+        ad: ((p.flags ?? 0) & AD) !== 0,
+        answers: p.answers ?? []
+      })
     })
     const query: packet.Packet = {
       type: "query",
       id: Math.floor(Math.random() * 65535),
       flags: packet.RECURSION_DESIRED | (opts.cd ? CD : 0),
       questions: [{ type, name, class: "IN" }],
-      additionals: [{ type: "OPT", name: ".", udpPayloadSize: 4096, flags: packet.DNSSEC_OK }]
+      additionals: [
+        { type: "OPT", name: ".", udpPayloadSize: 4096, flags: packet.DNSSEC_OK } as unknown as packet.Answer
+      ]
     }
     sock.send(packet.encode(query), 53, server)
   })
