@@ -197,6 +197,30 @@ describe("records of the email scenarios", () => {
     ).toEqual([])
   })
 
+  it("SPF lookup counts: spf-toomany.com needs 12, spf-flatten.com 6, perfect.com 1; spf-loop.net loops", async () => {
+    // Terms that cost a DNS lookup (RFC 7208 4.6.4), following include/redirect.
+    const count = async (domain: string, seen: Array<string> = []): Promise<number | "loop"> => {
+      if (seen.includes(domain)) return "loop"
+      const record = txt(await ask(resolver, domain, "TXT")).find((t) => t.startsWith("v=spf1 "))
+      let n = 0
+      for (const term of (record ?? "").split(" ").slice(1)) {
+        const m = /^[+~?-]?(include:|redirect=|a(?=$|[:/])|mx(?=$|[:/])|ptr(?=$|:)|exists:)(.*)$/.exec(term)
+        if (!m) continue
+        n++
+        if (m[1] === "include:" || m[1] === "redirect=") {
+          const inner = await count(m[2] ?? "", [...seen, domain])
+          if (inner === "loop") return "loop"
+          n += inner
+        }
+      }
+      return n
+    }
+    expect(await count("spf-toomany.com")).toBe(12)
+    expect(await count("spf-flatten.com")).toBe(6)
+    expect(await count("perfect.com")).toBe(1)
+    expect(await count("spf-loop.net")).toBe("loop")
+  })
+
   it("the weak DKIM key is RSA-1024 and the strong one RSA-2048", async () => {
     const bits = async (name: string) => {
       const p = (txt(await ask(resolver, name, "TXT"))[0] ?? "").split("p=")[1] ?? ""
