@@ -241,12 +241,16 @@ const tlsFacts = (socket: tls.TLSSocket, host: string, now: Date): Omit<TlsFacts
   const identity = leaf && leaf.raw ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
   const cipher = socket.getCipher()
   const authError = socket.authorizationError as unknown
+  // node checks the name only after the chain verified, and reports a mismatch as the
+  // authorization error: the chain is trusted then, the name is judged separately below.
+  const nameOnly = String(authError) === "ERR_TLS_CERT_ALTNAME_INVALID"
+  const trusted = socket.authorized || nameOnly
   return {
     protocol: socket.getProtocol() ?? null,
     cipher: cipher?.standardName ?? cipher?.name ?? null,
     chain,
-    trusted: socket.authorized,
-    trustError: socket.authorized ? null : String(authError ?? "not trusted"),
+    trusted,
+    trustError: trusted ? null : String(authError ?? "not trusted"),
     hostnameMatch: identity === undefined,
     hostnameError: identity?.message ?? null,
     daysUntilExpiry: chain[0] ? daysUntil(chain[0].validTo, now) : null
