@@ -235,36 +235,62 @@ export const analyse = (input: {
   }
 }
 
+/**
+ * RFC 5782 5: a working list answers its test entry 127.0.0.2 and never lists 127.0.0.1. A list
+ * that fails either (dead zone, NXDOMAIN-rewriting or wildcarding resolver) cannot say "clean".
+ */
+export const zoneProblem = (test: ZoneAnswer, never: ZoneAnswer): string | null => {
+  if (test.outcome === "unknown") return null
+  if (test.outcome === "none")
+    return "the list does not answer its test entry 127.0.0.2 (RFC 5782 5): not operating"
+  if (test.addresses.some((a) => a.startsWith("127.255.255."))) return "the list refuses our queries"
+  if (never.outcome === "answer") return "the list answers for 127.0.0.1 (RFC 5782 5): wildcard, not usable"
+  return null
+}
+
 /** One A query per (address, zone), all concurrent; a failed query is `unknown`, never clean. */
 export const gatherAnswers = Effect.fn("Blocklist.gather")(function* (
   servers: MailServers,
   zones: ReadonlyArray<DnsblZone>
 ) {
   const resolver = yield* Resolver
+  const list = targets(servers)
+  const lookup = (name: string) =>
+    Effect.either(resolver.query(name, "A")).pipe(
+      Effect.map((result): ZoneAnswer => {
+        if (Either.isLeft(result)) return { outcome: "unknown", reason: result.left.reason }
+        const addresses = result.right.answers.filter((r) => r.type === "A").map((r) => String(r.data))
+        return result.right.outcome === "answer" && addresses.length > 0
+          ? { outcome: "answer", addresses }
+          : { outcome: "none" }
+      })
+    )
+  const health = new Map<string, string | null>()
+  if (list.length > 0)
+    yield* Effect.forEach(
+      zones,
+      (zone) =>
+        Effect.all([lookup(`2.0.0.127.${zone.zone}`), lookup(`1.0.0.127.${zone.zone}`)], {
+          concurrency: 2
+        }).pipe(Effect.map(([test, never]) => health.set(zone.zone, zoneProblem(test, never)))),
+      { concurrency: "unbounded", discard: true }
+    )
   return yield* Effect.forEach(
-    targets(servers),
+    list,
     (t) =>
       Effect.forEach(
         zones,
         (zone) => {
           const name = queryName(t.ip, zone.zone)
+          const problem = health.get(zone.zone)
+          if (problem)
+            return Effect.succeed({ zone, answer: { outcome: "unknown", reason: problem } as ZoneAnswer })
           if (name === null)
             return Effect.succeed({
               zone,
               answer: { outcome: "unknown", reason: "not an IP address" } as ZoneAnswer
             })
-          return Effect.either(resolver.query(name, "A")).pipe(
-            Effect.map((result) => {
-              if (Either.isLeft(result))
-                return { zone, answer: { outcome: "unknown", reason: result.left.reason } as ZoneAnswer }
-              const addresses = result.right.answers.filter((r) => r.type === "A").map((r) => String(r.data))
-              const answer: ZoneAnswer =
-                result.right.outcome === "answer" && addresses.length > 0
-                  ? { outcome: "answer", addresses }
-                  : { outcome: "none" }
-              return { zone, answer }
-            })
-          )
+          return lookup(name).pipe(Effect.map((answer) => ({ zone, answer })))
         },
         { concurrency: "unbounded" }
       ).pipe(Effect.map((answers): MailServerInput => ({ hostname: t.host, ip: t.ip, answers }))),

@@ -8,7 +8,8 @@ import {
   expandIPv6,
   interpret,
   queryName,
-  type ZoneAnswer
+  type ZoneAnswer,
+  zoneProblem
 } from "../../src/checks/Blocklist.ts"
 import { AppConfig, type DnsblZone } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
@@ -128,11 +129,27 @@ describe("return codes", () => {
   })
 })
 
+describe("zoneProblem (RFC 5782 5 test entries)", () => {
+  it("tells working, dead, refusing and wildcard lists apart", () => {
+    const listed: ZoneAnswer = { outcome: "answer", addresses: ["127.0.0.2"] }
+    expect(zoneProblem(listed, { outcome: "none" })).toBeNull()
+    expect(zoneProblem({ outcome: "none" }, { outcome: "none" })).toMatch(/not operating/)
+    expect(zoneProblem({ outcome: "answer", addresses: ["127.255.255.254"] }, { outcome: "none" })).toMatch(
+      /refuses/
+    )
+    expect(zoneProblem(listed, listed)).toMatch(/wildcard/)
+    // a failed health query says nothing: the per-address answers decide
+    expect(zoneProblem({ outcome: "unknown", reason: "timeout" }, { outcome: "none" })).toBeNull()
+  })
+})
+
 describe("check", () => {
   const config = Layer.provide(
     AppConfig.Default,
     Layer.setConfigProvider(
-      ConfigProvider.fromMap(new Map([["DNSBL_ZONES", "zen.spamhaus.org,bl.spamcop.net|SpamCop|medium"]]))
+      ConfigProvider.fromMap(
+        new Map([["DNSBL_ZONES", "zen.spamhaus.org,bl.spamcop.net|SpamCop|medium,dead.test|Dead list|low"]])
+      )
     )
   )
   it.effect("queries every zone for every MX address", () =>
@@ -142,8 +159,10 @@ describe("check", () => {
       expect(server.blacklistResult.listed).toBe(true)
       expect(server.blacklistResult.blacklists.map((b) => [b.name, b.status])).toEqual([
         ["Spamhaus ZEN", "listed"],
-        ["SpamCop", "unknown"]
+        ["SpamCop", "unknown"],
+        ["Dead list", "unknown"]
       ])
+      expect(server.blacklistResult.blacklists[2]!.meaning).toMatch(/test entry 127\.0\.0\.2/)
       expect(result.status).toBe("fail")
     }).pipe(
       Effect.provide(
@@ -153,6 +172,8 @@ describe("check", () => {
             "listed.test MX": ["10 mx.listed.test."],
             "mx.listed.test A": ["192.0.2.66"],
             "66.2.0.192.zen.spamhaus.org A": ["127.0.0.2"],
+            "2.0.0.127.zen.spamhaus.org A": ["127.0.0.2"],
+            "dead.test SOA": ["ns.dead.test. h.dead.test. 1 2 3 4 5"],
             "66.2.0.192.bl.spamcop.net A": "TIMEOUT"
           })
         )
