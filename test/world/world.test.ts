@@ -469,6 +469,21 @@ describe("web", () => {
     expect(logo.body).toContain("<title>")
   })
 
+  it("perfect.com: the BIMI a= URL serves a VMC (BIMI EKU, logotype extension) issued by the world CA", async () => {
+    expect(txt(await ask(resolver, "default._bimi.perfect.com", "TXT"))[0]).toContain(
+      "a=https://perfect.com/bimi/vmc.pem"
+    )
+    const r = await get("perfect.com", "/bimi/vmc.pem")
+    const pems = r.body.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+    expect(pems.length).toBe(2)
+    const vmc = new X509Certificate(pems[0] ?? "")
+    expect(vmc.verify(new X509Certificate(readFileSync(manifest.ca)).publicKey)).toBe(true)
+    expect(vmc.checkHost("perfect.com")).toBe("perfect.com")
+    // OIDs as DER: id-kp-BrandIndicatorforMessageIdentification 1.3.6.1.5.5.7.3.31, id-pe-logotype 1.3.6.1.5.5.7.1.12
+    expect(vmc.raw.includes(Buffer.from("06082b0601050507031f", "hex"))).toBe(true)
+    expect(vmc.raw.includes(Buffer.from("06082b0601050507010c", "hex"))).toBe(true)
+  })
+
   it("MTA-STS variants: mismatch, no policy, testing", async () => {
     const mismatch = await get("mtasts-mismatch.com", "/.well-known/mta-sts.txt", {
       host: "mta-sts.mtasts-mismatch.com"

@@ -90,7 +90,7 @@ const site = (kind, domain) => {
 }
 
 /** Special file bodies: "@mta-sts:MODE:MX,MX", "@bimi-tiny-ps", "@bimi-bad-svg". */
-const special = (value) => {
+export const special = (value) => {
   if (!value.startsWith("@")) return value
   const [kind, mode, mx] = value.slice(1).split(":")
   if (kind === "mta-sts") {
