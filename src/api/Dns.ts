@@ -1,6 +1,7 @@
 /** The dns group: lookup, DNSSEC, propagation and TLSA (SPEC.md "DNS lookup result" and below). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
+import { DaneHost, DaneSummary } from "./Dane.ts"
 import { RecordTypes } from "../net/Dns.ts"
 import { DateTime, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
@@ -179,10 +180,13 @@ export const TlsaResult = Schema.Struct({
       dnssecValidated: Schema.Boolean,
       status: Status,
       records: Schema.Array(TlsaRecord),
-      issues: Strings
+      issues: Strings,
+      /** DANE verification against the presented chain; null without TLSA records. */
+      dane: Schema.NullOr(DaneHost)
     })
   ),
-  issues: Strings
+  issues: Strings,
+  dane: DaneSummary
 })
 
 export const TlsaGenerateRequest = Schema.Struct({

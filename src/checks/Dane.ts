@@ -9,7 +9,8 @@ import type { DnsAnswer, DnsError } from "../net/Dns.ts"
 import type { TlsaData } from "../net/DnsWire.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Smtp, type SmtpProbe } from "../net/Smtp.ts"
-import { type MailHost, mailServers } from "./SmtpTlsServers.ts"
+import { bareHost, type MailHost, mailServers } from "./SmtpTlsServers.ts"
+import type { TlsaFacts, TlsaResult } from "./Tlsa.ts"
 import type { CertificateFacts } from "./Certificate.ts"
 import type { CheckStatus } from "./Status.ts"
 
@@ -311,4 +312,70 @@ export const check = Effect.fn("Dane.check")(function* (domain: string) {
   const servers = yield* mailServers(domain)
   const hosts = yield* Effect.forEach(servers.hosts, (h) => verifyHost(h), { concurrency: "unbounded" })
   return { domain, mxStatus: servers.mxStatus, hosts }
+})
+
+export interface DaneSummary {
+  /** Worst host verdict among hosts that publish TLSA; not-applicable when none does. */
+  readonly status: CheckStatus
+  /** Every host with TLSA records passed DANE (validated RRset, presented chain matches). */
+  readonly valid: boolean
+  readonly hostsWithTlsa: number
+  readonly hostsVerified: number
+}
+
+/**
+ * GET /dns/tlsa with DANE verification: each host's TLSA RRset (as the TLSA check gathered it,
+ * bogus answers included) is compared with the chains its addresses present. The endpoint status
+ * becomes `fail` when a validated RRset matches no presented chain, `unknown` when the servers
+ * could not be reached to compare.
+ */
+export const attach = Effect.fn("Dane.attach")(function* (result: TlsaResult, lookups: TlsaFacts["tlsa"]) {
+  const resolver = yield* Resolver
+  const hosts = yield* Effect.forEach(
+    result.hosts,
+    (h) =>
+      Effect.gen(function* () {
+        const gathered = lookups.find((l) => l.host === h.host)?.lookup
+        if (!h.exists || !gathered || gathered._tag === "Failed")
+          return { ...h, dane: null as DaneResult | null }
+        const found = yield* Effect.either(resolver.addresses(h.host))
+        const mailHost: MailHost = Either.isRight(found)
+          ? { host: bareHost(h.host), priority: h.priority, status: "ok", ...found.right }
+          : { host: bareHost(h.host), priority: h.priority, status: "unknown", v4: [], v6: [] }
+        const answer = gathered.bogus
+          ? { ...gathered.answer, flags: { ...gathered.answer.flags, ad: false } }
+          : gathered.answer
+        return { ...h, dane: yield* verifyHost(mailHost, Either.right(answer)) }
+      }),
+    { concurrency: "unbounded" }
+  )
+  const verified = hosts.flatMap((h) => (h.dane ? [h.dane] : []))
+  const statuses = verified.map((d) => d.status)
+  const daneStatus: CheckStatus =
+    verified.length === 0
+      ? "not-applicable"
+      : statuses.includes("fail")
+        ? "fail"
+        : statuses.includes("unknown")
+          ? "unknown"
+          : statuses.includes("warning")
+            ? "warning"
+            : "pass"
+  const dane: DaneSummary = {
+    status: daneStatus,
+    valid: verified.length > 0 && verified.every((d) => d.daneValid),
+    hostsWithTlsa: verified.length,
+    hostsVerified: verified.filter((d) => d.daneValid).length
+  }
+  const status: CheckStatus =
+    daneStatus === "fail"
+      ? "fail"
+      : daneStatus === "unknown" && result.status === "pass"
+        ? "unknown"
+        : result.status
+  const issues = [
+    ...result.issues,
+    ...verified.flatMap((d) => d.issues.filter((i) => !i.includes("not DNSSEC-validated")))
+  ]
+  return { ...result, status, hosts, issues, dane }
 })

@@ -7,12 +7,14 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect, Either, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, InternalError } from "../api/Errors.ts"
+import * as Dane from "../checks/Dane.ts"
 import * as Dnssec from "../checks/Dnssec.ts"
 import * as Lookup from "../checks/Lookup.ts"
 import * as Propagation from "../checks/Propagation.ts"
 import * as Tlsa from "../checks/Tlsa.ts"
 import * as TlsaGenerator from "../generate/Tlsa.ts"
 import { Resolver } from "../net/Resolver.ts"
+import { Smtp } from "../net/Smtp.ts"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -55,10 +57,11 @@ export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
     )
     .handle("tlsa", ({ urlParams }) =>
       Effect.gen(function* () {
-        const result = Tlsa.analyse(yield* Tlsa.gather(urlParams.domain))
+        const facts = yield* Tlsa.gather(urlParams.domain)
+        const result = Tlsa.analyse(facts)
         if (result.status === "unknown" && result.hosts.length === 0)
           return yield* upstreamProblem(`MX hosts of ${result.domain} could not be looked up`, result.issues)
-        return result
+        return yield* Dane.attach(result, facts.tlsa)
       })
     )
     .handle("tlsaGenerate", ({ payload }) =>
@@ -67,4 +70,4 @@ export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
         onRight: (record) => Effect.succeed(record)
       })
     )
-).pipe(Layer.provide(Resolver.Default))
+).pipe(Layer.provide([Resolver.Default, Smtp.Default]))
