@@ -11,7 +11,9 @@ import http from "node:http"
 import net from "node:net"
 import * as packet from "dns-packet"
 import { beforeAll, describe, expect, it } from "vitest"
-import { worldEnv } from "./env.ts"
+import { Effect } from "effect"
+import { settings } from "../../src/Config.ts"
+import { WorldConfig, worldEnv } from "./env.ts"
 
 interface MxInfo {
   host: string
@@ -555,5 +557,22 @@ describe("web", () => {
       const r = await get(s.domain, "/")
       expect(r.status).toBeLessThan(500)
     }
+  })
+})
+
+describe("world.env", () => {
+  it("parses with src/Config.ts through WorldConfig", async () => {
+    const s = await Effect.runPromise(settings.pipe(Effect.provide(WorldConfig)))
+    expect(s.dnsResolvers).toEqual([{ address: "127.53.1.1", port: 53 }])
+    expect(s.propagationResolvers.length).toBeGreaterThanOrEqual(5)
+    expect(s.propagationResolvers.map((r) => r.country)).toContain("AU")
+    expect(s.dnsblZones.map((z) => z.zone)).toEqual([
+      "zen.spamhaus.org",
+      "bl.spamcop.net",
+      "b.barracudacentral.org"
+    ])
+    expect(s.allowTargets).toEqual(["127.0.0.0/8", "::1/128"])
+    expect(s.smtpPort).toBe(25)
+    expect(readFileSync(s.extraCaFile, "utf8")).toContain("BEGIN CERTIFICATE")
   })
 })
