@@ -272,6 +272,8 @@ describe("propagation", () => {
       const a = dataOf(await ask(addr, "propagation-lag.com", "A"), "A")
       expect(a).toEqual([addr === lagging ? "127.88.1.1" : "127.88.1.2"])
       expect((await ask(addr, "perfect.com", "A")).ad).toBe(true)
+      const soa = dataOf(await ask(addr, "propagation-lag.com", "SOA"), "SOA") as Array<{ serial: number }>
+      expect(soa[0]?.serial).toBe(addr === lagging ? 2025120100 : 2026010100)
     }
   })
 })

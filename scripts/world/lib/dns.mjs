@@ -22,7 +22,7 @@ const POLICIES = {
 }
 
 const soa = (origin, serial) =>
-  `$ORIGIN ${fqdn(origin)}\n$TTL 300\n@ SOA ${NS_SET[0]} hostmaster.${origin === "." ? "" : fqdn(origin)} ${serial} 3600 600 604800 60\n`
+  `$ORIGIN ${fqdn(origin)}\n$TTL 300\n@ SOA ${NS_SET[0]} hostmaster.${origin === "." ? "" : fqdn(origin)} ${serial} 86400 7200 3600000 3600\n`
 
 const substitute = (line, s) =>
   line
