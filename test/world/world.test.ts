@@ -9,7 +9,9 @@ import { readFileSync } from "node:fs"
 import https from "node:https"
 import http from "node:http"
 import net from "node:net"
+import { domainToASCII, fileURLToPath } from "node:url"
 import * as packet from "dns-packet"
+import * as fc from "fast-check"
 import { beforeAll, describe, expect, it } from "vitest"
 import { CspEvaluator } from "csp_evaluator/dist/evaluator.js"
 import { CspParser } from "csp_evaluator/dist/parser.js"
@@ -581,5 +583,104 @@ describe("world.env", () => {
     expect(s.allowTargets).toEqual(["127.0.0.0/8", "::1/128"])
     expect(s.smtpPort).toBe(25)
     expect(readFileSync(s.extraCaFile, "utf8")).toContain("BEGIN CERTIFICATE")
+  })
+})
+
+// ---- the generator's pure parts (scenario list, synthetic domains, address plan) --------------
+interface Planned {
+  domain: string
+  tld: string
+  mx: Array<{ addr: string; host: string }>
+  web?: { addr: string }
+}
+interface Model {
+  loadScenarioFile: (path: string) => Array<{ domain: string; about?: string }>
+  synthetic: (n: number, scenarios: Array<unknown>) => Array<{ domain: string }>
+  plan: (scenarios: Array<unknown>) => Array<Planned>
+  BASE_TLDS: Array<string>
+}
+const modelPath = fileURLToPath(new URL("../../scripts/world/lib/model.mjs", import.meta.url))
+const scenariosPath = fileURLToPath(new URL("../../scripts/world/scenarios.json", import.meta.url))
+
+describe("scenario model", () => {
+  it("every issue scenario is in scenarios.json, described", async () => {
+    const model = (await import(modelPath)) as Model
+    const list = model.loadScenarioFile(scenariosPath)
+    const names = list.map((s) => s.domain)
+    for (const required of [
+      "perfect.com",
+      "unsigned.net",
+      "bogus-ds.org",
+      "expired-sig.com",
+      "rsasha1.net",
+      "nsec3-legacy.org",
+      "cname-chain.com",
+      "spf-toomany.com",
+      "spf-void.com",
+      "spf-loop.net",
+      "spf-multiple.org",
+      "spf-softfail.com",
+      "spf-passall.com",
+      "spf-flatten.com",
+      "dmarc-none.com",
+      "dmarc-invalid.net",
+      "dmarc-external-rua.org",
+      "dmarc-org.com",
+      "dkim-weak.com",
+      "dkim-revoked.com",
+      "bimi-badsvg.com",
+      "bimi-nologo.com",
+      "mtasts-mismatch.com",
+      "mtasts-nopolicy.com",
+      "mtasts-testing.com",
+      "nomail.org",
+      "nomx.net",
+      "mx-nostarttls.com",
+      "mx-expired.com",
+      "mx-selfsigned.com",
+      "mx-wrongname.com",
+      "mx-noptr.com",
+      "mx-ptrmismatch.com",
+      "mx-listed.com",
+      "dane-mismatch.com",
+      "dane-unsigned.com",
+      "mx-slow.com",
+      "web-noheaders.com",
+      "web-slow.com",
+      "web-httponly.com",
+      "csp-weak.com",
+      "csp-meta.com",
+      "csp-reportonly.com",
+      "propagation-lag.com"
+    ])
+      // prettier-ignore
+      expect(names).toContain(required)
+    expect(names.some((n) => n.endsWith(".de") && domainToASCII(n) !== n)).toBe(true)
+    for (const s of list) expect(s.about?.length ?? 0).toBeGreaterThan(10)
+  })
+
+  it("synthetic domains are distinct, and every host gets its own loopback address (property)", async () => {
+    const model = (await import(modelPath)) as Model
+    const base = model.loadScenarioFile(scenariosPath)
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 800 }), async (n) => {
+        const extra = model.synthetic(n, base)
+        expect(extra).toHaveLength(n)
+        const planned = model.plan([...base, ...extra])
+        const domains = planned.map((s) => s.domain)
+        expect(new Set(domains).size).toBe(domains.length)
+        const addrs = planned.flatMap((s) => [...s.mx.map((m) => m.addr), ...(s.web ? [s.web.addr] : [])])
+        expect(new Set(addrs).size).toBe(addrs.length)
+        for (const a of addrs) {
+          const octets = a.split(".").map(Number)
+          expect(octets[0]).toBe(127)
+          expect([25, 80]).toContain(octets[1])
+          for (const o of octets) expect(o >= 0 && o <= 255).toBe(true)
+          expect(octets[3]).toBeGreaterThan(0)
+        }
+        for (const s of planned) expect(model.BASE_TLDS).toContain(s.tld)
+      }),
+      { numRuns: 6 }
+    )
   })
 })
