@@ -30,7 +30,8 @@ export interface QueryOptions {
  * suffixed with ` @address` to answer differently when that upstream is asked. Values:
  * - an array of presentation-format rdata strings (TXT without a leading quote is one string);
  * - `"SERVFAIL"`, `"TIMEOUT"`, `"REFUSED"` or `"NXDOMAIN"` to stage a failure / non-existence;
- * - `{ rdata, ad?, ttl?, bogus? }`: `ad` sets the AD flag, `bogus` answers SERVFAIL unless CD is set.
+ * - `{ rdata, ad?, ttl?, bogus?, rrsig? }`: `ad` sets the AD flag, `bogus` answers SERVFAIL unless CD
+ *   is set, `rrsig` adds signatures to the answer.
  * An absent key is NODATA if anything exists at or below the name, else NXDOMAIN; CNAMEs are followed.
  */
 export type FakeEntry =
@@ -44,6 +45,8 @@ export type FakeEntry =
       readonly ad?: boolean
       readonly ttl?: number
       readonly bogus?: boolean
+      /** RRSIG rdata returned beside the records (as the DO bit does). */
+      readonly rrsig?: ReadonlyArray<string>
     }
 export type FakeZone = Readonly<Record<string, FakeEntry>>
 
@@ -346,7 +349,10 @@ const makeFake = (zone: FakeZone) => {
         const records = detail.rdata.map((text) =>
           record(name, isCname ? "CNAME" : type, text, detail.ttl ?? 300)
         )
-        chain.push(...records)
+        chain.push(
+          ...records,
+          ...(detail.rrsig ?? []).map((text) => record(name, "RRSIG", text, detail.ttl ?? 300))
+        )
         if (!isCname || records.length === 0)
           return Effect.succeed<DnsAnswer>({
             ...base,
