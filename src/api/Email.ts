@@ -3,6 +3,14 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
+import {
+  BimiResult,
+  DkimResult,
+  DmarcGenerateFields,
+  DmarcGenerateResponse,
+  DmarcResult,
+  MtaStsResult
+} from "./EmailAuth.ts"
 import { BadRequest } from "./Errors.ts"
 
 const Nullable = Schema.NullOr
@@ -18,59 +26,6 @@ export const SpfResult = Schema.Struct({
   lookupGraph: Open,
   flattened: Open,
   warnings: Strings,
-  issues: Strings
-})
-
-/** The union of DKIM shapes A and B. */
-export const DkimResult = Schema.Struct({
-  selectors_found: Strings,
-  valid_keys: Schema.Int,
-  selectorsChecked: Strings,
-  selectorsFound: Schema.Array(
-    Schema.Struct({
-      selector: Schema.String,
-      record: Schema.String,
-      valid: Schema.Boolean,
-      keyType: Schema.String,
-      keyLength: Schema.Int
-    })
-  ),
-  hasDkim: Schema.Boolean,
-  issues: Schema.Array(Schema.Unknown)
-})
-
-export const DmarcResult = Schema.Struct({
-  exists: Schema.Boolean,
-  valid: Schema.Boolean,
-  record: Schema.String,
-  policy: Schema.Literal("none", "quarantine", "reject"),
-  subdomainPolicy: Schema.String,
-  pct: Schema.Int,
-  percentage: Schema.Int,
-  reportingEnabled: Schema.Boolean,
-  rua: Strings,
-  ruf: Strings,
-  issues: Schema.Array(Schema.Unknown)
-})
-
-export const BimiResult = Schema.Struct({
-  exists: Schema.Boolean,
-  record: Nullable(Schema.String),
-  valid: Schema.Boolean,
-  logoUrl: Nullable(Schema.String),
-  authorityUrl: Nullable(Schema.String),
-  logo: Open,
-  authority: Open,
-  issues: Strings
-})
-
-export const MtaStsResult = Schema.Struct({
-  exists: Schema.Boolean,
-  record: Nullable(Schema.String),
-  policyId: Nullable(Schema.String),
-  policy: Nullable(Open),
-  policyUrl: Schema.String,
-  valid: Schema.Boolean,
   issues: Strings
 })
 
@@ -146,20 +101,13 @@ export const SpfGenerateRequest = Schema.Struct({
 })
 
 export const DmarcGenerateRequest = Schema.Struct({
-  policy: Schema.Literal("none", "quarantine", "reject"),
-  rua: Schema.optional(Schema.String),
-  subdomainPolicy: Schema.optional(Schema.Literal("none", "quarantine", "reject")),
-  ruf: Schema.optional(Schema.String),
-  pct: Schema.optional(Schema.Int),
-  adkim: Schema.optional(Schema.Literal("r", "s")),
-  aspf: Schema.optional(Schema.Literal("r", "s")),
-  fo: Schema.optional(Schema.String),
-  rf: Schema.optional(Schema.String),
-  ri: Schema.optional(Schema.Int)
+  ...DmarcGenerateFields
 })
 
 const get = <const Name extends string, A, I>(name: Name, path: `/${string}`, success: Schema.Schema<A, I>) =>
   HttpApiEndpoint.get(name, path).setUrlParams(DomainQuery).addSuccess(success).addError(BadRequest)
+
+export { BimiResult, DkimResult, DmarcResult, MtaStsResult }
 
 export class EmailApi extends HttpApiGroup.make("email")
   .add(get("check", "/email/check", EmailCheckResult))
@@ -193,6 +141,6 @@ export class EmailApi extends HttpApiGroup.make("email")
   .add(
     HttpApiEndpoint.post("dmarcGenerate", "/email/dmarc/generate")
       .setPayload(DmarcGenerateRequest)
-      .addSuccess(Open)
+      .addSuccess(DmarcGenerateResponse)
       .addError(BadRequest)
   ) {}
