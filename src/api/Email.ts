@@ -209,9 +209,7 @@ export const SpfGenerateRequest = Schema.Struct({
   useA: Schema.optional(Schema.Boolean),
   useMx: Schema.optional(Schema.Boolean),
   /** fail, softfail, neutral or pass (also -all, ~all, ?all, +all); softfail when absent. */
-  policy: Schema.optional(Schema.String),
-  /** Optional: names the DNS entry and sizes the answer. */
-  domain: Schema.optional(Domain)
+  policy: Schema.optional(Schema.String)
 })
 
 export const SpfGenerateResponse = Schema.Struct({
