@@ -4,7 +4,7 @@ import { Schema } from "effect"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { BadRequest } from "./Errors.ts"
-import type { SpfNode as SpfNodeType } from "../checks/SpfGraph.ts"
+import type { SpfNode as SpfNodeType } from "../checks/SpfWalk.ts"
 
 const Nullable = Schema.NullOr
 

@@ -9,12 +9,11 @@ import { answerBytes, flatten, type SpfFlattened } from "./SpfFlatten.ts"
 import {
   DefaultLimits,
   gather as gatherGraph,
-  walk,
   type GraphLimits,
   type SpfDns,
-  type SpfFetch,
-  type SpfNode
+  type SpfFetch
 } from "./SpfGraph.ts"
+import { walk, type SpfNode } from "./SpfWalk.ts"
 import { isSpfRecord, selectSpf, type SpfProblem } from "./SpfParse.ts"
 
 export type SpfPolicy = "fail" | "softfail" | "neutral" | "pass" | "none" | "unknown"

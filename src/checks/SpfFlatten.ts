@@ -4,7 +4,7 @@
  * UDP answers fit 512 bytes (RFC 7208 3.4). Pure. Flattening is a snapshot: provider ranges change,
  * so the result warns whenever it copied a provider's networks.
  */
-import type { FlatItem } from "./SpfGraph.ts"
+import type { FlatItem } from "./SpfWalk.ts"
 import { formatCidr, mergeCidrs } from "./SpfIp.ts"
 import type { Qualifier } from "./SpfParse.ts"
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { analyse, check } from "../../src/checks/Spf.ts"
-import { gather, type SpfNode } from "../../src/checks/SpfGraph.ts"
+import { gather } from "../../src/checks/SpfGraph.ts"
+import type { SpfNode } from "../../src/checks/SpfWalk.ts"
 import { fakeDns, type Zone } from "./spfFakeDns.ts"
 
 /** RFC 7208 Appendix A's zone. */
