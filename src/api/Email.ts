@@ -12,19 +12,85 @@ import {
   MtaStsResult
 } from "./EmailAuth.ts"
 import { BadRequest } from "./Errors.ts"
+import type { SpfNode as SpfNodeType } from "../checks/SpfWalk.ts"
 
 const Nullable = Schema.NullOr
 
+/** One node of the SPF lookup graph (src/checks/SpfGraph.ts `SpfNode`). */
+export const SpfNode: Schema.Schema<SpfNodeType> = Schema.Struct({
+  type: Schema.Literal("root", "include", "redirect", "a", "mx", "ptr", "exists"),
+  term: Nullable(Schema.String),
+  domain: Nullable(Schema.String),
+  record: Nullable(Schema.String),
+  status: Schema.Literal(
+    "ok",
+    "missing",
+    "multiple",
+    "invalid",
+    "unknown",
+    "void",
+    "loop",
+    "depth",
+    "macro",
+    "budget",
+    "not-evaluated"
+  ),
+  lookups: Schema.Int,
+  totalLookups: Schema.Int,
+  voidLookups: Schema.Int,
+  totalVoidLookups: Schema.Int,
+  networks: Schema.optionalWith(Strings, { exact: true }),
+  hosts: Schema.optionalWith(Strings, { exact: true }),
+  errors: Strings,
+  children: Schema.Array(Schema.suspend((): Schema.Schema<SpfNodeType> => SpfNode))
+}).annotations({ identifier: "SpfNode" })
+
+export const SpfFlattened = Schema.Struct({
+  needed: Schema.Boolean,
+  complete: Schema.Boolean,
+  record: Schema.String,
+  records: Schema.Array(
+    Schema.Struct({
+      name: Schema.String,
+      value: Schema.String,
+      length: Schema.Int,
+      strings: Schema.Int,
+      answerBytes: Schema.Int
+    })
+  ),
+  lookups: Schema.Int,
+  ip4: Schema.Int,
+  ip6: Schema.Int,
+  warnings: Strings
+})
+
+export const Finding = Schema.Struct({
+  id: Schema.String,
+  severity: Schema.Literal("critical", "high", "medium", "low", "info"),
+  message: Schema.String
+})
+
 export const SpfResult = Schema.Struct({
+  domain: Schema.String,
+  status: Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown"),
   exists: Schema.Boolean,
   record: Schema.String,
+  records: Strings,
   valid: Schema.Boolean,
-  policy: Schema.String,
+  policy: Schema.Literal("fail", "softfail", "neutral", "pass", "none", "unknown"),
+  policySource: Nullable(Schema.String),
   mechanisms: Strings,
+  modifiers: Strings,
+  redirect: Nullable(Schema.String),
   includes: Strings,
   lookups: Schema.Int,
-  lookupGraph: Open,
-  flattened: Open,
+  lookupLimit: Schema.Int,
+  voidLookups: Schema.Int,
+  voidLookupLimit: Schema.Int,
+  lookupGraph: SpfNode,
+  flattened: SpfFlattened,
+  errors: Schema.Array(Schema.Struct({ position: Schema.Int, term: Schema.String, message: Schema.String })),
+  findings: Schema.Array(Finding),
   warnings: Strings,
   issues: Strings
 })
@@ -92,12 +158,38 @@ export const BlacklistResult = Schema.Struct({
 })
 
 export const SpfGenerateRequest = Schema.Struct({
-  mechanisms: Schema.Array(Schema.Struct({ type: Schema.String, value: Schema.String })).pipe(
-    Schema.maxItems(100)
-  ),
+  mechanisms: Schema.Array(
+    Schema.Struct({ type: Schema.String, value: Schema.optional(Schema.String) })
+  ).pipe(Schema.maxItems(100)),
   useA: Schema.optional(Schema.Boolean),
   useMx: Schema.optional(Schema.Boolean),
+  /** fail, softfail, neutral or pass (also -all, ~all, ?all, +all); softfail when absent. */
   policy: Schema.optional(Schema.String)
+})
+
+export const SpfGenerateResponse = Schema.Struct({
+  record: Schema.String,
+  lookups: Schema.Int,
+  lookupsIsMinimum: Schema.Boolean,
+  lookupLimit: Schema.Int,
+  lookupNote: Schema.String,
+  policy: Schema.Literal("fail", "softfail", "neutral", "pass"),
+  lengthChecks: Schema.Struct({
+    characters: Schema.Int,
+    strings: Schema.Int,
+    fitsOneString: Schema.Boolean,
+    answerBytes: Schema.Int,
+    fitsUdp: Schema.Boolean
+  }),
+  warnings: Strings,
+  dnsEntry: Schema.Struct({
+    type: Schema.Literal("TXT"),
+    name: Schema.String,
+    ttl: Schema.Int,
+    strings: Strings,
+    value: Schema.String,
+    zoneLine: Schema.String
+  })
 })
 
 export const DmarcGenerateRequest = Schema.Struct({
@@ -135,7 +227,7 @@ export class EmailApi extends HttpApiGroup.make("email")
   .add(
     HttpApiEndpoint.post("spfGenerate", "/email/spf/generate")
       .setPayload(SpfGenerateRequest)
-      .addSuccess(Open)
+      .addSuccess(SpfGenerateResponse)
       .addError(BadRequest)
   )
   .add(
