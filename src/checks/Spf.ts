@@ -28,6 +28,10 @@ export interface Finding {
 
 export interface SpfResult {
   readonly domain: string
+  /**
+   * `unknown` when the record or the redirect deciding the policy could not be looked up; `valid`
+   * then means "no permerror found in what could be read".
+   */
   readonly status: CheckStatus
   readonly exists: boolean
   /** The SPF record ("" when there is none; the first one when there are several). */
@@ -221,9 +225,11 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
       ? "missing"
       : !valid || policy === "pass"
         ? "fail"
-        : findings.some((f) => f.severity === "medium" || f.severity === "high")
-          ? "warning"
-          : "pass"
+        : policy === "unknown"
+          ? "unknown"
+          : findings.some((f) => f.severity === "medium" || f.severity === "high")
+            ? "warning"
+            : "pass"
 
   const mechanisms = parsed?.terms.filter((t) => t.term.kind === "mechanism").map((t) => t.text) ?? []
   const modifiers = parsed?.terms.filter((t) => t.term.kind === "modifier").map((t) => t.text) ?? []

@@ -195,6 +195,42 @@ describe("Spf: limits, loops and failures", () => {
     })
   )
 
+  it.effect("redirect: followed without 'all', ignored beside one, loops and unknown targets reported", () =>
+    Effect.gen(function* () {
+      const la = yield* run(appendixA, "la.example.org")
+      expect(la.flattened).toMatchObject({ record: "v=spf1 ip4:192.0.2.0/25 -all", complete: false })
+      const ignored = yield* run(
+        { "r.com TXT": ["v=spf1 redirect=x.r.com -all"], "x.r.com TXT": ["v=spf1 +all"] },
+        "r.com"
+      )
+      expect(ignored).toMatchObject({ policy: "fail", lookups: 0 })
+      expect(ignored.warnings.join()).toMatch(/redirect' is ignored/)
+      const loop = yield* run(
+        { "r.com TXT": ["v=spf1 redirect=x.r.com"], "x.r.com TXT": ["v=spf1 redirect=r.com"] },
+        "r.com"
+      )
+      expect(loop.findings.map((f) => f.id)).toContain("spf-loop")
+      expect(loop.policy).toBe("unknown")
+      const unknown = yield* run(
+        { "r.com TXT": ["v=spf1 redirect=x.r.com"], "x.r.com TXT": "SERVFAIL" },
+        "r.com"
+      )
+      expect(unknown).toMatchObject({ policy: "unknown", valid: true, status: "unknown" })
+    })
+  )
+
+  it.effect("deep include chains stop at the depth bound and say the count is a minimum", () =>
+    Effect.gen(function* () {
+      const zone: Zone = {}
+      for (let i = 0; i < 20; i++) zone[`d${i}.test TXT`] = [`v=spf1 include:d${i + 1}.test`]
+      const r = yield* run(zone, "d0.test")
+      expect(r.findings.map((f) => f.id)).toEqual(
+        expect.arrayContaining(["spf-too-many-lookups", "spf-graph-truncated"])
+      )
+      expect(r.lookups).toBeGreaterThan(10)
+    })
+  )
+
   it.effect("no record is missing", () =>
     Effect.gen(function* () {
       const r = yield* run({ "n.com TXT": ["google-site-verification=abc"] }, "n.com")
