@@ -151,6 +151,12 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
     add("spf-include-broken", "high", `${n.term}: ${n.errors[0] ?? "target has no usable SPF record"}`)
   for (const n of collect(w.root, (n) => n.type === "mx" && n.errors.some((e) => e.includes("more than 10"))))
     add("spf-mx-too-many", "high", `${n.term}: ${n.errors[0]}`)
+  for (const d of w.includePassAll)
+    add(
+      "spf-include-pass-all",
+      "critical",
+      `the included record of ${d} ends in '+all': the include matches every sender on the internet`
+    )
   if (collect(w.root, (n) => n.type === "ptr").length > 0)
     add(
       "spf-ptr",
@@ -223,7 +229,7 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
     ? "unknown"
     : !exists
       ? "missing"
-      : !valid || policy === "pass"
+      : !valid || policy === "pass" || w.includePassAll.length > 0
         ? "fail"
         : policy === "unknown"
           ? "unknown"

@@ -231,6 +231,18 @@ describe("Spf: limits, loops and failures", () => {
     })
   )
 
+  it.effect("an included '+all' is flagged even when the root ends in -all", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        { "i.com TXT": ["v=spf1 include:p.i.com -all"], "p.i.com TXT": ["v=spf1 +all"] },
+        "i.com"
+      )
+      expect(r).toMatchObject({ policy: "fail", status: "fail" })
+      expect(r.findings.map((f) => f.id)).toContain("spf-include-pass-all")
+      expect(r.flattened.warnings.join()).toMatch(/\+all \(in p\.i\.com\)/)
+    })
+  )
+
   it.effect("no record is missing", () =>
     Effect.gen(function* () {
       const r = yield* run({ "n.com TXT": ["google-site-verification=abc"] }, "n.com")
