@@ -90,7 +90,7 @@ const site = (kind, domain) => {
 }
 
 /** Special file bodies: "@mta-sts:MODE:MX,MX", "@bimi-tiny-ps", "@bimi-bad-svg". */
-const special = (value) => {
+export const special = (value) => {
   if (!value.startsWith("@")) return value
   const [kind, mode, mx] = value.slice(1).split(":")
   if (kind === "mta-sts") {
@@ -151,7 +151,9 @@ ${headers}
       servers.push(`server {\n    listen ${s.web.addr}:80;\n${body}\n}`)
     }
   }
-  const conf = `worker_processes 1;
+  // Workers run as root too: the checkout (and so the docroot) may sit under a private home directory.
+  const conf = `user root;
+worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/logs/error.log warn;
 events { worker_connections 1024; }
