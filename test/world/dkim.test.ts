@@ -21,19 +21,19 @@ layer(Resolver.Default.pipe(Layer.provide(WorldConfig)), { timeout: 60_000 })("D
         discovery: "found",
         issues: []
       })
-      expect([...r.selectors_found].sort()).toEqual(["ed25519", "rsa2048"])
+      expect([...r.selectors_found].sort()).toEqual(["ed25519", "selector1"])
       expect(r.selectorsFound.map((s) => [s.selector, s.keyType, s.keyLength, s.valid]).sort()).toEqual([
         ["ed25519", "ed25519", 256, true],
-        ["rsa2048", "rsa", 2048, true]
+        ["selector1", "rsa", 2048, true]
       ])
       expect(r.failedSelectors).toEqual([])
     })
   )
 
-  it.effect("dkim-weak.com: the RSA-1024 key is a warning (found via the caller's selector)", () =>
+  it.effect("dkim-weak.com: the RSA-1024 key at s1024 is a warning", () =>
     Effect.gen(function* () {
-      const r = yield* dkim("dkim-weak.com", ["weak"])
-      expect(r).toMatchObject({ status: "warning", hasDkim: true, valid_keys: 1, selectors_found: ["weak"] })
+      const r = yield* dkim("dkim-weak.com")
+      expect(r).toMatchObject({ status: "warning", hasDkim: true, valid_keys: 1, selectors_found: ["s1024"] })
       expect(r.selectorsFound[0]).toMatchObject({
         keyType: "rsa",
         keyLength: 1024,
@@ -46,24 +46,38 @@ layer(Resolver.Default.pipe(Layer.provide(WorldConfig)), { timeout: 60_000 })("D
 
   it.effect("dkim-revoked.com: the empty p= is revoked, no usable key", () =>
     Effect.gen(function* () {
-      const r = yield* dkim("dkim-revoked.com", ["old"])
-      expect(r).toMatchObject({ status: "fail", hasDkim: false, valid_keys: 0, selectors_found: ["old"] })
+      const r = yield* dkim("dkim-revoked.com")
+      expect(r).toMatchObject({
+        status: "fail",
+        hasDkim: false,
+        valid_keys: 0,
+        selectors_found: ["selector2"]
+      })
       expect(r.selectorsFound[0]).toMatchObject({ revoked: true, valid: false, keyLength: null })
     })
   )
 
-  it.effect("without the selector, dkim-weak.com is 'not found', never 'no DKIM'", () =>
+  it.effect("a caller's selector is asked first and reported as requested", () =>
     Effect.gen(function* () {
-      const r = yield* dkim("dkim-weak.com")
-      expect(r).toMatchObject({ status: "unknown", discovery: "not-found", hasDkim: false })
-      expect(r.issues[0]).toContain("may still be set up")
+      const r = yield* dkim("dkim-weak.com", ["s1024", "nothere"])
+      expect(r.selectorsChecked.slice(0, 2)).toEqual(["s1024", "nothere"])
+      expect(r.selectorsFound[0]).toMatchObject({ selector: "s1024", requested: true })
+      expect(r.issues).toContain("No DKIM key at nothere._domainkey.dkim-weak.com")
     })
   )
 
-  it.effect("nomail.org and nomx.net: nothing found among the common selectors", () =>
+  it.effect("nomail.org and nomx.net: nothing found is 'not found' (unknown), never 'no DKIM'", () =>
     Effect.gen(function* () {
-      for (const d of ["nomail.org", "nomx.net"])
-        expect(yield* dkim(d)).toMatchObject({ discovery: "not-found", selectors_found: [] })
+      for (const d of ["nomail.org", "nomx.net"]) {
+        const r = yield* dkim(d)
+        expect(r).toMatchObject({
+          status: "unknown",
+          discovery: "not-found",
+          selectors_found: [],
+          hasDkim: false
+        })
+        expect(r.issues[0]).toContain("may still be set up")
+      }
     })
   )
 })
