@@ -226,7 +226,13 @@ export class EmailApi extends HttpApiGroup.make("email")
   .add(get("spf", "/email/spf", SpfResult))
   .add(
     HttpApiEndpoint.get("dkim", "/email/dkim")
-      .setUrlParams(Schema.Struct({ domain: Domain, selector: Schema.optional(Schema.Array(Schema.String)) }))
+      .setUrlParams(
+        Schema.Struct({
+          domain: Domain,
+          /** Extra DKIM selectors to check: repeat the parameter or separate with commas. */
+          selector: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String)))
+        })
+      )
       .addSuccess(DkimResult)
       .addError(BadRequest)
   )

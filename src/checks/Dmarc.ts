@@ -157,7 +157,10 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
   const finish = (r: Omit<DmarcResult, "issues" | "warnings" | "findings">): DmarcResult => ({
     ...r,
     issues: findings.filter((f) => f.severity === "error").map((f) => f.message),
-    warnings: findings.filter((f) => f.severity === "warning").map((f) => f.message),
+    // DMARCbis notes are listed as warnings even when harmless (they do not lower the status).
+    warnings: findings
+      .filter((f) => f.severity === "warning" || f.id.startsWith("dmarc-removed-"))
+      .map((f) => f.message),
     findings
   })
 
@@ -227,7 +230,17 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
     add("dmarc-no-rua", "warning", "No rua: you receive no aggregate reports and cannot see who sends as you")
   if (pct < 100) add("dmarc-pct", "warning", `pct=${pct}: the policy applies to only ${pct}% of failing mail`)
   for (const t of parsed.tags)
-    if (REMOVED_BY_DMARCBIS[t.name]) add(`dmarc-removed-${t.name}`, "warning", REMOVED_BY_DMARCBIS[t.name]!)
+    // A removed tag that still changes behaviour is a warning; one at its default is a note.
+    if (REMOVED_BY_DMARCBIS[t.name])
+      add(
+        `dmarc-removed-${t.name}`,
+        (t.name === "pct" && pct < 100) ||
+          (t.name === "rf" && t.value.toLowerCase() !== "afrf") ||
+          (t.name === "ri" && t.value !== "86400")
+          ? "warning"
+          : "info",
+        REMOVED_BY_DMARCBIS[t.name]!
+      )
   if (parsed.t === true)
     add(
       "dmarc-testing",

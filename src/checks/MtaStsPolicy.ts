@@ -56,15 +56,13 @@ export interface StsPolicy {
 
 export const MAX_AGE_LIMIT = 31_557_600
 
-/** RFC 8461 3.2: `key: value` lines (CRLF, LF tolerated); version, mode, max_age and mx. */
+/** RFC 8461 3.2: `key: value` lines (sts-policy-term is LF or CRLF); version, mode, max_age and mx. */
 export const parseStsPolicy = (text: string): StsPolicy => {
   const errors: Array<string> = []
   const warnings: Array<string> = []
   const seen = new Map<string, string>()
   const mx: Array<string> = []
   const lines = text.split(/\r?\n/)
-  if (text.includes("\n") && !text.includes("\r\n"))
-    warnings.push("lines end in LF, RFC 8461 3.2 specifies CRLF")
   for (const [i, raw] of lines.entries()) {
     const line = raw.trim()
     if (line === "") continue

@@ -7,6 +7,14 @@ import { BadRequest, notImplemented } from "../api/Errors.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { generate as generateSpf } from "../generate/Spf.ts"
 import { Facts } from "../scan/Facts.ts"
+import { Web } from "../net/Web.ts"
+import {
+  handleBimi,
+  handleDkim,
+  handleDmarc,
+  handleDmarcGenerate,
+  handleMtaSts
+} from "./EmailAuthHandlers.ts"
 
 export const EmailHandlers = HttpApiBuilder.group(
   Api,
@@ -15,10 +23,10 @@ export const EmailHandlers = HttpApiBuilder.group(
     handlers
       .handle("check", handleEmailCheck)
       .handle("spf", ({ urlParams }) => Effect.flatMap(Facts.make(urlParams.domain), (facts) => facts.spf))
-      .handle("dkim", () => Effect.fail(notImplemented))
-      .handle("dmarc", () => Effect.fail(notImplemented))
-      .handle("bimi", () => Effect.fail(notImplemented))
-      .handle("mtaSts", () => Effect.fail(notImplemented))
+      .handle("dkim", handleDkim)
+      .handle("dmarc", handleDmarc)
+      .handle("bimi", handleBimi)
+      .handle("mtaSts", handleMtaSts)
       .handle("smtpTls", () => Effect.fail(notImplemented))
       .handle("fcrdns", () => Effect.fail(notImplemented))
       .handle("blacklist", () => Effect.fail(notImplemented))
@@ -34,6 +42,6 @@ export const EmailHandlers = HttpApiBuilder.group(
             )
         })
       )
-      .handle("dmarcGenerate", () => Effect.fail(notImplemented))
+      .handle("dmarcGenerate", handleDmarcGenerate)
   // Layers are memoised by reference: every group providing Resolver.Default shares one resolver
-).pipe(Layer.provide(Resolver.Default))
+).pipe(Layer.provide(Web.Default), Layer.provide(Resolver.Default))
