@@ -319,6 +319,36 @@ describe("Spf properties", () => {
     )
   })
 
+  it("analyse is total on garbage records too", async () => {
+    const junk = fc.oneof(
+      fc.string({ maxLength: 80 }).map((t) => `v=spf1 ${t}`),
+      fc
+        .array(
+          fc.constantFrom(
+            "include:a.test",
+            "redirect=b.test",
+            "a:%{i}.x.test",
+            "mx//200",
+            "ip4:1.2.3.4/40",
+            "?all",
+            "exists:%{",
+            "ptr:"
+          ),
+          { maxLength: 6 }
+        )
+        .map((ts) => ["v=spf1", ...ts].join(" "))
+    )
+    await fc.assert(
+      fc.asyncProperty(junk, junk, async (root, other) => {
+        const zone: Zone = { "a.test TXT": [root], "b.test TXT": [other] }
+        const r = await Effect.runPromise(run(zone, "a.test"))
+        expect(typeof r.valid).toBe("boolean")
+        expect(r.lookups).toBeGreaterThanOrEqual(0)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
   it("analyse is total: never throws, counts stay consistent", async () => {
     await fc.assert(
       fc.asyncProperty(zoneArb, async (zone) => {
