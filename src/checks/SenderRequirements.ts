@@ -4,10 +4,12 @@
  * Microsoft Outlook.com (high-volume sender requirements, May 2025). Pure: the SPF, DKIM, DMARC,
  * FCrDNS and TLS verdicts are gathered by their own checks and passed in as `SenderInput`.
  */
-import { Effect, Either } from "effect"
-import { getDomain } from "tldts"
-import type { DnsError } from "../net/Dns.ts"
-import { Resolver } from "../net/Resolver.ts"
+import { Effect } from "effect"
+import type { Resolver } from "../net/Resolver.ts"
+import { Facts } from "../scan/Facts.ts"
+import { checkDkim, type DkimResult } from "./Dkim.ts"
+import { checkDmarc, type DmarcResult } from "./Dmarc.ts"
+import type { SpfResult } from "./Spf.ts"
 import type { FcrdnsResult } from "./Fcrdns.ts"
 import type { SmtpTlsResult } from "./SmtpTls.ts"
 import type { CheckStatus } from "./Status.ts"
@@ -235,83 +237,62 @@ const verdictOf = (checks: ReadonlyArray<{ readonly status: CheckStatus }>): Pro
         ? "partial"
         : "compliant"
 
-/** Where the SPF / DKIM / DMARC verdicts come from (the email checks, or the DNS-only reading below). */
+/** Where the SPF / DKIM / DMARC verdicts come from (the email checks; a fake in tests). */
 export interface AuthSources {
   readonly spf: Effect.Effect<Verdict>
   readonly dkim: Effect.Effect<Verdict>
   readonly dmarc: Effect.Effect<SenderInput["dmarc"]>
 }
 
-/** Selectors commonly used by providers; DKIM keys cannot be listed, only guessed (RFC 6376 3.6.2.1). */
-export const COMMON_SELECTORS = [
-  "default",
-  "google",
-  "selector1",
-  "selector2",
-  "k1",
-  "s1",
-  "s2",
-  "dkim",
-  "mail"
-]
+/** SPF present, single and free of permerrors (RFC 7208 4.5, 4.6). */
+export const spfVerdict = (spf: SpfResult): Verdict =>
+  spf.status === "unknown"
+    ? { status: "unknown", detail: spf.issues[0] ?? "the SPF record could not be read" }
+    : !spf.exists
+      ? { status: "missing", detail: "no SPF record" }
+      : !spf.valid
+        ? { status: "fail", detail: spf.issues[0] ?? `invalid SPF record: ${spf.record}` }
+        : { status: "pass", detail: spf.record }
 
-const failed = (e: DnsError): Verdict => ({ status: "unknown", detail: `${e.reason}: ${e.message}` })
+/** A valid key at a discoverable selector; none found is a warning (selectors cannot be listed). */
+export const dkimVerdict = (dkim: DkimResult): Verdict => {
+  if (dkim.discovery === "unknown") return { status: "unknown", detail: "the DKIM lookups failed" }
+  if (dkim.discovery === "not-found")
+    return {
+      status: "warning",
+      detail: `no DKIM key at ${dkim.selectorsChecked.length} common selectors; yours may use another (pass ?selector= to /email/dkim)`
+    }
+  const valid = dkim.selectorsFound.filter((k) => k.valid)
+  return valid.length > 0
+    ? { status: "pass", detail: `valid DKIM key at selector ${valid.map((k) => k.selector).join(", ")}` }
+    : { status: "fail", detail: dkim.issues[0] ?? "DKIM keys found, none valid" }
+}
 
-/**
- * A DNS-only reading of SPF, DKIM and DMARC, enough for the bulk-sender rules: one `v=spf1` record
- * (RFC 7208 4.5), a non-empty `p=` key at a common selector, `v=DMARC1` with a `p=` tag at the
- * domain or its organisational domain (RFC 7489 6.6.3). The full analyses live in Spf/Dkim/Dmarc.
- */
-export const dnsSources = (domain: string): Effect.Effect<AuthSources, never, Resolver> =>
-  Effect.map(Resolver, (resolver) => ({
-    spf: resolver.txt(domain).pipe(
-      Effect.map((txt): Verdict => {
-        const spf = txt.filter((t) => /^v=spf1(\s|$)/i.test(t.trim()))
-        return spf.length === 1
-          ? { status: "pass", detail: spf[0]! }
-          : spf.length === 0
-            ? { status: "missing", detail: "no SPF record" }
-            : { status: "fail", detail: `${spf.length} SPF records (RFC 7208 4.5: permerror)` }
-      }),
-      Effect.catchAll((e) => Effect.succeed(failed(e)))
-    ),
-    dkim: Effect.forEach(
-      COMMON_SELECTORS,
-      (selector) =>
-        resolver.txt(`${selector}._domainkey.${domain}`).pipe(
-          Effect.map((txt) => (txt.some((t) => /(^|;)\s*p=[A-Za-z0-9+/]/.test(t)) ? selector : null)),
-          Effect.either
-        ),
-      { concurrency: "unbounded" }
-    ).pipe(
-      Effect.map((results): Verdict => {
-        const found = results.flatMap((r) => (Either.isRight(r) && r.right ? [r.right] : []))
-        if (found.length > 0) return { status: "pass", detail: `DKIM key at selector ${found.join(", ")}` }
-        if (results.some(Either.isLeft)) return { status: "unknown", detail: "some DKIM lookups failed" }
-        return {
-          status: "warning",
-          detail: `no DKIM key at the common selectors (${COMMON_SELECTORS.join(", ")}); yours may use another`
-        }
-      })
-    ),
-    dmarc: Effect.gen(function* () {
-      const org = getDomain(domain) ?? domain
-      const names = org === domain ? [domain] : [domain, org]
-      for (const name of names) {
-        const txt = yield* resolver.txt(`_dmarc.${name}`)
-        const records = txt.filter((t) => /^v=DMARC1\s*(;|$)/i.test(t.trim()))
-        if (records.length > 1)
-          return { status: "fail", detail: "more than one DMARC record", policy: null } as const
-        const record = records[0]
-        if (record) {
-          const p = /(?:^|;)\s*p\s*=\s*(none|quarantine|reject)\s*(?:;|$)/i.exec(record)?.[1]?.toLowerCase()
-          return p
-            ? ({ status: "pass", detail: record, policy: p as "none" | "quarantine" | "reject" } as const)
-            : ({ status: "fail", detail: `no valid p= tag: ${record}`, policy: null } as const)
-        }
-      }
-      return { status: "missing", detail: "no DMARC record", policy: null } as const
-    }).pipe(Effect.catchAll((e) => Effect.succeed({ ...failed(e), policy: null })))
+/** A valid DMARC record (the domain's or, inherited, the organisational domain's), any policy. */
+export const dmarcVerdict = (dmarc: DmarcResult): SenderInput["dmarc"] => {
+  const policy = dmarc.effectivePolicy ?? dmarc.policy ?? null
+  if (dmarc.status === "unknown")
+    return {
+      status: "unknown",
+      detail: dmarc.issues[0] ?? "the DMARC record could not be read",
+      policy: null
+    }
+  if (!dmarc.exists) return { status: "missing", detail: "no DMARC record", policy: null }
+  if (!dmarc.valid || policy === null)
+    return { status: "fail", detail: dmarc.issues[0] ?? "invalid DMARC record", policy: null }
+  return {
+    status: "pass",
+    detail: `${dmarc.record ?? ""}${dmarc.inherited ? ` (inherited from ${dmarc.organisationalDomain})` : ""}`,
+    policy
+  }
+}
+
+/** The verdicts of the email-authentication checks, over the scan's memoised Facts. */
+export const emailSources = (domain: string): Effect.Effect<AuthSources, never, Resolver> =>
+  Effect.map(Facts.make(domain), (facts) => ({
+    spf: Effect.map(facts.spf, spfVerdict),
+    dkim: Effect.map(checkDkim(facts.dns, domain), dkimVerdict),
+    dmarc: Effect.map(checkDmarc(facts.dns, domain), dmarcVerdict)
   }))
 
 /** GET /email/sender-requirements: the rules over the auth sources, FCrDNS and SMTP TLS. */

@@ -59,7 +59,7 @@ export const senderRequirements = (domain: string, request: HttpServerRequest.Ht
       [
         smtpTls(domain),
         Fcrdns.check(domain, yield* selfUrl(request, "/email/fcrdns", domain)),
-        SenderRequirements.dnsSources(domain)
+        SenderRequirements.emailSources(domain)
       ],
       { concurrency: "unbounded" }
     )
