@@ -261,8 +261,12 @@ export const tlsaName = (host: string, port = 25) => `_${port}._tcp.${host.toLow
 
 const serverInput = (probe: SmtpProbe): DaneServerInput => ({
   address: probe.address,
-  status: probe.status,
-  stalledStage: probe.failure?.stage ?? null,
+  // an address the policy refused was never contacted: nothing is known about its chain
+  status: probe.failure?.reason === "policy" ? "unknown" : probe.status,
+  stalledStage:
+    probe.failure?.reason === "policy"
+      ? "connect (address refused by policy)"
+      : (probe.failure?.stage ?? null),
   starttls: probe.starttlsOffered,
   chain: probe.tls?.chain ?? null,
   hostnameMatch: probe.tls?.hostnameMatch ?? null

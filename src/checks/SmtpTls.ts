@@ -117,6 +117,9 @@ export const analyseServer = (
         ? `${where}: no answer at the ${probe.failure.stage} stage within the timeout`
         : `${where}: unreachable (${probe.failure?.message ?? "no connection"})`
     )
+  } else if (probe.failure?.reason === "policy") {
+    status = "fail"
+    issues.push(`${where}: not a public address, so internet senders cannot deliver to it (not probed)`)
   } else if (probe.failure && !tls && probe.failure.stage === "handshake") {
     status = "fail"
     issues.push(`${where}: STARTTLS offered but the TLS handshake failed (${probe.failure.message})`)

@@ -10,6 +10,7 @@ import * as tls from "node:tls"
 import { Cache, Duration, Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { type CertificateFacts, certificateFacts, daysUntil } from "../checks/Certificate.ts"
+import { parseAllowList, vetText } from "./Targets.ts"
 
 export type SmtpStage = "connect" | "banner" | "ehlo" | "starttls" | "handshake" | "ehlo-tls" | "quit"
 
@@ -373,6 +374,29 @@ export const readCaFile = (path: string): Effect.Effect<ReadonlyArray<string>> =
         Effect.orElseSucceed(() => [])
       )
 
+/** A probe that never happened: the address policy refused the address. */
+const refused = (port: number, host: string, address: string, refusal: string): SmtpProbe => ({
+  host: host.toLowerCase().replace(/\.$/, ""),
+  address,
+  family: net.isIPv6(address) ? 6 : 4,
+  port,
+  checkedAt: new Date().toISOString(),
+  elapsedMs: 0,
+  status: "error",
+  failure: new SmtpFailure({
+    stage: "connect",
+    reason: "policy",
+    message: `${address} is a ${refusal} address: not contacted (address policy)`
+  }),
+  banner: null,
+  bannerCode: null,
+  ehloCode: null,
+  extensions: [],
+  starttlsOffered: false,
+  starttlsCode: null,
+  tls: null
+})
+
 /** Results per (host, address) live this long, so a scan and its sub-endpoints share one session. */
 const CACHE_TTL = Duration.seconds(60)
 
@@ -420,7 +444,14 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
         return limited(address, probeOnce(settings, host, address))
       }
     })
+    const allowed = parseAllowList(config.allowTargets)
+    const allow = allowed.ok ? allowed.cidrs : []
+    if (!allowed.ok) yield* Effect.logWarning(`ALLOW_TARGETS: '${allowed.bad}' is not a CIDR; allowing none`)
     const probe = Effect.fn("Smtp.probe")(function* (host: string, address: string) {
+      // The address policy (Targets.ts): an MX pointing into a private or loopback range is not
+      // contacted, so a scan cannot be used to reach the service's own network.
+      const verdict = vetText(address, allow)
+      if (!verdict.ok) return refused(settings.port, host, address, verdict.refusal)
       return yield* cache.get(`${host.toLowerCase().replace(/\.$/, "")}\u0000${address}`)
     })
     return { probe, settings }

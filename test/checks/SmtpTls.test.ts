@@ -62,6 +62,22 @@ describe("analyseServer", () => {
     ],
     ["stalled banner", () => stalled("banner"), "unknown", /banner stage/],
     [
+      "address refused by policy",
+      () =>
+        probe({
+          status: "error",
+          failure: new SmtpFailure({
+            stage: "connect",
+            reason: "policy",
+            message: "10.0.0.1 is a private address"
+          }),
+          ehloCode: null,
+          starttlsOffered: false
+        }),
+      "fail",
+      /not a public address/
+    ],
+    [
       "broken handshake",
       () =>
         probe({

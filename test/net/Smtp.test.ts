@@ -145,7 +145,7 @@ describe("probeOnce", () => {
 })
 
 describe("Smtp service", () => {
-  const layer = (port: number) => {
+  const layer = (port: number, allow = "127.0.0.0/8") => {
     const caFile = join(pki.dir, "extra-ca.pem")
     writeFileSync(caFile, pki.caPem)
     return Smtp.Default.pipe(
@@ -155,7 +155,8 @@ describe("Smtp service", () => {
             new Map([
               ["SMTP_PORT", String(port)],
               ["EXTRA_CA_FILE", caFile],
-              ["SMTP_BANNER_TIMEOUT_MS", "300"]
+              ["SMTP_BANNER_TIMEOUT_MS", "300"],
+              ["ALLOW_TARGETS", allow]
             ])
           )
         )
@@ -184,6 +185,20 @@ describe("Smtp service", () => {
       expect(results.every((r) => r.failure?.stage === "banner")).toBe(true)
       expect(silentConnections).toBe(before + 1)
     }).pipe(Effect.provide(Layer.fresh(layer(silentPort))))
+  )
+
+  it.live("refuses addresses outside the address policy without connecting", () =>
+    Effect.gen(function* () {
+      const smtp = yield* Smtp
+      const before = silentConnections
+      const probe = yield* smtp.probe(HOST, "127.0.0.1")
+      expect(probe.status).toBe("error")
+      expect(probe.failure).toMatchObject({ stage: "connect", reason: "policy" })
+      expect(probe.failure?.message).toContain("loopback")
+      expect(silentConnections).toBe(before)
+      const private10 = yield* smtp.probe(HOST, "10.1.2.3")
+      expect(private10.failure?.message).toContain("private")
+    }).pipe(Effect.provide(Layer.fresh(layer(silentPort, ""))))
   )
 
   it.effect("reads its settings from AppConfig", () =>
