@@ -3,8 +3,9 @@
  * of each host. Shared by the SMTP TLS, DANE, FCrDNS, blocklist and sender-requirement checks.
  * (When the scan's memoised Facts exist, they supply the same shape.)
  */
-import { Effect, Either } from "effect"
-import { Resolver } from "../net/Resolver.ts"
+import { Effect, Either, Option } from "effect"
+import { normalizeName } from "../net/Resolver.ts"
+import { Fact, Facts, type FactsShape } from "../scan/Facts.ts"
 
 /** Bounds on the work one domain can cause (a hostile MX set must not fan out without limit). */
 export const MAX_MX_HOSTS = 10
@@ -42,29 +43,47 @@ export const targets = (servers: MailServers): ReadonlyArray<MailTarget> =>
     ...h.v6.map((ip) => ({ host: h.host, priority: h.priority, ip, family: 6 as const }))
   ])
 
+/** The mail servers from the scan's memoised MX set and addresses (Facts, RFC 5321 5.1 / RFC 7505). */
+export const mailServersOf = (facts: FactsShape): Effect.Effect<MailServers> =>
+  Effect.gen(function* () {
+    const mx = yield* Effect.either(facts.mx)
+    if (Either.isLeft(mx))
+      return { mxStatus: "unknown", mxRecords: [], hosts: [], error: mx.left.message } as const
+    const records = mx.right.records.map((r) => ({ priority: r.priority, host: bareHost(r.host) }))
+    if (mx.right.implicit) return { mxStatus: "none", mxRecords: [], hosts: [], error: null } as const
+    if (mx.right.nullMx) return { mxStatus: "null-mx", mxRecords: records, hosts: [], error: null } as const
+    const found = yield* Effect.either(facts.mxHosts)
+    if (Either.isLeft(found))
+      return { mxStatus: "unknown", mxRecords: records, hosts: [], error: found.left.message } as const
+    const seen = new Set<string>()
+    const hosts: Array<MailHost> = []
+    for (const h of found.right) {
+      const host = bareHost(h.host)
+      if (host === "" || seen.has(host) || hosts.length >= MAX_MX_HOSTS) continue
+      seen.add(host)
+      if (!h.addresses.ok) {
+        hosts.push({ host, priority: h.priority, status: "unknown", v4: [], v6: [] })
+        continue
+      }
+      const v4 = h.addresses.value.v4.slice(0, MAX_ADDRESSES_PER_FAMILY)
+      const v6 = h.addresses.value.v6.slice(0, MAX_ADDRESSES_PER_FAMILY)
+      hosts.push({ host, priority: h.priority, status: v4.length + v6.length > 0 ? "ok" : "none", v4, v6 })
+    }
+    return { mxStatus: "answer", mxRecords: records, hosts, error: null } as const
+  })
+
+/** Memoised per scan: the transport checks of one scan share one reading. */
+const MailServersFact = Fact.define("mail/servers", mailServersOf)
+
+/**
+ * The mail servers of `domain`: from the scan's Facts when a scan provides them (so every check of
+ * the scan asks each question once), else from fresh Facts for this request.
+ */
 export const mailServers = Effect.fn("SmtpTls.mailServers")(function* (domain: string) {
-  const resolver = yield* Resolver
-  const mx = yield* Effect.either(resolver.mx(domain))
-  if (Either.isLeft(mx))
-    return { mxStatus: "unknown", mxRecords: [], hosts: [], error: mx.left.message } satisfies MailServers
-  const records = mx.right.map((r) => ({ priority: r.priority, host: bareHost(r.exchange) }))
-  if (records.length === 0)
-    return { mxStatus: "none", mxRecords: [], hosts: [], error: null } satisfies MailServers
-  if (records.length === 1 && records[0]!.host === "")
-    return { mxStatus: "null-mx", mxRecords: records, hosts: [], error: null } satisfies MailServers
-  const unique = records.filter((r, i) => r.host !== "" && records.findIndex((o) => o.host === r.host) === i)
-  const hosts = yield* Effect.forEach(
-    unique.slice(0, MAX_MX_HOSTS),
-    (r) =>
-      Effect.either(resolver.addresses(r.host)).pipe(
-        Effect.map((found): MailHost => {
-          if (Either.isLeft(found)) return { ...r, status: "unknown", v4: [], v6: [] }
-          const v4 = found.right.v4.slice(0, MAX_ADDRESSES_PER_FAMILY)
-          const v6 = found.right.v6.slice(0, MAX_ADDRESSES_PER_FAMILY)
-          return { ...r, status: v4.length + v6.length > 0 ? "ok" : "none", v4, v6 }
-        })
-      ),
-    { concurrency: "unbounded" }
-  )
-  return { mxStatus: "answer", mxRecords: records, hosts, error: null } satisfies MailServers
+  const scan = yield* Effect.serviceOption(Facts)
+  const facts =
+    Option.isSome(scan) && scan.value.domain === normalizeName(domain)
+      ? scan.value
+      : yield* Facts.make(domain)
+  return yield* facts.get(MailServersFact)
 })
