@@ -101,8 +101,28 @@ export const EmailCheckResult = Schema.Struct({
   spf: SpfResult,
   dkim: DkimResult,
   dmarc: DmarcResult,
-  mx: Schema.Struct({ records: Schema.Array(Schema.Struct({ priority: Schema.Int, host: Schema.String })) }),
-  score: Schema.Int
+  mx: Schema.Struct({
+    status: Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown"),
+    /** A null MX (RFC 7505) appears as host ".". */
+    records: Schema.Array(Schema.Struct({ priority: Schema.Int, host: Schema.String })),
+    nullMx: Schema.Boolean,
+    implicit: Schema.Boolean,
+    issues: Strings
+  }),
+  /** 0-100, docs/scoring.md "Email score". */
+  score: Schema.Int,
+  scoreBreakdown: Schema.Struct({
+    score: Schema.Int,
+    partial: Schema.Boolean,
+    parts: Schema.Array(
+      Schema.Struct({
+        component: Schema.Literal("spf", "dkim", "dmarc"),
+        earned: Schema.Int,
+        possible: Schema.Int,
+        notes: Strings
+      })
+    )
+  })
 })
 
 export const SmtpTlsResult = Schema.Struct({

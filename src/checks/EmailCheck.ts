@@ -109,7 +109,7 @@ const dkimPart = (dkim: DkimScoreInput, noMail: boolean): ScorePart => {
   return strong ? part(30, "valid keys, all strong") : part(22, "valid keys, some RSA keys under 2048 bits")
 }
 
-const dmarcPart = (dmarc: DmarcScoreInput): ScorePart => {
+const dmarcPart = (dmarc: DmarcScoreInput, noMail: boolean): ScorePart => {
   if (dmarc.status === "unknown")
     return { component: "dmarc", earned: 0, possible: 0, notes: ["DMARC lookup failed: left out"] }
   const part = (earned: number, ...notes: Array<string>): ScorePart => ({
@@ -126,12 +126,16 @@ const dmarcPart = (dmarc: DmarcScoreInput): ScorePart => {
   const earned =
     10 +
     Math.round(enforcement * pct) +
-    (dmarc.reportingEnabled ? 5 : 0) +
+    (dmarc.reportingEnabled || noMail ? 5 : 0) +
     (sub === "reject" || sub === "quarantine" ? 5 : 0)
   return part(
     earned,
     `policy ${dmarc.policy ?? "none"}${pct < 1 ? ` on ${Math.round(pct * 100)}%` : ""}`,
-    dmarc.reportingEnabled ? "aggregate reports enabled" : "no aggregate reports"
+    dmarc.reportingEnabled
+      ? "aggregate reports enabled"
+      : noMail
+        ? "no aggregate reports (optional for a domain that sends no mail)"
+        : "no aggregate reports"
   )
 }
 
@@ -146,10 +150,12 @@ export const emailScore = (input: {
   readonly mx: MxScoreInput
 }): EmailScore => {
   const noMail = input.mx.set !== "unknown" && input.mx.set.nullMx
-  const parts = [spfPart(input.spf), dkimPart(input.dkim, noMail), dmarcPart(input.dmarc)].map((p) => ({
-    ...p,
-    earned: Math.max(0, Math.min(p.earned, p.possible))
-  }))
+  const parts = [spfPart(input.spf), dkimPart(input.dkim, noMail), dmarcPart(input.dmarc, noMail)].map(
+    (p) => ({
+      ...p,
+      earned: Math.max(0, Math.min(p.earned, p.possible))
+    })
+  )
   const possible = parts.reduce((s, p) => s + p.possible, 0)
   const earned = parts.reduce((s, p) => s + p.earned, 0)
   const score = possible === 0 ? 0 : Math.round((100 * earned) / possible)

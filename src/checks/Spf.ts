@@ -28,6 +28,10 @@ export interface Finding {
 
 export interface SpfResult {
   readonly domain: string
+  /**
+   * `unknown` when the record or the redirect deciding the policy could not be looked up; `valid`
+   * then means "no permerror found in what could be read".
+   */
   readonly status: CheckStatus
   readonly exists: boolean
   /** The SPF record ("" when there is none; the first one when there are several). */
@@ -147,6 +151,12 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
     add("spf-include-broken", "high", `${n.term}: ${n.errors[0] ?? "target has no usable SPF record"}`)
   for (const n of collect(w.root, (n) => n.type === "mx" && n.errors.some((e) => e.includes("more than 10"))))
     add("spf-mx-too-many", "high", `${n.term}: ${n.errors[0]}`)
+  for (const d of w.includePassAll)
+    add(
+      "spf-include-pass-all",
+      "critical",
+      `the included record of ${d} ends in '+all': the include matches every sender on the internet`
+    )
   if (collect(w.root, (n) => n.type === "ptr").length > 0)
     add(
       "spf-ptr",
@@ -219,11 +229,13 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
     ? "unknown"
     : !exists
       ? "missing"
-      : !valid || policy === "pass"
+      : !valid || policy === "pass" || w.includePassAll.length > 0
         ? "fail"
-        : findings.some((f) => f.severity === "medium" || f.severity === "high")
-          ? "warning"
-          : "pass"
+        : policy === "unknown"
+          ? "unknown"
+          : findings.some((f) => f.severity === "medium" || f.severity === "high")
+            ? "warning"
+            : "pass"
 
   const mechanisms = parsed?.terms.filter((t) => t.term.kind === "mechanism").map((t) => t.text) ?? []
   const modifiers = parsed?.terms.filter((t) => t.term.kind === "modifier").map((t) => t.text) ?? []

@@ -78,6 +78,8 @@ export interface WalkResult {
   readonly policyUnknown: boolean
   readonly flat: ReadonlyArray<FlatItem>
   readonly includeTargets: ReadonlyArray<string>
+  /** Included records ending in '+all': the include then matches every sender. */
+  readonly includePassAll: ReadonlyArray<string>
 }
 
 const describeFailure = (o: { reason: string; message: string }) => `DNS ${o.reason}: ${o.message}`
@@ -96,13 +98,15 @@ const cidrsOf = (addrs: Addresses, m: Mechanism): Array<Cidr> => [
 const isVoid = (a: Addresses) => a.v4.length === 0 && a.v6.length === 0
 
 /**
- * Builds the lookup graph from gathered facts (pure). `passOnly` marks records reached through
- * include, where only a pass result matters (RFC 7208 5.2).
+ * Builds the lookup graph from gathered facts (pure). Records reached through include contribute
+ * only their pass results to the flattened set (RFC 7208 5.2); a redirect target's record replaces
+ * the rest of the evaluation, its `all` included (6.1).
  */
 export const walk = (fetch: SpfFetch): WalkResult => {
   const flat: Array<FlatItem> = []
   const nestedErrors: Array<string> = []
   const includeTargets: Array<string> = []
+  const includePassAll: Array<string> = []
   let policyUnknown = false
 
   interface RecordWalk {
@@ -291,8 +295,20 @@ export const walk = (fetch: SpfFetch): WalkResult => {
       if (isRedirect) policyUnknown = true
       return { node: leaf(reason, { errors }), all: undefined, allFrom: undefined }
     }
+    const m0 = t as Mechanism
     if (facts.kind === "spf") {
       const sub = recordNode(facts.fetch, type, located.text, 1, pass || (isRedirect && !lostIfNotPass), true)
+      // RFC 7208 5.2: an included '+all' makes the include match every sender, whatever the root says
+      if (!isRedirect && sub.all === "+" && effectiveQualifier(m0) === "+") {
+        includePassAll.push(facts.fetch.domain)
+        if (pass)
+          flat.push({
+            kind: "lost",
+            text: `+all (in ${facts.fetch.domain})`,
+            source: facts.fetch.domain,
+            why: "it authorises every sender; it cannot be copied"
+          })
+      }
       return { node: sub.node, all: isRedirect ? sub.all : undefined, allFrom: sub.allFrom }
     }
     const m = t as Mechanism
@@ -388,6 +404,7 @@ export const walk = (fetch: SpfFetch): WalkResult => {
     finalAllFrom: root.allFrom,
     policyUnknown: root.all === undefined && policyUnknown,
     flat,
-    includeTargets
+    includeTargets,
+    includePassAll
   }
 }

@@ -1,5 +1,6 @@
 /** Handlers of the email group. Endpoints not built yet answer 501 (each later issue replaces its own). */
 import { HttpApiBuilder } from "@effect/platform"
+import { handleEmailCheck } from "./EmailCheckHandler.ts"
 import { Effect, Either, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, notImplemented } from "../api/Errors.ts"
@@ -20,7 +21,7 @@ export const EmailHandlers = HttpApiBuilder.group(
   "email",
   (handlers) =>
     handlers
-      .handle("check", () => Effect.fail(notImplemented))
+      .handle("check", handleEmailCheck)
       .handle("spf", ({ urlParams }) => Effect.flatMap(Facts.make(urlParams.domain), (facts) => facts.spf))
       .handle("dkim", handleDkim)
       .handle("dmarc", handleDmarc)

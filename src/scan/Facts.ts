@@ -148,7 +148,9 @@ export const makeWith = (dns: Pick<Resolver, "txt" | "addresses" | "mx">, rawDom
     mx: Effect.runSync(Effect.cached(mx)),
     mxHosts: Effect.runSync(Effect.cached(mxHosts)),
     spfGraph: Effect.runSync(Effect.cached(spfGraph)),
-    spf: Effect.suspend(() => self.spfGraph).pipe(Effect.map((g) => analyseSpf(domain, g))),
+    spf: Effect.runSync(
+      Effect.cached(Effect.suspend(() => self.spfGraph).pipe(Effect.map((g) => analyseSpf(domain, g))))
+    ),
     get: <A, E, R>(fact: Fact<A, E, R>) =>
       Effect.suspend(() => {
         let cached = custom.get(fact.key)

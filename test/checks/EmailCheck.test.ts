@@ -58,7 +58,7 @@ describe("emailScore", () => {
     const r = emailScore({
       spf: spfGood,
       dkim: { status: "missing", discovery: "not-found", valid_keys: 0, selectorsFound: [] },
-      dmarc: dmarcGood,
+      dmarc: { ...dmarcGood, reportingEnabled: false },
       mx: { set: mxNull }
     })
     expect(r.score).toBe(100)

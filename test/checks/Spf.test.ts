@@ -195,6 +195,54 @@ describe("Spf: limits, loops and failures", () => {
     })
   )
 
+  it.effect("redirect: followed without 'all', ignored beside one, loops and unknown targets reported", () =>
+    Effect.gen(function* () {
+      const la = yield* run(appendixA, "la.example.org")
+      expect(la.flattened).toMatchObject({ record: "v=spf1 ip4:192.0.2.0/25 -all", complete: false })
+      const ignored = yield* run(
+        { "r.com TXT": ["v=spf1 redirect=x.r.com -all"], "x.r.com TXT": ["v=spf1 +all"] },
+        "r.com"
+      )
+      expect(ignored).toMatchObject({ policy: "fail", lookups: 0 })
+      expect(ignored.warnings.join()).toMatch(/redirect' is ignored/)
+      const loop = yield* run(
+        { "r.com TXT": ["v=spf1 redirect=x.r.com"], "x.r.com TXT": ["v=spf1 redirect=r.com"] },
+        "r.com"
+      )
+      expect(loop.findings.map((f) => f.id)).toContain("spf-loop")
+      expect(loop.policy).toBe("unknown")
+      const unknown = yield* run(
+        { "r.com TXT": ["v=spf1 redirect=x.r.com"], "x.r.com TXT": "SERVFAIL" },
+        "r.com"
+      )
+      expect(unknown).toMatchObject({ policy: "unknown", valid: true, status: "unknown" })
+    })
+  )
+
+  it.effect("deep include chains stop at the depth bound and say the count is a minimum", () =>
+    Effect.gen(function* () {
+      const zone: Zone = {}
+      for (let i = 0; i < 20; i++) zone[`d${i}.test TXT`] = [`v=spf1 include:d${i + 1}.test`]
+      const r = yield* run(zone, "d0.test")
+      expect(r.findings.map((f) => f.id)).toEqual(
+        expect.arrayContaining(["spf-too-many-lookups", "spf-graph-truncated"])
+      )
+      expect(r.lookups).toBeGreaterThan(10)
+    })
+  )
+
+  it.effect("an included '+all' is flagged even when the root ends in -all", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        { "i.com TXT": ["v=spf1 include:p.i.com -all"], "p.i.com TXT": ["v=spf1 +all"] },
+        "i.com"
+      )
+      expect(r).toMatchObject({ policy: "fail", status: "fail" })
+      expect(r.findings.map((f) => f.id)).toContain("spf-include-pass-all")
+      expect(r.flattened.warnings.join()).toMatch(/\+all \(in p\.i\.com\)/)
+    })
+  )
+
   it.effect("no record is missing", () =>
     Effect.gen(function* () {
       const r = yield* run({ "n.com TXT": ["google-site-verification=abc"] }, "n.com")
@@ -268,6 +316,36 @@ describe("Spf properties", () => {
         }
       ),
       { numRuns: 200 }
+    )
+  })
+
+  it("analyse is total on garbage records too", async () => {
+    const junk = fc.oneof(
+      fc.string({ maxLength: 80 }).map((t) => `v=spf1 ${t}`),
+      fc
+        .array(
+          fc.constantFrom(
+            "include:a.test",
+            "redirect=b.test",
+            "a:%{i}.x.test",
+            "mx//200",
+            "ip4:1.2.3.4/40",
+            "?all",
+            "exists:%{",
+            "ptr:"
+          ),
+          { maxLength: 6 }
+        )
+        .map((ts) => ["v=spf1", ...ts].join(" "))
+    )
+    await fc.assert(
+      fc.asyncProperty(junk, junk, async (root, other) => {
+        const zone: Zone = { "a.test TXT": [root], "b.test TXT": [other] }
+        const r = await Effect.runPromise(run(zone, "a.test"))
+        expect(typeof r.valid).toBe("boolean")
+        expect(r.lookups).toBeGreaterThanOrEqual(0)
+      }),
+      { numRuns: 300 }
     )
   })
 

@@ -1,5 +1,5 @@
 /**
- * GET /email/spf and POST /email/spf/generate through the real app, with DNS answered by a fake
+ * GET /email/spf, GET /email/check and POST /email/spf/generate through the real app, with DNS answered by a fake
  * server on loopback (DNS_RESOLVERS points at it).
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
@@ -59,6 +59,25 @@ describe("email SPF endpoints", () => {
         })
         expect(json.lookupGraph.children[0]).toMatchObject({ type: "include", domain: "_spf.example.com" })
         expect(json.flattened.record).toBe("v=spf1 ip4:192.0.2.1 ip4:198.51.100.0/24 -all")
+      })
+    )
+  )
+
+  it.scoped("GET /email/check combines SPF, DKIM, DMARC and MX with the email score", () =>
+    withApp(
+      Effect.gen(function* () {
+        const { status, json } = yield* call("GET", "/api/email/check?domain=example.com")
+        expect(status).toBe(200)
+        expect(json).toMatchObject({
+          success: true,
+          domain: "example.com",
+          spf: { valid: true, policy: "fail" },
+          dkim: { hasDkim: false, discovery: "not-found" },
+          dmarc: { exists: false },
+          mx: { records: [], implicit: true },
+          score: 30
+        })
+        expect(json.scoreBreakdown.parts.map((p: { earned: number }) => p.earned)).toEqual([30, 0, 0])
       })
     )
   )
