@@ -3,7 +3,7 @@
  * observably true on the wire (docs/world.md). Needs the world up (vitest globalSetup starts it).
  */
 import { spawn } from "node:child_process"
-import { X509Certificate, createHash, createPublicKey } from "node:crypto"
+import { X509Certificate, createHash, createPublicKey, sign, verify } from "node:crypto"
 import dgram from "node:dgram"
 import { readFileSync } from "node:fs"
 import https from "node:https"
@@ -33,6 +33,7 @@ interface ScenarioInfo {
   domain: string
   web: { addr: string; https: boolean; server: string } | null
   mx: Array<MxInfo>
+  dkim: Array<{ selector: string; key: string; privateKey: string | null }>
 }
 interface Manifest {
   ca: string
@@ -237,6 +238,25 @@ describe("records of the email scenarios", () => {
     }
     expect(await bits("s1024._domainkey.dkim-weak.com")).toBe(1024)
     expect(await bits("selector1._domainkey.perfect.com")).toBe(2048)
+  })
+})
+
+describe("DKIM keys for signing test mail", () => {
+  it("each private key in the manifest matches the public key published in DNS", async () => {
+    const keys = scenario("perfect.com").dkim
+    expect(keys.map((k) => k.key).sort()).toEqual(["ed25519", "rsa2048"])
+    for (const k of keys) {
+      const record = txt(await ask(resolver, `${k.selector}._domainkey.perfect.com`, "TXT"))[0] ?? ""
+      const p = Buffer.from(record.split("p=")[1] ?? "", "base64")
+      // Ed25519 records carry the raw key (RFC 8463 4.2): wrap it in its SubjectPublicKeyInfo.
+      const spkiDer =
+        k.key === "ed25519" ? Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), p]) : p
+      const pub = createPublicKey({ key: spkiDer, format: "der", type: "spki" })
+      const message = Buffer.from("world")
+      const algorithm = k.key === "ed25519" ? null : "sha256"
+      const signature = sign(algorithm, message, readFileSync(k.privateKey ?? ""))
+      expect(verify(algorithm, message, pub, signature)).toBe(true)
+    }
   })
 })
 
