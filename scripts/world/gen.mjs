@@ -130,6 +130,7 @@ const manifest = {
       .map((h) => ({
         host: h.host,
         addr: h.addr,
+        aaaa: h.aaaa ?? null,
         tls: h.tls,
         ptr: h.ptr ?? "match",
         listed: h.listed === true,

@@ -22,6 +22,7 @@ import { WorldConfig, worldEnv } from "./env.ts"
 interface MxInfo {
   host: string
   addr: string
+  aaaa: string | null
   tls: string
   ptr: string
   listed: boolean
@@ -375,6 +376,16 @@ describe("mail transport", () => {
     expect(t.records).toEqual([
       expect.objectContaining({ usage: 3, selector: 1, matchingType: 1, hex: spki(cert) })
     ])
+  })
+
+  it("perfect.com's MX is reachable over IPv6 too (::1), with FCrDNS and the same certificate", async () => {
+    const m = mx0("perfect.com")
+    expect(dataOf(await ask(resolver, "mx.perfect.com", "AAAA"), "AAAA")).toEqual(["::1"])
+    const ptr = await ask(resolver, `1.${"0.".repeat(31)}ip6.arpa`, "PTR")
+    expect(dataOf(ptr, "PTR")).toEqual(["mx.perfect.com"])
+    const v6 = await starttlsCert({ ...m, addr: "[::1]" })
+    expect(spki(v6)).toBe(spki(await starttlsCert(m)))
+    expect(dataOf(await ask(resolver, "ns1.dns-host.net", "AAAA"), "AAAA")).toEqual(["::1"])
   })
 
   it("mx-nostarttls.com: no STARTTLS in the EHLO reply", async () => {
