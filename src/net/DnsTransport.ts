@@ -1,0 +1,274 @@
+/**
+ * DNS over UDP and TCP (RFC 1035 4.2), callback-based for speed; the Resolver wraps it in Effects.
+ * Every reply is checked against the query before it is accepted (RFC 5452 9.1): source address and
+ * port, transaction id, QR bit and the question. Anything else is dropped and we keep waiting, so a
+ * spoofed or stray datagram cannot answer a question; a reply that matches the id but cannot be
+ * decoded is remembered and reported as "malformed" if nothing better arrives before the timeout.
+ */
+import { randomInt } from "node:crypto"
+import * as dgram from "node:dgram"
+import * as net from "node:net"
+import * as DnsPacket from "dns-packet"
+import type { Upstream } from "../Config.ts"
+import { expandV6 } from "./DnsWire.ts"
+
+export interface Question {
+  readonly name: string
+  readonly type: string
+  readonly checkingDisabled: boolean
+}
+
+export interface TransportFailure {
+  readonly reason: "timeout" | "network" | "malformed"
+  readonly message: string
+}
+
+export type Callback = (
+  failure: TransportFailure | undefined,
+  reply: DnsPacket.DecodedPacket | undefined
+) => void
+
+/** RFC 6891 6.2.5 / DNS Flag Day 2020: 1232 bytes avoids IP fragmentation. */
+export const EDNS_PAYLOAD = 1232
+
+/** The query packet: RD, optional CD, EDNS0 with the DO bit (RFC 3225) so we get RRSIGs and AD. */
+export const encodeQuery = (id: number, q: Question): Buffer =>
+  DnsPacket.encode({
+    type: "query",
+    id,
+    flags: DnsPacket.RECURSION_DESIRED | (q.checkingDisabled ? DnsPacket.CHECKING_DISABLED : 0),
+    questions: [{ type: q.type as DnsPacket.RecordType, name: q.name, class: "IN" }],
+    additionals: [
+      {
+        type: "OPT",
+        name: ".",
+        udpPayloadSize: EDNS_PAYLOAD,
+        extendedRcode: 0,
+        ednsVersion: 0,
+        flags: DnsPacket.DNSSEC_OK,
+        flag_do: true,
+        options: []
+      }
+    ]
+  })
+
+const sameName = (a: string, b: string) =>
+  a.replace(/\.$/, "").toLowerCase() === b.replace(/\.$/, "").toLowerCase()
+
+/** Decodes a reply and checks it answers exactly our question; undefined when it must be dropped. */
+export const acceptReply = (
+  msg: Buffer,
+  id: number,
+  q: Question
+): { readonly packet: DnsPacket.DecodedPacket } | { readonly malformed: string } | undefined => {
+  if (msg.length < 12 || msg.readUInt16BE(0) !== id) return undefined
+  let packet: DnsPacket.DecodedPacket
+  try {
+    packet = DnsPacket.decode(msg)
+  } catch (e) {
+    return { malformed: e instanceof Error ? e.message : String(e) }
+  }
+  if (!packet.flag_qr) return undefined
+  const question = packet.questions?.[0]
+  if (packet.questions?.length !== 1 || !question) return undefined
+  if (!sameName(question.name, q.name) || question.type !== q.type) return undefined
+  if (question.class !== undefined && question.class !== "IN") return undefined
+  return { packet }
+}
+
+interface Pending {
+  readonly upstream: Upstream
+  readonly q: Question
+  readonly id: number
+  readonly cb: Callback
+  readonly timer: NodeJS.Timeout
+  malformed: string | undefined
+}
+
+/** One UDP socket with its own table of outstanding transaction ids. */
+class Channel {
+  private readonly pending = new Map<number, Pending>()
+  private socket: dgram.Socket | undefined
+
+  constructor(private readonly family: "udp4" | "udp6") {}
+
+  private open(): dgram.Socket {
+    if (this.socket) return this.socket
+    const socket = dgram.createSocket({ type: this.family })
+    socket.on("message", (msg, rinfo) => this.onMessage(msg, rinfo))
+    socket.on("error", (err) => {
+      // A broken socket fails everything waiting on it; the next send opens a fresh one.
+      if (this.socket === socket) this.socket = undefined
+      socket.close()
+      for (const p of [...this.pending.values()]) this.finish(p, { reason: "network", message: err.message })
+    })
+    socket.unref()
+    this.socket = socket
+    return socket
+  }
+
+  get size() {
+    return this.pending.size
+  }
+
+  private onMessage(msg: Buffer, rinfo: dgram.RemoteInfo) {
+    if (msg.length < 12) return
+    const p = this.pending.get(msg.readUInt16BE(0))
+    if (!p || rinfo.port !== p.upstream.port || !sameAddress(rinfo.address, p.upstream.address)) return
+    const verdict = acceptReply(msg, p.id, p.q)
+    if (!verdict) return
+    if ("malformed" in verdict) {
+      p.malformed = verdict.malformed
+      return
+    }
+    this.finish(p, undefined, verdict.packet)
+  }
+
+  private finish(p: Pending, failure: TransportFailure | undefined, reply?: DnsPacket.DecodedPacket) {
+    if (this.pending.get(p.id) !== p) return
+    this.pending.delete(p.id)
+    clearTimeout(p.timer)
+    p.cb(failure, reply)
+  }
+
+  /** Sends one query; returns a canceller (used when the asking fiber is interrupted). */
+  send(upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): () => void {
+    let id = randomInt(65536)
+    while (this.pending.has(id)) id = randomInt(65536)
+    let packet: Buffer
+    try {
+      packet = encodeQuery(id, q)
+    } catch (e) {
+      cb(
+        { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
+        undefined
+      )
+      return () => {}
+    }
+    const timer = setTimeout(() => {
+      const p = this.pending.get(id)
+      if (!p) return
+      this.finish(
+        p,
+        p.malformed
+          ? { reason: "malformed", message: `malformed reply from ${show(upstream)}: ${p.malformed}` }
+          : { reason: "timeout", message: `no reply from ${show(upstream)} within ${timeoutMs} ms` }
+      )
+    }, timeoutMs)
+    const p: Pending = { upstream, q, id, cb, timer, malformed: undefined }
+    this.pending.set(id, p)
+    const socket = this.open()
+    socket.send(packet, upstream.port, upstream.address, (err) => {
+      if (err) this.finish(p, { reason: "network", message: err.message })
+    })
+    return () => {
+      if (this.pending.get(id) === p) {
+        this.pending.delete(id)
+        clearTimeout(timer)
+      }
+    }
+  }
+
+  close() {
+    this.socket?.close()
+    this.socket = undefined
+  }
+}
+
+const sameAddress = (a: string, b: string) => {
+  if (a === b || a === `::ffff:${b}`) return true
+  const x = expandV6(a)
+  const y = expandV6(b)
+  return x !== undefined && y !== undefined && x.every((g, i) => g === y[i])
+}
+
+export const show = (u: Upstream) =>
+  u.address.includes(":") ? `[${u.address}]:${u.port}` : `${u.address}:${u.port}`
+
+/**
+ * A small pool of UDP sockets per address family, each bound to its own random source port:
+ * spoofing needs the port and the 16-bit id (RFC 5452 4.5), and a pool spreads the id space.
+ */
+export class UdpPool {
+  private readonly channels: Record<"udp4" | "udp6", Array<Channel>>
+  private next = 0
+
+  constructor(size = 4) {
+    this.channels = {
+      udp4: Array.from({ length: size }, () => new Channel("udp4")),
+      udp6: Array.from({ length: size }, () => new Channel("udp6"))
+    }
+  }
+
+  send(upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): () => void {
+    const list = this.channels[net.isIPv6(upstream.address) ? "udp6" : "udp4"]
+    const channel = list[this.next++ % list.length]!
+    return channel.send(upstream, q, timeoutMs, cb)
+  }
+
+  close() {
+    for (const c of [...this.channels.udp4, ...this.channels.udp6]) c.close()
+  }
+}
+
+/** One query over TCP (RFC 7766), used when the UDP reply was truncated. */
+export const tcpQuery = (upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): (() => void) => {
+  const id = randomInt(65536)
+  let packet: Buffer
+  try {
+    packet = encodeQuery(id, q)
+  } catch (e) {
+    cb(
+      { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
+      undefined
+    )
+    return () => {}
+  }
+  let done = false
+  const socket = net.connect({ host: upstream.address, port: upstream.port })
+  const finish = (failure: TransportFailure | undefined, reply?: DnsPacket.DecodedPacket) => {
+    if (done) return
+    done = true
+    clearTimeout(timer)
+    socket.destroy()
+    cb(failure, reply)
+  }
+  const timer = setTimeout(
+    () =>
+      finish({ reason: "timeout", message: `no TCP reply from ${show(upstream)} within ${timeoutMs} ms` }),
+    timeoutMs
+  )
+  let buffered = Buffer.alloc(0)
+  socket.on("connect", () => {
+    const framed = Buffer.alloc(2 + packet.length)
+    framed.writeUInt16BE(packet.length, 0)
+    packet.copy(framed, 2)
+    socket.write(framed)
+  })
+  socket.on("data", (chunk) => {
+    buffered = Buffer.concat([buffered, chunk])
+    while (buffered.length >= 2) {
+      const length = buffered.readUInt16BE(0)
+      if (buffered.length < 2 + length) return
+      const msg = buffered.subarray(2, 2 + length)
+      buffered = buffered.subarray(2 + length)
+      const verdict = acceptReply(msg, id, q)
+      if (!verdict) continue
+      if ("malformed" in verdict)
+        return finish({
+          reason: "malformed",
+          message: `malformed TCP reply from ${show(upstream)}: ${verdict.malformed}`
+        })
+      return finish(undefined, verdict.packet)
+    }
+  })
+  socket.on("error", (err) => finish({ reason: "network", message: `TCP ${show(upstream)}: ${err.message}` }))
+  socket.on("close", () =>
+    finish({ reason: "network", message: `TCP connection to ${show(upstream)} closed without a reply` })
+  )
+  return () => {
+    done = true
+    clearTimeout(timer)
+    socket.destroy()
+  }
+}

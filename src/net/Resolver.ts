@@ -1,0 +1,377 @@
+/**
+ * Resolver: the one door to DNS. Speaks the wire protocol itself (dns-packet over UDP, TCP on
+ * truncation) because node:dns hides TTLs, the AD bit and the DNSSEC types.
+ *
+ * - Upstreams: DNS_RESOLVERS, or the nameservers of /etc/resolv.conf; each try rotates to the next one.
+ * - Outcomes: an answer, NODATA or NXDOMAIN settle a question (`DnsAnswer`); timeout, SERVFAIL, REFUSED,
+ *   network and malformed replies are `DnsError`s, so no caller can read a failure as "no record".
+ * - Concurrent identical questions share one query; answers are cached for their TTL, negative ones
+ *   for the SOA minimum (RFC 2308 5), in a cache bounded by DNS_CACHE_SIZE. `fresh` bypasses both.
+ */
+import * as fs from "node:fs"
+import type * as DnsPacket from "dns-packet"
+import { Cache, Duration, Effect, Equal, Exit, Hash, Layer } from "effect"
+import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
+import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns.ts"
+import { show, tcpQuery, type Question, type TransportFailure, UdpPool } from "./DnsTransport.ts"
+import { formatData, joinTxt, type MxData, parseData, reverseName, toRecord } from "./DnsWire.ts"
+
+export interface QueryOptions {
+  /** Bypass our cache and in-flight sharing (propagation checks want what the upstream says now). */
+  readonly fresh?: boolean
+  /** Set the CD bit (RFC 4035 3.2.2): the upstream skips validation, which tells bogus from broken. */
+  readonly checkingDisabled?: boolean
+  /** Ask exactly this server, no rotation to others. */
+  readonly upstream?: Upstream
+}
+
+/**
+ * An in-memory zone for unit tests. Keys are `"name TYPE"` (e.g. `"example.com TXT"`), optionally
+ * suffixed with ` @address` to answer differently when that upstream is asked. Values:
+ * - an array of presentation-format rdata strings (TXT without a leading quote is one string);
+ * - `"SERVFAIL"`, `"TIMEOUT"`, `"REFUSED"` or `"NXDOMAIN"` to stage a failure / non-existence;
+ * - `{ rdata, ad?, ttl?, bogus?, rrsig? }`: `ad` sets the AD flag, `bogus` answers SERVFAIL unless CD
+ *   is set, `rrsig` adds signatures to the answer.
+ * An absent key is NODATA if anything exists at or below the name, else NXDOMAIN; CNAMEs are followed.
+ */
+export type FakeEntry =
+  | ReadonlyArray<string>
+  | "SERVFAIL"
+  | "TIMEOUT"
+  | "REFUSED"
+  | "NXDOMAIN"
+  | {
+      readonly rdata: ReadonlyArray<string>
+      readonly ad?: boolean
+      readonly ttl?: number
+      readonly bogus?: boolean
+      /** RRSIG rdata returned beside the records (as the DO bit does). */
+      readonly rrsig?: ReadonlyArray<string>
+    }
+export type FakeZone = Readonly<Record<string, FakeEntry>>
+
+type Query = (name: string, type: RecordType, options?: QueryOptions) => Effect.Effect<DnsAnswer, DnsError>
+
+export const normalizeName = (name: string): string => {
+  const n = name.trim().toLowerCase().replace(/\.$/, "")
+  return n === "" ? "." : n
+}
+
+const ofType = (answer: DnsAnswer, type: string): ReadonlyArray<DnsRecord> =>
+  answer.answers.filter((r) => r.type === type)
+
+/** The convenience lookups every check uses, built on `query`. */
+const build = (query: Query, upstreams: ReadonlyArray<Upstream>) => ({
+  query,
+  upstreams,
+  /** TXT strings of each record, joined per RFC 7208 3.3; NODATA / NXDOMAIN give []. */
+  txt: Effect.fn("Resolver.txt")(function* (name: string) {
+    const answer = yield* query(name, "TXT")
+    return ofType(answer, "TXT").map((r) => joinTxt(r.data as ReadonlyArray<string>))
+  }),
+  /** A and AAAA concurrently; a failure of either fails the whole (unknown is not "no address"). */
+  addresses: Effect.fn("Resolver.addresses")(function* (host: string) {
+    const [a, aaaa] = yield* Effect.all([query(host, "A"), query(host, "AAAA")], { concurrency: 2 })
+    return {
+      v4: ofType(a, "A").map((r) => String(r.data)),
+      v6: ofType(aaaa, "AAAA").map((r) => String(r.data))
+    }
+  }),
+  /** MX records by priority (RFC 5321 5.1); a null MX (RFC 7505) appears as exchange "". */
+  mx: Effect.fn("Resolver.mx")(function* (domain: string) {
+    const answer = yield* query(domain, "MX")
+    return ofType(answer, "MX")
+      .map((r) => r.data as MxData)
+      .map((d) => ({ priority: d.priority, exchange: d.exchange }))
+      .sort((x, y) => x.priority - y.priority || x.exchange.localeCompare(y.exchange))
+  }),
+  /** PTR names of an address (RFC 1035 3.5, RFC 3596 2.5). */
+  ptr: Effect.fn("Resolver.ptr")(function* (ip: string) {
+    const name = reverseName(ip)
+    if (!name)
+      return yield* new DnsError({
+        name: ip,
+        type: "PTR",
+        reason: "other",
+        message: `${ip} is not an IP address`
+      })
+    const answer = yield* query(name, "PTR")
+    return ofType(answer, "PTR").map((r) => String(r.data))
+  })
+})
+
+/** The nameservers of /etc/resolv.conf (the default when DNS_RESOLVERS is empty). */
+export const systemUpstreams = (text: string): Array<Upstream> =>
+  text
+    .split("\n")
+    .map((line) => /^\s*nameserver\s+(\S+)/.exec(line)?.[1]?.replace(/%.*$/, ""))
+    .flatMap((addr) => {
+      const u = addr === undefined ? undefined : parseUpstream(addr)
+      return u ? [u] : []
+    })
+
+const readSystemUpstreams = Effect.sync(() => {
+  try {
+    return systemUpstreams(fs.readFileSync("/etc/resolv.conf", "utf8"))
+  } catch {
+    return []
+  }
+})
+
+/** How long an answer may be reused: min TTL of the answer, or the SOA minimum for negatives. */
+export const cacheSeconds = (answer: DnsAnswer): number => {
+  const ttls =
+    answer.outcome === "answer"
+      ? answer.answers.map((r) => r.ttl)
+      : answer.authority
+          .filter((r) => r.type === "SOA")
+          .map((r) => Math.min(r.ttl, (r.data as { minimum: number }).minimum))
+  if (ttls.length === 0) return 0
+  return Math.max(0, Math.min(86_400, ...ttls))
+}
+
+const rcodeError = (rcode: string): DnsError["reason"] =>
+  rcode === "SERVFAIL" ? "servfail" : rcode === "REFUSED" ? "refused" : "other"
+
+/** A reply as an outcome (RFC 2308 2: NXDOMAIN vs NODATA) or a DnsError. */
+export const classify = (
+  packet: DnsPacket.DecodedPacket,
+  name: string,
+  type: RecordType,
+  resolver: string,
+  elapsedMs: number
+): DnsAnswer | DnsError => {
+  const rcode = (packet as { rcode?: string }).rcode ?? "NOERROR"
+  if (rcode !== "NOERROR" && rcode !== "NXDOMAIN")
+    return new DnsError({ name, type, reason: rcodeError(rcode), message: `${resolver} answered ${rcode}` })
+  const answers = (packet.answers ?? []).filter((a) => a.type !== "OPT").map(toRecord)
+  const authority = (packet.authorities ?? []).map(toRecord)
+  // A server that does not recurse hands out a referral: that is no statement about the name.
+  if (
+    rcode === "NOERROR" &&
+    answers.length === 0 &&
+    !packet.flag_ra &&
+    !authority.some((r) => r.type === "SOA") &&
+    authority.some((r) => r.type === "NS")
+  )
+    return new DnsError({
+      name,
+      type,
+      reason: "other",
+      message: `${resolver} returned a referral (no recursion)`
+    })
+  return {
+    name,
+    type,
+    outcome: rcode === "NXDOMAIN" ? "nxdomain" : answers.some((r) => r.type === type) ? "answer" : "nodata",
+    rcode,
+    flags: {
+      aa: packet.flag_aa,
+      tc: packet.flag_tc,
+      ra: packet.flag_ra,
+      ad: packet.flag_ad,
+      cd: packet.flag_cd
+    },
+    answers,
+    authority,
+    resolver,
+    elapsedMs,
+    fromCache: false
+  }
+}
+
+/** Cache key: structural on its string id, carrying the question. */
+class Key implements Equal.Equal {
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly type: RecordType,
+    readonly options: QueryOptions
+  ) {}
+  [Equal.symbol](that: Equal.Equal): boolean {
+    return that instanceof Key && that.id === this.id
+  }
+  [Hash.symbol](): number {
+    return Hash.string(this.id)
+  }
+}
+
+/** The real engine: UDP pool, TCP fallback, retries rotating over upstreams, cache. */
+const makeLive = Effect.gen(function* () {
+  const config = yield* AppConfig
+  const configured = config.dnsResolvers.length > 0 ? config.dnsResolvers : yield* readSystemUpstreams
+  const upstreams: ReadonlyArray<Upstream> =
+    configured.length > 0 ? configured : [{ address: "127.0.0.1", port: 53 }]
+  const timeoutMs = Math.max(1, config.dnsTimeoutMs)
+  const retries = Math.max(0, config.dnsRetries)
+  const pool = yield* Effect.acquireRelease(
+    Effect.sync(() => new UdpPool()),
+    (p) => Effect.sync(() => p.close())
+  )
+  let rotation = 0
+
+  /** One exchange with one upstream: UDP, then TCP on the same server when truncated (RFC 7766 5). */
+  const exchange = (upstream: Upstream, q: Question) =>
+    Effect.async<DnsPacket.DecodedPacket, TransportFailure>((resume) => {
+      let cancelTcp: (() => void) | undefined
+      const cancelUdp = pool.send(upstream, q, timeoutMs, (failure, reply) => {
+        if (failure || !reply) return resume(Effect.fail(failure!))
+        if (!reply.flag_tc) return resume(Effect.succeed(reply))
+        cancelTcp = tcpQuery(upstream, q, timeoutMs, (f, r) =>
+          resume(f || !r ? Effect.fail(f!) : Effect.succeed(r))
+        )
+      })
+      return Effect.sync(() => {
+        cancelUdp()
+        cancelTcp?.()
+      })
+    })
+
+  const ask = (name: string, type: RecordType, options: QueryOptions): Effect.Effect<DnsAnswer, DnsError> => {
+    const q: Question = { name, type, checkingDisabled: options.checkingDisabled === true }
+    const fixed = options.upstream
+    const start = rotation++
+    const began = performance.now()
+    // Rotating helps only when there is another server to ask; a fixed upstream retries timeouts only.
+    const canRotate = fixed === undefined && upstreams.length > 1
+    const attempt = (i: number): Effect.Effect<DnsAnswer, DnsError> => {
+      const upstream = fixed ?? upstreams[(start + i) % upstreams.length]!
+      const resolver = show(upstream)
+      return Effect.matchEffect(exchange(upstream, q), {
+        onFailure: (f) =>
+          i < retries
+            ? attempt(i + 1)
+            : Effect.fail(new DnsError({ name, type, reason: f.reason, message: f.message })),
+        onSuccess: (packet) => {
+          const result = classify(packet, name, type, resolver, Math.round(performance.now() - began))
+          if (!(result instanceof DnsError)) return Effect.succeed(result)
+          return canRotate && i < retries && result.reason !== "other" ? attempt(i + 1) : Effect.fail(result)
+        }
+      })
+    }
+    return attempt(0)
+  }
+
+  const cache = yield* Cache.makeWith({
+    capacity: Math.max(1, config.dnsCacheSize),
+    lookup: (key: Key) => ask(key.name, key.type, key.options),
+    timeToLive: (exit: Exit.Exit<DnsAnswer, DnsError>) =>
+      Exit.isSuccess(exit) ? Duration.seconds(cacheSeconds(exit.value)) : Duration.zero
+  })
+
+  const query: Query = (name, type, options = {}) => {
+    const n = normalizeName(name)
+    if (options.fresh) return ask(n, type, options)
+    const id = `${options.checkingDisabled ? "cd" : ""}|${options.upstream ? show(options.upstream) : ""}|${type}|${n}`
+    const key = new Key(id, n, type, options)
+    // Failures and zero-TTL answers serve only the callers already waiting; drop them at once.
+    return cache.getEither(key).pipe(
+      Effect.tapError(() => cache.invalidate(key)),
+      Effect.flatMap((either) =>
+        either._tag === "Left"
+          ? Effect.succeed({ ...either.left, fromCache: true, elapsedMs: 0 })
+          : cacheSeconds(either.right) === 0
+            ? Effect.as(cache.invalidate(key), either.right)
+            : Effect.succeed(either.right)
+      )
+    )
+  }
+  return build(Effect.fn("Resolver.query")(query), upstreams)
+})
+
+/** The fake engine behind `Resolver.Test`. */
+const makeFake = (zone: FakeZone) => {
+  const entries = new Map<string, FakeEntry>()
+  for (const [key, value] of Object.entries(zone)) {
+    const [name = "", type = "", at] = key.trim().split(/\s+/)
+    entries.set(`${normalizeName(name)} ${type.toUpperCase()}${at ? ` ${at}` : ""}`, value)
+  }
+  const names = [...entries.keys()].map((k) => k.split(" ")[0]!)
+  const exists = (name: string) => names.some((n) => n === name || n.endsWith(`.${name}`))
+  const upstream: Upstream = { address: "192.0.2.53", port: 53 }
+  const record = (name: string, type: string, text: string, ttl: number): DnsRecord => {
+    const data = parseData(type, text)
+    return { name, type, ttl, data, text: formatData(type, data) }
+  }
+  const query: Query = (rawName, type, options = {}) =>
+    Effect.suspend(() => {
+      const resolver = show(options.upstream ?? upstream)
+      const at = options.upstream ? ` @${options.upstream.address}` : ""
+      const lookup = (n: string, t: string) => entries.get(`${n} ${t}${at}`) ?? entries.get(`${n} ${t}`)
+      const fail = (name: string, reason: DnsError["reason"], message: string) =>
+        Effect.fail(new DnsError({ name, type, reason, message }))
+      const chain: Array<DnsRecord> = []
+      let name = normalizeName(rawName)
+      let ad = true
+      for (let hop = 0; hop < 9; hop++) {
+        const entry = lookup(name, type) ?? (type === "CNAME" ? undefined : lookup(name, "CNAME"))
+        const isCname = lookup(name, type) === undefined && entry !== undefined
+        const base = {
+          name: normalizeName(rawName),
+          type,
+          rcode: "NOERROR",
+          authority: [],
+          resolver,
+          elapsedMs: 0,
+          fromCache: false
+        }
+        const flags = (ok: boolean) => ({
+          aa: false,
+          tc: false,
+          ra: true,
+          ad: ok,
+          cd: options.checkingDisabled === true
+        })
+        if (entry === "TIMEOUT") return fail(name, "timeout", `no reply from ${resolver} (fake)`)
+        if (entry === "SERVFAIL") return fail(name, "servfail", `${resolver} answered SERVFAIL (fake)`)
+        if (entry === "REFUSED") return fail(name, "refused", `${resolver} answered REFUSED (fake)`)
+        if (entry === "NXDOMAIN" || (entry === undefined && !exists(name)))
+          return Effect.succeed<DnsAnswer>({
+            ...base,
+            rcode: "NXDOMAIN",
+            outcome: "nxdomain",
+            flags: flags(false),
+            answers: chain
+          })
+        if (entry === undefined)
+          return Effect.succeed<DnsAnswer>({
+            ...base,
+            outcome: "nodata",
+            flags: flags(false),
+            answers: chain
+          })
+        const detail = Array.isArray(entry)
+          ? { rdata: entry as ReadonlyArray<string> }
+          : (entry as Exclude<FakeEntry, string | ReadonlyArray<string>>)
+        if (detail.bogus && !options.checkingDisabled)
+          return fail(name, "servfail", `${resolver} answered SERVFAIL (fake, bogus)`)
+        ad = ad && detail.ad === true && !detail.bogus
+        const records = detail.rdata.map((text) =>
+          record(name, isCname ? "CNAME" : type, text, detail.ttl ?? 300)
+        )
+        chain.push(
+          ...records,
+          ...(detail.rrsig ?? []).map((text) => record(name, "RRSIG", text, detail.ttl ?? 300))
+        )
+        if (!isCname || records.length === 0)
+          return Effect.succeed<DnsAnswer>({
+            ...base,
+            outcome: records.length > 0 ? "answer" : "nodata",
+            flags: flags(ad),
+            answers: chain
+          })
+        name = String(records[0]!.data)
+      }
+      return fail(name, "servfail", "CNAME chain too long (fake)")
+    })
+  return build(Effect.fn("Resolver.query")(query), [upstream])
+}
+
+export class Resolver extends Effect.Service<Resolver>()("Resolver", {
+  scoped: makeLive,
+  dependencies: [AppConfig.Default]
+}) {
+  /** An in-memory resolver answering from `zone` (see FakeZone), for unit tests of checks. */
+  static Test = (zone: FakeZone): Layer.Layer<Resolver> =>
+    Layer.sync(Resolver, () => Resolver.make(makeFake(zone)))
+}
