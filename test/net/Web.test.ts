@@ -7,6 +7,7 @@ import * as tls from "node:tls"
 import * as zlib from "node:zlib"
 import { AppConfig } from "../../src/Config.ts"
 import { DnsError } from "../../src/net/Dns.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
 import { parseAllowList } from "../../src/net/Targets.ts"
 import { type AddressLookup, makeWeb, Web, webLayerWith, type WebSettings } from "../../src/net/Web.ts"
 import { makeTlsFixture, type TlsFixture } from "./tlsFixture.ts"
@@ -262,6 +263,42 @@ describe("the Web layer", () => {
               ConfigProvider.fromMap(
                 new Map([
                   ["ALLOW_TARGETS", "127.0.0.0/8"],
+                  ["EXTRA_CA_FILE", fixture.caFile]
+                ])
+              )
+            )
+          )
+        )
+      )
+    )
+  )
+
+  it.live("Web.Default resolves through the Resolver and vets what it returns", () =>
+    Effect.gen(function* () {
+      const web = yield* Web
+      const res = yield* web.get(`https://good.example.net:${portA}/`)
+      expect(res.address).toBe("127.0.0.1")
+      const err = yield* Effect.flip(web.get(`https://rebind.example.net:${portA}/`))
+      expect(err.reason).toBe("refused-address")
+      expect(err.refusal).toBe("private")
+      const timeout = yield* Effect.flip(web.get(`https://slow.example.net:${portA}/`))
+      expect(timeout.reason).toBe("dns")
+    }).pipe(
+      Effect.provide(
+        Web.Default.pipe(
+          Layer.provide(
+            Resolver.Test({
+              "good.example.net A": ["127.0.0.1"],
+              "rebind.example.net A": ["192.168.1.10"],
+              "slow.example.net A": "TIMEOUT"
+            })
+          ),
+          Layer.provide(AppConfig.Default),
+          Layer.provide(
+            Layer.setConfigProvider(
+              ConfigProvider.fromMap(
+                new Map([
+                  ["ALLOW_TARGETS", "127.0.0.1"],
                   ["EXTRA_CA_FILE", fixture.caFile]
                 ])
               )
