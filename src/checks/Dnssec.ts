@@ -109,7 +109,11 @@ export interface DnssecResult {
   readonly resolver: string
 }
 
-const ask = (resolver: Resolver, name: string, type: RecordType): Effect.Effect<Gathered> =>
+/**
+ * A lookup that tells bogus from broken (RFC 4035 3.2.2): on SERVFAIL, ask again with CD; data then
+ * means validation failed (bogus), another failure means the servers are unreachable.
+ */
+export const askWithCd = (resolver: Resolver, name: string, type: RecordType): Effect.Effect<Gathered> =>
   resolver.query(name, type).pipe(
     Effect.map((answer): Gathered => ({ _tag: "Answer", answer, bogus: false })),
     Effect.catchAll((error) =>
@@ -129,10 +133,10 @@ export const gather = Effect.fn("Dnssec.gather")(function* (name: string) {
   const domain = normalizeName(name)
   const [dnskey, ds, soa, nsec3param, root] = yield* Effect.all(
     [
-      ask(resolver, domain, "DNSKEY"),
-      ask(resolver, domain, "DS"),
-      ask(resolver, domain, "SOA"),
-      ask(resolver, domain, "NSEC3PARAM"),
+      askWithCd(resolver, domain, "DNSKEY"),
+      askWithCd(resolver, domain, "DS"),
+      askWithCd(resolver, domain, "SOA"),
+      askWithCd(resolver, domain, "NSEC3PARAM"),
       Effect.either(resolver.query(".", "DNSKEY"))
     ],
     { concurrency: "unbounded" }

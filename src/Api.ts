@@ -1,0 +1,34 @@
+/**
+ * The whole HTTP contract: the groups declared in api/, served under /api.
+ * OpenAPI is generated from this value; nothing about the contract is written by hand elsewhere.
+ */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { AiApi } from "./api/Ai.ts"
+import { DnsApi } from "./api/Dns.ts"
+import { EmailApi } from "./api/Email.ts"
+import { InternalError, NotImplemented, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
+import { MiscApi } from "./api/Misc.ts"
+import { ReportApi } from "./api/Report.ts"
+import { ScanApi } from "./api/Scan.ts"
+import { WebApi } from "./api/Web.ts"
+
+export class Api extends HttpApi.make("domain-audit")
+  .add(DnsApi)
+  .add(EmailApi)
+  .add(ScanApi)
+  .add(ReportApi)
+  .add(WebApi)
+  .add(AiApi)
+  .add(MiscApi)
+  .addError(PayloadTooLarge)
+  .addError(TooManyRequests)
+  .addError(InternalError)
+  .addError(NotImplemented)
+  .addError(Unavailable)
+  .prefix("/api")
+  .annotate(OpenApi.Title, "Domain DNS and Email Security Analysis API")
+  .annotate(OpenApi.Version, "2.0.0")
+  .annotate(
+    OpenApi.Description,
+    "Analyses a domain's DNS, DNSSEC, email authentication, mail transport and web security, scores it, and keeps immutable report snapshots."
+  ) {}

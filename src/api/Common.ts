@@ -1,0 +1,18 @@
+/** Small schema pieces shared by the API groups. */
+import { Schema } from "effect"
+import { Domain } from "./Domain.ts"
+
+export const DateTime = Schema.String.annotations({
+  description: "RFC 3339 date-time",
+  jsonSchema: { type: "string", format: "date-time" }
+})
+
+/** An object whose inner fields the spec leaves open ("not shown"); the group's issue defines them. */
+export const Open = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+export const Strings = Schema.Array(Schema.String)
+
+export const Format = Schema.Literal("json", "markdown")
+
+/** `?domain=` plus an optional `format=json|markdown`. */
+export const DomainFormatQuery = Schema.Struct({ domain: Domain, format: Schema.optional(Format) })

@@ -1,0 +1,146 @@
+/** The scan group: quick score, full scan, NIS2 scorecard and deep scans. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { DateTime, Open, Strings } from "./Common.ts"
+import { Domain, DomainQuery } from "./Domain.ts"
+import { BadRequest, NotFound } from "./Errors.ts"
+
+const Percent = Schema.Int.pipe(Schema.between(0, 100))
+const CategoryA = Schema.Struct({ score: Percent, issues: Schema.Int })
+
+/** Shape A of the quick scan result. */
+export const QuickScanResult = Schema.Struct({
+  success: Schema.Boolean,
+  domain: Schema.String,
+  score: Percent,
+  categories: Schema.Struct({ dns: CategoryA, email: CategoryA, security: CategoryA }),
+  critical_issues: Schema.Int,
+  warnings: Schema.Int,
+  timestamp: DateTime
+})
+
+export const Grade = Schema.Literal("A+", "A", "B", "C", "D", "F")
+
+const CategoryB = Schema.Struct({
+  score: Schema.Int,
+  maxScore: Schema.Int,
+  percentage: Percent,
+  status: Schema.optional(Schema.String),
+  checks: Schema.optional(Schema.Array(Open))
+})
+
+/** Shape B: the full scan result, also returned by POST /scan. */
+export const FullScanResult = Schema.Struct({
+  domain: Schema.String,
+  timestamp: DateTime,
+  score: Schema.Int,
+  maxScore: Schema.Int,
+  percentage: Percent,
+  grade: Grade,
+  gradeInfo: Schema.Struct({ grade: Schema.String, label: Schema.String, description: Schema.String }),
+  categories: Schema.Record({ key: Schema.String, value: CategoryB }),
+  issues: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      severity: Schema.String,
+      category: Schema.String,
+      title: Schema.String,
+      description: Schema.String,
+      fixable: Schema.Boolean
+    })
+  ),
+  recommendations: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      priority: Schema.String,
+      title: Schema.String,
+      description: Schema.String,
+      impact: Schema.String
+    })
+  )
+})
+
+export const MeasureId = Schema.Literal("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")
+
+export const Nis2Scorecard = Schema.Struct({
+  domain: Schema.String,
+  scannedAt: DateTime,
+  total: Percent,
+  status: Schema.Literal("compliant", "partial", "non-compliant", "unscannable"),
+  measures: Schema.Array(
+    Schema.Struct({
+      id: MeasureId,
+      label: Schema.String,
+      description: Schema.String,
+      weight: Schema.Int,
+      score: Percent,
+      status: Schema.Literal("pass", "warning", "fail", "not-applicable"),
+      evidence: Schema.Array(
+        Schema.Struct({
+          checkId: Schema.String,
+          label: Schema.String,
+          result: Schema.Literal("pass", "fail", "missing", "not-applicable"),
+          detail: Schema.String
+        })
+      ),
+      fixes: Strings
+    })
+  ),
+  criticalGaps: Schema.Array(MeasureId),
+  caveat: Schema.String
+})
+
+export const DeepScanStatus = Schema.Literal("running", "completed", "failed")
+
+export const DeepScanResponse = Schema.Struct({
+  success: Schema.Boolean,
+  scan_id: Schema.String,
+  status: DeepScanStatus,
+  estimated_time: Schema.Int
+})
+
+/** GET /scan/deep/{scan_id}: our definition of how a started deep scan is read back. */
+export const DeepScanState = Schema.Struct({
+  success: Schema.Boolean,
+  scan_id: Schema.String,
+  domain: Schema.String,
+  type: Schema.Literal("web", "mail"),
+  status: DeepScanStatus,
+  estimated_time: Schema.Int,
+  startedAt: DateTime,
+  completedAt: Schema.NullOr(DateTime),
+  result: Schema.NullOr(Open),
+  error: Schema.NullOr(Schema.String)
+})
+
+export class ScanApi extends HttpApiGroup.make("scan")
+  .add(
+    HttpApiEndpoint.get("quick", "/scan/quick")
+      .setUrlParams(DomainQuery)
+      .addSuccess(QuickScanResult)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.post("full", "/scan")
+      .setPayload(DomainQuery)
+      .addSuccess(FullScanResult)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.get("nis2", "/scan/nis2")
+      .setUrlParams(Schema.Struct({ domain: Domain, lang: Schema.optional(Schema.Literal("en", "nl")) }))
+      .addSuccess(Nis2Scorecard)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.post("deep", "/scan/deep")
+      .setPayload(Schema.Struct({ domain: Domain, type: Schema.Literal("web", "mail") }))
+      .addSuccess(DeepScanResponse.pipe(HttpApiSchema.withEncoding({ kind: "Json" })), { status: 202 })
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.get("deepResult", "/scan/deep/:scan_id")
+      .setPath(Schema.Struct({ scan_id: Schema.String.pipe(Schema.maxLength(128)) }))
+      .addSuccess(DeepScanState)
+      .addError(NotFound)
+  ) {}

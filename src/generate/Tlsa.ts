@@ -1,0 +1,197 @@
+/**
+ * TLSA record generator (RFC 6698 2, RFC 7671, RFC 7672 for SMTP): from a PEM certificate or public
+ * key, the certificate association data for a usage / selector / matching type, and the record.
+ * Pure (node:crypto only); private keys are refused without being parsed.
+ */
+import { createHash, createPublicKey, X509Certificate } from "node:crypto"
+import { Either, Schema } from "effect"
+
+export class TlsaInputError extends Schema.TaggedError<TlsaInputError>()("TlsaInputError", {
+  message: Schema.String
+}) {}
+
+export const USAGES: Record<number, { readonly name: string; readonly description: string }> = {
+  0: {
+    name: "PKIX-TA",
+    description: "CA constraint: the chain must include this CA and pass PKIX validation"
+  },
+  1: {
+    name: "PKIX-EE",
+    description: "Service certificate constraint: this end-entity certificate, PKIX-validated"
+  },
+  2: {
+    name: "DANE-TA",
+    description: "Trust anchor assertion: this CA anchors the chain, no public CA needed"
+  },
+  3: {
+    name: "DANE-EE",
+    description: "Domain-issued certificate: the server's own certificate or key, no CA needed"
+  }
+}
+export const SELECTORS: Record<number, { readonly name: string; readonly description: string }> = {
+  0: { name: "Cert", description: "Full certificate: matches the whole DER certificate" },
+  1: {
+    name: "SPKI",
+    description: "SubjectPublicKeyInfo: matches only the public key (survives renewals with the same key)"
+  }
+}
+export const MATCHING_TYPES: Record<number, { readonly name: string; readonly description: string }> = {
+  0: { name: "Full", description: "Exact match: the data itself, not a hash" },
+  1: { name: "SHA2-256", description: "SHA-256 hash of the selected content" },
+  2: { name: "SHA2-512", description: "SHA-512 hash of the selected content" }
+}
+
+const describe = (
+  table: Record<number, { readonly name: string; readonly description: string }>,
+  n: number
+) => (table[n] ? `${table[n].name}: ${table[n].description}` : `unassigned value ${n}`)
+export const usageDescription = (n: number) => describe(USAGES, n)
+export const selectorDescription = (n: number) => describe(SELECTORS, n)
+export const matchingTypeDescription = (n: number) => describe(MATCHING_TYPES, n)
+
+/** The certificate association data (RFC 6698 2.1.2-2.1.3) of DER content, lower-case hex. */
+export const associationData = (content: Uint8Array, matching: number): string | undefined =>
+  matching === 0
+    ? Buffer.from(content).toString("hex")
+    : matching === 1
+      ? createHash("sha256").update(content).digest("hex")
+      : matching === 2
+        ? createHash("sha512").update(content).digest("hex")
+        : undefined
+
+/** Content selected from a certificate (RFC 6698 2.1.2): the DER certificate or its SPKI. */
+export const selectFromCertificate = (der: Uint8Array, selector: number): Buffer | undefined => {
+  if (selector === 0) return Buffer.from(der)
+  if (selector !== 1) return undefined
+  try {
+    return new X509Certificate(Buffer.from(der)).publicKey.export({ type: "spki", format: "der" })
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether a TLSA record's data matches a DER certificate (for checks that hold the server's certificate). */
+export const matchesCertificate = (
+  tlsa: { readonly selector: number; readonly matchingType: number; readonly certificate: string },
+  der: Uint8Array
+): boolean => {
+  const content = selectFromCertificate(der, tlsa.selector)
+  return (
+    content !== undefined && associationData(content, tlsa.matchingType) === tlsa.certificate.toLowerCase()
+  )
+}
+
+export interface TlsaRequest {
+  readonly pem: string
+  readonly usage: number
+  readonly selector: number
+  readonly matching: number
+  readonly host: string
+  readonly port: number
+}
+
+export interface TlsaGenerated {
+  /** Owner name `_<port>._tcp.<host>` (RFC 6698 3). */
+  readonly name: string
+  /** Presentation rdata, e.g. `3 1 1 <hex>`. */
+  readonly value: string
+  readonly record: string
+  readonly zoneFileLine: string
+  readonly usage: number
+  readonly selector: number
+  readonly matching: number
+  readonly usageDescription: string
+  readonly selectorDescription: string
+  readonly matchingTypeDescription: string
+  readonly certificateAssociationData: string
+  readonly input: "CERTIFICATE" | "PUBLIC KEY"
+  readonly warnings: ReadonlyArray<string>
+  readonly recommendation: string | null
+}
+
+const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g
+const HOST =
+  /^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/
+
+/** PEM blocks (RFC 7468): label and DER. */
+export const pemBlocks = (pem: string): Array<{ readonly label: string; readonly der: Buffer }> =>
+  [...pem.matchAll(BLOCK)].map((m) => ({
+    label: m[1]!,
+    der: Buffer.from(m[2]!.replace(/^[A-Za-z-]+:.*$/gm, "").replace(/\s+/g, ""), "base64")
+  }))
+
+const fail = (message: string) => Either.left(new TlsaInputError({ message }))
+
+/** Builds the TLSA record; refuses private keys, other PEM labels and impossible parameters. */
+export const generate = (req: TlsaRequest): Either.Either<TlsaGenerated, TlsaInputError> => {
+  if (/PRIVATE KEY/i.test(req.pem))
+    return fail("the PEM holds a private key: never share it; send the CERTIFICATE or PUBLIC KEY instead")
+  const blocks = pemBlocks(req.pem)
+  if (blocks.length === 0)
+    return fail("no PEM block found: send a -----BEGIN CERTIFICATE----- or PUBLIC KEY block")
+  const block = blocks[0]!
+  if (block.label !== "CERTIFICATE" && block.label !== "PUBLIC KEY")
+    return fail(`unsupported PEM label '${block.label}': only CERTIFICATE and PUBLIC KEY are accepted`)
+  if (![0, 1, 2, 3].includes(req.usage)) return fail("usage must be 0, 1, 2 or 3")
+  if (![0, 1].includes(req.selector))
+    return fail("selector must be 0 (full certificate) or 1 (SubjectPublicKeyInfo)")
+  if (![0, 1, 2].includes(req.matching)) return fail("matching must be 0 (full), 1 (SHA-256) or 2 (SHA-512)")
+  if (!Number.isInteger(req.port) || req.port < 1 || req.port > 65535) return fail("port must be 1-65535")
+  const host = req.host.trim().toLowerCase().replace(/\.$/, "")
+  if (!HOST.test(host)) return fail(`'${req.host}' is not a valid host name`)
+
+  let content: Buffer | undefined
+  if (block.label === "CERTIFICATE") {
+    content = selectFromCertificate(block.der, req.selector)
+    if (!content) return fail("the CERTIFICATE block is not a valid X.509 certificate")
+  } else {
+    if (req.selector === 0)
+      return fail("selector 0 needs the full certificate; with a PUBLIC KEY use selector 1 (SPKI)")
+    try {
+      content = createPublicKey({ key: block.der, format: "der", type: "spki" }).export({
+        type: "spki",
+        format: "der"
+      })
+    } catch {
+      return fail("the PUBLIC KEY block is not a valid SubjectPublicKeyInfo")
+    }
+  }
+  const data = associationData(content, req.matching)!
+  const name = `_${req.port}._tcp.${host}`
+  const value = `${req.usage} ${req.selector} ${req.matching} ${data}`
+  const warnings = [
+    "DANE only works in a DNSSEC-signed zone: publish this record in a signed zone with a DS at the parent (RFC 7672 2.2)",
+    ...(req.matching === 0
+      ? ["matching type 0 publishes the whole content; a SHA-256 digest (1) is smaller and standard"]
+      : []),
+    ...(req.usage <= 1 && req.port === 25
+      ? [
+          "usages 0 and 1 (PKIX) are not used for SMTP; RFC 7672 3.1.3 says to publish DANE-TA(2) or DANE-EE(3)"
+        ]
+      : []),
+    ...(req.selector === 0 && req.usage === 3
+      ? [
+          "selector 0 must change with every certificate renewal; selector 1 (SPKI) survives renewals with the same key"
+        ]
+      : [])
+  ]
+  const recommended = req.usage === 3 && req.selector === 1 && req.matching === 1
+  return Either.right({
+    name,
+    value,
+    record: `${name}. IN TLSA ${value}`,
+    zoneFileLine: `${name}. 3600 IN TLSA ${value}`,
+    usage: req.usage,
+    selector: req.selector,
+    matching: req.matching,
+    usageDescription: usageDescription(req.usage),
+    selectorDescription: selectorDescription(req.selector),
+    matchingTypeDescription: matchingTypeDescription(req.matching),
+    certificateAssociationData: data,
+    input: block.label,
+    warnings,
+    recommendation: recommended
+      ? null
+      : "3 1 1 (DANE-EE, SPKI, SHA-256) is the recommended profile (RFC 7671 5.1, RFC 7672 3.1): it needs no CA and survives certificate renewals that keep the key"
+  })
+}

@@ -1,0 +1,14 @@
+/** Handlers of the scan group. Endpoints not built yet answer 501 (each later issue replaces its own). */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "../Api.ts"
+import { notImplemented } from "../api/Errors.ts"
+
+export const ScanHandlers = HttpApiBuilder.group(Api, "scan", (handlers) =>
+  handlers
+    .handle("quick", () => Effect.fail(notImplemented))
+    .handle("full", () => Effect.fail(notImplemented))
+    .handle("nis2", () => Effect.fail(notImplemented))
+    .handle("deep", () => Effect.fail(notImplemented))
+    .handle("deepResult", () => Effect.fail(notImplemented))
+)

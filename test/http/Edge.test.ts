@@ -1,0 +1,192 @@
+/**
+ * The HTTP edge through a real server: health, docs, and the error rules of SPEC.md "Errors":
+ * every non-2xx is `{ "error": string }`, invalid input is 400, and no input produces a 500.
+ */
+import { HttpClient, HttpClientRequest, OpenApi } from "@effect/platform"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import fc from "fast-check"
+import { Api } from "../../src/Api.ts"
+import { testApp } from "./harness.ts"
+
+interface Operation {
+  readonly method: "GET" | "POST"
+  readonly path: string
+  readonly domainIn: "query" | "path" | "body" | "none"
+}
+
+/** Every operation of the contract and where it takes its domain, read from the OpenAPI document. */
+const operations: ReadonlyArray<Operation> = Object.entries(OpenApi.fromApi(Api).paths).flatMap(
+  ([path, item]) =>
+    (["get", "post"] as const).flatMap((method) => {
+      const op = (item as Record<string, any>)[method]
+      if (!op) return []
+      const param = (op.parameters ?? []).find((p: { name: string }) => p.name === "domain")
+      const body = op.requestBody?.content?.["application/json"]?.schema
+      const bodyHasDomain = JSON.stringify(body ?? {}).includes('"domain"')
+      const domainIn = param ? (param.in as "query" | "path") : bodyHasDomain ? "body" : "none"
+      return [{ method: method.toUpperCase() as "GET" | "POST", path, domainIn }]
+    })
+)
+
+const send = (method: string, url: string, body?: string, headers: Record<string, string> = {}) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    let request = HttpClientRequest.make(method as "GET")(url).pipe(HttpClientRequest.setHeaders(headers))
+    if (body !== undefined) request = HttpClientRequest.bodyText(request, body, "application/json")
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    let json: any
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return { status: response.status, headers: response.headers, text, json }
+  }).pipe(Effect.scoped)
+
+const withDomain = (op: Operation, domain: string | undefined) => {
+  const path = op.path.replace("{domain}", encodeURIComponent(domain ?? ""))
+  const query = op.domainIn === "query" && domain !== undefined ? `?domain=${encodeURIComponent(domain)}` : ""
+  const extra = op.path.endsWith("/scan/deep")
+    ? { type: "web" }
+    : op.path.endsWith("/ai/fix")
+      ? { issue: "x" }
+      : {}
+  const body =
+    op.method === "POST" ? JSON.stringify(domain === undefined ? extra : { ...extra, domain }) : undefined
+  return send(op.method, path + query, body)
+}
+
+const isErrorBody = (json: unknown) =>
+  typeof json === "object" && json !== null && typeof (json as { error?: unknown }).error === "string"
+
+layer(testApp())("the HTTP edge", (it) => {
+  it.effect("GET /api/health answers the union shape, checking the database", () =>
+    Effect.gen(function* () {
+      const { status, json } = yield* send("GET", "/api/health")
+      expect(status).toBe(200)
+      expect(json.status).toBe("healthy")
+      expect(Number.isNaN(Date.parse(json.timestamp))).toBe(false)
+      expect(Number.isInteger(json.uptime)).toBe(true)
+      expect(json.services.database).toMatchObject({ status: "healthy", journalMode: "wal" })
+    })
+  )
+
+  it.effect("serves the generated OpenAPI document and the docs page", () =>
+    Effect.gen(function* () {
+      const openapi = yield* send("GET", "/api/openapi.json")
+      expect(openapi.status).toBe(200)
+      expect(Object.keys(openapi.json.paths)).toContain("/api/dns/lookup")
+      const docs = yield* send("GET", "/api/docs")
+      expect(docs.status).toBe(200)
+      expect(docs.text).toContain("<html")
+    })
+  )
+
+  it.effect("every endpoint that takes a domain answers 400 {error} when it is missing or invalid", () =>
+    Effect.gen(function* () {
+      const takesDomain = operations.filter((op) => op.domainIn !== "none")
+      expect(takesDomain.length).toBeGreaterThanOrEqual(24)
+      for (const op of takesDomain) {
+        for (const domain of op.domainIn === "path"
+          ? ["http:/x", "localhost"]
+          : [undefined, "http:/x", "10.0.0.1"]) {
+          const { status, json } = yield* withDomain(op, domain)
+          expect([op.method, op.path, domain, status]).toEqual([op.method, op.path, domain, 400])
+          expect(json).toEqual({ error: expect.stringContaining("domain") })
+        }
+      }
+    })
+  )
+
+  it.effect("names the parameter and the reason", () =>
+    Effect.gen(function* () {
+      const bad = yield* send("GET", "/api/dns/dnssec?domain=http:/x")
+      expect(bad.json).toEqual({
+        error:
+          "domain must be a hostname such as example.com; got 'http:/x' (it contains ':', which host names cannot)"
+      })
+      const missing = yield* send("GET", "/api/dns/dnssec")
+      expect(missing.json).toEqual({ error: "'domain' is required" })
+      const type = yield* send("GET", "/api/dns/lookup?domain=example.com&type=BOGUS")
+      expect(type.status).toBe(400)
+      expect(type.json.error).toContain('"CNAME"')
+    })
+  )
+
+  it.effect("unknown routes are 404, wrong methods 405 with Allow, all with {error}", () =>
+    Effect.gen(function* () {
+      const unknown = yield* send("GET", "/api/nope")
+      expect(unknown.status).toBe(404)
+      expect(unknown.json).toEqual({ error: "no endpoint GET /api/nope; the API is described at /api/docs" })
+      const wrong = yield* send("DELETE", "/api/health")
+      expect(wrong.status).toBe(405)
+      expect(wrong.headers["allow"]).toBe("GET")
+      expect(isErrorBody(wrong.json)).toBe(true)
+    })
+  )
+
+  it.effect("bodies that are not JSON are 400", () =>
+    Effect.gen(function* () {
+      const broken = yield* send("POST", "/api/scan", "{bad")
+      expect(broken.status).toBe(400)
+      expect(broken.json).toEqual({ error: "request body must be valid JSON matching the endpoint's schema" })
+    })
+  )
+
+  it.effect("endpoints not built yet answer 501 with exactly {error}", () =>
+    Effect.gen(function* () {
+      const { status, json } = yield* send("GET", "/api/hall-of-fame")
+      expect(status).toBe(501)
+      expect(json).toEqual({ error: "not implemented yet" })
+    })
+  )
+
+  it.effect("no fuzzed query string or JSON body produces a 500 or a non-JSON error", () =>
+    Effect.gen(function* () {
+      const value = fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.string({ unit: "binary", maxLength: 20 }),
+        fc.constantFrom("", "%", "%zz", "..", "a".repeat(300), "[]", "{}", "null", "-1", "1e999")
+      )
+      const samples = fc.sample(
+        fc.record({
+          op: fc.constantFrom(...operations),
+          query: fc.dictionary(
+            fc.constantFrom("domain", "type", "types", "format", "lang", "selector", "x"),
+            value
+          ),
+          body: fc.oneof(
+            fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+            value
+          )
+        }),
+        { numRuns: 250, seed: 20261122 }
+      )
+      for (const { op, query, body } of samples) {
+        const qs = new URLSearchParams(query).toString()
+        const path = op.path
+          .replace("{domain}", encodeURIComponent(query.domain ?? "x"))
+          .replace("{snapshotId}", "x")
+        const url = `${path}${qs ? `?${qs}` : ""}`
+        const response = yield* send(op.method, url, op.method === "POST" ? body : undefined)
+        expect([url, response.status >= 500 && response.status !== 501]).toEqual([url, false])
+        if (response.status >= 400 && response.headers["content-type"]?.includes("json"))
+          expect([url, isErrorBody(response.json)]).toEqual([url, true])
+      }
+    })
+  )
+})
+
+layer(testApp({ MAX_BODY_BYTES: "4096" }))("the body size limit", (it) => {
+  it.effect("bodies over MAX_BODY_BYTES are 413 {error}", () =>
+    Effect.gen(function* () {
+      const huge = yield* send("POST", "/api/scan", JSON.stringify({ domain: "x".repeat(5000) }))
+      expect(huge.status).toBe(413)
+      expect(huge.json).toEqual({ error: "request body too large; the limit is 4096 bytes" })
+      const fine = yield* send("POST", "/api/scan", JSON.stringify({ domain: "x".repeat(3000) }))
+      expect(fine.status).toBe(400)
+    })
+  )
+})
