@@ -1,0 +1,100 @@
+// Postfix: one instance (own config and queue directory under data/world/postfix) with one smtpd
+// listener per MX address, each with its own host name and TLS settings. Nothing is ever relayed:
+// every transport is `discard`, and mail is accepted only for the scenario domains.
+import { createHash } from "node:crypto"
+import { existsSync, lstatSync, rmSync, symlinkSync } from "node:fs"
+import { join } from "node:path"
+import { mkdirp, write } from "./util.mjs"
+
+/**
+ * Postfix daemons drop to the postfix user, which must reach the queue and data directories; the
+ * checkout may sit under a private home directory, so those live under /var/lib (one directory per
+ * world, named by a hash of its path) and data/world/postfix links to them.
+ */
+const stateDir = (root) =>
+  join("/var/lib/domain-audit-world", createHash("sha256").update(root).digest("hex").slice(0, 12))
+
+const link = (target, path) => {
+  if (existsSync(path) || isLink(path)) rmSync(path, { recursive: true, force: true })
+  symlinkSync(target, path)
+}
+const isLink = (path) => {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+
+const SERVICES = `cleanup   unix  n       -       n       -       0       cleanup
+qmgr      unix  n       -       n       300     1       qmgr
+tlsmgr    unix  -       -       n       1000?   1       tlsmgr
+rewrite   unix  -       -       n       -       -       trivial-rewrite
+bounce    unix  -       -       n       -       0       bounce
+defer     unix  -       -       n       -       0       bounce
+trace     unix  -       -       n       -       0       bounce
+verify    unix  -       -       n       -       1       verify
+flush     unix  n       -       n       1000?   0       flush
+proxymap  unix  -       -       n       -       -       proxymap
+anvil     unix  -       -       n       -       1       anvil
+scache    unix  -       -       n       -       1       scache
+discard   unix  -       -       n       -       -       discard
+error     unix  -       -       n       -       -       error
+retry     unix  -       -       n       -       -       error
+postlog   unix-dgram n  -       n       -       1       postlogd
+`
+
+/** `hosts`: [{ host, addr, tls: valid|expired|selfsigned|wrongname|none, key, cert, domain }]. */
+export const generatePostfix = (root, hosts) => {
+  const dir = join(root, "postfix")
+  const state = stateDir(root)
+  mkdirp(dir)
+  for (const sub of ["log", "lib", "spool"]) {
+    mkdirp(join(state, sub))
+    if (!isLink(join(dir, sub))) link(join(state, sub), join(dir, sub))
+  }
+  const domains = [...new Set(hosts.map((h) => h.domain))]
+  const main = [
+    "compatibility_level = 3.6",
+    `queue_directory = ${state}/spool`,
+    `data_directory = ${state}/lib`,
+    "mail_owner = postfix",
+    "setgid_group = postdrop",
+    "myhostname = world-mta.invalid",
+    "mydomain = world-mta.invalid",
+    "inet_interfaces = loopback-only",
+    "inet_protocols = ipv4",
+    "mydestination =",
+    "mynetworks = 127.25.255.254/32",
+    `relay_domains = ${domains.join(", ")}`,
+    "smtpd_relay_restrictions = reject_unauth_destination",
+    "default_transport = discard:the world never relays",
+    "relay_transport = discard:the world never relays",
+    "local_transport = discard:the world never delivers",
+    "virtual_transport = discard:the world never delivers",
+    "alias_maps =",
+    "alias_database =",
+    "local_recipient_maps =",
+    "biff = no",
+    `maillog_file_prefixes = ${state}/log`,
+    `maillog_file = ${state}/log/postfix.log`,
+    "smtpd_banner = $myhostname ESMTP",
+    "smtpd_tls_security_level = may",
+    "smtpd_tls_loglevel = 0",
+    "smtpd_tls_auth_only = yes",
+    "disable_vrfy_command = yes",
+    "smtpd_helo_required = yes",
+    "message_size_limit = 10485760",
+    "smtputf8_enable = no",
+    ""
+  ].join("\n")
+  const listeners = hosts.map((h) => {
+    const opts = [`-o myhostname=${h.host}`]
+    if (h.tls === "none") opts.push("-o smtpd_tls_security_level=none")
+    else opts.push("-o smtpd_tls_security_level=may", `-o smtpd_tls_chain_files=${h.key},${h.cert}`)
+    return `${h.addr}:25 inet n - n - - smtpd\n  ${opts.join("\n  ")}`
+  })
+  write(join(dir, "main.cf"), main)
+  write(join(dir, "master.cf"), [...listeners, SERVICES].join("\n"))
+  return dir
+}

@@ -1,0 +1,176 @@
+// nginx: one server block per web host address (HTTPS with the domain's certificate, HTTP redirecting
+// to HTTPS, or HTTP only), the header sets and the generated sites.
+import { join } from "node:path"
+import { mkdirp, write } from "./util.mjs"
+
+/** Header sets by scenario `web.headers`. */
+export const HEADER_SETS = {
+  none: {},
+  basic: { "Strict-Transport-Security": "max-age=31536000", "X-Content-Type-Options": "nosniff" },
+  strict: {
+    "Strict-Transport-Security": "max-age=63072000; includeSubDomains; preload",
+    "Content-Security-Policy":
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'; upgrade-insecure-requests",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+  },
+  "csp-weak": {
+    "Strict-Transport-Security": "max-age=31536000",
+    "Content-Security-Policy":
+      "default-src * 'unsafe-inline'; script-src 'self' 'unsafe-inline' *; style-src 'self' 'unsafe-inline' *"
+  },
+  "csp-reportonly": {
+    "Strict-Transport-Security": "max-age=31536000",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy-Report-Only":
+      "default-src 'self'; script-src 'self'; object-src 'none'; report-uri /csp-report"
+  }
+}
+
+const page = (title, body, head = "") =>
+  `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${title}</title>\n${head}</head>\n<body>\n${body}\n</body>\n</html>\n`
+
+const CSP_WEAK_PAGES = 24
+
+/** Files of a generated site, path -> content. */
+const site = (kind, domain) => {
+  switch (kind) {
+    case "strict":
+      return {
+        "/index.html": page(
+          domain,
+          `<h1>${domain}</h1>\n<p><a href="/about.html">About</a></p>\n<script src="/app.js"></script>`,
+          '<link rel="stylesheet" href="/style.css">\n'
+        ),
+        "/about.html": page(
+          `About ${domain}`,
+          '<p>About.</p>\n<script src="/app.js"></script>',
+          '<link rel="stylesheet" href="/style.css">\n'
+        ),
+        "/app.js": 'document.documentElement.dataset.ready = "1"\n',
+        "/style.css": "body { font-family: sans-serif; }\n"
+      }
+    case "csp-weak": {
+      const files = {}
+      const links = Array.from(
+        { length: CSP_WEAK_PAGES },
+        (_, i) => `<a href="/page-${i + 1}.html">Page ${i + 1}</a>`
+      )
+      const body = (n) =>
+        [
+          `<h1 style="color: red">${domain} ${n}</h1>`,
+          `<button onclick="alert('${n}')">Click</button>`,
+          `<div onmouseover="this.style.color='blue'">hover</div>`,
+          `<script>var page = "${n}"; document.title += " " + page;</script>`,
+          '<script src="https://cdn.thirdparty-cdn.net/lib/jquery.min.js"></script>',
+          '<script src="https://analytics.tracker-example.io/t.js"></script>',
+          `<nav>${links.join(" ")}</nav>`
+        ].join("\n")
+      const head =
+        '<style>body { margin: 0 }</style>\n<link rel="stylesheet" href="https://fonts.thirdparty-fonts.net/css?family=Sans">\n'
+      files["/index.html"] = page(domain, body("home"), head)
+      for (let i = 1; i <= CSP_WEAK_PAGES; i++)
+        files[`/page-${i}.html`] = page(`${domain} ${i}`, body(`page ${i}`), head)
+      return files
+    }
+    case "csp-meta":
+      return {
+        "/index.html": page(
+          domain,
+          `<h1>${domain}</h1>\n<script src="/app.js"></script>`,
+          `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'">\n`
+        ),
+        "/app.js": "void 0\n"
+      }
+    default:
+      return { "/index.html": page(domain, `<h1>${domain}</h1>\n<p>Welcome.</p>`) }
+  }
+}
+
+/** Special file bodies: "@mta-sts:MODE:MX,MX", "@bimi-tiny-ps", "@bimi-bad-svg". */
+export const special = (value) => {
+  if (!value.startsWith("@")) return value
+  const [kind, mode, mx] = value.slice(1).split(":")
+  if (kind === "mta-sts") {
+    const mxLines = (mx ?? "").split(",").map((m) => `mx: ${m}\r\n`)
+    return `version: STSv1\r\nmode: ${mode}\r\n${mxLines.join("")}max_age: 604800\r\n`
+  }
+  if (kind === "bimi-tiny-ps")
+    return `<?xml version="1.0" encoding="UTF-8"?>
+<svg version="1.2" baseProfile="tiny-ps" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
+  <title>Perfect</title>
+  <rect width="100" height="100" fill="#1a73e8"/>
+  <circle cx="50" cy="50" r="30" fill="#ffffff"/>
+</svg>
+`
+  if (kind === "bimi-bad-svg")
+    return `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="300" height="120" x="10" y="10">
+  <script>alert(1)</script>
+  <image href="https://images.example-cdn.net/logo.png" width="300" height="120"/>
+</svg>
+`
+  throw new Error(`unknown special file ${value}`)
+}
+
+/** `webs`: planned scenarios with `web`, plus `certs[domain]` = { key, cert }. Returns the nginx dir. */
+export const generateNginx = (root, webs, certs) => {
+  const dir = join(root, "nginx")
+  mkdirp(join(dir, "logs"))
+  mkdirp(join(dir, "tmp"))
+  const servers = []
+  for (const s of webs) {
+    if (s.web.server === "slow") continue
+    const docroot = join(dir, "www", s.domain)
+    const files = { ...site(s.web.site, s.domain) }
+    for (const [path, body] of Object.entries(s.web.files ?? {})) files[path] = special(body)
+    for (const [path, body] of Object.entries(files)) write(join(docroot, path), body)
+    const names = (s.web.names ?? ["@"]).map((n) => (n === "@" ? s.domain : `${n}.${s.domain}`)).join(" ")
+    const headers = Object.entries(HEADER_SETS[s.web.headers ?? "none"] ?? {})
+      .map(([k, v]) => `    add_header ${k} "${v}" always;`)
+      .join("\n")
+    const body = `    server_name ${names};
+    root ${docroot};
+    index index.html;
+${headers}
+    location = /.well-known/mta-sts.txt { default_type text/plain; }
+    location / { try_files $uri $uri/ =404; }`
+    const listens = [`listen ${s.web.addr}:443 ssl;`]
+    if (s.aaaa === "::1") listens.push("listen [::1]:443 ssl;")
+    if (s.web.https !== false) {
+      const c = certs[s.domain]
+      servers.push(
+        `server {\n    ${listens.join("\n    ")}\n    ssl_certificate ${c.cert};\n    ssl_certificate_key ${c.key};\n${body}\n}`
+      )
+      servers.push(
+        `server {\n    listen ${s.web.addr}:80;\n    server_name ${names};\n    return 301 https://$host$request_uri;\n}`
+      )
+    } else {
+      servers.push(`server {\n    listen ${s.web.addr}:80;\n${body}\n}`)
+    }
+  }
+  // Workers run as root too: the checkout (and so the docroot) may sit under a private home directory.
+  const conf = `user root;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log off;
+    server_tokens off;
+    client_body_temp_path ${dir}/tmp/body;
+    proxy_temp_path ${dir}/tmp/proxy;
+    fastcgi_temp_path ${dir}/tmp/fastcgi;
+    uwsgi_temp_path ${dir}/tmp/uwsgi;
+    scgi_temp_path ${dir}/tmp/scgi;
+    ssl_protocols TLSv1.2 TLSv1.3;
+${servers.join("\n").replace(/^/gm, "    ")}
+}
+`
+  write(join(dir, "nginx.conf"), conf)
+  return dir
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Wait until the world's servers answer. Phase "knot": every zone is served (signed ones with
+// RRSIGs). Phase "all": resolvers, nginx, Postfix banners and the slow servers. Gives up after 60 s.
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import dgram from "node:dgram"
+import net from "node:net"
+import { createRequire } from "node:module"
+
+const require = createRequire(import.meta.url)
+const packet = require("dns-packet")
+const [root = "data/world", phase = "all"] = process.argv.slice(2)
+const m = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8"))
+const deadline = Date.now() + Number(process.env.WORLD_WAIT_MS ?? 60_000)
+
+const query = (server, name, type, dnssec = false) =>
+  new Promise((resolve) => {
+    const sock = dgram.createSocket("udp4")
+    const timer = setTimeout(() => (sock.close(), resolve(undefined)), 1000)
+    sock.on("message", (msg) => {
+      clearTimeout(timer)
+      sock.close()
+      try {
+        resolve(packet.decode(msg))
+      } catch {
+        resolve(undefined)
+      }
+    })
+    sock.on("error", () => (clearTimeout(timer), sock.close(), resolve(undefined)))
+    const q = {
+      type: "query",
+      id: Math.floor(Math.random() * 65535),
+      flags: packet.RECURSION_DESIRED,
+      questions: [{ type, name }],
+      additionals: [{ type: "OPT", name: ".", udpPayloadSize: 4096, flags: dnssec ? packet.DNSSEC_OK : 0 }]
+    }
+    sock.send(packet.encode(q), 53, server)
+  })
+
+const banner = (host, port, want) =>
+  new Promise((resolve) => {
+    const s = net.connect({ host, port })
+    let buf = ""
+    const done = (ok) => (s.destroy(), clearTimeout(t), resolve(ok))
+    const t = setTimeout(() => done(want === undefined), 1500)
+    s.on("connect", () => want === undefined && done(true))
+    s.on("data", (d) => ((buf += d.toString()), buf.includes(want ?? "") && done(true)))
+    s.on("error", () => done(false))
+  })
+
+const checks = []
+if (phase === "knot") {
+  for (const z of m.zones) {
+    checks.push([`knot zone ${z.name}`, async () => {
+      const r = await query(m.infra.knot[0], z.name, "SOA", true)
+      return r?.rcode === "NOERROR" && r.answers.some((a) => a.type === "SOA") && (!z.signed || r.answers.some((a) => a.type === "RRSIG"))
+    }]) // prettier-ignore
+  }
+  for (const name of m.lagZones) {
+    checks.push([
+      `lagging knot zone ${name}`,
+      async () => (await query(m.infra.knotLag, name, "SOA"))?.rcode === "NOERROR"
+    ])
+  }
+} else {
+  const resolvers = [m.infra.unbound, ...m.infra.propagation.map((p) => p.addr), m.infra.lagging.addr]
+  for (const r of resolvers) {
+    checks.push([`resolver ${r}`, async () => (await query(r, "perfect.com", "SOA"))?.rcode === "NOERROR"])
+  }
+  for (const s of m.scenarios) {
+    if (s.web && s.web.server !== "slow")
+      checks.push([`web ${s.domain}`, () => banner(s.web.addr, s.web.https ? 443 : 80)])
+    if (s.web?.server === "slow") checks.push([`slow web ${s.domain}`, () => banner(s.web.addr, 443)])
+    for (const mx of s.mx) {
+      if (mx.server === "slow") checks.push([`slow mx ${mx.host}`, () => banner(mx.addr, 25)])
+      else checks.push([`postfix ${mx.host} ${mx.addr}`, () => banner(mx.addr, 25, "220 ")])
+    }
+  }
+}
+
+let pending = checks
+while (pending.length > 0) {
+  const results = await Promise.all(pending.map(async ([name, fn]) => [name, fn, await fn()]))
+  pending = results.filter(([, , ok]) => !ok).map(([name, fn]) => [name, fn])
+  if (pending.length === 0) break
+  if (Date.now() > deadline) {
+    console.error(`world: not answering: ${pending.map(([n]) => n).join(", ")}`)
+    process.exit(1)
+  }
+  await new Promise((r) => setTimeout(r, 200))
+}
