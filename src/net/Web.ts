@@ -137,6 +137,8 @@ const webError = (url: string, reason: WebErrorReason, message: string, address?
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const MAX_REDIRECTS = 5
+const GLOBAL_CONCURRENCY = 64
+const PER_HOST_CONCURRENCY = 6
 
 const refusedMessage = (address: string, refusal: Refusal) =>
   `refusing to connect to ${address}: ${refusal} address (not allowed by the address policy)`
@@ -441,12 +443,29 @@ const vettedAddresses = (
 
 /** Build the client from settings and an address lookup (tests inject a fake lookup). */
 export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
+  // DESIGN principle 6: bounded concurrency globally and per target host.
+  const global = Effect.unsafeMakeSemaphore(GLOBAL_CONCURRENCY)
+  const perHost = new Map<string, Effect.Semaphore>()
+  const hostPermit = (host: string) => {
+    let sem = perHost.get(host)
+    if (!sem) {
+      if (perHost.size > 10_000) perHost.clear()
+      sem = Effect.unsafeMakeSemaphore(PER_HOST_CONCURRENCY)
+      perHost.set(host, sem)
+    }
+    return sem.withPermits(1)
+  }
   const fetchOnce = (url: URL, options: WebRequestOptions, maxBytes: number) =>
     Effect.gen(function* () {
       const addresses = yield* vettedAddresses(settings, lookup, url)
       let last: WebError | undefined
       for (const address of addresses) {
-        const result = yield* Effect.either(attempt(settings, url, address, options, maxBytes))
+        const result = yield* Effect.either(
+          attempt(settings, url, address, options, maxBytes).pipe(
+            hostPermit(url.hostname),
+            global.withPermits(1)
+          )
+        )
         if (result._tag === "Right") return { ...result.right, address }
         last = result.left
         // Only an unreachable address is worth trying the next one for; TLS and HTTP errors are the site's answer.

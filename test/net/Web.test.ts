@@ -18,6 +18,8 @@ let serverB: https.Server
 let portA = 0
 let portB = 0
 const connections = { a: 0, b: 0 }
+let active = 0
+let maxActive = 0
 
 const zone: Record<string, ReadonlyArray<string>> = {
   "good.example.net": ["127.0.0.1"],
@@ -73,6 +75,13 @@ beforeAll(async () => {
       res.end()
     } else if (path === "/hang") {
       // never answers
+    } else if (path === "/concurrent") {
+      active++
+      maxActive = Math.max(maxActive, active)
+      setTimeout(() => {
+        active--
+        res.end("ok")
+      }, 30)
     } else if (path === "/gzip") {
       res.writeHead(200, { "content-encoding": "gzip" })
       res.end(zlib.gzipSync("compressed body"))
@@ -155,6 +164,19 @@ describe("Web.get against a local HTTPS server", () => {
     Effect.gen(function* () {
       const err = yield* Effect.flip(allowed().get(`https://good.example.net:${portA}/redirect-ftp`))
       expect(err.reason).toBe("redirect")
+    })
+  )
+
+  it.live("bounds concurrent requests per host", () =>
+    Effect.gen(function* () {
+      const web = allowed()
+      yield* Effect.forEach(
+        Array.from({ length: 15 }, () => `https://good.example.net:${portA}/concurrent`),
+        (url) => web.get(url),
+        { concurrency: "unbounded" }
+      )
+      expect(maxActive).toBeGreaterThan(1)
+      expect(maxActive).toBeLessThanOrEqual(6)
     })
   )
 
