@@ -3,7 +3,7 @@
  * rate limit (3 scans / 10 min, cache hits free, 429 + Retry-After), the crawl, and the analysis.
  * A crawl that reached no page is inconclusive (502) and is neither cached nor analysed.
  */
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Deferred, Effect, Exit, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import {
   type CurrentCsp,
@@ -94,6 +94,8 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
     const cache = new Map<string, { readonly at: number; readonly result: CspScanResult }>()
+    /** Scans running now, so a second request for the same origin waits for the first (free, like a hit). */
+    const inFlight = new Map<string, Deferred.Deferred<CspScanResult, CspScanError>>()
     const scansByClient = new Map<string, Array<number>>()
     const limits = { maxPages: config.cspMaxPages, budgetMs: config.cspBudgetMs }
 
@@ -112,6 +114,24 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
       return 0
     }
 
+    /** Crawl and analyse; a crawl that reached no page is a 400 (refused target) or a 502. */
+    const run = (start: URL, strict: boolean) =>
+      Effect.gen(function* () {
+        const data = yield* crawl(start, limits)
+        if (data.pages.length === 0) {
+          if (data.startError?.reason === "refused-address" || data.startError?.reason === "invalid-url")
+            return yield* new CspScanError({ reason: "invalid-url", message: data.startError.message })
+          const why = data.failures[0]?.reason ?? "the crawl budget ran out before the first page"
+          return yield* new CspScanError({
+            reason: "inconclusive",
+            message: `no page could be crawled: ${why}`
+          })
+        }
+        const done = yield* Clock.currentTimeMillis
+        for (const [k, v] of cache) if (done - v.at >= CACHE_TTL_MS) cache.delete(k)
+        return analyseCrawl(data, strict, new Date(done))
+      })
+
     const scan = Effect.fn("CspScanner.scan")(function* (
       request: { readonly url: string; readonly strict?: boolean | undefined },
       clientIp: string
@@ -125,6 +145,8 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
       const now = yield* Clock.currentTimeMillis
       const hit = cache.get(key)
       if (hit && now - hit.at < CACHE_TTL_MS) return { ...hit.result, cached: true }
+      const running = inFlight.get(key)
+      if (running) return { ...(yield* Deferred.await(running)), cached: true }
       const wait = admit(clientIp, now)
       if (wait > 0)
         return yield* new CspScanError({
@@ -132,21 +154,22 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
           message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${wait} s`,
           retryAfterSeconds: wait
         })
-      const data = yield* crawl(start, limits)
-      if (data.pages.length === 0) {
-        if (data.startError?.reason === "refused-address" || data.startError?.reason === "invalid-url")
-          return yield* new CspScanError({ reason: "invalid-url", message: data.startError.message })
-        const why = data.failures[0]?.reason ?? "the crawl budget ran out before the first page"
-        return yield* new CspScanError({
-          reason: "inconclusive",
-          message: `no page could be crawled: ${why}`
-        })
-      }
-      const done = yield* Clock.currentTimeMillis
-      const result = analyseCrawl(data, strict, new Date(done))
-      cache.set(key, { at: done, result })
-      for (const [k, v] of cache) if (done - v.at >= CACHE_TTL_MS) cache.delete(k)
-      return result
+      const deferred = yield* Deferred.make<CspScanResult, CspScanError>()
+      inFlight.set(key, deferred)
+      return yield* run(start, strict).pipe(
+        Effect.tap((result) =>
+          Effect.sync(() => cache.set(key, { at: Date.parse(result.scannedAt), result }))
+        ),
+        Effect.onExit((exit) =>
+          Effect.sync(() => inFlight.delete(key)).pipe(
+            Effect.zipRight(
+              Exit.isInterrupted(exit)
+                ? Deferred.interrupt(deferred)
+                : Deferred.complete(deferred, exit as Exit.Exit<CspScanResult, CspScanError>)
+            )
+          )
+        )
+      )
     })
 
     return { scan } as const

@@ -38,9 +38,18 @@ const site = (requested: Array<string>) => (url: string, _options: WebRequestOpt
   return { status: 200, headers, body: html(`<div onclick="x()">page</div><a href="/">home</a>`) }
 }
 
-const layer = (requested: Array<string>, env: Record<string, string> = {}) =>
+/** The fake site, answering after a short real delay so concurrent scans overlap. */
+const slowWeb = (requested: Array<string>) =>
+  Layer.effect(
+    Web,
+    Effect.map(Web, (web) =>
+      Web.make({ get: (url, options) => Effect.delay(web.get(url, options), "5 millis") })
+    )
+  ).pipe(Layer.provide(Web.Test(site(requested))))
+
+const layer = (requested: Array<string>, env: Record<string, string> = {}, web = Web.Test(site(requested))) =>
   CspScanner.Default.pipe(
-    Layer.provideMerge(Web.Test(site(requested))),
+    Layer.provideMerge(web),
     Layer.provide(AppConfig.Default),
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
   )
@@ -118,6 +127,22 @@ describe("CspScanner", () => {
       expect(fresh.cached).toBe(false) // the cache entry expired after 10 minutes
     }).pipe(Effect.provide(layer([], { CSP_MAX_PAGES: "2" })))
   )
+
+  it.live("concurrent scans of one origin share one crawl", () => {
+    const requested: Array<string> = []
+    return Effect.gen(function* () {
+      const scanner = yield* CspScanner
+      const [a, b] = yield* Effect.all(
+        [
+          scanner.scan({ url: "same.example" }, "7.7.7.7"),
+          scanner.scan({ url: "same.example/x" }, "6.6.6.6")
+        ],
+        { concurrency: "unbounded" }
+      )
+      expect([a.cached, b.cached].sort()).toEqual([false, true])
+      expect(requested.filter((u) => u === "https://same.example/")).toHaveLength(1)
+    }).pipe(Effect.provide(layer(requested, { CSP_MAX_PAGES: "3" }, slowWeb(requested))))
+  })
 
   it.effect("is inconclusive (502) when no page could be crawled, and refuses internal targets (400)", () =>
     Effect.gen(function* () {
