@@ -30,7 +30,13 @@ export type HeadersGathered =
       /** Set when the certificate is not trusted; the headers were read anyway. */
       readonly tlsError: string | null
     }
-  | { readonly kind: "failed"; readonly reason: WebErrorReason; readonly message: string }
+  | {
+      readonly kind: "failed"
+      readonly reason: WebErrorReason
+      readonly message: string
+      /** Whether http://<domain>/ answered (probed only when HTTPS is absent). */
+      readonly plainHttp?: boolean
+    }
 
 export interface HeaderEntry {
   readonly name: InspectedHeader
@@ -231,7 +237,14 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
       missing: noHttps ? [...INSPECTED] : [],
       recommended: rec.config,
       outputs: rec.outputs,
-      warnings: noHttps ? [`HTTPS is not available on ${domain}: ${gathered.message}`] : []
+      warnings: noHttps
+        ? [
+            `HTTPS is not available on ${domain}: ${gathered.message}`,
+            ...(gathered.plainHttp
+              ? [`${domain} answers over plain HTTP only: traffic can be read and changed in transit.`]
+              : [])
+          ]
+        : []
     }
   }
   const headers = gathered.headers
@@ -306,6 +319,14 @@ export const gather = Effect.fn("Headers.gather")(function* (domain: string) {
           tlsError: res.tls && !res.tls.authorized ? (res.tls.authorizationError ?? "untrusted") : null
         }))
       )
+  // Without HTTPS, say whether the site is at least there over plain HTTP.
+  const probePlain = (g: HeadersGathered) =>
+    g.kind === "failed" && (g.reason === "connect" || g.reason === "tls")
+      ? web.get(`http://${domain}/`, { followRedirects: false, maxBytes: 4096, truncateBody: true }).pipe(
+          Effect.map((): HeadersGathered => ({ ...g, plainHttp: true })),
+          Effect.catchAll(() => Effect.succeed<HeadersGathered>({ ...g, plainHttp: false }))
+        )
+      : Effect.succeed(g)
   return yield* fetchPage(true).pipe(
     Effect.catchTag("WebError", (e) =>
       e.reason === "tls"
@@ -316,7 +337,8 @@ export const gather = Effect.fn("Headers.gather")(function* (domain: string) {
             Effect.catchTag("WebError", () => Effect.succeed(fromError(e)))
           )
         : Effect.succeed(fromError(e))
-    )
+    ),
+    Effect.flatMap(probePlain)
   )
 })
 

@@ -200,4 +200,20 @@ describe("Headers.check through Web", () => {
       expect(r.missing).toEqual([])
     }).pipe(Effect.provide(Web.Test((url) => new WebError({ url, reason: "timeout", message: "slow" }))))
   )
+
+  it.effect("without HTTPS, probes plain HTTP and says so", () =>
+    Effect.gen(function* () {
+      const r = yield* check("httponly.example")
+      expect(r.httpsAvailable).toBe(false)
+      expect(r.warnings.join("\n")).toMatch(/plain HTTP only/)
+    }).pipe(
+      Effect.provide(
+        Web.Test((url) =>
+          url.startsWith("https:")
+            ? new WebError({ url, reason: "connect", message: "ECONNREFUSED" })
+            : { status: 200 }
+        )
+      )
+    )
+  )
 })

@@ -54,6 +54,7 @@ describe("security headers in the world", () => {
       expect(r.httpsAvailable).toBe(false)
       expect(r.headerFetchTimedOut).toBe(false)
       expect(r.statusCode).toBeNull()
+      expect(r.warnings.join("\n")).toMatch(/plain HTTP only/)
     }).pipe(Effect.provide(world()))
   )
 
