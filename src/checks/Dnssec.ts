@@ -297,9 +297,10 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
   }
 
   // Signatures over the apex sets we asked for (the DO bit brings them along).
-  const sigs = [facts.dnskey, facts.soa, facts.nsec3param, facts.ds].flatMap((g) =>
-    records<RrsigData>(g, "RRSIG")
-  )
+  // Only the zone's own signatures: the DS RRSIG is the parent's, signed with the parent's keys.
+  const sigs = [facts.dnskey, facts.soa, facts.nsec3param]
+    .flatMap((g) => records<RrsigData>(g, "RRSIG"))
+    .filter((s) => s.data.signersName === domain)
   const seen = new Set<string>()
   const rrsigRecords: Array<RrsigEntry> = []
   for (const { data } of sigs) {

@@ -9,9 +9,15 @@ import { readFileSync } from "node:fs"
 import https from "node:https"
 import http from "node:http"
 import net from "node:net"
+import { domainToASCII, fileURLToPath } from "node:url"
 import * as packet from "dns-packet"
+import * as fc from "fast-check"
 import { beforeAll, describe, expect, it } from "vitest"
-import { worldEnv } from "./env.ts"
+import { CspEvaluator } from "csp_evaluator/dist/evaluator.js"
+import { CspParser } from "csp_evaluator/dist/parser.js"
+import { Effect } from "effect"
+import { settings } from "../../src/Config.ts"
+import { WorldConfig, worldEnv } from "./env.ts"
 
 interface MxInfo {
   host: string
@@ -185,7 +191,9 @@ describe("records of the email scenarios", () => {
     expect(txt(await ask(resolver, "_dmarc.dmarc-none.com", "TXT"))).toEqual(["v=DMARC1; p=none"])
     expect((await ask(resolver, "_dmarc.sub.dmarc-org.com", "TXT")).rcode).toBe("NXDOMAIN")
     expect(txt(await ask(resolver, "_dmarc.dmarc-org.com", "TXT"))[0]).toMatch(/^v=DMARC1; p=quarantine/)
-    expect(txt(await ask(resolver, "old._domainkey.dkim-revoked.com", "TXT"))).toEqual(["v=DKIM1; k=rsa; p="])
+    expect(txt(await ask(resolver, "selector2._domainkey.dkim-revoked.com", "TXT"))).toEqual([
+      "v=DKIM1; k=rsa; p="
+    ])
     const ed = txt(await ask(resolver, "ed25519._domainkey.perfect.com", "TXT"))[0] ?? ""
     expect(Buffer.from(ed.split("p=")[1] ?? "", "base64")).toHaveLength(32)
     expect(dataOf(await ask(resolver, "nomail.org", "MX"), "MX")).toEqual([{ preference: 0, exchange: "." }])
@@ -227,8 +235,8 @@ describe("records of the email scenarios", () => {
       return createPublicKey({ key: Buffer.from(p, "base64"), format: "der", type: "spki" })
         .asymmetricKeyDetails?.modulusLength
     }
-    expect(await bits("weak._domainkey.dkim-weak.com")).toBe(1024)
-    expect(await bits("rsa2048._domainkey.perfect.com")).toBe(2048)
+    expect(await bits("s1024._domainkey.dkim-weak.com")).toBe(1024)
+    expect(await bits("selector1._domainkey.perfect.com")).toBe(2048)
   })
 })
 
@@ -270,6 +278,8 @@ describe("propagation", () => {
       const a = dataOf(await ask(addr, "propagation-lag.com", "A"), "A")
       expect(a).toEqual([addr === lagging ? "127.88.1.1" : "127.88.1.2"])
       expect((await ask(addr, "perfect.com", "A")).ad).toBe(true)
+      const soa = dataOf(await ask(addr, "propagation-lag.com", "SOA"), "SOA") as Array<{ serial: number }>
+      expect(soa[0]?.serial).toBe(addr === lagging ? 2025120100 : 2026010100)
     }
   })
 })
@@ -448,7 +458,7 @@ describe("web", () => {
     for (const h of SIX) expect(r.headers[h]).toBeDefined()
     const csp = String(r.headers["content-security-policy"])
     expect(csp).toContain("default-src 'none'")
-    expect(csp).not.toContain("unsafe-inline")
+    expect(new CspEvaluator(new CspParser(csp).csp).evaluate()).toEqual([])
     expect(r.body).not.toMatch(/<script>|onclick=|style="/)
     const plain = await get("perfect.com", "/", { http: true })
     expect(plain.status).toBe(301)
@@ -530,6 +540,7 @@ describe("web", () => {
     const csp = String(r.headers["content-security-policy"])
     expect(csp).toContain("'unsafe-inline'")
     expect(csp).toMatch(/ \*( |;|$)/)
+    expect(new CspEvaluator(new CspParser(csp).csp).evaluate().length).toBeGreaterThan(0)
     const pages = [...r.body.matchAll(/href="(\/page-\d+\.html)"/g)].map((m) => m[1] ?? "")
     expect(pages.length).toBeGreaterThan(20)
     const page = await get("csp-weak.com", pages[pages.length - 1] ?? "/")
@@ -555,5 +566,121 @@ describe("web", () => {
       const r = await get(s.domain, "/")
       expect(r.status).toBeLessThan(500)
     }
+  })
+})
+
+describe("world.env", () => {
+  it("parses with src/Config.ts through WorldConfig", async () => {
+    const s = await Effect.runPromise(settings.pipe(Effect.provide(WorldConfig)))
+    expect(s.dnsResolvers).toEqual([{ address: "127.53.1.1", port: 53 }])
+    expect(s.propagationResolvers.length).toBeGreaterThanOrEqual(5)
+    expect(s.propagationResolvers.map((r) => r.country)).toContain("AU")
+    expect(s.dnsblZones.map((z) => z.zone)).toEqual([
+      "zen.spamhaus.org",
+      "bl.spamcop.net",
+      "b.barracudacentral.org"
+    ])
+    expect(s.allowTargets).toEqual(["127.0.0.0/8", "::1/128"])
+    expect(s.smtpPort).toBe(25)
+    expect(readFileSync(s.extraCaFile, "utf8")).toContain("BEGIN CERTIFICATE")
+  })
+})
+
+// ---- the generator's pure parts (scenario list, synthetic domains, address plan) --------------
+interface Planned {
+  domain: string
+  tld: string
+  mx: Array<{ addr: string; host: string }>
+  web?: { addr: string }
+}
+interface Model {
+  loadScenarioFile: (path: string) => Array<{ domain: string; about?: string }>
+  synthetic: (n: number, scenarios: Array<unknown>) => Array<{ domain: string }>
+  plan: (scenarios: Array<unknown>) => Array<Planned>
+  BASE_TLDS: Array<string>
+}
+const modelPath = fileURLToPath(new URL("../../scripts/world/lib/model.mjs", import.meta.url))
+const scenariosPath = fileURLToPath(new URL("../../scripts/world/scenarios.json", import.meta.url))
+
+describe("scenario model", () => {
+  it("every issue scenario is in scenarios.json, described", async () => {
+    const model = (await import(modelPath)) as Model
+    const list = model.loadScenarioFile(scenariosPath)
+    const names = list.map((s) => s.domain)
+    for (const required of [
+      "perfect.com",
+      "unsigned.net",
+      "bogus-ds.org",
+      "expired-sig.com",
+      "rsasha1.net",
+      "nsec3-legacy.org",
+      "cname-chain.com",
+      "spf-toomany.com",
+      "spf-void.com",
+      "spf-loop.net",
+      "spf-multiple.org",
+      "spf-softfail.com",
+      "spf-passall.com",
+      "spf-flatten.com",
+      "dmarc-none.com",
+      "dmarc-invalid.net",
+      "dmarc-external-rua.org",
+      "dmarc-org.com",
+      "dkim-weak.com",
+      "dkim-revoked.com",
+      "bimi-badsvg.com",
+      "bimi-nologo.com",
+      "mtasts-mismatch.com",
+      "mtasts-nopolicy.com",
+      "mtasts-testing.com",
+      "nomail.org",
+      "nomx.net",
+      "mx-nostarttls.com",
+      "mx-expired.com",
+      "mx-selfsigned.com",
+      "mx-wrongname.com",
+      "mx-noptr.com",
+      "mx-ptrmismatch.com",
+      "mx-listed.com",
+      "dane-mismatch.com",
+      "dane-unsigned.com",
+      "mx-slow.com",
+      "web-noheaders.com",
+      "web-slow.com",
+      "web-httponly.com",
+      "csp-weak.com",
+      "csp-meta.com",
+      "csp-reportonly.com",
+      "propagation-lag.com"
+    ])
+      // prettier-ignore
+      expect(names).toContain(required)
+    expect(names.some((n) => n.endsWith(".de") && domainToASCII(n) !== n)).toBe(true)
+    for (const s of list) expect(s.about?.length ?? 0).toBeGreaterThan(10)
+  })
+
+  it("synthetic domains are distinct, and every host gets its own loopback address (property)", async () => {
+    const model = (await import(modelPath)) as Model
+    const base = model.loadScenarioFile(scenariosPath)
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 800 }), async (n) => {
+        const extra = model.synthetic(n, base)
+        expect(extra).toHaveLength(n)
+        const planned = model.plan([...base, ...extra])
+        const domains = planned.map((s) => s.domain)
+        expect(new Set(domains).size).toBe(domains.length)
+        const addrs = planned.flatMap((s) => [...s.mx.map((m) => m.addr), ...(s.web ? [s.web.addr] : [])])
+        expect(new Set(addrs).size).toBe(addrs.length)
+        for (const a of addrs) {
+          const octets = a.split(".").map(Number)
+          expect(octets[0]).toBe(127)
+          expect([25, 80]).toContain(octets[1])
+          for (const o of octets) expect(o >= 0 && o <= 255).toBe(true)
+          expect(octets[3]).toBeGreaterThan(0)
+        }
+        for (const s of planned) expect(model.BASE_TLDS).toContain(s.tld)
+      }),
+      { numRuns: 6 }
+    )
   })
 })

@@ -51,7 +51,7 @@ export const generatePostfix = (root, hosts) => {
   mkdirp(dir)
   for (const sub of ["log", "lib", "spool"]) {
     mkdirp(join(state, sub))
-    if (!isLink(join(dir, sub))) link(join(state, sub), join(dir, sub))
+    link(join(state, sub), join(dir, sub))
   }
   const domains = [...new Set(hosts.map((h) => h.domain))]
   const main = [
