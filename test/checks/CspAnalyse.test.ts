@@ -124,6 +124,18 @@ describe("current policy and findings", () => {
     expect(ids.filter((i) => i === "missing-object-src")).toHaveLength(1)
   })
 
+  it("strict mode adds the strict-CSP checks (strict-dynamic, Trusted Types)", () => {
+    const csp = {
+      source: "header" as const,
+      policy: "script-src https://cdn.example; object-src 'none'; base-uri 'none'",
+      reportOnlyPolicy: null
+    }
+    const normal = findings(csp, false).map((f) => f.id)
+    const strict = findings(csp, true).map((f) => f.id)
+    expect(normal).not.toContain("strict-dynamic")
+    expect(strict).toEqual(expect.arrayContaining(["strict-dynamic", "require-trusted-types-for-scripts"]))
+  })
+
   it("a strong policy has no missing-directive findings; none, report-only and meta are flagged", () => {
     const strong =
       "default-src 'none'; script-src 'self'; base-uri 'none'; frame-ancestors 'none'; object-src 'none'"
