@@ -274,6 +274,11 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     warnings.push(
       `The certificate of ${domain} is not trusted (${gathered.tlsError}); browsers show an error page.`
     )
+  const finalHost = URL.canParse(gathered.finalUrl) ? new URL(gathered.finalUrl).hostname : domain
+  if (finalHost !== domain)
+    warnings.push(
+      `https://${domain}/ redirects to ${gathered.finalUrl}; the headers judged are that page's. HSTS for ${domain} itself must be sent by its own redirect response.`
+    )
   if (gathered.status >= 400)
     warnings.push(`https://${domain}/ answered HTTP ${gathered.status}; headers of other pages may differ.`)
   for (const entry of current)

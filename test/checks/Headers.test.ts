@@ -117,6 +117,12 @@ describe("Headers.analyse", () => {
     expect(r.missing).toEqual(["Content-Security-Policy", "X-Frame-Options"])
   })
 
+  it("says when the headers come from another host after a redirect", () => {
+    const r = analyse("example.com", response(PERFECT, { finalUrl: "https://www.example.com/" }), NOW)
+    expect(r.warnings.join("\n")).toMatch(/redirects to https:\/\/www\.example\.com\//)
+    expect(analyse("example.com", response(PERFECT), NOW).warnings).toEqual([])
+  })
+
   it("HSTS max-age=0 is present but ineffective", () => {
     const r = analyse("example.com", response({ "strict-transport-security": "max-age=0" }), NOW)
     expect(entry(r, "Strict-Transport-Security")).toMatchObject({ present: true, status: "missing" })
