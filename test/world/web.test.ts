@@ -1,6 +1,8 @@
 /** The guarded client against the world: trust via EXTRA_CA_FILE, and the address policy switched on. */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
 import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { Web } from "../../src/net/Web.ts"
@@ -80,4 +82,22 @@ describe("Web in the world", () => {
       }).pipe(Effect.provide(world({ ALLOW_TARGETS: "" })))
     )
   })
+
+  it.live("a redirect from an allowed host to a world name on a refused address is refused", () =>
+    Effect.gen(function* () {
+      // a local plain-HTTP redirector on 127.0.0.1 (allowed) pointing at perfect.com (127.80.x, not allowed)
+      const server = http.createServer((_req, res) =>
+        res.writeHead(302, { location: "https://perfect.com/" }).end()
+      )
+      const port = yield* Effect.async<number>((resume) => {
+        server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
+      })
+      const web = yield* Effect.provide(Web, world({ ALLOW_TARGETS: "127.0.0.1/32" }))
+      const err = yield* Effect.flip(web.get(`http://127.0.0.1:${port}/`)).pipe(
+        Effect.ensuring(Effect.sync(() => server.close()))
+      )
+      expect(err.reason).toBe("refused-address")
+      expect(err.address).toMatch(/^127\.80\./)
+    })
+  )
 })
