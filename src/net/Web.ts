@@ -108,8 +108,8 @@ export interface WebResponse {
   /** Every header line as received, in order. */
   readonly rawHeaders: ReadonlyArray<readonly [string, string]>
   readonly body: Uint8Array
-  /** The body was cut at `maxBytes` (only with `truncateBody`). */
-  readonly truncated: boolean
+  /** The body was cut at `maxBytes` (only with `truncateBody`); Web always sets it, fakes may omit it. */
+  readonly truncated?: boolean
   readonly redirects: ReadonlyArray<Redirect>
   /** The vetted address the final response came from. */
   readonly address: string
