@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { analyse, type SenderInput } from "../../src/checks/SenderRequirements.ts"
+import {
+  analyse,
+  dkimVerdict,
+  dmarcVerdict,
+  type SenderInput,
+  spfVerdict
+} from "../../src/checks/SenderRequirements.ts"
 import type { CheckStatus } from "../../src/checks/Status.ts"
 
 const ok = { status: "pass" as const, detail: "ok" }
@@ -105,5 +111,51 @@ describe("SenderRequirements", () => {
         }
       )
     )
+  })
+})
+
+describe("verdicts from the email checks", () => {
+  it("SPF: missing, invalid, unknown and valid records", () => {
+    const base = { status: "pass", exists: true, valid: true, record: "v=spf1 -all", issues: [] } as const
+    expect(spfVerdict({ ...base } as any).status).toBe("pass")
+    expect(spfVerdict({ ...base, exists: false, status: "missing" } as any).status).toBe("missing")
+    expect(spfVerdict({ ...base, valid: false, status: "fail", issues: ["two records"] } as any)).toEqual({
+      status: "fail",
+      detail: "two records"
+    })
+    expect(spfVerdict({ ...base, status: "unknown" } as any).status).toBe("unknown")
+  })
+  it("DKIM: found, not found (a warning, selectors cannot be listed), unknown", () => {
+    const base = { discovery: "found", selectorsChecked: ["a", "b"], selectorsFound: [], issues: [] }
+    expect(dkimVerdict({ ...base, selectorsFound: [{ selector: "s1", valid: true }] } as any).status).toBe(
+      "pass"
+    )
+    expect(dkimVerdict({ ...base, selectorsFound: [{ selector: "s1", valid: false }] } as any).status).toBe(
+      "fail"
+    )
+    expect(dkimVerdict({ ...base, discovery: "not-found" } as any).status).toBe("warning")
+    expect(dkimVerdict({ ...base, discovery: "unknown" } as any).status).toBe("unknown")
+  })
+  it("DMARC: any valid policy passes, inherited ones included", () => {
+    const base = {
+      status: "pass",
+      exists: true,
+      valid: true,
+      policy: "none",
+      record: "v=DMARC1; p=none",
+      issues: []
+    }
+    expect(dmarcVerdict(base as any)).toMatchObject({ status: "pass", policy: "none" })
+    expect(
+      dmarcVerdict({
+        ...base,
+        inherited: true,
+        organisationalDomain: "example.com",
+        effectivePolicy: "reject"
+      } as any)
+    ).toMatchObject({ status: "pass", policy: "reject" })
+    expect(dmarcVerdict({ ...base, exists: false } as any).status).toBe("missing")
+    expect(dmarcVerdict({ ...base, valid: false } as any).status).toBe("fail")
+    expect(dmarcVerdict({ ...base, status: "unknown" } as any).status).toBe("unknown")
   })
 })
