@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs"
 import * as net from "node:net"
 import * as tls from "node:tls"
-import { Cache, Duration, Effect, Layer } from "effect"
+import { Cache, Cause, Duration, Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { type CertificateFacts, certificateFacts, daysUntil } from "../checks/Certificate.ts"
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
@@ -351,7 +351,16 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
       // contacted, so a scan cannot be used to reach the service's own network.
       const verdict = vetText(address, allow)
       if (!verdict.ok) return refused(settings.port, host, address, verdict.refusal)
-      return yield* cache.get(`${host.toLowerCase().replace(/\.$/, "")}\u0000${address}`)
+      const key = `${host.toLowerCase().replace(/\.$/, "")}\u0000${address}`
+      // Concurrent callers share the first caller's session; when that caller is interrupted (its
+      // client went away), the others see an interruption that is not theirs: ask again.
+      return yield* cache
+        .get(key)
+        .pipe(
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause) ? cache.get(key) : Effect.failCause(cause)
+          )
+        )
     })
     return { probe, settings }
   }),

@@ -187,6 +187,19 @@ describe("Smtp service", () => {
     }).pipe(Effect.provide(Layer.fresh(layer(silentPort))))
   )
 
+  it.live("a waiter survives the interruption of the caller whose session it shared", () =>
+    Effect.gen(function* () {
+      const smtp = yield* Smtp
+      const first = yield* Effect.fork(smtp.probe(HOST, "127.0.0.1"))
+      yield* Effect.sleep("50 millis")
+      const second = yield* Effect.fork(smtp.probe(HOST, "127.0.0.1"))
+      yield* Effect.sleep("50 millis")
+      yield* Fiber.interrupt(first)
+      const result = yield* Fiber.join(second)
+      expect(result.failure?.stage).toBe("banner")
+    }).pipe(Effect.provide(Layer.fresh(layer(silentPort))))
+  )
+
   it.live("refuses addresses outside the address policy without connecting", () =>
     Effect.gen(function* () {
       const smtp = yield* Smtp
