@@ -274,11 +274,17 @@ export const analyseBimi = (g: BimiGathered): BimiResult => {
   }
 
   const declined = parsed.declined
+  // With l= empty the only logo is the one inside a valid certificate's logotype.
+  const logoOk =
+    logo !== null
+      ? logo.valid
+      : parsed.location === null && authority?.valid === true && authority.logotypePresent === true
+  if (logo === null && !declined && parsed.location === null && !logoOk)
+    issues.push("No logo to show: l= is empty and no valid certificate carries one")
   const valid =
     parsed.errors.length === 0 &&
     !declined &&
-    logo !== null &&
-    logo.valid &&
+    logoOk &&
     (authority === null || authority.valid) &&
     dmarc?.eligible !== false
   const status: CheckStatus = declined

@@ -72,7 +72,9 @@ export const parseBimi = (record: string): BimiRecord => {
     else if (!/\.pem$/i.test(new URL(authority).pathname)) warnings.push("a= usually points to a .pem file")
   }
   const declined = l === "" && (a === undefined || a === "")
-  if (l === "" && !declined) errors.push("l= is empty but a= is set")
+  // Some receivers take the logo from the certificate's logotype when l= is empty; others need l=.
+  if (l === "" && !declined)
+    warnings.push("l= is empty while a= is set: only receivers that read the certificate's logo can show it")
   const avp = tag("avp")?.toLowerCase() ?? null
   if (avp !== null && avp !== "brand" && avp !== "personal")
     warnings.push(`avp=${avp} is neither brand nor personal`)

@@ -366,3 +366,34 @@ describe("BIMI HTML view", () => {
     )
   })
 })
+
+describe("BIMI with an empty l=", () => {
+  it.effect("the certificate's logotype is the logo; without a certificate there is none", () =>
+    Effect.gen(function* () {
+      const pem = makeVmc({ logotype: GOOD_SVG, days: 3650 })
+      yield* TestClock.setTime(Date.now() + 60_000)
+      const dns = (record: string) =>
+        fakeTxt({
+          "_dmarc.example.com": ["v=DMARC1; p=reject"],
+          "default._bimi.example.com": [record]
+        }).source
+      const web = fakeWeb({
+        "https://bimi.example.com/vmc.pem": [200, "application/pem-certificate-chain", pem]
+      })
+      const withCert = yield* checkBimi(
+        dns("v=BIMI1; l=; a=https://bimi.example.com/vmc.pem"),
+        web,
+        "example.com"
+      )
+      expect(withCert.result).toMatchObject({ valid: true, logo: null, authority: { valid: true } })
+      expect(withCert.result.warnings.join()).toContain("l= is empty")
+      const without = yield* checkBimi(
+        dns("v=BIMI1; l=; a=https://bimi.example.com/missing.pem"),
+        web,
+        "example.com"
+      )
+      expect(without.result.valid).toBe(false)
+      expect(without.result.issues.join()).toContain("No logo to show")
+    })
+  )
+})

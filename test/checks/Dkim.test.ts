@@ -2,7 +2,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { generateKeyPairSync } from "node:crypto"
-import { analyseDkim, checkDkim, KNOWN_SELECTORS, WILDCARD_PROBE_SELECTOR } from "../../src/checks/Dkim.ts"
+import {
+  analyseDkim,
+  checkDkim,
+  gatherDkim,
+  KNOWN_SELECTORS,
+  WILDCARD_PROBE_SELECTOR
+} from "../../src/checks/Dkim.ts"
 import { parseDkimKey, parseTagList } from "../../src/checks/DkimKey.ts"
 import { fakeTxt } from "./fakeTxt.ts"
 
@@ -239,4 +245,27 @@ describe("DKIM key lengths", () => {
       { numRuns: 10 }
     )
   })
+})
+
+describe("DKIM discovery concurrency", () => {
+  it.effect("asks selectors concurrently, never more than the bound at once", () =>
+    Effect.gen(function* () {
+      let inFlight = 0
+      let peak = 0
+      const source = {
+        txt: () =>
+          Effect.gen(function* () {
+            inFlight++
+            peak = Math.max(peak, inFlight)
+            for (let i = 0; i < 5; i++) yield* Effect.yieldNow()
+            inFlight--
+            return [] as ReadonlyArray<string>
+          })
+      }
+      const g = yield* gatherDkim(source, "example.com", [], { concurrency: 8 })
+      expect(g.answers.length).toBe(KNOWN_SELECTORS.length)
+      expect(peak).toBeGreaterThan(1)
+      expect(peak).toBeLessThanOrEqual(8)
+    })
+  )
 })
