@@ -9,12 +9,12 @@
  *   for the SOA minimum (RFC 2308 5), in a cache bounded by DNS_CACHE_SIZE. `fresh` bypasses both.
  */
 import * as fs from "node:fs"
-import type * as DnsPacket from "dns-packet"
 import { Cache, Duration, Effect, Equal, Exit, Hash, Layer } from "effect"
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
 import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns.ts"
+import type { DecodedReply } from "./DnsDecode.ts"
 import { show, tcpQuery, type Question, type TransportFailure, UdpPool } from "./DnsTransport.ts"
-import { formatData, joinTxt, type MxData, parseData, reverseName, toRecord } from "./DnsWire.ts"
+import { formatData, joinTxt, type MxData, parseData, reverseName } from "./DnsWire.ts"
 
 export interface QueryOptions {
   /** Bypass our cache and in-flight sharing (propagation checks want what the upstream says now). */
@@ -135,22 +135,22 @@ const rcodeError = (rcode: string): DnsError["reason"] =>
 
 /** A reply as an outcome (RFC 2308 2: NXDOMAIN vs NODATA) or a DnsError. */
 export const classify = (
-  packet: DnsPacket.DecodedPacket,
+  packet: DecodedReply,
   name: string,
   type: RecordType,
   resolver: string,
   elapsedMs: number
 ): DnsAnswer | DnsError => {
-  const rcode = (packet as { rcode?: string }).rcode ?? "NOERROR"
+  const rcode = packet.rcode
   if (rcode !== "NOERROR" && rcode !== "NXDOMAIN")
     return new DnsError({ name, type, reason: rcodeError(rcode), message: `${resolver} answered ${rcode}` })
-  const answers = (packet.answers ?? []).filter((a) => a.type !== "OPT").map(toRecord)
-  const authority = (packet.authorities ?? []).map(toRecord)
+  const answers = packet.answers
+  const authority = packet.authority
   // A server that does not recurse hands out a referral: that is no statement about the name.
   if (
     rcode === "NOERROR" &&
     answers.length === 0 &&
-    !packet.flag_ra &&
+    !packet.ra &&
     !authority.some((r) => r.type === "SOA") &&
     authority.some((r) => r.type === "NS")
   )
@@ -166,11 +166,11 @@ export const classify = (
     outcome: rcode === "NXDOMAIN" ? "nxdomain" : answers.some((r) => r.type === type) ? "answer" : "nodata",
     rcode,
     flags: {
-      aa: packet.flag_aa,
-      tc: packet.flag_tc,
-      ra: packet.flag_ra,
-      ad: packet.flag_ad,
-      cd: packet.flag_cd
+      aa: packet.aa,
+      tc: packet.tc,
+      ra: packet.ra,
+      ad: packet.ad,
+      cd: packet.cd
     },
     answers,
     authority,
@@ -212,11 +212,11 @@ const makeLive = Effect.gen(function* () {
 
   /** One exchange with one upstream: UDP, then TCP on the same server when truncated (RFC 7766 5). */
   const exchange = (upstream: Upstream, q: Question) =>
-    Effect.async<DnsPacket.DecodedPacket, TransportFailure>((resume) => {
+    Effect.async<DecodedReply, TransportFailure>((resume) => {
       let cancelTcp: (() => void) | undefined
       const cancelUdp = pool.send(upstream, q, timeoutMs, (failure, reply) => {
         if (failure || !reply) return resume(Effect.fail(failure!))
-        if (!reply.flag_tc) return resume(Effect.succeed(reply))
+        if (!reply.tc) return resume(Effect.succeed(reply))
         cancelTcp = tcpQuery(upstream, q, timeoutMs, (f, r) =>
           resume(f || !r ? Effect.fail(f!) : Effect.succeed(r))
         )
@@ -276,7 +276,9 @@ const makeLive = Effect.gen(function* () {
       )
     )
   }
-  return build(Effect.fn("Resolver.query")(query), upstreams)
+  // No span per query: a span costs more CPU than the whole DNS exchange (measured with
+  // scripts/bench/resolver); the helpers below and every check's gather carry the spans.
+  return build(query, upstreams)
 })
 
 /** The fake engine behind `Resolver.Test`. */
@@ -364,7 +366,7 @@ const makeFake = (zone: FakeZone) => {
       }
       return fail(name, "servfail", "CNAME chain too long (fake)")
     })
-  return build(Effect.fn("Resolver.query")(query), [upstream])
+  return build(query, [upstream])
 }
 
 export class Resolver extends Effect.Service<Resolver>()("Resolver", {
