@@ -155,10 +155,9 @@ class Channel {
     for (const p of [...this.pending.values()]) this.finish(p, { reason: "network", message })
   }
 
+  /** No per-send callback (it costs a native round trip per query): send errors arrive as "error". */
   private write(socket: dgram.Socket, packet: Buffer) {
-    socket.send(packet, (err) => {
-      if (err) this.broken(socket, err.message)
-    })
+    socket.send(packet)
   }
 
   private onMessage(msg: Buffer, rinfo: dgram.RemoteInfo) {
