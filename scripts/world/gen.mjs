@@ -7,9 +7,9 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { generateKeyPairSync } from "node:crypto"
 import { INFRA, loadScenarioFile, plan, synthetic } from "./lib/model.mjs"
-import { ensureCa, ensureCert } from "./lib/pki.mjs"
+import { ensureCa, ensureCert, ensureVmc } from "./lib/pki.mjs"
 import { generateDns, generateResolvers } from "./lib/dns.mjs"
-import { generateNginx } from "./lib/web.mjs"
+import { generateNginx, special } from "./lib/web.mjs"
 import { generatePostfix } from "./lib/mail.mjs"
 import { mkdirp, write } from "./lib/util.mjs"
 
@@ -50,6 +50,10 @@ for (const s of planned) {
 const webCerts = {}
 for (const s of planned.filter((x) => x.web)) {
   webCerts[s.domain] = ensureCert(ca, `web-${s.domain}`, [s.domain, `*.${s.domain}`], "valid")
+  // "@vmc": a Verified Mark Certificate embedding the domain's "@bimi-tiny-ps" logo.
+  for (const [path, body] of Object.entries(s.web.files ?? {})) {
+    if (body === "@vmc") s.web.files[path] = ensureVmc(ca, s.domain, special("@bimi-tiny-ps"))
+  }
 }
 
 // DKIM keys (kept between runs): RSA in SubjectPublicKeyInfo, Ed25519 as the raw key (RFC 8463 4.2).

@@ -24,7 +24,7 @@ live_pid() {
   [ -f "$file" ] || return 1
   pid="$(tr -dc '0-9' <"$file")"
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
-  grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null && return 1
+  exited "$pid" && return 1
   exe="$(readlink "/proc/$pid/exe" 2>/dev/null || true)"
   case "$exe" in
   */"$prog" | */"$prog"[0-9]* | *"/$prog (deleted)") echo "$pid" ;;
@@ -32,13 +32,18 @@ live_pid() {
   esac
 }
 
+exited() {
+  grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null && grep -q '^Threads:[[:space:]]*1$' "/proc/$1/status" 2>/dev/null
+}
+
 stop_pid() {
   local pid="$1" i
   kill -TERM "$pid" 2>/dev/null || return 0
   for i in $(seq 1 50); do
     kill -0 "$pid" 2>/dev/null || return 0
-    # An exited daemon stays a zombie until init reaps it: that counts as stopped.
-    grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null && return 0
+    # An exited daemon stays a zombie until init reaps it: that counts as stopped once no thread
+    # is left (a leader thread turns zombie while its other threads still hold the sockets).
+    exited "$pid" && return 0
     sleep 0.1
   done
   kill -KILL "$pid" 2>/dev/null || true

@@ -3,74 +3,95 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
+import {
+  BimiResult,
+  DkimResult,
+  DmarcGenerateFields,
+  DmarcGenerateResponse,
+  DmarcResult,
+  MtaStsResult
+} from "./EmailAuth.ts"
 import { BadRequest } from "./Errors.ts"
+import type { SpfNode as SpfNodeType } from "../checks/SpfWalk.ts"
 
 const Nullable = Schema.NullOr
 
-export const SpfResult = Schema.Struct({
-  exists: Schema.Boolean,
-  record: Schema.String,
-  valid: Schema.Boolean,
-  policy: Schema.String,
-  mechanisms: Strings,
-  includes: Strings,
+/** One node of the SPF lookup graph (src/checks/SpfGraph.ts `SpfNode`). */
+export const SpfNode: Schema.Schema<SpfNodeType> = Schema.Struct({
+  type: Schema.Literal("root", "include", "redirect", "a", "mx", "ptr", "exists"),
+  term: Nullable(Schema.String),
+  domain: Nullable(Schema.String),
+  record: Nullable(Schema.String),
+  status: Schema.Literal(
+    "ok",
+    "missing",
+    "multiple",
+    "invalid",
+    "unknown",
+    "void",
+    "loop",
+    "depth",
+    "macro",
+    "budget",
+    "not-evaluated"
+  ),
   lookups: Schema.Int,
-  lookupGraph: Open,
-  flattened: Open,
-  warnings: Strings,
-  issues: Strings
-})
+  totalLookups: Schema.Int,
+  voidLookups: Schema.Int,
+  totalVoidLookups: Schema.Int,
+  networks: Schema.optionalWith(Strings, { exact: true }),
+  hosts: Schema.optionalWith(Strings, { exact: true }),
+  errors: Strings,
+  children: Schema.Array(Schema.suspend((): Schema.Schema<SpfNodeType> => SpfNode))
+}).annotations({ identifier: "SpfNode" })
 
-/** The union of DKIM shapes A and B. */
-export const DkimResult = Schema.Struct({
-  selectors_found: Strings,
-  valid_keys: Schema.Int,
-  selectorsChecked: Strings,
-  selectorsFound: Schema.Array(
+export const SpfFlattened = Schema.Struct({
+  needed: Schema.Boolean,
+  complete: Schema.Boolean,
+  record: Schema.String,
+  records: Schema.Array(
     Schema.Struct({
-      selector: Schema.String,
-      record: Schema.String,
-      valid: Schema.Boolean,
-      keyType: Schema.String,
-      keyLength: Schema.Int
+      name: Schema.String,
+      value: Schema.String,
+      length: Schema.Int,
+      strings: Schema.Int,
+      answerBytes: Schema.Int
     })
   ),
-  hasDkim: Schema.Boolean,
-  issues: Schema.Array(Schema.Unknown)
+  lookups: Schema.Int,
+  ip4: Schema.Int,
+  ip6: Schema.Int,
+  warnings: Strings
 })
 
-export const DmarcResult = Schema.Struct({
+export const Finding = Schema.Struct({
+  id: Schema.String,
+  severity: Schema.Literal("critical", "high", "medium", "low", "info"),
+  message: Schema.String
+})
+
+export const SpfResult = Schema.Struct({
+  domain: Schema.String,
+  status: Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown"),
   exists: Schema.Boolean,
-  valid: Schema.Boolean,
   record: Schema.String,
-  policy: Schema.Literal("none", "quarantine", "reject"),
-  subdomainPolicy: Schema.String,
-  pct: Schema.Int,
-  percentage: Schema.Int,
-  reportingEnabled: Schema.Boolean,
-  rua: Strings,
-  ruf: Strings,
-  issues: Schema.Array(Schema.Unknown)
-})
-
-export const BimiResult = Schema.Struct({
-  exists: Schema.Boolean,
-  record: Nullable(Schema.String),
+  records: Strings,
   valid: Schema.Boolean,
-  logoUrl: Nullable(Schema.String),
-  authorityUrl: Nullable(Schema.String),
-  logo: Open,
-  authority: Open,
-  issues: Strings
-})
-
-export const MtaStsResult = Schema.Struct({
-  exists: Schema.Boolean,
-  record: Nullable(Schema.String),
-  policyId: Nullable(Schema.String),
-  policy: Nullable(Open),
-  policyUrl: Schema.String,
-  valid: Schema.Boolean,
+  policy: Schema.Literal("fail", "softfail", "neutral", "pass", "none", "unknown"),
+  policySource: Nullable(Schema.String),
+  mechanisms: Strings,
+  modifiers: Strings,
+  redirect: Nullable(Schema.String),
+  includes: Strings,
+  lookups: Schema.Int,
+  lookupLimit: Schema.Int,
+  voidLookups: Schema.Int,
+  voidLookupLimit: Schema.Int,
+  lookupGraph: SpfNode,
+  flattened: SpfFlattened,
+  errors: Schema.Array(Schema.Struct({ position: Schema.Int, term: Schema.String, message: Schema.String })),
+  findings: Schema.Array(Finding),
+  warnings: Strings,
   issues: Strings
 })
 
@@ -80,8 +101,28 @@ export const EmailCheckResult = Schema.Struct({
   spf: SpfResult,
   dkim: DkimResult,
   dmarc: DmarcResult,
-  mx: Schema.Struct({ records: Schema.Array(Schema.Struct({ priority: Schema.Int, host: Schema.String })) }),
-  score: Schema.Int
+  mx: Schema.Struct({
+    status: Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown"),
+    /** A null MX (RFC 7505) appears as host ".". */
+    records: Schema.Array(Schema.Struct({ priority: Schema.Int, host: Schema.String })),
+    nullMx: Schema.Boolean,
+    implicit: Schema.Boolean,
+    issues: Strings
+  }),
+  /** 0-100, docs/scoring.md "Email score". */
+  score: Schema.Int,
+  scoreBreakdown: Schema.Struct({
+    score: Schema.Int,
+    partial: Schema.Boolean,
+    parts: Schema.Array(
+      Schema.Struct({
+        component: Schema.Literal("spf", "dkim", "dmarc"),
+        earned: Schema.Int,
+        possible: Schema.Int,
+        notes: Strings
+      })
+    )
+  })
 })
 
 export const SmtpTlsResult = Schema.Struct({
@@ -137,36 +178,61 @@ export const BlacklistResult = Schema.Struct({
 })
 
 export const SpfGenerateRequest = Schema.Struct({
-  mechanisms: Schema.Array(Schema.Struct({ type: Schema.String, value: Schema.String })).pipe(
-    Schema.maxItems(100)
-  ),
+  mechanisms: Schema.Array(
+    Schema.Struct({ type: Schema.String, value: Schema.optional(Schema.String) })
+  ).pipe(Schema.maxItems(100)),
   useA: Schema.optional(Schema.Boolean),
   useMx: Schema.optional(Schema.Boolean),
+  /** fail, softfail, neutral or pass (also -all, ~all, ?all, +all); softfail when absent. */
   policy: Schema.optional(Schema.String)
 })
 
+export const SpfGenerateResponse = Schema.Struct({
+  record: Schema.String,
+  lookups: Schema.Int,
+  lookupsIsMinimum: Schema.Boolean,
+  lookupLimit: Schema.Int,
+  lookupNote: Schema.String,
+  policy: Schema.Literal("fail", "softfail", "neutral", "pass"),
+  lengthChecks: Schema.Struct({
+    characters: Schema.Int,
+    strings: Schema.Int,
+    fitsOneString: Schema.Boolean,
+    answerBytes: Schema.Int,
+    fitsUdp: Schema.Boolean
+  }),
+  warnings: Strings,
+  dnsEntry: Schema.Struct({
+    type: Schema.Literal("TXT"),
+    name: Schema.String,
+    ttl: Schema.Int,
+    strings: Strings,
+    value: Schema.String,
+    zoneLine: Schema.String
+  })
+})
+
 export const DmarcGenerateRequest = Schema.Struct({
-  policy: Schema.Literal("none", "quarantine", "reject"),
-  rua: Schema.optional(Schema.String),
-  subdomainPolicy: Schema.optional(Schema.Literal("none", "quarantine", "reject")),
-  ruf: Schema.optional(Schema.String),
-  pct: Schema.optional(Schema.Int),
-  adkim: Schema.optional(Schema.Literal("r", "s")),
-  aspf: Schema.optional(Schema.Literal("r", "s")),
-  fo: Schema.optional(Schema.String),
-  rf: Schema.optional(Schema.String),
-  ri: Schema.optional(Schema.Int)
+  ...DmarcGenerateFields
 })
 
 const get = <const Name extends string, A, I>(name: Name, path: `/${string}`, success: Schema.Schema<A, I>) =>
   HttpApiEndpoint.get(name, path).setUrlParams(DomainQuery).addSuccess(success).addError(BadRequest)
+
+export { BimiResult, DkimResult, DmarcResult, MtaStsResult }
 
 export class EmailApi extends HttpApiGroup.make("email")
   .add(get("check", "/email/check", EmailCheckResult))
   .add(get("spf", "/email/spf", SpfResult))
   .add(
     HttpApiEndpoint.get("dkim", "/email/dkim")
-      .setUrlParams(Schema.Struct({ domain: Domain, selector: Schema.optional(Schema.Array(Schema.String)) }))
+      .setUrlParams(
+        Schema.Struct({
+          domain: Domain,
+          /** Extra DKIM selectors to check: repeat the parameter or separate with commas. */
+          selector: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String)))
+        })
+      )
       .addSuccess(DkimResult)
       .addError(BadRequest)
   )
@@ -187,12 +253,12 @@ export class EmailApi extends HttpApiGroup.make("email")
   .add(
     HttpApiEndpoint.post("spfGenerate", "/email/spf/generate")
       .setPayload(SpfGenerateRequest)
-      .addSuccess(Open)
+      .addSuccess(SpfGenerateResponse)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.post("dmarcGenerate", "/email/dmarc/generate")
       .setPayload(DmarcGenerateRequest)
-      .addSuccess(Open)
+      .addSuccess(DmarcGenerateResponse)
       .addError(BadRequest)
   ) {}

@@ -1,21 +1,47 @@
 /** Handlers of the email group. Endpoints not built yet answer 501 (each later issue replaces its own). */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { handleEmailCheck } from "./EmailCheckHandler.ts"
+import { Effect, Either, Layer } from "effect"
 import { Api } from "../Api.ts"
-import { notImplemented } from "../api/Errors.ts"
+import { BadRequest, notImplemented } from "../api/Errors.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { generate as generateSpf } from "../generate/Spf.ts"
+import { Facts } from "../scan/Facts.ts"
+import { Web } from "../net/Web.ts"
+import {
+  handleBimi,
+  handleDkim,
+  handleDmarc,
+  handleDmarcGenerate,
+  handleMtaSts
+} from "./EmailAuthHandlers.ts"
 
-export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
-  handlers
-    .handle("check", () => Effect.fail(notImplemented))
-    .handle("spf", () => Effect.fail(notImplemented))
-    .handle("dkim", () => Effect.fail(notImplemented))
-    .handle("dmarc", () => Effect.fail(notImplemented))
-    .handle("bimi", () => Effect.fail(notImplemented))
-    .handle("mtaSts", () => Effect.fail(notImplemented))
-    .handle("smtpTls", () => Effect.fail(notImplemented))
-    .handle("fcrdns", () => Effect.fail(notImplemented))
-    .handle("blacklist", () => Effect.fail(notImplemented))
-    .handle("senderRequirements", () => Effect.fail(notImplemented))
-    .handle("spfGenerate", () => Effect.fail(notImplemented))
-    .handle("dmarcGenerate", () => Effect.fail(notImplemented))
-)
+export const EmailHandlers = HttpApiBuilder.group(
+  Api,
+  "email",
+  (handlers) =>
+    handlers
+      .handle("check", handleEmailCheck)
+      .handle("spf", ({ urlParams }) => Effect.flatMap(Facts.make(urlParams.domain), (facts) => facts.spf))
+      .handle("dkim", handleDkim)
+      .handle("dmarc", handleDmarc)
+      .handle("bimi", handleBimi)
+      .handle("mtaSts", handleMtaSts)
+      .handle("smtpTls", () => Effect.fail(notImplemented))
+      .handle("fcrdns", () => Effect.fail(notImplemented))
+      .handle("blacklist", () => Effect.fail(notImplemented))
+      .handle("senderRequirements", () => Effect.fail(notImplemented))
+      .handle("spfGenerate", ({ payload }) =>
+        Either.match(generateSpf({ ...payload, policy: payload.policy ?? "softfail" }), {
+          onLeft: (e) => Effect.fail(new BadRequest({ error: e.reason })),
+          onRight: (out) =>
+            Effect.succeed(
+              payload.policy === undefined
+                ? { ...out, warnings: ["no policy given: '~all' (softfail) used", ...out.warnings] }
+                : out
+            )
+        })
+      )
+      .handle("dmarcGenerate", handleDmarcGenerate)
+  // Layers are memoised by reference: every group providing Resolver.Default shares one resolver
+).pipe(Layer.provide(Web.Default), Layer.provide(Resolver.Default))

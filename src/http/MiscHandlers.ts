@@ -7,10 +7,18 @@ import { notImplemented, Unavailable } from "../api/Errors.ts"
 
 const startedAt = Date.now()
 
-/** The database is healthy when it answers a query and runs in WAL mode. */
+/**
+ * The database is usable when a write can be read back (snapshots need both), and healthy when it
+ * also runs in WAL mode (crash-safe concurrent reads).
+ */
 const databaseHealth = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const start = yield* Clock.currentTimeMillis
+  const stamp = new Date(start).toISOString()
+  yield* sql`INSERT INTO app_meta (key, value) VALUES ('health_checked_at', ${stamp})
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+  const [read] = yield* sql<{ value: string }>`SELECT value FROM app_meta WHERE key = 'health_checked_at'`
+  if (read?.value !== stamp) return yield* Effect.fail(new Error("a write could not be read back"))
   const rows = yield* sql<{ journal_mode: string }>`PRAGMA journal_mode`
   const latencyMs = (yield* Clock.currentTimeMillis) - start
   const journalMode = rows[0]?.journal_mode ?? "unknown"

@@ -10,8 +10,10 @@ import { ConfigProvider, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { AppLive } from "../../src/http/Server.ts"
 
-export const testApp = (env: Record<string, string> = {}) => {
-  const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-test-"))
+export const testApp = (
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(join(tmpdir(), "domain-audit-test-"))
+) => {
   const config = Layer.setConfigProvider(
     ConfigProvider.fromMap(new Map(Object.entries({ DATA_DIR: dataDir, LOG_LEVEL: "Error", ...env })))
   )

@@ -2,7 +2,8 @@
  * vitest globalSetup: bring the test world up once before the tests (scripts/world/up).
  * - A world already running from this tree, generated after the last change to scripts/world, is reused.
  * - A world running from another checkout (its world.env named by the pointer file that `up` writes)
- *   is reused too: the addresses are fixed, so two worlds cannot run at once on one machine.
+ *   is reused too: the addresses are fixed, so two worlds cannot run at once on one machine. Under CI
+ *   that other world is stopped (through its own scripts/world/down) and this checkout's started.
  * The world is left running for fast re-runs in development; under CI (process.env.CI) it is stopped
  * at teardown. WORLD_SKIP=1 skips all of this.
  */
@@ -22,20 +23,27 @@ const newestMtime = (dir: string): number =>
 
 const running = (statusScript: string) => spawnSync(statusScript, [], { stdio: "ignore" }).status === 0
 
-const otherWorld = (): boolean => {
-  if (!existsSync(WORLD_POINTER_FILE)) return false
+/** The scripts/world directory of a world running from another checkout, if any. */
+const otherWorld = (): string | undefined => {
+  if (!existsSync(WORLD_POINTER_FILE)) return undefined
   const envFile = readFileSync(WORLD_POINTER_FILE, "utf8").trim()
-  const status = join(envFile, "../../../scripts/world/status")
-  return envFile !== OWN_WORLD_ENV_FILE && existsSync(envFile) && existsSync(status) && running(status)
+  const dir = join(envFile, "../../../scripts/world")
+  const live = envFile !== OWN_WORLD_ENV_FILE && existsSync(envFile) && existsSync(join(dir, "status"))
+  return live && running(join(dir, "status")) ? dir : undefined
 }
 
 export default function setup(): () => void {
   if (process.env.WORLD_SKIP === "1") return () => {}
   let started = false
   const fresh = existsSync(OWN_WORLD_ENV_FILE) && statSync(OWN_WORLD_ENV_FILE).mtimeMs > newestMtime(scripts)
-  if (!(fresh && running(join(scripts, "status"))) && !otherWorld()) {
-    execFileSync(join(scripts, "up"), [], { stdio: "inherit", timeout: 300_000 })
-    started = true
+  if (!(fresh && running(join(scripts, "status")))) {
+    const other = otherWorld()
+    // In development another checkout's world is reused; CI tests its own, so it stops the other.
+    if (other && process.env.CI) execFileSync(join(other, "down"), [], { stdio: "inherit", timeout: 60_000 })
+    if (!other || process.env.CI) {
+      execFileSync(join(scripts, "up"), [], { stdio: "inherit", timeout: 300_000 })
+      started = true
+    }
   }
   return () => {
     if (process.env.CI && started)

@@ -2,17 +2,22 @@
  * The world tests itself, independent of the service: for each scenario, what it claims is
  * observably true on the wire (docs/world.md). Needs the world up (vitest globalSetup starts it).
  */
-import { execFile } from "node:child_process"
+import { spawn } from "node:child_process"
 import { X509Certificate, createHash, createPublicKey } from "node:crypto"
 import dgram from "node:dgram"
 import { readFileSync } from "node:fs"
 import https from "node:https"
 import http from "node:http"
 import net from "node:net"
-import { promisify } from "node:util"
+import { domainToASCII, fileURLToPath } from "node:url"
 import * as packet from "dns-packet"
+import * as fc from "fast-check"
 import { beforeAll, describe, expect, it } from "vitest"
-import { worldEnv } from "./env.ts"
+import { CspEvaluator } from "csp_evaluator/dist/evaluator.js"
+import { CspParser } from "csp_evaluator/dist/parser.js"
+import { Effect } from "effect"
+import { settings } from "../../src/Config.ts"
+import { WorldConfig, worldEnv } from "./env.ts"
 
 interface MxInfo {
   host: string
@@ -186,7 +191,9 @@ describe("records of the email scenarios", () => {
     expect(txt(await ask(resolver, "_dmarc.dmarc-none.com", "TXT"))).toEqual(["v=DMARC1; p=none"])
     expect((await ask(resolver, "_dmarc.sub.dmarc-org.com", "TXT")).rcode).toBe("NXDOMAIN")
     expect(txt(await ask(resolver, "_dmarc.dmarc-org.com", "TXT"))[0]).toMatch(/^v=DMARC1; p=quarantine/)
-    expect(txt(await ask(resolver, "old._domainkey.dkim-revoked.com", "TXT"))).toEqual(["v=DKIM1; k=rsa; p="])
+    expect(txt(await ask(resolver, "selector2._domainkey.dkim-revoked.com", "TXT"))).toEqual([
+      "v=DKIM1; k=rsa; p="
+    ])
     const ed = txt(await ask(resolver, "ed25519._domainkey.perfect.com", "TXT"))[0] ?? ""
     expect(Buffer.from(ed.split("p=")[1] ?? "", "base64")).toHaveLength(32)
     expect(dataOf(await ask(resolver, "nomail.org", "MX"), "MX")).toEqual([{ preference: 0, exchange: "." }])
@@ -198,14 +205,38 @@ describe("records of the email scenarios", () => {
     ).toEqual([])
   })
 
+  it("SPF lookup counts: spf-toomany.com needs 12, spf-flatten.com 6, perfect.com 1; spf-loop.net loops", async () => {
+    // Terms that cost a DNS lookup (RFC 7208 4.6.4), following include/redirect.
+    const count = async (domain: string, seen: Array<string> = []): Promise<number | "loop"> => {
+      if (seen.includes(domain)) return "loop"
+      const record = txt(await ask(resolver, domain, "TXT")).find((t) => t.startsWith("v=spf1 "))
+      let n = 0
+      for (const term of (record ?? "").split(" ").slice(1)) {
+        const m = /^[+~?-]?(include:|redirect=|a(?=$|[:/])|mx(?=$|[:/])|ptr(?=$|:)|exists:)(.*)$/.exec(term)
+        if (!m) continue
+        n++
+        if (m[1] === "include:" || m[1] === "redirect=") {
+          const inner = await count(m[2] ?? "", [...seen, domain])
+          if (inner === "loop") return "loop"
+          n += inner
+        }
+      }
+      return n
+    }
+    expect(await count("spf-toomany.com")).toBe(12)
+    expect(await count("spf-flatten.com")).toBe(6)
+    expect(await count("perfect.com")).toBe(1)
+    expect(await count("spf-loop.net")).toBe("loop")
+  })
+
   it("the weak DKIM key is RSA-1024 and the strong one RSA-2048", async () => {
     const bits = async (name: string) => {
       const p = (txt(await ask(resolver, name, "TXT"))[0] ?? "").split("p=")[1] ?? ""
       return createPublicKey({ key: Buffer.from(p, "base64"), format: "der", type: "spki" })
         .asymmetricKeyDetails?.modulusLength
     }
-    expect(await bits("weak._domainkey.dkim-weak.com")).toBe(1024)
-    expect(await bits("rsa2048._domainkey.perfect.com")).toBe(2048)
+    expect(await bits("s1024._domainkey.dkim-weak.com")).toBe(1024)
+    expect(await bits("selector1._domainkey.perfect.com")).toBe(2048)
   })
 })
 
@@ -247,6 +278,409 @@ describe("propagation", () => {
       const a = dataOf(await ask(addr, "propagation-lag.com", "A"), "A")
       expect(a).toEqual([addr === lagging ? "127.88.1.1" : "127.88.1.2"])
       expect((await ask(addr, "perfect.com", "A")).ad).toBe(true)
+      const soa = dataOf(await ask(addr, "propagation-lag.com", "SOA"), "SOA") as Array<{ serial: number }>
+      expect(soa[0]?.serial).toBe(addr === lagging ? 2025120100 : 2026010100)
     }
+  })
+})
+
+// ---- mail transport --------------------------------------------------------------------------
+/** The certificate an MX presents after STARTTLS (openssl s_client, as an operator would check). */
+const starttlsCert = async (m: MxInfo) => {
+  const stdout = await new Promise<string>((resolve) => {
+    const args = ["s_client", "-starttls", "smtp", "-connect", `${m.addr}:25`, "-servername", m.host]
+    // stdin closed at once: s_client prints the handshake and quits.
+    const child = spawn("openssl", args, { stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 })
+    let out = ""
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()))
+    child.on("close", () => resolve(out))
+  })
+  const pem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(stdout)?.[0]
+  if (!pem) throw new Error(`no certificate from ${m.host} (${m.addr})`)
+  return new X509Certificate(pem)
+}
+
+/** Read the SMTP banner and EHLO reply (RFC 5321 4.2). */
+const ehlo = (addr: string, waitMs = 5000) =>
+  new Promise<string>((resolve) => {
+    const sock = net.connect({ host: addr, port: 25 })
+    let text = ""
+    let sent = false
+    const done = () => (sock.destroy(), resolve(text))
+    const timer = setTimeout(done, waitMs)
+    sock.on("data", (d) => {
+      text += d.toString()
+      if (!sent && /^220 /m.test(text)) {
+        sent = true
+        sock.write("EHLO world-test.invalid\r\n")
+      } else if (sent && /^250 /m.test(text)) {
+        sock.write("QUIT\r\n")
+        clearTimeout(timer)
+        done()
+      }
+    })
+    sock.on("error", () => (clearTimeout(timer), done()))
+  })
+
+const spki = (cert: X509Certificate) =>
+  createHash("sha256")
+    .update(cert.publicKey.export({ type: "spki", format: "der" }))
+    .digest("hex")
+
+const tlsa = async (host: string) => {
+  const r = await ask(resolver, `_25._tcp.${host}`, "TLSA")
+  const records = dataOf(r, "TLSA") as Array<{
+    usage: number
+    selector: number
+    matchingType: number
+    certificate: Buffer
+  }>
+  return { ad: r.ad, records: records.map((t) => ({ ...t, hex: t.certificate.toString("hex") })) }
+}
+
+describe("mail transport", () => {
+  const ca = () => new X509Certificate(readFileSync(manifest.ca))
+
+  it("perfect.com: Postfix offers STARTTLS with a CA-issued certificate for its name and a matching, signed TLSA 3 1 1", async () => {
+    const m = mx0("perfect.com")
+    const reply = await ehlo(m.addr)
+    expect(reply).toMatch(/^220 mx\.perfect\.com ESMTP/m)
+    expect(reply).toMatch(/^250[- ]STARTTLS/m)
+    const cert = await starttlsCert(m)
+    expect(cert.verify(ca().publicKey)).toBe(true)
+    expect(cert.checkHost("mx.perfect.com")).toBe("mx.perfect.com")
+    expect(new Date(cert.validTo).getTime()).toBeGreaterThan(Date.now())
+    const t = await tlsa("mx.perfect.com")
+    expect(t.ad).toBe(true)
+    expect(t.records).toEqual([
+      expect.objectContaining({ usage: 3, selector: 1, matchingType: 1, hex: spki(cert) })
+    ])
+  })
+
+  it("mx-nostarttls.com: no STARTTLS in the EHLO reply", async () => {
+    const reply = await ehlo(mx0("mx-nostarttls.com").addr)
+    expect(reply).toMatch(/^250 /m)
+    expect(reply).not.toMatch(/STARTTLS/)
+  })
+
+  it("mx-expired.com: the certificate expired", async () => {
+    const cert = await starttlsCert(mx0("mx-expired.com"))
+    expect(cert.verify(ca().publicKey)).toBe(true)
+    expect(new Date(cert.validTo).getTime()).toBeLessThan(Date.now())
+  })
+
+  it("mx-selfsigned.com: the certificate is self-signed", async () => {
+    const cert = await starttlsCert(mx0("mx-selfsigned.com"))
+    expect(cert.issuer).toBe(cert.subject)
+    expect(cert.verify(cert.publicKey)).toBe(true)
+    expect(cert.verify(ca().publicKey)).toBe(false)
+  })
+
+  it("mx-wrongname.com: CA-issued, but not for the MX name", async () => {
+    const cert = await starttlsCert(mx0("mx-wrongname.com"))
+    expect(cert.verify(ca().publicKey)).toBe(true)
+    expect(cert.checkHost("mx.mx-wrongname.com")).toBeUndefined()
+  })
+
+  it("dane-mismatch.com: signed TLSA that does not match the certificate", async () => {
+    const cert = await starttlsCert(mx0("dane-mismatch.com"))
+    const t = await tlsa("mx.dane-mismatch.com")
+    expect(t.ad).toBe(true)
+    expect(t.records.length).toBe(1)
+    expect(t.records[0]?.hex).not.toBe(spki(cert))
+  })
+
+  it("dane-unsigned.com: matching TLSA, but unsigned (no AD)", async () => {
+    const cert = await starttlsCert(mx0("dane-unsigned.com"))
+    const t = await tlsa("mx.dane-unsigned.com")
+    expect(t.ad).toBe(false)
+    expect(t.records[0]?.hex).toBe(spki(cert))
+  })
+
+  it("mx-slow.com: accepts the connection, but no banner comes", async () => {
+    const m = mx0("mx-slow.com")
+    expect(m.server).toBe("slow")
+    expect(await ehlo(m.addr, 2000)).toBe("")
+  })
+
+  it("every other Postfix MX greets with its own name", async () => {
+    for (const s of manifest.scenarios) {
+      for (const m of s.mx.filter((x) => x.server === "postfix")) {
+        expect(await ehlo(m.addr)).toMatch(new RegExp(`^220 ${m.host.replace(/\./g, "\\.")} `, "m"))
+      }
+    }
+  })
+})
+
+// ---- web -------------------------------------------------------------------------------------
+interface WebReply {
+  status: number
+  headers: http.IncomingHttpHeaders
+  body: string
+}
+
+/** GET over HTTPS (trusting only the world CA) or HTTP, connecting to the scenario's web address. */
+const get = (
+  domain: string,
+  path: string,
+  opts: { http?: boolean; host?: string; timeoutMs?: number } = {}
+) =>
+  new Promise<WebReply>((resolve, reject) => {
+    const web = scenario(domain).web
+    if (!web) return reject(new Error(`${domain} has no web host`))
+    const host = opts.host ?? domain
+    const options = { host: web.addr, path, headers: { host }, timeout: opts.timeoutMs ?? 5000 }
+    const onResponse = (res: http.IncomingMessage) => {
+      let body = ""
+      res.on("data", (d: Buffer) => (body += d.toString()))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    }
+    const req = opts.http
+      ? http.get({ ...options, port: 80 }, onResponse)
+      : https.get({ ...options, port: 443, servername: host, ca: readFileSync(manifest.ca) }, onResponse)
+    req.on("timeout", () => req.destroy(new Error("timeout")))
+    req.on("error", reject)
+  })
+
+const SIX = [
+  "strict-transport-security",
+  "content-security-policy",
+  "x-frame-options",
+  "x-content-type-options",
+  "referrer-policy",
+  "permissions-policy"
+]
+
+describe("web", () => {
+  it("perfect.com sends all six security headers and a strict CSP; HTTP redirects to HTTPS", async () => {
+    const r = await get("perfect.com", "/")
+    expect(r.status).toBe(200)
+    for (const h of SIX) expect(r.headers[h]).toBeDefined()
+    const csp = String(r.headers["content-security-policy"])
+    expect(csp).toContain("default-src 'none'")
+    expect(new CspEvaluator(new CspParser(csp).csp).evaluate()).toEqual([])
+    expect(r.body).not.toMatch(/<script>|onclick=|style="/)
+    const plain = await get("perfect.com", "/", { http: true })
+    expect(plain.status).toBe(301)
+    expect(plain.headers.location).toBe("https://perfect.com/")
+  })
+
+  it("perfect.com: MTA-STS enforce covering the MX, BIMI logo in SVG Tiny PS", async () => {
+    const policy = await get("perfect.com", "/.well-known/mta-sts.txt", { host: "mta-sts.perfect.com" })
+    expect(policy.headers["content-type"]).toMatch(/^text\/plain/)
+    expect(policy.body).toMatch(
+      /^version: STSv1\r\nmode: enforce\r\nmx: mx\.perfect\.com\r\nmax_age: \d+\r\n$/
+    )
+    expect(txt(await ask(resolver, "_mta-sts.perfect.com", "TXT"))[0]).toMatch(/^v=STSv1; id=/)
+    expect(txt(await ask(resolver, "_smtp._tls.perfect.com", "TXT"))[0]).toMatch(/^v=TLSRPTv1; rua=mailto:/)
+    const logo = await get("perfect.com", "/bimi/logo.svg")
+    expect(logo.headers["content-type"]).toBe("image/svg+xml")
+    expect(logo.body).toContain('baseProfile="tiny-ps"')
+    expect(logo.body).toContain("<title>")
+  })
+
+  it("perfect.com: the BIMI a= URL serves a VMC (BIMI EKU, logotype extension) issued by the world CA", async () => {
+    expect(txt(await ask(resolver, "default._bimi.perfect.com", "TXT"))[0]).toContain(
+      "a=https://perfect.com/bimi/vmc.pem"
+    )
+    const r = await get("perfect.com", "/bimi/vmc.pem")
+    const pems = r.body.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+    expect(pems.length).toBe(2)
+    const vmc = new X509Certificate(pems[0] ?? "")
+    expect(vmc.verify(new X509Certificate(readFileSync(manifest.ca)).publicKey)).toBe(true)
+    expect(vmc.checkHost("perfect.com")).toBe("perfect.com")
+    // OIDs as DER: id-kp-BrandIndicatorforMessageIdentification 1.3.6.1.5.5.7.3.31, id-pe-logotype 1.3.6.1.5.5.7.1.12
+    expect(vmc.raw.includes(Buffer.from("06082b0601050507031f", "hex"))).toBe(true)
+    expect(vmc.raw.includes(Buffer.from("06082b0601050507010c", "hex"))).toBe(true)
+  })
+
+  it("MTA-STS variants: mismatch, no policy, testing", async () => {
+    const mismatch = await get("mtasts-mismatch.com", "/.well-known/mta-sts.txt", {
+      host: "mta-sts.mtasts-mismatch.com"
+    })
+    expect(mismatch.body).toContain("mode: enforce")
+    expect(mismatch.body).not.toContain("mx.mtasts-mismatch.com")
+    const none = await get("mtasts-nopolicy.com", "/.well-known/mta-sts.txt", {
+      host: "mta-sts.mtasts-nopolicy.com"
+    })
+    expect(none.status).toBe(404)
+    expect(txt(await ask(resolver, "_mta-sts.mtasts-nopolicy.com", "TXT"))).toHaveLength(1)
+    const testing = await get("mtasts-testing.com", "/.well-known/mta-sts.txt", {
+      host: "mta-sts.mtasts-testing.com"
+    })
+    expect(testing.body).toContain("mode: testing")
+  })
+
+  it("BIMI variants: a logo that is not SVG Tiny PS, and a logo URL that is 404", async () => {
+    const bad = await get("bimi-badsvg.com", "/logo.svg")
+    expect(bad.status).toBe(200)
+    expect(bad.body).not.toContain("tiny-ps")
+    expect(bad.body).toContain("<script>")
+    expect((await get("bimi-nologo.com", "/missing-logo.svg")).status).toBe(404)
+  })
+
+  it("web-noheaders.com sends none of the six headers", async () => {
+    const r = await get("web-noheaders.com", "/")
+    expect(r.status).toBe(200)
+    for (const h of SIX) expect(r.headers[h]).toBeUndefined()
+  })
+
+  it("web-httponly.com answers on HTTP and has no HTTPS at all", async () => {
+    const r = await get("web-httponly.com", "/", { http: true })
+    expect(r.status).toBe(200)
+    await expect(get("web-httponly.com", "/")).rejects.toThrow(/ECONNREFUSED/)
+  })
+
+  it("web-slow.com: TLS connects, but the response headers do not come in time", async () => {
+    await expect(get("web-slow.com", "/", { timeoutMs: 2000 })).rejects.toThrow(/timeout|socket hang up/)
+  })
+
+  it("csp-weak.com: unsafe-inline and a wildcard; over 20 pages with inline code and third-party origins", async () => {
+    const r = await get("csp-weak.com", "/")
+    const csp = String(r.headers["content-security-policy"])
+    expect(csp).toContain("'unsafe-inline'")
+    expect(csp).toMatch(/ \*( |;|$)/)
+    expect(new CspEvaluator(new CspParser(csp).csp).evaluate().length).toBeGreaterThan(0)
+    const pages = [...r.body.matchAll(/href="(\/page-\d+\.html)"/g)].map((m) => m[1] ?? "")
+    expect(pages.length).toBeGreaterThan(20)
+    const page = await get("csp-weak.com", pages[pages.length - 1] ?? "/")
+    expect(page.status).toBe(200)
+    expect(page.body).toMatch(/<script>[^<]+<\/script>/)
+    expect(page.body).toMatch(/<style>/)
+    expect(page.body).toMatch(/ onclick="/)
+    expect(page.body).toMatch(/<script src="https:\/\/[^"]+"/)
+    expect(page.body).toMatch(/<link rel="stylesheet" href="https:\/\/[^"]+"/)
+  })
+
+  it("csp-meta.com: CSP only in a meta tag; csp-reportonly.com: only the report-only header", async () => {
+    const meta = await get("csp-meta.com", "/")
+    expect(meta.headers["content-security-policy"]).toBeUndefined()
+    expect(meta.body).toMatch(/<meta http-equiv="Content-Security-Policy" content="[^"]+">/)
+    const ro = await get("csp-reportonly.com", "/")
+    expect(ro.headers["content-security-policy"]).toBeUndefined()
+    expect(ro.headers["content-security-policy-report-only"]).toBeDefined()
+  })
+
+  it("every HTTPS host presents a certificate from the world CA for its name", async () => {
+    for (const s of manifest.scenarios.filter((x) => x.web?.https && x.web.server === "nginx")) {
+      const r = await get(s.domain, "/")
+      expect(r.status).toBeLessThan(500)
+    }
+  })
+})
+
+describe("world.env", () => {
+  it("parses with src/Config.ts through WorldConfig", async () => {
+    const s = await Effect.runPromise(settings.pipe(Effect.provide(WorldConfig)))
+    expect(s.dnsResolvers).toEqual([{ address: "127.53.1.1", port: 53 }])
+    expect(s.propagationResolvers.length).toBeGreaterThanOrEqual(5)
+    expect(s.propagationResolvers.map((r) => r.country)).toContain("AU")
+    expect(s.dnsblZones.map((z) => z.zone)).toEqual([
+      "zen.spamhaus.org",
+      "bl.spamcop.net",
+      "b.barracudacentral.org"
+    ])
+    expect(s.allowTargets).toEqual(["127.0.0.0/8", "::1/128"])
+    expect(s.smtpPort).toBe(25)
+    expect(readFileSync(s.extraCaFile, "utf8")).toContain("BEGIN CERTIFICATE")
+  })
+})
+
+// ---- the generator's pure parts (scenario list, synthetic domains, address plan) --------------
+interface Planned {
+  domain: string
+  tld: string
+  mx: Array<{ addr: string; host: string }>
+  web?: { addr: string }
+}
+interface Model {
+  loadScenarioFile: (path: string) => Array<{ domain: string; about?: string }>
+  synthetic: (n: number, scenarios: Array<unknown>) => Array<{ domain: string }>
+  plan: (scenarios: Array<unknown>) => Array<Planned>
+  BASE_TLDS: Array<string>
+}
+const modelPath = fileURLToPath(new URL("../../scripts/world/lib/model.mjs", import.meta.url))
+const scenariosPath = fileURLToPath(new URL("../../scripts/world/scenarios.json", import.meta.url))
+
+describe("scenario model", () => {
+  it("every issue scenario is in scenarios.json, described", async () => {
+    const model = (await import(modelPath)) as Model
+    const list = model.loadScenarioFile(scenariosPath)
+    const names = list.map((s) => s.domain)
+    for (const required of [
+      "perfect.com",
+      "unsigned.net",
+      "bogus-ds.org",
+      "expired-sig.com",
+      "rsasha1.net",
+      "nsec3-legacy.org",
+      "cname-chain.com",
+      "spf-toomany.com",
+      "spf-void.com",
+      "spf-loop.net",
+      "spf-multiple.org",
+      "spf-softfail.com",
+      "spf-passall.com",
+      "spf-flatten.com",
+      "dmarc-none.com",
+      "dmarc-invalid.net",
+      "dmarc-external-rua.org",
+      "dmarc-org.com",
+      "dkim-weak.com",
+      "dkim-revoked.com",
+      "bimi-badsvg.com",
+      "bimi-nologo.com",
+      "mtasts-mismatch.com",
+      "mtasts-nopolicy.com",
+      "mtasts-testing.com",
+      "nomail.org",
+      "nomx.net",
+      "mx-nostarttls.com",
+      "mx-expired.com",
+      "mx-selfsigned.com",
+      "mx-wrongname.com",
+      "mx-noptr.com",
+      "mx-ptrmismatch.com",
+      "mx-listed.com",
+      "dane-mismatch.com",
+      "dane-unsigned.com",
+      "mx-slow.com",
+      "web-noheaders.com",
+      "web-slow.com",
+      "web-httponly.com",
+      "csp-weak.com",
+      "csp-meta.com",
+      "csp-reportonly.com",
+      "propagation-lag.com"
+    ])
+      // prettier-ignore
+      expect(names).toContain(required)
+    expect(names.some((n) => n.endsWith(".de") && domainToASCII(n) !== n)).toBe(true)
+    for (const s of list) expect(s.about?.length ?? 0).toBeGreaterThan(10)
+  })
+
+  it("synthetic domains are distinct, and every host gets its own loopback address (property)", async () => {
+    const model = (await import(modelPath)) as Model
+    const base = model.loadScenarioFile(scenariosPath)
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 800 }), async (n) => {
+        const extra = model.synthetic(n, base)
+        expect(extra).toHaveLength(n)
+        const planned = model.plan([...base, ...extra])
+        const domains = planned.map((s) => s.domain)
+        expect(new Set(domains).size).toBe(domains.length)
+        const addrs = planned.flatMap((s) => [...s.mx.map((m) => m.addr), ...(s.web ? [s.web.addr] : [])])
+        expect(new Set(addrs).size).toBe(addrs.length)
+        for (const a of addrs) {
+          const octets = a.split(".").map(Number)
+          expect(octets[0]).toBe(127)
+          expect([25, 80]).toContain(octets[1])
+          for (const o of octets) expect(o >= 0 && o <= 255).toBe(true)
+          expect(octets[3]).toBeGreaterThan(0)
+        }
+        for (const s of planned) expect(model.BASE_TLDS).toContain(s.tld)
+      }),
+      { numRuns: 6 }
+    )
   })
 })

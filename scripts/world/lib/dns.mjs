@@ -22,7 +22,7 @@ const POLICIES = {
 }
 
 const soa = (origin, serial) =>
-  `$ORIGIN ${fqdn(origin)}\n$TTL 300\n@ SOA ${NS_SET[0]} hostmaster.${origin === "." ? "" : fqdn(origin)} ${serial} 3600 600 604800 60\n`
+  `$ORIGIN ${fqdn(origin)}\n$TTL 300\n@ SOA ${NS_SET[0]} hostmaster.${origin === "." ? "" : fqdn(origin)} ${serial} 86400 7200 3600000 3600\n`
 
 const substitute = (line, s) =>
   line
@@ -55,16 +55,34 @@ const scenarioZone = (s, extra, serial, records) => {
 
 const keymgr = (conf, zone, ...args) => run("keymgr", ["-c", conf, zone, ...args])
 
-/** Generate KSK+ZSK once for a zone; return its SHA-256 DS records (RFC 4509). */
+/**
+ * Generate KSK+ZSK once for a zone; return its SHA-256 DS records (RFC 4509). The DS lines are
+ * cached beside the KASP database (deleted with it), which saves two keymgr runs per zone per boot.
+ */
+const dsCache = new Map()
 const ensureKeys = (conf, zone, policy) => {
-  const listed = keymgr(conf, zone, "list").trim()
-  if (listed === "") {
+  const cacheFile = join(conf, "..", "keys", "ds-cache.json")
+  if (dsCache.size === 0 && existsSync(cacheFile))
+    for (const [k, v] of Object.entries(JSON.parse(readFileSync(cacheFile, "utf8")))) dsCache.set(k, v)
+  const key = `${zone} ${policy.algorithm}`
+  const cached = dsCache.get(key)
+  if (cached) return cached
+  // Keys of another algorithm (the scenario's dnssec type changed) are deleted and replaced.
+  const lines = keymgr(conf, zone, "list").trim().split("\n").filter(Boolean)
+  const wanted = policy.algorithm.toUpperCase()
+  const stale = lines.filter((l) => (l.split(/\s+/)[3] ?? "").split("/")[0] !== wanted)
+  for (const l of stale) keymgr(conf, zone, "delete", l.split(/\s+/)[0] ?? "")
+  if (stale.length > 0) for (const k of [...dsCache.keys()]) if (k.startsWith(`${zone} `)) dsCache.delete(k)
+  if (lines.length === stale.length) {
     keymgr(conf, zone, "generate", `algorithm=${policy.algorithm}`, "ksk=yes", `size=${policy.ksk ?? 256}`)
     keymgr(conf, zone, "generate", `algorithm=${policy.algorithm}`, "ksk=no", `size=${policy.zsk ?? 256}`)
   }
-  return keymgr(conf, zone, "ds")
+  const ds = keymgr(conf, zone, "ds")
     .split("\n")
     .filter((l) => / DS \d+ \d+ 2 /.test(l))
+  dsCache.set(key, ds)
+  write(cacheFile, JSON.stringify(Object.fromEntries(dsCache), null, 1) + "\n")
+  return ds
 }
 
 /** Pre-sign expired-sig style zones with ldns, validity in the past (2024-01). Returns DS lines. */

@@ -1,8 +1,30 @@
 // Postfix: one instance (own config and queue directory under data/world/postfix) with one smtpd
 // listener per MX address, each with its own host name and TLS settings. Nothing is ever relayed:
 // every transport is `discard`, and mail is accepted only for the scenario domains.
+import { createHash } from "node:crypto"
+import { existsSync, lstatSync, rmSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
 import { mkdirp, write } from "./util.mjs"
+
+/**
+ * Postfix daemons drop to the postfix user, which must reach the queue and data directories; the
+ * checkout may sit under a private home directory, so those live under /var/lib (one directory per
+ * world, named by a hash of its path) and data/world/postfix links to them.
+ */
+const stateDir = (root) =>
+  join("/var/lib/domain-audit-world", createHash("sha256").update(root).digest("hex").slice(0, 12))
+
+const link = (target, path) => {
+  if (existsSync(path) || isLink(path)) rmSync(path, { recursive: true, force: true })
+  symlinkSync(target, path)
+}
+const isLink = (path) => {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
 
 const SERVICES = `cleanup   unix  n       -       n       -       0       cleanup
 qmgr      unix  n       -       n       300     1       qmgr
@@ -25,14 +47,17 @@ postlog   unix-dgram n  -       n       -       1       postlogd
 /** `hosts`: [{ host, addr, tls: valid|expired|selfsigned|wrongname|none, key, cert, domain }]. */
 export const generatePostfix = (root, hosts) => {
   const dir = join(root, "postfix")
-  mkdirp(join(dir, "log"))
-  mkdirp(join(dir, "lib"))
-  mkdirp(join(dir, "spool"))
+  const state = stateDir(root)
+  mkdirp(dir)
+  for (const sub of ["log", "lib", "spool"]) {
+    mkdirp(join(state, sub))
+    link(join(state, sub), join(dir, sub))
+  }
   const domains = [...new Set(hosts.map((h) => h.domain))]
   const main = [
     "compatibility_level = 3.6",
-    `queue_directory = ${dir}/spool`,
-    `data_directory = ${dir}/lib`,
+    `queue_directory = ${state}/spool`,
+    `data_directory = ${state}/lib`,
     "mail_owner = postfix",
     "setgid_group = postdrop",
     "myhostname = world-mta.invalid",
@@ -51,8 +76,8 @@ export const generatePostfix = (root, hosts) => {
     "alias_database =",
     "local_recipient_maps =",
     "biff = no",
-    `maillog_file_prefixes = ${dir}/log`,
-    `maillog_file = ${dir}/log/postfix.log`,
+    `maillog_file_prefixes = ${state}/log`,
+    `maillog_file = ${state}/log/postfix.log`,
     "smtpd_banner = $myhostname ESMTP",
     "smtpd_tls_security_level = may",
     "smtpd_tls_loglevel = 0",

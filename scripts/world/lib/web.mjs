@@ -1,5 +1,6 @@
 // nginx: one server block per web host address (HTTPS with the domain's certificate, HTTP redirecting
 // to HTTPS, or HTTP only), the header sets and the generated sites.
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { mkdirp, write } from "./util.mjs"
 
@@ -9,8 +10,9 @@ export const HEADER_SETS = {
   basic: { "Strict-Transport-Security": "max-age=31536000", "X-Content-Type-Options": "nosniff" },
   strict: {
     "Strict-Transport-Security": "max-age=63072000; includeSubDomains; preload",
+    // No scripts at all: nothing for csp_evaluator to flag ('self' in script-src is flagged).
     "Content-Security-Policy":
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'; upgrade-insecure-requests",
+      "default-src 'none'; script-src 'none'; object-src 'none'; style-src 'self'; img-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; upgrade-insecure-requests",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
@@ -41,15 +43,14 @@ const site = (kind, domain) => {
       return {
         "/index.html": page(
           domain,
-          `<h1>${domain}</h1>\n<p><a href="/about.html">About</a></p>\n<script src="/app.js"></script>`,
+          `<h1>${domain}</h1>\n<p><a href="/about.html">About</a></p>\n<img src="/bimi/logo.svg" alt="logo" width="64">`,
           '<link rel="stylesheet" href="/style.css">\n'
         ),
         "/about.html": page(
           `About ${domain}`,
-          '<p>About.</p>\n<script src="/app.js"></script>',
+          "<p>About.</p>",
           '<link rel="stylesheet" href="/style.css">\n'
         ),
-        "/app.js": 'document.documentElement.dataset.ready = "1"\n',
         "/style.css": "body { font-family: sans-serif; }\n"
       }
     case "csp-weak": {
@@ -90,7 +91,7 @@ const site = (kind, domain) => {
 }
 
 /** Special file bodies: "@mta-sts:MODE:MX,MX", "@bimi-tiny-ps", "@bimi-bad-svg". */
-const special = (value) => {
+export const special = (value) => {
   if (!value.startsWith("@")) return value
   const [kind, mode, mx] = value.slice(1).split(":")
   if (kind === "mta-sts") {
@@ -118,6 +119,7 @@ const special = (value) => {
 /** `webs`: planned scenarios with `web`, plus `certs[domain]` = { key, cert }. Returns the nginx dir. */
 export const generateNginx = (root, webs, certs) => {
   const dir = join(root, "nginx")
+  rmSync(join(dir, "www"), { recursive: true, force: true })
   mkdirp(join(dir, "logs"))
   mkdirp(join(dir, "tmp"))
   const servers = []
@@ -151,7 +153,9 @@ ${headers}
       servers.push(`server {\n    listen ${s.web.addr}:80;\n${body}\n}`)
     }
   }
-  const conf = `worker_processes 1;
+  // Workers run as root too: the checkout (and so the docroot) may sit under a private home directory.
+  const conf = `user root;
+worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/logs/error.log warn;
 events { worker_connections 1024; }

@@ -1,0 +1,29 @@
+/**
+ * The TXT look-ups the email-authentication checks share (DMARC, DKIM, BIMI, MTA-STS, TLS-RPT).
+ * A look-up is kept as an outcome value, so `analyse` stays pure and can tell a missing record
+ * (empty list) from a failed look-up (`error`), which is "unknown", never "missing".
+ */
+import { Effect } from "effect"
+import type { DnsError } from "../net/Dns.ts"
+
+/** The part of the Resolver these checks need (`Resolver.txt`: strings of a record joined). */
+export interface TxtSource {
+  readonly txt: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsError, never>
+}
+
+export type TxtOutcome =
+  | { readonly name: string; readonly records: ReadonlyArray<string> }
+  | { readonly name: string; readonly error: string }
+
+export const isTxtError = (o: TxtOutcome): o is { readonly name: string; readonly error: string } =>
+  "error" in o
+
+/** Looks a name up, turning a DNS failure into an `error` outcome (never into "no record"). */
+export const lookupTxt = (dns: TxtSource, name: string): Effect.Effect<TxtOutcome> =>
+  dns.txt(name).pipe(
+    Effect.map((records): TxtOutcome => ({ name, records })),
+    Effect.catchAll((e) => Effect.succeed<TxtOutcome>({ name, error: `${e.reason}: ${e.message}` }))
+  )
+
+/** Normalises a user-supplied domain for building query names: lowercase, no trailing dot. */
+export const normaliseDomain = (domain: string): string => domain.trim().toLowerCase().replace(/\.$/, "")

@@ -1,0 +1,315 @@
+/**
+ * SPF record generator (`POST /email/spf/generate`). Pure: no DNS, nothing stored. Builds the TXT
+ * value from the caller's mechanisms, counts the lookups the record itself costs (RFC 7208 4.6.4; a
+ * minimum, since include targets add their own), checks the 255-character string and 512-byte answer
+ * sizes (RFC 7208 3.3, 3.4) and returns the DNS entry to publish.
+ */
+import { Either, Schema } from "effect"
+import { answerBytes } from "../checks/SpfFlatten.ts"
+import { parseIp4, parseIp6 } from "../checks/SpfIp.ts"
+import { checkDomainSpec, print, type Mechanism, type Qualifier, type Term } from "../checks/SpfParse.ts"
+
+export const GeneratorMechanismTypes = ["ip4", "ip6", "a", "mx", "include", "exists", "ptr"] as const
+export type GeneratorMechanismType = (typeof GeneratorMechanismTypes)[number]
+
+export interface SpfGenerateInput {
+  readonly mechanisms: ReadonlyArray<{ readonly type: string; readonly value?: string | undefined }>
+  readonly useA?: boolean | undefined
+  readonly useMx?: boolean | undefined
+  /** `fail`, `softfail`, `neutral`, `pass`, or the `-all` / `~all` / `?all` / `+all` spellings. */
+  readonly policy: string
+  /** Optional: the domain, for the DNS entry's name and the answer-size estimate. */
+  readonly domain?: string | undefined
+}
+
+export class SpfGenerateError extends Schema.TaggedError<SpfGenerateError>()("SpfGenerateError", {
+  reason: Schema.String
+}) {}
+
+export interface SpfGenerateOutput {
+  readonly record: string
+  /** Lookups this record costs by itself; include targets add theirs, so this is a minimum. */
+  readonly lookups: number
+  readonly lookupsIsMinimum: boolean
+  readonly lookupLimit: number
+  readonly lookupNote: string
+  readonly policy: "fail" | "softfail" | "neutral" | "pass"
+  readonly lengthChecks: {
+    readonly characters: number
+    readonly strings: number
+    readonly fitsOneString: boolean
+    readonly answerBytes: number
+    readonly fitsUdp: boolean
+  }
+  readonly warnings: ReadonlyArray<string>
+  readonly dnsEntry: {
+    readonly type: "TXT"
+    readonly name: string
+    readonly ttl: number
+    /** The value as DNS character-strings, each at most 255 characters. */
+    readonly strings: ReadonlyArray<string>
+    readonly value: string
+    readonly zoneLine: string
+  }
+}
+
+const POLICIES: Record<string, Qualifier> = {
+  fail: "-",
+  "-all": "-",
+  "-": "-",
+  softfail: "~",
+  "~all": "~",
+  "~": "~",
+  neutral: "?",
+  "?all": "?",
+  "?": "?",
+  pass: "+",
+  "+all": "+",
+  "+": "+",
+  all: "+"
+}
+const POLICY_NAMES = { "-": "fail", "~": "softfail", "?": "neutral", "+": "pass" } as const
+
+/** Evaluation order: no lookups first, then single lookups, the expensive ones last. */
+const ORDER: Record<GeneratorMechanismType, number> = {
+  ip4: 0,
+  ip6: 1,
+  a: 2,
+  mx: 3,
+  include: 4,
+  exists: 5,
+  ptr: 6
+}
+
+const PRIVATE_V4: ReadonlyArray<readonly [string, number]> = [
+  ["10.0.0.0", 8],
+  ["172.16.0.0", 12],
+  ["192.168.0.0", 16],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["100.64.0.0", 10]
+]
+
+const inV4 = (ip: bigint, [net, len]: readonly [string, number]) =>
+  ip >> BigInt(32 - len) === parseIp4(net)! >> BigInt(32 - len)
+
+const fail = (reason: string) => Either.left(new SpfGenerateError({ reason }))
+
+const parseCidr = (value: string, family: 4 | 6) => {
+  const [ip = "", len, extra] = value.split("/")
+  const max = family === 4 ? 32 : 128
+  if (extra !== undefined) return undefined
+  const address = family === 4 ? parseIp4(ip) : parseIp6(ip)
+  if (address === undefined) return undefined
+  if (len !== undefined && !(/^(0|[1-9][0-9]{0,2})$/.test(len) && Number(len) <= max)) return undefined
+  return { ip, address, prefix: len === undefined ? undefined : Number(len) }
+}
+
+/** Builds one mechanism from `{type, value}` or explains why it is invalid. */
+const toMechanism = (
+  type: string,
+  rawValue: string | undefined,
+  warnings: Array<string>
+): Either.Either<Mechanism, SpfGenerateError> => {
+  const t = type.trim().toLowerCase()
+  let value = (rawValue ?? "").trim()
+  // tolerate the term spelled out in the value ("ip4:192.0.2.1", "include:_spf.example.com")
+  if (value.toLowerCase().startsWith(`${t}:`)) value = value.slice(t.length + 1)
+  const hostChars = (v: string) => /^[A-Za-z0-9._-]*$/.test(v.replace(/%\{[^}]*\}|%%|%_|%-/g, ""))
+  if (/\s/.test(value)) return fail(`${t}: '${value}' contains whitespace`)
+  const m = (rest: Partial<Mechanism>): Mechanism => ({
+    kind: "mechanism",
+    name: t as Mechanism["name"],
+    qualifier: undefined,
+    domain: rest.domain,
+    ip: rest.ip,
+    cidr4: rest.cidr4,
+    cidr6: rest.cidr6
+  })
+  switch (t) {
+    case "ip4":
+    case "ip6": {
+      const family = t === "ip4" ? 4 : 6
+      const parsed = parseCidr(value, family)
+      if (!parsed)
+        return fail(`${t}: '${value}' is not an ${family === 4 ? "IPv4" : "IPv6"} address or CIDR network`)
+      if (parsed.prefix !== undefined && parsed.prefix < (family === 4 ? 8 : 16))
+        warnings.push(`${t}:${value} authorises a very large range of addresses`)
+      if (family === 4 && PRIVATE_V4.some((r) => inV4(parsed.address, r)))
+        warnings.push(
+          `${t}:${value} is a private or loopback address: receivers on the internet never see it`
+        )
+      return Either.right(
+        m(family === 4 ? { ip: parsed.ip, cidr4: parsed.prefix } : { ip: parsed.ip, cidr6: parsed.prefix })
+      )
+    }
+    case "a":
+    case "mx": {
+      const dual = /^(.*?)(?:\/([0-9]+))?(?:\/\/([0-9]+))?$/.exec(value)!
+      const domain = dual[1] === "" ? undefined : dual[1]!
+      const c4 = dual[2] === undefined ? undefined : Number(dual[2])
+      const c6 = dual[3] === undefined ? undefined : Number(dual[3])
+      if (c4 !== undefined && (c4 > 32 || !/^(0|[1-9][0-9]*)$/.test(dual[2]!)))
+        return fail(`${t}: '/${dual[2]}' is not an IPv4 prefix length (0-32)`)
+      if (c6 !== undefined && (c6 > 128 || !/^(0|[1-9][0-9]*)$/.test(dual[3]!)))
+        return fail(`${t}: '//${dual[3]}' is not an IPv6 prefix length (0-128)`)
+      if (domain !== undefined) {
+        if (!hostChars(domain)) return fail(`${t}: '${domain}' is not a domain name`)
+        const problems = checkDomainSpec(domain, 0, value)
+        if (problems.length > 0) return fail(`${t}: ${problems[0]!.message}`)
+      }
+      return Either.right(m({ domain, cidr4: c4, cidr6: c6 }))
+    }
+    case "include":
+    case "exists":
+    case "ptr": {
+      if (value === "") {
+        if (t === "ptr") {
+          warnings.push("'ptr' is slow, unreliable and deprecated (RFC 7208 5.5): list the addresses instead")
+          return Either.right(m({}))
+        }
+        return fail(`${t} needs a domain`)
+      }
+      const problems = checkDomainSpec(value, 0, value)
+      if (problems.length > 0) return fail(`${t}: ${problems[0]!.message}`)
+      if (!hostChars(value)) return fail(`${t}: '${value}' is not a domain name`)
+      if (t === "ptr")
+        warnings.push("'ptr' is slow, unreliable and deprecated (RFC 7208 5.5): list the addresses instead")
+      return Either.right(m({ domain: value }))
+    }
+    default:
+      return fail(
+        `unknown mechanism type '${type}' (use one of ${GeneratorMechanismTypes.join(", ")}; 'all' comes from policy)`
+      )
+  }
+}
+
+/** Generates the record. Left: invalid input, with a reason fit for a 400 response. */
+export const generate = (input: SpfGenerateInput): Either.Either<SpfGenerateOutput, SpfGenerateError> => {
+  const warnings: Array<string> = []
+  if (typeof input !== "object" || input === null)
+    return fail("the body must be an object {mechanisms, useA, useMx, policy}")
+  const qualifier =
+    POLICIES[
+      String(input.policy ?? "")
+        .trim()
+        .toLowerCase()
+    ]
+  if (qualifier === undefined)
+    return fail(`unknown policy '${input.policy}' (use fail, softfail, neutral or pass)`)
+  if (!Array.isArray(input.mechanisms)) return fail("mechanisms must be an array of {type, value}")
+  if (input.domain !== undefined) {
+    const problems = checkDomainSpec(input.domain.replace(/\.$/, ""), 0, input.domain)
+    if (problems.length > 0 || input.domain.includes("%"))
+      return fail(`domain: '${input.domain}' is not a domain name`)
+  }
+  const mechanisms: Array<Mechanism> = []
+  if (input.useA) mechanisms.push(aOrMx("a"))
+  if (input.useMx) mechanisms.push(aOrMx("mx"))
+  for (const item of input.mechanisms) {
+    if (typeof item !== "object" || item === null || typeof item.type !== "string")
+      return fail("each mechanism needs a string 'type'")
+    const m = toMechanism(item.type, typeof item.value === "string" ? item.value : undefined, warnings)
+    if (Either.isLeft(m)) return Either.left(m.left)
+    mechanisms.push(m.right)
+  }
+  const seen = new Set<string>()
+  const unique = mechanisms.filter((m) => {
+    const key = print([m]).toLowerCase()
+    if (seen.has(key)) {
+      warnings.push(`duplicate '${key.slice(7)}' removed`)
+      return false
+    }
+    seen.add(key)
+    return true
+  })
+  const ordered = unique
+    .map((m, i) => ({ m, i }))
+    .sort(
+      (x, y) =>
+        ORDER[x.m.name as GeneratorMechanismType] - ORDER[y.m.name as GeneratorMechanismType] || x.i - y.i
+    )
+    .map((x) => x.m)
+  const all: Term = {
+    kind: "mechanism",
+    name: "all",
+    qualifier: qualifier === "+" ? "+" : qualifier,
+    domain: undefined,
+    ip: undefined,
+    cidr4: undefined,
+    cidr6: undefined
+  }
+  const record = print([...ordered, all])
+
+  const lookups = ordered.filter((m) => m.name !== "ip4" && m.name !== "ip6").length
+  const includes = ordered.filter((m) => m.name === "include").length
+  if (lookups > 10)
+    warnings.push(
+      `${lookups} lookups before counting nested ones: over the limit of 10, receivers return permerror`
+    )
+  else if (lookups + includes * 2 > 10 && includes > 0)
+    warnings.push("the includes' own lookups will likely push the total over 10: check the published record")
+  if (qualifier === "+")
+    warnings.push("'+all' authorises every server on the internet to send as this domain: never publish it")
+  if (qualifier === "?")
+    warnings.push("'?all' (neutral) gives receivers no instruction about unlisted servers")
+  if (qualifier === "~")
+    warnings.push(
+      "'~all' (softfail) is fine while rolling out; move to '-all' once every sender is listed and DMARC enforces"
+    )
+  if (ordered.length === 0 && qualifier === "-")
+    warnings.push(
+      "no sender is authorised: right for a domain that sends no mail (add a null MX and DMARC p=reject too)"
+    )
+  if (ordered.length === 0 && qualifier !== "-")
+    warnings.push("no sender is listed: the record authorises nothing useful")
+
+  const name = input.domain?.replace(/\.$/, "").toLowerCase() ?? "@"
+  const strings = record.match(/.{1,255}/g) ?? [record]
+  const bytes = answerBytes(name === "@" ? "example.com" : name, [record])
+  if (strings.length > 1)
+    warnings.push(
+      `${record.length} characters: publish it as ${strings.length} strings of at most 255 characters (RFC 7208 3.3)`
+    )
+  if (bytes > 512)
+    warnings.push(
+      `the TXT answer would be about ${bytes} bytes, over 512: resolvers without EDNS must retry over TCP (RFC 7208 3.4)`
+    )
+  const quoted = strings.map((s) => `"${s}"`).join(" ")
+  return Either.right({
+    record,
+    lookups,
+    lookupsIsMinimum: true,
+    lookupLimit: 10,
+    lookupNote: "include and redirect targets add their own lookups: this count is a minimum",
+    policy: POLICY_NAMES[qualifier],
+    lengthChecks: {
+      characters: record.length,
+      strings: strings.length,
+      fitsOneString: strings.length === 1,
+      answerBytes: bytes,
+      fitsUdp: bytes <= 512
+    },
+    warnings,
+    dnsEntry: {
+      type: "TXT",
+      name,
+      ttl: 3600,
+      strings,
+      value: quoted,
+      zoneLine: `${name === "@" ? "@" : `${name}.`} 3600 IN TXT ${quoted}`
+    }
+  })
+}
+
+function aOrMx(name: "a" | "mx"): Mechanism {
+  return {
+    kind: "mechanism",
+    name,
+    qualifier: undefined,
+    domain: undefined,
+    ip: undefined,
+    cidr4: undefined,
+    cidr6: undefined
+  }
+}

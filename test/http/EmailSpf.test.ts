@@ -1,0 +1,122 @@
+/**
+ * GET /email/spf, GET /email/check and POST /email/spf/generate through the real app, with DNS answered by a fake
+ * server on loopback (DNS_RESOLVERS points at it).
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import * as DnsPacket from "dns-packet"
+import { Effect } from "effect"
+import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
+import { testApp } from "./harness.ts"
+
+const TXT: Record<string, ReadonlyArray<string>> = {
+  "example.com": ["v=spf1 ip4:192.0.2.1 include:_spf.example.com -all", "google-site-verification=abc"],
+  "_spf.example.com": ["v=spf1 ip4:198.51.100.0/24"]
+}
+
+const call = (method: "GET" | "POST", url: string, body?: unknown) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    let request = HttpClientRequest.make(method)(url)
+    if (body !== undefined)
+      request = HttpClientRequest.bodyText(request, JSON.stringify(body), "application/json")
+    const response = yield* client.execute(request)
+    return { status: response.status, json: (yield* response.json) as any }
+  }).pipe(Effect.scoped)
+
+const withApp = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
+  Effect.gen(function* () {
+    const server = yield* fakeDnsServer((q) => {
+      const question = q.questions![0]!
+      const records = question.type === "TXT" ? TXT[question.name.toLowerCase()] : undefined
+      if (records === undefined) return reply(q, [], { rcode: "NXDOMAIN" } as object)
+      return reply(
+        q,
+        records.map(
+          (data) => ({ type: "TXT", name: question.name, ttl: 60, class: "IN", data }) as DnsPacket.Answer
+        )
+      )
+    })
+    return yield* effect.pipe(Effect.provide(testApp({ DNS_RESOLVERS: `127.0.0.1:${server.port}` })))
+  })
+
+describe("email SPF endpoints", () => {
+  it.scoped("GET /email/spf returns the SPF result with its lookup graph and flattening", () =>
+    withApp(
+      Effect.gen(function* () {
+        const { status, json } = yield* call("GET", "/api/email/spf?domain=Example.com")
+        expect(status).toBe(200)
+        expect(json).toMatchObject({
+          exists: true,
+          valid: true,
+          record: "v=spf1 ip4:192.0.2.1 include:_spf.example.com -all",
+          policy: "fail",
+          mechanisms: ["ip4:192.0.2.1", "include:_spf.example.com", "-all"],
+          includes: ["_spf.example.com"],
+          lookups: 1,
+          warnings: [],
+          issues: []
+        })
+        expect(json.lookupGraph.children[0]).toMatchObject({ type: "include", domain: "_spf.example.com" })
+        expect(json.flattened.record).toBe("v=spf1 ip4:192.0.2.1 ip4:198.51.100.0/24 -all")
+      })
+    )
+  )
+
+  it.scoped("GET /email/check combines SPF, DKIM, DMARC and MX with the email score", () =>
+    withApp(
+      Effect.gen(function* () {
+        const { status, json } = yield* call("GET", "/api/email/check?domain=example.com")
+        expect(status).toBe(200)
+        expect(json).toMatchObject({
+          success: true,
+          domain: "example.com",
+          spf: { valid: true, policy: "fail" },
+          dkim: { hasDkim: false, discovery: "not-found" },
+          dmarc: { exists: false },
+          mx: { records: [], implicit: true },
+          score: 30
+        })
+        expect(json.scoreBreakdown.parts.map((p: { earned: number }) => p.earned)).toEqual([30, 0, 0])
+      })
+    )
+  )
+
+  it.scoped("POST /email/spf/generate builds a record; invalid input is 400 with a reason", () =>
+    withApp(
+      Effect.gen(function* () {
+        const ok = yield* call("POST", "/api/email/spf/generate", {
+          mechanisms: [
+            { type: "include", value: "_spf.google.com" },
+            { type: "ip4", value: "192.0.2.0/24" }
+          ],
+          useMx: true,
+          policy: "fail"
+        })
+        expect(ok.status).toBe(200)
+        expect(ok.json).toMatchObject({
+          record: "v=spf1 ip4:192.0.2.0/24 mx include:_spf.google.com -all",
+          lookups: 2,
+          lookupsIsMinimum: true,
+          lengthChecks: { fitsOneString: true, fitsUdp: true },
+          dnsEntry: { type: "TXT" }
+        })
+        const bad = yield* call("POST", "/api/email/spf/generate", {
+          mechanisms: [{ type: "ip4", value: "999.1.1.1" }],
+          policy: "fail"
+        })
+        expect(bad).toEqual({ status: 400, json: { error: expect.stringContaining("not an IPv4") } })
+        const unknown = yield* call("POST", "/api/email/spf/generate", {
+          mechanisms: [{ type: "foo" }],
+          policy: "fail"
+        })
+        expect(unknown).toEqual({
+          status: 400,
+          json: { error: expect.stringContaining("unknown mechanism type") }
+        })
+        const policy = yield* call("POST", "/api/email/spf/generate", { mechanisms: [], policy: "reject" })
+        expect(policy.status).toBe(400)
+      })
+    )
+  )
+})

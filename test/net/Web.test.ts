@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as https from "node:https"
+import type { AddressInfo } from "node:net"
+import * as tls from "node:tls"
+import * as zlib from "node:zlib"
+import { AppConfig } from "../../src/Config.ts"
+import { DnsError } from "../../src/net/Dns.ts"
+import { parseAllowList } from "../../src/net/Targets.ts"
+import { type AddressLookup, makeWeb, Web, webLayerWith, type WebSettings } from "../../src/net/Web.ts"
+import { makeTlsFixture, type TlsFixture } from "./tlsFixture.ts"
+
+let fixture: TlsFixture
+let serverA: https.Server
+let serverB: https.Server
+let portA = 0
+let portB = 0
+const connections = { a: 0, b: 0 }
+
+const zone: Record<string, ReadonlyArray<string>> = {
+  "good.example.net": ["127.0.0.1"],
+  "other.example.net": ["127.0.0.1"],
+  "private.example.net": ["127.0.0.2"],
+  "mixed.example.net": ["127.0.0.1", "10.0.0.5"],
+  "v6.example.net": ["::1"],
+  "empty.example.net": []
+}
+
+const lookup: AddressLookup = (host) =>
+  host === "fail.example.net"
+    ? Effect.fail(new DnsError({ name: host, type: "A", reason: "timeout", message: "no reply" }))
+    : Effect.succeed({
+        v4: (zone[host] ?? []).filter((a) => !a.includes(":")),
+        v6: (zone[host] ?? []).filter((a) => a.includes(":"))
+      })
+
+const settings = (allow: ReadonlyArray<string>, extra: Partial<WebSettings> = {}): WebSettings => {
+  const parsed = parseAllowList(allow)
+  if (!parsed.ok) throw new Error(parsed.bad)
+  return {
+    allow: parsed.cidrs,
+    ca: [...tls.rootCertificates, fs.readFileSync(fixture.caFile, "utf8")],
+    connectTimeoutMs: 2_000,
+    timeoutMs: 3_000,
+    maxBodyBytes: 4_096,
+    maxHeaderBytes: 8_192,
+    userAgent: "test",
+    ...extra
+  }
+}
+
+const listen = (server: https.Server, host: string) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, host, () => resolve((server.address() as AddressInfo).port))
+  )
+
+beforeAll(async () => {
+  fixture = makeTlsFixture(["good.example.net", "private.example.net", "mixed.example.net"])
+  serverA = https.createServer({ key: fixture.key, cert: fixture.cert }, (req, res) => {
+    const path = (req.url ?? "/").split("?")[0]
+    if (path === "/") {
+      res.writeHead(200, {
+        "content-type": "text/html",
+        "x-host": req.headers.host ?? "",
+        "x-multi": ["a", "b"]
+      })
+      res.end("hello")
+    } else if (path === "/big") res.end("x".repeat(10_000))
+    else if (path === "/bigheader") {
+      res.writeHead(200, { "x-big": "y".repeat(20_000) })
+      res.end()
+    } else if (path === "/hang") {
+      // never answers
+    } else if (path === "/gzip") {
+      res.writeHead(200, { "content-encoding": "gzip" })
+      res.end(zlib.gzipSync("compressed body"))
+    } else if (path === "/redirect-ok") {
+      res.writeHead(301, { location: "/?from=redirect" })
+      res.end()
+    } else if (path === "/redirect-loop") {
+      res.writeHead(302, { location: "/redirect-loop" })
+      res.end()
+    } else if (path === "/redirect-private") {
+      res.writeHead(302, { location: `https://private.example.net:${portB}/` })
+      res.end()
+    } else if (path === "/redirect-literal") {
+      res.writeHead(302, { location: "https://169.254.169.254/latest/meta-data/" })
+      res.end()
+    } else if (path === "/redirect-ftp") {
+      res.writeHead(302, { location: "ftp://good.example.net/" })
+      res.end()
+    } else {
+      res.writeHead(404)
+      res.end()
+    }
+  })
+  serverA.on("connection", () => connections.a++)
+  serverB = https.createServer({ key: fixture.key, cert: fixture.cert }, (_req, res) => res.end("private"))
+  serverB.on("connection", () => connections.b++)
+  portA = await listen(serverA, "127.0.0.1")
+  portB = await listen(serverB, "127.0.0.2")
+})
+
+afterAll(() => {
+  serverA?.closeAllConnections()
+  serverA?.close()
+  serverB?.close()
+  fixture?.cleanup()
+})
+
+const allowed = () => makeWeb(settings(["127.0.0.1/32"]), lookup)
+const strict = () => makeWeb(settings([]), lookup)
+const text = (body: Uint8Array) => new TextDecoder().decode(body)
+
+describe("Web.get against a local HTTPS server", () => {
+  it.live("connects to the vetted address with the original host for SNI, Host and the certificate", () =>
+    Effect.gen(function* () {
+      const res = yield* allowed().get(`https://good.example.net:${portA}/`)
+      expect(res.status).toBe(200)
+      expect(text(res.body)).toBe("hello")
+      expect(res.address).toBe("127.0.0.1")
+      expect(res.headers["x-host"]).toBe(`good.example.net:${portA}`)
+      expect(res.headers["x-multi"]).toBe("a, b")
+      expect(res.tls?.authorized).toBe(true)
+      expect(res.tls?.peerCertificate?.subjectAltName).toContain("DNS:good.example.net")
+      expect(res.tls?.peerCertificate?.chain.length).toBeGreaterThan(0)
+    })
+  )
+
+  it.live("follows redirects and records them", () =>
+    Effect.gen(function* () {
+      const res = yield* allowed().get(`https://good.example.net:${portA}/redirect-ok`)
+      expect(res.status).toBe(200)
+      expect(res.finalUrl).toBe(`https://good.example.net:${portA}/?from=redirect`)
+      expect(res.redirects).toEqual([
+        { url: `https://good.example.net:${portA}/redirect-ok`, status: 301, location: res.finalUrl }
+      ])
+      const raw = yield* allowed().get(`https://good.example.net:${portA}/redirect-ok`, {
+        followRedirects: false
+      })
+      expect(raw.status).toBe(301)
+    })
+  )
+
+  it.live("stops after 5 redirects", () =>
+    Effect.gen(function* () {
+      const err = yield* Effect.flip(allowed().get(`https://good.example.net:${portA}/redirect-loop`))
+      expect(err.reason).toBe("redirect")
+    })
+  )
+
+  it.live("refuses a redirect to a non-http scheme", () =>
+    Effect.gen(function* () {
+      const err = yield* Effect.flip(allowed().get(`https://good.example.net:${portA}/redirect-ftp`))
+      expect(err.reason).toBe("redirect")
+    })
+  )
+
+  it.live("decodes gzip bodies", () =>
+    Effect.gen(function* () {
+      const res = yield* allowed().get(`https://good.example.net:${portA}/gzip`)
+      expect(text(res.body)).toBe("compressed body")
+    })
+  )
+
+  it.live("caps the body and the headers", () =>
+    Effect.gen(function* () {
+      const big = yield* Effect.flip(allowed().get(`https://good.example.net:${portA}/big`))
+      expect(big.reason).toBe("too-large")
+      const small = yield* Effect.flip(allowed().get(`https://good.example.net:${portA}/`, { maxBytes: 3 }))
+      expect(small.reason).toBe("too-large")
+      const header = yield* Effect.flip(allowed().get(`https://good.example.net:${portA}/bigheader`))
+      expect(header.reason).toBe("too-large")
+    })
+  )
+
+  it.live("times out a server that never answers", () =>
+    Effect.gen(function* () {
+      const err = yield* Effect.flip(
+        allowed().get(`https://good.example.net:${portA}/hang`, { timeoutMs: 300 })
+      )
+      expect(err.reason).toBe("timeout")
+    })
+  )
+
+  it.live("verifies certificates: a wrong name or an unknown CA is a tls error", () =>
+    Effect.gen(function* () {
+      const wrongName = yield* Effect.flip(allowed().get(`https://other.example.net:${portA}/`))
+      expect(wrongName.reason).toBe("tls")
+      const noCa = makeWeb({ ...settings(["127.0.0.1/32"]), ca: tls.rootCertificates }, lookup)
+      const unknownCa = yield* Effect.flip(noCa.get(`https://good.example.net:${portA}/`))
+      expect(unknownCa.reason).toBe("tls")
+      const lenient = yield* noCa.get(`https://other.example.net:${portA}/`, { verifyTls: false })
+      expect(lenient.status).toBe(200)
+      expect(lenient.tls?.authorized).toBe(false)
+      expect(lenient.tls?.authorizationError).not.toBeNull()
+    })
+  )
+
+  it.live("reports DNS failures apart from missing addresses", () =>
+    Effect.gen(function* () {
+      expect((yield* Effect.flip(allowed().get("https://fail.example.net/"))).reason).toBe("dns")
+      expect((yield* Effect.flip(allowed().get("https://empty.example.net/"))).reason).toBe("no-address")
+      expect((yield* Effect.flip(allowed().get("file:///etc/passwd"))).reason).toBe("invalid-url")
+    })
+  )
+})
+
+describe("the address policy, with the allowance switched off", () => {
+  const refusedBeforeConnecting = (url: () => string, server: "a" | "b" = "a") =>
+    Effect.gen(function* () {
+      const before = connections[server]
+      const err = yield* Effect.flip(strict().get(url()))
+      expect(err.reason, err.message).toBe("refused-address")
+      expect(connections[server]).toBe(before)
+      return err
+    })
+
+  it.live.each([
+    ["loopback", (): string => `https://127.0.0.1:${portA}/`],
+    ["10/8", (): string => "https://10.1.2.3/"],
+    ["metadata", (): string => "https://169.254.169.254/latest/meta-data/"],
+    ["[::1]", (): string => `https://[::1]:${portA}/`],
+    ["0x7f.1", (): string => `https://0x7f.1:${portA}/`],
+    ["decimal", (): string => `https://2130706433:${portA}/`],
+    ["octal", (): string => `https://0177.0.0.1:${portA}/`],
+    ["IPv4-mapped", (): string => `https://[::ffff:127.0.0.1]:${portA}/`],
+    ["localhost", (): string => `https://localhost:${portA}/`],
+    ["a name resolving to loopback", (): string => `https://good.example.net:${portA}/`],
+    ["a name with one private answer among public ones", (): string => `https://mixed.example.net:${portA}/`],
+    ["a name resolving to ::1", (): string => `https://v6.example.net:${portA}/`]
+  ] as const)("refuses %s", ([, url]) => refusedBeforeConnecting(url))
+
+  it.live("refuses a redirect to a private address before connecting to it", () =>
+    Effect.gen(function* () {
+      const web = allowed() // 127.0.0.1 allowed, 127.0.0.2 not
+      const before = connections.b
+      const err = yield* Effect.flip(web.get(`https://good.example.net:${portA}/redirect-private`))
+      expect(err.reason).toBe("refused-address")
+      expect(err.address).toBe("127.0.0.2")
+      expect(connections.b).toBe(before)
+      const literal = yield* Effect.flip(web.get(`https://good.example.net:${portA}/redirect-literal`))
+      expect(literal.reason).toBe("refused-address")
+      expect(literal.refusal).toBe("link-local")
+    })
+  )
+})
+
+describe("the Web layer", () => {
+  it.live("reads ALLOW_TARGETS and EXTRA_CA_FILE from AppConfig", () =>
+    Effect.gen(function* () {
+      const web = yield* Web
+      const res = yield* web.get(`https://good.example.net:${portA}/`)
+      expect(res.status).toBe(200)
+    }).pipe(
+      Effect.provide(
+        webLayerWith(lookup).pipe(
+          Layer.provide(AppConfig.Default),
+          Layer.provide(
+            Layer.setConfigProvider(
+              ConfigProvider.fromMap(
+                new Map([
+                  ["ALLOW_TARGETS", "127.0.0.0/8"],
+                  ["EXTRA_CA_FILE", fixture.caFile]
+                ])
+              )
+            )
+          )
+        )
+      )
+    )
+  )
+})

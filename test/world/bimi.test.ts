@@ -1,0 +1,87 @@
+/**
+ * BIMI against the world's scenarios: the record from the world's resolver, the logo and the VMC
+ * fetched over HTTPS from the world's nginx through the guarded Web client (trusting the world CA).
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { AppConfig } from "../../src/Config.ts"
+import { checkBimi } from "../../src/checks/Bimi.ts"
+import { renderBimiHtml } from "../../src/checks/BimiHtml.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { Web } from "../../src/net/Web.ts"
+import { WorldConfig } from "./env.ts"
+
+const World = Web.Default.pipe(
+  Layer.provideMerge(Resolver.Default),
+  Layer.provide(AppConfig.Default),
+  Layer.provide(WorldConfig)
+)
+
+const bimi = (domain: string) =>
+  Effect.gen(function* () {
+    return yield* checkBimi(yield* Resolver, yield* Web, domain)
+  })
+
+layer(World, { timeout: 60_000, excludeTestServices: true })("BIMI in the world", (it) => {
+  it.effect("perfect.com: SVG Tiny PS logo and a VMC covering the domain", () =>
+    Effect.gen(function* () {
+      const { result: r, logoBody } = yield* bimi("perfect.com")
+      expect(r).toMatchObject({
+        exists: true,
+        valid: true,
+        logoUrl: "https://perfect.com/bimi/logo.svg",
+        authorityUrl: "https://perfect.com/bimi/vmc.pem",
+        logo: { reachable: true, contentTypeOk: true, sizeOk: true, valid: true, svg: { tinyPs: true } },
+        authority: {
+          reachable: true,
+          parsed: true,
+          sanCoversDomain: true,
+          validNow: true,
+          bimiExtendedKeyUsage: true,
+          logotypePresent: true,
+          logotypeMatchesLogo: true,
+          chainLinked: true,
+          trademarkVerified: false
+        },
+        dmarc: { policy: "reject", eligible: true },
+        issues: []
+      })
+      expect(r.status === "pass" || r.status === "warning").toBe(true)
+      expect(renderBimiHtml(r, logoBody)).toContain("data:image/svg+xml;base64,")
+    })
+  )
+
+  it.effect("bimi-badsvg.com: an ordinary SVG with a script is not SVG Tiny PS", () =>
+    Effect.gen(function* () {
+      const { result: r } = yield* bimi("bimi-badsvg.com")
+      expect(r).toMatchObject({
+        exists: true,
+        valid: false,
+        status: "fail",
+        logo: { reachable: true, valid: false }
+      })
+      expect(r.logo?.svg?.scripts).toBeGreaterThan(0)
+      expect(r.logo?.svg?.errors.join("\n")).toMatch(/tiny-ps/)
+    })
+  )
+
+  it.effect("bimi-nologo.com: the logo URL answers 404", () =>
+    Effect.gen(function* () {
+      const { result: r } = yield* bimi("bimi-nologo.com")
+      expect(r).toMatchObject({
+        exists: true,
+        valid: false,
+        status: "fail",
+        logo: { reachable: false, httpStatus: 404 }
+      })
+      expect(r.issues[0]).toContain("could not be fetched")
+    })
+  )
+
+  it.effect("dmarc-none.com and nomx.net: no BIMI record", () =>
+    Effect.gen(function* () {
+      for (const d of ["dmarc-none.com", "nomx.net"])
+        expect((yield* bimi(d)).result).toMatchObject({ exists: false, record: null, status: "missing" })
+    })
+  )
+})
