@@ -9,7 +9,7 @@
  *   for the SOA minimum (RFC 2308 5), in a cache bounded by DNS_CACHE_SIZE. `fresh` bypasses both.
  */
 import * as fs from "node:fs"
-import { Cache, Duration, Effect, Equal, Exit, Hash, Layer } from "effect"
+import { Cache, Clock, Duration, Effect, Equal, Exit, Hash, Layer } from "effect"
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
 import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
@@ -252,12 +252,34 @@ const makeLive = Effect.gen(function* () {
     return attempt(0)
   }
 
+  interface Stored {
+    readonly answer: DnsAnswer
+    readonly at: number
+  }
   const cache = yield* Cache.makeWith({
     capacity: Math.max(1, config.dnsCacheSize),
-    lookup: (key: Key) => ask(key.name, key.type, key.options),
-    timeToLive: (exit: Exit.Exit<DnsAnswer, DnsError>) =>
-      Exit.isSuccess(exit) ? Duration.seconds(cacheSeconds(exit.value)) : Duration.zero
+    lookup: (key: Key) =>
+      Effect.zipWith(ask(key.name, key.type, key.options), Clock.currentTimeMillis, (answer, at): Stored => ({
+        answer,
+        at
+      })),
+    timeToLive: (exit: Exit.Exit<Stored, DnsError>) =>
+      Exit.isSuccess(exit) ? Duration.seconds(cacheSeconds(exit.value.answer)) : Duration.zero
   })
+
+  /** A cached answer as a cache would serve it: TTLs count down from when it was stored (RFC 1035 3.2.1). */
+  const aged = (stored: Stored, now: number): DnsAnswer => {
+    const age = Math.max(0, Math.floor((now - stored.at) / 1000))
+    const older = (records: ReadonlyArray<DnsRecord>) =>
+      age === 0 ? records : records.map((r) => ({ ...r, ttl: Math.max(0, r.ttl - age) }))
+    return {
+      ...stored.answer,
+      answers: older(stored.answer.answers),
+      authority: older(stored.answer.authority),
+      fromCache: true,
+      elapsedMs: 0
+    }
+  }
 
   const query: Query = (name, type, options = {}) => {
     const n = normalizeName(name)
@@ -269,10 +291,10 @@ const makeLive = Effect.gen(function* () {
       Effect.tapError(() => cache.invalidate(key)),
       Effect.flatMap((either) =>
         either._tag === "Left"
-          ? Effect.succeed({ ...either.left, fromCache: true, elapsedMs: 0 })
-          : cacheSeconds(either.right) === 0
-            ? Effect.as(cache.invalidate(key), either.right)
-            : Effect.succeed(either.right)
+          ? Effect.map(Clock.currentTimeMillis, (now) => aged(either.left, now))
+          : cacheSeconds(either.right.answer) === 0
+            ? Effect.as(cache.invalidate(key), either.right.answer)
+            : Effect.succeed(either.right.answer)
       )
     )
   }
