@@ -16,7 +16,10 @@ import { worldEnv } from "../../test/world/env.ts"
 const seconds = Number(process.argv[2] ?? 10)
 const outstanding = Number(process.argv[3] ?? 100)
 const rounds = Number(process.argv[4] ?? 3)
-const env = worldEnv()
+// Values may be shell-quoted in world.env.
+const env = Object.fromEntries(
+  Object.entries(worldEnv()).map(([k, v]) => [k, v.replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1")])
+)
 const server = (env.DNS_RESOLVERS ?? "127.53.1.1").split(",")[0]!.replace(/:53$/, "")
 
 // Cache-hot questions: every scenario domain with the types most checks ask.

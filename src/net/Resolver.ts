@@ -210,47 +210,59 @@ const makeLive = Effect.gen(function* () {
   )
   let rotation = 0
 
-  /** One exchange with one upstream: UDP, then TCP on the same server when truncated (RFC 7766 5). */
-  const exchange = (upstream: Upstream, q: Question) =>
-    Effect.async<DecodedReply, TransportFailure>((resume) => {
-      let cancelTcp: (() => void) | undefined
-      const cancelUdp = pool.send(upstream, q, timeoutMs, (failure, reply) => {
-        if (failure || !reply) return resume(Effect.fail(failure!))
-        if (!reply.tc) return resume(Effect.succeed(reply))
-        cancelTcp = tcpQuery(upstream, q, timeoutMs, (f, r) =>
-          resume(f || !r ? Effect.fail(f!) : Effect.succeed(r))
-        )
-      })
+  /**
+   * One question: UDP to an upstream, TCP to the same server when truncated (RFC 7766 5), the next
+   * upstream on timeout, network error or (when there is another) SERVFAIL / REFUSED.
+   * The whole loop runs in callbacks under one `Effect.async`: per-attempt Effects cost more CPU
+   * than the exchange itself (scripts/bench/resolver).
+   */
+  const ask = (name: string, type: RecordType, options: QueryOptions): Effect.Effect<DnsAnswer, DnsError> =>
+    Effect.async<DnsAnswer, DnsError>((resume) => {
+      const q: Question = { name, type, checkingDisabled: options.checkingDisabled === true }
+      const fixed = options.upstream
+      const start = rotation++
+      const began = performance.now()
+      // Rotating helps only when there is another server to ask; a fixed upstream retries timeouts only.
+      const canRotate = fixed === undefined && upstreams.length > 1
+      let cancel: () => void = () => {}
+      let done = false
+      const finish = (result: DnsAnswer | DnsError) => {
+        if (done) return
+        done = true
+        resume(result instanceof DnsError ? Effect.fail(result) : Effect.succeed(result))
+      }
+      const attempt = (i: number) => {
+        const upstream = fixed ?? upstreams[(start + i) % upstreams.length]!
+        const resolver = show(upstream)
+        const onReply = (
+          failure: TransportFailure | undefined,
+          reply: DecodedReply | undefined,
+          tcp: boolean
+        ) => {
+          if (done) return
+          if (failure || !reply) {
+            const f = failure ?? { reason: "network" as const, message: `no reply from ${resolver}` }
+            return i < retries
+              ? attempt(i + 1)
+              : finish(new DnsError({ name, type, reason: f.reason, message: f.message }))
+          }
+          if (reply.tc && !tcp) {
+            cancel = tcpQuery(upstream, q, timeoutMs, (f, r) => onReply(f, r, true))
+            return
+          }
+          const result = classify(reply, name, type, resolver, Math.round(performance.now() - began))
+          if (result instanceof DnsError && canRotate && i < retries && result.reason !== "other")
+            return attempt(i + 1)
+          finish(result)
+        }
+        cancel = pool.send(upstream, q, timeoutMs, (f, r) => onReply(f, r, false))
+      }
+      attempt(0)
       return Effect.sync(() => {
-        cancelUdp()
-        cancelTcp?.()
+        done = true
+        cancel()
       })
     })
-
-  const ask = (name: string, type: RecordType, options: QueryOptions): Effect.Effect<DnsAnswer, DnsError> => {
-    const q: Question = { name, type, checkingDisabled: options.checkingDisabled === true }
-    const fixed = options.upstream
-    const start = rotation++
-    const began = performance.now()
-    // Rotating helps only when there is another server to ask; a fixed upstream retries timeouts only.
-    const canRotate = fixed === undefined && upstreams.length > 1
-    const attempt = (i: number): Effect.Effect<DnsAnswer, DnsError> => {
-      const upstream = fixed ?? upstreams[(start + i) % upstreams.length]!
-      const resolver = show(upstream)
-      return Effect.matchEffect(exchange(upstream, q), {
-        onFailure: (f) =>
-          i < retries
-            ? attempt(i + 1)
-            : Effect.fail(new DnsError({ name, type, reason: f.reason, message: f.message })),
-        onSuccess: (packet) => {
-          const result = classify(packet, name, type, resolver, Math.round(performance.now() - began))
-          if (!(result instanceof DnsError)) return Effect.succeed(result)
-          return canRotate && i < retries && result.reason !== "other" ? attempt(i + 1) : Effect.fail(result)
-        }
-      })
-    }
-    return attempt(0)
-  }
 
   interface Stored {
     readonly answer: DnsAnswer
