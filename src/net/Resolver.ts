@@ -329,6 +329,24 @@ const makeFake = (zone: FakeZone) => {
     const data = parseData(type, text)
     return { name, type, ttl, data, text: formatData(type, data) }
   }
+  /** The enclosing zone's SOA for a negative answer (RFC 2308 3), when the zone has one. */
+  const negativeSoa = (name: string): ReadonlyArray<DnsRecord> => {
+    const labels = name.split(".")
+    for (let i = 0; i < labels.length; i++) {
+      const owner = labels.slice(i).join(".")
+      const soa = entries.get(`${owner} SOA`)
+      if (Array.isArray(soa) && soa.length > 0) return [record(owner, "SOA", soa[0] as string, 300)]
+      if (
+        soa &&
+        typeof soa === "object" &&
+        !Array.isArray(soa) &&
+        "rdata" in soa &&
+        soa.rdata[0] !== undefined
+      )
+        return [record(owner, "SOA", soa.rdata[0], 300)]
+    }
+    return []
+  }
   const query: Query = (rawName, type, options = {}) =>
     Effect.suspend(() => {
       const resolver = show(options.upstream ?? upstream)
@@ -346,7 +364,7 @@ const makeFake = (zone: FakeZone) => {
           name: normalizeName(rawName),
           type,
           rcode: "NOERROR",
-          authority: [],
+          authority: negativeSoa(name),
           resolver,
           elapsedMs: 0,
           fromCache: false
@@ -393,6 +411,7 @@ const makeFake = (zone: FakeZone) => {
           return Effect.succeed<DnsAnswer>({
             ...base,
             outcome: records.length > 0 ? "answer" : "nodata",
+            authority: records.length > 0 ? [] : base.authority,
             flags: flags(ad),
             answers: chain
           })
