@@ -61,7 +61,8 @@ const dkimKeys = {}
 for (const s of planned) {
   s._dkim = {}
   for (const d of s.dkim ?? []) {
-    const base = join(root, "dkim", s.domain, d.selector)
+    // The key type is in the file name, so changing a selector's key type makes a new key.
+    const base = join(root, "dkim", s.domain, `${d.selector}.${d.key}`)
     if (d.key === "revoked") {
       s._dkim[d.selector] = "v=DKIM1; k=rsa; p="
       continue
@@ -129,6 +130,7 @@ const manifest = {
       .map((h) => ({
         host: h.host,
         addr: h.addr,
+        aaaa: h.aaaa ?? null,
         tls: h.tls,
         ptr: h.ptr ?? "match",
         listed: h.listed === true,

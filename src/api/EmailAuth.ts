@@ -252,10 +252,13 @@ export const MtaStsResult = Schema.Struct({
 
 // ---------------------------------------------------------------- DMARC generator
 
-/** Loose on purpose: the generator validates and answers 400 with a precise reason. */
+/**
+ * Loose on purpose: the generator validates and answers 400 with a precise reason. The spec's
+ * inputs only (no domain: the generator's `domain` option, which names the DNS entry and the
+ * RFC 7489 7.1 authorisations external destinations need, is for library callers).
+ */
 export const DmarcGenerateFields = {
   policy: Schema.String,
-  domain: Schema.optional(Schema.String),
   rua: Schema.optional(Schema.Union(Schema.String, Strings)),
   ruf: Schema.optional(Schema.Union(Schema.String, Strings)),
   sp: Schema.optional(Schema.String),

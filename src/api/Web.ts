@@ -1,60 +1,70 @@
 /** The web group: security headers (analyse and generate) and the CSP crawler. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { DateTime, Open, Strings } from "./Common.ts"
+import { GenerateRequest } from "../generate/SecurityHeaders.ts"
+import { DateTime, Strings } from "./Common.ts"
 import { DomainQuery } from "./Domain.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "./Errors.ts"
+
+const HeaderStatus = Schema.Literal("pass", "missing", "unknown")
+
+export const HeadersOutputs = Schema.Struct({
+  nginx: Schema.String,
+  apache: Schema.String,
+  caddy: Schema.String,
+  cloudflare: Schema.String,
+  headers: Schema.String,
+  raw: Schema.String
+})
+
+/** One config value per generator key (the header value, or null when that header is off). */
+export const HeadersConfigValues = Schema.Struct({
+  hsts: Schema.NullOr(Schema.String),
+  csp: Schema.NullOr(Schema.String),
+  frameOptions: Schema.NullOr(Schema.String),
+  contentTypeOptions: Schema.NullOr(Schema.String),
+  referrerPolicy: Schema.NullOr(Schema.String),
+  permissionsPolicy: Schema.NullOr(Schema.String),
+  coop: Schema.NullOr(Schema.String),
+  coep: Schema.NullOr(Schema.String),
+  corp: Schema.NullOr(Schema.String)
+})
 
 export const HeadersAnalysis = Schema.Struct({
   domain: Schema.String,
   scannedAt: DateTime,
+  url: Schema.String,
+  finalUrl: Schema.NullOr(Schema.String),
+  statusCode: Schema.NullOr(Schema.Int),
   httpsAvailable: Schema.Boolean,
   headerFetchTimedOut: Schema.Boolean,
   note: Schema.optional(Schema.String),
+  fetchError: Schema.optional(Schema.String),
   current: Schema.Array(
     Schema.Struct({
       name: Schema.String,
       present: Schema.Boolean,
       value: Schema.NullOr(Schema.String),
-      status: Schema.Literal("pass", "missing", "unknown")
+      status: HeaderStatus,
+      rating: Schema.Literal("good", "weak", "ineffective", "absent", "unknown"),
+      issues: Strings
     })
   ),
   missing: Strings,
-  recommended: Open,
-  outputs: Open,
+  recommended: HeadersConfigValues,
+  outputs: HeadersOutputs,
   warnings: Strings
 })
 
-const Toggle = Schema.Union(Schema.Boolean, Schema.String, Open)
-
-export const HeadersGenerateRequest = Schema.Struct({
-  preset: Schema.optional(Schema.Literal("recommended", "strict", "report-only")),
-  config: Schema.optional(
-    Schema.Struct({
-      hsts: Schema.optional(Toggle),
-      csp: Schema.optional(Toggle),
-      frameOptions: Schema.optional(Toggle),
-      contentTypeOptions: Schema.optional(Toggle),
-      referrerPolicy: Schema.optional(Toggle),
-      permissionsPolicy: Schema.optional(Toggle),
-      coop: Schema.optional(Toggle),
-      coep: Schema.optional(Toggle),
-      corp: Schema.optional(Toggle)
-    })
-  )
-})
+/** The generator's own request schema: presets, and per-header booleans, strings or objects. */
+export const HeadersGenerateRequest = GenerateRequest
 
 export const HeadersGenerateResult = Schema.Struct({
+  preset: Schema.NullOr(Schema.Literal("recommended", "strict", "report-only")),
   headers: Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.String })),
-  outputs: Schema.Struct({
-    nginx: Schema.String,
-    apache: Schema.String,
-    caddy: Schema.String,
-    cloudflare: Schema.String,
-    headers: Schema.String,
-    raw: Schema.String
-  }),
-  warnings: Strings
+  outputs: HeadersOutputs,
+  warnings: Strings,
+  config: HeadersConfigValues
 })
 
 export const CspScanRequest = Schema.Struct({
@@ -62,17 +72,26 @@ export const CspScanRequest = Schema.Struct({
   strict: Schema.optional(Schema.Boolean)
 })
 
+const Severity = Schema.Literal("high", "medium", "low", "info")
+
 export const CspScanResult = Schema.Struct({
   url: Schema.String,
   origin: Schema.String,
+  scannedAt: DateTime,
+  cached: Schema.Boolean,
+  strict: Schema.Boolean,
   pagesCrawled: Schema.Int,
   pagesFailed: Schema.Int,
   truncated: Schema.Boolean,
-  currentCsp: Schema.Struct({ source: Schema.String, policy: Schema.String }),
+  currentCsp: Schema.Struct({
+    source: Schema.Literal("header", "report-only-header", "meta", "none"),
+    policy: Schema.NullOr(Schema.String),
+    reportOnlyPolicy: Schema.NullOr(Schema.String)
+  }),
   findings: Schema.Array(
     Schema.Struct({
       id: Schema.String,
-      severity: Schema.String,
+      severity: Severity,
       title: Schema.String,
       description: Schema.String,
       directive: Schema.String
@@ -82,7 +101,21 @@ export const CspScanResult = Schema.Struct({
   inlineScripts: Schema.Int,
   inlineStyles: Schema.Int,
   eventHandlerAttrs: Schema.Int,
-  synthesis: Schema.Struct({ policyString: Schema.String, reportOnlyString: Schema.String, notes: Strings })
+  styleAttrs: Schema.Int,
+  javascriptUrls: Schema.Int,
+  synthesis: Schema.Struct({
+    policyString: Schema.String,
+    reportOnlyString: Schema.String,
+    notes: Strings,
+    unresolvedViolations: Schema.Int
+  }),
+  crawl: Schema.Struct({
+    pages: Strings,
+    failures: Schema.Array(Schema.Struct({ url: Schema.String, reason: Schema.String })),
+    robotsDisallowed: Schema.Int,
+    stylesheetsInspected: Schema.Int,
+    elapsedMs: Schema.Number
+  })
 })
 
 export class WebApi extends HttpApiGroup.make("web")

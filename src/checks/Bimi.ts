@@ -312,4 +312,4 @@ export const checkBimi = (dns: TxtSource, web: WebFetcher, domain: string) =>
   Effect.map(gatherBimi(dns, web, domain), (g) => ({
     result: analyseBimi(g),
     logoBody: g.logo && !isFetchError(g.logo) && g.logo.status < 300 ? g.logo.body : null
-  }))
+  })).pipe(Effect.withSpan("Bimi.check", { attributes: { domain } }))

@@ -207,4 +207,6 @@ export const analyseDkim = (g: DkimGathered): DkimResult => {
 
 /** gather + analyse. */
 export const checkDkim = (dns: TxtSource, domain: string, selectors: ReadonlyArray<string> = []) =>
-  Effect.map(gatherDkim(dns, domain, selectors), analyseDkim)
+  Effect.map(gatherDkim(dns, domain, selectors), analyseDkim).pipe(
+    Effect.withSpan("Dkim.check", { attributes: { domain, selectors: selectors.length } })
+  )

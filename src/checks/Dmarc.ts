@@ -326,4 +326,6 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
 
 /** gather + analyse. */
 export const checkDmarc = (dns: TxtSource, domain: string) =>
-  Effect.map(gatherDmarc(dns, domain), analyseDmarc)
+  Effect.map(gatherDmarc(dns, domain), analyseDmarc).pipe(
+    Effect.withSpan("Dmarc.check", { attributes: { domain } })
+  )

@@ -277,4 +277,6 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
 
 /** gather + analyse. */
 export const checkMtaSts = (dns: TxtSource & MxSource, web: WebFetcher, domain: string) =>
-  Effect.map(gatherMtaSts(dns, web, domain), analyseMtaSts)
+  Effect.map(gatherMtaSts(dns, web, domain), analyseMtaSts).pipe(
+    Effect.withSpan("MtaSts.check", { attributes: { domain } })
+  )

@@ -212,6 +212,15 @@ const advise = (c: DmarcConfig, domain: string | undefined): Array<string> => {
       "ruf: failure reports can contain personal data (privacy/GDPR) and most large providers do not send them"
     )
   if (c.fo !== undefined && c.ruf.length === 0) w.push("fo has no effect without ruf")
+  const destinations = [
+    ...new Set(
+      [...c.rua, ...c.ruf].map((u) => mailboxDomain(u.replace(/^mailto:/, "").replace(/!.*$/, "")) ?? "")
+    )
+  ].filter((d) => d !== "")
+  if (domain === undefined && destinations.length > 0)
+    w.push(
+      `A report destination outside your organisational domain must accept your reports: it publishes TXT "v=DMARC1" at <your-domain>._report._dmarc.<destination> (RFC 7489 7.1); destinations: ${destinations.join(", ")}`
+    )
   if (domain !== undefined) {
     const org = organisationalDomainOf(domain)
     for (const uri of [...c.rua, ...c.ruf]) {

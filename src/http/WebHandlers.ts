@@ -1,12 +1,48 @@
-/** Handlers of the web group. Endpoints not built yet answer 501 (each later issue replaces its own). */
-import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+/** Handlers of the web group: security headers (analyse, generate) and the CSP scan. */
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Effect, Layer, Option } from "effect"
 import { Api } from "../Api.ts"
-import { notImplemented } from "../api/Errors.ts"
+import { BadRequest, Inconclusive, TooManyRequests } from "../api/Errors.ts"
+import * as Headers from "../checks/Headers.ts"
+import { CspScanner } from "../checks/CspScan.ts"
+import { generate, SecurityHeadersError } from "../generate/SecurityHeaders.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { Web } from "../net/Web.ts"
+
+/** The caller's address for the CSP rate limit: the socket peer (forwarded headers are spoofable). */
+const clientIp = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  Option.getOrElse(request.remoteAddress, () => "unknown")
+)
 
 export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
   handlers
-    .handle("headersAnalyze", () => Effect.fail(notImplemented))
-    .handle("headersGenerate", () => Effect.fail(notImplemented))
-    .handle("cspScan", () => Effect.fail(notImplemented))
-)
+    .handle("headersAnalyze", ({ urlParams }) => Headers.check(urlParams.domain))
+    .handle("headersGenerate", ({ payload }) => {
+      const result = generate(payload)
+      return result instanceof SecurityHeadersError
+        ? Effect.fail(new BadRequest({ error: result.message }))
+        : Effect.succeed(result)
+    })
+    .handle("cspScan", ({ payload }) =>
+      Effect.gen(function* () {
+        const scanner = yield* CspScanner
+        return yield* scanner.scan(payload, yield* clientIp)
+      }).pipe(
+        Effect.catchTag(
+          "CspScanError",
+          (e): Effect.Effect<never, BadRequest | TooManyRequests | Inconclusive> => {
+            switch (e.reason) {
+              case "invalid-url":
+                return Effect.fail(new BadRequest({ error: e.message }))
+              case "rate-limited":
+                return Effect.fail(
+                  new TooManyRequests({ error: e.message, retryAfter: e.retryAfterSeconds ?? 600 })
+                )
+              case "inconclusive":
+                return Effect.fail(new Inconclusive({ error: e.message, inconclusive: true }))
+            }
+          }
+        )
+      )
+    )
+).pipe(Layer.provide(CspScanner.Default), Layer.provide(Web.Default), Layer.provide(Resolver.Default))

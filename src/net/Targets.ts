@@ -305,7 +305,5 @@ export const vetText = (text: string, allow: ReadonlyArray<Cidr>): Verdict => {
 export const isInternalHostname = (host: string): boolean => {
   const h = host.toLowerCase().replace(/\.$/, "")
   if (!h.includes(".")) return true
-  return /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|corp|localdomain|invalid|test|example)$/.test(
-    h
-  )
+  return /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|corp|localdomain|invalid)$/.test(h)
 }

@@ -67,6 +67,8 @@ export interface WebRequestOptions {
    * returned with `tls.authorized` false and the reason, for checks that report on the certificate.
    */
   readonly verifyTls?: boolean
+  /** Return the first `maxBytes` of a longer body (`truncated` true) instead of failing. */
+  readonly truncateBody?: boolean
 }
 
 export interface PeerCertificate {
@@ -106,6 +108,8 @@ export interface WebResponse {
   /** Every header line as received, in order. */
   readonly rawHeaders: ReadonlyArray<readonly [string, string]>
   readonly body: Uint8Array
+  /** The body was cut at `maxBytes` (only with `truncateBody`); Web always sets it, fakes may omit it. */
+  readonly truncated?: boolean
   readonly redirects: ReadonlyArray<Redirect>
   /** The vetted address the final response came from. */
   readonly address: string
@@ -133,6 +137,8 @@ const webError = (url: string, reason: WebErrorReason, message: string, address?
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const MAX_REDIRECTS = 5
+const GLOBAL_CONCURRENCY = 64
+const PER_HOST_CONCURRENCY = 6
 
 const refusedMessage = (address: string, refusal: Refusal) =>
   `refusing to connect to ${address}: ${refusal} address (not allowed by the address policy)`
@@ -162,6 +168,7 @@ interface Attempt {
   readonly status: number
   readonly rawHeaders: ReadonlyArray<readonly [string, string]>
   readonly body: Uint8Array
+  readonly truncated: boolean
   readonly tls: TlsInfo | null
 }
 
@@ -290,45 +297,50 @@ const attempt = (
       const tlsData = secure ? tlsInfo(res.socket as tls.TLSSocket) : null
       const chunks: Array<Buffer> = []
       let size = 0
-      const declared = Number(res.headers["content-length"] ?? NaN)
-      if (declared > maxBytes) {
-        req.destroy()
-        return finish(
-          Effect.fail(
-            webError(
-              url.href,
-              "too-large",
-              `response body of ${declared} bytes exceeds the ${maxBytes} byte limit`,
-              address
-            )
-          )
-        )
-      }
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length
-        if (size > maxBytes) {
-          req.destroy()
-          finish(
-            Effect.fail(
-              webError(url.href, "too-large", `response body exceeds the ${maxBytes} byte limit`, address)
-            )
-          )
-        } else chunks.push(chunk)
-      })
-      res.on("error", (error) => finish(Effect.fail(webError(url.href, "http", error.message, address))))
-      res.on("end", () => {
+      const complete = (truncated: boolean) => {
         const raw = res.rawHeaders
         const pairs: Array<readonly [string, string]> = []
         for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!])
-        const decoded = decode(Buffer.concat(chunks), String(res.headers["content-encoding"] ?? ""), maxBytes)
+        const encoding = String(res.headers["content-encoding"] ?? "")
+        const decoded = decode(
+          Buffer.concat(chunks),
+          encoding,
+          maxBytes,
+          truncated || options.truncateBody === true
+        )
         if (decoded === "too-large")
           return finish(Effect.fail(webError(url.href, "too-large", "decompressed body too large", address)))
         if (decoded === "bad")
           return finish(Effect.fail(webError(url.href, "http", "undecodable content-encoding", address)))
         finish(
-          Effect.succeed({ status: res.statusCode ?? 0, rawHeaders: pairs, body: decoded, tls: tlsData })
+          Effect.succeed({
+            status: res.statusCode ?? 0,
+            rawHeaders: pairs,
+            body: decoded.body,
+            truncated: truncated || decoded.truncated,
+            tls: tlsData
+          })
         )
+      }
+      const overflow = (message: string) => {
+        req.destroy()
+        if (options.truncateBody) complete(true)
+        else finish(Effect.fail(webError(url.href, "too-large", message, address)))
+      }
+      const declared = Number(res.headers["content-length"] ?? NaN)
+      if (declared > maxBytes && !options.truncateBody)
+        return overflow(`response body of ${declared} bytes exceeds the ${maxBytes} byte limit`)
+      res.on("data", (chunk: Buffer) => {
+        if (done) return
+        const room = maxBytes - size
+        size += chunk.length
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, Math.max(0, room)))
+          overflow(`response body exceeds the ${maxBytes} byte limit`)
+        } else chunks.push(chunk)
       })
+      res.on("error", (error) => finish(Effect.fail(webError(url.href, "http", error.message, address))))
+      res.on("end", () => complete(false))
     })
     req.end()
     return Effect.sync(() => {
@@ -338,17 +350,42 @@ const attempt = (
     })
   })
 
-const decode = (body: Buffer, encoding: string, maxBytes: number): Uint8Array | "too-large" | "bad" => {
+/**
+ * Undo Content-Encoding within the cap. With `lenient` (a truncated body or truncation allowed),
+ * a partial stream decodes as far as it goes and an oversized result is cut instead of failing.
+ */
+const decode = (
+  body: Buffer,
+  encoding: string,
+  maxBytes: number,
+  lenient: boolean
+): { readonly body: Uint8Array; readonly truncated: boolean } | "too-large" | "bad" => {
   const enc = encoding.trim().toLowerCase()
-  if (enc === "" || enc === "identity") return new Uint8Array(body)
+  if (enc === "" || enc === "identity") return { body: new Uint8Array(body), truncated: false }
+  const flush = lenient
+    ? enc === "br"
+      ? { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }
+      : { finishFlush: zlib.constants.Z_SYNC_FLUSH }
+    : {}
+  const run = (limit: number) => {
+    const opts = { maxOutputLength: limit, ...flush }
+    if (enc === "gzip" || enc === "x-gzip") return zlib.gunzipSync(body, opts)
+    if (enc === "deflate") return zlib.inflateSync(body, opts)
+    if (enc === "br") return zlib.brotliDecompressSync(body, opts)
+    return undefined
+  }
   try {
-    const opts = { maxOutputLength: maxBytes }
-    if (enc === "gzip" || enc === "x-gzip") return new Uint8Array(zlib.gunzipSync(body, opts))
-    if (enc === "deflate") return new Uint8Array(zlib.inflateSync(body, opts))
-    if (enc === "br") return new Uint8Array(zlib.brotliDecompressSync(body, opts))
-    return "bad"
+    const out = run(maxBytes)
+    return out === undefined ? "bad" : { body: new Uint8Array(out), truncated: false }
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too-large" : "bad"
+    if ((e as NodeJS.ErrnoException).code !== "ERR_BUFFER_TOO_LARGE") return "bad"
+    if (!lenient) return "too-large"
+    try {
+      const out = run(maxBytes * 4)
+      return out === undefined ? "bad" : { body: new Uint8Array(out.subarray(0, maxBytes)), truncated: true }
+    } catch {
+      return "too-large"
+    }
   }
 }
 
@@ -406,12 +443,29 @@ const vettedAddresses = (
 
 /** Build the client from settings and an address lookup (tests inject a fake lookup). */
 export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
+  // DESIGN principle 6: bounded concurrency globally and per target host.
+  const global = Effect.unsafeMakeSemaphore(GLOBAL_CONCURRENCY)
+  const perHost = new Map<string, Effect.Semaphore>()
+  const hostPermit = (host: string) => {
+    let sem = perHost.get(host)
+    if (!sem) {
+      if (perHost.size > 10_000) perHost.clear()
+      sem = Effect.unsafeMakeSemaphore(PER_HOST_CONCURRENCY)
+      perHost.set(host, sem)
+    }
+    return sem.withPermits(1)
+  }
   const fetchOnce = (url: URL, options: WebRequestOptions, maxBytes: number) =>
     Effect.gen(function* () {
       const addresses = yield* vettedAddresses(settings, lookup, url)
       let last: WebError | undefined
       for (const address of addresses) {
-        const result = yield* Effect.either(attempt(settings, url, address, options, maxBytes))
+        const result = yield* Effect.either(
+          attempt(settings, url, address, options, maxBytes).pipe(
+            hostPermit(url.hostname),
+            global.withPermits(1)
+          )
+        )
         if (result._tag === "Right") return { ...result.right, address }
         last = result.left
         // Only an unreachable address is worth trying the next one for; TLS and HTTP errors are the site's answer.
@@ -456,6 +510,7 @@ export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
           headers,
           rawHeaders: res.rawHeaders,
           body: res.body,
+          truncated: res.truncated,
           redirects,
           address: res.address,
           tls: res.tls
@@ -523,6 +578,7 @@ export class Web extends Effect.Service<Web>()("Web", {
             finalUrl: url,
             rawHeaders: Object.entries(out.headers ?? {}),
             body: new Uint8Array(),
+            truncated: false,
             redirects: [],
             address: "192.0.2.1",
             tls: null,

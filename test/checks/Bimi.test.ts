@@ -160,9 +160,9 @@ describe("BIMI check", () => {
   const dmarcReject = { "_dmarc.example.com": ["v=DMARC1; p=reject; rua=mailto:d@example.com"] }
   it.effect("a complete BIMI setup passes", () =>
     Effect.gen(function* () {
-      // The fixture certificate is valid from now: the check must see the same time.
-      yield* TestClock.setTime(Date.now())
+      // The fixture certificate is valid from its creation (whole seconds): check a minute later.
       const pem = makeVmc({ logotype: GOOD_SVG, days: 3650 })
+      yield* TestClock.setTime(Date.now() + 60_000)
       const dns = fakeTxt({
         ...dmarcReject,
         "default._bimi.example.com": [
@@ -319,5 +319,50 @@ describe("BIMI check", () => {
     expect(html).toContain("&lt;script&gt;")
     expect(html).toContain("data:image/svg+xml;base64,")
     expect(html).toContain("trademark")
+  })
+})
+
+describe("BIMI HTML view", () => {
+  it("property: no text from the record or the issues reaches the page unescaped", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        const g: BimiGathered = {
+          domain: "example.com",
+          organisationalDomain: "example.com",
+          direct: {
+            name: "default._bimi.example.com",
+            records: [`v=BIMI1; l=https://x.example.com/${a}; x=<${b}>`]
+          },
+          organisational: null,
+          logo: null,
+          authority: null,
+          dmarc: null,
+          now: "2026-01-01T00:00:00Z"
+        }
+        const html = renderBimiHtml(analyseBimi(g), null)
+        // every '<' in the page opens one of the page's own tags
+        for (const m of html.matchAll(/<\/?([a-zA-Z!][a-zA-Z0-9-]*)/g))
+          expect([
+            "!doctype",
+            "html",
+            "head",
+            "meta",
+            "title",
+            "style",
+            "body",
+            "h1",
+            "h2",
+            "div",
+            "img",
+            "table",
+            "tr",
+            "th",
+            "td",
+            "ul",
+            "li",
+            "p"
+          ]).toContain(m[1]!.toLowerCase())
+      })
+    )
   })
 })

@@ -223,3 +223,20 @@ describe("DKIM discovery", () => {
     )
   })
 })
+
+describe("DKIM key lengths", () => {
+  it("property: the measured length is the modulus length, in SPKI and PKCS#1", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(512, 768, 1024, 1536, 2048),
+        fc.constantFrom("spki", "pkcs1") as fc.Arbitrary<"spki" | "pkcs1">,
+        (bits, type) => {
+          const k = parseDkimKey(`v=DKIM1; k=rsa; p=${rsa(bits, type)}`)
+          expect(k.keyLength).toBe(bits)
+          expect(k.status).toBe(bits < 1024 ? "fail" : bits < 2048 ? "warning" : "pass")
+        }
+      ),
+      { numRuns: 10 }
+    )
+  })
+})

@@ -1,6 +1,9 @@
 /**
  * The real app on a random local port, with settings from `env` and a fresh temp data dir,
  * for tests that talk HTTP to it through the provided HttpClient.
+ *
+ * Every outbound setting defaults to a closed port on loopback: a test reaches the network only
+ * where it says so (the world's env, or a fake server), never the machine's or the public resolvers.
  */
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -10,12 +13,24 @@ import { ConfigProvider, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { AppLive } from "../../src/http/Server.ts"
 
+/** Port 9 (discard) on loopback: nothing listens, so every query fails at once. */
+export const NOWHERE = {
+  DNS_RESOLVERS: "127.0.0.1:9",
+  PROPAGATION_RESOLVERS: "127.0.0.1:9|Nowhere|Test|ZZ",
+  DNS_RETRIES: "0",
+  DNS_TIMEOUT_MS: "200",
+  SMTP_PORT: "9",
+  ALLOW_TARGETS: ""
+}
+
 export const testApp = (
   env: Record<string, string> = {},
   dataDir = mkdtempSync(join(tmpdir(), "domain-audit-test-"))
 ) => {
   const config = Layer.setConfigProvider(
-    ConfigProvider.fromMap(new Map(Object.entries({ DATA_DIR: dataDir, LOG_LEVEL: "Error", ...env })))
+    ConfigProvider.fromMap(
+      new Map(Object.entries({ ...NOWHERE, DATA_DIR: dataDir, LOG_LEVEL: "Error", ...env }))
+    )
   )
   return AppLive.pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),

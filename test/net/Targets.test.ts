@@ -68,6 +68,29 @@ describe("address parsing", () => {
     )
   })
 
+  it("agrees with the WHATWG URL parser on arbitrary numeric-looking hosts", () => {
+    const hostText = fc.string({
+      unit: fc.constantFrom(..."0123456789xXaAfF.".split("")),
+      minLength: 1,
+      maxLength: 20
+    })
+    fc.assert(
+      fc.property(hostText, (host) => {
+        let whatwg: string | "invalid"
+        try {
+          whatwg = new URL(`https://${host}/`).hostname
+        } catch {
+          whatwg = "invalid"
+        }
+        const ours = hostLiteral(host)
+        if (ours === undefined) expect(/^\d+\.\d+\.\d+\.\d+$/.test(whatwg)).toBe(false)
+        else if (ours === "invalid") expect(whatwg).toBe("invalid")
+        else expect(formatIp(ours)).toBe(whatwg)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
   it("never throws on arbitrary text", () => {
     fc.assert(
       fc.property(fc.string(), (s) => {

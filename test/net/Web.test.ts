@@ -7,6 +7,7 @@ import * as tls from "node:tls"
 import * as zlib from "node:zlib"
 import { AppConfig } from "../../src/Config.ts"
 import { DnsError } from "../../src/net/Dns.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
 import { parseAllowList } from "../../src/net/Targets.ts"
 import { type AddressLookup, makeWeb, Web, webLayerWith, type WebSettings } from "../../src/net/Web.ts"
 import { makeTlsFixture, type TlsFixture } from "./tlsFixture.ts"
@@ -17,6 +18,8 @@ let serverB: https.Server
 let portA = 0
 let portB = 0
 const connections = { a: 0, b: 0 }
+let active = 0
+let maxActive = 0
 
 const zone: Record<string, ReadonlyArray<string>> = {
   "good.example.net": ["127.0.0.1"],
@@ -72,6 +75,13 @@ beforeAll(async () => {
       res.end()
     } else if (path === "/hang") {
       // never answers
+    } else if (path === "/concurrent") {
+      active++
+      maxActive = Math.max(maxActive, active)
+      setTimeout(() => {
+        active--
+        res.end("ok")
+      }, 30)
     } else if (path === "/gzip") {
       res.writeHead(200, { "content-encoding": "gzip" })
       res.end(zlib.gzipSync("compressed body"))
@@ -157,6 +167,20 @@ describe("Web.get against a local HTTPS server", () => {
     })
   )
 
+  it.live("bounds concurrent requests per host", () =>
+    Effect.gen(function* () {
+      // generous total timeout: the permits are waited for inside it, and CI machines are slow
+      const web = makeWeb(settings(["127.0.0.1/32"], { timeoutMs: 30_000 }), lookup)
+      yield* Effect.forEach(
+        Array.from({ length: 10 }, () => `https://good.example.net:${portA}/concurrent`),
+        (url) => web.get(url),
+        { concurrency: "unbounded" }
+      )
+      expect(maxActive).toBeGreaterThan(1)
+      expect(maxActive).toBeLessThanOrEqual(6)
+    })
+  )
+
   it.live("decodes gzip bodies", () =>
     Effect.gen(function* () {
       const res = yield* allowed().get(`https://good.example.net:${portA}/gzip`)
@@ -170,6 +194,11 @@ describe("Web.get against a local HTTPS server", () => {
       expect(big.reason).toBe("too-large")
       const small = yield* Effect.flip(allowed().get(`https://good.example.net:${portA}/`, { maxBytes: 3 }))
       expect(small.reason).toBe("too-large")
+      const cut = yield* allowed().get(`https://good.example.net:${portA}/big`, { truncateBody: true })
+      expect(cut.truncated).toBe(true)
+      expect(cut.body.length).toBe(4_096)
+      const whole = yield* allowed().get(`https://good.example.net:${portA}/`, { truncateBody: true })
+      expect(whole.truncated).toBe(false)
       const header = yield* Effect.flip(allowed().get(`https://good.example.net:${portA}/bigheader`))
       expect(header.reason).toBe("too-large")
     })
@@ -262,6 +291,42 @@ describe("the Web layer", () => {
               ConfigProvider.fromMap(
                 new Map([
                   ["ALLOW_TARGETS", "127.0.0.0/8"],
+                  ["EXTRA_CA_FILE", fixture.caFile]
+                ])
+              )
+            )
+          )
+        )
+      )
+    )
+  )
+
+  it.live("Web.Default resolves through the Resolver and vets what it returns", () =>
+    Effect.gen(function* () {
+      const web = yield* Web
+      const res = yield* web.get(`https://good.example.net:${portA}/`)
+      expect(res.address).toBe("127.0.0.1")
+      const err = yield* Effect.flip(web.get(`https://rebind.example.net:${portA}/`))
+      expect(err.reason).toBe("refused-address")
+      expect(err.refusal).toBe("private")
+      const timeout = yield* Effect.flip(web.get(`https://slow.example.net:${portA}/`))
+      expect(timeout.reason).toBe("dns")
+    }).pipe(
+      Effect.provide(
+        Web.Default.pipe(
+          Layer.provide(
+            Resolver.Test({
+              "good.example.net A": ["127.0.0.1"],
+              "rebind.example.net A": ["192.168.1.10"],
+              "slow.example.net A": "TIMEOUT"
+            })
+          ),
+          Layer.provide(AppConfig.Default),
+          Layer.provide(
+            Layer.setConfigProvider(
+              ConfigProvider.fromMap(
+                new Map([
+                  ["ALLOW_TARGETS", "127.0.0.1"],
                   ["EXTRA_CA_FILE", fixture.caFile]
                 ])
               )

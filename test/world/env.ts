@@ -14,7 +14,7 @@ export const OWN_WORLD_ENV_FILE = fileURLToPath(new URL("../../data/world/world.
 /** `up` writes the path of the running world's world.env here (one world per machine). */
 export const WORLD_POINTER_FILE = join(tmpdir(), "domain-audit-world.path")
 
-/** Parse `KEY=value` lines (comments and blank lines skipped). */
+/** Parse `KEY=value` lines (comments and blank lines skipped; a value may be single- or double-quoted). */
 export const parseEnvFile = (text: string): Record<string, string> => {
   const out: Record<string, string> = {}
   for (const line of text.split("\n")) {
@@ -22,7 +22,8 @@ export const parseEnvFile = (text: string): Record<string, string> => {
     if (trimmed === "" || trimmed.startsWith("#")) continue
     const eq = trimmed.indexOf("=")
     if (eq <= 0) continue
-    out[trimmed.slice(0, eq).trim()] = trimmed.slice(eq + 1).trim()
+    const value = trimmed.slice(eq + 1).trim()
+    out[trimmed.slice(0, eq).trim()] = /^(['"]).*\1$/.test(value) ? value.slice(1, -1) : value
   }
   return out
 }

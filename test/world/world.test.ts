@@ -3,7 +3,7 @@
  * observably true on the wire (docs/world.md). Needs the world up (vitest globalSetup starts it).
  */
 import { spawn } from "node:child_process"
-import { X509Certificate, createHash, createPublicKey } from "node:crypto"
+import { X509Certificate, createHash, createPublicKey, sign, verify } from "node:crypto"
 import dgram from "node:dgram"
 import { readFileSync } from "node:fs"
 import https from "node:https"
@@ -22,6 +22,7 @@ import { WorldConfig, worldEnv } from "./env.ts"
 interface MxInfo {
   host: string
   addr: string
+  aaaa: string | null
   tls: string
   ptr: string
   listed: boolean
@@ -33,6 +34,7 @@ interface ScenarioInfo {
   domain: string
   web: { addr: string; https: boolean; server: string } | null
   mx: Array<MxInfo>
+  dkim: Array<{ selector: string; key: string; privateKey: string | null }>
 }
 interface Manifest {
   ca: string
@@ -240,6 +242,25 @@ describe("records of the email scenarios", () => {
   })
 })
 
+describe("DKIM keys for signing test mail", () => {
+  it("each private key in the manifest matches the public key published in DNS", async () => {
+    const keys = scenario("perfect.com").dkim
+    expect(keys.map((k) => k.key).sort()).toEqual(["ed25519", "rsa2048"])
+    for (const k of keys) {
+      const record = txt(await ask(resolver, `${k.selector}._domainkey.perfect.com`, "TXT"))[0] ?? ""
+      const p = Buffer.from(record.split("p=")[1] ?? "", "base64")
+      // Ed25519 records carry the raw key (RFC 8463 4.2): wrap it in its SubjectPublicKeyInfo.
+      const spkiDer =
+        k.key === "ed25519" ? Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), p]) : p
+      const pub = createPublicKey({ key: spkiDer, format: "der", type: "spki" })
+      const message = Buffer.from("world")
+      const algorithm = k.key === "ed25519" ? null : "sha256"
+      const signature = sign(algorithm, message, readFileSync(k.privateKey ?? ""))
+      expect(verify(algorithm, message, pub, signature)).toBe(true)
+    }
+  })
+})
+
 describe("reverse DNS and blocklists", () => {
   it("PTR: perfect.com's MX has FCrDNS, mx-noptr has none, mx-ptrmismatch points elsewhere", async () => {
     const ptr = async (ip: string) => dataOf(await ask(resolver, reverse(ip), "PTR"), "PTR")
@@ -355,6 +376,16 @@ describe("mail transport", () => {
     expect(t.records).toEqual([
       expect.objectContaining({ usage: 3, selector: 1, matchingType: 1, hex: spki(cert) })
     ])
+  })
+
+  it("perfect.com's MX is reachable over IPv6 too (::1), with FCrDNS and the same certificate", async () => {
+    const m = mx0("perfect.com")
+    expect(dataOf(await ask(resolver, "mx.perfect.com", "AAAA"), "AAAA")).toEqual(["::1"])
+    const ptr = await ask(resolver, `1.${"0.".repeat(31)}ip6.arpa`, "PTR")
+    expect(dataOf(ptr, "PTR")).toEqual(["mx.perfect.com"])
+    const v6 = await starttlsCert({ ...m, addr: "[::1]" })
+    expect(spki(v6)).toBe(spki(await starttlsCert(m)))
+    expect(dataOf(await ask(resolver, "ns1.dns-host.net", "AAAA"), "AAAA")).toEqual(["::1"])
   })
 
   it("mx-nostarttls.com: no STARTTLS in the EHLO reply", async () => {

@@ -8,6 +8,8 @@ import { BASE_TLDS, DNSBLS, INFRA } from "./model.mjs"
 import { fqdn, mkdirp, reverseName, run, txtStrings, write } from "./util.mjs"
 
 const SERIAL = 2026010100
+/** The reverse zone of ::1 alone (RFC 3596 2.5), delegated straight from the root. */
+const V6_LOOPBACK_REVERSE = `1.${"0.".repeat(31)}ip6.arpa`
 const LAG_SERIAL = 2025120100
 const NS_SET = ["ns1.dns-host.net.", "ns2.dns-host.net."]
 const TLD_NS = ["a.gtld-servers.net.", "b.gtld-servers.net."]
@@ -44,6 +46,7 @@ const scenarioZone = (s, extra, serial, records) => {
   for (const m of s.mx) {
     lines.push(`@ MX ${m.pref} ${fqdn(m.host)}`)
     if (m.host.endsWith(`.${s.domain}`)) lines.push(`${fqdn(m.host)} A ${m.addr}`)
+    if (m.aaaa && m.host.endsWith(`.${s.domain}`)) lines.push(`${fqdn(m.host)} AAAA ${m.aaaa}`)
     if (m.tlsa === "match") lines.push(`_25._tcp.${fqdn(m.host)} TLSA 3 1 1 ${extra.spki[m.host]}`)
     if (m.tlsa === "mismatch") lines.push(`_25._tcp.${fqdn(m.host)} TLSA 3 1 1 ${"ab".repeat(32)}`)
   }
@@ -169,10 +172,11 @@ export const generateDns = (root, scenarios, extra) => {
       presigned: s.dnssec === "expired"
     })),
     { name: "127.in-addr.arpa" },
+    { name: V6_LOOPBACK_REVERSE },
     ...DNSBLS.map((name) => ({ name }))
   ].map((z) => ({ ...z, file: zoneFile(z.name) }))
   const conf = join(dir, "knot.conf")
-  write(conf, knotConf(dir, zones, INFRA.knot, true))
+  write(conf, knotConf(dir, zones, [...INFRA.knot, "::1"], true))
 
   // Leaves first: their DS records go into the TLD zones, whose DS go into the root.
   const dsByParent = new Map()
@@ -200,7 +204,11 @@ export const generateDns = (root, scenarios, extra) => {
     if (tld === "net") {
       lines.push("a.gtld-servers.net. A 127.53.0.1", "b.gtld-servers.net. A 127.53.0.2")
       lines.push("a.root-servers.net. A 127.53.0.1")
-      lines.push("ns1.dns-host.net. A 127.53.0.1", "ns2.dns-host.net. A 127.53.0.2")
+      lines.push(
+        "ns1.dns-host.net. A 127.53.0.1",
+        "ns1.dns-host.net. AAAA ::1",
+        "ns2.dns-host.net. A 127.53.0.2"
+      )
     }
     for (const s of scenarios.filter((x) => x.tld === tld))
       for (const ns of NS_SET) lines.push(`${s.domain}. NS ${ns}`)
@@ -216,7 +224,7 @@ export const generateDns = (root, scenarios, extra) => {
   rootLines.push("a.root-servers.net. A 127.53.0.1")
   rootLines.push("a.gtld-servers.net. A 127.53.0.1", "b.gtld-servers.net. A 127.53.0.2")
   for (const tld of tlds) for (const ns of TLD_NS) rootLines.push(`${tld}. NS ${ns}`)
-  for (const ns of NS_SET) rootLines.push(`127.in-addr.arpa. NS ${ns}`)
+  for (const ns of NS_SET) rootLines.push(`127.in-addr.arpa. NS ${ns}`, `${V6_LOOPBACK_REVERSE}. NS ${ns}`)
   rootLines.push(...(dsByParent.get(".") ?? []))
   write(join(dir, "zones", "root.zone"), rootLines.join("\n") + "\n")
   const rootDs = ensureKeys(conf, ".", POLICIES.nsec)
@@ -235,6 +243,10 @@ export const generateDns = (root, scenarios, extra) => {
     }
   }
   write(join(dir, "zones", zoneFile("127.in-addr.arpa")), rev.join("\n") + "\n")
+  const rev6 = [soa(V6_LOOPBACK_REVERSE, SERIAL), ...NS_SET.map((n) => `@ NS ${n}`)]
+  const v6mx = scenarios.flatMap((s) => s.mx).find((m) => m.aaaa === "::1" && (m.ptr ?? "match") === "match")
+  if (v6mx) rev6.push(`@ PTR ${fqdn(v6mx.host)}`)
+  write(join(dir, "zones", zoneFile(V6_LOOPBACK_REVERSE)), rev6.join("\n") + "\n")
 
   // DNSBLs (RFC 5782): the test entry 127.0.0.2 plus every listed MX address, with real return codes.
   const listed = scenarios.flatMap((s) => s.mx.filter((m) => m.listed).map((m) => m.addr))
@@ -300,6 +312,7 @@ const unboundConf = (dir, addrs, rootDs, stubs) => {
     ...rootDs.map((ds) => `  trust-anchor: "${ds}"`),
     '  local-zone: "127.in-addr.arpa." nodefault',
     '  local-zone: "localhost." nodefault',
+    `  local-zone: "${V6_LOOPBACK_REVERSE}." nodefault`,
     "  cache-max-ttl: 300",
     "  cache-max-negative-ttl: 30",
     "  val-bogus-ttl: 5",

@@ -63,7 +63,7 @@ export const generatePostfix = (root, hosts) => {
     "myhostname = world-mta.invalid",
     "mydomain = world-mta.invalid",
     "inet_interfaces = loopback-only",
-    "inet_protocols = ipv4",
+    `inet_protocols = ${hosts.some((h) => h.aaaa) ? "all" : "ipv4"}`,
     "mydestination =",
     "mynetworks = 127.25.255.254/32",
     `relay_domains = ${domains.join(", ")}`,
@@ -92,7 +92,8 @@ export const generatePostfix = (root, hosts) => {
     const opts = [`-o myhostname=${h.host}`]
     if (h.tls === "none") opts.push("-o smtpd_tls_security_level=none")
     else opts.push("-o smtpd_tls_security_level=may", `-o smtpd_tls_chain_files=${h.key},${h.cert}`)
-    return `${h.addr}:25 inet n - n - - smtpd\n  ${opts.join("\n  ")}`
+    const addrs = [h.addr, ...(h.aaaa ? [`[${h.aaaa}]`] : [])]
+    return addrs.map((a) => `${a}:25 inet n - n - - smtpd\n  ${opts.join("\n  ")}`).join("\n")
   })
   write(join(dir, "main.cf"), main)
   write(join(dir, "master.cf"), [...listeners, SERVICES].join("\n"))

@@ -54,7 +54,12 @@ export const ensureCert = (ca, id, names, kind) => {
   const base = join(ca.dir, "hosts", id)
   const key = `${base}.key`
   const cert = `${base}.pem`
-  if (!existsSync(cert) || !existsSync(key)) {
+  // A kept certificate that is (nearly) out of date is made anew, except the deliberately expired one.
+  const stale =
+    kind !== "expired" &&
+    existsSync(cert) &&
+    new Date(new X509Certificate(readFileSync(cert)).validTo).getTime() < Date.now() + 7 * 86400e3
+  if (!existsSync(cert) || !existsSync(key) || stale) {
     run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
     const san = names.map((n) => `DNS:${n}`).join(",")
     if (kind === "selfsigned") {

@@ -164,6 +164,8 @@ http {
     default_type application/octet-stream;
     access_log off;
     server_tokens off;
+    server_names_hash_bucket_size 128;
+    server_names_hash_max_size 16384;
     client_body_temp_path ${dir}/tmp/body;
     proxy_temp_path ${dir}/tmp/proxy;
     fastcgi_temp_path ${dir}/tmp/fastcgi;
