@@ -54,6 +54,7 @@ const Issue = Schema.Struct({
 
 export const DnssecResult = Schema.Struct({
   domain: Schema.String,
+  zone: Schema.String.annotations({ description: "the zone apex whose keys were examined" }),
   status: Status,
   signed: Schema.Boolean,
   valid: Schema.Boolean,

@@ -28,6 +28,8 @@ export type Gathered =
 
 export interface DnssecFacts {
   readonly domain: string
+  /** The zone apex the name belongs to (the domain itself when it is an apex). */
+  readonly zone: string
   readonly dnskey: Gathered
   readonly ds: Gathered
   readonly soa: Gathered
@@ -83,6 +85,8 @@ export interface RrsigEntry {
 
 export interface DnssecResult {
   readonly domain: string
+  /** The zone whose keys were examined (differs from `domain` for names below an apex). */
+  readonly zone: string
   readonly status: CheckStatus
   readonly signed: boolean
   readonly valid: boolean
@@ -131,19 +135,33 @@ export const askWithCd = (resolver: Resolver, name: string, type: RecordType): E
 export const gather = Effect.fn("Dnssec.gather")(function* (name: string) {
   const resolver = yield* Resolver
   const domain = normalizeName(name)
+  // DNSSEC is per zone: for a name below the apex, the SOA (answer, or authority of a NODATA /
+  // NXDOMAIN, RFC 2308 3) names the zone whose keys and DS matter.
+  const first = yield* askWithCd(resolver, domain, "SOA")
+  const soaOwner =
+    first._tag === "Answer"
+      ? (
+          first.answer.answers.find((r) => r.type === "SOA") ??
+          first.answer.authority.find((r) => r.type === "SOA")
+        )?.name
+      : undefined
+  const zone =
+    soaOwner !== undefined && soaOwner !== "" && (domain === soaOwner || domain.endsWith(`.${soaOwner}`))
+      ? soaOwner
+      : domain
   const [dnskey, ds, soa, nsec3param, root] = yield* Effect.all(
     [
-      askWithCd(resolver, domain, "DNSKEY"),
-      askWithCd(resolver, domain, "DS"),
-      askWithCd(resolver, domain, "SOA"),
-      askWithCd(resolver, domain, "NSEC3PARAM"),
+      askWithCd(resolver, zone, "DNSKEY"),
+      askWithCd(resolver, zone, "DS"),
+      zone === domain ? Effect.succeed(first) : askWithCd(resolver, zone, "SOA"),
+      askWithCd(resolver, zone, "NSEC3PARAM"),
       Effect.either(resolver.query(".", "DNSKEY"))
     ],
     { concurrency: "unbounded" }
   )
   const resolverValidates =
     root._tag === "Right" && root.right.outcome === "answer" ? root.right.flags.ad : undefined
-  return { domain, dnskey, ds, soa, nsec3param, resolverValidates } satisfies DnssecFacts
+  return { domain, zone, dnskey, ds, soa, nsec3param, resolverValidates } satisfies DnssecFacts
 })
 
 const records = <T>(g: Gathered, type: string): Array<{ readonly name: string; readonly data: T }> =>
@@ -214,6 +232,7 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
   const nowSeconds = Math.floor(now.getTime() / 1000)
   const domain = facts.domain
+  const zone = facts.zone
   const errors: Array<string> = []
   const resolver =
     facts.dnskey._tag === "Answer"
@@ -235,7 +254,7 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
   const dsEntries: Array<ChainEntry> = dses.map(({ name, data }) => {
     const computed = keyInfo
       .filter((k) => k.tag === data.keyTag && k.data.algorithm === data.algorithm)
-      .some((k) => dsDigest(domain, k.data, data.digestType) === data.digest.toUpperCase())
+      .some((k) => dsDigest(zone, k.data, data.digestType) === data.digest.toUpperCase())
     return {
       type: "DS",
       domain: name,
@@ -259,9 +278,9 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
       (d) =>
         d.data.keyTag === k.tag &&
         d.data.algorithm === k.data.algorithm &&
-        dsDigest(domain, k.data, d.data.digestType) === d.data.digest.toUpperCase()
+        dsDigest(zone, k.data, d.data.digestType) === d.data.digest.toUpperCase()
     )
-    const sha256 = dsDigest(domain, k.data, 2)
+    const sha256 = dsDigest(zone, k.data, 2)
     return {
       type: "DNSKEY",
       domain: k.name,
@@ -284,15 +303,15 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
   if (signed) {
     for (const d of dsEntries.filter((d) => !d.matched))
       errors.push(
-        `DS ${d.keyTag} (algorithm ${d.algorithm}, digest ${d.digestTypeName}) at the parent matches no DNSKEY of ${domain}`
+        `DS ${d.keyTag} (algorithm ${d.algorithm}, digest ${d.digestTypeName}) at the parent matches no DNSKEY of ${zone}`
       )
     if (dses.length === 0 && facts.ds._tag === "Answer")
-      errors.push(`${domain} has DNSKEYs but the parent publishes no DS: the chain of trust stops above it`)
+      errors.push(`${zone} has DNSKEYs but the parent publishes no DS: the chain of trust stops above it`)
     else if (dses.length > 0 && dsEntries.every((d) => !d.matched))
       errors.push("no DS record matches a DNSKEY: the chain of trust is broken")
   } else if (dses.length > 0 && facts.dnskey._tag === "Answer") {
     errors.push(
-      `the parent publishes DS records for ${domain} but the zone serves no DNSKEY: the delegation is bogus`
+      `the parent publishes DS records for ${zone} but the zone serves no DNSKEY: the delegation is bogus`
     )
   }
 
@@ -300,7 +319,7 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
   // Only the zone's own signatures: the DS RRSIG is the parent's, signed with the parent's keys.
   const sigs = [facts.dnskey, facts.soa, facts.nsec3param]
     .flatMap((g) => records<RrsigData>(g, "RRSIG"))
-    .filter((s) => s.data.signersName === domain)
+    .filter((s) => s.data.signersName === zone)
   const seen = new Set<string>()
   const rrsigRecords: Array<RrsigEntry> = []
   for (const { data } of sigs) {
@@ -393,6 +412,7 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
 
   return {
     domain,
+    zone,
     status,
     signed,
     valid: adValid,

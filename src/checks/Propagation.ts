@@ -9,9 +9,6 @@ import type { DnsAnswer, DnsError, RecordType } from "../net/Dns.ts"
 import { joinTxt } from "../net/DnsWire.ts"
 import { normalizeName, Resolver } from "../net/Resolver.ts"
 
-export const PROPAGATION_TYPES = ["A", "AAAA", "MX", "TXT", "NS", "CNAME", "CAA", "SOA"] as const
-export type PropagationType = (typeof PROPAGATION_TYPES)[number]
-
 export interface PropagationFacts {
   readonly domain: string
   readonly type: RecordType

@@ -5,11 +5,12 @@
  * spoofed or stray datagram cannot answer a question; a reply that matches the id but cannot be
  * decoded is remembered and reported as "malformed" if nothing better arrives before the timeout.
  */
-import { randomInt } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import * as dgram from "node:dgram"
 import * as net from "node:net"
 import * as DnsPacket from "dns-packet"
 import type { Upstream } from "../Config.ts"
+import { type DecodedReply, decodeReply, typeNumber } from "./DnsDecode.ts"
 import { expandV6 } from "./DnsWire.ts"
 
 export interface Question {
@@ -23,10 +24,7 @@ export interface TransportFailure {
   readonly message: string
 }
 
-export type Callback = (
-  failure: TransportFailure | undefined,
-  reply: DnsPacket.DecodedPacket | undefined
-) => void
+export type Callback = (failure: TransportFailure | undefined, reply: DecodedReply | undefined) => void
 
 /** RFC 6891 6.2.5 / DNS Flag Day 2020: 1232 bytes avoids IP fragmentation. */
 export const EDNS_PAYLOAD = 1232
@@ -52,6 +50,35 @@ export const encodeQuery = (id: number, q: Question): Buffer =>
     ]
   })
 
+/** Transaction ids from a CSPRNG (RFC 5452 9.2), drawn from a refilled pool to keep queries cheap. */
+let idPool = randomBytes(8192)
+let idOffset = 0
+export const randomId = (): number => {
+  if (idOffset >= idPool.length) {
+    idPool = randomBytes(8192)
+    idOffset = 0
+  }
+  const id = idPool.readUInt16BE(idOffset)
+  idOffset += 2
+  return id
+}
+
+/** Encoded queries by question, so a repeated question costs a copy and an id write. */
+const templates = new Map<string, Buffer>()
+export const queryPacket = (id: number, q: Question): Buffer => {
+  const key = `${q.checkingDisabled ? 1 : 0}${q.type} ${q.name}`
+  let template = templates.get(key)
+  if (!template) {
+    template = encodeQuery(0, q)
+    if (templates.size >= 4096) templates.clear()
+    templates.set(key, template)
+  }
+  const packet = Buffer.allocUnsafe(template.length)
+  template.copy(packet)
+  packet.writeUInt16BE(id, 0)
+  return packet
+}
+
 const sameName = (a: string, b: string) =>
   a.replace(/\.$/, "").toLowerCase() === b.replace(/\.$/, "").toLowerCase()
 
@@ -60,19 +87,18 @@ export const acceptReply = (
   msg: Buffer,
   id: number,
   q: Question
-): { readonly packet: DnsPacket.DecodedPacket } | { readonly malformed: string } | undefined => {
+): { readonly packet: DecodedReply } | { readonly malformed: string } | undefined => {
   if (msg.length < 12 || msg.readUInt16BE(0) !== id) return undefined
-  let packet: DnsPacket.DecodedPacket
+  let packet: DecodedReply
   try {
-    packet = DnsPacket.decode(msg)
+    packet = decodeReply(msg)
   } catch (e) {
     return { malformed: e instanceof Error ? e.message : String(e) }
   }
-  if (!packet.flag_qr) return undefined
-  const question = packet.questions?.[0]
-  if (packet.questions?.length !== 1 || !question) return undefined
-  if (!sameName(question.name, q.name) || question.type !== q.type) return undefined
-  if (question.class !== undefined && question.class !== "IN") return undefined
+  if (!packet.qr || packet.questionCount !== 1 || !packet.question) return undefined
+  const question = packet.question
+  if (!sameName(question.name, q.name) || question.type !== typeNumber(q.type) || question.class !== 1)
+    return undefined
   return { packet }
 }
 
@@ -85,30 +111,53 @@ interface Pending {
   malformed: string | undefined
 }
 
-/** One UDP socket with its own table of outstanding transaction ids. */
+/**
+ * One UDP socket connected to one upstream, with its own table of outstanding transaction ids.
+ * Connecting lets the kernel drop datagrams from any other source and saves an address lookup
+ * per send; the source address is still checked (belt and braces).
+ */
 class Channel {
   private readonly pending = new Map<number, Pending>()
   private socket: dgram.Socket | undefined
+  private connected = false
+  private queued: Array<Buffer> = []
 
-  constructor(private readonly family: "udp4" | "udp6") {}
+  constructor(private readonly upstream: Upstream) {}
 
   private open(): dgram.Socket {
     if (this.socket) return this.socket
-    const socket = dgram.createSocket({ type: this.family })
+    const socket = dgram.createSocket({ type: net.isIPv6(this.upstream.address) ? "udp6" : "udp4" })
+    this.connected = false
     socket.on("message", (msg, rinfo) => this.onMessage(msg, rinfo))
-    socket.on("error", (err) => {
-      // A broken socket fails everything waiting on it; the next send opens a fresh one.
-      if (this.socket === socket) this.socket = undefined
-      socket.close()
-      for (const p of [...this.pending.values()]) this.finish(p, { reason: "network", message: err.message })
+    socket.on("error", (err) => this.broken(socket, err.message))
+    socket.connect(this.upstream.port, this.upstream.address, (err?: Error) => {
+      if (err) return this.broken(socket, err.message)
+      this.connected = true
+      const queued = this.queued
+      this.queued = []
+      for (const packet of queued) this.write(socket, packet)
     })
     socket.unref()
     this.socket = socket
     return socket
   }
 
-  get size() {
-    return this.pending.size
+  /** A broken socket fails everything waiting on it; the next send opens a fresh one. */
+  private broken(socket: dgram.Socket, message: string) {
+    if (this.socket !== socket) return
+    this.socket = undefined
+    this.queued = []
+    try {
+      socket.close()
+    } catch {
+      // already closed
+    }
+    for (const p of [...this.pending.values()]) this.finish(p, { reason: "network", message })
+  }
+
+  /** No per-send callback (it costs a native round trip per query): send errors arrive as "error". */
+  private write(socket: dgram.Socket, packet: Buffer) {
+    socket.send(packet)
   }
 
   private onMessage(msg: Buffer, rinfo: dgram.RemoteInfo) {
@@ -124,7 +173,7 @@ class Channel {
     this.finish(p, undefined, verdict.packet)
   }
 
-  private finish(p: Pending, failure: TransportFailure | undefined, reply?: DnsPacket.DecodedPacket) {
+  private finish(p: Pending, failure: TransportFailure | undefined, reply?: DecodedReply) {
     if (this.pending.get(p.id) !== p) return
     this.pending.delete(p.id)
     clearTimeout(p.timer)
@@ -132,12 +181,13 @@ class Channel {
   }
 
   /** Sends one query; returns a canceller (used when the asking fiber is interrupted). */
-  send(upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): () => void {
-    let id = randomInt(65536)
-    while (this.pending.has(id)) id = randomInt(65536)
+  send(q: Question, timeoutMs: number, cb: Callback): () => void {
+    const upstream = this.upstream
+    let id = randomId()
+    while (this.pending.has(id)) id = randomId()
     let packet: Buffer
     try {
-      packet = encodeQuery(id, q)
+      packet = queryPacket(id, q)
     } catch (e) {
       cb(
         { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
@@ -158,9 +208,8 @@ class Channel {
     const p: Pending = { upstream, q, id, cb, timer, malformed: undefined }
     this.pending.set(id, p)
     const socket = this.open()
-    socket.send(packet, upstream.port, upstream.address, (err) => {
-      if (err) this.finish(p, { reason: "network", message: err.message })
-    })
+    if (this.connected) this.write(socket, packet)
+    else this.queued.push(packet)
     return () => {
       if (this.pending.get(id) === p) {
         this.pending.delete(id)
@@ -170,8 +219,13 @@ class Channel {
   }
 
   close() {
-    this.socket?.close()
+    const socket = this.socket
     this.socket = undefined
+    try {
+      socket?.close()
+    } catch {
+      // already closed
+    }
   }
 }
 
@@ -186,37 +240,37 @@ export const show = (u: Upstream) =>
   u.address.includes(":") ? `[${u.address}]:${u.port}` : `${u.address}:${u.port}`
 
 /**
- * A small pool of UDP sockets per address family, each bound to its own random source port:
- * spoofing needs the port and the 16-bit id (RFC 5452 4.5), and a pool spreads the id space.
+ * A few connected UDP sockets per upstream, each on its own random source port: spoofing needs
+ * the port and the 16-bit id (RFC 5452 4.5), and several sockets spread the id space.
  */
 export class UdpPool {
-  private readonly channels: Record<"udp4" | "udp6", Array<Channel>>
+  private readonly channels = new Map<string, Array<Channel>>()
   private next = 0
 
-  constructor(size = 4) {
-    this.channels = {
-      udp4: Array.from({ length: size }, () => new Channel("udp4")),
-      udp6: Array.from({ length: size }, () => new Channel("udp6"))
-    }
-  }
+  constructor(private readonly size = 4) {}
 
   send(upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): () => void {
-    const list = this.channels[net.isIPv6(upstream.address) ? "udp6" : "udp4"]
-    const channel = list[this.next++ % list.length]!
-    return channel.send(upstream, q, timeoutMs, cb)
+    const key = show(upstream)
+    let list = this.channels.get(key)
+    if (!list) {
+      list = Array.from({ length: this.size }, () => new Channel(upstream))
+      this.channels.set(key, list)
+    }
+    return list[this.next++ % list.length]!.send(q, timeoutMs, cb)
   }
 
   close() {
-    for (const c of [...this.channels.udp4, ...this.channels.udp6]) c.close()
+    for (const list of this.channels.values()) for (const c of list) c.close()
+    this.channels.clear()
   }
 }
 
 /** One query over TCP (RFC 7766), used when the UDP reply was truncated. */
 export const tcpQuery = (upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): (() => void) => {
-  const id = randomInt(65536)
+  const id = randomId()
   let packet: Buffer
   try {
-    packet = encodeQuery(id, q)
+    packet = queryPacket(id, q)
   } catch (e) {
     cb(
       { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
@@ -226,7 +280,7 @@ export const tcpQuery = (upstream: Upstream, q: Question, timeoutMs: number, cb:
   }
   let done = false
   const socket = net.connect({ host: upstream.address, port: upstream.port })
-  const finish = (failure: TransportFailure | undefined, reply?: DnsPacket.DecodedPacket) => {
+  const finish = (failure: TransportFailure | undefined, reply?: DecodedReply) => {
     if (done) return
     done = true
     clearTimeout(timer)

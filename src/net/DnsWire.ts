@@ -258,12 +258,17 @@ export const formatData = (type: string, data: unknown): string => {
 export const toRecord = (answer: DnsPacket.Answer): DnsRecord => {
   const type = answer.type as string
   const data = normalizeData(type, (answer as { data?: unknown }).data)
+  let text: string | undefined
+  // Presentation text is computed on first use (an own enumerable getter, so JSON and spreads see it):
+  // formatting every RRSIG of every reply costs more than the rest of the decoding.
   return {
     name: rel(answer.name),
     type,
     ttl: (answer as { ttl?: number }).ttl ?? 0,
     data,
-    text: formatData(type, data)
+    get text() {
+      return (text ??= formatData(type, data))
+    }
   }
 }
 

@@ -9,12 +9,12 @@
  *   for the SOA minimum (RFC 2308 5), in a cache bounded by DNS_CACHE_SIZE. `fresh` bypasses both.
  */
 import * as fs from "node:fs"
-import type * as DnsPacket from "dns-packet"
-import { Cache, Duration, Effect, Equal, Exit, Hash, Layer } from "effect"
+import { Cache, Clock, Duration, Effect, Equal, Exit, Hash, Layer } from "effect"
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
 import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns.ts"
+import type { DecodedReply } from "./DnsDecode.ts"
 import { show, tcpQuery, type Question, type TransportFailure, UdpPool } from "./DnsTransport.ts"
-import { formatData, joinTxt, type MxData, parseData, reverseName, toRecord } from "./DnsWire.ts"
+import { formatData, joinTxt, type MxData, parseData, reverseName } from "./DnsWire.ts"
 
 export interface QueryOptions {
   /** Bypass our cache and in-flight sharing (propagation checks want what the upstream says now). */
@@ -135,22 +135,22 @@ const rcodeError = (rcode: string): DnsError["reason"] =>
 
 /** A reply as an outcome (RFC 2308 2: NXDOMAIN vs NODATA) or a DnsError. */
 export const classify = (
-  packet: DnsPacket.DecodedPacket,
+  packet: DecodedReply,
   name: string,
   type: RecordType,
   resolver: string,
   elapsedMs: number
 ): DnsAnswer | DnsError => {
-  const rcode = (packet as { rcode?: string }).rcode ?? "NOERROR"
+  const rcode = packet.rcode
   if (rcode !== "NOERROR" && rcode !== "NXDOMAIN")
     return new DnsError({ name, type, reason: rcodeError(rcode), message: `${resolver} answered ${rcode}` })
-  const answers = (packet.answers ?? []).filter((a) => a.type !== "OPT").map(toRecord)
-  const authority = (packet.authorities ?? []).map(toRecord)
+  const answers = packet.answers
+  const authority = packet.authority
   // A server that does not recurse hands out a referral: that is no statement about the name.
   if (
     rcode === "NOERROR" &&
     answers.length === 0 &&
-    !packet.flag_ra &&
+    !packet.ra &&
     !authority.some((r) => r.type === "SOA") &&
     authority.some((r) => r.type === "NS")
   )
@@ -166,11 +166,11 @@ export const classify = (
     outcome: rcode === "NXDOMAIN" ? "nxdomain" : answers.some((r) => r.type === type) ? "answer" : "nodata",
     rcode,
     flags: {
-      aa: packet.flag_aa,
-      tc: packet.flag_tc,
-      ra: packet.flag_ra,
-      ad: packet.flag_ad,
-      cd: packet.flag_cd
+      aa: packet.aa,
+      tc: packet.tc,
+      ra: packet.ra,
+      ad: packet.ad,
+      cd: packet.cd
     },
     answers,
     authority,
@@ -210,54 +210,88 @@ const makeLive = Effect.gen(function* () {
   )
   let rotation = 0
 
-  /** One exchange with one upstream: UDP, then TCP on the same server when truncated (RFC 7766 5). */
-  const exchange = (upstream: Upstream, q: Question) =>
-    Effect.async<DnsPacket.DecodedPacket, TransportFailure>((resume) => {
-      let cancelTcp: (() => void) | undefined
-      const cancelUdp = pool.send(upstream, q, timeoutMs, (failure, reply) => {
-        if (failure || !reply) return resume(Effect.fail(failure!))
-        if (!reply.flag_tc) return resume(Effect.succeed(reply))
-        cancelTcp = tcpQuery(upstream, q, timeoutMs, (f, r) =>
-          resume(f || !r ? Effect.fail(f!) : Effect.succeed(r))
-        )
-      })
+  /**
+   * One question: UDP to an upstream, TCP to the same server when truncated (RFC 7766 5), the next
+   * upstream on timeout, network error or (when there is another) SERVFAIL / REFUSED.
+   * The whole loop runs in callbacks under one `Effect.async`: per-attempt Effects cost more CPU
+   * than the exchange itself (scripts/bench/resolver).
+   */
+  const ask = (name: string, type: RecordType, options: QueryOptions): Effect.Effect<DnsAnswer, DnsError> =>
+    Effect.async<DnsAnswer, DnsError>((resume) => {
+      const q: Question = { name, type, checkingDisabled: options.checkingDisabled === true }
+      const fixed = options.upstream
+      const start = rotation++
+      const began = performance.now()
+      // Rotating helps only when there is another server to ask; a fixed upstream retries timeouts only.
+      const canRotate = fixed === undefined && upstreams.length > 1
+      let cancel: () => void = () => {}
+      let done = false
+      const finish = (result: DnsAnswer | DnsError) => {
+        if (done) return
+        done = true
+        resume(result instanceof DnsError ? Effect.fail(result) : Effect.succeed(result))
+      }
+      const attempt = (i: number) => {
+        const upstream = fixed ?? upstreams[(start + i) % upstreams.length]!
+        const resolver = show(upstream)
+        const onReply = (
+          failure: TransportFailure | undefined,
+          reply: DecodedReply | undefined,
+          tcp: boolean
+        ) => {
+          if (done) return
+          if (failure || !reply) {
+            const f = failure ?? { reason: "network" as const, message: `no reply from ${resolver}` }
+            return i < retries
+              ? attempt(i + 1)
+              : finish(new DnsError({ name, type, reason: f.reason, message: f.message }))
+          }
+          if (reply.tc && !tcp) {
+            cancel = tcpQuery(upstream, q, timeoutMs, (f, r) => onReply(f, r, true))
+            return
+          }
+          const result = classify(reply, name, type, resolver, Math.round(performance.now() - began))
+          if (result instanceof DnsError && canRotate && i < retries && result.reason !== "other")
+            return attempt(i + 1)
+          finish(result)
+        }
+        cancel = pool.send(upstream, q, timeoutMs, (f, r) => onReply(f, r, false))
+      }
+      attempt(0)
       return Effect.sync(() => {
-        cancelUdp()
-        cancelTcp?.()
+        done = true
+        cancel()
       })
     })
 
-  const ask = (name: string, type: RecordType, options: QueryOptions): Effect.Effect<DnsAnswer, DnsError> => {
-    const q: Question = { name, type, checkingDisabled: options.checkingDisabled === true }
-    const fixed = options.upstream
-    const start = rotation++
-    const began = performance.now()
-    // Rotating helps only when there is another server to ask; a fixed upstream retries timeouts only.
-    const canRotate = fixed === undefined && upstreams.length > 1
-    const attempt = (i: number): Effect.Effect<DnsAnswer, DnsError> => {
-      const upstream = fixed ?? upstreams[(start + i) % upstreams.length]!
-      const resolver = show(upstream)
-      return Effect.matchEffect(exchange(upstream, q), {
-        onFailure: (f) =>
-          i < retries
-            ? attempt(i + 1)
-            : Effect.fail(new DnsError({ name, type, reason: f.reason, message: f.message })),
-        onSuccess: (packet) => {
-          const result = classify(packet, name, type, resolver, Math.round(performance.now() - began))
-          if (!(result instanceof DnsError)) return Effect.succeed(result)
-          return canRotate && i < retries && result.reason !== "other" ? attempt(i + 1) : Effect.fail(result)
-        }
-      })
-    }
-    return attempt(0)
+  interface Stored {
+    readonly answer: DnsAnswer
+    readonly at: number
   }
-
   const cache = yield* Cache.makeWith({
     capacity: Math.max(1, config.dnsCacheSize),
-    lookup: (key: Key) => ask(key.name, key.type, key.options),
-    timeToLive: (exit: Exit.Exit<DnsAnswer, DnsError>) =>
-      Exit.isSuccess(exit) ? Duration.seconds(cacheSeconds(exit.value)) : Duration.zero
+    lookup: (key: Key) =>
+      Effect.zipWith(ask(key.name, key.type, key.options), Clock.currentTimeMillis, (answer, at): Stored => ({
+        answer,
+        at
+      })),
+    timeToLive: (exit: Exit.Exit<Stored, DnsError>) =>
+      Exit.isSuccess(exit) ? Duration.seconds(cacheSeconds(exit.value.answer)) : Duration.zero
   })
+
+  /** A cached answer as a cache would serve it: TTLs count down from when it was stored (RFC 1035 3.2.1). */
+  const aged = (stored: Stored, now: number): DnsAnswer => {
+    const age = Math.max(0, Math.floor((now - stored.at) / 1000))
+    const older = (records: ReadonlyArray<DnsRecord>) =>
+      age === 0 ? records : records.map((r) => ({ ...r, ttl: Math.max(0, r.ttl - age) }))
+    return {
+      ...stored.answer,
+      answers: older(stored.answer.answers),
+      authority: older(stored.answer.authority),
+      fromCache: true,
+      elapsedMs: 0
+    }
+  }
 
   const query: Query = (name, type, options = {}) => {
     const n = normalizeName(name)
@@ -269,14 +303,16 @@ const makeLive = Effect.gen(function* () {
       Effect.tapError(() => cache.invalidate(key)),
       Effect.flatMap((either) =>
         either._tag === "Left"
-          ? Effect.succeed({ ...either.left, fromCache: true, elapsedMs: 0 })
-          : cacheSeconds(either.right) === 0
-            ? Effect.as(cache.invalidate(key), either.right)
-            : Effect.succeed(either.right)
+          ? Effect.map(Clock.currentTimeMillis, (now) => aged(either.left, now))
+          : cacheSeconds(either.right.answer) === 0
+            ? Effect.as(cache.invalidate(key), either.right.answer)
+            : Effect.succeed(either.right.answer)
       )
     )
   }
-  return build(Effect.fn("Resolver.query")(query), upstreams)
+  // No span per query: a span costs more CPU than the whole DNS exchange (measured with
+  // scripts/bench/resolver); the helpers below and every check's gather carry the spans.
+  return build(query, upstreams)
 })
 
 /** The fake engine behind `Resolver.Test`. */
@@ -292,6 +328,24 @@ const makeFake = (zone: FakeZone) => {
   const record = (name: string, type: string, text: string, ttl: number): DnsRecord => {
     const data = parseData(type, text)
     return { name, type, ttl, data, text: formatData(type, data) }
+  }
+  /** The enclosing zone's SOA for a negative answer (RFC 2308 3), when the zone has one. */
+  const negativeSoa = (name: string): ReadonlyArray<DnsRecord> => {
+    const labels = name.split(".")
+    for (let i = 0; i < labels.length; i++) {
+      const owner = labels.slice(i).join(".")
+      const soa = entries.get(`${owner} SOA`)
+      if (Array.isArray(soa) && soa.length > 0) return [record(owner, "SOA", soa[0] as string, 300)]
+      if (
+        soa &&
+        typeof soa === "object" &&
+        !Array.isArray(soa) &&
+        "rdata" in soa &&
+        soa.rdata[0] !== undefined
+      )
+        return [record(owner, "SOA", soa.rdata[0], 300)]
+    }
+    return []
   }
   const query: Query = (rawName, type, options = {}) =>
     Effect.suspend(() => {
@@ -310,7 +364,7 @@ const makeFake = (zone: FakeZone) => {
           name: normalizeName(rawName),
           type,
           rcode: "NOERROR",
-          authority: [],
+          authority: negativeSoa(name),
           resolver,
           elapsedMs: 0,
           fromCache: false
@@ -357,6 +411,7 @@ const makeFake = (zone: FakeZone) => {
           return Effect.succeed<DnsAnswer>({
             ...base,
             outcome: records.length > 0 ? "answer" : "nodata",
+            authority: records.length > 0 ? [] : base.authority,
             flags: flags(ad),
             answers: chain
           })
@@ -364,7 +419,7 @@ const makeFake = (zone: FakeZone) => {
       }
       return fail(name, "servfail", "CNAME chain too long (fake)")
     })
-  return build(Effect.fn("Resolver.query")(query), [upstream])
+  return build(query, [upstream])
 }
 
 export class Resolver extends Effect.Service<Resolver>()("Resolver", {

@@ -141,6 +141,22 @@ describe("Dnssec gather + analyse", () => {
     })
   )
 
+  it.effect("a name below the apex is judged by its zone's keys", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        {
+          "example.com DNSKEY": { rdata: [KSK], ad: true },
+          "example.com DS": { rdata: [KSK_DS256], ad: true },
+          "example.com SOA": { rdata: ["ns.example.com. h.example.com. 1 2 3 4 300"], ad: true },
+          "www.example.com A": ["192.0.2.1"]
+        },
+        "www.example.com"
+      )
+      expect(r).toMatchObject({ domain: "www.example.com", zone: "example.com", signed: true, valid: true })
+      expect(r.chain.find((c) => c.type === "DS")?.matched).toBe(true)
+    })
+  )
+
   it.effect("an unsigned zone is signed: false with no errors", () =>
     Effect.gen(function* () {
       const r = yield* run({ "example.com SOA": ["ns.example.com. h.example.com. 1 2 3 4 300"] })
@@ -274,6 +290,7 @@ describe("Dnssec analyse is total (property)", () => {
         (dnskey, ds, soa, nsec3param, v) => {
           const facts: DnssecFacts = {
             domain: "example.com",
+            zone: "example.com",
             dnskey,
             ds,
             soa,

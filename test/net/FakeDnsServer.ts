@@ -50,8 +50,7 @@ export const fakeDnsServer = (handler: (query: DnsPacket.DecodedPacket, transpor
   Effect.acquireRelease(
     Effect.async<{ server: FakeServer; close: () => void }>((resume) => {
       const queries: FakeServer["queries"] = []
-      const udp = dgram.createSocket("udp4")
-      const tcp = net.createServer((socket) => {
+      const answerTcp = (socket: net.Socket) => {
         let buffered = Buffer.alloc(0)
         socket.on("data", (chunk) => {
           buffered = Buffer.concat([buffered, chunk])
@@ -67,28 +66,39 @@ export const fakeDnsServer = (handler: (query: DnsPacket.DecodedPacket, transpor
           }
         })
         socket.on("error", () => {})
-      })
-      udp.on("message", (msg, rinfo) => {
-        const query = DnsPacket.decode(msg)
-        queries.push({ transport: "udp", packet: query })
-        const r = handler(query, "udp")
-        if (!r) return
-        for (const m of "raw" in r ? r.raw : [encodeReply(r)]) udp.send(m, rinfo.port, rinfo.address)
-      })
-      udp.bind(0, "127.0.0.1", () => {
-        const port = udp.address().port
-        tcp.listen(port, "127.0.0.1", () =>
-          resume(
-            Effect.succeed({
-              server: { port, queries },
-              close: () => {
-                udp.close()
-                tcp.close()
-              }
-            })
+      }
+      // UDP and TCP must share a port: when the TCP side of a random UDP port is taken, try another.
+      const attempt = (triesLeft: number) => {
+        const udp = dgram.createSocket("udp4")
+        const tcp = net.createServer(answerTcp)
+        udp.on("message", (msg, rinfo) => {
+          const query = DnsPacket.decode(msg)
+          queries.push({ transport: "udp", packet: query })
+          const r = handler(query, "udp")
+          if (!r) return
+          for (const m of "raw" in r ? r.raw : [encodeReply(r)]) udp.send(m, rinfo.port, rinfo.address)
+        })
+        udp.bind(0, "127.0.0.1", () => {
+          const port = udp.address().port
+          tcp.once("error", (err) => {
+            udp.close()
+            if (triesLeft > 0) attempt(triesLeft - 1)
+            else throw err
+          })
+          tcp.listen(port, "127.0.0.1", () =>
+            resume(
+              Effect.succeed({
+                server: { port, queries },
+                close: () => {
+                  udp.close()
+                  tcp.close()
+                }
+              })
+            )
           )
-        )
-      })
+        })
+      }
+      attempt(20)
     }),
     ({ close }) => Effect.sync(close)
   ).pipe(Effect.map(({ server }) => server))

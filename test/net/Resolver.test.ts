@@ -129,6 +129,16 @@ describe("Resolver over UDP/TCP", () => {
     })
   )
 
+  it.scoped("a closed port is a network error (ICMP on the connected socket), not a long timeout", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flatMap(Resolver, (r) => r.query("example.com", "A")).pipe(
+        Effect.provide(resolverFor([9], { DNS_RETRIES: "0", DNS_TIMEOUT_MS: "20000" })),
+        Effect.flip
+      )
+      expect(error.reason).toBe("network")
+    })
+  )
+
   it.scoped("keeps NODATA, NXDOMAIN, SERVFAIL and REFUSED distinct", () =>
     Effect.gen(function* () {
       const server = yield* fakeDnsServer((q) => {
@@ -170,7 +180,8 @@ describe("Resolver over UDP/TCP", () => {
         expect(again.fromCache).toBe(true)
         expect(server.queries).toHaveLength(1)
         yield* TestClock.adjust("299 seconds")
-        yield* resolver.query("example.com", "A")
+        const old = yield* resolver.query("example.com", "A")
+        expect(old.answers[0]?.ttl).toBe(1)
         expect(server.queries).toHaveLength(1)
         yield* TestClock.adjust("2 seconds")
         yield* resolver.query("example.com", "A")

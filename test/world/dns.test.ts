@@ -80,6 +80,18 @@ describe("DNS endpoints in the world", () => {
       })
     )
 
+    it.effect("dnssec: a name below the apex (www.cname-chain.com) is judged by its zone", () =>
+      Effect.gen(function* () {
+        const r = yield* get("/api/dns/dnssec?domain=www.cname-chain.com")
+        expect(r).toMatchObject({
+          domain: "www.cname-chain.com",
+          zone: "cname-chain.com",
+          signed: true,
+          valid: true
+        })
+      })
+    )
+
     it.effect("dnssec: unsigned.net is signed: false without errors", () =>
       Effect.gen(function* () {
         const r = yield* get("/api/dns/dnssec?domain=unsigned.net")

@@ -1,0 +1,303 @@
+/**
+ * A reply decoder (RFC 1035 4.1) straight into our record shapes. dns-packet's decoder builds an
+ * intermediate object per record and is the resolver's hottest path; this one reads the header,
+ * the question and the answer and authority sections only (the additional section holds nothing we
+ * use), with name decompression bounded against pointer loops (RFC 1035 4.1.4).
+ * Throws on anything malformed; the transport reports that as a malformed reply.
+ */
+import type { DnsRecord } from "./Dns.ts"
+import { decodeNsec3Param, formatData } from "./DnsWire.ts"
+
+const TYPE_NAMES: Record<number, string> = {
+  1: "A",
+  2: "NS",
+  5: "CNAME",
+  6: "SOA",
+  12: "PTR",
+  15: "MX",
+  16: "TXT",
+  28: "AAAA",
+  33: "SRV",
+  39: "DNAME",
+  41: "OPT",
+  43: "DS",
+  46: "RRSIG",
+  47: "NSEC",
+  48: "DNSKEY",
+  50: "NSEC3",
+  51: "NSEC3PARAM",
+  52: "TLSA",
+  257: "CAA"
+}
+const TYPE_NUMBERS: Record<string, number> = Object.fromEntries(
+  Object.entries(TYPE_NAMES).map(([n, name]) => [name, Number(n)])
+)
+
+/** RFC 3597 5: unknown types are `TYPEnnn`. */
+export const typeName = (n: number): string => TYPE_NAMES[n] ?? `TYPE${n}`
+export const typeNumber = (name: string): number | undefined =>
+  TYPE_NUMBERS[name] ?? (/^TYPE(\d+)$/.exec(name) ? Number(name.slice(4)) : undefined)
+
+const RCODES = ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED"]
+
+export interface DecodedReply {
+  readonly id: number
+  readonly qr: boolean
+  readonly opcode: number
+  readonly aa: boolean
+  readonly tc: boolean
+  readonly rd: boolean
+  readonly ra: boolean
+  readonly ad: boolean
+  readonly cd: boolean
+  readonly rcode: string
+  readonly question: { readonly name: string; readonly type: number; readonly class: number } | undefined
+  readonly questionCount: number
+  readonly answers: ReadonlyArray<DnsRecord>
+  readonly authority: ReadonlyArray<DnsRecord>
+}
+
+class Malformed extends Error {}
+
+const need = (buf: Uint8Array, end: number) => {
+  if (end > buf.length) throw new Malformed("reply is truncated mid-record")
+}
+
+/** A (possibly compressed) name at `offset`: the name (lower case, no trailing dot) and where it ends. */
+const readName = (buf: Buffer, offset: number): [string, number] => {
+  const labels: Array<string> = []
+  let pos = offset
+  let end = -1
+  let jumps = 0
+  let length = 0
+  for (;;) {
+    need(buf, pos + 1)
+    const len = buf[pos]!
+    if (len === 0) {
+      pos += 1
+      break
+    }
+    if ((len & 0xc0) === 0xc0) {
+      need(buf, pos + 2)
+      if (++jumps > 64) throw new Malformed("name compression loop")
+      if (end < 0) end = pos + 2
+      pos = ((len & 0x3f) << 8) | buf[pos + 1]!
+      continue
+    }
+    if (len & 0xc0) throw new Malformed("unsupported label type")
+    need(buf, pos + 1 + len)
+    length += len + 1
+    if (length > 255) throw new Malformed("name longer than 255 octets")
+    labels.push(buf.toString("latin1", pos + 1, pos + 1 + len).toLowerCase())
+    pos += 1 + len
+  }
+  return [labels.join("."), end < 0 ? pos : end]
+}
+
+const u16 = (buf: Buffer, o: number) => (buf[o]! << 8) | buf[o + 1]!
+const u32 = (buf: Buffer, o: number) => buf.readUInt32BE(o)
+
+/** rdata of one record in our data shape (see DnsWire's interfaces). */
+const readData = (buf: Buffer, type: string, start: number, end: number): unknown => {
+  const at = (o: number, n: number) => {
+    if (o + n > end) throw new Malformed(`${type} rdata too short`)
+    return o
+  }
+  switch (type) {
+    case "A":
+      at(start, 4)
+      return `${buf[start]}.${buf[start + 1]}.${buf[start + 2]}.${buf[start + 3]}`
+    case "AAAA": {
+      at(start, 16)
+      const groups: Array<string> = []
+      for (let i = 0; i < 16; i += 2) groups.push(u16(buf, start + i).toString(16))
+      return compressV6(groups)
+    }
+    case "NS":
+    case "CNAME":
+    case "PTR":
+    case "DNAME":
+      return readName(buf, start)[0]
+    case "MX": {
+      at(start, 3)
+      return { priority: u16(buf, start), exchange: readName(buf, start + 2)[0] }
+    }
+    case "TXT": {
+      const strings: Array<string> = []
+      let o = start
+      while (o < end) {
+        const len = buf[o]!
+        at(o + 1, len)
+        strings.push(buf.toString("utf8", o + 1, o + 1 + len))
+        o += 1 + len
+      }
+      return strings
+    }
+    case "SOA": {
+      const [mname, o1] = readName(buf, start)
+      const [rname, o2] = readName(buf, o1)
+      at(o2, 20)
+      return {
+        mname,
+        rname,
+        serial: u32(buf, o2),
+        refresh: u32(buf, o2 + 4),
+        retry: u32(buf, o2 + 8),
+        expire: u32(buf, o2 + 12),
+        minimum: u32(buf, o2 + 16)
+      }
+    }
+    case "CAA": {
+      at(start, 2)
+      const tagLength = buf[start + 1]!
+      at(start + 2, tagLength)
+      return {
+        flags: buf[start]!,
+        tag: buf.toString("latin1", start + 2, start + 2 + tagLength),
+        value: buf.toString("utf8", start + 2 + tagLength, end)
+      }
+    }
+    case "SRV":
+      at(start, 7)
+      return {
+        priority: u16(buf, start),
+        weight: u16(buf, start + 2),
+        port: u16(buf, start + 4),
+        target: readName(buf, start + 6)[0]
+      }
+    case "DNSKEY":
+      at(start, 4)
+      return {
+        flags: u16(buf, start),
+        protocol: buf[start + 2]!,
+        algorithm: buf[start + 3]!,
+        publicKey: buf.toString("base64", start + 4, end)
+      }
+    case "DS":
+      at(start, 4)
+      return {
+        keyTag: u16(buf, start),
+        algorithm: buf[start + 2]!,
+        digestType: buf[start + 3]!,
+        digest: buf.toString("hex", start + 4, end).toUpperCase()
+      }
+    case "RRSIG": {
+      at(start, 18)
+      const [signersName, o] = readName(buf, start + 18)
+      return {
+        typeCovered: typeName(u16(buf, start)),
+        algorithm: buf[start + 2]!,
+        labels: buf[start + 3]!,
+        originalTTL: u32(buf, start + 4),
+        expiration: u32(buf, start + 8),
+        inception: u32(buf, start + 12),
+        keyTag: u16(buf, start + 16),
+        signersName,
+        signature: buf.toString("base64", o, end)
+      }
+    }
+    case "NSEC3PARAM":
+      return decodeNsec3Param(buf.subarray(start, end)) ?? buf.toString("hex", start, end)
+    case "TLSA":
+      at(start, 3)
+      return {
+        usage: buf[start]!,
+        selector: buf[start + 1]!,
+        matchingType: buf[start + 2]!,
+        certificate: buf.toString("hex", start + 3, end)
+      }
+    default:
+      return buf.toString("hex", start, end)
+  }
+}
+
+/** RFC 5952 4.2: the longest run (2+) of zero groups becomes `::`. */
+const compressV6 = (groups: ReadonlyArray<string>): string => {
+  let best = -1
+  let bestLength = 1
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== "0") {
+      i++
+      continue
+    }
+    let j = i
+    while (j < 8 && groups[j] === "0") j++
+    if (j - i > bestLength) {
+      best = i
+      bestLength = j - i
+    }
+    i = j
+  }
+  if (best < 0) return groups.join(":")
+  return `${groups.slice(0, best).join(":")}::${groups.slice(best + bestLength).join(":")}`
+}
+
+const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsRecord>): number => {
+  let o = offset
+  for (let i = 0; i < count; i++) {
+    const [name, afterName] = readName(buf, o)
+    need(buf, afterName + 10)
+    const type = typeName(u16(buf, afterName))
+    const ttl = u32(buf, afterName + 4)
+    const length = u16(buf, afterName + 8)
+    const start = afterName + 10
+    need(buf, start + length)
+    if (type !== "OPT") {
+      const data = readData(buf, type, start, start + length)
+      let text: string | undefined
+      out.push({
+        name,
+        type,
+        ttl,
+        data,
+        // Presentation text on first use: formatting every RRSIG of every reply is not free.
+        get text() {
+          return (text ??= formatData(type, data))
+        }
+      })
+    }
+    o = start + length
+  }
+  return o
+}
+
+/** Decodes a reply's header, question, answer and authority sections. */
+export const decodeReply = (buf: Buffer): DecodedReply => {
+  if (buf.length < 12) throw new Malformed("reply shorter than a DNS header")
+  const flags = u16(buf, 2)
+  const qd = u16(buf, 4)
+  const an = u16(buf, 6)
+  const ns = u16(buf, 8)
+  let o = 12
+  let question: DecodedReply["question"]
+  for (let i = 0; i < qd; i++) {
+    const [name, after] = readName(buf, o)
+    need(buf, after + 4)
+    if (i === 0) question = { name, type: u16(buf, after), class: u16(buf, after + 2) }
+    o = after + 4
+  }
+  const answers: Array<DnsRecord> = []
+  const authority: Array<DnsRecord> = []
+  // A truncated reply may end mid-record; only its header matters (we retry over TCP).
+  if ((flags & 0x0200) === 0) {
+    o = readRecords(buf, o, an, answers)
+    readRecords(buf, o, ns, authority)
+  }
+  const rcode = flags & 0xf
+  return {
+    id: u16(buf, 0),
+    qr: (flags & 0x8000) !== 0,
+    opcode: (flags >> 11) & 0xf,
+    aa: (flags & 0x0400) !== 0,
+    tc: (flags & 0x0200) !== 0,
+    rd: (flags & 0x0100) !== 0,
+    ra: (flags & 0x0080) !== 0,
+    ad: (flags & 0x0020) !== 0,
+    cd: (flags & 0x0010) !== 0,
+    rcode: RCODES[rcode] ?? `RCODE${rcode}`,
+    question,
+    questionCount: qd,
+    answers,
+    authority
+  }
+}

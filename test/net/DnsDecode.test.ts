@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest"
+import * as DnsPacket from "dns-packet"
+import * as fc from "fast-check"
+import { decodeReply } from "../../src/net/DnsDecode.ts"
+import { encodeNsec3Param, toRecord } from "../../src/net/DnsWire.ts"
+
+const name = fc.domain().map((d) => d.toLowerCase())
+const bytes = fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b))
+const u16 = fc.nat(65535)
+const u8 = fc.nat(255)
+const u32 = fc.nat(0xffffffff)
+
+/** Records dns-packet can encode, with our expected decoding = dns-packet decode + toRecord. */
+const answer: fc.Arbitrary<DnsPacket.Answer> = fc.oneof(
+  fc.record({ type: fc.constant("A" as const), name, ttl: u32, data: fc.ipV4() }),
+  fc.record({ type: fc.constant("AAAA" as const), name, ttl: u32, data: fc.ipV6() }),
+  fc.record({
+    type: fc.constantFrom("NS" as const, "CNAME" as const, "PTR" as const),
+    name,
+    ttl: u32,
+    data: name
+  }),
+  fc.record({
+    type: fc.constant("MX" as const),
+    name,
+    ttl: u32,
+    data: fc.record({ preference: u16, exchange: name })
+  }),
+  fc.record({
+    type: fc.constant("TXT" as const),
+    name,
+    ttl: u32,
+    data: fc.array(fc.string({ maxLength: 60 }), { minLength: 1, maxLength: 3 })
+  }),
+  fc.record({
+    type: fc.constant("SOA" as const),
+    name,
+    ttl: u32,
+    data: fc.record({
+      mname: name,
+      rname: name,
+      serial: u32,
+      refresh: u32,
+      retry: u32,
+      expire: u32,
+      minimum: u32
+    })
+  }),
+  fc.record({
+    type: fc.constant("CAA" as const),
+    name,
+    ttl: u32,
+    data: fc.record({
+      flags: fc.constantFrom(0, 128),
+      tag: fc.constantFrom("issue" as const, "iodef" as const),
+      value: fc.string({ maxLength: 40 })
+    })
+  }),
+  fc.record({
+    type: fc.constant("SRV" as const),
+    name,
+    ttl: u32,
+    data: fc.record({ priority: u16, weight: u16, port: u16, target: name })
+  }),
+  fc.record({
+    type: fc.constant("DNSKEY" as const),
+    name,
+    ttl: u32,
+    data: fc.record({ flags: u16, algorithm: u8, key: bytes })
+  }),
+  fc.record({
+    type: fc.constant("DS" as const),
+    name,
+    ttl: u32,
+    data: fc.record({ keyTag: u16, algorithm: u8, digestType: u8, digest: bytes })
+  }),
+  fc.record({
+    type: fc.constant("RRSIG" as const),
+    name,
+    ttl: u32,
+    data: fc.record({
+      typeCovered: fc.constantFrom("A", "DNSKEY", "SOA", "TXT"),
+      algorithm: u8,
+      labels: u8,
+      originalTTL: u32,
+      expiration: u32,
+      inception: u32,
+      keyTag: u16,
+      signersName: name,
+      signature: bytes
+    })
+  }),
+  fc.record({
+    type: fc.constant("TLSA" as const),
+    name,
+    ttl: u32,
+    data: fc.record({ usage: u8, selector: u8, matchingType: u8, certificate: bytes })
+  }),
+  fc
+    .record({
+      name,
+      ttl: u32,
+      p: fc.record({
+        hashAlgorithm: u8,
+        flags: u8,
+        iterations: u16,
+        salt: bytes.map((b) => b.toString("hex"))
+      })
+    })
+    .map(
+      ({ name, ttl, p }) =>
+        ({ type: "NSEC3PARAM", name, ttl, data: encodeNsec3Param(p) }) as unknown as DnsPacket.Answer
+    )
+)
+
+const plain = (r: { name: string; type: string; ttl: number; data: unknown; text: string }) => ({
+  name: r.name,
+  type: r.type,
+  ttl: r.ttl,
+  data: r.data,
+  text: r.text
+})
+
+describe("decodeReply", () => {
+  it("decodes exactly what dns-packet decodes, into our shapes (differential property)", () =>
+    fc.assert(
+      fc.property(
+        fc.array(answer, { maxLength: 5 }),
+        fc.array(answer, { maxLength: 2 }),
+        u16,
+        (answers, authorities, id) => {
+          const buf = DnsPacket.encode({
+            type: "response",
+            id,
+            flags: DnsPacket.AUTHENTIC_DATA | DnsPacket.RECURSION_AVAILABLE,
+            questions: [{ type: "A", name: "example.com", class: "IN" }],
+            answers,
+            authorities
+          })
+          const ours = decodeReply(buf)
+          const theirs = DnsPacket.decode(buf)
+          expect(ours.id).toBe(id)
+          expect(ours.ad).toBe(true)
+          expect(ours.question).toEqual({ name: "example.com", type: 1, class: 1 })
+          expect(ours.answers.map(plain)).toEqual((theirs.answers ?? []).map(toRecord).map(plain))
+          expect(ours.authority.map(plain)).toEqual((theirs.authorities ?? []).map(toRecord).map(plain))
+        }
+      )
+    ))
+
+  it("throws (never loops) on truncated, looping or arbitrary bytes (property)", () => {
+    const loop = Buffer.from([0, 1, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 1, 0, 1])
+    expect(() => decodeReply(loop)).toThrow(/loop/)
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
+        try {
+          decodeReply(Buffer.from(b))
+        } catch (e) {
+          expect(e).toBeInstanceOf(Error)
+        }
+      })
+    )
+  })
+})
