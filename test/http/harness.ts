@@ -17,8 +17,6 @@ import { AppLive } from "../../src/http/Server.ts"
 export const NOWHERE = {
   DNS_RESOLVERS: "127.0.0.1:9",
   PROPAGATION_RESOLVERS: "127.0.0.1:9|Nowhere|Test|ZZ",
-  DNS_RETRIES: "0",
-  DNS_TIMEOUT_MS: "200",
   SMTP_PORT: "9",
   ALLOW_TARGETS: ""
 }

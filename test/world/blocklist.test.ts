@@ -2,12 +2,13 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { testApp } from "../http/harness.ts"
-import { getJson, mailWorldEnv } from "./world-http.ts"
+import { worldEnv } from "./env.ts"
+import { getJson } from "./world-http.ts"
 
 const blacklist = (domain: string) => getJson(`/api/email/blacklist?domain=${domain}`)
 
 describe("DNS blocklists in the world", () => {
-  layer(testApp(mailWorldEnv()), { timeout: 60_000, excludeTestServices: true })((it) => {
+  layer(testApp(worldEnv()), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("mx-listed.com: listed on every configured zone, codes interpreted", () =>
       Effect.gen(function* () {
         const r = yield* blacklist("mx-listed.com")
@@ -51,7 +52,7 @@ describe("DNS blocklists in the world", () => {
 })
 
 describe("a dead blocklist in the world", () => {
-  const env = mailWorldEnv({ DNSBL_ZONES: "zen.spamhaus.org,dead-list.com|Dead list|medium" })
+  const env = { ...worldEnv(), DNSBL_ZONES: "zen.spamhaus.org,dead-list.com|Dead list|medium" }
   layer(testApp(env), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("a zone that does not answer its test entry is unknown, never clean or listed", () =>
       Effect.gen(function* () {

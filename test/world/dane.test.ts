@@ -6,9 +6,10 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import { testApp } from "../http/harness.ts"
-import { getJson, mailWorldEnv } from "./world-http.ts"
+import { worldEnv } from "./env.ts"
+import { getJson } from "./world-http.ts"
 
-const env = mailWorldEnv()
+const env = worldEnv()
 const tlsa = (domain: string) => getJson(`/api/dns/tlsa?domain=${domain}`)
 
 /** TLSA 3 1 1 data of the certificate openssl sees on the MX (STARTTLS), to cross-check our digest. */

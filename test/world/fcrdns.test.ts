@@ -2,12 +2,13 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { testApp } from "../http/harness.ts"
-import { getJson, mailWorldEnv } from "./world-http.ts"
+import { worldEnv } from "./env.ts"
+import { getJson } from "./world-http.ts"
 
 const fcrdns = (domain: string) => getJson(`/api/email/fcrdns?domain=${domain}`)
 
 describe("FCrDNS in the world", () => {
-  layer(testApp(mailWorldEnv()), { timeout: 60_000, excludeTestServices: true })((it) => {
+  layer(testApp(worldEnv()), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("perfect.com: the MX address's PTR resolves back", () =>
       Effect.gen(function* () {
         const r = yield* fcrdns("perfect.com")

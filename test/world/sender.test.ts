@@ -2,13 +2,14 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { testApp } from "../http/harness.ts"
-import { getJson, mailWorldEnv } from "./world-http.ts"
+import { worldEnv } from "./env.ts"
+import { getJson } from "./world-http.ts"
 
 const sender = (domain: string) => getJson(`/api/email/sender-requirements?domain=${domain}`)
 const byId = (r: any) => Object.fromEntries(r.checks.map((c: any) => [c.id, c]))
 
 describe("sender requirements in the world", () => {
-  layer(testApp(mailWorldEnv({ SMTP_BANNER_TIMEOUT_MS: "2000" })), {
+  layer(testApp({ ...worldEnv(), SMTP_BANNER_TIMEOUT_MS: "2000" }), {
     timeout: 60_000,
     excludeTestServices: true
   })((it) => {

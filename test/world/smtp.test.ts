@@ -8,10 +8,10 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import { testApp } from "../http/harness.ts"
-import { mailWorldEnv } from "./world-http.ts"
+import { worldEnv } from "./env.ts"
 
 const BANNER_TIMEOUT_MS = 2_000
-const env = mailWorldEnv({ SMTP_BANNER_TIMEOUT_MS: String(BANNER_TIMEOUT_MS) })
+const env: Record<string, string> = { ...worldEnv(), SMTP_BANNER_TIMEOUT_MS: String(BANNER_TIMEOUT_MS) }
 
 const get = (url: string) =>
   Effect.gen(function* () {

@@ -1,7 +1,6 @@
 /** Shared by the mail-transport world tests: GET a JSON endpoint of the app under test. */
 import { HttpClient } from "@effect/platform"
 import { Effect } from "effect"
-import { worldEnv } from "./env.ts"
 
 export const getJson = (url: string) =>
   Effect.gen(function* () {
@@ -11,14 +10,3 @@ export const getJson = (url: string) =>
     if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(json)}`)
     return json
   }).pipe(Effect.scoped)
-
-/**
- * The world's settings with the service's own DNS timeouts (the harness defaults to 200 ms and no
- * retry, which a loaded 2-core machine misses when DKIM asks a hundred selectors at once).
- */
-export const mailWorldEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
-  ...worldEnv(),
-  DNS_TIMEOUT_MS: "2000",
-  DNS_RETRIES: "2",
-  ...extra
-})
