@@ -4,7 +4,7 @@
  * Errors), never an empty result; partial failures stay inside the result as `unknown`.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect, Either, Layer } from "effect"
+import { Clock, Effect, Either } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, InternalError } from "../api/Errors.ts"
 import * as Dane from "../checks/Dane.ts"
@@ -13,8 +13,6 @@ import * as Lookup from "../checks/Lookup.ts"
 import * as Propagation from "../checks/Propagation.ts"
 import * as Tlsa from "../checks/Tlsa.ts"
 import * as TlsaGenerator from "../generate/Tlsa.ts"
-import { Resolver } from "../net/Resolver.ts"
-import { Smtp } from "../net/Smtp.ts"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -70,4 +68,4 @@ export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
         onRight: (record) => Effect.succeed(record)
       })
     )
-).pipe(Layer.provide([Resolver.Default, Smtp.Default]))
+)

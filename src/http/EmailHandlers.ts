@@ -1,14 +1,11 @@
 /** Handlers of the email group. Endpoints not built yet answer 501 (each later issue replaces its own). */
 import { HttpApiBuilder } from "@effect/platform"
 import { handleEmailCheck } from "./EmailCheckHandler.ts"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest } from "../api/Errors.ts"
-import { Resolver } from "../net/Resolver.ts"
 import { generate as generateSpf } from "../generate/Spf.ts"
 import { Facts } from "../scan/Facts.ts"
-import { Smtp } from "../net/Smtp.ts"
-import { Web } from "../net/Web.ts"
 import * as MailTransport from "./MailTransport.ts"
 import {
   handleBimi,
@@ -18,34 +15,30 @@ import {
   handleMtaSts
 } from "./EmailAuthHandlers.ts"
 
-export const EmailHandlers = HttpApiBuilder.group(
-  Api,
-  "email",
-  (handlers) =>
-    handlers
-      .handle("check", handleEmailCheck)
-      .handle("spf", ({ urlParams }) => Effect.flatMap(Facts.make(urlParams.domain), (facts) => facts.spf))
-      .handle("dkim", handleDkim)
-      .handle("dmarc", handleDmarc)
-      .handle("bimi", handleBimi)
-      .handle("mtaSts", handleMtaSts)
-      .handle("smtpTls", ({ urlParams }) => MailTransport.smtpTls(urlParams.domain))
-      .handle("fcrdns", ({ request, urlParams }) => MailTransport.fcrdns(urlParams.domain, request))
-      .handle("blacklist", ({ urlParams }) => MailTransport.blacklist(urlParams.domain))
-      .handle("senderRequirements", ({ request, urlParams }) =>
-        MailTransport.senderRequirements(urlParams.domain, request)
-      )
-      .handle("spfGenerate", ({ payload }) =>
-        Either.match(generateSpf({ ...payload, policy: payload.policy ?? "softfail" }), {
-          onLeft: (e) => Effect.fail(new BadRequest({ error: e.reason })),
-          onRight: (out) =>
-            Effect.succeed(
-              payload.policy === undefined
-                ? { ...out, warnings: ["no policy given: '~all' (softfail) used", ...out.warnings] }
-                : out
-            )
-        })
-      )
-      .handle("dmarcGenerate", handleDmarcGenerate)
-  // Layers are memoised by reference: every group providing Resolver.Default shares one resolver
-).pipe(Layer.provide([Web.Default, Smtp.Default]), Layer.provide(Resolver.Default))
+export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
+  handlers
+    .handle("check", handleEmailCheck)
+    .handle("spf", ({ urlParams }) => Effect.flatMap(Facts.make(urlParams.domain), (facts) => facts.spf))
+    .handle("dkim", handleDkim)
+    .handle("dmarc", handleDmarc)
+    .handle("bimi", handleBimi)
+    .handle("mtaSts", handleMtaSts)
+    .handle("smtpTls", ({ urlParams }) => MailTransport.smtpTls(urlParams.domain))
+    .handle("fcrdns", ({ request, urlParams }) => MailTransport.fcrdns(urlParams.domain, request))
+    .handle("blacklist", ({ urlParams }) => MailTransport.blacklist(urlParams.domain))
+    .handle("senderRequirements", ({ request, urlParams }) =>
+      MailTransport.senderRequirements(urlParams.domain, request)
+    )
+    .handle("spfGenerate", ({ payload }) =>
+      Either.match(generateSpf({ ...payload, policy: payload.policy ?? "softfail" }), {
+        onLeft: (e) => Effect.fail(new BadRequest({ error: e.reason })),
+        onRight: (out) =>
+          Effect.succeed(
+            payload.policy === undefined
+              ? { ...out, warnings: ["no policy given: '~all' (softfail) used", ...out.warnings] }
+              : out
+          )
+      })
+    )
+    .handle("dmarcGenerate", handleDmarcGenerate)
+)

@@ -8,6 +8,10 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
+import { CspScanner } from "../checks/CspScan.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { Smtp } from "../net/Smtp.ts"
+import { Web } from "../net/Web.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
@@ -17,6 +21,12 @@ import { MiscHandlers } from "./MiscHandlers.ts"
 import { ReportHandlers } from "./ReportHandlers.ts"
 import { ScanHandlers } from "./ScanHandlers.ts"
 import { WebHandlers } from "./WebHandlers.ts"
+
+/** The outside world as services (DESIGN.md "one door to the network"), built once for all groups. */
+export const NetLive = CspScanner.Default.pipe(
+  Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)),
+  Layer.provideMerge(Resolver.Default)
+)
 
 /** The implemented API: the contract plus every group's handlers and what they need. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -29,7 +39,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers
   ]),
-  Layer.provide(SqlLive)
+  Layer.provide([NetLive, SqlLive])
 )
 
 /**

@@ -1,13 +1,11 @@
 /** Handlers of the web group: security headers (analyse, generate) and the CSP scan. */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../api/Errors.ts"
 import * as Headers from "../checks/Headers.ts"
 import { CspScanner } from "../checks/CspScan.ts"
 import { generate, SecurityHeadersError } from "../generate/SecurityHeaders.ts"
-import { Resolver } from "../net/Resolver.ts"
-import { Web } from "../net/Web.ts"
 
 /** The caller's address for the CSP rate limit: the socket peer (forwarded headers are spoofable). */
 const clientIp = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
@@ -45,4 +43,4 @@ export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
         )
       )
     )
-).pipe(Layer.provide(CspScanner.Default), Layer.provide(Web.Default), Layer.provide(Resolver.Default))
+)

@@ -2,12 +2,12 @@
  * The HTTP edge through a real server: health, docs, and the error rules of SPEC.md "Errors":
  * every non-2xx is `{ "error": string }`, invalid input is 400, and no input produces a 500.
  */
-import { HttpClient, HttpClientRequest, OpenApi } from "@effect/platform"
+import { OpenApi } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { Api } from "../../src/Api.ts"
-import { testApp } from "./harness.ts"
+import { call, testApp } from "./harness.ts"
 
 interface Operation {
   readonly method: "GET" | "POST"
@@ -29,22 +29,6 @@ const operations: ReadonlyArray<Operation> = Object.entries(OpenApi.fromApi(Api)
     })
 )
 
-const send = (method: string, url: string, body?: string, headers: Record<string, string> = {}) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    let request = HttpClientRequest.make(method as "GET")(url).pipe(HttpClientRequest.setHeaders(headers))
-    if (body !== undefined) request = HttpClientRequest.bodyText(request, body, "application/json")
-    const response = yield* client.execute(request)
-    const text = yield* response.text
-    let json: any
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = undefined
-    }
-    return { status: response.status, headers: response.headers, text, json }
-  }).pipe(Effect.scoped)
-
 const withDomain = (op: Operation, domain: string | undefined) => {
   const path = op.path.replace("{domain}", encodeURIComponent(domain ?? ""))
   const query = op.domainIn === "query" && domain !== undefined ? `?domain=${encodeURIComponent(domain)}` : ""
@@ -55,7 +39,7 @@ const withDomain = (op: Operation, domain: string | undefined) => {
       : {}
   const body =
     op.method === "POST" ? JSON.stringify(domain === undefined ? extra : { ...extra, domain }) : undefined
-  return send(op.method, path + query, body)
+  return call(op.method, path + query, body)
 }
 
 const isErrorBody = (json: unknown) =>
@@ -64,7 +48,7 @@ const isErrorBody = (json: unknown) =>
 layer(testApp())("the HTTP edge", (it) => {
   it.effect("GET /api/health answers the union shape, checking the database", () =>
     Effect.gen(function* () {
-      const { status, json } = yield* send("GET", "/api/health")
+      const { status, json } = yield* call("GET", "/api/health")
       expect(status).toBe(200)
       expect(json.status).toBe("healthy")
       expect(Number.isNaN(Date.parse(json.timestamp))).toBe(false)
@@ -75,10 +59,10 @@ layer(testApp())("the HTTP edge", (it) => {
 
   it.effect("serves the generated OpenAPI document and the docs page", () =>
     Effect.gen(function* () {
-      const openapi = yield* send("GET", "/api/openapi.json")
+      const openapi = yield* call("GET", "/api/openapi.json")
       expect(openapi.status).toBe(200)
       expect(Object.keys(openapi.json.paths)).toContain("/api/dns/lookup")
-      const docs = yield* send("GET", "/api/docs")
+      const docs = yield* call("GET", "/api/docs")
       expect(docs.status).toBe(200)
       expect(docs.text).toContain("<html")
     })
@@ -102,14 +86,14 @@ layer(testApp())("the HTTP edge", (it) => {
 
   it.effect("names the parameter and the reason", () =>
     Effect.gen(function* () {
-      const bad = yield* send("GET", "/api/dns/dnssec?domain=http:/x")
+      const bad = yield* call("GET", "/api/dns/dnssec?domain=http:/x")
       expect(bad.json).toEqual({
         error:
           "domain must be a hostname such as example.com; got 'http:/x' (it contains ':', which host names cannot)"
       })
-      const missing = yield* send("GET", "/api/dns/dnssec")
+      const missing = yield* call("GET", "/api/dns/dnssec")
       expect(missing.json).toEqual({ error: "'domain' is required" })
-      const type = yield* send("GET", "/api/dns/lookup?domain=example.com&type=BOGUS")
+      const type = yield* call("GET", "/api/dns/lookup?domain=example.com&type=BOGUS")
       expect(type.status).toBe(400)
       expect(type.json.error).toContain('"CNAME"')
     })
@@ -117,10 +101,10 @@ layer(testApp())("the HTTP edge", (it) => {
 
   it.effect("unknown routes are 404, wrong methods 405 with Allow, all with {error}", () =>
     Effect.gen(function* () {
-      const unknown = yield* send("GET", "/api/nope")
+      const unknown = yield* call("GET", "/api/nope")
       expect(unknown.status).toBe(404)
       expect(unknown.json).toEqual({ error: "no endpoint GET /api/nope; the API is described at /api/docs" })
-      const wrong = yield* send("DELETE", "/api/health")
+      const wrong = yield* call("DELETE", "/api/health")
       expect(wrong.status).toBe(405)
       expect(wrong.headers["allow"]).toBe("GET")
       expect(isErrorBody(wrong.json)).toBe(true)
@@ -129,7 +113,7 @@ layer(testApp())("the HTTP edge", (it) => {
 
   it.effect("bodies that are not JSON are 400", () =>
     Effect.gen(function* () {
-      const broken = yield* send("POST", "/api/scan", "{bad")
+      const broken = yield* call("POST", "/api/scan", "{bad")
       expect(broken.status).toBe(400)
       expect(broken.json).toEqual({ error: "request body must be valid JSON matching the endpoint's schema" })
     })
@@ -137,7 +121,7 @@ layer(testApp())("the HTTP edge", (it) => {
 
   it.effect("endpoints not built yet answer 501 with exactly {error}", () =>
     Effect.gen(function* () {
-      const { status, json } = yield* send("GET", "/api/hall-of-fame")
+      const { status, json } = yield* call("GET", "/api/hall-of-fame")
       expect(status).toBe(501)
       expect(json).toEqual({ error: "not implemented yet" })
     })
@@ -170,7 +154,7 @@ layer(testApp())("the HTTP edge", (it) => {
           .replace("{domain}", encodeURIComponent(query.domain ?? "x"))
           .replace("{snapshotId}", "x")
         const url = `${path}${qs ? `?${qs}` : ""}`
-        const response = yield* send(op.method, url, op.method === "POST" ? body : undefined)
+        const response = yield* call(op.method, url, op.method === "POST" ? body : undefined)
         expect([url, response.status >= 500 && response.status !== 501]).toEqual([url, false])
         if (response.status >= 400 && response.headers["content-type"]?.includes("json"))
           expect([url, isErrorBody(response.json)]).toEqual([url, true])
@@ -182,10 +166,10 @@ layer(testApp())("the HTTP edge", (it) => {
 layer(testApp({ MAX_BODY_BYTES: "4096" }))("the body size limit", (it) => {
   it.effect("bodies over MAX_BODY_BYTES are 413 {error}", () =>
     Effect.gen(function* () {
-      const huge = yield* send("POST", "/api/scan", JSON.stringify({ domain: "x".repeat(5000) }))
+      const huge = yield* call("POST", "/api/scan", JSON.stringify({ domain: "x".repeat(5000) }))
       expect(huge.status).toBe(413)
       expect(huge.json).toEqual({ error: "request body too large; the limit is 4096 bytes" })
-      const fine = yield* send("POST", "/api/scan", JSON.stringify({ domain: "x".repeat(3000) }))
+      const fine = yield* call("POST", "/api/scan", JSON.stringify({ domain: "x".repeat(3000) }))
       expect(fine.status).toBe(400)
     })
   )

@@ -2,13 +2,13 @@
  * The email-authentication endpoints through the real app, with DNS answered by a fake server on
  * loopback (DNS_RESOLVERS points at it).
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import * as DnsPacket from "dns-packet"
 import { generateKeyPairSync } from "node:crypto"
 import { Effect } from "effect"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
-import { testApp } from "./harness.ts"
+import { call, testApp } from "./harness.ts"
 
 const key = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .publicKey.export({ type: "spki", format: "der" })
@@ -18,22 +18,6 @@ const TXT: Record<string, ReadonlyArray<string>> = {
   "_dmarc.example.com": ["v=DMARC1; p=quarantine; pct=50; rua=mailto:d@example.com"],
   "custom._domainkey.example.com": [`v=DKIM1; k=rsa; p=${key}`]
 }
-
-const call = (method: "GET" | "POST", url: string, body?: unknown) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    let request = HttpClientRequest.make(method)(url)
-    if (body !== undefined)
-      request = HttpClientRequest.bodyText(request, JSON.stringify(body), "application/json")
-    const response = yield* client.execute(request)
-    const text = yield* response.text
-    return {
-      status: response.status,
-      type: response.headers["content-type"] ?? "",
-      text,
-      json: () => JSON.parse(text)
-    }
-  }).pipe(Effect.scoped)
 
 const withApp = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
   Effect.gen(function* () {
@@ -65,7 +49,7 @@ describe("email authentication endpoints", () => {
       Effect.gen(function* () {
         const r = yield* call("GET", "/api/email/dmarc?domain=example.com")
         expect(r.status).toBe(200)
-        expect(r.json()).toMatchObject({
+        expect(r.json).toMatchObject({
           exists: true,
           valid: true,
           record: "v=DMARC1; p=quarantine; pct=50; rua=mailto:d@example.com",
@@ -78,7 +62,7 @@ describe("email authentication endpoints", () => {
           ruf: []
         })
         const none = yield* call("GET", "/api/email/dmarc?domain=other.com")
-        expect(none.json()).toMatchObject({ exists: false, status: "missing" })
+        expect(none.json).toMatchObject({ exists: false, status: "missing" })
         expect((yield* call("GET", "/api/email/dmarc?domain=not_a_domain!")).status).toBe(400)
       })
     )
@@ -89,7 +73,7 @@ describe("email authentication endpoints", () => {
       Effect.gen(function* () {
         const r = yield* call("GET", "/api/email/dkim?domain=example.com&selector=custom")
         expect(r.status).toBe(200)
-        const json = r.json()
+        const json = r.json
         expect(json).toMatchObject({ selectors_found: ["custom"], valid_keys: 1, hasDkim: true })
         expect(json.selectorsFound[0]).toMatchObject({
           selector: "custom",
@@ -106,14 +90,14 @@ describe("email authentication endpoints", () => {
     withApp(
       Effect.gen(function* () {
         const json = yield* call("GET", "/api/email/bimi?domain=example.com")
-        expect(json.json()).toMatchObject({ exists: false, record: null, logoUrl: null, authorityUrl: null })
+        expect(json.json).toMatchObject({ exists: false, record: null, logoUrl: null, authorityUrl: null })
         const html = yield* call("GET", "/api/email/bimi?domain=example.com&format=html")
         expect(html.status).toBe(200)
         expect(html.type).toContain("text/html")
         expect(html.text).toContain("BIMI for example.com")
         const sts = yield* call("GET", "/api/email/mta-sts?domain=example.com")
         expect(sts.status).toBe(200)
-        expect(sts.json()).toMatchObject({
+        expect(sts.json).toMatchObject({
           exists: false,
           record: null,
           policyId: null,
@@ -134,12 +118,12 @@ describe("email authentication endpoints", () => {
           pct: 100
         })
         expect(ok.status).toBe(200)
-        expect(ok.json()).toMatchObject({ record: "v=DMARC1; p=none; pct=100; rua=mailto:d@example.com" })
+        expect(ok.json).toMatchObject({ record: "v=DMARC1; p=none; pct=100; rua=mailto:d@example.com" })
         const bad = yield* call("POST", "/api/email/dmarc/generate", { policy: "none", pct: 150 })
         expect(bad.status).toBe(400)
-        expect(bad.json().error).toContain("pct must be an integer from 0 to 100")
+        expect(bad.json.error).toContain("pct must be an integer from 0 to 100")
         const badPolicy = yield* call("POST", "/api/email/dmarc/generate", { policy: "block" })
-        expect(badPolicy.json().error).toContain("none, quarantine or reject")
+        expect(badPolicy.json.error).toContain("none, quarantine or reject")
       })
     )
   )

@@ -1,21 +1,6 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { testApp } from "./harness.ts"
-
-const call = (method: "GET" | "POST", url: string, body?: unknown) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    let request = HttpClientRequest.make(method)(url)
-    if (body !== undefined)
-      request = HttpClientRequest.bodyText(request, JSON.stringify(body), "application/json")
-    const response = yield* client.execute(request)
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (yield* response.json) as Record<string, any>
-    }
-  }).pipe(Effect.scoped)
+import { call, testApp } from "./harness.ts"
 
 // No reachable DNS: every name fails fast, so scans are inconclusive without touching the network.
 const env = { DNS_RESOLVERS: "127.0.0.1:9", DNS_TIMEOUT_MS: "200", DNS_RETRIES: "0" }
@@ -28,7 +13,7 @@ layer(testApp(env))("web group over HTTP", (it) => {
         config: { coep: false }
       })
       expect(ok.status).toBe(200)
-      expect(Object.keys(ok.body.outputs).sort()).toEqual([
+      expect(Object.keys(ok.json.outputs).sort()).toEqual([
         "apache",
         "caddy",
         "cloudflare",
@@ -36,11 +21,11 @@ layer(testApp(env))("web group over HTTP", (it) => {
         "nginx",
         "raw"
       ])
-      expect(ok.body.headers.map((h: { name: string }) => h.name)).not.toContain(
+      expect(ok.json.headers.map((h: { name: string }) => h.name)).not.toContain(
         "Cross-Origin-Embedder-Policy"
       )
       const none = yield* call("POST", "/api/security-headers/generate", {})
-      expect(none).toMatchObject({ status: 400, body: { error: expect.stringMatching(/preset or config/) } })
+      expect(none).toMatchObject({ status: 400, json: { error: expect.stringMatching(/preset or config/) } })
       const bad = yield* call("POST", "/api/security-headers/generate", {
         config: { referrerPolicy: "leak-it" }
       })
@@ -57,9 +42,9 @@ layer(testApp(env))("web group over HTTP", (it) => {
         expect((yield* call("GET", "/api/security-headers/analyze")).status).toBe(400)
         const r = yield* call("GET", "/api/security-headers/analyze?domain=example.com")
         expect(r.status).toBe(200)
-        expect(r.body.current.map((e: { status: string }) => e.status)).toEqual(Array(6).fill("unknown"))
-        expect(r.body.missing).toEqual([])
-        expect(r.body.recommended.hsts).toMatch(/max-age/)
+        expect(r.json.current.map((e: { status: string }) => e.status)).toEqual(Array(6).fill("unknown"))
+        expect(r.json.missing).toEqual([])
+        expect(r.json.recommended.hsts).toMatch(/max-age/)
       })
   )
 
@@ -74,12 +59,12 @@ layer(testApp(env))("web group over HTTP", (it) => {
       ]) {
         const r = yield* call("POST", "/api/csp/scan", { url })
         expect(r.status, url).toBe(400)
-        expect(typeof r.body.error).toBe("string")
+        expect(typeof r.json.error).toBe("string")
       }
       for (const host of ["a.example.com", "b.example.com", "c.example.com"]) {
         const r = yield* call("POST", "/api/csp/scan", { url: host })
         expect(r.status).toBe(502)
-        expect(r.body).toEqual({ error: expect.any(String), inconclusive: true })
+        expect(r.json).toEqual({ error: expect.any(String), inconclusive: true })
       }
       const limited = yield* call("POST", "/api/csp/scan", { url: "d.example.com" })
       expect(limited.status).toBe(429)

@@ -8,8 +8,9 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ConfigProvider, Layer } from "effect"
+import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { AppLive } from "../../src/http/Server.ts"
 
@@ -36,3 +37,39 @@ export const testApp = (
     Layer.provide(config)
   )
 }
+
+/**
+ * One request to the app under test. A string body is sent as is (to test malformed JSON), anything
+ * else as JSON. `json` is the parsed body, or undefined when it is not JSON.
+ */
+export const call = (
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    let request = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeaders(headers))
+    if (body !== undefined)
+      request = HttpClientRequest.bodyText(
+        request,
+        typeof body === "string" ? body : JSON.stringify(body),
+        "application/json"
+      )
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    let json: any
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      type: response.headers["content-type"] ?? "",
+      text,
+      json
+    }
+  }).pipe(Effect.scoped)

@@ -2,24 +2,13 @@
  * The DNS endpoints against the test world (signed private root, validating Unbound, propagation
  * resolvers with one lagging): lookup, DNSSEC, propagation, TLSA and the TLSA generator, over HTTP.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { testApp } from "../http/harness.ts"
+import { call, testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
 
-const send = (method: "GET" | "POST", url: string, body?: unknown) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    let request = HttpClientRequest.make(method)(url)
-    if (body !== undefined)
-      request = HttpClientRequest.bodyText(request, JSON.stringify(body), "application/json")
-    const response = yield* client.execute(request)
-    return { status: response.status, json: (yield* response.json) as any }
-  }).pipe(Effect.scoped)
-
 const get = (url: string) =>
-  Effect.map(send("GET", url), (r) => {
+  Effect.map(call("GET", url), (r) => {
     if (r.status !== 200) throw new Error(`${url}: ${r.status} ${JSON.stringify(r.json)}`)
     return r.json
   })
@@ -57,7 +46,7 @@ describe("DNS endpoints in the world", () => {
         expect(chain.records.A.at(-1).data).toBe("127.88.0.14")
         const two = yield* get("/api/dns/lookup?domain=perfect.com&types=a,mx")
         expect(Object.keys(two.records).sort()).toEqual(["A", "MX"])
-        const bad = yield* send("GET", "/api/dns/lookup?domain=perfect.com&types=A,AXFR")
+        const bad = yield* call("GET", "/api/dns/lookup?domain=perfect.com&types=A,AXFR")
         expect(bad.status).toBe(400)
         expect(bad.json.error).toContain("AXFR")
         expect(bad.json.error).toContain("TLSA")
@@ -199,7 +188,7 @@ describe("DNS endpoints in the world", () => {
 
     it.effect("tlsa/generate: rejects private keys with 400", () =>
       Effect.gen(function* () {
-        const bad = yield* send("POST", "/api/dns/tlsa/generate", {
+        const bad = yield* call("POST", "/api/dns/tlsa/generate", {
           pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
           usage: 3,
           selector: 1,
