@@ -70,11 +70,15 @@ const need = (buf: Uint8Array, end: number) => {
  */
 const seen = new Map<number, string>()
 
-/** A (possibly compressed) name at `offset`: the name (lower case, no trailing dot) and where it ends. */
-const readName = (buf: Buffer, offset: number): [string, number] => {
+/** Where the name last read by `readName` ends (a module variable rather than a tuple per name). */
+let nameEnd = 0
+/** Offsets of the labels of the name being read (and the name's length after each), reused. */
+const starts: Array<number> = []
+
+/** A (possibly compressed) name at `offset`, lower case without trailing dot; it ends at `nameEnd`. */
+const readName = (buf: Buffer, offset: number): string => {
   let name = ""
-  // Offsets of the labels read so far, to remember each suffix once the name is complete.
-  const starts: Array<number> = []
+  starts.length = 0
   let pos = offset
   let end = -1
   let jumps = 0
@@ -115,7 +119,8 @@ const readName = (buf: Buffer, offset: number): [string, number] => {
     const from = i === 0 ? 0 : starts[i - 1]! + 1
     if (!seen.has(starts[i]!)) seen.set(starts[i]!, name.slice(from))
   }
-  return [name, end < 0 ? pos : end]
+  nameEnd = end < 0 ? pos : end
+  return name
 }
 
 const u16 = (buf: Buffer, o: number) => (buf[o]! << 8) | buf[o + 1]!
@@ -142,10 +147,10 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
     case "CNAME":
     case "PTR":
     case "DNAME":
-      return readName(buf, start)[0]
+      return readName(buf, start)
     case "MX": {
       within(start, 3, end, type)
-      return { priority: u16(buf, start), exchange: readName(buf, start + 2)[0] }
+      return { priority: u16(buf, start), exchange: readName(buf, start + 2) }
     }
     case "TXT": {
       const strings: Array<string> = []
@@ -159,8 +164,9 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
       return strings
     }
     case "SOA": {
-      const [mname, o1] = readName(buf, start)
-      const [rname, o2] = readName(buf, o1)
+      const mname = readName(buf, start)
+      const rname = readName(buf, nameEnd)
+      const o2 = nameEnd
       within(o2, 20, end, type)
       return {
         mname,
@@ -188,7 +194,7 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
         priority: u16(buf, start),
         weight: u16(buf, start + 2),
         port: u16(buf, start + 4),
-        target: readName(buf, start + 6)[0]
+        target: readName(buf, start + 6)
       }
     case "DNSKEY":
       within(start, 4, end, type)
@@ -208,7 +214,8 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
       }
     case "RRSIG": {
       within(start, 18, end, type)
-      const [signersName, o] = readName(buf, start + 18)
+      const signersName = readName(buf, start + 18)
+      const o = nameEnd
       return {
         typeCovered: typeName(u16(buf, start)),
         algorithm: buf[start + 2]!,
@@ -274,7 +281,8 @@ const lazyText = (name: string, type: string, ttl: number, data: unknown): DnsRe
 const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsRecord>): number => {
   let o = offset
   for (let i = 0; i < count; i++) {
-    const [name, afterName] = readName(buf, o)
+    const name = readName(buf, o)
+    const afterName = nameEnd
     need(buf, afterName + 10)
     const type = typeName(u16(buf, afterName))
     const ttl = u32(buf, afterName + 4)
@@ -306,7 +314,8 @@ export const decodeReply = (buf: Buffer): DecodedReply => {
   let o = 12
   let question: DecodedReply["question"]
   for (let i = 0; i < qd; i++) {
-    const [name, after] = readName(buf, o)
+    const name = readName(buf, o)
+    const after = nameEnd
     need(buf, after + 4)
     if (i === 0) question = { name, type: u16(buf, after), class: u16(buf, after + 2) }
     o = after + 4
