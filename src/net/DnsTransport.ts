@@ -63,19 +63,32 @@ export const randomId = (): number => {
   return id
 }
 
-/** Encoded queries by question, so a repeated question costs a copy and an id write. */
-const templates = new Map<string, Buffer>()
+/**
+ * Encoded queries by name, then by type and CD bit, so a repeated question costs a copy and an id
+ * write (RFC 1035 4.1.1: the id is the first two octets). Two levels keep the lookup free of a
+ * concatenated key string per query.
+ */
+const templates = new Map<string, Map<string, Buffer>>()
+let templateCount = 0
 export const queryPacket = (id: number, q: Question): Buffer => {
-  const key = `${q.checkingDisabled ? 1 : 0}${q.type} ${q.name}`
-  let template = templates.get(key)
+  let byType = templates.get(q.name)
+  const key = q.checkingDisabled ? `${q.type}+cd` : q.type
+  let template = byType?.get(key)
   if (!template) {
     template = encodeQuery(0, q)
-    if (templates.size >= 4096) templates.clear()
-    templates.set(key, template)
+    if (templateCount >= 4096) {
+      templates.clear()
+      templateCount = 0
+      byType = undefined
+    }
+    if (!byType) templates.set(q.name, (byType = new Map()))
+    byType.set(key, template)
+    templateCount++
   }
   const packet = Buffer.allocUnsafe(template.length)
   template.copy(packet)
-  packet.writeUInt16BE(id, 0)
+  packet[0] = id >> 8
+  packet[1] = id & 0xff
   return packet
 }
 
@@ -287,8 +300,16 @@ const sameAddress = (a: string, b: string) => {
   return x !== undefined && y !== undefined && x.every((g, i) => g === y[i])
 }
 
-export const show = (u: Upstream) =>
-  u.address.includes(":") ? `[${u.address}]:${u.port}` : `${u.address}:${u.port}`
+const shown = new WeakMap<Upstream, string>()
+/** `address:port` (IPv6 in brackets), remembered per upstream: every answer names its resolver. */
+export const show = (u: Upstream): string => {
+  let text = shown.get(u)
+  if (text === undefined) {
+    text = u.address.includes(":") ? `[${u.address}]:${u.port}` : `${u.address}:${u.port}`
+    shown.set(u, text)
+  }
+  return text
+}
 
 /**
  * A few connected UDP sockets per upstream, each on its own random source port: spoofing needs
