@@ -4,11 +4,19 @@
  * Both ask with EDNS0 + DO and at most OUTSTANDING queries in flight. Prints both rates and the ratio.
  *   scripts/bench/resolver [seconds=10] [outstanding=100] [rounds=3]
  *
- * Measured 2026-11-22 on the shared 2-core machine (load average 5-12 from other sessions):
- * Resolver 11-12.7k qps at ~85 µs CPU per query (CPU-bound in one Node process), dnsperf 74-82k qps,
- * median ratio 13% (rounds 13-17%); under heavier load 5k vs 55-65k (7-10%). The 50% goal is not met.
- * Profile: sendmsg on loopback ~19% (the kernel delivers to Unbound inside our send), decoding ~8%,
- * fibers ~9%, GC ~8%. A span per query (Effect.fn) had cost 2-3x; queries are untraced for that reason.
+ * Measured 2026-11-22 ~03:40 UTC on the shared 2-core machine (load average ~4-5 from other sessions),
+ * the old and the new code alternating within minutes (CPU per query is our process's user+sys):
+ * - before (Resolver with a closure set and a timer per query): 8.0-14.4k qps at 72-115 µs CPU per
+ *   query, dnsperf 74-86k qps, median ratio 13.8% (rounds 9-19%);
+ * - after (one `Asking` object per query, one timeout timer per UDP channel, name-suffix memo in the
+ *   decoder): 11-17.4k qps at 60-75 µs CPU per query, dnsperf 72-103k qps, median ratio 14-17%
+ *   (rounds 13-17%). The 50% goal is not met.
+ * Profile after: sendmsg on loopback ~17-22% (the kernel delivers to Unbound inside our send), GC
+ * ~13%, decoding ~7-9%, fibers ~9%. Ceiling: a bare Node dgram loop with pre-encoded queries and
+ * no decoding reaches ~40k qps at ~15 µs per query (itself ~50% of dnsperf); the same loop with one
+ * Effect.async per query in this harness ~26-36k qps at ~26 µs (35-45%), so 50% is unlikely for one
+ * Node process asking through Effect (these two loops are not in the repository; numbers for scale). A span per query (Effect.fn) had cost 2-3x; queries are
+ * untraced for that reason.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"

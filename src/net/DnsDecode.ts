@@ -63,13 +63,27 @@ const need = (buf: Uint8Array, end: number) => {
   if (end > buf.length) throw new Malformed("reply is truncated mid-record")
 }
 
-/** A (possibly compressed) name at `offset`: the name (lower case, no trailing dot) and where it ends. */
-const readName = (buf: Buffer, offset: number): [string, number] => {
-  const labels: Array<string> = []
+/**
+ * Names already read in the reply being decoded, by offset. Compression (RFC 1035 4.1.4) points
+ * most owner names back at the question, so each suffix is decoded once per reply. Module-level and
+ * cleared per reply: decoding is synchronous, and reusing one Map spares an allocation per reply.
+ */
+const seen = new Map<number, string>()
+
+/** Where the name last read by `readName` ends (a module variable rather than a tuple per name). */
+let nameEnd = 0
+/** Offsets of the labels of the name being read (and the name's length after each), reused. */
+const starts: Array<number> = []
+
+/** A (possibly compressed) name at `offset`, lower case without trailing dot; it ends at `nameEnd`. */
+const readName = (buf: Buffer, offset: number): string => {
+  let name = ""
+  starts.length = 0
   let pos = offset
   let end = -1
   let jumps = 0
   let length = 0
+  let tail: string | undefined
   for (;;) {
     need(buf, pos + 1)
     const len = buf[pos]!
@@ -82,33 +96,49 @@ const readName = (buf: Buffer, offset: number): [string, number] => {
       if (++jumps > 64) throw new Malformed("name compression loop")
       if (end < 0) end = pos + 2
       pos = ((len & 0x3f) << 8) | buf[pos + 1]!
+      tail = seen.get(pos)
+      if (tail !== undefined) break
       continue
     }
     if (len & 0xc0) throw new Malformed("unsupported label type")
     need(buf, pos + 1 + len)
     length += len + 1
     if (length > 255) throw new Malformed("name longer than 255 octets")
-    labels.push(buf.toString("latin1", pos + 1, pos + 1 + len).toLowerCase())
+    const label = buf.toString("latin1", pos + 1, pos + 1 + len).toLowerCase()
+    name = name === "" ? label : `${name}.${label}`
+    starts.push(pos, name.length)
     pos += 1 + len
   }
-  return [labels.join("."), end < 0 ? pos : end]
+  if (tail !== undefined) {
+    // The remembered suffix counts towards the 255-octet limit too (`tail.length + 1` octets without the root).
+    if (tail !== "" && length + tail.length + 1 > 255) throw new Malformed("name longer than 255 octets")
+    name = name === "" ? tail : tail === "" ? name : `${name}.${tail}`
+  }
+  // Remember every suffix that starts at a label we read: `a.b.c` at o, `b.c` at o + 2, ...
+  for (let i = 0; i < starts.length; i += 2) {
+    const from = i === 0 ? 0 : starts[i - 1]! + 1
+    if (!seen.has(starts[i]!)) seen.set(starts[i]!, name.slice(from))
+  }
+  nameEnd = end < 0 ? pos : end
+  return name
 }
 
 const u16 = (buf: Buffer, o: number) => (buf[o]! << 8) | buf[o + 1]!
 const u32 = (buf: Buffer, o: number) => buf.readUInt32BE(o)
 
+/** Checks `n` rdata octets at `o` lie before the rdata's `end`. */
+const within = (o: number, n: number, end: number, type: string) => {
+  if (o + n > end) throw new Malformed(`${type} rdata too short`)
+}
+
 /** rdata of one record in our data shape (see DnsWire's interfaces). */
 const readData = (buf: Buffer, type: string, start: number, end: number): unknown => {
-  const at = (o: number, n: number) => {
-    if (o + n > end) throw new Malformed(`${type} rdata too short`)
-    return o
-  }
   switch (type) {
     case "A":
-      at(start, 4)
+      within(start, 4, end, type)
       return `${buf[start]}.${buf[start + 1]}.${buf[start + 2]}.${buf[start + 3]}`
     case "AAAA": {
-      at(start, 16)
+      within(start, 16, end, type)
       const groups: Array<string> = []
       for (let i = 0; i < 16; i += 2) groups.push(u16(buf, start + i).toString(16))
       return compressV6(groups)
@@ -117,26 +147,27 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
     case "CNAME":
     case "PTR":
     case "DNAME":
-      return readName(buf, start)[0]
+      return readName(buf, start)
     case "MX": {
-      at(start, 3)
-      return { priority: u16(buf, start), exchange: readName(buf, start + 2)[0] }
+      within(start, 3, end, type)
+      return { priority: u16(buf, start), exchange: readName(buf, start + 2) }
     }
     case "TXT": {
       const strings: Array<string> = []
       let o = start
       while (o < end) {
         const len = buf[o]!
-        at(o + 1, len)
+        within(o + 1, len, end, type)
         strings.push(buf.toString("utf8", o + 1, o + 1 + len))
         o += 1 + len
       }
       return strings
     }
     case "SOA": {
-      const [mname, o1] = readName(buf, start)
-      const [rname, o2] = readName(buf, o1)
-      at(o2, 20)
+      const mname = readName(buf, start)
+      const rname = readName(buf, nameEnd)
+      const o2 = nameEnd
+      within(o2, 20, end, type)
       return {
         mname,
         rname,
@@ -148,9 +179,9 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
       }
     }
     case "CAA": {
-      at(start, 2)
+      within(start, 2, end, type)
       const tagLength = buf[start + 1]!
-      at(start + 2, tagLength)
+      within(start + 2, tagLength, end, type)
       return {
         flags: buf[start]!,
         tag: buf.toString("latin1", start + 2, start + 2 + tagLength),
@@ -158,15 +189,15 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
       }
     }
     case "SRV":
-      at(start, 7)
+      within(start, 7, end, type)
       return {
         priority: u16(buf, start),
         weight: u16(buf, start + 2),
         port: u16(buf, start + 4),
-        target: readName(buf, start + 6)[0]
+        target: readName(buf, start + 6)
       }
     case "DNSKEY":
-      at(start, 4)
+      within(start, 4, end, type)
       return {
         flags: u16(buf, start),
         protocol: buf[start + 2]!,
@@ -174,7 +205,7 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
         publicKey: buf.toString("base64", start + 4, end)
       }
     case "DS":
-      at(start, 4)
+      within(start, 4, end, type)
       return {
         keyTag: u16(buf, start),
         algorithm: buf[start + 2]!,
@@ -182,8 +213,9 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
         digest: buf.toString("hex", start + 4, end).toUpperCase()
       }
     case "RRSIG": {
-      at(start, 18)
-      const [signersName, o] = readName(buf, start + 18)
+      within(start, 18, end, type)
+      const signersName = readName(buf, start + 18)
+      const o = nameEnd
       return {
         typeCovered: typeName(u16(buf, start)),
         algorithm: buf[start + 2]!,
@@ -199,7 +231,7 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
     case "NSEC3PARAM":
       return decodeNsec3Param(buf.subarray(start, end)) ?? buf.toString("hex", start, end)
     case "TLSA":
-      at(start, 3)
+      within(start, 3, end, type)
       return {
         usage: buf[start]!,
         selector: buf[start + 1]!,
@@ -232,10 +264,25 @@ const compressV6 = (groups: ReadonlyArray<string>): string => {
   return `${groups.slice(0, best).join(":")}::${groups.slice(best + bestLength).join(":")}`
 }
 
+/** A record whose presentation text is made on first use: formatting every RRSIG is not free. */
+const lazyText = (name: string, type: string, ttl: number, data: unknown): DnsRecord => {
+  let text: string | undefined
+  return {
+    name,
+    type,
+    ttl,
+    data,
+    get text() {
+      return (text ??= formatData(type, data))
+    }
+  }
+}
+
 const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsRecord>): number => {
   let o = offset
   for (let i = 0; i < count; i++) {
-    const [name, afterName] = readName(buf, o)
+    const name = readName(buf, o)
+    const afterName = nameEnd
     need(buf, afterName + 10)
     const type = typeName(u16(buf, afterName))
     const ttl = u32(buf, afterName + 4)
@@ -244,17 +291,12 @@ const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsR
     need(buf, start + length)
     if (type !== "OPT") {
       const data = readData(buf, type, start, start + length)
-      let text: string | undefined
-      out.push({
-        name,
-        type,
-        ttl,
-        data,
-        // Presentation text on first use: formatting every RRSIG of every reply is not free.
-        get text() {
-          return (text ??= formatData(type, data))
-        }
-      })
+      out.push(
+        type === "A" || type === "AAAA"
+          ? // The address is its own presentation form: no getter to allocate.
+            { name, type, ttl, data, text: data as string }
+          : lazyText(name, type, ttl, data)
+      )
     }
     o = start + length
   }
@@ -264,6 +306,7 @@ const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsR
 /** Decodes a reply's header, question, answer and authority sections. */
 export const decodeReply = (buf: Buffer): DecodedReply => {
   if (buf.length < 12) throw new Malformed("reply shorter than a DNS header")
+  seen.clear()
   const flags = u16(buf, 2)
   const qd = u16(buf, 4)
   const an = u16(buf, 6)
@@ -271,7 +314,8 @@ export const decodeReply = (buf: Buffer): DecodedReply => {
   let o = 12
   let question: DecodedReply["question"]
   for (let i = 0; i < qd; i++) {
-    const [name, after] = readName(buf, o)
+    const name = readName(buf, o)
+    const after = nameEnd
     need(buf, after + 4)
     if (i === 0) question = { name, type: u16(buf, after), class: u16(buf, after + 2) }
     o = after + 4

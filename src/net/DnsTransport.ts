@@ -63,19 +63,32 @@ export const randomId = (): number => {
   return id
 }
 
-/** Encoded queries by question, so a repeated question costs a copy and an id write. */
-const templates = new Map<string, Buffer>()
+/**
+ * Encoded queries by name, then by type and CD bit, so a repeated question costs a copy and an id
+ * write (RFC 1035 4.1.1: the id is the first two octets). Two levels keep the lookup free of a
+ * concatenated key string per query.
+ */
+const templates = new Map<string, Map<string, Buffer>>()
+let templateCount = 0
 export const queryPacket = (id: number, q: Question): Buffer => {
-  const key = `${q.checkingDisabled ? 1 : 0}${q.type} ${q.name}`
-  let template = templates.get(key)
+  let byType = templates.get(q.name)
+  const key = q.checkingDisabled ? `${q.type}+cd` : q.type
+  let template = byType?.get(key)
   if (!template) {
     template = encodeQuery(0, q)
-    if (templates.size >= 4096) templates.clear()
-    templates.set(key, template)
+    if (templateCount >= 4096) {
+      templates.clear()
+      templateCount = 0
+      byType = undefined
+    }
+    if (!byType) templates.set(q.name, (byType = new Map()))
+    byType.set(key, template)
+    templateCount++
   }
   const packet = Buffer.allocUnsafe(template.length)
   template.copy(packet)
-  packet.writeUInt16BE(id, 0)
+  packet[0] = id >> 8
+  packet[1] = id & 0xff
   return packet
 }
 
@@ -102,27 +115,50 @@ export const acceptReply = (
   return { packet }
 }
 
-interface Pending {
-  readonly upstream: Upstream
-  readonly q: Question
-  readonly id: number
-  readonly cb: Callback
-  readonly timer: NodeJS.Timeout
-  malformed: string | undefined
+/** Who waits for a reply: called once, with a failure or the accepted reply. */
+export interface Waiter {
+  settle(failure: TransportFailure | undefined, reply: DecodedReply | undefined): void
+}
+
+/**
+ * One outstanding UDP query. A class rather than closures: a query is the hot path, and a plain
+ * object with prototype methods costs less to allocate and collect (scripts/bench/resolver).
+ */
+export class Pending {
+  malformed: string | undefined = undefined
+  constructor(
+    readonly channel: Channel,
+    readonly q: Question,
+    readonly id: number,
+    readonly timeoutMs: number,
+    readonly deadline: number,
+    readonly waiter: Waiter
+  ) {}
+  /** Forgets the query (the asking fiber was interrupted); a late reply is then dropped. */
+  cancel() {
+    this.channel.forget(this)
+  }
 }
 
 /**
  * One UDP socket connected to one upstream, with its own table of outstanding transaction ids.
  * Connecting lets the kernel drop datagrams from any other source and saves an address lookup
  * per send; the source address is still checked (belt and braces).
+ * Timeouts: one timer per channel, armed for the oldest deadline, instead of a timer per query.
  */
 class Channel {
   private readonly pending = new Map<number, Pending>()
   private socket: dgram.Socket | undefined
   private connected = false
   private queued: Array<Buffer> = []
+  private timer: NodeJS.Timeout | undefined
+  /** When the armed timer fires (performance.now() time). */
+  private armedFor = Infinity
+  private readonly label: string
 
-  constructor(private readonly upstream: Upstream) {}
+  constructor(private readonly upstream: Upstream) {
+    this.label = show(upstream)
+  }
 
   private open(): dgram.Socket {
     if (this.socket) return this.socket
@@ -135,7 +171,7 @@ class Channel {
       this.connected = true
       const queued = this.queued
       this.queued = []
-      for (const packet of queued) this.write(socket, packet)
+      for (const packet of queued) socket.send(packet)
     })
     socket.unref()
     this.socket = socket
@@ -155,15 +191,10 @@ class Channel {
     for (const p of [...this.pending.values()]) this.finish(p, { reason: "network", message })
   }
 
-  /** No per-send callback (it costs a native round trip per query): send errors arrive as "error". */
-  private write(socket: dgram.Socket, packet: Buffer) {
-    socket.send(packet)
-  }
-
   private onMessage(msg: Buffer, rinfo: dgram.RemoteInfo) {
     if (msg.length < 12) return
-    const p = this.pending.get(msg.readUInt16BE(0))
-    if (!p || rinfo.port !== p.upstream.port || !sameAddress(rinfo.address, p.upstream.address)) return
+    const p = this.pending.get((msg[0]! << 8) | msg[1]!)
+    if (!p || rinfo.port !== this.upstream.port || !sameAddress(rinfo.address, this.upstream.address)) return
     const verdict = acceptReply(msg, p.id, p.q)
     if (!verdict) return
     if ("malformed" in verdict) {
@@ -176,51 +207,84 @@ class Channel {
   private finish(p: Pending, failure: TransportFailure | undefined, reply?: DecodedReply) {
     if (this.pending.get(p.id) !== p) return
     this.pending.delete(p.id)
-    clearTimeout(p.timer)
-    p.cb(failure, reply)
+    this.idle()
+    p.waiter.settle(failure, reply)
   }
 
-  /** Sends one query; returns a canceller (used when the asking fiber is interrupted). */
-  send(q: Question, timeoutMs: number, cb: Callback): () => void {
-    const upstream = this.upstream
+  forget(p: Pending) {
+    if (this.pending.get(p.id) !== p) return
+    this.pending.delete(p.id)
+    this.idle()
+  }
+
+  /** Like a per-query timer, ours keeps the process alive only while a query is outstanding. */
+  private idle() {
+    if (this.pending.size === 0) this.timer?.unref()
+  }
+
+  /** Fails every query past its deadline, then re-arms for the oldest one left (if any). */
+  private expire() {
+    this.timer = undefined
+    this.armedFor = Infinity
+    const now = performance.now()
+    let next = Infinity
+    for (const p of [...this.pending.values()]) {
+      if (p.deadline > now) {
+        next = Math.min(next, p.deadline)
+        continue
+      }
+      this.finish(
+        p,
+        p.malformed
+          ? { reason: "malformed", message: `malformed reply from ${this.label}: ${p.malformed}` }
+          : {
+              reason: "timeout",
+              message: `no reply from ${this.label} within ${p.timeoutMs} ms`
+            }
+      )
+    }
+    if (next !== Infinity) this.arm(next - now)
+  }
+
+  private arm(delayMs: number) {
+    if (this.timer) clearTimeout(this.timer)
+    const delay = Math.max(1, Math.ceil(delayMs))
+    this.armedFor = performance.now() + delay
+    this.timer = setTimeout(() => this.expire(), delay)
+  }
+
+  /** Sends one query; the returned Pending cancels it (used when the asking fiber is interrupted). */
+  send(q: Question, timeoutMs: number, waiter: Waiter): Pending | undefined {
     let id = randomId()
     while (this.pending.has(id)) id = randomId()
     let packet: Buffer
     try {
       packet = queryPacket(id, q)
     } catch (e) {
-      cb(
+      waiter.settle(
         { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
         undefined
       )
-      return () => {}
+      return undefined
     }
-    const timer = setTimeout(() => {
-      const p = this.pending.get(id)
-      if (!p) return
-      this.finish(
-        p,
-        p.malformed
-          ? { reason: "malformed", message: `malformed reply from ${show(upstream)}: ${p.malformed}` }
-          : { reason: "timeout", message: `no reply from ${show(upstream)} within ${timeoutMs} ms` }
-      )
-    }, timeoutMs)
-    const p: Pending = { upstream, q, id, cb, timer, malformed: undefined }
+    const p = new Pending(this, q, id, timeoutMs, performance.now() + timeoutMs, waiter)
     this.pending.set(id, p)
+    if (this.pending.size === 1) this.timer?.ref()
+    // Usually armed already, for an older query; a shorter timeout than that one re-arms earlier.
+    if (p.deadline < this.armedFor) this.arm(timeoutMs)
     const socket = this.open()
-    if (this.connected) this.write(socket, packet)
+    // No per-send callback (it costs a native round trip per query): send errors arrive as "error".
+    if (this.connected) socket.send(packet)
     else this.queued.push(packet)
-    return () => {
-      if (this.pending.get(id) === p) {
-        this.pending.delete(id)
-        clearTimeout(timer)
-      }
-    }
+    return p
   }
 
   close() {
     const socket = this.socket
     this.socket = undefined
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    this.armedFor = Infinity
     try {
       socket?.close()
     } catch {
@@ -236,8 +300,16 @@ const sameAddress = (a: string, b: string) => {
   return x !== undefined && y !== undefined && x.every((g, i) => g === y[i])
 }
 
-export const show = (u: Upstream) =>
-  u.address.includes(":") ? `[${u.address}]:${u.port}` : `${u.address}:${u.port}`
+const shown = new WeakMap<Upstream, string>()
+/** `address:port` (IPv6 in brackets), remembered per upstream: every answer names its resolver. */
+export const show = (u: Upstream): string => {
+  let text = shown.get(u)
+  if (text === undefined) {
+    text = u.address.includes(":") ? `[${u.address}]:${u.port}` : `${u.address}:${u.port}`
+    shown.set(u, text)
+  }
+  return text
+}
 
 /**
  * A few connected UDP sockets per upstream, each on its own random source port: spoofing needs
@@ -249,14 +321,14 @@ export class UdpPool {
 
   constructor(private readonly size = 4) {}
 
-  send(upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): () => void {
+  send(upstream: Upstream, q: Question, timeoutMs: number, waiter: Waiter): Pending | undefined {
     const key = show(upstream)
     let list = this.channels.get(key)
     if (!list) {
       list = Array.from({ length: this.size }, () => new Channel(upstream))
       this.channels.set(key, list)
     }
-    return list[this.next++ % list.length]!.send(q, timeoutMs, cb)
+    return list[this.next++ % list.length]!.send(q, timeoutMs, waiter)
   }
 
   close() {

@@ -13,7 +13,15 @@ import { Cache, Clock, Duration, Effect, Equal, Exit, Hash, Layer } from "effect
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
 import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
-import { show, tcpQuery, type Question, type TransportFailure, UdpPool } from "./DnsTransport.ts"
+import {
+  type Pending,
+  type Question,
+  show,
+  tcpQuery,
+  type TransportFailure,
+  UdpPool,
+  type Waiter
+} from "./DnsTransport.ts"
 import { formatData, joinTxt, type MxData, parseData, reverseName } from "./DnsWire.ts"
 
 export interface QueryOptions {
@@ -213,56 +221,85 @@ const makeLive = Effect.gen(function* () {
   /**
    * One question: UDP to an upstream, TCP to the same server when truncated (RFC 7766 5), the next
    * upstream on timeout, network error or (when there is another) SERVFAIL / REFUSED.
-   * The whole loop runs in callbacks under one `Effect.async`: per-attempt Effects cost more CPU
-   * than the exchange itself (scripts/bench/resolver).
+   * The whole loop runs in an `Asking` under one `Effect.async`: per-attempt Effects, and even
+   * per-query closures, cost more CPU than the exchange itself (scripts/bench/resolver).
    */
   const ask = (name: string, type: RecordType, options: QueryOptions): Effect.Effect<DnsAnswer, DnsError> =>
     Effect.async<DnsAnswer, DnsError>((resume) => {
-      const q: Question = { name, type, checkingDisabled: options.checkingDisabled === true }
-      const fixed = options.upstream
-      const start = rotation++
-      const began = performance.now()
-      // Rotating helps only when there is another server to ask; a fixed upstream retries timeouts only.
-      const canRotate = fixed === undefined && upstreams.length > 1
-      let cancel: () => void = () => {}
-      let done = false
-      const finish = (result: DnsAnswer | DnsError) => {
-        if (done) return
-        done = true
-        resume(result instanceof DnsError ? Effect.fail(result) : Effect.succeed(result))
-      }
-      const attempt = (i: number) => {
-        const upstream = fixed ?? upstreams[(start + i) % upstreams.length]!
-        const resolver = show(upstream)
-        const onReply = (
-          failure: TransportFailure | undefined,
-          reply: DecodedReply | undefined,
-          tcp: boolean
-        ) => {
-          if (done) return
-          if (failure || !reply) {
-            const f = failure ?? { reason: "network" as const, message: `no reply from ${resolver}` }
-            return i < retries
-              ? attempt(i + 1)
-              : finish(new DnsError({ name, type, reason: f.reason, message: f.message }))
-          }
-          if (reply.tc && !tcp) {
-            cancel = tcpQuery(upstream, q, timeoutMs, (f, r) => onReply(f, r, true))
-            return
-          }
-          const result = classify(reply, name, type, resolver, Math.round(performance.now() - began))
-          if (result instanceof DnsError && canRotate && i < retries && result.reason !== "other")
-            return attempt(i + 1)
-          finish(result)
-        }
-        cancel = pool.send(upstream, q, timeoutMs, (f, r) => onReply(f, r, false))
-      }
-      attempt(0)
-      return Effect.sync(() => {
-        done = true
-        cancel()
-      })
+      const asking = new Asking(name, type, options, rotation++, resume)
+      asking.attempt()
+      return Effect.sync(() => asking.interrupt())
     })
+
+  /** The state of one question across its attempts; it is the transport's `Waiter`. */
+  class Asking implements Waiter {
+    readonly q: Question
+    readonly began = performance.now()
+    private i = 0
+    private tcp = false
+    private done = false
+    private upstream: Upstream = upstreams[0]!
+    private pending: Pending | undefined
+    private cancelTcp: (() => void) | undefined
+    constructor(
+      readonly name: string,
+      readonly type: RecordType,
+      readonly options: QueryOptions,
+      readonly start: number,
+      readonly resume: (effect: Effect.Effect<DnsAnswer, DnsError>) => void
+    ) {
+      this.q = { name, type, checkingDisabled: options.checkingDisabled === true }
+    }
+
+    attempt() {
+      this.upstream = this.options.upstream ?? upstreams[(this.start + this.i) % upstreams.length]!
+      this.tcp = false
+      this.pending = pool.send(this.upstream, this.q, timeoutMs, this)
+    }
+
+    settle(failure: TransportFailure | undefined, reply: DecodedReply | undefined) {
+      if (this.done) return
+      const { name, type } = this
+      if (failure || !reply) {
+        const f = failure ?? { reason: "network" as const, message: `no reply from ${show(this.upstream)}` }
+        if (this.i < retries) {
+          this.i++
+          return this.attempt()
+        }
+        return this.finish(new DnsError({ name, type, reason: f.reason, message: f.message }))
+      }
+      if (reply.tc && !this.tcp) {
+        this.tcp = true
+        this.cancelTcp = tcpQuery(this.upstream, this.q, timeoutMs, (f, r) => this.settle(f, r))
+        return
+      }
+      const result = classify(
+        reply,
+        name,
+        type,
+        show(this.upstream),
+        Math.round(performance.now() - this.began)
+      )
+      // Rotating helps only when there is another server to ask; a fixed upstream retries timeouts only.
+      const canRotate = this.options.upstream === undefined && upstreams.length > 1
+      if (result instanceof DnsError && canRotate && this.i < retries && result.reason !== "other") {
+        this.i++
+        return this.attempt()
+      }
+      this.finish(result)
+    }
+
+    private finish(result: DnsAnswer | DnsError) {
+      this.done = true
+      this.resume(result instanceof DnsError ? Effect.fail(result) : Effect.succeed(result))
+    }
+
+    interrupt() {
+      this.done = true
+      this.pending?.cancel()
+      this.cancelTcp?.()
+    }
+  }
 
   interface Stored {
     readonly answer: DnsAnswer

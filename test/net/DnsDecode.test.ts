@@ -162,3 +162,46 @@ describe("decodeReply", () => {
     )
   })
 })
+
+describe("decodeReply name compression", () => {
+  // RFC 1035 4.1.4: owners and rdata point back at the question and at suffixes of other names.
+  const label = (s: string) => [s.length, ...Buffer.from(s)]
+  const u16b = (n: number) => [n >> 8, n & 0xff]
+  const rr = (owner: Array<number>, type: number, rdata: Array<number>) => [
+    ...owner,
+    ...u16b(type),
+    ...u16b(1),
+    0,
+    0,
+    0,
+    60,
+    ...u16b(rdata.length),
+    ...rdata
+  ]
+  const header = [0, 1, 0x81, 0x80, 0, 1, 0, 4, 0, 0, 0, 0]
+  const question = [...label("WWW"), ...label("Example"), ...label("com"), 0, 0, 1, 0, 1]
+  // Offsets: "www" at 12, "example" at 16, "com" at 24.
+  const a = rr([0xc0, 12], 1, [192, 0, 2, 1])
+  const cnameAt = header.length + question.length + a.length
+  const cname = rr([...label("mail"), 0xc0, 16], 5, [0xc0, 12])
+  const mx = rr([0xc0, cnameAt], 15, [0, 10, ...label("mx"), 0xc0, 24])
+  const ns = rr([0xc0, 24], 2, [...label("ns1"), 0xc0, cnameAt])
+  const buf = Buffer.from([...header, ...question, ...a, ...cname, ...mx, ...ns])
+
+  it("follows pointers to whole names and to suffixes, as dns-packet does", () => {
+    const ours = decodeReply(buf)
+    expect(ours.question).toEqual({ name: "www.example.com", type: 1, class: 1 })
+    expect(ours.answers.map((r) => [r.name, r.type, r.data])).toEqual([
+      ["www.example.com", "A", "192.0.2.1"],
+      ["mail.example.com", "CNAME", "www.example.com"],
+      ["mail.example.com", "MX", { priority: 10, exchange: "mx.com" }],
+      ["com", "NS", "ns1.mail.example.com"]
+    ])
+    const theirs = DnsPacket.decode(buf)
+    expect(ours.answers.map(plain)).toEqual(
+      (theirs.answers ?? []).map(toRecord).map((r) => ({ ...plain(r), name: r.name.toLowerCase() }))
+    )
+    // Decoding twice gives the same (the memo of names is per reply).
+    expect(decodeReply(buf).answers.map(plain)).toEqual(ours.answers.map(plain))
+  })
+})

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as DnsPacket from "dns-packet"
-import { ConfigProvider, Effect, Layer, TestClock } from "effect"
+import { ConfigProvider, Effect, Fiber, Layer, TestClock } from "effect"
 import { DnsError } from "../../src/net/Dns.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { fakeDnsServer, reply } from "./FakeDnsServer.ts"
@@ -113,6 +113,25 @@ describe("Resolver over UDP/TCP", () => {
       )
       expect(error).toBeInstanceOf(DnsError)
       expect(error.reason).toBe("timeout")
+    })
+  )
+
+  it.scoped("times out every query on a channel, also those sent after its timer was armed", () =>
+    Effect.gen(function* () {
+      const silent = yield* fakeDnsServer(() => undefined)
+      const layer = resolverFor([silent.port], { DNS_RETRIES: "0", DNS_TIMEOUT_MS: "150" })
+      const errors = yield* Effect.gen(function* () {
+        const resolver = yield* Resolver
+        const ask = (i: number) => Effect.flip(resolver.query(`q${i}.example`, "A", { fresh: true }))
+        const first = yield* Effect.fork(ask(0))
+        // A real pause: the later queries share channels whose timers are armed for earlier ones.
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 60)))
+        const later = yield* Effect.all([1, 2, 3, 4, 5].map(ask), { concurrency: "unbounded" })
+        return [yield* Fiber.join(first), ...later]
+      }).pipe(Effect.provide(layer))
+      expect(errors).toHaveLength(6)
+      for (const e of errors) expect(e.reason).toBe("timeout")
+      expect(silent.queries).toHaveLength(6)
     })
   )
 
