@@ -7,6 +7,7 @@
  */
 import type { DnsRecord } from "./Dns.ts"
 import { decodeNsec3Param, formatData } from "./DnsWire.ts"
+import { compressV6 } from "./Targets.ts"
 
 const TYPE_NAMES: Record<number, string> = {
   1: "A",
@@ -241,27 +242,6 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
     default:
       return buf.toString("hex", start, end)
   }
-}
-
-/** RFC 5952 4.2: the longest run (2+) of zero groups becomes `::`. */
-const compressV6 = (groups: ReadonlyArray<string>): string => {
-  let best = -1
-  let bestLength = 1
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== "0") {
-      i++
-      continue
-    }
-    let j = i
-    while (j < 8 && groups[j] === "0") j++
-    if (j - i > bestLength) {
-      best = i
-      bestLength = j - i
-    }
-    i = j
-  }
-  if (best < 0) return groups.join(":")
-  return `${groups.slice(0, best).join(":")}::${groups.slice(best + bestLength).join(":")}`
 }
 
 /** A record whose presentation text is made on first use: formatting every RRSIG is not free. */

@@ -159,9 +159,13 @@ export const formatIp = (ip: Ip): string => {
   if (ip.family === 4) return [24n, 16n, 8n, 0n].map((s) => String((ip.value >> s) & 255n)).join(".")
   const groups: Array<string> = []
   for (let i = 7; i >= 0; i--) groups.push(((ip.value >> BigInt(16 * i)) & 0xffffn).toString(16))
-  // RFC 5952 §4.2: compress the longest run (>= 2) of zero groups, the first one on ties.
+  return compressV6(groups)
+}
+
+/** RFC 5952 4.2: eight hex groups, the longest run (2+) of zero groups written `::` (first on ties). */
+export const compressV6 = (groups: ReadonlyArray<string>): string => {
   let best = -1
-  let bestLen = 1
+  let bestLength = 1
   for (let i = 0; i < 8;) {
     if (groups[i] !== "0") {
       i++
@@ -169,14 +173,14 @@ export const formatIp = (ip: Ip): string => {
     }
     let j = i
     while (j < 8 && groups[j] === "0") j++
-    if (j - i > bestLen) {
+    if (j - i > bestLength) {
       best = i
-      bestLen = j - i
+      bestLength = j - i
     }
     i = j
   }
   if (best < 0) return groups.join(":")
-  return groups.slice(0, best).join(":") + "::" + groups.slice(best + bestLen).join(":")
+  return `${groups.slice(0, best).join(":")}::${groups.slice(best + bestLength).join(":")}`
 }
 
 /** `10.0.0.0/8`, `fd00::/8`, or a bare address (a /32 or /128). Host bits must be zero. */
