@@ -312,20 +312,21 @@ export const walk = (fetch: SpfFetch): WalkResult => {
       return { node: sub.node, all: isRedirect ? sub.all : undefined, allFrom: sub.allFrom }
     }
     const m = t as Mechanism
-    if (facts.kind === "addresses") {
-      if (!facts.result.ok) {
-        if (pass)
-          flat.push({
-            kind: "incomplete",
-            source: current,
-            why: `${located.text}: ${describeFailure(facts.result)}`
-          })
-        return {
-          node: leaf("unknown", { errors: [describeFailure(facts.result)] }),
-          all: undefined,
-          allFrom: undefined
-        }
+    // A failed address or MX lookup leaves the term's networks unknown, never empty.
+    if (!facts.result.ok) {
+      if (pass)
+        flat.push({
+          kind: "incomplete",
+          source: current,
+          why: `${located.text}: ${describeFailure(facts.result)}`
+        })
+      return {
+        node: leaf("unknown", { errors: [describeFailure(facts.result)] }),
+        all: undefined,
+        allFrom: undefined
       }
+    }
+    if (facts.kind === "addresses") {
       const addrs = facts.result.value
       if (type === "exists") {
         if (pass)
@@ -345,19 +346,6 @@ export const walk = (fetch: SpfFetch): WalkResult => {
       }
     }
     // mx
-    if (!facts.result.ok) {
-      if (pass)
-        flat.push({
-          kind: "incomplete",
-          source: current,
-          why: `${located.text}: ${describeFailure(facts.result)}`
-        })
-      return {
-        node: leaf("unknown", { errors: [describeFailure(facts.result)] }),
-        all: undefined,
-        allFrom: undefined
-      }
-    }
     const exchanges = facts.result.value
     const errors: Array<string> = []
     const real = exchanges.filter((x) => x.exchange !== "")

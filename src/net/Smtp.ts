@@ -162,6 +162,25 @@ const send = (socket: net.Socket, line: string) => Effect.sync(() => socket.writ
 const keywords = (reply: SmtpReply) => reply.lines.slice(1).map((l) => l.trim().toUpperCase())
 
 /** One SMTP session against `address`, presenting `host` as SNI and expecting it in the certificate. */
+/** A probe of `address` before anything was learnt: the session fills it in stage by stage. */
+const blankProbe = (port: number, host: string, address: string, checkedAt: Date): SmtpProbe => ({
+  host,
+  address,
+  family: net.isIPv6(address) ? 6 : 4,
+  port,
+  checkedAt: checkedAt.toISOString(),
+  elapsedMs: 0,
+  status: "complete",
+  failure: null,
+  banner: null,
+  bannerCode: null,
+  ehloCode: null,
+  extensions: [],
+  starttlsOffered: false,
+  starttlsCode: null,
+  tls: null
+})
+
 export const probeOnce = (settings: ProbeSettings, host: string, address: string) =>
   Effect.gen(function* () {
     const started = Date.now()
@@ -169,23 +188,7 @@ export const probeOnce = (settings: ProbeSettings, host: string, address: string
     const name = host.replace(/\.$/, "")
     const state: {
       -readonly [K in keyof SmtpProbe]: SmtpProbe[K]
-    } = {
-      host: name,
-      address,
-      family: net.isIPv6(address) ? 6 : 4,
-      port: settings.port,
-      checkedAt: checkedAt.toISOString(),
-      elapsedMs: 0,
-      status: "complete",
-      failure: null,
-      banner: null,
-      bannerCode: null,
-      ehloCode: null,
-      extensions: [],
-      starttlsOffered: false,
-      starttlsCode: null,
-      tls: null
-    }
+    } = blankProbe(settings.port, name, address, checkedAt)
     const reader = new ReplyReader("banner")
     const session = Effect.gen(function* () {
       const socket = yield* Effect.acquireRelease(
@@ -275,25 +278,13 @@ export const readCaFile = (path: string): Effect.Effect<ReadonlyArray<string>> =
 
 /** A probe that never happened: the address policy refused the address. */
 const refused = (port: number, host: string, address: string, refusal: string): SmtpProbe => ({
-  host: host.toLowerCase().replace(/\.$/, ""),
-  address,
-  family: net.isIPv6(address) ? 6 : 4,
-  port,
-  checkedAt: new Date().toISOString(),
-  elapsedMs: 0,
+  ...blankProbe(port, host.toLowerCase().replace(/\.$/, ""), address, new Date()),
   status: "error",
   failure: new SmtpFailure({
     stage: "connect",
     reason: "policy",
     message: `${address} is a ${refusal} address: not contacted (address policy)`
-  }),
-  banner: null,
-  bannerCode: null,
-  ehloCode: null,
-  extensions: [],
-  starttlsOffered: false,
-  starttlsCode: null,
-  tls: null
+  })
 })
 
 /** Results per (host, address) live this long, so a scan and its sub-endpoints share one session. */

@@ -4,11 +4,9 @@
  */
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import * as DnsPacket from "dns-packet"
 import { generateKeyPairSync } from "node:crypto"
 import { Effect } from "effect"
-import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
-import { call, testApp } from "./harness.ts"
+import { call, withTxtDns } from "./harness.ts"
 
 const key = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .publicKey.export({ type: "spki", format: "der" })
@@ -19,29 +17,7 @@ const TXT: Record<string, ReadonlyArray<string>> = {
   "custom._domainkey.example.com": [`v=DKIM1; k=rsa; p=${key}`]
 }
 
-const withApp = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
-  Effect.gen(function* () {
-    const server = yield* fakeDnsServer((q) => {
-      const question = q.questions![0]!
-      const records = question.type === "TXT" ? TXT[question.name.toLowerCase()] : undefined
-      if (records === undefined) return reply(q, [], { rcode: "NXDOMAIN" } as object)
-      return reply(
-        q,
-        records.map(
-          // character-strings are at most 255 octets (RFC 1035 3.3.14): long keys are split
-          (text) =>
-            ({
-              type: "TXT",
-              name: question.name,
-              ttl: 60,
-              class: "IN",
-              data: text.match(/.{1,255}/g) ?? [""]
-            }) as DnsPacket.Answer
-        )
-      )
-    })
-    return yield* effect.pipe(Effect.provide(testApp({ DNS_RESOLVERS: `127.0.0.1:${server.port}` })))
-  })
+const withApp = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) => withTxtDns(TXT, effect)
 
 describe("email authentication endpoints", () => {
   it.scoped("GET /email/dmarc", () =>

@@ -4,31 +4,15 @@
  */
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import * as DnsPacket from "dns-packet"
 import { Effect } from "effect"
-import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
-import { call, testApp } from "./harness.ts"
+import { call, withTxtDns } from "./harness.ts"
 
 const TXT: Record<string, ReadonlyArray<string>> = {
   "example.com": ["v=spf1 ip4:192.0.2.1 include:_spf.example.com -all", "google-site-verification=abc"],
   "_spf.example.com": ["v=spf1 ip4:198.51.100.0/24"]
 }
 
-const withApp = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
-  Effect.gen(function* () {
-    const server = yield* fakeDnsServer((q) => {
-      const question = q.questions![0]!
-      const records = question.type === "TXT" ? TXT[question.name.toLowerCase()] : undefined
-      if (records === undefined) return reply(q, [], { rcode: "NXDOMAIN" } as object)
-      return reply(
-        q,
-        records.map(
-          (data) => ({ type: "TXT", name: question.name, ttl: 60, class: "IN", data }) as DnsPacket.Answer
-        )
-      )
-    })
-    return yield* effect.pipe(Effect.provide(testApp({ DNS_RESOLVERS: `127.0.0.1:${server.port}` })))
-  })
+const withApp = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) => withTxtDns(TXT, effect)
 
 describe("email SPF endpoints", () => {
   it.scoped("GET /email/spf returns the SPF result with its lookup graph and flattening", () =>

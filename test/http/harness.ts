@@ -10,9 +10,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
+import * as DnsPacket from "dns-packet"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { AppLive } from "../../src/http/Server.ts"
+import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
 
 /** Port 9 (discard) on loopback: nothing listens, so every query fails at once. */
 export const NOWHERE = {
@@ -73,3 +75,34 @@ export const call = (
       json
     }
   }).pipe(Effect.scoped)
+
+/**
+ * Run `effect` against the app with DNS answered by a fake server on loopback that knows only the
+ * TXT records of `txt` (by lower-case name); every other question is NXDOMAIN.
+ */
+export const withTxtDns = <A, E>(
+  txt: Readonly<Record<string, ReadonlyArray<string>>>,
+  effect: Effect.Effect<A, E, HttpClient.HttpClient>
+) =>
+  Effect.gen(function* () {
+    const server = yield* fakeDnsServer((q) => {
+      const question = q.questions![0]!
+      const records = question.type === "TXT" ? txt[question.name.toLowerCase()] : undefined
+      if (records === undefined) return reply(q, [], { rcode: "NXDOMAIN" } as object)
+      return reply(
+        q,
+        records.map(
+          // character-strings are at most 255 octets (RFC 1035 3.3.14): long values are split
+          (text) =>
+            ({
+              type: "TXT",
+              name: question.name,
+              ttl: 60,
+              class: "IN",
+              data: text.match(/.{1,255}/g) ?? [""]
+            }) as DnsPacket.Answer
+        )
+      )
+    })
+    return yield* effect.pipe(Effect.provide(testApp({ DNS_RESOLVERS: `127.0.0.1:${server.port}` })))
+  })
