@@ -66,20 +66,34 @@ const need = (buf: Uint8Array, end: number) => {
 
 /**
  * Names already read in the reply being decoded, by offset. Compression (RFC 1035 4.1.4) points
- * most owner names back at the question, so each suffix is decoded once per reply. Module-level and
- * cleared per reply: decoding is synchronous, and reusing one Map spares an allocation per reply.
+ * most owner names back at the question, so each suffix is decoded once per reply. A small
+ * module-level table, reset per reply (decoding is synchronous): a reply has a handful of names, a
+ * linear scan beats a Map, and clearing a Map allocates a new table every time.
  */
-const seen = new Map<number, string>()
+const SEEN_MAX = 64
+const seenAt = new Int32Array(SEEN_MAX)
+const seenName: Array<string> = new Array<string>(SEEN_MAX).fill("")
+let seenCount = 0
+const seenGet = (offset: number): string | undefined => {
+  for (let i = 0; i < seenCount; i++) if (seenAt[i] === offset) return seenName[i]
+  return undefined
+}
+/** Remembers a suffix; past SEEN_MAX names (a hostile reply) the rest are simply decoded again. */
+const seenSet = (offset: number, name: string) => {
+  if (seenCount === SEEN_MAX || seenGet(offset) !== undefined) return
+  seenAt[seenCount] = offset
+  seenName[seenCount++] = name
+}
 
 /** Where the name last read by `readName` ends (a module variable rather than a tuple per name). */
 let nameEnd = 0
 /** Offsets of the labels of the name being read (and the name's length after each), reused. */
-const starts: Array<number> = []
+const starts = new Int32Array(2 * 128)
 
 /** A (possibly compressed) name at `offset`, lower case without trailing dot; it ends at `nameEnd`. */
 const readName = (buf: Buffer, offset: number): string => {
   let name = ""
-  starts.length = 0
+  let labels = 0
   let pos = offset
   let end = -1
   let jumps = 0
@@ -97,7 +111,7 @@ const readName = (buf: Buffer, offset: number): string => {
       if (++jumps > 64) throw new Malformed("name compression loop")
       if (end < 0) end = pos + 2
       pos = ((len & 0x3f) << 8) | buf[pos + 1]!
-      tail = seen.get(pos)
+      tail = seenGet(pos)
       if (tail !== undefined) break
       continue
     }
@@ -107,7 +121,8 @@ const readName = (buf: Buffer, offset: number): string => {
     if (length > 255) throw new Malformed("name longer than 255 octets")
     const label = buf.toString("latin1", pos + 1, pos + 1 + len).toLowerCase()
     name = name === "" ? label : `${name}.${label}`
-    starts.push(pos, name.length)
+    starts[labels++] = pos
+    starts[labels++] = name.length
     pos += 1 + len
   }
   if (tail !== undefined) {
@@ -116,9 +131,9 @@ const readName = (buf: Buffer, offset: number): string => {
     name = name === "" ? tail : tail === "" ? name : `${name}.${tail}`
   }
   // Remember every suffix that starts at a label we read: `a.b.c` at o, `b.c` at o + 2, ...
-  for (let i = 0; i < starts.length; i += 2) {
+  for (let i = 0; i < labels; i += 2) {
     const from = i === 0 ? 0 : starts[i - 1]! + 1
-    if (!seen.has(starts[i]!)) seen.set(starts[i]!, name.slice(from))
+    seenSet(starts[i]!, name.slice(from))
   }
   nameEnd = end < 0 ? pos : end
   return name
@@ -244,20 +259,6 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
   }
 }
 
-/** A record whose presentation text is made on first use: formatting every RRSIG is not free. */
-const lazyText = (name: string, type: string, ttl: number, data: unknown): DnsRecord => {
-  let text: string | undefined
-  return {
-    name,
-    type,
-    ttl,
-    data,
-    get text() {
-      return (text ??= formatData(type, data))
-    }
-  }
-}
-
 const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsRecord>): number => {
   let o = offset
   for (let i = 0; i < count; i++) {
@@ -271,12 +272,10 @@ const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsR
     need(buf, start + length)
     if (type !== "OPT") {
       const data = readData(buf, type, start, start + length)
-      out.push(
-        type === "A" || type === "AAAA"
-          ? // The address is its own presentation form: no getter to allocate.
-            { name, type, ttl, data, text: data as string }
-          : lazyText(name, type, ttl, data)
-      )
+      // Text is made now, not by a lazy getter: an object literal with an accessor is built on V8's
+      // slow path and tripled the garbage per reply (scripts/bench/resolver); one record shape stays monomorphic.
+      const text = type === "A" || type === "AAAA" ? (data as string) : formatData(type, data)
+      out.push({ name, type, ttl, data, text })
     }
     o = start + length
   }
@@ -286,7 +285,7 @@ const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsR
 /** Decodes a reply's header, question, answer and authority sections. */
 export const decodeReply = (buf: Buffer): DecodedReply => {
   if (buf.length < 12) throw new Malformed("reply shorter than a DNS header")
-  seen.clear()
+  seenCount = 0
   const flags = u16(buf, 2)
   const qd = u16(buf, 4)
   const an = u16(buf, 6)

@@ -92,8 +92,9 @@ export const queryPacket = (id: number, q: Question): Buffer => {
   return packet
 }
 
+/** The decoder's names are lower case without the root dot, as the Resolver asks: usually equal as is. */
 const sameName = (a: string, b: string) =>
-  a.replace(/\.$/, "").toLowerCase() === b.replace(/\.$/, "").toLowerCase()
+  a === b || a.replace(/\.$/, "").toLowerCase() === b.replace(/\.$/, "").toLowerCase()
 
 /** Decodes a reply and checks it answers exactly our question; undefined when it must be dropped. */
 export const acceptReply = (
@@ -127,17 +128,12 @@ export interface Waiter {
 export class Pending {
   malformed: string | undefined = undefined
   constructor(
-    readonly channel: Channel,
     readonly q: Question,
     readonly id: number,
     readonly timeoutMs: number,
     readonly deadline: number,
     readonly waiter: Waiter
   ) {}
-  /** Forgets the query (the asking fiber was interrupted); a late reply is then dropped. */
-  cancel() {
-    this.channel.forget(this)
-  }
 }
 
 /**
@@ -211,12 +207,6 @@ class Channel {
     p.waiter.settle(failure, reply)
   }
 
-  forget(p: Pending) {
-    if (this.pending.get(p.id) !== p) return
-    this.pending.delete(p.id)
-    this.idle()
-  }
-
   /** Like a per-query timer, ours keeps the process alive only while a query is outstanding. */
   private idle() {
     if (this.pending.size === 0) this.timer?.unref()
@@ -253,21 +243,20 @@ class Channel {
     this.timer = setTimeout(() => this.expire(), delay)
   }
 
-  /** Sends one query; the returned Pending cancels it (used when the asking fiber is interrupted). */
-  send(q: Question, timeoutMs: number, waiter: Waiter): Pending | undefined {
+  /** Sends one query; the waiter hears of its reply, timeout or failure exactly once. */
+  send(q: Question, timeoutMs: number, waiter: Waiter): void {
     let id = randomId()
     while (this.pending.has(id)) id = randomId()
     let packet: Buffer
     try {
       packet = queryPacket(id, q)
     } catch (e) {
-      waiter.settle(
+      return waiter.settle(
         { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
         undefined
       )
-      return undefined
     }
-    const p = new Pending(this, q, id, timeoutMs, performance.now() + timeoutMs, waiter)
+    const p = new Pending(q, id, timeoutMs, performance.now() + timeoutMs, waiter)
     this.pending.set(id, p)
     if (this.pending.size === 1) this.timer?.ref()
     // Usually armed already, for an older query; a shorter timeout than that one re-arms earlier.
@@ -276,7 +265,6 @@ class Channel {
     // No per-send callback (it costs a native round trip per query): send errors arrive as "error".
     if (this.connected) socket.send(packet)
     else this.queued.push(packet)
-    return p
   }
 
   close() {
@@ -321,14 +309,14 @@ export class UdpPool {
 
   constructor(private readonly size = 4) {}
 
-  send(upstream: Upstream, q: Question, timeoutMs: number, waiter: Waiter): Pending | undefined {
+  send(upstream: Upstream, q: Question, timeoutMs: number, waiter: Waiter): void {
     const key = show(upstream)
     let list = this.channels.get(key)
     if (!list) {
       list = Array.from({ length: this.size }, () => new Channel(upstream))
       this.channels.set(key, list)
     }
-    return list[this.next++ % list.length]!.send(q, timeoutMs, waiter)
+    list[this.next++ % list.length]!.send(q, timeoutMs, waiter)
   }
 
   close() {
@@ -337,8 +325,8 @@ export class UdpPool {
   }
 }
 
-/** One query over TCP (RFC 7766), used when the UDP reply was truncated. */
-export const tcpQuery = (upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): (() => void) => {
+/** One query over TCP (RFC 7766), used when the UDP reply was truncated; `cb` hears exactly once. */
+export const tcpQuery = (upstream: Upstream, q: Question, timeoutMs: number, cb: Callback): void => {
   const id = randomId()
   let packet: Buffer
   try {
@@ -348,7 +336,7 @@ export const tcpQuery = (upstream: Upstream, q: Question, timeoutMs: number, cb:
       { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
       undefined
     )
-    return () => {}
+    return
   }
   let done = false
   const socket = net.connect({ host: upstream.address, port: upstream.port })
@@ -392,9 +380,4 @@ export const tcpQuery = (upstream: Upstream, q: Question, timeoutMs: number, cb:
   socket.on("close", () =>
     finish({ reason: "network", message: `TCP connection to ${show(upstream)} closed without a reply` })
   )
-  return () => {
-    done = true
-    clearTimeout(timer)
-    socket.destroy()
-  }
 }

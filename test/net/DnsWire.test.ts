@@ -95,6 +95,26 @@ describe("DnsWire", () => {
       )
     ))
 
+  it("writes RRSIG times as RFC 4034 3.2 YYYYMMDDHHmmSS in UTC, as Date would (property)", () =>
+    fc.assert(
+      fc.property(fc.nat(0xffff_ffff), fc.nat(0xffff_ffff), (expiration, inception) => {
+        const asDate = (s: number) =>
+          new Date(s * 1000)
+            .toISOString()
+            .replace(/[-:T]/g, "")
+            .replace(/\.\d+Z$/, "")
+        const data = { typeCovered: "A", algorithm: 13, labels: 2, originalTTL: 300, expiration, inception }
+        const text = formatData("RRSIG", {
+          ...data,
+          keyTag: 1,
+          signersName: "example.com",
+          signature: "c2ln"
+        })
+        expect(text).toBe(`A 13 2 300 ${asDate(expiration)} ${asDate(inception)} 1 example.com. c2ln`)
+        expect(parseData("RRSIG", text)).toMatchObject(data)
+      })
+    ))
+
   it("tokenize and parseData never throw (property)", () =>
     fc.assert(
       fc.property(
