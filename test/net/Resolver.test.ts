@@ -148,6 +148,24 @@ describe("Resolver over UDP/TCP", () => {
     })
   )
 
+  it.scoped("an interrupted question returns at once and asks no further upstream", () =>
+    Effect.gen(function* () {
+      const first = yield* fakeDnsServer(() => undefined)
+      const second = yield* fakeDnsServer(() => undefined)
+      const layer = resolverFor([first.port, second.port], { DNS_RETRIES: "2", DNS_TIMEOUT_MS: "100" })
+      const pause = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
+      yield* Effect.gen(function* () {
+        const resolver = yield* Resolver
+        const asking = yield* Effect.fork(resolver.query("example.com", "A", { fresh: true }))
+        yield* pause(30)
+        yield* Fiber.interrupt(asking)
+        // Long past every retry's timeout: had it gone on, the second upstream would have been asked.
+        yield* pause(400)
+      }).pipe(Effect.provide(layer))
+      expect(first.queries.length + second.queries.length).toBe(1)
+    })
+  )
+
   it.scoped("a closed port is a network error (ICMP on the connected socket), not a long timeout", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flatMap(Resolver, (r) => r.query("example.com", "A")).pipe(
