@@ -141,12 +141,17 @@ export class Pending {
  * Connecting lets the kernel drop datagrams from any other source and saves an address lookup
  * per send; the source address is still checked (belt and braces).
  * Timeouts: one timer per channel, armed for the oldest deadline, instead of a timer per query.
+ * Sends: the queries of one turn of the event loop go out together at its end (setImmediate).
+ * Every datagram to a sleeping upstream costs a wake-up; a burst pays it once, and on this
+ * 2-core machine that was 15-20% more queries per second (scripts/bench/resolver).
  */
 class Channel {
   private readonly pending = new Map<number, Pending>()
   private socket: dgram.Socket | undefined
   private connected = false
-  private queued: Array<Buffer> = []
+  /** Encoded queries waiting for the end of this turn of the event loop (or for the connect). */
+  private outbox: Array<Buffer> = []
+  private flushScheduled = false
   private timer: NodeJS.Timeout | undefined
   /** When the armed timer fires (performance.now() time). */
   private armedFor = Infinity
@@ -165,9 +170,7 @@ class Channel {
     socket.connect(this.upstream.port, this.upstream.address, (err?: Error) => {
       if (err) return this.broken(socket, err.message)
       this.connected = true
-      const queued = this.queued
-      this.queued = []
-      for (const packet of queued) socket.send(packet)
+      this.flush()
     })
     socket.unref()
     this.socket = socket
@@ -178,7 +181,7 @@ class Channel {
   private broken(socket: dgram.Socket, message: string) {
     if (this.socket !== socket) return
     this.socket = undefined
-    this.queued = []
+    this.outbox = []
     try {
       socket.close()
     } catch {
@@ -261,15 +264,29 @@ class Channel {
     if (this.pending.size === 1) this.timer?.ref()
     // Usually armed already, for an older query; a shorter timeout than that one re-arms earlier.
     if (p.deadline < this.armedFor) this.arm(timeoutMs)
-    const socket = this.open()
+    this.open()
+    this.outbox.push(packet)
+    if (!this.flushScheduled) {
+      this.flushScheduled = true
+      setImmediate(this.flush)
+    }
+  }
+
+  /** Sends what waits in the outbox, once connected. */
+  private readonly flush = () => {
+    this.flushScheduled = false
+    const socket = this.socket
+    if (!socket || !this.connected || this.outbox.length === 0) return
+    const out = this.outbox
+    this.outbox = []
     // No per-send callback (it costs a native round trip per query): send errors arrive as "error".
-    if (this.connected) socket.send(packet)
-    else this.queued.push(packet)
+    for (const packet of out) socket.send(packet)
   }
 
   close() {
     const socket = this.socket
     this.socket = undefined
+    this.outbox = []
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
     this.armedFor = Infinity
