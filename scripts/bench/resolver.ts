@@ -1,29 +1,21 @@
 /**
  * Benchmark: queries per second through our Resolver against the world's Unbound (cache-hot names,
- * our own cache bypassed with `fresh`), beside dnsperf against the same Unbound in the same run.
- * Both ask with EDNS0 + DO and at most OUTSTANDING queries in flight. Prints both rates and the ratio.
+ * our own cache bypassed with `fresh`), beside two baselines run against the same Unbound in the
+ * same round: a bare node:dgram loop (send, match the id, send the next: what a Node resolver would
+ * reach if decoding, checking and Effect were free) and dnsperf (C). All ask with EDNS0 + DO and at most OUTSTANDING queries in flight.
+ * Prints the three rates and the ratios Resolver/dnsperf (issue 4's goal: 50%), Resolver/bare and
+ * bare/dnsperf, per round and as medians; CPU per query is this process's user+sys time.
  *   scripts/bench/resolver [seconds=10] [outstanding=100] [rounds=3]
- *
- * Measured 2026-11-22 ~03:40 UTC on the shared 2-core machine (load average ~4-5 from other sessions),
- * the old and the new code alternating within minutes (CPU per query is our process's user+sys):
- * - before (Resolver with a closure set and a timer per query): 8.0-14.4k qps at 72-115 µs CPU per
- *   query, dnsperf 74-86k qps, median ratio 13.8% (rounds 9-19%);
- * - after (one `Asking` object per query, one timeout timer per UDP channel, name-suffix memo in the
- *   decoder): 11-17.4k qps at 60-75 µs CPU per query, dnsperf 72-103k qps, median ratio 14-17%
- *   (rounds 13-17%). The 50% goal is not met.
- * Profile after: sendmsg on loopback ~17-22% (the kernel delivers to Unbound inside our send), GC
- * ~13%, decoding ~7-9%, fibers ~9%. Ceiling: a bare Node dgram loop with pre-encoded queries and
- * no decoding reaches ~40k qps at ~15 µs per query (itself ~50% of dnsperf); the same loop with one
- * Effect.async per query in this harness ~26-36k qps at ~26 µs (35-45%), so 50% is unlikely for one
- * Node process asking through Effect (these two loops are not in the repository; numbers for scale). A span per query (Effect.fn) had cost 2-3x; queries are
- * untraced for that reason.
+ * Figures, the profile and what limits the ratio: docs/bench.md.
  */
 import { execFileSync } from "node:child_process"
+import * as dgram from "node:dgram"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ConfigProvider, Effect, Layer } from "effect"
 import type { RecordType } from "../../src/net/Dns.ts"
+import { queryPacket } from "../../src/net/DnsTransport.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { worldEnv } from "../../test/world/env.ts"
 
@@ -97,6 +89,54 @@ const warm = Effect.gen(function* () {
   return settled
 })
 
+/**
+ * The platform's baseline: one connected node:dgram socket, `outstanding` queries in flight, each
+ * reply matched by its id only and the next query sent at once. No decoding, no checks, no Effect:
+ * roughly the most a Node process asking one datagram per send gets from the same Unbound.
+ */
+const bareNode = (settled: ReadonlyArray<[string, RecordType]>) =>
+  Effect.async<{ qps: number; cpuPerQuery: number }>((resume) => {
+    const socket = dgram.createSocket("udp4")
+    const packets = settled.map(([name, type]) => queryPacket(0, { name, type, checkingDisabled: false }))
+    const waiting = new Set<number>()
+    let ok = 0
+    let next = 0
+    let id = 0
+    let start = 0
+    let cpu = process.cpuUsage()
+    const deadline = () => performance.now() + seconds * 1000
+    let end = Infinity
+    const ask = () => {
+      if (performance.now() >= end) {
+        if (waiting.size > 0) return
+        const used = process.cpuUsage(cpu)
+        socket.close()
+        const elapsed = (performance.now() - start) / 1000
+        return resume(
+          Effect.succeed({ qps: ok / elapsed, cpuPerQuery: (used.user + used.system) / Math.max(1, ok) })
+        )
+      }
+      const packet = packets[next++ % packets.length]!
+      id = (id + 1) & 0xffff
+      packet[0] = id >> 8
+      packet[1] = id & 0xff
+      waiting.add(id)
+      socket.send(packet)
+    }
+    socket.on("message", (msg) => {
+      if (waiting.delete((msg[0]! << 8) | msg[1]!)) {
+        ok++
+        ask()
+      }
+    })
+    socket.connect(53, server, () => {
+      start = performance.now()
+      cpu = process.cpuUsage()
+      end = deadline()
+      for (let i = 0; i < outstanding; i++) ask()
+    })
+  })
+
 const dnsperf = (file: string) => {
   const out = execFileSync(
     "dnsperf",
@@ -120,22 +160,25 @@ const main = Effect.gen(function* () {
   console.log(
     `${settled.length} cache-hot questions, ${outstanding} outstanding, EDNS0+DO, ${rounds} rounds of ${seconds}s each`
   )
-  const ratios: Array<number> = []
-  const oursQps: Array<number> = []
-  const perfQps: Array<number> = []
+  const rows: Array<{ ours: number; bare: number; perf: number }> = []
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`
   for (let round = 1; round <= rounds; round++) {
     const a = yield* ours(settled)
+    const n = yield* bareNode(settled)
     const b = dnsperf(file)
-    ratios.push(a.qps / b.qps)
-    oursQps.push(a.qps)
-    perfQps.push(b.qps)
+    rows.push({ ours: a.qps, bare: n.qps, perf: b.qps })
     console.log(
       `round ${round}: Resolver ${a.qps.toFixed(0)} qps (${a.failed} failed, ${a.cpuPerQuery.toFixed(1)} µs CPU/query) | ` +
-        `dnsperf ${b.qps.toFixed(0)} qps (${b.lost} lost) | ratio ${((100 * a.qps) / b.qps).toFixed(1)}%`
+        `bare node:dgram ${n.qps.toFixed(0)} qps (${n.cpuPerQuery.toFixed(1)} µs CPU/query) | ` +
+        `dnsperf ${b.qps.toFixed(0)} qps (${b.lost} lost) | Resolver/dnsperf ${pct(a.qps / b.qps)}, ` +
+        `Resolver/bare ${pct(a.qps / n.qps)}, bare/dnsperf ${pct(n.qps / b.qps)}`
     )
   }
+  const m = (f: (r: (typeof rows)[number]) => number) => median(rows.map(f))
   console.log(
-    `median: Resolver ${median(oursQps).toFixed(0)} qps, dnsperf ${median(perfQps).toFixed(0)} qps, ratio ${(100 * median(ratios)).toFixed(1)}% of dnsperf`
+    `median: Resolver ${m((r) => r.ours).toFixed(0)} qps, bare node:dgram ${m((r) => r.bare).toFixed(0)} qps, ` +
+      `dnsperf ${m((r) => r.perf).toFixed(0)} qps | Resolver/dnsperf ${pct(m((r) => r.ours / r.perf))} ` +
+      `(goal 50%), Resolver/bare ${pct(m((r) => r.ours / r.bare))}, bare/dnsperf ${pct(m((r) => r.bare / r.perf))}`
   )
 })
 
