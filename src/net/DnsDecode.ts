@@ -272,8 +272,8 @@ const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsR
     need(buf, start + length)
     if (type !== "OPT") {
       const data = readData(buf, type, start, start + length)
-      // Text is made now, not by a lazy getter: an object literal with an accessor is built on V8's
-      // slow path and tripled the garbage per reply (scripts/bench/resolver); one record shape stays monomorphic.
+      // Text is made now, not by a lazy getter: an object literal with an accessor is built on
+      // V8's slow path and tripled the garbage per reply (docs/bench.md). One shape for every record.
       const text = type === "A" || type === "AAAA" ? (data as string) : formatData(type, data)
       out.push({ name, type, ttl, data, text })
     }
