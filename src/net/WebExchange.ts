@@ -1,0 +1,211 @@
+/**
+ * One HTTP(S) exchange with one already-vetted address: the socket goes to that address while SNI,
+ * certificate identity and `Host` use the original name, so what was vetted is what is reached.
+ * Enforces the connect timeout, header and body caps, and records what the TLS handshake showed.
+ * Redirects, retries over addresses and the total budget are the client's (`WebClient.ts`).
+ */
+import { Effect } from "effect"
+import * as http from "node:http"
+import * as https from "node:https"
+import type * as tls from "node:tls"
+import { hostLiteral } from "./Targets.ts"
+import { decodeContentEncoding } from "./WebContentEncoding.ts"
+import { bareHost } from "./WebTarget.ts"
+import {
+  type PeerCertificate,
+  type TlsInfo,
+  webError,
+  WebError,
+  type WebErrorReason,
+  type WebRequestOptions,
+  type WebSettings
+} from "./WebTypes.ts"
+
+const isTlsCode = (code: string) =>
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|EPROTO)/.test(code)
+
+export interface Attempt {
+  readonly status: number
+  readonly rawHeaders: ReadonlyArray<readonly [string, string]>
+  readonly body: Uint8Array
+  readonly truncated: boolean
+  readonly tls: TlsInfo | null
+}
+
+const tlsInfo = (socket: tls.TLSSocket): TlsInfo => {
+  const cert = socket.getPeerCertificate(true)
+  const chain: Array<Uint8Array> = []
+  let peerCertificate: PeerCertificate | null = null
+  if (cert && cert.raw) {
+    let c: tls.DetailedPeerCertificate | undefined = cert
+    const seen = new Set<string>()
+    while (c && c.raw && !seen.has(c.fingerprint256)) {
+      seen.add(c.fingerprint256)
+      chain.push(new Uint8Array(c.raw))
+      c = c.issuerCertificate
+    }
+    const name = (o: unknown) =>
+      o && typeof o === "object"
+        ? Object.entries(o as Record<string, unknown>)
+            .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join("+") : String(v)}`)
+            .join(", ")
+        : ""
+    peerCertificate = {
+      subject: name(cert.subject),
+      issuer: name(cert.issuer),
+      subjectAltName: cert.subjectaltname ?? "",
+      validFrom: cert.valid_from,
+      validTo: cert.valid_to,
+      fingerprint256: cert.fingerprint256,
+      serialNumber: cert.serialNumber,
+      chain
+    }
+  }
+  const err = socket.authorizationError as unknown
+  return {
+    authorized: socket.authorized,
+    authorizationError: err ? String((err as { code?: string }).code ?? err) : null,
+    protocol: socket.getProtocol(),
+    cipher: socket.getCipher()?.name ?? null,
+    peerCertificate
+  }
+}
+
+/** One request to one vetted address. Interrupting the effect destroys the socket. */
+export const attempt = (
+  settings: WebSettings,
+  url: URL,
+  address: string,
+  options: WebRequestOptions,
+  maxBytes: number
+): Effect.Effect<Attempt, WebError> =>
+  Effect.async<Attempt, WebError>((resume) => {
+    const secure = url.protocol === "https:"
+    const host = bareHost(url)
+    let done = false
+    const finish = (e: Effect.Effect<Attempt, WebError>) => {
+      if (done) return
+      done = true
+      clearTimeout(connectTimer)
+      resume(e)
+    }
+    const verify = options.verifyTls !== false
+    const requestOptions: https.RequestOptions = {
+      host: address,
+      family: address.includes(":") ? 6 : 4,
+      port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
+      path: url.pathname + url.search,
+      method: options.method ?? "GET",
+      agent: false,
+      maxHeaderSize: settings.maxHeaderBytes,
+      headers: {
+        host: url.host,
+        "user-agent": settings.userAgent,
+        accept: options.accept ?? "*/*",
+        "accept-encoding": "gzip, deflate, br",
+        connection: "close"
+      },
+      ...(secure
+        ? {
+            // SNI and certificate identity use the original host name (not for IP literals, RFC 6066 §3).
+            ...(hostLiteral(host) === undefined ? { servername: host } : {}),
+            ca: [...settings.ca],
+            rejectUnauthorized: verify,
+            minVersion: "TLSv1" as const
+          }
+        : {})
+    }
+    const req = (secure ? https : http).request(requestOptions)
+    const connectTimer = setTimeout(() => {
+      req.destroy()
+      finish(
+        Effect.fail(
+          webError(
+            url.href,
+            "timeout",
+            `connect to ${address} timed out after ${settings.connectTimeoutMs} ms`,
+            address
+          )
+        )
+      )
+    }, settings.connectTimeoutMs)
+    req.on("socket", (socket) => {
+      socket.once(secure ? "secureConnect" : "connect", () => clearTimeout(connectTimer))
+    })
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? ""
+      const reason: WebErrorReason =
+        code === "HPE_HEADER_OVERFLOW"
+          ? "too-large"
+          : code.startsWith("HPE_")
+            ? "http"
+            : isTlsCode(code) || /certificate|ssl|tls/i.test(error.message)
+              ? "tls"
+              : "connect"
+      finish(
+        Effect.fail(
+          new WebError({
+            url: url.href,
+            reason,
+            message: `${code ? code + ": " : ""}${error.message}`,
+            address
+          })
+        )
+      )
+    })
+    req.on("response", (res) => {
+      const tlsData = secure ? tlsInfo(res.socket as tls.TLSSocket) : null
+      const chunks: Array<Buffer> = []
+      let size = 0
+      const complete = (truncated: boolean) => {
+        const raw = res.rawHeaders
+        const pairs: Array<readonly [string, string]> = []
+        for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!])
+        const encoding = String(res.headers["content-encoding"] ?? "")
+        const decoded = decodeContentEncoding(
+          Buffer.concat(chunks),
+          encoding,
+          maxBytes,
+          truncated || options.truncateBody === true
+        )
+        if (decoded === "too-large")
+          return finish(Effect.fail(webError(url.href, "too-large", "decompressed body too large", address)))
+        if (decoded === "bad")
+          return finish(Effect.fail(webError(url.href, "http", "undecodable content-encoding", address)))
+        finish(
+          Effect.succeed({
+            status: res.statusCode ?? 0,
+            rawHeaders: pairs,
+            body: decoded.body,
+            truncated: truncated || decoded.truncated,
+            tls: tlsData
+          })
+        )
+      }
+      const overflow = (message: string) => {
+        req.destroy()
+        if (options.truncateBody) complete(true)
+        else finish(Effect.fail(webError(url.href, "too-large", message, address)))
+      }
+      const declared = Number(res.headers["content-length"] ?? NaN)
+      if (declared > maxBytes && !options.truncateBody)
+        return overflow(`response body of ${declared} bytes exceeds the ${maxBytes} byte limit`)
+      res.on("data", (chunk: Buffer) => {
+        if (done) return
+        const room = maxBytes - size
+        size += chunk.length
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, Math.max(0, room)))
+          overflow(`response body exceeds the ${maxBytes} byte limit`)
+        } else chunks.push(chunk)
+      })
+      res.on("error", (error) => finish(Effect.fail(webError(url.href, "http", error.message, address))))
+      res.on("end", () => complete(false))
+    })
+    req.end()
+    return Effect.sync(() => {
+      done = true
+      clearTimeout(connectTimer)
+      req.destroy()
+    })
+  })

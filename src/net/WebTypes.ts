@@ -1,0 +1,125 @@
+/**
+ * The vocabulary of the guarded web client: its error, request options, response and TLS facts,
+ * settings, and the address lookup it needs. Kept apart from the code that performs requests so the
+ * target vetting, the single exchange, the redirect-following client and the service share one
+ * definition without an import cycle, and checks' fakes can build these shapes directly.
+ */
+import { type Effect, Schema } from "effect"
+import type { DnsError } from "./Dns.ts"
+import type { Cidr } from "./Targets.ts"
+
+export type WebErrorReason =
+  | "invalid-url"
+  | "refused-address"
+  | "dns"
+  | "no-address"
+  | "timeout"
+  | "connect"
+  | "tls"
+  | "too-large"
+  | "http"
+  | "redirect"
+
+export class WebError extends Schema.TaggedError<WebError>()("WebError", {
+  url: Schema.String,
+  reason: Schema.Literal(
+    "invalid-url",
+    "refused-address",
+    "dns",
+    "no-address",
+    "timeout",
+    "connect",
+    "tls",
+    "too-large",
+    "http",
+    "redirect"
+  ),
+  message: Schema.String,
+  /** The refused or failing address, when one is known. */
+  address: Schema.optional(Schema.String),
+  /** For `refused-address`: which address class (Targets `Refusal`). */
+  refusal: Schema.optional(Schema.String)
+}) {}
+
+export interface WebRequestOptions {
+  /** Body cap for this request; defaults to (and is capped by) `HTTP_MAX_BODY_BYTES`. */
+  readonly maxBytes?: number
+  /** Follow 301/302/303/307/308 (default true, at most 5 hops, each vetted again). */
+  readonly followRedirects?: boolean
+  readonly accept?: string
+  readonly method?: "GET" | "HEAD"
+  /** Total budget for this request; defaults to (and is capped by) `HTTP_TIMEOUT_MS`. */
+  readonly timeoutMs?: number
+  /**
+   * Default true: an untrusted certificate fails with reason `tls`. When false the response is
+   * returned with `tls.authorized` false and the reason, for checks that report on the certificate.
+   */
+  readonly verifyTls?: boolean
+  /** Return the first `maxBytes` of a longer body (`truncated` true) instead of failing. */
+  readonly truncateBody?: boolean
+}
+
+export interface PeerCertificate {
+  readonly subject: string
+  readonly issuer: string
+  readonly subjectAltName: string
+  readonly validFrom: string
+  readonly validTo: string
+  readonly fingerprint256: string
+  readonly serialNumber: string
+  /** DER of the leaf, then the chain the server sent (as far as node exposes it). */
+  readonly chain: ReadonlyArray<Uint8Array>
+}
+
+export interface TlsInfo {
+  readonly authorized: boolean
+  readonly authorizationError: string | null
+  readonly protocol: string | null
+  readonly cipher: string | null
+  readonly peerCertificate: PeerCertificate | null
+}
+
+export interface Redirect {
+  readonly url: string
+  readonly status: number
+  readonly location: string
+}
+
+export interface WebResponse {
+  /** The URL asked for. */
+  readonly url: string
+  /** The URL that produced this response, after redirects. */
+  readonly finalUrl: string
+  readonly status: number
+  /** Lower-case names; repeated headers joined with ", " (Set-Cookie with "\n"). */
+  readonly headers: Readonly<Record<string, string>>
+  /** Every header line as received, in order. */
+  readonly rawHeaders: ReadonlyArray<readonly [string, string]>
+  readonly body: Uint8Array
+  /** The body was cut at `maxBytes` (only with `truncateBody`); Web always sets it, fakes may omit it. */
+  readonly truncated?: boolean
+  readonly redirects: ReadonlyArray<Redirect>
+  /** The vetted address the final response came from. */
+  readonly address: string
+  /** Null for plain http. */
+  readonly tls: TlsInfo | null
+}
+
+/** What the client needs from the resolver: the addresses of a host (A then AAAA). */
+export type AddressLookup = (
+  host: string
+) => Effect.Effect<{ readonly v4: ReadonlyArray<string>; readonly v6: ReadonlyArray<string> }, DnsError>
+
+export interface WebSettings {
+  readonly allow: ReadonlyArray<Cidr>
+  readonly ca: ReadonlyArray<string>
+  readonly connectTimeoutMs: number
+  readonly timeoutMs: number
+  readonly maxBodyBytes: number
+  readonly maxHeaderBytes: number
+  readonly userAgent: string
+}
+
+/** A `WebError` with the address only when one is known (exactOptionalPropertyTypes). */
+export const webError = (url: string, reason: WebErrorReason, message: string, address?: string) =>
+  new WebError({ url, reason, message, ...(address === undefined ? {} : { address }) })
