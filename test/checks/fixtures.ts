@@ -2,7 +2,7 @@
 import { X509Certificate } from "node:crypto"
 import { certificateFacts, type CertificateFacts } from "../../src/checks/Certificate.ts"
 import { SmtpFailure, type SmtpProbe, type TlsFacts } from "../../src/net/Smtp.ts"
-import { makePki, type TestPki } from "../net/certs.ts"
+import { makePki, type PkiOptions, type TestPki } from "../net/pki.ts"
 
 export const factsOf = (pem: string): CertificateFacts => certificateFacts(new X509Certificate(pem).raw)
 
@@ -12,8 +12,11 @@ export interface Chain {
   readonly ca: CertificateFacts
 }
 
-export const makeChain = (names: ReadonlyArray<string>, days = 90): Chain => {
-  const pki = makePki(names, days)
+/** Certificate.test.ts asserts this issuer name, so the CA keeps it. */
+const chainCaSubject = "/CN=Test Mail CA/O=domain-audit tests"
+
+export const makeChain = (names: PkiOptions["names"], days = 90): Chain => {
+  const pki = makePki({ names, days, caSubject: chainCaSubject })
   return { pki, leaf: factsOf(pki.leafPem), ca: factsOf(pki.caPem) }
 }
 

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Fiber, Layer } from "effect"
-import { writeFileSync } from "node:fs"
 import * as net from "node:net"
-import { join } from "node:path"
 import { SMTPServer } from "smtp-server"
 import { type ProbeSettings, probeOnce, Smtp } from "../../src/net/Smtp.ts"
-import { makePki, type TestPki } from "./certs.ts"
+import { makePki, type TestPki } from "./pki.ts"
 
 const HOST = "mx.test.example"
 let pki: TestPki
@@ -22,7 +20,8 @@ const listen = (server: net.Server | SMTPServer) =>
   })
 
 beforeAll(async () => {
-  pki = makePki([HOST, "alt.test.example"])
+  // The CA name is pinned because the chain test below reads it back as the leaf's issuer.
+  pki = makePki({ names: [HOST, "alt.test.example"], caSubject: "/CN=Test Mail CA/O=domain-audit tests" })
   const withTls = new SMTPServer({
     key: pki.leafKey,
     cert: pki.leafPem,
@@ -146,15 +145,13 @@ describe("probeOnce", () => {
 
 describe("Smtp service", () => {
   const layer = (port: number, allow = "127.0.0.0/8") => {
-    const caFile = join(pki.dir, "extra-ca.pem")
-    writeFileSync(caFile, pki.caPem)
     return Smtp.Default.pipe(
       Layer.provide(
         Layer.setConfigProvider(
           ConfigProvider.fromMap(
             new Map([
               ["SMTP_PORT", String(port)],
-              ["EXTRA_CA_FILE", caFile],
+              ["EXTRA_CA_FILE", pki.caFile],
               ["SMTP_BANNER_TIMEOUT_MS", "300"],
               ["ALLOW_TARGETS", allow]
             ])

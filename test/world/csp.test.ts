@@ -12,7 +12,7 @@ import { AppConfig } from "../../src/Config.ts"
 import { DnsError } from "../../src/net/Dns.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { Web, webLayerWith } from "../../src/net/Web.ts"
-import { makeTlsFixture } from "../net/tlsFixture.ts"
+import { makePki } from "../net/pki.ts"
 import { worldEnv } from "./env.ts"
 
 const config = (overrides: Record<string, string> = {}) =>
@@ -93,13 +93,13 @@ describe("CSP scan in the world", () => {
 })
 
 describe("the synthesised policy served back on a copy of csp-weak.com", () => {
-  const fixture = makeTlsFixture(["csp-weak-copy.com"])
-  const caFile = path.join(fixture.dir, "world-and-copy-ca.pem")
+  const pki = makePki({ names: ["csp-weak-copy.com"] })
+  const caFile = path.join(pki.dir, "world-and-copy-ca.pem")
   let server: https.Server | undefined
   afterAll(() => {
     server?.closeAllConnections()
     server?.close()
-    fixture.cleanup()
+    pki.cleanup()
   })
 
   it.live("raises no violation for anything the crawler saw there", () =>
@@ -116,11 +116,8 @@ describe("the synthesised policy served back on a copy of csp-weak.com", () => {
         copies.set(new URL(page).pathname, res.body)
       }
       // 2. serve the same bytes from another origin with the synthesised policy enforced
-      fs.writeFileSync(
-        caFile,
-        fs.readFileSync(worldEnv().EXTRA_CA_FILE!, "utf8") + fs.readFileSync(fixture.caFile, "utf8")
-      )
-      server = https.createServer({ key: fixture.key, cert: fixture.cert }, (req, res) => {
+      fs.writeFileSync(caFile, fs.readFileSync(worldEnv().EXTRA_CA_FILE!, "utf8") + pki.caPem)
+      server = https.createServer({ key: pki.leafKey, cert: pki.leafPem }, (req, res) => {
         const body = copies.get((req.url ?? "/").split("?")[0]!)
         if (!body) return void res.writeHead(404).end()
         res.writeHead(200, { "content-type": "text/html", "content-security-policy": policy })
