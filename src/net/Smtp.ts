@@ -12,6 +12,7 @@ import { AppConfig } from "../Config.ts"
 import { type CertificateFacts, certificateFacts, daysUntil } from "../checks/Certificate.ts"
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
 import { parseAllowList, vetText } from "./Targets.ts"
+import { peerChain } from "./TlsPeer.ts"
 
 export { SmtpFailure, type SmtpReply, type SmtpStage }
 
@@ -114,20 +115,6 @@ const upgrade = (socket: net.Socket, servername: string, ca: ReadonlyArray<strin
     })
     return Effect.sync(() => secure.destroy())
   })
-
-/** The DER chain node saw: leaf first, following issuer links until a self-issued certificate. */
-const peerChain = (socket: tls.TLSSocket): Array<Buffer> => {
-  const out: Array<Buffer> = []
-  const seen = new Set<string>()
-  let cert: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true)
-  while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
-    seen.add(cert.fingerprint256)
-    out.push(cert.raw)
-    if (!cert.issuerCertificate || cert.issuerCertificate === cert) break
-    cert = cert.issuerCertificate
-  }
-  return out
-}
 
 const tlsFacts = (socket: tls.TLSSocket, host: string, now: Date): Omit<TlsFacts, "extensions"> => {
   const chain = peerChain(socket).flatMap((der) => {

@@ -9,6 +9,7 @@ import * as http from "node:http"
 import * as https from "node:https"
 import type * as tls from "node:tls"
 import { hostLiteral } from "./Targets.ts"
+import { peerChain } from "./TlsPeer.ts"
 import { decodeContentEncoding } from "./WebContentEncoding.ts"
 import { bareHost } from "./WebTarget.ts"
 import {
@@ -33,17 +34,10 @@ export interface Attempt {
 }
 
 const tlsInfo = (socket: tls.TLSSocket): TlsInfo => {
-  const cert = socket.getPeerCertificate(true)
-  const chain: Array<Uint8Array> = []
+  const cert = socket.getPeerCertificate()
   let peerCertificate: PeerCertificate | null = null
   if (cert && cert.raw) {
-    let c: tls.DetailedPeerCertificate | undefined = cert
-    const seen = new Set<string>()
-    while (c && c.raw && !seen.has(c.fingerprint256)) {
-      seen.add(c.fingerprint256)
-      chain.push(new Uint8Array(c.raw))
-      c = c.issuerCertificate
-    }
+    const chain = peerChain(socket).map((der) => new Uint8Array(der))
     const name = (o: unknown) =>
       o && typeof o === "object"
         ? Object.entries(o as Record<string, unknown>)
