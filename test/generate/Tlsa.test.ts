@@ -1,40 +1,23 @@
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Either } from "effect"
 import * as fc from "fast-check"
 import { generate, matchesCertificate, pemBlocks } from "../../src/generate/Tlsa.ts"
+import { makePki } from "../net/pki.ts"
 
-// A fresh key and self-signed certificate from openssl, and the digests openssl computes for them.
-const dir = mkdtempSync(join(tmpdir(), "tlsa-"))
+// A fresh key and certificate from openssl, and the digests openssl computes for them.
+const { dir } = makePki({ names: ["mx.example.com"] })
 const openssl = (...args: Array<string>) =>
   execFileSync("openssl", args, { cwd: dir, stdio: ["pipe", "pipe", "pipe"] })
-openssl(
-  "req",
-  "-x509",
-  "-newkey",
-  "ec",
-  "-pkeyopt",
-  "ec_paramgen_curve:P-256",
-  "-nodes",
-  "-keyout",
-  "key.pem",
-  "-out",
-  "cert.pem",
-  "-subj",
-  "/CN=mx.example.com",
-  "-days",
-  "30"
-)
-openssl("x509", "-in", "cert.pem", "-pubkey", "-noout", "-out", "pub.pem")
+openssl("x509", "-in", "leaf.pem", "-pubkey", "-noout", "-out", "pub.pem")
 openssl("pkey", "-pubin", "-in", "pub.pem", "-outform", "DER", "-out", "spki.der")
-openssl("x509", "-in", "cert.pem", "-outform", "DER", "-out", "cert.der")
+openssl("x509", "-in", "leaf.pem", "-outform", "DER", "-out", "cert.der")
 const digest = (alg: string, file: string) => openssl("dgst", `-${alg}`, "-r", file).toString().split(" ")[0]!
-const CERT = readFileSync(join(dir, "cert.pem"), "utf8")
+const CERT = readFileSync(join(dir, "leaf.pem"), "utf8")
 const PUB = readFileSync(join(dir, "pub.pem"), "utf8")
-const KEY = readFileSync(join(dir, "key.pem"), "utf8")
+const KEY = readFileSync(join(dir, "leaf.key"), "utf8")
 
 const req = { usage: 3, selector: 1, matching: 1, host: "mx.example.com", port: 25 }
 const ok = (r: ReturnType<typeof generate>) => {
