@@ -1,5 +1,6 @@
 /** Small schema pieces shared by the API groups. */
 import { Schema } from "effect"
+import { CheckStatuses } from "../checks/Status.ts"
 import { Domain } from "./Domain.ts"
 
 export const DateTime = Schema.String.annotations({
@@ -16,3 +17,9 @@ export const Format = Schema.Literal("json", "markdown")
 
 /** `?domain=` plus an optional `format=json|markdown`. */
 export const DomainFormatQuery = Schema.Struct({ domain: Domain, format: Schema.optional(Format) })
+
+/** Every check's verdict (src/checks/Status.ts). */
+export const Status = Schema.Literal(...CheckStatuses).annotations({
+  description:
+    "pass / warning / fail / missing / not-applicable / unknown (a lookup failed: not the same as missing)"
+})

@@ -1,8 +1,6 @@
 /** DANE verification inside the TLSA result (src/checks/Dane.ts): per host and summarised. */
 import { Schema } from "effect"
-import { Strings } from "./Common.ts"
-
-const Status = Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown")
+import { Status, Strings } from "./Common.ts"
 
 export const DaneHost = Schema.Struct({
   host: Schema.String,

@@ -3,17 +3,12 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { DaneHost, DaneSummary } from "./Dane.ts"
 import { RecordTypes } from "../net/Dns.ts"
-import { DateTime, Strings } from "./Common.ts"
+import { DateTime, Status, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { BadRequest } from "./Errors.ts"
 
 /** The record types the Resolver speaks (SPEC lists A..PTR for `type`; the issue allows all of them). */
 export const LookupType = Schema.Literal(...RecordTypes)
-
-const Status = Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown").annotations({
-  description:
-    "pass / warning / fail / missing / not-applicable / unknown (a lookup failed: not the same as missing)"
-})
 
 /** Shape B of the DNS lookup result, plus shape A's non-conflicting fields (success, cached, timestamp). */
 export const LookupResult = Schema.Struct({

@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { BlacklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult } from "./EmailTransport.ts"
-import { DateTime, Open, Strings } from "./Common.ts"
+import { DateTime, Open, Status, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import {
   BimiResult,
@@ -73,7 +73,7 @@ export const Finding = Schema.Struct({
 
 export const SpfResult = Schema.Struct({
   domain: Schema.String,
-  status: Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown"),
+  status: Status,
   exists: Schema.Boolean,
   record: Schema.String,
   records: Strings,
@@ -103,7 +103,7 @@ export const EmailCheckResult = Schema.Struct({
   dkim: DkimResult,
   dmarc: DmarcResult,
   mx: Schema.Struct({
-    status: Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown"),
+    status: Status,
     /** A null MX (RFC 7505) appears as host ".". */
     records: Schema.Array(Schema.Struct({ priority: Schema.Int, host: Schema.String })),
     nullMx: Schema.Boolean,

@@ -5,10 +5,9 @@
  * Imported by api/Email.ts.
  */
 import { Schema } from "effect"
-import { Strings } from "./Common.ts"
+import { Status, Strings } from "./Common.ts"
 
 const Nullable = Schema.NullOr
-const Status = Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown")
 const Policy = Schema.Literal("none", "quarantine", "reject")
 
 // ---------------------------------------------------------------- DKIM

@@ -4,10 +4,9 @@
  * in src/checks/{SmtpTls,Fcrdns,Blocklist,SenderRequirements}.ts produce them.
  */
 import { Schema } from "effect"
-import { DateTime, Strings } from "./Common.ts"
+import { DateTime, Status, Strings } from "./Common.ts"
 
 const Nullable = Schema.NullOr
-const Status = Schema.Literal("pass", "warning", "fail", "missing", "not-applicable", "unknown")
 
 export const CertificateInfo = Schema.Struct({
   subject: Schema.String,

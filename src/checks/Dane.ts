@@ -12,7 +12,7 @@ import { Smtp, type SmtpProbe } from "../net/Smtp.ts"
 import { bareHost, type MailHost, mailServers } from "./SmtpTlsServers.ts"
 import type { TlsaFacts, TlsaResult } from "./Tlsa.ts"
 import type { CertificateFacts } from "./Certificate.ts"
-import type { CheckStatus } from "./Status.ts"
+import { type CheckStatus, worstOf } from "./Status.ts"
 
 export interface TlsaInput {
   readonly usage: number
@@ -355,16 +355,7 @@ export const attach = Effect.fn("Dane.attach")(function* (result: TlsaResult, lo
   )
   const verified = hosts.flatMap((h) => (h.dane ? [h.dane] : []))
   const statuses = verified.map((d) => d.status)
-  const daneStatus: CheckStatus =
-    verified.length === 0
-      ? "not-applicable"
-      : statuses.includes("fail")
-        ? "fail"
-        : statuses.includes("unknown")
-          ? "unknown"
-          : statuses.includes("warning")
-            ? "warning"
-            : "pass"
+  const daneStatus: CheckStatus = verified.length === 0 ? "not-applicable" : worstOf(statuses)
   const dane: DaneSummary = {
     status: daneStatus,
     valid: verified.length > 0 && verified.every((d) => d.daneValid),

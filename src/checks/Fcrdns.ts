@@ -8,7 +8,7 @@ import type { DnsError } from "../net/Dns.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { canonicalAddress } from "./Blocklist.ts"
 import { type MailServers, mailServers, targets } from "./SmtpTlsServers.ts"
-import type { CheckStatus } from "./Status.ts"
+import { type CheckStatus, worstOf } from "./Status.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
 export const DESCRIPTION =
@@ -161,13 +161,7 @@ export const analyse = (input: {
         ? (input.unresolvedHosts ?? []).length > 0
           ? "unknown"
           : "not-applicable"
-        : statuses.includes("fail")
-          ? "fail"
-          : statuses.includes("unknown")
-            ? "unknown"
-            : statuses.includes("warning")
-              ? "warning"
-              : "pass"
+        : worstOf(statuses)
   return {
     domain: input.domain,
     timestamp: input.timestamp,

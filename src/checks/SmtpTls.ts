@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { Smtp, type SmtpProbe } from "../net/Smtp.ts"
 import { type CertificateFacts, publicFacts } from "./Certificate.ts"
 import * as Fcrdns from "./Fcrdns.ts"
-import type { CheckStatus } from "./Status.ts"
+import { type CheckStatus, worstOf } from "./Status.ts"
 import { mailServers, targets } from "./SmtpTlsServers.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
@@ -179,15 +179,6 @@ export const analyseServer = (
   }
 }
 
-const worst = (statuses: ReadonlyArray<CheckStatus>): CheckStatus =>
-  statuses.includes("fail")
-    ? "fail"
-    : statuses.includes("unknown")
-      ? "unknown"
-      : statuses.includes("warning")
-        ? "warning"
-        : "pass"
-
 export const analyse = (input: SmtpTlsInput, now: Date = new Date(input.checkedAt)): SmtpTlsResult => {
   const issues: Array<string> = []
   const priorityOf = (host: string) =>
@@ -226,7 +217,7 @@ export const analyse = (input: SmtpTlsInput, now: Date = new Date(input.checkedA
           ? input.mxStatus === "none"
             ? "not-applicable"
             : "unknown"
-          : worst(statuses)
+          : worstOf(statuses)
   return {
     domain: input.domain,
     checkedAt: input.checkedAt,

@@ -148,7 +148,6 @@ const send = (socket: net.Socket, line: string) => Effect.sync(() => socket.writ
 
 const keywords = (reply: SmtpReply) => reply.lines.slice(1).map((l) => l.trim().toUpperCase())
 
-/** One SMTP session against `address`, presenting `host` as SNI and expecting it in the certificate. */
 /** A probe of `address` before anything was learnt: the session fills it in stage by stage. */
 const blankProbe = (port: number, host: string, address: string, checkedAt: Date): SmtpProbe => ({
   host,
@@ -168,6 +167,7 @@ const blankProbe = (port: number, host: string, address: string, checkedAt: Date
   tls: null
 })
 
+/** One SMTP session against `address`, presenting `host` as SNI and expecting it in the certificate. */
 export const probeOnce = (settings: ProbeSettings, host: string, address: string) =>
   Effect.gen(function* () {
     const started = Date.now()
@@ -352,25 +352,13 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
         probe: (host: string, address: string) =>
           Effect.succeed(
             probes[`${host}|${address}`] ?? {
-              host,
-              address,
-              family: net.isIPv6(address) ? 6 : 4,
-              port: 25,
-              checkedAt: new Date(0).toISOString(),
-              elapsedMs: 0,
+              ...blankProbe(25, host, address, new Date(0)),
               status: "unknown",
               failure: new SmtpFailure({
                 stage: "connect",
                 reason: "refused",
                 message: "no such test server"
-              }),
-              banner: null,
-              bannerCode: null,
-              ehloCode: null,
-              extensions: [],
-              starttlsOffered: false,
-              starttlsCode: null,
-              tls: null
+              })
             }
           ),
         settings: {

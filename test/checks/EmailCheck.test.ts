@@ -8,6 +8,7 @@ import {
   type SpfScoreInput
 } from "../../src/checks/EmailCheck.ts"
 import type { MxSet } from "../../src/scan/Facts.ts"
+import { CheckStatuses } from "../../src/checks/Status.ts"
 
 const spfGood: SpfScoreInput = { status: "pass", exists: true, valid: true, policy: "fail" }
 const dkimGood: DkimScoreInput = {
@@ -94,14 +95,7 @@ describe("emailScore", () => {
   })
 
   it("stays an integer in 0-100 for any input", () => {
-    const status = fc.constantFrom(
-      "pass",
-      "warning",
-      "fail",
-      "missing",
-      "not-applicable",
-      "unknown"
-    ) as fc.Arbitrary<SpfScoreInput["status"]>
+    const status = fc.constantFrom(...CheckStatuses) as fc.Arbitrary<SpfScoreInput["status"]>
     const pol = fc.option(
       fc.constantFrom("none", "quarantine", "reject") as fc.Arbitrary<"none" | "quarantine" | "reject">,
       { nil: undefined }

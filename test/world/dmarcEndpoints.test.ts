@@ -2,23 +2,15 @@
  * The email-authentication endpoints (DMARC, DKIM, BIMI, MTA-STS, DMARC generator) through the real
  * HTTP app configured with the world's settings: what a client sees for the world's scenarios.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { testApp } from "../http/harness.ts"
+import { call, testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
 
 const App = Layer.unwrapEffect(Effect.sync(() => testApp(worldEnv())))
 
-const get = (path: string) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(HttpClientRequest.get(path))
-    const text = yield* response.text
-    return { status: response.status, type: response.headers["content-type"] ?? "", text }
-  }).pipe(Effect.scoped)
-
-const json = (path: string) => Effect.map(get(path), (r) => ({ ...r, body: JSON.parse(r.text) }))
+const get = (path: string) => call("GET", path)
+const json = (path: string) => Effect.map(get(path), (r) => ({ ...r, body: r.json }))
 
 layer(App, { timeout: 120_000, excludeTestServices: true })("email-auth endpoints in the world", (it) => {
   it.effect("GET /email/dmarc for dmarc-invalid.net and sub.dmarc-org.com", () =>

@@ -9,20 +9,12 @@ import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import { testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
+import { getJson } from "./world-http.ts"
 
 const BANNER_TIMEOUT_MS = 2_000
 const env: Record<string, string> = { ...worldEnv(), SMTP_BANNER_TIMEOUT_MS: String(BANNER_TIMEOUT_MS) }
 
-const get = (url: string) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client.get(url)
-    const json = (yield* response.json) as any
-    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(json)}`)
-    return json
-  }).pipe(Effect.scoped)
-
-const smtpTls = (domain: string) => get(`/api/email/smtp-tls?domain=${domain}`)
+const smtpTls = (domain: string) => getJson(`/api/email/smtp-tls?domain=${domain}`)
 
 /** The leaf certificate as openssl sees it through STARTTLS. */
 const opensslLeaf = (ip: string, host: string) => {
