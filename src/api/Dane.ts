@@ -1,4 +1,4 @@
-/** DANE verification inside the TLSA result (src/checks/Dane.ts): per host and summarised. */
+/** DANE verification inside the TLSA result (src/checks/tlsa/Dane.ts): per host and summarised. */
 import { Schema } from "effect"
 import { Status, Strings } from "./Common.ts"
 

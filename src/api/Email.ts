@@ -13,11 +13,11 @@ import {
   MtaStsResult
 } from "./EmailAuth.ts"
 import { BadRequest } from "./Errors.ts"
-import type { SpfNode as SpfNodeType } from "../checks/SpfWalk.ts"
+import type { SpfNode as SpfNodeType } from "../checks/spf/SpfWalk.ts"
 
 const Nullable = Schema.NullOr
 
-/** One node of the SPF lookup graph (src/checks/SpfGraph.ts `SpfNode`). */
+/** One node of the SPF lookup graph (src/checks/spf/SpfGraph.ts `SpfNode`). */
 export const SpfNode: Schema.Schema<SpfNodeType> = Schema.Struct({
   type: Schema.Literal("root", "include", "redirect", "a", "mx", "ptr", "exists"),
   term: Nullable(Schema.String),

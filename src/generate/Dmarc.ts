@@ -4,8 +4,8 @@
  * usual rollout none -> quarantine -> reject. Invalid input is a `DmarcGenerateError` (HTTP 400).
  */
 import { Either, Schema } from "effect"
-import { mailboxDomain, parseDmarcUri, type Alignment, type DmarcPolicy } from "../checks/DmarcRecord.ts"
-import { organisationalDomainOf, reportAuthorisationName } from "../checks/Dmarc.ts"
+import { mailboxDomain, parseDmarcUri, type Alignment, type DmarcPolicy } from "../records/DmarcRecord.ts"
+import { organisationalDomainOf, reportAuthorisationName } from "../checks/dmarc/Dmarc.ts"
 
 export class DmarcGenerateError extends Schema.TaggedError<DmarcGenerateError>()("DmarcGenerateError", {
   field: Schema.String,

@@ -5,9 +5,9 @@
  * sizes (RFC 7208 3.3, 3.4) and returns the DNS entry to publish.
  */
 import { Either, Schema } from "effect"
-import { answerBytes } from "../checks/SpfFlatten.ts"
-import { parseIp4, parseIp6 } from "../checks/SpfIp.ts"
-import { checkDomainSpec, print, type Mechanism, type Qualifier, type Term } from "../checks/SpfParse.ts"
+import { answerBytes } from "../checks/spf/SpfFlatten.ts"
+import { parseIp4, parseIp6 } from "../records/SpfIp.ts"
+import { checkDomainSpec, print, type Mechanism, type Qualifier, type Term } from "../records/SpfParse.ts"
 
 export const GeneratorMechanismTypes = ["ip4", "ip6", "a", "mx", "include", "exists", "ptr"] as const
 export type GeneratorMechanismType = (typeof GeneratorMechanismTypes)[number]

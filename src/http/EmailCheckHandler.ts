@@ -3,9 +3,9 @@
  * and the email score (docs/scoring.md).
  */
 import { Effect } from "effect"
-import { check as checkEmail } from "../checks/EmailCheck.ts"
-import { checkDkim } from "../checks/Dkim.ts"
-import { checkDmarc } from "../checks/Dmarc.ts"
+import { check as checkEmail } from "../checks/email/EmailCheck.ts"
+import { checkDkim } from "../checks/dkim/Dkim.ts"
+import { checkDmarc } from "../checks/dmarc/Dmarc.ts"
 import { Facts } from "../scan/Facts.ts"
 
 export const handleEmailCheck = ({ urlParams }: { readonly urlParams: { readonly domain: string } }) =>

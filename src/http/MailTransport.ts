@@ -7,10 +7,10 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { InternalError } from "../api/Errors.ts"
-import * as Blocklist from "../checks/Blocklist.ts"
-import * as Fcrdns from "../checks/Fcrdns.ts"
-import * as SenderRequirements from "../checks/SenderRequirements.ts"
-import * as SmtpTls from "../checks/SmtpTls.ts"
+import * as Blocklist from "../checks/blocklist/Blocklist.ts"
+import * as Fcrdns from "../checks/fcrdns/Fcrdns.ts"
+import * as SenderRequirements from "../checks/sender/SenderRequirements.ts"
+import * as SmtpTls from "../checks/smtp-tls/SmtpTls.ts"
 import { AppConfig } from "../Config.ts"
 
 const upstreamProblem = (domain: string) =>

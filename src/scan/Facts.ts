@@ -13,14 +13,14 @@
 import { Context, Effect, Layer } from "effect"
 import { type DnsError } from "../net/Dns.ts"
 import { normalizeName, Resolver } from "../net/Resolver.ts"
-import { analyse as analyseSpf, type SpfResult } from "../checks/Spf.ts"
+import { analyse as analyseSpf, type SpfResult } from "../checks/spf/Spf.ts"
 import {
   gather as gatherSpfGraph,
   type Addresses,
   type Outcome,
   type SpfDns,
   type SpfFetch
-} from "../checks/SpfGraph.ts"
+} from "../checks/spf/SpfGraph.ts"
 
 export interface MxRecord {
   readonly priority: number

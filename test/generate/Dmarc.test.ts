@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
-import { parseDmarc } from "../../src/checks/DmarcRecord.ts"
+import { parseDmarc } from "../../src/records/DmarcRecord.ts"
 import { generateDmarc, type DmarcGenerateInput } from "../../src/generate/Dmarc.ts"
 
 const ok = (input: DmarcGenerateInput) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { Either } from "effect"
 import fc from "fast-check"
 import { generate, type SpfGenerateInput } from "../../src/generate/Spf.ts"
-import { parse } from "../../src/checks/SpfParse.ts"
+import { parse } from "../../src/records/SpfParse.ts"
 
 const ok = (input: SpfGenerateInput) => {
   const r = generate(input)

@@ -3,7 +3,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { checkDkim } from "../../src/checks/Dkim.ts"
+import { checkDkim } from "../../src/checks/dkim/Dkim.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { WorldConfig } from "./env.ts"
 

@@ -4,7 +4,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { checkDmarc } from "../../src/checks/Dmarc.ts"
+import { checkDmarc } from "../../src/checks/dmarc/Dmarc.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { WorldConfig } from "./env.ts"
 

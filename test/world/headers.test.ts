@@ -1,7 +1,7 @@
 /** Security headers against the world's web hosts (docs/world.md). */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { check } from "../../src/checks/Headers.ts"
+import { check } from "../../src/checks/headers/Headers.ts"
 import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { Web } from "../../src/net/Web.ts"

@@ -5,7 +5,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
-import { checkMtaSts } from "../../src/checks/MtaSts.ts"
+import { checkMtaSts } from "../../src/checks/mta-sts/MtaSts.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { Web } from "../../src/net/Web.ts"
 import { WorldConfig } from "./env.ts"

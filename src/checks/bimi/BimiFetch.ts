@@ -1,0 +1,45 @@
+/**
+ * HTTPS fetches kept as values, shared by BIMI (logo, certificate) and MTA-STS (policy file).
+ * Every fetch goes through the guarded Web client (src/net/Web.ts); a refused or failed fetch
+ * becomes an outcome, so `analyse` functions stay pure and can say why.
+ */
+import { Effect } from "effect"
+import type { WebError, WebRequestOptions, WebResponse } from "../../net/Web.ts"
+
+/** The part of the Web service BIMI and MTA-STS need. */
+export interface WebFetcher {
+  readonly get: (url: string, options?: WebRequestOptions) => Effect.Effect<WebResponse, WebError>
+}
+
+/** A fetch kept as a value: the response's essentials, or the failure. */
+export type FetchOutcome =
+  | {
+      readonly url: string
+      readonly status: number
+      readonly contentType: string | null
+      readonly body: Uint8Array
+      readonly finalUrl: string
+      readonly redirects: number
+    }
+  | { readonly url: string; readonly error: string; readonly reason: string }
+
+export const isFetchError = (f: FetchOutcome): f is Extract<FetchOutcome, { readonly error: string }> =>
+  "error" in f
+
+/** Fetches `url` and keeps the outcome; a refused or failed fetch is a value, not a failure. */
+export const fetchOutcome = (
+  web: WebFetcher,
+  url: string,
+  options: WebRequestOptions
+): Effect.Effect<FetchOutcome> =>
+  web.get(url, options).pipe(
+    Effect.map((r): FetchOutcome => ({
+      url,
+      status: r.status,
+      contentType: r.headers["content-type"] ?? null,
+      body: r.body,
+      finalUrl: r.finalUrl,
+      redirects: r.redirects.length
+    })),
+    Effect.catchAll((e) => Effect.succeed<FetchOutcome>({ url, error: e.message, reason: e.reason }))
+  )

@@ -1,0 +1,313 @@
+/**
+ * DNS blocklists (RFC 5782): each MX address is looked up in every configured zone as
+ * `<reversed address>.<zone>`. Pure part: query names and the reading of the return codes.
+ */
+import { Effect, Either } from "effect"
+import { AppConfig, type DnsblZone } from "../../Config.ts"
+import { Resolver } from "../../net/Resolver.ts"
+import { type MailServers, mailServers, targets } from "../smtp-tls/SmtpTlsServers.ts"
+import type { CheckStatus } from "../Status.ts"
+
+/** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
+export const expandIPv6 = (text: string): string | null => {
+  let address = text.toLowerCase().replace(/%.*$/, "")
+  // an embedded IPv4 tail (::ffff:1.2.3.4) becomes two groups
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(address)
+  if (v4) {
+    const octets = parseIPv4(v4[1]!)
+    if (!octets) return null
+    address =
+      address.slice(0, v4.index) +
+      ((octets[0]! << 8) | octets[1]!).toString(16) +
+      ":" +
+      ((octets[2]! << 8) | octets[3]!).toString(16)
+  }
+  if (!/^[0-9a-f:]+$/.test(address) || (address.match(/::/g) ?? []).length > 1) return null
+  const [head = "", tail] = address.split("::")
+  const left = head === "" ? [] : head.split(":")
+  const right = tail === undefined ? [] : tail === "" ? [] : tail.split(":")
+  const missing = 8 - left.length - right.length
+  if (tail === undefined ? missing !== 0 : missing < 1) return null
+  const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill("0"), ...right]
+  if (groups.some((g) => g.length === 0 || g.length > 4)) return null
+  return groups.map((g) => g.padStart(4, "0")).join(":")
+}
+
+export const parseIPv4 = (text: string): ReadonlyArray<number> | null => {
+  const parts = text.split(".")
+  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return null
+  return parts.map(Number)
+}
+
+/** Canonical text of an address (IPv4 as is, IPv6 expanded), for comparisons; null when invalid. */
+export const canonicalAddress = (text: string): string | null =>
+  parseIPv4(text) ? parseIPv4(text)!.join(".") : expandIPv6(text)
+
+/** RFC 5782 2.1 (IPv4, reversed octets) and 2.4 (IPv6, reversed nibbles) query name. */
+export const queryName = (ip: string, zone: string): string | null => {
+  const v4 = parseIPv4(ip)
+  if (v4) return `${[...v4].reverse().join(".")}.${zone}`
+  const v6 = expandIPv6(ip)
+  if (v6) return `${v6.replace(/:/g, "").split("").reverse().join(".")}.${zone}`
+  return null
+}
+
+/** What a zone's answer meant, as far as we know the zone's published codes. */
+const CODES: Record<string, Record<string, string>> = {
+  "zen.spamhaus.org": {
+    "127.0.0.2": "SBL: Spamhaus SBL data (known spam source)",
+    "127.0.0.3": "SBL CSS: snowshoe spam source",
+    "127.0.0.4": "XBL: exploited or infected host (CBL)",
+    "127.0.0.5": "XBL: exploited or infected host",
+    "127.0.0.6": "XBL: exploited or infected host",
+    "127.0.0.7": "XBL: exploited or infected host",
+    "127.0.0.9": "SBL: Spamhaus DROP/EDROP data",
+    "127.0.0.10": "PBL: ISP-maintained policy block list (end-user range)",
+    "127.0.0.11": "PBL: Spamhaus-maintained policy block list (end-user range)",
+    "127.255.255.252": "refused: typing error in the DNSBL name",
+    "127.255.255.254": "refused: query via a public or open resolver",
+    "127.255.255.255": "refused: excessive number of queries"
+  },
+  "bl.spamcop.net": { "127.0.0.2": "listed by SpamCop (reported spam source)" },
+  "b.barracudacentral.org": { "127.0.0.2": "listed by Barracuda reputation (poor sender reputation)" }
+}
+
+const numeric = (ip: string) => (parseIPv4(ip) ?? [256]).reduce((n, o) => n * 256 + o, 0)
+
+export type ZoneAnswer =
+  | { readonly outcome: "answer"; readonly addresses: ReadonlyArray<string> }
+  | { readonly outcome: "none" }
+  | { readonly outcome: "unknown"; readonly reason: string }
+
+export interface ZoneVerdict {
+  readonly name: string
+  readonly zone: string
+  readonly severity: DnsblZone["severity"]
+  /** True only for a real listing; a refused or failed query is never "listed" (nor clean). */
+  readonly listed: boolean
+  readonly status: "listed" | "clean" | "unknown"
+  readonly codes: ReadonlyArray<string>
+  readonly meaning: string | null
+  readonly query: string | null
+}
+
+/**
+ * RFC 5782 2.1: a listing is an A record in 127.0.0.0/8; 127.0.0.1 is never a listing. Lists answer
+ * 127.255.255.x when they refuse to answer (rate limits, public resolvers): that is `unknown`.
+ * Any address outside 127/8 means a hijacking resolver or a dead list's wildcard: `unknown` too.
+ */
+export const interpret = (zone: DnsblZone, query: string | null, answer: ZoneAnswer): ZoneVerdict => {
+  const base = { name: zone.name, zone: zone.zone, severity: zone.severity, query }
+  if (query === null)
+    return { ...base, listed: false, status: "unknown", codes: [], meaning: "not an IP address" }
+  if (answer.outcome === "none") return { ...base, listed: false, status: "clean", codes: [], meaning: null }
+  if (answer.outcome === "unknown")
+    return {
+      ...base,
+      listed: false,
+      status: "unknown",
+      codes: [],
+      meaning: `lookup failed: ${answer.reason}`
+    }
+  const codes = [...answer.addresses].sort((a, b) => numeric(a) - numeric(b) || a.localeCompare(b))
+  const known = CODES[zone.zone] ?? {}
+  const listing = codes.filter((c) => /^127\./.test(c) && c !== "127.0.0.1" && !/^127\.255\.255\./.test(c))
+  if (codes.length > 0 && listing.length === codes.length)
+    return {
+      ...base,
+      listed: true,
+      status: "listed",
+      codes,
+      meaning: listing.map((c) => known[c] ?? `listed (return code ${c})`).join("; ")
+    }
+  const refused = codes.find((c) => /^127\.255\.255\./.test(c))
+  const meaning = refused
+    ? (known[refused] ?? `the list refused the query (return code ${refused})`)
+    : codes.length === 0
+      ? "empty answer"
+      : `unexpected return code ${codes.join(", ")} (RFC 5782 2.1 expects 127.0.0.2 and up)`
+  return { ...base, listed: false, status: "unknown", codes, meaning }
+}
+
+export interface MailServerInput {
+  readonly hostname: string
+  readonly ip: string
+  readonly answers: ReadonlyArray<{ readonly zone: DnsblZone; readonly answer: ZoneAnswer }>
+}
+
+export interface BlocklistResult {
+  readonly domain: string
+  readonly checkedAt: string
+  readonly status: CheckStatus
+  readonly mailServers: ReadonlyArray<{
+    readonly hostname: string
+    readonly ip: string
+    readonly status: CheckStatus
+    readonly blacklistResult: {
+      readonly listed: boolean
+      readonly status: "listed" | "clean" | "unknown"
+      readonly blacklists: ReadonlyArray<ZoneVerdict>
+    }
+  }>
+  readonly summary: {
+    readonly serversChecked: number
+    readonly listedServers: number
+    readonly unknownLookups: number
+    readonly zones: ReadonlyArray<string>
+  }
+  readonly issues: ReadonlyArray<string>
+}
+
+const severityStatus = (severity: DnsblZone["severity"]): CheckStatus =>
+  severity === "low" ? "warning" : "fail"
+
+export const analyse = (input: {
+  readonly domain: string
+  readonly checkedAt: string
+  readonly zones: ReadonlyArray<DnsblZone>
+  readonly mxStatus: "answer" | "none" | "unknown"
+  readonly servers: ReadonlyArray<MailServerInput>
+}): BlocklistResult => {
+  const issues: Array<string> = []
+  const mailServers = input.servers.map((server) => {
+    const blacklists = server.answers.map((a) =>
+      interpret(a.zone, queryName(server.ip, a.zone.zone), a.answer)
+    )
+    const listed = blacklists.filter((b) => b.listed)
+    const unknown = blacklists.filter((b) => b.status === "unknown")
+    for (const b of listed)
+      issues.push(`${server.hostname} (${server.ip}) is listed on ${b.name}: ${b.meaning}`)
+    for (const b of unknown)
+      issues.push(`${server.hostname} (${server.ip}): ${b.name} could not be checked (${b.meaning})`)
+    const status: CheckStatus =
+      listed.length > 0
+        ? listed.some((b) => severityStatus(b.severity) === "fail")
+          ? "fail"
+          : "warning"
+        : unknown.length > 0
+          ? "unknown"
+          : "pass"
+    return {
+      hostname: server.hostname,
+      ip: server.ip,
+      status,
+      blacklistResult: {
+        listed: listed.length > 0,
+        status:
+          listed.length > 0
+            ? ("listed" as const)
+            : unknown.length > 0
+              ? ("unknown" as const)
+              : ("clean" as const),
+        blacklists
+      }
+    }
+  })
+  if (input.mxStatus === "unknown") issues.push("the MX lookup failed: mail servers unknown")
+  const statuses = mailServers.map((s) => s.status)
+  const status: CheckStatus =
+    input.mxStatus === "unknown"
+      ? "unknown"
+      : mailServers.length === 0
+        ? "not-applicable"
+        : statuses.includes("fail")
+          ? "fail"
+          : statuses.includes("warning")
+            ? "warning"
+            : statuses.includes("unknown")
+              ? "unknown"
+              : "pass"
+  return {
+    domain: input.domain,
+    checkedAt: input.checkedAt,
+    status,
+    mailServers,
+    summary: {
+      serversChecked: mailServers.length,
+      listedServers: mailServers.filter((s) => s.blacklistResult.listed).length,
+      unknownLookups: mailServers.reduce(
+        (n, s) => n + s.blacklistResult.blacklists.filter((b) => b.status === "unknown").length,
+        0
+      ),
+      zones: input.zones.map((z) => z.zone)
+    },
+    issues
+  }
+}
+
+/**
+ * RFC 5782 5: a working list answers its test entry 127.0.0.2 and never lists 127.0.0.1. A list
+ * that fails either (dead zone, NXDOMAIN-rewriting or wildcarding resolver) cannot say "clean".
+ */
+export const zoneProblem = (test: ZoneAnswer, never: ZoneAnswer): string | null => {
+  if (test.outcome === "unknown") return null
+  if (test.outcome === "none")
+    return "the list does not answer its test entry 127.0.0.2 (RFC 5782 5): not operating"
+  if (test.addresses.some((a) => a.startsWith("127.255.255."))) return "the list refuses our queries"
+  if (never.outcome === "answer") return "the list answers for 127.0.0.1 (RFC 5782 5): wildcard, not usable"
+  return null
+}
+
+/** One A query per (address, zone), all concurrent; a failed query is `unknown`, never clean. */
+export const gatherAnswers = Effect.fn("Blocklist.gather")(function* (
+  servers: MailServers,
+  zones: ReadonlyArray<DnsblZone>
+) {
+  const resolver = yield* Resolver
+  const list = targets(servers)
+  const lookup = (name: string) =>
+    Effect.either(resolver.query(name, "A")).pipe(
+      Effect.map((result): ZoneAnswer => {
+        if (Either.isLeft(result)) return { outcome: "unknown", reason: result.left.reason }
+        const addresses = result.right.answers.filter((r) => r.type === "A").map((r) => String(r.data))
+        return result.right.outcome === "answer" && addresses.length > 0
+          ? { outcome: "answer", addresses }
+          : { outcome: "none" }
+      })
+    )
+  const health = new Map<string, string | null>()
+  if (list.length > 0)
+    yield* Effect.forEach(
+      zones,
+      (zone) =>
+        Effect.all([lookup(`2.0.0.127.${zone.zone}`), lookup(`1.0.0.127.${zone.zone}`)], {
+          concurrency: 2
+        }).pipe(Effect.map(([test, never]) => health.set(zone.zone, zoneProblem(test, never)))),
+      { concurrency: "unbounded", discard: true }
+    )
+  return yield* Effect.forEach(
+    list,
+    (t) =>
+      Effect.forEach(
+        zones,
+        (zone) => {
+          const name = queryName(t.ip, zone.zone)
+          const problem = health.get(zone.zone)
+          if (problem)
+            return Effect.succeed({ zone, answer: { outcome: "unknown", reason: problem } as ZoneAnswer })
+          if (name === null)
+            return Effect.succeed({
+              zone,
+              answer: { outcome: "unknown", reason: "not an IP address" } as ZoneAnswer
+            })
+          return lookup(name).pipe(Effect.map((answer) => ({ zone, answer })))
+        },
+        { concurrency: "unbounded" }
+      ).pipe(Effect.map((answers): MailServerInput => ({ hostname: t.host, ip: t.ip, answers }))),
+    { concurrency: "unbounded" }
+  )
+})
+
+/** GET /email/blacklist. */
+export const check = Effect.fn("Blocklist.check")(function* (domain: string) {
+  const config = yield* AppConfig
+  const servers = yield* mailServers(domain)
+  const answers = yield* gatherAnswers(servers, config.dnsblZones)
+  return analyse({
+    domain,
+    checkedAt: new Date().toISOString(),
+    zones: config.dnsblZones,
+    mxStatus: servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+    servers: answers
+  })
+})

@@ -1,0 +1,177 @@
+/**
+ * POST /csp/scan as a service: URL refusal (400), per-origin result cache (10 min), per-client
+ * rate limit (3 scans / 10 min, cache hits free, 429 + Retry-After), the crawl, and the analysis.
+ * A crawl that reached no page is inconclusive (502) and is neither cached nor analysed.
+ */
+import { Clock, Deferred, Effect, Exit, Schema } from "effect"
+import { AppConfig } from "../../Config.ts"
+import {
+  type CurrentCsp,
+  currentCsp,
+  type Finding,
+  findings,
+  inlineCounts,
+  inventory,
+  type InventoryEntry,
+  type Synthesis,
+  synthesise,
+  violations
+} from "./CspAnalyse.ts"
+import { crawl, type CrawlData, type CrawlFailure, normaliseScanUrl } from "./CspCrawl.ts"
+
+export const CACHE_TTL_MS = 10 * 60_000
+export const RATE_WINDOW_MS = 10 * 60_000
+export const RATE_LIMIT = 3
+
+export class CspScanError extends Schema.TaggedError<CspScanError>()("CspScanError", {
+  reason: Schema.Literal("invalid-url", "rate-limited", "inconclusive"),
+  message: Schema.String,
+  retryAfterSeconds: Schema.optional(Schema.Number)
+}) {}
+
+export interface CspScanResult {
+  readonly url: string
+  readonly origin: string
+  readonly scannedAt: string
+  readonly cached: boolean
+  readonly strict: boolean
+  readonly pagesCrawled: number
+  readonly pagesFailed: number
+  readonly truncated: boolean
+  readonly currentCsp: CurrentCsp
+  readonly findings: ReadonlyArray<Finding>
+  readonly inventory: ReadonlyArray<InventoryEntry>
+  readonly inlineScripts: number
+  readonly inlineStyles: number
+  readonly eventHandlerAttrs: number
+  readonly styleAttrs: number
+  readonly javascriptUrls: number
+  readonly synthesis: Synthesis & {
+    /** Loads and inline blocks seen by the crawl that the synthesised policy would block (0 expected). */
+    readonly unresolvedViolations: number
+  }
+  readonly crawl: {
+    readonly pages: ReadonlyArray<string>
+    readonly failures: ReadonlyArray<CrawlFailure>
+    readonly robotsDisallowed: number
+    readonly stylesheetsInspected: number
+    readonly elapsedMs: number
+  }
+}
+
+/** Pure: crawl data to the spec's result (call only when at least one page was crawled). */
+export const analyseCrawl = (data: CrawlData, strict: boolean, scannedAt: Date): CspScanResult => {
+  const all = [...data.pages, ...data.stylesheets]
+  const csp = currentCsp(data.pages[0])
+  const counts = inlineCounts(data.pages)
+  const synthesis = synthesise(all, data.origin)
+  const unresolved = violations(synthesis.policyString, all, data.origin)
+  return {
+    url: data.startUrl,
+    origin: data.origin,
+    scannedAt: scannedAt.toISOString(),
+    cached: false,
+    strict,
+    pagesCrawled: data.pages.length,
+    pagesFailed: data.pagesFailed,
+    truncated: data.truncated,
+    currentCsp: csp,
+    findings: findings(csp, strict),
+    inventory: inventory(all, data.origin),
+    ...counts,
+    synthesis: { ...synthesis, unresolvedViolations: unresolved.length },
+    crawl: {
+      pages: data.pages.map((p) => p.url),
+      failures: data.failures,
+      robotsDisallowed: data.robotsDisallowed,
+      stylesheetsInspected: data.stylesheets.length,
+      elapsedMs: data.elapsedMs
+    }
+  }
+}
+
+export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const cache = new Map<string, { readonly at: number; readonly result: CspScanResult }>()
+    /** Scans running now, so a second request for the same origin waits for the first (free, like a hit). */
+    const inFlight = new Map<string, Deferred.Deferred<CspScanResult, CspScanError>>()
+    const scansByClient = new Map<string, Array<number>>()
+    const limits = { maxPages: config.cspMaxPages, budgetMs: config.cspBudgetMs }
+
+    /** Sliding window: returns seconds to wait, or 0 after recording the scan. */
+    const admit = (client: string, now: number): number => {
+      const recent = (scansByClient.get(client) ?? []).filter((t) => now - t < RATE_WINDOW_MS)
+      if (recent.length >= RATE_LIMIT) {
+        scansByClient.set(client, recent)
+        return Math.max(1, Math.ceil((recent[0]! + RATE_WINDOW_MS - now) / 1000))
+      }
+      recent.push(now)
+      scansByClient.set(client, recent)
+      if (scansByClient.size > 10_000)
+        for (const [k, v] of scansByClient)
+          if (v.every((t) => now - t >= RATE_WINDOW_MS)) scansByClient.delete(k)
+      return 0
+    }
+
+    /** Crawl and analyse; a crawl that reached no page is a 400 (refused target) or a 502. */
+    const run = (start: URL, strict: boolean) =>
+      Effect.gen(function* () {
+        const data = yield* crawl(start, limits)
+        if (data.pages.length === 0) {
+          if (data.startError?.reason === "refused-address" || data.startError?.reason === "invalid-url")
+            return yield* new CspScanError({ reason: "invalid-url", message: data.startError.message })
+          const why = data.failures[0]?.reason ?? "the crawl budget ran out before the first page"
+          return yield* new CspScanError({
+            reason: "inconclusive",
+            message: `no page could be crawled: ${why}`
+          })
+        }
+        const done = yield* Clock.currentTimeMillis
+        for (const [k, v] of cache) if (done - v.at >= CACHE_TTL_MS) cache.delete(k)
+        return analyseCrawl(data, strict, new Date(done))
+      })
+
+    const scan = Effect.fn("CspScanner.scan")(function* (
+      request: { readonly url: string; readonly strict?: boolean | undefined },
+      clientIp: string
+    ) {
+      const strict = request.strict ?? false
+      const start = normaliseScanUrl(request.url)
+      if (!(start instanceof URL))
+        return yield* new CspScanError({ reason: "invalid-url", message: start.refused })
+      yield* Effect.annotateCurrentSpan("origin", start.origin)
+      const key = `${start.origin}|${strict}`
+      const now = yield* Clock.currentTimeMillis
+      const hit = cache.get(key)
+      if (hit && now - hit.at < CACHE_TTL_MS) return { ...hit.result, cached: true }
+      const running = inFlight.get(key)
+      if (running) return { ...(yield* Deferred.await(running)), cached: true }
+      const wait = admit(clientIp, now)
+      if (wait > 0)
+        return yield* new CspScanError({
+          reason: "rate-limited",
+          message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${wait} s`,
+          retryAfterSeconds: wait
+        })
+      const deferred = yield* Deferred.make<CspScanResult, CspScanError>()
+      inFlight.set(key, deferred)
+      return yield* run(start, strict).pipe(
+        Effect.tap((result) =>
+          Effect.sync(() => cache.set(key, { at: Date.parse(result.scannedAt), result }))
+        ),
+        Effect.onExit((exit) =>
+          Effect.sync(() => inFlight.delete(key)).pipe(
+            Effect.zipRight(
+              Exit.isInterrupted(exit)
+                ? Deferred.interrupt(deferred)
+                : Deferred.complete(deferred, exit as Exit.Exit<CspScanResult, CspScanError>)
+            )
+          )
+        )
+      )
+    })
+
+    return { scan } as const
+  })
+}) {}

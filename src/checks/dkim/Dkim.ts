@@ -1,0 +1,212 @@
+/**
+ * DKIM key discovery (RFC 6376 3.6.2.1: keys live at `<selector>._domainkey.<domain>`).
+ * Selectors are not listed anywhere in DNS, so we ask a data-file list of common selectors plus
+ * the caller's. Finding none means "not found among the selectors we know", never "no DKIM".
+ */
+import { Effect } from "effect"
+import type { CheckStatus } from "../Status.ts"
+import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
+import { looksLikeDkimKey, parseDkimKey, type DkimKey } from "../../records/DkimKey.ts"
+import selectorData from "./dkim-selectors.json" with { type: "json" }
+
+export interface KnownSelector {
+  readonly selector: string
+  readonly provider: string
+}
+
+export const KNOWN_SELECTORS: ReadonlyArray<KnownSelector> = selectorData.selectors
+
+/** RFC 6376 3.1: a selector is one or more dot-separated DNS labels. */
+export const isValidSelector = (s: string): boolean =>
+  s.length <= 200 &&
+  /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*$/.test(
+    s
+  )
+
+export const dkimName = (selector: string, domain: string) => `${selector}._domainkey.${domain}`
+
+export interface DkimGathered {
+  readonly domain: string
+  /** The caller's selectors first, then the known list, de-duplicated (case-insensitive). */
+  readonly selectors: ReadonlyArray<string>
+  readonly requested: ReadonlyArray<string>
+  readonly answers: ReadonlyArray<{ readonly selector: string; readonly outcome: TxtOutcome }>
+  /** A selector nobody uses: a key there means a wildcard `*._domainkey` record answers every selector. */
+  readonly wildcardProbe: TxtOutcome | null
+}
+
+export const WILDCARD_PROBE_SELECTOR = "domain-audit-wildcard-probe"
+
+/** Asks every selector concurrently (bounded) and keeps each answer or failure. */
+export const gatherDkim = (
+  dns: TxtSource,
+  rawDomain: string,
+  requested: ReadonlyArray<string> = [],
+  options: { readonly concurrency?: number; readonly known?: ReadonlyArray<KnownSelector> } = {}
+): Effect.Effect<DkimGathered> =>
+  Effect.gen(function* () {
+    const domain = normaliseDomain(rawDomain)
+    const wanted = requested.map((s) => s.trim().toLowerCase()).filter(isValidSelector)
+    const selectors = [...new Set([...wanted, ...(options.known ?? KNOWN_SELECTORS).map((k) => k.selector)])]
+    const answers = yield* Effect.forEach(
+      selectors,
+      (selector) =>
+        Effect.map(lookupTxt(dns, dkimName(selector, domain)), (outcome) => ({ selector, outcome })),
+      { concurrency: options.concurrency ?? 16 }
+    )
+    const wildcardProbe = yield* lookupTxt(dns, dkimName(WILDCARD_PROBE_SELECTOR, domain))
+    return { domain, selectors, requested: wanted, answers, wildcardProbe }
+  })
+
+export interface DkimSelectorResult {
+  readonly selector: string
+  readonly name: string
+  readonly record: string
+  readonly valid: boolean
+  readonly keyType: string
+  readonly keyLength: number | null
+  readonly revoked: boolean
+  readonly testing: boolean
+  readonly status: DkimKey["status"]
+  readonly provider: string | null
+  readonly requested: boolean
+  readonly hashAlgorithms: ReadonlyArray<string> | null
+  readonly errors: ReadonlyArray<string>
+  readonly warnings: ReadonlyArray<string>
+  /** Other DKIM-looking TXT records at the same name (RFC 6376 3.6.2.2 leaves the choice open). */
+  readonly otherRecords: ReadonlyArray<string>
+}
+
+export interface DkimResult {
+  readonly domain: string
+  readonly status: CheckStatus
+  /** Shape A */
+  readonly selectors_found: ReadonlyArray<string>
+  readonly valid_keys: number
+  /** Shape B */
+  readonly selectorsChecked: ReadonlyArray<string>
+  readonly selectorsFound: ReadonlyArray<DkimSelectorResult>
+  readonly hasDkim: boolean
+  readonly issues: ReadonlyArray<string>
+  /** Ours */
+  readonly warnings: ReadonlyArray<string>
+  /** `found`: at least one key; `not-found`: none among the selectors asked; `unknown`: look-ups failed. */
+  readonly discovery: "found" | "not-found" | "unknown"
+  readonly failedSelectors: ReadonlyArray<{ readonly selector: string; readonly error: string }>
+  readonly note: string
+}
+
+const NOTE =
+  "Selectors cannot be listed from DNS: we check common selectors of major providers and those you pass " +
+  "as ?selector=. A key not found here may still exist under another selector (see the DKIM-Signature s= tag of a sent message)."
+
+/** Judges the keys found (RFC 6376 3.6.1, RFC 8301, RFC 8463). Pure and total. */
+export const analyseDkim = (g: DkimGathered): DkimResult => {
+  const providers = new Map(KNOWN_SELECTORS.map((k) => [k.selector, k.provider]))
+  const requested = new Set(g.requested)
+  const failedSelectors: Array<{ selector: string; error: string }> = []
+  const found: Array<DkimSelectorResult> = []
+  const probe = g.wildcardProbe
+  const wildcard = probe && !isTxtError(probe) ? probe.records.find(looksLikeDkimKey) : undefined
+  const answers =
+    wildcard === undefined
+      ? g.answers
+      : [
+          { selector: "*", outcome: { name: `*._domainkey.${g.domain}`, records: [wildcard] } },
+          ...g.answers.filter((a) => isTxtError(a.outcome) || !a.outcome.records.includes(wildcard))
+        ]
+  for (const { selector, outcome } of answers) {
+    if (isTxtError(outcome)) {
+      failedSelectors.push({ selector, error: outcome.error })
+      continue
+    }
+    const keys = outcome.records.filter(looksLikeDkimKey)
+    const record = keys[0]
+    if (record === undefined) continue
+    const key = parseDkimKey(record)
+    found.push({
+      selector,
+      name: outcome.name,
+      record,
+      valid: key.valid,
+      keyType: key.keyType,
+      keyLength: key.keyLength,
+      revoked: key.revoked,
+      testing: key.testing,
+      status: key.status,
+      provider: providers.get(selector) ?? null,
+      requested: requested.has(selector),
+      hashAlgorithms: key.hashAlgorithms,
+      errors: key.errors,
+      warnings: key.warnings,
+      otherRecords: keys.slice(1)
+    })
+  }
+
+  const issues: Array<string> = []
+  const warnings: Array<string> = []
+  if (wildcard !== undefined)
+    warnings.push(
+      `A wildcard *._domainkey.${g.domain} key answers every selector; it is reported once as '*'`
+    )
+  for (const f of found) {
+    for (const e of f.errors) issues.push(`${f.selector}: ${e}`)
+    for (const w of f.warnings) warnings.push(`${f.selector}: ${w}`)
+    if (f.revoked) warnings.push(`${f.selector}: key revoked (empty p=); mail signed with it fails DKIM`)
+    if (f.otherRecords.length > 0)
+      issues.push(
+        `${f.selector}: ${f.otherRecords.length + 1} key records at ${f.name}; verifiers may pick either`
+      )
+  }
+  for (const s of g.requested)
+    if (!found.some((f) => f.selector === s) && !failedSelectors.some((f) => f.selector === s))
+      issues.push(`No DKIM key at ${dkimName(s, g.domain)}`)
+
+  const validKeys = found.filter((f) => f.valid)
+  const discovery =
+    validKeys.length > 0 || found.length > 0 ? "found" : failedSelectors.length > 0 ? "unknown" : "not-found"
+  if (failedSelectors.length > 0)
+    warnings.push(
+      `${failedSelectors.length} selector look-up(s) failed (${failedSelectors
+        .slice(0, 5)
+        .map((f) => f.selector)
+        .join(", ")}${failedSelectors.length > 5 ? ", ..." : ""}): their keys are unknown`
+    )
+  if (discovery === "not-found")
+    issues.push(
+      `No DKIM key found at the ${g.selectors.length} selectors checked; DKIM may still be set up under another selector`
+    )
+  if (found.length > 0 && validKeys.length === 0) issues.push("No usable DKIM key among the selectors found")
+
+  const anyFail = found.some((f) => f.status === "fail")
+  const anyWarn =
+    found.some((f) => f.status === "warning") || g.requested.some((s) => !found.some((f) => f.selector === s))
+  const status: CheckStatus =
+    discovery === "unknown" || discovery === "not-found"
+      ? "unknown"
+      : validKeys.length === 0 || anyFail
+        ? "fail"
+        : anyWarn
+          ? "warning"
+          : "pass"
+  return {
+    domain: g.domain,
+    status,
+    selectors_found: found.map((f) => f.selector),
+    valid_keys: validKeys.length,
+    selectorsChecked: g.selectors,
+    selectorsFound: found,
+    hasDkim: validKeys.length > 0,
+    issues,
+    warnings,
+    discovery,
+    failedSelectors,
+    note: NOTE
+  }
+}
+
+/** gather + analyse. */
+export const checkDkim = (dns: TxtSource, domain: string, selectors: ReadonlyArray<string> = []) =>
+  Effect.map(gatherDkim(dns, domain, selectors), analyseDkim).pipe(
+    Effect.withSpan("Dkim.check", { attributes: { domain, selectors: selectors.length } })
+  )

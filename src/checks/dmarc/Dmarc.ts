@@ -1,0 +1,331 @@
+/**
+ * DMARC (RFC 7489, with DMARCbis notes): policy discovery with the organisational-domain fallback
+ * (6.6.3), the record's tags, and verification of external report destinations (7.1).
+ * `gather` talks to DNS; `analyse` is pure and total.
+ */
+import { Effect } from "effect"
+import { getDomain } from "tldts"
+import type { CheckStatus } from "../Status.ts"
+import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
+import {
+  isDmarcRecord,
+  parseDmarc,
+  type DmarcPolicy,
+  type DmarcSyntaxError,
+  type DmarcTag,
+  type DmarcUri,
+  type ParsedDmarc
+} from "../../records/DmarcRecord.ts"
+
+export interface DmarcGathered {
+  readonly domain: string
+  /** `_dmarc.<domain>` */
+  readonly direct: TxtOutcome
+  /** The organisational domain when it differs from `domain` (public suffix list), else null. */
+  readonly organisationalDomain: string | null
+  /** `_dmarc.<organisational domain>`, asked only when `direct` held no DMARC record. */
+  readonly organisational: TxtOutcome | null
+  /** `<policy domain>._report._dmarc.<destination>` for every external report destination. */
+  readonly authorisations: ReadonlyArray<TxtOutcome>
+}
+
+export interface DmarcFinding {
+  readonly id: string
+  readonly severity: "error" | "warning" | "info"
+  readonly message: string
+}
+
+export interface ReportDestination {
+  readonly kind: "rua" | "ruf"
+  readonly uri: string
+  readonly domain: string | null
+  /** True when the destination's organisational domain differs from the policy domain's. */
+  readonly external: boolean
+  /** External only: true authorised, false not authorised, null could not be determined. */
+  readonly authorised: boolean | null
+  readonly verificationName: string | null
+  readonly maxBytes: number | null
+}
+
+export interface DmarcResult {
+  readonly domain: string
+  readonly status: CheckStatus
+  readonly exists: boolean
+  readonly valid: boolean
+  readonly record?: string
+  readonly policy?: DmarcPolicy
+  readonly subdomainPolicy?: DmarcPolicy
+  /** DMARCbis `np`: policy for non-existent subdomains (defaults to sp, then p). */
+  readonly nonExistentSubdomainPolicy?: DmarcPolicy
+  /** The policy a receiver applies to mail from `domain` itself (sp when inherited). */
+  readonly effectivePolicy?: DmarcPolicy
+  readonly pct?: number
+  readonly percentage?: number
+  readonly reportingEnabled: boolean
+  readonly rua: ReadonlyArray<string>
+  readonly ruf: ReadonlyArray<string>
+  readonly adkim?: "relaxed" | "strict"
+  readonly aspf?: "relaxed" | "strict"
+  readonly failureOptions?: ReadonlyArray<string>
+  readonly testing?: boolean
+  readonly issues: ReadonlyArray<string>
+  readonly warnings: ReadonlyArray<string>
+  readonly findings: ReadonlyArray<DmarcFinding>
+  readonly errors: ReadonlyArray<DmarcSyntaxError>
+  readonly tags: ReadonlyArray<DmarcTag>
+  /** The name the record was read from, e.g. `_dmarc.example.com`; null when none applies. */
+  readonly source: string | null
+  /** True when `domain` has no record and the organisational domain's record applies. */
+  readonly inherited: boolean
+  readonly organisationalDomain: string
+  readonly reportDestinations: ReadonlyArray<ReportDestination>
+}
+
+export const dmarcName = (domain: string) => `_dmarc.${domain}`
+
+/** RFC 7489 7.1: the name a destination publishes to accept reports for `policyDomain`. */
+export const reportAuthorisationName = (policyDomain: string, destination: string) =>
+  `${policyDomain}._report._dmarc.${destination}`
+
+/** The organisational domain (RFC 7489 3.2, public suffix list); the name itself when unknown. */
+export const organisationalDomainOf = (domain: string): string => getDomain(domain) ?? domain
+
+const dmarcRecords = (o: TxtOutcome | null): ReadonlyArray<string> =>
+  o === null || isTxtError(o) ? [] : o.records.filter(isDmarcRecord)
+
+/** Which look-up's record applies (RFC 7489 6.6.3 steps 1-3). */
+const applicable = (g: DmarcGathered) =>
+  dmarcRecords(g.direct).length > 0 || isTxtError(g.direct) || g.organisational === null
+    ? { outcome: g.direct, policyDomain: g.domain, inherited: false }
+    : { outcome: g.organisational, policyDomain: g.organisationalDomain ?? g.domain, inherited: true }
+
+/** The external destinations of a parsed record, with the names to ask (RFC 7489 7.1). */
+export const externalDestinations = (policyDomain: string, parsed: ParsedDmarc) =>
+  [...parsed.rua, ...parsed.ruf]
+    .filter((u): u is DmarcUri & { domain: string } => u.domain !== null && u.scheme === "mailto")
+    .filter((u) => organisationalDomainOf(u.domain) !== organisationalDomainOf(policyDomain))
+    .map((u) => ({ uri: u, name: reportAuthorisationName(policyDomain, u.domain) }))
+
+/** Gathers the DNS facts DMARC needs for `domain`: the record, the fallback, the authorisations. */
+export const gatherDmarc = (dns: TxtSource, rawDomain: string): Effect.Effect<DmarcGathered> =>
+  Effect.gen(function* () {
+    const domain = normaliseDomain(rawDomain)
+    const org = organisationalDomainOf(domain)
+    const organisationalDomain = org !== domain ? org : null
+    const direct = yield* lookupTxt(dns, dmarcName(domain))
+    const needOrg = !isTxtError(direct) && dmarcRecords(direct).length === 0 && organisationalDomain !== null
+    const organisational = needOrg ? yield* lookupTxt(dns, dmarcName(organisationalDomain)) : null
+    const partial: DmarcGathered = {
+      domain,
+      direct,
+      organisationalDomain,
+      organisational,
+      authorisations: []
+    }
+    const { outcome, policyDomain } = applicable(partial)
+    const records = dmarcRecords(outcome)
+    const names =
+      records.length === 1
+        ? [...new Set(externalDestinations(policyDomain, parseDmarc(records[0]!)).map((d) => d.name))]
+        : []
+    const authorisations = yield* Effect.forEach(names, (name) => lookupTxt(dns, name), { concurrency: 4 })
+    return { ...partial, authorisations }
+  })
+
+const REMOVED_BY_DMARCBIS: Record<string, string> = {
+  pct: "pct is removed by DMARCbis (replaced by t=y for testing); receivers may ignore it",
+  rf: "rf is removed by DMARCbis; only AFRF failure reports exist",
+  ri: "ri is removed by DMARCbis; aggregate reports are sent daily regardless"
+}
+
+/** Judges gathered DMARC facts (RFC 7489 6.3, 6.6.3, 7.1; DMARCbis tag changes). Pure and total. */
+export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
+  const findings: Array<DmarcFinding> = []
+  const add = (id: string, severity: DmarcFinding["severity"], message: string) =>
+    findings.push({ id, severity, message })
+  const organisationalDomain = g.organisationalDomain ?? g.domain
+  const base = {
+    domain: g.domain,
+    reportingEnabled: false,
+    rua: [],
+    ruf: [],
+    errors: [],
+    tags: [],
+    organisationalDomain,
+    reportDestinations: []
+  }
+  const finish = (r: Omit<DmarcResult, "issues" | "warnings" | "findings">): DmarcResult => ({
+    ...r,
+    issues: findings.filter((f) => f.severity === "error").map((f) => f.message),
+    // DMARCbis notes are listed as warnings even when harmless (they do not lower the status).
+    warnings: findings
+      .filter((f) => f.severity === "warning" || f.id.startsWith("dmarc-removed-"))
+      .map((f) => f.message),
+    findings
+  })
+
+  const { outcome, policyDomain, inherited } = applicable(g)
+  if (isTxtError(outcome)) {
+    add(
+      "dmarc-lookup-failed",
+      "error",
+      `DMARC could not be determined: the lookup of ${outcome.name} failed (${outcome.error})`
+    )
+    return finish({ ...base, status: "unknown", exists: false, valid: false, source: null, inherited: false })
+  }
+  const records = outcome.records.filter(isDmarcRecord)
+  if (records.length === 0) {
+    const where = g.organisational
+      ? `${dmarcName(g.domain)} or ${dmarcName(organisationalDomain)}`
+      : dmarcName(g.domain)
+    add(
+      "dmarc-missing",
+      "error",
+      `No DMARC record at ${where}: receivers apply no DMARC policy to this domain`
+    )
+    return finish({ ...base, status: "missing", exists: false, valid: false, source: null, inherited: false })
+  }
+  if (records.length > 1) {
+    add(
+      "dmarc-multiple",
+      "error",
+      `${records.length} DMARC records at ${outcome.name}: receivers must ignore them all (RFC 7489 6.6.3)`
+    )
+    return finish({
+      ...base,
+      status: "fail",
+      exists: true,
+      valid: false,
+      record: records.join("\n"),
+      source: outcome.name,
+      inherited
+    })
+  }
+
+  const record = records[0]!
+  const parsed = parseDmarc(record)
+  for (const e of parsed.errors)
+    add("dmarc-syntax", "error", `Syntax error at position ${e.position}: ${e.message}`)
+  if (inherited)
+    add(
+      "dmarc-inherited",
+      "info",
+      `${dmarcName(g.domain)} has no record; the organisational domain's record at ${outcome.name} applies`
+    )
+
+  // RFC 7489 6.6.3: an invalid or absent p with a usable rua is treated as p=none.
+  const p = parsed.p ?? (parsed.rua.length > 0 ? "none" : undefined)
+  const sp = parsed.sp ?? p
+  const np = parsed.np ?? sp
+  const effective = inherited ? sp : p
+  const pct = parsed.pct ?? 100
+  const rua = parsed.rua.map((u) => u.raw)
+  const ruf = parsed.ruf.map((u) => u.raw)
+
+  if (effective === "none")
+    add("dmarc-p-none", "warning", "Policy is none: monitoring only, spoofed mail is still delivered")
+  if (p === "reject" && parsed.sp === "none")
+    add("dmarc-sp-none", "warning", "sp=none leaves subdomains unprotected although p=reject")
+  if (parsed.rua.length === 0)
+    add("dmarc-no-rua", "warning", "No rua: you receive no aggregate reports and cannot see who sends as you")
+  if (pct < 100) add("dmarc-pct", "warning", `pct=${pct}: the policy applies to only ${pct}% of failing mail`)
+  for (const t of parsed.tags)
+    // A removed tag that still changes behaviour is a warning; one at its default is a note.
+    if (REMOVED_BY_DMARCBIS[t.name])
+      add(
+        `dmarc-removed-${t.name}`,
+        (t.name === "pct" && pct < 100) ||
+          (t.name === "rf" && t.value.toLowerCase() !== "afrf") ||
+          (t.name === "ri" && t.value !== "86400")
+          ? "warning"
+          : "info",
+        REMOVED_BY_DMARCBIS[t.name]!
+      )
+  if (parsed.t === true)
+    add(
+      "dmarc-testing",
+      "warning",
+      "t=y (DMARCbis testing mode): receivers apply one step less than the policy"
+    )
+  for (const name of parsed.unknownTags)
+    add("dmarc-unknown-tag", "warning", `Unknown tag '${name}' is ignored by receivers (a typo?)`)
+  for (const u of [...parsed.rua, ...parsed.ruf])
+    if (u.scheme !== "mailto")
+      add("dmarc-uri-scheme", "warning", `${u.uri}: receivers are only required to support mailto: URIs`)
+  if (parsed.fo !== null && parsed.ruf.length === 0)
+    add("dmarc-fo-without-ruf", "info", "fo has no effect without ruf")
+  if (parsed.ruf.length > 0)
+    add("dmarc-ruf", "info", "Failure reports (ruf) can contain personal data and few providers send them")
+
+  const external = new Map<DmarcUri, string>(
+    externalDestinations(policyDomain, parsed).map((d) => [d.uri, d.name])
+  )
+  const reportDestinations = [
+    ...parsed.rua.map((u) => ({ kind: "rua" as const, u })),
+    ...parsed.ruf.map((u) => ({ kind: "ruf" as const, u }))
+  ].map(({ kind, u }): ReportDestination => {
+    const name = external.get(u) ?? null
+    let authorised: boolean | null = null
+    if (name !== null) {
+      const answer = g.authorisations.find((a) => a.name === name)
+      if (answer && !isTxtError(answer)) authorised = answer.records.some(isDmarcRecord)
+      if (authorised === false)
+        add(
+          "dmarc-external-unauthorised",
+          "error",
+          `${kind} destination ${u.domain} has not authorised reports for ${policyDomain} (no v=DMARC1 record at ${name}, RFC 7489 7.1): receivers will not send these reports`
+        )
+      else if (authorised === null)
+        add(
+          "dmarc-external-unknown",
+          "warning",
+          `Could not verify that ${u.domain} accepts reports (${name})`
+        )
+    }
+    return {
+      kind,
+      uri: u.uri,
+      domain: u.domain,
+      external: name !== null,
+      authorised: name === null ? true : authorised,
+      verificationName: name,
+      maxBytes: u.maxBytes
+    }
+  })
+
+  const valid = parsed.errors.length === 0
+  const hasError = findings.some((f) => f.severity === "error")
+  const hasWarning = findings.some((f) => f.severity === "warning")
+  return finish({
+    domain: g.domain,
+    status: !valid || hasError ? "fail" : hasWarning ? "warning" : "pass",
+    exists: true,
+    valid,
+    record,
+    ...(p ? { policy: p } : {}),
+    ...(sp ? { subdomainPolicy: sp } : {}),
+    ...(np ? { nonExistentSubdomainPolicy: np } : {}),
+    ...(effective ? { effectivePolicy: effective } : {}),
+    pct,
+    percentage: pct,
+    reportingEnabled: reportDestinations.some((d) => d.authorised !== false),
+    rua,
+    ruf,
+    adkim: parsed.adkim === "s" ? "strict" : "relaxed",
+    aspf: parsed.aspf === "s" ? "strict" : "relaxed",
+    failureOptions: parsed.fo ?? ["0"],
+    testing: parsed.t === true,
+    errors: parsed.errors,
+    tags: parsed.tags,
+    source: outcome.name,
+    inherited,
+    organisationalDomain,
+    reportDestinations
+  })
+}
+
+/** gather + analyse. */
+export const checkDmarc = (dns: TxtSource, domain: string) =>
+  Effect.map(gatherDmarc(dns, domain), analyseDmarc).pipe(
+    Effect.withSpan("Dmarc.check", { attributes: { domain } })
+  )

@@ -1,0 +1,130 @@
+/**
+ * DNS lookup: the records of a domain for a set of types, as the resolver sees them
+ * (SPEC "DNS lookup result", shape B, plus shape A's non-conflicting fields).
+ * A type whose lookup failed is absent from `records` and listed in `errors`: unknown, not empty.
+ */
+import { Clock, Effect, Either } from "effect"
+import { type DnsAnswer, type DnsError, type RecordType, RecordTypes } from "../../net/Dns.ts"
+import { joinTxt } from "../../net/DnsWire.ts"
+import { normalizeName, Resolver } from "../../net/Resolver.ts"
+
+/** The types asked when the caller names none (SPEC: "default all types"). */
+export const DEFAULT_TYPES: ReadonlyArray<RecordType> = [
+  "A",
+  "AAAA",
+  "MX",
+  "TXT",
+  "NS",
+  "SOA",
+  "CAA",
+  "CNAME",
+  "PTR"
+]
+
+/** `type` or a comma list in `types` (or both), upper-cased and de-duplicated; unknown names are an error. */
+export const parseTypes = (
+  type: string | undefined,
+  types: string | undefined
+): Either.Either<ReadonlyArray<RecordType>, string> => {
+  const asked = [type ?? "", types ?? ""]
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim().toUpperCase())
+    .filter((s) => s.length > 0)
+  if (asked.length === 0) return Either.right(DEFAULT_TYPES)
+  const unknown = asked.filter((t) => !(RecordTypes as ReadonlyArray<string>).includes(t))
+  if (unknown.length > 0)
+    return Either.left(`unknown record type ${unknown.join(", ")}; allowed: ${RecordTypes.join(", ")}`)
+  return Either.right([...new Set(asked)] as Array<RecordType>)
+}
+
+export interface LookupRecord {
+  readonly type: string
+  readonly name: string
+  readonly ttl: number
+  /** Presentation form; TXT strings joined as one value (RFC 7208 3.3). */
+  readonly data: string
+}
+
+export interface LookupFacts {
+  readonly domain: string
+  readonly results: ReadonlyArray<{
+    readonly type: RecordType
+    readonly result: Either.Either<DnsAnswer, DnsError>
+  }>
+  readonly responseTime: number
+  readonly timestamp: Date
+}
+
+export interface LookupResult {
+  readonly success: boolean
+  readonly domain: string
+  /** type → records of the answer (a CNAME chain is included, each item names its own type). */
+  readonly records: Record<string, ReadonlyArray<LookupRecord>>
+  /** type → how the question settled: answer, nodata, nxdomain, or the failure reason. */
+  readonly outcomes: Record<string, string>
+  readonly errors: ReadonlyArray<{ readonly type: string; readonly reason: string; readonly message: string }>
+  readonly responseTime: number
+  readonly resolver: string
+  /** Whether every answer came from our cache. */
+  readonly cached: boolean
+  /** Whether every answer carried the AD bit (DNSSEC-validated by the resolver). */
+  readonly dnssecValidated: boolean
+  readonly timestamp: string
+}
+
+export const gather = Effect.fn("Lookup.gather")(function* (name: string, types: ReadonlyArray<RecordType>) {
+  const resolver = yield* Resolver
+  const domain = normalizeName(name)
+  const start = yield* Clock.currentTimeMillis
+  const results = yield* Effect.forEach(
+    types,
+    (type) => Effect.map(Effect.either(resolver.query(domain, type)), (result) => ({ type, result })),
+    { concurrency: "unbounded" }
+  )
+  const end = yield* Clock.currentTimeMillis
+  // The wall time of the concurrent batch; cache hits take ~0.
+  const elapsed = Math.max(
+    0,
+    end - start,
+    ...results.map((r) => (Either.isRight(r.result) ? r.result.right.elapsedMs : 0))
+  )
+  return { domain, results, responseTime: elapsed, timestamp: new Date(end) } satisfies LookupFacts
+})
+
+const toLookupRecord = (r: DnsAnswer["answers"][number]): LookupRecord => ({
+  type: r.type,
+  name: r.name,
+  ttl: r.ttl,
+  data: r.type === "TXT" ? joinTxt(r.data as ReadonlyArray<string>) : r.text
+})
+
+/** Pure and total. */
+export const analyse = (facts: LookupFacts): LookupResult => {
+  const records: Record<string, ReadonlyArray<LookupRecord>> = {}
+  const outcomes: Record<string, string> = {}
+  const errors: Array<LookupResult["errors"][number]> = []
+  const answers: Array<DnsAnswer> = []
+  for (const { type, result } of facts.results) {
+    if (Either.isLeft(result)) {
+      outcomes[type] = result.left.reason
+      errors.push({ type, reason: result.left.reason, message: result.left.message })
+      continue
+    }
+    answers.push(result.right)
+    outcomes[type] = result.right.outcome
+    // RRSIGs ride along because of the DO bit; they are not what was asked.
+    records[type] = result.right.answers.filter((r) => r.type !== "RRSIG").map(toLookupRecord)
+  }
+  return {
+    success: answers.length > 0,
+    domain: facts.domain,
+    records,
+    outcomes,
+    errors,
+    responseTime: Math.round(facts.responseTime),
+    resolver: answers.find((a) => !a.fromCache)?.resolver ?? answers[0]?.resolver ?? "",
+    cached: answers.length > 0 && answers.every((a) => a.fromCache),
+    dnssecValidated: answers.length > 0 && answers.every((a) => a.flags.ad),
+    timestamp: facts.timestamp.toISOString()
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * MTA-STS (RFC 8461): the `_mta-sts` TXT record, the policy file fetched from
+ * `https://mta-sts.<domain>/.well-known/mta-sts.txt` through the guarded Web client (trusted
+ * certificate, no redirects, text/plain, size cap; 3.3), and the MX hosts checked against the
+ * policy's patterns (4.1). TLS-RPT (RFC 8460) rides along as `tlsRpt`. `analyseMtaSts` is pure.
+ */
+import { Effect } from "effect"
+import type { DnsError } from "../../net/Dns.ts"
+import type { CheckStatus } from "../Status.ts"
+import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
+import { isFetchError, type FetchOutcome, type WebFetcher } from "../bimi/BimiFetch.ts"
+import {
+  isStsRecord,
+  mxMatches,
+  parseStsPolicy,
+  parseStsRecord,
+  type StsPolicy
+} from "../../records/MtaStsPolicy.ts"
+import { analyseTlsRpt, tlsRptName, type TlsRptResult } from "./TlsRpt.ts"
+
+/** The part of the Resolver MTA-STS needs (a null MX, RFC 7505, has exchange "" or "."). */
+export interface MxSource {
+  readonly mx: (
+    domain: string
+  ) => Effect.Effect<ReadonlyArray<{ readonly priority: number; readonly exchange: string }>, DnsError>
+}
+
+/** RFC 8461 3.3 leaves the cap to senders; 64 KiB is generous for a few lines of text. */
+export const POLICY_MAX_BYTES = 64 * 1024
+
+export const mtaStsName = (domain: string) => `_mta-sts.${domain}`
+export const policyUrlOf = (domain: string) => `https://mta-sts.${domain}/.well-known/mta-sts.txt`
+
+export interface MtaStsGathered {
+  readonly domain: string
+  readonly txt: TxtOutcome
+  readonly policy:
+    (FetchOutcome & { readonly tlsAuthorized?: boolean; readonly tlsError?: string | null }) | null
+  readonly mx:
+    { readonly hosts: ReadonlyArray<string>; readonly nullMx: boolean } | { readonly error: string }
+  readonly tlsRpt: TxtOutcome
+}
+
+/** Asks the three DNS questions and fetches the policy concurrently. */
+export const gatherMtaSts = (
+  dns: TxtSource & MxSource,
+  web: WebFetcher,
+  rawDomain: string
+): Effect.Effect<MtaStsGathered> =>
+  Effect.gen(function* () {
+    const domain = normaliseDomain(rawDomain)
+    const mx = dns.mx(domain).pipe(
+      Effect.map((records) => ({
+        hosts: records.map((r) => r.exchange.toLowerCase().replace(/\.$/, "")).filter((h) => h !== ""),
+        nullMx: records.length === 1 && (records[0]!.exchange === "" || records[0]!.exchange === ".")
+      })),
+      Effect.catchAll((e) => Effect.succeed({ error: `${e.reason}: ${e.message}` }))
+    )
+    // verifyTls false: we want the certificate verdict as a finding, not as an opaque failure.
+    const policy = web
+      .get(policyUrlOf(domain), {
+        followRedirects: false,
+        maxBytes: POLICY_MAX_BYTES,
+        accept: "text/plain",
+        verifyTls: false
+      })
+      .pipe(
+        Effect.map((r) => ({
+          url: policyUrlOf(domain),
+          status: r.status,
+          contentType: r.headers["content-type"] ?? null,
+          body: r.body,
+          finalUrl: r.finalUrl,
+          redirects: r.redirects.length,
+          tlsAuthorized: r.tls?.authorized ?? false,
+          tlsError: r.tls?.authorizationError ?? (r.tls === null ? "not HTTPS" : null)
+        })),
+        Effect.catchAll((e) =>
+          Effect.succeed<FetchOutcome>({ url: policyUrlOf(domain), error: e.message, reason: e.reason })
+        )
+      )
+    const [txt, tlsRpt, mxResult, fetched] = yield* Effect.all(
+      [lookupTxt(dns, mtaStsName(domain)), lookupTxt(dns, tlsRptName(domain)), mx, policy],
+      { concurrency: 4 }
+    )
+    return { domain, txt, policy: fetched, mx: mxResult, tlsRpt }
+  })
+
+export interface MxCoverage {
+  readonly host: string
+  readonly matchedBy: string | null
+}
+
+export interface MtaStsResult {
+  readonly domain: string
+  readonly status: CheckStatus
+  readonly exists: boolean
+  readonly record: string | null
+  readonly policyId: string | null
+  readonly policy: (StsPolicy & { readonly raw: string }) | null
+  readonly policyUrl: string
+  readonly valid: boolean
+  readonly issues: ReadonlyArray<string>
+  readonly warnings: ReadonlyArray<string>
+  readonly fetch: {
+    readonly reachable: boolean
+    readonly httpStatus: number | null
+    readonly contentType: string | null
+    readonly size: number | null
+    readonly tlsAuthorized: boolean | null
+    readonly tlsError: string | null
+    readonly error: string | null
+  } | null
+  readonly mx: {
+    readonly hosts: ReadonlyArray<string>
+    readonly nullMx: boolean
+    readonly coverage: ReadonlyArray<MxCoverage>
+    readonly allCovered: boolean | null
+    readonly error: string | null
+  }
+  readonly tlsRpt: TlsRptResult
+}
+
+const decode = (b: Uint8Array) => new TextDecoder("utf-8", { fatal: false }).decode(b)
+
+/** Judges gathered MTA-STS facts (RFC 8461 3.1-3.3, 4.1). Pure and total. */
+export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
+  const issues: Array<string> = []
+  const warnings: Array<string> = []
+  const policyUrl = policyUrlOf(g.domain)
+  const tlsRpt = analyseTlsRpt(g.tlsRpt)
+
+  const mxHosts = "error" in g.mx ? [] : g.mx.hosts
+  const nullMx = "error" in g.mx ? false : g.mx.nullMx
+  const mxError = "error" in g.mx ? g.mx.error : null
+
+  // The TXT record.
+  let exists = false
+  let record: string | null = null
+  let policyId: string | null = null
+  let txtOk = false
+  let txtUnknown = false
+  if (isTxtError(g.txt)) {
+    txtUnknown = true
+    issues.push(`MTA-STS could not be determined: the lookup of ${g.txt.name} failed (${g.txt.error})`)
+  } else {
+    const records = g.txt.records.filter(isStsRecord)
+    if (records.length === 0) issues.push(`No MTA-STS record at ${mtaStsName(g.domain)}`)
+    else if (records.length > 1) {
+      exists = true
+      record = records.join("\n")
+      issues.push(
+        `${records.length} MTA-STS records at ${mtaStsName(g.domain)}: senders treat this as no policy (RFC 8461 3.1)`
+      )
+    } else {
+      exists = true
+      record = records[0]!
+      const parsed = parseStsRecord(record)
+      policyId = parsed.id
+      for (const e of parsed.errors) issues.push(`Record: ${e}`)
+      txtOk = parsed.errors.length === 0
+    }
+  }
+
+  // The policy file.
+  let fetchReport: MtaStsResult["fetch"] = null
+  let policy: MtaStsResult["policy"] = null
+  let policyOk = false
+  if (g.policy !== null) {
+    const f = g.policy
+    if (isFetchError(f)) {
+      fetchReport = {
+        reachable: false,
+        httpStatus: null,
+        contentType: null,
+        size: null,
+        tlsAuthorized: null,
+        tlsError: null,
+        error: f.error
+      }
+      if (exists) issues.push(`The policy at ${policyUrl} could not be fetched (${f.error})`)
+    } else {
+      const tlsAuthorized = f.tlsAuthorized ?? null
+      const tlsError = f.tlsError ?? null
+      fetchReport = {
+        reachable: true,
+        httpStatus: f.status,
+        contentType: f.contentType,
+        size: f.body.length,
+        tlsAuthorized,
+        tlsError,
+        error: null
+      }
+      const problems: Array<string> = []
+      if (tlsAuthorized === false)
+        problems.push(
+          `the certificate of mta-sts.${g.domain} is not trusted (${tlsError ?? "unknown reason"}); senders ignore the policy (RFC 8461 3.3)`
+        )
+      if (f.status >= 300 && f.status < 400)
+        problems.push(`HTTP ${f.status} redirect: policy fetches must not follow redirects (RFC 8461 3.3)`)
+      else if (f.status !== 200) problems.push(`HTTP ${f.status}: the policy must be served with 200`)
+      if (f.status === 200 && !/^text\/plain\s*(;|$)/i.test(f.contentType ?? ""))
+        problems.push(
+          `served as ${f.contentType ?? "no content type"}; the policy must be text/plain (RFC 8461 3.2)`
+        )
+      if (f.status === 200) {
+        const raw = decode(f.body)
+        const parsed = parseStsPolicy(raw)
+        policy = { ...parsed, raw }
+        problems.push(...parsed.errors)
+        warnings.push(...parsed.warnings.map((w) => `Policy: ${w}`))
+        policyOk = problems.length === 0
+      }
+      if (exists) issues.push(...problems.map((p) => `Policy: ${p}`))
+      else if (f.status === 200)
+        warnings.push(
+          "A policy file is published but there is no _mta-sts TXT record: senders never fetch it"
+        )
+    }
+  }
+  if (exists && g.policy === null) issues.push(`The policy at ${policyUrl} was not fetched`)
+
+  // MX coverage (RFC 8461 4.1).
+  const coverage: Array<MxCoverage> = mxHosts.map((host) => ({
+    host,
+    matchedBy: policy?.mx.find((p) => mxMatches(p, host)) ?? null
+  }))
+  const allCovered =
+    policy === null || mxError !== null || mxHosts.length === 0
+      ? null
+      : coverage.every((c) => c.matchedBy !== null)
+  const uncovered = coverage.filter((c) => c.matchedBy === null).map((c) => c.host)
+  if (exists && policy !== null && allCovered === false && policy.mode !== "none") {
+    const text = `MX host(s) ${uncovered.join(", ")} not covered by the policy's mx patterns (${policy.mx.join(", ")})`
+    if (policy.mode === "enforce") issues.push(`${text}: compliant senders will refuse to deliver to them`)
+    else warnings.push(`${text}: in enforce mode mail to them would fail`)
+  }
+  if (mxError !== null) warnings.push(`The MX lookup failed (${mxError}); coverage is unknown`)
+  if (exists && policy?.mode === "testing")
+    warnings.push("mode: testing: failures are reported (TLS-RPT) but not enforced")
+  if (exists && policy?.mode === "none")
+    warnings.push("mode: none: the policy is being withdrawn; nothing is enforced")
+  if (exists && !tlsRpt.exists && tlsRpt.status !== "unknown")
+    warnings.push("No TLS-RPT record: you will not hear about MTA-STS delivery failures")
+
+  const valid = txtOk && policyOk && allCovered !== false
+  const noMail = nullMx || (mxError === null && mxHosts.length === 0)
+  const status: CheckStatus = txtUnknown
+    ? "unknown"
+    : !exists
+      ? noMail
+        ? "not-applicable"
+        : "missing"
+      : !txtOk || !policyOk || (policy?.mode === "enforce" && allCovered === false)
+        ? "fail"
+        : !valid || policy?.mode !== "enforce" || warnings.length > 0
+          ? "warning"
+          : "pass"
+  if (!exists && noMail && !txtUnknown) {
+    issues.length = 0
+    warnings.push(
+      nullMx
+        ? "The domain accepts no mail (null MX, RFC 7505): MTA-STS does not apply"
+        : "The domain has no MX records: MTA-STS does not apply"
+    )
+  }
+  return {
+    domain: g.domain,
+    status,
+    exists,
+    record,
+    policyId,
+    policy,
+    policyUrl,
+    valid,
+    issues,
+    warnings,
+    fetch: fetchReport,
+    mx: { hosts: mxHosts, nullMx, coverage, allCovered, error: mxError },
+    tlsRpt
+  }
+}
+
+/** gather + analyse. */
+export const checkMtaSts = (dns: TxtSource & MxSource, web: WebFetcher, domain: string) =>
+  Effect.map(gatherMtaSts(dns, web, domain), analyseMtaSts).pipe(
+    Effect.withSpan("MtaSts.check", { attributes: { domain } })
+  )

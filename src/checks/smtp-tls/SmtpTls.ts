@@ -1,0 +1,279 @@
+/**
+ * SMTP transport security of the MX servers: STARTTLS (RFC 3207), the certificate each address
+ * presents (trust, name per RFC 6125 / RFC 7817, expiry), the protocol and key strength
+ * (RFC 8996: TLS 1.0/1.1 deprecated). Pure: the sessions come from the Smtp service.
+ */
+import { Effect } from "effect"
+import { Smtp, type SmtpProbe } from "../../net/Smtp.ts"
+import { type CertificateFacts, publicFacts } from "../../records/Certificate.ts"
+import * as Fcrdns from "../fcrdns/Fcrdns.ts"
+import { type CheckStatus, worstOf } from "../Status.ts"
+import { mailServers, targets } from "./SmtpTlsServers.ts"
+
+/** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
+export const EXPIRY_WARNING_DAYS = 14
+
+export interface MxRecord {
+  readonly priority: number
+  readonly host: string
+}
+
+export interface SmtpTlsInput {
+  readonly domain: string
+  readonly checkedAt: string
+  readonly mxStatus: "answer" | "none" | "null-mx" | "unknown"
+  readonly mxRecords: ReadonlyArray<MxRecord>
+  /** Hosts whose A/AAAA lookups failed or returned nothing. */
+  readonly unresolved: ReadonlyArray<{ readonly host: string; readonly reason: "none" | "unknown" }>
+  readonly probes: ReadonlyArray<SmtpProbe>
+  /** FCrDNS per address, when the caller has it (the spec lists it per server). */
+  readonly fcrdns?: Readonly<
+    Record<string, { readonly ptr: ReadonlyArray<string>; readonly confirmed: boolean | null }>
+  >
+}
+
+export type PublicCertificate = Omit<CertificateFacts, "der" | "spkiDer">
+
+export interface ServerResult {
+  readonly host: string
+  readonly ip: string
+  readonly family: 4 | 6
+  readonly priority: number | null
+  readonly status: CheckStatus
+  readonly reachable: boolean | null
+  readonly stalledStage: string | null
+  readonly error: string | null
+  readonly banner: string | null
+  readonly extensions: ReadonlyArray<string>
+  /** Offered STARTTLS; null when the session never got that far. */
+  readonly starttls: boolean | null
+  readonly tlsVersion: string | null
+  readonly cipher: string | null
+  readonly certificate: PublicCertificate | null
+  readonly chain: ReadonlyArray<PublicCertificate>
+  readonly trusted: boolean | null
+  readonly trustError: string | null
+  readonly hostnameMatch: boolean | null
+  readonly hostnameError: string | null
+  readonly expired: boolean | null
+  readonly expiresAt: string | null
+  readonly daysUntilExpiry: number | null
+  /** Trusted, name matches, within its validity period. */
+  readonly certificateValid: boolean | null
+  readonly fcrdns: { readonly ptr: ReadonlyArray<string>; readonly confirmed: boolean | null } | null
+  readonly elapsedMs: number
+  readonly issues: ReadonlyArray<string>
+}
+
+export interface SmtpTlsResult {
+  readonly domain: string
+  readonly checkedAt: string
+  readonly mxRecords: ReadonlyArray<MxRecord>
+  readonly servers: ReadonlyArray<ServerResult>
+  readonly summary: {
+    readonly status: CheckStatus
+    /** all / some / none of the reachable servers offer STARTTLS; unknown when none answered. */
+    readonly starttls: "all" | "some" | "none" | "unknown"
+    readonly allSupportStarttls: boolean
+    readonly serversChecked: number
+    readonly serversReachable: number
+    readonly serversWithStarttls: number
+    readonly allCertificatesValid: boolean | null
+    readonly earliestExpiry: string | null
+    readonly earliestExpiryDays: number | null
+  }
+  readonly issues: ReadonlyArray<string>
+}
+
+const OLD_PROTOCOLS = new Set(["SSLv3", "TLSv1", "TLSv1.1"])
+
+const weakKey = (c: PublicCertificate): string | null =>
+  (c.keyType === "rsa" || c.keyType === "dsa") && c.keySize !== null && c.keySize < 2048
+    ? `${c.keyType.toUpperCase()} key of ${c.keySize} bits (at least 2048 expected)`
+    : null
+
+/** The verdict for one MX address. Total for any probe. */
+export const analyseServer = (
+  probe: SmtpProbe,
+  priority: number | null,
+  fcrdns: ServerResult["fcrdns"],
+  now: Date
+): ServerResult => {
+  const issues: Array<string> = []
+  const where = `${probe.host} (${probe.address})`
+  const tls = probe.tls
+  const chain = (tls?.chain ?? []).map(publicFacts)
+  const leaf = chain[0] ?? null
+  const expired = leaf
+    ? Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime()
+    : null
+  const certificateValid = tls && leaf ? tls.trusted && tls.hostnameMatch && expired === false : null
+  const reachedEhlo = probe.ehloCode !== null
+  let status: CheckStatus
+  if (probe.status === "unknown") {
+    status = "unknown"
+    issues.push(
+      probe.failure?.reason === "timeout"
+        ? `${where}: no answer at the ${probe.failure.stage} stage within the timeout`
+        : `${where}: unreachable (${probe.failure?.message ?? "no connection"})`
+    )
+  } else if (probe.failure?.reason === "policy") {
+    status = "fail"
+    issues.push(`${where}: not a public address, so internet senders cannot deliver to it (not probed)`)
+  } else if (probe.failure && !tls && probe.failure.stage === "handshake") {
+    status = "fail"
+    issues.push(`${where}: STARTTLS offered but the TLS handshake failed (${probe.failure.message})`)
+  } else if (probe.failure && !reachedEhlo) {
+    status = "fail"
+    issues.push(`${where}: refused the session at ${probe.failure.stage} (${probe.failure.message})`)
+  } else if (!probe.starttlsOffered) {
+    status = "fail"
+    issues.push(`${where}: does not offer STARTTLS; mail to it travels unencrypted`)
+  } else if (!tls) {
+    status = "fail"
+    issues.push(`${where}: STARTTLS failed (${probe.failure?.message ?? "no TLS session"})`)
+  } else {
+    const problems: Array<string> = []
+    if (!leaf) problems.push("presented no certificate")
+    if (expired) problems.push(`certificate expired on ${leaf!.validTo.slice(0, 10)}`)
+    if (!tls.trusted) problems.push(`certificate not trusted (${tls.trustError ?? "unknown reason"})`)
+    if (!tls.hostnameMatch) problems.push(`certificate does not cover ${probe.host}`)
+    const warnings: Array<string> = []
+    if (tls.protocol && OLD_PROTOCOLS.has(tls.protocol))
+      warnings.push(`negotiated ${tls.protocol} (deprecated, RFC 8996)`)
+    if (leaf && weakKey(leaf)) warnings.push(weakKey(leaf)!)
+    if (leaf && !expired && tls.daysUntilExpiry !== null && tls.daysUntilExpiry < EXPIRY_WARNING_DAYS)
+      warnings.push(`certificate expires in ${tls.daysUntilExpiry} days`)
+    for (const p of [...problems, ...warnings]) issues.push(`${where}: ${p}`)
+    // Invalid certificates still encrypt (opportunistic TLS), but break MTA-STS and DANE-less
+    // authenticated delivery: a failure of the certificate, shown as a failing server.
+    status = problems.length > 0 ? "fail" : warnings.length > 0 ? "warning" : "pass"
+  }
+  return {
+    host: probe.host,
+    ip: probe.address,
+    family: probe.family,
+    priority,
+    status,
+    reachable: probe.status === "unknown" ? (probe.failure?.stage === "connect" ? false : null) : true,
+    stalledStage: probe.failure?.reason === "timeout" ? probe.failure.stage : null,
+    error: probe.failure?.message ?? null,
+    banner: probe.banner,
+    extensions: probe.extensions,
+    starttls: reachedEhlo ? probe.starttlsOffered : null,
+    tlsVersion: tls?.protocol ?? null,
+    cipher: tls?.cipher ?? null,
+    certificate: leaf,
+    chain,
+    trusted: tls ? tls.trusted : null,
+    trustError: tls?.trustError ?? null,
+    hostnameMatch: tls ? tls.hostnameMatch : null,
+    hostnameError: tls?.hostnameError ?? null,
+    expired,
+    expiresAt: leaf?.validTo ?? null,
+    daysUntilExpiry: tls?.daysUntilExpiry ?? null,
+    certificateValid,
+    fcrdns,
+    elapsedMs: probe.elapsedMs,
+    issues
+  }
+}
+
+export const analyse = (input: SmtpTlsInput, now: Date = new Date(input.checkedAt)): SmtpTlsResult => {
+  const issues: Array<string> = []
+  const priorityOf = (host: string) =>
+    input.mxRecords.find((m) => m.host.toLowerCase().replace(/\.$/, "") === host.toLowerCase())?.priority ??
+    null
+  const servers = input.probes.map((p) =>
+    analyseServer(p, priorityOf(p.host), input.fcrdns?.[p.address] ?? null, now)
+  )
+  if (input.mxStatus === "unknown") issues.push("the MX lookup failed: mail servers unknown")
+  if (input.mxStatus === "none")
+    issues.push("no MX records: mail is delivered to the domain's A/AAAA (RFC 5321 5.1)")
+  if (input.mxStatus === "null-mx") issues.push("null MX (RFC 7505): the domain accepts no mail")
+  for (const u of input.unresolved)
+    issues.push(
+      u.reason === "unknown"
+        ? `addresses of MX ${u.host} could not be resolved`
+        : `MX ${u.host} has no A or AAAA record: mail to it cannot be delivered`
+    )
+  for (const s of servers) issues.push(...s.issues)
+  const reachable = servers.filter((s) => s.starttls !== null)
+  const withTls = reachable.filter((s) => s.starttls)
+  const judged = servers.filter((s) => s.certificateValid !== null)
+  const expiries = servers
+    .filter((s) => s.expiresAt !== null)
+    .sort((a, b) => Date.parse(a.expiresAt!) - Date.parse(b.expiresAt!))
+  const statuses = [
+    ...servers.map((s) => s.status),
+    ...input.unresolved.map((u): CheckStatus => (u.reason === "unknown" ? "unknown" : "fail"))
+  ]
+  const status: CheckStatus =
+    input.mxStatus === "unknown"
+      ? "unknown"
+      : input.mxStatus === "null-mx"
+        ? "not-applicable"
+        : statuses.length === 0
+          ? input.mxStatus === "none"
+            ? "not-applicable"
+            : "unknown"
+          : worstOf(statuses)
+  return {
+    domain: input.domain,
+    checkedAt: input.checkedAt,
+    mxRecords: input.mxRecords,
+    servers,
+    summary: {
+      status,
+      starttls:
+        reachable.length === 0
+          ? "unknown"
+          : withTls.length === reachable.length
+            ? "all"
+            : withTls.length === 0
+              ? "none"
+              : "some",
+      allSupportStarttls: reachable.length > 0 && withTls.length === servers.length,
+      serversChecked: servers.length,
+      serversReachable: reachable.length,
+      serversWithStarttls: withTls.length,
+      allCertificatesValid: judged.length === 0 ? null : judged.every((s) => s.certificateValid),
+      earliestExpiry: expiries[0]?.expiresAt ?? null,
+      earliestExpiryDays: expiries[0]?.daysUntilExpiry ?? null
+    },
+    issues
+  }
+}
+
+/** GET /email/smtp-tls: one SMTP session per MX address (cached briefly by the Smtp service). */
+export const check = Effect.fn("SmtpTls.check")(function* (domain: string) {
+  const smtp = yield* Smtp
+  const checkedAt = new Date().toISOString()
+  const servers = yield* mailServers(domain)
+  const [probes, reverse] = yield* Effect.all(
+    [
+      Effect.forEach(targets(servers), (t) => smtp.probe(t.host, t.ip), { concurrency: "unbounded" }),
+      Fcrdns.gatherAddresses(servers)
+    ],
+    { concurrency: 2 }
+  )
+  const fcrdns: Record<string, { ptr: ReadonlyArray<string>; confirmed: boolean | null }> = {}
+  for (const address of reverse) {
+    const verdict = Fcrdns.analyseAddress(address)
+    fcrdns[address.ip] = { ptr: verdict.ptrRecords, confirmed: verdict.forwardConfirmed }
+  }
+  return analyse({
+    domain,
+    checkedAt,
+    mxStatus: servers.mxStatus,
+    mxRecords: servers.mxRecords,
+    unresolved: servers.hosts
+      .filter((h) => h.status !== "ok")
+      .map((h) => ({
+        host: h.host,
+        reason: h.status === "unknown" ? ("unknown" as const) : ("none" as const)
+      })),
+    probes,
+    fcrdns
+  })
+})

@@ -1,0 +1,196 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import fc from "fast-check"
+import { analyseDmarc, checkDmarc, type DmarcGathered } from "../../../src/checks/dmarc/Dmarc.ts"
+import { fakeTxt } from "../fakeTxt.ts"
+
+const run = (zone: Parameters<typeof fakeTxt>[0], domain: string) => checkDmarc(fakeTxt(zone).source, domain)
+
+describe("DMARC check", () => {
+  it.effect("p=reject with rua passes", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        { "_dmarc.example.com": ["v=DMARC1; p=reject; rua=mailto:d@example.com"] },
+        "example.com"
+      )
+      expect(r).toMatchObject({
+        exists: true,
+        valid: true,
+        status: "pass",
+        policy: "reject",
+        subdomainPolicy: "reject",
+        pct: 100,
+        percentage: 100,
+        reportingEnabled: true,
+        rua: ["mailto:d@example.com"],
+        ruf: [],
+        inherited: false,
+        source: "_dmarc.example.com"
+      })
+      expect(r.issues).toEqual([])
+    })
+  )
+
+  it.effect("p=none without rua warns twice", () =>
+    Effect.gen(function* () {
+      const r = yield* run({ "_dmarc.example.com": ["v=DMARC1; p=none"] }, "example.com")
+      expect(r.status).toBe("warning")
+      expect(r.reportingEnabled).toBe(false)
+      expect(r.findings.map((f) => f.id)).toEqual(expect.arrayContaining(["dmarc-p-none", "dmarc-no-rua"]))
+      expect(r.warnings.length).toBeGreaterThanOrEqual(2)
+    })
+  )
+
+  it.effect("pct < 100 and removed DMARCbis tags warn", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        {
+          "_dmarc.example.com": [
+            "v=DMARC1; p=quarantine; pct=25; rf=afrf; ri=86400; rua=mailto:d@example.com"
+          ]
+        },
+        "example.com"
+      )
+      expect(r.pct).toBe(25)
+      expect(r.findings.map((f) => f.id)).toEqual(
+        expect.arrayContaining(["dmarc-pct", "dmarc-removed-pct", "dmarc-removed-rf", "dmarc-removed-ri"])
+      )
+    })
+  )
+
+  it.effect("a subdomain without a record inherits the organisational domain's sp", () =>
+    Effect.gen(function* () {
+      const { source, asked } = fakeTxt({
+        "_dmarc.dmarc-org.com": ["v=DMARC1; p=reject; sp=quarantine; rua=mailto:d@dmarc-org.com"]
+      })
+      const r = yield* checkDmarc(source, "Sub.Dmarc-Org.com.")
+      expect(asked).toEqual(["_dmarc.sub.dmarc-org.com", "_dmarc.dmarc-org.com"])
+      expect(r).toMatchObject({
+        domain: "sub.dmarc-org.com",
+        exists: true,
+        inherited: true,
+        source: "_dmarc.dmarc-org.com",
+        organisationalDomain: "dmarc-org.com",
+        policy: "reject",
+        effectivePolicy: "quarantine"
+      })
+    })
+  )
+
+  it.effect("no fallback when the subdomain lookup failed: unknown, not missing", () =>
+    Effect.gen(function* () {
+      const { source, asked } = fakeTxt({
+        "_dmarc.sub.example.com": "servfail",
+        "_dmarc.example.com": ["v=DMARC1; p=reject"]
+      })
+      const r = yield* checkDmarc(source, "sub.example.com")
+      expect(asked).toEqual(["_dmarc.sub.example.com"])
+      expect(r.status).toBe("unknown")
+      expect(r.issues[0]).toContain("could not be determined")
+    })
+  )
+
+  it.effect("no record anywhere is missing", () =>
+    Effect.gen(function* () {
+      const r = yield* run({ "_dmarc.example.com": ["some other txt"] }, "example.com")
+      expect(r).toMatchObject({
+        exists: false,
+        valid: false,
+        status: "missing",
+        rua: [],
+        reportingEnabled: false
+      })
+    })
+  )
+
+  it.effect("two records: receivers ignore both", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        { "_dmarc.example.com": ["v=DMARC1; p=none", "v=DMARC1; p=reject"] },
+        "example.com"
+      )
+      expect(r).toMatchObject({ exists: true, valid: false, status: "fail" })
+      expect(r.findings[0]?.id).toBe("dmarc-multiple")
+    })
+  )
+
+  it.effect("syntax errors make the record invalid and carry positions", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        { "_dmarc.dmarc-invalid.net": ["v=DMARC1; p=rejectt; pct=abc"] },
+        "dmarc-invalid.net"
+      )
+      expect(r).toMatchObject({ exists: true, valid: false, status: "fail" })
+      expect(r.errors.map((e) => e.position)).toEqual([12, 25])
+      expect(r.issues[0]).toContain("position 12")
+    })
+  )
+
+  it.effect("invalid p with a rua is treated as p=none (RFC 7489 6.6.3)", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        { "_dmarc.example.com": ["v=DMARC1; p=bogus; rua=mailto:d@example.com"] },
+        "example.com"
+      )
+      expect(r.policy).toBe("none")
+      expect(r.valid).toBe(false)
+    })
+  )
+
+  // RFC 7489 7.1 and Appendix B.2.3/B.2.4: third-party destinations must authorise the domain.
+  it.effect("external destinations: authorised, unauthorised, unknown", () =>
+    Effect.gen(function* () {
+      const { source, asked } = fakeTxt({
+        "_dmarc.example.com": [
+          "v=DMARC1; p=none; rua=mailto:dmarc-feedback@example.com,mailto:a@thirdparty.example.net,mailto:b@other.org; ruf=mailto:c@broken.io"
+        ],
+        "example.com._report._dmarc.thirdparty.example.net": ["v=DMARC1"],
+        "example.com._report._dmarc.broken.io": "timeout"
+      })
+      const r = yield* checkDmarc(source, "example.com")
+      expect(asked).toContain("example.com._report._dmarc.other.org")
+      expect(r.reportDestinations.map((d) => [d.domain, d.external, d.authorised])).toEqual([
+        ["example.com", false, true],
+        ["thirdparty.example.net", true, true],
+        ["other.org", true, false],
+        ["broken.io", true, null]
+      ])
+      expect(r.findings.map((f) => f.id)).toEqual(
+        expect.arrayContaining(["dmarc-external-unauthorised", "dmarc-external-unknown"])
+      )
+      expect(r.reportingEnabled).toBe(true)
+    })
+  )
+
+  it.effect("an inherited policy's destinations are verified for the organisational domain", () =>
+    Effect.gen(function* () {
+      const { source, asked } = fakeTxt({
+        "_dmarc.example.com": ["v=DMARC1; p=reject; rua=mailto:r@vendor.net"]
+      })
+      const r = yield* checkDmarc(source, "a.b.example.com")
+      expect(asked).toContain("example.com._report._dmarc.vendor.net")
+      expect(r.reportingEnabled).toBe(false)
+    })
+  )
+
+  it("analyse is total: arbitrary records never throw and statuses are consistent", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { maxLength: 3 }), fc.boolean(), (records, fails) => {
+        const g: DmarcGathered = {
+          domain: "example.com",
+          direct: fails
+            ? { name: "_dmarc.example.com", error: "timeout" }
+            : { name: "_dmarc.example.com", records: records.map((r) => `v=DMARC1;${r}`) },
+          organisationalDomain: null,
+          organisational: null,
+          authorisations: []
+        }
+        const r = analyseDmarc(g)
+        if (fails) expect(r.status).toBe("unknown")
+        if (r.valid) expect(r.exists).toBe(true)
+        if (r.pct !== undefined) expect(r.pct).toBeGreaterThanOrEqual(0)
+        expect(r.pct).toBe(r.percentage)
+      })
+    )
+  })
+})

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Either, Layer } from "effect"
+import * as fc from "fast-check"
+import { analyse, gather, type PropagationFacts } from "../../../src/checks/dns/Propagation.ts"
+import { AppConfig } from "../../../src/Config.ts"
+import { DnsError } from "../../../src/net/Dns.ts"
+import { Resolver } from "../../../src/net/Resolver.ts"
+
+const config = Layer.provide(
+  AppConfig.Default,
+  Layer.setConfigProvider(
+    ConfigProvider.fromMap(
+      new Map([
+        [
+          "PROPAGATION_RESOLVERS",
+          "10.0.0.1|One|Paris|FR,10.0.0.2|Two|Oslo|NO,10.0.0.3|Three|Rome|IT,10.0.0.4|Four|Bern|CH"
+        ]
+      ])
+    )
+  )
+)
+const NOW = new Date("2026-11-22T00:00:00Z")
+
+describe("Propagation", () => {
+  it.effect("agreeing resolvers propagate; a timeout is failed, not disagreeing", () =>
+    Effect.gen(function* () {
+      const r = analyse(yield* gather("example.com", "A"), NOW)
+      expect(r).toMatchObject({
+        domain: "example.com",
+        type: "A",
+        recordType: "A",
+        propagated: true,
+        servers_checked: 3,
+        servers_matching: 3,
+        servers_failed: 1,
+        consensus: ["192.0.2.1"]
+      })
+      const four = r.results.find((x) => x.server === "Four")!
+      expect(four).toMatchObject({
+        success: false,
+        status: "failed",
+        value: [],
+        resolver: { ip: "10.0.0.4", name: "Four", country: "CH" }
+      })
+      expect(r.results.find((x) => x.server === "One")).toMatchObject({
+        location: "Paris",
+        value: ["192.0.2.1"],
+        records: [{ type: "A", data: "192.0.2.1" }],
+        success: true,
+        status: "match"
+      })
+    }).pipe(
+      Effect.provide(
+        Layer.merge(
+          config,
+          Resolver.Test({ "example.com A": ["192.0.2.1"], "example.com A @10.0.0.4": "TIMEOUT" })
+        )
+      )
+    )
+  )
+
+  it.effect("a lagging resolver disagrees", () =>
+    Effect.gen(function* () {
+      const r = analyse(yield* gather("example.com", "TXT"), NOW)
+      expect(r.propagated).toBe(false)
+      expect(r.servers_matching).toBe(3)
+      expect(r.results.find((x) => x.server === "Two")).toMatchObject({
+        status: "differs",
+        value: ["v=spf1 ip4:192.0.2.1 -all"]
+      })
+    }).pipe(
+      Effect.provide(
+        Layer.merge(
+          config,
+          Resolver.Test({
+            "example.com TXT": ["v=spf1 ip4:192.0.2.2 -all"],
+            "example.com TXT @10.0.0.2": ["v=spf1 ip4:192.0.2.1 -all"]
+          })
+        )
+      )
+    )
+  )
+
+  it("counts are consistent for any mix of answers and failures (property)", () =>
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.subarray(["192.0.2.1", "192.0.2.2", "192.0.2.3"]), { nil: undefined }), {
+          maxLength: 8
+        }),
+        (answers) => {
+          const facts: PropagationFacts = {
+            domain: "example.com",
+            type: "A",
+            results: answers.map((values, i) => ({
+              resolver: { address: `10.0.0.${i}`, port: 53, name: `r${i}`, location: "x", country: "XX" },
+              elapsedMs: i,
+              result:
+                values === undefined
+                  ? Either.left(
+                      new DnsError({ name: "example.com", type: "A", reason: "timeout", message: "t" })
+                    )
+                  : Either.right({
+                      name: "example.com",
+                      type: "A" as const,
+                      outcome: values.length ? ("answer" as const) : ("nodata" as const),
+                      rcode: "NOERROR",
+                      flags: { aa: false, tc: false, ra: true, ad: false, cd: false },
+                      answers: values.map((v) => ({
+                        name: "example.com",
+                        type: "A",
+                        ttl: 60,
+                        data: v,
+                        text: v
+                      })),
+                      authority: [],
+                      resolver: `10.0.0.${i}:53`,
+                      elapsedMs: i,
+                      fromCache: false
+                    })
+            }))
+          }
+          const r = analyse(facts, NOW)
+          const answered = answers.filter((a) => a !== undefined)
+          expect(r.servers_checked).toBe(answered.length)
+          expect(r.servers_failed).toBe(answers.length - answered.length)
+          expect(r.servers_matching).toBeLessThanOrEqual(r.servers_checked)
+          const distinct = new Set(answered.map((a) => JSON.stringify([...a].sort())))
+          expect(r.propagated).toBe(answered.length > 0 && distinct.size === 1)
+        }
+      )
+    ))
+})

@@ -1,0 +1,225 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as fc from "fast-check"
+import { analyse, check, type HeadersGathered, INSPECTED } from "../../../src/checks/headers/Headers.ts"
+import { Web, WebError, type WebErrorReason } from "../../../src/net/Web.ts"
+
+const NOW = new Date("2026-01-01T00:00:00Z")
+
+const PERFECT = {
+  "strict-transport-security": "max-age=63072000; includeSubDomains; preload",
+  "content-security-policy": "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "permissions-policy": "camera=(), geolocation=(self)"
+}
+
+const response = (
+  headers: Record<string, string>,
+  extra: Partial<HeadersGathered> = {}
+): HeadersGathered => ({
+  kind: "response",
+  status: 200,
+  headers,
+  finalUrl: "https://example.com/",
+  redirects: 0,
+  tlsError: null,
+  ...(extra as object)
+})
+const failed = (reason: WebErrorReason, message = "x"): HeadersGathered => ({
+  kind: "failed",
+  reason,
+  message
+})
+const entry = (r: ReturnType<typeof analyse>, name: string) => r.current.find((e) => e.name === name)!
+
+describe("Headers.analyse", () => {
+  it("passes a site with all six strong headers", () => {
+    const r = analyse("example.com", response(PERFECT), NOW)
+    expect(r.current.map((e) => e.name)).toEqual([...INSPECTED])
+    expect(r.current.every((e) => e.status === "pass" && e.rating === "good" && e.present)).toBe(true)
+    expect(r.missing).toEqual([])
+    expect(r.httpsAvailable).toBe(true)
+    expect(r.headerFetchTimedOut).toBe(false)
+    expect(r.note).toBeUndefined()
+    expect(r.scannedAt).toBe("2026-01-01T00:00:00.000Z")
+    // good values are kept in the recommendation
+    expect(r.recommended.csp).toBe(PERFECT["content-security-policy"])
+    expect(Object.keys(r.outputs).sort()).toEqual([
+      "apache",
+      "caddy",
+      "cloudflare",
+      "headers",
+      "nginx",
+      "raw"
+    ])
+  })
+
+  it("reports every header missing when none is sent", () => {
+    const r = analyse("example.com", response({}), NOW)
+    expect(r.missing).toEqual([...INSPECTED])
+    expect(r.current.every((e) => e.status === "missing" && !e.present && e.value === null)).toBe(true)
+    expect(r.recommended.hsts).toBe("max-age=31536000; includeSubDomains")
+    expect(r.recommended.csp).toContain("default-src 'self'")
+  })
+
+  it("on a timeout: headerFetchTimedOut, every status unknown, nothing missing, a note", () => {
+    const r = analyse("example.com", failed("timeout", "no complete response within 10000 ms"), NOW)
+    expect(r.headerFetchTimedOut).toBe(true)
+    expect(r.current.map((e) => e.status)).toEqual(INSPECTED.map(() => "unknown"))
+    expect(r.missing).toEqual([])
+    expect(r.note).toMatch(/could not be verified/)
+    expect(r.recommended.hsts).not.toBeNull()
+  })
+
+  it("a DNS failure is unknown too, but not a timeout", () => {
+    const r = analyse("example.com", failed("dns", "SERVFAIL"), NOW)
+    expect(r.headerFetchTimedOut).toBe(false)
+    expect(r.note).toBeUndefined()
+    expect(r.fetchError).toContain("SERVFAIL")
+    expect(r.current.every((e) => e.status === "unknown")).toBe(true)
+    expect(r.missing).toEqual([])
+  })
+
+  it.each(["connect", "no-address"] as const)(
+    "httpsAvailable is false when HTTPS is absent (%s)",
+    (reason) => {
+      const r = analyse("example.com", failed(reason, "ECONNREFUSED"), NOW)
+      expect(r.httpsAvailable).toBe(false)
+      expect(r.headerFetchTimedOut).toBe(false)
+    }
+  )
+
+  it("judges weak and ineffective values", () => {
+    const r = analyse(
+      "example.com",
+      response({
+        "strict-transport-security": "max-age=300",
+        "content-security-policy-report-only": "default-src 'self'",
+        "x-frame-options": "ALLOW-FROM https://a.example",
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "unsafe-url",
+        "permissions-policy": "camera=()"
+      }),
+      NOW
+    )
+    expect(entry(r, "Strict-Transport-Security")).toMatchObject({ status: "pass", rating: "weak" })
+    expect(entry(r, "Strict-Transport-Security").issues.join()).toMatch(/includeSubDomains/)
+    expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "missing", present: false })
+    expect(entry(r, "Content-Security-Policy").issues.join()).toMatch(/Report-Only/)
+    expect(entry(r, "X-Frame-Options")).toMatchObject({
+      status: "missing",
+      present: true,
+      rating: "ineffective"
+    })
+    expect(entry(r, "Referrer-Policy")).toMatchObject({ status: "pass", rating: "weak" })
+    expect(r.missing).toEqual(["Content-Security-Policy", "X-Frame-Options"])
+  })
+
+  it("says when the headers come from another host after a redirect", () => {
+    const r = analyse("example.com", response(PERFECT, { finalUrl: "https://www.example.com/" }), NOW)
+    expect(r.warnings.join("\n")).toMatch(/redirects to https:\/\/www\.example\.com\//)
+    expect(analyse("example.com", response(PERFECT), NOW).warnings).toEqual([])
+  })
+
+  it("HSTS max-age=0 is present but ineffective", () => {
+    const r = analyse("example.com", response({ "strict-transport-security": "max-age=0" }), NOW)
+    expect(entry(r, "Strict-Transport-Security")).toMatchObject({ present: true, status: "missing" })
+  })
+
+  it("CSP frame-ancestors covers a missing X-Frame-Options", () => {
+    const r = analyse("example.com", response({ "content-security-policy": "frame-ancestors 'self'" }), NOW)
+    expect(entry(r, "X-Frame-Options")).toMatchObject({ present: false, status: "pass" })
+    expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "pass", rating: "weak" })
+  })
+
+  it("weak CSPs: unsafe-inline, wildcard", () => {
+    const r = analyse("e.com", response({ "content-security-policy": "script-src * 'unsafe-inline'" }), NOW)
+    const issues = entry(r, "Content-Security-Policy").issues.join("\n")
+    expect(issues).toMatch(/unsafe-inline/)
+    expect(issues).toMatch(/any host/)
+  })
+
+  it("is total: arbitrary header values never throw and statuses stay in the spec's set", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom(...INSPECTED.map((n) => n.toLowerCase())), fc.string()),
+        fc.integer({ min: 100, max: 599 }),
+        (headers, status) => {
+          const r = analyse("example.com", response(headers, { status }), NOW)
+          for (const e of r.current) expect(["pass", "missing", "unknown"]).toContain(e.status)
+          expect(r.missing.every((m) => r.current.find((e) => e.name === m)?.status === "missing")).toBe(true)
+        }
+      )
+    )
+  })
+})
+
+describe("Headers.check through Web", () => {
+  it.effect("fetches https://<domain>/ and judges the response", () =>
+    Effect.gen(function* () {
+      const r = yield* check("perfect.example")
+      expect(r.missing).toEqual([])
+      expect(r.statusCode).toBe(200)
+    }).pipe(
+      Effect.provide(
+        Web.Test((url) => {
+          expect(url).toBe("https://perfect.example/")
+          return { status: 200, headers: PERFECT }
+        })
+      )
+    )
+  )
+
+  it.effect("reads headers behind an untrusted certificate, with httpsAvailable false", () =>
+    Effect.gen(function* () {
+      const r = yield* check("selfsigned.example")
+      expect(r.httpsAvailable).toBe(false)
+      expect(r.missing).toEqual([])
+      expect(r.warnings.join()).toMatch(/not trusted/)
+    }).pipe(
+      Effect.provide(
+        Web.Test((url, options) =>
+          options.verifyTls === false
+            ? {
+                status: 200,
+                headers: PERFECT,
+                tls: {
+                  authorized: false,
+                  authorizationError: "DEPTH_ZERO_SELF_SIGNED_CERT",
+                  protocol: "TLSv1.3",
+                  cipher: null,
+                  peerCertificate: null
+                }
+              }
+            : new WebError({ url, reason: "tls", message: "self-signed certificate" })
+        )
+      )
+    )
+  )
+
+  it.effect("maps a Web timeout to the spec's timeout semantics", () =>
+    Effect.gen(function* () {
+      const r = yield* check("slow.example")
+      expect(r.headerFetchTimedOut).toBe(true)
+      expect(r.missing).toEqual([])
+    }).pipe(Effect.provide(Web.Test((url) => new WebError({ url, reason: "timeout", message: "slow" }))))
+  )
+
+  it.effect("without HTTPS, probes plain HTTP and says so", () =>
+    Effect.gen(function* () {
+      const r = yield* check("httponly.example")
+      expect(r.httpsAvailable).toBe(false)
+      expect(r.warnings.join("\n")).toMatch(/plain HTTP only/)
+    }).pipe(
+      Effect.provide(
+        Web.Test((url) =>
+          url.startsWith("https:")
+            ? new WebError({ url, reason: "connect", message: "ECONNREFUSED" })
+            : { status: 200 }
+        )
+      )
+    )
+  )
+})

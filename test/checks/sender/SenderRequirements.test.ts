@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest"
+import fc from "fast-check"
+import {
+  analyse,
+  dkimVerdict,
+  dmarcVerdict,
+  type SenderInput,
+  spfVerdict
+} from "../../../src/checks/sender/SenderRequirements.ts"
+import { CheckStatuses } from "../../../src/checks/Status.ts"
+
+const ok = { status: "pass" as const, detail: "ok" }
+const all: SenderInput = {
+  domain: "example.com",
+  spf: ok,
+  dkim: ok,
+  dmarc: { ...ok, policy: "none" },
+  fcrdns: ok,
+  tls: ok
+}
+
+describe("SenderRequirements", () => {
+  it("everything in place is compliant; DNS-invisible rules are not-applicable", () => {
+    const r = analyse(all)
+    expect(r.overallStatus).toBe("compliant")
+    expect(r.failedCount).toBe(0)
+    expect(r.passedCount).toBe(6)
+    const na = r.checks.filter((c) => c.status === "not-applicable").map((c) => c.id)
+    expect(na).toEqual(["one-click-unsubscribe", "spam-rate"])
+    for (const c of r.checks.filter((c) => c.status === "not-applicable"))
+      expect(c.detail).toMatch(/cannot be judged/)
+    expect(r.summary.google.status).toBe("compliant")
+    expect(r.summary.microsoft.required).toBe(4)
+  })
+
+  it("flags who requires what", () => {
+    const byId = Object.fromEntries(analyse(all).checks.map((c) => [c.id, c]))
+    expect(byId["tls"]).toMatchObject({
+      googleRequired: true,
+      yahooRequired: false,
+      microsoftRequired: false
+    })
+    expect(byId["fcrdns"]).toMatchObject({
+      googleRequired: true,
+      yahooRequired: true,
+      microsoftRequired: false
+    })
+    for (const id of ["spf", "dkim", "dmarc", "dmarc-alignment"])
+      expect(byId[id]).toMatchObject({ googleRequired: true, yahooRequired: true, microsoftRequired: true })
+  })
+
+  it("missing DMARC or a missing SPF record fails", () => {
+    const r = analyse({ ...all, dmarc: { status: "missing", detail: "no _dmarc record", policy: null } })
+    expect(r.overallStatus).toBe("non-compliant")
+    expect(r.checks.find((c) => c.id === "dmarc")!.status).toBe("fail")
+    const s = analyse({ ...all, spf: { status: "missing", detail: "no SPF" } })
+    expect(s.checks.find((c) => c.id === "spf")!.status).toBe("fail")
+    // DKIM still aligns
+    expect(s.checks.find((c) => c.id === "dmarc-alignment")!.status).toBe("pass")
+  })
+
+  it("alignment is impossible without SPF and DKIM", () => {
+    const r = analyse({
+      ...all,
+      spf: { status: "missing", detail: "" },
+      dkim: { status: "missing", detail: "" }
+    })
+    expect(r.checks.find((c) => c.id === "dmarc-alignment")!.status).toBe("fail")
+  })
+
+  it("unknown stays unknown; a TLS failure only affects Google", () => {
+    const r = analyse({ ...all, fcrdns: { status: "unknown", detail: "PTR timeout" } })
+    expect(r.overallStatus).toBe("unknown")
+    const t = analyse({ ...all, tls: { status: "fail", detail: "no STARTTLS" } })
+    expect(t.summary.google.status).toBe("non-compliant")
+    expect(t.summary.yahoo.status).toBe("compliant")
+    expect(t.summary.microsoft.status).toBe("compliant")
+  })
+
+  it("counts are consistent (property)", () => {
+    const status = fc.constantFrom(...CheckStatuses)
+    const verdict = status.map((s) => ({ status: s, detail: s }))
+    fc.assert(
+      fc.property(
+        verdict,
+        verdict,
+        verdict,
+        verdict,
+        verdict,
+        fc.constantFrom("none", "reject", null),
+        (spf, dkim, dmarc, fcrdns, tls, policy) => {
+          const r = analyse({
+            domain: "x.test",
+            spf,
+            dkim,
+            dmarc: { ...dmarc, policy: policy as "none" | null },
+            fcrdns,
+            tls
+          })
+          expect(r.passedCount + r.failedCount).toBeLessThanOrEqual(r.checks.length)
+          expect(r.overallStatus === "compliant").toBe(
+            r.failedCount === 0 && r.checks.every((c) => c.status === "pass" || c.status === "not-applicable")
+          )
+        }
+      )
+    )
+  })
+})
+
+describe("verdicts from the email checks", () => {
+  it("SPF: missing, invalid, unknown and valid records", () => {
+    const base = { status: "pass", exists: true, valid: true, record: "v=spf1 -all", issues: [] } as const
+    expect(spfVerdict({ ...base } as any).status).toBe("pass")
+    expect(spfVerdict({ ...base, exists: false, status: "missing" } as any).status).toBe("missing")
+    expect(spfVerdict({ ...base, valid: false, status: "fail", issues: ["two records"] } as any)).toEqual({
+      status: "fail",
+      detail: "two records"
+    })
+    expect(spfVerdict({ ...base, status: "unknown" } as any).status).toBe("unknown")
+  })
+  it("DKIM: found, not found (a warning, selectors cannot be listed), unknown", () => {
+    const base = { discovery: "found", selectorsChecked: ["a", "b"], selectorsFound: [], issues: [] }
+    expect(dkimVerdict({ ...base, selectorsFound: [{ selector: "s1", valid: true }] } as any).status).toBe(
+      "pass"
+    )
+    expect(dkimVerdict({ ...base, selectorsFound: [{ selector: "s1", valid: false }] } as any).status).toBe(
+      "fail"
+    )
+    expect(dkimVerdict({ ...base, discovery: "not-found" } as any).status).toBe("warning")
+    expect(dkimVerdict({ ...base, discovery: "unknown" } as any).status).toBe("unknown")
+  })
+  it("DMARC: any valid policy passes, inherited ones included", () => {
+    const base = {
+      status: "pass",
+      exists: true,
+      valid: true,
+      policy: "none",
+      record: "v=DMARC1; p=none",
+      issues: []
+    }
+    expect(dmarcVerdict(base as any)).toMatchObject({ status: "pass", policy: "none" })
+    expect(
+      dmarcVerdict({
+        ...base,
+        inherited: true,
+        organisationalDomain: "example.com",
+        effectivePolicy: "reject"
+      } as any)
+    ).toMatchObject({ status: "pass", policy: "reject" })
+    expect(dmarcVerdict({ ...base, exists: false } as any).status).toBe("missing")
+    expect(dmarcVerdict({ ...base, valid: false } as any).status).toBe("fail")
+    expect(dmarcVerdict({ ...base, status: "unknown" } as any).status).toBe("unknown")
+  })
+})

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import fc from "fast-check"
+import { analyse, analyseServer, check, type SmtpTlsInput } from "../../../src/checks/smtp-tls/SmtpTls.ts"
+import { Resolver } from "../../../src/net/Resolver.ts"
+import { SmtpFailure } from "../../../src/net/Smtp.ts"
+import { Smtp } from "../../../src/net/Smtp.ts"
+import { type Chain, makeChain, probe, stalled, tlsFacts } from "../fixtures.ts"
+
+let chain: Chain
+beforeAll(() => {
+  chain = makeChain(["mx.example.com"], 60)
+})
+afterAll(() => chain?.pki.cleanup())
+
+// a little after the certificates are made in beforeAll (their notBefore is "now", to the second)
+const now = new Date(Date.now() + 5 * 60_000)
+const good = () => probe({ tls: tlsFacts([chain.leaf, chain.ca], { daysUntilExpiry: 59 }) })
+
+describe("analyseServer", () => {
+  it("passes a trusted, matching, current certificate", () => {
+    const s = analyseServer(good(), 10, null, now)
+    expect(s.status).toBe("pass")
+    expect(s.certificateValid).toBe(true)
+    expect(s.starttls).toBe(true)
+    expect(s.tlsVersion).toBe("TLSv1.3")
+    expect(s.certificate?.commonName).toBe("mx.example.com")
+    expect(s.certificate).not.toHaveProperty("der")
+    expect(s.expired).toBe(false)
+    expect(s.issues).toEqual([])
+  })
+
+  const cases: Array<[string, () => Parameters<typeof analyseServer>[0], string, RegExp]> = [
+    [
+      "no STARTTLS",
+      () => probe({ starttlsOffered: false, extensions: ["PIPELINING"] }),
+      "fail",
+      /does not offer STARTTLS/
+    ],
+    [
+      "untrusted",
+      () => probe({ tls: tlsFacts([chain.leaf], { trusted: false, trustError: "SELF_SIGNED" }) }),
+      "fail",
+      /not trusted/
+    ],
+    [
+      "wrong name",
+      () => probe({ tls: tlsFacts([chain.leaf], { hostnameMatch: false }) }),
+      "fail",
+      /does not cover/
+    ],
+    [
+      "old protocol",
+      () => probe({ tls: tlsFacts([chain.leaf], { protocol: "TLSv1" }) }),
+      "warning",
+      /RFC 8996/
+    ],
+    [
+      "expiring soon",
+      () => probe({ tls: tlsFacts([chain.leaf], { daysUntilExpiry: 5 }) }),
+      "warning",
+      /expires in 5 days/
+    ],
+    ["stalled banner", () => stalled("banner"), "unknown", /banner stage/],
+    [
+      "address refused by policy",
+      () =>
+        probe({
+          status: "error",
+          failure: new SmtpFailure({
+            stage: "connect",
+            reason: "policy",
+            message: "10.0.0.1 is a private address"
+          }),
+          ehloCode: null,
+          starttlsOffered: false
+        }),
+      "fail",
+      /not a public address/
+    ],
+    [
+      "broken handshake",
+      () =>
+        probe({
+          status: "error",
+          failure: new SmtpFailure({ stage: "handshake", reason: "tls", message: "wrong version number" })
+        }),
+      "fail",
+      /handshake failed/
+    ]
+  ]
+  it.each(cases)("%s", (_n, make, status, issue) => {
+    const s = analyseServer(make(), 10, null, now)
+    expect(s.status).toBe(status)
+    expect(s.issues.join("\n")).toMatch(issue)
+  })
+
+  it("an expired certificate fails", () => {
+    const later = new Date(Date.parse(chain.leaf.validTo) + 86_400_000)
+    const s = analyseServer(good(), 10, null, later)
+    expect(s.expired).toBe(true)
+    expect(s.certificateValid).toBe(false)
+    expect(s.status).toBe("fail")
+  })
+
+  it("reports the stalled stage", () => {
+    const s = analyseServer(stalled("ehlo", { bannerCode: 220 }), 10, null, now)
+    expect(s.stalledStage).toBe("ehlo")
+    expect(s.reachable).toBeNull()
+    expect(s.starttls).toBeNull()
+  })
+})
+
+describe("analyse", () => {
+  const base = (probes: SmtpTlsInput["probes"]): SmtpTlsInput => ({
+    domain: "example.com",
+    checkedAt: now.toISOString(),
+    mxStatus: "answer",
+    mxRecords: [{ priority: 10, host: "mx.example.com" }],
+    unresolved: [],
+    probes
+  })
+
+  it("summarises all / some / none STARTTLS and the earliest expiry", () => {
+    const all = analyse(base([good(), { ...good(), address: "192.0.2.26" }]), now)
+    expect(all.summary.starttls).toBe("all")
+    expect(all.summary.allCertificatesValid).toBe(true)
+    expect(all.summary.earliestExpiry).toBe(chain.leaf.validTo)
+    expect(all.summary.status).toBe("pass")
+    const some = analyse(base([good(), probe({ address: "192.0.2.26", starttlsOffered: false })]), now)
+    expect(some.summary.starttls).toBe("some")
+    expect(some.summary.status).toBe("fail")
+    const none = analyse(base([probe({ starttlsOffered: false })]), now)
+    expect(none.summary.starttls).toBe("none")
+    expect(none.summary.allCertificatesValid).toBeNull()
+    const unknown = analyse(base([stalled("banner")]), now)
+    expect(unknown.summary.starttls).toBe("unknown")
+    expect(unknown.summary.status).toBe("unknown")
+  })
+
+  it("null MX and failed MX lookups", () => {
+    expect(analyse({ ...base([]), mxStatus: "null-mx" }, now).summary.status).toBe("not-applicable")
+    expect(analyse({ ...base([]), mxStatus: "unknown" }, now).summary.status).toBe("unknown")
+    const r = analyse({ ...base([]), unresolved: [{ host: "mx.example.com", reason: "none" }] }, now)
+    expect(r.summary.status).toBe("fail")
+  })
+
+  it("is total over arbitrary probe shapes (property)", () => {
+    const arb = fc.record({
+      status: fc.constantFrom("complete" as const, "unknown" as const, "error" as const),
+      starttlsOffered: fc.boolean(),
+      withTls: fc.boolean(),
+      trusted: fc.boolean(),
+      match: fc.boolean(),
+      days: fc.integer({ min: -500, max: 500 }),
+      stage: fc.constantFrom("connect" as const, "banner" as const, "ehlo" as const, "handshake" as const)
+    })
+    fc.assert(
+      fc.property(fc.array(arb, { maxLength: 5 }), (items) => {
+        const probes = items.map((i, n) =>
+          probe({
+            address: `192.0.2.${n}`,
+            status: i.status,
+            starttlsOffered: i.starttlsOffered,
+            failure:
+              i.status === "complete"
+                ? null
+                : new SmtpFailure({ stage: i.stage, reason: "timeout", message: "t" }),
+            tls: i.withTls
+              ? tlsFacts([chain.leaf], {
+                  trusted: i.trusted,
+                  hostnameMatch: i.match,
+                  daysUntilExpiry: i.days
+                })
+              : null
+          })
+        )
+        const r = analyse(base(probes), now)
+        expect(r.servers).toHaveLength(probes.length)
+        expect(r.summary.serversWithStarttls).toBeLessThanOrEqual(r.summary.serversReachable)
+        if (r.summary.allCertificatesValid)
+          expect(r.servers.every((s) => s.certificateValid !== false)).toBe(true)
+      })
+    )
+  })
+})
+
+describe("check", () => {
+  it.effect("probes every MX address and attaches FCrDNS", () =>
+    Effect.gen(function* () {
+      const r = yield* check("example.com")
+      expect(r.servers.map((s) => s.ip)).toEqual(["192.0.2.25"])
+      expect(r.servers[0]!.fcrdns).toEqual({ ptr: ["mx.example.com"], confirmed: true })
+      expect(r.servers[0]!.priority).toBe(10)
+      expect(r.summary.status).toBe("pass")
+    }).pipe(
+      Effect.provide(
+        Layer.mergeAll(
+          Resolver.Test({
+            "example.com MX": ["10 mx.example.com."],
+            "mx.example.com A": ["192.0.2.25"],
+            "25.2.0.192.in-addr.arpa PTR": ["mx.example.com."]
+          }),
+          Smtp.Test({ "mx.example.com|192.0.2.25": good() })
+        )
+      )
+    )
+  )
+})
