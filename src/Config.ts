@@ -151,7 +151,10 @@ export const settings = Config.all({
   cspMaxPages: Config.integer("CSP_MAX_PAGES").pipe(Config.withDefault(20)),
   cspBudgetMs: ms("CSP_BUDGET_MS", 45_000),
   // scans
-  scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000)
+  scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000),
+  checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),
+  scanCacheTtlMs: ms("SCAN_CACHE_TTL_MS", 300_000),
+  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000))
 })
 
 export type Settings = Config.Config.Success<typeof settings>

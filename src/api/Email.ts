@@ -13,88 +13,9 @@ import {
   MtaStsResult
 } from "./EmailAuth.ts"
 import { BadRequest } from "./Errors.ts"
-import type { SpfNode as SpfNodeType } from "../checks/spf/SpfWalk.ts"
+import { SpfResult } from "../checks/spf/Spf.ts"
 
 const Nullable = Schema.NullOr
-
-/** One node of the SPF lookup graph (src/checks/spf/SpfGraph.ts `SpfNode`). */
-export const SpfNode: Schema.Schema<SpfNodeType> = Schema.Struct({
-  type: Schema.Literal("root", "include", "redirect", "a", "mx", "ptr", "exists"),
-  term: Nullable(Schema.String),
-  domain: Nullable(Schema.String),
-  record: Nullable(Schema.String),
-  status: Schema.Literal(
-    "ok",
-    "missing",
-    "multiple",
-    "invalid",
-    "unknown",
-    "void",
-    "loop",
-    "depth",
-    "macro",
-    "budget",
-    "not-evaluated"
-  ),
-  lookups: Schema.Int,
-  totalLookups: Schema.Int,
-  voidLookups: Schema.Int,
-  totalVoidLookups: Schema.Int,
-  networks: Schema.optionalWith(Strings, { exact: true }),
-  hosts: Schema.optionalWith(Strings, { exact: true }),
-  errors: Strings,
-  children: Schema.Array(Schema.suspend((): Schema.Schema<SpfNodeType> => SpfNode))
-}).annotations({ identifier: "SpfNode" })
-
-export const SpfFlattened = Schema.Struct({
-  needed: Schema.Boolean,
-  complete: Schema.Boolean,
-  record: Schema.String,
-  records: Schema.Array(
-    Schema.Struct({
-      name: Schema.String,
-      value: Schema.String,
-      length: Schema.Int,
-      strings: Schema.Int,
-      answerBytes: Schema.Int
-    })
-  ),
-  lookups: Schema.Int,
-  ip4: Schema.Int,
-  ip6: Schema.Int,
-  warnings: Strings
-})
-
-export const Finding = Schema.Struct({
-  id: Schema.String,
-  severity: Schema.Literal("critical", "high", "medium", "low", "info"),
-  message: Schema.String
-})
-
-export const SpfResult = Schema.Struct({
-  domain: Schema.String,
-  status: Status,
-  exists: Schema.Boolean,
-  record: Schema.String,
-  records: Strings,
-  valid: Schema.Boolean,
-  policy: Schema.Literal("fail", "softfail", "neutral", "pass", "none", "unknown"),
-  policySource: Nullable(Schema.String),
-  mechanisms: Strings,
-  modifiers: Strings,
-  redirect: Nullable(Schema.String),
-  includes: Strings,
-  lookups: Schema.Int,
-  lookupLimit: Schema.Int,
-  voidLookups: Schema.Int,
-  voidLookupLimit: Schema.Int,
-  lookupGraph: SpfNode,
-  flattened: SpfFlattened,
-  errors: Schema.Array(Schema.Struct({ position: Schema.Int, term: Schema.String, message: Schema.String })),
-  findings: Schema.Array(Finding),
-  warnings: Strings,
-  issues: Strings
-})
 
 export const EmailCheckResult = Schema.Struct({
   success: Schema.Boolean,

@@ -5,7 +5,8 @@ import { Effect, Either } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest } from "../api/Errors.ts"
 import { generate as generateSpf } from "../generate/Spf.ts"
-import { Facts } from "../scan/Facts.ts"
+import { Spf } from "../checks/spf/Spf.ts"
+import { runCheck } from "../scan/Scanner.ts"
 import * as MailTransport from "./MailTransport.ts"
 import {
   handleBimi,
@@ -18,7 +19,7 @@ import {
 export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
   handlers
     .handle("check", handleEmailCheck)
-    .handle("spf", ({ urlParams }) => Effect.flatMap(Facts.make(urlParams.domain), (facts) => facts.spf))
+    .handle("spf", ({ urlParams }) => runCheck(Spf, urlParams.domain))
     .handle("dkim", handleDkim)
     .handle("dmarc", handleDmarc)
     .handle("bimi", handleBimi)

@@ -60,8 +60,8 @@ export const normalizeName = (name: string): string => {
 const ofType = (answer: DnsAnswer, type: string): ReadonlyArray<DnsRecord> =>
   answer.answers.filter((r) => r.type === type)
 
-/** The convenience lookups every check uses, built on `query`. */
-const build = (query: Query, upstreams: ReadonlyArray<Upstream>) => ({
+/** The convenience lookups every check uses, built on `query` (a scan's Facts build them on its memoised one). */
+export const lookupsOver = (query: Query, upstreams: ReadonlyArray<Upstream>) => ({
   query,
   upstreams,
   /** TXT strings of each record, joined per RFC 7208 3.3; NODATA / NXDOMAIN give []. */
@@ -341,7 +341,7 @@ const makeLive = Effect.gen(function* () {
   }
   // No span per query: a span costs more CPU than the whole DNS exchange (measured with
   // scripts/bench/resolver); the helpers below and every check's gather carry the spans.
-  return build(query, upstreams)
+  return lookupsOver(query, upstreams)
 })
 
 /** The fake engine behind `Resolver.Test`. */
@@ -448,7 +448,7 @@ const makeFake = (zone: FakeZone) => {
       }
       return fail(name, "servfail", "CNAME chain too long (fake)")
     })
-  return build(query, [upstream])
+  return lookupsOver(query, [upstream])
 }
 
 export class Resolver extends Effect.Service<Resolver>()("Resolver", {

@@ -49,7 +49,7 @@ export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
   }
   const fetchOnce = (url: URL, options: WebRequestOptions, maxBytes: number) =>
     Effect.gen(function* () {
-      const addresses = yield* vettedAddresses(settings, lookup, url)
+      const addresses = yield* vettedAddresses(settings, options.lookup ?? lookup, url)
       let last: WebError | undefined
       for (const address of addresses) {
         const result = yield* Effect.either(

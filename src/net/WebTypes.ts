@@ -57,6 +57,8 @@ export interface WebRequestOptions {
   readonly verifyTls?: boolean
   /** Return the first `maxBytes` of a longer body (`truncated` true) instead of failing. */
   readonly truncateBody?: boolean
+  /** Resolve host names with this lookup (a scan's memoised one) instead of the service's own. */
+  readonly lookup?: AddressLookup
 }
 
 export interface PeerCertificate {

@@ -4,6 +4,7 @@
  * reports every problem with its character position, and still returns every term it understood so a
  * broken record can be shown and counted.
  */
+import { Schema } from "effect"
 import { parseIp4, parseIp6 } from "./SpfIp.ts"
 
 export type Qualifier = "+" | "-" | "~" | "?"
@@ -39,11 +40,8 @@ export interface Located<T> {
   readonly text: string
 }
 
-export interface SpfProblem {
-  readonly position: number
-  readonly term: string
-  readonly message: string
-}
+export const SpfProblem = Schema.Struct({ position: Schema.Int, term: Schema.String, message: Schema.String })
+export type SpfProblem = typeof SpfProblem.Type
 
 export interface ParsedSpf {
   readonly record: string

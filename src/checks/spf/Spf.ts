@@ -3,71 +3,59 @@
  * producing the spec's SPF result: exists, record, valid, policy, mechanisms, includes, lookups,
  * lookupGraph, flattened, warnings, issues, plus structured `findings` for scoring.
  */
-import { Effect } from "effect"
-import type { CheckStatus } from "../Status.ts"
-import { answerBytes, flatten, type SpfFlattened } from "./SpfFlatten.ts"
-import {
-  DefaultLimits,
-  gather as gatherGraph,
-  type GraphLimits,
-  type SpfDns,
-  type SpfFetch
-} from "./SpfGraph.ts"
-import { walk, type SpfNode } from "./SpfWalk.ts"
-import { isSpfRecord, selectSpf, type SpfProblem } from "../../records/SpfParse.ts"
+import { Effect, Schema } from "effect"
+import { define } from "../Check.ts"
+import { Fact, Facts } from "../Facts.ts"
+import { type CheckStatus, Finding, type Severity, Status } from "../Status.ts"
+import { answerBytes, flatten, SpfFlattened } from "./SpfFlatten.ts"
+import { gather as gatherGraph, type SpfFetch } from "./SpfGraph.ts"
+import { walk, SpfNode } from "./SpfWalk.ts"
+import { isSpfRecord, selectSpf, SpfProblem } from "../../records/SpfParse.ts"
 
-export type SpfPolicy = "fail" | "softfail" | "neutral" | "pass" | "none" | "unknown"
-export type Severity = "critical" | "high" | "medium" | "low" | "info"
+export const SpfPolicy = Schema.Literal("fail", "softfail", "neutral", "pass", "none", "unknown")
+export type SpfPolicy = typeof SpfPolicy.Type
 
-/** A problem with a stable id (for the issue catalogue and scoring) and a human message. */
-export interface Finding {
-  readonly id: string
-  readonly severity: Severity
-  readonly message: string
-}
+const Strings = Schema.Array(Schema.String)
 
-export interface SpfResult {
-  readonly domain: string
+export const SpfResult = Schema.Struct({
+  domain: Schema.String,
   /**
    * `unknown` when the record or the redirect deciding the policy could not be looked up; `valid`
    * then means "no permerror found in what could be read".
    */
-  readonly status: CheckStatus
-  readonly exists: boolean
+  status: Status,
+  exists: Schema.Boolean,
   /** The SPF record ("" when there is none; the first one when there are several). */
-  readonly record: string
+  record: Schema.String,
   /** Every `v=spf1` record at the domain (more than one is a permerror). */
-  readonly records: ReadonlyArray<string>
-  readonly valid: boolean
-  readonly policy: SpfPolicy
+  records: Strings,
+  valid: Schema.Boolean,
+  policy: SpfPolicy,
   /** The domain whose `all` decided the policy (the domain itself or a redirect target). */
-  readonly policySource: string | null
-  readonly mechanisms: ReadonlyArray<string>
-  readonly modifiers: ReadonlyArray<string>
-  readonly redirect: string | null
-  readonly includes: ReadonlyArray<string>
-  readonly lookups: number
-  readonly lookupLimit: number
-  readonly voidLookups: number
-  readonly voidLookupLimit: number
-  readonly lookupGraph: SpfNode
-  readonly flattened: SpfFlattened
+  policySource: Schema.NullOr(Schema.String),
+  mechanisms: Strings,
+  modifiers: Strings,
+  redirect: Schema.NullOr(Schema.String),
+  includes: Strings,
+  lookups: Schema.Int,
+  lookupLimit: Schema.Int,
+  voidLookups: Schema.Int,
+  voidLookupLimit: Schema.Int,
+  lookupGraph: SpfNode,
+  flattened: SpfFlattened,
   /** Syntax problems of the record, with character positions. */
-  readonly errors: ReadonlyArray<SpfProblem>
-  readonly findings: ReadonlyArray<Finding>
-  readonly warnings: ReadonlyArray<string>
-  readonly issues: ReadonlyArray<string>
-}
+  errors: Schema.Array(SpfProblem),
+  findings: Schema.Array(Finding),
+  warnings: Strings,
+  issues: Strings
+}).annotations({ identifier: "SpfResult" })
+export type SpfResult = typeof SpfResult.Type
 
 export const LookupLimit = 10
 export const VoidLookupLimit = 2
 
 const policyOf = (q: string | undefined): SpfPolicy =>
   q === "-" ? "fail" : q === "~" ? "softfail" : q === "?" ? "neutral" : q === "+" ? "pass" : "neutral"
-
-/** Gathers the SPF graph of `domain` (never fails; DNS failures are kept as unknown). */
-export const gather = (dns: SpfDns, domain: string, limits: GraphLimits = DefaultLimits) =>
-  gatherGraph(dns, domain, limits)
 
 const collect = (node: SpfNode, pred: (n: SpfNode) => boolean, out: Array<SpfNode> = []): Array<SpfNode> => {
   if (pred(node)) out.push(node)
@@ -271,9 +259,20 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
   }
 }
 
-/** gather + analyse. */
-export const check = (dns: SpfDns, domain: string) =>
-  gather(dns, domain).pipe(
-    Effect.map((fetch) => analyse(domain, fetch)),
-    Effect.withSpan("Spf.check")
-  )
+/** The SPF graph of the scanned domain, gathered once per scan (never fails: DNS failures are inside). */
+export const SpfGraph = Fact.define(
+  "spf.graph",
+  Effect.flatMap(Facts, (facts) => gatherGraph(facts, facts.domain))
+)
+
+export const Spf = define({
+  id: "spf",
+  title: "SPF",
+  category: "email",
+  result: SpfResult,
+  gather: Effect.flatMap(Facts, (facts) =>
+    Effect.map(facts.get(SpfGraph), (fetch) => ({ domain: facts.domain, fetch }))
+  ),
+  analyse: ({ domain, fetch }: { readonly domain: string; readonly fetch: SpfFetch }) =>
+    analyse(domain, fetch)
+})

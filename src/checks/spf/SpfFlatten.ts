@@ -4,34 +4,37 @@
  * UDP answers fit 512 bytes (RFC 7208 3.4). Pure. Flattening is a snapshot: provider ranges change,
  * so the result warns whenever it copied a provider's networks.
  */
+import { Schema } from "effect"
 import type { FlatItem } from "./SpfWalk.ts"
 import { formatCidr, mergeCidrs } from "../../records/SpfIp.ts"
 import type { Qualifier } from "../../records/SpfParse.ts"
 
-export interface FlatRecord {
-  readonly name: string
-  readonly value: string
-  readonly length: number
+export const FlatRecord = Schema.Struct({
+  name: Schema.String,
+  value: Schema.String,
+  length: Schema.Int,
   /** Character-strings the value needs (each at most 255 characters). */
-  readonly strings: number
+  strings: Schema.Int,
   /** Size of the UDP answer to `name TXT` carrying this record (and the other TXT records there). */
-  readonly answerBytes: number
-}
+  answerBytes: Schema.Int
+})
+export type FlatRecord = typeof FlatRecord.Type
 
-export interface SpfFlattened {
+export const SpfFlattened = Schema.Struct({
   /** Flattening would bring the record under the lookup limit it now exceeds. */
-  readonly needed: boolean
+  needed: Schema.Boolean,
   /** Every pass network was resolved: nothing unknown, looped or skipped. */
-  readonly complete: boolean
+  complete: Schema.Boolean,
   /** The value to publish at the domain itself. */
-  readonly record: string
-  readonly records: ReadonlyArray<FlatRecord>
+  record: Schema.String,
+  records: Schema.Array(FlatRecord),
   /** DNS-querying terms left in the flattened set (its own include chain and kept terms). */
-  readonly lookups: number
-  readonly ip4: number
-  readonly ip6: number
-  readonly warnings: ReadonlyArray<string>
-}
+  lookups: Schema.Int,
+  ip4: Schema.Int,
+  ip6: Schema.Int,
+  warnings: Schema.Array(Schema.String)
+})
+export type SpfFlattened = typeof SpfFlattened.Type
 
 /**
  * Providers whose ranges are published for include and change without notice: copying them into a

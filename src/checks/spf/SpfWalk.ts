@@ -3,6 +3,7 @@
  * `lookupGraph` with RFC 7208 4.6.4 counts per node, the policy of the evaluated `all` / redirect
  * chain, and the networks and terms the flattener needs. Total: never throws.
  */
+import { Schema } from "effect"
 import { formatCidr, makeCidr, parseIp4, parseIp6, type Cidr } from "../../records/SpfIp.ts"
 import {
   effectiveQualifier,
@@ -25,19 +26,22 @@ import {
   type TermFacts
 } from "./SpfGraph.ts"
 
-export type NodeType = "root" | "include" | "redirect" | "a" | "mx" | "ptr" | "exists"
-export type NodeStatus =
-  | "ok"
-  | "missing"
-  | "multiple"
-  | "invalid"
-  | "unknown"
-  | "void"
-  | "loop"
-  | "depth"
-  | "macro"
-  | "budget"
-  | "not-evaluated"
+export const NodeType = Schema.Literal("root", "include", "redirect", "a", "mx", "ptr", "exists")
+export type NodeType = typeof NodeType.Type
+export const NodeStatus = Schema.Literal(
+  "ok",
+  "missing",
+  "multiple",
+  "invalid",
+  "unknown",
+  "void",
+  "loop",
+  "depth",
+  "macro",
+  "budget",
+  "not-evaluated"
+)
+export type NodeStatus = typeof NodeStatus.Type
 
 /** One node of `lookupGraph`. `lookups` is this term's own cost; `totalLookups` adds its subtree. */
 export interface SpfNode {
@@ -57,6 +61,23 @@ export interface SpfNode {
   readonly errors: ReadonlyArray<string>
   readonly children: ReadonlyArray<SpfNode>
 }
+
+// A recursive schema needs its type spelled out once (Schema.suspend); the interface above is it.
+export const SpfNode: Schema.Schema<SpfNode> = Schema.Struct({
+  type: NodeType,
+  term: Schema.NullOr(Schema.String),
+  domain: Schema.NullOr(Schema.String),
+  record: Schema.NullOr(Schema.String),
+  status: NodeStatus,
+  lookups: Schema.Int,
+  totalLookups: Schema.Int,
+  voidLookups: Schema.Int,
+  totalVoidLookups: Schema.Int,
+  networks: Schema.optionalWith(Schema.Array(Schema.String), { exact: true }),
+  hosts: Schema.optionalWith(Schema.Array(Schema.String), { exact: true }),
+  errors: Schema.Array(Schema.String),
+  children: Schema.Array(Schema.suspend((): Schema.Schema<SpfNode> => SpfNode))
+}).annotations({ identifier: "SpfNode" })
 
 /** What the flattener gets: networks that yield pass, terms kept as written, and what was lost. */
 export type FlatItem =

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
-import { analyse, check } from "../../../src/checks/spf/Spf.ts"
-import { gather } from "../../../src/checks/spf/SpfGraph.ts"
+import { analyse } from "../../../src/checks/spf/Spf.ts"
+import { gather, type SpfDns } from "../../../src/checks/spf/SpfGraph.ts"
 import type { SpfNode } from "../../../src/checks/spf/SpfWalk.ts"
 import { fakeDns, type Zone } from "../spfFakeDns.ts"
 
@@ -25,6 +25,8 @@ const appendixA: Zone = {
   "ptr._spf.example.com TXT": ["v=spf1 -ptr +all"]
 }
 
+const check = (dns: SpfDns, domain: string) =>
+  Effect.map(gather(dns, domain), (fetch) => analyse(domain, fetch))
 const run = (zone: Zone, domain = "example.com") => check(fakeDns(zone).dns, domain)
 const withRecord = (record: string) => run({ ...appendixA, "example.com TXT": [record] })
 

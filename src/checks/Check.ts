@@ -1,0 +1,101 @@
+/**
+ * The shape every check has (DESIGN.md "A check"), so the Scanner, the score, the reports and a
+ * newcomer handle all of them alike:
+ *
+ * - `id`, `title` and `category`; `result`, the Schema of what it produces: the single source of the
+ *   result's TypeScript type (`typeof X.Type`), its OpenAPI schema, stored snapshots and messages;
+ * - `gather`: an Effect that reads the world only through `Facts`, folding every failure into the
+ *   gathered value (a failed look-up is data, "unknown", never an error and never "missing");
+ * - `analyse(gathered, now)`: pure and total; the RFC logic and the property tests live there.
+ *
+ * A check that builds on another's verdict reads it with `need(Other)`: the other check runs once
+ * per scan, and the Scanner learns the edge of its fiber graph.
+ */
+import { Clock, Effect, FiberRef, type Schema } from "effect"
+import { Fact, type FactContext, Facts } from "./Facts.ts"
+
+/** The score's categories (the spec's `dns`, `email`, `security`, plus `dnssec` and `ipv6`). */
+export const Categories = ["dns", "email", "security", "dnssec", "ipv6"] as const
+export type Category = (typeof Categories)[number]
+
+export interface Check<Id extends string, G, A, I = A> {
+  readonly id: Id
+  readonly title: string
+  readonly category: Category
+  readonly result: Schema.Schema<A, I>
+  readonly gather: Effect.Effect<G, never, FactContext>
+  readonly analyse: (gathered: G, now: Date) => A
+  /** This check's own budget (default `CHECK_TIMEOUT_MS`); the scan's deadline bounds it too. */
+  readonly timeoutMs?: number
+}
+
+// Checks of every shape live in one registry, so the erased form must accept any of them.
+export type AnyCheck = Check<string, any, any, any>
+
+export type ResultOf<C> = C extends Check<string, any, infer A, any> ? A : never
+
+export const define = <const Id extends string, G, A, I>(check: Check<Id, G, A, I>) => check
+
+/** When each check ran and what it waited for: the scan's fiber graph, as it happened. */
+export interface CheckTiming {
+  startMs: number
+  endMs: number
+  /** Intervals spent awaiting other checks' results (not this check's own work). */
+  readonly waits: Array<readonly [number, number]>
+  readonly needs: Set<string>
+}
+
+export type ScanTrace = Map<string, CheckTiming>
+
+/** The trace of the scan this fiber works for (none outside a scan). */
+export const CurrentTrace = FiberRef.unsafeMake<ScanTrace | null>(null)
+const CurrentCheck = FiberRef.unsafeMake<string | null>(null)
+
+const timed =
+  (id: string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.gen(function* () {
+      const trace = yield* FiberRef.get(CurrentTrace)
+      const timing: CheckTiming = {
+        startMs: yield* Clock.currentTimeMillis,
+        endMs: 0,
+        waits: [],
+        needs: new Set()
+      }
+      trace?.set(id, timing)
+      return yield* Effect.locally(self, CurrentCheck, id).pipe(
+        Effect.ensuring(Effect.map(Clock.currentTimeMillis, (now) => void (timing.endMs = now)))
+      )
+    })
+
+const facts = new WeakMap<AnyCheck, Fact<unknown>>()
+
+/** The check's result as a derived fact: gathered and analysed once per scan. */
+export const resultFact = <A>(check: Check<string, any, A, any>): Fact<A> => {
+  let fact = facts.get(check) as Fact<A> | undefined
+  if (fact === undefined) {
+    fact = Fact.define(
+      `check.${check.id}`,
+      Effect.gen(function* () {
+        const gathered = yield* check.gather
+        return check.analyse(gathered, new Date(yield* Clock.currentTimeMillis))
+      }).pipe(timed(check.id), Effect.withSpan(`Check.${check.id}`, { attributes: { check: check.id } }))
+    )
+    facts.set(check, fact as Fact<unknown>)
+  }
+  return fact
+}
+
+/** Inside a `gather`: the result of another check of the same scan (an edge of the fiber graph). */
+export const need = <A>(check: Check<string, any, A, any>): Effect.Effect<A, never, Facts> =>
+  Effect.gen(function* () {
+    const [trace, current] = [yield* FiberRef.get(CurrentTrace), yield* FiberRef.get(CurrentCheck)]
+    const since = yield* Clock.currentTimeMillis
+    const result = yield* Effect.flatMap(Facts, (f) => f.get(resultFact(check)))
+    const timing = current === null ? undefined : trace?.get(current)
+    if (timing) {
+      timing.needs.add(check.id)
+      timing.waits.push([since, yield* Clock.currentTimeMillis])
+    }
+    return result
+  })

@@ -1,0 +1,78 @@
+/**
+ * Facts: a check's only door to the world (DESIGN.md principles 3 and 5).
+ *
+ * A check's `gather` requires `Facts` and nothing of `net/`. One scan builds one Facts (the live
+ * implementation is `src/scan/Facts.ts`), which asks each question once however many checks need
+ * it and however concurrently they run: every DNS question, web fetch and SMTP probe, and every
+ * derived `Fact`, is memoised for the scan, its failure too (a SERVFAIL stays unknown for the whole
+ * scan instead of being retried by each check). A memoised question runs in the scan's own scope,
+ * so a check that times out stops waiting for it without cancelling it for the others.
+ *
+ * The interface lives here, below the checks, and the implementation in `scan/`, so imports run
+ * downward: scan -> checks -> Facts (this file) -> net types.
+ */
+import { Context, type Effect } from "effect"
+import type { AppConfig, Upstream } from "../Config.ts"
+import type { DnsAnswer, DnsError, RecordType } from "../net/Dns.ts"
+import type { SmtpProbe } from "../net/Smtp.ts"
+import type { WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
+
+export interface Addresses {
+  readonly v4: ReadonlyArray<string>
+  readonly v6: ReadonlyArray<string>
+}
+
+export interface MxAnswer {
+  readonly priority: number
+  /** The exchange host; a null MX (RFC 7505) appears as "". */
+  readonly exchange: string
+}
+
+/** What a derived fact may require besides the scan's Facts: the settings. */
+export type FactContext = Facts | AppConfig
+
+/**
+ * A derived fact (the SPF graph, the mail servers, a check's result): computed at most once per
+ * scan. It is keyed by the object itself, so define each one once at module level.
+ */
+export interface Fact<A, E = never> {
+  /** For spans and logs. */
+  readonly name: string
+  readonly compute: Effect.Effect<A, E, FactContext>
+}
+
+export const Fact = {
+  define: <A, E = never>(name: string, compute: Effect.Effect<A, E, FactContext>): Fact<A, E> => ({
+    name,
+    compute
+  })
+}
+
+export interface FactsShape {
+  /** The scanned domain, normalised (lower case, no trailing dot). */
+  readonly domain: string
+  /** One DNS question; `checkingDisabled` (RFC 4035 3.2.2) is a separate question. */
+  readonly query: (
+    name: string,
+    type: RecordType,
+    options?: { readonly checkingDisabled?: boolean }
+  ) => Effect.Effect<DnsAnswer, DnsError>
+  /** TXT strings of each record at a name, joined per RFC 7208 3.3; none is []. */
+  readonly txt: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsError>
+  /** A and AAAA of a host; a failure of either fails the whole (unknown is not "no address"). */
+  readonly addresses: (host: string) => Effect.Effect<Addresses, DnsError>
+  /** MX records by priority (RFC 5321 5.1). */
+  readonly mx: (name: string) => Effect.Effect<ReadonlyArray<MxAnswer>, DnsError>
+  /** PTR names of an address (RFC 1035 3.5, RFC 3596 2.5). */
+  readonly ptr: (ip: string) => Effect.Effect<ReadonlyArray<string>, DnsError>
+  /** Ask exactly one upstream, now, past every cache (what that resolver says at this moment). */
+  readonly queryAt: (upstream: Upstream, name: string, type: RecordType) => Effect.Effect<DnsAnswer, DnsError>
+  /** One HTTPS (or HTTP) fetch through the guarded client, host names resolved through `addresses`. */
+  readonly fetch: (url: string, options?: WebRequestOptions) => Effect.Effect<WebResponse, WebError>
+  /** One SMTP session with one MX address (RFC 5321, STARTTLS per RFC 3207). */
+  readonly probe: (host: string, address: string) => Effect.Effect<SmtpProbe>
+  /** A derived fact, computed at most once per scan. */
+  readonly get: <A, E>(fact: Fact<A, E>) => Effect.Effect<A, E>
+}
+
+export class Facts extends Context.Tag("Facts")<Facts, FactsShape>() {}

@@ -1,0 +1,179 @@
+/**
+ * The Scanner: `scan(domain)` runs every registered check of a domain once, as one fiber graph
+ * over one Facts, within the scan's deadline (DESIGN.md "A check", principles 5 and 6).
+ *
+ * - Every check starts at once; a check that needs another's result waits for it (`need`), so the
+ *   graph's edges are the data dependencies and nothing else.
+ * - Each check has its own timeout (its `timeoutMs`, else `CHECK_TIMEOUT_MS`), bounded by
+ *   `SCAN_DEADLINE_MS`. A check that misses it, or fails unexpectedly, is `unknown` with the reason;
+ *   the scan returns everything else.
+ * - The scan's work lives in the scan's scope: when the scan returns, or its caller is interrupted
+ *   (the client went away), every fiber still running is interrupted.
+ * - Each check's duration is recorded (and exported as a span), with the edges it waited on, so
+ *   the critical path of the graph can be compared with the wall time.
+ */
+import { Cause, Clock, Effect, Exit, Option, Schema } from "effect"
+import { AppConfig } from "../Config.ts"
+import {
+  type AnyCheck,
+  type Category,
+  Categories,
+  CurrentTrace,
+  resultFact,
+  type ResultOf,
+  type ScanTrace
+} from "../checks/Check.ts"
+import { type FactContext, Facts } from "../checks/Facts.ts"
+import { registry, type Registry } from "../checks/index.ts"
+import { normalizeName } from "../net/Resolver.ts"
+import { DateTime, Nullable } from "../records/Schemas.ts"
+import { makeFacts, type ScanContext } from "./FactsLive.ts"
+import { criticalPath } from "./Timing.ts"
+
+/** What became of one check in one scan. */
+export interface CheckOutcome<A> {
+  readonly id: string
+  readonly title: string
+  readonly category: Category
+  /** `done`: `result` holds its verdict; `unknown`: it could not finish (`reason` says why). */
+  readonly status: "done" | "unknown"
+  readonly reason: string | null
+  readonly durationMs: number
+  /** The checks whose results this one waited for. */
+  readonly needs: ReadonlyArray<string>
+  readonly result: A | null
+}
+
+export const CheckOutcome = <A, I>(result: Schema.Schema<A, I>) =>
+  Schema.Struct({
+    id: Schema.String,
+    title: Schema.String,
+    category: Schema.Literal(...Categories),
+    status: Schema.Literal("done", "unknown"),
+    reason: Nullable(Schema.String),
+    durationMs: Schema.Int,
+    needs: Schema.Array(Schema.String),
+    result: Nullable(result)
+  })
+
+export type Outcomes<Cs extends ReadonlyArray<AnyCheck>> = {
+  readonly [C in Cs[number] as C["id"]]: CheckOutcome<ResultOf<C>>
+}
+
+export interface ScanResult<Cs extends ReadonlyArray<AnyCheck> = Registry> {
+  readonly domain: string
+  /** When the checks ran (a cached result keeps its original time). */
+  readonly computedAt: string
+  /** Served from the scan cache (`SCAN_CACHE_TTL_MS`) rather than computed for this request. */
+  readonly cached: boolean
+  readonly durationMs: number
+  readonly deadlineMs: number
+  /** The longest chain of dependent checks, by their own work (see `Timing.ts`). */
+  readonly criticalPathMs: number
+  readonly checks: Outcomes<Cs>
+}
+
+/** The Schema of a scan over `checks` (the registry's, by default): stored and sent as is. */
+export const scanResultSchema = <Cs extends ReadonlyArray<AnyCheck>>(checks: Cs) =>
+  Schema.Struct({
+    domain: Schema.String,
+    computedAt: DateTime,
+    cached: Schema.Boolean,
+    durationMs: Schema.Int,
+    deadlineMs: Schema.Int,
+    criticalPathMs: Schema.Int,
+    checks: Schema.Struct(Object.fromEntries(checks.map((c) => [c.id, CheckOutcome(c.result)])))
+  }) as unknown as Schema.Schema<ScanResult<Cs>, unknown>
+
+export const ScanResult = scanResultSchema(registry)
+
+export interface ScanOptions<Cs extends ReadonlyArray<AnyCheck>> {
+  /** The checks to run (default: the whole registry). */
+  readonly checks?: Cs
+  /** Override `SCAN_DEADLINE_MS` for this scan. */
+  readonly deadlineMs?: number
+}
+
+/** One scan, computed now: every check of `options.checks` over one Facts for `domain`. */
+export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
+  rawDomain: string,
+  options: ScanOptions<Cs> = {}
+) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const checks: ReadonlyArray<AnyCheck> = options.checks ?? registry
+    const domain = normalizeName(rawDomain)
+    const deadlineMs = options.deadlineMs ?? config.scanDeadlineMs
+    const trace: ScanTrace = new Map()
+    const startMs = yield* Clock.currentTimeMillis
+    const facts = yield* makeFacts(domain, yield* Effect.scope)
+    const runs = yield* Effect.forEach(
+      checks,
+      (check) => {
+        const budgetMs = Math.min(check.timeoutMs ?? config.checkTimeoutMs, deadlineMs)
+        return facts.get(resultFact(check)).pipe(
+          Effect.timeoutFail({ duration: budgetMs, onTimeout: () => "timeout" as const }),
+          Effect.exit,
+          Effect.tap((exit) =>
+            Exit.isFailure(exit) && Option.isNone(Cause.failureOption(exit.cause))
+              ? Effect.logError(`check ${check.id} of ${domain} failed`, exit.cause)
+              : Effect.void
+          ),
+          Effect.map((exit) => ({ check, exit, budgetMs }))
+        )
+      },
+      { concurrency: "unbounded" }
+    ).pipe(Effect.locally(CurrentTrace, trace))
+    const endMs = yield* Clock.currentTimeMillis
+    const outcome = ({ check, exit, budgetMs }: (typeof runs)[number]): CheckOutcome<unknown> => {
+      const timing = trace.get(check.id)
+      const base = {
+        id: check.id,
+        title: check.title,
+        category: check.category,
+        durationMs: Math.round(
+          (timing && timing.endMs > 0 ? timing.endMs : endMs) - (timing?.startMs ?? startMs)
+        ),
+        needs: [...(timing?.needs ?? [])]
+      }
+      return Exit.isSuccess(exit)
+        ? { ...base, status: "done", reason: null, result: exit.value }
+        : {
+            ...base,
+            status: "unknown",
+            reason: Option.isSome(Cause.failureOption(exit.cause))
+              ? `did not finish within ${budgetMs} ms`
+              : "the check failed unexpectedly (logged); its result is unknown",
+            result: null
+          }
+    }
+    return {
+      domain,
+      computedAt: new Date(startMs).toISOString(),
+      cached: false,
+      durationMs: endMs - startMs,
+      deadlineMs,
+      criticalPathMs: Math.round(criticalPath(trace, endMs)),
+      checks: Object.fromEntries(runs.map((run) => [run.check.id, outcome(run)]))
+    } as unknown as ScanResult<Cs>
+  }).pipe(Effect.scoped, Effect.withSpan("Scanner.scan", { attributes: { domain: rawDomain } }))
+
+/**
+ * One check (and whatever it needs) for one domain, over fresh Facts: what a single-check
+ * endpoint serves.
+ */
+export const runCheck = <C extends AnyCheck>(
+  check: C,
+  domain: string
+): Effect.Effect<ResultOf<C>, never, ScanContext> =>
+  withFacts(
+    domain,
+    Effect.flatMap(Facts, (facts) => facts.get(resultFact(check)))
+  )
+
+/** Runs `effect` with Facts for `domain` (scoped to it): composites and parameterised gathers. */
+export const withFacts = <A, E>(domain: string, effect: Effect.Effect<A, E, FactContext>) =>
+  Effect.gen(function* () {
+    const facts = yield* makeFacts(domain, yield* Effect.scope)
+    return yield* effect.pipe(Effect.provideService(Facts, facts))
+  }).pipe(Effect.scoped)

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Layer, Schema, TestClock } from "effect"
+import { define, need } from "../../src/checks/Check.ts"
+import { Facts } from "../../src/checks/Facts.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { scan } from "../../src/scan/Scanner.ts"
+import { Scans } from "../../src/scan/Scans.ts"
+import { fakeNet } from "../checks/facts.ts"
+
+/** The fakes, with every DNS question counted by "name TYPE". */
+const counted = (zone: Record<string, ReadonlyArray<string>>) => {
+  const asked = new Map<string, number>()
+  const layer = Layer.effect(
+    Resolver,
+    Effect.map(Resolver, (inner) =>
+      Resolver.make({
+        ...inner,
+        query: (name, type, options) =>
+          Effect.suspend(() => {
+            const key = `${name} ${type}`
+            asked.set(key, (asked.get(key) ?? 0) + 1)
+            return inner.query(name, type, options)
+          })
+      })
+    )
+  ).pipe(Layer.provideMerge(fakeNet({ zone, env: { SCAN_DEADLINE_MS: "1000" } })))
+  return { asked, layer }
+}
+
+const Txt = Schema.Array(Schema.String)
+
+const spfTxt = define({
+  id: "a",
+  title: "A",
+  category: "email",
+  result: Txt,
+  gather: Effect.flatMap(Facts, (f) => Effect.orElseSucceed(f.txt(f.domain), () => ["unknown"])),
+  analyse: (records: ReadonlyArray<string>) => records
+})
+
+const alsoTxt = define({
+  id: "b",
+  title: "B",
+  category: "email",
+  result: Schema.Int,
+  gather: Effect.gen(function* () {
+    const facts = yield* Facts
+    const mine = yield* Effect.orElseSucceed(facts.txt(facts.domain), () => [])
+    const theirs = yield* need(spfTxt)
+    return mine.length + theirs.length
+  }),
+  analyse: (n) => n
+})
+
+const never = define({
+  id: "slow",
+  title: "Slow",
+  category: "dns",
+  result: Schema.Int,
+  timeoutMs: 50,
+  gather: Effect.never,
+  analyse: (n: number) => n
+})
+
+describe("Scanner", () => {
+  it.effect("asks each question once however many checks need it, and records the graph's edges", () => {
+    const { asked, layer } = counted({ "example.com TXT": ["v=spf1 -all"] })
+    return Effect.gen(function* () {
+      const result = yield* scan("Example.COM.", { checks: [spfTxt, alsoTxt] })
+      expect(result.domain).toBe("example.com")
+      expect(result.checks.a).toMatchObject({ status: "done", result: ["v=spf1 -all"] })
+      expect(result.checks.b).toMatchObject({ status: "done", result: 2, needs: ["a"] })
+      expect(asked.get("example.com TXT")).toBe(1)
+      expect(result.cached).toBe(false)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a check past its timeout is unknown with the reason; the rest of the scan completes", () => {
+    const { layer } = counted({ "example.com TXT": ["x"] })
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(scan("example.com", { checks: [spfTxt, never] }))
+      yield* TestClock.adjust(60)
+      const result = yield* Fiber.join(fiber)
+      expect(result.checks.a.status).toBe("done")
+      expect(result.checks.slow).toMatchObject({ status: "unknown", result: null })
+      expect(result.checks.slow.reason).toMatch(/did not finish within 50 ms/)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("the scan's deadline bounds every check", () => {
+    const { layer } = counted({})
+    return Effect.gen(function* () {
+      const slow = { ...never, timeoutMs: 60_000 }
+      const fiber = yield* Effect.fork(scan("example.com", { checks: [slow], deadlineMs: 200 }))
+      yield* TestClock.adjust(250)
+      const result = yield* Fiber.join(fiber)
+      expect(result.checks.slow.reason).toMatch(/within 200 ms/)
+      expect(result.deadlineMs).toBe(200)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("interrupting a scan interrupts the work its checks started", () =>
+    Effect.gen(function* () {
+      const started = yield* Deferred.make<void>()
+      const stopped = yield* Deferred.make<void>()
+      const hanging = define({
+        id: "hang",
+        title: "Hang",
+        category: "dns",
+        result: Schema.Int,
+        gather: Deferred.succeed(started, undefined).pipe(
+          Effect.zipRight(Effect.never),
+          Effect.onInterrupt(() => Deferred.succeed(stopped, undefined))
+        ),
+        analyse: (n: number) => n
+      })
+      const fiber = yield* Effect.fork(scan("example.com", { checks: [hanging] }))
+      yield* Deferred.await(started)
+      yield* Fiber.interrupt(fiber)
+      expect(yield* Deferred.isDone(stopped)).toBe(true)
+    }).pipe(Effect.provide(fakeNet()))
+  )
+})
+
+describe("Scans", () => {
+  it.effect("concurrent scans of one domain share one run; a finished one is served from cache", () => {
+    const { asked, layer } = counted({ "example.com TXT": ["v=spf1 -all"] })
+    return Effect.gen(function* () {
+      const scans = yield* Scans
+      const [one, two] = yield* Effect.all([scans.scan("example.com"), scans.scan("EXAMPLE.com")], {
+        concurrency: 2
+      })
+      expect(one.computedAt).toBe(two.computedAt)
+      const again = yield* scans.scan("example.com")
+      expect(again.cached).toBe(true)
+      expect(again.computedAt).toBe(one.computedAt)
+      expect(asked.get("example.com TXT")).toBe(1)
+    }).pipe(Effect.provide(Scans.Default), Effect.provide(layer))
+  })
+})
