@@ -11,6 +11,7 @@ import { MiscApi } from "./api/Misc.ts"
 import { ReportApi } from "./api/Report.ts"
 import { ScanApi } from "./api/Scan.ts"
 import { WebApi } from "./api/Web.ts"
+import { UpstreamProblem } from "./scan/Errors.ts"
 
 export class Api extends HttpApi.make("domain-audit")
   .add(DnsApi)
@@ -23,6 +24,7 @@ export class Api extends HttpApi.make("domain-audit")
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)
+  .addError(UpstreamProblem)
   .addError(NotImplemented)
   .addError(Unavailable)
   .prefix("/api")
