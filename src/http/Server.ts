@@ -2,8 +2,9 @@
  * The HTTP server: every group's handlers, the generated OpenAPI document at /api/openapi.json,
  * interactive docs at /api/docs, all behind the edge rules of Edge.ts.
  */
-import { createServer } from "node:http"
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { createServer, type Server } from "node:http"
+import type { Duplex } from "node:stream"
+import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
@@ -47,9 +48,11 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
  * itself, not the server: server middleware runs after the response is written.
  */
 export const AppLive = Effect.gen(function* () {
-  const { maxBodyBytes } = yield* AppConfig
-  const app = yield* HttpApiBuilder.httpApp
-  return HttpServer.serve(edge(maxBodyBytes)(app))
+  const config = yield* AppConfig
+  // find-my-way refuses path parameters over 100 characters by default, which surfaced as a 405;
+  // the URL is already bounded by MAX_HEADER_BYTES, so let the endpoint's schema judge the value.
+  const app = yield* HttpApiBuilder.httpApp.pipe(HttpRouter.withRouterConfig({ maxParamLength: 65_536 }))
+  return HttpServer.serve(edge(config)(app))
 }).pipe(
   Layer.unwrapEffect,
   Layer.provide(HttpApiScalar.layer({ path: "/api/docs" })),
@@ -58,9 +61,46 @@ export const AppLive = Effect.gen(function* () {
   Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
 )
 
+const PARSER_ERRORS: Record<string, readonly [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "request line and headers too large"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "the request took too long to arrive"],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, "the request headers took too long to arrive"]
+}
+
+/**
+ * Answer what node's HTTP parser refuses before the app sees a request (oversized headers, bad
+ * syntax, slow clients) with the same `{ error }` JSON as everything else, then close.
+ */
+export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  if (!socket.writable || (error.code === "ECONNRESET" && !socket.readable)) return void socket.destroy()
+  const [status, message] = PARSER_ERRORS[error.code ?? ""] ?? [400, "malformed HTTP request"]
+  const body = JSON.stringify({ error: message })
+  const reason = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }[
+    status
+  ]
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  )
+}
+
+/**
+ * node's server with the edge's limits: the header cap, keep-alive longer than the usual client
+ * and proxy idle timeouts (so a reused connection is not closed under a request), JSON parser errors.
+ */
+export const makeNodeServer = (config: { readonly maxHeaderBytes: number }): Server => {
+  const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
+  server.headersTimeout = 66_000
+  server.on("clientError", onClientError)
+  return server
+}
+
+/** The node server on `listen` (port 0: a free one), with AppConfig's limits. */
+export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) => NodeHttpServer.layer(() => makeNodeServer(config), listen))
+  )
+
 /** Serve on AppConfig's HOST:PORT. */
 export const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, ({ host, port }) =>
-    AppLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { host, port })))
-  )
+  Effect.map(AppConfig, ({ host, port }) => AppLive.pipe(Layer.provide(nodeServerLayer({ host, port }))))
 )
