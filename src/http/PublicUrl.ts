@@ -11,7 +11,8 @@ import { AppConfig } from "../Config.ts"
 import { hostLiteral } from "../net/Targets.ts"
 import { isTrusted } from "./ClientAddress.ts"
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i
+/** LDH labels, plus `_` as in container and service names (`audit_web:8080`): harmless in a URL. */
+const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i
 
 /**
  * A `Host` value (RFC 9110 §7.2: uri-host [":" port]) restricted to what this service can be named
@@ -30,6 +31,13 @@ export const validHost = (value: string | undefined): string | undefined => {
   } else {
     const name = host.replace(/\.$/, "")
     if (name.length > 253 || !name.split(".").every((label) => LABEL.test(label))) return undefined
+    // A name ending in a number is an IPv4 address to URL parsers (WHATWG URL): it must be one.
+    if (hostLiteral(name) === "invalid") return undefined
+  }
+  try {
+    new URL(`http://${value}/`)
+  } catch {
+    return undefined
   }
   return value.toLowerCase()
 }
