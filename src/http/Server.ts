@@ -72,7 +72,10 @@ const PARSER_ERRORS: Record<string, readonly [number, string]> = {
  * syntax, slow clients) with the same `{ error }` JSON as everything else, then close.
  */
 export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
-  if (!socket.writable || (error.code === "ECONNRESET" && !socket.readable)) return void socket.destroy()
+  // A response already under way on this socket (the parser failed on what followed it) cannot be
+  // followed by another: close, as node's default handler does.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (!socket.writable || error.code === "ECONNRESET" || inFlight?.headersSent) return void socket.destroy()
   const [status, message] = PARSER_ERRORS[error.code ?? ""] ?? [400, "malformed HTTP request"]
   const body = JSON.stringify({ error: message })
   const reason = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }[

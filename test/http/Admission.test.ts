@@ -122,8 +122,10 @@ describe("the global gate over HTTP", () => {
         // A resolver that never answers keeps each lookup inside the gate until its timeout.
         const silent = dgram.createSocket("udp4")
         yield* Effect.acquireRelease(
-          Effect.async<void>((resume) => silent.bind(0, "127.0.0.1", () => resume(Effect.void))),
-          () => Effect.sync(() => silent.close())
+          Effect.async<void>((resume) => {
+            silent.bind(0, "127.0.0.1", () => resume(Effect.void))
+          }),
+          () => Effect.sync(() => void silent.close())
         )
         const app = testApp({
           DNS_RESOLVERS: `127.0.0.1:${silent.address().port}`,

@@ -61,6 +61,7 @@ export const rawRequest = (options: {
       // Writes after an early answer fail with EPIPE on some runs; the answer is what is tested.
       for (const chunk of options.chunks ?? []) if (!req.destroyed) req.write(chunk)
       req.end()
+      return Effect.sync(() => req.destroy())
     })
   )
 
