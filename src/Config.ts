@@ -182,9 +182,10 @@ export const settings = Config.all({
   maxJsonDepth: int("MAX_JSON_DEPTH", 64),
   trustedProxies: cidrs("TRUSTED_PROXIES"),
   // admission control (http/Admission.ts)
-  admissionConcurrency: int("ADMISSION_CONCURRENCY", 64),
-  admissionQueue: int("ADMISSION_QUEUE", 128),
+  admissionConcurrency: int("ADMISSION_CONCURRENCY", 8),
+  admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
+  admissionMaxLagMs: ms("ADMISSION_MAX_LAG_MS", 75),
   rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
   rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),
   rateCheapBurst: int("RATE_CHEAP_BURST", 120),

@@ -8,9 +8,17 @@
  *   `ADMISSION_CONCURRENCY` at once, a FIFO queue of `ADMISSION_QUEUE` waiting at most
  *   `ADMISSION_QUEUE_MS`; beyond, 503 with `Retry-After`. Memory and latency stay bounded because
  *   no more work is started than the process can finish.
- * - `/health` is exempt from both, so probes see the truth about a busy service.
+ * - When the event loop already lags (`ADMISSION_MAX_LAG_MS`), costly requests get 503 at once:
+ *   the gate counts requests, but CPU is what a warm scan spends, and /health shares the loop.
+ * - `/health` is exempt from all of it, so probes see the truth about a busy service.
+ *
+ * The buckets and the lag check run in node's request event, before the Effect runtime: a flood of
+ * refusals then costs little more than parsing it, which is what keeps /health fast under one.
  */
 import { Effect } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Cidr } from "../net/Targets.ts"
+import { resolveClient } from "./ClientAddress.ts"
 
 /** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
 export type RouteClass = "exempt" | "cheap" | "costly"
@@ -120,4 +128,73 @@ export const makeGate = (settings: GateSettings) => {
       )
     )
   return { admit, stats: () => ({ active, waiting: waiting.length }) } as const
+}
+
+export interface GatekeeperSettings {
+  readonly trustedProxies: ReadonlyArray<Cidr>
+  readonly rateCostlyBurst: number
+  readonly rateCostlyPerMinute: number
+  readonly rateCheapBurst: number
+  readonly rateCheapPerMinute: number
+  readonly admissionMaxLagMs: number
+}
+
+/** How late a 10 ms timer fires, as the worst of the last few ticks: the event loop's backlog. */
+const makeLagMeter = () => {
+  const TICK = 10
+  const recent = [0, 0, 0, 0, 0]
+  let last = performance.now()
+  let i = 0
+  const timer = setInterval(() => {
+    const now = performance.now()
+    recent[i++ % recent.length] = Math.max(0, now - last - TICK)
+    last = now
+  }, TICK)
+  timer.unref()
+  return { lag: () => Math.max(...recent), stop: () => clearInterval(timer) }
+}
+
+const refuse = (res: ServerResponse, status: 429 | 503, error: string, retryAfter: number) => {
+  const body = JSON.stringify(status === 429 ? { error, retryAfter } : { error })
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "retry-after": String(retryAfter)
+  })
+  res.end(body)
+}
+
+/**
+ * The first look at every request, in node's `request` event: true when it was answered here
+ * (429 over the client's bucket, 503 for costly work while the loop lags), false to pass it on.
+ */
+export const makeGatekeeper = (settings: GatekeeperSettings) => {
+  const buckets = {
+    costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
+    cheap: makeBuckets({ burst: settings.rateCheapBurst, perMinute: settings.rateCheapPerMinute })
+  }
+  const meter = makeLagMeter()
+  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? "/"
+    const q = url.indexOf("?")
+    const kind = routeClass(req.method ?? "GET", q < 0 ? url : url.slice(0, q))
+    if (kind === "exempt") return false
+    const forwarded = req.headers["x-forwarded-for"]
+    const client = resolveClient(
+      req.socket.remoteAddress,
+      Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+      settings.trustedProxies
+    )
+    const wait = buckets[kind].take(client, Date.now())
+    if (wait > 0) {
+      refuse(res, 429, `too many requests from your address; retry in ${wait} s`, wait)
+      return true
+    }
+    if (kind === "costly" && meter.lag() > settings.admissionMaxLagMs) {
+      refuse(res, 503, "the service is at capacity; retry in a few seconds", 1)
+      return true
+    }
+    return false
+  }
+  return { handle, stop: meter.stop } as const
 }

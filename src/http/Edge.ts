@@ -4,9 +4,9 @@
  * unknown routes 404 (405 with `Allow` when only the method is wrong), oversized bodies 413,
  * defects 500 with the details only in the log, and every 429 and 503 carries `Retry-After`.
  *
- * Before the app runs, the public-edge rules of DESIGN principle 10 (issue 12): per-client token
- * buckets and the global gate on costly work (Admission.ts), and the body rules for JSON endpoints
- * (BodyRules.ts). Error texts are cut to a bounded length and never echo a whole input.
+ * Before the app runs, the public-edge rules of DESIGN principle 10 (issue 12): the global gate on
+ * costly work (Admission.ts; the per-client buckets run earlier, in the node server's request
+ * event) and the body rules for JSON endpoints (BodyRules.ts). Error texts are cut to a bounded length and never echo a whole input.
  */
 import {
   HttpApi,
@@ -16,12 +16,11 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Effect, Option, Scheduler } from "effect"
 import { Api } from "../Api.ts"
 import type { Settings } from "../Config.ts"
-import { makeBuckets, makeGate, routeClass } from "./Admission.ts"
+import { makeGate, routeClass } from "./Admission.ts"
 import { hasBody, isJsonContentType, nestedDeeperThan, readBody, withBodyText } from "./BodyRules.ts"
-import { resolveClient } from "./ClientAddress.ts"
 
 interface Route {
   readonly method: string
@@ -187,22 +186,20 @@ const fromCause = (maxBodyBytes: number) => (cause: Cause.Cause<unknown>) =>
     return json(500, { error: GENERIC[500]! })
   })
 
+/**
+ * Costly work (and all it forks) goes back to node's event loop after every round of microtasks;
+ * Effect's default scheduler runs up to 2,048 rounds first. Under load a burst of scan work then
+ * kept sockets, timers and /health waiting for seconds (docs/bench.md has the figures).
+ */
+const costlyScheduler = new Scheduler.MixedScheduler(1)
+
 const tooLarge = (maxBodyBytes: number) =>
   json(413, { error: `request body too large; the limit is ${maxBodyBytes} bytes` })
 
 /** The settings the edge reads (a slice of AppConfig, so tests can pass literals). */
 export type EdgeSettings = Pick<
   Settings,
-  | "maxBodyBytes"
-  | "maxJsonDepth"
-  | "trustedProxies"
-  | "admissionConcurrency"
-  | "admissionQueue"
-  | "admissionQueueMs"
-  | "rateCostlyBurst"
-  | "rateCostlyPerMinute"
-  | "rateCheapBurst"
-  | "rateCheapPerMinute"
+  "maxBodyBytes" | "maxJsonDepth" | "admissionConcurrency" | "admissionQueue" | "admissionQueueMs"
 >
 
 /**
@@ -211,10 +208,6 @@ export type EdgeSettings = Pick<
  */
 export const edge = (settings: EdgeSettings) => {
   const { maxBodyBytes } = settings
-  const buckets = {
-    costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
-    cheap: makeBuckets({ burst: settings.rateCheapBurst, perMinute: settings.rateCheapPerMinute })
-  }
   const gate = makeGate({
     concurrency: settings.admissionConcurrency,
     queue: settings.admissionQueue,
@@ -264,18 +257,6 @@ export const edge = (settings: EdgeSettings) => {
       const request = yield* HttpServerRequest.HttpServerRequest
       const kind = routeClass(request.method, pathOf(request.url))
       if (kind === "exempt") return yield* inner
-      const client = resolveClient(
-        Option.getOrUndefined(request.remoteAddress),
-        request.headers["x-forwarded-for"],
-        settings.trustedProxies
-      )
-      const wait = buckets[kind].take(client, Date.now())
-      if (wait > 0)
-        return json(
-          429,
-          { error: `too many requests from your address; retry in ${wait} s`, retryAfter: wait },
-          { "Retry-After": String(wait) }
-        )
       let admitted = request
       if (request.method === "POST") {
         const checked = yield* bodyRules(request)
@@ -283,7 +264,7 @@ export const edge = (settings: EdgeSettings) => {
         admitted = checked
       }
       const run = Effect.provideService(inner, HttpServerRequest.HttpServerRequest, admitted)
-      return yield* kind === "costly" ? gate.admit(run, busy) : run
+      return yield* kind === "costly" ? gate.admit(Effect.withScheduler(run, costlyScheduler), busy) : run
     })
   }
 }

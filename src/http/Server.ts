@@ -2,7 +2,7 @@
  * The HTTP server: every group's handlers, the generated OpenAPI document at /api/openapi.json,
  * interactive docs at /api/docs, all behind the edge rules of Edge.ts.
  */
-import { createServer, type Server } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -16,6 +16,7 @@ import { Web } from "../net/Web.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
+import { type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
 import { edge } from "./Edge.ts"
 import { EmailHandlers } from "./EmailHandlers.ts"
 import { MiscHandlers } from "./MiscHandlers.ts"
@@ -90,10 +91,18 @@ export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
  * node's server with the edge's limits: the header cap, keep-alive longer than the usual client
  * and proxy idle timeouts (so a reused connection is not closed under a request), JSON parser errors.
  */
-export const makeNodeServer = (config: { readonly maxHeaderBytes: number }): Server => {
+export const makeNodeServer = (config: GatekeeperSettings & { readonly maxHeaderBytes: number }): Server => {
   const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
   server.headersTimeout = 66_000
   server.on("clientError", onClientError)
+  // The gatekeeper answers refusals before the platform's request listener sees them.
+  const gatekeeper = makeGatekeeper(config)
+  const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
+  server.emit = ((event: string, ...args: Array<unknown>) =>
+    event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
+      ? true
+      : emit(event, ...args)) as Server["emit"]
+  server.on("close", gatekeeper.stop)
   return server
 }
 
