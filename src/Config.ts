@@ -3,6 +3,7 @@
  * Nothing else reads the environment. The README's "Configuration" table mirrors this file.
  */
 import { Config, ConfigError, Effect, Either, LogLevel } from "effect"
+import { type Cidr, parseAllowList } from "./net/Targets.ts"
 
 /** A DNS server to ask: `address` is an IP literal, `port` usually 53. */
 export interface Upstream {
@@ -111,6 +112,63 @@ const dnsblZones = list("DNSBL_ZONES", Object.keys(KNOWN_DNSBLS).slice(0, 3).joi
   )
 )
 
+/** Comma-separated CIDRs or addresses (`10.0.0.0/8,::1`), parsed once. */
+const cidrs = (name: string) =>
+  list(name, "").pipe(
+    Config.mapOrFail((items) => {
+      const parsed = parseAllowList(items)
+      return parsed.ok
+        ? Either.right(parsed.cidrs as ReadonlyArray<Cidr>)
+        : Either.left(ConfigError.InvalidData([name], `'${parsed.bad}' is not a CIDR or address`))
+    })
+  )
+
+/** Ports and ranges, `443,8443,1024-65535`, as a membership test. */
+export const parsePorts = (items: ReadonlyArray<string>): ((port: number) => boolean) | string => {
+  const ranges: Array<readonly [number, number]> = []
+  for (const item of items) {
+    const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(item)
+    const lo = Number(m?.[1]),
+      hi = Number(m?.[2] ?? m?.[1])
+    if (!m || lo < 1 || hi > 65535 || lo > hi) return item
+    ranges.push([lo, hi])
+  }
+  return (port) => ranges.some(([lo, hi]) => port >= lo && port <= hi)
+}
+
+const ports = (name: string, fallback: string) =>
+  list(name, fallback).pipe(
+    Config.mapOrFail((items) => {
+      const parsed = parsePorts(items)
+      return typeof parsed === "string"
+        ? Either.left(ConfigError.InvalidData([name], `'${parsed}' is not a port or a range lo-hi`))
+        : Either.right(parsed)
+    })
+  )
+
+/** `PUBLIC_BASE_URL`: empty, or an absolute http(s) URL without query or fragment. */
+const publicBaseUrl = Config.string("PUBLIC_BASE_URL").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((raw) => {
+    if (raw === "") return Either.right("")
+    try {
+      const url = new URL(raw)
+      if ((url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "")
+        return Either.right(url.href.replace(/\/$/, ""))
+    } catch {
+      // fall through to the error below
+    }
+    return Either.left(
+      ConfigError.InvalidData(
+        ["PUBLIC_BASE_URL"],
+        `'${raw}' must be an http(s) URL such as https://audit.example.net/api`
+      )
+    )
+  })
+)
+
+const int = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
+
 const ms = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
 
 /** Every setting, read from the environment (or a test's ConfigProvider). */
@@ -118,8 +176,20 @@ export const settings = Config.all({
   // HTTP server
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  publicBaseUrl: Config.string("PUBLIC_BASE_URL").pipe(Config.withDefault("")),
+  publicBaseUrl,
   maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(1_048_576)),
+  maxHeaderBytes: int("MAX_HEADER_BYTES", 16_384),
+  maxJsonDepth: int("MAX_JSON_DEPTH", 64),
+  trustedProxies: cidrs("TRUSTED_PROXIES"),
+  // admission control (http/Admission.ts)
+  admissionConcurrency: int("ADMISSION_CONCURRENCY", 8),
+  admissionQueue: int("ADMISSION_QUEUE", 64),
+  admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
+  admissionMaxLagMs: ms("ADMISSION_MAX_LAG_MS", 75),
+  rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
+  rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),
+  rateCheapBurst: int("RATE_CHEAP_BURST", 120),
+  rateCheapPerMinute: int("RATE_CHEAP_PER_MINUTE", 600),
   logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   // storage
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./data")),
@@ -147,6 +217,7 @@ export const settings = Config.all({
   httpTimeoutMs: ms("HTTP_TIMEOUT_MS", 10_000),
   httpMaxBodyBytes: Config.integer("HTTP_MAX_BODY_BYTES").pipe(Config.withDefault(2_097_152)),
   httpMaxHeaderBytes: Config.integer("HTTP_MAX_HEADER_BYTES").pipe(Config.withDefault(32_768)),
+  httpAllowedPorts: ports("HTTP_ALLOWED_PORTS", "443"),
   // CSP crawler
   cspMaxPages: Config.integer("CSP_MAX_PAGES").pipe(Config.withDefault(20)),
   cspBudgetMs: ms("CSP_BUDGET_MS", 45_000),

@@ -11,21 +11,19 @@ import * as Blocklist from "../checks/blocklist/Blocklist.ts"
 import * as Fcrdns from "../checks/fcrdns/Fcrdns.ts"
 import * as SenderRequirements from "../checks/sender/SenderRequirements.ts"
 import * as SmtpTls from "../checks/smtp-tls/SmtpTls.ts"
-import { AppConfig } from "../Config.ts"
+import { publicBaseUrl } from "./PublicUrl.ts"
 
 const upstreamProblem = (domain: string) =>
   new InternalError({
     error: `upstream resolver problem: the MX records of ${domain} could not be looked up; retry after a few seconds`
   })
 
-/** This endpoint's own URL: PUBLIC_BASE_URL when set, else derived from the request. */
+/** This endpoint's own URL, on the validated base of PublicUrl.ts. */
 const selfUrl = (request: HttpServerRequest.HttpServerRequest, path: string, domain: string) =>
-  Effect.map(AppConfig, ({ publicBaseUrl }) => {
-    const proto = request.headers["x-forwarded-proto"] ?? "http"
-    const host = request.headers["host"] ?? "localhost"
-    const base = publicBaseUrl !== "" ? publicBaseUrl.replace(/\/$/, "") : `${proto}://${host}/api`
-    return `${base}${path}?domain=${encodeURIComponent(domain)}`
-  })
+  Effect.map(
+    Effect.provideService(publicBaseUrl, HttpServerRequest.HttpServerRequest, request),
+    (base) => `${base}${path}?domain=${encodeURIComponent(domain)}`
+  )
 
 export const smtpTls = (domain: string) =>
   Effect.gen(function* () {

@@ -2,8 +2,9 @@
  * The HTTP server: every group's handlers, the generated OpenAPI document at /api/openapi.json,
  * interactive docs at /api/docs, all behind the edge rules of Edge.ts.
  */
-import { createServer } from "node:http"
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
+import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
@@ -15,6 +16,7 @@ import { Web } from "../net/Web.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
+import { type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
 import { edge } from "./Edge.ts"
 import { EmailHandlers } from "./EmailHandlers.ts"
 import { MiscHandlers } from "./MiscHandlers.ts"
@@ -47,9 +49,11 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
  * itself, not the server: server middleware runs after the response is written.
  */
 export const AppLive = Effect.gen(function* () {
-  const { maxBodyBytes } = yield* AppConfig
-  const app = yield* HttpApiBuilder.httpApp
-  return HttpServer.serve(edge(maxBodyBytes)(app))
+  const config = yield* AppConfig
+  // find-my-way refuses path parameters over 100 characters by default, which surfaced as a 405;
+  // the URL is already bounded by MAX_HEADER_BYTES, so let the endpoint's schema judge the value.
+  const app = yield* HttpApiBuilder.httpApp.pipe(HttpRouter.withRouterConfig({ maxParamLength: 65_536 }))
+  return HttpServer.serve(edge(config)(app))
 }).pipe(
   Layer.unwrapEffect,
   Layer.provide(HttpApiScalar.layer({ path: "/api/docs" })),
@@ -58,9 +62,57 @@ export const AppLive = Effect.gen(function* () {
   Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
 )
 
+const PARSER_ERRORS: Record<string, readonly [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "request line and headers too large"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "the request took too long to arrive"],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, "the request headers took too long to arrive"]
+}
+
+/**
+ * Answer what node's HTTP parser refuses before the app sees a request (oversized headers, bad
+ * syntax, slow clients) with the same `{ error }` JSON as everything else, then close.
+ */
+export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  // A response already under way on this socket (the parser failed on what followed it) cannot be
+  // followed by another: close, as node's default handler does.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (!socket.writable || error.code === "ECONNRESET" || inFlight?.headersSent) return void socket.destroy()
+  const [status, message] = PARSER_ERRORS[error.code ?? ""] ?? [400, "malformed HTTP request"]
+  const body = JSON.stringify({ error: message })
+  const reason = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }[
+    status
+  ]
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  )
+}
+
+/**
+ * node's server with the edge's limits: the header cap, keep-alive longer than the usual client
+ * and proxy idle timeouts (so a reused connection is not closed under a request), JSON parser errors.
+ */
+export const makeNodeServer = (config: GatekeeperSettings & { readonly maxHeaderBytes: number }): Server => {
+  const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
+  server.headersTimeout = 66_000
+  server.on("clientError", onClientError)
+  // The gatekeeper answers refusals before the platform's request listener sees them.
+  const gatekeeper = makeGatekeeper(config)
+  const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
+  server.emit = ((event: string, ...args: Array<unknown>) =>
+    event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
+      ? true
+      : emit(event, ...args)) as Server["emit"]
+  server.on("close", gatekeeper.stop)
+  return server
+}
+
+/** The node server on `listen` (port 0: a free one), with AppConfig's limits. */
+export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) => NodeHttpServer.layer(() => makeNodeServer(config), listen))
+  )
+
 /** Serve on AppConfig's HOST:PORT. */
 export const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, ({ host, port }) =>
-    AppLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { host, port })))
-  )
+  Effect.map(AppConfig, ({ host, port }) => AppLive.pipe(Layer.provide(nodeServerLayer({ host, port }))))
 )

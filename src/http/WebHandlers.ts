@@ -1,16 +1,15 @@
 /** Handlers of the web group: security headers (analyse, generate) and the CSP scan. */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../api/Errors.ts"
 import * as Headers from "../checks/headers/Headers.ts"
 import { CspScanner } from "../checks/csp/CspScan.ts"
 import { generate, SecurityHeadersError } from "../generate/SecurityHeaders.ts"
+import { clientAddress } from "./ClientAddress.ts"
 
-/** The caller's address for the CSP rate limit: the socket peer (forwarded headers are spoofable). */
-const clientIp = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-  Option.getOrElse(request.remoteAddress, () => "unknown")
-)
+/** The caller's address for the CSP rate limit: the socket peer, or the client behind a trusted proxy. */
+const clientIp = clientAddress
 
 export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
   handlers

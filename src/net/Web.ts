@@ -56,7 +56,8 @@ const loadSettings = Effect.gen(function* () {
     timeoutMs: config.httpTimeoutMs,
     maxBodyBytes: config.httpMaxBodyBytes,
     maxHeaderBytes: config.httpMaxHeaderBytes,
-    userAgent: "domain-audit/0.1 (security scanner)"
+    userAgent: "domain-audit/0.1 (security scanner)",
+    allowedPort: config.httpAllowedPorts
   } satisfies WebSettings
 })
 

@@ -25,6 +25,33 @@ import {
 const isTlsCode = (code: string) =>
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|EPROTO)/.test(code)
 
+/** Certificate verdicts (OpenSSL X509_V_ERR names as node reports them): the site's answer, worth naming. */
+const isCertificateCode = (code: string) =>
+  /^(CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|ERR_TLS_CERT_ALTNAME_INVALID)$/.test(
+    code
+  )
+
+/**
+ * What the caller is told about a failed exchange: generic words, never the address, the port's
+ * state (refused, reset, silent) or library text, which would turn the client into a port scanner
+ * for whoever can name a URL. The full error goes to the debug log.
+ */
+export const failureMessage = (reason: WebErrorReason, secure: boolean, code: string): string => {
+  const over = secure ? "HTTPS" : "HTTP"
+  switch (reason) {
+    case "tls":
+      return isCertificateCode(code)
+        ? `the site's TLS certificate was not accepted (${code})`
+        : "the TLS handshake with the site failed"
+    case "too-large":
+      return "the site's response headers are too large"
+    case "http":
+      return `the site's ${over} response could not be read`
+    default:
+      return `the site could not be reached over ${over}`
+  }
+}
+
 export interface Attempt {
   readonly status: number
   readonly rawHeaders: ReadonlyArray<readonly [string, string]>
@@ -117,7 +144,7 @@ export const attempt = (
           webError(
             url.href,
             "timeout",
-            `connect to ${address} timed out after ${settings.connectTimeoutMs} ms`,
+            `the site could not be reached over ${secure ? "HTTPS" : "HTTP"} within ${settings.connectTimeoutMs} ms`,
             address
           )
         )
@@ -137,13 +164,12 @@ export const attempt = (
               ? "tls"
               : "connect"
       finish(
-        Effect.fail(
-          new WebError({
-            url: url.href,
-            reason,
-            message: `${code ? code + ": " : ""}${error.message}`,
-            address
-          })
+        Effect.logDebug("web exchange failed", url.href, address, code, error.message).pipe(
+          Effect.zipRight(
+            Effect.fail(
+              new WebError({ url: url.href, reason, message: failureMessage(reason, secure, code), address })
+            )
+          )
         )
       )
     })
@@ -193,7 +219,9 @@ export const attempt = (
           overflow(`response body exceeds the ${maxBytes} byte limit`)
         } else chunks.push(chunk)
       })
-      res.on("error", (error) => finish(Effect.fail(webError(url.href, "http", error.message, address))))
+      res.on("error", () =>
+        finish(Effect.fail(webError(url.href, "http", failureMessage("http", secure, ""), address)))
+      )
       res.on("end", () => complete(false))
     })
     req.end()

@@ -7,8 +7,16 @@ import { Effect } from "effect"
 import { formatIp, hostLiteral, parseIp, type Refusal, vet } from "./Targets.ts"
 import { type AddressLookup, webError, WebError, type WebSettings } from "./WebTypes.ts"
 
-const refusedMessage = (address: string, refusal: Refusal) =>
-  `refusing to connect to ${address}: ${refusal} address (not allowed by the address policy)`
+/**
+ * Names the host the caller gave and the class of address, never the address it resolved to: the
+ * caller learns that the target is refused, not what the service's network looks like.
+ */
+const refusedMessage = (host: string, refusal: Refusal) =>
+  `refusing to connect to ${host}: it is or resolves to a ${refusal} address, which the address policy does not allow`
+
+/** The port a URL connects to: its own, else its scheme's default. */
+export const portOf = (url: URL) =>
+  url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80
 
 /** Parse and vet a URL's scheme and literal host; names are resolved later. */
 export const parseTarget = (text: string): { readonly url: URL } | WebError => {
@@ -41,10 +49,20 @@ export const vettedAddresses = (
     new WebError({
       url: url.href,
       reason: "refused-address",
-      message: refusedMessage(address, refusal),
+      message: refusedMessage(host, refusal),
       address,
       refusal
     })
+  const port = portOf(url)
+  if (!settings.allowedPort(port) && !(url.protocol === "http:" && port === 80))
+    return Effect.fail(
+      new WebError({
+        url: url.href,
+        reason: "refused-address",
+        message: `refusing to connect to port ${port}: web sites are fetched on the standard HTTPS port only`,
+        refusal: "port"
+      })
+    )
   if (literal === "invalid") return Effect.fail(webError(url.href, "invalid-url", `invalid address ${host}`))
   if (literal !== undefined) {
     const verdict = vet(literal, settings.allow)
@@ -54,7 +72,8 @@ export const vettedAddresses = (
   }
   if (/(^|\.)localhost\.?$/i.test(host)) return Effect.fail(refuse(host, "loopback"))
   return lookup(host).pipe(
-    Effect.mapError((e) => webError(url.href, "dns", `resolving ${host} failed: ${e.reason}: ${e.message}`)),
+    // The resolver's own words may name upstream servers: the caller gets the kind of failure only.
+    Effect.mapError((e) => webError(url.href, "dns", `the name ${host} could not be resolved (${e.reason})`)),
     Effect.flatMap(({ v4, v6 }) => {
       const all = [...v4, ...v6]
       if (all.length === 0)

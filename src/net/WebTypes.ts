@@ -37,7 +37,7 @@ export class WebError extends Schema.TaggedError<WebError>()("WebError", {
   message: Schema.String,
   /** The refused or failing address, when one is known. */
   address: Schema.optional(Schema.String),
-  /** For `refused-address`: which address class (Targets `Refusal`). */
+  /** For `refused-address`: which address class (Targets `Refusal`), or `port`. */
   refusal: Schema.optional(Schema.String)
 }) {}
 
@@ -120,6 +120,11 @@ export interface WebSettings {
   readonly maxBodyBytes: number
   readonly maxHeaderBytes: number
   readonly userAgent: string
+  /**
+   * Ports an `https:` URL may name (`HTTP_ALLOWED_PORTS`, default 443 only); `http:` URLs may also
+   * use 80. Anything else is refused like a forbidden address, so the client is no port scanner.
+   */
+  readonly allowedPort: (port: number) => boolean
 }
 
 /** A `WebError` with the address only when one is known (exactOptionalPropertyTypes). */

@@ -8,12 +8,12 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import * as DnsPacket from "dns-packet"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
-import { AppLive } from "../../src/http/Server.ts"
+import { AppLive, nodeServerLayer } from "../../src/http/Server.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
 
 /** Port 9 (discard) on loopback: nothing listens, so every query fails at once. */
@@ -24,20 +24,34 @@ export const NOWHERE = {
   ALLOW_TARGETS: ""
 }
 
+/** NodeHttpServer.layerTest, but with the service's own node server (its limits and parser errors). */
+const testServer = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(nodeServerLayer({ host: "127.0.0.1", port: 0 }))
+)
+
+/**
+ * Tests call from one address in quick succession on shared machines: the per-client buckets and
+ * the event-loop lag limit are opened wide unless a test sets them (the admission tests do).
+ */
+export const UNLIMITED = {
+  RATE_COSTLY_BURST: "1000000",
+  RATE_CHEAP_BURST: "1000000",
+  // a busy test machine lags too: shedding on lag is for production
+  ADMISSION_MAX_LAG_MS: "1000000"
+}
+
 export const testApp = (
   env: Record<string, string> = {},
   dataDir = mkdtempSync(join(tmpdir(), "domain-audit-test-"))
 ) => {
   const config = Layer.setConfigProvider(
     ConfigProvider.fromMap(
-      new Map(Object.entries({ ...NOWHERE, DATA_DIR: dataDir, LOG_LEVEL: "Error", ...env }))
+      new Map(Object.entries({ ...NOWHERE, ...UNLIMITED, DATA_DIR: dataDir, LOG_LEVEL: "Error", ...env }))
     )
   )
-  return AppLive.pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provide(AppConfig.Default),
-    Layer.provide(config)
-  )
+  return AppLive.pipe(Layer.provideMerge(testServer), Layer.provide(AppConfig.Default), Layer.provide(config))
 }
 
 /**

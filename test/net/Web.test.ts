@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import * as https from "node:https"
+import * as net from "node:net"
 import type { AddressInfo } from "node:net"
 import * as tls from "node:tls"
 import * as zlib from "node:zlib"
@@ -48,6 +49,7 @@ const settings = (allow: ReadonlyArray<string>, extra: Partial<WebSettings> = {}
     maxBodyBytes: 4_096,
     maxHeaderBytes: 8_192,
     userAgent: "test",
+    allowedPort: () => true,
     ...extra
   }
 }
@@ -295,7 +297,8 @@ describe("the Web layer", () => {
               ConfigProvider.fromMap(
                 new Map([
                   ["ALLOW_TARGETS", "127.0.0.0/8"],
-                  ["EXTRA_CA_FILE", pki.caFile]
+                  ["EXTRA_CA_FILE", pki.caFile],
+                  ["HTTP_ALLOWED_PORTS", "443,1024-65535"]
                 ])
               )
             )
@@ -331,7 +334,8 @@ describe("the Web layer", () => {
               ConfigProvider.fromMap(
                 new Map([
                   ["ALLOW_TARGETS", "127.0.0.1"],
-                  ["EXTRA_CA_FILE", pki.caFile]
+                  ["EXTRA_CA_FILE", pki.caFile],
+                  ["HTTP_ALLOWED_PORTS", "443,1024-65535"]
                 ])
               )
             )
@@ -339,5 +343,48 @@ describe("the Web layer", () => {
         )
       )
     )
+  )
+})
+
+describe("the port policy and what failures say (issue 12)", () => {
+  const only443 = () => makeWeb(settings(["127.0.0.0/8"], { allowedPort: (port) => port === 443 }), lookup)
+
+  it.live("refuses any port but the allowed ones before connecting, naming no address", () =>
+    Effect.gen(function* () {
+      const before = connections.a
+      for (const url of [`https://good.example.net:${portA}/`, "https://good.example.net:22/"]) {
+        const err = yield* Effect.flip(only443().get(url))
+        expect(err.reason).toBe("refused-address")
+        expect(err.refusal).toBe("port")
+        expect(err.message).not.toMatch(/127\.0\.0\.1/)
+      }
+      expect(connections.a).toBe(before)
+      // plain http keeps its own port 80 (the headers check's probe)
+      const http80 = yield* Effect.flip(only443().get("http://empty.example.net/"))
+      expect(http80.reason).toBe("no-address")
+    })
+  )
+
+  it.live("a closed port, a non-TLS service and a refused name are reported in generic words", () =>
+    Effect.gen(function* () {
+      // a port nothing listens on, and a plain-TCP service that answers TLS with garbage
+      const closed = yield* Effect.flip(allowed().get("https://good.example.net:9/"))
+      expect(closed.reason).toBe("connect")
+      expect(closed.message).toBe("the site could not be reached over HTTPS")
+      const plain = yield* Effect.async<number>((resume) => {
+        const server = net.createServer((socket) => socket.end("SSH-2.0-OpenSSH_9.6\r\n"))
+        server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
+        setTimeout(() => server.close(), 3_000).unref()
+      })
+      const garbage = yield* Effect.flip(allowed().get(`https://good.example.net:${plain}/`))
+      expect(garbage.message).not.toMatch(/ssl|openssl|routines|ECONN|127\.0\.0\.1|:\d+/i)
+      expect(garbage.message).toMatch(/^the (site could not be reached|TLS handshake with the site failed)/)
+      const refused = yield* Effect.flip(strict().get(`https://good.example.net:${portA}/`))
+      expect(refused.message).toBe(
+        "refusing to connect to good.example.net: it is or resolves to a loopback address, which the address policy does not allow"
+      )
+      const dns = yield* Effect.flip(allowed().get("https://fail.example.net/"))
+      expect(dns.message).toBe("the name fail.example.net could not be resolved (timeout)")
+    })
   )
 })

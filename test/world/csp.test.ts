@@ -130,7 +130,10 @@ describe("the synthesised policy served back on a copy of csp-weak.com", () => {
         host === "csp-weak-copy.com"
           ? Effect.succeed({ v4: ["127.0.0.1"], v6: [] })
           : Effect.fail(new DnsError({ name: host, type: "A", reason: "other", message: "not in the copy" }))
-      ).pipe(Layer.provideMerge(AppConfig.Default), Layer.provide(config({ EXTRA_CA_FILE: caFile })))
+      ).pipe(
+        Layer.provideMerge(AppConfig.Default),
+        Layer.provide(config({ EXTRA_CA_FILE: caFile, HTTP_ALLOWED_PORTS: `443,${port}` }))
+      )
       // 3. crawl the copy and check the served policy against everything seen, by CSP3 matching
       const data = yield* crawl(new URL(`https://csp-weak-copy.com:${port}/`), {
         maxPages: 20,

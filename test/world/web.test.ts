@@ -92,7 +92,10 @@ describe("Web in the world", () => {
       const port = yield* Effect.async<number>((resume) => {
         server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
       })
-      const web = yield* Effect.provide(Web, world({ ALLOW_TARGETS: "127.0.0.1/32" }))
+      const web = yield* Effect.provide(
+        Web,
+        world({ ALLOW_TARGETS: "127.0.0.1/32", HTTP_ALLOWED_PORTS: `443,${port}` })
+      )
       const err = yield* Effect.flip(web.get(`http://127.0.0.1:${port}/`)).pipe(
         Effect.ensuring(Effect.sync(() => server.close()))
       )

@@ -17,7 +17,7 @@ const PAGE_BYTES = 2_097_152
 const CSS_BYTES = 524_288
 
 /** Why a URL cannot be scanned (400): the shapes the spec names, checked before any lookup. */
-export type UrlRefusal = { readonly refused: string }
+export type UrlRefusal = { readonly refused: string; readonly byAddressPolicy?: true }
 
 /**
  * Normalise the user's input: a bare host (or host/path) becomes https://; refuse non-https,
@@ -38,9 +38,10 @@ export const normaliseScanUrl = (input: string): URL | UrlRefusal => {
   if (url.username !== "" || url.password !== "") return { refused: "URLs with credentials are not scanned" }
   const host = url.hostname
   if (hostLiteral(host) !== undefined)
-    return { refused: "IP address literals are not scanned; use a host name" }
+    return { refused: "IP address literals are not scanned; use a host name", byAddressPolicy: true }
   if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/.test(host)) return { refused: `invalid host name: ${host}` }
-  if (isInternalHostname(host)) return { refused: `internal host names are not scanned: ${host}` }
+  if (isInternalHostname(host))
+    return { refused: `internal host names are not scanned: ${host}`, byAddressPolicy: true }
   url.hash = ""
   return url
 }

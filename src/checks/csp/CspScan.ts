@@ -138,6 +138,15 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
     ) {
       const strict = request.strict ?? false
       const start = normaliseScanUrl(request.url)
+      // A target refused by the address policy costs a scan, as it does when a name resolves to one.
+      const refusedWait =
+        !(start instanceof URL) && start.byAddressPolicy ? admit(clientIp, yield* Clock.currentTimeMillis) : 0
+      if (refusedWait > 0)
+        return yield* new CspScanError({
+          reason: "rate-limited",
+          message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${refusedWait} s`,
+          retryAfterSeconds: refusedWait
+        })
       if (!(start instanceof URL))
         return yield* new CspScanError({ reason: "invalid-url", message: start.refused })
       yield* Effect.annotateCurrentSpan("origin", start.origin)

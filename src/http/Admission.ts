@@ -1,0 +1,200 @@
+/**
+ * Admission control at the edge (DESIGN principle 10, issue 12): the service is public and
+ * unauthenticated, so it answers "not now" quickly rather than everything slowly.
+ *
+ * - Per-client token buckets for every endpoint, one for costly routes and one for cheap ones:
+ *   beyond the burst, 429 with `Retry-After` (the seconds until a token is back).
+ * - A global gate on costly work (scans, crawls, probes: anything that touches the network): at most
+ *   `ADMISSION_CONCURRENCY` at once, a FIFO queue of `ADMISSION_QUEUE` waiting at most
+ *   `ADMISSION_QUEUE_MS`; beyond, 503 with `Retry-After`. Memory and latency stay bounded because
+ *   no more work is started than the process can finish.
+ * - When the event loop already lags (`ADMISSION_MAX_LAG_MS`), costly requests get 503 at once:
+ *   the gate counts requests, but CPU is what a warm scan spends, and /health shares the loop.
+ * - `/health` is exempt from all of it, so probes see the truth about a busy service.
+ *
+ * The buckets and the lag check run in node's request event, before the Effect runtime: a flood of
+ * refusals then costs little more than parsing it, which is what keeps /health fast under one.
+ */
+import { Effect } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Cidr } from "../net/Targets.ts"
+import { resolveClient } from "./ClientAddress.ts"
+
+/** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
+export type RouteClass = "exempt" | "cheap" | "costly"
+
+/** Classify by path: generators, docs and the OpenAPI document compute locally; the rest reach out. */
+export const routeClass = (method: string, path: string): RouteClass => {
+  if (path === "/api/health" || path === "/api/health/") return "exempt"
+  if (!path.startsWith("/api/")) return "cheap"
+  if (path.startsWith("/api/docs") || path === "/api/openapi.json" || path === "/api/hall-of-fame")
+    return "cheap"
+  if (method === "POST" && /\/generate\/?$/.test(path)) return "cheap"
+  if (method !== "GET" && method !== "POST") return "cheap" // answered 405 without work
+  return "costly"
+}
+
+export interface Bucket {
+  readonly burst: number
+  readonly perMinute: number
+}
+
+/**
+ * Token buckets per client key. Full buckets are forgotten (they carry no information), so memory
+ * is bounded by the clients active within one refill period, and by `maxKeys` at worst.
+ */
+export const makeBuckets = (bucket: Bucket, maxKeys = 100_000) => {
+  const state = new Map<string, { tokens: number; at: number }>()
+  const perMs = bucket.perMinute / 60_000
+  const refill = (entry: { tokens: number; at: number }, now: number) => {
+    entry.tokens = Math.min(bucket.burst, entry.tokens + (now - entry.at) * perMs)
+    entry.at = now
+  }
+  const prune = (now: number) => {
+    for (const [key, entry] of state) {
+      refill(entry, now)
+      if (entry.tokens >= bucket.burst) state.delete(key)
+    }
+    // Still full of active keys (an address sweep): start over rather than grow without bound.
+    if (state.size >= maxKeys) state.clear()
+  }
+  /** Take a token: 0 when admitted, else the whole seconds to wait for one. */
+  const take = (key: string, now: number): number => {
+    let entry = state.get(key)
+    if (entry === undefined) {
+      if (state.size >= maxKeys) prune(now)
+      entry = { tokens: bucket.burst, at: now }
+      state.set(key, entry)
+    } else refill(entry, now)
+    if (entry.tokens >= 1) {
+      entry.tokens -= 1
+      return 0
+    }
+    return perMs > 0 ? Math.max(1, Math.ceil((1 - entry.tokens) / perMs / 1000)) : 60
+  }
+  return { take, size: () => state.size } as const
+}
+
+export interface GateSettings {
+  readonly concurrency: number
+  readonly queue: number
+  readonly queueMs: number
+}
+
+/**
+ * The global gate. Hand-written rather than `Effect.Semaphore` plus a timeout so that the queue
+ * length is bounded and known, a permit passes straight from the leaving request to the first
+ * waiter, and an interrupted waiter (client gone) can never leak a permit.
+ */
+export const makeGate = (settings: GateSettings) => {
+  let active = 0
+  const waiting: Array<() => void> = []
+  const leave = () => {
+    const next = waiting.shift()
+    if (next) next()
+    else active--
+  }
+  /** true: admitted (call `leave` when done); false: the queue is full or the wait ran out. */
+  const enter: Effect.Effect<boolean> = Effect.async<boolean>((resume) => {
+    if (active < settings.concurrency) {
+      active++
+      return resume(Effect.succeed(true))
+    }
+    if (waiting.length >= settings.queue) return resume(Effect.succeed(false))
+    let granted = false
+    const grant = () => {
+      granted = true
+      clearTimeout(timer)
+      resume(Effect.succeed(true))
+    }
+    const timer = setTimeout(() => {
+      const i = waiting.indexOf(grant)
+      if (i >= 0) waiting.splice(i, 1)
+      resume(Effect.succeed(false))
+    }, settings.queueMs)
+    waiting.push(grant)
+    return Effect.sync(() => {
+      clearTimeout(timer)
+      const i = waiting.indexOf(grant)
+      if (i >= 0) waiting.splice(i, 1)
+      else if (granted) leave() // granted as the client left: pass the permit on
+    })
+  })
+  /** Run `effect` within a permit, or `busy` at once when none comes within the queue rules. */
+  const admit = <A, E, R, B>(effect: Effect.Effect<A, E, R>, busy: Effect.Effect<B>) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(restore(enter), (admitted): Effect.Effect<A | B, E, R> =>
+        admitted ? restore(effect).pipe(Effect.ensuring(Effect.sync(leave))) : (busy as Effect.Effect<A | B>)
+      )
+    )
+  return { admit, stats: () => ({ active, waiting: waiting.length }) } as const
+}
+
+export interface GatekeeperSettings {
+  readonly trustedProxies: ReadonlyArray<Cidr>
+  readonly rateCostlyBurst: number
+  readonly rateCostlyPerMinute: number
+  readonly rateCheapBurst: number
+  readonly rateCheapPerMinute: number
+  readonly admissionMaxLagMs: number
+}
+
+/** How late a 10 ms timer fires, as the worst of the last few ticks: the event loop's backlog. */
+const makeLagMeter = () => {
+  const TICK = 10
+  const recent = [0, 0, 0, 0, 0]
+  let last = performance.now()
+  let i = 0
+  const timer = setInterval(() => {
+    const now = performance.now()
+    recent[i++ % recent.length] = Math.max(0, now - last - TICK)
+    last = now
+  }, TICK)
+  timer.unref()
+  return { lag: () => Math.max(...recent), stop: () => clearInterval(timer) }
+}
+
+const refuse = (res: ServerResponse, status: 429 | 503, error: string, retryAfter: number) => {
+  const body = JSON.stringify(status === 429 ? { error, retryAfter } : { error })
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "retry-after": String(retryAfter)
+  })
+  res.end(body)
+}
+
+/**
+ * The first look at every request, in node's `request` event: true when it was answered here
+ * (429 over the client's bucket, 503 for costly work while the loop lags), false to pass it on.
+ */
+export const makeGatekeeper = (settings: GatekeeperSettings) => {
+  const buckets = {
+    costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
+    cheap: makeBuckets({ burst: settings.rateCheapBurst, perMinute: settings.rateCheapPerMinute })
+  }
+  const meter = makeLagMeter()
+  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? "/"
+    const q = url.indexOf("?")
+    const kind = routeClass(req.method ?? "GET", q < 0 ? url : url.slice(0, q))
+    if (kind === "exempt") return false
+    const forwarded = req.headers["x-forwarded-for"]
+    const client = resolveClient(
+      req.socket.remoteAddress,
+      Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+      settings.trustedProxies
+    )
+    const wait = buckets[kind].take(client, Date.now())
+    if (wait > 0) {
+      refuse(res, 429, `too many requests from your address; retry in ${wait} s`, wait)
+      return true
+    }
+    if (kind === "costly" && meter.lag() > settings.admissionMaxLagMs) {
+      refuse(res, 503, "the service is at capacity; retry in a few seconds", 1)
+      return true
+    }
+    return false
+  }
+  return { handle, stop: meter.stop } as const
+}

@@ -1,0 +1,84 @@
+/**
+ * What a JSON endpoint accepts before any decoding (issue 12, DESIGN principle 10):
+ * - `Content-Type: application/json` only (parameters such as charset allowed), so an HTML form or
+ *   a "simple" cross-site request cannot start work in a visitor's browser; 415 otherwise.
+ * - A body read with a byte cap however it is framed: over the cap the rest is drained, not the
+ *   connection reset, so the client reads its 413.
+ * - A nesting depth cap checked on the raw text: deeper documents are refused (400) before the
+ *   parser and the schema decoder, whose error formatting recurses once per level.
+ */
+import type { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Effect } from "effect"
+
+/** `application/json`, optionally with parameters (RFC 8259 §11 defines no charset, but clients send one). */
+export const isJsonContentType = (value: string | undefined): boolean =>
+  value !== undefined && /^\s*application\/json\s*(;.*)?$/is.test(value)
+
+/** Whether the JSON text nests arrays and objects deeper than `limit` (strings are skipped). */
+export const nestedDeeperThan = (text: string, limit: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92)
+        i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/** Whether the request carries a body at all (RFC 9112 §6.3). */
+export const hasBody = (headers: Readonly<Record<string, string | undefined>>): boolean =>
+  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0
+
+export type BodyRead =
+  | { readonly _tag: "Body"; readonly text: string }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "Aborted" }
+
+/**
+ * Read the body up to `maxBytes`. Beyond it, stop keeping bytes but keep the stream flowing so
+ * node parses (and discards) the rest of the upload while the 413 goes out.
+ */
+export const readBody = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
+  Effect.async<BodyRead>((resume) => {
+    const source = NodeHttpServerRequest.toIncomingMessage(request)
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let done = false
+    const finish = (result: BodyRead) => {
+      if (done) return
+      done = true
+      resume(Effect.succeed(result))
+    }
+    source.on("data", (chunk: Buffer) => {
+      if (done) return
+      size += chunk.length
+      if (size > maxBytes) {
+        chunks.length = 0
+        finish({ _tag: "TooLarge" })
+      } else chunks.push(chunk)
+    })
+    source.once("end", () => finish({ _tag: "Body", text: Buffer.concat(chunks).toString("utf8") }))
+    source.once("error", () => finish({ _tag: "Aborted" }))
+    source.once("aborted", () => finish({ _tag: "Aborted" }))
+  })
+
+/**
+ * The request as the inner app sees it once its body has been read here: the same request, with the
+ * text (and so `json`) served from what was read, as the stream cannot be read twice.
+ */
+export const withBodyText = (
+  request: HttpServerRequest.HttpServerRequest,
+  text: string
+): HttpServerRequest.HttpServerRequest =>
+  Object.create(request, {
+    text: { value: Effect.succeed(text) },
+    arrayBuffer: { value: Effect.sync(() => new TextEncoder().encode(text).buffer) }
+  }) as HttpServerRequest.HttpServerRequest

@@ -1,0 +1,154 @@
+/**
+ * Issue 12, load: per-client token buckets on every endpoint, a global gate on costly work with a
+ * short queue (503 + Retry-After beyond), /health exempt, and the client behind a trusted proxy.
+ */
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Deferred, Effect, Fiber } from "effect"
+import * as dgram from "node:dgram"
+import { makeBuckets, makeGate, routeClass } from "../../src/http/Admission.ts"
+import { call, testApp } from "./harness.ts"
+
+describe("token buckets", () => {
+  it("admit the burst, then say how long to wait, and refill with time", () => {
+    const buckets = makeBuckets({ burst: 3, perMinute: 60 })
+    expect([0, 1, 2].map(() => buckets.take("a", 0))).toEqual([0, 0, 0])
+    expect(buckets.take("a", 0)).toBe(1)
+    expect(buckets.take("b", 0)).toBe(0)
+    expect(buckets.take("a", 1_000)).toBe(0)
+  })
+
+  it("forget full buckets, so an address sweep cannot grow memory without bound", () => {
+    const buckets = makeBuckets({ burst: 2, perMinute: 60 }, 1_000)
+    for (let i = 0; i < 50_000; i++) buckets.take(`10.0.${i >> 8}.${i & 255}`, i)
+    expect(buckets.size()).toBeLessThanOrEqual(1_000)
+  })
+})
+
+describe("route classes", () => {
+  it("health is exempt, generators and docs cheap, everything that reaches out costly", () => {
+    expect(routeClass("GET", "/api/health")).toBe("exempt")
+    expect(routeClass("POST", "/api/email/spf/generate")).toBe("cheap")
+    expect(routeClass("GET", "/api/openapi.json")).toBe("cheap")
+    expect(routeClass("GET", "/api/email/check")).toBe("costly")
+    expect(routeClass("POST", "/api/csp/scan")).toBe("costly")
+  })
+})
+
+describe("the gate", () => {
+  it.effect("runs at most `concurrency`, queues `queue`, turns the rest away at once", () =>
+    Effect.gen(function* () {
+      const gate = makeGate({ concurrency: 2, queue: 1, queueMs: 60_000 })
+      const release = yield* Deferred.make<void>()
+      const work = gate.admit(Deferred.await(release).pipe(Effect.as("done")), Effect.succeed("busy"))
+      const fibers = yield* Effect.forEach([1, 2, 3], () => Effect.fork(work))
+      yield* Effect.yieldNow()
+      expect(gate.stats()).toEqual({ active: 2, waiting: 1 })
+      expect(yield* work).toBe("busy")
+      yield* Deferred.succeed(release, undefined)
+      expect(yield* Effect.forEach(fibers, Fiber.join)).toEqual(["done", "done", "done"])
+      expect(gate.stats()).toEqual({ active: 0, waiting: 0 })
+    })
+  )
+
+  it.live("a queued request that waits too long is turned away, and interrupted waiters leak nothing", () =>
+    Effect.gen(function* () {
+      const gate = makeGate({ concurrency: 1, queue: 5, queueMs: 50 })
+      const hold = yield* Deferred.make<void>()
+      const holder = yield* Effect.fork(gate.admit(Deferred.await(hold), Effect.void))
+      yield* Effect.yieldNow()
+      expect(yield* gate.admit(Effect.succeed("ran"), Effect.succeed("busy"))).toBe("busy")
+      const waiter = yield* Effect.fork(gate.admit(Effect.never, Effect.void))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(waiter)
+      yield* Deferred.succeed(hold, undefined)
+      yield* Fiber.join(holder)
+      expect(gate.stats()).toEqual({ active: 0, waiting: 0 })
+    })
+  )
+})
+
+layer(testApp({ RATE_COSTLY_BURST: "2", RATE_CHEAP_BURST: "3", RATE_COSTLY_PER_MINUTE: "6" }))(
+  "per-client limits over HTTP",
+  (it) => {
+    it.effect(
+      "costly routes give 429 with Retry-After beyond the burst; cheap routes and /health go on",
+      () =>
+        Effect.gen(function* () {
+          const statuses = []
+          for (let i = 0; i < 3; i++)
+            statuses.push((yield* call("GET", "/api/dns/lookup?domain=example.com")).status)
+          expect(statuses[2]).toBe(429)
+          const limited = yield* call("GET", "/api/email/check?domain=example.com")
+          expect(limited.status).toBe(429)
+          expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+          expect(limited.json).toEqual({ error: expect.stringMatching(/too many requests/), retryAfter: 10 })
+          // a spoofed X-Forwarded-For buys nothing without TRUSTED_PROXIES
+          const spoofed = yield* call("GET", "/api/dns/lookup?domain=example.com", undefined, {
+            "x-forwarded-for": "203.0.113.9"
+          })
+          expect(spoofed.status).toBe(429)
+          expect((yield* call("GET", "/api/openapi.json")).status).toBe(200)
+          for (let i = 0; i < 20; i++) expect((yield* call("GET", "/api/health")).status).toBe(200)
+        })
+    )
+  }
+)
+
+layer(testApp({ RATE_COSTLY_BURST: "1", TRUSTED_PROXIES: "127.0.0.1/32" }))(
+  "behind a trusted proxy",
+  (it) => {
+    it.effect("each forwarded client has its own budget", () =>
+      Effect.gen(function* () {
+        const from = (ip: string) =>
+          Effect.map(
+            call("GET", "/api/dns/lookup?domain=example.com", undefined, {
+              "x-forwarded-for": `198.51.100.7, ${ip}`
+            }),
+            (r) => r.status
+          )
+        expect(yield* from("203.0.113.1")).not.toBe(429)
+        expect(yield* from("203.0.113.1")).toBe(429)
+        expect(yield* from("203.0.113.2")).not.toBe(429)
+      })
+    )
+  }
+)
+
+describe("the global gate over HTTP", () => {
+  it.scopedLive(
+    "beyond concurrency and queue, costly requests get 503 with Retry-After, fast; /health stays up",
+    () =>
+      Effect.gen(function* () {
+        // A resolver that never answers keeps each lookup inside the gate until its timeout.
+        const silent = dgram.createSocket("udp4")
+        yield* Effect.acquireRelease(
+          Effect.async<void>((resume) => {
+            silent.bind(0, "127.0.0.1", () => resume(Effect.void))
+          }),
+          () => Effect.sync(() => void silent.close())
+        )
+        const app = testApp({
+          DNS_RESOLVERS: `127.0.0.1:${silent.address().port}`,
+          DNS_TIMEOUT_MS: "1500",
+          DNS_RETRIES: "0",
+          ADMISSION_CONCURRENCY: "2",
+          ADMISSION_QUEUE: "2",
+          ADMISSION_QUEUE_MS: "200"
+        })
+        yield* Effect.gen(function* () {
+          const responses = yield* Effect.forEach(
+            Array.from({ length: 10 }, (_, i) => `/api/dns/lookup?domain=d${i}.example.com&type=A`),
+            (url) => call("GET", url),
+            { concurrency: "unbounded" }
+          )
+          const busy = responses.filter((r) => r.status === 503)
+          expect(busy.length).toBeGreaterThanOrEqual(6)
+          for (const r of busy) {
+            expect(r.headers["retry-after"]).toBe("1")
+            expect(r.json).toEqual({ error: "the service is at capacity; retry in a few seconds" })
+          }
+          expect((yield* call("GET", "/api/health")).status).toBe(200)
+        }).pipe(Effect.provide(app))
+      })
+  )
+})
