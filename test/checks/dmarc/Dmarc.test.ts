@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
-import { analyseDmarc, checkDmarc, type DmarcGathered } from "../../../src/checks/dmarc/Dmarc.ts"
+import { analyseDmarc, checkDmarc, Dmarc, type DmarcGathered } from "../../../src/checks/dmarc/Dmarc.ts"
+import { runFake } from "../facts.ts"
 import { fakeTxt } from "../fakeTxt.ts"
 
 const run = (zone: Parameters<typeof fakeTxt>[0], domain: string) => checkDmarc(fakeTxt(zone).source, domain)
@@ -170,6 +171,24 @@ describe("DMARC check", () => {
       const r = yield* checkDmarc(source, "a.b.example.com")
       expect(asked).toContain("example.com._report._dmarc.vendor.net")
       expect(r.reportingEnabled).toBe(false)
+    })
+  )
+
+  it.effect("the registered check asks through the scan's Facts", () =>
+    Effect.gen(function* () {
+      const r = yield* runFake(Dmarc, "Sub.Dmarc-Org.com.", {
+        zone: {
+          "_dmarc.dmarc-org.com TXT": ["v=DMARC1; p=reject; sp=quarantine; rua=mailto:d@dmarc-org.com"]
+        }
+      })
+      expect(r).toMatchObject({
+        domain: "sub.dmarc-org.com",
+        inherited: true,
+        source: "_dmarc.dmarc-org.com",
+        effectivePolicy: "quarantine"
+      })
+      const failed = yield* runFake(Dmarc, "example.com", { zone: { "_dmarc.example.com TXT": "SERVFAIL" } })
+      expect(failed).toMatchObject({ status: "unknown", exists: false })
     })
   )
 
