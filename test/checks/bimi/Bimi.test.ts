@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect, Schema, TestClock } from "effect"
 import fc from "fast-check"
-import { analyseBimi, bimiWithLogo, type BimiGathered } from "../../../src/checks/bimi/Bimi.ts"
+import { analyseBimi, BimiResult, bimiWithLogo, type BimiGathered } from "../../../src/checks/bimi/Bimi.ts"
 import { renderBimiHtml } from "../../../src/checks/bimi/BimiHtml.ts"
 import { parseBimi } from "../../../src/records/BimiRecord.ts"
 import { checkSvgTinyPs } from "../../../src/records/BimiSvg.ts"
@@ -297,6 +297,7 @@ describe("BIMI check", () => {
             dmarc: null
           }
           const r = analyseBimi(g, NOW)
+          expect(Schema.is(BimiResult)(r)).toBe(true)
           if (r.valid) expect(r.exists).toBe(true)
         }
       )

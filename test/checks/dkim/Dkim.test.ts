@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import fc from "fast-check"
 import { generateKeyPairSync } from "node:crypto"
 import {
   analyseDkim,
   checkDkim,
   Dkim,
+  DkimResult,
   dkimWith,
   gatherDkim,
   KNOWN_SELECTORS,
@@ -247,6 +248,7 @@ describe("DKIM discovery", () => {
                 recs === null ? { name: selector, error: "timeout" } : { name: selector, records: recs }
             }))
           })
+          expect(Schema.is(DkimResult)(r)).toBe(true)
           expect(r.valid_keys).toBeLessThanOrEqual(r.selectorsFound.length)
           expect(r.hasDkim).toBe(r.valid_keys > 0)
         }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import fc from "fast-check"
-import { analyseDmarc, checkDmarc, Dmarc, type DmarcGathered } from "../../../src/checks/dmarc/Dmarc.ts"
+import {
+  analyseDmarc,
+  checkDmarc,
+  Dmarc,
+  DmarcResult,
+  type DmarcGathered
+} from "../../../src/checks/dmarc/Dmarc.ts"
 import { runFake } from "../facts.ts"
 import { fakeTxt } from "../fakeTxt.ts"
 
@@ -205,6 +211,7 @@ describe("DMARC check", () => {
           authorisations: []
         }
         const r = analyseDmarc(g)
+        expect(Schema.is(DmarcResult)(r)).toBe(true)
         if (fails) expect(r.status).toBe("unknown")
         if (r.valid) expect(r.exists).toBe(true)
         if (r.pct !== undefined) expect(r.pct).toBeGreaterThanOrEqual(0)

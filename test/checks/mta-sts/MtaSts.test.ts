@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import fc from "fast-check"
-import { analyseMtaSts, MtaSts } from "../../../src/checks/mta-sts/MtaSts.ts"
+import { analyseMtaSts, MtaSts, MtaStsResult } from "../../../src/checks/mta-sts/MtaSts.ts"
 import { mxMatches, parseStsPolicy, parseStsRecord } from "../../../src/records/MtaStsPolicy.ts"
 import { analyseTlsRpt, parseTlsRpt } from "../../../src/checks/mta-sts/TlsRpt.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
@@ -232,6 +232,7 @@ describe("MTA-STS check", () => {
             mx: { hosts, nullMx: false },
             tlsRpt: { name: "_smtp._tls.example.com", records: [] }
           })
+          expect(Schema.is(MtaStsResult)(r)).toBe(true)
           if (r.valid) expect(r.exists).toBe(true)
         }
       )
