@@ -1,0 +1,165 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import fc from "fast-check"
+import type { CheckTiming, ScanTrace } from "../../src/checks/Check.ts"
+import { Fact, Facts } from "../../src/checks/Facts.ts"
+import { Resolver, type FakeZone } from "../../src/net/Resolver.ts"
+import { Smtp } from "../../src/net/Smtp.ts"
+import { Web } from "../../src/net/Web.ts"
+import { withFacts } from "../../src/scan/Scanner.ts"
+import { criticalPath, unionLength } from "../../src/scan/Timing.ts"
+import { fakeNet } from "../checks/facts.ts"
+
+const zone: FakeZone = {
+  "example.com TXT": ["v=spf1 mx -all"],
+  "example.com MX": ["10 mx1.example.com."],
+  "mx1.example.com A": ["192.0.2.1"],
+  "broken.com MX": "SERVFAIL"
+}
+
+/** The fakes, with every question, fetch and probe the services are asked written down. */
+const counted = () => {
+  const asked: Array<string> = []
+  const note = <A, E>(what: string, e: Effect.Effect<A, E>) => Effect.suspend(() => (asked.push(what), e))
+  const layer = Layer.mergeAll(
+    Layer.effect(
+      Resolver,
+      Effect.map(Resolver, (r) =>
+        Resolver.make({ ...r, query: (n, t, o) => note(`${n} ${t}`, r.query(n, t, o)) })
+      )
+    ),
+    Layer.effect(
+      Web,
+      Effect.map(Web, (w) => Web.make({ get: (url, o) => note(`GET ${url}`, w.get(url, o)) }))
+    ),
+    Layer.effect(
+      Smtp,
+      Effect.map(Smtp, (s) => Smtp.make({ ...s, probe: (h, a) => note(`SMTP ${h} ${a}`, s.probe(h, a)) }))
+    )
+  ).pipe(Layer.provideMerge(fakeNet({ zone, web: (url) => ({ status: 200, headers: { "x-url": url } }) })))
+  return { asked, layer }
+}
+
+const once = (asked: ReadonlyArray<string>) => asked.length === new Set(asked).size
+
+describe("Facts of one scan", () => {
+  it.effect("ask each question once, however often and concurrently it is read", () => {
+    const { asked, layer } = counted()
+    return withFacts(
+      "Example.COM.",
+      Effect.gen(function* () {
+        const facts = yield* Facts
+        expect(facts.domain).toBe("example.com")
+        const reads: ReadonlyArray<Effect.Effect<unknown, unknown>> = [
+          facts.txt("example.com"),
+          facts.txt("EXAMPLE.com."),
+          facts.mx("example.com"),
+          facts.addresses("mx1.example.com"),
+          facts.addresses("mx1.example.com"),
+          facts.fetch("https://example.com/", { timeoutMs: 100 }),
+          facts.fetch("https://example.com/", { timeoutMs: 900 }),
+          facts.probe("mx1.example.com", "192.0.2.1"),
+          facts.probe("MX1.example.com.", "192.0.2.1")
+        ]
+        yield* Effect.all(
+          reads.map((r) => Effect.either(r)),
+          { concurrency: "unbounded" }
+        )
+        yield* Effect.all(reads.map((r) => Effect.either(r)))
+        expect(once(asked)).toBe(true)
+        expect(asked).toContain("GET https://example.com/")
+        expect(asked).toContain("SMTP mx1.example.com 192.0.2.1")
+      })
+    ).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a DNS question with the CD bit is a question of its own", () => {
+    const { asked, layer } = counted()
+    return withFacts(
+      "example.com",
+      Effect.gen(function* () {
+        const facts = yield* Facts
+        yield* facts.query("example.com", "TXT")
+        yield* facts.query("example.com", "TXT", { checkingDisabled: true })
+        expect(asked.filter((q) => q === "example.com TXT")).toHaveLength(2)
+      })
+    ).pipe(Effect.provide(layer))
+  })
+
+  it.effect("memoise failures too: a SERVFAIL is asked once and stays a DnsError", () => {
+    const { asked, layer } = counted()
+    return withFacts(
+      "broken.com",
+      Effect.gen(function* () {
+        const facts = yield* Facts
+        const a = yield* Effect.either(facts.mx("broken.com"))
+        const b = yield* Effect.either(facts.mx("broken.com"))
+        expect([a._tag, b._tag]).toEqual(["Left", "Left"])
+        expect(asked.filter((q) => q === "broken.com MX")).toHaveLength(1)
+      })
+    ).pipe(Effect.provide(layer))
+  })
+
+  it.effect("derived facts are computed once per scan, keyed by the Fact itself", () => {
+    let runs = 0
+    const Probe = Fact.define(
+      "test.probe",
+      Effect.flatMap(Facts, (f) => Effect.sync(() => (runs++, f.domain)))
+    )
+    const Twin = Fact.define("test.probe", Probe.compute)
+    return withFacts(
+      "example.com",
+      Effect.gen(function* () {
+        const facts = yield* Facts
+        const [x, y] = yield* Effect.all([facts.get(Probe), facts.get(Probe)], { concurrency: 2 })
+        expect([x, y, runs]).toEqual(["example.com", "example.com", 1])
+        yield* facts.get(Twin)
+        expect(runs).toBe(2)
+      })
+    ).pipe(Effect.provide(counted().layer))
+  })
+})
+
+const interval = fc
+  .tuple(fc.nat(1000), fc.nat(1000))
+  .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const)
+
+describe("critical path", () => {
+  it("the union of intervals is at most their sum and at least the longest", () =>
+    fc.assert(
+      fc.property(fc.array(interval), (xs) => {
+        const u = unionLength(xs)
+        const lengths = xs.map(([a, b]) => b - a)
+        expect(u).toBeLessThanOrEqual(lengths.reduce((s, n) => s + n, 0))
+        expect(u).toBeGreaterThanOrEqual(Math.max(0, ...lengths))
+      })
+    ))
+
+  it("is the longest chain of own work, never more than all the work", () => {
+    const t = (
+      startMs: number,
+      endMs: number,
+      needs: Array<string> = [],
+      waits: Array<[number, number]> = []
+    ) => ({ startMs, endMs, needs: new Set(needs), waits }) satisfies CheckTiming
+    // b waits for a (0-40) and then works 40-60; c works alone 0-30.
+    const trace: ScanTrace = new Map([
+      ["a", t(0, 40)],
+      ["b", t(0, 60, ["a"], [[0, 40]])],
+      ["c", t(0, 30)]
+    ])
+    expect(criticalPath(trace, 60)).toBe(60)
+    fc.assert(
+      fc.property(fc.array(fc.tuple(interval, fc.boolean())), (runs) => {
+        const trace: ScanTrace = new Map(
+          runs.map(([[s, e], dep], i) => [`c${i}`, t(s, e, dep && i > 0 ? [`c${i - 1}`] : [])])
+        )
+        const span = Math.max(0, ...runs.map(([[, e]]) => e))
+        const total = runs.reduce((n, [[s, e]]) => n + e - s, 0)
+        const cp = criticalPath(trace, span)
+        expect(cp).toBeGreaterThanOrEqual(0)
+        expect(cp).toBeLessThanOrEqual(total)
+      })
+    )
+  })
+})
