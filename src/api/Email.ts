@@ -2,50 +2,18 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { BlacklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult } from "./EmailTransport.ts"
-import { DateTime, Open, Status, Strings } from "./Common.ts"
+import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
-import {
-  BimiResult,
-  DkimResult,
-  DmarcGenerateFields,
-  DmarcGenerateResponse,
-  DmarcResult,
-  MtaStsResult
-} from "./EmailAuth.ts"
+import { DmarcGenerateFields, DmarcGenerateResponse } from "./EmailAuth.ts"
 import { BadRequest } from "./Errors.ts"
+import { BimiResult } from "../checks/bimi/Bimi.ts"
+import { DkimResult } from "../checks/dkim/Dkim.ts"
+import { DmarcResult } from "../checks/dmarc/Dmarc.ts"
+import { EmailCheckResult } from "../checks/email/EmailCheck.ts"
+import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
 import { SpfResult } from "../checks/spf/Spf.ts"
 
 const Nullable = Schema.NullOr
-
-export const EmailCheckResult = Schema.Struct({
-  success: Schema.Boolean,
-  domain: Schema.String,
-  spf: SpfResult,
-  dkim: DkimResult,
-  dmarc: DmarcResult,
-  mx: Schema.Struct({
-    status: Status,
-    /** A null MX (RFC 7505) appears as host ".". */
-    records: Schema.Array(Schema.Struct({ priority: Schema.Int, host: Schema.String })),
-    nullMx: Schema.Boolean,
-    implicit: Schema.Boolean,
-    issues: Strings
-  }),
-  /** 0-100, docs/scoring.md "Email score". */
-  score: Schema.Int,
-  scoreBreakdown: Schema.Struct({
-    score: Schema.Int,
-    partial: Schema.Boolean,
-    parts: Schema.Array(
-      Schema.Struct({
-        component: Schema.Literal("spf", "dkim", "dmarc"),
-        earned: Schema.Int,
-        possible: Schema.Int,
-        notes: Strings
-      })
-    )
-  })
-})
 
 export { BlacklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult }
 
@@ -91,7 +59,7 @@ export const DmarcGenerateRequest = Schema.Struct({
 const get = <const Name extends string, A, I>(name: Name, path: `/${string}`, success: Schema.Schema<A, I>) =>
   HttpApiEndpoint.get(name, path).setUrlParams(DomainQuery).addSuccess(success).addError(BadRequest)
 
-export { BimiResult, DkimResult, DmarcResult, MtaStsResult }
+export { BimiResult, DkimResult, DmarcResult, EmailCheckResult, MtaStsResult }
 
 export class EmailApi extends HttpApiGroup.make("email")
   .add(get("check", "/email/check", EmailCheckResult))

@@ -4,12 +4,13 @@
  * (empty list) from a failed look-up (`error`), which is "unknown", never "missing".
  */
 import { Effect } from "effect"
-import type { DnsError } from "../net/Dns.ts"
+import type { FactsShape } from "./Facts.ts"
 
-/** The part of the Resolver these checks need (`Resolver.txt`: strings of a record joined). */
-export interface TxtSource {
-  readonly txt: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsError, never>
-}
+/**
+ * The one door these gathers need: a scan's Facts in a check, any TXT source (a fake in a unit
+ * test) when the gather is called directly.
+ */
+export type TxtSource = Pick<FactsShape, "txt">
 
 export type TxtOutcome =
   | { readonly name: string; readonly records: ReadonlyArray<string> }

@@ -4,8 +4,14 @@
  * usual rollout none -> quarantine -> reject. Invalid input is a `DmarcGenerateError` (HTTP 400).
  */
 import { Either, Schema } from "effect"
-import { mailboxDomain, parseDmarcUri, type Alignment, type DmarcPolicy } from "../records/DmarcRecord.ts"
-import { organisationalDomainOf, reportAuthorisationName } from "../checks/dmarc/Dmarc.ts"
+import {
+  mailboxDomain,
+  organisationalDomainOf,
+  parseDmarcUri,
+  reportAuthorisationName,
+  type Alignment,
+  type DmarcPolicy
+} from "../records/DmarcRecord.ts"
 
 export class DmarcGenerateError extends Schema.TaggedError<DmarcGenerateError>()("DmarcGenerateError", {
   field: Schema.String,

@@ -1,11 +1,11 @@
 /** Handlers of the email group. Endpoints not built yet answer 501 (each later issue replaces its own). */
 import { HttpApiBuilder } from "@effect/platform"
-import { handleEmailCheck } from "./EmailCheckHandler.ts"
 import { Effect, Either } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest } from "../api/Errors.ts"
 import { generate as generateSpf } from "../generate/Spf.ts"
 import { Spf } from "../checks/spf/Spf.ts"
+import { emailCheck } from "../scan/EmailCheck.ts"
 import { runCheck } from "../scan/Scanner.ts"
 import * as MailTransport from "./MailTransport.ts"
 import {
@@ -18,7 +18,7 @@ import {
 
 export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
   handlers
-    .handle("check", handleEmailCheck)
+    .handle("check", ({ urlParams }) => emailCheck(urlParams.domain))
     .handle("spf", ({ urlParams }) => runCheck(Spf, urlParams.domain))
     .handle("dkim", handleDkim)
     .handle("dmarc", handleDmarc)

@@ -3,27 +3,32 @@
  * "Indicator Format"): the profile attributes, a title, and nothing active or external.
  * Parsed with htmlparser2 in XML mode. Pure and total: the bytes in, a list of findings out.
  */
+import { Schema } from "effect"
 import { Parser } from "htmlparser2"
+import { Strings } from "./Schemas.ts"
 
 export const BIMI_MAX_LOGO_BYTES = 32 * 1024
 
-export interface SvgCheck {
-  readonly isSvg: boolean
-  readonly baseProfile: string | null
-  readonly version: string | null
-  readonly title: string | null
-  readonly hasDescription: boolean
-  readonly viewBox: string | null
-  readonly square: boolean | null
-  readonly scripts: number
-  readonly animations: number
-  readonly externalReferences: ReadonlyArray<string>
-  readonly forbiddenElements: ReadonlyArray<string>
-  readonly eventAttributes: ReadonlyArray<string>
-  readonly tinyPs: boolean
-  readonly errors: ReadonlyArray<string>
-  readonly warnings: ReadonlyArray<string>
-}
+const Nullable = Schema.NullOr
+
+export const SvgCheck = Schema.Struct({
+  isSvg: Schema.Boolean,
+  baseProfile: Nullable(Schema.String),
+  version: Nullable(Schema.String),
+  title: Nullable(Schema.String),
+  hasDescription: Schema.Boolean,
+  viewBox: Nullable(Schema.String),
+  square: Nullable(Schema.Boolean),
+  scripts: Schema.Int,
+  animations: Schema.Int,
+  externalReferences: Strings,
+  forbiddenElements: Strings,
+  eventAttributes: Strings,
+  tinyPs: Schema.Boolean,
+  errors: Strings,
+  warnings: Strings
+})
+export type SvgCheck = typeof SvgCheck.Type
 
 const ANIMATION = new Set(["animate", "animatecolor", "animatemotion", "animatetransform", "set", "discard"])
 /** Elements SVG Tiny PS leaves out: interactive, multimedia, foreign content and raster images. */

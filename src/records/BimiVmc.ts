@@ -5,44 +5,51 @@
  * domain, the validity dates, the BIMI EKU and the logotype extension (RFC 3709) with its embedded
  * SVG, with node:crypto and a small DER walker (BimiDer.ts). Trademark ownership and trust in the issuing root are NOT judged (the spec says so too).
  */
+import { Schema } from "effect"
 import { X509Certificate as NodeCertificate } from "node:crypto"
 import { gunzipSync } from "node:zlib"
 import { certificateExtensions } from "./BimiDer.ts"
+import { Strings } from "./Schemas.ts"
 
 export const OID_LOGOTYPE = "1.3.6.1.5.5.7.1.12"
 export const OID_EKU_BIMI = "1.3.6.1.5.5.7.3.31"
 /** BIMI Group subject attribute markType (Registered Mark, Government Mark, Prior Use Mark, ...). */
 export const OID_MARK_TYPE = "1.3.6.1.4.1.53087.1.13"
 
-export interface CertificateSummary {
-  readonly subject: string
-  readonly issuer: string
-  readonly serialNumber: string
-  readonly notBefore: string
-  readonly notAfter: string
-}
+export const CertificateSummary = Schema.Struct({
+  subject: Schema.String,
+  issuer: Schema.String,
+  serialNumber: Schema.String,
+  notBefore: Schema.String,
+  notAfter: Schema.String
+})
+export type CertificateSummary = typeof CertificateSummary.Type
 
-export interface AuthorityCheck {
-  readonly parsed: boolean
-  readonly certificates: ReadonlyArray<CertificateSummary>
-  readonly type: "VMC" | "CMC" | "unknown"
-  readonly markType: string | null
-  readonly san: ReadonlyArray<string>
-  readonly sanCoversDomain: boolean
-  readonly validNow: boolean
-  readonly notAfter: string | null
-  readonly daysUntilExpiry: number | null
-  readonly bimiExtendedKeyUsage: boolean
-  readonly logotypePresent: boolean
+/** What the evidence document shows (the fields of `BimiAuthority` after its fetch details). */
+export const AuthorityCheckFields = {
+  parsed: Schema.Boolean,
+  certificates: Schema.Array(CertificateSummary),
+  type: Schema.Literal("VMC", "CMC", "unknown"),
+  markType: Schema.NullOr(Schema.String),
+  san: Strings,
+  sanCoversDomain: Schema.Boolean,
+  validNow: Schema.Boolean,
+  notAfter: Schema.NullOr(Schema.String),
+  daysUntilExpiry: Schema.NullOr(Schema.Int),
+  bimiExtendedKeyUsage: Schema.Boolean,
+  logotypePresent: Schema.Boolean,
   /** True/false when both the certificate's embedded SVG and the fetched logo are known. */
-  readonly logotypeMatchesLogo: boolean | null
+  logotypeMatchesLogo: Schema.NullOr(Schema.Boolean),
   /** Each certificate is issued and signed by the next one in the file. */
-  readonly chainLinked: boolean
-  readonly chainLength: number
-  readonly trademarkVerified: false
-  readonly errors: ReadonlyArray<string>
-  readonly warnings: ReadonlyArray<string>
+  chainLinked: Schema.Boolean,
+  chainLength: Schema.Int,
+  /** Always false: trademark ownership is not judged. */
+  trademarkVerified: Schema.Literal(false),
+  errors: Strings,
+  warnings: Strings
 }
+export const AuthorityCheck = Schema.Struct(AuthorityCheckFields)
+export type AuthorityCheck = typeof AuthorityCheck.Type
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g
 

@@ -3,7 +3,11 @@
  * The key length is measured from the key material itself (node:crypto), not guessed from the
  * length of the base64 text. `parseDkimKey` is total.
  */
+import { Schema } from "effect"
 import { createPublicKey } from "node:crypto"
+
+/** A key's verdict: `revoked` is an empty p= (RFC 6376 3.6.1), told apart from a broken key. */
+export const DkimKeyStatus = Schema.Literal("pass", "warning", "fail", "revoked")
 
 export interface DkimTag {
   readonly name: string
@@ -26,7 +30,7 @@ export interface DkimKey {
   readonly hashAlgorithms: ReadonlyArray<string> | null
   readonly serviceTypes: ReadonlyArray<string> | null
   readonly valid: boolean
-  readonly status: "pass" | "warning" | "fail" | "revoked"
+  readonly status: typeof DkimKeyStatus.Type
   readonly errors: ReadonlyArray<string>
   readonly warnings: ReadonlyArray<string>
 }

@@ -3,24 +3,32 @@
  * `parseDmarc` is total: any string gives a result whose `errors` carry the offset of each problem,
  * so the API can say where a record is broken instead of only that it is.
  */
+import { Schema } from "effect"
+import { getDomain } from "tldts"
 
-export type DmarcPolicy = "none" | "quarantine" | "reject"
-export const DmarcPolicies: ReadonlyArray<DmarcPolicy> = ["none", "quarantine", "reject"]
+export const DmarcPolicies = ["none", "quarantine", "reject"] as const
+export const DmarcPolicy = Schema.Literal(...DmarcPolicies)
+export type DmarcPolicy = typeof DmarcPolicy.Type
 export type Alignment = "r" | "s"
 
 /** One `tag=value` pair as written, with the offset of the tag name in the record. */
-export interface DmarcTag {
-  readonly name: string
-  readonly value: string
-  readonly position: number
-}
+export const DmarcTag = Schema.Struct({ name: Schema.String, value: Schema.String, position: Schema.Int })
+export type DmarcTag = typeof DmarcTag.Type
 
 /** A syntax problem: `position` is the 0-based character offset in the record. */
-export interface DmarcSyntaxError {
-  readonly position: number
-  readonly tag: string | null
-  readonly message: string
-}
+export const DmarcSyntaxError = Schema.Struct({
+  position: Schema.Int,
+  tag: Schema.NullOr(Schema.String),
+  message: Schema.String
+})
+export type DmarcSyntaxError = typeof DmarcSyntaxError.Type
+
+/** The organisational domain (RFC 7489 3.2, public suffix list); the name itself when unknown. */
+export const organisationalDomainOf = (domain: string): string => getDomain(domain) ?? domain
+
+/** RFC 7489 7.1: the name a destination publishes to accept reports for `policyDomain`. */
+export const reportAuthorisationName = (policyDomain: string, destination: string) =>
+  `${policyDomain}._report._dmarc.${destination}`
 
 /** A reporting URI (RFC 7489 6.2): the URI, an optional size limit and, for mailto, the address. */
 export interface DmarcUri {

@@ -2,6 +2,8 @@
  * MTA-STS grammar (RFC 8461): the `_mta-sts` TXT record (3.1), the policy file (3.2) and MX host
  * matching with wildcards (4.1). Pure and total.
  */
+import { Schema } from "effect"
+import { Strings } from "./Schemas.ts"
 
 export interface StsRecord {
   readonly record: string
@@ -43,16 +45,20 @@ export const parseStsRecord = (record: string): StsRecord => {
   }
 }
 
-export type StsMode = "enforce" | "testing" | "none"
+export const StsMode = Schema.Literal("enforce", "testing", "none")
+export type StsMode = typeof StsMode.Type
 
-export interface StsPolicy {
-  readonly version: string | null
-  readonly mode: StsMode | null
-  readonly maxAge: number | null
-  readonly mx: ReadonlyArray<string>
-  readonly errors: ReadonlyArray<string>
-  readonly warnings: ReadonlyArray<string>
+/** A parsed policy file (RFC 8461 3.2). */
+export const StsPolicyFields = {
+  version: Schema.NullOr(Schema.String),
+  mode: Schema.NullOr(StsMode),
+  maxAge: Schema.NullOr(Schema.Int),
+  mx: Strings,
+  errors: Strings,
+  warnings: Strings
 }
+export const StsPolicy = Schema.Struct(StsPolicyFields)
+export type StsPolicy = typeof StsPolicy.Type
 
 export const MAX_AGE_LIMIT = 31_557_600
 

@@ -3,26 +3,15 @@
  * fetched over HTTPS from the world's nginx through the guarded Web client (trusting the world CA).
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { AppConfig } from "../../src/Config.ts"
-import { checkBimi } from "../../src/checks/bimi/Bimi.ts"
+import { Effect } from "effect"
+import { bimiWithLogo } from "../../src/checks/bimi/Bimi.ts"
 import { renderBimiHtml } from "../../src/checks/bimi/BimiHtml.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
-import { Web } from "../../src/net/Web.ts"
-import { WorldConfig } from "./env.ts"
+import { withFacts } from "../../src/scan/Scanner.ts"
+import { ScanWorld } from "./scanWorld.ts"
 
-const World = Web.Default.pipe(
-  Layer.provideMerge(Resolver.Default),
-  Layer.provide(AppConfig.Default),
-  Layer.provide(WorldConfig)
-)
+const bimi = (domain: string) => withFacts(domain, bimiWithLogo)
 
-const bimi = (domain: string) =>
-  Effect.gen(function* () {
-    return yield* checkBimi(yield* Resolver, yield* Web, domain)
-  })
-
-layer(World, { timeout: 60_000, excludeTestServices: true })("BIMI in the world", (it) => {
+layer(ScanWorld, { timeout: 60_000, excludeTestServices: true })("BIMI in the world", (it) => {
   it.effect("perfect.com: SVG Tiny PS logo and a VMC covering the domain", () =>
     Effect.gen(function* () {
       const { result: r, logoBody } = yield* bimi("perfect.com")

@@ -2,15 +2,14 @@
  * DKIM discovery against the world's scenarios (scripts/world/scenarios.json).
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { checkDkim } from "../../src/checks/dkim/Dkim.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
-import { WorldConfig } from "./env.ts"
+import { Effect } from "effect"
+import { dkimWith } from "../../src/checks/dkim/Dkim.ts"
+import { withFacts } from "../../src/scan/Scanner.ts"
+import { ScanWorld } from "./scanWorld.ts"
 
-const dkim = (domain: string, selectors: ReadonlyArray<string> = []) =>
-  Effect.flatMap(Resolver, (r) => checkDkim(r, domain, selectors))
+const dkim = (domain: string, selectors: ReadonlyArray<string> = []) => withFacts(domain, dkimWith(selectors))
 
-layer(Resolver.Default.pipe(Layer.provide(WorldConfig)), { timeout: 60_000 })("DKIM in the world", (it) => {
+layer(ScanWorld, { timeout: 60_000 })("DKIM in the world", (it) => {
   it.effect("perfect.com: RSA-2048 and Ed25519 keys discovered from the common-selector list", () =>
     Effect.gen(function* () {
       const r = yield* dkim("perfect.com")

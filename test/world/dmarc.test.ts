@@ -3,15 +3,15 @@
  * world's validating resolver, and each test asserts what the scenario stages.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { checkDmarc } from "../../src/checks/dmarc/Dmarc.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
-import { WorldConfig } from "./env.ts"
+import { Effect } from "effect"
+import { Dmarc } from "../../src/checks/dmarc/Dmarc.ts"
+import { runCheck } from "../../src/scan/Scanner.ts"
+import { ScanWorld } from "./scanWorld.ts"
 
-const dmarc = (domain: string) => Effect.flatMap(Resolver, (r) => checkDmarc(r, domain))
+const dmarc = (domain: string) => runCheck(Dmarc, domain)
 const ids = (r: { findings: ReadonlyArray<{ id: string }> }) => r.findings.map((f) => f.id)
 
-layer(Resolver.Default.pipe(Layer.provide(WorldConfig)), { timeout: 60_000 })("DMARC in the world", (it) => {
+layer(ScanWorld, { timeout: 60_000 })("DMARC in the world", (it) => {
   it.effect("perfect.com: p=reject with rua passes", () =>
     Effect.gen(function* () {
       const r = yield* dmarc("perfect.com")

@@ -3,25 +3,14 @@
  * policy fetched from the world's nginx (mta-sts.<domain>, world CA) through the guarded Web client.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { AppConfig } from "../../src/Config.ts"
-import { checkMtaSts } from "../../src/checks/mta-sts/MtaSts.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
-import { Web } from "../../src/net/Web.ts"
-import { WorldConfig } from "./env.ts"
+import { Effect } from "effect"
+import { MtaSts } from "../../src/checks/mta-sts/MtaSts.ts"
+import { runCheck } from "../../src/scan/Scanner.ts"
+import { ScanWorld } from "./scanWorld.ts"
 
-const World = Web.Default.pipe(
-  Layer.provideMerge(Resolver.Default),
-  Layer.provide(AppConfig.Default),
-  Layer.provide(WorldConfig)
-)
+const sts = (domain: string) => runCheck(MtaSts, domain)
 
-const sts = (domain: string) =>
-  Effect.gen(function* () {
-    return yield* checkMtaSts(yield* Resolver, yield* Web, domain)
-  })
-
-layer(World, { timeout: 60_000, excludeTestServices: true })("MTA-STS in the world", (it) => {
+layer(ScanWorld, { timeout: 60_000, excludeTestServices: true })("MTA-STS in the world", (it) => {
   it.effect("perfect.com: enforce policy covering the MX, trusted certificate, TLS-RPT", () =>
     Effect.gen(function* () {
       const r = yield* sts("perfect.com")

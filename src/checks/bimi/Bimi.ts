@@ -1,16 +1,20 @@
 /**
  * BIMI (draft-brand-indicators-for-message-identification): the assertion record, the SVG Tiny PS
- * logo and the VMC/CMC evidence document, plus the DMARC enforcement BIMI depends on.
- * `gatherBimi` asks DNS and fetches through the guarded Web client; `analyseBimi` is pure.
- * We do not judge trademark ownership, nor trust in the certificate's root.
+ * logo and the VMC/CMC evidence document, plus the DMARC enforcement BIMI depends on (the DMARC
+ * check's own result, `need(Dmarc)`). `gather` asks DNS and fetches through the scan's Facts;
+ * `analyseBimi` is pure. We do not judge trademark ownership, nor trust in the certificate's root.
  */
-import { Clock, Effect } from "effect"
-import type { CheckStatus } from "../Status.ts"
-import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
-import { analyseDmarc, gatherDmarc, organisationalDomainOf, type DmarcResult } from "../dmarc/Dmarc.ts"
+import { Effect, Schema } from "effect"
+import { define, need } from "../Check.ts"
+import { type FactContext, Facts } from "../Facts.ts"
+import { type CheckStatus, Status } from "../Status.ts"
+import { isTxtError, lookupTxt, type TxtOutcome } from "../TxtOutcome.ts"
+import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
 import { isBimiRecord, parseBimi } from "../../records/BimiRecord.ts"
-import { BIMI_MAX_LOGO_BYTES, checkSvgTinyPs, type SvgCheck } from "../../records/BimiSvg.ts"
-import { checkAuthority, type AuthorityCheck } from "../../records/BimiVmc.ts"
+import { BIMI_MAX_LOGO_BYTES, checkSvgTinyPs, SvgCheck } from "../../records/BimiSvg.ts"
+import { AuthorityCheckFields, checkAuthority } from "../../records/BimiVmc.ts"
+import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
+import { Nullable, Strings } from "../../records/Schemas.ts"
 import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "./BimiFetch.ts"
 
 export const bimiName = (domain: string, selector = "default") => `${selector}._bimi.${domain}`
@@ -24,8 +28,6 @@ export interface BimiGathered {
   readonly logo: FetchOutcome | null
   readonly authority: FetchOutcome | null
   readonly dmarc: DmarcResult | null
-  /** ISO time of the gathering, for certificate validity. */
-  readonly now: string
 }
 
 const bimiRecords = (o: TxtOutcome | null) =>
@@ -36,89 +38,100 @@ const applicable = (g: BimiGathered) =>
     ? { outcome: g.organisational, inherited: true }
     : { outcome: g.direct, inherited: false }
 
-/** Reads the record, fetches the logo and the evidence document, and evaluates DMARC. */
-export const gatherBimi = (dns: TxtSource, web: WebFetcher, rawDomain: string): Effect.Effect<BimiGathered> =>
-  Effect.gen(function* () {
-    const domain = normaliseDomain(rawDomain)
-    const organisationalDomain = organisationalDomainOf(domain)
-    const [direct, dmarc] = yield* Effect.all([lookupTxt(dns, bimiName(domain)), gatherDmarc(dns, domain)], {
-      concurrency: 2
-    })
-    const organisational =
-      organisationalDomain !== domain && !isTxtError(direct) && bimiRecords(direct).length === 0
-        ? yield* lookupTxt(dns, bimiName(organisationalDomain))
-        : null
-    const partial = { domain, organisationalDomain, direct, organisational }
-    const records = bimiRecords(
-      applicable({ ...partial, logo: null, authority: null, dmarc: null, now: "" }).outcome
-    )
-    const parsed = records.length === 1 ? parseBimi(records[0]!) : null
-    // Fetch a little more than the 32 KB limit so an oversized logo is measured, not just refused.
-    const [logo, authority] = yield* Effect.all(
-      [
-        parsed?.location
-          ? fetchOutcome(web, parsed.location, { maxBytes: 4 * BIMI_MAX_LOGO_BYTES, accept: "image/svg+xml" })
-          : Effect.succeed(null),
-        parsed?.authority
-          ? fetchOutcome(web, parsed.authority, {
-              maxBytes: 256 * 1024,
-              accept: "application/pem-certificate-chain"
-            })
-          : Effect.succeed(null)
-      ],
-      { concurrency: 2 }
-    )
-    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-    return { ...partial, logo, authority, dmarc: analyseDmarc(dmarc), now }
+/** The logo fetch: a little more than the 32 KB limit, so an oversized logo is measured, not refused. */
+const fetchLogo = (web: WebFetcher, url: string) =>
+  fetchOutcome(web, url, { maxBytes: 4 * BIMI_MAX_LOGO_BYTES, accept: "image/svg+xml" })
+
+/** Reads the record, fetches the logo and the evidence document, and reads the DMARC verdict. */
+export const gatherBimi: Effect.Effect<BimiGathered, never, Facts> = Effect.gen(function* () {
+  const facts = yield* Facts
+  const domain = facts.domain
+  const organisationalDomain = organisationalDomainOf(domain)
+  const [direct, dmarc] = yield* Effect.all([lookupTxt(facts, bimiName(domain)), need(Dmarc)], {
+    concurrency: 2
   })
+  const organisational =
+    organisationalDomain !== domain && !isTxtError(direct) && bimiRecords(direct).length === 0
+      ? yield* lookupTxt(facts, bimiName(organisationalDomain))
+      : null
+  const partial = { domain, organisationalDomain, direct, organisational }
+  const records = bimiRecords(applicable({ ...partial, logo: null, authority: null, dmarc: null }).outcome)
+  const parsed = records.length === 1 ? parseBimi(records[0]!) : null
+  const [logo, authority] = yield* Effect.all(
+    [
+      parsed?.location ? fetchLogo(facts, parsed.location) : Effect.succeed(null),
+      parsed?.authority
+        ? fetchOutcome(facts, parsed.authority, {
+            maxBytes: 256 * 1024,
+            accept: "application/pem-certificate-chain"
+          })
+        : Effect.succeed(null)
+    ],
+    { concurrency: 2 }
+  )
+  return { ...partial, logo, authority, dmarc }
+})
 
-export interface BimiLogo {
-  readonly url: string
-  readonly reachable: boolean
-  readonly httpStatus: number | null
-  readonly contentType: string | null
-  readonly contentTypeOk: boolean
-  readonly size: number | null
-  readonly maxSize: number
-  readonly sizeOk: boolean
-  readonly svg: SvgCheck | null
-  readonly valid: boolean
-  readonly error: string | null
-}
+export const BimiLogo = Schema.Struct({
+  url: Schema.String,
+  reachable: Schema.Boolean,
+  httpStatus: Nullable(Schema.Int),
+  contentType: Nullable(Schema.String),
+  contentTypeOk: Schema.Boolean,
+  size: Nullable(Schema.Int),
+  maxSize: Schema.Int,
+  sizeOk: Schema.Boolean,
+  svg: Nullable(SvgCheck),
+  valid: Schema.Boolean,
+  error: Nullable(Schema.String)
+})
+export type BimiLogo = typeof BimiLogo.Type
 
-export interface BimiAuthority extends Partial<AuthorityCheck> {
-  readonly url: string
-  readonly reachable: boolean
-  readonly httpStatus: number | null
-  readonly contentType: string | null
-  readonly size: number | null
-  readonly valid: boolean
-  readonly error: string | null
-}
+const optional = <F extends Record<string, Schema.Schema.All>>(fields: F) =>
+  Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, Schema.optional(s)])) as {
+    readonly [K in keyof F]: Schema.optional<F[K]>
+  }
 
-export interface BimiResult {
-  readonly domain: string
-  readonly status: CheckStatus
-  readonly exists: boolean
-  readonly record: string | null
-  readonly valid: boolean
-  readonly logoUrl: string | null
-  readonly authorityUrl: string | null
-  readonly logo: BimiLogo | null
-  readonly authority: BimiAuthority | null
-  readonly issues: ReadonlyArray<string>
-  readonly warnings: ReadonlyArray<string>
-  readonly declined: boolean
-  readonly source: string | null
-  readonly inherited: boolean
+/** The fetch of the evidence document, and what it shows once fetched and parsed. */
+export const BimiAuthority = Schema.Struct({
+  url: Schema.String,
+  reachable: Schema.Boolean,
+  httpStatus: Nullable(Schema.Int),
+  contentType: Nullable(Schema.String),
+  size: Nullable(Schema.Int),
+  valid: Schema.Boolean,
+  error: Nullable(Schema.String),
+  // Present once the document was fetched (absent when it could not be).
+  ...optional(AuthorityCheckFields)
+})
+export type BimiAuthority = typeof BimiAuthority.Type
+
+export const BimiResult = Schema.Struct({
+  domain: Schema.String,
+  status: Status,
+  exists: Schema.Boolean,
+  record: Nullable(Schema.String),
+  valid: Schema.Boolean,
+  logoUrl: Nullable(Schema.String),
+  authorityUrl: Nullable(Schema.String),
+  logo: Nullable(BimiLogo),
+  authority: Nullable(BimiAuthority),
+  issues: Strings,
+  warnings: Strings,
+  declined: Schema.Boolean,
+  source: Nullable(Schema.String),
+  inherited: Schema.Boolean,
   /** BIMI needs DMARC at enforcement: p=quarantine (pct=100) or reject, subdomains not none. */
-  readonly dmarc: {
-    readonly policy: string | null
-    readonly pct: number | null
-    readonly eligible: boolean | null
-  } | null
-  readonly trademarkNote: string
-}
+  dmarc: Nullable(
+    Schema.Struct({
+      policy: Nullable(Schema.String),
+      pct: Nullable(Schema.Int),
+      eligible: Nullable(Schema.Boolean)
+    })
+  ),
+  trademarkNote: Schema.String
+})
+export type BimiResult = typeof BimiResult.Type
 
 export const TRADEMARK_NOTE =
   "We check the record, the hosted SVG and the certificate's metadata. We do not verify trademark ownership, " +
@@ -161,7 +174,12 @@ const judgeLogo = (f: FetchOutcome): BimiLogo => {
   }
 }
 
-const judgeAuthority = (f: FetchOutcome, g: BimiGathered, logo: FetchOutcome | null): BimiAuthority => {
+const judgeAuthority = (
+  f: FetchOutcome,
+  g: BimiGathered,
+  logo: FetchOutcome | null,
+  now: Date
+): BimiAuthority => {
   if (isFetchError(f))
     return {
       url: f.url,
@@ -182,12 +200,12 @@ const judgeAuthority = (f: FetchOutcome, g: BimiGathered, logo: FetchOutcome | n
   }
   if (!ok) return { ...base, valid: false, error: `HTTP ${f.status}` }
   const logoBytes = logo && !isFetchError(logo) && logo.status < 300 ? logo.body : null
-  const check = checkAuthority(f.body, g.domain, g.organisationalDomain, new Date(g.now), logoBytes)
+  const check = checkAuthority(f.body, g.domain, g.organisationalDomain, now, logoBytes)
   return { ...base, ...check, valid: check.parsed && check.errors.length === 0, error: null }
 }
 
-/** Judges gathered BIMI facts. Pure and total. */
-export const analyseBimi = (g: BimiGathered): BimiResult => {
+/** Judges gathered BIMI facts; `now` decides the certificate's validity. Pure and total. */
+export const analyseBimi = (g: BimiGathered, now: Date): BimiResult => {
   const issues: Array<string> = []
   const warnings: Array<string> = []
   const base = {
@@ -243,7 +261,7 @@ export const analyseBimi = (g: BimiGathered): BimiResult => {
       for (const w of logo.svg?.warnings ?? []) warnings.push(`Logo: ${w}`)
     }
   }
-  const authority = g.authority ? judgeAuthority(g.authority, g, g.logo) : null
+  const authority = g.authority ? judgeAuthority(g.authority, g, g.logo, now) : null
   if (authority) {
     if (!authority.reachable)
       issues.push(`The certificate at ${authority.url} could not be fetched (${authority.error})`)
@@ -313,9 +331,25 @@ export const analyseBimi = (g: BimiGathered): BimiResult => {
   }
 }
 
-/** gather + analyse; `logoBody` is returned for the HTML view (never put into the JSON). */
-export const checkBimi = (dns: TxtSource, web: WebFetcher, domain: string) =>
-  Effect.map(gatherBimi(dns, web, domain), (g) => ({
-    result: analyseBimi(g),
-    logoBody: g.logo && !isFetchError(g.logo) && g.logo.status < 300 ? g.logo.body : null
-  })).pipe(Effect.withSpan("Bimi.check", { attributes: { domain } }))
+export const Bimi = define({
+  id: "bimi",
+  title: "BIMI",
+  category: "email",
+  result: BimiResult,
+  gather: gatherBimi,
+  analyse: (gathered: BimiGathered, now: Date) => analyseBimi(gathered, now)
+})
+
+/**
+ * The BIMI result with the logo's bytes, for the HTML view (the bytes never go into the JSON). The
+ * logo fetch repeats the check's own, which the scan's Facts answer from memory.
+ */
+export const bimiWithLogo: Effect.Effect<
+  { readonly result: BimiResult; readonly logoBody: Uint8Array | null },
+  never,
+  FactContext
+> = Effect.gen(function* () {
+  const result = yield* need(Bimi)
+  const logo = result.logo === null ? null : yield* fetchLogo(yield* Facts, result.logo.url)
+  return { result, logoBody: logo && !isFetchError(logo) && logo.status < 300 ? logo.body : null }
+})

@@ -1,15 +1,14 @@
 /**
  * HTTPS fetches kept as values, shared by BIMI (logo, certificate) and MTA-STS (policy file).
- * Every fetch goes through the guarded Web client (src/net/Web.ts); a refused or failed fetch
- * becomes an outcome, so `analyse` functions stay pure and can say why.
+ * Every fetch goes through the scan's Facts (memoised, over the guarded Web client); a refused or
+ * failed fetch becomes an outcome, so `analyse` functions stay pure and can say why.
  */
 import { Effect } from "effect"
-import type { WebError, WebRequestOptions, WebResponse } from "../../net/Web.ts"
+import type { FactsShape } from "../Facts.ts"
+import type { WebRequestOptions } from "../../net/Web.ts"
 
-/** The part of the Web service BIMI and MTA-STS need. */
-export interface WebFetcher {
-  readonly get: (url: string, options?: WebRequestOptions) => Effect.Effect<WebResponse, WebError>
-}
+/** The door these fetches need: the scan's Facts. */
+export type WebFetcher = Pick<FactsShape, "fetch">
 
 /** A fetch kept as a value: the response's essentials, or the failure. */
 export type FetchOutcome =
@@ -32,7 +31,7 @@ export const fetchOutcome = (
   url: string,
   options: WebRequestOptions
 ): Effect.Effect<FetchOutcome> =>
-  web.get(url, options).pipe(
+  web.fetch(url, options).pipe(
     Effect.map((r): FetchOutcome => ({
       url,
       status: r.status,

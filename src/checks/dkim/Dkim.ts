@@ -3,10 +3,13 @@
  * Selectors are not listed anywhere in DNS, so we ask a data-file list of common selectors plus
  * the caller's. Finding none means "not found among the selectors we know", never "no DKIM".
  */
-import { Effect } from "effect"
-import type { CheckStatus } from "../Status.ts"
+import { Effect, Schema } from "effect"
+import { define, need } from "../Check.ts"
+import { type FactContext, Facts } from "../Facts.ts"
+import { type CheckStatus, Status } from "../Status.ts"
 import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
-import { looksLikeDkimKey, parseDkimKey, type DkimKey } from "../../records/DkimKey.ts"
+import { DkimKeyStatus, looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
+import { Nullable, Strings } from "../../records/Schemas.ts"
 import selectorData from "./dkim-selectors.json" with { type: "json" }
 
 export interface KnownSelector {
@@ -58,43 +61,47 @@ export const gatherDkim = (
     return { domain, selectors, requested: wanted, answers, wildcardProbe }
   })
 
-export interface DkimSelectorResult {
-  readonly selector: string
-  readonly name: string
-  readonly record: string
-  readonly valid: boolean
-  readonly keyType: string
-  readonly keyLength: number | null
-  readonly revoked: boolean
-  readonly testing: boolean
-  readonly status: DkimKey["status"]
-  readonly provider: string | null
-  readonly requested: boolean
-  readonly hashAlgorithms: ReadonlyArray<string> | null
-  readonly errors: ReadonlyArray<string>
-  readonly warnings: ReadonlyArray<string>
+export const DkimSelector = Schema.Struct({
+  selector: Schema.String,
+  name: Schema.String,
+  record: Schema.String,
+  valid: Schema.Boolean,
+  keyType: Schema.String,
+  /** Bits measured from the key material; null when it does not decode (or is revoked). */
+  keyLength: Nullable(Schema.Int),
+  revoked: Schema.Boolean,
+  testing: Schema.Boolean,
+  status: DkimKeyStatus,
+  provider: Nullable(Schema.String),
+  requested: Schema.Boolean,
+  hashAlgorithms: Nullable(Strings),
+  errors: Strings,
+  warnings: Strings,
   /** Other DKIM-looking TXT records at the same name (RFC 6376 3.6.2.2 leaves the choice open). */
-  readonly otherRecords: ReadonlyArray<string>
-}
+  otherRecords: Strings
+})
+export type DkimSelectorResult = typeof DkimSelector.Type
 
-export interface DkimResult {
-  readonly domain: string
-  readonly status: CheckStatus
+/** The union of DKIM shapes A and B, plus discovery details. */
+export const DkimResult = Schema.Struct({
+  domain: Schema.String,
+  status: Status,
   /** Shape A */
-  readonly selectors_found: ReadonlyArray<string>
-  readonly valid_keys: number
+  selectors_found: Strings,
+  valid_keys: Schema.Int,
   /** Shape B */
-  readonly selectorsChecked: ReadonlyArray<string>
-  readonly selectorsFound: ReadonlyArray<DkimSelectorResult>
-  readonly hasDkim: boolean
-  readonly issues: ReadonlyArray<string>
+  selectorsChecked: Strings,
+  selectorsFound: Schema.Array(DkimSelector),
+  hasDkim: Schema.Boolean,
+  issues: Strings,
   /** Ours */
-  readonly warnings: ReadonlyArray<string>
+  warnings: Strings,
   /** `found`: at least one key; `not-found`: none among the selectors asked; `unknown`: look-ups failed. */
-  readonly discovery: "found" | "not-found" | "unknown"
-  readonly failedSelectors: ReadonlyArray<{ readonly selector: string; readonly error: string }>
-  readonly note: string
-}
+  discovery: Schema.Literal("found", "not-found", "unknown"),
+  failedSelectors: Schema.Array(Schema.Struct({ selector: Schema.String, error: Schema.String })),
+  note: Schema.String
+})
+export type DkimResult = typeof DkimResult.Type
 
 const NOTE =
   "Selectors cannot be listed from DNS: we check common selectors of major providers and those you pass " +
@@ -205,8 +212,27 @@ export const analyseDkim = (g: DkimGathered): DkimResult => {
   }
 }
 
-/** gather + analyse. */
+/** gather + analyse over any TXT source (unit tests with a fake; callers outside a scan). */
 export const checkDkim = (dns: TxtSource, domain: string, selectors: ReadonlyArray<string> = []) =>
   Effect.map(gatherDkim(dns, domain, selectors), analyseDkim).pipe(
     Effect.withSpan("Dkim.check", { attributes: { domain, selectors: selectors.length } })
   )
+
+/** The scan's DKIM check: the known selectors only. */
+export const Dkim = define({
+  id: "dkim",
+  title: "DKIM",
+  category: "email",
+  result: DkimResult,
+  gather: Effect.flatMap(Facts, (facts) => gatherDkim(facts, facts.domain)),
+  analyse: (gathered: DkimGathered) => analyseDkim(gathered)
+})
+
+/**
+ * DKIM with the caller's selectors asked first (`GET /email/dkim?selector=`): a gather of its own,
+ * over the same Facts, so the known selectors' answers are shared with `Dkim` in one scan.
+ */
+export const dkimWith = (selectors: ReadonlyArray<string>): Effect.Effect<DkimResult, never, FactContext> =>
+  selectors.length === 0
+    ? need(Dkim)
+    : Effect.flatMap(Facts, (facts) => checkDkim(facts, facts.domain, selectors))

@@ -1,21 +1,25 @@
 /**
  * DMARC (RFC 7489, with DMARCbis notes): policy discovery with the organisational-domain fallback
  * (6.6.3), the record's tags, and verification of external report destinations (7.1).
- * `gather` talks to DNS; `analyse` is pure and total.
+ * `gather` asks TXT questions only (through Facts in a scan); `analyse` is pure and total.
  */
-import { Effect } from "effect"
-import { getDomain } from "tldts"
-import type { CheckStatus } from "../Status.ts"
+import { Effect, Schema } from "effect"
+import { define } from "../Check.ts"
+import { Facts } from "../Facts.ts"
+import { Status } from "../Status.ts"
 import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
 import {
+  DmarcPolicy,
+  DmarcSyntaxError,
+  DmarcTag,
   isDmarcRecord,
+  organisationalDomainOf,
   parseDmarc,
-  type DmarcPolicy,
-  type DmarcSyntaxError,
-  type DmarcTag,
+  reportAuthorisationName,
   type DmarcUri,
   type ParsedDmarc
 } from "../../records/DmarcRecord.ts"
+import { Nullable, Strings } from "../../records/Schemas.ts"
 
 export interface DmarcGathered {
   readonly domain: string
@@ -29,66 +33,66 @@ export interface DmarcGathered {
   readonly authorisations: ReadonlyArray<TxtOutcome>
 }
 
-export interface DmarcFinding {
-  readonly id: string
-  readonly severity: "error" | "warning" | "info"
-  readonly message: string
-}
+export const DmarcFinding = Schema.Struct({
+  id: Schema.String,
+  severity: Schema.Literal("error", "warning", "info"),
+  message: Schema.String
+})
+export type DmarcFinding = typeof DmarcFinding.Type
 
-export interface ReportDestination {
-  readonly kind: "rua" | "ruf"
-  readonly uri: string
-  readonly domain: string | null
+export const ReportDestination = Schema.Struct({
+  kind: Schema.Literal("rua", "ruf"),
+  uri: Schema.String,
+  domain: Nullable(Schema.String),
   /** True when the destination's organisational domain differs from the policy domain's. */
-  readonly external: boolean
+  external: Schema.Boolean,
   /** External only: true authorised, false not authorised, null could not be determined. */
-  readonly authorised: boolean | null
-  readonly verificationName: string | null
-  readonly maxBytes: number | null
-}
+  authorised: Nullable(Schema.Boolean),
+  verificationName: Nullable(Schema.String),
+  maxBytes: Nullable(Schema.Number)
+})
+export type ReportDestination = typeof ReportDestination.Type
 
-export interface DmarcResult {
-  readonly domain: string
-  readonly status: CheckStatus
-  readonly exists: boolean
-  readonly valid: boolean
-  readonly record?: string
-  readonly policy?: DmarcPolicy
-  readonly subdomainPolicy?: DmarcPolicy
+const Alignment = Schema.Literal("relaxed", "strict")
+
+export const DmarcResult = Schema.Struct({
+  domain: Schema.String,
+  status: Status,
+  exists: Schema.Boolean,
+  valid: Schema.Boolean,
+  /** Absent when no record applies. */
+  record: Schema.optional(Schema.String),
+  policy: Schema.optional(DmarcPolicy),
+  subdomainPolicy: Schema.optional(DmarcPolicy),
   /** DMARCbis `np`: policy for non-existent subdomains (defaults to sp, then p). */
-  readonly nonExistentSubdomainPolicy?: DmarcPolicy
+  nonExistentSubdomainPolicy: Schema.optional(DmarcPolicy),
   /** The policy a receiver applies to mail from `domain` itself (sp when inherited). */
-  readonly effectivePolicy?: DmarcPolicy
-  readonly pct?: number
-  readonly percentage?: number
-  readonly reportingEnabled: boolean
-  readonly rua: ReadonlyArray<string>
-  readonly ruf: ReadonlyArray<string>
-  readonly adkim?: "relaxed" | "strict"
-  readonly aspf?: "relaxed" | "strict"
-  readonly failureOptions?: ReadonlyArray<string>
-  readonly testing?: boolean
-  readonly issues: ReadonlyArray<string>
-  readonly warnings: ReadonlyArray<string>
-  readonly findings: ReadonlyArray<DmarcFinding>
-  readonly errors: ReadonlyArray<DmarcSyntaxError>
-  readonly tags: ReadonlyArray<DmarcTag>
+  effectivePolicy: Schema.optional(DmarcPolicy),
+  pct: Schema.optional(Schema.Int),
+  percentage: Schema.optional(Schema.Int),
+  reportingEnabled: Schema.Boolean,
+  rua: Strings,
+  ruf: Strings,
+  adkim: Schema.optional(Alignment),
+  aspf: Schema.optional(Alignment),
+  failureOptions: Schema.optional(Strings),
+  testing: Schema.optional(Schema.Boolean),
+  issues: Strings,
+  warnings: Strings,
+  findings: Schema.Array(DmarcFinding),
+  /** Syntax errors; `position` is the 0-based character offset in the record. */
+  errors: Schema.Array(DmarcSyntaxError),
+  tags: Schema.Array(DmarcTag),
   /** The name the record was read from, e.g. `_dmarc.example.com`; null when none applies. */
-  readonly source: string | null
+  source: Nullable(Schema.String),
   /** True when `domain` has no record and the organisational domain's record applies. */
-  readonly inherited: boolean
-  readonly organisationalDomain: string
-  readonly reportDestinations: ReadonlyArray<ReportDestination>
-}
+  inherited: Schema.Boolean,
+  organisationalDomain: Schema.String,
+  reportDestinations: Schema.Array(ReportDestination)
+})
+export type DmarcResult = typeof DmarcResult.Type
 
 export const dmarcName = (domain: string) => `_dmarc.${domain}`
-
-/** RFC 7489 7.1: the name a destination publishes to accept reports for `policyDomain`. */
-export const reportAuthorisationName = (policyDomain: string, destination: string) =>
-  `${policyDomain}._report._dmarc.${destination}`
-
-/** The organisational domain (RFC 7489 3.2, public suffix list); the name itself when unknown. */
-export const organisationalDomainOf = (domain: string): string => getDomain(domain) ?? domain
 
 const dmarcRecords = (o: TxtOutcome | null): ReadonlyArray<string> =>
   o === null || isTxtError(o) ? [] : o.records.filter(isDmarcRecord)
@@ -324,8 +328,17 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
   })
 }
 
-/** gather + analyse. */
+/** gather + analyse over any TXT source (unit tests with a fake; callers outside a scan). */
 export const checkDmarc = (dns: TxtSource, domain: string) =>
   Effect.map(gatherDmarc(dns, domain), analyseDmarc).pipe(
     Effect.withSpan("Dmarc.check", { attributes: { domain } })
   )
+
+export const Dmarc = define({
+  id: "dmarc",
+  title: "DMARC",
+  category: "email",
+  result: DmarcResult,
+  gather: Effect.flatMap(Facts, (facts) => gatherDmarc(facts, facts.domain)),
+  analyse: (gathered: DmarcGathered) => analyseDmarc(gathered)
+})

@@ -1,13 +1,44 @@
 /**
- * The email check (`GET /email/check`): SPF, DKIM, DMARC and the MX set of one domain, read from the
- * scan's Facts, and the 0-100 email score that docs/scoring.md ("Email score") explains.
+ * The email check's pure part (`GET /email/check`, composed in `src/scan/EmailCheck.ts` from the
+ * SPF, DKIM and DMARC checks and the MX set): the MX reading, the 0-100 email score that
+ * docs/scoring.md ("Email score") explains, and the result's schema.
  * The score is pure and total over a small input interface, so it does not depend on every field of
  * the DKIM and DMARC results, only on the verdicts it needs.
  */
-import { Effect } from "effect"
-import type { FactsShape, MxSet } from "../../scan/Facts.ts"
-import type { CheckStatus } from "../Status.ts"
-import type { SpfPolicy, SpfResult } from "../spf/Spf.ts"
+import { Schema } from "effect"
+import type { MxAnswer } from "../Facts.ts"
+import { type CheckStatus, Status } from "../Status.ts"
+import { DkimResult } from "../dkim/Dkim.ts"
+import { DmarcResult } from "../dmarc/Dmarc.ts"
+import { SpfResult, type SpfPolicy } from "../spf/Spf.ts"
+import { Strings } from "../../records/Schemas.ts"
+
+/** The domain's MX set as RFC 5321 5.1 and RFC 7505 read it. */
+export interface MxSet {
+  /** The MX records by priority; a null MX appears as host "" (RFC 7505 3: "0 ."). */
+  readonly records: ReadonlyArray<{ readonly priority: number; readonly host: string }>
+  /** The domain declares it accepts no mail: a single MX "0 ." (RFC 7505). */
+  readonly nullMx: boolean
+  /** A null MX mixed with other MX records: RFC 7505 3 says it MUST be the only one. */
+  readonly nullMxMixed: boolean
+  /** No MX records at all: senders fall back to the domain's own A/AAAA (RFC 5321 5.1). */
+  readonly implicit: boolean
+}
+
+/** RFC 7505 3 / RFC 5321 5.1 reading of an MX answer (a null MX's exchange is "" or "."). */
+export const mxSet = (answer: ReadonlyArray<MxAnswer>): MxSet => {
+  const records = answer.map((r) => ({
+    priority: r.priority,
+    host: r.exchange === "" || r.exchange === "." ? "" : r.exchange
+  }))
+  const nulls = records.filter((r) => r.host === "")
+  return {
+    records,
+    nullMx: nulls.length > 0 && records.length === 1,
+    nullMxMixed: nulls.length > 0 && records.length > 1,
+    implicit: records.length === 0
+  }
+}
 
 /** What the score reads from the SPF result. */
 export interface SpfScoreInput {
@@ -46,20 +77,22 @@ export interface MxScoreInput {
   readonly set: MxSet | "unknown"
 }
 
-export interface ScorePart {
-  readonly component: "spf" | "dkim" | "dmarc"
-  readonly earned: number
+export const ScorePart = Schema.Struct({
+  component: Schema.Literal("spf", "dkim", "dmarc"),
+  earned: Schema.Int,
   /** 0 when the part is unknown or does not apply: it then leaves the total out. */
-  readonly possible: number
-  readonly notes: ReadonlyArray<string>
-}
+  possible: Schema.Int,
+  notes: Strings
+})
+export type ScorePart = typeof ScorePart.Type
 
-export interface EmailScore {
-  readonly score: number
-  readonly parts: ReadonlyArray<ScorePart>
+export const EmailScore = Schema.Struct({
+  score: Schema.Int,
   /** True when some part could not be judged (a DNS failure) and was left out of the total. */
-  readonly partial: boolean
-}
+  partial: Schema.Boolean,
+  parts: Schema.Array(ScorePart)
+})
+export type EmailScore = typeof EmailScore.Type
 
 export const SpfWeight = 30
 export const DkimWeight = 30
@@ -166,13 +199,15 @@ export const emailScore = (input: {
   }
 }
 
-export interface EmailMx {
-  readonly status: CheckStatus
-  readonly records: ReadonlyArray<{ readonly priority: number; readonly host: string }>
-  readonly nullMx: boolean
-  readonly implicit: boolean
-  readonly issues: ReadonlyArray<string>
-}
+export const EmailMx = Schema.Struct({
+  status: Status,
+  /** A null MX (RFC 7505) appears as host ".". */
+  records: Schema.Array(Schema.Struct({ priority: Schema.Int, host: Schema.String })),
+  nullMx: Schema.Boolean,
+  implicit: Schema.Boolean,
+  issues: Strings
+})
+export type EmailMx = typeof EmailMx.Type
 
 /** RFC 5321 5.1 / RFC 7505 reading of the MX set for the result. */
 export const analyseMx = (set: MxSet | { readonly error: string }): EmailMx => {
@@ -197,25 +232,27 @@ export const analyseMx = (set: MxSet | { readonly error: string }): EmailMx => {
   }
 }
 
-export interface EmailCheckResult<Dkim, Dmarc> {
-  readonly success: boolean
-  readonly domain: string
-  readonly spf: SpfResult
-  readonly dkim: Dkim
-  readonly dmarc: Dmarc
-  readonly mx: EmailMx
-  readonly score: number
-  readonly scoreBreakdown: EmailScore
-}
+export const EmailCheckResult = Schema.Struct({
+  success: Schema.Boolean,
+  domain: Schema.String,
+  spf: SpfResult,
+  dkim: DkimResult,
+  dmarc: DmarcResult,
+  mx: EmailMx,
+  /** 0-100, docs/scoring.md "Email score". */
+  score: Schema.Int,
+  scoreBreakdown: EmailScore
+})
+export type EmailCheckResult = typeof EmailCheckResult.Type
 
 /** Assembles the result (pure). `success` is false only when nothing at all could be looked up. */
-export const assemble = <Dkim extends DkimScoreInput, Dmarc extends DmarcScoreInput>(
+export const assemble = (
   domain: string,
   spf: SpfResult,
-  dkim: Dkim,
-  dmarc: Dmarc,
+  dkim: DkimResult,
+  dmarc: DmarcResult,
   mxSet: MxSet | { readonly error: string }
-): EmailCheckResult<Dkim, Dmarc> => {
+): EmailCheckResult => {
   const mx = analyseMx(mxSet)
   const breakdown = emailScore({ spf, dkim, dmarc, mx: { set: "error" in mxSet ? "unknown" : mxSet } })
   const allUnknown = [spf.status, dkim.status, dmarc.status, mx.status].every((s) => s === "unknown")
@@ -230,27 +267,3 @@ export const assemble = <Dkim extends DkimScoreInput, Dmarc extends DmarcScoreIn
     scoreBreakdown: breakdown
   }
 }
-
-/**
- * Runs the email check from the scan's facts; the DKIM and DMARC checks are passed in (they read
- * the same Facts, so every DNS question is asked once). Runs the four parts concurrently.
- */
-export const check = <Dkim extends DkimScoreInput, Dmarc extends DmarcScoreInput>(
-  facts: FactsShape,
-  parts: {
-    readonly dkim: (facts: FactsShape) => Effect.Effect<Dkim>
-    readonly dmarc: (facts: FactsShape) => Effect.Effect<Dmarc>
-  }
-): Effect.Effect<EmailCheckResult<Dkim, Dmarc>> =>
-  Effect.all(
-    [
-      facts.spf,
-      parts.dkim(facts),
-      parts.dmarc(facts),
-      facts.mx.pipe(Effect.catchAll((e) => Effect.succeed({ error: `${e.reason}: ${e.message}` })))
-    ],
-    { concurrency: "unbounded" }
-  ).pipe(
-    Effect.map(([spf, dkim, dmarc, mx]) => assemble(facts.domain, spf, dkim, dmarc, mx)),
-    Effect.withSpan("EmailCheck.check")
-  )

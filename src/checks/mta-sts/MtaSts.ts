@@ -2,28 +2,25 @@
  * MTA-STS (RFC 8461): the `_mta-sts` TXT record, the policy file fetched from
  * `https://mta-sts.<domain>/.well-known/mta-sts.txt` through the guarded Web client (trusted
  * certificate, no redirects, text/plain, size cap; 3.3), and the MX hosts checked against the
- * policy's patterns (4.1). TLS-RPT (RFC 8460) rides along as `tlsRpt`. `analyseMtaSts` is pure.
+ * policy's patterns (4.1). TLS-RPT (RFC 8460) rides along as `tlsRpt`: the spec serves it only
+ * inside this result, so it is not a check of its own. Every question goes through the scan's
+ * Facts; `analyseMtaSts` is pure.
  */
-import { Effect } from "effect"
-import type { DnsError } from "../../net/Dns.ts"
-import type { CheckStatus } from "../Status.ts"
-import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
-import { isFetchError, type FetchOutcome, type WebFetcher } from "../bimi/BimiFetch.ts"
+import { Effect, Schema } from "effect"
+import { define } from "../Check.ts"
+import { Facts } from "../Facts.ts"
+import { type CheckStatus, Status } from "../Status.ts"
+import { isTxtError, lookupTxt, type TxtOutcome } from "../TxtOutcome.ts"
+import { isFetchError, type FetchOutcome } from "../bimi/BimiFetch.ts"
 import {
   isStsRecord,
   mxMatches,
   parseStsPolicy,
   parseStsRecord,
-  type StsPolicy
+  StsPolicyFields
 } from "../../records/MtaStsPolicy.ts"
-import { analyseTlsRpt, tlsRptName, type TlsRptResult } from "./TlsRpt.ts"
-
-/** The part of the Resolver MTA-STS needs (a null MX, RFC 7505, has exchange "" or "."). */
-export interface MxSource {
-  readonly mx: (
-    domain: string
-  ) => Effect.Effect<ReadonlyArray<{ readonly priority: number; readonly exchange: string }>, DnsError>
-}
+import { Nullable, Strings } from "../../records/Schemas.ts"
+import { analyseTlsRpt, tlsRptName, TlsRptResult } from "./TlsRpt.ts"
 
 /** RFC 8461 3.3 leaves the cap to senders; 64 KiB is generous for a few lines of text. */
 export const POLICY_MAX_BYTES = 64 * 1024
@@ -42,84 +39,83 @@ export interface MtaStsGathered {
 }
 
 /** Asks the three DNS questions and fetches the policy concurrently. */
-export const gatherMtaSts = (
-  dns: TxtSource & MxSource,
-  web: WebFetcher,
-  rawDomain: string
-): Effect.Effect<MtaStsGathered> =>
-  Effect.gen(function* () {
-    const domain = normaliseDomain(rawDomain)
-    const mx = dns.mx(domain).pipe(
-      Effect.map((records) => ({
-        hosts: records.map((r) => r.exchange.toLowerCase().replace(/\.$/, "")).filter((h) => h !== ""),
-        nullMx: records.length === 1 && (records[0]!.exchange === "" || records[0]!.exchange === ".")
+export const gatherMtaSts: Effect.Effect<MtaStsGathered, never, Facts> = Effect.gen(function* () {
+  const facts = yield* Facts
+  const domain = facts.domain
+  // A null MX (RFC 7505) has exchange "" (or ".").
+  const mx = facts.mx(domain).pipe(
+    Effect.map((records) => ({
+      hosts: records.map((r) => r.exchange.toLowerCase().replace(/\.$/, "")).filter((h) => h !== ""),
+      nullMx: records.length === 1 && (records[0]!.exchange === "" || records[0]!.exchange === ".")
+    })),
+    Effect.catchAll((e) => Effect.succeed({ error: `${e.reason}: ${e.message}` }))
+  )
+  // verifyTls false: we want the certificate verdict as a finding, not as an opaque failure.
+  const policy = facts
+    .fetch(policyUrlOf(domain), {
+      followRedirects: false,
+      maxBytes: POLICY_MAX_BYTES,
+      accept: "text/plain",
+      verifyTls: false
+    })
+    .pipe(
+      Effect.map((r) => ({
+        url: policyUrlOf(domain),
+        status: r.status,
+        contentType: r.headers["content-type"] ?? null,
+        body: r.body,
+        finalUrl: r.finalUrl,
+        redirects: r.redirects.length,
+        tlsAuthorized: r.tls?.authorized ?? false,
+        tlsError: r.tls?.authorizationError ?? (r.tls === null ? "not HTTPS" : null)
       })),
-      Effect.catchAll((e) => Effect.succeed({ error: `${e.reason}: ${e.message}` }))
-    )
-    // verifyTls false: we want the certificate verdict as a finding, not as an opaque failure.
-    const policy = web
-      .get(policyUrlOf(domain), {
-        followRedirects: false,
-        maxBytes: POLICY_MAX_BYTES,
-        accept: "text/plain",
-        verifyTls: false
-      })
-      .pipe(
-        Effect.map((r) => ({
-          url: policyUrlOf(domain),
-          status: r.status,
-          contentType: r.headers["content-type"] ?? null,
-          body: r.body,
-          finalUrl: r.finalUrl,
-          redirects: r.redirects.length,
-          tlsAuthorized: r.tls?.authorized ?? false,
-          tlsError: r.tls?.authorizationError ?? (r.tls === null ? "not HTTPS" : null)
-        })),
-        Effect.catchAll((e) =>
-          Effect.succeed<FetchOutcome>({ url: policyUrlOf(domain), error: e.message, reason: e.reason })
-        )
+      Effect.catchAll((e) =>
+        Effect.succeed<FetchOutcome>({ url: policyUrlOf(domain), error: e.message, reason: e.reason })
       )
-    const [txt, tlsRpt, mxResult, fetched] = yield* Effect.all(
-      [lookupTxt(dns, mtaStsName(domain)), lookupTxt(dns, tlsRptName(domain)), mx, policy],
-      { concurrency: 4 }
     )
-    return { domain, txt, policy: fetched, mx: mxResult, tlsRpt }
-  })
+  const [txt, tlsRpt, mxResult, fetched] = yield* Effect.all(
+    [lookupTxt(facts, mtaStsName(domain)), lookupTxt(facts, tlsRptName(domain)), mx, policy],
+    { concurrency: 4 }
+  )
+  return { domain, txt, policy: fetched, mx: mxResult, tlsRpt }
+})
 
-export interface MxCoverage {
-  readonly host: string
-  readonly matchedBy: string | null
-}
+export const MxCoverage = Schema.Struct({ host: Schema.String, matchedBy: Nullable(Schema.String) })
+export type MxCoverage = typeof MxCoverage.Type
 
-export interface MtaStsResult {
-  readonly domain: string
-  readonly status: CheckStatus
-  readonly exists: boolean
-  readonly record: string | null
-  readonly policyId: string | null
-  readonly policy: (StsPolicy & { readonly raw: string }) | null
-  readonly policyUrl: string
-  readonly valid: boolean
-  readonly issues: ReadonlyArray<string>
-  readonly warnings: ReadonlyArray<string>
-  readonly fetch: {
-    readonly reachable: boolean
-    readonly httpStatus: number | null
-    readonly contentType: string | null
-    readonly size: number | null
-    readonly tlsAuthorized: boolean | null
-    readonly tlsError: string | null
-    readonly error: string | null
-  } | null
-  readonly mx: {
-    readonly hosts: ReadonlyArray<string>
-    readonly nullMx: boolean
-    readonly coverage: ReadonlyArray<MxCoverage>
-    readonly allCovered: boolean | null
-    readonly error: string | null
-  }
-  readonly tlsRpt: TlsRptResult
-}
+export const MtaStsResult = Schema.Struct({
+  domain: Schema.String,
+  status: Status,
+  exists: Schema.Boolean,
+  record: Nullable(Schema.String),
+  policyId: Nullable(Schema.String),
+  /** The policy file as parsed, with its text. */
+  policy: Nullable(Schema.Struct({ ...StsPolicyFields, raw: Schema.String })),
+  policyUrl: Schema.String,
+  valid: Schema.Boolean,
+  issues: Strings,
+  warnings: Strings,
+  fetch: Nullable(
+    Schema.Struct({
+      reachable: Schema.Boolean,
+      httpStatus: Nullable(Schema.Int),
+      contentType: Nullable(Schema.String),
+      size: Nullable(Schema.Int),
+      tlsAuthorized: Nullable(Schema.Boolean),
+      tlsError: Nullable(Schema.String),
+      error: Nullable(Schema.String)
+    })
+  ),
+  mx: Schema.Struct({
+    hosts: Strings,
+    nullMx: Schema.Boolean,
+    coverage: Schema.Array(MxCoverage),
+    allCovered: Nullable(Schema.Boolean),
+    error: Nullable(Schema.String)
+  }),
+  tlsRpt: TlsRptResult
+})
+export type MtaStsResult = typeof MtaStsResult.Type
 
 const decode = (b: Uint8Array) => new TextDecoder("utf-8", { fatal: false }).decode(b)
 
@@ -281,8 +277,11 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
   }
 }
 
-/** gather + analyse. */
-export const checkMtaSts = (dns: TxtSource & MxSource, web: WebFetcher, domain: string) =>
-  Effect.map(gatherMtaSts(dns, web, domain), analyseMtaSts).pipe(
-    Effect.withSpan("MtaSts.check", { attributes: { domain } })
-  )
+export const MtaSts = define({
+  id: "mta-sts",
+  title: "MTA-STS",
+  category: "email",
+  result: MtaStsResult,
+  gather: gatherMtaSts,
+  analyse: (gathered: MtaStsGathered) => analyseMtaSts(gathered)
+})

@@ -2,20 +2,23 @@
  * SMTP TLS Reporting (RFC 8460): the `_smtp._tls.<domain>` TXT record, `v=TLSRPTv1; rua=...`
  * (section 3). Reported as the `tlsRpt` extra of the MTA-STS result. `analyseTlsRpt` is pure.
  */
-import type { CheckStatus } from "../Status.ts"
+import { Schema } from "effect"
+import { Status } from "../Status.ts"
 import { isTxtError, type TxtOutcome } from "../TxtOutcome.ts"
 import { mailboxDomain } from "../../records/DmarcRecord.ts"
+import { Strings } from "../../records/Schemas.ts"
 
 export const tlsRptName = (domain: string) => `_smtp._tls.${domain}`
 
-export interface TlsRptResult {
-  readonly status: CheckStatus
-  readonly exists: boolean
-  readonly record: string | null
-  readonly valid: boolean
-  readonly rua: ReadonlyArray<string>
-  readonly issues: ReadonlyArray<string>
-}
+export const TlsRptResult = Schema.Struct({
+  status: Status,
+  exists: Schema.Boolean,
+  record: Schema.NullOr(Schema.String),
+  valid: Schema.Boolean,
+  rua: Strings,
+  issues: Strings
+})
+export type TlsRptResult = typeof TlsRptResult.Type
 
 export const isTlsRptRecord = (txt: string): boolean => /^\s*v\s*=\s*TLSRPTv1\s*(;|$)/.test(txt)
 

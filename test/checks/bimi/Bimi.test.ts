@@ -1,15 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect, Schema, TestClock } from "effect"
 import fc from "fast-check"
-import { analyseBimi, checkBimi, type BimiGathered } from "../../../src/checks/bimi/Bimi.ts"
-import type { WebFetcher } from "../../../src/checks/bimi/BimiFetch.ts"
+import { analyseBimi, BimiResult, bimiWithLogo, type BimiGathered } from "../../../src/checks/bimi/Bimi.ts"
 import { renderBimiHtml } from "../../../src/checks/bimi/BimiHtml.ts"
 import { parseBimi } from "../../../src/records/BimiRecord.ts"
 import { checkSvgTinyPs } from "../../../src/records/BimiSvg.ts"
 import { checkAuthority } from "../../../src/records/BimiVmc.ts"
 import { certificateExtensions, decodeOid } from "../../../src/records/BimiDer.ts"
+import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { WebError, type WebResponse } from "../../../src/net/Web.ts"
-import { fakeTxt } from "../fakeTxt.ts"
+import { withFacts } from "../../../src/scan/Scanner.ts"
+import { fakeNet } from "../facts.ts"
 import { makeVmc } from "../vmcFixture.ts"
 
 const GOOD_SVG = `<?xml version="1.0" encoding="UTF-8"?>
@@ -147,14 +148,21 @@ const response = (url: string, status: number, contentType: string, body: string
   address: "192.0.2.1",
   tls: null
 })
-const fakeWeb = (pages: Record<string, [number, string, string] | "refused">): WebFetcher => ({
-  get: (url) => {
+const fakeWeb =
+  (pages: Record<string, [number, string, string] | "refused">) =>
+  (url: string): WebResponse | WebError => {
     const page = pages[url]
     if (page === undefined || page === "refused")
-      return Effect.fail(new WebError({ url, reason: "connect", message: `cannot connect to ${url}` }))
-    return Effect.succeed(response(url, ...page))
+      return new WebError({ url, reason: "connect", message: `cannot connect to ${url}` })
+    return response(url, ...page)
   }
-})
+/** TXT records by name ("servfail" fails the question), as a zone of the fake resolver. */
+const txt = (zone: Record<string, ReadonlyArray<string> | "servfail">): FakeZone =>
+  Object.fromEntries(Object.entries(zone).map(([n, v]) => [`${n} TXT`, v === "servfail" ? "SERVFAIL" : v]))
+/** The BIMI check over the fakes (Facts as in a scan), with the logo's bytes the HTML view shows. */
+const checkBimi = (zone: FakeZone, web: ReturnType<typeof fakeWeb>, domain: string) =>
+  withFacts(domain, bimiWithLogo).pipe(Effect.provide(fakeNet({ zone, web })), Effect.orDie)
+const NOW = new Date("2026-01-01T00:00:00Z")
 
 describe("BIMI check", () => {
   const dmarcReject = { "_dmarc.example.com": ["v=DMARC1; p=reject; rua=mailto:d@example.com"] }
@@ -163,12 +171,12 @@ describe("BIMI check", () => {
       // The fixture certificate is valid from its creation (whole seconds): check a minute later.
       const pem = makeVmc({ logotype: GOOD_SVG, days: 3650 })
       yield* TestClock.setTime(Date.now() + 60_000)
-      const dns = fakeTxt({
+      const dns = txt({
         ...dmarcReject,
         "default._bimi.example.com": [
           "v=BIMI1; l=https://bimi.example.com/logo.svg; a=https://bimi.example.com/vmc.pem"
         ]
-      }).source
+      })
       const web = fakeWeb({
         "https://bimi.example.com/logo.svg": [200, "image/svg+xml", GOOD_SVG],
         "https://bimi.example.com/vmc.pem": [200, "application/pem-certificate-chain", pem]
@@ -192,10 +200,10 @@ describe("BIMI check", () => {
   it.effect("a bad SVG, a missing logo, and DMARC p=none", () =>
     Effect.gen(function* () {
       const bad = yield* checkBimi(
-        fakeTxt({
+        txt({
           ...dmarcReject,
           "default._bimi.example.com": ["v=BIMI1; l=https://bimi.example.com/logo.svg"]
-        }).source,
+        }),
         fakeWeb({
           "https://bimi.example.com/logo.svg": [200, "text/html", GOOD_SVG.replace("tiny-ps", "full")]
         }),
@@ -209,20 +217,20 @@ describe("BIMI check", () => {
       })
       expect(bad.result.issues.join("\n")).toContain("tiny-ps")
       const nologo = yield* checkBimi(
-        fakeTxt({
+        txt({
           ...dmarcReject,
           "default._bimi.example.com": ["v=BIMI1; l=https://bimi.example.com/logo.svg"]
-        }).source,
+        }),
         fakeWeb({ "https://bimi.example.com/logo.svg": [404, "text/html", "not found"] }),
         "example.com"
       )
       expect(nologo.result).toMatchObject({ valid: false, logo: { reachable: false, httpStatus: 404 } })
       expect(nologo.result.issues[0]).toContain("could not be fetched")
       const none = yield* checkBimi(
-        fakeTxt({
+        txt({
           "_dmarc.example.com": ["v=DMARC1; p=none"],
           "default._bimi.example.com": ["v=BIMI1; l=https://bimi.example.com/logo.svg"]
-        }).source,
+        }),
         fakeWeb({ "https://bimi.example.com/logo.svg": [200, "image/svg+xml", GOOD_SVG] }),
         "example.com"
       )
@@ -233,7 +241,7 @@ describe("BIMI check", () => {
   it.effect("missing, unknown, declined and inherited records", () =>
     Effect.gen(function* () {
       const web = fakeWeb({})
-      const missing = yield* checkBimi(fakeTxt({}).source, web, "example.com")
+      const missing = yield* checkBimi(txt({}), web, "example.com")
       expect(missing.result).toMatchObject({
         exists: false,
         record: null,
@@ -241,20 +249,16 @@ describe("BIMI check", () => {
         logo: null,
         authority: null
       })
-      const unknown = yield* checkBimi(
-        fakeTxt({ "default._bimi.example.com": "servfail" }).source,
-        web,
-        "example.com"
-      )
+      const unknown = yield* checkBimi(txt({ "default._bimi.example.com": "servfail" }), web, "example.com")
       expect(unknown.result.status).toBe("unknown")
       const declined = yield* checkBimi(
-        fakeTxt({ "default._bimi.example.com": ["v=BIMI1; l=; a=;"] }).source,
+        txt({ "default._bimi.example.com": ["v=BIMI1; l=; a=;"] }),
         web,
         "example.com"
       )
       expect(declined.result).toMatchObject({ declined: true, status: "not-applicable", valid: false })
       const inherited = yield* checkBimi(
-        fakeTxt({ "default._bimi.example.com": ["v=BIMI1; l=https://x.example.com/l.svg"] }).source,
+        txt({ "default._bimi.example.com": ["v=BIMI1; l=https://x.example.com/l.svg"] }),
         web,
         "mail.example.com"
       )
@@ -290,10 +294,10 @@ describe("BIMI check", () => {
             authority: body
               ? { url: "https://x/a.pem", status: 200, contentType: null, body, finalUrl: "", redirects: 0 }
               : null,
-            dmarc: null,
-            now: "2026-01-01T00:00:00Z"
+            dmarc: null
           }
-          const r = analyseBimi(g)
+          const r = analyseBimi(g, NOW)
+          expect(Schema.is(BimiResult)(r)).toBe(true)
           if (r.valid) expect(r.exists).toBe(true)
         }
       )
@@ -311,10 +315,9 @@ describe("BIMI check", () => {
       organisational: null,
       logo: null,
       authority: null,
-      dmarc: null,
-      now: "2026-01-01T00:00:00Z"
+      dmarc: null
     }
-    const html = renderBimiHtml(analyseBimi(g), bytes(GOOD_SVG))
+    const html = renderBimiHtml(analyseBimi(g, NOW), bytes(GOOD_SVG))
     expect(html).not.toContain("<script>")
     expect(html).toContain("&lt;script&gt;")
     expect(html).toContain("data:image/svg+xml;base64,")
@@ -336,10 +339,9 @@ describe("BIMI HTML view", () => {
           organisational: null,
           logo: null,
           authority: null,
-          dmarc: null,
-          now: "2026-01-01T00:00:00Z"
+          dmarc: null
         }
-        const html = renderBimiHtml(analyseBimi(g), null)
+        const html = renderBimiHtml(analyseBimi(g, NOW), null)
         // every '<' in the page opens one of the page's own tags
         for (const m of html.matchAll(/<\/?([a-zA-Z!][a-zA-Z0-9-]*)/g))
           expect([
@@ -373,10 +375,10 @@ describe("BIMI with an empty l=", () => {
       const pem = makeVmc({ logotype: GOOD_SVG, days: 3650 })
       yield* TestClock.setTime(Date.now() + 60_000)
       const dns = (record: string) =>
-        fakeTxt({
+        txt({
           "_dmarc.example.com": ["v=DMARC1; p=reject"],
           "default._bimi.example.com": [record]
-        }).source
+        })
       const web = fakeWeb({
         "https://bimi.example.com/vmc.pem": [200, "application/pem-certificate-chain", pem]
       })

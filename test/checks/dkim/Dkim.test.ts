@@ -1,15 +1,20 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import fc from "fast-check"
 import { generateKeyPairSync } from "node:crypto"
 import {
   analyseDkim,
   checkDkim,
+  Dkim,
+  DkimResult,
+  dkimWith,
   gatherDkim,
   KNOWN_SELECTORS,
   WILDCARD_PROBE_SELECTOR
 } from "../../../src/checks/dkim/Dkim.ts"
 import { parseDkimKey, parseTagList } from "../../../src/records/DkimKey.ts"
+import { withFacts } from "../../../src/scan/Scanner.ts"
+import { fakeNet, runFake } from "../facts.ts"
 import { fakeTxt } from "../fakeTxt.ts"
 
 const rsa = (bits: number, type: "spki" | "pkcs1" = "spki") =>
@@ -201,6 +206,27 @@ describe("DKIM discovery", () => {
     })
   )
 
+  it.effect("the registered check and the ?selector= variant ask through the scan's Facts", () =>
+    Effect.gen(function* () {
+      const zone = {
+        "google._domainkey.example.com TXT": [`v=DKIM1; k=rsa; p=${keys[2048]}`],
+        "custom._domainkey.example.com TXT": [`v=DKIM1; k=ed25519; p=${keys.ed}`],
+        "selector1._domainkey.example.com TXT": "SERVFAIL" as const
+      }
+      const r = yield* runFake(Dkim, "example.com", { zone })
+      expect(r).toMatchObject({ selectors_found: ["google"], valid_keys: 1, status: "pass" })
+      expect(r.failedSelectors).toEqual([
+        { selector: "selector1", error: expect.stringContaining("SERVFAIL") }
+      ])
+      const withCustom = yield* withFacts("example.com", dkimWith(["custom"])).pipe(
+        Effect.provide(fakeNet({ zone })),
+        Effect.orDie
+      )
+      expect(withCustom.selectors_found).toEqual(["custom", "google"])
+      expect(withCustom.selectorsChecked[0]).toBe("custom")
+    })
+  )
+
   it("property: analyse is total over arbitrary answers", () => {
     fc.assert(
       fc.property(
@@ -222,6 +248,7 @@ describe("DKIM discovery", () => {
                 recs === null ? { name: selector, error: "timeout" } : { name: selector, records: recs }
             }))
           })
+          expect(Schema.is(DkimResult)(r)).toBe(true)
           expect(r.valid_keys).toBeLessThanOrEqual(r.selectorsFound.length)
           expect(r.hasDkim).toBe(r.valid_keys > 0)
         }

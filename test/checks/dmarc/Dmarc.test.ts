@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import fc from "fast-check"
-import { analyseDmarc, checkDmarc, type DmarcGathered } from "../../../src/checks/dmarc/Dmarc.ts"
+import {
+  analyseDmarc,
+  checkDmarc,
+  Dmarc,
+  DmarcResult,
+  type DmarcGathered
+} from "../../../src/checks/dmarc/Dmarc.ts"
+import { runFake } from "../facts.ts"
 import { fakeTxt } from "../fakeTxt.ts"
 
 const run = (zone: Parameters<typeof fakeTxt>[0], domain: string) => checkDmarc(fakeTxt(zone).source, domain)
@@ -173,6 +180,24 @@ describe("DMARC check", () => {
     })
   )
 
+  it.effect("the registered check asks through the scan's Facts", () =>
+    Effect.gen(function* () {
+      const r = yield* runFake(Dmarc, "Sub.Dmarc-Org.com.", {
+        zone: {
+          "_dmarc.dmarc-org.com TXT": ["v=DMARC1; p=reject; sp=quarantine; rua=mailto:d@dmarc-org.com"]
+        }
+      })
+      expect(r).toMatchObject({
+        domain: "sub.dmarc-org.com",
+        inherited: true,
+        source: "_dmarc.dmarc-org.com",
+        effectivePolicy: "quarantine"
+      })
+      const failed = yield* runFake(Dmarc, "example.com", { zone: { "_dmarc.example.com TXT": "SERVFAIL" } })
+      expect(failed).toMatchObject({ status: "unknown", exists: false })
+    })
+  )
+
   it("analyse is total: arbitrary records never throw and statuses are consistent", () => {
     fc.assert(
       fc.property(fc.array(fc.string(), { maxLength: 3 }), fc.boolean(), (records, fails) => {
@@ -186,6 +211,7 @@ describe("DMARC check", () => {
           authorisations: []
         }
         const r = analyseDmarc(g)
+        expect(Schema.is(DmarcResult)(r)).toBe(true)
         if (fails) expect(r.status).toBe("unknown")
         if (r.valid) expect(r.exists).toBe(true)
         if (r.pct !== undefined) expect(r.pct).toBeGreaterThanOrEqual(0)

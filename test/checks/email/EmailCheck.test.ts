@@ -3,11 +3,12 @@ import fc from "fast-check"
 import {
   analyseMx,
   emailScore,
+  mxSet,
   type DkimScoreInput,
   type DmarcScoreInput,
+  type MxSet,
   type SpfScoreInput
 } from "../../../src/checks/email/EmailCheck.ts"
-import type { MxSet } from "../../../src/scan/Facts.ts"
 import { CheckStatuses } from "../../../src/checks/Status.ts"
 
 const spfGood: SpfScoreInput = { status: "pass", exists: true, valid: true, policy: "fail" }
@@ -156,5 +157,31 @@ describe("analyseMx", () => {
     expect(analyseMx({ ...mxNormal, records: [], implicit: true }).status).toBe("warning")
     expect(analyseMx({ ...mxNormal, nullMxMixed: true }).status).toBe("fail")
     expect(analyseMx({ error: "servfail" })).toMatchObject({ status: "unknown", records: [] })
+  })
+
+  it("reads an MX answer per RFC 7505 3 and RFC 5321 5.1", () => {
+    expect(mxSet([{ priority: 0, exchange: "" }])).toEqual(mxNull)
+    expect(mxSet([{ priority: 10, exchange: "mx.example" }])).toEqual(mxNormal)
+    expect(mxSet([])).toMatchObject({ implicit: true, nullMx: false })
+    expect(
+      mxSet([
+        { priority: 0, exchange: "." },
+        { priority: 10, exchange: "mx.example" }
+      ])
+    ).toMatchObject({ nullMx: false, nullMxMixed: true })
+  })
+
+  it("property: any MX answer reads to a verdict without throwing", () => {
+    const answer = fc.array(
+      fc.record({ priority: fc.nat(65535), exchange: fc.oneof(fc.constant(""), fc.domain()) }),
+      { maxLength: 4 }
+    )
+    fc.assert(
+      fc.property(answer, (a) => {
+        const set = mxSet(a)
+        expect([set.nullMx, set.nullMxMixed, set.implicit].filter(Boolean).length).toBeLessThanOrEqual(1)
+        expect(analyseMx(set).records.length).toBe(a.length)
+      })
+    )
   })
 })

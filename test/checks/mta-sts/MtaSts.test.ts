@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import fc from "fast-check"
-import { analyseMtaSts, checkMtaSts } from "../../../src/checks/mta-sts/MtaSts.ts"
+import { analyseMtaSts, MtaSts, MtaStsResult } from "../../../src/checks/mta-sts/MtaSts.ts"
 import { mxMatches, parseStsPolicy, parseStsRecord } from "../../../src/records/MtaStsPolicy.ts"
 import { analyseTlsRpt, parseTlsRpt } from "../../../src/checks/mta-sts/TlsRpt.ts"
-import type { WebFetcher } from "../../../src/checks/bimi/BimiFetch.ts"
-import { Resolver, type FakeZone } from "../../../src/net/Resolver.ts"
-import { WebError, type WebResponse } from "../../../src/net/Web.ts"
+import type { FakeZone } from "../../../src/net/Resolver.ts"
+import { WebError, type WebRequestOptions, type WebResponse } from "../../../src/net/Web.ts"
+import { runFake } from "../facts.ts"
 
 // RFC 8461 3.2 example policy.
 const RFC_POLICY =
@@ -106,19 +106,15 @@ const page = (
     peerCertificate: null
   }
 })
-const web = (
-  pages: Record<string, Parameters<typeof page> extends [string, ...infer R] ? R : never>
-): WebFetcher => ({
-  get: (url, options) => {
-    expect(options?.followRedirects).toBe(false)
+const web =
+  (pages: Record<string, Parameters<typeof page> extends [string, ...infer R] ? R : never>) =>
+  (url: string, options: WebRequestOptions): WebResponse | WebError => {
+    expect(options.followRedirects).toBe(false)
     const p = pages[url]
-    return p
-      ? Effect.succeed(page(url, ...p))
-      : Effect.fail(new WebError({ url, reason: "dns", message: `no address for ${url}` }))
+    return p ? page(url, ...p) : new WebError({ url, reason: "dns", message: `no address for ${url}` })
   }
-})
-const run = (zone: FakeZone, fetcher: WebFetcher, domain = "example.com") =>
-  Effect.flatMap(Resolver, (r) => checkMtaSts(r, fetcher, domain)).pipe(Effect.provide(Resolver.Test(zone)))
+const run = (zone: FakeZone, fetcher: ReturnType<typeof web>, domain = "example.com") =>
+  runFake(MtaSts, domain, { zone, web: fetcher })
 
 const POLICY_URL = "https://mta-sts.example.com/.well-known/mta-sts.txt"
 const baseZone: FakeZone = {
@@ -236,6 +232,7 @@ describe("MTA-STS check", () => {
             mx: { hosts, nullMx: false },
             tlsRpt: { name: "_smtp._tls.example.com", records: [] }
           })
+          expect(Schema.is(MtaStsResult)(r)).toBe(true)
           if (r.valid) expect(r.exists).toBe(true)
         }
       )
