@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { Smtp, type SmtpProbe } from "../../net/Smtp.ts"
-import { type CertificateFacts, publicFacts } from "../../records/Certificate.ts"
+import { type CertificateFacts, publicFacts } from "../../net/Certificate.ts"
 import * as Fcrdns from "../fcrdns/Fcrdns.ts"
 import { type CheckStatus, worstOf } from "../Status.ts"
 import { mailServers, targets } from "./SmtpTlsServers.ts"

@@ -11,7 +11,7 @@ import { Resolver } from "../../net/Resolver.ts"
 import { Smtp, type SmtpProbe } from "../../net/Smtp.ts"
 import { bareHost, type MailHost, mailServers } from "../smtp-tls/SmtpTlsServers.ts"
 import type { TlsaFacts, TlsaResult } from "./Tlsa.ts"
-import type { CertificateFacts } from "../../records/Certificate.ts"
+import type { CertificateFacts } from "../../net/Certificate.ts"
 import { type CheckStatus, worstOf } from "../Status.ts"
 
 export interface TlsaInput {
