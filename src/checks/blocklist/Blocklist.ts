@@ -5,7 +5,7 @@
 import { Effect, Either } from "effect"
 import { AppConfig, type DnsblZone } from "../../Config.ts"
 import { Resolver } from "../../net/Resolver.ts"
-import { type MailServers, mailServers, targets } from "../smtp-tls/SmtpTlsServers.ts"
+import { type MailServers, mailServers, targets } from "../MailServers.ts"
 import type { CheckStatus } from "../Status.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */

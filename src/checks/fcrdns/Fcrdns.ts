@@ -7,7 +7,7 @@ import { Effect, Either } from "effect"
 import type { DnsError } from "../../net/Dns.ts"
 import { Resolver } from "../../net/Resolver.ts"
 import { canonicalAddress } from "../blocklist/Blocklist.ts"
-import { type MailServers, mailServers, targets } from "../smtp-tls/SmtpTlsServers.ts"
+import { type MailServers, mailServers, targets } from "../MailServers.ts"
 import { type CheckStatus, worstOf } from "../Status.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"

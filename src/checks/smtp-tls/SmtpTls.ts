@@ -8,7 +8,7 @@ import { Smtp, type SmtpProbe } from "../../net/Smtp.ts"
 import { type CertificateFacts, publicFacts } from "../../net/Certificate.ts"
 import * as Fcrdns from "../fcrdns/Fcrdns.ts"
 import { type CheckStatus, worstOf } from "../Status.ts"
-import { mailServers, targets } from "./SmtpTlsServers.ts"
+import { mailServers, targets } from "../MailServers.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
 export const EXPIRY_WARNING_DAYS = 14

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { mailServers, targets } from "../../../src/checks/smtp-tls/SmtpTlsServers.ts"
-import { Resolver } from "../../../src/net/Resolver.ts"
-import { Facts } from "../../../src/scan/Facts.ts"
+import { mailServers, targets } from "../../src/checks/MailServers.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { Facts } from "../../src/scan/Facts.ts"
 
 const run = (zone: Parameters<typeof Resolver.Test>[0], domain = "example.com") =>
   mailServers(domain).pipe(Effect.provide(Resolver.Test(zone)))

@@ -4,8 +4,8 @@
  * (When the scan's memoised Facts exist, they supply the same shape.)
  */
 import { Effect, Either, Option } from "effect"
-import { normalizeName } from "../../net/Resolver.ts"
-import { Fact, Facts, type FactsShape } from "../../scan/Facts.ts"
+import { normalizeName } from "../net/Resolver.ts"
+import { Fact, Facts, type FactsShape } from "../scan/Facts.ts"
 
 /** Bounds on the work one domain can cause (a hostile MX set must not fan out without limit). */
 export const MAX_MX_HOSTS = 10
