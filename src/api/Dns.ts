@@ -1,7 +1,7 @@
 /** The dns group: lookup, DNSSEC, propagation and TLSA (SPEC.md "DNS lookup result" and below). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { DaneHost, DaneSummary } from "./Dane.ts"
+import { TlsaResult } from "../checks/tlsa/Tlsa.ts"
 import { RecordTypes } from "../net/Dns.ts"
 import { DateTime, Status, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
@@ -141,48 +141,6 @@ export const PropagationResult = Schema.Struct({
     })
   ),
   timestamp: DateTime
-})
-
-const TlsaRecord = Schema.Struct({
-  host: Schema.String,
-  tlsaDomain: Schema.String,
-  usage: Schema.Int,
-  selector: Schema.Int,
-  matchingType: Schema.Int,
-  certificateAssociationData: Schema.String,
-  usageName: Schema.String,
-  usageDescription: Schema.String,
-  selectorDescription: Schema.String,
-  matchingTypeDescription: Schema.String,
-  text: Schema.String,
-  issues: Strings
-})
-
-export const TlsaResult = Schema.Struct({
-  domain: Schema.String,
-  port: Schema.Int,
-  protocol: Schema.String,
-  tlsaDomain: Schema.String,
-  exists: Schema.Boolean,
-  dnssecValidated: Schema.Boolean,
-  status: Status,
-  records: Schema.Array(TlsaRecord),
-  hosts: Schema.Array(
-    Schema.Struct({
-      host: Schema.String,
-      priority: Schema.Int,
-      tlsaDomain: Schema.String,
-      exists: Schema.Boolean,
-      dnssecValidated: Schema.Boolean,
-      status: Status,
-      records: Schema.Array(TlsaRecord),
-      issues: Strings,
-      /** DANE verification against the presented chain; null without TLSA records. */
-      dane: Schema.NullOr(DaneHost)
-    })
-  ),
-  issues: Strings,
-  dane: DaneSummary
 })
 
 export const TlsaGenerateRequest = Schema.Struct({

@@ -1,7 +1,10 @@
 /** The email group: SPF, DKIM, DMARC, BIMI, MTA-STS, transport checks and the record generators. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { BlacklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult } from "./EmailTransport.ts"
+import { BlocklistResult } from "../checks/blocklist/Blocklist.ts"
+import { FcrdnsResult } from "../checks/fcrdns/Fcrdns.ts"
+import { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
+import { SenderRequirementsResult } from "./EmailTransport.ts"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { DmarcGenerateFields, DmarcGenerateResponse } from "./EmailAuth.ts"
@@ -15,7 +18,7 @@ import { SpfResult } from "../checks/spf/Spf.ts"
 
 const Nullable = Schema.NullOr
 
-export { BlacklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult }
+export { BlocklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult }
 
 export const SpfGenerateRequest = Schema.Struct({
   mechanisms: Schema.Array(
@@ -88,7 +91,7 @@ export class EmailApi extends HttpApiGroup.make("email")
   .add(get("mtaSts", "/email/mta-sts", MtaStsResult))
   .add(get("smtpTls", "/email/smtp-tls", SmtpTlsResult))
   .add(get("fcrdns", "/email/fcrdns", FcrdnsResult))
-  .add(get("blacklist", "/email/blacklist", BlacklistResult))
+  .add(get("blacklist", "/email/blacklist", BlocklistResult))
   .add(get("senderRequirements", "/email/sender-requirements", SenderRequirementsResult))
   .add(
     HttpApiEndpoint.post("spfGenerate", "/email/spf/generate")

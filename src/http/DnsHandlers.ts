@@ -7,12 +7,11 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect, Either } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, InternalError } from "../api/Errors.ts"
-import * as Dane from "../checks/tlsa/Dane.ts"
 import * as Dnssec from "../checks/dnssec/Dnssec.ts"
 import * as Lookup from "../checks/dns/Lookup.ts"
 import * as Propagation from "../checks/dns/Propagation.ts"
-import * as Tlsa from "../checks/tlsa/Tlsa.ts"
 import * as TlsaGenerator from "../generate/Tlsa.ts"
+import * as MailTransport from "../scan/MailTransport.ts"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -53,15 +52,7 @@ export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
         return Propagation.analyse(facts, yield* now)
       })
     )
-    .handle("tlsa", ({ urlParams }) =>
-      Effect.gen(function* () {
-        const facts = yield* Tlsa.gather(urlParams.domain)
-        const result = Tlsa.analyse(facts)
-        if (result.status === "unknown" && result.hosts.length === 0)
-          return yield* upstreamProblem(`MX hosts of ${result.domain} could not be looked up`, result.issues)
-        return yield* Dane.attach(result, facts.tlsa)
-      })
-    )
+    .handle("tlsa", ({ urlParams }) => MailTransport.tlsa(urlParams.domain))
     .handle("tlsaGenerate", ({ payload }) =>
       Either.match(TlsaGenerator.generate(payload), {
         onLeft: (e) => Effect.fail(new BadRequest({ error: e.message })),

@@ -7,7 +7,8 @@ import { generate as generateSpf } from "../generate/Spf.ts"
 import { Spf } from "../checks/spf/Spf.ts"
 import { emailCheck } from "../scan/EmailCheck.ts"
 import { runCheck } from "../scan/Scanner.ts"
-import * as MailTransport from "./MailTransport.ts"
+import * as MailTransport from "../scan/MailTransport.ts"
+import { fcrdns } from "./MailTransport.ts"
 import {
   handleBimi,
   handleDkim,
@@ -25,11 +26,9 @@ export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
     .handle("bimi", handleBimi)
     .handle("mtaSts", handleMtaSts)
     .handle("smtpTls", ({ urlParams }) => MailTransport.smtpTls(urlParams.domain))
-    .handle("fcrdns", ({ request, urlParams }) => MailTransport.fcrdns(urlParams.domain, request))
+    .handle("fcrdns", ({ request, urlParams }) => fcrdns(urlParams.domain, request))
     .handle("blacklist", ({ urlParams }) => MailTransport.blacklist(urlParams.domain))
-    .handle("senderRequirements", ({ request, urlParams }) =>
-      MailTransport.senderRequirements(urlParams.domain, request)
-    )
+    .handle("senderRequirements", ({ urlParams }) => MailTransport.senderRequirements(urlParams.domain))
     .handle("spfGenerate", ({ payload }) =>
       Either.match(generateSpf({ ...payload, policy: payload.policy ?? "softfail" }), {
         onLeft: (e) => Effect.fail(new BadRequest({ error: e.reason })),

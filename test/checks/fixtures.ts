@@ -1,6 +1,6 @@
 /** Probe fixtures for the pure analysers: real certificates (openssl), hand-built sessions. */
 import { X509Certificate } from "node:crypto"
-import { certificateFacts, type CertificateFacts } from "../../src/records/Certificate.ts"
+import { certificateFacts, type CertificateFacts } from "../../src/net/Certificate.ts"
 import { SmtpFailure, type SmtpProbe, type TlsFacts } from "../../src/net/Smtp.ts"
 import { makePki, type PkiOptions, type TestPki } from "../net/pki.ts"
 

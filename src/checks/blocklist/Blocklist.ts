@@ -1,12 +1,15 @@
 /**
  * DNS blocklists (RFC 5782): each MX address is looked up in every configured zone as
- * `<reversed address>.<zone>`. Pure part: query names and the reading of the return codes.
+ * `<reversed address>.<zone>`, each question an A query through the scan's Facts. Pure part: query
+ * names and the reading of the return codes.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { AppConfig, type DnsblZone } from "../../Config.ts"
-import { Resolver } from "../../net/Resolver.ts"
-import { type MailServers, mailServers, targets } from "../smtp-tls/SmtpTlsServers.ts"
-import type { CheckStatus } from "../Status.ts"
+import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
+import { define } from "../Check.ts"
+import { Facts, type FactsShape } from "../Facts.ts"
+import { MailServers, targets } from "../MailServers.ts"
+import { type CheckStatus, Status } from "../Status.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
 export const expandIPv6 = (text: string): string | null => {
@@ -79,17 +82,20 @@ export type ZoneAnswer =
   | { readonly outcome: "none" }
   | { readonly outcome: "unknown"; readonly reason: string }
 
-export interface ZoneVerdict {
-  readonly name: string
-  readonly zone: string
-  readonly severity: DnsblZone["severity"]
+const ZoneStatus = Schema.Literal("listed", "clean", "unknown")
+
+export const ZoneVerdict = Schema.Struct({
+  name: Schema.String,
+  zone: Schema.String,
+  severity: Schema.Literal("high", "medium", "low"),
   /** True only for a real listing; a refused or failed query is never "listed" (nor clean). */
-  readonly listed: boolean
-  readonly status: "listed" | "clean" | "unknown"
-  readonly codes: ReadonlyArray<string>
-  readonly meaning: string | null
-  readonly query: string | null
-}
+  listed: Schema.Boolean,
+  status: ZoneStatus,
+  codes: Strings,
+  meaning: Nullable(Schema.String),
+  query: Nullable(Schema.String)
+})
+export type ZoneVerdict = typeof ZoneVerdict.Type
 
 /**
  * RFC 5782 2.1: a listing is an A record in 127.0.0.0/8; 127.0.0.1 is never a listing. Lists answer
@@ -135,39 +141,44 @@ export interface MailServerInput {
   readonly answers: ReadonlyArray<{ readonly zone: DnsblZone; readonly answer: ZoneAnswer }>
 }
 
-export interface BlocklistResult {
+export const BlocklistResult = Schema.Struct({
+  domain: Schema.String,
+  checkedAt: DateTime,
+  status: Status,
+  mailServers: Schema.Array(
+    Schema.Struct({
+      hostname: Schema.String,
+      ip: Schema.String,
+      status: Status,
+      blacklistResult: Schema.Struct({
+        listed: Schema.Boolean,
+        status: ZoneStatus,
+        blacklists: Schema.Array(ZoneVerdict)
+      })
+    })
+  ),
+  summary: Schema.Struct({
+    serversChecked: Schema.Int,
+    listedServers: Schema.Int,
+    unknownLookups: Schema.Int,
+    zones: Strings
+  }),
+  issues: Strings
+})
+export type BlocklistResult = typeof BlocklistResult.Type
+
+export interface BlocklistInput {
   readonly domain: string
-  readonly checkedAt: string
-  readonly status: CheckStatus
-  readonly mailServers: ReadonlyArray<{
-    readonly hostname: string
-    readonly ip: string
-    readonly status: CheckStatus
-    readonly blacklistResult: {
-      readonly listed: boolean
-      readonly status: "listed" | "clean" | "unknown"
-      readonly blacklists: ReadonlyArray<ZoneVerdict>
-    }
-  }>
-  readonly summary: {
-    readonly serversChecked: number
-    readonly listedServers: number
-    readonly unknownLookups: number
-    readonly zones: ReadonlyArray<string>
-  }
-  readonly issues: ReadonlyArray<string>
+  readonly zones: ReadonlyArray<DnsblZone>
+  readonly mxStatus: "answer" | "none" | "unknown"
+  readonly servers: ReadonlyArray<MailServerInput>
 }
 
 const severityStatus = (severity: DnsblZone["severity"]): CheckStatus =>
   severity === "low" ? "warning" : "fail"
 
-export const analyse = (input: {
-  readonly domain: string
-  readonly checkedAt: string
-  readonly zones: ReadonlyArray<DnsblZone>
-  readonly mxStatus: "answer" | "none" | "unknown"
-  readonly servers: ReadonlyArray<MailServerInput>
-}): BlocklistResult => {
+/** Pure and total; `now` stamps the result. */
+export const analyse = (input: BlocklistInput, now: Date): BlocklistResult => {
   const issues: Array<string> = []
   const mailServers = input.servers.map((server) => {
     const blacklists = server.answers.map((a) =>
@@ -219,7 +230,7 @@ export const analyse = (input: {
               : "pass"
   return {
     domain: input.domain,
-    checkedAt: input.checkedAt,
+    checkedAt: now.toISOString(),
     status,
     mailServers,
     summary: {
@@ -248,66 +259,73 @@ export const zoneProblem = (test: ZoneAnswer, never: ZoneAnswer): string | null 
   return null
 }
 
-/** One A query per (address, zone), all concurrent; a failed query is `unknown`, never clean. */
-export const gatherAnswers = Effect.fn("Blocklist.gather")(function* (
-  servers: MailServers,
-  zones: ReadonlyArray<DnsblZone>
-) {
-  const resolver = yield* Resolver
-  const list = targets(servers)
-  const lookup = (name: string) =>
-    Effect.either(resolver.query(name, "A")).pipe(
-      Effect.map((result): ZoneAnswer => {
-        if (Either.isLeft(result)) return { outcome: "unknown", reason: result.left.reason }
-        const addresses = result.right.answers.filter((r) => r.type === "A").map((r) => String(r.data))
-        return result.right.outcome === "answer" && addresses.length > 0
-          ? { outcome: "answer", addresses }
-          : { outcome: "none" }
-      })
-    )
-  const health = new Map<string, string | null>()
-  if (list.length > 0)
-    yield* Effect.forEach(
-      zones,
-      (zone) =>
-        Effect.all([lookup(`2.0.0.127.${zone.zone}`), lookup(`1.0.0.127.${zone.zone}`)], {
-          concurrency: 2
-        }).pipe(Effect.map(([test, never]) => health.set(zone.zone, zoneProblem(test, never)))),
-      { concurrency: "unbounded", discard: true }
-    )
-  return yield* Effect.forEach(
-    list,
-    (t) =>
-      Effect.forEach(
+/**
+ * One A query per (address, zone), all concurrent, after each zone's RFC 5782 5 test entries; a
+ * failed query is `unknown`, never clean.
+ */
+const gatherAnswers = (facts: FactsShape, servers: MailServers, zones: ReadonlyArray<DnsblZone>) =>
+  Effect.gen(function* () {
+    const list = targets(servers)
+    const lookup = (name: string) =>
+      Effect.either(facts.query(name, "A")).pipe(
+        Effect.map((result): ZoneAnswer => {
+          if (Either.isLeft(result)) return { outcome: "unknown", reason: result.left.reason }
+          const addresses = result.right.answers.filter((r) => r.type === "A").map((r) => String(r.data))
+          return result.right.outcome === "answer" && addresses.length > 0
+            ? { outcome: "answer", addresses }
+            : { outcome: "none" }
+        })
+      )
+    const health = new Map<string, string | null>()
+    if (list.length > 0)
+      yield* Effect.forEach(
         zones,
-        (zone) => {
-          const name = queryName(t.ip, zone.zone)
-          const problem = health.get(zone.zone)
-          if (problem)
-            return Effect.succeed({ zone, answer: { outcome: "unknown", reason: problem } as ZoneAnswer })
-          if (name === null)
-            return Effect.succeed({
-              zone,
-              answer: { outcome: "unknown", reason: "not an IP address" } as ZoneAnswer
-            })
-          return lookup(name).pipe(Effect.map((answer) => ({ zone, answer })))
-        },
-        { concurrency: "unbounded" }
-      ).pipe(Effect.map((answers): MailServerInput => ({ hostname: t.host, ip: t.ip, answers }))),
-    { concurrency: "unbounded" }
-  )
-})
-
-/** GET /email/blacklist. */
-export const check = Effect.fn("Blocklist.check")(function* (domain: string) {
-  const config = yield* AppConfig
-  const servers = yield* mailServers(domain)
-  const answers = yield* gatherAnswers(servers, config.dnsblZones)
-  return analyse({
-    domain,
-    checkedAt: new Date().toISOString(),
-    zones: config.dnsblZones,
-    mxStatus: servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
-    servers: answers
+        (zone) =>
+          Effect.all([lookup(`2.0.0.127.${zone.zone}`), lookup(`1.0.0.127.${zone.zone}`)], {
+            concurrency: 2
+          }).pipe(Effect.map(([test, never]) => health.set(zone.zone, zoneProblem(test, never)))),
+        { concurrency: "unbounded", discard: true }
+      )
+    return yield* Effect.forEach(
+      list,
+      (t) =>
+        Effect.forEach(
+          zones,
+          (zone) => {
+            const name = queryName(t.ip, zone.zone)
+            const problem = health.get(zone.zone)
+            if (problem)
+              return Effect.succeed({ zone, answer: { outcome: "unknown", reason: problem } as ZoneAnswer })
+            if (name === null)
+              return Effect.succeed({
+                zone,
+                answer: { outcome: "unknown", reason: "not an IP address" } as ZoneAnswer
+              })
+            return lookup(name).pipe(Effect.map((answer) => ({ zone, answer })))
+          },
+          { concurrency: "unbounded" }
+        ).pipe(Effect.map((answers): MailServerInput => ({ hostname: t.host, ip: t.ip, answers }))),
+      { concurrency: "unbounded" }
+    )
   })
+
+/** GET /email/blacklist: every MX address in every configured zone (`DNSBL_ZONES`). */
+export const Blocklist = define({
+  id: "blocklist",
+  title: "DNS blocklists",
+  category: "security",
+  result: BlocklistResult,
+  gather: Effect.gen(function* () {
+    const { dnsblZones } = yield* AppConfig
+    const facts = yield* Facts
+    const servers = yield* facts.get(MailServers)
+    return {
+      domain: facts.domain,
+      zones: dnsblZones,
+      mxStatus:
+        servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+      servers: yield* gatherAnswers(facts, servers, dnsblZones)
+    } satisfies BlocklistInput
+  }),
+  analyse: (input: BlocklistInput, now: Date) => analyse(input, now)
 })

@@ -20,6 +20,7 @@ import {
   weakest
 } from "../../records/DnssecKeys.ts"
 import type { CheckStatus } from "../Status.ts"
+import type { FactsShape } from "../Facts.ts"
 
 /** One lookup as gathered: a settled answer (possibly only obtainable with CD: bogus), or a failure. */
 export type Gathered =
@@ -117,7 +118,11 @@ export interface DnssecResult {
  * A lookup that tells bogus from broken (RFC 4035 3.2.2): on SERVFAIL, ask again with CD; data then
  * means validation failed (bogus), another failure means the servers are unreachable.
  */
-export const askWithCd = (resolver: Resolver, name: string, type: RecordType): Effect.Effect<Gathered> =>
+export const askWithCd = (
+  resolver: Pick<FactsShape, "query">,
+  name: string,
+  type: RecordType
+): Effect.Effect<Gathered> =>
   resolver.query(name, type).pipe(
     Effect.map((answer): Gathered => ({ _tag: "Answer", answer, bogus: false })),
     Effect.catchAll((error) =>

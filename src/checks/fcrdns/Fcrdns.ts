@@ -1,14 +1,18 @@
 /**
  * Forward-confirmed reverse DNS of the mail servers: every MX address should have a PTR name that
  * resolves back to the same address (RFC 1912 2.1; M3AAWG and the Google/Yahoo sender rules require
- * it of sending IPs). Pure part: the verdict from the gathered PTR and forward lookups.
+ * it of sending IPs). `gather` asks the PTR of every MX address and the forward records of each
+ * name through the scan's Facts (so the SMTP TLS check's `fcrdns` field reads the same answers);
+ * `analyse` gives the verdict.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Schema } from "effect"
 import type { DnsError } from "../../net/Dns.ts"
-import { Resolver } from "../../net/Resolver.ts"
+import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { canonicalAddress } from "../blocklist/Blocklist.ts"
-import { type MailServers, mailServers, targets } from "../smtp-tls/SmtpTlsServers.ts"
-import { type CheckStatus, worstOf } from "../Status.ts"
+import { define } from "../Check.ts"
+import { Facts, type FactsShape } from "../Facts.ts"
+import { MailServers, targets } from "../MailServers.ts"
+import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
 export const DESCRIPTION =
@@ -29,33 +33,49 @@ export interface AddressInput {
   readonly forward: Readonly<Record<string, Lookup<ReadonlyArray<string>>>>
 }
 
-export interface AddressResult {
-  readonly hostname: string
-  readonly ip: string
-  readonly ptrRecords: ReadonlyArray<string>
+const AddressResult = Schema.Struct({
+  hostname: Schema.String,
+  ip: Schema.String,
+  ptrRecords: Strings,
   /** The PTR name that resolves back to `ip`, or null. */
-  readonly confirmedName: string | null
+  confirmedName: Nullable(Schema.String),
   /** true / false when settled; null when a lookup failed and nothing confirmed. */
-  readonly forwardConfirmed: boolean | null
-  readonly matchesMxHost: boolean
-  readonly genericName: boolean
-  readonly status: CheckStatus
-  readonly message: string
-}
+  forwardConfirmed: Nullable(Schema.Boolean),
+  matchesMxHost: Schema.Boolean,
+  genericName: Schema.Boolean,
+  status: Status,
+  message: Schema.String
+})
+export type AddressResult = typeof AddressResult.Type
 
-export interface FcrdnsResult {
+/** The check's verdict: the spec's FCrDNS result without its self link. */
+export const FcrdnsReport = Schema.Struct({
+  domain: Schema.String,
+  timestamp: DateTime,
+  check: Schema.String,
+  description: Schema.String,
+  result: Schema.Struct({
+    checked: Schema.Boolean,
+    status: Status,
+    results: Schema.Array(AddressResult),
+    issues: Strings
+  }),
+  citationUrl: Schema.String
+})
+export type FcrdnsReport = typeof FcrdnsReport.Type
+
+/** What GET /email/fcrdns serves: the verdict and the endpoint's own URL (built by the HTTP layer). */
+export const FcrdnsResult = Schema.Struct({ ...FcrdnsReport.fields, apiUrl: Schema.String })
+export type FcrdnsResult = typeof FcrdnsResult.Type
+
+export const withApiUrl = (report: FcrdnsReport, apiUrl: string): FcrdnsResult => ({ ...report, apiUrl })
+
+export interface FcrdnsInput {
   readonly domain: string
-  readonly timestamp: string
-  readonly check: "fcrdns"
-  readonly description: string
-  readonly result: {
-    readonly checked: boolean
-    readonly status: CheckStatus
-    readonly results: ReadonlyArray<AddressResult>
-    readonly issues: ReadonlyArray<string>
-  }
-  readonly citationUrl: string
-  readonly apiUrl: string
+  readonly mxStatus: "answer" | "none" | "unknown"
+  readonly addresses: ReadonlyArray<AddressInput>
+  /** MX hosts whose address lookup failed (unknown, not "no address"). */
+  readonly unresolvedHosts?: ReadonlyArray<string>
 }
 
 const bare = (name: string) => name.toLowerCase().replace(/\.$/, "")
@@ -138,15 +158,8 @@ export const analyseAddress = (input: AddressInput): AddressResult => {
   }
 }
 
-export const analyse = (input: {
-  readonly domain: string
-  readonly timestamp: string
-  readonly apiUrl: string
-  readonly mxStatus: "answer" | "none" | "unknown"
-  readonly addresses: ReadonlyArray<AddressInput>
-  /** MX hosts whose address lookup failed (unknown, not "no address"). */
-  readonly unresolvedHosts?: ReadonlyArray<string>
-}): FcrdnsResult => {
+/** Pure and total; `now` stamps the result. */
+export const analyse = (input: FcrdnsInput, now: Date): FcrdnsReport => {
   const results = input.addresses.map(analyseAddress)
   const issues: Array<string> = []
   if (input.mxStatus === "unknown") issues.push("the MX lookup failed: mail servers unknown")
@@ -164,12 +177,11 @@ export const analyse = (input: {
         : worstOf(statuses)
   return {
     domain: input.domain,
-    timestamp: input.timestamp,
+    timestamp: now.toISOString(),
     check: "fcrdns",
     description: DESCRIPTION,
     result: { checked: results.length > 0, status, results, issues },
-    citationUrl: CITATION_URL,
-    apiUrl: input.apiUrl
+    citationUrl: CITATION_URL
   }
 }
 
@@ -181,48 +193,47 @@ const toLookup = <A>(either: Either.Either<A, DnsError>, isEmpty: (a: A) => bool
       : { outcome: "answer", value: either.right }
 
 /** PTR of every MX address, then the A/AAAA of each PTR name (same family as the address). */
-export const gatherAddresses = Effect.fn("Fcrdns.gather")(function* (servers: MailServers) {
-  const resolver = yield* Resolver
-  return yield* Effect.forEach(
+const gatherAddresses = (facts: FactsShape, servers: MailServers) =>
+  Effect.forEach(
     targets(servers),
     (t) =>
       Effect.gen(function* () {
-        const ptr = toLookup(yield* Effect.either(resolver.ptr(t.ip)), (names) => names.length === 0)
+        const ptr = toLookup(yield* Effect.either(facts.ptr(t.ip)), (names) => names.length === 0)
         const names = ptr.outcome === "answer" ? ptr.value.slice(0, 5) : []
+        const type = t.family === 4 ? "A" : "AAAA"
+        const answers = yield* Effect.forEach(names, (name) => Effect.either(facts.query(name, type)), {
+          concurrency: "unbounded"
+        })
         const forward: Record<string, Lookup<ReadonlyArray<string>>> = {}
-        yield* Effect.forEach(
-          names,
-          (name) =>
-            Effect.either(resolver.query(name, t.family === 4 ? "A" : "AAAA")).pipe(
-              Effect.map((answer) => {
-                forward[name] = toLookup(
-                  Either.map(answer, (a) =>
-                    a.answers
-                      .filter((r) => r.type === (t.family === 4 ? "A" : "AAAA"))
-                      .map((r) => String(r.data))
-                  ),
-                  (list) => list.length === 0
-                )
-              })
+        names.forEach((name, i) => {
+          forward[name] = toLookup(
+            Either.map(answers[i]!, (a) =>
+              a.answers.filter((r) => r.type === type).map((r) => String(r.data))
             ),
-          { concurrency: "unbounded", discard: true }
-        )
+            (list) => list.length === 0
+          )
+        })
         return { hostname: t.host, ip: t.ip, ptr, forward } satisfies AddressInput
       }),
     { concurrency: 8 }
   )
-})
 
-/** GET /email/fcrdns. */
-export const check = Effect.fn("Fcrdns.check")(function* (domain: string, apiUrl: string) {
-  const servers = yield* mailServers(domain)
-  const addresses = yield* gatherAddresses(servers)
-  return analyse({
-    domain,
-    timestamp: new Date().toISOString(),
-    apiUrl,
-    mxStatus: servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
-    addresses,
-    unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)
-  })
+/** GET /email/fcrdns (with the self link added by `withApiUrl`). */
+export const Fcrdns = define({
+  id: "fcrdns",
+  title: "Forward-confirmed reverse DNS of the mail servers",
+  category: "dns",
+  result: FcrdnsReport,
+  gather: Effect.gen(function* () {
+    const facts = yield* Facts
+    const servers = yield* facts.get(MailServers)
+    return {
+      domain: facts.domain,
+      mxStatus:
+        servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+      addresses: yield* gatherAddresses(facts, servers),
+      unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)
+    } satisfies FcrdnsInput
+  }),
+  analyse: (input: FcrdnsInput, now: Date) => analyse(input, now)
 })

@@ -10,7 +10,7 @@ import { Facts } from "../../scan/Facts.ts"
 import { checkDkim, type DkimResult } from "../dkim/Dkim.ts"
 import { checkDmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
 import type { SpfResult } from "../spf/Spf.ts"
-import type { FcrdnsResult } from "../fcrdns/Fcrdns.ts"
+import type { FcrdnsReport } from "../fcrdns/Fcrdns.ts"
 import type { SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
 import type { CheckStatus } from "../Status.ts"
 
@@ -299,7 +299,7 @@ export const emailSources = (domain: string): Effect.Effect<AuthSources, never, 
 export const check = Effect.fn("SenderRequirements.check")(function* (
   domain: string,
   sources: AuthSources,
-  fcrdns: FcrdnsResult,
+  fcrdns: FcrdnsReport,
   tls: SmtpTlsResult
 ) {
   const [spf, dkim, dmarc] = yield* Effect.all([sources.spf, sources.dkim, sources.dmarc], {

@@ -1,88 +1,110 @@
 /**
  * SMTP transport security of the MX servers: STARTTLS (RFC 3207), the certificate each address
  * presents (trust, name per RFC 6125 / RFC 7817, expiry), the protocol and key strength
- * (RFC 8996: TLS 1.0/1.1 deprecated). Pure: the sessions come from the Smtp service.
+ * (RFC 8996: TLS 1.0/1.1 deprecated). `gather` takes one SMTP session per MX address through
+ * `facts.probe` (shared with DANE) and the FCrDNS verdicts; `analyse` judges them.
  */
-import { Effect } from "effect"
-import { Smtp, type SmtpProbe } from "../../net/Smtp.ts"
-import { type CertificateFacts, publicFacts } from "../../records/Certificate.ts"
-import * as Fcrdns from "../fcrdns/Fcrdns.ts"
-import { type CheckStatus, worstOf } from "../Status.ts"
-import { mailServers, targets } from "./SmtpTlsServers.ts"
+import { Effect, Schema } from "effect"
+import { publicFacts } from "../../net/Certificate.ts"
+import type { SmtpProbe } from "../../net/Smtp.ts"
+import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
+import { define, need } from "../Check.ts"
+import { Facts } from "../Facts.ts"
+import { Fcrdns } from "../fcrdns/Fcrdns.ts"
+import { MailServers, targets } from "../MailServers.ts"
+import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
 export const EXPIRY_WARNING_DAYS = 14
 
-export interface MxRecord {
-  readonly priority: number
-  readonly host: string
-}
+/** A certificate's public facts (everything but the raw bytes). */
+export const CertificateInfo = Schema.Struct({
+  subject: Schema.String,
+  commonName: Nullable(Schema.String),
+  subjectAltNames: Strings,
+  issuer: Schema.String,
+  issuerCommonName: Nullable(Schema.String),
+  serialNumber: Schema.String,
+  validFrom: DateTime,
+  validTo: DateTime,
+  keyType: Schema.String,
+  keySize: Nullable(Schema.Int),
+  curve: Nullable(Schema.String),
+  isCa: Schema.Boolean,
+  selfIssued: Schema.Boolean,
+  sha256: Schema.String,
+  spkiSha256: Schema.String
+}).annotations({ identifier: "CertificateInfo" })
+export type PublicCertificate = typeof CertificateInfo.Type
 
+const MxRecord = Schema.Struct({ priority: Schema.Int, host: Schema.String })
+export type MxRecord = typeof MxRecord.Type
+
+const ReverseDns = Schema.Struct({ ptr: Strings, confirmed: Nullable(Schema.Boolean) })
+
+export const SmtpServer = Schema.Struct({
+  host: Schema.String,
+  ip: Schema.String,
+  family: Schema.Literal(4, 6),
+  priority: Nullable(Schema.Int),
+  status: Status,
+  reachable: Nullable(Schema.Boolean),
+  stalledStage: Nullable(Schema.String),
+  error: Nullable(Schema.String),
+  banner: Nullable(Schema.String),
+  extensions: Strings,
+  /** Offered STARTTLS; null when the session never got that far. */
+  starttls: Nullable(Schema.Boolean),
+  tlsVersion: Nullable(Schema.String),
+  cipher: Nullable(Schema.String),
+  certificate: Nullable(CertificateInfo),
+  chain: Schema.Array(CertificateInfo),
+  trusted: Nullable(Schema.Boolean),
+  trustError: Nullable(Schema.String),
+  hostnameMatch: Nullable(Schema.Boolean),
+  hostnameError: Nullable(Schema.String),
+  expired: Nullable(Schema.Boolean),
+  expiresAt: Nullable(DateTime),
+  daysUntilExpiry: Nullable(Schema.Int),
+  /** Trusted, name matches, within its validity period. */
+  certificateValid: Nullable(Schema.Boolean),
+  fcrdns: Nullable(ReverseDns),
+  elapsedMs: Schema.Int,
+  issues: Strings
+}).annotations({ identifier: "SmtpServer" })
+export type ServerResult = typeof SmtpServer.Type
+
+export const SmtpTlsResult = Schema.Struct({
+  domain: Schema.String,
+  checkedAt: DateTime,
+  mxRecords: Schema.Array(MxRecord),
+  servers: Schema.Array(SmtpServer),
+  summary: Schema.Struct({
+    status: Status,
+    /** all / some / none of the reachable servers offer STARTTLS; unknown when none answered. */
+    starttls: Schema.Literal("all", "some", "none", "unknown"),
+    allSupportStarttls: Schema.Boolean,
+    serversChecked: Schema.Int,
+    serversReachable: Schema.Int,
+    serversWithStarttls: Schema.Int,
+    allCertificatesValid: Nullable(Schema.Boolean),
+    earliestExpiry: Nullable(DateTime),
+    earliestExpiryDays: Nullable(Schema.Int)
+  }),
+  issues: Strings
+})
+export type SmtpTlsResult = typeof SmtpTlsResult.Type
+
+/** What `gather` collects: the mail servers, one probe per address and FCrDNS per address. */
 export interface SmtpTlsInput {
   readonly domain: string
-  readonly checkedAt: string
   readonly mxStatus: "answer" | "none" | "null-mx" | "unknown"
   readonly mxRecords: ReadonlyArray<MxRecord>
   /** Hosts whose A/AAAA lookups failed or returned nothing. */
   readonly unresolved: ReadonlyArray<{ readonly host: string; readonly reason: "none" | "unknown" }>
   readonly probes: ReadonlyArray<SmtpProbe>
   /** FCrDNS per address, when the caller has it (the spec lists it per server). */
-  readonly fcrdns?: Readonly<
-    Record<string, { readonly ptr: ReadonlyArray<string>; readonly confirmed: boolean | null }>
-  >
-}
-
-export type PublicCertificate = Omit<CertificateFacts, "der" | "spkiDer">
-
-export interface ServerResult {
-  readonly host: string
-  readonly ip: string
-  readonly family: 4 | 6
-  readonly priority: number | null
-  readonly status: CheckStatus
-  readonly reachable: boolean | null
-  readonly stalledStage: string | null
-  readonly error: string | null
-  readonly banner: string | null
-  readonly extensions: ReadonlyArray<string>
-  /** Offered STARTTLS; null when the session never got that far. */
-  readonly starttls: boolean | null
-  readonly tlsVersion: string | null
-  readonly cipher: string | null
-  readonly certificate: PublicCertificate | null
-  readonly chain: ReadonlyArray<PublicCertificate>
-  readonly trusted: boolean | null
-  readonly trustError: string | null
-  readonly hostnameMatch: boolean | null
-  readonly hostnameError: string | null
-  readonly expired: boolean | null
-  readonly expiresAt: string | null
-  readonly daysUntilExpiry: number | null
-  /** Trusted, name matches, within its validity period. */
-  readonly certificateValid: boolean | null
-  readonly fcrdns: { readonly ptr: ReadonlyArray<string>; readonly confirmed: boolean | null } | null
-  readonly elapsedMs: number
-  readonly issues: ReadonlyArray<string>
-}
-
-export interface SmtpTlsResult {
-  readonly domain: string
-  readonly checkedAt: string
-  readonly mxRecords: ReadonlyArray<MxRecord>
-  readonly servers: ReadonlyArray<ServerResult>
-  readonly summary: {
-    readonly status: CheckStatus
-    /** all / some / none of the reachable servers offer STARTTLS; unknown when none answered. */
-    readonly starttls: "all" | "some" | "none" | "unknown"
-    readonly allSupportStarttls: boolean
-    readonly serversChecked: number
-    readonly serversReachable: number
-    readonly serversWithStarttls: number
-    readonly allCertificatesValid: boolean | null
-    readonly earliestExpiry: string | null
-    readonly earliestExpiryDays: number | null
-  }
-  readonly issues: ReadonlyArray<string>
+  readonly fcrdns?: Readonly<Record<string, typeof ReverseDns.Type>>
 }
 
 const OLD_PROTOCOLS = new Set(["SSLv3", "TLSv1", "TLSv1.1"])
@@ -179,7 +201,8 @@ export const analyseServer = (
   }
 }
 
-export const analyse = (input: SmtpTlsInput, now: Date = new Date(input.checkedAt)): SmtpTlsResult => {
+/** The verdict over every MX address. Pure and total; `now` judges expiry and stamps `checkedAt`. */
+export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
   const issues: Array<string> = []
   const priorityOf = (host: string) =>
     input.mxRecords.find((m) => m.host.toLowerCase().replace(/\.$/, "") === host.toLowerCase())?.priority ??
@@ -220,7 +243,7 @@ export const analyse = (input: SmtpTlsInput, now: Date = new Date(input.checkedA
           : worstOf(statuses)
   return {
     domain: input.domain,
-    checkedAt: input.checkedAt,
+    checkedAt: now.toISOString(),
     mxRecords: input.mxRecords,
     servers,
     summary: {
@@ -245,35 +268,37 @@ export const analyse = (input: SmtpTlsInput, now: Date = new Date(input.checkedA
   }
 }
 
-/** GET /email/smtp-tls: one SMTP session per MX address (cached briefly by the Smtp service). */
-export const check = Effect.fn("SmtpTls.check")(function* (domain: string) {
-  const smtp = yield* Smtp
-  const checkedAt = new Date().toISOString()
-  const servers = yield* mailServers(domain)
-  const [probes, reverse] = yield* Effect.all(
-    [
-      Effect.forEach(targets(servers), (t) => smtp.probe(t.host, t.ip), { concurrency: "unbounded" }),
-      Fcrdns.gatherAddresses(servers)
-    ],
-    { concurrency: 2 }
-  )
-  const fcrdns: Record<string, { ptr: ReadonlyArray<string>; confirmed: boolean | null }> = {}
-  for (const address of reverse) {
-    const verdict = Fcrdns.analyseAddress(address)
-    fcrdns[address.ip] = { ptr: verdict.ptrRecords, confirmed: verdict.forwardConfirmed }
-  }
-  return analyse({
-    domain,
-    checkedAt,
-    mxStatus: servers.mxStatus,
-    mxRecords: servers.mxRecords,
-    unresolved: servers.hosts
-      .filter((h) => h.status !== "ok")
-      .map((h) => ({
-        host: h.host,
-        reason: h.status === "unknown" ? ("unknown" as const) : ("none" as const)
-      })),
-    probes,
-    fcrdns
-  })
+/** GET /email/smtp-tls: one SMTP session per MX address (shared with DANE through the scan's Facts). */
+export const SmtpTls = define({
+  id: "smtp-tls",
+  title: "SMTP TLS",
+  category: "security",
+  result: SmtpTlsResult,
+  gather: Effect.gen(function* () {
+    const facts = yield* Facts
+    const servers = yield* facts.get(MailServers)
+    const [probes, reverse] = yield* Effect.all(
+      [
+        Effect.forEach(targets(servers), (t) => facts.probe(t.host, t.ip), { concurrency: "unbounded" }),
+        need(Fcrdns)
+      ],
+      { concurrency: 2 }
+    )
+    return {
+      domain: facts.domain,
+      mxStatus: servers.mxStatus,
+      mxRecords: servers.mxRecords,
+      unresolved: servers.hosts
+        .filter((h) => h.status !== "ok")
+        .map((h) => ({
+          host: h.host,
+          reason: h.status === "unknown" ? ("unknown" as const) : ("none" as const)
+        })),
+      probes,
+      fcrdns: Object.fromEntries(
+        reverse.result.results.map((r) => [r.ip, { ptr: r.ptrRecords, confirmed: r.forwardConfirmed }])
+      )
+    } satisfies SmtpTlsInput
+  }),
+  analyse: (input: SmtpTlsInput, now: Date) => analyse(input, now)
 })

@@ -1,18 +1,16 @@
 /**
  * DANE for SMTP (RFC 7672, with the operational rules of RFC 7671): compare the TLSA RRset of
  * `_25._tcp.<mx>` with the chain each MX address actually presented. Pure: the TLSA lookup and the
- * SMTP sessions are gathered elsewhere.
+ * SMTP sessions are gathered by the check (Tlsa.ts).
  */
 import { createHash, X509Certificate } from "node:crypto"
-import { Effect, Either } from "effect"
-import type { DnsAnswer, DnsError } from "../../net/Dns.ts"
+import { Schema } from "effect"
+import type { CertificateFacts } from "../../net/Certificate.ts"
+import type { DnsAnswer } from "../../net/Dns.ts"
 import type { TlsaData } from "../../net/DnsWire.ts"
-import { Resolver } from "../../net/Resolver.ts"
-import { Smtp, type SmtpProbe } from "../../net/Smtp.ts"
-import { bareHost, type MailHost, mailServers } from "../smtp-tls/SmtpTlsServers.ts"
-import type { TlsaFacts, TlsaResult } from "./Tlsa.ts"
-import type { CertificateFacts } from "../../records/Certificate.ts"
-import { type CheckStatus, worstOf } from "../Status.ts"
+import type { SmtpProbe } from "../../net/Smtp.ts"
+import { Strings } from "../../records/Schemas.ts"
+import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 export interface TlsaInput {
   readonly usage: number
@@ -43,42 +41,56 @@ export interface DaneInput {
   readonly servers: ReadonlyArray<DaneServerInput>
 }
 
-export interface DaneRecordResult {
-  readonly usage: number
-  readonly selector: number
-  readonly matchingType: number
-  readonly data: string
-  readonly usageDescription: string
-  readonly selectorDescription: string
-  readonly matchingTypeDescription: string
+const DaneRecordResult = Schema.Struct({
+  usage: Schema.Int,
+  selector: Schema.Int,
+  matchingType: Schema.Int,
+  data: Schema.String,
+  usageDescription: Schema.String,
+  selectorDescription: Schema.String,
+  matchingTypeDescription: Schema.String,
   /** RFC 7672 3.1.3: PKIX-TA(0) and PKIX-EE(1) are unusable for SMTP; unknown parameters too. */
-  readonly usable: boolean
-  readonly note: string | null
+  usable: Schema.Boolean,
+  note: Schema.NullOr(Schema.String),
   /** Addresses whose presented chain this record matched. */
-  readonly matchedBy: ReadonlyArray<string>
-}
+  matchedBy: Strings
+})
+type DaneRecordResult = typeof DaneRecordResult.Type
 
-export interface DaneServerResult {
-  readonly address: string
-  readonly status: CheckStatus
-  readonly matched: boolean
+const DaneServerResult = Schema.Struct({
+  address: Schema.String,
+  status: Status,
+  matched: Schema.Boolean,
   /** Index in the presented chain of the matched certificate (0 = leaf). */
-  readonly matchedCertificate: number | null
-  readonly reason: string
-}
+  matchedCertificate: Schema.NullOr(Schema.Int),
+  reason: Schema.String
+})
+type DaneServerResult = typeof DaneServerResult.Type
 
-export interface DaneResult {
-  readonly host: string
-  readonly tlsaDomain: string
-  readonly exists: boolean
-  readonly dnssecValidated: boolean
-  readonly records: ReadonlyArray<DaneRecordResult>
-  readonly servers: ReadonlyArray<DaneServerResult>
+/** DANE verification of one MX host. */
+export const DaneHost = Schema.Struct({
+  host: Schema.String,
+  tlsaDomain: Schema.String,
+  exists: Schema.Boolean,
+  dnssecValidated: Schema.Boolean,
+  records: Schema.Array(DaneRecordResult),
+  servers: Schema.Array(DaneServerResult),
   /** True only when the RRset is DNSSEC-validated and every reachable address matched. */
-  readonly daneValid: boolean
-  readonly status: CheckStatus
-  readonly issues: ReadonlyArray<string>
-}
+  daneValid: Schema.Boolean,
+  status: Status,
+  issues: Strings
+}).annotations({ identifier: "DaneHost" })
+export type DaneResult = typeof DaneHost.Type
+
+export const DaneSummary = Schema.Struct({
+  /** Worst host verdict among hosts that publish TLSA; not-applicable when none does. */
+  status: Status,
+  /** Every host with TLSA records passed DANE (validated RRset, presented chain matches). */
+  valid: Schema.Boolean,
+  hostsWithTlsa: Schema.Int,
+  hostsVerified: Schema.Int
+}).annotations({ identifier: "DaneSummary" })
+export type DaneSummary = typeof DaneSummary.Type
 
 export const USAGES: Record<number, string> = {
   0: "PKIX-TA: CA constraint (unusable for SMTP, RFC 7672 3.1.3)",
@@ -273,104 +285,32 @@ const serverInput = (probe: SmtpProbe): DaneServerInput => ({
 })
 
 /**
- * DANE for one MX host, given the TLSA lookup (done here, or by the TLSA endpoint which passes its
- * answer in). The host's addresses are probed only when there is something to verify.
+ * DANE for one MX host: its TLSA answer (a bogus one counts as not validated, RFC 7672 2.2) against
+ * the sessions with its addresses.
  */
-export const verifyHost = Effect.fn("Dane.verifyHost")(function* (
-  host: MailHost,
-  tlsa?: Either.Either<DnsAnswer, DnsError>
-) {
-  const resolver = yield* Resolver
-  const smtp = yield* Smtp
-  const name = tlsaName(host.host)
-  const answer = tlsa ?? (yield* Effect.either(resolver.query(name, "TLSA")))
-  const records = Either.isRight(answer)
-    ? answer.right.answers
-        .filter((r) => r.type === "TLSA")
-        .map((r) => r.data as TlsaData)
-        .map((d) => ({
-          usage: d.usage,
-          selector: d.selector,
-          matchingType: d.matchingType,
-          data: d.certificate
-        }))
-    : []
-  const probes =
-    records.length > 0
-      ? yield* Effect.forEach([...host.v4, ...host.v6], (ip) => smtp.probe(host.host, ip), {
-          concurrency: "unbounded"
-        })
-      : []
+export const verifyHost = (
+  host: string,
+  lookup: { readonly answer: DnsAnswer; readonly bogus: boolean },
+  probes: ReadonlyArray<SmtpProbe>
+): DaneResult => {
+  const records = lookup.answer.answers
+    .filter((r) => r.type === "TLSA")
+    .map((r) => r.data as TlsaData)
+    .map((d) => ({ usage: d.usage, selector: d.selector, matchingType: d.matchingType, data: d.certificate }))
   return analyse({
-    host: host.host,
-    tlsaDomain: name,
-    lookup: Either.isLeft(answer) ? "unknown" : records.length > 0 ? "answer" : "none",
-    validated: Either.isRight(answer) && answer.right.flags.ad,
+    host,
+    tlsaDomain: tlsaName(host),
+    lookup: records.length > 0 ? "answer" : "none",
+    validated: !lookup.bogus && lookup.answer.flags.ad,
     records,
     servers: probes.map(serverInput)
   })
-})
-
-/** DANE for every MX host of a domain. */
-export const check = Effect.fn("Dane.check")(function* (domain: string) {
-  const servers = yield* mailServers(domain)
-  const hosts = yield* Effect.forEach(servers.hosts, (h) => verifyHost(h), { concurrency: "unbounded" })
-  return { domain, mxStatus: servers.mxStatus, hosts }
-})
-
-export interface DaneSummary {
-  /** Worst host verdict among hosts that publish TLSA; not-applicable when none does. */
-  readonly status: CheckStatus
-  /** Every host with TLSA records passed DANE (validated RRset, presented chain matches). */
-  readonly valid: boolean
-  readonly hostsWithTlsa: number
-  readonly hostsVerified: number
 }
 
-/**
- * GET /dns/tlsa with DANE verification: each host's TLSA RRset (as the TLSA check gathered it,
- * bogus answers included) is compared with the chains its addresses present. The endpoint status
- * becomes `fail` when a validated RRset matches no presented chain, `unknown` when the servers
- * could not be reached to compare.
- */
-export const attach = Effect.fn("Dane.attach")(function* (result: TlsaResult, lookups: TlsaFacts["tlsa"]) {
-  const resolver = yield* Resolver
-  const hosts = yield* Effect.forEach(
-    result.hosts,
-    (h) =>
-      Effect.gen(function* () {
-        const gathered = lookups.find((l) => l.host === h.host)?.lookup
-        if (!h.exists || !gathered || gathered._tag === "Failed")
-          return { ...h, dane: null as DaneResult | null }
-        const found = yield* Effect.either(resolver.addresses(h.host))
-        const mailHost: MailHost = Either.isRight(found)
-          ? { host: bareHost(h.host), priority: h.priority, status: "ok", ...found.right }
-          : { host: bareHost(h.host), priority: h.priority, status: "unknown", v4: [], v6: [] }
-        const answer = gathered.bogus
-          ? { ...gathered.answer, flags: { ...gathered.answer.flags, ad: false } }
-          : gathered.answer
-        return { ...h, dane: yield* verifyHost(mailHost, Either.right(answer)) }
-      }),
-    { concurrency: "unbounded" }
-  )
-  const verified = hosts.flatMap((h) => (h.dane ? [h.dane] : []))
-  const statuses = verified.map((d) => d.status)
-  const daneStatus: CheckStatus = verified.length === 0 ? "not-applicable" : worstOf(statuses)
-  const dane: DaneSummary = {
-    status: daneStatus,
-    valid: verified.length > 0 && verified.every((d) => d.daneValid),
-    hostsWithTlsa: verified.length,
-    hostsVerified: verified.filter((d) => d.daneValid).length
-  }
-  const status: CheckStatus =
-    daneStatus === "fail"
-      ? "fail"
-      : daneStatus === "unknown" && result.status === "pass"
-        ? "unknown"
-        : result.status
-  const issues = [
-    ...result.issues,
-    ...verified.flatMap((d) => d.issues.filter((i) => !i.includes("not DNSSEC-validated")))
-  ]
-  return { ...result, status, hosts, issues, dane }
+/** The DANE verdict over the hosts that publish TLSA records. */
+export const summarise = (verified: ReadonlyArray<DaneResult>): DaneSummary => ({
+  status: verified.length === 0 ? "not-applicable" : worstOf(verified.map((d) => d.status)),
+  valid: verified.length > 0 && verified.every((d) => d.daneValid),
+  hostsWithTlsa: verified.length,
+  hostsVerified: verified.filter((d) => d.daneValid).length
 })

@@ -1,13 +1,13 @@
 /**
- * DANE for SMTP (RFC 7672): the TLSA RRset at `_25._tcp.<mx>` for each MX host, what each record
- * means, and whether the resolver validated it (DANE is only usable with DNSSEC, RFC 7672 2.2).
- * Whether a record matches the server's certificate is the SMTP probe's job (see generate/Tlsa
- * `matchesCertificate`); this check reads DNS only.
+ * DANE for SMTP (RFC 7672), the `/dns/tlsa` result: the TLSA RRset at `_25._tcp.<mx>` for each MX
+ * host, what each record means, whether the resolver validated it (DANE is only usable with DNSSEC,
+ * RFC 7672 2.2), and, where records exist, whether they match the chain each MX address presents
+ * (Dane.ts). The sessions are the scan's `facts.probe`, shared with the SMTP TLS check.
  */
-import { Effect } from "effect"
-import type { DnsError } from "../../net/Dns.ts"
+import { Effect, Schema } from "effect"
 import type { TlsaData } from "../../net/DnsWire.ts"
-import { normalizeName, Resolver } from "../../net/Resolver.ts"
+import type { SmtpProbe } from "../../net/Smtp.ts"
+import { Strings } from "../../records/Schemas.ts"
 import {
   matchingTypeDescription,
   MATCHING_TYPES,
@@ -16,88 +16,81 @@ import {
   USAGES,
   usageDescription
 } from "../../generate/Tlsa.ts"
+import { define } from "../Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
-import type { CheckStatus } from "../Status.ts"
+import { Facts } from "../Facts.ts"
+import { MailServers } from "../MailServers.ts"
+import { type CheckStatus, Status } from "../Status.ts"
+import { DaneHost, DaneSummary, summarise, tlsaName, verifyHost } from "./Dane.ts"
 
+/** What `gather` collects: the MX hosts, each with its TLSA lookup and, when it has records, its sessions. */
 export interface TlsaFacts {
   readonly domain: string
-  /** The MX lookup: hosts by priority, or the failure. */
-  readonly mx:
-    | {
-        readonly _tag: "Hosts"
-        readonly hosts: ReadonlyArray<{ readonly priority: number; readonly exchange: string }>
-      }
-    | { readonly _tag: "Failed"; readonly error: DnsError }
-  readonly tlsa: ReadonlyArray<{
+  /** Why the MX lookup failed, else null. */
+  readonly mxError: string | null
+  readonly hosts: ReadonlyArray<{
     readonly host: string
     readonly priority: number
     readonly lookup: Gathered
+    readonly probes: ReadonlyArray<SmtpProbe>
   }>
 }
 
-export interface TlsaRecordView {
-  readonly host: string
-  readonly tlsaDomain: string
-  readonly usage: number
-  readonly selector: number
-  readonly matchingType: number
-  readonly certificateAssociationData: string
-  readonly usageName: string
-  readonly usageDescription: string
-  readonly selectorDescription: string
-  readonly matchingTypeDescription: string
-  readonly text: string
-  readonly issues: ReadonlyArray<string>
-}
-
-export interface TlsaHostResult {
-  readonly host: string
-  readonly priority: number
-  readonly tlsaDomain: string
-  readonly exists: boolean
-  /** AD set on the TLSA answer (or its NODATA proof). */
-  readonly dnssecValidated: boolean
-  readonly status: CheckStatus
-  readonly records: ReadonlyArray<TlsaRecordView>
-  readonly issues: ReadonlyArray<string>
-}
-
-export interface TlsaResult {
-  readonly domain: string
-  readonly port: number
-  readonly protocol: string
-  /** The TLSA name of the most preferred MX host (SPEC field); every host is in `hosts`. */
-  readonly tlsaDomain: string
-  readonly exists: boolean
-  readonly dnssecValidated: boolean
-  readonly status: CheckStatus
-  readonly records: ReadonlyArray<TlsaRecordView>
-  readonly hosts: ReadonlyArray<TlsaHostResult>
-  readonly issues: ReadonlyArray<string>
-}
-
-export const tlsaName = (host: string, port = 25) => `_${port}._tcp.${host}`
-
-export const gather = Effect.fn("Tlsa.gather")(function* (name: string) {
-  const resolver = yield* Resolver
-  const domain = normalizeName(name)
-  const mx = yield* Effect.either(resolver.mx(domain))
-  if (mx._tag === "Left")
-    return { domain, mx: { _tag: "Failed", error: mx.left }, tlsa: [] } satisfies TlsaFacts
-  // A null MX (RFC 7505) accepts no mail: nothing to secure.
-  const hosts = mx.right.filter((h) => h.exchange !== "")
-  const tlsa = yield* Effect.forEach(
-    hosts,
-    (h) =>
-      Effect.map(askWithCd(resolver, tlsaName(h.exchange), "TLSA"), (lookup) => ({
-        host: h.exchange,
-        priority: h.priority,
-        lookup
-      })),
-    { concurrency: "unbounded" }
-  )
-  return { domain, mx: { _tag: "Hosts", hosts }, tlsa } satisfies TlsaFacts
+const TlsaRecord = Schema.Struct({
+  host: Schema.String,
+  tlsaDomain: Schema.String,
+  usage: Schema.Int,
+  selector: Schema.Int,
+  matchingType: Schema.Int,
+  certificateAssociationData: Schema.String,
+  usageName: Schema.String,
+  usageDescription: Schema.String,
+  selectorDescription: Schema.String,
+  matchingTypeDescription: Schema.String,
+  text: Schema.String,
+  issues: Strings
 })
+type TlsaRecordView = typeof TlsaRecord.Type
+
+const TlsaHost = Schema.Struct({
+  host: Schema.String,
+  priority: Schema.Int,
+  tlsaDomain: Schema.String,
+  exists: Schema.Boolean,
+  /** AD set on the TLSA answer (or its NODATA proof). */
+  dnssecValidated: Schema.Boolean,
+  status: Status,
+  records: Schema.Array(TlsaRecord),
+  issues: Strings
+})
+type TlsaHostResult = typeof TlsaHost.Type
+
+export const TlsaResult = Schema.Struct({
+  domain: Schema.String,
+  port: Schema.Int,
+  protocol: Schema.String,
+  /** The TLSA name of the most preferred MX host (SPEC field); every host is in `hosts`. */
+  tlsaDomain: Schema.String,
+  exists: Schema.Boolean,
+  dnssecValidated: Schema.Boolean,
+  status: Status,
+  records: Schema.Array(TlsaRecord),
+  hosts: Schema.Array(
+    Schema.Struct({
+      ...TlsaHost.fields,
+      /** DANE verification against the presented chain; null without TLSA records. */
+      dane: Schema.NullOr(DaneHost)
+    })
+  ),
+  issues: Strings,
+  dane: DaneSummary
+})
+export type TlsaResult = typeof TlsaResult.Type
+
+/** The TLSA records alone, before DANE verification. */
+export type TlsaReading = Omit<TlsaResult, "hosts" | "dane"> & {
+  readonly hosts: ReadonlyArray<TlsaHostResult>
+}
 
 /** RFC 7672 3.1.3 and RFC 6698 2.1: what is wrong with one record for SMTP. */
 export const recordIssues = (d: TlsaData): Array<string> => {
@@ -115,10 +108,10 @@ export const recordIssues = (d: TlsaData): Array<string> => {
   return issues
 }
 
-/** Pure and total. */
-export const analyse = (facts: TlsaFacts): TlsaResult => {
+/** The TLSA records of every MX host, read (RFC 7672 2.2, 3.1.3). Pure and total. */
+export const readTlsa = (facts: TlsaFacts): TlsaReading => {
   const base = { domain: facts.domain, port: 25, protocol: "tcp" }
-  if (facts.mx._tag === "Failed")
+  if (facts.mxError !== null)
     return {
       ...base,
       tlsaDomain: "",
@@ -127,9 +120,9 @@ export const analyse = (facts: TlsaFacts): TlsaResult => {
       status: "unknown",
       records: [],
       hosts: [],
-      issues: [`MX lookup failed (${facts.mx.error.reason}): ${facts.mx.error.message}`]
+      issues: [`MX lookup failed (${facts.mxError})`]
     }
-  const hosts: Array<TlsaHostResult> = facts.tlsa.map(({ host, priority, lookup }) => {
+  const hosts: Array<TlsaHostResult> = facts.hosts.map(({ host, priority, lookup }) => {
     const tlsaDomain = tlsaName(host)
     if (lookup._tag === "Failed")
       return {
@@ -225,3 +218,68 @@ export const analyse = (facts: TlsaFacts): TlsaResult => {
     issues
   }
 }
+
+/**
+ * The TLSA reading with DANE verification attached: each host's RRset (bogus answers included, as
+ * not validated) against the chains its addresses presented. The status becomes `fail` when a
+ * validated RRset matches no presented chain, `unknown` when the servers could not be compared.
+ */
+export const analyse = (facts: TlsaFacts): TlsaResult => {
+  const reading = readTlsa(facts)
+  const hosts = reading.hosts.map((h) => {
+    const gathered = facts.hosts.find((g) => g.host === h.host)
+    return {
+      ...h,
+      dane:
+        h.exists && gathered && gathered.lookup._tag === "Answer"
+          ? verifyHost(h.host, gathered.lookup, gathered.probes)
+          : null
+    }
+  })
+  const dane = summarise(hosts.flatMap((h) => (h.dane ? [h.dane] : [])))
+  const status: CheckStatus =
+    dane.status === "fail"
+      ? "fail"
+      : dane.status === "unknown" && reading.status === "pass"
+        ? "unknown"
+        : reading.status
+  const issues = [
+    ...reading.issues,
+    ...hosts.flatMap((h) => h.dane?.issues.filter((i) => !i.includes("not DNSSEC-validated")) ?? [])
+  ]
+  return { ...reading, status, hosts, issues, dane }
+}
+
+/** GET /dns/tlsa: TLSA records of every MX host and their DANE verification. */
+export const Tlsa = define({
+  id: "dane",
+  title: "DANE (TLSA for SMTP)",
+  category: "security",
+  result: TlsaResult,
+  gather: Effect.gen(function* () {
+    const facts = yield* Facts
+    const servers = yield* facts.get(MailServers)
+    const hosts = yield* Effect.forEach(
+      servers.hosts,
+      (h) =>
+        Effect.gen(function* () {
+          const lookup = yield* askWithCd(facts, tlsaName(h.host), "TLSA")
+          // The addresses are probed only when there are records to verify them against.
+          const published = lookup._tag === "Answer" && lookup.answer.answers.some((r) => r.type === "TLSA")
+          const probes = published
+            ? yield* Effect.forEach([...h.v4, ...h.v6], (ip) => facts.probe(h.host, ip), {
+                concurrency: "unbounded"
+              })
+            : []
+          return { host: h.host, priority: h.priority, lookup, probes }
+        }),
+      { concurrency: "unbounded" }
+    )
+    return {
+      domain: facts.domain,
+      mxError: servers.mxStatus === "unknown" ? (servers.error ?? "no answer") : null,
+      hosts
+    } satisfies TlsaFacts
+  }),
+  analyse: (facts: TlsaFacts) => analyse(facts)
+})

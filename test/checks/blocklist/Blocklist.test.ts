@@ -1,18 +1,22 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { Effect, Schema } from "effect"
 import fc from "fast-check"
 import * as net from "node:net"
 import {
   analyse,
-  check,
+  Blocklist,
+  BlocklistResult,
+  type BlocklistInput,
   expandIPv6,
   interpret,
   queryName,
   type ZoneAnswer,
   zoneProblem
 } from "../../../src/checks/blocklist/Blocklist.ts"
-import { AppConfig, type DnsblZone } from "../../../src/Config.ts"
-import { Resolver } from "../../../src/net/Resolver.ts"
+import type { DnsblZone } from "../../../src/Config.ts"
+import { runFake } from "../facts.ts"
+
+const now = new Date("2026-11-22T00:00:00Z")
 
 const zen: DnsblZone = { zone: "zen.spamhaus.org", name: "Spamhaus ZEN", severity: "high" }
 const psbl: DnsblZone = { zone: "psbl.surriel.com", name: "PSBL", severity: "low" }
@@ -96,30 +100,32 @@ describe("return codes", () => {
   })
 
   it("summarises per server and overall", () => {
-    const result = analyse({
-      domain: "example.com",
-      checkedAt: "2026-11-22T00:00:00Z",
-      zones: [zen, psbl],
-      mxStatus: "answer",
-      servers: [
-        {
-          hostname: "mx1.example.com",
-          ip: "192.0.2.1",
-          answers: [
-            { zone: zen, answer: { outcome: "none" } },
-            { zone: psbl, answer: { outcome: "answer", addresses: ["127.0.0.2"] } }
-          ]
-        },
-        {
-          hostname: "mx2.example.com",
-          ip: "192.0.2.2",
-          answers: [
-            { zone: zen, answer: { outcome: "answer", addresses: ["127.255.255.254"] } },
-            { zone: psbl, answer: { outcome: "none" } }
-          ]
-        }
-      ]
-    })
+    const result = analyse(
+      {
+        domain: "example.com",
+        zones: [zen, psbl],
+        mxStatus: "answer",
+        servers: [
+          {
+            hostname: "mx1.example.com",
+            ip: "192.0.2.1",
+            answers: [
+              { zone: zen, answer: { outcome: "none" } },
+              { zone: psbl, answer: { outcome: "answer", addresses: ["127.0.0.2"] } }
+            ]
+          },
+          {
+            hostname: "mx2.example.com",
+            ip: "192.0.2.2",
+            answers: [
+              { zone: zen, answer: { outcome: "answer", addresses: ["127.255.255.254"] } },
+              { zone: psbl, answer: { outcome: "none" } }
+            ]
+          }
+        ]
+      },
+      now
+    )
     expect(result.mailServers[0]!.blacklistResult.listed).toBe(true)
     expect(result.mailServers[0]!.status).toBe("warning")
     expect(result.mailServers[1]!.blacklistResult.listed).toBe(false)
@@ -144,17 +150,19 @@ describe("zoneProblem (RFC 5782 5 test entries)", () => {
 })
 
 describe("check", () => {
-  const config = Layer.provide(
-    AppConfig.Default,
-    Layer.setConfigProvider(
-      ConfigProvider.fromMap(
-        new Map([["DNSBL_ZONES", "zen.spamhaus.org,bl.spamcop.net|SpamCop|medium,dead.test|Dead list|low"]])
-      )
-    )
-  )
   it.effect("queries every zone for every MX address", () =>
     Effect.gen(function* () {
-      const result = yield* check("listed.test")
+      const result = yield* runFake(Blocklist, "listed.test", {
+        env: { DNSBL_ZONES: "zen.spamhaus.org,bl.spamcop.net|SpamCop|medium,dead.test|Dead list|low" },
+        zone: {
+          "listed.test MX": ["10 mx.listed.test."],
+          "mx.listed.test A": ["192.0.2.66"],
+          "66.2.0.192.zen.spamhaus.org A": ["127.0.0.2"],
+          "2.0.0.127.zen.spamhaus.org A": ["127.0.0.2"],
+          "dead.test SOA": ["ns.dead.test. h.dead.test. 1 2 3 4 5"],
+          "66.2.0.192.bl.spamcop.net A": "TIMEOUT"
+        }
+      })
       const server = result.mailServers.find((s) => s.ip === "192.0.2.66")!
       expect(server.blacklistResult.listed).toBe(true)
       expect(server.blacklistResult.blacklists.map((b) => [b.name, b.status])).toEqual([
@@ -164,20 +172,45 @@ describe("check", () => {
       ])
       expect(server.blacklistResult.blacklists[2]!.meaning).toMatch(/test entry 127\.0\.0\.2/)
       expect(result.status).toBe("fail")
-    }).pipe(
-      Effect.provide(
-        Layer.mergeAll(
-          config,
-          Resolver.Test({
-            "listed.test MX": ["10 mx.listed.test."],
-            "mx.listed.test A": ["192.0.2.66"],
-            "66.2.0.192.zen.spamhaus.org A": ["127.0.0.2"],
-            "2.0.0.127.zen.spamhaus.org A": ["127.0.0.2"],
-            "dead.test SOA": ["ns.dead.test. h.dead.test. 1 2 3 4 5"],
-            "66.2.0.192.bl.spamcop.net A": "TIMEOUT"
-          })
-        )
-      )
-    )
+    })
   )
+})
+
+describe("analyse (property)", () => {
+  const zoneArb = fc.record({
+    zone: fc.constantFrom("zen.spamhaus.org", "bl.spamcop.net", "x.test"),
+    name: fc.string({ maxLength: 8 }),
+    severity: fc.constantFrom("high" as const, "medium" as const, "low" as const)
+  })
+  const answerArb: fc.Arbitrary<ZoneAnswer> = fc.oneof(
+    fc.record({ outcome: fc.constant("answer" as const), addresses: fc.array(fc.ipV4(), { maxLength: 3 }) }),
+    fc.constant({ outcome: "none" as const }),
+    fc.record({ outcome: fc.constant("unknown" as const), reason: fc.string({ maxLength: 10 }) })
+  )
+  const inputArb: fc.Arbitrary<BlocklistInput> = fc.record({
+    domain: fc.domain(),
+    zones: fc.array(zoneArb, { maxLength: 3 }),
+    mxStatus: fc.constantFrom("answer" as const, "none" as const, "unknown" as const),
+    servers: fc.array(
+      fc.record({
+        hostname: fc.domain(),
+        ip: fc.oneof(fc.ipV4(), fc.ipV6(), fc.string({ maxLength: 6 })),
+        answers: fc.array(fc.record({ zone: zoneArb, answer: answerArb }), { maxLength: 3 })
+      }),
+      { maxLength: 3 }
+    )
+  })
+  it("is total, fits its schema, and is listed only on a real listing", () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const r = analyse(input, now)
+        expect(() => Schema.encodeSync(BlocklistResult)(r)).not.toThrow()
+        expect(r.summary.listedServers).toBeLessThanOrEqual(r.summary.serversChecked)
+        for (const s of r.mailServers)
+          for (const b of s.blacklistResult.blacklists) expect(b.listed).toBe(b.status === "listed")
+        if (input.mxStatus === "unknown") expect(r.status).toBe("unknown")
+        if (r.status === "pass") expect(r.summary.listedServers).toBe(0)
+      })
+    )
+  })
 })

@@ -1,15 +1,20 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import fc from "fast-check"
 import {
   type AddressInput,
   analyse,
   analyseAddress,
-  check,
   CITATION_URL,
-  looksGeneric
+  Fcrdns,
+  FcrdnsReport,
+  type FcrdnsInput,
+  looksGeneric,
+  withApiUrl
 } from "../../../src/checks/fcrdns/Fcrdns.ts"
-import { Resolver } from "../../../src/net/Resolver.ts"
+import { runFake } from "../facts.ts"
+
+const now = new Date("2026-11-22T00:00:00.000Z")
 
 const addr = (over: Partial<AddressInput>): AddressInput => ({
   hostname: "mx.example.com",
@@ -114,13 +119,17 @@ describe("analyseAddress (RFC 1912 2.1)", () => {
 
 describe("analyse", () => {
   it("carries the spec fields", () => {
-    const r = analyse({
-      domain: "example.com",
-      timestamp: "2026-11-22T00:00:00.000Z",
-      apiUrl: "/api/email/fcrdns?domain=example.com",
-      mxStatus: "answer",
-      addresses: [addr({}), addr({ ip: "192.0.2.26", ptr: { outcome: "none" }, forward: {} })]
-    })
+    const r = withApiUrl(
+      analyse(
+        {
+          domain: "example.com",
+          mxStatus: "answer",
+          addresses: [addr({}), addr({ ip: "192.0.2.26", ptr: { outcome: "none" }, forward: {} })]
+        },
+        now
+      ),
+      "/api/email/fcrdns?domain=example.com"
+    )
     expect(Object.keys(r).sort()).toEqual(
       ["apiUrl", "check", "citationUrl", "description", "domain", "result", "timestamp"].sort()
     )
@@ -130,7 +139,7 @@ describe("analyse", () => {
     expect(r.citationUrl).toBe(CITATION_URL)
   })
   it("a failed MX lookup is unknown, not an empty pass", () => {
-    const r = analyse({ domain: "x.test", timestamp: "", apiUrl: "", mxStatus: "unknown", addresses: [] })
+    const r = analyse({ domain: "x.test", mxStatus: "unknown", addresses: [] }, now)
     expect(r.result.status).toBe("unknown")
     expect(r.result.checked).toBe(false)
   })
@@ -139,15 +148,8 @@ describe("analyse", () => {
 describe("check", () => {
   it.effect("asks PTR then the forward records of each name", () =>
     Effect.gen(function* () {
-      const r = yield* check("example.com", "/api/email/fcrdns?domain=example.com")
-      const byIp = Object.fromEntries(r.result.results.map((x) => [x.ip, x]))
-      expect(byIp["192.0.2.25"]!.status).toBe("pass")
-      expect(byIp["192.0.2.25"]!.confirmedName).toBe("mx.example.com")
-      expect(byIp["2001:db8::25"]!.status).toBe("fail")
-      expect(byIp["2001:db8::25"]!.ptrRecords).toEqual(["other.example.com"])
-    }).pipe(
-      Effect.provide(
-        Resolver.Test({
+      const r = yield* runFake(Fcrdns, "example.com", {
+        zone: {
           "example.com MX": ["10 mx.example.com."],
           "mx.example.com A": ["192.0.2.25"],
           "mx.example.com AAAA": ["2001:db8::25"],
@@ -156,8 +158,54 @@ describe("check", () => {
             "other.example.com."
           ],
           "other.example.com AAAA": ["2001:db8::99"]
-        })
-      )
-    )
+        }
+      })
+      const byIp = Object.fromEntries(r.result.results.map((x) => [x.ip, x]))
+      expect(byIp["192.0.2.25"]!.status).toBe("pass")
+      expect(byIp["192.0.2.25"]!.confirmedName).toBe("mx.example.com")
+      expect(byIp["2001:db8::25"]!.status).toBe("fail")
+      expect(byIp["2001:db8::25"]!.ptrRecords).toEqual(["other.example.com"])
+    })
   )
+})
+
+describe("analyse (property)", () => {
+  const lookupArb = <A>(value: fc.Arbitrary<A>) =>
+    fc.oneof(
+      fc.record({ outcome: fc.constant("answer" as const), value }),
+      fc.constant({ outcome: "none" as const }),
+      fc.record({ outcome: fc.constant("unknown" as const), reason: fc.string({ maxLength: 8 }) })
+    )
+  const names = fc.array(fc.constantFrom("mx.example.com", "mx.example.com.", "dyn-1.isp.net"), {
+    maxLength: 2
+  })
+  const inputArb: fc.Arbitrary<FcrdnsInput> = fc.record({
+    domain: fc.domain(),
+    mxStatus: fc.constantFrom("answer" as const, "none" as const, "unknown" as const),
+    addresses: fc.array(
+      fc.record({
+        hostname: fc.constantFrom("mx.example.com", "MX.example.com."),
+        ip: fc.oneof(fc.constantFrom("192.0.2.25", "2001:db8::25"), fc.ipV4()),
+        ptr: lookupArb(names),
+        forward: fc.dictionary(
+          fc.constantFrom("mx.example.com", "mx.example.com.", "dyn-1.isp.net"),
+          lookupArb(fc.array(fc.constantFrom("192.0.2.25", "2001:db8:0::25", "192.0.2.26"), { maxLength: 2 }))
+        )
+      }),
+      { maxLength: 3 }
+    ),
+    unresolvedHosts: fc.array(fc.domain(), { maxLength: 2 })
+  })
+  it("is total, fits its schema, and passes only when every address is confirmed", () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const r = analyse(input, now)
+        expect(() => Schema.encodeSync(FcrdnsReport)(r)).not.toThrow()
+        expect(r.result.results).toHaveLength(input.addresses.length)
+        if (r.result.status === "pass")
+          expect(r.result.results.every((x) => x.forwardConfirmed === true)).toBe(true)
+        if (input.mxStatus === "unknown") expect(r.result.status).toBe("unknown")
+      })
+    )
+  })
 })

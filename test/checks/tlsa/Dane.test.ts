@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import fc from "fast-check"
 import { execSync } from "node:child_process"
 import {
@@ -7,11 +7,11 @@ import {
   associationData,
   type DaneInput,
   type DaneServerInput,
-  matchRecord,
-  verifyHost
+  matchRecord
 } from "../../../src/checks/tlsa/Dane.ts"
-import { Resolver } from "../../../src/net/Resolver.ts"
-import { Smtp } from "../../../src/net/Smtp.ts"
+import { Tlsa } from "../../../src/checks/tlsa/Tlsa.ts"
+import type { FakeZone } from "../../../src/net/Resolver.ts"
+import { runFake } from "../facts.ts"
 import { type Chain, makeChain, probe, tlsFacts } from "../fixtures.ts"
 
 const HOST = "mx.dane.example"
@@ -189,36 +189,32 @@ describe("DANE verification (RFC 7671 / 7672)", () => {
   })
 })
 
-describe("verifyHost", () => {
-  it.effect("reads TLSA through the Resolver, AD included, and probes the MX addresses", () =>
+describe("the check's DANE verification", () => {
+  it.effect("reads TLSA through Facts, AD included, and probes the MX addresses", () =>
     Effect.gen(function* () {
       const data = associationData(good.leaf, 1, 1)!
-      const layer = Layer.mergeAll(
-        Resolver.Test({ [`_25._tcp.${HOST} TLSA`]: { rdata: [`3 1 1 ${data}`], ad: true } }),
-        Smtp.Test({
-          [`${HOST}|192.0.2.25`]: probe({ host: HOST, tls: tlsFacts([good.leaf, good.ca]) })
+      const run = (tlsa: FakeZone[string], probes = {}) =>
+        runFake(Tlsa, "dane.example", {
+          zone: {
+            "dane.example MX": [`10 ${HOST}.`],
+            [`${HOST} A`]: ["192.0.2.25"],
+            [`_25._tcp.${HOST} TLSA`]: tlsa
+          },
+          probes
         })
-      )
-      const host = { host: HOST, priority: 10, status: "ok" as const, v4: ["192.0.2.25"], v6: [] }
-      const result = yield* verifyHost(host).pipe(Effect.provide(layer))
+      const result = (yield* run(
+        { rdata: [`3 1 1 ${data}`], ad: true },
+        { [`${HOST}|192.0.2.25`]: probe({ host: HOST, tls: tlsFacts([good.leaf, good.ca]) }) }
+      )).hosts[0]!.dane!
       expect(result.dnssecValidated).toBe(true)
       expect(result.status).toBe("pass")
-      const unsigned = yield* verifyHost(host).pipe(
-        Effect.provide(
-          Layer.mergeAll(
-            Resolver.Test({ [`_25._tcp.${HOST} TLSA`]: { rdata: [`3 1 1 ${data}`], ad: false } }),
-            Smtp.Test({})
-          )
-        )
-      )
+      const unsigned = (yield* run({ rdata: [`3 1 1 ${data}`], ad: false })).hosts[0]!.dane!
       expect(unsigned.status).toBe("warning")
       expect(unsigned.daneValid).toBe(false)
-      const failed = yield* verifyHost(host).pipe(
-        Effect.provide(
-          Layer.mergeAll(Resolver.Test({ [`_25._tcp.${HOST} TLSA`]: "SERVFAIL" }), Smtp.Test({}))
-        )
-      )
+      // a failed TLSA lookup leaves nothing to verify: the host is unknown, its DANE not judged
+      const failed = (yield* run("SERVFAIL")).hosts[0]!
       expect(failed.status).toBe("unknown")
+      expect(failed.dane).toBeNull()
     })
   )
 })

@@ -1,15 +1,36 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import * as fc from "fast-check"
-import { analyse, gather, recordIssues } from "../../../src/checks/tlsa/Tlsa.ts"
-import { Resolver } from "../../../src/net/Resolver.ts"
+import type { Gathered } from "../../../src/checks/dnssec/Dnssec.ts"
+import {
+  analyse,
+  readTlsa,
+  recordIssues,
+  Tlsa,
+  type TlsaFacts,
+  TlsaResult
+} from "../../../src/checks/tlsa/Tlsa.ts"
+import { DnsError } from "../../../src/net/Dns.ts"
+import type { FakeZone } from "../../../src/net/Resolver.ts"
+import { withFacts } from "../../../src/scan/Scanner.ts"
+import { fakeNet } from "../facts.ts"
+import { probe, stalled } from "../fixtures.ts"
 
 const D = "a".repeat(64)
+
+/** What the check gathers for `domain` over a fake zone. */
+const gather = (domain: string, zone: FakeZone) =>
+  withFacts(domain, Tlsa.gather).pipe(Effect.provide(fakeNet({ zone })))
 
 describe("Tlsa check", () => {
   it.effect("validated 3 1 1 on every MX passes with descriptions", () =>
     Effect.gen(function* () {
-      const r = analyse(yield* gather("example.com"))
+      const r = readTlsa(
+        yield* gather("example.com", {
+          "example.com MX": ["10 mx1.example.com."],
+          "_25._tcp.mx1.example.com TLSA": { rdata: [`3 1 1 ${D}`], ad: true }
+        })
+      )
       expect(r).toMatchObject({
         domain: "example.com",
         port: 25,
@@ -23,29 +44,13 @@ describe("Tlsa check", () => {
       expect(r.records[0]!.usageDescription).toContain("DANE-EE")
       expect(r.records[0]!.selectorDescription).toContain("SubjectPublicKeyInfo")
       expect(r.records[0]!.matchingTypeDescription).toContain("SHA-256")
-    }).pipe(
-      Effect.provide(
-        Resolver.Test({
-          "example.com MX": ["10 mx1.example.com."],
-          "_25._tcp.mx1.example.com TLSA": { rdata: [`3 1 1 ${D}`], ad: true }
-        })
-      )
-    )
+    })
   )
 
   it.effect("unvalidated, bogus, missing and failed lookups are told apart", () =>
     Effect.gen(function* () {
-      const r = analyse(yield* gather("example.com"))
-      const by = Object.fromEntries(r.hosts.map((h) => [h.host, h]))
-      expect(by["a.example.com"]).toMatchObject({ exists: true, dnssecValidated: false, status: "fail" })
-      expect(by["b.example.com"]).toMatchObject({ exists: true, dnssecValidated: false, status: "fail" })
-      expect(by["b.example.com"]!.issues[0]).toContain("bogus")
-      expect(by["c.example.com"]).toMatchObject({ exists: false, status: "missing" })
-      expect(by["d.example.com"]).toMatchObject({ exists: false, status: "unknown" })
-      expect(r.status).toBe("fail")
-    }).pipe(
-      Effect.provide(
-        Resolver.Test({
+      const r = analyse(
+        yield* gather("example.com", {
           "example.com MX": [
             "10 a.example.com.",
             "20 b.example.com.",
@@ -58,16 +63,22 @@ describe("Tlsa check", () => {
           "_25._tcp.d.example.com TLSA": "TIMEOUT"
         })
       )
-    )
+      const by = Object.fromEntries(r.hosts.map((h) => [h.host, h]))
+      expect(by["a.example.com"]).toMatchObject({ exists: true, dnssecValidated: false, status: "fail" })
+      expect(by["b.example.com"]).toMatchObject({ exists: true, dnssecValidated: false, status: "fail" })
+      expect(by["b.example.com"]!.issues[0]).toContain("bogus")
+      expect(by["c.example.com"]).toMatchObject({ exists: false, status: "missing" })
+      expect(by["d.example.com"]).toMatchObject({ exists: false, status: "unknown" })
+      expect(r.status).toBe("fail")
+    })
   )
 
   it.effect("no MX is not-applicable; MX failure is unknown", () =>
     Effect.gen(function* () {
-      expect(analyse(yield* gather("nomx.example")).status).toBe("not-applicable")
-      expect(analyse(yield* gather("broken.example")).status).toBe("unknown")
-    }).pipe(
-      Effect.provide(Resolver.Test({ "nomx.example A": ["192.0.2.1"], "broken.example MX": "SERVFAIL" }))
-    )
+      const zone = { "nomx.example A": ["192.0.2.1"], "broken.example MX": "SERVFAIL" } as const
+      expect(analyse(yield* gather("nomx.example", zone)).status).toBe("not-applicable")
+      expect(analyse(yield* gather("broken.example", zone)).status).toBe("unknown")
+    })
   )
 
   it("record issues: PKIX usages and wrong digest lengths (property: never throws)", () => {
@@ -85,6 +96,76 @@ describe("Tlsa check", () => {
         (usage, selector, matchingType, certificate) =>
           Array.isArray(recordIssues({ usage, selector, matchingType, certificate }))
       )
+    )
+  })
+})
+
+describe("analyse (property)", () => {
+  const flags = (ad: boolean) => ({ aa: false, tc: false, ra: true, ad, cd: false })
+  const tlsa = (usage: number, selector: number, matchingType: number, certificate: string) => ({
+    name: "_25._tcp.mx.example.com",
+    type: "TLSA",
+    ttl: 300,
+    data: { usage, selector, matchingType, certificate },
+    text: `${usage} ${selector} ${matchingType} ${certificate}`
+  })
+  const lookupArb: fc.Arbitrary<Gathered> = fc.oneof(
+    fc
+      .record({
+        records: fc.array(fc.tuple(fc.nat(4), fc.nat(2), fc.nat(3), fc.constantFrom(D, "ab", "zz", "")), {
+          maxLength: 3
+        }),
+        ad: fc.boolean(),
+        bogus: fc.boolean()
+      })
+      .map(({ records, ad, bogus }): Gathered => ({
+        _tag: "Answer",
+        bogus,
+        answer: {
+          name: "_25._tcp.mx.example.com",
+          type: "TLSA",
+          outcome: records.length > 0 ? "answer" : "nodata",
+          rcode: "NOERROR",
+          flags: flags(ad),
+          answers: records.map((r) => tlsa(...r)),
+          authority: [],
+          resolver: "192.0.2.53:53",
+          elapsedMs: 1,
+          fromCache: false
+        }
+      })),
+    fc.constant<Gathered>({
+      _tag: "Failed",
+      error: new DnsError({ name: "x", type: "TLSA", reason: "timeout", message: "t" })
+    })
+  )
+  const factsArb: fc.Arbitrary<TlsaFacts> = fc.record({
+    domain: fc.domain(),
+    mxError: fc.option(fc.string({ maxLength: 10 }), { nil: null }),
+    hosts: fc.array(
+      fc.record({
+        host: fc.constantFrom("mx1.example.com", "mx2.example.com"),
+        priority: fc.nat(100),
+        lookup: lookupArb,
+        probes: fc.array(
+          fc.constantFrom(probe({ starttlsOffered: false }), stalled("banner"), probe({ tls: null })),
+          { maxLength: 2 }
+        )
+      }),
+      { maxLength: 3 }
+    )
+  })
+  it("is total, fits its schema, and is never DANE-valid without validation and a match", () => {
+    fc.assert(
+      fc.property(factsArb, (facts) => {
+        const r = analyse(facts)
+        expect(() => Schema.encodeSync(TlsaResult)(r)).not.toThrow()
+        // none of these probes presents a chain, so nothing can match
+        expect(r.dane.valid).toBe(false)
+        expect(r.dane.hostsWithTlsa).toBe(r.hosts.filter((h) => h.dane !== null).length)
+        if (facts.mxError !== null) expect(r.status).toBe("unknown")
+        for (const h of r.hosts) if (h.dane?.daneValid) expect(h.dnssecValidated).toBe(true)
+      })
     )
   })
 })

@@ -1,6 +1,7 @@
 /**
- * Certificate facts shared by the SMTP TLS, DANE and (later) web checks: what a certificate says,
- * read once from its DER bytes with node:crypto (pure computation, no network).
+ * Certificate facts of a TLS peer (the SMTP probe reports them; the SMTP TLS and DANE checks judge
+ * them): what a certificate says, read once from its DER bytes with node:crypto (no network).
+ * In net/ because the probe builds them, and net imports nothing of ours but Config.
  */
 import { createHash, X509Certificate } from "node:crypto"
 

@@ -1,13 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { mailServers, targets } from "../../../src/checks/smtp-tls/SmtpTlsServers.ts"
-import { Resolver } from "../../../src/net/Resolver.ts"
-import { Facts } from "../../../src/scan/Facts.ts"
+import { Effect, Layer } from "effect"
+import { Facts } from "../../src/checks/Facts.ts"
+import { MailServers, targets } from "../../src/checks/MailServers.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { withFacts } from "../../src/scan/Scanner.ts"
+import { fakeNet } from "./facts.ts"
+
+const servers = Effect.flatMap(Facts, (facts) => facts.get(MailServers))
 
 const run = (zone: Parameters<typeof Resolver.Test>[0], domain = "example.com") =>
-  mailServers(domain).pipe(Effect.provide(Resolver.Test(zone)))
+  withFacts(domain, servers).pipe(Effect.provide(fakeNet({ zone })))
 
-describe("mailServers (RFC 5321 5.1, RFC 7505)", () => {
+describe("MailServers (RFC 5321 5.1, RFC 7505)", () => {
   it.effect("MX hosts by priority with their addresses; a host failing its lookup is unknown", () =>
     Effect.gen(function* () {
       const s = yield* run({
@@ -34,27 +38,30 @@ describe("mailServers (RFC 5321 5.1, RFC 7505)", () => {
       expect((yield* run({ "example.com MX": "TIMEOUT" })).mxStatus).toBe("unknown")
     })
   )
-  it.effect("inside a scan, the scan's Facts are used (one MX question per scan)", () =>
+  it.effect("one reading per scan (one MX question however many checks ask)", () =>
     Effect.gen(function* () {
       let asked = 0
-      const counting = Resolver.Test({
+      const fake = Resolver.Test({
         "example.com MX": ["10 mx.example.com."],
         "mx.example.com A": ["192.0.2.1"]
       })
-      const program = Effect.gen(function* () {
-        const resolver = yield* Resolver
-        const facts = Facts.layer("example.com")
-        const spy = Resolver.make({
-          ...resolver,
-          mx: (d: string) => Effect.suspend(() => (asked++, resolver.mx(d)))
-        })
-        const a = yield* Effect.all([mailServers("example.com"), mailServers("example.com")]).pipe(
-          Effect.provide(facts),
-          Effect.provideService(Resolver, spy)
+      const counting = Layer.effect(
+        Resolver,
+        Effect.map(Resolver, (resolver) =>
+          Resolver.make({
+            ...resolver,
+            query: (name, type, options) =>
+              Effect.suspend(() => {
+                if (type === "MX") asked++
+                return resolver.query(name, type, options)
+              })
+          })
         )
-        return a
-      })
-      const [one, two] = yield* program.pipe(Effect.provide(counting))
+      ).pipe(Layer.provide(fake))
+      const [one, two] = yield* withFacts("example.com", Effect.all([servers, servers])).pipe(
+        Effect.provide(counting),
+        Effect.provide(fakeNet())
+      )
       expect(one).toBe(two)
       expect(asked).toBe(1)
     })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { execSync } from "node:child_process"
-import { commonNameOf, daysUntil, parseSubjectAltName } from "../../src/records/Certificate.ts"
+import { commonNameOf, daysUntil, parseSubjectAltName } from "../../src/net/Certificate.ts"
 import { type Chain, makeChain } from "../checks/fixtures.ts"
 
 let chain: Chain
