@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../api/Errors.ts"
 import * as Headers from "../checks/headers/Headers.ts"
-import { CspScanner } from "../checks/csp/CspScan.ts"
+import { CspScanner } from "../scan/CspScanner.ts"
 import { generate, SecurityHeadersError } from "../generate/SecurityHeaders.ts"
 
 /** The caller's address for the CSP rate limit: the socket peer (forwarded headers are spoofable). */

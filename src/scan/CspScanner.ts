@@ -4,7 +4,7 @@
  * A crawl that reached no page is inconclusive (502) and is neither cached nor analysed.
  */
 import { Clock, Deferred, Effect, Exit, Schema } from "effect"
-import { AppConfig } from "../../Config.ts"
+import { AppConfig } from "../Config.ts"
 import {
   type CurrentCsp,
   currentCsp,
@@ -16,8 +16,8 @@ import {
   type Synthesis,
   synthesise,
   violations
-} from "./CspAnalyse.ts"
-import { crawl, type CrawlData, type CrawlFailure, normaliseScanUrl } from "./CspCrawl.ts"
+} from "../checks/csp/CspAnalyse.ts"
+import { crawl, type CrawlData, type CrawlFailure, normaliseScanUrl } from "../checks/csp/CspCrawl.ts"
 
 export const CACHE_TTL_MS = 10 * 60_000
 export const RATE_WINDOW_MS = 10 * 60_000

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, TestClock } from "effect"
-import { normaliseScanUrl } from "../../../src/checks/csp/CspCrawl.ts"
-import { CspScanner } from "../../../src/checks/csp/CspScan.ts"
-import { AppConfig } from "../../../src/Config.ts"
-import { Web, WebError, type WebRequestOptions } from "../../../src/net/Web.ts"
+import { normaliseScanUrl } from "../../src/checks/csp/CspCrawl.ts"
+import { CspScanner } from "../../src/scan/CspScanner.ts"
+import { AppConfig } from "../../src/Config.ts"
+import { Web, WebError, type WebRequestOptions } from "../../src/net/Web.ts"
 
 const html = (body: string) => new TextEncoder().encode(`<!doctype html><html><body>${body}</body></html>`)
 
