@@ -1,6 +1,7 @@
 /** The web group: security headers (analyse and generate) and the CSP crawler. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
+import { CspScanResult } from "../checks/csp/CspResult.ts"
 import { GenerateRequest } from "../generate/SecurityHeaders.ts"
 import { DateTime, Strings } from "./Common.ts"
 import { DomainQuery } from "./Domain.ts"
@@ -70,52 +71,6 @@ export const HeadersGenerateResult = Schema.Struct({
 export const CspScanRequest = Schema.Struct({
   url: Schema.String.pipe(Schema.maxLength(2048)),
   strict: Schema.optional(Schema.Boolean)
-})
-
-const Severity = Schema.Literal("high", "medium", "low", "info")
-
-export const CspScanResult = Schema.Struct({
-  url: Schema.String,
-  origin: Schema.String,
-  scannedAt: DateTime,
-  cached: Schema.Boolean,
-  strict: Schema.Boolean,
-  pagesCrawled: Schema.Int,
-  pagesFailed: Schema.Int,
-  truncated: Schema.Boolean,
-  currentCsp: Schema.Struct({
-    source: Schema.Literal("header", "report-only-header", "meta", "none"),
-    policy: Schema.NullOr(Schema.String),
-    reportOnlyPolicy: Schema.NullOr(Schema.String)
-  }),
-  findings: Schema.Array(
-    Schema.Struct({
-      id: Schema.String,
-      severity: Severity,
-      title: Schema.String,
-      description: Schema.String,
-      directive: Schema.String
-    })
-  ),
-  inventory: Schema.Array(Schema.Struct({ directive: Schema.String, origins: Strings })),
-  inlineScripts: Schema.Int,
-  inlineStyles: Schema.Int,
-  eventHandlerAttrs: Schema.Int,
-  styleAttrs: Schema.Int,
-  javascriptUrls: Schema.Int,
-  synthesis: Schema.Struct({
-    policyString: Schema.String,
-    reportOnlyString: Schema.String,
-    notes: Strings,
-    unresolvedViolations: Schema.Int
-  }),
-  crawl: Schema.Struct({
-    pages: Strings,
-    failures: Schema.Array(Schema.Struct({ url: Schema.String, reason: Schema.String })),
-    robotsDisallowed: Schema.Int,
-    stylesheetsInspected: Schema.Int,
-    elapsedMs: Schema.Number
-  })
 })
 
 export class WebApi extends HttpApiGroup.make("web")
