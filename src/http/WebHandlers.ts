@@ -3,8 +3,9 @@ import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../api/Errors.ts"
-import * as Headers from "../checks/headers/Headers.ts"
+import { Headers } from "../checks/headers/Headers.ts"
 import { CspScanner } from "../scan/CspScanner.ts"
+import { runCheck } from "../scan/Scanner.ts"
 import { generate, SecurityHeadersError } from "../generate/SecurityHeaders.ts"
 
 /** The caller's address for the CSP rate limit: the socket peer (forwarded headers are spoofable). */
@@ -14,7 +15,7 @@ const clientIp = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
 
 export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
   handlers
-    .handle("headersAnalyze", ({ urlParams }) => Headers.check(urlParams.domain))
+    .handle("headersAnalyze", ({ urlParams }) => runCheck(Headers, urlParams.domain))
     .handle("headersGenerate", ({ payload }) => {
       const result = generate(payload)
       return result instanceof SecurityHeadersError
