@@ -1,9 +1,16 @@
 /**
  * The registry: every check a full scan runs, in the order reports list them. The Scanner, the
  * score and the documentation read this list; adding a check is adding it here.
+ *
+ * Propagation (`checks/dns/Propagation.ts`) is a check too but deliberately not here: it asks each
+ * of the configured public resolvers afresh, and a full scan must not send eight resolvers a
+ * question per domain. `GET /dns/propagation` runs it on demand.
  */
+import { Lookup } from "./dns/Lookup.ts"
+import { Dnssec } from "./dnssec/Dnssec.ts"
+import { Headers } from "./headers/Headers.ts"
 import { Spf } from "./spf/Spf.ts"
 
-export const registry = [Spf] as const
+export const registry = [Lookup, Dnssec, Spf, Headers] as const
 
 export type Registry = typeof registry
