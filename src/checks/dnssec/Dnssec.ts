@@ -22,6 +22,7 @@ import { DateTime, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
+import { Issue, Nsec3Param, nsec3Verdict } from "./Nsec3.ts"
 
 /** One lookup as gathered: a settled answer (possibly only obtainable with CD: bogus), or a failure. */
 export type Gathered =
@@ -39,13 +40,6 @@ export interface DnssecFacts {
   /** Whether the resolver validates at all: AD on the root DNSKEY answer (undefined if unknown). */
   readonly resolverValidates: boolean | undefined
 }
-
-export const Issue = Schema.Struct({
-  severity: Schema.Literal("error", "warning", "info"),
-  code: Schema.String,
-  message: Schema.String
-})
-export type Issue = typeof Issue.Type
 
 export const ChainEntry = Schema.Struct({
   type: Schema.Literal("DNSKEY", "DS"),
@@ -90,18 +84,6 @@ export const RrsigEntry = Schema.Struct({
   notYetValid: Schema.Boolean
 })
 export type RrsigEntry = typeof RrsigEntry.Type
-
-export const Nsec3Param = Schema.Struct({
-  exists: Schema.Boolean,
-  hashAlgorithm: Schema.Int,
-  flags: Schema.Int,
-  iterations: Schema.Int,
-  salt: Schema.String,
-  optOut: Schema.Boolean,
-  rfc9276Compliant: Schema.Boolean,
-  issues: Schema.Array(Issue)
-})
-export type Nsec3Param = typeof Nsec3Param.Type
 
 export const DnssecResult = Schema.Struct({
   domain: Schema.String,
@@ -190,57 +172,6 @@ const DAY = 86_400
 /** Days until a signature expires (negative once expired), rounded down. */
 export const daysUntil = (expiration: number, nowSeconds: number): number =>
   Math.floor((expiration - nowSeconds) / DAY)
-
-/** RFC 9276 3.1: iterations MUST be 0, salt SHOULD be empty; opt-out only for very large zones. */
-export const nsec3Verdict = (p: Nsec3ParamData | undefined): Nsec3Param => {
-  if (!p)
-    return {
-      exists: false,
-      hashAlgorithm: 0,
-      flags: 0,
-      iterations: 0,
-      salt: "",
-      optOut: false,
-      rfc9276Compliant: true,
-      issues: []
-    }
-  const issues: Array<Issue> = []
-  if (p.iterations > 0)
-    issues.push({
-      severity: "warning",
-      code: "nsec3-iterations",
-      message: `NSEC3 uses ${p.iterations} extra iterations; RFC 9276 3.1 requires 0 (validators may treat high counts as insecure)`
-    })
-  if (p.salt !== "")
-    issues.push({
-      severity: "warning",
-      code: "nsec3-salt",
-      message: `NSEC3 uses a ${p.salt.length / 2}-byte salt; RFC 9276 3.1 says to use none ("-")`
-    })
-  if (p.hashAlgorithm !== 1)
-    issues.push({
-      severity: "warning",
-      code: "nsec3-hash",
-      message: `unknown NSEC3 hash algorithm ${p.hashAlgorithm}`
-    })
-  const optOut = (p.flags & 1) === 1
-  if (optOut)
-    issues.push({
-      severity: "info",
-      code: "nsec3-optout",
-      message: "NSEC3 opt-out is set; RFC 9276 3.1 recommends it only for very large, sparsely signed zones"
-    })
-  return {
-    exists: true,
-    hashAlgorithm: p.hashAlgorithm,
-    flags: p.flags,
-    iterations: p.iterations,
-    salt: p.salt,
-    optOut,
-    rfc9276Compliant: p.iterations === 0 && p.salt === "" && p.hashAlgorithm === 1,
-    issues
-  }
-}
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema, TestClock } from "effect"
 import * as fc from "fast-check"
-import {
-  analyse,
-  Dnssec,
-  type DnssecFacts,
-  DnssecResult,
-  nsec3Verdict
-} from "../../../src/checks/dnssec/Dnssec.ts"
+import { analyse, Dnssec, type DnssecFacts, DnssecResult } from "../../../src/checks/dnssec/Dnssec.ts"
+import { nsec3Verdict } from "../../../src/checks/dnssec/Nsec3.ts"
 import { algorithmSecurity, dsDigest, keyTag } from "../../../src/records/DnssecKeys.ts"
 import { DnsError } from "../../../src/net/Dns.ts"
 import { parseData, type DnskeyData } from "../../../src/net/DnsWire.ts"
