@@ -1,134 +1,31 @@
 /** The web group: security headers (analyse and generate) and the CSP crawler. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { GenerateRequest } from "../generate/SecurityHeaders.ts"
-import { DateTime, Strings } from "./Common.ts"
+import { CspScanResult } from "../checks/csp/CspResult.ts"
+import { HeadersResult } from "../checks/headers/Headers.ts"
+import { GenerateRequest, GenerateResult } from "../generate/SecurityHeaders.ts"
 import { DomainQuery } from "./Domain.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "./Errors.ts"
 
-const HeaderStatus = Schema.Literal("pass", "missing", "unknown")
-
-export const HeadersOutputs = Schema.Struct({
-  nginx: Schema.String,
-  apache: Schema.String,
-  caddy: Schema.String,
-  cloudflare: Schema.String,
-  headers: Schema.String,
-  raw: Schema.String
-})
-
-/** One config value per generator key (the header value, or null when that header is off). */
-export const HeadersConfigValues = Schema.Struct({
-  hsts: Schema.NullOr(Schema.String),
-  csp: Schema.NullOr(Schema.String),
-  frameOptions: Schema.NullOr(Schema.String),
-  contentTypeOptions: Schema.NullOr(Schema.String),
-  referrerPolicy: Schema.NullOr(Schema.String),
-  permissionsPolicy: Schema.NullOr(Schema.String),
-  coop: Schema.NullOr(Schema.String),
-  coep: Schema.NullOr(Schema.String),
-  corp: Schema.NullOr(Schema.String)
-})
-
-export const HeadersAnalysis = Schema.Struct({
-  domain: Schema.String,
-  scannedAt: DateTime,
-  url: Schema.String,
-  finalUrl: Schema.NullOr(Schema.String),
-  statusCode: Schema.NullOr(Schema.Int),
-  httpsAvailable: Schema.Boolean,
-  headerFetchTimedOut: Schema.Boolean,
-  note: Schema.optional(Schema.String),
-  fetchError: Schema.optional(Schema.String),
-  current: Schema.Array(
-    Schema.Struct({
-      name: Schema.String,
-      present: Schema.Boolean,
-      value: Schema.NullOr(Schema.String),
-      status: HeaderStatus,
-      rating: Schema.Literal("good", "weak", "ineffective", "absent", "unknown"),
-      issues: Strings
-    })
-  ),
-  missing: Strings,
-  recommended: HeadersConfigValues,
-  outputs: HeadersOutputs,
-  warnings: Strings
-})
-
 /** The generator's own request schema: presets, and per-header booleans, strings or objects. */
 export const HeadersGenerateRequest = GenerateRequest
-
-export const HeadersGenerateResult = Schema.Struct({
-  preset: Schema.NullOr(Schema.Literal("recommended", "strict", "report-only")),
-  headers: Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.String })),
-  outputs: HeadersOutputs,
-  warnings: Strings,
-  config: HeadersConfigValues
-})
 
 export const CspScanRequest = Schema.Struct({
   url: Schema.String.pipe(Schema.maxLength(2048)),
   strict: Schema.optional(Schema.Boolean)
 })
 
-const Severity = Schema.Literal("high", "medium", "low", "info")
-
-export const CspScanResult = Schema.Struct({
-  url: Schema.String,
-  origin: Schema.String,
-  scannedAt: DateTime,
-  cached: Schema.Boolean,
-  strict: Schema.Boolean,
-  pagesCrawled: Schema.Int,
-  pagesFailed: Schema.Int,
-  truncated: Schema.Boolean,
-  currentCsp: Schema.Struct({
-    source: Schema.Literal("header", "report-only-header", "meta", "none"),
-    policy: Schema.NullOr(Schema.String),
-    reportOnlyPolicy: Schema.NullOr(Schema.String)
-  }),
-  findings: Schema.Array(
-    Schema.Struct({
-      id: Schema.String,
-      severity: Severity,
-      title: Schema.String,
-      description: Schema.String,
-      directive: Schema.String
-    })
-  ),
-  inventory: Schema.Array(Schema.Struct({ directive: Schema.String, origins: Strings })),
-  inlineScripts: Schema.Int,
-  inlineStyles: Schema.Int,
-  eventHandlerAttrs: Schema.Int,
-  styleAttrs: Schema.Int,
-  javascriptUrls: Schema.Int,
-  synthesis: Schema.Struct({
-    policyString: Schema.String,
-    reportOnlyString: Schema.String,
-    notes: Strings,
-    unresolvedViolations: Schema.Int
-  }),
-  crawl: Schema.Struct({
-    pages: Strings,
-    failures: Schema.Array(Schema.Struct({ url: Schema.String, reason: Schema.String })),
-    robotsDisallowed: Schema.Int,
-    stylesheetsInspected: Schema.Int,
-    elapsedMs: Schema.Number
-  })
-})
-
 export class WebApi extends HttpApiGroup.make("web")
   .add(
     HttpApiEndpoint.get("headersAnalyze", "/security-headers/analyze")
       .setUrlParams(DomainQuery)
-      .addSuccess(HeadersAnalysis)
+      .addSuccess(HeadersResult)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.post("headersGenerate", "/security-headers/generate")
       .setPayload(HeadersGenerateRequest)
-      .addSuccess(HeadersGenerateResult)
+      .addSuccess(GenerateResult)
       .addError(BadRequest)
   )
   .add(

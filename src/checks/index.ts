@@ -1,6 +1,10 @@
 /**
  * The registry: every check a full scan runs, in the order reports list them. The Scanner, the
  * score and the documentation read this list; adding a check is adding it here.
+ *
+ * Propagation (`checks/dns/Propagation.ts`) is a check too but deliberately not here: it asks each
+ * of the configured public resolvers afresh, and a full scan must not send eight resolvers a
+ * question per domain. `GET /dns/propagation` runs it on demand.
  */
 import { Bimi } from "./bimi/Bimi.ts"
 import { Blocklist } from "./blocklist/Blocklist.ts"
@@ -9,9 +13,30 @@ import { Dmarc } from "./dmarc/Dmarc.ts"
 import { Fcrdns } from "./fcrdns/Fcrdns.ts"
 import { MtaSts } from "./mta-sts/MtaSts.ts"
 import { SmtpTls } from "./smtp-tls/SmtpTls.ts"
+import { Lookup } from "./dns/Lookup.ts"
+import { Dnssec } from "./dnssec/Dnssec.ts"
+import { Headers } from "./headers/Headers.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
 
-export const registry = [Spf, Dmarc, Dkim, Bimi, MtaSts, SmtpTls, Tlsa, Fcrdns, Blocklist] as const
+export const registry = [
+  // dns
+  Lookup,
+  Fcrdns,
+  // dnssec
+  Dnssec,
+  // email
+  Spf,
+  Dmarc,
+  Dkim,
+  Bimi,
+  MtaSts,
+  // mail transport
+  SmtpTls,
+  Tlsa,
+  Blocklist,
+  // web
+  Headers
+] as const
 
 export type Registry = typeof registry

@@ -6,10 +6,11 @@
  * security-headers analysis.
  */
 import { Schema } from "effect"
-import { renderOutputs, type HeaderOutputs } from "./SecurityHeadersOutputs.ts"
+import { renderOutputs, HeaderOutputs } from "./SecurityHeadersOutputs.ts"
 
-export type Preset = "recommended" | "strict" | "report-only"
-export const Presets: ReadonlyArray<Preset> = ["recommended", "strict", "report-only"]
+export const Presets = ["recommended", "strict", "report-only"] as const
+export const Preset = Schema.Literal(...Presets)
+export type Preset = typeof Preset.Type
 
 /** RFC 6797 §6.1. `true` in a config means "the recommended value". */
 export const HstsConfig = Schema.Union(
@@ -60,7 +61,7 @@ export type HeadersConfig = typeof HeadersConfig.Type
 export type ConfigKey = keyof HeadersConfig
 
 export const GenerateRequest = Schema.Struct({
-  preset: Schema.optional(Schema.Literal("recommended", "strict", "report-only")),
+  preset: Schema.optional(Preset),
   config: Schema.optional(HeadersConfig)
 })
 export type GenerateRequest = typeof GenerateRequest.Type
@@ -70,19 +71,34 @@ export class SecurityHeadersError extends Schema.TaggedError<SecurityHeadersErro
   message: Schema.String
 }) {}
 
-export interface Header {
-  readonly name: string
-  readonly value: string
-}
+export const Header = Schema.Struct({ name: Schema.String, value: Schema.String })
+export type Header = typeof Header.Type
 
-export interface GenerateResult {
-  readonly preset: Preset | null
-  readonly headers: ReadonlyArray<Header>
-  readonly outputs: HeaderOutputs
-  readonly warnings: ReadonlyArray<string>
+const Value = Schema.NullOr(Schema.String)
+
+/** One header value per config key (the header value, or null when that header is off). */
+export const ConfigValues = Schema.Struct({
+  hsts: Value,
+  csp: Value,
+  frameOptions: Value,
+  contentTypeOptions: Value,
+  referrerPolicy: Value,
+  permissionsPolicy: Value,
+  coop: Value,
+  coep: Value,
+  corp: Value
+})
+export type ConfigValues = typeof ConfigValues.Type
+
+export const GenerateResult = Schema.Struct({
+  preset: Schema.NullOr(Preset),
+  headers: Schema.Array(Header),
+  outputs: HeaderOutputs,
+  warnings: Schema.Array(Schema.String),
   /** The effective configuration, one header value per config key (null when off). */
-  readonly config: Readonly<Record<ConfigKey, string | null>>
-}
+  config: ConfigValues
+})
+export type GenerateResult = typeof GenerateResult.Type
 
 export const CONFIG_KEYS: ReadonlyArray<ConfigKey> = [
   "hsts",

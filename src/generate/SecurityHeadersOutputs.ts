@@ -2,20 +2,22 @@
  * Render a header list in six ready-to-paste formats. Each renderer quotes values by the target's
  * own string rules so a generated snippet always parses (tested with `nginx -t` and parsers).
  */
+import { Schema } from "effect"
 
 export interface HeaderLine {
   readonly name: string
   readonly value: string
 }
 
-export interface HeaderOutputs {
-  readonly nginx: string
-  readonly apache: string
-  readonly caddy: string
-  readonly cloudflare: string
-  readonly headers: string
-  readonly raw: string
-}
+export const HeaderOutputs = Schema.Struct({
+  nginx: Schema.String,
+  apache: Schema.String,
+  caddy: Schema.String,
+  cloudflare: Schema.String,
+  headers: Schema.String,
+  raw: Schema.String
+})
+export type HeaderOutputs = typeof HeaderOutputs.Type
 
 /**
  * Double-quoted string with `\"` for quotes: nginx, Apache and the Caddyfile all read it so.

@@ -3,8 +3,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../api/Errors.ts"
-import * as Headers from "../checks/headers/Headers.ts"
-import { CspScanner } from "../checks/csp/CspScan.ts"
+import { Headers } from "../checks/headers/Headers.ts"
+import { CspScanner } from "../scan/CspScanner.ts"
+import { runCheck } from "../scan/Scanner.ts"
 import { generate, SecurityHeadersError } from "../generate/SecurityHeaders.ts"
 import { clientAddress } from "./ClientAddress.ts"
 
@@ -13,7 +14,7 @@ const clientIp = clientAddress
 
 export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
   handlers
-    .handle("headersAnalyze", ({ urlParams }) => Headers.check(urlParams.domain))
+    .handle("headersAnalyze", ({ urlParams }) => runCheck(Headers, urlParams.domain))
     .handle("headersGenerate", ({ payload }) => {
       const result = generate(payload)
       return result instanceof SecurityHeadersError

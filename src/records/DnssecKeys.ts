@@ -3,9 +3,11 @@
  * RFC 6605), algorithm names (IANA registry) and their standing per RFC 8624 3.1.
  */
 import { createHash } from "node:crypto"
+import { Schema } from "effect"
 import type { DnskeyData } from "../net/DnsWire.ts"
 
-export type AlgorithmSecurity = "modern" | "acceptable" | "deprecated" | "insecure" | "unknown"
+export const AlgorithmSecurity = Schema.Literal("modern", "acceptable", "deprecated", "insecure", "unknown")
+export type AlgorithmSecurity = typeof AlgorithmSecurity.Type
 
 /**
  * RFC 8624 3.1 (signing column): MUST NOT → insecure; NOT RECOMMENDED → deprecated;

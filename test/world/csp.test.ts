@@ -7,10 +7,12 @@ import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { violations } from "../../src/checks/csp/CspAnalyse.ts"
 import { crawl } from "../../src/checks/csp/CspCrawl.ts"
-import { CspScanner } from "../../src/checks/csp/CspScan.ts"
+import { CspScanner } from "../../src/scan/CspScanner.ts"
+import { withFacts } from "../../src/scan/Scanner.ts"
 import { AppConfig } from "../../src/Config.ts"
 import { DnsError } from "../../src/net/Dns.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
+import { Smtp } from "../../src/net/Smtp.ts"
 import { Web, webLayerWith } from "../../src/net/Web.ts"
 import { makePki } from "../net/pki.ts"
 import { worldEnv } from "./env.ts"
@@ -25,8 +27,8 @@ const config = (overrides: Record<string, string> = {}) =>
   )
 
 const world = CspScanner.Default.pipe(
-  Layer.provideMerge(Web.Default),
-  Layer.provide(Resolver.Default),
+  Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)),
+  Layer.provideMerge(Resolver.Default),
   Layer.provideMerge(AppConfig.Default),
   Layer.provide(config())
 )
@@ -126,19 +128,22 @@ describe("the synthesised policy served back on a copy of csp-weak.com", () => {
       const port = yield* Effect.async<number>((resume) => {
         server!.listen(0, "127.0.0.1", () => resume(Effect.succeed((server!.address() as AddressInfo).port)))
       })
-      const copyWeb = webLayerWith((host) =>
-        host === "csp-weak-copy.com"
-          ? Effect.succeed({ v4: ["127.0.0.1"], v6: [] })
-          : Effect.fail(new DnsError({ name: host, type: "A", reason: "other", message: "not in the copy" }))
+      // The copy's name resolves to loopback only here: a scan's Facts resolve through this zone.
+      const copyWeb = Layer.mergeAll(
+        webLayerWith(() =>
+          Effect.fail(new DnsError({ name: "", type: "A", reason: "other", message: "resolved by Facts" }))
+        ),
+        Resolver.Test({ "csp-weak-copy.com A": ["127.0.0.1"] }),
+        Smtp.Test({})
       ).pipe(
         Layer.provideMerge(AppConfig.Default),
         Layer.provide(config({ EXTRA_CA_FILE: caFile, HTTP_ALLOWED_PORTS: `443,${port}` }))
       )
       // 3. crawl the copy and check the served policy against everything seen, by CSP3 matching
-      const data = yield* crawl(new URL(`https://csp-weak-copy.com:${port}/`), {
-        maxPages: 20,
-        budgetMs: 30_000
-      }).pipe(Effect.provide(copyWeb))
+      const data = yield* withFacts(
+        "csp-weak-copy.com",
+        crawl(new URL(`https://csp-weak-copy.com:${port}/`), { maxPages: 20, budgetMs: 30_000 })
+      ).pipe(Effect.provide(copyWeb))
       expect(data.pages.length).toBe(original.pagesCrawled)
       expect(data.pages[0]!.cspHeader).toBe(policy)
       const seen = data.pages.flatMap((p) => [

@@ -1,15 +1,17 @@
 /** Security headers against the world's web hosts (docs/world.md). */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { check } from "../../src/checks/headers/Headers.ts"
+import { Headers } from "../../src/checks/headers/Headers.ts"
 import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
+import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
+import { runCheck } from "../../src/scan/Scanner.ts"
 import { worldEnv } from "./env.ts"
 
 const world = (overrides: Record<string, string> = {}) =>
-  Web.Default.pipe(
-    Layer.provide(Resolver.Default),
+  Layer.merge(Web.Default, Smtp.Default).pipe(
+    Layer.provideMerge(Resolver.Default),
     Layer.provideMerge(AppConfig.Default),
     Layer.provide(
       Layer.unwrapEffect(
@@ -25,7 +27,7 @@ const world = (overrides: Record<string, string> = {}) =>
 describe("security headers in the world", () => {
   it.live("perfect.com: all six headers present and strong", () =>
     Effect.gen(function* () {
-      const r = yield* check("perfect.com")
+      const r = yield* runCheck(Headers, "perfect.com")
       expect(r.httpsAvailable).toBe(true)
       expect(r.headerFetchTimedOut).toBe(false)
       expect(r.missing).toEqual([])
@@ -39,7 +41,7 @@ describe("security headers in the world", () => {
 
   it.live("web-noheaders.com: HTTPS works, every header missing", () =>
     Effect.gen(function* () {
-      const r = yield* check("web-noheaders.com")
+      const r = yield* runCheck(Headers, "web-noheaders.com")
       expect(r.httpsAvailable).toBe(true)
       expect(r.missing).toHaveLength(6)
       expect(r.current.every((e) => e.status === "missing" && e.value === null)).toBe(true)
@@ -50,7 +52,7 @@ describe("security headers in the world", () => {
 
   it.live("web-httponly.com: no HTTPS", () =>
     Effect.gen(function* () {
-      const r = yield* check("web-httponly.com")
+      const r = yield* runCheck(Headers, "web-httponly.com")
       expect(r.httpsAvailable).toBe(false)
       expect(r.headerFetchTimedOut).toBe(false)
       expect(r.statusCode).toBeNull()
@@ -60,7 +62,7 @@ describe("security headers in the world", () => {
 
   it.live("web-slow.com: timed out, so every status is unknown, nothing missing, a note", () =>
     Effect.gen(function* () {
-      const r = yield* check("web-slow.com")
+      const r = yield* runCheck(Headers, "web-slow.com")
       expect(r.headerFetchTimedOut).toBe(true)
       expect(r.current.map((e) => e.status)).toEqual(Array(6).fill("unknown"))
       expect(r.missing).toEqual([])

@@ -6,6 +6,8 @@
 import { Severity as EvalSeverity, Type as EvalType } from "csp_evaluator/dist/finding.js"
 import { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } from "csp_evaluator/dist/evaluator.js"
 import { CspParser } from "csp_evaluator/dist/parser.js"
+import { Schema } from "effect"
+import { Strings } from "../../records/Schemas.ts"
 import { type FetchDirective, type PageExtract, sha256 } from "./CspExtract.ts"
 import {
   allowsEventHandler,
@@ -24,33 +26,36 @@ export interface CrawledPage {
   readonly extract: PageExtract
 }
 
-export type CspSource = "header" | "report-only-header" | "meta" | "none"
+export const CspSource = Schema.Literal("header", "report-only-header", "meta", "none")
+export type CspSource = typeof CspSource.Type
 
-export interface CurrentCsp {
-  readonly source: CspSource
-  readonly policy: string | null
+export const CurrentCsp = Schema.Struct({
+  source: CspSource,
+  policy: Schema.NullOr(Schema.String),
   /** A Report-Only policy sent beside the enforcing one. */
-  readonly reportOnlyPolicy: string | null
-}
+  reportOnlyPolicy: Schema.NullOr(Schema.String)
+})
+export type CurrentCsp = typeof CurrentCsp.Type
 
-export interface Finding {
-  readonly id: string
-  readonly severity: "high" | "medium" | "low" | "info"
-  readonly title: string
-  readonly description: string
-  readonly directive: string
-}
+export const Finding = Schema.Struct({
+  id: Schema.String,
+  severity: Schema.Literal("high", "medium", "low", "info"),
+  title: Schema.String,
+  description: Schema.String,
+  directive: Schema.String
+})
+export type Finding = typeof Finding.Type
 
-export interface InventoryEntry {
-  readonly directive: FetchDirective
-  readonly origins: ReadonlyArray<string>
-}
+/** The origins the crawl saw loaded per fetch directive (a `FetchDirective`, served as a string). */
+export const InventoryEntry = Schema.Struct({ directive: Schema.String, origins: Strings })
+export type InventoryEntry = typeof InventoryEntry.Type
 
-export interface Synthesis {
-  readonly policyString: string
-  readonly reportOnlyString: string
-  readonly notes: ReadonlyArray<string>
-}
+export const Synthesis = Schema.Struct({
+  policyString: Schema.String,
+  reportOnlyString: Schema.String,
+  notes: Strings
+})
+export type Synthesis = typeof Synthesis.Type
 
 /** The CSP an origin serves: the start page's, preferring enforcing header, Report-Only, meta. */
 export const currentCsp = (page: CrawledPage | undefined): CurrentCsp => {
@@ -221,7 +226,10 @@ export const sourceOf = (url: string, origin: string): string => {
   return u.origin === origin ? "self" : u.origin
 }
 
-export const inventory = (pages: ReadonlyArray<CrawledPage>, origin: string): Array<InventoryEntry> => {
+export const inventory = (
+  pages: ReadonlyArray<CrawledPage>,
+  origin: string
+): Array<InventoryEntry & { readonly directive: FetchDirective }> => {
   const by = new Map<FetchDirective, Set<string>>()
   for (const page of pages)
     for (const r of page.extract.resources) {

@@ -1,10 +1,12 @@
 /**
- * The gather half of the CSP scan: a breadth-first crawl of same-origin HTML pages through the
- * guarded `Web` client, within a page cap and a total time budget, honouring robots.txt.
+ * The gather half of the CSP scan: a breadth-first crawl of same-origin HTML pages through
+ * `Facts.fetch` (the guarded client, memoised per scan), within a page cap and a total time
+ * budget, honouring robots.txt.
  */
-import { Clock, Effect } from "effect"
-import { Web, type WebError } from "../../net/Web.ts"
+import { Clock, Effect, Schema } from "effect"
+import type { WebError } from "../../net/Web.ts"
 import { hostLiteral, isInternalHostname } from "../../net/Targets.ts"
+import { Facts } from "../Facts.ts"
 import type { CrawledPage } from "./CspAnalyse.ts"
 import { cssResources, extract, type PageExtract, type Resource } from "./CspExtract.ts"
 import { allowAll, disallowAll, isAllowed, parseRobots, type Robots } from "./CspRobots.ts"
@@ -46,10 +48,8 @@ export const normaliseScanUrl = (input: string): URL | UrlRefusal => {
   return url
 }
 
-export interface CrawlFailure {
-  readonly url: string
-  readonly reason: string
-}
+export const CrawlFailure = Schema.Struct({ url: Schema.String, reason: Schema.String })
+export type CrawlFailure = typeof CrawlFailure.Type
 
 export interface CrawlData {
   readonly startUrl: string
@@ -92,17 +92,18 @@ export const crawl = Effect.fn("Csp.crawl")(function* (
   start: URL,
   limits: { readonly maxPages: number; readonly budgetMs: number }
 ) {
-  const web = yield* Web
+  const facts = yield* Facts
   const t0 = yield* Clock.currentTimeMillis
   const deadline = t0 + limits.budgetMs
   const remaining = Effect.map(Clock.currentTimeMillis, (now) => deadline - now)
   const decoder = new TextDecoder()
 
+  // The budget left is this asker's timeout, not part of the question: the fetch memo ignores it.
   const fetchWithin = (url: string, options: { accept: string; maxBytes: number }) =>
     Effect.flatMap(remaining, (left) =>
       left <= 0
         ? Effect.succeed(null)
-        : web.get(url, { ...options, timeoutMs: left }).pipe(
+        : facts.fetch(url, { ...options, timeoutMs: left }).pipe(
             Effect.map((res) => ({ res })),
             Effect.either
           )

@@ -3,10 +3,12 @@
  * (SPEC "DNS lookup result", shape B, plus shape A's non-conflicting fields).
  * A type whose lookup failed is absent from `records` and listed in `errors`: unknown, not empty.
  */
-import { Clock, Effect, Either } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import { type DnsAnswer, type DnsError, type RecordType, RecordTypes } from "../../net/Dns.ts"
 import { joinTxt } from "../../net/DnsWire.ts"
-import { normalizeName, Resolver } from "../../net/Resolver.ts"
+import { DateTime } from "../../records/Schemas.ts"
+import { define } from "../Check.ts"
+import { Facts } from "../Facts.ts"
 
 /** The types asked when the caller names none (SPEC: "default all types"). */
 export const DEFAULT_TYPES: ReadonlyArray<RecordType> = [
@@ -37,13 +39,14 @@ export const parseTypes = (
   return Either.right([...new Set(asked)] as Array<RecordType>)
 }
 
-export interface LookupRecord {
-  readonly type: string
-  readonly name: string
-  readonly ttl: number
+export const LookupRecord = Schema.Struct({
+  type: Schema.String,
+  name: Schema.String,
+  ttl: Schema.Int,
   /** Presentation form; TXT strings joined as one value (RFC 7208 3.3). */
-  readonly data: string
-}
+  data: Schema.String
+})
+export type LookupRecord = typeof LookupRecord.Type
 
 export interface LookupFacts {
   readonly domain: string
@@ -52,44 +55,49 @@ export interface LookupFacts {
     readonly result: Either.Either<DnsAnswer, DnsError>
   }>
   readonly responseTime: number
-  readonly timestamp: Date
 }
 
-export interface LookupResult {
-  readonly success: boolean
-  readonly domain: string
-  /** type → records of the answer (a CNAME chain is included, each item names its own type). */
-  readonly records: Record<string, ReadonlyArray<LookupRecord>>
-  /** type → how the question settled: answer, nodata, nxdomain, or the failure reason. */
-  readonly outcomes: Record<string, string>
-  readonly errors: ReadonlyArray<{ readonly type: string; readonly reason: string; readonly message: string }>
-  readonly responseTime: number
-  readonly resolver: string
+/** Shape B of the DNS lookup result, plus shape A's non-conflicting fields (success, cached, timestamp). */
+export const LookupResult = Schema.Struct({
+  success: Schema.Boolean,
+  domain: Schema.String,
+  records: Schema.Record({ key: Schema.String, value: Schema.Array(LookupRecord) }).annotations({
+    description:
+      "type -> records of the answer (a CNAME chain included, each item names its own type); a type whose lookup failed is absent and listed in errors"
+  }),
+  outcomes: Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+    description: "type -> answer, nodata, nxdomain, or the failure reason (timeout, servfail, refused ...)"
+  }),
+  errors: Schema.Array(Schema.Struct({ type: Schema.String, reason: Schema.String, message: Schema.String })),
+  responseTime: Schema.Int,
+  resolver: Schema.String,
   /** Whether every answer came from our cache. */
-  readonly cached: boolean
+  cached: Schema.Boolean,
   /** Whether every answer carried the AD bit (DNSSEC-validated by the resolver). */
-  readonly dnssecValidated: boolean
-  readonly timestamp: string
-}
-
-export const gather = Effect.fn("Lookup.gather")(function* (name: string, types: ReadonlyArray<RecordType>) {
-  const resolver = yield* Resolver
-  const domain = normalizeName(name)
-  const start = yield* Clock.currentTimeMillis
-  const results = yield* Effect.forEach(
-    types,
-    (type) => Effect.map(Effect.either(resolver.query(domain, type)), (result) => ({ type, result })),
-    { concurrency: "unbounded" }
-  )
-  const end = yield* Clock.currentTimeMillis
-  // The wall time of the concurrent batch; cache hits take ~0.
-  const elapsed = Math.max(
-    0,
-    end - start,
-    ...results.map((r) => (Either.isRight(r.result) ? r.result.right.elapsedMs : 0))
-  )
-  return { domain, results, responseTime: elapsed, timestamp: new Date(end) } satisfies LookupFacts
+  dnssecValidated: Schema.Boolean,
+  timestamp: DateTime
 })
+export type LookupResult = typeof LookupResult.Type
+
+/** The scanned domain's records of `types`, asked concurrently through Facts (failures kept). */
+export const gatherTypes = (types: ReadonlyArray<RecordType>) =>
+  Effect.gen(function* () {
+    const facts = yield* Facts
+    const start = yield* Clock.currentTimeMillis
+    const results = yield* Effect.forEach(
+      types,
+      (type) => Effect.map(Effect.either(facts.query(facts.domain, type)), (result) => ({ type, result })),
+      { concurrency: "unbounded" }
+    )
+    const end = yield* Clock.currentTimeMillis
+    // The wall time of the concurrent batch; cache hits take ~0.
+    const elapsed = Math.max(
+      0,
+      end - start,
+      ...results.map((r) => (Either.isRight(r.result) ? r.result.right.elapsedMs : 0))
+    )
+    return { domain: facts.domain, results, responseTime: elapsed } satisfies LookupFacts
+  }).pipe(Effect.withSpan("Lookup.gather"))
 
 const toLookupRecord = (r: DnsAnswer["answers"][number]): LookupRecord => ({
   type: r.type,
@@ -98,8 +106,8 @@ const toLookupRecord = (r: DnsAnswer["answers"][number]): LookupRecord => ({
   data: r.type === "TXT" ? joinTxt(r.data as ReadonlyArray<string>) : r.text
 })
 
-/** Pure and total. */
-export const analyse = (facts: LookupFacts): LookupResult => {
+/** Pure and total; `success` is false when no question got an answer (the result rests on none). */
+export const analyse = (facts: LookupFacts, now: Date): LookupResult => {
   const records: Record<string, ReadonlyArray<LookupRecord>> = {}
   const outcomes: Record<string, string> = {}
   const errors: Array<LookupResult["errors"][number]> = []
@@ -125,6 +133,16 @@ export const analyse = (facts: LookupFacts): LookupResult => {
     resolver: answers.find((a) => !a.fromCache)?.resolver ?? answers[0]?.resolver ?? "",
     cached: answers.length > 0 && answers.every((a) => a.fromCache),
     dnssecValidated: answers.length > 0 && answers.every((a) => a.flags.ad),
-    timestamp: facts.timestamp.toISOString()
+    timestamp: now.toISOString()
   }
 }
+
+/** The domain's records of the default types, as a full scan reports them. */
+export const Lookup = define({
+  id: "dns-records",
+  title: "DNS records",
+  category: "dns",
+  result: LookupResult,
+  gather: gatherTypes(DEFAULT_TYPES),
+  analyse
+})

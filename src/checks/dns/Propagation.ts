@@ -3,11 +3,13 @@
  * bypassing our cache, and whether they agree (SPEC "Propagation result", union of shapes A and B).
  * A resolver that times out or fails is reported as failed: it neither agrees nor disagrees.
  */
-import { Clock, Effect, Either } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import { AppConfig, type PropagationResolver } from "../../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/Dns.ts"
 import { joinTxt } from "../../net/DnsWire.ts"
-import { normalizeName, Resolver } from "../../net/Resolver.ts"
+import { DateTime, Strings } from "../../records/Schemas.ts"
+import { define } from "../Check.ts"
+import { Facts } from "../Facts.ts"
 
 export interface PropagationFacts {
   readonly domain: string
@@ -19,61 +21,66 @@ export interface PropagationFacts {
   }>
 }
 
-export interface PropagationEntry {
+export const PropagationEntry = Schema.Struct({
   // shape A
-  readonly server: string
-  readonly location: string
-  readonly value: ReadonlyArray<string>
-  readonly response_time: number
+  server: Schema.String,
+  location: Schema.String,
+  value: Strings,
+  response_time: Schema.Int,
   // shape B
-  readonly resolver: { readonly ip: string; readonly name: string; readonly country: string }
-  readonly records: ReadonlyArray<{ readonly type: string; readonly data: string }>
-  readonly responseTime: number
-  readonly success: boolean
+  resolver: Schema.Struct({ ip: Schema.String, name: Schema.String, country: Schema.String }),
+  records: Schema.Array(Schema.Struct({ type: Schema.String, data: Schema.String })),
+  responseTime: Schema.Int,
+  success: Schema.Boolean,
   // ours
   /** "match" agrees with the consensus, "differs" does not, "failed" gave no usable answer. */
-  readonly status: "match" | "differs" | "failed"
-  readonly outcome: string
-  readonly ttl: number | null
-  readonly error: string | null
-}
-
-export interface PropagationResult {
-  readonly success: boolean
-  readonly domain: string
-  readonly type: string
-  readonly recordType: string
-  readonly propagated: boolean
-  /** Resolvers that answered (NOERROR, NODATA or NXDOMAIN); failed ones are in `servers_failed`. */
-  readonly servers_checked: number
-  readonly servers_matching: number
-  readonly servers_failed: number
-  readonly servers_total: number
-  /** The answer most resolvers gave (sorted values); [] for NODATA/NXDOMAIN. */
-  readonly consensus: ReadonlyArray<string>
-  readonly results: ReadonlyArray<PropagationEntry>
-  readonly timestamp: string
-}
-
-/** Asks every propagation resolver concurrently, each directly and fresh. */
-export const gather = Effect.fn("Propagation.gather")(function* (name: string, type: RecordType) {
-  const resolver = yield* Resolver
-  const config = yield* AppConfig
-  const domain = normalizeName(name)
-  const results = yield* Effect.forEach(
-    config.propagationResolvers,
-    (upstream) =>
-      Effect.gen(function* () {
-        const start = yield* Clock.currentTimeMillis
-        const result = yield* Effect.either(resolver.query(domain, type, { upstream, fresh: true }))
-        const end = yield* Clock.currentTimeMillis
-        const elapsedMs = Either.isRight(result) ? result.right.elapsedMs : end - start
-        return { resolver: upstream, result, elapsedMs }
-      }),
-    { concurrency: "unbounded" }
-  )
-  return { domain, type, results } satisfies PropagationFacts
+  status: Schema.Literal("match", "differs", "failed"),
+  outcome: Schema.String,
+  ttl: Schema.NullOr(Schema.Int),
+  error: Schema.NullOr(Schema.String)
 })
+export type PropagationEntry = typeof PropagationEntry.Type
+
+/** The union of propagation shapes A and B; each result item carries both item forms. */
+export const PropagationResult = Schema.Struct({
+  success: Schema.Boolean,
+  domain: Schema.String,
+  type: Schema.String,
+  recordType: Schema.String,
+  propagated: Schema.Boolean.annotations({
+    description:
+      "true when at least one resolver answered and all that answered agree (failed ones are ignored)"
+  }),
+  servers_checked: Schema.Int.annotations({ description: "resolvers that answered" }),
+  servers_matching: Schema.Int,
+  servers_failed: Schema.Int,
+  servers_total: Schema.Int,
+  /** The answer most resolvers gave (sorted values); [] for NODATA/NXDOMAIN. */
+  consensus: Strings,
+  results: Schema.Array(PropagationEntry),
+  timestamp: DateTime
+})
+export type PropagationResult = typeof PropagationResult.Type
+
+/** Asks every propagation resolver concurrently, each directly and fresh (`Facts.queryAt`). */
+export const gatherType = (type: RecordType) =>
+  Effect.gen(function* () {
+    const facts = yield* Facts
+    const config = yield* AppConfig
+    const results = yield* Effect.forEach(
+      config.propagationResolvers,
+      (upstream) =>
+        Effect.gen(function* () {
+          const start = yield* Clock.currentTimeMillis
+          const result = yield* Effect.either(facts.queryAt(upstream, facts.domain, type))
+          const end = yield* Clock.currentTimeMillis
+          const elapsedMs = Either.isRight(result) ? result.right.elapsedMs : end - start
+          return { resolver: upstream, result, elapsedMs }
+        }),
+      { concurrency: "unbounded" }
+    )
+    return { domain: facts.domain, type, results } satisfies PropagationFacts
+  }).pipe(Effect.withSpan("Propagation.gather"))
 
 /** The comparable value of a record: TXT joined, names lower-cased, presentation otherwise. */
 const valueOf = (r: DnsAnswer["answers"][number]): string =>
@@ -137,3 +144,16 @@ export const analyse = (facts: PropagationFacts, now: Date): PropagationResult =
     timestamp: now.toISOString()
   }
 }
+
+/**
+ * The A records as every propagation resolver sees them. Not in the registry: a full scan must not
+ * ask eight public resolvers; `GET /dns/propagation` runs it (or another type) on demand.
+ */
+export const Propagation = define({
+  id: "propagation",
+  title: "DNS propagation",
+  category: "dns",
+  result: PropagationResult,
+  gather: gatherType("A"),
+  analyse
+})

@@ -5,12 +5,11 @@
  * standing (RFC 8624) and NSEC3 parameters (RFC 9276). SERVFAIL is retried with CD (RFC 4035 3.2.2):
  * data that then arrives is bogus; no data even then means the zone is unreachable (unknown).
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/Dns.ts"
 import type { DnskeyData, DsData, Nsec3ParamData, RrsigData } from "../../net/DnsWire.ts"
-import { normalizeName, Resolver } from "../../net/Resolver.ts"
 import {
-  type AlgorithmSecurity,
+  AlgorithmSecurity,
   algorithmName,
   algorithmSecurity,
   DIGEST_TYPES,
@@ -19,8 +18,11 @@ import {
   keyTag,
   weakest
 } from "../../records/DnssecKeys.ts"
-import type { CheckStatus } from "../Status.ts"
-import type { FactsShape } from "../Facts.ts"
+import { DateTime, Strings } from "../../records/Schemas.ts"
+import { define } from "../Check.ts"
+import { Facts, type FactsShape } from "../Facts.ts"
+import { type CheckStatus, Status } from "../Status.ts"
+import { Issue, Nsec3Param, nsec3Verdict } from "./Nsec3.ts"
 
 /** One lookup as gathered: a settled answer (possibly only obtainable with CD: bogus), or a failure. */
 export type Gathered =
@@ -39,80 +41,71 @@ export interface DnssecFacts {
   readonly resolverValidates: boolean | undefined
 }
 
-export interface Issue {
-  readonly severity: "error" | "warning" | "info"
-  readonly code: string
-  readonly message: string
-}
-
-export interface ChainEntry {
-  readonly type: "DNSKEY" | "DS"
-  readonly domain: string
-  readonly keyTag: number
-  readonly algorithm: number
-  readonly algorithmName: string
-  readonly algorithmSecurity: AlgorithmSecurity
+export const ChainEntry = Schema.Struct({
+  type: Schema.Literal("DNSKEY", "DS"),
+  domain: Schema.String,
+  keyTag: Schema.Int,
+  algorithm: Schema.Int,
+  algorithmName: Schema.String,
+  algorithmSecurity: AlgorithmSecurity,
   /** 0 for DNSKEY entries; 1, 2, 4 for DS. */
-  readonly digestType: number
-  readonly digestTypeName: string
+  digestType: Schema.Int,
+  digestTypeName: Schema.String,
   /** DS digest (hex); "" for DNSKEY entries. */
-  readonly digest: string
-  /** DNSKEY flags (256 ZSK, 257 KSK); 0 for DS entries. */
-  readonly flags: number
-  readonly role: "KSK" | "ZSK" | "other" | "DS"
+  digest: Schema.String,
+  /** DNSKEY flags (256 ZSK, 257 KSK); 0 for DS entries. The contract also allows the decoded form. */
+  flags: Schema.Union(
+    Schema.Int,
+    Schema.Struct({ value: Schema.Int, zoneKey: Schema.Boolean, secureEntryPoint: Schema.Boolean })
+  ),
+  role: Schema.Literal("KSK", "ZSK", "other", "DS"),
   /** 3 for DNSKEY entries; 0 for DS entries. */
-  readonly protocol: number
+  protocol: Schema.Int,
   /** Base64 public key; "" for DS entries. */
-  readonly publicKey: string
+  publicKey: Schema.String,
   /** DS: a DNSKEY of the zone hashes to this digest. DNSKEY: some DS at the parent points to it. */
-  readonly matched: boolean
+  matched: Schema.Boolean,
   /** For KSKs: the SHA-256 DS record to publish at the parent (RFC 4509). */
-  readonly dsRecord?: string
-}
+  dsRecord: Schema.optional(Schema.String)
+})
+export type ChainEntry = typeof ChainEntry.Type
 
-export interface RrsigEntry {
-  readonly typeCovered: string
-  readonly algorithm: number
-  readonly algorithmName: string
-  readonly originalTTL: number
-  readonly keyTag: number
-  readonly signerName: string
-  readonly inception: string
-  readonly expiration: string
-  readonly daysUntilExpiry: number
-  readonly isExpired: boolean
-  readonly notYetValid: boolean
-}
+export const RrsigEntry = Schema.Struct({
+  typeCovered: Schema.String,
+  algorithm: Schema.Int,
+  algorithmName: Schema.String,
+  originalTTL: Schema.Int,
+  keyTag: Schema.Int,
+  signerName: Schema.String,
+  inception: DateTime,
+  expiration: DateTime,
+  daysUntilExpiry: Schema.Int,
+  isExpired: Schema.Boolean,
+  notYetValid: Schema.Boolean
+})
+export type RrsigEntry = typeof RrsigEntry.Type
 
-export interface DnssecResult {
-  readonly domain: string
+export const DnssecResult = Schema.Struct({
+  domain: Schema.String,
   /** The zone whose keys were examined (differs from `domain` for names below an apex). */
-  readonly zone: string
-  readonly status: CheckStatus
-  readonly signed: boolean
-  readonly valid: boolean
+  zone: Schema.String.annotations({ description: "the zone apex whose keys were examined" }),
+  status: Status,
+  signed: Schema.Boolean,
+  valid: Schema.Boolean,
   /** "secure", "insecure" (unsigned or no DS), "bogus", or "unknown" (resolver unreachable). */
-  readonly state: "secure" | "insecure" | "bogus" | "unknown"
-  readonly chain: ReadonlyArray<ChainEntry>
-  readonly nsec3param: {
-    readonly exists: boolean
-    readonly hashAlgorithm: number
-    readonly flags: number
-    readonly iterations: number
-    readonly salt: string
-    readonly optOut: boolean
-    readonly rfc9276Compliant: boolean
-    readonly issues: ReadonlyArray<Issue>
-  }
-  readonly rrsig: {
-    readonly exists: boolean
-    readonly records: ReadonlyArray<RrsigEntry>
-    readonly algorithmSecurity: AlgorithmSecurity
-    readonly issues: ReadonlyArray<Issue>
-  }
-  readonly errors: ReadonlyArray<string>
-  readonly resolver: string
-}
+  state: Schema.Literal("secure", "insecure", "bogus", "unknown"),
+  chain: Schema.Array(ChainEntry),
+  nsec3param: Nsec3Param,
+  rrsig: Schema.Struct({
+    exists: Schema.Boolean,
+    records: Schema.Array(RrsigEntry),
+    algorithmSecurity: AlgorithmSecurity,
+    issues: Schema.Array(Issue)
+  }),
+  errors: Strings,
+  resolver: Schema.String
+})
+export type DnssecResult = typeof DnssecResult.Type
 
 /**
  * A lookup that tells bogus from broken (RFC 4035 3.2.2): on SERVFAIL, ask again with CD; data then
@@ -136,13 +129,13 @@ export const askWithCd = (
     )
   )
 
-/** The lookups behind the verdict, concurrently. */
-export const gather = Effect.fn("Dnssec.gather")(function* (name: string) {
-  const resolver = yield* Resolver
-  const domain = normalizeName(name)
+/** The lookups behind the verdict for the scanned domain, concurrently. */
+export const gather = Effect.gen(function* () {
+  const facts = yield* Facts
+  const domain = facts.domain
   // DNSSEC is per zone: for a name below the apex, the SOA (answer, or authority of a NODATA /
   // NXDOMAIN, RFC 2308 3) names the zone whose keys and DS matter.
-  const first = yield* askWithCd(resolver, domain, "SOA")
+  const first = yield* askWithCd(facts, domain, "SOA")
   const soaOwner =
     first._tag === "Answer"
       ? (
@@ -156,18 +149,18 @@ export const gather = Effect.fn("Dnssec.gather")(function* (name: string) {
       : domain
   const [dnskey, ds, soa, nsec3param, root] = yield* Effect.all(
     [
-      askWithCd(resolver, zone, "DNSKEY"),
-      askWithCd(resolver, zone, "DS"),
-      zone === domain ? Effect.succeed(first) : askWithCd(resolver, zone, "SOA"),
-      askWithCd(resolver, zone, "NSEC3PARAM"),
-      Effect.either(resolver.query(".", "DNSKEY"))
+      askWithCd(facts, zone, "DNSKEY"),
+      askWithCd(facts, zone, "DS"),
+      zone === domain ? Effect.succeed(first) : askWithCd(facts, zone, "SOA"),
+      askWithCd(facts, zone, "NSEC3PARAM"),
+      Effect.either(facts.query(".", "DNSKEY"))
     ],
     { concurrency: "unbounded" }
   )
   const resolverValidates =
     root._tag === "Right" && root.right.outcome === "answer" ? root.right.flags.ad : undefined
   return { domain, zone, dnskey, ds, soa, nsec3param, resolverValidates } satisfies DnssecFacts
-})
+}).pipe(Effect.withSpan("Dnssec.gather"))
 
 const records = <T>(g: Gathered, type: string): Array<{ readonly name: string; readonly data: T }> =>
   g._tag === "Answer"
@@ -179,57 +172,6 @@ const DAY = 86_400
 /** Days until a signature expires (negative once expired), rounded down. */
 export const daysUntil = (expiration: number, nowSeconds: number): number =>
   Math.floor((expiration - nowSeconds) / DAY)
-
-/** RFC 9276 3.1: iterations MUST be 0, salt SHOULD be empty; opt-out only for very large zones. */
-export const nsec3Verdict = (p: Nsec3ParamData | undefined): DnssecResult["nsec3param"] => {
-  if (!p)
-    return {
-      exists: false,
-      hashAlgorithm: 0,
-      flags: 0,
-      iterations: 0,
-      salt: "",
-      optOut: false,
-      rfc9276Compliant: true,
-      issues: []
-    }
-  const issues: Array<Issue> = []
-  if (p.iterations > 0)
-    issues.push({
-      severity: "warning",
-      code: "nsec3-iterations",
-      message: `NSEC3 uses ${p.iterations} extra iterations; RFC 9276 3.1 requires 0 (validators may treat high counts as insecure)`
-    })
-  if (p.salt !== "")
-    issues.push({
-      severity: "warning",
-      code: "nsec3-salt",
-      message: `NSEC3 uses a ${p.salt.length / 2}-byte salt; RFC 9276 3.1 says to use none ("-")`
-    })
-  if (p.hashAlgorithm !== 1)
-    issues.push({
-      severity: "warning",
-      code: "nsec3-hash",
-      message: `unknown NSEC3 hash algorithm ${p.hashAlgorithm}`
-    })
-  const optOut = (p.flags & 1) === 1
-  if (optOut)
-    issues.push({
-      severity: "info",
-      code: "nsec3-optout",
-      message: "NSEC3 opt-out is set; RFC 9276 3.1 recommends it only for very large, sparsely signed zones"
-    })
-  return {
-    exists: true,
-    hashAlgorithm: p.hashAlgorithm,
-    flags: p.flags,
-    iterations: p.iterations,
-    salt: p.salt,
-    optOut,
-    rfc9276Compliant: p.iterations === 0 && p.salt === "" && p.hashAlgorithm === 1,
-    issues
-  }
-}
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 
@@ -434,3 +376,12 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
     resolver
   }
 }
+
+export const Dnssec = define({
+  id: "dnssec",
+  title: "DNSSEC",
+  category: "dnssec",
+  result: DnssecResult,
+  gather,
+  analyse
+})

@@ -1,13 +1,22 @@
 /**
- * Security headers of https://<domain>/: gather (one guarded fetch through `Web`) and a pure,
- * total `analyse`. "Unknown is not missing": when the fetch times out or DNS fails, every header
- * is `unknown` and nothing is reported missing.
+ * Security headers of https://<domain>/ (`GET /security-headers/analyze`): gather (the HTTPS fetch
+ * of the site, and an http:// probe when there is no HTTPS, both through `Facts.fetch`) and a
+ * pure, total `analyse`. "Unknown is not missing": when the fetch times out or DNS fails, every
+ * header is `unknown` and nothing is reported missing.
  */
-import { Effect } from "effect"
-import { generate, type HeadersConfig, SecurityHeadersError } from "../../generate/SecurityHeaders.ts"
-import type { HeaderOutputs } from "../../generate/SecurityHeadersOutputs.ts"
-import { Web, type WebError, type WebErrorReason } from "../../net/Web.ts"
+import { Effect, Schema } from "effect"
+import {
+  ConfigValues,
+  generate,
+  type HeadersConfig,
+  SecurityHeadersError
+} from "../../generate/SecurityHeaders.ts"
+import { HeaderOutputs } from "../../generate/SecurityHeadersOutputs.ts"
+import type { WebError, WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
+import { DateTime, Strings } from "../../records/Schemas.ts"
+import { define } from "../Check.ts"
+import { Facts } from "../Facts.ts"
 
 export const INSPECTED = [
   "Strict-Transport-Security",
@@ -38,34 +47,39 @@ export type HeadersGathered =
       readonly plainHttp?: boolean
     }
 
-export interface HeaderEntry {
-  readonly name: InspectedHeader
-  readonly present: boolean
-  readonly value: string | null
+export const HeaderEntry = Schema.Struct({
+  /** One of `INSPECTED` (served as a string). */
+  name: Schema.String,
+  present: Schema.Boolean,
+  value: Schema.NullOr(Schema.String),
   /** Spec: pass (present and effective), missing (absent or ignored by browsers), unknown. */
-  readonly status: "pass" | "missing" | "unknown"
+  status: Schema.Literal("pass", "missing", "unknown"),
   /** Quality beyond presence: strong values, weak ones, and present-but-ignored ones. */
-  readonly rating: "good" | "weak" | "ineffective" | "absent" | "unknown"
-  readonly issues: ReadonlyArray<string>
-}
+  rating: Schema.Literal("good", "weak", "ineffective", "absent", "unknown"),
+  issues: Strings
+})
+export type HeaderEntry = typeof HeaderEntry.Type
+/** An entry as `analyse` builds it: for one of the inspected headers. */
+type Entry = HeaderEntry & { readonly name: InspectedHeader }
 
-export interface HeadersResult {
-  readonly domain: string
-  readonly scannedAt: string
-  readonly url: string
-  readonly finalUrl: string | null
-  readonly statusCode: number | null
-  readonly httpsAvailable: boolean
-  readonly headerFetchTimedOut: boolean
-  readonly note?: string
+export const HeadersResult = Schema.Struct({
+  domain: Schema.String,
+  scannedAt: DateTime,
+  url: Schema.String,
+  finalUrl: Schema.NullOr(Schema.String),
+  statusCode: Schema.NullOr(Schema.Int),
+  httpsAvailable: Schema.Boolean,
+  headerFetchTimedOut: Schema.Boolean,
+  note: Schema.optional(Schema.String),
   /** Why the page could not be read, for failures other than a timeout. */
-  readonly fetchError?: string
-  readonly current: ReadonlyArray<HeaderEntry>
-  readonly missing: ReadonlyArray<string>
-  readonly recommended: Readonly<Record<keyof HeadersConfig, string | null>>
-  readonly outputs: HeaderOutputs
-  readonly warnings: ReadonlyArray<string>
-}
+  fetchError: Schema.optional(Schema.String),
+  current: Schema.Array(HeaderEntry),
+  missing: Strings,
+  recommended: ConfigValues,
+  outputs: HeaderOutputs,
+  warnings: Strings
+})
+export type HeadersResult = typeof HeadersResult.Type
 
 type Judgement = Pick<HeaderEntry, "status" | "rating" | "issues">
 const good: Judgement = { status: "pass", rating: "good", issues: [] }
@@ -179,7 +193,7 @@ const CONFIG_KEY: Partial<Record<InspectedHeader, keyof HeadersConfig>> = {
 }
 
 /** The recommended preset, keeping the site's own values where they are already good. */
-const recommend = (current: ReadonlyArray<HeaderEntry>) => {
+const recommend = (current: ReadonlyArray<Entry>) => {
   const keep: Record<string, string> = {}
   for (const entry of current) {
     const key = CONFIG_KEY[entry.name]
@@ -191,7 +205,7 @@ const recommend = (current: ReadonlyArray<HeaderEntry>) => {
   return result
 }
 
-const unknownEntries = (): Array<HeaderEntry> =>
+const unknownEntries = (): Array<Entry> =>
   INSPECTED.map((name) => ({
     name,
     present: false,
@@ -210,7 +224,7 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     // No HTTPS at all: nothing answers on 443, no address, or the name does not exist.
     const noHttps =
       gathered.reason === "connect" || gathered.reason === "no-address" || gathered.reason === "tls"
-    const current: Array<HeaderEntry> = noHttps
+    const current: Array<Entry> = noHttps
       ? INSPECTED.map((name) => ({
           name,
           present: false,
@@ -251,7 +265,7 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
   const csp = headers["content-security-policy"]
   const cspFrameAncestors =
     csp !== undefined && parsePolicies(csp).some((p) => directive(p, "frame-ancestors"))
-  const current: Array<HeaderEntry> = INSPECTED.map((name) => {
+  const current: Array<Entry> = INSPECTED.map((name) => {
     const value = headers[name.toLowerCase()]
     if (value !== undefined) return { name, present: true, value, ...JUDGES[name](value) }
     if (name === "X-Frame-Options" && cspFrameAncestors)
@@ -301,14 +315,15 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
 const fromError = (e: WebError): HeadersGathered => ({ kind: "failed", reason: e.reason, message: e.message })
 
 /**
- * Fetch https://<domain>/ (redirects followed within Web's limits). A certificate the client does
- * not trust is read again without verification so the headers can still be judged.
+ * Fetch https://<domain>/ (redirects followed within the client's limits). A certificate the
+ * client does not trust is read again without verification so the headers can still be judged.
  */
-export const gather = Effect.fn("Headers.gather")(function* (domain: string) {
-  const web = yield* Web
+export const gather = Effect.gen(function* () {
+  const facts = yield* Facts
+  const domain = facts.domain
   const fetchPage = (verifyTls: boolean) =>
-    web
-      .get(`https://${domain}/`, {
+    facts
+      .fetch(`https://${domain}/`, {
         verifyTls,
         accept: "text/html,*/*;q=0.8",
         maxBytes: 65_536,
@@ -327,12 +342,12 @@ export const gather = Effect.fn("Headers.gather")(function* (domain: string) {
   // Without HTTPS, say whether the site is at least there over plain HTTP.
   const probePlain = (g: HeadersGathered) =>
     g.kind === "failed" && (g.reason === "connect" || g.reason === "tls")
-      ? web.get(`http://${domain}/`, { followRedirects: false, maxBytes: 4096, truncateBody: true }).pipe(
+      ? facts.fetch(`http://${domain}/`, { followRedirects: false, maxBytes: 4096, truncateBody: true }).pipe(
           Effect.map((): HeadersGathered => ({ ...g, plainHttp: true })),
           Effect.catchAll(() => Effect.succeed<HeadersGathered>({ ...g, plainHttp: false }))
         )
       : Effect.succeed(g)
-  return yield* fetchPage(true).pipe(
+  const gathered = yield* fetchPage(true).pipe(
     Effect.catchTag("WebError", (e) =>
       e.reason === "tls"
         ? fetchPage(false).pipe(
@@ -345,11 +360,15 @@ export const gather = Effect.fn("Headers.gather")(function* (domain: string) {
     ),
     Effect.flatMap(probePlain)
   )
-})
+  return { domain, gathered }
+}).pipe(Effect.withSpan("Headers.gather"))
 
-/** gather + analyse: the `GET /security-headers/analyze` result. */
-export const check = Effect.fn("Headers.check")(function* (domain: string) {
-  const gathered = yield* gather(domain)
-  const now = yield* Effect.clockWith((c) => c.currentTimeMillis)
-  return analyse(domain, gathered, new Date(now))
+export const Headers = define({
+  id: "headers",
+  title: "Security headers",
+  category: "security",
+  result: HeadersResult,
+  gather,
+  analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: HeadersGathered }, now) =>
+    analyse(domain, gathered, now)
 })

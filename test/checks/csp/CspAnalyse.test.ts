@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Schema } from "effect"
 import * as fc from "fast-check"
+import { analyseCrawl, CspScanResult } from "../../../src/checks/csp/CspResult.ts"
 import {
   type CrawledPage,
   currentCsp,
@@ -254,6 +256,34 @@ describe("inventory and synthesis", () => {
         }
         expect(violations(policy, [unseen], ORIGIN)).toHaveLength(1)
       })
+    )
+  })
+
+  it("property: analyseCrawl is total and its result is what the schema serves", () => {
+    fc.assert(
+      fc.property(pagesArb, fc.option(fc.string(), { nil: null }), fc.boolean(), (pages, header, strict) => {
+        const withHeader = pages.map((p, i) => (i === 0 ? { ...p, cspHeader: header } : p))
+        const r = analyseCrawl(
+          {
+            startUrl: `${ORIGIN}/`,
+            origin: ORIGIN,
+            pages: withHeader,
+            stylesheets: [],
+            pagesFailed: 0,
+            failures: [],
+            truncated: false,
+            robotsDisallowed: 0,
+            startError: null,
+            elapsedMs: 1
+          },
+          strict,
+          new Date(0)
+        )
+        expect(Schema.is(CspScanResult)(r)).toBe(true)
+        expect(r.pagesCrawled).toBe(pages.length)
+        expect(r.synthesis.unresolvedViolations).toBe(0)
+      }),
+      { numRuns: 200 }
     )
   })
 })

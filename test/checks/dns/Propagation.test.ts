@@ -1,30 +1,38 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer } from "effect"
+import { Effect, Either, Schema, TestClock } from "effect"
 import * as fc from "fast-check"
-import { analyse, gather, type PropagationFacts } from "../../../src/checks/dns/Propagation.ts"
-import { AppConfig } from "../../../src/Config.ts"
-import { DnsError } from "../../../src/net/Dns.ts"
-import { Resolver } from "../../../src/net/Resolver.ts"
+import {
+  analyse,
+  gatherType,
+  Propagation,
+  type PropagationFacts,
+  PropagationResult
+} from "../../../src/checks/dns/Propagation.ts"
+import { DnsError, type RecordType } from "../../../src/net/Dns.ts"
+import type { FakeZone } from "../../../src/net/Resolver.ts"
+import { withFacts } from "../../../src/scan/Scanner.ts"
+import { fakeNet, runFake } from "../facts.ts"
 
-const config = Layer.provide(
-  AppConfig.Default,
-  Layer.setConfigProvider(
-    ConfigProvider.fromMap(
-      new Map([
-        [
-          "PROPAGATION_RESOLVERS",
-          "10.0.0.1|One|Paris|FR,10.0.0.2|Two|Oslo|NO,10.0.0.3|Three|Rome|IT,10.0.0.4|Four|Bern|CH"
-        ]
-      ])
-    )
-  )
-)
+const env = {
+  PROPAGATION_RESOLVERS:
+    "10.0.0.1|One|Paris|FR,10.0.0.2|Two|Oslo|NO,10.0.0.3|Three|Rome|IT,10.0.0.4|Four|Bern|CH"
+}
 const NOW = new Date("2026-11-22T00:00:00Z")
+
+/** `GET /dns/propagation?type=`: the parameterised gather over a scan's Facts, analysed at NOW. */
+const propagation = (zone: FakeZone, type: RecordType) =>
+  withFacts("example.com", gatherType(type)).pipe(
+    Effect.map((gathered) => analyse(gathered, NOW)),
+    Effect.provide(fakeNet({ zone, env }))
+  )
 
 describe("Propagation", () => {
   it.effect("agreeing resolvers propagate; a timeout is failed, not disagreeing", () =>
     Effect.gen(function* () {
-      const r = analyse(yield* gather("example.com", "A"), NOW)
+      const r = yield* propagation(
+        { "example.com A": ["192.0.2.1"], "example.com A @10.0.0.4": "TIMEOUT" },
+        "A"
+      )
       expect(r).toMatchObject({
         domain: "example.com",
         type: "A",
@@ -49,36 +57,33 @@ describe("Propagation", () => {
         success: true,
         status: "match"
       })
-    }).pipe(
-      Effect.provide(
-        Layer.merge(
-          config,
-          Resolver.Test({ "example.com A": ["192.0.2.1"], "example.com A @10.0.0.4": "TIMEOUT" })
-        )
-      )
-    )
+    })
   )
 
   it.effect("a lagging resolver disagrees", () =>
     Effect.gen(function* () {
-      const r = analyse(yield* gather("example.com", "TXT"), NOW)
+      const r = yield* propagation(
+        {
+          "example.com TXT": ["v=spf1 ip4:192.0.2.2 -all"],
+          "example.com TXT @10.0.0.2": ["v=spf1 ip4:192.0.2.1 -all"]
+        },
+        "TXT"
+      )
       expect(r.propagated).toBe(false)
       expect(r.servers_matching).toBe(3)
       expect(r.results.find((x) => x.server === "Two")).toMatchObject({
         status: "differs",
         value: ["v=spf1 ip4:192.0.2.1 -all"]
       })
-    }).pipe(
-      Effect.provide(
-        Layer.merge(
-          config,
-          Resolver.Test({
-            "example.com TXT": ["v=spf1 ip4:192.0.2.2 -all"],
-            "example.com TXT @10.0.0.2": ["v=spf1 ip4:192.0.2.1 -all"]
-          })
-        )
-      )
-    )
+    })
+  )
+
+  it.effect("the check asks for A records, its timestamp from the clock", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(NOW.getTime())
+      const r = yield* runFake(Propagation, "example.com", { zone: { "example.com A": ["192.0.2.1"] }, env })
+      expect(r).toMatchObject({ type: "A", propagated: true, servers_total: 4, timestamp: NOW.toISOString() })
+    })
   )
 
   it("counts are consistent for any mix of answers and failures (property)", () =>
@@ -120,6 +125,7 @@ describe("Propagation", () => {
             }))
           }
           const r = analyse(facts, NOW)
+          expect(Schema.is(PropagationResult)(r)).toBe(true)
           const answered = answers.filter((a) => a !== undefined)
           expect(r.servers_checked).toBe(answered.length)
           expect(r.servers_failed).toBe(answers.length - answered.length)

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema, TestClock } from "effect"
 import * as fc from "fast-check"
-import { analyse, type DnssecFacts, gather, nsec3Verdict } from "../../../src/checks/dnssec/Dnssec.ts"
+import { analyse, Dnssec, type DnssecFacts, DnssecResult } from "../../../src/checks/dnssec/Dnssec.ts"
+import { nsec3Verdict } from "../../../src/checks/dnssec/Nsec3.ts"
 import { algorithmSecurity, dsDigest, keyTag } from "../../../src/records/DnssecKeys.ts"
 import { DnsError } from "../../../src/net/Dns.ts"
 import { parseData, type DnskeyData } from "../../../src/net/DnsWire.ts"
-import { type FakeZone, Resolver } from "../../../src/net/Resolver.ts"
+import type { FakeZone } from "../../../src/net/Resolver.ts"
+import { runFake } from "../facts.ts"
 
 // Vectors from ldns-keygen / ldns-key2ds and RFC 4034 5.4.
 const KSK =
@@ -93,10 +95,10 @@ describe("RFC 9276 NSEC3 verdict", () => {
     ))
 })
 
+/** The check over a fake zone (with a validating root), as a scan runs it, at NOW. */
 const run = (zone: FakeZone, domain = "example.com") =>
-  gather(domain).pipe(
-    Effect.map((facts) => analyse(facts, NOW)),
-    Effect.provide(Resolver.Test({ ". DNSKEY": { rdata: [KSK], ad: true }, ...zone }))
+  TestClock.setTime(NOW.getTime()).pipe(
+    Effect.zipRight(runFake(Dnssec, domain, { zone: { ". DNSKEY": { rdata: [KSK], ad: true }, ...zone } }))
   )
 
 describe("Dnssec gather + analyse", () => {
@@ -235,51 +237,86 @@ describe("Dnssec gather + analyse", () => {
 })
 
 describe("Dnssec analyse is total (property)", () => {
-  const gathered = fc.oneof(
-    fc.record({
-      _tag: fc.constant("Answer" as const),
-      bogus: fc.boolean(),
-      answer: fc.record({
-        name: fc.constant("example.com"),
-        type: fc.constant("DNSKEY" as const),
-        outcome: fc.constantFrom("answer" as const, "nodata" as const, "nxdomain" as const),
-        rcode: fc.constant("NOERROR"),
-        flags: fc.record({
-          aa: fc.boolean(),
-          tc: fc.boolean(),
-          ra: fc.boolean(),
-          ad: fc.boolean(),
-          cd: fc.boolean()
-        }),
-        answers: fc.array(
-          fc
-            .oneof(
-              fc.tuple(fc.constant("DNSKEY"), fc.string()),
-              fc.tuple(fc.constant("DS"), fc.string()),
-              fc.tuple(fc.constant("RRSIG"), fc.string()),
-              fc.tuple(fc.constant("NSEC3PARAM"), fc.string())
+  const anyText = (type: string) => fc.tuple(fc.constant(type), fc.string())
+  const int = (max: number) => fc.integer({ min: 0, max })
+  const stamp = fc
+    .date({
+      min: new Date("2000-01-01T00:00:00Z"),
+      max: new Date("2099-12-31T00:00:00Z"),
+      noInvalidDate: true
+    })
+    .map((d) => d.toISOString().replace(/[-:T]/g, "").slice(0, 14))
+  /** Records as the wire gives them: every number an integer in its field's range. */
+  const wellFormed = (type: string) =>
+    fc.tuple(
+      fc.constant(type),
+      type === "DNSKEY"
+        ? fc
+            .tuple(
+              fc.constantFrom(256, 257, 0),
+              fc.constantFrom(5, 8, 13, 15, 99),
+              fc.uint8Array({ minLength: 4 })
             )
-            .map(([type, text]) => ({
+            .map(([f, a, k]) => `${f} 3 ${a} ${Buffer.from(k).toString("base64")}`)
+        : type === "DS"
+          ? fc
+              .tuple(
+                int(65535),
+                fc.constantFrom(8, 13, 15),
+                fc.constantFrom(1, 2, 4),
+                fc.uint8Array({ minLength: 20, maxLength: 48 })
+              )
+              .map(([t, a, d, h]) => `${t} ${a} ${d} ${Buffer.from(h).toString("hex")}`)
+          : type === "RRSIG"
+            ? fc
+                .tuple(fc.constantFrom("DNSKEY", "SOA"), fc.constantFrom(5, 13), stamp, stamp, int(65535))
+                .map(([c, a, e, i, t]) => `${c} ${a} 2 3600 ${e} ${i} ${t} example.com. c2lnbmF0dXJl`)
+            : fc
+                .tuple(int(2), int(1), int(200), fc.uint8Array({ maxLength: 8 }))
+                .map(
+                  ([h, f, n, salt]) =>
+                    `${h} ${f} ${n} ${salt.length ? Buffer.from(salt).toString("hex") : "-"}`
+                )
+    )
+  const gatheredOf = (text: (type: string) => fc.Arbitrary<[string, string]>) =>
+    fc.oneof(
+      fc.record({
+        _tag: fc.constant("Answer" as const),
+        bogus: fc.boolean(),
+        answer: fc.record({
+          name: fc.constant("example.com"),
+          type: fc.constant("DNSKEY" as const),
+          outcome: fc.constantFrom("answer" as const, "nodata" as const, "nxdomain" as const),
+          rcode: fc.constant("NOERROR"),
+          flags: fc.record({
+            aa: fc.boolean(),
+            tc: fc.boolean(),
+            ra: fc.boolean(),
+            ad: fc.boolean(),
+            cd: fc.boolean()
+          }),
+          answers: fc.array(
+            fc.oneof(text("DNSKEY"), text("DS"), text("RRSIG"), text("NSEC3PARAM")).map(([type, text]) => ({
               name: "example.com",
               type,
               ttl: 60,
               data: parseData(type, text),
               text
             })),
-          { maxLength: 4 }
-        ),
-        authority: fc.constant([]),
-        resolver: fc.constant("192.0.2.53:53"),
-        elapsedMs: fc.nat(),
-        fromCache: fc.boolean()
+            { maxLength: 4 }
+          ),
+          authority: fc.constant([]),
+          resolver: fc.constant("192.0.2.53:53"),
+          elapsedMs: fc.nat(),
+          fromCache: fc.boolean()
+        })
+      }),
+      fc.constant({
+        _tag: "Failed" as const,
+        error: new DnsError({ name: "example.com", type: "DNSKEY", reason: "timeout", message: "t" })
       })
-    }),
-    fc.constant({
-      _tag: "Failed" as const,
-      error: new DnsError({ name: "example.com", type: "DNSKEY", reason: "timeout", message: "t" })
-    })
-  )
-  it("never throws and keeps its invariants", () =>
+    )
+  const check = (gathered: ReturnType<typeof gatheredOf>, schema: boolean) =>
     fc.assert(
       fc.property(
         gathered,
@@ -298,11 +335,15 @@ describe("Dnssec analyse is total (property)", () => {
             resolverValidates: v
           }
           const r = analyse(facts, NOW)
+          if (schema) expect(Schema.is(DnssecResult)(r)).toBe(true)
           expect(["pass", "warning", "fail", "missing", "unknown"]).toContain(r.status)
           if (!r.signed) expect(r.valid).toBe(false)
           for (const s of r.rrsig.records) expect(s.isExpired).toBe(s.daysUntilExpiry < 0)
           if (r.status === "pass") expect(r.errors).toEqual([])
         }
       )
-    ))
+    )
+  it("never throws and keeps its invariants on any record text", () => check(gatheredOf(anyText), false))
+  it("on records as the wire gives them, the result is what its schema serves", () =>
+    check(gatheredOf(wellFormed), true))
 })

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema, TestClock } from "effect"
 import * as fc from "fast-check"
-import { analyse, check, type HeadersGathered, INSPECTED } from "../../../src/checks/headers/Headers.ts"
-import { Web, WebError, type WebErrorReason } from "../../../src/net/Web.ts"
+import {
+  analyse,
+  Headers,
+  type HeadersGathered,
+  HeadersResult,
+  INSPECTED
+} from "../../../src/checks/headers/Headers.ts"
+import { WebError, type WebErrorReason } from "../../../src/net/Web.ts"
+import { runFake } from "../facts.ts"
 
 const NOW = new Date("2026-01-01T00:00:00Z")
 
@@ -156,31 +163,73 @@ describe("Headers.analyse", () => {
   })
 })
 
-describe("Headers.check through Web", () => {
+describe("Headers.analyse over any gathered outcome (property)", () => {
+  const reasons: ReadonlyArray<WebErrorReason> = [
+    "invalid-url",
+    "refused-address",
+    "dns",
+    "no-address",
+    "timeout",
+    "connect",
+    "tls",
+    "too-large",
+    "http",
+    "redirect"
+  ]
+  const gatheredArb: fc.Arbitrary<HeadersGathered> = fc.oneof(
+    fc.record({
+      kind: fc.constant("response" as const),
+      status: fc.integer({ min: 100, max: 599 }),
+      headers: fc.dictionary(
+        fc.constantFrom(...INSPECTED.map((n) => n.toLowerCase()), "content-security-policy-report-only"),
+        fc.string()
+      ),
+      finalUrl: fc.oneof(fc.webUrl(), fc.string()),
+      redirects: fc.nat(5),
+      tlsError: fc.option(fc.string(), { nil: null })
+    }),
+    fc.record(
+      {
+        kind: fc.constant("failed" as const),
+        reason: fc.constantFrom(...reasons),
+        message: fc.string(),
+        plainHttp: fc.boolean()
+      },
+      { requiredKeys: ["kind", "reason", "message"] }
+    )
+  )
+  it("never throws, matches its schema, and never calls an unread header missing", () =>
+    fc.assert(
+      fc.property(gatheredArb, fc.date({ noInvalidDate: true }), (gathered, now) => {
+        const r = Headers.analyse({ domain: "example.com", gathered }, now)
+        expect(Schema.is(HeadersResult)(r)).toBe(true)
+        expect(r.current.map((e) => e.name)).toEqual([...INSPECTED])
+        expect(r.scannedAt).toBe(now.toISOString())
+        if (r.current.some((e) => e.status === "unknown")) expect(r.missing).toEqual([])
+        if (gathered.kind === "failed" && gathered.reason === "timeout")
+          expect(r.current.every((e) => e.status === "unknown")).toBe(true)
+      })
+    ))
+})
+
+describe("the Headers check through Facts", () => {
   it.effect("fetches https://<domain>/ and judges the response", () =>
     Effect.gen(function* () {
-      const r = yield* check("perfect.example")
-      expect(r.missing).toEqual([])
-      expect(r.statusCode).toBe(200)
-    }).pipe(
-      Effect.provide(
-        Web.Test((url) => {
+      const r = yield* runFake(Headers, "perfect.example", {
+        web: (url) => {
           expect(url).toBe("https://perfect.example/")
           return { status: 200, headers: PERFECT }
-        })
-      )
-    )
+        }
+      })
+      expect(r.missing).toEqual([])
+      expect(r.statusCode).toBe(200)
+    })
   )
 
   it.effect("reads headers behind an untrusted certificate, with httpsAvailable false", () =>
     Effect.gen(function* () {
-      const r = yield* check("selfsigned.example")
-      expect(r.httpsAvailable).toBe(false)
-      expect(r.missing).toEqual([])
-      expect(r.warnings.join()).toMatch(/not trusted/)
-    }).pipe(
-      Effect.provide(
-        Web.Test((url, options) =>
+      const r = yield* runFake(Headers, "selfsigned.example", {
+        web: (url, options) =>
           options.verifyTls === false
             ? {
                 status: 200,
@@ -194,32 +243,41 @@ describe("Headers.check through Web", () => {
                 }
               }
             : new WebError({ url, reason: "tls", message: "self-signed certificate" })
-        )
-      )
-    )
+      })
+      expect(r.httpsAvailable).toBe(false)
+      expect(r.missing).toEqual([])
+      expect(r.warnings.join()).toMatch(/not trusted/)
+    })
   )
 
   it.effect("maps a Web timeout to the spec's timeout semantics", () =>
     Effect.gen(function* () {
-      const r = yield* check("slow.example")
+      const r = yield* runFake(Headers, "slow.example", {
+        web: (url) => new WebError({ url, reason: "timeout", message: "slow" })
+      })
       expect(r.headerFetchTimedOut).toBe(true)
       expect(r.missing).toEqual([])
-    }).pipe(Effect.provide(Web.Test((url) => new WebError({ url, reason: "timeout", message: "slow" }))))
+    })
   )
 
   it.effect("without HTTPS, probes plain HTTP and says so", () =>
     Effect.gen(function* () {
-      const r = yield* check("httponly.example")
-      expect(r.httpsAvailable).toBe(false)
-      expect(r.warnings.join("\n")).toMatch(/plain HTTP only/)
-    }).pipe(
-      Effect.provide(
-        Web.Test((url) =>
+      const r = yield* runFake(Headers, "httponly.example", {
+        web: (url) =>
           url.startsWith("https:")
             ? new WebError({ url, reason: "connect", message: "ECONNREFUSED" })
             : { status: 200 }
-        )
-      )
-    )
+      })
+      expect(r.httpsAvailable).toBe(false)
+      expect(r.warnings.join("\n")).toMatch(/plain HTTP only/)
+    })
+  )
+
+  it.effect("scannedAt is the clock's time, not the wall clock's", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(NOW.getTime())
+      const r = yield* runFake(Headers, "perfect.example", { web: () => ({ status: 200, headers: PERFECT }) })
+      expect(r.scannedAt).toBe(NOW.toISOString())
+    })
   )
 })

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, TestClock } from "effect"
-import { normaliseScanUrl } from "../../../src/checks/csp/CspCrawl.ts"
-import { CspScanner } from "../../../src/checks/csp/CspScan.ts"
-import { AppConfig } from "../../../src/Config.ts"
-import { Web, WebError, type WebRequestOptions } from "../../../src/net/Web.ts"
+import { normaliseScanUrl } from "../../src/checks/csp/CspCrawl.ts"
+import { CspScanner } from "../../src/scan/CspScanner.ts"
+import { AppConfig } from "../../src/Config.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { Smtp } from "../../src/net/Smtp.ts"
+import { Web, WebError, type WebRequestOptions } from "../../src/net/Web.ts"
 
 const html = (body: string) => new TextEncoder().encode(`<!doctype html><html><body>${body}</body></html>`)
 
@@ -49,8 +51,9 @@ const slowWeb = (requested: Array<string>) =>
 
 const layer = (requested: Array<string>, env: Record<string, string> = {}, web = Web.Test(site(requested))) =>
   CspScanner.Default.pipe(
-    Layer.provideMerge(web),
-    Layer.provide(AppConfig.Default),
+    // The crawl reads through a scan's Facts, built over the net services (DNS and SMTP unused here).
+    Layer.provideMerge(Layer.mergeAll(web, Resolver.Test({}), Smtp.Test({}))),
+    Layer.provideMerge(AppConfig.Default),
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
   )
 

@@ -1,23 +1,14 @@
 /**
  * POST /csp/scan as a service: URL refusal (400), per-origin result cache (10 min), per-client
- * rate limit (3 scans / 10 min, cache hits free, 429 + Retry-After), the crawl, and the analysis.
+ * rate limit (3 scans / 10 min, cache hits free, 429 + Retry-After), around the crawl and the
+ * analysis (`checks/csp/`).
  * A crawl that reached no page is inconclusive (502) and is neither cached nor analysed.
  */
 import { Clock, Deferred, Effect, Exit, Schema } from "effect"
-import { AppConfig } from "../../Config.ts"
-import {
-  type CurrentCsp,
-  currentCsp,
-  type Finding,
-  findings,
-  inlineCounts,
-  inventory,
-  type InventoryEntry,
-  type Synthesis,
-  synthesise,
-  violations
-} from "./CspAnalyse.ts"
-import { crawl, type CrawlData, type CrawlFailure, normaliseScanUrl } from "./CspCrawl.ts"
+import { AppConfig } from "../Config.ts"
+import { crawl, normaliseScanUrl } from "../checks/csp/CspCrawl.ts"
+import { analyseCrawl, type CspScanResult } from "../checks/csp/CspResult.ts"
+import { withFacts } from "./Scanner.ts"
 
 export const CACHE_TTL_MS = 10 * 60_000
 export const RATE_WINDOW_MS = 10 * 60_000
@@ -28,67 +19,6 @@ export class CspScanError extends Schema.TaggedError<CspScanError>()("CspScanErr
   message: Schema.String,
   retryAfterSeconds: Schema.optional(Schema.Number)
 }) {}
-
-export interface CspScanResult {
-  readonly url: string
-  readonly origin: string
-  readonly scannedAt: string
-  readonly cached: boolean
-  readonly strict: boolean
-  readonly pagesCrawled: number
-  readonly pagesFailed: number
-  readonly truncated: boolean
-  readonly currentCsp: CurrentCsp
-  readonly findings: ReadonlyArray<Finding>
-  readonly inventory: ReadonlyArray<InventoryEntry>
-  readonly inlineScripts: number
-  readonly inlineStyles: number
-  readonly eventHandlerAttrs: number
-  readonly styleAttrs: number
-  readonly javascriptUrls: number
-  readonly synthesis: Synthesis & {
-    /** Loads and inline blocks seen by the crawl that the synthesised policy would block (0 expected). */
-    readonly unresolvedViolations: number
-  }
-  readonly crawl: {
-    readonly pages: ReadonlyArray<string>
-    readonly failures: ReadonlyArray<CrawlFailure>
-    readonly robotsDisallowed: number
-    readonly stylesheetsInspected: number
-    readonly elapsedMs: number
-  }
-}
-
-/** Pure: crawl data to the spec's result (call only when at least one page was crawled). */
-export const analyseCrawl = (data: CrawlData, strict: boolean, scannedAt: Date): CspScanResult => {
-  const all = [...data.pages, ...data.stylesheets]
-  const csp = currentCsp(data.pages[0])
-  const counts = inlineCounts(data.pages)
-  const synthesis = synthesise(all, data.origin)
-  const unresolved = violations(synthesis.policyString, all, data.origin)
-  return {
-    url: data.startUrl,
-    origin: data.origin,
-    scannedAt: scannedAt.toISOString(),
-    cached: false,
-    strict,
-    pagesCrawled: data.pages.length,
-    pagesFailed: data.pagesFailed,
-    truncated: data.truncated,
-    currentCsp: csp,
-    findings: findings(csp, strict),
-    inventory: inventory(all, data.origin),
-    ...counts,
-    synthesis: { ...synthesis, unresolvedViolations: unresolved.length },
-    crawl: {
-      pages: data.pages.map((p) => p.url),
-      failures: data.failures,
-      robotsDisallowed: data.robotsDisallowed,
-      stylesheetsInspected: data.stylesheets.length,
-      elapsedMs: data.elapsedMs
-    }
-  }
-}
 
 export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
   effect: Effect.gen(function* () {
@@ -117,7 +47,8 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
     /** Crawl and analyse; a crawl that reached no page is a 400 (refused target) or a 502. */
     const run = (start: URL, strict: boolean) =>
       Effect.gen(function* () {
-        const data = yield* crawl(start, limits)
+        // One Facts per crawl: each page is fetched once, through the guarded client.
+        const data = yield* withFacts(start.hostname, crawl(start, limits))
         if (data.pages.length === 0) {
           if (data.startError?.reason === "refused-address" || data.startError?.reason === "invalid-url")
             return yield* new CspScanError({ reason: "invalid-url", message: data.startError.message })
