@@ -40,8 +40,8 @@ export const define = <const Id extends string, G, A, I>(check: Check<Id, G, A, 
 export interface CheckTiming {
   startMs: number
   endMs: number
-  /** Intervals spent awaiting other checks' results (not this check's own work). */
-  readonly waits: Array<readonly [number, number]>
+  /** Time spent awaiting another check's result (not this check's own work): [check id, from, to]. */
+  readonly waits: Array<readonly [string, number, number]>
   readonly needs: Set<string>
 }
 
@@ -95,7 +95,7 @@ export const need = <A>(check: Check<string, any, A, any>): Effect.Effect<A, nev
     const timing = current === null ? undefined : trace?.get(current)
     if (timing) {
       timing.needs.add(check.id)
-      timing.waits.push([since, yield* Clock.currentTimeMillis])
+      timing.waits.push([check.id, since, yield* Clock.currentTimeMillis])
     }
     return result
   })

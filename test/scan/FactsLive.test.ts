@@ -135,31 +135,47 @@ describe("critical path", () => {
       })
     ))
 
-  it("is the longest chain of own work, never more than all the work", () => {
-    const t = (
-      startMs: number,
-      endMs: number,
-      needs: Array<string> = [],
-      waits: Array<[number, number]> = []
-    ) => ({ startMs, endMs, needs: new Set(needs), waits }) satisfies CheckTiming
-    // b waits for a (0-40) and then works 40-60; c works alone 0-30.
+  const t = (startMs: number, endMs: number, waits: Array<readonly [string, number, number]> = []) =>
+    ({ startMs, endMs, needs: new Set(waits.map(([id]) => id)), waits }) satisfies CheckTiming
+
+  it("follows the chain of waits, counting only the work done after each result arrived", () => {
+    // b works 0-10, waits for a until 40, works 40-60; c works alone 0-30.
     const trace: ScanTrace = new Map([
       ["a", t(0, 40)],
-      ["b", t(0, 60, ["a"], [[0, 40]])],
+      ["b", t(0, 60, [["a", 10, 40]])],
       ["c", t(0, 30)]
     ])
     expect(criticalPath(trace, 60)).toBe(60)
-    fc.assert(
-      fc.property(fc.array(fc.tuple(interval, fc.boolean())), (runs) => {
-        const trace: ScanTrace = new Map(
-          runs.map(([[s, e], dep], i) => [`c${i}`, t(s, e, dep && i > 0 ? [`c${i - 1}`] : [])])
-        )
-        const span = Math.max(0, ...runs.map(([[, e]]) => e))
-        const total = runs.reduce((n, [[s, e]]) => n + e - s, 0)
-        const cp = criticalPath(trace, span)
-        expect(cp).toBeGreaterThanOrEqual(0)
-        expect(cp).toBeLessThanOrEqual(total)
-      })
-    )
+    // b's 10 ms before the wait ran beside a: not on the chain.
+    trace.set("a", t(0, 30))
+    trace.set("b", t(0, 40, [["a", 5, 30]]))
+    expect(criticalPath(trace, 40)).toBe(40)
   })
+
+  it("never exceeds the wall time, however the checks waited on each other", () =>
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(interval, fc.option(fc.tuple(fc.nat(20), interval))), { maxLength: 20 }),
+        (runs) => {
+          const trace: ScanTrace = new Map(
+            runs.map(([[s, e], dep], i) => {
+              const waits: Array<readonly [string, number, number]> = []
+              if (dep && i > 0) {
+                const [on, [a, b]] = dep
+                const target = runs[on % i]![0]
+                // a wait lies inside the check's run and ends no sooner than the awaited check
+                const from = Math.min(Math.max(a, s), e)
+                const to = Math.min(Math.max(b, from, target[1]), Math.max(e, target[1]))
+                if (to <= e) waits.push([`c${on % i}`, from, to])
+              }
+              return [`c${i}`, t(s, e, waits)] as const
+            })
+          )
+          const wall = Math.max(0, ...runs.map(([[, e]]) => e))
+          const cp = criticalPath(trace, wall)
+          expect(cp).toBeGreaterThanOrEqual(0)
+          expect(cp).toBeLessThanOrEqual(wall)
+        }
+      )
+    ))
 })
