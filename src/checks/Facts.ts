@@ -2,7 +2,7 @@
  * Facts: a check's only door to the world (DESIGN.md principles 3 and 5).
  *
  * A check's `gather` requires `Facts` and nothing of `net/`. One scan builds one Facts (the live
- * implementation is `src/scan/Facts.ts`), which asks each question once however many checks need
+ * implementation is `src/scan/FactsLive.ts`), which asks each question once however many checks need
  * it and however concurrently they run: every DNS question, web fetch and SMTP probe, and every
  * derived `Fact`, is memoised for the scan, its failure too (a SERVFAIL stays unknown for the whole
  * scan instead of being retried by each check). A memoised question runs in the scan's own scope,

@@ -12,6 +12,7 @@ import { Dkim } from "./dkim/Dkim.ts"
 import { Dmarc } from "./dmarc/Dmarc.ts"
 import { Fcrdns } from "./fcrdns/Fcrdns.ts"
 import { MtaSts } from "./mta-sts/MtaSts.ts"
+import { SenderRequirements } from "./sender/SenderRequirements.ts"
 import { SmtpTls } from "./smtp-tls/SmtpTls.ts"
 import { Lookup } from "./dns/Lookup.ts"
 import { Dnssec } from "./dnssec/Dnssec.ts"
@@ -35,6 +36,7 @@ export const registry = [
   SmtpTls,
   Tlsa,
   Blocklist,
+  SenderRequirements,
   // web
   Headers
 ] as const

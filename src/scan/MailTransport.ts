@@ -12,7 +12,7 @@ import { Facts } from "../checks/Facts.ts"
 import { Blocklist } from "../checks/blocklist/Blocklist.ts"
 import { Fcrdns, withApiUrl } from "../checks/fcrdns/Fcrdns.ts"
 import { MailServers } from "../checks/MailServers.ts"
-import * as SenderRequirements from "../checks/sender/SenderRequirements.ts"
+import { SenderRequirements } from "../checks/sender/SenderRequirements.ts"
 import { SmtpTls } from "../checks/smtp-tls/SmtpTls.ts"
 import { Tlsa } from "../checks/tlsa/Tlsa.ts"
 import { UpstreamProblem } from "./Errors.ts"
@@ -63,15 +63,5 @@ export const tlsa = (domain: string) =>
     ([result]) => result
   )
 
-/**
- * The bulk-sender rules over SMTP TLS and FCrDNS (one scan's Facts) and the email-authentication
- * verdicts (read by `SenderRequirements.emailSources`).
- */
 export const senderRequirements = (domain: string) =>
-  Effect.gen(function* () {
-    const [[tls, reverse], sources] = yield* Effect.all(
-      [overMailServers(domain, [SmtpTls, Fcrdns]), SenderRequirements.emailSources(domain)],
-      { concurrency: "unbounded" }
-    )
-    return yield* SenderRequirements.check(domain, sources, reverse, tls)
-  })
+  Effect.map(overMailServers(domain, [SenderRequirements]), ([result]) => result)

@@ -3,14 +3,16 @@
  * world's validating resolver, and each test asserts what the scenario stages.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { Resolver } from "../../src/net/Resolver.ts"
-import { Facts } from "../../src/scan/Facts.ts"
-import { WorldConfig } from "./env.ts"
+import { Effect } from "effect"
+import { Facts } from "../../src/checks/Facts.ts"
+import { MailServers } from "../../src/checks/MailServers.ts"
+import { Spf } from "../../src/checks/spf/Spf.ts"
+import { runCheck, withFacts } from "../../src/scan/Scanner.ts"
+import { ScanWorld } from "./scanWorld.ts"
 
-const spf = (domain: string) => Effect.flatMap(Facts.make(domain), (facts) => facts.spf)
+const spf = (domain: string) => runCheck(Spf, domain)
 
-layer(Resolver.Default.pipe(Layer.provide(WorldConfig)), { timeout: 60_000 })("SPF in the world", (it) => {
+layer(ScanWorld, { timeout: 60_000 })("SPF in the world", (it) => {
   it.effect(
     "spf-toomany.com: 12 lookups through nested includes, over the limit, record still returned",
     () =>
@@ -109,8 +111,7 @@ layer(Resolver.Default.pipe(Layer.provide(WorldConfig)), { timeout: 60_000 })("S
 
   it.effect("nomail.org: v=spf1 -all with a null MX", () =>
     Effect.gen(function* () {
-      const facts = yield* Facts.make("nomail.org")
-      const r = yield* facts.spf
+      const r = yield* spf("nomail.org")
       expect(r).toMatchObject({
         exists: true,
         valid: true,
@@ -118,8 +119,11 @@ layer(Resolver.Default.pipe(Layer.provide(WorldConfig)), { timeout: 60_000 })("S
         lookups: 0,
         record: "v=spf1 -all"
       })
-      const mx = yield* facts.mx
-      expect(mx).toMatchObject({ nullMx: true, implicit: false })
+      const servers = yield* withFacts(
+        "nomail.org",
+        Effect.flatMap(Facts, (facts) => facts.get(MailServers))
+      )
+      expect(servers.mxStatus).toBe("null-mx")
     })
   )
 })

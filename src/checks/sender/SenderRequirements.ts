@@ -4,15 +4,15 @@
  * Microsoft Outlook.com (high-volume sender requirements, May 2025). Pure: the SPF, DKIM, DMARC,
  * FCrDNS and TLS verdicts are gathered by their own checks and passed in as `SenderInput`.
  */
-import { Effect } from "effect"
-import type { Resolver } from "../../net/Resolver.ts"
-import { Facts } from "../../scan/Facts.ts"
-import { checkDkim, type DkimResult } from "../dkim/Dkim.ts"
-import { checkDmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
-import type { SpfResult } from "../spf/Spf.ts"
-import type { FcrdnsReport } from "../fcrdns/Fcrdns.ts"
-import type { SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
-import type { CheckStatus } from "../Status.ts"
+import { Effect, Schema } from "effect"
+import { define, need } from "../Check.ts"
+import { Facts } from "../Facts.ts"
+import { Dkim, type DkimResult } from "../dkim/Dkim.ts"
+import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
+import { Spf, type SpfResult } from "../spf/Spf.ts"
+import { Fcrdns, type FcrdnsReport } from "../fcrdns/Fcrdns.ts"
+import { SmtpTls, type SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
+import { type CheckStatus, Status } from "../Status.ts"
 
 /** One upstream verdict, reduced to what the rules need. */
 export interface Verdict {
@@ -35,41 +35,44 @@ export interface SenderInput {
   readonly tls: Verdict
 }
 
-export interface RequirementCheck {
-  readonly id: string
-  readonly name: string
-  readonly status: CheckStatus
-  readonly googleRequired: boolean
-  readonly yahooRequired: boolean
-  readonly microsoftRequired: boolean
-  readonly description: string
-  readonly detail: string
-  readonly reference: string
-}
+export const RequirementCheck = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  status: Status,
+  googleRequired: Schema.Boolean,
+  yahooRequired: Schema.Boolean,
+  microsoftRequired: Schema.Boolean,
+  description: Schema.String,
+  detail: Schema.String,
+  reference: Schema.String
+})
+export type RequirementCheck = typeof RequirementCheck.Type
 
-export interface SenderRequirementsResult {
-  readonly domain: string
-  readonly overallStatus: "compliant" | "non-compliant" | "partial" | "unknown" | "not-applicable"
-  readonly passedCount: number
-  readonly failedCount: number
-  readonly checks: ReadonlyArray<RequirementCheck>
-  readonly summary: {
-    readonly google: ProviderSummary
-    readonly yahoo: ProviderSummary
-    readonly microsoft: ProviderSummary
-    readonly warningCount: number
-    readonly unknownCount: number
-    readonly notApplicableCount: number
-    readonly note: string
-  }
-}
+export const ProviderSummary = Schema.Struct({
+  status: Schema.Literal("compliant", "non-compliant", "partial", "unknown"),
+  required: Schema.Int,
+  passed: Schema.Int,
+  failed: Schema.Int
+})
+export type ProviderSummary = typeof ProviderSummary.Type
 
-export interface ProviderSummary {
-  readonly status: "compliant" | "non-compliant" | "partial" | "unknown"
-  readonly required: number
-  readonly passed: number
-  readonly failed: number
-}
+export const SenderRequirementsResult = Schema.Struct({
+  domain: Schema.String,
+  overallStatus: Schema.Literal("compliant", "non-compliant", "partial", "unknown", "not-applicable"),
+  passedCount: Schema.Int,
+  failedCount: Schema.Int,
+  checks: Schema.Array(RequirementCheck),
+  summary: Schema.Struct({
+    google: ProviderSummary,
+    yahoo: ProviderSummary,
+    microsoft: ProviderSummary,
+    warningCount: Schema.Int,
+    unknownCount: Schema.Int,
+    notApplicableCount: Schema.Int,
+    note: Schema.String
+  })
+}).annotations({ identifier: "SenderRequirementsResult" })
+export type SenderRequirementsResult = typeof SenderRequirementsResult.Type
 
 const GOOGLE = "https://support.google.com/a/answer/81126"
 const YAHOO = "https://senders.yahooinc.com/best-practices/"
@@ -237,13 +240,6 @@ const verdictOf = (checks: ReadonlyArray<{ readonly status: CheckStatus }>): Pro
         ? "partial"
         : "compliant"
 
-/** Where the SPF / DKIM / DMARC verdicts come from (the email checks; a fake in tests). */
-export interface AuthSources {
-  readonly spf: Effect.Effect<Verdict>
-  readonly dkim: Effect.Effect<Verdict>
-  readonly dmarc: Effect.Effect<SenderInput["dmarc"]>
-}
-
 /** SPF present, single and free of permerrors (RFC 7208 4.5, 4.6). */
 export const spfVerdict = (spf: SpfResult): Verdict =>
   spf.status === "unknown"
@@ -287,41 +283,63 @@ export const dmarcVerdict = (dmarc: DmarcResult): SenderInput["dmarc"] => {
   }
 }
 
-/** The verdicts of the email-authentication checks, over the scan's memoised Facts. */
-export const emailSources = (domain: string): Effect.Effect<AuthSources, never, Resolver> =>
-  Effect.map(Facts.make(domain), (facts) => ({
-    spf: Effect.map(facts.spf, spfVerdict),
-    dkim: Effect.map(checkDkim(facts.dns, domain), dkimVerdict),
-    dmarc: Effect.map(checkDmarc(facts.dns, domain), dmarcVerdict)
-  }))
+/** What the rules read: the verdicts of the checks they build on, all from the same scan. */
+export interface SenderGathered {
+  readonly domain: string
+  readonly spf: SpfResult
+  readonly dkim: DkimResult
+  readonly dmarc: DmarcResult
+  readonly fcrdns: FcrdnsReport
+  readonly tls: SmtpTlsResult
+}
 
-/** GET /email/sender-requirements: the rules over the auth sources, FCrDNS and SMTP TLS. */
-export const check = Effect.fn("SenderRequirements.check")(function* (
-  domain: string,
-  sources: AuthSources,
-  fcrdns: FcrdnsReport,
-  tls: SmtpTlsResult
-) {
-  const [spf, dkim, dmarc] = yield* Effect.all([sources.spf, sources.dkim, sources.dmarc], {
-    concurrency: "unbounded"
-  })
-  // RFC 7505 null MX plus `v=spf1 -all`: the domain declares it neither receives nor sends mail
-  const nullMx = tls.mxRecords.length === 1 && tls.mxRecords[0]!.host === ""
-  return analyse({
-    domain,
-    sendsNoMail: nullMx && /-all\s*$/.test(spf.detail),
-    spf,
-    dkim,
-    dmarc,
+/**
+ * RFC 7505 null MX plus an SPF record that authorises no sender (`v=spf1 -all`): the domain
+ * declares it neither receives nor sends mail, so no sender rule applies.
+ */
+export const sendsNoMail = ({ spf, tls }: Pick<SenderGathered, "spf" | "tls">): boolean =>
+  tls.mxRecords.length === 1 &&
+  tls.mxRecords[0]!.host === "" &&
+  spf.exists &&
+  spf.valid &&
+  spf.policy === "fail" &&
+  spf.mechanisms.length === 1
+
+/** The rules over the gathered verdicts. Pure and total. */
+export const judge = (g: SenderGathered): SenderRequirementsResult =>
+  analyse({
+    domain: g.domain,
+    sendsNoMail: sendsNoMail(g),
+    spf: spfVerdict(g.spf),
+    dkim: dkimVerdict(g.dkim),
+    dmarc: dmarcVerdict(g.dmarc),
     fcrdns: {
-      status: fcrdns.result.status,
+      status: g.fcrdns.result.status,
       detail:
-        fcrdns.result.status === "pass"
-          ? `all ${fcrdns.result.results.length} mail server addresses have forward-confirmed PTR records`
-          : (fcrdns.result.issues[0] ?? fcrdns.result.status)
+        g.fcrdns.result.status === "pass"
+          ? `all ${g.fcrdns.result.results.length} mail server addresses have forward-confirmed PTR records`
+          : (g.fcrdns.result.issues[0] ?? g.fcrdns.result.status)
     },
-    tls: tlsVerdict(tls)
+    tls: tlsVerdict(g.tls)
   })
+
+export const SenderRequirements = define({
+  id: "sender-requirements",
+  title: "Mailbox-provider sender requirements",
+  category: "email",
+  result: SenderRequirementsResult,
+  gather: Effect.all(
+    {
+      domain: Effect.map(Facts, (facts) => facts.domain),
+      spf: need(Spf),
+      dkim: need(Dkim),
+      dmarc: need(Dmarc),
+      fcrdns: need(Fcrdns),
+      tls: need(SmtpTls)
+    },
+    { concurrency: "unbounded" }
+  ),
+  analyse: (gathered: SenderGathered) => judge(gathered)
 })
 
 /** Google asks for TLS on transmission: every reachable MX must offer STARTTLS and complete it. */

@@ -5,8 +5,11 @@ import {
   dkimVerdict,
   dmarcVerdict,
   type SenderInput,
+  sendsNoMail,
   spfVerdict
 } from "../../../src/checks/sender/SenderRequirements.ts"
+import type { SmtpTlsResult } from "../../../src/checks/smtp-tls/SmtpTls.ts"
+import type { SpfResult } from "../../../src/checks/spf/Spf.ts"
 import { CheckStatuses } from "../../../src/checks/Status.ts"
 
 const ok = { status: "pass" as const, detail: "ok" }
@@ -150,5 +153,22 @@ describe("verdicts from the email checks", () => {
     expect(dmarcVerdict({ ...base, exists: false } as any).status).toBe("missing")
     expect(dmarcVerdict({ ...base, valid: false } as any).status).toBe("fail")
     expect(dmarcVerdict({ ...base, status: "unknown" } as any).status).toBe("unknown")
+  })
+})
+
+describe("a domain that sends no mail", () => {
+  const nullMx = { mxRecords: [{ priority: 0, host: "" }] } as unknown as SmtpTlsResult
+  const spf = (record: string, policy: SpfResult["policy"], mechanisms: Array<string>) =>
+    ({ exists: true, valid: true, record, policy, mechanisms }) as unknown as SpfResult
+
+  it("is read from the structure of the SPF result and the MX set, not from display text", () => {
+    expect(sendsNoMail({ tls: nullMx, spf: spf("v=spf1 -all", "fail", ["-all"]) })).toBe(true)
+    // the same words elsewhere in the record do not count: a sender is authorised
+    expect(
+      sendsNoMail({ tls: nullMx, spf: spf("v=spf1 ip4:192.0.2.1 -all", "fail", ["ip4:192.0.2.1", "-all"]) })
+    ).toBe(false)
+    expect(sendsNoMail({ tls: nullMx, spf: spf("v=spf1 ~all", "softfail", ["~all"]) })).toBe(false)
+    const realMx = { mxRecords: [{ priority: 10, host: "mx.example.com" }] } as unknown as SmtpTlsResult
+    expect(sendsNoMail({ tls: realMx, spf: spf("v=spf1 -all", "fail", ["-all"]) })).toBe(false)
   })
 })
