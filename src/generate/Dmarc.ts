@@ -1,9 +1,10 @@
 /**
  * The DMARC record generator (POST /email/dmarc/generate). Pure: no network, nothing stored.
  * Builds the `_dmarc` TXT value (RFC 7489 6.3 tag order: v first, then p) and advice for the
- * usual rollout none -> quarantine -> reject. Invalid input is a `DmarcGenerateError` (HTTP 400).
+ * usual rollout none -> quarantine -> reject. Invalid input is a `GenerateError` (HTTP 400).
  */
 import { Either, Schema } from "effect"
+import { GenerateError } from "./GenerateError.ts"
 import {
   mailboxDomain,
   organisationalDomainOf,
@@ -12,11 +13,6 @@ import {
   type Alignment,
   type DmarcPolicy
 } from "../records/DmarcRecord.ts"
-
-export class DmarcGenerateError extends Schema.TaggedError<DmarcGenerateError>()("DmarcGenerateError", {
-  field: Schema.String,
-  reason: Schema.String
-}) {}
 
 /** The request as the API accepts it: loose strings, validated here. */
 export interface DmarcGenerateInput {
@@ -79,16 +75,16 @@ export interface DmarcGenerated {
   }>
 }
 
-const fail = (field: string, reason: string) => Either.left(new DmarcGenerateError({ field, reason }))
+const fail = (field: string, reason: string) => Either.left(new GenerateError({ field, message: reason }))
 
-const policyOf = (field: string, value: string): Either.Either<DmarcPolicy, DmarcGenerateError> => {
+const policyOf = (field: string, value: string): Either.Either<DmarcPolicy, GenerateError> => {
   const v = value.trim().toLowerCase()
   return v === "none" || v === "quarantine" || v === "reject"
     ? Either.right(v)
     : fail(field, `${field} must be none, quarantine or reject, got '${value}'`)
 }
 
-const alignmentOf = (field: string, value: string): Either.Either<Alignment, DmarcGenerateError> => {
+const alignmentOf = (field: string, value: string): Either.Either<Alignment, GenerateError> => {
   const v = value.trim().toLowerCase()
   if (v === "r" || v === "relaxed") return Either.right("r")
   if (v === "s" || v === "strict") return Either.right("s")
@@ -99,7 +95,7 @@ const alignmentOf = (field: string, value: string): Either.Either<Alignment, Dma
 const addressesOf = (
   field: string,
   value: string | ReadonlyArray<string> | undefined
-): Either.Either<ReadonlyArray<string>, DmarcGenerateError> => {
+): Either.Either<ReadonlyArray<string>, GenerateError> => {
   if (value === undefined) return Either.right([])
   const items = (typeof value === "string" ? [value] : value)
     .flatMap((v) => v.split(","))
@@ -117,15 +113,13 @@ const addressesOf = (
   return Either.right(out)
 }
 
-const intOf = (field: string, value: number, max: number): Either.Either<number, DmarcGenerateError> =>
+const intOf = (field: string, value: number, max: number): Either.Either<number, GenerateError> =>
   Number.isInteger(value) && value >= 0 && value <= max
     ? Either.right(value)
     : fail(field, `${field} must be an integer from 0 to ${max}, got ${value}`)
 
 /** Validates the request into a configuration (the 400 reasons live here). */
-export const validateDmarcInput = (
-  input: DmarcGenerateInput
-): Either.Either<DmarcConfig, DmarcGenerateError> =>
+export const validateDmarcInput = (input: DmarcGenerateInput): Either.Either<DmarcConfig, GenerateError> =>
   Either.gen(function* () {
     if (input.policy === undefined)
       return yield* fail("policy", "policy is required (none, quarantine or reject)")
@@ -277,7 +271,7 @@ const rolloutOf = (c: DmarcConfig): DmarcGenerated["rollout"] => {
 }
 
 /** Generates the `_dmarc` record for a request; Left with a reason for invalid input. */
-export const generateDmarc = (input: DmarcGenerateInput): Either.Either<DmarcGenerated, DmarcGenerateError> =>
+export const generateDmarc = (input: DmarcGenerateInput): Either.Either<DmarcGenerated, GenerateError> =>
   Either.map(validateDmarcInput(input), (config) => {
     const domain = input.domain?.trim().toLowerCase().replace(/\.$/, "")
     const record = renderDmarc(config)

@@ -5,7 +5,8 @@
  * values can break. Used by `POST /security-headers/generate` and for `recommended`/`outputs` of the
  * security-headers analysis.
  */
-import { Schema } from "effect"
+import { Either, Schema } from "effect"
+import { GenerateError } from "./GenerateError.ts"
 import { renderOutputs, HeaderOutputs } from "./SecurityHeadersOutputs.ts"
 
 export const Presets = ["recommended", "strict", "report-only"] as const
@@ -65,11 +66,6 @@ export const GenerateRequest = Schema.Struct({
   config: Schema.optional(HeadersConfig)
 })
 export type GenerateRequest = typeof GenerateRequest.Type
-
-export class SecurityHeadersError extends Schema.TaggedError<SecurityHeadersError>()("SecurityHeadersError", {
-  reason: Schema.Literal("no-input", "invalid"),
-  message: Schema.String
-}) {}
 
 export const Header = Schema.Struct({ name: Schema.String, value: Schema.String })
 export type Header = typeof Header.Type
@@ -433,12 +429,12 @@ const crossWarnings = (headers: ReadonlyArray<Header>): Array<string> => {
  * (config wins); with only a config, exactly the configured headers are produced and `true`
  * selects the recommended value for that header.
  */
-export const generate = (request: GenerateRequest): GenerateResult | SecurityHeadersError => {
+export const generate = (request: GenerateRequest): Either.Either<GenerateResult, GenerateError> => {
   if (
     request.preset === undefined &&
     (request.config === undefined || Object.keys(request.config).length === 0)
   )
-    return new SecurityHeadersError({ reason: "no-input", message: "either preset or config is required" })
+    return Either.left(new GenerateError({ message: "either preset or config is required" }))
   const base = request.preset === undefined ? {} : PRESETS[request.preset]
   const merged: HeadersConfig = { ...base, ...(request.config ?? {}) }
   const headers: Array<Header> = []
@@ -456,10 +452,10 @@ export const generate = (request: GenerateRequest): GenerateResult | SecurityHea
   }
   for (const key of CONFIG_KEYS) {
     const r = one(key, merged, base)
-    if (isFailure(r)) return new SecurityHeadersError({ reason: "invalid", message: r.error })
+    if (isFailure(r)) return Either.left(new GenerateError({ field: key, message: r.error }))
     if (r.header) {
       const bad = safeValue(key, r.header.value)
-      if (bad) return new SecurityHeadersError({ reason: "invalid", message: bad.error })
+      if (bad) return Either.left(new GenerateError({ field: key, message: bad.error }))
       headers.push(r.header)
       config[key] = r.header.value
     }
@@ -467,11 +463,11 @@ export const generate = (request: GenerateRequest): GenerateResult | SecurityHea
   }
   if (headers.length === 0) warnings.push("Every header is switched off: nothing to configure.")
   warnings.push(...crossWarnings(headers))
-  return {
+  return Either.right({
     preset: request.preset ?? null,
     headers,
     outputs: renderOutputs(headers),
     warnings,
     config
-  }
+  })
 }

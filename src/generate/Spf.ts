@@ -5,9 +5,10 @@
  * sizes (RFC 7208 3.3, 3.4) and returns the DNS entry to publish.
  */
 import { Either, Schema } from "effect"
-import { answerBytes } from "../checks/spf/SpfFlatten.ts"
+import { answerBytes } from "../records/TxtSize.ts"
 import { parseIp4, parseIp6 } from "../records/SpfIp.ts"
 import { checkDomainSpec, print, type Mechanism, type Qualifier, type Term } from "../records/SpfParse.ts"
+import { GenerateError } from "./GenerateError.ts"
 
 export const GeneratorMechanismTypes = ["ip4", "ip6", "a", "mx", "include", "exists", "ptr"] as const
 export type GeneratorMechanismType = (typeof GeneratorMechanismTypes)[number]
@@ -16,15 +17,11 @@ export interface SpfGenerateInput {
   readonly mechanisms: ReadonlyArray<{ readonly type: string; readonly value?: string | undefined }>
   readonly useA?: boolean | undefined
   readonly useMx?: boolean | undefined
-  /** `fail`, `softfail`, `neutral`, `pass`, or the `-all` / `~all` / `?all` / `+all` spellings. */
-  readonly policy: string
+  /** `fail`, `softfail`, `neutral`, `pass`, or the `-all` / `~all` / `?all` / `+all` spellings; default softfail. */
+  readonly policy?: string | undefined
   /** Optional: the domain, for the DNS entry's name and the answer-size estimate. */
   readonly domain?: string | undefined
 }
-
-export class SpfGenerateError extends Schema.TaggedError<SpfGenerateError>()("SpfGenerateError", {
-  reason: Schema.String
-}) {}
 
 export interface SpfGenerateOutput {
   readonly record: string
@@ -93,7 +90,7 @@ const PRIVATE_V4: ReadonlyArray<readonly [string, number]> = [
 const inV4 = (ip: bigint, [net, len]: readonly [string, number]) =>
   ip >> BigInt(32 - len) === parseIp4(net)! >> BigInt(32 - len)
 
-const fail = (reason: string) => Either.left(new SpfGenerateError({ reason }))
+const fail = (message: string) => Either.left(new GenerateError({ message }))
 
 const parseCidr = (value: string, family: 4 | 6) => {
   const [ip = "", len, extra] = value.split("/")
@@ -110,7 +107,7 @@ const toMechanism = (
   type: string,
   rawValue: string | undefined,
   warnings: Array<string>
-): Either.Either<Mechanism, SpfGenerateError> => {
+): Either.Either<Mechanism, GenerateError> => {
   const t = type.trim().toLowerCase()
   let value = (rawValue ?? "").trim()
   // tolerate the term spelled out in the value ("ip4:192.0.2.1", "include:_spf.example.com")
@@ -185,13 +182,14 @@ const toMechanism = (
 }
 
 /** Generates the record. Left: invalid input, with a reason fit for a 400 response. */
-export const generate = (input: SpfGenerateInput): Either.Either<SpfGenerateOutput, SpfGenerateError> => {
-  const warnings: Array<string> = []
+export const generate = (input: SpfGenerateInput): Either.Either<SpfGenerateOutput, GenerateError> => {
+  const warnings: Array<string> =
+    input?.policy === undefined ? ["no policy given: '~all' (softfail) used"] : []
   if (typeof input !== "object" || input === null)
     return fail("the body must be an object {mechanisms, useA, useMx, policy}")
   const qualifier =
     POLICIES[
-      String(input.policy ?? "")
+      String(input.policy ?? "softfail")
         .trim()
         .toLowerCase()
     ]

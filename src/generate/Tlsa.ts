@@ -5,10 +5,7 @@
  */
 import { createHash, createPublicKey, X509Certificate } from "node:crypto"
 import { Either, Schema } from "effect"
-
-export class TlsaInputError extends Schema.TaggedError<TlsaInputError>()("TlsaInputError", {
-  message: Schema.String
-}) {}
+import { GenerateError } from "./GenerateError.ts"
 
 export const USAGES: Record<number, { readonly name: string; readonly description: string }> = {
   0: {
@@ -120,10 +117,10 @@ export const pemBlocks = (pem: string): Array<{ readonly label: string; readonly
     der: Buffer.from(m[2]!.replace(/^[A-Za-z-]+:.*$/gm, "").replace(/\s+/g, ""), "base64")
   }))
 
-const fail = (message: string) => Either.left(new TlsaInputError({ message }))
+const fail = (message: string) => Either.left(new GenerateError({ message }))
 
 /** Builds the TLSA record; refuses private keys, other PEM labels and impossible parameters. */
-export const generate = (req: TlsaRequest): Either.Either<TlsaGenerated, TlsaInputError> => {
+export const generate = (req: TlsaRequest): Either.Either<TlsaGenerated, GenerateError> => {
   if (/PRIVATE KEY/i.test(req.pem))
     return fail("the PEM holds a private key: never share it; send the CERTIFICATE or PUBLIC KEY instead")
   const blocks = pemBlocks(req.pem)

@@ -11,6 +11,7 @@ import { parseTypes } from "../checks/dns/Lookup.ts"
 import * as TlsaGenerator from "../generate/Tlsa.ts"
 import * as Dns from "../scan/Dns.ts"
 import * as MailTransport from "../scan/MailTransport.ts"
+import { generated } from "./Generated.ts"
 
 export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
   handlers
@@ -23,10 +24,5 @@ export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
     .handle("dnssec", ({ urlParams }) => Dns.dnssec(urlParams.domain))
     .handle("propagation", ({ urlParams }) => Dns.propagation(urlParams.domain, urlParams.type ?? "A"))
     .handle("tlsa", ({ urlParams }) => MailTransport.tlsa(urlParams.domain))
-    .handle("tlsaGenerate", ({ payload }) =>
-      Either.match(TlsaGenerator.generate(payload), {
-        onLeft: (e) => Effect.fail(new BadRequest({ error: e.message })),
-        onRight: (record) => Effect.succeed(record)
-      })
-    )
+    .handle("tlsaGenerate", ({ payload }) => generated(TlsaGenerator.generate(payload)))
 )

@@ -13,6 +13,7 @@ import { Dmarc } from "../checks/dmarc/Dmarc.ts"
 import { MtaSts } from "../checks/mta-sts/MtaSts.ts"
 import { generateDmarc, type DmarcGenerateInput } from "../generate/Dmarc.ts"
 import { runCheck, withFacts } from "../scan/Scanner.ts"
+import { generated } from "./Generated.ts"
 
 type DomainParams = { readonly urlParams: { readonly domain: string } }
 
@@ -57,7 +58,4 @@ export const handleBimi = ({
 export const handleMtaSts = ({ urlParams }: DomainParams) => runCheck(MtaSts, urlParams.domain)
 
 export const handleDmarcGenerate = ({ payload }: { readonly payload: DmarcGenerateInput }) =>
-  Either.match(generateDmarc(payload), {
-    onLeft: (e) => Effect.fail(new BadRequest({ error: e.reason })),
-    onRight: (out) => Effect.succeed(out)
-  })
+  generated(generateDmarc(payload))

@@ -16,6 +16,7 @@ import {
   handleDmarcGenerate,
   handleMtaSts
 } from "./EmailAuthHandlers.ts"
+import { generated } from "./Generated.ts"
 
 export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
   handlers
@@ -29,16 +30,6 @@ export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
     .handle("fcrdns", ({ request, urlParams }) => fcrdns(urlParams.domain, request))
     .handle("blacklist", ({ urlParams }) => MailTransport.blacklist(urlParams.domain))
     .handle("senderRequirements", ({ urlParams }) => MailTransport.senderRequirements(urlParams.domain))
-    .handle("spfGenerate", ({ payload }) =>
-      Either.match(generateSpf({ ...payload, policy: payload.policy ?? "softfail" }), {
-        onLeft: (e) => Effect.fail(new BadRequest({ error: e.reason })),
-        onRight: (out) =>
-          Effect.succeed(
-            payload.policy === undefined
-              ? { ...out, warnings: ["no policy given: '~all' (softfail) used", ...out.warnings] }
-              : out
-          )
-      })
-    )
+    .handle("spfGenerate", ({ payload }) => generated(generateSpf(payload)))
     .handle("dmarcGenerate", handleDmarcGenerate)
 )

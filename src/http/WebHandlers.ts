@@ -6,7 +6,8 @@ import { BadRequest, Inconclusive, TooManyRequests } from "../api/Errors.ts"
 import { Headers } from "../checks/headers/Headers.ts"
 import { CspScanner } from "../scan/CspScanner.ts"
 import { runCheck } from "../scan/Scanner.ts"
-import { generate, SecurityHeadersError } from "../generate/SecurityHeaders.ts"
+import { generate } from "../generate/SecurityHeaders.ts"
+import { generated } from "./Generated.ts"
 import { clientAddress } from "./ClientAddress.ts"
 
 /** The caller's address for the CSP rate limit: the socket peer, or the client behind a trusted proxy. */
@@ -15,12 +16,7 @@ const clientIp = clientAddress
 export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
   handlers
     .handle("headersAnalyze", ({ urlParams }) => runCheck(Headers, urlParams.domain))
-    .handle("headersGenerate", ({ payload }) => {
-      const result = generate(payload)
-      return result instanceof SecurityHeadersError
-        ? Effect.fail(new BadRequest({ error: result.message }))
-        : Effect.succeed(result)
-    })
+    .handle("headersGenerate", ({ payload }) => generated(generate(payload)))
     .handle("cspScan", ({ payload }) =>
       Effect.gen(function* () {
         const scanner = yield* CspScanner

@@ -6,7 +6,7 @@ import { generateDmarc, type DmarcGenerateInput } from "../../src/generate/Dmarc
 
 const ok = (input: DmarcGenerateInput) => {
   const r = generateDmarc(input)
-  if (Either.isLeft(r)) throw new Error(r.left.reason)
+  if (Either.isLeft(r)) throw new Error(r.left.message)
   return r.right
 }
 const reason = (input: DmarcGenerateInput) => {
@@ -64,7 +64,7 @@ describe("DMARC generator", () => {
   })
 
   it("rejects invalid input with a reason", () => {
-    expect(reason({ policy: "block" })).toMatchObject({ _tag: "DmarcGenerateError", field: "policy" })
+    expect(reason({ policy: "block" })).toMatchObject({ _tag: "GenerateError", field: "policy" })
     expect(reason({})?.field).toBe("policy")
     expect(reason({ policy: "none", pct: 101 })?.field).toBe("pct")
     expect(reason({ policy: "none", pct: 2.5 })?.field).toBe("pct")

@@ -6,7 +6,7 @@ import { parse } from "../../src/records/SpfParse.ts"
 
 const ok = (input: SpfGenerateInput) => {
   const r = generate(input)
-  if (Either.isLeft(r)) throw new Error(r.left.reason)
+  if (Either.isLeft(r)) throw new Error(r.left.message)
   return r.right
 }
 const err = (input: unknown) => {
@@ -77,7 +77,7 @@ describe("generate/Spf", () => {
     [{ mechanisms: "ip4", policy: "fail" }, /array/],
     [{ mechanisms: [{ value: "x" }], policy: "fail" }, /type/]
   ])("rejects %j", (input, reason) => {
-    expect(err(input).reason).toMatch(reason)
+    expect(err(input).message).toMatch(reason)
   })
 })
 

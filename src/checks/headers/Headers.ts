@@ -4,13 +4,8 @@
  * pure, total `analyse`. "Unknown is not missing": when the fetch times out or DNS fails, every
  * header is `unknown` and nothing is reported missing.
  */
-import { Effect, Schema } from "effect"
-import {
-  ConfigValues,
-  generate,
-  type HeadersConfig,
-  SecurityHeadersError
-} from "../../generate/SecurityHeaders.ts"
+import { Effect, Either, Schema } from "effect"
+import { ConfigValues, generate, type HeadersConfig } from "../../generate/SecurityHeaders.ts"
 import { HeaderOutputs } from "../../generate/SecurityHeadersOutputs.ts"
 import type { WebError, WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
@@ -199,10 +194,13 @@ const recommend = (current: ReadonlyArray<Entry>) => {
     const key = CONFIG_KEY[entry.name]
     if (key && entry.rating === "good" && entry.value !== null) keep[key] = entry.value
   }
-  const tailored = generate({ preset: "recommended", config: keep })
-  const result = tailored instanceof SecurityHeadersError ? generate({ preset: "recommended" }) : tailored
-  if (result instanceof SecurityHeadersError) throw new Error("the recommended preset is invalid") // a bug, not input
-  return result
+  // The site's own good values are kept when the generator accepts them; the preset alone always is.
+  return Either.getOrElse(generate({ preset: "recommended", config: keep }), () =>
+    Either.getOrThrowWith(
+      generate({ preset: "recommended" }),
+      () => new Error("the recommended preset is invalid")
+    )
+  )
 }
 
 const unknownEntries = (): Array<Entry> =>

@@ -7,6 +7,7 @@
 import { Schema } from "effect"
 import type { FlatItem } from "./SpfWalk.ts"
 import { formatCidr, mergeCidrs } from "../../records/SpfIp.ts"
+import { answerBytes, stringsFor } from "../../records/TxtSize.ts"
 import type { Qualifier } from "../../records/SpfParse.ts"
 
 export const FlatRecord = Schema.Struct({
@@ -67,21 +68,6 @@ export const VolatileProviders: ReadonlyArray<readonly [string, string]> = [
 
 const STRING_MAX = 255
 const UDP_MAX = 512
-
-const nameWireLength = (name: string) =>
-  name
-    .replace(/\.$/, "")
-    .split(".")
-    .reduce((n, label) => n + 1 + label.length, 1)
-
-const stringsFor = (value: string) => Math.max(1, Math.ceil(value.length / STRING_MAX))
-
-/** Bytes of one TXT RR in an answer: compressed owner (2), type, class, TTL, rdlength, strings. */
-const txtRrBytes = (value: string) => 2 + 10 + value.length + stringsFor(value)
-
-/** RFC 1035 4.1: header, the question, then one RR per TXT record at the name. */
-export const answerBytes = (name: string, values: ReadonlyArray<string>) =>
-  12 + nameWireLength(name) + 4 + values.reduce((n, v) => n + txtRrBytes(v), 0)
 
 const record = (name: string, value: string, others: ReadonlyArray<string> = []): FlatRecord => ({
   name,
