@@ -98,7 +98,7 @@ const main = async () => {
     if (round === rounds)
       for (const c of Object.values(result.checks))
         console.log(
-          `  ${c.id.padEnd(14)} ${String(c.durationMs).padStart(6)} ms  needs: ${c.needs.join(", ") || "-"}`
+          `  ${c.id.padEnd(20)} ${String(c.durationMs).padStart(6)} ms  needs: ${c.needs.join(", ") || "-"}`
         )
   }
   dns.close()
