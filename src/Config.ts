@@ -2,8 +2,8 @@
  * AppConfig: every setting of the service, its environment name and its default, in one place.
  * Nothing else reads the environment. The README's "Configuration" table mirrors this file.
  */
+import { isIP } from "node:net"
 import { Config, ConfigError, Effect, Either, LogLevel } from "effect"
-import { type Cidr, parseAllowList } from "./net/Targets.ts"
 
 /** A DNS server to ask: `address` is an IP literal, `port` usually 53. */
 export interface Upstream {
@@ -112,14 +112,22 @@ const dnsblZones = list("DNSBL_ZONES", Object.keys(KNOWN_DNSBLS).slice(0, 3).joi
   )
 )
 
-/** Comma-separated CIDRs or addresses (`10.0.0.0/8,::1`), parsed once. */
+/** `10.0.0.0/8`, `2001:db8::/32` or a bare address: the shape only (users of the list parse it). */
+export const isCidrText = (text: string): boolean => {
+  const [address = "", prefix, ...rest] = text.split("/")
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+}
+
+/** Comma-separated CIDRs or addresses (`10.0.0.0/8,::1`), refused at start-up when malformed. */
 const cidrs = (name: string) =>
   list(name, "").pipe(
     Config.mapOrFail((items) => {
-      const parsed = parseAllowList(items)
-      return parsed.ok
-        ? Either.right(parsed.cidrs as ReadonlyArray<Cidr>)
-        : Either.left(ConfigError.InvalidData([name], `'${parsed.bad}' is not a CIDR or address`))
+      const bad = items.find((item) => !isCidrText(item))
+      return bad === undefined
+        ? Either.right(items as ReadonlyArray<string>)
+        : Either.left(ConfigError.InvalidData([name], `'${bad}' is not a CIDR or address`))
     })
   )
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { AppConfig, parseUpstream } from "../src/Config.ts"
+import { AppConfig, isCidrText, parseUpstream } from "../src/Config.ts"
 
 const withEnv = (env: Record<string, string>) =>
   AppConfig.Default.pipe(
@@ -57,5 +57,16 @@ describe("AppConfig", () => {
     expect(parseUpstream("[::1]:5300")).toEqual({ address: "::1", port: 5300 })
     expect(parseUpstream("2001:db8::53")).toEqual({ address: "2001:db8::53", port: 53 })
     expect(parseUpstream("example.com")).toBeUndefined()
+  })
+
+  it("takes TRUSTED_PROXIES as addresses or CIDRs and refuses anything else at start-up", () => {
+    for (const ok of ["10.0.0.0/8", "192.0.2.1", "::1", "2001:db8::/32", "127.0.0.1/32"])
+      expect(isCidrText(ok), ok).toBe(true)
+    for (const bad of ["10.0.0.0/33", "::/129", "example.com", "10.0.0.0/8/1", "10.0.0.0/x", ""])
+      expect(isCidrText(bad), bad).toBe(false)
+    const refused = Effect.runSyncExit(
+      Effect.provide(AppConfig, withEnv({ TRUSTED_PROXIES: "10.0.0.0/8,proxy" }))
+    )
+    expect(refused._tag).toBe("Failure")
   })
 })

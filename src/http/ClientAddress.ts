@@ -7,13 +7,26 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../Config.ts"
-import { type Cidr, contains, formatIp, type Ip, parseIp } from "../net/Targets.ts"
+import { type Cidr, contains, formatIp, type Ip, parseAllowList, parseIp } from "../net/Targets.ts"
 
 /** An address as text to an `Ip`, seeing through IPv4-mapped IPv6 (`::ffff:192.0.2.1`, RFC 4291 §2.5.5.2). */
 export const parseClientIp = (text: string): Ip | undefined => {
   const ip = parseIp(text.trim().replace(/^\[|\](?::\d+)?$/g, ""))
   if (ip?.family === 6 && ip.value >> 32n === 0xffffn) return { family: 4, value: ip.value & 0xffffffffn }
   return ip
+}
+
+const parsed = new WeakMap<ReadonlyArray<string>, ReadonlyArray<Cidr>>()
+
+/** `TRUSTED_PROXIES` as CIDRs, parsed once per setting (AppConfig has checked their shape). */
+export const trustedCidrs = (texts: ReadonlyArray<string>): ReadonlyArray<Cidr> => {
+  let cidrs = parsed.get(texts)
+  if (cidrs === undefined) {
+    const result = parseAllowList(texts)
+    cidrs = result.ok ? result.cidrs : []
+    parsed.set(texts, cidrs)
+  }
+  return cidrs
 }
 
 export const isTrusted = (address: string | undefined, trusted: ReadonlyArray<Cidr>): boolean => {
@@ -57,6 +70,6 @@ export const clientAddress: Effect.Effect<string, never, HttpServerRequest.HttpS
     return resolveClient(
       Option.getOrUndefined(request.remoteAddress),
       request.headers["x-forwarded-for"],
-      trustedProxies
+      trustedCidrs(trustedProxies)
     )
   })

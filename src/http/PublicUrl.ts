@@ -9,7 +9,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../Config.ts"
 import { hostLiteral } from "../net/Targets.ts"
-import { isTrusted } from "./ClientAddress.ts"
+import { isTrusted, trustedCidrs } from "./ClientAddress.ts"
 
 /** LDH labels, plus `_` as in container and service names (`audit_web:8080`): harmless in a URL. */
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i
@@ -84,7 +84,7 @@ export const publicBaseUrl: Effect.Effect<string, never, HttpServerRequest.HttpS
         // Plain HTTP is all this server speaks; TLS is terminated in front of it when at all.
         encrypted: false
       },
-      config,
+      { publicBaseUrl: config.publicBaseUrl, trustedProxies: trustedCidrs(config.trustedProxies) },
       // Without a usable Host (HTTP/1.0), the configured listening address is the honest answer.
       `localhost:${config.port}`
     )

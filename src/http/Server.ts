@@ -17,6 +17,7 @@ import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
 import { type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
+import { trustedCidrs } from "./ClientAddress.ts"
 import { edge } from "./Edge.ts"
 import { EmailHandlers } from "./EmailHandlers.ts"
 import { MiscHandlers } from "./MiscHandlers.ts"
@@ -109,7 +110,12 @@ export const makeNodeServer = (config: GatekeeperSettings & { readonly maxHeader
 /** The node server on `listen` (port 0: a free one), with AppConfig's limits. */
 export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
   Layer.unwrapEffect(
-    Effect.map(AppConfig, (config) => NodeHttpServer.layer(() => makeNodeServer(config), listen))
+    Effect.map(AppConfig, (config) =>
+      NodeHttpServer.layer(
+        () => makeNodeServer({ ...config, trustedProxies: trustedCidrs(config.trustedProxies) }),
+        listen
+      )
+    )
   )
 
 /** Serve on AppConfig's HOST:PORT. */
