@@ -9,7 +9,7 @@ import { generateKeyPairSync } from "node:crypto"
 import { INFRA, loadScenarioFile, plan, synthetic } from "./lib/model.mjs"
 import { ensureCa, ensureCert, ensureVmc } from "./lib/pki.mjs"
 import { generateDns, generateResolvers } from "./lib/dns.mjs"
-import { generateNginx, special } from "./lib/web.mjs"
+import { generateNginx, slowServers, special } from "./lib/web.mjs"
 import { generatePostfix } from "./lib/mail.mjs"
 import { mkdirp, write } from "./lib/util.mjs"
 
@@ -92,20 +92,7 @@ const nginxDir = generateNginx(
 const postfixHosts = mxHosts.filter((h) => h.server !== "slow")
 const postfixDir = generatePostfix(root, postfixHosts)
 
-// Slow servers (node): MX hosts whose banner never comes, HTTPS hosts whose headers come late.
-const slow = [
-  ...mxHosts.filter((h) => h.server === "slow").map((h) => ({ kind: "smtp", host: h.addr, port: 25 })),
-  ...planned
-    .filter((s) => s.web?.server === "slow")
-    .map((s) => ({
-      kind: "https",
-      host: s.web.addr,
-      port: 443,
-      key: webCerts[s.domain].key,
-      cert: webCerts[s.domain].cert,
-      delayMs: 60_000
-    }))
-]
+const slow = slowServers(mxHosts, planned, webCerts)
 write(join(root, "slow.json"), JSON.stringify(slow, null, 2) + "\n")
 
 const manifest = {

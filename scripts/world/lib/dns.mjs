@@ -110,7 +110,7 @@ const presignExpired = (dir, zone, text) => {
   return [run("ldns-key2ds", ["-n", "-2", join(kdir, ksk)]).trim()]
 }
 
-const knotConf = (dir, zones, listen, policies) => {
+export const knotConf = (dir, zones, listen, policies) => {
   const out = [
     "server:",
     `  rundir: ${dir}`,
@@ -287,7 +287,7 @@ export const generateDns = (root, scenarios, extra) => {
   }
 }
 
-const unboundConf = (dir, addrs, rootDs, stubs) => {
+export const unboundConf = (dir, addrs, rootDs, stubs) => {
   const out = [
     "server:",
     ...addrs.map((a) => `  interface: ${a}`),

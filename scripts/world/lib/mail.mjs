@@ -44,15 +44,12 @@ retry     unix  -       -       n       -       -       error
 postlog   unix-dgram n  -       n       -       1       postlogd
 `
 
-/** `hosts`: [{ host, addr, tls: valid|expired|selfsigned|wrongname|none, key, cert, domain }]. */
-export const generatePostfix = (root, hosts) => {
-  const dir = join(root, "postfix")
+/**
+ * main.cf and master.cf for `hosts`: [{ host, addr, tls: valid|expired|selfsigned|wrongname|none,
+ * key, cert, domain }]. Pure: `generatePostfix` writes them, test/world/loopback.test.ts audits them.
+ */
+export const postfixConfig = (root, hosts) => {
   const state = stateDir(root)
-  mkdirp(dir)
-  for (const sub of ["log", "lib", "spool"]) {
-    mkdirp(join(state, sub))
-    link(join(state, sub), join(dir, sub))
-  }
   const domains = [...new Set(hosts.map((h) => h.domain))]
   const main = [
     "compatibility_level = 3.6",
@@ -86,6 +83,9 @@ export const generatePostfix = (root, hosts) => {
     "smtpd_helo_required = yes",
     "message_size_limit = 10485760",
     "smtputf8_enable = no",
+    // The world stays on loopback (docs/world.md): smtpd would look each client's name up (PTR,
+    // then its addresses) through the C library, that is the machine's resolver. No name lookup.
+    "smtpd_peername_lookup = no",
     ""
   ].join("\n")
   const listeners = hosts.map((h) => {
@@ -95,7 +95,19 @@ export const generatePostfix = (root, hosts) => {
     const addrs = [h.addr, ...(h.aaaa ? [`[${h.aaaa}]`] : [])]
     return addrs.map((a) => `${a}:25 inet n - n - - smtpd\n  ${opts.join("\n  ")}`).join("\n")
   })
+  return { main, master: [...listeners, SERVICES].join("\n") }
+}
+
+export const generatePostfix = (root, hosts) => {
+  const dir = join(root, "postfix")
+  const state = stateDir(root)
+  mkdirp(dir)
+  for (const sub of ["log", "lib", "spool"]) {
+    mkdirp(join(state, sub))
+    link(join(state, sub), join(dir, sub))
+  }
+  const { main, master } = postfixConfig(root, hosts)
   write(join(dir, "main.cf"), main)
-  write(join(dir, "master.cf"), [...listeners, SERVICES].join("\n"))
+  write(join(dir, "master.cf"), master)
   return dir
 }

@@ -2,6 +2,7 @@
 // to HTTPS, or HTTP only), the header sets and the generated sites.
 import { rmSync } from "node:fs"
 import { join } from "node:path"
+import { INFRA } from "./model.mjs"
 import { mkdirp, write } from "./util.mjs"
 
 /** Header sets by scenario `web.headers`. */
@@ -164,6 +165,8 @@ http {
     default_type application/octet-stream;
     access_log off;
     server_tokens off;
+    # Nothing here resolves at run time; if a directive ever does, it asks the world (docs/world.md).
+    resolver ${INFRA.unbound} ipv6=off;
     server_names_hash_bucket_size 128;
     server_names_hash_max_size 16384;
     client_body_temp_path ${dir}/tmp/body;
@@ -178,3 +181,21 @@ ${servers.join("\n").replace(/^/gm, "    ")}
   write(join(dir, "nginx.conf"), conf)
   return dir
 }
+
+/**
+ * The node servers of slow.mjs: MX hosts whose banner never comes, HTTPS hosts whose response
+ * headers come after a minute. `mxHosts` carry `server`, `webs` are planned scenarios.
+ */
+export const slowServers = (mxHosts, webs, certs) => [
+  ...mxHosts.filter((h) => h.server === "slow").map((h) => ({ kind: "smtp", host: h.addr, port: 25 })),
+  ...webs
+    .filter((s) => s.web?.server === "slow")
+    .map((s) => ({
+      kind: "https",
+      host: s.web.addr,
+      port: 443,
+      key: certs[s.domain].key,
+      cert: certs[s.domain].cert,
+      delayMs: 60_000
+    }))
+]
