@@ -9,6 +9,7 @@ import { CspParser } from "csp_evaluator/dist/parser.js"
 import { Schema } from "effect"
 import { Strings } from "../../records/Schemas.ts"
 import { type FetchDirective, type PageExtract, sha256 } from "./CspExtract.ts"
+import { PageCsp, readPageCsp } from "./PagePolicy.ts"
 import {
   allowsEventHandler,
   allowsInline,
@@ -26,16 +27,10 @@ export interface CrawledPage {
   readonly extract: PageExtract
 }
 
-export const CspSource = Schema.Literal("header", "report-only-header", "meta", "none")
-export type CspSource = typeof CspSource.Type
-
-export const CurrentCsp = Schema.Struct({
-  source: CspSource,
-  policy: Schema.NullOr(Schema.String),
-  /** A Report-Only policy sent beside the enforcing one. */
-  reportOnlyPolicy: Schema.NullOr(Schema.String)
-})
-export type CurrentCsp = typeof CurrentCsp.Type
+/** The CSP scan's `currentCsp` is the one reading of a page's policy (PagePolicy.ts). */
+export { CspSource } from "./PagePolicy.ts"
+export const CurrentCsp = PageCsp
+export type CurrentCsp = PageCsp
 
 export const Finding = Schema.Struct({
   id: Schema.String,
@@ -57,16 +52,15 @@ export const Synthesis = Schema.Struct({
 })
 export type Synthesis = typeof Synthesis.Type
 
-/** The CSP an origin serves: the start page's, preferring enforcing header, Report-Only, meta. */
-export const currentCsp = (page: CrawledPage | undefined): CurrentCsp => {
-  if (!page) return { source: "none", policy: null, reportOnlyPolicy: null }
-  const ro = page.cspReportOnlyHeader
-  if (page.cspHeader) return { source: "header", policy: page.cspHeader, reportOnlyPolicy: ro }
-  if (ro) return { source: "report-only-header", policy: ro, reportOnlyPolicy: null }
-  if (page.extract.metaCsp.length > 0)
-    return { source: "meta", policy: page.extract.metaCsp.join(", "), reportOnlyPolicy: null }
-  return { source: "none", policy: null, reportOnlyPolicy: null }
-}
+/** The CSP an origin serves: the start page's, read as the security-headers analysis reads it. */
+export const currentCsp = (page: CrawledPage | undefined): CurrentCsp =>
+  readPageCsp(
+    page && {
+      header: page.cspHeader,
+      reportOnlyHeader: page.cspReportOnlyHeader,
+      meta: page.extract.metaCsp
+    }
+  )
 
 const SEVERITY: Readonly<Record<number, Finding["severity"]>> = {
   [EvalSeverity.HIGH]: "high",
@@ -135,7 +129,7 @@ const evaluatorFindings = (policy: string, strict: boolean): Array<Finding> => {
 }
 
 /** Findings for the current policy: evaluator results plus object-src, base-uri, frame-ancestors. */
-export const findings = (csp: CurrentCsp, strict: boolean): Array<Finding> => {
+export const findings = (csp: Pick<CurrentCsp, "source" | "policy">, strict: boolean): Array<Finding> => {
   if (csp.policy === null)
     return [
       {

@@ -8,7 +8,7 @@ import type { WebError } from "../../net/Web.ts"
 import { hostLiteral, isInternalHostname } from "../../net/Targets.ts"
 import { Facts } from "../Facts.ts"
 import type { CrawledPage } from "./CspAnalyse.ts"
-import { cssResources, extract, type PageExtract, type Resource } from "./CspExtract.ts"
+import { cssResources, extract, isHtml, type PageExtract, type Resource } from "./CspExtract.ts"
 import { allowAll, disallowAll, isAllowed, parseRobots, type Robots } from "./CspRobots.ts"
 
 export const USER_AGENT_TOKEN = "domain-audit"
@@ -84,9 +84,6 @@ const emptyExtract = (resources: ReadonlyArray<Resource>): PageExtract => ({
   metaCsp: [],
   baseHref: null
 })
-
-const isHtml = (contentType: string | undefined) =>
-  contentType === undefined || /text\/html|application\/xhtml\+xml/i.test(contentType)
 
 export const crawl = Effect.fn("Csp.crawl")(function* (
   start: URL,

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto"
 import { Parser } from "htmlparser2"
+import { isMetaCsp } from "./PagePolicy.ts"
 
 export type FetchDirective =
   | "script-src"
@@ -39,6 +40,10 @@ export interface PageExtract {
   readonly metaCsp: ReadonlyArray<string>
   readonly baseHref: string | null
 }
+
+/** A response to read as HTML: an HTML or XHTML content type, or none. */
+export const isHtml = (contentType: string | undefined): boolean =>
+  contentType === undefined || /text\/html|application\/xhtml\+xml/i.test(contentType)
 
 /** The CSP hash-source digest: base64 of SHA-256 over the UTF-8 text (CSP3 §8.3). */
 export const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("base64")
@@ -129,6 +134,7 @@ export const extract = (html: string, pageUrl: string): PageExtract => {
   const styleAttributes: Array<string> = []
   const metaCsp: Array<string> = []
   let javascriptUrls = 0
+  let inBody = false
   let capture: { kind: "script" | "style"; text: string } | null = null
   const mediaStack: Array<string> = []
 
@@ -231,12 +237,12 @@ export const extract = (html: string, pageUrl: string): PageExtract => {
           case "form":
             add("form-action", attribs["action"] ?? page.href)
             break
+          case "body":
+            inBody = true
+            break
           case "meta":
-            if (
-              (attribs["http-equiv"] ?? "").toLowerCase() === "content-security-policy" &&
-              attribs["content"]
-            )
-              metaCsp.push(attribs["content"])
+            // HTML §4.2.5.3: a policy meta element counts only as a child of <head>.
+            if (!inBody && isMetaCsp(attribs)) metaCsp.push(attribs["content"]!)
             break
         }
       },
@@ -274,4 +280,25 @@ export const extract = (html: string, pageUrl: string): PageExtract => {
     metaCsp,
     baseHref
   }
+}
+
+/**
+ * Only the policies of `<meta http-equiv="Content-Security-Policy">` elements in the head (HTML
+ * §4.2.5.3): what the security-headers analysis reads from the home page.
+ */
+export const metaPolicies = (html: string): Array<string> => {
+  const found: Array<string> = []
+  let inBody = false
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name === "body") inBody = true
+        else if (name === "meta" && !inBody && isMetaCsp(attribs)) found.push(attribs["content"]!)
+      }
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }
+  )
+  parser.write(html)
+  parser.end()
+  return found
 }

@@ -11,17 +11,21 @@ import type { WebError, WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
+import { isHtml, metaPolicies } from "../csp/CspExtract.ts"
+import { PageCsp, readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../Facts.ts"
+import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp } from "./Judges.ts"
 
-export const INSPECTED = [
-  "Strict-Transport-Security",
-  "Content-Security-Policy",
-  "X-Frame-Options",
-  "X-Content-Type-Options",
-  "Referrer-Policy",
-  "Permissions-Policy"
-] as const
-export type InspectedHeader = (typeof INSPECTED)[number]
+export {
+  INSPECTED,
+  type InspectedHeader,
+  judgeCsp,
+  judgeFrameOptions,
+  judgeHsts,
+  judgeNosniff,
+  judgePermissions,
+  judgeReferrer
+} from "./Judges.ts"
 
 /** What `gather` saw: a response, or the reason there is none. */
 export type HeadersGathered =
@@ -33,6 +37,10 @@ export type HeadersGathered =
       readonly redirects: number
       /** Set when the certificate is not trusted; the headers were read anyway. */
       readonly tlsError: string | null
+      /** Policies of the page's `<meta http-equiv="Content-Security-Policy">` elements (CSP3 §3.3). */
+      readonly metaCsp: ReadonlyArray<string>
+      /** Only the first part of the page was read (a meta element further down was not seen). */
+      readonly bodyTruncated: boolean
     }
   | {
       readonly kind: "failed"
@@ -72,112 +80,15 @@ export const HeadersResult = Schema.Struct({
   missing: Strings,
   recommended: ConfigValues,
   outputs: HeaderOutputs,
-  warnings: Strings
+  warnings: Strings,
+  /**
+   * The page's Content Security Policy as `POST /csp/scan` reads it (checks/csp/PagePolicy.ts):
+   * header, Report-Only header and meta element, where the policy comes from and what a meta
+   * policy cannot do. Absent when the page could not be read.
+   */
+  csp: Schema.optional(PageCsp)
 })
 export type HeadersResult = typeof HeadersResult.Type
-
-type Judgement = Pick<HeaderEntry, "status" | "rating" | "issues">
-const good: Judgement = { status: "pass", rating: "good", issues: [] }
-const weak = (...issues: Array<string>): Judgement => ({ status: "pass", rating: "weak", issues })
-const ineffective = (...issues: Array<string>): Judgement => ({
-  status: "missing",
-  rating: "ineffective",
-  issues
-})
-
-/** RFC 6797 §6.1: max-age is required; a year and includeSubDomains is the usual bar. */
-export const judgeHsts = (value: string): Judgement => {
-  const m = /(?:^|;)\s*max-age\s*=\s*"?(\d+)"?\s*(?:;|$)/i.exec(value)
-  if (!m)
-    return ineffective("max-age is missing or malformed, so browsers ignore the header (RFC 6797 §6.1.1)")
-  const maxAge = Number(m[1])
-  if (maxAge === 0) return ineffective("max-age=0 removes the HSTS policy")
-  const issues: Array<string> = []
-  if (maxAge < 31536000) issues.push(`max-age=${maxAge} is below one year (31536000)`)
-  if (!/(?:^|;)\s*includesubdomains\s*(?:;|$)/i.test(value)) issues.push("includeSubDomains is not set")
-  return issues.length === 0 ? good : weak(...issues)
-}
-
-/** Enforcing CSP: weak when it allows inline script, eval, or any host for scripts. */
-export const judgeCsp = (value: string): Judgement => {
-  const policies = parsePolicies(value)
-  if (policies.length === 0) return ineffective("the policy has no directives")
-  const issues: Array<string> = []
-  for (const policy of policies) {
-    const script = directive(policy, "script-src") ?? directive(policy, "default-src")
-    const values = script?.values.map((v) => v.toLowerCase()) ?? []
-    const strictDynamicOrHash = values.some((v) => /^'(nonce|sha(256|384|512))-/.test(v))
-    if (!script) issues.push("no script-src or default-src: scripts are not restricted")
-    else {
-      if (values.includes("'unsafe-inline'") && !strictDynamicOrHash)
-        issues.push("script-src allows 'unsafe-inline'")
-      if (values.includes("'unsafe-eval'")) issues.push("script-src allows 'unsafe-eval'")
-      if (values.some((v) => v === "*" || v === "https:" || v === "http:" || v === "data:"))
-        issues.push("script-src allows any host (wildcard or scheme source)")
-    }
-    if (
-      !directive(policy, "object-src") &&
-      !(directive(policy, "default-src")?.values ?? []).includes("'none'")
-    )
-      issues.push("object-src is not restricted to 'none'")
-    if (!directive(policy, "base-uri")) issues.push("base-uri is not set")
-  }
-  return issues.length === 0 ? good : weak(...issues)
-}
-
-/** RFC 7034: DENY or SAMEORIGIN; ALLOW-FROM is obsolete and ignored by current browsers. */
-export const judgeFrameOptions = (value: string): Judgement => {
-  const v = value.trim().toUpperCase()
-  if (v === "DENY" || v === "SAMEORIGIN") return good
-  return ineffective(`'${value}' is not DENY or SAMEORIGIN; browsers ignore it`)
-}
-
-export const judgeNosniff = (value: string): Judgement =>
-  value.trim().toLowerCase() === "nosniff" ? good : ineffective(`'${value}' is not 'nosniff'`)
-
-const REFERRER_SAFE = new Set([
-  "no-referrer",
-  "same-origin",
-  "strict-origin",
-  "strict-origin-when-cross-origin",
-  "origin",
-  "origin-when-cross-origin"
-])
-const REFERRER_UNSAFE = new Set(["unsafe-url", "no-referrer-when-downgrade"])
-
-/** W3C Referrer Policy §8.1: the last recognised token of the list wins. */
-export const judgeReferrer = (value: string): Judgement => {
-  const tokens = value
-    .split(",")
-    .map((t) => t.trim().toLowerCase())
-    .filter((t) => REFERRER_SAFE.has(t) || REFERRER_UNSAFE.has(t))
-  const last = tokens[tokens.length - 1]
-  if (last === undefined)
-    return ineffective(`'${value}' contains no known policy; browsers use their default`)
-  if (REFERRER_UNSAFE.has(last)) return weak(`'${last}' sends full URLs to other sites`)
-  if (last === "origin" || last === "origin-when-cross-origin")
-    return weak(`'${last}' sends the origin over plain HTTP too`)
-  return good
-}
-
-export const judgePermissions = (value: string): Judgement => {
-  const items = value
-    .split(",")
-    .map((i) => i.trim())
-    .filter((i) => i !== "")
-  if (items.length === 0 || !items.every((i) => /^[a-z0-9-]+=(\*|\(.*\)|self|[^,]*)$/i.test(i)))
-    return ineffective("not a valid Structured Fields dictionary (features like camera=())")
-  return good
-}
-
-const JUDGES: Readonly<Record<InspectedHeader, (value: string) => Judgement>> = {
-  "Strict-Transport-Security": judgeHsts,
-  "Content-Security-Policy": judgeCsp,
-  "X-Frame-Options": judgeFrameOptions,
-  "X-Content-Type-Options": judgeNosniff,
-  "Referrer-Policy": judgeReferrer,
-  "Permissions-Policy": judgePermissions
-}
 
 const CONFIG_KEY: Partial<Record<InspectedHeader, keyof HeadersConfig>> = {
   "Strict-Transport-Security": "hsts",
@@ -261,11 +172,32 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
   }
   const headers = gathered.headers
   const csp = headers["content-security-policy"]
+  const reading = readPageCsp({
+    header: csp ?? null,
+    reportOnlyHeader: headers["content-security-policy-report-only"] ?? null,
+    meta: gathered.metaCsp,
+    bodyTruncated: gathered.bodyTruncated
+  })
+  // Only a header's frame-ancestors counts: browsers ignore it in a meta policy (CSP3 §3.3).
   const cspFrameAncestors =
     csp !== undefined && parsePolicies(csp).some((p) => directive(p, "frame-ancestors"))
   const current: Array<Entry> = INSPECTED.map((name) => {
     const value = headers[name.toLowerCase()]
     if (value !== undefined) return { name, present: true, value, ...JUDGES[name](value) }
+    // No header, but the page enforces a policy from a meta element: judged as that policy.
+    if (name === "Content-Security-Policy" && reading.metaPolicy !== null) {
+      const judged = judgeCsp(reading.metaPolicy)
+      return {
+        name,
+        present: false,
+        value: null,
+        ...judged,
+        issues: [
+          `no header: the policy is delivered by a <meta http-equiv> element (see csp), which cannot set frame-ancestors, report-uri or sandbox (CSP3 §3.3)`,
+          ...judged.issues
+        ]
+      }
+    }
     if (name === "X-Frame-Options" && cspFrameAncestors)
       return {
         name,
@@ -295,6 +227,10 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     warnings.push(`https://${domain}/ answered HTTP ${gathered.status}; headers of other pages may differ.`)
   for (const entry of current)
     for (const issue of entry.issues) if (entry.rating !== "good") warnings.push(`${entry.name}: ${issue}`)
+  if (reading.metaIgnored.length > 0)
+    warnings.push(
+      `Content-Security-Policy: the meta element's ${reading.metaIgnored.join(", ")} ${reading.metaIgnored.length > 1 ? "are" : "is"} ignored by browsers; send ${reading.metaIgnored.length > 1 ? "them" : "it"} in a header (CSP3 §3.3)`
+    )
   const rec = recommend(current)
   return {
     ...base,
@@ -306,7 +242,8 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     missing: current.filter((e) => e.status === "missing").map((e) => e.name),
     recommended: rec.config,
     outputs: rec.outputs,
-    warnings
+    warnings,
+    csp: reading
   }
 }
 
@@ -334,7 +271,12 @@ export const gather = Effect.gen(function* () {
           headers: res.headers,
           finalUrl: res.finalUrl,
           redirects: res.redirects.length,
-          tlsError: res.tls && !res.tls.authorized ? (res.tls.authorizationError ?? "untrusted") : null
+          tlsError: res.tls && !res.tls.authorized ? (res.tls.authorizationError ?? "untrusted") : null,
+          // The page itself may deliver the policy (CSP3 §3.3); the head comes first in the body.
+          metaCsp: isHtml(res.headers["content-type"])
+            ? metaPolicies(new TextDecoder().decode(res.body))
+            : [],
+          bodyTruncated: res.truncated === true
         }))
       )
   // Without HTTPS, say whether the site is at least there over plain HTTP.

@@ -91,23 +91,46 @@ describe("CspExtract", () => {
 })
 
 describe("current policy and findings", () => {
-  it("prefers the enforcing header, then Report-Only, then meta", () => {
-    expect(currentCsp(page("", { csp: "a", ro: "b" }))).toEqual({
+  it("prefers what is enforced (header, then meta) to what is only reported, and names each", () => {
+    const both = currentCsp(page("", { csp: "a", ro: "b" }))
+    expect(both).toMatchObject({
       source: "header",
       policy: "a",
-      reportOnlyPolicy: "b"
+      reportOnlyPolicy: "b",
+      enforcedPolicy: "a",
+      headerPolicy: "a",
+      metaPolicy: null
     })
-    expect(currentCsp(page("", { ro: "b" })).source).toBe("report-only-header")
-    const meta = page(`<meta http-equiv="Content-Security-Policy" content="default-src 'self'">`)
-    expect(currentCsp(meta)).toEqual({ source: "meta", policy: "default-src 'self'", reportOnlyPolicy: null })
-    expect(currentCsp(page("")).source).toBe("none")
+    // Report-Only alone: named as such, nothing enforced, no field saying otherwise.
+    expect(currentCsp(page("", { ro: "b" }))).toMatchObject({
+      source: "report-only-header",
+      policy: "b",
+      reportOnlyPolicy: "b",
+      enforcedPolicy: null
+    })
+    const metaTag = `<meta http-equiv="Content-Security-Policy" content="default-src 'self'">`
+    expect(currentCsp(page(metaTag))).toMatchObject({
+      source: "meta",
+      policy: "default-src 'self'",
+      reportOnlyPolicy: null,
+      enforcedPolicy: "default-src 'self'",
+      metaPolicy: "default-src 'self'"
+    })
+    // A meta policy is enforced; a Report-Only header beside it is not what the page is judged by.
+    expect(currentCsp(page(metaTag, { ro: "b" }))).toMatchObject({
+      source: "meta",
+      reportOnlyPolicy: "b",
+      enforcedPolicy: "default-src 'self'"
+    })
+    expect(currentCsp(page(metaTag, { csp: "a" }))).toMatchObject({
+      source: "header",
+      enforcedPolicy: "a, default-src 'self'"
+    })
+    expect(currentCsp(page(""))).toMatchObject({ source: "none", policy: null, enforcedPolicy: null })
   })
 
   it("maps csp_evaluator findings and adds the missing directives", () => {
-    const f = findings(
-      { source: "header", policy: "script-src * 'unsafe-inline'", reportOnlyPolicy: null },
-      false
-    )
+    const f = findings({ source: "header", policy: "script-src * 'unsafe-inline'" }, false)
     const ids = f.map((x) => x.id)
     expect(ids).toEqual(
       expect.arrayContaining([
@@ -141,18 +164,14 @@ describe("current policy and findings", () => {
   it("a strong policy has no missing-directive findings; none, report-only and meta are flagged", () => {
     const strong =
       "default-src 'none'; script-src 'self'; base-uri 'none'; frame-ancestors 'none'; object-src 'none'"
-    expect(
-      findings({ source: "header", policy: strong, reportOnlyPolicy: null }, false).map((f) => f.id)
-    ).not.toContain("missing-base-uri")
-    expect(findings({ source: "none", policy: null, reportOnlyPolicy: null }, false)[0]!.id).toBe("no-csp")
-    expect(
-      findings({ source: "report-only-header", policy: strong, reportOnlyPolicy: null }, false).map(
-        (f) => f.id
-      )
-    ).toContain("report-only")
-    expect(
-      findings({ source: "meta", policy: strong, reportOnlyPolicy: null }, false).map((f) => f.id)
-    ).toContain("meta-policy")
+    expect(findings({ source: "header", policy: strong }, false).map((f) => f.id)).not.toContain(
+      "missing-base-uri"
+    )
+    expect(findings({ source: "none", policy: null }, false)[0]!.id).toBe("no-csp")
+    expect(findings({ source: "report-only-header", policy: strong }, false).map((f) => f.id)).toContain(
+      "report-only"
+    )
+    expect(findings({ source: "meta", policy: strong }, false).map((f) => f.id)).toContain("meta-policy")
   })
 })
 

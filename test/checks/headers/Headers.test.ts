@@ -32,6 +32,8 @@ const response = (
   finalUrl: "https://example.com/",
   redirects: 0,
   tlsError: null,
+  metaCsp: [],
+  bodyTruncated: false,
   ...(extra as object)
 })
 const failed = (reason: WebErrorReason, message = "x"): HeadersGathered => ({
@@ -163,6 +165,63 @@ describe("Headers.analyse", () => {
   })
 })
 
+describe("Headers.analyse: the page's CSP, read as POST /csp/scan reads it", () => {
+  const META = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'"
+
+  it("a meta policy is enforced: the CSP entry passes on it and says where it comes from", () => {
+    const r = analyse("example.com", response({}, { metaCsp: [META] }), NOW)
+    const csp = entry(r, "Content-Security-Policy")
+    expect(csp).toMatchObject({ present: false, value: null, status: "pass", rating: "good" })
+    expect(csp.issues[0]).toMatch(
+      /<meta http-equiv> element .*cannot set frame-ancestors, report-uri or sandbox/
+    )
+    expect(r.missing).not.toContain("Content-Security-Policy")
+    expect(r.csp).toMatchObject({ source: "meta", policy: META, enforcedPolicy: META, metaPolicy: META })
+    expect(r.csp?.notes.join(" ")).toMatch(/ignore frame-ancestors, report-uri and sandbox/)
+    // frame-ancestors in a meta policy is ignored, so it does not stand in for X-Frame-Options
+    const framed = analyse("example.com", response({}, { metaCsp: [`${META}; frame-ancestors 'none'`] }), NOW)
+    expect(entry(framed, "X-Frame-Options").status).toBe("missing")
+    expect(framed.csp?.metaIgnored).toEqual(["frame-ancestors"])
+    expect(framed.warnings.join("\n")).toMatch(/meta element's frame-ancestors is ignored/)
+  })
+
+  it("a weak meta policy is weak, as a weak header would be", () => {
+    const r = analyse("example.com", response({}, { metaCsp: ["script-src * 'unsafe-inline'"] }), NOW)
+    expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "pass", rating: "weak" })
+  })
+
+  it("Report-Only alone: nothing enforced, the report-only policy named", () => {
+    const ro = "default-src 'self'; report-uri /r"
+    const r = analyse("example.com", response({ "content-security-policy-report-only": ro }), NOW)
+    expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "missing", rating: "absent" })
+    expect(r.csp).toMatchObject({
+      source: "report-only-header",
+      policy: ro,
+      reportOnlyPolicy: ro,
+      enforcedPolicy: null
+    })
+  })
+
+  it("a header and a meta policy are both enforced; the header is what the entry judges", () => {
+    const r = analyse("example.com", response(PERFECT, { metaCsp: [META] }), NOW)
+    expect(entry(r, "Content-Security-Policy").value).toBe(PERFECT["content-security-policy"])
+    expect(r.csp).toMatchObject({
+      source: "header",
+      headerPolicy: PERFECT["content-security-policy"],
+      metaPolicy: META,
+      enforcedPolicy: `${PERFECT["content-security-policy"]}, ${META}`
+    })
+  })
+
+  it("no policy anywhere: csp says so; a page not read has no csp", () => {
+    expect(analyse("example.com", response({}), NOW).csp).toMatchObject({
+      source: "none",
+      enforcedPolicy: null
+    })
+    expect(analyse("example.com", failed("timeout"), NOW).csp).toBeUndefined()
+  })
+})
+
 describe("Headers.analyse over any gathered outcome (property)", () => {
   const reasons: ReadonlyArray<WebErrorReason> = [
     "invalid-url",
@@ -186,7 +245,9 @@ describe("Headers.analyse over any gathered outcome (property)", () => {
       ),
       finalUrl: fc.oneof(fc.webUrl(), fc.string()),
       redirects: fc.nat(5),
-      tlsError: fc.option(fc.string(), { nil: null })
+      tlsError: fc.option(fc.string(), { nil: null }),
+      metaCsp: fc.array(fc.string(), { maxLength: 2 }),
+      bodyTruncated: fc.boolean()
     }),
     fc.record(
       {
@@ -270,6 +331,25 @@ describe("the Headers check through Facts", () => {
       })
       expect(r.httpsAvailable).toBe(false)
       expect(r.warnings.join("\n")).toMatch(/plain HTTP only/)
+    })
+  )
+
+  it.effect("reads the meta policy from the home page's HTML, and only from HTML", () =>
+    Effect.gen(function* () {
+      const html = `<!doctype html><html><head><meta http-equiv="content-security-policy" content="default-src 'self'"></head><body></body></html>`
+      const page = (contentType: string) =>
+        runFake(Headers, "meta.example", {
+          web: () => ({
+            status: 200,
+            headers: { "content-type": contentType },
+            body: new TextEncoder().encode(html)
+          })
+        })
+      expect((yield* page("text/html; charset=utf-8")).csp).toMatchObject({
+        source: "meta",
+        policy: "default-src 'self'"
+      })
+      expect((yield* page("text/plain")).csp?.source).toBe("none")
     })
   )
 
