@@ -4,8 +4,10 @@
  * chain of dependent checks, each counted by its own work. The ratio wall / critical path says how
  * much the scan loses to scheduling and shared limits (goal: <= 1.2). It also counts the distinct
  * DNS questions the checks asked and the queries that actually left for the resolver, through a
- * counting UDP relay in front of the world's Unbound (goal: equal: every question asked once).
- *   npx tsx scripts/bench/scan.ts [domain=perfect.com] [rounds=3]
+ * counting UDP relay in front of the world's Unbound (goal: equal: every question asked once), and
+ * the DKIM check's share of the scan (its selector look-ups dominate a domain without DKIM).
+ * `latency` delays every query in the relay by that many ms, as a resolver across a network would.
+ *   npx tsx scripts/bench/scan.ts [domain=perfect.com] [rounds=3] [latency ms=0]
  * Figures: docs/bench.md.
  */
 import * as dgram from "node:dgram"
@@ -19,23 +21,40 @@ import { worldEnv } from "../../test/world/env.ts"
 
 const domain = process.argv[2] ?? "perfect.com"
 const rounds = Number(process.argv[3] ?? 3)
+const latencyMs = Number(process.argv[4] ?? 0)
 const env = worldEnv()
 const upstream = (env.DNS_RESOLVERS ?? "127.53.1.1").split(",")[0]!.replace(/:53$/, "")
 
-/** A UDP relay that forwards every query to the world's resolver and counts them. */
+/**
+ * A UDP relay that forwards every query to the world's resolver and counts them. The Resolver asks
+ * from several sockets, each with its own transaction ids, so the relay gives every query it
+ * forwards an id of its own (ids alone would collide and send an answer to the wrong socket).
+ */
 const relay = async () => {
   const front = dgram.createSocket("udp4")
   const back = dgram.createSocket("udp4")
-  const clients = new Map<number, { port: number; address: string }>()
+  const clients = new Map<number, { port: number; address: string; id: number }>()
+  let nextId = 0
   let sent = 0
   front.on("message", (msg, from) => {
     sent++
-    clients.set(msg.readUInt16BE(0), { port: from.port, address: from.address })
-    back.send(msg, 53, upstream)
+    do nextId = (nextId + 1) & 0xffff
+    while (clients.has(nextId))
+    const id = nextId
+    clients.set(id, { port: from.port, address: from.address, id: msg.readUInt16BE(0) })
+    const out = Buffer.from(msg)
+    out.writeUInt16BE(id, 0)
+    if (latencyMs > 0) setTimeout(() => back.send(out, 53, upstream), latencyMs)
+    else back.send(out, 53, upstream)
   })
   back.on("message", (msg) => {
-    const to = clients.get(msg.readUInt16BE(0))
-    if (to) front.send(msg, to.port, to.address)
+    const id = msg.readUInt16BE(0)
+    const to = clients.get(id)
+    if (!to) return
+    clients.delete(id)
+    const out = Buffer.from(msg)
+    out.writeUInt16BE(to.id, 0)
+    front.send(out, to.port, to.address)
   })
   await new Promise<void>((ok) => front.bind(0, "127.0.0.1", ok))
   await new Promise<void>((ok) => back.bind(0, "0.0.0.0", ok))
@@ -52,8 +71,12 @@ const relay = async () => {
 
 const main = async () => {
   const dns = await relay()
-  console.log(`full scan of ${domain}, ${rounds} rounds, each from a cold resolver cache`)
-  console.log("round  wall ms  critical path ms  wall/path  questions  queries sent  unknown checks")
+  console.log(
+    `full scan of ${domain}, ${rounds} rounds, each from a cold resolver cache${latencyMs > 0 ? `, ${latencyMs} ms added per query` : ""}`
+  )
+  console.log(
+    "round  wall ms  critical path ms  wall/path  questions  queries sent  dkim ms  dkim share  unknown checks"
+  )
   for (let round = 1; round <= rounds; round++) {
     const asked = new Set<string>()
     const config = Layer.setConfigProvider(
@@ -84,6 +107,7 @@ const main = async () => {
     const unknown = Object.values(result.checks)
       .filter((c) => c.status === "unknown")
       .map((c) => c.id)
+    const dkimMs = result.checks["dkim"]?.durationMs ?? 0
     console.log(
       [
         String(round).padStart(5),
@@ -92,6 +116,8 @@ const main = async () => {
         (result.durationMs / Math.max(1, result.criticalPathMs)).toFixed(2).padStart(10),
         String(asked.size).padStart(10),
         String(dns.take()).padStart(13),
+        String(dkimMs).padStart(8),
+        `${((100 * dkimMs) / Math.max(1, result.durationMs)).toFixed(0)}%`.padStart(10),
         `  ${unknown.join(", ") || "none"}`
       ].join(" ")
     )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Fiber, Schema, TestClock } from "effect"
 import fc from "fast-check"
 import { generateKeyPairSync } from "node:crypto"
 import {
@@ -10,6 +10,7 @@ import {
   dkimWith,
   gatherDkim,
   KNOWN_SELECTORS,
+  SELECTOR_CONCURRENCY,
   WILDCARD_PROBE_SELECTOR
 } from "../../../src/checks/dkim/Dkim.ts"
 import { parseDkimKey, parseTagList } from "../../../src/records/DkimKey.ts"
@@ -293,6 +294,27 @@ describe("DKIM discovery concurrency", () => {
       expect(g.answers.length).toBe(KNOWN_SELECTORS.length)
       expect(peak).toBeGreaterThan(1)
       expect(peak).toBeLessThanOrEqual(8)
+      // by default: SELECTOR_CONCURRENCY at once, the wildcard probe among them
+      peak = 0
+      const d = yield* gatherDkim(source, "example.com")
+      expect(peak).toBe(SELECTOR_CONCURRENCY)
+      expect(d.wildcardProbe).toEqual({
+        name: `${WILDCARD_PROBE_SELECTOR}._domainkey.example.com`,
+        records: []
+      })
+    })
+  )
+
+  it.effect("a not-found asks every selector in ceil(n / bound) round trips, and says how long it took", () =>
+    Effect.gen(function* () {
+      // every question takes 20 ms of the (test) clock
+      const source = { txt: () => Effect.as(Effect.sleep("20 millis"), [] as ReadonlyArray<string>) }
+      const fiber = yield* Effect.fork(checkDkim(source, "nodkim.example"))
+      yield* TestClock.adjust("10 seconds")
+      const r = yield* Fiber.join(fiber)
+      expect(r.discovery).toBe("not-found")
+      const rounds = Math.ceil((KNOWN_SELECTORS.length + 1) / SELECTOR_CONCURRENCY)
+      expect(r.lookupMs).toBe(rounds * 20)
     })
   )
 })
