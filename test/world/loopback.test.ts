@@ -108,7 +108,7 @@ describe("no world server uses the machine's resolver", () => {
 
   // Needs the world restarted (scripts/world/down && scripts/world/up) after the change that
   // turned smtpd_peername_lookup off: until then the running Postfix still looks clients up.
-  it("in the running world's generated configs (data/world)", async () => {
+  it("in the running world's generated configs (data/world; fails until the world is restarted)", async () => {
     const { loopback } = await load()
     const manifest = JSON.parse(readFileSync(worldEnv()["WORLD_MANIFEST"] ?? "", "utf8")) as { root: string }
     expect(loopback.auditWorld(manifest.root)).toEqual([])
