@@ -94,7 +94,7 @@ layer(testApp({ RATE_COSTLY_BURST: "2", RATE_CHEAP_BURST: "3", RATE_COSTLY_PER_M
   }
 )
 
-layer(testApp({ RATE_COSTLY_BURST: "1", TRUSTED_PROXIES: "127.0.0.1/32" }))(
+layer(testApp({ RATE_COSTLY_BURST: "1", RATE_COSTLY_PER_MINUTE: "1", TRUSTED_PROXIES: "127.0.0.1/32" }))(
   "behind a trusted proxy",
   (it) => {
     it.effect("each forwarded client has its own budget", () =>
