@@ -107,15 +107,24 @@ describe("DNS endpoints in the world", () => {
     )
 
     it.effect(
-      "dnssec: rsasha1.net uses a deprecated algorithm; nsec3-legacy.org is not RFC 9276 compliant",
+      "dnssec: rsasha1.net signs with RSASHA1 (MUST NOT, RFC 9905) and a 1024-bit ZSK; nsec3-legacy.org is not RFC 9276 compliant",
       () =>
         Effect.gen(function* () {
           const sha1 = yield* get("/api/dns/dnssec?domain=rsasha1.net")
           expect(sha1.signed).toBe(true)
-          expect(sha1.rrsig.algorithmSecurity).toBe("deprecated")
+          expect(sha1.rrsig.algorithmSecurity).toBe("insecure")
           expect(sha1.chain.find((c: any) => c.type === "DNSKEY").algorithmName).toBe("RSASHA1")
           expect(sha1.nsec3param.exists).toBe(false)
-          expect(sha1.status).toBe("warning")
+          expect(sha1.status).toBe("fail")
+          // Issue 19 item 4 (Zonemaster DNSSEC14 flags the same key).
+          const sizes = sha1.chain
+            .filter((c: any) => c.type === "DNSKEY")
+            .map((c: any) => [c.role, c.keySize])
+          expect(sizes.sort()).toEqual([
+            ["KSK", 2048],
+            ["ZSK", 1024]
+          ])
+          expect(sha1.issues.find((i: any) => i.code === "dnskey-rsa-short").message).toMatch(/1024-bit RSA/)
           const legacy = yield* get("/api/dns/dnssec?domain=nsec3-legacy.org")
           expect(legacy.valid).toBe(true)
           expect(legacy.nsec3param).toMatchObject({ exists: true, iterations: 10, rfc9276Compliant: false })

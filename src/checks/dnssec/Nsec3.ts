@@ -1,6 +1,7 @@
 /**
- * The NSEC3 part of the DNSSEC verdict (RFC 9276 3.1), and the issue shape the DNSSEC check
- * reports its findings in.
+ * The NSEC3 part of the DNSSEC verdict (RFC 9276 3.1, RFC 5155 4.1), and the issue shape the
+ * DNSSEC check reports its findings in. Opt-out is not judged here: it is a flag of NSEC3 records
+ * (RFC 5155 3.1.2.1), which the check does not ask for.
  */
 import { Schema } from "effect"
 import type { Nsec3ParamData } from "../../net/DnsWire.ts"
@@ -18,7 +19,6 @@ export const Nsec3Param = Schema.Struct({
   flags: Schema.Int,
   iterations: Schema.Int,
   salt: Schema.String,
-  optOut: Schema.Boolean,
   rfc9276Compliant: Schema.Boolean,
   issues: Schema.Array(Issue)
 })
@@ -33,7 +33,6 @@ export const nsec3Verdict = (p: Nsec3ParamData | undefined): Nsec3Param => {
       flags: 0,
       iterations: 0,
       salt: "",
-      optOut: false,
       rfc9276Compliant: true,
       issues: []
     }
@@ -48,7 +47,7 @@ export const nsec3Verdict = (p: Nsec3ParamData | undefined): Nsec3Param => {
     issues.push({
       severity: "warning",
       code: "nsec3-salt",
-      message: `NSEC3 uses a ${p.salt.length / 2}-byte salt; RFC 9276 3.1 says to use none ("-")`
+      message: `NSEC3 uses a ${p.salt.length / 2}-byte salt${p.iterations === 0 ? " (with 0 iterations)" : ""}; RFC 9276 3.1: operators SHOULD NOT use a salt ("-")`
     })
   if (p.hashAlgorithm !== 1)
     issues.push({
@@ -56,12 +55,13 @@ export const nsec3Verdict = (p: Nsec3ParamData | undefined): Nsec3Param => {
       code: "nsec3-hash",
       message: `unknown NSEC3 hash algorithm ${p.hashAlgorithm}`
     })
-  const optOut = (p.flags & 1) === 1
-  if (optOut)
+  // Opt-out is a flag of NSEC3 records (RFC 5155 3.1.2.1), not of NSEC3PARAM: there the flags
+  // field is zero, and an NSEC3PARAM with other flags MUST be ignored (RFC 5155 4.1.2).
+  if (p.flags !== 0)
     issues.push({
-      severity: "info",
-      code: "nsec3-optout",
-      message: "NSEC3 opt-out is set; RFC 9276 3.1 recommends it only for very large, sparsely signed zones"
+      severity: "warning",
+      code: "nsec3param-flags",
+      message: `NSEC3PARAM flags are ${p.flags}, not 0: servers ignore such an NSEC3PARAM (RFC 5155 4.1.2); opt-out is set on NSEC3 records, not here`
     })
   return {
     exists: true,
@@ -69,7 +69,6 @@ export const nsec3Verdict = (p: Nsec3ParamData | undefined): Nsec3Param => {
     flags: p.flags,
     iterations: p.iterations,
     salt: p.salt,
-    optOut,
     rfc9276Compliant: p.iterations === 0 && p.salt === "" && p.hashAlgorithm === 1,
     issues
   }
