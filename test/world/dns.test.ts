@@ -141,7 +141,8 @@ describe("DNS endpoints in the world", () => {
           domain: "perfect.com",
           type: "A",
           recordType: "A",
-          propagated: true
+          propagated: true,
+          recordExists: true
         })
         expect(r.servers_checked).toBe(5)
         expect(r.servers_matching).toBe(5)
