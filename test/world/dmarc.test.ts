@@ -113,4 +113,13 @@ layer(ScanWorld, { timeout: 60_000 })("DMARC in the world", (it) => {
       expect(yield* dmarc("nomx.net")).toMatchObject({ exists: false, status: "missing", valid: false })
     })
   )
+
+  // NEEDS A WORLD RESTART: dmarc-space.com is a scenario added to scripts/world/scenarios.json.
+  it.effect("dmarc-space.com (needs world restart): a record with a leading space is not DMARC", () =>
+    Effect.gen(function* () {
+      const r = yield* dmarc("dmarc-space.com")
+      expect(r).toMatchObject({ exists: false, status: "missing", valid: false })
+      expect(ids(r)).toContain("dmarc-leading-space")
+    })
+  )
 })
