@@ -62,7 +62,14 @@ describe("DNS endpoints in the world", () => {
         )
         expect(r.chain.filter((c: any) => c.type === "DS").every((c: any) => c.matched)).toBe(true)
         expect(r.chain.find((c: any) => c.type === "DNSKEY").algorithmName).toBe("ECDSAP256SHA256")
-        expect(r.nsec3param).toMatchObject({ exists: true, iterations: 0, salt: "", rfc9276Compliant: true })
+        expect(r.nsec3param).toMatchObject({
+          exists: true,
+          iterations: 0,
+          salt: "",
+          rfc9276Compliant: true,
+          // read from the NSEC3 records of a denial, not from NSEC3PARAM (RFC 5155 4.1.2)
+          optOut: false
+        })
         expect(r.rrsig.exists).toBe(true)
         expect(r.rrsig.algorithmSecurity).toBe("modern")
         expect(r.rrsig.records.every((s: any) => !s.isExpired && s.daysUntilExpiry >= 0)).toBe(true)

@@ -15,7 +15,7 @@ import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { ChainEntry, chainOf } from "./Chain.ts"
-import { Issue, Nsec3Param, nsec3Verdict } from "./Nsec3.ts"
+import { Issue, Nsec3Param, nsec3Verdict, optOutOf } from "./Nsec3.ts"
 
 export { ChainEntry } from "./Chain.ts"
 
@@ -32,6 +32,8 @@ export interface DnssecFacts {
   readonly ds: Gathered
   readonly soa: Gathered
   readonly nsec3param: Gathered
+  /** A name that does not exist in the zone, asked when it uses NSEC3: its denial's NSEC3 records. */
+  readonly denial?: Gathered
   /** Whether the resolver validates at all: AD on the root DNSKEY answer (undefined if unknown). */
   readonly resolverValidates: boolean | undefined
 }
@@ -127,7 +129,21 @@ export const gather = Effect.gen(function* () {
   )
   const resolverValidates =
     root._tag === "Right" && root.right.outcome === "answer" ? root.right.flags.ad : undefined
-  return { domain, zone, dnskey, ds, soa, nsec3param, resolverValidates } satisfies DnssecFacts
+  // Opt-out is a flag of NSEC3 records (RFC 5155 3.1.2.1): a denial of a name that does not exist
+  // carries them in its authority section (the DO bit brings them).
+  const usesNsec3 =
+    nsec3param._tag === "Answer" && nsec3param.answer.answers.some((r) => r.type === "NSEC3PARAM")
+  const denial = usesNsec3 ? yield* askWithCd(facts, `_nsec3-probe.${zone}`, "TXT") : undefined
+  return {
+    domain,
+    zone,
+    dnskey,
+    ds,
+    soa,
+    nsec3param,
+    ...(denial ? { denial } : {}),
+    resolverValidates
+  } satisfies DnssecFacts
 }).pipe(Effect.withSpan("Dnssec.gather"))
 
 const records = <T>(g: Gathered, type: string): Array<{ readonly name: string; readonly data: T }> =>
@@ -250,7 +266,8 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
   const p = records<Nsec3ParamData | string>(facts.nsec3param, "NSEC3PARAM")
     .map((r) => r.data)
     .find((d): d is Nsec3ParamData => typeof d === "object")
-  const nsec3param = nsec3Verdict(signed ? p : undefined)
+  const optOut = facts.denial?._tag === "Answer" ? optOutOf(facts.denial.answer.authority) : null
+  const nsec3param = nsec3Verdict(signed ? p : undefined, optOut)
 
   const adValid =
     facts.dnskey._tag === "Answer" && !facts.dnskey.bogus && facts.dnskey.answer.flags.ad && signed

@@ -223,8 +223,32 @@ describe("key sizes (NIST SP 800-57, RFC 3110, RFC 5702)", () => {
 describe("NSEC3PARAM (RFC 5155 4.1.2, RFC 9276 3.1)", () => {
   it("does not infer opt-out from NSEC3PARAM flags; notes flags that make it ignored", () => {
     const v = nsec3Verdict({ hashAlgorithm: 1, flags: 1, iterations: 0, salt: "" })
-    expect(v).not.toHaveProperty("optOut")
+    expect(v.optOut).toBeNull()
     expect(v.issues.map((i) => i.code)).toEqual(["nsec3param-flags"])
+  })
+  it("reads opt-out from the NSEC3 records of a denial (RFC 5155 3.1.2.1)", () => {
+    const k = ksk(13)
+    const withDenial = (flags: number): DnssecFacts => {
+      const base = facts([k.text], [k.ds(2)], true, "1 0 0 -")
+      const denial = answer([], true)
+      if (denial._tag !== "Answer") throw new Error("unreachable")
+      const nsec3 = `01${flags.toString(16).padStart(2, "0")}000000`
+      return {
+        ...base,
+        denial: {
+          ...denial,
+          answer: {
+            ...denial.answer,
+            authority: [{ name: "x.example.com", type: "NSEC3", ttl: 60, data: nsec3, text: nsec3 }]
+          }
+        }
+      }
+    }
+    const on = analyse(withDenial(1), NOW)
+    expect(on.nsec3param.optOut).toBe(true)
+    expect(on.nsec3param.issues.map((i) => i.code)).toContain("nsec3-optout")
+    expect(analyse(withDenial(0), NOW).nsec3param.optOut).toBe(false)
+    expect(analyse(facts([k.text], [k.ds(2)], true, "1 0 0 -"), NOW).nsec3param.optOut).toBeNull()
   })
   it("notes a salt even with zero iterations (SHOULD NOT)", () => {
     const v = nsec3Verdict({ hashAlgorithm: 1, flags: 0, iterations: 0, salt: "aabb" })
