@@ -21,7 +21,9 @@ export const TlsaGenerateRequest = Schema.Struct({
   selector: Schema.Int.pipe(Schema.between(0, 1)),
   matching: Schema.Int.pipe(Schema.between(0, 2)),
   host: Domain,
-  port: Schema.Int.pipe(Schema.between(1, 65_535))
+  port: Schema.Int.pipe(Schema.between(1, 65_535)),
+  /** Usages 0 and 2 with a chain: the trust anchor's subject; default the last CA certificate. */
+  anchor: Schema.optional(Schema.String.pipe(Schema.maxLength(1024)))
 })
 
 export const TlsaGenerateResult = Schema.Struct({
@@ -37,6 +39,11 @@ export const TlsaGenerateResult = Schema.Struct({
   matchingTypeDescription: Schema.String,
   certificateAssociationData: Schema.String,
   input: Schema.Literal("CERTIFICATE", "PUBLIC KEY"),
+  /** The certificate of the input the record matches; null for a PUBLIC KEY. */
+  certificate: Schema.NullOr(
+    Schema.Struct({ index: Schema.Int, subject: Schema.String, issuer: Schema.String, isCa: Schema.Boolean })
+  ),
+  chainLength: Schema.Int,
   warnings: Strings,
   recommendation: Schema.NullOr(Schema.String)
 })

@@ -23,9 +23,15 @@ export interface MailServers {
   /**
    * `answer`: MX records name hosts; `none`: no MX at all (senders fall back to the domain's own
    * A/AAAA, RFC 5321 5.1); `null-mx`: a lone "0 ." (RFC 7505: no mail accepted); `unknown`: the
-   * MX lookup failed.
+   * MX lookup failed (`bogus` tells why when DNSSEC is the reason).
    */
   readonly mxStatus: "answer" | "none" | "null-mx" | "unknown"
+  /**
+   * The validating resolver answered SERVFAIL and the MX set came only with checking disabled
+   * (RFC 4035 3.2.2): the domain's DNSSEC is broken, so validating senders cannot deliver mail and
+   * retrying will not help. `mxStatus` is `unknown` (the bogus data is not used) and `error` says so.
+   */
+  readonly bogus: boolean
   /** The MX records by priority; a null MX appears as host "". */
   readonly mxRecords: ReadonlyArray<{ readonly priority: number; readonly host: string }>
   readonly hosts: ReadonlyArray<MailHost>
@@ -40,6 +46,13 @@ export interface MailTarget {
   readonly family: 4 | 6
 }
 
+/** The reason a check gives when the MX set is DNSSEC-bogus. */
+export const MX_BOGUS = "the MX records could not be validated (DNSSEC bogus)"
+
+/** The sentence a mail check reports when the MX set is unknown. */
+export const mxUnknown = (servers: Pick<MailServers, "bogus">) =>
+  servers.bogus ? MX_BOGUS : "the MX lookup failed: mail servers unknown"
+
 export const bareHost = (name: string) => name.toLowerCase().replace(/\.$/, "")
 
 /** Every (host, address) pair to probe, in MX priority order. */
@@ -53,18 +66,25 @@ export const targets = (servers: MailServers): ReadonlyArray<MailTarget> =>
 export const mailServersOf = (facts: FactsShape): Effect.Effect<MailServers> =>
   Effect.gen(function* () {
     const mx = yield* Effect.either(facts.mx(facts.domain))
-    if (Either.isLeft(mx))
+    if (Either.isLeft(mx)) {
+      // Bogus or unreachable? Ask again without validation (the DNSSEC check's CD-bit retry).
+      const bogus =
+        mx.left.reason === "servfail" &&
+        Either.isRight(yield* Effect.either(facts.query(facts.domain, "MX", { checkingDisabled: true })))
       return {
         mxStatus: "unknown",
+        bogus,
         mxRecords: [],
         hosts: [],
-        error: `${mx.left.reason}: ${mx.left.message}`
+        error: bogus ? MX_BOGUS : `${mx.left.reason}: ${mx.left.message}`
       } as const
+    }
     const records = mx.right.map((r) => ({ priority: r.priority, host: bareHost(r.exchange) }))
-    if (records.length === 0) return { mxStatus: "none", mxRecords: [], hosts: [], error: null } as const
+    if (records.length === 0)
+      return { mxStatus: "none", bogus: false, mxRecords: [], hosts: [], error: null } as const
     // RFC 7505 3: a null MX must be the only record; mixed with others it is ignored (the rest count).
     if (records.length === 1 && records[0]!.host === "")
-      return { mxStatus: "null-mx", mxRecords: records, hosts: [], error: null } as const
+      return { mxStatus: "null-mx", bogus: false, mxRecords: records, hosts: [], error: null } as const
     const names = [...new Set(records.map((r) => r.host).filter((h) => h !== ""))].slice(0, MAX_MX_HOSTS)
     const hosts = yield* Effect.forEach(
       names,
@@ -78,7 +98,7 @@ export const mailServersOf = (facts: FactsShape): Effect.Effect<MailServers> =>
         }),
       { concurrency: 4 }
     )
-    return { mxStatus: "answer", mxRecords: records, hosts, error: null } as const
+    return { mxStatus: "answer", bogus: false, mxRecords: records, hosts, error: null } as const
   })
 
 /** The scanned domain's mail servers, read once per scan. */

@@ -14,13 +14,21 @@ export interface BimiRecord {
   readonly authority: string | null
   /** `avp=` (avatar preference): brand or personal. */
   readonly avatarPreference: string | null
-  /** Both l= and a= empty: the domain declines to publish a BIMI indicator. */
+  /** `lps=` (local-part selectors): the local-parts this record is for; null when absent. */
+  readonly localPartSelectors: ReadonlyArray<string> | null
+  /**
+   * l= empty and no a= (or a= empty): a declination record, valid, by which the domain opts out of
+   * showing an indicator.
+   */
   readonly declined: boolean
   readonly errors: ReadonlyArray<string>
   readonly warnings: ReadonlyArray<string>
 }
 
 export const isBimiRecord = (txt: string): boolean => /^\s*v\s*=\s*BIMI1\s*(;|$)/i.test(txt)
+
+/** RFC 5322 3.2.3 dot-atom-text: atext runs separated by single dots. */
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/
 
 const httpsUrl = (value: string): string | null => {
   try {
@@ -75,10 +83,30 @@ export const parseBimi = (record: string): BimiRecord => {
   // Some receivers take the logo from the certificate's logotype when l= is empty; others need l=.
   if (l === "" && !declined)
     warnings.push("l= is empty while a= is set: only receivers that read the certificate's logo can show it")
+  // Checked by their grammar whatever the rest of the record says (a declination included).
   const avp = tag("avp")?.toLowerCase() ?? null
   if (avp !== null && avp !== "brand" && avp !== "personal")
-    warnings.push(`avp=${avp} is neither brand nor personal`)
+    warnings.push(`avp=${avp} is neither brand nor personal: receivers ignore it`)
+  const lpsRaw = tag("lps")
+  let lps: Array<string> | null = null
+  if (lpsRaw !== undefined) {
+    lps = lpsRaw.split(",").map((s) => s.trim().toLowerCase())
+    const bad = lps.filter((s) => !LOCAL_PART.test(s) || s.length > 64)
+    if (bad.length > 0 || lpsRaw.trim() === "")
+      errors.push(`lps= must be a comma-separated list of local-parts (RFC 5322 dot-atom), found '${lpsRaw}'`)
+  }
   if (location !== null && authority === null)
     warnings.push("No a= certificate (VMC/CMC): Gmail and Apple Mail show logos only with one")
-  return { record, tags, version, location, authority, avatarPreference: avp, declined, errors, warnings }
+  return {
+    record,
+    tags,
+    version,
+    location,
+    authority,
+    avatarPreference: avp,
+    localPartSelectors: lps,
+    declined,
+    errors,
+    warnings
+  }
 }

@@ -60,7 +60,15 @@ export interface ParsedDmarc {
   readonly psd: "y" | "n" | "u" | null
   readonly unknownTags: ReadonlyArray<string>
   readonly errors: ReadonlyArray<DmarcSyntaxError>
+  /**
+   * Value errors of the tags DMARCbis removed (pct, rf, ri): kept apart from `errors`, because
+   * receivers following DMARCbis ignore these tags, so they do not make the record invalid.
+   */
+  readonly removedTagErrors: ReadonlyArray<DmarcSyntaxError>
 }
+
+/** Tags RFC 7489 defines and DMARCbis removes. */
+export const REMOVED_TAGS: ReadonlySet<string> = new Set(["pct", "rf", "ri"])
 
 const TAG_NAME = /^[A-Za-z][A-Za-z0-9_]*$/
 const MAX_RI = 4_294_967_295
@@ -282,9 +290,17 @@ export const parseDmarc = (record: string): ParsedDmarc => {
     t: t === null ? null : t === "y",
     psd: flag("psd", ["y", "n", "u"] as const),
     unknownTags: tags.filter((x) => !known.has(x.name)).map((x) => x.name),
-    errors: errors.sort((a, b) => a.position - b.position)
+    errors: errors.filter((e) => !REMOVED_TAGS.has(e.tag ?? "")).sort((a, b) => a.position - b.position),
+    removedTagErrors: errors.filter((e) => REMOVED_TAGS.has(e.tag ?? ""))
   }
 }
 
-/** RFC 7489 6.6.3: only TXT records that start with `v=DMARC1` are DMARC records. */
-export const isDmarcRecord = (txt: string): boolean => /^\s*v\s*=\s*DMARC1\s*(;|$)/i.test(txt)
+/**
+ * RFC 7489 6.6.3: only TXT records that start with `v=DMARC1` are DMARC records. The ABNF (6.4)
+ * allows blanks around "=" but nothing before "v": a record with a leading space is not one.
+ */
+export const isDmarcRecord = (txt: string): boolean => /^v[ \t]*=[ \t]*DMARC1[ \t]*(;|$)/i.test(txt)
+
+/** A TXT record that looks like DMARC but is not one (leading blanks): worth telling the owner. */
+export const isNearDmarcRecord = (txt: string): boolean =>
+  !isDmarcRecord(txt) && /^\s*v\s*=\s*DMARC1\s*(;|$)/i.test(txt)

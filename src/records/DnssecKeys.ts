@@ -1,35 +1,19 @@
 /**
  * DNSSEC key arithmetic, pure: key tags (RFC 4034 App. B), DS digests (RFC 4034 5.1.4, RFC 4509,
- * RFC 6605), algorithm names (IANA registry) and their standing per RFC 8624 3.1.
+ * RFC 6605, RFC 9563), RSA key sizes (RFC 3110 2), and the registry's names and verdicts
+ * (`DnssecRegistry.ts`: RFC 9904, RFC 9905).
  */
-import { createHash } from "node:crypto"
-import { Schema } from "effect"
+import { createHash, getHashes } from "node:crypto"
 import type { DnskeyData } from "../net/DnsWire.ts"
 
-export const AlgorithmSecurity = Schema.Literal("modern", "acceptable", "deprecated", "insecure", "unknown")
-export type AlgorithmSecurity = typeof AlgorithmSecurity.Type
+import { type AlgorithmSecurity, algorithmRow, digestRow } from "./DnssecRegistry.ts"
 
-/**
- * RFC 8624 3.1 (signing column): MUST NOT → insecure; NOT RECOMMENDED → deprecated;
- * MAY → acceptable; MUST / RECOMMENDED → modern.
- */
-const ALGORITHMS: Record<number, { readonly name: string; readonly security: AlgorithmSecurity }> = {
-  1: { name: "RSAMD5", security: "insecure" },
-  3: { name: "DSA", security: "insecure" },
-  5: { name: "RSASHA1", security: "deprecated" },
-  6: { name: "DSA-NSEC3-SHA1", security: "insecure" },
-  7: { name: "RSASHA1-NSEC3-SHA1", security: "deprecated" },
-  8: { name: "RSASHA256", security: "modern" },
-  10: { name: "RSASHA512", security: "acceptable" },
-  12: { name: "ECC-GOST", security: "insecure" },
-  13: { name: "ECDSAP256SHA256", security: "modern" },
-  14: { name: "ECDSAP384SHA384", security: "acceptable" },
-  15: { name: "ED25519", security: "modern" },
-  16: { name: "ED448", security: "acceptable" }
-}
+export { AlgorithmSecurity } from "./DnssecRegistry.ts"
 
-export const algorithmName = (alg: number): string => ALGORITHMS[alg]?.name ?? `UNKNOWN-${alg}`
-export const algorithmSecurity = (alg: number): AlgorithmSecurity => ALGORITHMS[alg]?.security ?? "unknown"
+/** The registry mnemonic of a DNSKEY algorithm number (`DnssecRegistry.ts`). */
+export const algorithmName = (alg: number): string => algorithmRow(alg).name
+/** Our verdict on signing with it: RFC 9904 Table 2 "Use for DNSSEC Signing" (`DnssecRegistry.ts`). */
+export const algorithmSecurity = (alg: number): AlgorithmSecurity => algorithmRow(alg).verdict
 
 const SECURITY_ORDER: ReadonlyArray<AlgorithmSecurity> = [
   "insecure",
@@ -45,11 +29,16 @@ export const weakest = (all: ReadonlyArray<AlgorithmSecurity>): AlgorithmSecurit
     ? "unknown"
     : all.reduce((a, b) => (SECURITY_ORDER.indexOf(a) <= SECURITY_ORDER.indexOf(b) ? a : b))
 
-export const DIGEST_TYPES: Record<number, { readonly name: string; readonly hash: string }> = {
-  1: { name: "SHA-1", hash: "sha1" },
-  2: { name: "SHA-256", hash: "sha256" },
-  4: { name: "SHA-384", hash: "sha384" }
+/** Node hash names of the digest types we can compute; SM3 only where OpenSSL provides it. */
+const HASHES: Record<number, string> = { 1: "sha1", 2: "sha256", 4: "sha384", 6: "sm3" }
+const AVAILABLE = new Set(getHashes())
+
+/** The node hash for a DS digest type, or undefined when we cannot compute it (GOST, unassigned). */
+export const digestHash = (digestType: number): string | undefined => {
+  const h = HASHES[digestType]
+  return h !== undefined && AVAILABLE.has(h) ? h : undefined
 }
+export const digestName = (digestType: number): string => digestRow(digestType).name
 
 /** DNSKEY RDATA on the wire: flags, protocol, algorithm, public key (RFC 4034 2.1). */
 export const dnskeyRdata = (key: DnskeyData): Buffer => {
@@ -90,9 +79,9 @@ export const nameWire = (name: string): Buffer => {
 
 /** The DS digest of a DNSKEY (RFC 4034 5.1.4): hash(owner | rdata), upper-case hex; undefined if unsupported. */
 export const dsDigest = (owner: string, key: DnskeyData, digestType: number): string | undefined => {
-  const digest = DIGEST_TYPES[digestType]
-  if (!digest) return undefined
-  return createHash(digest.hash)
+  const hash = digestHash(digestType)
+  if (!hash) return undefined
+  return createHash(hash)
     .update(Buffer.concat([nameWire(owner), dnskeyRdata(key)]))
     .digest("hex")
     .toUpperCase()
@@ -101,3 +90,36 @@ export const dsDigest = (owner: string, key: DnskeyData, digestType: number): st
 /** Flags bits (RFC 4034 2.1.1): Zone Key (bit 7 → 256) and Secure Entry Point (bit 15 → 1). */
 export const keyRole = (flags: number): "KSK" | "ZSK" | "other" =>
   (flags & 0x100) === 0 ? "other" : (flags & 1) === 1 ? "KSK" : "ZSK"
+
+/**
+ * The modulus size in bits of an RSA DNSKEY (RFC 3110 2: exponent length in one octet, or zero and
+ * two octets, then the exponent, then the modulus); undefined for a malformed key.
+ */
+export const rsaKeyBits = (publicKey: string): number | undefined => {
+  const k = Buffer.from(publicKey, "base64")
+  if (k.length < 1) return undefined
+  const long = k[0] === 0
+  if (long && k.length < 3) return undefined
+  const expLen = long ? k.readUInt16BE(1) : k[0]!
+  let start = (long ? 3 : 1) + expLen
+  if (expLen === 0 || start >= k.length) return undefined
+  while (start < k.length && k[start] === 0) start++
+  if (start >= k.length) return undefined
+  return (k.length - start - 1) * 8 + (32 - Math.clz32(k[start]!))
+}
+
+/** RSA algorithms and their key size bounds (RFC 3110 1: 512-4096; RFC 5702 2: 1024-4096 for 10). */
+export const RSA_BOUNDS: Record<number, { readonly min: number; readonly max: number }> = {
+  1: { min: 512, max: 4096 },
+  5: { min: 512, max: 4096 },
+  7: { min: 512, max: 4096 },
+  8: { min: 512, max: 4096 },
+  10: { min: 1024, max: 4096 }
+}
+
+/** Fixed key sizes of the elliptic-curve algorithms (RFC 6605, RFC 8080, RFC 9563, RFC 9558). */
+const FIXED_BITS: Record<number, number> = { 13: 256, 14: 384, 15: 256, 16: 456, 17: 256, 23: 256 }
+
+/** The key size in bits of a DNSKEY, where the algorithm tells it; undefined otherwise. */
+export const keyBits = (algorithm: number, publicKey: string): number | undefined =>
+  RSA_BOUNDS[algorithm] ? rsaKeyBits(publicKey) : FIXED_BITS[algorithm]

@@ -3,7 +3,8 @@
  * /email/blacklist, /email/sender-requirements, /dns/tlsa), each over fresh Facts for its domain.
  * Every one rests on the MX set: when that lookup itself failed there is no result to give, which
  * is the spec's 500 "upstream resolver problem" (`UpstreamProblem`), decided by the mail servers'
- * `mxStatus`. Anything narrower (one server stalled, one list refused) stays inside the result as
+ * `mxStatus`; a DNSSEC-bogus MX set (SERVFAIL, data only with CD) is not a failure to look up but
+ * the domain's broken DNSSEC, reported inside each result. Anything narrower (one server stalled, one list refused) stays inside the result as
  * `unknown`.
  */
 import { Effect } from "effect"
@@ -33,7 +34,9 @@ const overMailServers = <const Cs extends ReadonlyArray<AnyCheck>>(
     domain,
     Effect.gen(function* () {
       const servers = yield* Effect.flatMap(Facts, (facts) => facts.get(MailServers))
-      if (servers.mxStatus === "unknown") return yield* problem(servers.error)
+      // A DNSSEC-bogus MX set is the domain's fault, not an outage: the checks report it as their
+      // result's reason (retrying will not help). Only an unreachable MX lookup is the 500.
+      if (servers.mxStatus === "unknown" && !servers.bogus) return yield* problem(servers.error)
       return (yield* Effect.all(checks.map(need), { concurrency: "unbounded" })) as {
         readonly [K in keyof Cs]: ResultOf<Cs[K]>
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { isDmarcRecord, parseDmarc, parseDmarcUri } from "../../src/records/DmarcRecord.ts"
+import { isDmarcRecord, isNearDmarcRecord, parseDmarc, parseDmarcUri } from "../../src/records/DmarcRecord.ts"
 
 describe("parseDmarc: RFC 7489 examples", () => {
   // RFC 7489 Appendix B.2.1, B.2.3, B.2.4 and section 6.2.
@@ -55,7 +55,6 @@ describe("parseDmarc: errors with positions", () => {
   const cases: ReadonlyArray<[string, string, string]> = [
     ["v=DMARC1; p=blah", "blah", "p must be"],
     ["p=none; v=DMARC1", "p=none", "must start with v=DMARC1"],
-    ["v=DMARC1; p=none; pct=150", "150", "pct must be an integer"],
     ["v=DMARC1; p=none; rua=dmarc@example.com", "dmarc@", "not a URI"],
     ["v=DMARC1; p=none; rua=mailto:a@example.com,mailto:bad", "mailto:bad", "not a valid mailto"],
     ["v=DMARC1; p=none; rua=mailto:a@example.com, mailto:b@example.com!9x", " mailto:b", "bad size limit"],
@@ -70,6 +69,22 @@ describe("parseDmarc: errors with positions", () => {
       const errors = parseDmarc(record).errors
       expect(errors.find((e) => e.message.includes(message))?.position).toBe(record.indexOf(at))
     })
+  it("a malformed removed tag (pct, rf, ri: DMARCbis) is kept apart from the record's errors", () => {
+    const record = "v=DMARC1; p=none; pct=150; ri=x; rf=%%"
+    const parsed = parseDmarc(record)
+    expect(parsed.errors).toEqual([])
+    expect(parsed.removedTagErrors.map((e) => [e.tag, e.position])).toEqual([
+      ["pct", record.indexOf("150")],
+      ["rf", record.indexOf("%%")],
+      ["ri", record.indexOf("x")]
+    ])
+  })
+  it("a record must begin exactly with v=DMARC1 (RFC 7489 6.6.3)", () => {
+    expect(isDmarcRecord("v=DMARC1; p=none")).toBe(true)
+    expect(isDmarcRecord("v = DMARC1; p=none")).toBe(true)
+    expect(isDmarcRecord(" v=DMARC1; p=none")).toBe(false)
+    expect(isNearDmarcRecord(" v=DMARC1; p=none")).toBe(true)
+  })
   it("a missing p is reported at the end of the record", () => {
     const record = "v=DMARC1; rua=mailto:a@example.com"
     expect(parseDmarc(record).errors).toEqual([

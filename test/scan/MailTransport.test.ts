@@ -5,6 +5,7 @@ import * as MailTransport from "../../src/scan/MailTransport.ts"
 import { fakeNet } from "../checks/facts.ts"
 
 const broken = fakeNet({ zone: { "broken.example MX": "SERVFAIL" } })
+const bogus = fakeNet({ zone: { "bogus.example MX": { rdata: ["10 mx.bogus.example."], bogus: true } } })
 const nomx = fakeNet({ zone: { "nomx.example A": ["192.0.2.1"] } })
 
 describe("mail-transport composites", () => {
@@ -25,6 +26,21 @@ describe("mail-transport composites", () => {
         )
       }
     })
+  )
+  it.effect("a DNSSEC-bogus MX set is a result with the reason, not a 500 (the CD-bit retry tells)", () =>
+    Effect.gen(function* () {
+      const domain = "bogus.example"
+      const reason = "the MX records could not be validated (DNSSEC bogus)"
+      const tls = yield* MailTransport.smtpTls(domain)
+      expect(tls.summary.status).toBe("unknown")
+      expect(tls.issues).toContain(reason)
+      const fc = yield* MailTransport.fcrdns(domain, "/api/email/fcrdns?domain=bogus.example")
+      expect(fc.result.issues).toContain(reason)
+      expect((yield* MailTransport.blacklist(domain)).issues).toContain(reason)
+      expect((yield* MailTransport.tlsa(domain)).issues).toContain(reason)
+      const sender = yield* MailTransport.senderRequirements(domain)
+      expect(sender.overallStatus).not.toBe("compliant")
+    }).pipe(Effect.provide(bogus))
   )
   it.effect("no MX is a result (not applicable), with FCrDNS's self link", () =>
     Effect.gen(function* () {

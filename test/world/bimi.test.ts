@@ -73,4 +73,18 @@ layer(ScanWorld, { timeout: 60_000, excludeTestServices: true })("BIMI in the wo
         expect((yield* bimi(d)).result).toMatchObject({ exists: false, record: null, status: "missing" })
     })
   )
+
+  // NEEDS A WORLD RESTART: bimi-decline.com is a scenario added to scripts/world/scenarios.json.
+  it.effect("bimi-decline.com (needs world restart): a declination is a valid record that opts out", () =>
+    Effect.gen(function* () {
+      const { result: r } = yield* bimi("bimi-decline.com")
+      expect(r).toMatchObject({
+        exists: true,
+        declined: true,
+        valid: true,
+        status: "not-applicable",
+        issues: []
+      })
+    })
+  )
 })

@@ -62,7 +62,14 @@ describe("DNS endpoints in the world", () => {
         )
         expect(r.chain.filter((c: any) => c.type === "DS").every((c: any) => c.matched)).toBe(true)
         expect(r.chain.find((c: any) => c.type === "DNSKEY").algorithmName).toBe("ECDSAP256SHA256")
-        expect(r.nsec3param).toMatchObject({ exists: true, iterations: 0, salt: "", rfc9276Compliant: true })
+        expect(r.nsec3param).toMatchObject({
+          exists: true,
+          iterations: 0,
+          salt: "",
+          rfc9276Compliant: true,
+          // read from the NSEC3 records of a denial, not from NSEC3PARAM (RFC 5155 4.1.2)
+          optOut: false
+        })
         expect(r.rrsig.exists).toBe(true)
         expect(r.rrsig.algorithmSecurity).toBe("modern")
         expect(r.rrsig.records.every((s: any) => !s.isExpired && s.daysUntilExpiry >= 0)).toBe(true)
@@ -107,15 +114,24 @@ describe("DNS endpoints in the world", () => {
     )
 
     it.effect(
-      "dnssec: rsasha1.net uses a deprecated algorithm; nsec3-legacy.org is not RFC 9276 compliant",
+      "dnssec: rsasha1.net signs with RSASHA1 (MUST NOT, RFC 9905) and a 1024-bit ZSK; nsec3-legacy.org is not RFC 9276 compliant",
       () =>
         Effect.gen(function* () {
           const sha1 = yield* get("/api/dns/dnssec?domain=rsasha1.net")
           expect(sha1.signed).toBe(true)
-          expect(sha1.rrsig.algorithmSecurity).toBe("deprecated")
+          expect(sha1.rrsig.algorithmSecurity).toBe("insecure")
           expect(sha1.chain.find((c: any) => c.type === "DNSKEY").algorithmName).toBe("RSASHA1")
           expect(sha1.nsec3param.exists).toBe(false)
-          expect(sha1.status).toBe("warning")
+          expect(sha1.status).toBe("fail")
+          // Issue 19 item 4 (Zonemaster DNSSEC14 flags the same key).
+          const sizes = sha1.chain
+            .filter((c: any) => c.type === "DNSKEY")
+            .map((c: any) => [c.role, c.keySize])
+          expect(sizes.sort()).toEqual([
+            ["KSK", 2048],
+            ["ZSK", 1024]
+          ])
+          expect(sha1.issues.find((i: any) => i.code === "dnskey-rsa-short").message).toMatch(/1024-bit RSA/)
           const legacy = yield* get("/api/dns/dnssec?domain=nsec3-legacy.org")
           expect(legacy.valid).toBe(true)
           expect(legacy.nsec3param).toMatchObject({ exists: true, iterations: 10, rfc9276Compliant: false })
@@ -132,7 +148,8 @@ describe("DNS endpoints in the world", () => {
           domain: "perfect.com",
           type: "A",
           recordType: "A",
-          propagated: true
+          propagated: true,
+          recordExists: true
         })
         expect(r.servers_checked).toBe(5)
         expect(r.servers_matching).toBe(5)

@@ -657,6 +657,8 @@ describe("scenario model", () => {
       "dmarc-invalid.net",
       "dmarc-external-rua.org",
       "dmarc-org.com",
+      "dmarc-space.com",
+      "bimi-decline.com",
       "dkim-weak.com",
       "dkim-revoked.com",
       "bimi-badsvg.com",

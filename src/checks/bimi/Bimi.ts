@@ -284,7 +284,8 @@ export const analyseBimi = (g: BimiGathered, now: Date): BimiResult => {
           (p === "reject" || (p === "quarantine" && (d.pct ?? 100) === 100)) &&
           d.subdomainPolicy !== "none"
     dmarc = { policy: p, pct: d.pct ?? null, eligible }
-    if (eligible === false)
+    // A declination opts out: DMARC eligibility does not matter to it.
+    if (eligible === false && !parsed.declined)
       issues.push(
         `BIMI requires DMARC at enforcement (p=quarantine with pct=100, or p=reject; sp not none); found ${p ? `p=${p}` : "no valid DMARC"}${d.pct !== undefined && d.pct < 100 ? ` pct=${d.pct}` : ""}`
       )
@@ -299,19 +300,19 @@ export const analyseBimi = (g: BimiGathered, now: Date): BimiResult => {
       : parsed.location === null && authority?.valid === true && authority.logotypePresent === true
   if (logo === null && !declined && parsed.location === null && !logoOk)
     issues.push("No logo to show: l= is empty and no valid certificate carries one")
+  // A declination record (l= empty, no a=) is a valid record that opts out, not an invalid one.
   const valid =
     parsed.errors.length === 0 &&
-    !declined &&
-    logoOk &&
-    (authority === null || authority.valid) &&
-    dmarc?.eligible !== false
-  const status: CheckStatus = declined
-    ? "not-applicable"
-    : !valid
-      ? "fail"
-      : warnings.length > 0 || authority === null
-        ? "warning"
-        : "pass"
+    (declined || (logoOk && (authority === null || authority.valid) && dmarc?.eligible !== false))
+  const status: CheckStatus = !valid
+    ? "fail"
+    : declined
+      ? "not-applicable"
+      : !valid
+        ? "fail"
+        : warnings.length > 0 || authority === null
+          ? "warning"
+          : "pass"
   return {
     ...base,
     status,

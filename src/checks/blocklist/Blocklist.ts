@@ -8,7 +8,7 @@ import { AppConfig, type DnsblZone } from "../../Config.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, targets } from "../MailServers.ts"
+import { MailServers, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
@@ -171,6 +171,8 @@ export interface BlocklistInput {
   readonly domain: string
   readonly zones: ReadonlyArray<DnsblZone>
   readonly mxStatus: "answer" | "none" | "unknown"
+  /** The MX set is DNSSEC-bogus (see `MailServers.bogus`). */
+  readonly mxBogus?: boolean
   readonly servers: ReadonlyArray<MailServerInput>
 }
 
@@ -214,7 +216,7 @@ export const analyse = (input: BlocklistInput, now: Date): BlocklistResult => {
       }
     }
   })
-  if (input.mxStatus === "unknown") issues.push("the MX lookup failed: mail servers unknown")
+  if (input.mxStatus === "unknown") issues.push(mxUnknown({ bogus: input.mxBogus === true }))
   const statuses = mailServers.map((s) => s.status)
   const status: CheckStatus =
     input.mxStatus === "unknown"
@@ -324,6 +326,7 @@ export const Blocklist = define({
       zones: dnsblZones,
       mxStatus:
         servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+      mxBogus: servers.bogus,
       servers: yield* gatherAnswers(facts, servers, dnsblZones)
     } satisfies BlocklistInput
   }),

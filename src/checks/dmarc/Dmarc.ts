@@ -1,11 +1,12 @@
 /**
  * DMARC (RFC 7489, with DMARCbis notes): policy discovery with the organisational-domain fallback
  * (6.6.3), the record's tags, and verification of external report destinations (7.1).
- * `gather` asks TXT questions only (through Facts in a scan); `analyse` is pure and total.
+ * `gather` asks TXT questions (and, when the source can, the MX of each rua domain) through Facts
+ * in a scan; `analyse` is pure and total.
  */
 import { Effect, Schema } from "effect"
 import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { Facts, type FactsShape } from "../Facts.ts"
 import { Status } from "../Status.ts"
 import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
 import {
@@ -13,6 +14,7 @@ import {
   DmarcSyntaxError,
   DmarcTag,
   isDmarcRecord,
+  isNearDmarcRecord,
   organisationalDomainOf,
   parseDmarc,
   reportAuthorisationName,
@@ -31,7 +33,12 @@ export interface DmarcGathered {
   readonly organisational: TxtOutcome | null
   /** `<policy domain>._report._dmarc.<destination>` for every external report destination. */
   readonly authorisations: ReadonlyArray<TxtOutcome>
+  /** The MX of each mailto rua domain (asked when the source can): can reports be delivered? */
+  readonly ruaMx?: ReadonlyArray<{ readonly domain: string; readonly mx: "some" | "none" | "unknown" }>
 }
+
+/** What gathering needs: TXT, and MX when available (a scan's Facts; plain TXT fakes lack it). */
+export type DmarcSource = TxtSource & Partial<Pick<FactsShape, "mx">>
 
 export const DmarcFinding = Schema.Struct({
   id: Schema.String,
@@ -111,7 +118,7 @@ export const externalDestinations = (policyDomain: string, parsed: ParsedDmarc) 
     .map((u) => ({ uri: u, name: reportAuthorisationName(policyDomain, u.domain) }))
 
 /** Gathers the DNS facts DMARC needs for `domain`: the record, the fallback, the authorisations. */
-export const gatherDmarc = (dns: TxtSource, rawDomain: string): Effect.Effect<DmarcGathered> =>
+export const gatherDmarc = (dns: DmarcSource, rawDomain: string): Effect.Effect<DmarcGathered> =>
   Effect.gen(function* () {
     const domain = normaliseDomain(rawDomain)
     const org = organisationalDomainOf(domain)
@@ -133,7 +140,31 @@ export const gatherDmarc = (dns: TxtSource, rawDomain: string): Effect.Effect<Dm
         ? [...new Set(externalDestinations(policyDomain, parseDmarc(records[0]!)).map((d) => d.name))]
         : []
     const authorisations = yield* Effect.forEach(names, (name) => lookupTxt(dns, name), { concurrency: 4 })
-    return { ...partial, authorisations }
+    const mx = dns.mx
+    const ruaDomains =
+      records.length === 1 && mx
+        ? [
+            ...new Set(
+              parseDmarc(records[0]!).rua.flatMap((u) =>
+                u.scheme === "mailto" && u.domain ? [u.domain] : []
+              )
+            )
+          ].slice(0, 4)
+        : []
+    const ruaMx = yield* Effect.forEach(
+      ruaDomains,
+      (d) =>
+        Effect.match(mx!(d), {
+          onFailure: () => ({ domain: d, mx: "unknown" as const }),
+          // A null MX ("0 .", RFC 7505) accepts no mail either.
+          onSuccess: (rs) => ({
+            domain: d,
+            mx: rs.some((r) => r.exchange.replace(/\.$/, "") !== "") ? ("some" as const) : ("none" as const)
+          })
+        }),
+      { concurrency: 4 }
+    )
+    return { ...partial, authorisations, ...(mx ? { ruaMx } : {}) }
   })
 
 const REMOVED_BY_DMARCBIS: Record<string, string> = {
@@ -178,6 +209,19 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
     return finish({ ...base, status: "unknown", exists: false, valid: false, source: null, inherited: false })
   }
   const records = outcome.records.filter(isDmarcRecord)
+  // RFC 7489 6.6.3: a record must begin with v=DMARC1; one with a leading blank is not a record.
+  for (const near of outcome.records.filter(isNearDmarcRecord))
+    add(
+      "dmarc-leading-space",
+      "warning",
+      `A TXT record at ${outcome.name} looks like DMARC but does not begin exactly with v=DMARC1 ('${near.slice(0, 20)}...'): receivers ignore it (RFC 7489 6.6.3)`
+    )
+  if (outcome.records.some((r) => /^v=spf1(\s|$)/i.test(r.trim())))
+    add(
+      "dmarc-spf-record",
+      "warning",
+      `${outcome.name} holds an SPF record: SPF belongs at the domain itself, not at _dmarc (RFC 7208 3)`
+    )
   if (records.length === 0) {
     const where = g.organisational
       ? `${dmarcName(g.domain)} or ${dmarcName(organisationalDomain)}`
@@ -233,9 +277,12 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
   if (parsed.rua.length === 0)
     add("dmarc-no-rua", "warning", "No rua: you receive no aggregate reports and cannot see who sends as you")
   if (pct < 100) add("dmarc-pct", "warning", `pct=${pct}: the policy applies to only ${pct}% of failing mail`)
+  // Removed tags are judged one way: a malformed value is a warning (DMARCbis receivers ignore the
+  // tag, so it never makes the record invalid); one that changes behaviour a warning; else a note.
+  for (const e of parsed.removedTagErrors)
+    add(`dmarc-removed-${e.tag}`, "warning", `${e.message}; ${REMOVED_BY_DMARCBIS[e.tag ?? ""] ?? ""}`)
   for (const t of parsed.tags)
-    // A removed tag that still changes behaviour is a warning; one at its default is a note.
-    if (REMOVED_BY_DMARCBIS[t.name])
+    if (REMOVED_BY_DMARCBIS[t.name] && !parsed.removedTagErrors.some((e) => e.tag === t.name))
       add(
         `dmarc-removed-${t.name}`,
         (t.name === "pct" && pct < 100) ||
@@ -256,6 +303,20 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
   for (const u of [...parsed.rua, ...parsed.ruf])
     if (u.scheme !== "mailto")
       add("dmarc-uri-scheme", "warning", `${u.uri}: receivers are only required to support mailto: URIs`)
+  // RFC 7489 6.2: receivers MUST support at least two URIs and MAY ignore the rest.
+  if (parsed.rua.length > 2)
+    add(
+      "dmarc-rua-count",
+      "warning",
+      `${parsed.rua.length} rua URIs: receivers need only send to the first two (RFC 7489 6.2)`
+    )
+  for (const m of g.ruaMx ?? [])
+    if (m.mx === "none")
+      add(
+        "dmarc-rua-no-mx",
+        "warning",
+        `rua destination ${m.domain} has no MX record: aggregate reports may not arrive`
+      )
   if (parsed.fo !== null && parsed.ruf.length === 0)
     add("dmarc-fo-without-ruf", "info", "fo has no effect without ruf")
   if (parsed.ruf.length > 0)

@@ -51,6 +51,10 @@ export const PropagationResult = Schema.Struct({
     description:
       "true when at least one resolver answered and all that answered agree (failed ones are ignored)"
   }),
+  recordExists: Schema.Boolean.annotations({
+    description:
+      "whether the consensus holds records: 'every resolver agrees there is nothing' is propagated: true with recordExists: false"
+  }),
   servers_checked: Schema.Int.annotations({ description: "resolvers that answered" }),
   servers_matching: Schema.Int,
   servers_failed: Schema.Int,
@@ -140,6 +144,7 @@ export const analyse = (facts: PropagationFacts, now: Date): PropagationResult =
     servers_failed: results.length - checked,
     servers_total: results.length,
     consensus: best?.values ?? [],
+    recordExists: (best?.values ?? []).length > 0,
     results,
     timestamp: now.toISOString()
   }

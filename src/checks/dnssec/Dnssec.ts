@@ -8,21 +8,16 @@
 import { Effect, Schema } from "effect"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/Dns.ts"
 import type { DnskeyData, DsData, Nsec3ParamData, RrsigData } from "../../net/DnsWire.ts"
-import {
-  AlgorithmSecurity,
-  algorithmName,
-  algorithmSecurity,
-  DIGEST_TYPES,
-  dsDigest,
-  keyRole,
-  keyTag,
-  weakest
-} from "../../records/DnssecKeys.ts"
+import { AlgorithmSecurity, algorithmName, algorithmSecurity, weakest } from "../../records/DnssecKeys.ts"
+import { algorithmRow, unusableReason } from "../../records/DnssecRegistry.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
-import { Issue, Nsec3Param, nsec3Verdict } from "./Nsec3.ts"
+import { ChainEntry, chainOf } from "./Chain.ts"
+import { Issue, Nsec3Param, nsec3Verdict, optOutOf } from "./Nsec3.ts"
+
+export { ChainEntry } from "./Chain.ts"
 
 /** One lookup as gathered: a settled answer (possibly only obtainable with CD: bogus), or a failure. */
 export type Gathered =
@@ -37,38 +32,11 @@ export interface DnssecFacts {
   readonly ds: Gathered
   readonly soa: Gathered
   readonly nsec3param: Gathered
+  /** A name that does not exist in the zone, asked when it uses NSEC3: its denial's NSEC3 records. */
+  readonly denial?: Gathered
   /** Whether the resolver validates at all: AD on the root DNSKEY answer (undefined if unknown). */
   readonly resolverValidates: boolean | undefined
 }
-
-export const ChainEntry = Schema.Struct({
-  type: Schema.Literal("DNSKEY", "DS"),
-  domain: Schema.String,
-  keyTag: Schema.Int,
-  algorithm: Schema.Int,
-  algorithmName: Schema.String,
-  algorithmSecurity: AlgorithmSecurity,
-  /** 0 for DNSKEY entries; 1, 2, 4 for DS. */
-  digestType: Schema.Int,
-  digestTypeName: Schema.String,
-  /** DS digest (hex); "" for DNSKEY entries. */
-  digest: Schema.String,
-  /** DNSKEY flags (256 ZSK, 257 KSK); 0 for DS entries. The contract also allows the decoded form. */
-  flags: Schema.Union(
-    Schema.Int,
-    Schema.Struct({ value: Schema.Int, zoneKey: Schema.Boolean, secureEntryPoint: Schema.Boolean })
-  ),
-  role: Schema.Literal("KSK", "ZSK", "other", "DS"),
-  /** 3 for DNSKEY entries; 0 for DS entries. */
-  protocol: Schema.Int,
-  /** Base64 public key; "" for DS entries. */
-  publicKey: Schema.String,
-  /** DS: a DNSKEY of the zone hashes to this digest. DNSKEY: some DS at the parent points to it. */
-  matched: Schema.Boolean,
-  /** For KSKs: the SHA-256 DS record to publish at the parent (RFC 4509). */
-  dsRecord: Schema.optional(Schema.String)
-})
-export type ChainEntry = typeof ChainEntry.Type
 
 export const RrsigEntry = Schema.Struct({
   typeCovered: Schema.String,
@@ -95,6 +63,8 @@ export const DnssecResult = Schema.Struct({
   /** "secure", "insecure" (unsigned or no DS), "bogus", or "unknown" (resolver unreachable). */
   state: Schema.Literal("secure", "insecure", "bogus", "unknown"),
   chain: Schema.Array(ChainEntry),
+  /** Findings on the DS set and the keys (digest types, key sizes, what we could not verify). */
+  issues: Schema.Array(Issue),
   nsec3param: Nsec3Param,
   rrsig: Schema.Struct({
     exists: Schema.Boolean,
@@ -159,7 +129,21 @@ export const gather = Effect.gen(function* () {
   )
   const resolverValidates =
     root._tag === "Right" && root.right.outcome === "answer" ? root.right.flags.ad : undefined
-  return { domain, zone, dnskey, ds, soa, nsec3param, resolverValidates } satisfies DnssecFacts
+  // Opt-out is a flag of NSEC3 records (RFC 5155 3.1.2.1): a denial of a name that does not exist
+  // carries them in its authority section (the DO bit brings them).
+  const usesNsec3 =
+    nsec3param._tag === "Answer" && nsec3param.answer.answers.some((r) => r.type === "NSEC3PARAM")
+  const denial = usesNsec3 ? yield* askWithCd(facts, `_nsec3-probe.${zone}`, "TXT") : undefined
+  return {
+    domain,
+    zone,
+    dnskey,
+    ds,
+    soa,
+    nsec3param,
+    ...(denial ? { denial } : {}),
+    resolverValidates
+  } satisfies DnssecFacts
 }).pipe(Effect.withSpan("Dnssec.gather"))
 
 const records = <T>(g: Gathered, type: string): Array<{ readonly name: string; readonly data: T }> =>
@@ -196,71 +180,10 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
   )
   const unreachable = facts.dnskey._tag === "Failed"
 
-  // DS ↔ DNSKEY matching (RFC 4035 5.2): a DS authenticates a key when tag, algorithm and digest agree.
-  const keyInfo = keys.map((k) => ({ ...k, tag: keyTag(k.data) }))
-  const dsEntries: Array<ChainEntry> = dses.map(({ name, data }) => {
-    const computed = keyInfo
-      .filter((k) => k.tag === data.keyTag && k.data.algorithm === data.algorithm)
-      .some((k) => dsDigest(zone, k.data, data.digestType) === data.digest.toUpperCase())
-    return {
-      type: "DS",
-      domain: name,
-      keyTag: data.keyTag,
-      algorithm: data.algorithm,
-      algorithmName: algorithmName(data.algorithm),
-      algorithmSecurity: algorithmSecurity(data.algorithm),
-      digestType: data.digestType,
-      digestTypeName: DIGEST_TYPES[data.digestType]?.name ?? `unknown-${data.digestType}`,
-      digest: data.digest,
-      flags: 0,
-      role: "DS",
-      protocol: 0,
-      publicKey: "",
-      matched: computed
-    }
-  })
-  const keyEntries: Array<ChainEntry> = keyInfo.map((k) => {
-    const role = keyRole(k.data.flags)
-    const matched = dses.some(
-      (d) =>
-        d.data.keyTag === k.tag &&
-        d.data.algorithm === k.data.algorithm &&
-        dsDigest(zone, k.data, d.data.digestType) === d.data.digest.toUpperCase()
-    )
-    const sha256 = dsDigest(zone, k.data, 2)
-    return {
-      type: "DNSKEY",
-      domain: k.name,
-      keyTag: k.tag,
-      algorithm: k.data.algorithm,
-      algorithmName: algorithmName(k.data.algorithm),
-      algorithmSecurity: algorithmSecurity(k.data.algorithm),
-      digestType: 0,
-      digestTypeName: "",
-      digest: "",
-      flags: k.data.flags,
-      role,
-      protocol: k.data.protocol,
-      publicKey: k.data.publicKey,
-      matched,
-      ...(role === "KSK" && sha256 ? { dsRecord: `${k.tag} ${k.data.algorithm} 2 ${sha256}` } : {})
-    }
-  })
-
-  if (signed) {
-    for (const d of dsEntries.filter((d) => !d.matched))
-      errors.push(
-        `DS ${d.keyTag} (algorithm ${d.algorithm}, digest ${d.digestTypeName}) at the parent matches no DNSKEY of ${zone}`
-      )
-    if (dses.length === 0 && facts.ds._tag === "Answer")
-      errors.push(`${zone} has DNSKEYs but the parent publishes no DS: the chain of trust stops above it`)
-    else if (dses.length > 0 && dsEntries.every((d) => !d.matched))
-      errors.push("no DS record matches a DNSKEY: the chain of trust is broken")
-  } else if (dses.length > 0 && facts.dnskey._tag === "Answer") {
-    errors.push(
-      `the parent publishes DS records for ${zone} but the zone serves no DNSKEY: the delegation is bogus`
-    )
-  }
+  // DS <-> DNSKEY matching (RFC 4035 5.2), digest types and key sizes: Chain.ts.
+  const chain = chainOf(zone, keys, dses, facts.ds._tag === "Answer")
+  const keyEntries = chain.entries.filter((e) => e.type === "DNSKEY")
+  errors.push(...(facts.dnskey._tag === "Answer" || signed ? chain.errors : []))
 
   // Signatures over the apex sets we asked for (the DO bit brings them along).
   // Only the zone's own signatures: the DS RRSIG is the parent's, signed with the parent's keys.
@@ -308,20 +231,43 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
     ...new Set([...keyEntries.map((k) => k.algorithm), ...rrsigRecords.map((r) => r.algorithm)])
   ]
   const security = weakest(algorithms.map(algorithmSecurity))
+  // Per RFC 9904 Table 2 "Use for DNSSEC Signing" (and RFC 9905 for the SHA-1 algorithms).
+  const roll = "roll to 13 (ECDSAP256SHA256) or 15 (ED25519)"
   for (const alg of algorithms) {
-    const standing = algorithmSecurity(alg)
-    if (standing === "insecure" || standing === "deprecated")
-      rrsigIssues.push({
-        severity: standing === "insecure" ? "error" : "warning",
-        code: `algorithm-${standing}`,
-        message: `algorithm ${alg} (${algorithmName(alg)}) is ${standing} per RFC 8624; roll to 13 (ECDSAP256SHA256) or 15 (ED25519)`
-      })
+    const r = algorithmRow(alg)
+    const label = `algorithm ${alg} (${r.name})`
+    const reason = unusableReason(r)
+    const push = (severity: Issue["severity"], code: string, message: string) => {
+      rrsigIssues.push({ severity, code, message })
+      if (severity === "error") errors.push(message)
+    }
+    if (reason)
+      push(
+        "error",
+        `algorithm-${r.kind}`,
+        `${label} ${reason}: validators treat what it signs as unsigned (RFC 4035 5.2); ${roll}`
+      )
+    else if (r.verdict === "insecure")
+      push("error", "algorithm-insecure", `${label} MUST NOT be used for signing (${r.source}); ${roll}`)
+    else if (r.verdict === "deprecated")
+      push(
+        "warning",
+        "algorithm-deprecated",
+        `${label} is NOT RECOMMENDED for signing (${r.source}); ${roll}`
+      )
+    else if (r.validation === "MAY")
+      push(
+        "info",
+        "algorithm-validation-optional",
+        `${label} may be used for signing, but validators need not support it (${r.source}): to those that do not, the zone is unsigned`
+      )
   }
 
   const p = records<Nsec3ParamData | string>(facts.nsec3param, "NSEC3PARAM")
     .map((r) => r.data)
     .find((d): d is Nsec3ParamData => typeof d === "object")
-  const nsec3param = nsec3Verdict(signed ? p : undefined)
+  const optOut = facts.denial?._tag === "Answer" ? optOutOf(facts.denial.answer.authority) : null
+  const nsec3param = nsec3Verdict(signed ? p : undefined, optOut)
 
   const adValid =
     facts.dnskey._tag === "Answer" && !facts.dnskey.bogus && facts.dnskey.answer.flags.ad && signed
@@ -333,6 +279,12 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
     errors.push(
       "the resolver does not validate DNSSEC (no AD even for the root), so validity cannot be confirmed"
     )
+  // Signed, not bogus, and still no AD from a validating resolver: say so, even when nothing above
+  // explains it (an algorithm or digest validators do not support makes the zone insecure, RFC 4035 5.2).
+  if (signed && !adValid && !bogus && facts.resolverValidates !== false)
+    errors.push(
+      `the validating resolver does not vouch for ${zone} (no AD bit): validators treat it as unsigned`
+    )
   if (unreachable && facts.dnskey._tag === "Failed")
     errors.push(`DNSKEY lookup failed (${facts.dnskey.error.reason}): ${facts.dnskey.error.message}`)
 
@@ -343,15 +295,15 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
       : adValid
         ? "secure"
         : "insecure"
-  const hasWarnings =
-    rrsigIssues.some((i) => i.severity !== "info") || nsec3param.issues.some((i) => i.severity === "warning")
+  const allIssues = [...chain.issues, ...rrsigIssues, ...nsec3param.issues]
+  const hasWarnings = allIssues.some((i) => i.severity === "warning")
   const status: CheckStatus = unreachable
     ? "unknown"
     : !signed
       ? errors.length > 0
         ? "fail"
         : "missing"
-      : !adValid || errors.length > 0 || security === "insecure"
+      : !adValid || errors.length > 0 || allIssues.some((i) => i.severity === "error")
         ? "fail"
         : hasWarnings
           ? "warning"
@@ -364,7 +316,8 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
     signed,
     valid: adValid,
     state,
-    chain: [...keyEntries, ...dsEntries],
+    chain: chain.entries,
+    issues: chain.issues,
     nsec3param,
     rrsig: {
       exists: rrsigRecords.length > 0,

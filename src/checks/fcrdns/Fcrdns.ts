@@ -11,7 +11,7 @@ import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { canonicalAddress } from "../blocklist/Blocklist.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, targets } from "../MailServers.ts"
+import { MailServers, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
@@ -73,6 +73,8 @@ export const withApiUrl = (report: FcrdnsReport, apiUrl: string): FcrdnsResult =
 export interface FcrdnsInput {
   readonly domain: string
   readonly mxStatus: "answer" | "none" | "unknown"
+  /** The MX set is DNSSEC-bogus (see `MailServers.bogus`). */
+  readonly mxBogus?: boolean
   readonly addresses: ReadonlyArray<AddressInput>
   /** MX hosts whose address lookup failed (unknown, not "no address"). */
   readonly unresolvedHosts?: ReadonlyArray<string>
@@ -162,7 +164,7 @@ export const analyseAddress = (input: AddressInput): AddressResult => {
 export const analyse = (input: FcrdnsInput, now: Date): FcrdnsReport => {
   const results = input.addresses.map(analyseAddress)
   const issues: Array<string> = []
-  if (input.mxStatus === "unknown") issues.push("the MX lookup failed: mail servers unknown")
+  if (input.mxStatus === "unknown") issues.push(mxUnknown({ bogus: input.mxBogus === true }))
   if (input.mxStatus === "none") issues.push("no MX records: nothing to check")
   for (const host of input.unresolvedHosts ?? []) issues.push(`addresses of ${host} could not be resolved`)
   for (const r of results) if (r.status !== "pass") issues.push(`${r.hostname} (${r.ip}): ${r.message}`)
@@ -231,6 +233,7 @@ export const Fcrdns = define({
       domain: facts.domain,
       mxStatus:
         servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+      mxBogus: servers.bogus,
       addresses: yield* gatherAddresses(facts, servers),
       unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)
     } satisfies FcrdnsInput

@@ -11,7 +11,7 @@ import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define, need } from "../Check.ts"
 import { Facts } from "../Facts.ts"
 import { Fcrdns } from "../fcrdns/Fcrdns.ts"
-import { MailServers, targets } from "../MailServers.ts"
+import { MailServers, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
@@ -99,6 +99,8 @@ export type SmtpTlsResult = typeof SmtpTlsResult.Type
 export interface SmtpTlsInput {
   readonly domain: string
   readonly mxStatus: "answer" | "none" | "null-mx" | "unknown"
+  /** The MX set is DNSSEC-bogus (see `MailServers.bogus`). */
+  readonly mxBogus?: boolean
   readonly mxRecords: ReadonlyArray<MxRecord>
   /** Hosts whose A/AAAA lookups failed or returned nothing. */
   readonly unresolved: ReadonlyArray<{ readonly host: string; readonly reason: "none" | "unknown" }>
@@ -210,7 +212,7 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
   const servers = input.probes.map((p) =>
     analyseServer(p, priorityOf(p.host), input.fcrdns?.[p.address] ?? null, now)
   )
-  if (input.mxStatus === "unknown") issues.push("the MX lookup failed: mail servers unknown")
+  if (input.mxStatus === "unknown") issues.push(mxUnknown({ bogus: input.mxBogus === true }))
   if (input.mxStatus === "none")
     issues.push("no MX records: mail is delivered to the domain's A/AAAA (RFC 5321 5.1)")
   if (input.mxStatus === "null-mx") issues.push("null MX (RFC 7505): the domain accepts no mail")
@@ -287,6 +289,7 @@ export const SmtpTls = define({
     return {
       domain: facts.domain,
       mxStatus: servers.mxStatus,
+      mxBogus: servers.bogus,
       mxRecords: servers.mxRecords,
       unresolved: servers.hosts
         .filter((h) => h.status !== "ok")

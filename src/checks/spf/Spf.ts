@@ -127,11 +127,14 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
       "critical",
       `${n.term} in ${n.domain ?? "?"} loops back to a record already being evaluated (permerror)`
     )
-  for (const n of collect(w.root, (n) => n.type !== "root" && n.status === "unknown"))
+  // RFC 7208 5.2, 5.4, 5.6, 5.7: a lookup that fails inside include/exists/a/mx is a temperror:
+  // the record's verdict cannot be known until it answers.
+  const temperrors = collect(w.root, (n) => n.type !== "root" && n.status === "unknown")
+  for (const n of temperrors)
     add(
       "spf-dns-unknown",
       "medium",
-      `${n.term}: ${n.errors[0] ?? "lookup failed"}; the count below it is unknown`
+      `${n.term}: ${n.errors[0] ?? "lookup failed"} (temperror, RFC 7208 2.6.6): the verdict and the count below it are unknown`
     )
   for (const n of collect(
     w.root,
@@ -220,7 +223,7 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
       ? "missing"
       : !valid || policy === "pass" || w.includePassAll.length > 0
         ? "fail"
-        : policy === "unknown"
+        : policy === "unknown" || temperrors.length > 0
           ? "unknown"
           : findings.some((f) => f.severity === "medium" || f.severity === "high")
             ? "warning"

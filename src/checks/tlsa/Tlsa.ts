@@ -19,7 +19,7 @@ import {
 import { define } from "../Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
 import { Facts } from "../Facts.ts"
-import { MailServers } from "../MailServers.ts"
+import { MailServers, MX_BOGUS } from "../MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { DaneHost, DaneSummary, summarise, tlsaName, verifyHost } from "./Dane.ts"
 
@@ -120,7 +120,7 @@ export const readTlsa = (facts: TlsaFacts): TlsaReading => {
       status: "unknown",
       records: [],
       hosts: [],
-      issues: [`MX lookup failed (${facts.mxError})`]
+      issues: [facts.mxError === MX_BOGUS ? MX_BOGUS : `MX lookup failed (${facts.mxError})`]
     }
   const hosts: Array<TlsaHostResult> = facts.hosts.map(({ host, priority, lookup }) => {
     const tlsaDomain = tlsaName(host)

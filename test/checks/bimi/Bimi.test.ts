@@ -40,6 +40,14 @@ describe("BIMI record", () => {
     expect(parseBimi("l=https://x.example/l.svg").errors[0]).toContain("v=BIMI1")
     expect(parseBimi("v=BIMI1; l=https://x.example/l.svg").warnings[0]).toContain("No a=")
   })
+  it("checks lps= and avp= by their grammar in every case, a declination included", () => {
+    const ok = parseBimi("v=BIMI1; l=; lps=ceo,first.last; avp=personal")
+    expect(ok).toMatchObject({ declined: true, errors: [], localPartSelectors: ["ceo", "first.last"] })
+    expect(ok.avatarPreference).toBe("personal")
+    for (const lps of ["", "a..b", ".ceo", "a b", "x".repeat(65)])
+      expect(parseBimi(`v=BIMI1; l=; lps=${lps}`).errors.join(" "), lps).toMatch(/lps=/)
+    expect(parseBimi("v=BIMI1; l=; avp=logo").warnings.join(" ")).toMatch(/avp=logo/)
+  })
   it("property: never throws", () => fc.assert(fc.property(fc.string(), (s) => void parseBimi(s))))
 })
 
@@ -256,7 +264,21 @@ describe("BIMI check", () => {
         web,
         "example.com"
       )
-      expect(declined.result).toMatchObject({ declined: true, status: "not-applicable", valid: false })
+      // A declination is a valid record that opts out (issue 18 item 4), with or without a=.
+      expect(declined.result).toMatchObject({ declined: true, status: "not-applicable", valid: true })
+      const bare = yield* checkBimi(
+        txt({ "default._bimi.example.com": ["v=BIMI1; l=;"] }),
+        web,
+        "example.com"
+      )
+      expect(bare.result).toMatchObject({ declined: true, status: "not-applicable", valid: true, issues: [] })
+      const badLps = yield* checkBimi(
+        txt({ "default._bimi.example.com": ["v=BIMI1; l=; lps=a..b,ceo"] }),
+        web,
+        "example.com"
+      )
+      expect(badLps.result).toMatchObject({ declined: true, valid: false, status: "fail" })
+      expect(badLps.result.issues.join(" ")).toMatch(/lps=/)
       const inherited = yield* checkBimi(
         txt({ "default._bimi.example.com": ["v=BIMI1; l=https://x.example.com/l.svg"] }),
         web,

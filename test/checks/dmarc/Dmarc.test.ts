@@ -128,8 +128,50 @@ describe("DMARC check", () => {
         "dmarc-invalid.net"
       )
       expect(r).toMatchObject({ exists: true, valid: false, status: "fail" })
-      expect(r.errors.map((e) => e.position)).toEqual([12, 25])
+      expect(r.errors.map((e) => e.position)).toEqual([12])
       expect(r.issues[0]).toContain("position 12")
+      // pct is removed by DMARCbis: a malformed value is a warning, never what makes it invalid.
+      expect(r.findings.find((f) => f.id === "dmarc-removed-pct")?.severity).toBe("warning")
+    })
+  )
+
+  it.effect("removed tags are judged one way: malformed or behaviour-changing warn, never invalidate", () =>
+    Effect.gen(function* () {
+      for (const tag of ["pct=150", "rf=%%", "ri=abc", "pct=50", "rf=iodef", "ri=3600"]) {
+        const r = yield* run(
+          { "_dmarc.example.com": [`v=DMARC1; p=reject; rua=mailto:d@example.com; ${tag}`] },
+          "example.com"
+        )
+        expect(r.valid, tag).toBe(true)
+        const name = tag.split("=")[0]
+        expect(r.findings.find((f) => f.id === `dmarc-removed-${name}`)?.severity, tag).toBe("warning")
+      }
+    })
+  )
+
+  it.effect("a record with a leading space is not a DMARC record, and says so (RFC 7489 6.6.3)", () =>
+    Effect.gen(function* () {
+      const r = yield* run({ "_dmarc.example.com": [" v=DMARC1; p=reject"] }, "example.com")
+      expect(r).toMatchObject({ exists: false, status: "missing" })
+      expect(r.findings.map((f) => f.id)).toContain("dmarc-leading-space")
+    })
+  )
+
+  it.effect("an SPF record at _dmarc and more than two rua URIs warn", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        {
+          "_dmarc.example.com": [
+            "v=spf1 -all",
+            "v=DMARC1; p=reject; rua=mailto:a@example.com,mailto:b@example.com,mailto:c@example.com"
+          ]
+        },
+        "example.com"
+      )
+      expect(r.findings.map((f) => f.id)).toEqual(
+        expect.arrayContaining(["dmarc-spf-record", "dmarc-rua-count"])
+      )
+      expect(r.status).toBe("warning")
     })
   )
 
@@ -195,6 +237,22 @@ describe("DMARC check", () => {
       })
       const failed = yield* runFake(Dmarc, "example.com", { zone: { "_dmarc.example.com TXT": "SERVFAIL" } })
       expect(failed).toMatchObject({ status: "unknown", exists: false })
+    })
+  )
+
+  it.effect("a rua domain with no MX warns; one with MX does not", () =>
+    Effect.gen(function* () {
+      const dmarc = "v=DMARC1; p=reject; rua=mailto:d@example.com,mailto:r@reports.example.com"
+      const r = yield* runFake(Dmarc, "example.com", {
+        zone: {
+          "_dmarc.example.com TXT": [dmarc],
+          "example.com MX": ["10 mx.example.com."],
+          "reports.example.com A": ["192.0.2.1"]
+        }
+      })
+      const noMx = r.findings.filter((f) => f.id === "dmarc-rua-no-mx").map((f) => f.message)
+      expect(noMx).toHaveLength(1)
+      expect(noMx[0]).toContain("reports.example.com")
     })
   )
 

@@ -60,6 +60,15 @@ describe("Propagation", () => {
     })
   )
 
+  it.effect("says whether the record exists: agreeing on nothing is not a propagated record", () =>
+    Effect.gen(function* () {
+      const none = yield* propagation({ "example.com MX": [] }, "MX")
+      expect(none).toMatchObject({ propagated: true, recordExists: false, consensus: [] })
+      const some = yield* propagation({ "example.com A": ["192.0.2.1"] }, "A")
+      expect(some).toMatchObject({ propagated: true, recordExists: true })
+    })
+  )
+
   it.effect("a lagging resolver disagrees", () =>
     Effect.gen(function* () {
       const r = yield* propagation(

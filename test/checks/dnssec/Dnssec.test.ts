@@ -41,12 +41,13 @@ describe("DNSSEC key arithmetic", () => {
     expect(dsDigest("example.com", key(KSK), 3)).toBeUndefined()
   })
 
-  it("ranks algorithms per RFC 8624", () => {
+  it("ranks algorithms per RFC 9904 Table 2 and RFC 9905", () => {
     expect([8, 13, 15].map(algorithmSecurity)).toEqual(["modern", "modern", "modern"])
-    expect([5, 7].map(algorithmSecurity)).toEqual(["deprecated", "deprecated"])
-    expect([1, 3, 6, 12].map(algorithmSecurity)).toEqual(["insecure", "insecure", "insecure", "insecure"])
-    expect([10, 14, 16].map(algorithmSecurity)).toEqual(["acceptable", "acceptable", "acceptable"])
-    expect(algorithmSecurity(99)).toBe("unknown")
+    expect([10].map(algorithmSecurity)).toEqual(["deprecated"])
+    expect([1, 3, 5, 6, 7, 12].map(algorithmSecurity)).toEqual(Array(6).fill("insecure"))
+    expect([14, 16, 17, 23].map(algorithmSecurity)).toEqual(Array(4).fill("acceptable"))
+    expect([0, 2, 4, 99, 252, 255].map(algorithmSecurity)).toEqual(Array(6).fill("insecure"))
+    expect([253, 254].map(algorithmSecurity)).toEqual(["unknown", "unknown"])
   })
 
   it("key tags are 16-bit for any key material (property)", () =>
@@ -204,7 +205,7 @@ describe("Dnssec gather + analyse", () => {
     })
   )
 
-  it.effect("RSASHA1 is deprecated; legacy NSEC3 is not RFC 9276 compliant", () =>
+  it.effect("RSASHA1 MUST NOT sign (RFC 9905); legacy NSEC3 is not RFC 9276 compliant", () =>
     Effect.gen(function* () {
       const r = yield* run({
         "example.com DNSKEY": {
@@ -215,7 +216,8 @@ describe("Dnssec gather + analyse", () => {
         "example.com DS": { rdata: [], ad: true },
         "example.com NSEC3PARAM": { rdata: ["1 0 10 aabbccddeeff0011"], ad: true }
       })
-      expect(r.rrsig.algorithmSecurity).toBe("deprecated")
+      expect(r.rrsig.algorithmSecurity).toBe("insecure")
+      expect(r.rrsig.issues.map((i) => i.code)).toContain("algorithm-insecure")
       expect(r.nsec3param).toMatchObject({
         exists: true,
         iterations: 10,

@@ -191,9 +191,19 @@ describe("Spf: limits, loops and failures", () => {
         "u.com"
       )
       expect(nested.lookupGraph.children[0]).toMatchObject({ status: "unknown" })
+      // A failed lookup inside include is a temperror (RFC 7208 2.6.6): unknown, never a warning.
+      expect(nested.status).toBe("unknown")
       expect(nested.findings.map((f) => f.id)).toContain("spf-dns-unknown")
       expect(nested.findings.map((f) => f.id)).not.toContain("spf-include-broken")
       expect(nested.flattened.complete).toBe(false)
+      for (const [term, key] of [
+        ["a:h.u.com", "h.u.com A"],
+        ["mx:m.u.com", "m.u.com MX"],
+        ["exists:e.u.com", "e.u.com A"]
+      ] as const) {
+        const r = yield* run({ "u.com TXT": [`v=spf1 ${term} -all`], [key]: "SERVFAIL" }, "u.com")
+        expect(r.status, term).toBe("unknown")
+      }
     })
   )
 

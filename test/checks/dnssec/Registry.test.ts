@@ -1,0 +1,258 @@
+/**
+ * The DNSSEC registries, every number 0-255 (RFC 9904 Tables 2 and 3, RFC 9905, IANA ranges), and
+ * the verdicts the check draws from them: algorithms, DS digest types, key sizes, NSEC3PARAM.
+ */
+import { generateKeyPairSync } from "node:crypto"
+import { describe, expect, it } from "@effect/vitest"
+import { analyse, type DnssecFacts, type Gathered } from "../../../src/checks/dnssec/Dnssec.ts"
+import { nsec3Verdict } from "../../../src/checks/dnssec/Nsec3.ts"
+import { parseData, type DnskeyData } from "../../../src/net/DnsWire.ts"
+import { dsDigest, keyTag, rsaKeyBits } from "../../../src/records/DnssecKeys.ts"
+import { ALGORITHM_REGISTRY, DIGEST_REGISTRY } from "../../../src/records/DnssecRegistry.ts"
+
+const NOW = new Date("2026-11-22T00:00:00Z")
+const P256 = "NtGYnWOedCg0t/HjyLyywaS1VKo2PSMvh/azAeUzu8odltBljy3arP3X4F4OxfpEVzfTu0JiVmTnsKwSBsCYkg=="
+
+/** The expected registry, written out from RFC 9904 Table 2 / RFC 9905 5 and the IANA ranges. */
+const ALGORITHMS: Record<number, [string, string, string]> = {
+  0: ["DELETE", "n/a", "insecure"],
+  1: ["RSAMD5", "MUST NOT", "insecure"],
+  2: ["DH", "n/a", "insecure"],
+  3: ["DSA", "MUST NOT", "insecure"],
+  5: ["RSASHA1", "MUST NOT", "insecure"],
+  6: ["DSA-NSEC3-SHA1", "MUST NOT", "insecure"],
+  7: ["RSASHA1-NSEC3-SHA1", "MUST NOT", "insecure"],
+  8: ["RSASHA256", "RECOMMENDED", "modern"],
+  10: ["RSASHA512", "NOT RECOMMENDED", "deprecated"],
+  12: ["ECC-GOST", "MUST NOT", "insecure"],
+  13: ["ECDSAP256SHA256", "RECOMMENDED", "modern"],
+  14: ["ECDSAP384SHA384", "MAY", "acceptable"],
+  15: ["ED25519", "RECOMMENDED", "modern"],
+  16: ["ED448", "MAY", "acceptable"],
+  17: ["SM2SM3", "MAY", "acceptable"],
+  23: ["ECC-GOST12", "MAY", "acceptable"],
+  252: ["INDIRECT", "n/a", "insecure"],
+  253: ["PRIVATEDNS", "MAY", "unknown"],
+  254: ["PRIVATEOID", "MAY", "unknown"]
+}
+const DIGESTS: Record<number, [string, string, string]> = {
+  0: ["NULL (CDS only)", "MUST NOT", "insecure"],
+  1: ["SHA-1", "MUST NOT", "insecure"],
+  2: ["SHA-256", "RECOMMENDED", "modern"],
+  3: ["GOST R 34.11-94", "MUST NOT", "insecure"],
+  4: ["SHA-384", "MAY", "acceptable"],
+  5: ["GOST R 34.11-2012", "MAY", "acceptable"],
+  6: ["SM3", "MAY", "acceptable"]
+}
+const algorithmKind = (n: number) =>
+  [4, 9, 11].includes(n) || (n >= 123 && n <= 251) || n === 255 ? "reserved" : "unassigned"
+const digestKind = (n: number) =>
+  n >= 253 && n <= 254 ? "private" : n >= 128 && n <= 252 ? "reserved" : "unassigned"
+
+describe("the registries, every number", () => {
+  it("DNSKEY algorithms 0-255: name, signing column and verdict", () => {
+    expect(ALGORITHM_REGISTRY).toHaveLength(256)
+    for (let n = 0; n <= 255; n++) {
+      const r = ALGORITHM_REGISTRY[n]!
+      expect(r.number).toBe(n)
+      expect(r.name).not.toMatch(/^UNKNOWN/)
+      expect(r.source.length).toBeGreaterThan(0)
+      const want = ALGORITHMS[n]
+      if (want) expect([r.name, r.use, r.verdict]).toEqual(want)
+      else expect([r.kind, r.use, r.verdict]).toEqual([algorithmKind(n), "n/a", "insecure"])
+    }
+  })
+  it("DS digest types 0-255: name, delegation column and verdict", () => {
+    expect(DIGEST_REGISTRY).toHaveLength(256)
+    for (let n = 0; n <= 255; n++) {
+      const r = DIGEST_REGISTRY[n]!
+      expect(r.number).toBe(n)
+      const want = DIGESTS[n]
+      if (want) expect([r.name, r.use, r.verdict]).toEqual(want)
+      else
+        expect([r.kind, r.verdict]).toEqual([
+          digestKind(n),
+          digestKind(n) === "private" ? "unknown" : "insecure"
+        ])
+    }
+  })
+})
+
+const answer = (records: ReadonlyArray<[string, string]>, ad: boolean): Gathered => ({
+  _tag: "Answer",
+  bogus: false,
+  answer: {
+    name: "example.com",
+    type: "DNSKEY",
+    outcome: records.length > 0 ? "answer" : "nodata",
+    rcode: "NOERROR",
+    flags: { aa: false, tc: false, ra: true, ad, cd: false },
+    answers: records.map(([type, text]) => ({
+      name: "example.com",
+      type,
+      ttl: 60,
+      data: parseData(type, text),
+      text
+    })),
+    authority: [],
+    resolver: "192.0.2.53:53",
+    elapsedMs: 1,
+    fromCache: false
+  }
+})
+const facts = (dnskey: Array<string>, ds: Array<string>, ad: boolean, nsec3?: string): DnssecFacts => ({
+  domain: "example.com",
+  zone: "example.com",
+  dnskey: answer(
+    dnskey.map((k) => ["DNSKEY", k]),
+    ad
+  ),
+  ds: answer(
+    ds.map((d) => ["DS", d]),
+    ad
+  ),
+  soa: answer([], ad),
+  nsec3param: answer(nsec3 ? [["NSEC3PARAM", nsec3]] : [], ad),
+  resolverValidates: true
+})
+/** A KSK of `alg` and the DS of digest type 2 that matches it. */
+const ksk = (alg: number, pub = P256) => {
+  const text = `257 3 ${alg} ${pub}`
+  const k = parseData("DNSKEY", text) as DnskeyData
+  const ds = (t: number) => `${keyTag(k)} ${alg} ${t} ${dsDigest("example.com", k, t) ?? "00".repeat(32)}`
+  return { text, ds }
+}
+/** An RSA public key in RFC 3110 wire form, base64. */
+const rsa = (bits: number) => {
+  const { publicKey } = generateKeyPairSync("rsa", { modulusLength: bits })
+  const jwk = publicKey.export({ format: "jwk" })
+  const e = Buffer.from(jwk.e!, "base64url")
+  return Buffer.concat([Buffer.from([e.length]), e, Buffer.from(jwk.n!, "base64url")]).toString("base64")
+}
+
+describe("algorithm verdicts in the check", () => {
+  it("RSASHA512 (10) is NOT RECOMMENDED for signing: a warning, not a pass", () => {
+    const k = ksk(10, rsa(2048))
+    const r = analyse(facts([k.text], [k.ds(2)], true), NOW)
+    expect(r.rrsig.algorithmSecurity).toBe("deprecated")
+    expect(r.rrsig.issues.map((i) => i.code)).toContain("algorithm-deprecated")
+    expect(r.status).toBe("warning")
+  })
+  it("17 and 23 are named SM2SM3 and ECC-GOST12", () => {
+    for (const [alg, name] of [
+      [17, "SM2SM3"],
+      [23, "ECC-GOST12"]
+    ] as const) {
+      const k = ksk(alg)
+      const r = analyse(facts([k.text], [k.ds(2)], true), NOW)
+      expect(r.chain.find((c) => c.type === "DNSKEY")?.algorithmName).toBe(name)
+      expect(r.rrsig.issues.map((i) => i.code)).toEqual(["algorithm-validation-optional"])
+    }
+  })
+  it("every number that cannot sign a zone, with AD off, fails with the reason in errors and issues", () => {
+    const cannot = ALGORITHM_REGISTRY.filter((r) => r.kind !== "assigned").map((r) => r.number)
+    expect(cannot.length).toBe(256 - 14)
+    for (const alg of cannot) {
+      const k = ksk(alg)
+      const r = analyse(facts([k.text], [k.ds(2)], false), NOW)
+      expect(r.status, `algorithm ${alg}`).toBe("fail")
+      expect(r.errors.some((e) => e.includes(`algorithm ${alg} `))).toBe(true)
+      expect(r.rrsig.issues.some((i) => i.severity === "error")).toBe(true)
+    }
+  })
+  it("a signed zone without AD is never a silent fail", () => {
+    const k = ksk(13)
+    const r = analyse(facts([k.text], [k.ds(2)], false), NOW)
+    expect(r.status).toBe("fail")
+    expect(r.errors.join(" ")).toMatch(/no AD bit/)
+  })
+})
+
+describe("DS digest types in the check", () => {
+  it("a SHA-1 DS as the only DS is an error; beside SHA-256 a warning", () => {
+    const k = ksk(13)
+    const only = analyse(facts([k.text], [k.ds(1)], true), NOW)
+    expect(only.issues.find((i) => i.code === "ds-digest-deprecated")?.severity).toBe("error")
+    expect(only.status).toBe("fail")
+    const both = analyse(facts([k.text], [k.ds(1), k.ds(2)], true), NOW)
+    expect(both.issues.find((i) => i.code === "ds-digest-deprecated")?.severity).toBe("warning")
+    expect(both.status).toBe("warning")
+  })
+  it("a digest we cannot compute is 'not verified by us', never 'broken'; AD stands", () => {
+    const k = ksk(13)
+    const gost12 = `${keyTag(parseData("DNSKEY", k.text) as DnskeyData)} 13 5 ${"ab".repeat(32)}`
+    const r = analyse(facts([k.text], [gost12], true), NOW)
+    expect(r.valid).toBe(true)
+    expect(r.errors).toEqual([])
+    expect(r.status).toBe("pass")
+    expect(r.chain.find((c) => c.type === "DS")).toMatchObject({ dsCheck: "not-computed", matched: false })
+    expect(r.issues.find((i) => i.code === "ds-not-verified")?.message).toMatch(/not verified by us/)
+  })
+  it("a computed digest that matches nothing is still broken", () => {
+    const k = ksk(13)
+    const tag = keyTag(parseData("DNSKEY", k.text) as DnskeyData)
+    const r = analyse(facts([k.text], [`${tag} 13 2 ${"00".repeat(32)}`], false), NOW)
+    expect(r.errors.join(" ")).toMatch(/chain of trust is broken/)
+  })
+})
+
+describe("key sizes (NIST SP 800-57, RFC 3110, RFC 5702)", () => {
+  it("reads the modulus size of RSA keys", () => {
+    for (const bits of [1024, 2048, 3072]) expect(rsaKeyBits(rsa(bits))).toBe(bits)
+    expect(rsaKeyBits("")).toBeUndefined()
+  })
+  it("reports every key's size and flags RSA below 2048 bits", () => {
+    const short = ksk(8, rsa(1024))
+    const r = analyse(facts([short.text], [short.ds(2)], true), NOW)
+    expect(r.chain.find((c) => c.type === "DNSKEY")?.keySize).toBe(1024)
+    expect(r.issues.find((i) => i.code === "dnskey-rsa-short")?.message).toMatch(/1024-bit/)
+    expect(r.status).toBe("warning")
+    const good = ksk(8, rsa(2048))
+    const g = analyse(facts([good.text], [good.ds(2)], true), NOW)
+    expect(g.chain.find((c) => c.type === "DNSKEY")?.keySize).toBe(2048)
+    expect(g.status).toBe("pass")
+    expect(analyse(facts([ksk(13).text], [ksk(13).ds(2)], true), NOW).chain[0]?.keySize).toBe(256)
+  })
+  it("an RSASHA512 key under 1024 bits is outside its range (RFC 5702 2): an error", () => {
+    const k = ksk(10, rsa(768))
+    const r = analyse(facts([k.text], [k.ds(2)], true), NOW)
+    expect(r.issues.find((i) => i.code === "dnskey-rsa-size")?.severity).toBe("error")
+  })
+})
+
+describe("NSEC3PARAM (RFC 5155 4.1.2, RFC 9276 3.1)", () => {
+  it("does not infer opt-out from NSEC3PARAM flags; notes flags that make it ignored", () => {
+    const v = nsec3Verdict({ hashAlgorithm: 1, flags: 1, iterations: 0, salt: "" })
+    expect(v.optOut).toBeNull()
+    expect(v.issues.map((i) => i.code)).toEqual(["nsec3param-flags"])
+  })
+  it("reads opt-out from the NSEC3 records of a denial (RFC 5155 3.1.2.1)", () => {
+    const k = ksk(13)
+    const withDenial = (flags: number): DnssecFacts => {
+      const base = facts([k.text], [k.ds(2)], true, "1 0 0 -")
+      const denial = answer([], true)
+      if (denial._tag !== "Answer") throw new Error("unreachable")
+      const nsec3 = `01${flags.toString(16).padStart(2, "0")}000000`
+      return {
+        ...base,
+        denial: {
+          ...denial,
+          answer: {
+            ...denial.answer,
+            authority: [{ name: "x.example.com", type: "NSEC3", ttl: 60, data: nsec3, text: nsec3 }]
+          }
+        }
+      }
+    }
+    const on = analyse(withDenial(1), NOW)
+    expect(on.nsec3param.optOut).toBe(true)
+    expect(on.nsec3param.issues.map((i) => i.code)).toContain("nsec3-optout")
+    expect(analyse(withDenial(0), NOW).nsec3param.optOut).toBe(false)
+    expect(analyse(facts([k.text], [k.ds(2)], true, "1 0 0 -"), NOW).nsec3param.optOut).toBeNull()
+  })
+  it("notes a salt even with zero iterations (SHOULD NOT)", () => {
+    const v = nsec3Verdict({ hashAlgorithm: 1, flags: 0, iterations: 0, salt: "aabb" })
+    expect(v.rfc9276Compliant).toBe(false)
+    expect(v.issues.find((i) => i.code === "nsec3-salt")?.message).toMatch(/0 iterations.*SHOULD NOT/)
+  })
+})
