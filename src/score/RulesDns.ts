@@ -79,8 +79,7 @@ export const DNS_SPECS = {
     category: "dnssec",
     maxPoints: 5,
     level: "required",
-    critical: true,
-    rule: "Validating resolvers reach `secure`; bogus is fatal (grade F); an unsigned zone fails without capping"
+    rule: "Validating resolvers reach `secure`; bogus is fatal (grade F); an unsigned zone fails"
   }),
   algorithm: spec({
     id: "dnssec.algorithm",
@@ -167,6 +166,9 @@ export const dnsRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
   const confirmed = judge(c.fcrdns, (f) => {
     const rs = f.result.results
     if (!f.result.checked || rs.length === 0) return notApplicable("no mail server addresses to check")
+    // Without a PTR there is nothing to confirm: the fix is the PTR (dns.ptr), one issue, not two.
+    if (rs.some((r) => r.ptrRecords.length === 0 && r.status !== "unknown"))
+      return fail("an MX address has no PTR to confirm", "ptr_missing")
     const bad = rs.filter((r) => r.forwardConfirmed === false)
     if (bad.length > 0)
       return fail(`not forward-confirmed: ${bad.map((r) => r.ip).join(", ")}`, "fcrdns_mismatch")
@@ -214,7 +216,7 @@ export const dnssecRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
           : r.state === "bogus"
             ? { status: "fail", detail: "validation fails (bogus)", issues: ["dnssec_bogus"], fatal: true }
             : r.state === "insecure"
-              ? { ...partial(0, "not signed, so nothing validates", "dnssec_unsigned") }
+              ? fail("not signed, so nothing validates", "dnssec_unsigned")
               : unknown("the resolver could not be asked")
       )
     ),

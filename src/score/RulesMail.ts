@@ -240,16 +240,18 @@ export const emailRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
     ]
     return points === 8 ? pass(`p=${d.policy}`) : partial(points, `p=${d.policy}, pct=${pct}`, ...issues)
   })
+  const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("") : notApplicable("")))
+  const receivesNoMail = nullMx.status === "pass"
   const dmarcRua = judge(dmarc, (d) => {
     if (d.status === "unknown") return unknown("the DMARC record could not be looked up")
+    // A domain that sends no mail has no legitimate mail to monitor (as /email/check has it).
+    if (receivesNoMail && d.exists) return notApplicable("null MX: no mail to report on")
     const rua = d.reportDestinations.filter((r) => r.kind === "rua")
     if (!d.exists || rua.length === 0) return fail("no rua", d.exists ? "dmarc_no_rua" : "dmarc_missing")
     return rua.some((r) => r.external && r.authorised === false)
       ? partial(1, "an external rua is not authorised", "dmarc_external_rua_unauthorised")
       : pass(`${rua.length} rua address(es)`)
   })
-  const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("") : notApplicable("")))
-  const receivesNoMail = nullMx.status === "pass"
   const dkim = judge(c.dkim, (k) => {
     const valid = k.selectorsFound.filter((s) => s.valid && !s.revoked)
     if (valid.length > 0) {
@@ -412,7 +414,7 @@ export const securityRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
       }
       return e.status === "pass" && e.rating !== "ineffective"
         ? pass(`${name}: ${e.value}`)
-        : partial(0, `${name} ${e.present ? "is ineffective" : "is missing"}`, issue)
+        : fail(`${name} ${e.present ? "is ineffective" : "is missing"}`, issue)
     })
   const rated = (
     name: string,

@@ -9,9 +9,9 @@ import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../scan/Scanner.ts"
 import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import { categoryTotals, CheckRecord, Grade, GradeInfo, gradeOf, percentOf, scoringVersion } from "./Model.ts"
-import type { Scored } from "./Rules.ts"
-import { dnsRecords, dnssecRecords, ipv6Records } from "./RulesDns.ts"
-import { emailRecords, securityRecords } from "./RulesMail.ts"
+import { type Scored, scored } from "./Rules.ts"
+import { DNS_SPECS, dnsRecords, dnssecRecords, ipv6Records, noSuchDomain } from "./RulesDns.ts"
+import { emailRecords, MAIL_SPECS, securityRecords } from "./RulesMail.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -65,14 +65,31 @@ export const ScanScore = Schema.Struct({
 })
 export type ScanScore = typeof ScanScore.Type
 
+/**
+ * A domain that does not exist (its lookups answer NXDOMAIN): every check fails as "no such
+ * domain" with its full points at stake, and the grade is F (issue 13: a clear result, not a 500).
+ */
+const noSuchDomainRecords = (): ReadonlyArray<Scored> =>
+  [...Object.values(DNS_SPECS), ...Object.values(MAIL_SPECS)].map((spec) =>
+    scored(spec, {
+      status: "fail",
+      detail: "no such domain (NXDOMAIN)",
+      issues: ["dns_no_such_domain"],
+      fatal: spec.id === DNS_SPECS.ns.id
+    })
+  )
+
 /** Every record of a scan, in category order. */
-export const recordsOf = (scan: ScanResult): ReadonlyArray<Scored> => [
-  ...dnsRecords(scan),
-  ...emailRecords(scan),
-  ...securityRecords(scan),
-  ...dnssecRecords(scan),
-  ...ipv6Records(scan)
-]
+export const recordsOf = (scan: ScanResult): ReadonlyArray<Scored> =>
+  scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result)
+    ? noSuchDomainRecords()
+    : [
+        ...dnsRecords(scan),
+        ...emailRecords(scan),
+        ...securityRecords(scan),
+        ...dnssecRecords(scan),
+        ...ipv6Records(scan)
+      ]
 
 const PRIORITY = { critical: "critical", high: "high", medium: "medium", low: "low", info: "low" } as const
 
