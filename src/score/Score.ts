@@ -11,7 +11,7 @@ import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import { categoryTotals, CheckRecord, Grade, GradeInfo, gradeOf, percentOf, scoringVersion } from "./Model.ts"
 import { type Scored, scored } from "./Rules.ts"
 import { DNS_SPECS, dnsRecords, dnssecRecords, ipv6Records, noSuchDomain } from "./RulesDns.ts"
-import { emailRecords, MAIL_SPECS, securityRecords } from "./RulesMail.ts"
+import { emailRecords, MAIL_SPECS, securityRecords } from "./RulesEmail.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 

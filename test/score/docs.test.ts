@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { catalogue } from "../../src/score/Catalogue.ts"
 import { DNS_SPECS } from "../../src/score/RulesDns.ts"
-import { MAIL_SPECS } from "../../src/score/RulesMail.ts"
+import { MAIL_SPECS } from "../../src/scor./RulesEmail.ts"
 
 const read = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8")
 const cells = (line: string) =>
