@@ -11,7 +11,8 @@ import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import { categoryTotals, CheckRecord, Grade, GradeInfo, gradeOf, percentOf, scoringVersion } from "./Model.ts"
 import { type Scored, scored } from "./Rules.ts"
 import { DNS_SPECS, dnsRecords, dnssecRecords, ipv6Records, noSuchDomain } from "./RulesDns.ts"
-import { emailRecords, MAIL_SPECS, securityRecords } from "./RulesEmail.ts"
+import { EMAIL_SPECS, emailRecords } from "./RulesEmail.ts"
+import { SECURITY_SPECS, securityRecords } from "./RulesSecurity.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -70,7 +71,7 @@ export type ScanScore = typeof ScanScore.Type
  * domain" with its full points at stake, and the grade is F (issue 13: a clear result, not a 500).
  */
 const noSuchDomainRecords = (): ReadonlyArray<Scored> =>
-  [...Object.values(DNS_SPECS), ...Object.values(MAIL_SPECS)].map((spec) =>
+  [...Object.values(DNS_SPECS), ...Object.values(EMAIL_SPECS), ...Object.values(SECURITY_SPECS)].map((spec) =>
     scored(spec, {
       status: "fail",
       detail: "no such domain (NXDOMAIN)",

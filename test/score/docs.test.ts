@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { catalogue } from "../../src/score/Catalogue.ts"
 import { DNS_SPECS } from "../../src/score/RulesDns.ts"
-import { MAIL_SPECS } from "../../src/scor./RulesEmail.ts"
+import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
+import { SECURITY_SPECS } from "../../src/score/RulesSecurity.ts"
 
 const read = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8")
 const cells = (line: string) =>
@@ -18,7 +19,11 @@ describe("the scoring documentation", () => {
       .split("\n")
       .filter((l) => /^\| [a-z0-9]+ \| `[a-z0-9_.]+` \|/.test(l))
       .map(cells)
-    const specs = [...Object.values(DNS_SPECS), ...Object.values(MAIL_SPECS)].map((s) => [
+    const specs = [
+      ...Object.values(DNS_SPECS),
+      ...Object.values(EMAIL_SPECS),
+      ...Object.values(SECURITY_SPECS)
+    ].map((s) => [
       s.category,
       `\`${s.id}\``,
       s.title,
