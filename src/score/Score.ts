@@ -8,6 +8,7 @@ import { Categories, type Category } from "../checks/Check.ts"
 import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../scan/Scanner.ts"
 import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
+import { issuesOfFindings } from "./Findings.ts"
 import { categoryTotals, CheckRecord, Grade, GradeInfo, gradeOf, percentOf, scoringVersion } from "./Model.ts"
 import { type Scored, scored } from "./Rules.ts"
 import { DNS_SPECS, dnsRecords, dnssecRecords, ipv6Records, noSuchDomain } from "./RulesDns.ts"
@@ -97,14 +98,16 @@ const PRIORITY = { critical: "critical", high: "high", medium: "medium", low: "l
 /** The score of records (exported for the property tests over generated records). */
 export const scoreRecords = (
   records: ReadonlyArray<Scored>,
-  meta: { readonly domain: string; readonly timestamp: string; readonly cached: boolean }
+  meta: { readonly domain: string; readonly timestamp: string; readonly cached: boolean },
+  /** Issues the checks found that cost no points of their own (the SPF and DMARC findings). */
+  findings: ReadonlyArray<IssueId> = []
 ): ScanScore => {
   const totals = categoryTotals(records)
   const points = totals.reduce((s, c) => s + c.points, 0)
   const maxPoints = totals.reduce((s, c) => s + c.maxPoints, 0)
   const percentage = percentOf(points, maxPoints)
   const gradeInfo = gradeOf(records, percentage)
-  const ids = [...new Set(records.flatMap((r) => r.issues))] as Array<IssueId>
+  const ids = [...new Set([...records.flatMap((r) => r.issues as ReadonlyArray<IssueId>), ...findings])]
   const issues = ids.map(issueOf)
   const regain = (id: IssueId) =>
     records.filter((r) => r.issues.includes(id)).reduce((s, r) => s + (r.maxPoints - r.points), 0)
@@ -165,5 +168,18 @@ export const scoreRecords = (
 }
 
 /** The score of a scan. */
-export const score = (scan: ScanResult): ScanScore =>
-  scoreRecords(recordsOf(scan), { domain: scan.domain, timestamp: scan.computedAt, cached: scan.cached })
+export const score = (scan: ScanResult): ScanScore => {
+  const records = recordsOf(scan)
+  const nx = records.some((r) => r.issues.includes("dns_no_such_domain"))
+  const findings = nx
+    ? []
+    : issuesOfFindings([
+        ...(scan.checks.spf.result?.findings ?? []),
+        ...(scan.checks.dmarc.result?.findings ?? [])
+      ])
+  return scoreRecords(
+    records,
+    { domain: scan.domain, timestamp: scan.computedAt, cached: scan.cached },
+    findings
+  )
+}
