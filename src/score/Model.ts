@@ -107,16 +107,17 @@ export const gradeOf = (records: ReadonlyArray<CheckRecord>, percentage: number)
     )
   }
   const criticalFails = records.filter((r) => r.critical && r.status === "fail" && !r.fatal)
-  if (criticalFails.length >= 2) {
-    if (gradeRank(grade) > gradeRank("C")) grade = "C"
-    caps.push(
-      `Capped at C: ${criticalFails.length} critical checks fail (${criticalFails.map((r) => r.title).join(", ")}); fixing all but one lifts it to B, all of them lifts the cap.`
-    )
-  } else if (criticalFails.length === 1) {
-    grade = lower(grade, "B")
-    caps.push(
-      `Capped at B: the critical check ${criticalFails[0]!.title} fails (${criticalFails[0]!.detail}).`
-    )
+  if (criticalFails.length > 0) {
+    const cap: Grade = criticalFails.length >= 2 ? "C" : "B"
+    // A cap below the band is named as such; one the percentage is already under is named too,
+    // since fixing the points alone would run into it.
+    const binding = gradeRank(grade) > gradeRank(cap)
+    grade = lower(grade, cap)
+    const what =
+      criticalFails.length >= 2
+        ? `${criticalFails.length} critical checks fail (${criticalFails.map((r) => r.title).join(", ")}); fixing all but one lifts it to B, all of them lifts the cap`
+        : `the critical check ${criticalFails[0]!.title} fails (${criticalFails[0]!.detail}); fixing it lifts the cap`
+    caps.push(`${binding ? "Capped at" : "Would be capped at"} ${cap}: ${what}.`)
   }
   if (percentage === 100 && grade === "A") {
     const criticalUnsettled = records.filter(

@@ -160,3 +160,46 @@ describe("the scoring model", () => {
     )
   })
 })
+
+describe("gradeInfo", () => {
+  const spec = (id: string, maxPoints: number, critical = false) => ({
+    id,
+    title: id,
+    category: "email" as const,
+    maxPoints,
+    level: "required" as const,
+    critical,
+    rule: ""
+  })
+  it("names the cap and what lifts it", () => {
+    const rs = [
+      scored(spec("a", 90), { status: "pass", detail: "" }),
+      scored(spec("DMARC policy", 8, true), { status: "partial", points: 6, detail: "p=quarantine" }),
+      scored(spec("SPF record", 2, true), {
+        status: "fail",
+        detail: "no SPF record",
+        issues: ["spf_missing"]
+      })
+    ]
+    const s = run(rs)
+    expect([s.percentage, s.grade]).toEqual([96, "B"])
+    expect(s.gradeInfo.description).toBe(
+      "96 % of the applicable points is band A. Capped at B: the critical check SPF record fails (no SPF record); fixing it lifts the cap."
+    )
+    const fatal = run([
+      ...rs.slice(0, 2),
+      scored(spec("SPF policy", 2), { status: "fail", detail: "+all", fatal: true })
+    ])
+    expect(fatal.grade).toBe("F")
+    expect(fatal.gradeInfo.caps).toEqual(["Grade F: SPF policy (+all). Fixing it lifts this cap."])
+  })
+
+  it("says why an A is not an A+", () => {
+    const s = run([
+      scored(spec("a", 10), { status: "pass", detail: "" }),
+      scored(spec("DKIM", 5), { status: "unknown", detail: "no key found" })
+    ])
+    expect([s.percentage, s.grade]).toEqual([100, "A"])
+    expect(s.gradeInfo.description).toContain("A, not A+: DKIM could not be verified")
+  })
+})
