@@ -1,64 +1,19 @@
 /** The scan group: quick score, full scan, NIS2 scorecard and deep scans. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { ScanScore } from "../score/Score.ts"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { BadRequest, NotFound } from "./Errors.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
-const CategoryA = Schema.Struct({ score: Percent, issues: Schema.Int })
 
-/** Shape A of the quick scan result. */
-export const QuickScanResult = Schema.Struct({
-  success: Schema.Boolean,
-  domain: Schema.String,
-  score: Percent,
-  categories: Schema.Struct({ dns: CategoryA, email: CategoryA, security: CategoryA }),
-  critical_issues: Schema.Int,
-  warnings: Schema.Int,
-  timestamp: DateTime
-})
-
-export const Grade = Schema.Literal("A+", "A", "B", "C", "D", "F")
-
-const CategoryB = Schema.Struct({
-  score: Schema.Int,
-  maxScore: Schema.Int,
-  percentage: Percent,
-  status: Schema.optional(Schema.String),
-  checks: Schema.optional(Schema.Array(Open))
-})
-
-/** Shape B: the full scan result, also returned by POST /scan. */
-export const FullScanResult = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  score: Schema.Int,
-  maxScore: Schema.Int,
-  percentage: Percent,
-  grade: Grade,
-  gradeInfo: Schema.Struct({ grade: Schema.String, label: Schema.String, description: Schema.String }),
-  categories: Schema.Record({ key: Schema.String, value: CategoryB }),
-  issues: Schema.Array(
-    Schema.Struct({
-      id: Schema.String,
-      severity: Schema.String,
-      category: Schema.String,
-      title: Schema.String,
-      description: Schema.String,
-      fixable: Schema.Boolean
-    })
-  ),
-  recommendations: Schema.Array(
-    Schema.Struct({
-      id: Schema.String,
-      priority: Schema.String,
-      title: Schema.String,
-      description: Schema.String,
-      impact: Schema.String
-    })
-  )
-})
+/**
+ * GET /scan/quick and POST /scan answer one Schema, declared by the score (src/score/Score.ts): the
+ * union of the SPEC's shapes A and B, without conflict (docs/scoring.md "Shapes A and B").
+ */
+export { Grade } from "../score/Model.ts"
+export { ScanScore } from "../score/Score.ts"
 
 export const MeasureId = Schema.Literal("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")
 
@@ -117,14 +72,11 @@ export class ScanApi extends HttpApiGroup.make("scan")
   .add(
     HttpApiEndpoint.get("quick", "/scan/quick")
       .setUrlParams(DomainQuery)
-      .addSuccess(QuickScanResult)
+      .addSuccess(ScanScore)
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.post("full", "/scan")
-      .setPayload(DomainQuery)
-      .addSuccess(FullScanResult)
-      .addError(BadRequest)
+    HttpApiEndpoint.post("full", "/scan").setPayload(DomainQuery).addSuccess(ScanScore).addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.get("nis2", "/scan/nis2")

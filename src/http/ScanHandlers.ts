@@ -3,11 +3,12 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api.ts"
 import { notImplemented } from "../api/Errors.ts"
+import { scanScore } from "../scan/ScanScore.ts"
 
 export const ScanHandlers = HttpApiBuilder.group(Api, "scan", (handlers) =>
   handlers
-    .handle("quick", () => Effect.fail(notImplemented))
-    .handle("full", () => Effect.fail(notImplemented))
+    .handle("quick", ({ urlParams }) => scanScore(urlParams.domain))
+    .handle("full", ({ payload }) => scanScore(payload.domain))
     .handle("nis2", () => Effect.fail(notImplemented))
     .handle("deep", () => Effect.fail(notImplemented))
     .handle("deepResult", () => Effect.fail(notImplemented))

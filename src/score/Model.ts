@@ -1,0 +1,162 @@
+/**
+ * The scoring model, over check records (pure, no I/O). See docs/scoring.md for the rules.
+ *
+ * - A record is one scored check: `points` of `maxPoints`. `not-applicable` and `unknown` records
+ *   carry 0 of 0, so an unreachable target never scores as absent (internet.nl leaves NOT_TESTED out).
+ * - A category's percentage is floor(100 * points / maxPoints); the overall percentage is over the
+ *   sum of every category's points, so the point budgets are the weights (docs/scoring.md).
+ * - The letter comes from the SPEC bands, then caps are applied, SSL Labs style: a fatal finding
+ *   gives F, one failed critical check caps at B, two or more cap at C, and A+ needs 100 % with every
+ *   critical check passing and no check unknown.
+ */
+import { Schema } from "effect"
+import { Categories, type Category } from "../checks/Check.ts"
+
+/** The model's version: a result says which rules produced it (HTTP Observatory's algorithmVersion). */
+export const scoringVersion = "2026.1"
+
+export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
+export type RecordStatus = typeof RecordStatus.Type
+export const Level = Schema.Literal("required", "recommended", "info")
+export type Level = typeof Level.Type
+
+export const CheckRecord = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  status: RecordStatus,
+  points: Schema.Int,
+  maxPoints: Schema.Int,
+  level: Level,
+  critical: Schema.Boolean,
+  /** A finding so grave the grade is F whatever the points (DNSSEC bogus, SPF +all, bad HTTPS cert). */
+  fatal: Schema.Boolean,
+  detail: Schema.String,
+  /** Catalogue ids of what this check found wrong (empty when it passes). */
+  issues: Schema.Array(Schema.String)
+})
+export type CheckRecord = typeof CheckRecord.Type
+
+export const Grade = Schema.Literal("A+", "A", "B", "C", "D", "F")
+export type Grade = typeof Grade.Type
+const ORDER: ReadonlyArray<Grade> = ["F", "D", "C", "B", "A", "A+"]
+export const gradeRank = (g: Grade): number => ORDER.indexOf(g)
+const lower = (a: Grade, b: Grade): Grade => (gradeRank(a) <= gradeRank(b) ? a : b)
+
+/** Builds a record, keeping the invariants: unscored statuses carry 0 of 0, points within 0..max. */
+export const record = (
+  base: Omit<CheckRecord, "points" | "fatal" | "issues" | "status"> & {
+    readonly status: RecordStatus
+    readonly points?: number | undefined
+    readonly fatal?: boolean | undefined
+    readonly issues?: ReadonlyArray<string> | undefined
+  }
+): CheckRecord => {
+  const scored = base.status !== "not-applicable" && base.status !== "unknown"
+  const maxPoints = scored ? base.maxPoints : 0
+  const points =
+    base.status === "pass"
+      ? maxPoints
+      : base.status === "partial"
+        ? Math.max(0, Math.min(maxPoints, base.points ?? 0))
+        : 0
+  return {
+    ...base,
+    maxPoints,
+    points,
+    fatal: base.fatal ?? false,
+    issues: base.status === "pass" ? [] : [...(base.issues ?? [])]
+  }
+}
+
+/** floor(100 * points / max); nothing scored is 0 (and the category says `not-applicable`). */
+export const percentOf = (points: number, maxPoints: number): number =>
+  maxPoints === 0 ? 0 : Math.floor((100 * points) / maxPoints)
+
+/** The letter of a percentage (SPEC bands; A+ is decided with the caps). */
+export const bandOf = (percentage: number): Grade =>
+  percentage >= 90 ? "A" : percentage >= 80 ? "B" : percentage >= 70 ? "C" : percentage >= 50 ? "D" : "F"
+
+export const GradeInfo = Schema.Struct({
+  grade: Grade,
+  label: Schema.String,
+  description: Schema.String,
+  /** Every cap applied, in words, with what would lift it. */
+  caps: Schema.Array(Schema.String)
+})
+export type GradeInfo = typeof GradeInfo.Type
+
+const LABELS: Record<Grade, string> = {
+  "A+": "Excellent",
+  A: "Very good",
+  B: "Good",
+  C: "Fair",
+  D: "Poor",
+  F: "Failing"
+}
+
+/** The grade of a set of records: the band of the percentage, then the caps (docs/scoring.md). */
+export const gradeOf = (records: ReadonlyArray<CheckRecord>, percentage: number): GradeInfo => {
+  const band = bandOf(percentage)
+  const caps: Array<string> = []
+  let grade: Grade = band
+  const fatal = records.filter((r) => r.fatal)
+  if (fatal.length > 0) {
+    grade = "F"
+    caps.push(
+      `Grade F: ${fatal.map((r) => `${r.title} (${r.detail})`).join("; ")}. Fixing it lifts this cap.`
+    )
+  }
+  const criticalFails = records.filter((r) => r.critical && r.status === "fail" && !r.fatal)
+  if (criticalFails.length > 0) {
+    const cap: Grade = criticalFails.length >= 2 ? "C" : "B"
+    // A cap below the band is named as such; one the percentage is already under is named too,
+    // since fixing the points alone would run into it.
+    const binding = gradeRank(grade) > gradeRank(cap)
+    grade = lower(grade, cap)
+    const what =
+      criticalFails.length >= 2
+        ? `${criticalFails.length} critical checks fail (${criticalFails.map((r) => r.title).join(", ")}); fixing all but one lifts it to B, all of them lifts the cap`
+        : `the critical check ${criticalFails[0]!.title} fails (${criticalFails[0]!.detail}); fixing it lifts the cap`
+    caps.push(`${binding ? "Capped at" : "Would be capped at"} ${cap}: ${what}.`)
+  }
+  if (percentage === 100 && grade === "A") {
+    const criticalUnsettled = records.filter(
+      (r) => r.critical && r.status !== "pass" && r.status !== "not-applicable"
+    )
+    const unknown = records.filter((r) => r.status === "unknown")
+    if (criticalUnsettled.length === 0 && unknown.length === 0) grade = "A+"
+    else
+      caps.push(
+        `A, not A+: ${[...new Set([...criticalUnsettled, ...unknown].map((r) => r.title))].join(", ")} could not be verified; a scan that answers them can give A+.`
+      )
+  }
+  if (records.every((r) => r.maxPoints === 0)) {
+    grade = "F"
+    caps.push(
+      "Grade F: no check could be scored (every one unknown or not applicable); a scan that answers them lifts it."
+    )
+  }
+  const description =
+    caps.length === 0
+      ? `${grade}: ${percentage} % of the applicable points${grade === "A+" ? ", every critical check passing" : ""}.`
+      : `${percentage} % of the applicable points is band ${band}. ${caps.join(" ")}`
+  return { grade, label: LABELS[grade], description, caps }
+}
+
+export interface CategoryTotal<R> {
+  readonly id: Category
+  readonly points: number
+  readonly maxPoints: number
+  readonly percentage: number
+  readonly checks: ReadonlyArray<R>
+}
+
+export const categoryTotals = <R extends CheckRecord & { readonly category: Category }>(
+  records: ReadonlyArray<R>
+): ReadonlyArray<CategoryTotal<R>> =>
+  Categories.map((id) => {
+    const checks = records.filter((r) => r.category === id)
+    const points = checks.reduce((s, r) => s + r.points, 0)
+    const maxPoints = checks.reduce((s, r) => s + r.maxPoints, 0)
+    return { id, points, maxPoints, percentage: percentOf(points, maxPoints), checks }
+  })

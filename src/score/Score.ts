@@ -1,0 +1,185 @@
+/**
+ * The score of a scan: categories, percentage, grade with its caps, issues and recommendations,
+ * as one value that answers both of the SPEC's shapes (docs/scoring.md "Shapes A and B").
+ * Pure: the same scan gives the same score.
+ */
+import { Schema } from "effect"
+import { Categories, type Category } from "../checks/Check.ts"
+import { DateTime } from "../records/Schemas.ts"
+import type { ScanResult } from "../scan/Scanner.ts"
+import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
+import { issuesOfFindings } from "./Findings.ts"
+import { categoryTotals, CheckRecord, Grade, GradeInfo, gradeOf, percentOf, scoringVersion } from "./Model.ts"
+import { type Scored, scored } from "./Rules.ts"
+import { DNS_SPECS, dnsRecords, dnssecRecords, ipv6Records, noSuchDomain } from "./RulesDns.ts"
+import { EMAIL_SPECS, emailRecords } from "./RulesEmail.ts"
+import { SECURITY_SPECS, securityRecords } from "./RulesSecurity.ts"
+
+const Percent = Schema.Int.pipe(Schema.between(0, 100))
+
+/** A category in both shapes: A's `{score 0-100, issues}` and B's `{maxScore, percentage, status, checks}`. */
+export const CategoryScore = Schema.Struct({
+  score: Percent.annotations({
+    description: "0-100: the category's percentage (shape A; equals shape B's score with maxScore 100)"
+  }),
+  maxScore: Schema.Literal(100),
+  percentage: Percent,
+  /** The points behind the percentage: the sum over `checks`. */
+  points: Schema.Int,
+  maxPoints: Schema.Int,
+  status: Schema.Literal("pass", "partial", "fail", "not-applicable"),
+  issues: Schema.Int.annotations({ description: "shape A: how many issues this category produced" }),
+  checks: Schema.Array(CheckRecord)
+})
+export type CategoryScore = typeof CategoryScore.Type
+
+export const Recommendation = Schema.Struct({
+  id: Schema.String,
+  priority: Schema.Literal("critical", "high", "medium", "low"),
+  title: Schema.String,
+  description: Schema.String,
+  impact: Schema.String,
+  /** The points the fix would regain (recommendations are ordered by them). */
+  points: Schema.Int
+})
+export type Recommendation = typeof Recommendation.Type
+
+export const ScanScore = Schema.Struct({
+  success: Schema.Boolean,
+  domain: Schema.String,
+  timestamp: DateTime,
+  scoringVersion: Schema.String,
+  score: Percent,
+  maxScore: Schema.Literal(100),
+  percentage: Percent,
+  points: Schema.Int,
+  maxPoints: Schema.Int,
+  grade: Grade,
+  gradeInfo: GradeInfo,
+  categories: Schema.Struct(
+    Object.fromEntries(Categories.map((c) => [c, CategoryScore])) as Record<Category, typeof CategoryScore>
+  ),
+  critical_issues: Schema.Int,
+  warnings: Schema.Int,
+  issues: Schema.Array(Issue),
+  recommendations: Schema.Array(Recommendation),
+  cached: Schema.Boolean
+})
+export type ScanScore = typeof ScanScore.Type
+
+/**
+ * A domain that does not exist (its lookups answer NXDOMAIN): every check fails as "no such
+ * domain" with its full points at stake, and the grade is F (issue 13: a clear result, not a 500).
+ */
+const noSuchDomainRecords = (): ReadonlyArray<Scored> =>
+  [...Object.values(DNS_SPECS), ...Object.values(EMAIL_SPECS), ...Object.values(SECURITY_SPECS)].map((spec) =>
+    scored(spec, {
+      status: "fail",
+      detail: "no such domain (NXDOMAIN)",
+      issues: ["dns_no_such_domain"],
+      fatal: spec.id === DNS_SPECS.ns.id
+    })
+  )
+
+/** Every record of a scan, in category order. */
+export const recordsOf = (scan: ScanResult): ReadonlyArray<Scored> =>
+  scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result)
+    ? noSuchDomainRecords()
+    : [
+        ...dnsRecords(scan),
+        ...emailRecords(scan),
+        ...securityRecords(scan),
+        ...dnssecRecords(scan),
+        ...ipv6Records(scan)
+      ]
+
+const PRIORITY = { critical: "critical", high: "high", medium: "medium", low: "low", info: "low" } as const
+
+/** The score of records (exported for the property tests over generated records). */
+export const scoreRecords = (
+  records: ReadonlyArray<Scored>,
+  meta: { readonly domain: string; readonly timestamp: string; readonly cached: boolean },
+  /** Issues the checks found that cost no points of their own (the SPF and DMARC findings). */
+  findings: ReadonlyArray<IssueId> = []
+): ScanScore => {
+  const totals = categoryTotals(records)
+  const points = totals.reduce((s, c) => s + c.points, 0)
+  const maxPoints = totals.reduce((s, c) => s + c.maxPoints, 0)
+  const percentage = percentOf(points, maxPoints)
+  const gradeInfo = gradeOf(records, percentage)
+  const ids = [...new Set([...records.flatMap((r) => r.issues as ReadonlyArray<IssueId>), ...findings])]
+  const issues = ids.map(issueOf)
+  const regain = (id: IssueId) =>
+    records.filter((r) => r.issues.includes(id)).reduce((s, r) => s + (r.maxPoints - r.points), 0)
+  const recommendations = ids
+    .filter((id) => catalogue[id].severity !== "info")
+    .map((id) => ({ id, points: regain(id), issue: issueOf(id) }))
+    .sort((a, b) => b.points - a.points || a.id.localeCompare(b.id))
+    .map(({ id, points, issue }) => ({
+      id,
+      priority: PRIORITY[issue.severity],
+      title: `Fix: ${issue.title}`,
+      description: issue.description,
+      impact:
+        points > 0 ? `regains ${points} point${points === 1 ? "" : "s"}` : "lifts a cap or an unscored risk",
+      points
+    }))
+  const categories = Object.fromEntries(
+    totals.map((c) => [
+      c.id,
+      {
+        score: c.percentage,
+        maxScore: 100 as const,
+        percentage: c.percentage,
+        points: c.points,
+        maxPoints: c.maxPoints,
+        status:
+          c.maxPoints === 0
+            ? "not-applicable"
+            : c.percentage === 100
+              ? "pass"
+              : c.points === 0
+                ? "fail"
+                : "partial",
+        issues: new Set(c.checks.flatMap((r) => r.issues)).size,
+        checks: c.checks.map(({ category: _, ...r }) => r)
+      } satisfies CategoryScore
+    ])
+  ) as unknown as Record<Category, CategoryScore>
+  return {
+    success: true,
+    domain: meta.domain,
+    timestamp: meta.timestamp,
+    scoringVersion,
+    score: percentage,
+    maxScore: 100,
+    percentage,
+    points,
+    maxPoints,
+    grade: gradeInfo.grade,
+    gradeInfo,
+    categories,
+    critical_issues: issues.filter((i) => i.severity === "critical" || i.severity === "high").length,
+    warnings: issues.filter((i) => i.severity === "medium" || i.severity === "low").length,
+    issues,
+    recommendations,
+    cached: meta.cached
+  }
+}
+
+/** The score of a scan. */
+export const score = (scan: ScanResult): ScanScore => {
+  const records = recordsOf(scan)
+  const nx = records.some((r) => r.issues.includes("dns_no_such_domain"))
+  const findings = nx
+    ? []
+    : issuesOfFindings([
+        ...(scan.checks.spf.result?.findings ?? []),
+        ...(scan.checks.dmarc.result?.findings ?? [])
+      ])
+  return scoreRecords(
+    records,
+    { domain: scan.domain, timestamp: scan.computedAt, cached: scan.cached },
+    findings
+  )
+}

@@ -1,0 +1,22 @@
+/** Every finding id the SPF and DMARC checks can emit is mapped to a catalogue issue (or marked as information). */
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
+import { catalogue } from "../../src/score/Catalogue.ts"
+import { findingIssues } from "../../src/score/Findings.ts"
+
+const source = (path: string) => readFileSync(new URL(`../../src/checks/${path}`, import.meta.url), "utf8")
+/** The ids of `add("id", ...)` calls: how Spf.ts and Dmarc.ts record a finding. */
+const emitted = (text: string) => [...text.matchAll(/\badd\(\s*"([a-z0-9-]+)"/g)].map((m) => m[1]!)
+
+describe("the finding -> issue table", () => {
+  it("knows every finding id the SPF and DMARC checks emit", () => {
+    const ids = [...emitted(source("spf/Spf.ts")), ...emitted(source("dmarc/Dmarc.ts"))]
+    expect(ids.length).toBeGreaterThan(20)
+    for (const id of ids) expect(Object.keys(findingIssues)).toContain(id)
+  })
+
+  it("maps only to ids of the catalogue, all snake_case", () => {
+    for (const id of Object.values(findingIssues)) if (id !== null) expect(catalogue).toHaveProperty(id)
+    for (const id of Object.keys(catalogue)) expect(id).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*$/)
+  })
+})

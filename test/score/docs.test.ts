@@ -1,0 +1,54 @@
+/** docs/scoring.md's table of checks and docs/issues.md are the code's rules and catalogue, row for row. */
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
+import { catalogue } from "../../src/score/Catalogue.ts"
+import { DNS_SPECS } from "../../src/score/RulesDns.ts"
+import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
+import { SECURITY_SPECS } from "../../src/score/RulesSecurity.ts"
+
+const read = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8")
+const cells = (line: string) =>
+  line
+    .split("|")
+    .slice(1, -1)
+    .map((c) => c.trim())
+
+describe("the scoring documentation", () => {
+  it("lists every check with its category, points, level, criticality and rule", () => {
+    const documented = read("scoring.md")
+      .split("\n")
+      .filter((l) => /^\| [a-z0-9]+ \| `[a-z0-9_.]+` \|/.test(l))
+      .map(cells)
+    const specs = [
+      ...Object.values(DNS_SPECS),
+      ...Object.values(EMAIL_SPECS),
+      ...Object.values(SECURITY_SPECS)
+    ].map((s) => [
+      s.category,
+      `\`${s.id}\``,
+      s.title,
+      String(s.maxPoints),
+      s.level,
+      s.critical ? "yes" : "",
+      s.rule
+    ])
+    expect(documented).toEqual(specs)
+  })
+
+  it("lists every issue of the catalogue in docs/issues.md, and nothing else", () => {
+    const documented = read("issues.md")
+      .split("\n")
+      .filter((l) => /^\| `[a-z0-9_]+` \|/.test(l))
+      .map(cells)
+    expect(documented).toEqual(
+      Object.entries(catalogue).map(([id, e]) => [
+        `\`${id}\``,
+        e.severity,
+        e.category,
+        e.title,
+        e.fixable ? "yes" : "no",
+        e.description
+      ])
+    )
+  })
+})

@@ -1,0 +1,205 @@
+/** Property tests of the scoring model over generated check records (issue 13, "How it is checked"). */
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { Categories } from "../../src/checks/Check.ts"
+import { catalogue, type IssueId, issueIds } from "../../src/score/Catalogue.ts"
+import { bandOf, gradeRank, type RecordStatus } from "../../src/score/Model.ts"
+import { type Scored, scored } from "../../src/score/Rules.ts"
+import { scoreRecords } from "../../src/score/Score.ts"
+
+const statuses: ReadonlyArray<RecordStatus> = ["pass", "partial", "fail", "not-applicable", "unknown"]
+
+const arbRecord = (i: number) =>
+  fc
+    .record({
+      category: fc.constantFrom(...Categories),
+      maxPoints: fc.integer({ min: 0, max: 8 }),
+      level: fc.constantFrom("required" as const, "recommended" as const, "info" as const),
+      critical: fc.boolean(),
+      status: fc.constantFrom(...statuses),
+      points: fc.integer({ min: -2, max: 10 }),
+      fatal: fc.boolean().map((b) => b && Math.random() < 0.2),
+      issues: fc.array(fc.constantFrom(...issueIds), { maxLength: 2 })
+    })
+    .map((r): Scored =>
+      scored(
+        {
+          id: `check.${i}`,
+          title: `Check ${i}`,
+          category: r.category,
+          maxPoints: r.maxPoints,
+          level: r.level,
+          critical: r.critical,
+          rule: ""
+        },
+        {
+          status: r.status,
+          points: r.points,
+          detail: "generated",
+          issues: r.issues as Array<IssueId>,
+          fatal: r.fatal && (r.status === "fail" || r.status === "partial")
+        }
+      )
+    )
+
+const arbRecords = fc
+  .integer({ min: 1, max: 24 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => arbRecord(i))))
+const meta = { domain: "example.com", timestamp: "2026-01-01T00:00:00.000Z", cached: false }
+const run = (rs: ReadonlyArray<Scored>) => scoreRecords(rs, meta)
+const asPass = (r: Scored): Scored =>
+  scored(
+    {
+      id: r.id,
+      title: r.title,
+      category: r.category,
+      maxPoints: r.maxPoints === 0 && r.status !== "pass" ? 0 : r.maxPoints,
+      level: r.level,
+      critical: r.critical,
+      rule: ""
+    },
+    { status: "pass", detail: "fixed" }
+  )
+/** The declared maximum of a record: unscored records keep it aside, so regenerate with it. */
+const withMax = fc.integer({ min: 1, max: 8 })
+
+describe("the scoring model", () => {
+  it("keeps points within bounds and percentages within 0..100", () => {
+    fc.assert(
+      fc.property(arbRecords, (rs) => {
+        const s = run(rs)
+        for (const r of rs) {
+          expect(r.points).toBeGreaterThanOrEqual(0)
+          expect(r.points).toBeLessThanOrEqual(r.maxPoints)
+          if (r.status === "unknown" || r.status === "not-applicable")
+            expect([r.points, r.maxPoints]).toEqual([0, 0])
+        }
+        expect(s.percentage).toBeGreaterThanOrEqual(0)
+        expect(s.percentage).toBeLessThanOrEqual(100)
+        expect(s.score).toBe(s.percentage)
+        for (const c of Categories) {
+          const cat = s.categories[c]
+          expect(cat.score).toBe(cat.percentage)
+          expect(cat.points).toBeLessThanOrEqual(cat.maxPoints)
+        }
+      })
+    )
+  })
+
+  it("gives the grade the percentage and the caps say", () => {
+    fc.assert(
+      fc.property(arbRecords, (rs) => {
+        const s = run(rs)
+        const band = bandOf(s.percentage)
+        const fatal = rs.some((r) => r.fatal)
+        const criticalFails = rs.filter((r) => r.critical && r.status === "fail" && !r.fatal).length
+        const nothing = rs.every((r) => r.maxPoints === 0)
+        if (fatal || nothing) expect(s.grade).toBe("F")
+        else if (s.grade === "A+") {
+          expect(s.percentage).toBe(100)
+          expect(
+            rs.filter((r) => r.critical).every((r) => r.status === "pass" || r.status === "not-applicable")
+          ).toBe(true)
+          expect(rs.some((r) => r.status === "unknown")).toBe(false)
+        } else {
+          const cap = criticalFails >= 2 ? "C" : criticalFails === 1 ? "B" : "A"
+          expect(gradeRank(s.grade)).toBe(Math.min(gradeRank(band), gradeRank(cap)))
+        }
+        if (s.gradeInfo.caps.length > 0) expect(s.gradeInfo.description).toContain(s.gradeInfo.caps[0])
+      })
+    )
+  })
+
+  it("never lowers the percentage or the grade when a check is fixed", () => {
+    fc.assert(
+      fc.property(arbRecords, fc.nat(), withMax, (rs, k, max) => {
+        const i = k % rs.length
+        const before = run(rs)
+        const r = rs[i]!
+        const fixed = {
+          ...asPass(r),
+          maxPoints: r.maxPoints || (r.status === "pass" ? 0 : max),
+          points: r.maxPoints || (r.status === "pass" ? 0 : max)
+        }
+        const after = run(rs.map((x, j) => (j === i ? fixed : x)))
+        expect(after.percentage).toBeGreaterThanOrEqual(before.percentage)
+        expect(gradeRank(after.grade)).toBeGreaterThanOrEqual(gradeRank(before.grade))
+      })
+    )
+  })
+
+  it("never lowers the percentage when a failing check turns unknown", () => {
+    fc.assert(
+      fc.property(arbRecords, fc.nat(), (rs, k) => {
+        const i = k % rs.length
+        const r = rs[i]!
+        if (r.status !== "fail") return
+        const unknown = scored({ ...r, rule: "" }, { status: "unknown", detail: "" })
+        expect(run(rs.map((x, j) => (j === i ? unknown : x))).percentage).toBeGreaterThanOrEqual(
+          run(rs).percentage
+        )
+      })
+    )
+  })
+
+  it("is deterministic, and every issue it names is in the catalogue", () => {
+    fc.assert(
+      fc.property(arbRecords, (rs) => {
+        expect(run(rs)).toEqual(run(rs))
+        for (const issue of run(rs).issues) expect(catalogue).toHaveProperty(issue.id)
+      })
+    )
+  })
+
+  it("orders recommendations by the points they regain", () => {
+    fc.assert(
+      fc.property(arbRecords, (rs) => {
+        const points = run(rs).recommendations.map((r) => r.points)
+        expect(points).toEqual([...points].sort((a, b) => b - a))
+      })
+    )
+  })
+})
+
+describe("gradeInfo", () => {
+  const spec = (id: string, maxPoints: number, critical = false) => ({
+    id,
+    title: id,
+    category: "email" as const,
+    maxPoints,
+    level: "required" as const,
+    critical,
+    rule: ""
+  })
+  it("names the cap and what lifts it", () => {
+    const rs = [
+      scored(spec("a", 90), { status: "pass", detail: "" }),
+      scored(spec("DMARC policy", 8, true), { status: "partial", points: 6, detail: "p=quarantine" }),
+      scored(spec("SPF record", 2, true), {
+        status: "fail",
+        detail: "no SPF record",
+        issues: ["spf_missing"]
+      })
+    ]
+    const s = run(rs)
+    expect([s.percentage, s.grade]).toEqual([96, "B"])
+    expect(s.gradeInfo.description).toBe(
+      "96 % of the applicable points is band A. Capped at B: the critical check SPF record fails (no SPF record); fixing it lifts the cap."
+    )
+    const fatal = run([
+      ...rs.slice(0, 2),
+      scored(spec("SPF policy", 2), { status: "fail", detail: "+all", fatal: true })
+    ])
+    expect(fatal.grade).toBe("F")
+    expect(fatal.gradeInfo.caps).toEqual(["Grade F: SPF policy (+all). Fixing it lifts this cap."])
+  })
+
+  it("says why an A is not an A+", () => {
+    const s = run([
+      scored(spec("a", 10), { status: "pass", detail: "" }),
+      scored(spec("DKIM", 5), { status: "unknown", detail: "no key found" })
+    ])
+    expect([s.percentage, s.grade]).toEqual([100, "A"])
+    expect(s.gradeInfo.description).toContain("A, not A+: DKIM could not be verified")
+  })
+})
