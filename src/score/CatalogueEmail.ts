@@ -142,6 +142,34 @@ export const emailIssues = {
     "DMARC in testing mode",
     "t=y asks receivers not to apply the policy fully (DMARCbis)."
   ),
+  dmarc_leading_space: e(
+    "email",
+    "high",
+    true,
+    "DMARC record does not begin with v=DMARC1",
+    "A TXT record at _dmarc that starts with a space or other text before v=DMARC1 is not a DMARC record (RFC 7489 6.6.3): receivers ignore it."
+  ),
+  dmarc_spf_at_dmarc: e(
+    "email",
+    "low",
+    false,
+    "SPF record published at _dmarc",
+    "An SPF record at _dmarc is never read as SPF (RFC 7208 3 puts it at the domain itself); it usually means the records were swapped."
+  ),
+  dmarc_too_many_rua: e(
+    "email",
+    "low",
+    true,
+    "More than two DMARC report addresses",
+    "Receivers need only send aggregate reports to the first two rua URIs (RFC 7489 6.2); later ones may get nothing."
+  ),
+  dmarc_rua_no_mx: e(
+    "email",
+    "low",
+    false,
+    "DMARC report address cannot receive mail",
+    "The domain of a rua address has no MX record, so aggregate reports sent there may never arrive."
+  ),
   dmarc_unknown_tag: e(
     "email",
     "low",
