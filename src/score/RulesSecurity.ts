@@ -185,14 +185,14 @@ export const securityRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
     if (webNa) return webNa
     if (r.headerFetchTimedOut) return unknown("the site did not answer in time")
     if (r.httpsAvailable && r.statusCode !== null) return pass(`HTTPS answers ${r.statusCode}`)
-    const err = r.fetchError ?? ""
-    if (/certificate|CERT_|self[- ]signed|expired|altname|hostname/i.test(err))
+    if (r.certificateError !== undefined)
       return {
         status: "fail",
-        detail: `certificate problem: ${err}`,
+        detail: `certificate problem: ${r.certificateError}`,
         issues: ["https_certificate_invalid"],
         fatal: true
       }
+    const err = r.fetchError ?? ""
     return fail(`HTTPS does not answer${err ? `: ${err}` : ""}`, "https_missing")
   })
   const headerRule = (

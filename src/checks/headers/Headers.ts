@@ -76,6 +76,11 @@ export const HeadersResult = Schema.Struct({
   note: Schema.optional(Schema.String),
   /** Why the page could not be read, for failures other than a timeout. */
   fetchError: Schema.optional(Schema.String),
+  /**
+   * The site's HTTPS certificate is not accepted (expired, untrusted, wrong name); the page was read
+   * past it without verification. Absent when the certificate is fine or no handshake completed.
+   */
+  certificateError: Schema.optional(Schema.String),
   current: Schema.Array(HeaderEntry),
   missing: Strings,
   recommended: ConfigValues,
@@ -238,6 +243,7 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     statusCode: gathered.status,
     httpsAvailable: gathered.tlsError === null,
     headerFetchTimedOut: false,
+    ...(gathered.tlsError === null ? {} : { certificateError: gathered.tlsError }),
     current,
     missing: current.filter((e) => e.status === "missing").map((e) => e.name),
     recommended: rec.config,

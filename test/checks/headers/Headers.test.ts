@@ -308,6 +308,8 @@ describe("the Headers check through Facts", () => {
       expect(r.httpsAvailable).toBe(false)
       expect(r.missing).toEqual([])
       expect(r.warnings.join()).toMatch(/not trusted/)
+      // the score reads this field, not the wording of an error
+      expect(r.certificateError).toBe("DEPTH_ZERO_SELF_SIGNED_CERT")
     })
   )
 
