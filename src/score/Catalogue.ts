@@ -187,6 +187,13 @@ export const catalogue = {
     "Deprecated DNSSEC algorithm",
     "The zone is signed with an algorithm RFC 8624 deprecates; use 13 (ECDSA P-256) or 8."
   ),
+  dnssec_rsa_key_short: e(
+    "dnssec",
+    "medium",
+    false,
+    "DNSSEC RSA key shorter than 2048 bits",
+    "An RSA DNSKEY below 2048 bits is weaker than NIST SP 800-57 recommends; roll to a 2048-bit key or to algorithm 13."
+  ),
   dnssec_nsec3_iterations: e(
     "dnssec",
     "low",

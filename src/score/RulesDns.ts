@@ -87,7 +87,7 @@ export const DNS_SPECS = {
     category: "dnssec",
     maxPoints: 3,
     level: "recommended",
-    rule: "RFC 8624 MUST/RECOMMENDED algorithm (8, 13, 14, 15); not applicable when unsigned"
+    rule: "RFC 8624 MUST/RECOMMENDED algorithm (8, 13, 14, 15), every RSA key at least 2048 bits (2 of 3 points below); not applicable when unsigned"
   }),
   nsec3: spec({
     id: "dnssec.nsec3",
@@ -224,7 +224,9 @@ export const dnssecRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
       DNS_SPECS.algorithm,
       unsignedOr((r) =>
         r.rrsig.algorithmSecurity === "modern"
-          ? pass("RFC 8624 recommended algorithm")
+          ? r.issues.some((i) => i.code === "dnskey-rsa-short")
+            ? partial(2, "an RSA key below 2048 bits (NIST SP 800-57)", "dnssec_rsa_key_short")
+            : pass("RFC 8624 recommended algorithm")
           : r.rrsig.algorithmSecurity === "unknown"
             ? unknown("the algorithm could not be read")
             : r.rrsig.algorithmSecurity === "acceptable"
