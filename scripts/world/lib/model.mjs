@@ -70,6 +70,9 @@ export const synthetic = (n, scenarios) => {
     copy.about = `synthetic copy of ${template.domain}`
     copy.synthetic = true
     delete copy.lagging
+    // ::1 is one address: only the template may listen there (postfix picks no certificate by name).
+    if (copy.aaaa === "::1") delete copy.aaaa
+    for (const mx of copy.mx ?? []) if (mx.aaaa === "::1") delete mx.aaaa
     out.push(copy)
   }
   return out
