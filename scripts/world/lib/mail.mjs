@@ -86,6 +86,10 @@ export const postfixConfig = (root, hosts) => {
     // The world stays on loopback (docs/world.md): smtpd would look each client's name up (PTR,
     // then its addresses) through the C library, that is the machine's resolver. No name lookup.
     "smtpd_peername_lookup = no",
+    // One listener per MX host (hundreds with --synthetic): an smtpd per connection lingering the
+    // default 100 s, up to 100 per listener, buried the machine under a batch scan. Keep few, briefly.
+    "default_process_limit = 20",
+    "max_idle = 5s",
     ""
   ].join("\n")
   const listeners = hosts.map((h) => {
