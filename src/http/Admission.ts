@@ -10,7 +10,8 @@
  *   no more work is started than the process can finish.
  * - When the event loop already lags (`ADMISSION_MAX_LAG_MS`), costly requests get 503 at once:
  *   the gate counts requests, but CPU is what a warm scan spends, and /health shares the loop.
- * - `/health` is exempt from all of it, so probes see the truth about a busy service.
+ * - `/health` is exempt from all of it, so probes see the truth about a busy service, and is answered
+ *   here, from the state `Health.ts` refreshes in the background.
  *
  * The buckets and the lag check run in node's request event, before the Effect runtime: a flood of
  * refusals then costs little more than parsing it, which is what keeps /health fast under one.
@@ -19,6 +20,7 @@ import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Cidr } from "../net/Targets.ts"
 import { resolveClient } from "./ClientAddress.ts"
+import type { HealthAnswer } from "./Health.ts"
 
 /** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
 export type RouteClass = "exempt" | "cheap" | "costly"
@@ -168,7 +170,7 @@ const refuse = (res: ServerResponse, status: 429 | 503, error: string, retryAfte
  * The first look at every request, in node's `request` event: true when it was answered here
  * (429 over the client's bucket, 503 for costly work while the loop lags), false to pass it on.
  */
-export const makeGatekeeper = (settings: GatekeeperSettings) => {
+export const makeGatekeeper = (settings: GatekeeperSettings, health?: () => HealthAnswer) => {
   const buckets = {
     costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
     cheap: makeBuckets({ burst: settings.rateCheapBurst, perMinute: settings.rateCheapPerMinute })
@@ -178,7 +180,20 @@ export const makeGatekeeper = (settings: GatekeeperSettings) => {
     const url = req.url ?? "/"
     const q = url.indexOf("?")
     const kind = routeClass(req.method ?? "GET", q < 0 ? url : url.slice(0, q))
-    if (kind === "exempt") return false
+    if (kind === "exempt") {
+      // GET /health from the background-refreshed state (Health.ts): no database, no Effect runtime,
+      // nothing queued ahead of it but node's own parsing.
+      if (health === undefined || (req.method !== "GET" && req.method !== "HEAD")) return false
+      const { status, body } = health()
+      const text = JSON.stringify(body)
+      res.writeHead(status, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(text),
+        "cache-control": "no-store"
+      })
+      res.end(req.method === "HEAD" ? undefined : text)
+      return true
+    }
     const forwarded = req.headers["x-forwarded-for"]
     const client = resolveClient(
       req.socket.remoteAddress,

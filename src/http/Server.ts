@@ -20,6 +20,7 @@ import { DnsHandlers } from "./DnsHandlers.ts"
 import { type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
 import { trustedCidrs } from "./ClientAddress.ts"
 import { edge } from "./Edge.ts"
+import { Health, type HealthAnswer } from "./Health.ts"
 import { EmailHandlers } from "./EmailHandlers.ts"
 import { MiscHandlers } from "./MiscHandlers.ts"
 import { ReportHandlers } from "./ReportHandlers.ts"
@@ -32,6 +33,9 @@ export const NetLive = Layer.merge(CspScanner.Default, Scans.Default).pipe(
   Layer.provideMerge(Resolver.Default)
 )
 
+/** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
+export const HealthLive = Health.Default.pipe(Layer.provide(SqlLive))
+
 /** The implemented API: the contract plus every group's handlers and what they need. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
@@ -43,7 +47,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers
   ]),
-  Layer.provide([NetLive, SqlLive])
+  Layer.provide([NetLive, SqlLive, HealthLive])
 )
 
 /**
@@ -93,12 +97,15 @@ export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
  * node's server with the edge's limits: the header cap, keep-alive longer than the usual client
  * and proxy idle timeouts (so a reused connection is not closed under a request), JSON parser errors.
  */
-export const makeNodeServer = (config: GatekeeperSettings & { readonly maxHeaderBytes: number }): Server => {
+export const makeNodeServer = (
+  config: GatekeeperSettings & { readonly maxHeaderBytes: number },
+  health?: () => HealthAnswer
+): Server => {
   const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
   server.headersTimeout = 66_000
   server.on("clientError", onClientError)
   // The gatekeeper answers refusals before the platform's request listener sees them.
-  const gatekeeper = makeGatekeeper(config)
+  const gatekeeper = makeGatekeeper(config, health)
   const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
   server.emit = ((event: string, ...args: Array<unknown>) =>
     event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
@@ -111,13 +118,16 @@ export const makeNodeServer = (config: GatekeeperSettings & { readonly maxHeader
 /** The node server on `listen` (port 0: a free one), with AppConfig's limits. */
 export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
   Layer.unwrapEffect(
-    Effect.map(AppConfig, (config) =>
-      NodeHttpServer.layer(
-        () => makeNodeServer({ ...config, trustedProxies: trustedCidrs(config.trustedProxies) }),
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const health = yield* Health
+      return NodeHttpServer.layer(
+        () =>
+          makeNodeServer({ ...config, trustedProxies: trustedCidrs(config.trustedProxies) }, health.answer),
         listen
       )
-    )
-  )
+    })
+  ).pipe(Layer.provide(HealthLive))
 
 /** Serve on AppConfig's HOST:PORT. */
 export const ServerLive = Layer.unwrapEffect(
