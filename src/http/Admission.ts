@@ -18,6 +18,7 @@
  */
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { AppConfig } from "../Config.ts"
 import type { Cidr } from "../net/Targets.ts"
 import { resolveClient } from "./ClientAddress.ts"
 import type { HealthAnswer } from "./Health.ts"
@@ -129,8 +130,33 @@ export const makeGate = (settings: GateSettings) => {
         admitted ? restore(effect).pipe(Effect.ensuring(Effect.sync(leave))) : (busy as Effect.Effect<A | B>)
       )
     )
-  return { admit, stats: () => ({ active, waiting: waiting.length }) } as const
+  return {
+    admit,
+    stats: () => ({ active, waiting: waiting.length }),
+    /** Every permit taken and the queue full: a new costly request would be refused anyway. */
+    full: () => active >= settings.concurrency && waiting.length >= settings.queue,
+    /** The Retry-After of a refusal: the queue's longest wait, in whole seconds. */
+    retryAfterS: Math.max(1, Math.ceil(settings.queueMs / 1000))
+  } as const
 }
+
+export type Gate = ReturnType<typeof makeGate>
+
+/**
+ * The server's one gate, shared by the edge (which admits through it) and the gatekeeper (which
+ * refuses at once when it is full, before the Effect runtime: a refusal that went through the
+ * router cost ~1 ms of CPU, and a crowd of them filled the core that /health and the admitted scans
+ * need; docs/bench.md).
+ */
+export class AdmissionGate extends Effect.Service<AdmissionGate>()("AdmissionGate", {
+  effect: Effect.map(AppConfig, (config) =>
+    makeGate({
+      concurrency: config.admissionConcurrency,
+      queue: config.admissionQueue,
+      queueMs: config.admissionQueueMs
+    })
+  )
+}) {}
 
 export interface GatekeeperSettings {
   readonly trustedProxies: ReadonlyArray<Cidr>
@@ -170,7 +196,11 @@ const refuse = (res: ServerResponse, status: 429 | 503, error: string, retryAfte
  * The first look at every request, in node's `request` event: true when it was answered here
  * (429 over the client's bucket, 503 for costly work while the loop lags), false to pass it on.
  */
-export const makeGatekeeper = (settings: GatekeeperSettings, health?: () => HealthAnswer) => {
+export const makeGatekeeper = (
+  settings: GatekeeperSettings,
+  health?: () => HealthAnswer,
+  gate?: Pick<Gate, "full" | "retryAfterS">
+) => {
   const buckets = {
     costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
     cheap: makeBuckets({ burst: settings.rateCheapBurst, perMinute: settings.rateCheapPerMinute })
@@ -207,6 +237,10 @@ export const makeGatekeeper = (settings: GatekeeperSettings, health?: () => Heal
     }
     if (kind === "costly" && meter.lag() > settings.admissionMaxLagMs) {
       refuse(res, 503, "the service is at capacity; retry in a few seconds", 1)
+      return true
+    }
+    if (kind === "costly" && gate?.full() === true) {
+      refuse(res, 503, "the service is at capacity; retry in a few seconds", gate.retryAfterS)
       return true
     }
     return false

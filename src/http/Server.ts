@@ -17,7 +17,7 @@ import { Web } from "../net/Web.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
-import { type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
+import { AdmissionGate, type Gate, type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
 import { trustedCidrs } from "./ClientAddress.ts"
 import { edge } from "./Edge.ts"
 import { Health, type HealthAnswer } from "./Health.ts"
@@ -59,9 +59,10 @@ export const AppLive = Effect.gen(function* () {
   // find-my-way refuses path parameters over 100 characters by default, which surfaced as a 405;
   // the URL is already bounded by MAX_HEADER_BYTES, so let the endpoint's schema judge the value.
   const app = yield* HttpApiBuilder.httpApp.pipe(HttpRouter.withRouterConfig({ maxParamLength: 65_536 }))
-  return HttpServer.serve(edge(config)(app))
+  return HttpServer.serve(edge(config, yield* AdmissionGate)(app))
 }).pipe(
   Layer.unwrapEffect,
+  Layer.provide(AdmissionGate.Default),
   Layer.provide(HttpApiScalar.layer({ path: "/api/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
   Layer.provide(ApiLive),
@@ -99,13 +100,14 @@ export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
  */
 export const makeNodeServer = (
   config: GatekeeperSettings & { readonly maxHeaderBytes: number },
-  health?: () => HealthAnswer
+  health?: () => HealthAnswer,
+  gate?: Pick<Gate, "full" | "retryAfterS">
 ): Server => {
   const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
   server.headersTimeout = 66_000
   server.on("clientError", onClientError)
   // The gatekeeper answers refusals before the platform's request listener sees them.
-  const gatekeeper = makeGatekeeper(config, health)
+  const gatekeeper = makeGatekeeper(config, health, gate)
   const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
   server.emit = ((event: string, ...args: Array<unknown>) =>
     event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
