@@ -234,6 +234,7 @@ export const settings = Config.all({
   scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000),
   checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),
   scanCacheTtlMs: ms("SCAN_CACHE_TTL_MS", 300_000),
+  checkCacheTtlMs: ms("CHECK_CACHE_TTL_MS", 30_000),
   scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000))
 })
 

@@ -10,6 +10,7 @@ import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { CspScanner } from "../scan/CspScanner.ts"
+import { EmailChecks } from "../scan/EmailCheck.ts"
 import { Scans } from "../scan/Scans.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
@@ -28,7 +29,7 @@ import { ScanHandlers } from "./ScanHandlers.ts"
 import { WebHandlers } from "./WebHandlers.ts"
 
 /** The outside world as services (DESIGN.md "one door to the network"), built once for all groups. */
-export const NetLive = Layer.merge(CspScanner.Default, Scans.Default).pipe(
+export const NetLive = Layer.mergeAll(CspScanner.Default, Scans.Default, EmailChecks.Default).pipe(
   Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)),
   Layer.provideMerge(Resolver.Default)
 )

@@ -19,7 +19,11 @@ import { analyseMx, EmailMx, type MxSet, mxSet } from "../checks/email/EmailChec
 import { MtaSts } from "../checks/mta-sts/MtaSts.ts"
 import { Spf, SpfResult } from "../checks/spf/Spf.ts"
 import { EmailCategoryScore, emailCategory } from "../score/Score.ts"
+import { AppConfig } from "../Config.ts"
+import { normalizeName } from "../net/Resolver.ts"
+import type { ScanContext } from "./FactsLive.ts"
 import { withFacts } from "./Scanner.ts"
+import { makeShared } from "./Shared.ts"
 
 export const EmailCheckResult = Schema.Struct({
   success: Schema.Boolean,
@@ -75,3 +79,20 @@ export const emailCheck = (domain: string) =>
       } satisfies EmailCheckResult
     })
   ).pipe(Effect.withSpan("EmailCheck", { attributes: { domain } }))
+
+/**
+ * `GET /email/check` as the service offers it: shared by concurrent requests for one domain and
+ * served again for `CHECK_CACHE_TTL_MS` (`Shared.ts`; 0 turns the cache off).
+ */
+export class EmailChecks extends Effect.Service<EmailChecks>()("EmailChecks", {
+  scoped: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const context = yield* Effect.context<ScanContext>()
+    const shared = makeShared((domain) => emailCheck(domain).pipe(Effect.provide(context)), {
+      ttlMs: config.checkCacheTtlMs,
+      size: config.scanCacheSize,
+      scope: yield* Effect.scope
+    })
+    return { check: (domain: string) => shared.get(normalizeName(domain)) } as const
+  })
+}) {}
