@@ -194,6 +194,7 @@ export const settings = Config.all({
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
   admissionMaxLagMs: ms("ADMISSION_MAX_LAG_MS", 75),
+  healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
   rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
   rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),
   rateCheapBurst: int("RATE_CHEAP_BURST", 120),
@@ -233,6 +234,7 @@ export const settings = Config.all({
   scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000),
   checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),
   scanCacheTtlMs: ms("SCAN_CACHE_TTL_MS", 300_000),
+  checkCacheTtlMs: ms("CHECK_CACHE_TTL_MS", 30_000),
   scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000))
 })
 

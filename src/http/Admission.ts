@@ -10,15 +10,18 @@
  *   no more work is started than the process can finish.
  * - When the event loop already lags (`ADMISSION_MAX_LAG_MS`), costly requests get 503 at once:
  *   the gate counts requests, but CPU is what a warm scan spends, and /health shares the loop.
- * - `/health` is exempt from all of it, so probes see the truth about a busy service.
+ * - `/health` is exempt from all of it, so probes see the truth about a busy service, and is answered
+ *   here, from the state `Health.ts` refreshes in the background.
  *
  * The buckets and the lag check run in node's request event, before the Effect runtime: a flood of
  * refusals then costs little more than parsing it, which is what keeps /health fast under one.
  */
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { AppConfig } from "../Config.ts"
 import type { Cidr } from "../net/Targets.ts"
 import { resolveClient } from "./ClientAddress.ts"
+import type { HealthAnswer } from "./Health.ts"
 
 /** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
 export type RouteClass = "exempt" | "cheap" | "costly"
@@ -127,8 +130,33 @@ export const makeGate = (settings: GateSettings) => {
         admitted ? restore(effect).pipe(Effect.ensuring(Effect.sync(leave))) : (busy as Effect.Effect<A | B>)
       )
     )
-  return { admit, stats: () => ({ active, waiting: waiting.length }) } as const
+  return {
+    admit,
+    stats: () => ({ active, waiting: waiting.length }),
+    /** Every permit taken and the queue full: a new costly request would be refused anyway. */
+    full: () => active >= settings.concurrency && waiting.length >= settings.queue,
+    /** The Retry-After of a refusal: the queue's longest wait, in whole seconds. */
+    retryAfterS: Math.max(1, Math.ceil(settings.queueMs / 1000))
+  } as const
 }
+
+export type Gate = ReturnType<typeof makeGate>
+
+/**
+ * The server's one gate, shared by the edge (which admits through it) and the gatekeeper (which
+ * refuses at once when it is full, before the Effect runtime: a refusal that went through the
+ * router cost ~1 ms of CPU, and a crowd of them filled the core that /health and the admitted scans
+ * need; docs/bench.md).
+ */
+export class AdmissionGate extends Effect.Service<AdmissionGate>()("AdmissionGate", {
+  effect: Effect.map(AppConfig, (config) =>
+    makeGate({
+      concurrency: config.admissionConcurrency,
+      queue: config.admissionQueue,
+      queueMs: config.admissionQueueMs
+    })
+  )
+}) {}
 
 export interface GatekeeperSettings {
   readonly trustedProxies: ReadonlyArray<Cidr>
@@ -168,7 +196,11 @@ const refuse = (res: ServerResponse, status: 429 | 503, error: string, retryAfte
  * The first look at every request, in node's `request` event: true when it was answered here
  * (429 over the client's bucket, 503 for costly work while the loop lags), false to pass it on.
  */
-export const makeGatekeeper = (settings: GatekeeperSettings) => {
+export const makeGatekeeper = (
+  settings: GatekeeperSettings,
+  health?: () => HealthAnswer,
+  gate?: Pick<Gate, "full" | "retryAfterS">
+) => {
   const buckets = {
     costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
     cheap: makeBuckets({ burst: settings.rateCheapBurst, perMinute: settings.rateCheapPerMinute })
@@ -178,7 +210,20 @@ export const makeGatekeeper = (settings: GatekeeperSettings) => {
     const url = req.url ?? "/"
     const q = url.indexOf("?")
     const kind = routeClass(req.method ?? "GET", q < 0 ? url : url.slice(0, q))
-    if (kind === "exempt") return false
+    if (kind === "exempt") {
+      // GET /health from the background-refreshed state (Health.ts): no database, no Effect runtime,
+      // nothing queued ahead of it but node's own parsing.
+      if (health === undefined || (req.method !== "GET" && req.method !== "HEAD")) return false
+      const { status, body } = health()
+      const text = JSON.stringify(body)
+      res.writeHead(status, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(text),
+        "cache-control": "no-store"
+      })
+      res.end(req.method === "HEAD" ? undefined : text)
+      return true
+    }
     const forwarded = req.headers["x-forwarded-for"]
     const client = resolveClient(
       req.socket.remoteAddress,
@@ -192,6 +237,10 @@ export const makeGatekeeper = (settings: GatekeeperSettings) => {
     }
     if (kind === "costly" && meter.lag() > settings.admissionMaxLagMs) {
       refuse(res, 503, "the service is at capacity; retry in a few seconds", 1)
+      return true
+    }
+    if (kind === "costly" && gate?.full() === true) {
+      refuse(res, 503, "the service is at capacity; retry in a few seconds", gate.retryAfterS)
       return true
     }
     return false

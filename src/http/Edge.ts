@@ -19,7 +19,7 @@ import {
 import { Cause, Effect, Option, Scheduler } from "effect"
 import { Api } from "../Api.ts"
 import type { Settings } from "../Config.ts"
-import { makeGate, routeClass } from "./Admission.ts"
+import { type Gate, makeGate, routeClass } from "./Admission.ts"
 import { hasBody, isJsonContentType, nestedDeeperThan, readBody, withBodyText } from "./BodyRules.ts"
 
 interface Route {
@@ -206,13 +206,15 @@ export type EdgeSettings = Pick<
  * Wrap the whole app (API, OpenAPI and docs routes) with the edge rules. Each call makes its own
  * buckets and gate, so build it once per server.
  */
-export const edge = (settings: EdgeSettings) => {
-  const { maxBodyBytes } = settings
-  const gate = makeGate({
+export const edge = (
+  settings: EdgeSettings,
+  gate: Gate = makeGate({
     concurrency: settings.admissionConcurrency,
     queue: settings.admissionQueue,
     queueMs: settings.admissionQueueMs
   })
+) => {
+  const { maxBodyBytes } = settings
   const busy = Effect.sync(() =>
     json(
       503,

@@ -5,7 +5,7 @@ import { Api } from "../Api.ts"
 import { BadRequest } from "../api/Errors.ts"
 import { generate as generateSpf } from "../generate/Spf.ts"
 import { Spf } from "../checks/spf/Spf.ts"
-import { emailCheck } from "../scan/EmailCheck.ts"
+import { EmailChecks } from "../scan/EmailCheck.ts"
 import { runCheck } from "../scan/Scanner.ts"
 import * as MailTransport from "../scan/MailTransport.ts"
 import { fcrdns } from "./MailTransport.ts"
@@ -20,7 +20,9 @@ import { generated } from "./Generated.ts"
 
 export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
   handlers
-    .handle("check", ({ urlParams }) => emailCheck(urlParams.domain))
+    .handle("check", ({ urlParams }) =>
+      Effect.flatMap(EmailChecks, (checks) => checks.check(urlParams.domain))
+    )
     .handle("spf", ({ urlParams }) => runCheck(Spf, urlParams.domain))
     .handle("dkim", handleDkim)
     .handle("dmarc", handleDmarc)

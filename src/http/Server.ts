@@ -10,6 +10,7 @@ import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { CspScanner } from "../scan/CspScanner.ts"
+import { EmailChecks } from "../scan/EmailCheck.ts"
 import { Scans } from "../scan/Scans.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
@@ -17,9 +18,10 @@ import { Web } from "../net/Web.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
-import { type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
+import { AdmissionGate, type Gate, type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
 import { trustedCidrs } from "./ClientAddress.ts"
 import { edge } from "./Edge.ts"
+import { Health, type HealthAnswer } from "./Health.ts"
 import { EmailHandlers } from "./EmailHandlers.ts"
 import { MiscHandlers } from "./MiscHandlers.ts"
 import { ReportHandlers } from "./ReportHandlers.ts"
@@ -27,10 +29,13 @@ import { ScanHandlers } from "./ScanHandlers.ts"
 import { WebHandlers } from "./WebHandlers.ts"
 
 /** The outside world as services (DESIGN.md "one door to the network"), built once for all groups. */
-export const NetLive = Layer.merge(CspScanner.Default, Scans.Default).pipe(
+export const NetLive = Layer.mergeAll(CspScanner.Default, Scans.Default, EmailChecks.Default).pipe(
   Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)),
   Layer.provideMerge(Resolver.Default)
 )
+
+/** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
+export const HealthLive = Health.Default.pipe(Layer.provide(SqlLive))
 
 /** The implemented API: the contract plus every group's handlers and what they need. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -43,7 +48,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers
   ]),
-  Layer.provide([NetLive, SqlLive])
+  Layer.provide([NetLive, SqlLive, HealthLive])
 )
 
 /**
@@ -55,9 +60,10 @@ export const AppLive = Effect.gen(function* () {
   // find-my-way refuses path parameters over 100 characters by default, which surfaced as a 405;
   // the URL is already bounded by MAX_HEADER_BYTES, so let the endpoint's schema judge the value.
   const app = yield* HttpApiBuilder.httpApp.pipe(HttpRouter.withRouterConfig({ maxParamLength: 65_536 }))
-  return HttpServer.serve(edge(config)(app))
+  return HttpServer.serve(edge(config, yield* AdmissionGate)(app))
 }).pipe(
   Layer.unwrapEffect,
+  Layer.provide(AdmissionGate.Default),
   Layer.provide(HttpApiScalar.layer({ path: "/api/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
   Layer.provide(ApiLive),
@@ -93,12 +99,16 @@ export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
  * node's server with the edge's limits: the header cap, keep-alive longer than the usual client
  * and proxy idle timeouts (so a reused connection is not closed under a request), JSON parser errors.
  */
-export const makeNodeServer = (config: GatekeeperSettings & { readonly maxHeaderBytes: number }): Server => {
+export const makeNodeServer = (
+  config: GatekeeperSettings & { readonly maxHeaderBytes: number },
+  health?: () => HealthAnswer,
+  gate?: Pick<Gate, "full" | "retryAfterS">
+): Server => {
   const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
   server.headersTimeout = 66_000
   server.on("clientError", onClientError)
   // The gatekeeper answers refusals before the platform's request listener sees them.
-  const gatekeeper = makeGatekeeper(config)
+  const gatekeeper = makeGatekeeper(config, health, gate)
   const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
   server.emit = ((event: string, ...args: Array<unknown>) =>
     event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
@@ -111,13 +121,16 @@ export const makeNodeServer = (config: GatekeeperSettings & { readonly maxHeader
 /** The node server on `listen` (port 0: a free one), with AppConfig's limits. */
 export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
   Layer.unwrapEffect(
-    Effect.map(AppConfig, (config) =>
-      NodeHttpServer.layer(
-        () => makeNodeServer({ ...config, trustedProxies: trustedCidrs(config.trustedProxies) }),
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const health = yield* Health
+      return NodeHttpServer.layer(
+        () =>
+          makeNodeServer({ ...config, trustedProxies: trustedCidrs(config.trustedProxies) }, health.answer),
         listen
       )
-    )
-  )
+    })
+  ).pipe(Layer.provide(HealthLive))
 
 /** Serve on AppConfig's HOST:PORT. */
 export const ServerLive = Layer.unwrapEffect(

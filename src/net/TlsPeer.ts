@@ -2,7 +2,28 @@
  * The certificate chain a TLS peer sent, leaf first, as DER. Shared by the SMTP STARTTLS probe and
  * the web client, which both report the chain as the server presented it (RFC 8446 4.4.2).
  */
-import type * as tls from "node:tls"
+import * as tls from "node:tls"
+
+const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContext>>()
+
+/**
+ * One SecureContext per trust store and options, built once. Passing `ca` to every connection made
+ * node parse the whole bundle (the system roots plus EXTRA_CA_FILE, ~150 certificates) into a new
+ * store per connection: under load that was 18 % of the process's CPU (docs/bench.md). The context
+ * only holds the trust store and protocol settings; verification and SNI stay per connection.
+ */
+export const sharedSecureContext = (
+  ca: ReadonlyArray<string>,
+  options: { readonly minVersion: tls.SecureVersion; readonly ciphers?: string }
+): tls.SecureContext => {
+  let byOptions = contexts.get(ca)
+  if (byOptions === undefined) contexts.set(ca, (byOptions = new Map()))
+  const key = `${options.minVersion} ${options.ciphers ?? ""}`
+  let context = byOptions.get(key)
+  if (context === undefined)
+    byOptions.set(key, (context = tls.createSecureContext({ ...options, ca: [...ca] })))
+  return context
+}
 
 /**
  * Follows node's `issuerCertificate` links. Node links a self-signed root to itself and may close a

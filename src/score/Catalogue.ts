@@ -163,7 +163,14 @@ export const catalogue = {
     "low",
     true,
     "Weak Content-Security-Policy",
-    "The CSP allows unsafe-inline or unsafe-eval, or is report-only."
+    "The CSP allows unsafe-eval, does not restrict object-src to 'none', or sets no base-uri."
+  ),
+  csp_unsafe: e(
+    "security",
+    "medium",
+    true,
+    "Content-Security-Policy does not restrict scripts",
+    "The CSP allows 'unsafe-inline' scripts without nonces or hashes, scripts from any host, or sets no script-src or default-src, so an injected script still runs (the HTTP Observatory scores it almost as no CSP)."
   ),
   // dnssec
   dnssec_unsigned: e(

@@ -60,8 +60,14 @@ export const partial = (points: number, detail: string, ...issues: Array<IssueId
 export const unknown = (detail: string): Verdict => ({ status: "unknown", detail })
 export const notApplicable = (detail: string): Verdict => ({ status: "not-applicable", detail })
 
+/**
+ * What a rule reads of a check's outcome: a full scan's `CheckOutcome`, or the same three fields
+ * built by a composite that ran the check itself (`scan/EmailCheck.ts` for `GET /email/check`).
+ */
+export type Judged<A> = Pick<CheckOutcome<A>, "status" | "reason" | "result">
+
 /** The result of a check that finished, or the verdict `unknown` with the Scanner's reason. */
-export const judge = <A>(outcome: CheckOutcome<A> | undefined, f: (result: A) => Verdict): Verdict =>
+export const judge = <A>(outcome: Judged<A> | undefined, f: (result: A) => Verdict): Verdict =>
   outcome === undefined
     ? unknown("the check did not run")
     : outcome.status === "unknown" || outcome.result === null

@@ -3,6 +3,7 @@ import type { ScanResult } from "../scan/Scanner.ts"
 import {
   fail,
   judge,
+  type Judged,
   notApplicable,
   partial,
   pass,
@@ -92,7 +93,14 @@ export const EMAIL_SPECS = {
   })
 } as const
 
-export const emailRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
+/** The checks the email category reads: a full scan's outcomes, or `GET /email/check`'s own. */
+export const EMAIL_CHECK_IDS = ["spf", "dmarc", "dkim", "mta-sts", "bimi"] as const
+type Checks = ScanResult["checks"]
+export type EmailOutcomes = {
+  readonly [K in (typeof EMAIL_CHECK_IDS)[number]]: Judged<NonNullable<Checks[K]["result"]>>
+}
+
+export const emailRecords = (scan: { readonly checks: EmailOutcomes }): ReadonlyArray<Scored> => {
   const c = scan.checks
   const spf = c.spf
   const spfValid = judge(spf, (s) => {

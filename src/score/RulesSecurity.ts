@@ -68,7 +68,7 @@ export const SECURITY_SPECS = {
     maxPoints: 3,
     level: "required",
     critical: true,
-    rule: "max-age of a year or more with includeSubDomains 3; weaker 1"
+    rule: "max-age of a year or more with includeSubDomains, sent once 3; weaker, or the header sent twice, 1; a directive repeated within it makes it invalid, 0 (RFC 6797 6.1, 8.1)"
   }),
   xcto: spec({
     id: "security.headers.xcto",
@@ -92,7 +92,7 @@ export const SECURITY_SPECS = {
     category: "security",
     maxPoints: 1,
     level: "recommended",
-    rule: "A Referrer-Policy that is not unsafe-url"
+    rule: "A Referrer-Policy that is not unsafe-url, origin or origin-when-cross-origin (the HTTP Observatory's unsafe values)"
   }),
   csp: spec({
     id: "security.csp",
@@ -100,13 +100,21 @@ export const SECURITY_SPECS = {
     category: "security",
     maxPoints: 3,
     level: "recommended",
-    rule: "An enforced CSP rated good 3; weak (unsafe-inline/eval) 1"
+    rule: "An enforced CSP rated good 3; weak (unsafe-eval, no object-src 'none' or base-uri) 1; scripts unrestricted ('unsafe-inline' without nonce or hash, any host, no script-src) 0"
   })
 } as const
 
 const TLS_OK = new Set(["TLSv1.2", "TLSv1.3"])
 
 const header = (entries: ReadonlyArray<HeaderEntry>, name: string) => entries.find((h) => h.name === name)
+
+/** Why a header that is not a pass fails, in a record's detail. */
+const describe = (e: HeaderEntry): string =>
+  e.rating === "unsafe"
+    ? `is unsafe: ${e.issues.join("; ")}`
+    : e.present
+      ? `is ineffective: ${e.issues.join("; ")}`
+      : "is missing"
 
 export const securityRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
   const c = scan.checks
@@ -212,13 +220,14 @@ export const securityRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
       }
       return e.status === "pass" && e.rating !== "ineffective"
         ? pass(`${name}: ${e.value}`)
-        : fail(`${name} ${e.present ? "is ineffective" : "is missing"}`, issue)
+        : fail(`${name} ${describe(e)}`, issue)
     })
   const rated = (
     name: string,
     weak: number,
     missing: "hsts_missing" | "csp_missing",
-    weakIssue: "hsts_weak" | "csp_weak"
+    weakIssue: "hsts_weak" | "csp_weak",
+    unsafeIssue?: "csp_unsafe"
   ) =>
     judge(h, (r): Verdict => {
       if (webNa) return webNa
@@ -228,7 +237,9 @@ export const securityRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
       if (!e || e.status === "unknown") return unknown(`${name} could not be read`)
       if (e.status === "pass" && e.rating === "good") return pass(`${name}: ${e.value}`)
       if (e.status === "pass") return partial(weak, `${name} is weak: ${e.issues.join("; ")}`, weakIssue)
-      return fail(`${name} ${e.present ? "is ineffective" : "is missing"}`, missing)
+      if (e.rating === "unsafe" && unsafeIssue !== undefined)
+        return fail(`${name} ${describe(e)}`, unsafeIssue)
+      return fail(`${name} ${describe(e)}`, missing)
     })
   return [
     scored(SECURITY_SPECS.starttls, starttls),
@@ -240,6 +251,6 @@ export const securityRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
     scored(SECURITY_SPECS.xcto, headerRule("X-Content-Type-Options", 1, "xcto_missing")),
     scored(SECURITY_SPECS.frame, headerRule("X-Frame-Options", 1, "frame_protection_missing")),
     scored(SECURITY_SPECS.referrer, headerRule("Referrer-Policy", 1, "referrer_policy_missing")),
-    scored(SECURITY_SPECS.csp, rated("Content-Security-Policy", 1, "csp_missing", "csp_weak"))
+    scored(SECURITY_SPECS.csp, rated("Content-Security-Policy", 1, "csp_missing", "csp_weak", "csp_unsafe"))
   ]
 }

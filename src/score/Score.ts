@@ -9,10 +9,19 @@ import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../scan/Scanner.ts"
 import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import { issuesOfFindings } from "./Findings.ts"
-import { categoryTotals, CheckRecord, Grade, GradeInfo, gradeOf, percentOf, scoringVersion } from "./Model.ts"
+import {
+  type CategoryTotal,
+  categoryTotals,
+  CheckRecord,
+  Grade,
+  GradeInfo,
+  gradeOf,
+  percentOf,
+  scoringVersion
+} from "./Model.ts"
 import { type Scored, scored } from "./Rules.ts"
 import { DNS_SPECS, dnsRecords, dnssecRecords, ipv6Records, noSuchDomain } from "./RulesDns.ts"
-import { EMAIL_SPECS, emailRecords } from "./RulesEmail.ts"
+import { EMAIL_SPECS, type EmailOutcomes, emailRecords } from "./RulesEmail.ts"
 import { SECURITY_SPECS, securityRecords } from "./RulesSecurity.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
@@ -93,6 +102,25 @@ export const recordsOf = (scan: ScanResult): ReadonlyArray<Scored> =>
         ...ipv6Records(scan)
       ]
 
+/** A category's totals in both shapes (A's `{score, issues}`, B's `{maxScore, percentage, status, checks}`). */
+const categoryScoreOf = (c: CategoryTotal<Scored>): CategoryScore => ({
+  score: c.percentage,
+  maxScore: 100 as const,
+  percentage: c.percentage,
+  points: c.points,
+  maxPoints: c.maxPoints,
+  status:
+    c.maxPoints === 0
+      ? "not-applicable"
+      : c.percentage === 100
+        ? "pass"
+        : c.points === 0
+          ? "fail"
+          : "partial",
+  issues: new Set(c.checks.flatMap((r) => r.issues)).size,
+  checks: c.checks.map(({ category: _, ...r }) => r)
+})
+
 const PRIORITY = { critical: "critical", high: "high", medium: "medium", low: "low", info: "low" } as const
 
 /** The score of records (exported for the property tests over generated records). */
@@ -124,28 +152,10 @@ export const scoreRecords = (
         points > 0 ? `regains ${points} point${points === 1 ? "" : "s"}` : "lifts a cap or an unscored risk",
       points
     }))
-  const categories = Object.fromEntries(
-    totals.map((c) => [
-      c.id,
-      {
-        score: c.percentage,
-        maxScore: 100 as const,
-        percentage: c.percentage,
-        points: c.points,
-        maxPoints: c.maxPoints,
-        status:
-          c.maxPoints === 0
-            ? "not-applicable"
-            : c.percentage === 100
-              ? "pass"
-              : c.points === 0
-                ? "fail"
-                : "partial",
-        issues: new Set(c.checks.flatMap((r) => r.issues)).size,
-        checks: c.checks.map(({ category: _, ...r }) => r)
-      } satisfies CategoryScore
-    ])
-  ) as unknown as Record<Category, CategoryScore>
+  const categories = Object.fromEntries(totals.map((c) => [c.id, categoryScoreOf(c)])) as unknown as Record<
+    Category,
+    CategoryScore
+  >
   return {
     success: true,
     domain: meta.domain,
@@ -182,4 +192,29 @@ export const score = (scan: ScanResult): ScanScore => {
     { domain: scan.domain, timestamp: scan.computedAt, cached: scan.cached },
     findings
   )
+}
+
+/**
+ * The email score of `GET /email/check`: the model's `email` category over the same rules, read from
+ * the outcomes of the email checks (SPF, DMARC, DKIM, MTA-STS with TLS-RPT, BIMI). One model, not
+ * two: for a domain, it equals `categories.email` of `GET /scan/quick` (docs/scoring.md).
+ */
+export const EmailCategoryScore = Schema.Struct({
+  scoringVersion: Schema.String,
+  category: Schema.Literal("email"),
+  ...CategoryScore.fields,
+  /** True when some check could not be judged (unknown) and left the total. */
+  partial: Schema.Boolean
+})
+export type EmailCategoryScore = typeof EmailCategoryScore.Type
+
+export const emailCategory = (checks: EmailOutcomes): EmailCategoryScore => {
+  const records = emailRecords({ checks })
+  const total = categoryTotals(records).find((c) => c.id === "email")!
+  return {
+    scoringVersion,
+    category: "email",
+    ...categoryScoreOf(total),
+    partial: records.some((r) => r.status === "unknown")
+  }
 }

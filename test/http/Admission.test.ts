@@ -5,7 +5,8 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import * as dgram from "node:dgram"
-import { makeBuckets, makeGate, routeClass } from "../../src/http/Admission.ts"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { makeBuckets, makeGate, makeGatekeeper, routeClass } from "../../src/http/Admission.ts"
 import { call, testApp } from "./harness.ts"
 
 describe("token buckets", () => {
@@ -65,6 +66,60 @@ describe("the gate", () => {
       expect(gate.stats()).toEqual({ active: 0, waiting: 0 })
     })
   )
+})
+
+describe("the gatekeeper", () => {
+  const settings = {
+    trustedProxies: [],
+    rateCostlyBurst: 100,
+    rateCostlyPerMinute: 100,
+    rateCheapBurst: 100,
+    rateCheapPerMinute: 100,
+    admissionMaxLagMs: 1_000_000
+  }
+  const exchange = (method: string, url: string) => {
+    const sent: { status?: number; headers?: Record<string, string>; body?: string } = {}
+    const req = {
+      method,
+      url,
+      headers: {},
+      socket: { remoteAddress: "192.0.2.1" }
+    } as unknown as IncomingMessage
+    const res = {
+      writeHead: (status: number, headers: Record<string, string>) =>
+        Object.assign(sent, { status, headers }),
+      end: (body?: string) => Object.assign(sent, { body })
+    } as unknown as ServerResponse
+    return { req, res, sent }
+  }
+
+  it("refuses costly work with 503 at once while the gate is full, before the Effect runtime", () => {
+    let full = true
+    const keeper = makeGatekeeper(settings, undefined, { full: () => full, retryAfterS: 2 })
+    const refused = exchange("GET", "/api/email/check?domain=perfect.com")
+    expect(keeper.handle(refused.req, refused.res)).toBe(true)
+    expect(refused.sent).toMatchObject({ status: 503, headers: { "retry-after": "2" } })
+    expect(JSON.parse(refused.sent.body!)).toEqual({ error: expect.any(String) })
+    const cheap = exchange("POST", "/api/email/spf/generate")
+    expect(keeper.handle(cheap.req, cheap.res)).toBe(false)
+    full = false
+    const passed = exchange("GET", "/api/email/check?domain=perfect.com")
+    expect(keeper.handle(passed.req, passed.res)).toBe(false)
+    keeper.stop()
+  })
+
+  it("answers GET /health itself, from the health state, whatever the gate says", () => {
+    const body = { status: "healthy", timestamp: "t", uptime: 1, services: {} } as const
+    const keeper = makeGatekeeper(settings, () => ({ status: 200, body }), {
+      full: () => true,
+      retryAfterS: 2
+    })
+    const health = exchange("GET", "/api/health")
+    expect(keeper.handle(health.req, health.res)).toBe(true)
+    expect(health.sent.status).toBe(200)
+    expect(JSON.parse(health.sent.body!)).toEqual(body)
+    keeper.stop()
+  })
 })
 
 layer(testApp({ RATE_COSTLY_BURST: "2", RATE_CHEAP_BURST: "3", RATE_COSTLY_PER_MINUTE: "6" }))(

@@ -5,6 +5,7 @@
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
 import { call, withTxtDns } from "./harness.ts"
 
 const TXT: Record<string, ReadonlyArray<string>> = {
@@ -48,10 +49,41 @@ describe("email SPF endpoints", () => {
           spf: { valid: true, policy: "fail" },
           dkim: { hasDkim: false, discovery: "not-found" },
           dmarc: { exists: false },
-          mx: { records: [], implicit: true },
-          score: 30
+          mx: { records: [], implicit: true }
         })
-        expect(json.scoreBreakdown.parts.map((p: { earned: number }) => p.earned)).toEqual([30, 0, 0])
+        // The model's email category: SPF earns its two rules' points, DMARC, MTA-STS and TLS-RPT
+        // fail (no records), DKIM is unknown (no key under a known selector) and BIMI does not apply.
+        const S = EMAIL_SPECS
+        const earned = S.spfValid.maxPoints + S.spfPolicy.maxPoints
+        const max =
+          earned +
+          S.dmarcValid.maxPoints +
+          S.dmarcPolicy.maxPoints +
+          S.dmarcRua.maxPoints +
+          S.mtaSts.maxPoints +
+          S.tlsRpt.maxPoints
+        expect(json.scoreBreakdown).toMatchObject({
+          category: "email",
+          points: earned,
+          maxPoints: max,
+          partial: true
+        })
+        expect(json.score).toBe(Math.floor((100 * earned) / max))
+        expect(
+          Object.fromEntries(
+            json.scoreBreakdown.checks.map((c: { id: string; status: string }) => [c.id, c.status])
+          )
+        ).toEqual({
+          [S.spfValid.id]: "pass",
+          [S.spfPolicy.id]: "pass",
+          [S.dmarcValid.id]: "fail",
+          [S.dmarcPolicy.id]: "fail",
+          [S.dmarcRua.id]: "fail",
+          [S.dkim.id]: "unknown",
+          [S.mtaSts.id]: "fail",
+          [S.tlsRpt.id]: "fail",
+          [S.bimi.id]: "not-applicable"
+        })
       })
     )
   )

@@ -13,28 +13,41 @@ import { Spf } from "../../src/checks/spf/Spf.ts"
 import type { FakeZone } from "../../src/net/Resolver.ts"
 import { emailCheck } from "../../src/scan/EmailCheck.ts"
 import { scan, scanResultSchema } from "../../src/scan/Scanner.ts"
+import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
+import { score } from "../../src/score/Score.ts"
 import { fakeNet } from "../checks/facts.ts"
 
 const key = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .publicKey.export({ type: "spki", format: "der" })
   .toString("base64")
 
+const protectedZone: FakeZone = {
+  "example.com TXT": ["v=spf1 -all"],
+  "example.com MX": ["10 mx.example.com."],
+  "google._domainkey.example.com TXT": [`v=DKIM1; k=rsa; p=${key}`],
+  "_dmarc.example.com TXT": ["v=DMARC1; p=reject; rua=mailto:d@example.com"]
+}
+
 const run = (zone: FakeZone, domain = "example.com") =>
   emailCheck(domain).pipe(Effect.provide(fakeNet({ zone })), Effect.orDie)
 
 describe("email check", () => {
-  it.effect("a fully protected domain scores 100", () =>
+  it.effect("SPF, DKIM and DMARC at their best, no MTA-STS or TLS-RPT: the model's email category", () =>
     Effect.gen(function* () {
-      const r = yield* run({
-        "example.com TXT": ["v=spf1 -all"],
-        "example.com MX": ["10 mx.example.com."],
-        "google._domainkey.example.com TXT": [`v=DKIM1; k=rsa; p=${key}`],
-        "_dmarc.example.com TXT": ["v=DMARC1; p=reject; rua=mailto:d@example.com"]
-      })
+      const r = yield* run(protectedZone)
+      // Every email rule earns its maximum but MTA-STS and TLS-RPT, which fail (no records).
+      const max = Object.values(EMAIL_SPECS).reduce((n, s) => n + s.maxPoints, 0)
+      const lost = EMAIL_SPECS.mtaSts.maxPoints + EMAIL_SPECS.tlsRpt.maxPoints
+      expect(r.scoreBreakdown).toMatchObject({ points: max - lost, maxPoints: max, partial: false })
+      expect(r.scoreBreakdown.checks.filter((c) => c.status !== "pass").map((c) => c.id)).toEqual([
+        EMAIL_SPECS.mtaSts.id,
+        EMAIL_SPECS.tlsRpt.id,
+        EMAIL_SPECS.bimi.id // no BIMI record: not applicable, 0 of 0
+      ])
       expect(r).toMatchObject({
         success: true,
         domain: "example.com",
-        score: 100,
+        score: Math.floor((100 * (max - lost)) / max),
         spf: { policy: "fail" },
         dkim: { valid_keys: 1 },
         dmarc: { policy: "reject" },
@@ -58,6 +71,43 @@ describe("email check", () => {
       expect(broken.success).toBe(false)
     })
   )
+})
+
+describe("one model: /email/check's score is the scan's email category", () => {
+  const zones: Record<string, FakeZone> = {
+    protected: protectedZone,
+    "null MX": {
+      "example.com MX": ["0 ."],
+      "example.com TXT": ["v=spf1 -all"],
+      "_dmarc.example.com TXT": ["v=DMARC1; p=reject"]
+    },
+    "softfail, p=none": {
+      "example.com TXT": ["v=spf1 mx ~all"],
+      "example.com MX": ["10 mx.example.com."],
+      "_dmarc.example.com TXT": ["v=DMARC1; p=none"]
+    },
+    "+all, quarantine pct=50": {
+      "example.com TXT": ["v=spf1 +all"],
+      "example.com MX": ["10 mx.example.com."],
+      "_dmarc.example.com TXT": ["v=DMARC1; p=quarantine; pct=50; rua=mailto:d@example.com"]
+    },
+    "lookups fail": {
+      "example.com TXT": "SERVFAIL",
+      "example.com MX": "SERVFAIL",
+      "_dmarc.example.com TXT": "SERVFAIL"
+    }
+  }
+  for (const [name, zone] of Object.entries(zones))
+    it.effect(name, () =>
+      Effect.gen(function* () {
+        const net = fakeNet({ zone })
+        const check = yield* emailCheck("example.com").pipe(Effect.provide(net))
+        const email = score(yield* scan("example.com").pipe(Effect.provide(net))).categories.email
+        expect(check.score).toBe(email.score)
+        const { scoringVersion: _v, category: _c, partial: _p, ...breakdown } = check.scoreBreakdown
+        expect(breakdown).toEqual(email)
+      })
+    )
 })
 
 describe("the email-authentication checks in a scan", () => {

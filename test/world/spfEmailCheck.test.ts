@@ -5,6 +5,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { emailCheck } from "../../src/scan/EmailCheck.ts"
+import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
 import { ScanWorld } from "./scanWorld.ts"
 
 layer(ScanWorld, { timeout: 60_000 })("email check in the world", (it) => {
@@ -12,6 +13,8 @@ layer(ScanWorld, { timeout: 60_000 })("email check in the world", (it) => {
     Effect.gen(function* () {
       const r = yield* emailCheck("perfect.com")
       expect(r).toMatchObject({ success: true, domain: "perfect.com", score: 100 })
+      expect(r.scoreBreakdown).toMatchObject({ category: "email", partial: false })
+      expect(r.scoreBreakdown.points).toBe(r.scoreBreakdown.maxPoints)
       expect(r.spf).toMatchObject({ valid: true, policy: "fail" })
       expect(r.dkim.valid_keys).toBeGreaterThanOrEqual(2)
       expect(r.dmarc).toMatchObject({ exists: true, policy: "reject", reportingEnabled: true })
@@ -33,7 +36,18 @@ layer(ScanWorld, { timeout: 60_000 })("email check in the world", (it) => {
       })
       expect(r.spf).toMatchObject({ record: "v=spf1 -all", policy: "fail", valid: true })
       expect(r.dmarc.policy).toBe("reject")
-      expect(r.scoreBreakdown.parts.find((p) => p.component === "dkim")).toMatchObject({ possible: 0 })
+      // Null MX: DKIM, DMARC reporting, MTA-STS and TLS-RPT do not apply (0 of 0); SPF and DMARC earn all.
+      const status = (id: string) => r.scoreBreakdown.checks.find((c) => c.id === id)?.status
+      for (const s of [EMAIL_SPECS.dkim, EMAIL_SPECS.dmarcRua, EMAIL_SPECS.mtaSts, EMAIL_SPECS.tlsRpt])
+        expect(status(s.id)).toBe("not-applicable")
+      const applicable = [
+        EMAIL_SPECS.spfValid,
+        EMAIL_SPECS.spfPolicy,
+        EMAIL_SPECS.dmarcValid,
+        EMAIL_SPECS.dmarcPolicy
+      ]
+      const max = applicable.reduce((n, s) => n + s.maxPoints, 0)
+      expect(r.scoreBreakdown).toMatchObject({ points: max, maxPoints: max })
       expect(r.score).toBe(100)
     })
   )
@@ -45,7 +59,15 @@ layer(ScanWorld, { timeout: 60_000 })("email check in the world", (it) => {
       expect(soft.spf.policy).toBe("softfail")
       expect(soft.score).toBeLessThan(100)
       expect(soft.score).toBeGreaterThan(passall.score)
-      expect(passall.scoreBreakdown.parts.find((p) => p.component === "spf")?.earned).toBe(0)
+      const spfPolicy = (r: typeof soft) =>
+        r.scoreBreakdown.checks.find((c) => c.id === EMAIL_SPECS.spfPolicy.id)
+      // ~all earns 3 of the policy's points (the model's partial), +all none and is fatal.
+      expect(spfPolicy(soft)).toMatchObject({
+        status: "partial",
+        points: 3,
+        maxPoints: EMAIL_SPECS.spfPolicy.maxPoints
+      })
+      expect(spfPolicy(passall)).toMatchObject({ status: "fail", points: 0, fatal: true })
     })
   )
 })

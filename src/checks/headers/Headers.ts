@@ -57,8 +57,11 @@ export const HeaderEntry = Schema.Struct({
   value: Schema.NullOr(Schema.String),
   /** Spec: pass (present and effective), missing (absent or ignored by browsers), unknown. */
   status: Schema.Literal("pass", "missing", "unknown"),
-  /** Quality beyond presence: strong values, weak ones, and present-but-ignored ones. */
-  rating: Schema.Literal("good", "weak", "ineffective", "absent", "unknown"),
+  /**
+   * Quality beyond presence: strong values, weak ones (a pass), unsafe ones (applied, but without
+   * the protection: not a pass) and present-but-ignored ones.
+   */
+  rating: Schema.Literal("good", "weak", "unsafe", "ineffective", "absent", "unknown"),
   issues: Strings
 })
 export type HeaderEntry = typeof HeaderEntry.Type

@@ -17,47 +17,83 @@ export type InspectedHeader = (typeof INSPECTED)[number]
 /** A header value's verdict: the `status`, `rating` and `issues` of its HeaderEntry. */
 export interface Judgement {
   readonly status: "pass" | "missing" | "unknown"
-  readonly rating: "good" | "weak" | "ineffective" | "absent" | "unknown"
+  readonly rating: "good" | "weak" | "unsafe" | "ineffective" | "absent" | "unknown"
   readonly issues: ReadonlyArray<string>
 }
 const good: Judgement = { status: "pass", rating: "good", issues: [] }
 const weak = (...issues: Array<string>): Judgement => ({ status: "pass", rating: "weak", issues })
+/**
+ * Present and applied by browsers, but it does not give the protection the header is for (a CSP
+ * that lets any script run, a Referrer-Policy that sends the origin everywhere): not a `pass`, as the
+ * MDN HTTP Observatory counts it a failure too (docs/security-headers.md).
+ */
+const unsafe = (...issues: Array<string>): Judgement => ({ status: "missing", rating: "unsafe", issues })
 const ineffective = (...issues: Array<string>): Judgement => ({
   status: "missing",
   rating: "ineffective",
   issues
 })
 
-/** RFC 6797 §6.1: max-age is required; a year and includeSubDomains is the usual bar. */
+/**
+ * RFC 6797 §6.1: max-age is required; a year and includeSubDomains is the usual bar.
+ * A header sent twice reaches us joined by ", " (RFC 9110 §5.3): browsers process only the first
+ * (RFC 6797 §8.1), so the first is judged and the repetition reported. A directive repeated within
+ * one header breaks its syntax ("MUST appear only once", §6.1), and browsers ignore it (§8.1).
+ */
 export const judgeHsts = (value: string): Judgement => {
-  const m = /(?:^|;)\s*max-age\s*=\s*"?(\d+)"?\s*(?:;|$)/i.exec(value)
+  const fields = value.split(",").map((f) => f.trim())
+  const first = fields[0] ?? ""
+  const names = first
+    .split(";")
+    .map((d) => d.split("=")[0]!.trim().toLowerCase())
+    .filter((d) => d !== "")
+  const repeated = [...new Set(names.filter((d, i) => names.indexOf(d) !== i))]
+  if (repeated.length > 0)
+    return ineffective(
+      `${repeated.join(", ")} appears more than once; such a header is invalid and browsers ignore it (RFC 6797 §6.1, §8.1)`
+    )
+  const m = /(?:^|;)\s*max-age\s*=\s*"?(\d+)"?\s*(?:;|$)/i.exec(first)
   if (!m)
     return ineffective("max-age is missing or malformed, so browsers ignore the header (RFC 6797 §6.1.1)")
   const maxAge = Number(m[1])
   if (maxAge === 0) return ineffective("max-age=0 removes the HSTS policy")
   const issues: Array<string> = []
+  if (fields.length > 1)
+    issues.push(
+      `the header is sent ${fields.length} times (or its value repeated); browsers use only the first (RFC 6797 §8.1): send it once`
+    )
   if (maxAge < 31536000) issues.push(`max-age=${maxAge} is below one year (31536000)`)
-  if (!/(?:^|;)\s*includesubdomains\s*(?:;|$)/i.test(value)) issues.push("includeSubDomains is not set")
+  if (!/(?:^|;)\s*includesubdomains\s*(?:;|$)/i.test(first)) issues.push("includeSubDomains is not set")
   return issues.length === 0 ? good : weak(...issues)
 }
 
-/** Enforcing CSP: weak when it allows inline script, eval, or any host for scripts. */
+/**
+ * Enforcing CSP. Unsafe (not a pass) when scripts are not restricted: 'unsafe-inline' without a
+ * nonce or hash, any host (a wildcard or a bare scheme), or no script-src/default-src at all; the
+ * HTTP Observatory scores such a policy almost as no policy (csp-implemented-with-unsafe-inline,
+ * -20 of -25). Weak (a pass) for 'unsafe-eval', object-src not 'none' or no base-uri. Several
+ * policies are all enforced (CSP3 §8.1), so a script runs only if every policy allows it: the
+ * whole is unsafe only when every policy is.
+ */
 export const judgeCsp = (value: string): Judgement => {
   const policies = parsePolicies(value)
   if (policies.length === 0) return ineffective("the policy has no directives")
   const issues: Array<string> = []
+  const unsafeIssues: Array<Array<string>> = []
   for (const policy of policies) {
     const script = directive(policy, "script-src") ?? directive(policy, "default-src")
     const values = script?.values.map((v) => v.toLowerCase()) ?? []
     const strictDynamicOrHash = values.some((v) => /^'(nonce|sha(256|384|512))-/.test(v))
-    if (!script) issues.push("no script-src or default-src: scripts are not restricted")
+    const open: Array<string> = []
+    if (!script) open.push("no script-src or default-src: scripts are not restricted")
     else {
       if (values.includes("'unsafe-inline'") && !strictDynamicOrHash)
-        issues.push("script-src allows 'unsafe-inline'")
-      if (values.includes("'unsafe-eval'")) issues.push("script-src allows 'unsafe-eval'")
+        open.push("script-src allows 'unsafe-inline': injected inline scripts run")
       if (values.some((v) => v === "*" || v === "https:" || v === "http:" || v === "data:"))
-        issues.push("script-src allows any host (wildcard or scheme source)")
+        open.push("script-src allows any host (wildcard or scheme source)")
+      if (values.includes("'unsafe-eval'")) issues.push("script-src allows 'unsafe-eval'")
     }
+    unsafeIssues.push(open)
     if (
       !directive(policy, "object-src") &&
       !(directive(policy, "default-src")?.values ?? []).includes("'none'")
@@ -65,6 +101,8 @@ export const judgeCsp = (value: string): Judgement => {
       issues.push("object-src is not restricted to 'none'")
     if (!directive(policy, "base-uri")) issues.push("base-uri is not set")
   }
+  if (unsafeIssues.every((open) => open.length > 0))
+    return unsafe(...[...new Set(unsafeIssues.flat())], ...issues)
   return issues.length === 0 ? good : weak(...issues)
 }
 
@@ -88,7 +126,12 @@ const REFERRER_SAFE = new Set([
 ])
 const REFERRER_UNSAFE = new Set(["unsafe-url", "no-referrer-when-downgrade"])
 
-/** W3C Referrer Policy §8.1: the last recognised token of the list wins. */
+/**
+ * W3C Referrer Policy §8.1: the last recognised token of the list wins. `unsafe-url`, `origin` and
+ * `origin-when-cross-origin` send the page's URL or origin to every site, over plain HTTP too: the
+ * HTTP Observatory fails them (referrer-policy-unsafe), and so do we. `no-referrer-when-downgrade`
+ * (the old browser default) is weak, as the Observatory leaves it neutral.
+ */
 export const judgeReferrer = (value: string): Judgement => {
   const tokens = value
     .split(",")
@@ -97,9 +140,10 @@ export const judgeReferrer = (value: string): Judgement => {
   const last = tokens[tokens.length - 1]
   if (last === undefined)
     return ineffective(`'${value}' contains no known policy; browsers use their default`)
-  if (REFERRER_UNSAFE.has(last)) return weak(`'${last}' sends full URLs to other sites`)
+  if (last === "unsafe-url") return unsafe(`'${last}' sends full URLs to every site, over plain HTTP too`)
   if (last === "origin" || last === "origin-when-cross-origin")
-    return weak(`'${last}' sends the origin over plain HTTP too`)
+    return unsafe(`'${last}' sends the origin to every site, over plain HTTP too`)
+  if (REFERRER_UNSAFE.has(last)) return weak(`'${last}' sends full URLs to other HTTPS sites`)
   return good
 }
 

@@ -122,8 +122,9 @@ describe("Headers.analyse", () => {
       present: true,
       rating: "ineffective"
     })
-    expect(entry(r, "Referrer-Policy")).toMatchObject({ status: "pass", rating: "weak" })
-    expect(r.missing).toEqual(["Content-Security-Policy", "X-Frame-Options"])
+    // unsafe-url is a failure, as the HTTP Observatory judges it (referrer-policy-unsafe)
+    expect(entry(r, "Referrer-Policy")).toMatchObject({ status: "missing", present: true, rating: "unsafe" })
+    expect(r.missing).toEqual(["Content-Security-Policy", "X-Frame-Options", "Referrer-Policy"])
   })
 
   it("says when the headers come from another host after a redirect", () => {
@@ -140,14 +141,66 @@ describe("Headers.analyse", () => {
   it("CSP frame-ancestors covers a missing X-Frame-Options", () => {
     const r = analyse("example.com", response({ "content-security-policy": "frame-ancestors 'self'" }), NOW)
     expect(entry(r, "X-Frame-Options")).toMatchObject({ present: false, status: "pass" })
-    expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "pass", rating: "weak" })
+    // no script-src or default-src: scripts are not restricted, so the policy is not a pass
+    expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "missing", rating: "unsafe" })
   })
 
-  it("weak CSPs: unsafe-inline, wildcard", () => {
-    const r = analyse("e.com", response({ "content-security-policy": "script-src * 'unsafe-inline'" }), NOW)
-    const issues = entry(r, "Content-Security-Policy").issues.join("\n")
-    expect(issues).toMatch(/unsafe-inline/)
-    expect(issues).toMatch(/any host/)
+  it("CSPs that let scripts run are not a pass: unsafe-inline, any host; unsafe-eval is weak", () => {
+    const csp = (value: string) =>
+      entry(analyse("e.com", response({ "content-security-policy": value }), NOW), "Content-Security-Policy")
+    const tail = "; object-src 'none'; base-uri 'none'"
+    const both = csp("script-src * 'unsafe-inline'")
+    expect(both).toMatchObject({ status: "missing", present: true, rating: "unsafe" })
+    expect(both.issues.join("\n")).toMatch(/unsafe-inline/)
+    expect(both.issues.join("\n")).toMatch(/any host/)
+    expect(csp(`default-src 'self'; script-src 'self' 'unsafe-inline'${tail}`)).toMatchObject({
+      status: "missing",
+      rating: "unsafe"
+    })
+    expect(csp(`default-src 'self'; script-src https:${tail}`)).toMatchObject({
+      status: "missing",
+      rating: "unsafe"
+    })
+    // a nonce or hash makes browsers ignore 'unsafe-inline' (CSP3 §6.7.3.2): a pass
+    expect(csp(`script-src 'self' 'unsafe-inline' 'nonce-abc'${tail}`)).toMatchObject({
+      status: "pass",
+      rating: "good"
+    })
+    expect(csp(`script-src 'self' 'unsafe-eval'${tail}`)).toMatchObject({ status: "pass", rating: "weak" })
+    // two policies are both enforced: one that restricts scripts is enough
+    expect(csp(`script-src *${tail}, script-src 'self'${tail}`)).toMatchObject({ status: "pass" })
+  })
+
+  it("Referrer-Policy: unsafe-url, origin and origin-when-cross-origin fail; no-referrer-when-downgrade is weak", () => {
+    const referrer = (value: string) =>
+      entry(analyse("e.com", response({ "referrer-policy": value }), NOW), "Referrer-Policy")
+    for (const v of ["unsafe-url", "origin", "origin-when-cross-origin", "no-referrer, origin"])
+      expect(referrer(v)).toMatchObject({ status: "missing", rating: "unsafe" })
+    expect(referrer("no-referrer-when-downgrade")).toMatchObject({ status: "pass", rating: "weak" })
+    expect(referrer("origin, strict-origin-when-cross-origin")).toMatchObject({
+      status: "pass",
+      rating: "good"
+    })
+  })
+
+  it("HSTS sent twice is reported (browsers use the first); a repeated directive is invalid", () => {
+    const hsts = (value: string) =>
+      entry(
+        analyse("e.com", response({ "strict-transport-security": value }), NOW),
+        "Strict-Transport-Security"
+      )
+    const good = "max-age=31536000; includeSubDomains"
+    expect(hsts(good)).toMatchObject({ status: "pass", rating: "good" })
+    // two header fields arrive joined by ", " (RFC 9110 5.3)
+    const twice = hsts(`${good}, ${good}`)
+    expect(twice).toMatchObject({ status: "pass", rating: "weak" })
+    expect(twice.issues.join()).toMatch(/sent 2 times/)
+    // the first field is the one browsers apply (RFC 6797 8.1)
+    expect(hsts(`max-age=300, ${good}`).issues.join()).toMatch(/below one year/)
+    expect(hsts("max-age=31536000; max-age=63072000; includeSubDomains")).toMatchObject({
+      status: "missing",
+      rating: "ineffective"
+    })
   })
 
   it("is total: arbitrary header values never throw and statuses stay in the spec's set", () => {
@@ -185,9 +238,11 @@ describe("Headers.analyse: the page's CSP, read as POST /csp/scan reads it", () 
     expect(framed.warnings.join("\n")).toMatch(/meta element's frame-ancestors is ignored/)
   })
 
-  it("a weak meta policy is weak, as a weak header would be", () => {
+  it("a weak or unsafe meta policy is judged as the same header would be", () => {
     const r = analyse("example.com", response({}, { metaCsp: ["script-src * 'unsafe-inline'"] }), NOW)
-    expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "pass", rating: "weak" })
+    expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "missing", rating: "unsafe" })
+    const weak = analyse("example.com", response({}, { metaCsp: ["script-src 'self' 'unsafe-eval'"] }), NOW)
+    expect(entry(weak, "Content-Security-Policy")).toMatchObject({ status: "pass", rating: "weak" })
   })
 
   it("Report-Only alone: nothing enforced, the report-only policy named", () => {
