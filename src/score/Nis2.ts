@@ -190,7 +190,8 @@ const scoreMeasure = (spec: MeasureSpec, byId: ReadonlyMap<string, CheckRecord>,
     possible: applies ? (spec.weight * counted) / all : 0,
     criticalGap,
     fatal: applies && judged.some((j) => j.fatal),
-    criticalUnobserved: applies && judged.some((j) => j.criticalUnobserved)
+    // Not `applies`: a measure whose every item went unobserved may hide a gap just the same.
+    criticalUnobserved: spec.weight > 0 && judged.some((j) => j.criticalUnobserved)
   }
 }
 

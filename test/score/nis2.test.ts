@@ -200,6 +200,12 @@ describe("the NIS2 scorecard", () => {
     expect(item.detail).toMatch(/could not be observed/i)
     expect(c.total).toBe(100)
     expect(c.status).toBe("partial")
+    const gUnknown = new Set(MEASURES.find((m) => m.id === "g")!.evidence.map((e) => e.checkId))
+    const mailAuthUnknown = pass.map((r) =>
+      gUnknown.has(r.id) ? record({ ...r, status: "unknown", critical: r.id === "email.dmarc.policy" }) : r
+    )
+    expect(card(mailAuthUnknown).measures.find((m) => m.id === "g")!.status).toBe("not-applicable")
+    expect(card(mailAuthUnknown)).toMatchObject({ total: 100, status: "partial" })
     const dkimUnknown = pass.map((r) => (r.id === "email.dkim" ? record({ ...r, status: "unknown" }) : r))
     expect(card(dkimUnknown)).toMatchObject({ total: 100, status: "compliant" })
     expect(card(dkimUnknown).measures.find((m) => m.id === "g")!.status).toBe("warning")
