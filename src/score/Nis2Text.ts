@@ -5,7 +5,9 @@
  * Measure descriptions quote Article 21(2) of Directive (EU) 2022/2555: the English and the Dutch
  * language versions as published in the Official Journal (OJ L 333, 27.12.2022). They were written
  * down without network access and must be checked against EUR-Lex (CELEX 32022L2555) before a
- * release; docs/nis2.md "Sources" says which lines were seen verbatim elsewhere.
+ * release; docs/nis2.md "Sources" says which lines were seen verbatim elsewhere. The Dutch
+ * Cyberbeveiligingswet repeats the list under its own duty of care (zorgplicht; reported as art. 21
+ * lid 3, to be verified against the enacted text), so the scorecard cites only the Directive.
  *
  * Fix texts are the issue catalogue's (English) with Dutch in `Nis2Fixes.ts`.
  */
