@@ -1,12 +1,12 @@
 /** The scan group: quick score, full scan, NIS2 scorecard and deep scans. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { Nis2Scorecard } from "../score/Nis2.ts"
+import { Languages } from "../score/Nis2Text.ts"
 import { ScanScore } from "../score/Score.ts"
-import { DateTime, Open, Strings } from "./Common.ts"
+import { DateTime, Open } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { BadRequest, NotFound } from "./Errors.ts"
-
-const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
 /**
  * GET /scan/quick and POST /scan answer one Schema, declared by the score (src/score/Score.ts): the
@@ -15,35 +15,8 @@ const Percent = Schema.Int.pipe(Schema.between(0, 100))
 export { Grade } from "../score/Model.ts"
 export { ScanScore } from "../score/Score.ts"
 
-export const MeasureId = Schema.Literal("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")
-
-export const Nis2Scorecard = Schema.Struct({
-  domain: Schema.String,
-  scannedAt: DateTime,
-  total: Percent,
-  status: Schema.Literal("compliant", "partial", "non-compliant", "unscannable"),
-  measures: Schema.Array(
-    Schema.Struct({
-      id: MeasureId,
-      label: Schema.String,
-      description: Schema.String,
-      weight: Schema.Int,
-      score: Percent,
-      status: Schema.Literal("pass", "warning", "fail", "not-applicable"),
-      evidence: Schema.Array(
-        Schema.Struct({
-          checkId: Schema.String,
-          label: Schema.String,
-          result: Schema.Literal("pass", "fail", "missing", "not-applicable"),
-          detail: Schema.String
-        })
-      ),
-      fixes: Strings
-    })
-  ),
-  criticalGaps: Schema.Array(MeasureId),
-  caveat: Schema.String
-})
+/** GET /scan/nis2 answers the scorecard Schema declared by the NIS2 model (src/score/Nis2.ts). */
+export { MeasureId, Nis2Scorecard } from "../score/Nis2.ts"
 
 export const DeepScanStatus = Schema.Literal("running", "completed", "failed")
 
@@ -80,7 +53,7 @@ export class ScanApi extends HttpApiGroup.make("scan")
   )
   .add(
     HttpApiEndpoint.get("nis2", "/scan/nis2")
-      .setUrlParams(Schema.Struct({ domain: Domain, lang: Schema.optional(Schema.Literal("en", "nl")) }))
+      .setUrlParams(Schema.Struct({ domain: Domain, lang: Schema.optional(Schema.Literal(...Languages)) }))
       .addSuccess(Nis2Scorecard)
       .addError(BadRequest)
   )

@@ -1,0 +1,278 @@
+/**
+ * The fixes of the NIS2 scorecard: the issue catalogue's entries (`Catalogue.ts`, English) as one
+ * line each, with a Dutch title and description per issue id for `lang=nl`. The table is typed over
+ * every catalogue id, so an issue added to the catalogue without Dutch text does not compile;
+ * `test/score/nis2Text.test.ts` also checks that no text is empty.
+ */
+import { catalogue, type IssueId } from "./Catalogue.ts"
+import type { Lang } from "./Nis2Text.ts"
+
+interface Dutch {
+  readonly title: string
+  readonly description: string
+}
+
+const nl = (title: string, description: string): Dutch => ({ title, description })
+
+export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
+  dns_no_such_domain: nl(
+    "Domein bestaat niet",
+    "De nameservers van het domein antwoorden NXDOMAIN: elke controle op basis van DNS faalt."
+  ),
+  ns_single: nl(
+    "Minder dan twee nameservers",
+    "RFC 1034 4.1 en RFC 2182 vragen om minstens twee nameservers, zodat één storing het domein niet onbereikbaar maakt."
+  ),
+  soa_missing: nl("Geen SOA-record", "De top van de zone geeft geen SOA-record (RFC 1035 3.3.13)."),
+  mx_unresolvable: nl(
+    "Namen van mailservers zijn niet vindbaar",
+    "Een MX-doel heeft geen A- of AAAA-adres, dus mail daarheen kan niet worden afgeleverd (RFC 5321 5.1)."
+  ),
+  ptr_missing: nl(
+    "Adres van een mailserver heeft geen PTR",
+    "Ontvangers weigeren of benadelen mail van adressen zonder reverse DNS (RFC 1912 2.1, M3AAWG)."
+  ),
+  fcrdns_mismatch: nl(
+    "Reverse DNS is niet voorwaarts bevestigd",
+    "De PTR-naam van een mailserveradres verwijst niet terug naar dat adres."
+  ),
+  caa_missing: nl(
+    "Geen CAA-record",
+    "Zonder CAA mag elke certificaatautoriteit certificaten voor het domein uitgeven (RFC 8659)."
+  ),
+  spf_missing: nl(
+    "Geen SPF-record",
+    "Iedereen kan mail versturen die zegt van dit domein te komen (RFC 7208)."
+  ),
+  spf_invalid: nl(
+    "SPF-record is ongeldig",
+    "Het SPF-record geeft een permerror (syntaxis, meerdere records of een kapotte include), dus ontvangers negeren het (RFC 7208 4.6)."
+  ),
+  spf_multiple_records: nl(
+    "Meerdere SPF-records",
+    "Meer dan één v=spf1-record is een permerror (RFC 7208 4.5)."
+  ),
+  spf_too_many_lookups: nl(
+    "SPF heeft meer dan 10 DNS-opvragingen nodig",
+    "De evaluatie stopt met een permerror na 10 opvragingen (RFC 7208 4.6.4); maak includes plat."
+  ),
+  spf_too_many_void_lookups: nl(
+    "SPF heeft meer dan 2 lege opvragingen",
+    "Termen die naar namen zonder records wijzen tellen als lege opvragingen; meer dan 2 is een permerror (RFC 7208 4.6.4)."
+  ),
+  spf_plus_all: nl(
+    "SPF eindigt op +all",
+    "+all staat elke server op internet toe om namens dit domein te versturen."
+  ),
+  spf_neutral_all: nl(
+    "SPF eindigt op ?all of heeft geen all",
+    "Een neutraal resultaat geeft ontvangers geen instructie voor niet-vermelde servers."
+  ),
+  spf_softfail_all: nl(
+    "SPF eindigt op ~all",
+    "~all vraagt ontvangers niet-vermelde afzenders te accepteren maar te markeren; -all is sterker zodra DMARC wordt afgedwongen."
+  ),
+  spf_lookups_near_limit: nl(
+    "SPF dicht bij de grens van 10 opvragingen",
+    "Eén include meer kan de evaluatie over de grens van RFC 7208 4.6.4 duwen."
+  ),
+  spf_loop: nl(
+    "SPF-include-lus",
+    "Een include of redirect leidt terug naar zichzelf: permerror (RFC 7208 4.6.4)."
+  ),
+  spf_include_broken: nl(
+    "Kapotte SPF-include",
+    "Een geïncludeerd of doorverwezen domein heeft geen bruikbaar SPF-record of faalt zelf (RFC 7208 5.2)."
+  ),
+  spf_include_pass_all: nl(
+    "Een SPF-include staat iedereen toe",
+    "Een geïncludeerd record eindigt op +all, dus de include past op elke afzender."
+  ),
+  spf_mx_too_many: nl(
+    "SPF-mx met te veel adressen",
+    "Een mx-mechanisme noemt meer dan 10 mailservers: permerror (RFC 7208 4.6.4)."
+  ),
+  spf_ptr_mechanism: nl(
+    "SPF gebruikt ptr",
+    "RFC 7208 5.5: het ptr-mechanisme zou niet gebruikt moeten worden (traag en onbetrouwbaar)."
+  ),
+  spf_answer_too_large: nl(
+    "SPF-antwoord te groot",
+    "Het TXT-antwoord is groter dan 512 bytes en kan TCP vereisen, wat sommige ontvangers niet opnieuw proberen (RFC 7208 3.4)."
+  ),
+  dmarc_missing: nl(
+    "Geen DMARC-record",
+    "Zonder DMARC hebben ontvangers geen beleid voor mail die niet slaagt voor SPF en DKIM (RFC 7489)."
+  ),
+  dmarc_invalid: nl(
+    "DMARC-record bevat fouten",
+    "Het DMARC-record heeft syntaxisfouten; ontvangers kunnen het geheel of gedeeltelijk negeren (RFC 7489 6.3)."
+  ),
+  dmarc_multiple_records: nl(
+    "Meerdere DMARC-records",
+    "Meer dan één DMARC-record: ontvangers passen er geen toe (RFC 7489 6.6.3)."
+  ),
+  dmarc_subdomain_policy_none: nl(
+    "DMARC laat subdomeinen onbeschermd",
+    "sp=none terwijl p afdwingt: vervalste mail van subdomeinen wordt nog steeds afgeleverd."
+  ),
+  dmarc_testing: nl(
+    "DMARC in testmodus",
+    "t=y vraagt ontvangers het beleid niet volledig toe te passen (DMARCbis)."
+  ),
+  dmarc_leading_space: nl(
+    "DMARC-record begint niet met v=DMARC1",
+    "Een TXT-record op _dmarc dat met een spatie of andere tekst vóór v=DMARC1 begint, is geen DMARC-record (RFC 7489 6.6.3): ontvangers negeren het."
+  ),
+  dmarc_spf_at_dmarc: nl(
+    "SPF-record gepubliceerd op _dmarc",
+    "Een SPF-record op _dmarc wordt nooit als SPF gelezen (RFC 7208 3 plaatst het op het domein zelf); meestal zijn de records verwisseld."
+  ),
+  dmarc_too_many_rua: nl(
+    "Meer dan twee DMARC-rapportadressen",
+    "Ontvangers hoeven verzamelrapporten alleen naar de eerste twee rua-URI's te sturen (RFC 7489 6.2); latere krijgen mogelijk niets."
+  ),
+  dmarc_rua_no_mx: nl(
+    "DMARC-rapportadres kan geen mail ontvangen",
+    "Het domein van een rua-adres heeft geen MX-record, dus verzamelrapporten komen daar mogelijk nooit aan."
+  ),
+  dmarc_unknown_tag: nl(
+    "Onbekende DMARC-tag",
+    "Ontvangers negeren onbekende tags (RFC 7489 6.3); vaak een tikfout."
+  ),
+  dmarc_non_mailto_uri: nl(
+    "DMARC-rapportadres is geen mailto:",
+    "Ontvangers hoeven alleen mailto:-URI's te ondersteunen (RFC 7489 6.2)."
+  ),
+  dmarc_policy_none: nl(
+    "DMARC-beleid is none",
+    "p=none monitort alleen: vervalste mail wordt nog steeds afgeleverd."
+  ),
+  dmarc_policy_quarantine: nl(
+    "DMARC-beleid is quarantine",
+    "p=quarantine stuurt vervalste mail naar de spammap; p=reject weigert die."
+  ),
+  dmarc_pct_below_100: nl(
+    "DMARC geldt voor een deel van de mail",
+    "pct onder 100 past het beleid toe op slechts een deel van de falende mail."
+  ),
+  dmarc_no_rua: nl(
+    "Geen DMARC-verzamelrapporten",
+    "Zonder rua ontvangt u geen rapporten en ziet u niet wie namens u verstuurt."
+  ),
+  dmarc_external_rua_unauthorised: nl(
+    "Extern DMARC-rapportadres niet gemachtigd",
+    "Het ontvangende domein heeft geen _report._dmarc-record dat de rapporten toestaat (RFC 7489 7.1)."
+  ),
+  dkim_not_found: nl(
+    "Geen DKIM-sleutel gevonden",
+    "Onder de selectors die wij kennen is geen DKIM-sleutel gevonden; DKIM kan nog bestaan onder een andere selector."
+  ),
+  dkim_weak_key: nl(
+    "Zwakke DKIM-sleutel",
+    "Een RSA-sleutel onder 2048 bits is zwak (RFC 8301 3.2 eist minstens 1024 en raadt 2048 aan)."
+  ),
+  mta_sts_missing: nl(
+    "Geen MTA-STS",
+    "Zonder MTA-STS vallen verzenders terug op onversleutelde aflevering als STARTTLS wordt weggefilterd (RFC 8461)."
+  ),
+  mta_sts_testing: nl("MTA-STS in testmodus", "mode=testing rapporteert fouten maar dwingt TLS niet af."),
+  mta_sts_invalid: nl(
+    "MTA-STS-beleid is kapot",
+    "Het _mta-sts-record is gepubliceerd, maar het beleid kan niet worden opgehaald, is ongeldig of dekt de MX-hosts niet."
+  ),
+  tls_rpt_missing: nl(
+    "Geen TLS-RPT-record",
+    "Zonder _smtp._tls-rapporten hoort u niet van mislukte TLS-afleveringen (RFC 8460)."
+  ),
+  bimi_invalid: nl(
+    "BIMI-record heeft problemen",
+    "Het BIMI-logo of het bewijs van zeggenschap erover kan niet door mailboxaanbieders worden gebruikt."
+  ),
+  starttls_missing: nl(
+    "Mailserver zonder STARTTLS",
+    "Een mailserver biedt geen STARTTLS met TLS 1.2 of hoger, dus mail reist onversleuteld (RFC 3207)."
+  ),
+  mx_cert_invalid: nl(
+    "Certificaat van een mailserver is niet geldig",
+    "Het certificaat van een mailserver is verlopen, niet vertrouwd of noemt de host niet."
+  ),
+  dane_invalid: nl(
+    "DANE-TLSA valideert niet",
+    "TLSA-records passen niet bij het certificaat of zijn niet met DNSSEC ondertekend (RFC 7672)."
+  ),
+  dane_missing: nl("Geen DANE", "Geen TLSA-record voor de mailservers in een ondertekende zone (RFC 7672)."),
+  blocklisted: nl(
+    "Mailserver op een blokkadelijst",
+    "Een adres van een mailserver staat op een DNS-blokkadelijst met hoge ernst."
+  ),
+  https_missing: nl(
+    "Geen werkende HTTPS",
+    "De website antwoordt niet via HTTPS met een vertrouwd certificaat."
+  ),
+  https_certificate_invalid: nl(
+    "HTTPS-certificaat verlopen of niet vertrouwd",
+    "Browsers weigeren de site: het certificaat is verlopen, niet vertrouwd of voor een andere naam."
+  ),
+  hsts_missing: nl(
+    "Geen HSTS",
+    "Zonder Strict-Transport-Security kunnen browsers worden teruggedwongen naar HTTP (RFC 6797)."
+  ),
+  hsts_weak: nl("Zwakke HSTS", "max-age korter dan een jaar of zonder includeSubDomains."),
+  xcto_missing: nl(
+    "Geen X-Content-Type-Options",
+    "Zonder nosniff kunnen browsers antwoorden als een ander inhoudstype behandelen."
+  ),
+  frame_protection_missing: nl(
+    "Geen bescherming tegen clickjacking",
+    "X-Frame-Options noch CSP frame-ancestors beperkt het insluiten in frames."
+  ),
+  referrer_policy_missing: nl(
+    "Geen veilige Referrer-Policy",
+    "URL's kunnen via de Referer-header naar andere sites lekken."
+  ),
+  csp_missing: nl(
+    "Geen Content-Security-Policy",
+    "Zonder CSP draait een geïnjecteerd script met de rechten van de pagina."
+  ),
+  csp_weak: nl(
+    "Zwakke Content-Security-Policy",
+    "De CSP staat unsafe-inline of unsafe-eval toe, of is alleen report-only."
+  ),
+  dnssec_unsigned: nl(
+    "DNSSEC niet ingeschakeld",
+    "Het domein is niet ondertekend, dus DNS-antwoorden kunnen worden vervalst (RFC 4033)."
+  ),
+  dnssec_bogus: nl(
+    "DNSSEC-validatie faalt",
+    "Validerende resolvers antwoorden SERVFAIL: het domein is voor hen onbereikbaar (kapotte keten, RFC 4035 5.5)."
+  ),
+  dnssec_weak_algorithm: nl(
+    "Verouderd DNSSEC-algoritme",
+    "De zone is ondertekend met een algoritme dat RFC 8624 afraadt; gebruik 13 (ECDSA P-256) of 8."
+  ),
+  dnssec_rsa_key_short: nl(
+    "DNSSEC-RSA-sleutel korter dan 2048 bits",
+    "Een RSA-DNSKEY onder 2048 bits is zwakker dan NIST SP 800-57 aanbeveelt; rol over naar een sleutel van 2048 bits of naar algoritme 13."
+  ),
+  dnssec_nsec3_iterations: nl(
+    "NSEC3 met extra iteraties of salt",
+    "RFC 9276 3.1: iteraties moeten 0 zijn en de salt hoort leeg te zijn."
+  ),
+  dnssec_rrsig_expiring: nl(
+    "DNSSEC-handtekeningen verlopen binnenkort",
+    "Een RRSIG verloopt binnen 7 dagen of is verlopen; onderteken de zone opnieuw."
+  ),
+  ipv6_mx_missing: nl("Mailservers zonder IPv6", "Geen enkele mailserver heeft een AAAA-adres."),
+  ipv6_web_missing: nl("Website zonder IPv6", "Het domein heeft geen AAAA-record.")
+}
+
+/** The title of an issue in a language. */
+export const issueTitle = (id: IssueId, lang: Lang): string =>
+  lang === "nl" ? DUTCH_ISSUES[id].title : catalogue[id].title
+
+/** One fix line: the issue's title and description, and its id (the key of /ai/fix and docs/issues.md). */
+export const fixText = (id: IssueId, lang: Lang): string => {
+  const text = lang === "nl" ? DUTCH_ISSUES[id] : catalogue[id]
+  return `${text.title} (${id}): ${text.description}`
+}
