@@ -10,10 +10,12 @@ import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { CspScanner } from "../scan/CspScanner.ts"
+import { ScanHistory } from "../scan/ScanHistory.ts"
 import { Scans } from "../scan/Scans.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
+import { HallOfFameStore } from "../store/HallOfFame.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
@@ -26,11 +28,14 @@ import { ReportHandlers } from "./ReportHandlers.ts"
 import { ScanHandlers } from "./ScanHandlers.ts"
 import { WebHandlers } from "./WebHandlers.ts"
 
-/** The outside world as services (DESIGN.md "one door to the network"), built once for all groups. */
-export const NetLive = Layer.merge(CspScanner.Default, Scans.Default).pipe(
-  Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)),
-  Layer.provideMerge(Resolver.Default)
-)
+/**
+ * The outside world as services (DESIGN.md "one door to the network"), built once for all groups.
+ * Full scans report to the real ScanHistory (the hall of fame's record), which needs the database.
+ */
+export const NetLive = Layer.merge(
+  CspScanner.Default,
+  Scans.Default.pipe(Layer.provide(ScanHistory.Live))
+).pipe(Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)), Layer.provideMerge(Resolver.Default))
 
 /** The implemented API: the contract plus every group's handlers and what they need. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -43,7 +48,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers
   ]),
-  Layer.provide([NetLive, SqlLive])
+  Layer.provide([NetLive, HallOfFameStore.Default]),
+  Layer.provide(SqlLive)
 )
 
 /**
