@@ -1,9 +1,11 @@
-/** Handlers of the misc group: badge, PDF and hall of fame come with their issues; health is real. */
+/** Handlers of the misc group: badge, PDF, hall of fame (docs/presentation.md) and health. */
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import { Api } from "../Api.ts"
-import { notImplemented, Unavailable } from "../api/Errors.ts"
+import { Unavailable } from "../api/Errors.ts"
+import { HallOfFameStore } from "../store/HallOfFame.ts"
+import { badgeResponse, pdfResponse } from "./Presentation.ts"
 
 const startedAt = Date.now()
 
@@ -31,9 +33,9 @@ const databaseHealth = Effect.gen(function* () {
 
 export const MiscHandlers = HttpApiBuilder.group(Api, "misc", (handlers) =>
   handlers
-    .handle("badge", () => Effect.fail(notImplemented))
-    .handle("pdf", () => Effect.fail(notImplemented))
-    .handle("hallOfFame", () => Effect.fail(notImplemented))
+    .handle("badge", ({ path }) => badgeResponse(path.domain))
+    .handle("pdf", ({ path }) => pdfResponse(path.domain))
+    .handle("hallOfFame", () => Effect.flatMap(HallOfFameStore, (store) => Effect.orDie(store.list)))
     .handle("health", () =>
       Effect.gen(function* () {
         const database = yield* databaseHealth.pipe(

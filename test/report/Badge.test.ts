@@ -1,37 +1,8 @@
 /** The badge (issue 15, deliverable 3): valid SVG with the grade, its colour, and ids that never collide. */
 import fc from "fast-check"
-import { parseDocument } from "htmlparser2"
 import { describe, expect, it } from "vitest"
 import { BADGE_COLOURS, badgeSvg } from "../../src/report/Badge.ts"
-
-interface Node {
-  readonly type: string
-  readonly name?: string
-  readonly attribs?: Record<string, string>
-  readonly data?: string
-  readonly children?: ReadonlyArray<Node>
-}
-
-const walk = (node: Node): Array<Node> => [node, ...(node.children ?? []).flatMap(walk)]
-
-/** Parse as XML (errors are thrown by the checks below, not swallowed): the elements and texts. */
-export const parseSvg = (svg: string) => {
-  const doc = parseDocument(svg, { xmlMode: true }) as unknown as Node
-  const nodes = walk(doc)
-  const elements = nodes.filter((n) => n.type === "tag")
-  const root = elements[0]
-  return {
-    root,
-    elements,
-    texts: elements
-      .filter((e) => e.name === "text")
-      .map((e) => (e.children ?? []).map((c) => c.data).join("")),
-    ids: elements.flatMap((e) => (e.attribs?.id ? [e.attribs.id] : [])),
-    references: elements.flatMap((e) =>
-      Object.values(e.attribs ?? {}).flatMap((v) => [...v.matchAll(/url\(#([^)]+)\)/g)].map((m) => m[1]!))
-    )
-  }
-}
+import { parseSvg } from "./svg.ts"
 
 const domain = fc
   .array(fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/), { minLength: 2, maxLength: 4 })

@@ -1,0 +1,50 @@
+/**
+ * The responses of GET /badge/{domain} and GET /pdf/{domain} (docs/presentation.md): both read the
+ * shared, cached full scan of `scan/ScanScore.ts`, so a badge, a quick scan and a PDF of one domain
+ * within `SCAN_CACHE_TTL_MS` cost one scan.
+ */
+import { HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { badgeSvg } from "../report/Badge.ts"
+import { renderPdf } from "../report/PdfReport.ts"
+import { gradedScan } from "../scan/ScanScore.ts"
+
+/** A graded badge may be cached as long as the scan it shows; "unknown" is retried sooner. */
+export const BADGE_MAX_AGE_S = 300
+export const UNKNOWN_BADGE_MAX_AGE_S = 60
+
+const badge = (domain: string, grade: string | null) =>
+  HttpServerResponse.text(badgeSvg(domain, grade), {
+    contentType: "image/svg+xml; charset=utf-8",
+    headers: {
+      "Cache-Control": `public, max-age=${grade === null ? UNKNOWN_BADGE_MAX_AGE_S : BADGE_MAX_AGE_S}`,
+      // Opened on its own, the SVG may run nothing and load nothing (it draws with inline attributes only).
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+      "X-Content-Type-Options": "nosniff"
+    }
+  })
+
+/** The badge of `domain`: its grade, or the grey "unknown" when the scan cannot grade it. */
+export const badgeResponse = (domain: string) =>
+  gradedScan(domain).pipe(
+    Effect.map(({ score, unscannable }) => badge(domain, unscannable === null ? score.grade : null)),
+    Effect.catchAllDefect((defect) =>
+      Effect.as(Effect.logError(`the badge scan of ${domain} failed`, defect), badge(domain, null))
+    )
+  )
+
+/** The PDF report of `domain` from its shared scan. */
+export const pdfResponse = (domain: string) =>
+  Effect.gen(function* () {
+    const { score } = yield* gradedScan(domain)
+    // NIS2: pass the summary {total, status, criticalGaps} of the same scan here once src/score/Nis2* lands.
+    const bytes = yield* Effect.promise(() => renderPdf({ score, nis2: null }))
+    return HttpServerResponse.uint8Array(bytes, {
+      contentType: "application/pdf",
+      headers: {
+        "Cache-Control": `public, max-age=${BADGE_MAX_AGE_S}`,
+        "Content-Disposition": `inline; filename="${domain}-security-report.pdf"`,
+        "X-Content-Type-Options": "nosniff"
+      }
+    })
+  })
