@@ -37,7 +37,8 @@ export const badgeResponse = (domain: string) =>
 export const pdfResponse = (domain: string) =>
   Effect.gen(function* () {
     const { score } = yield* gradedScan(domain)
-    // NIS2: pass the summary {total, status, criticalGaps} of the same scan here once src/score/Nis2* lands.
+    // NIS2 (src/score/Nis2*, landing separately): pass the summary {total, status, criticalGaps}
+    // of the same scan (`gradedScan`'s `scan`) here instead of null.
     const bytes = yield* Effect.promise(() => renderPdf({ score, nis2: null }))
     return HttpServerResponse.uint8Array(bytes, {
       contentType: "application/pdf",

@@ -6,15 +6,24 @@
 import { Effect } from "effect"
 import { score, type ScanScore } from "../score/Score.ts"
 import { unscannableReason } from "./Scannable.ts"
+import type { ScanResult } from "./Scanner.ts"
 import { Scans } from "./Scans.ts"
 
 export const scanScore = (domain: string): Effect.Effect<ScanScore, never, Scans> =>
   Effect.map(gradedScan(domain), (graded) => graded.score)
 
-/** The score of the shared full scan, and why it cannot grade the domain (null when it can). */
+/** The shared full scan with its score, and why it cannot grade the domain (null when it can). */
 export const gradedScan = (
   domain: string
-): Effect.Effect<{ readonly score: ScanScore; readonly unscannable: string | null }, never, Scans> =>
+): Effect.Effect<
+  { readonly scan: ScanResult; readonly score: ScanScore; readonly unscannable: string | null },
+  never,
+  Scans
+> =>
   Effect.flatMap(Scans, (scans) =>
-    Effect.map(scans.scan(domain), (scan) => ({ score: score(scan), unscannable: unscannableReason(scan) }))
+    Effect.map(scans.scan(domain), (scan) => ({
+      scan,
+      score: score(scan),
+      unscannable: unscannableReason(scan)
+    }))
   )
