@@ -33,13 +33,35 @@ export const badgeResponse = (domain: string) =>
     )
   )
 
+/**
+ * Rendering a PDF is synchronous CPU work (about 50-120 ms for 30 issues on a busy 2-core machine)
+ * that holds the event loop. The bytes are a function of the scan (deterministic), so the last few
+ * are kept by domain and scan time: repeated requests within the scan cache render once.
+ */
+const PDF_MEMO_SIZE = 32
+const pdfMemo = new Map<string, Uint8Array>()
+const memoised = (key: string, render: Effect.Effect<Uint8Array>) =>
+  Effect.suspend(() => {
+    const hit = pdfMemo.get(key)
+    if (hit !== undefined) return Effect.succeed(hit)
+    return Effect.tap(render, (bytes) =>
+      Effect.sync(() => {
+        pdfMemo.set(key, bytes)
+        while (pdfMemo.size > PDF_MEMO_SIZE) pdfMemo.delete(pdfMemo.keys().next().value!)
+      })
+    )
+  })
+
 /** The PDF report of `domain` from its shared scan. */
 export const pdfResponse = (domain: string) =>
   Effect.gen(function* () {
     const { score } = yield* gradedScan(domain)
     // NIS2 (src/score/Nis2*, landing separately): pass the summary {total, status, criticalGaps}
-    // of the same scan (`gradedScan`'s `scan`) here instead of null.
-    const bytes = yield* Effect.promise(() => renderPdf({ score, nis2: null }))
+    // of the same scan (`gradedScan`'s `scan`) here instead of null; the memo key (the scan) covers it.
+    const bytes = yield* memoised(
+      `${score.domain} ${score.timestamp}`,
+      Effect.promise(() => renderPdf({ score, nis2: null }))
+    )
     return HttpServerResponse.uint8Array(bytes, {
       contentType: "application/pdf",
       headers: {
