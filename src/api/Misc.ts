@@ -1,16 +1,10 @@
 /** The misc group: badge, PDF, hall of fame and health. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { HallOfFame } from "../store/HallOfFame.ts"
 import { DateTime } from "./Common.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, Unavailable } from "./Errors.ts"
-
-export const HallOfFame = Schema.Struct({
-  entries: Schema.Array(
-    Schema.Struct({ domain: Schema.String, score: Schema.Int, grade: Schema.String, addedAt: Schema.Int })
-  ),
-  total: Schema.Int
-})
 
 export const ServiceHealth = Schema.Struct(
   { status: Schema.Literal("healthy", "degraded", "down") },

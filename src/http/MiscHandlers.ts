@@ -1,15 +1,17 @@
-/** Handlers of the misc group: badge, PDF and hall of fame come with their issues; health is real. */
+/** Handlers of the misc group: badge, PDF, hall of fame (docs/presentation.md) and health. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api.ts"
-import { notImplemented, Unavailable } from "../api/Errors.ts"
+import { Unavailable } from "../api/Errors.ts"
+import { HallOfFameStore } from "../store/HallOfFame.ts"
 import { Health } from "./Health.ts"
+import { badgeResponse, pdfResponse } from "./Presentation.ts"
 
 export const MiscHandlers = HttpApiBuilder.group(Api, "misc", (handlers) =>
   handlers
-    .handle("badge", () => Effect.fail(notImplemented))
-    .handle("pdf", () => Effect.fail(notImplemented))
-    .handle("hallOfFame", () => Effect.fail(notImplemented))
+    .handle("badge", ({ path }) => badgeResponse(path.domain))
+    .handle("pdf", ({ path }) => pdfResponse(path.domain))
+    .handle("hallOfFame", () => Effect.flatMap(HallOfFameStore, (store) => Effect.orDie(store.list)))
     // The node server's gatekeeper answers GET /health before this handler (Admission.ts); both
     // read the same background-refreshed state (Health.ts).
     .handle("health", () =>

@@ -11,10 +11,12 @@ import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { CspScanner } from "../scan/CspScanner.ts"
 import { EmailChecks } from "../scan/EmailCheck.ts"
+import { ScanHistory } from "../scan/ScanHistory.ts"
 import { Scans } from "../scan/Scans.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
+import { HallOfFameStore } from "../store/HallOfFame.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
@@ -28,11 +30,15 @@ import { ReportHandlers } from "./ReportHandlers.ts"
 import { ScanHandlers } from "./ScanHandlers.ts"
 import { WebHandlers } from "./WebHandlers.ts"
 
-/** The outside world as services (DESIGN.md "one door to the network"), built once for all groups. */
-export const NetLive = Layer.mergeAll(CspScanner.Default, Scans.Default, EmailChecks.Default).pipe(
-  Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)),
-  Layer.provideMerge(Resolver.Default)
-)
+/**
+ * The outside world as services (DESIGN.md "one door to the network"), built once for all groups.
+ * Full scans report to the real ScanHistory (the hall of fame's record), which needs the database.
+ */
+export const NetLive = Layer.mergeAll(
+  CspScanner.Default,
+  Scans.Default.pipe(Layer.provide(ScanHistory.Live)),
+  EmailChecks.Default
+).pipe(Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)), Layer.provideMerge(Resolver.Default))
 
 /** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
 export const HealthLive = Health.Default.pipe(Layer.provide(SqlLive))
@@ -48,7 +54,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers
   ]),
-  Layer.provide([NetLive, SqlLive, HealthLive])
+  Layer.provide([NetLive, HallOfFameStore.Default, HealthLive]),
+  Layer.provide(SqlLive)
 )
 
 /**

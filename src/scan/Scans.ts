@@ -6,12 +6,15 @@
  *   so: `cached: true`, with `computedAt` the time its checks ran.
  * - A run belongs to the requests waiting for it: when the last of them goes away (its client
  *   disconnected) before the scan is done, the run is interrupted, so no scan outlives all its askers.
+ * - Each run, once finished, is reported to `ScanHistory` (the hall of fame's record) exactly once,
+ *   inside the run: a request joining a run or served from the cache writes nothing.
  */
 import { Clock, Effect, Fiber } from "effect"
 import { AppConfig } from "../Config.ts"
 import { normalizeName, Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
+import { ScanHistory } from "./ScanHistory.ts"
 import { scan, type ScanResult } from "./Scanner.ts"
 
 interface Run {
@@ -24,6 +27,7 @@ export class Scans extends Effect.Service<Scans>()("Scans", {
     const config = yield* AppConfig
     const context = yield* Effect.context<Resolver | Web | Smtp | AppConfig>()
     const scope = yield* Effect.scope
+    const history = yield* ScanHistory
     const running = new Map<string, Run>()
     // Insertion order is age order: the oldest entry is evicted first.
     const finished = new Map<string, { readonly atMs: number; readonly result: ScanResult }>()
@@ -40,6 +44,7 @@ export class Scans extends Effect.Service<Scans>()("Scans", {
       Effect.gen(function* () {
         const fiber = yield* scan(domain).pipe(
           Effect.tap((result) => remember(domain, result)),
+          Effect.tap(history.record),
           Effect.ensuring(Effect.sync(() => running.delete(domain))),
           Effect.provide(context),
           Effect.interruptible, // forked under `get`'s mask, it must stay interruptible itself

@@ -239,6 +239,10 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Zwakke Content-Security-Policy",
     "De CSP staat unsafe-inline of unsafe-eval toe, of is alleen report-only."
   ),
+  csp_unsafe: nl(
+    "Content-Security-Policy beperkt scripts niet",
+    "De CSP staat 'unsafe-inline'-scripts zonder nonce of hash toe, scripts van elke host, of zet geen script-src of default-src, dus een geïnjecteerd script draait nog steeds."
+  ),
   dnssec_unsigned: nl(
     "DNSSEC niet ingeschakeld",
     "Het domein is niet ondertekend, dus DNS-antwoorden kunnen worden vervalst (RFC 4033)."

@@ -10,13 +10,15 @@ import * as Migrator from "@effect/sql/Migrator"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
+import { hallOfFameMigrations } from "./HallOfFame.ts"
 
 export const migrations = {
   "0001_meta": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql`CREATE TABLE app_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`
     yield* sql`INSERT INTO app_meta (key, value) VALUES ('created_at', ${new Date().toISOString()})`
-  })
+  }),
+  ...hallOfFameMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */

@@ -121,7 +121,7 @@ layer(testApp())("the HTTP edge", (it) => {
 
   it.effect("endpoints not built yet answer 501 with exactly {error}", () =>
     Effect.gen(function* () {
-      const { status, json } = yield* call("GET", "/api/hall-of-fame")
+      const { status, json } = yield* call("GET", "/api/scan/deep/x")
       expect(status).toBe(501)
       expect(json).toEqual({ error: "not implemented yet" })
     })

@@ -4,6 +4,7 @@ import { define, need } from "../../src/checks/Check.ts"
 import { Facts } from "../../src/checks/Facts.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { scan } from "../../src/scan/Scanner.ts"
+import { ScanHistory } from "../../src/scan/ScanHistory.ts"
 import { Scans } from "../../src/scan/Scans.ts"
 import { fakeNet } from "../checks/facts.ts"
 
@@ -122,9 +123,20 @@ describe("Scanner", () => {
   )
 })
 
+/** A history that keeps what it is told, in memory (the app always uses ScanHistory.Live). */
+const remembered = () => {
+  const recorded: Array<{ domain: string; computedAt: string; cached: boolean }> = []
+  const layer = Layer.succeed(ScanHistory, {
+    record: (s) =>
+      Effect.sync(() => void recorded.push({ domain: s.domain, computedAt: s.computedAt, cached: s.cached }))
+  })
+  return { recorded, layer }
+}
+
 describe("Scans", () => {
   it.effect("concurrent scans of one domain share one run; a finished one is served from cache", () => {
     const { asked, layer } = counted({ "example.com TXT": ["v=spf1 -all"] })
+    const history = remembered()
     return Effect.gen(function* () {
       const scans = yield* Scans
       const [one, two] = yield* Effect.all([scans.scan("example.com"), scans.scan("EXAMPLE.com")], {
@@ -135,6 +147,8 @@ describe("Scans", () => {
       expect(again.cached).toBe(true)
       expect(again.computedAt).toBe(one.computedAt)
       expect(asked.get("example.com TXT")).toBe(1)
-    }).pipe(Effect.provide(Scans.Default), Effect.provide(layer))
+      // one run, one record: neither the request that joined it nor the cached re-serve writes
+      expect(history.recorded).toEqual([{ domain: "example.com", computedAt: one.computedAt, cached: false }])
+    }).pipe(Effect.provide(Scans.Default), Effect.provide(Layer.merge(layer, history.layer)))
   })
 })

@@ -1,0 +1,117 @@
+/**
+ * Badge, PDF and hall of fame in the world (issue 15, deliverables 3-5), through the API: the badge
+ * of a domain is valid SVG saying the grade of its quick scan (perfect.com's is A+, pinned by
+ * score.test.ts), a name the world does not have gets the grey "unknown", an invalid domain is a
+ * 400 {error}; the PDF's text names the domain, grade and issues; exactly the scanned A+ domains are
+ * in the hall of fame.
+ */
+import { HttpClient } from "@effect/platform"
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { BADGE_COLOURS } from "../../src/report/Badge.ts"
+import { testApp } from "../http/harness.ts"
+import { parseSvg } from "../report/svg.ts"
+import { pdfText } from "../report/pdfText.ts"
+import { worldEnv } from "./env.ts"
+import { getJson } from "./world-http.ts"
+
+const get = (url: string) =>
+  Effect.gen(function* () {
+    const response = yield* (yield* HttpClient.HttpClient).get(url)
+    const bytes = new Uint8Array(yield* response.arrayBuffer)
+    return {
+      status: response.status,
+      headers: response.headers,
+      bytes,
+      text: new TextDecoder().decode(bytes)
+    }
+  }).pipe(Effect.scoped)
+
+describe("presentation in the world", () => {
+  layer(testApp(worldEnv()), { timeout: 180_000, excludeTestServices: true })((it) => {
+    for (const domain of ["perfect.com", "spf-passall.com"])
+      it.effect(`the badge of ${domain} is an SVG saying its grade, cached briefly`, () =>
+        Effect.gen(function* () {
+          const r = yield* get(`/api/badge/${domain}`)
+          const quick = yield* getJson(`/api/scan/quick?domain=${domain}`)
+          expect(quick.cached).toBe(true) // the badge's scan, shared
+          expect(r.status).toBe(200)
+          expect(r.headers["content-type"]).toMatch(/^image\/svg\+xml/)
+          expect(r.headers["cache-control"]).toBe("public, max-age=300")
+          const svg = parseSvg(r.text)
+          expect(svg.root?.name).toBe("svg")
+          expect(svg.texts).toContain(quick.grade)
+          expect(svg.texts).not.toContain("unknown")
+          expect(BADGE_COLOURS[quick.grade]).toBeDefined()
+          for (const ref of svg.references) expect(svg.ids).toContain(ref)
+        })
+      )
+
+    it.effect("a domain the world does not have gets the grey unknown badge", () =>
+      Effect.gen(function* () {
+        const r = yield* get("/api/badge/no-such-domain.com")
+        expect(r.status).toBe(200)
+        expect(r.headers["cache-control"]).toBe("public, max-age=60")
+        expect(parseSvg(r.text).texts).toContain("unknown")
+        expect(r.text).toContain('fill="#939393"')
+      })
+    )
+
+    it.effect("an invalid domain is a 400 {error}, not an SVG", () =>
+      Effect.gen(function* () {
+        for (const bad of ["not_a_domain", "localhost", "192.0.2.1"]) {
+          const r = yield* get(`/api/badge/${bad}`)
+          expect([bad, r.status, r.headers["content-type"]]).toEqual([bad, 400, "application/json"])
+          expect(Object.keys(JSON.parse(r.text))).toEqual(["error"])
+        }
+        const pdf = yield* get("/api/pdf/not_a_domain")
+        expect(pdf.status).toBe(400)
+      })
+    )
+
+    it.effect(
+      "the PDF of spf-passall.com names the domain, its grade and every issue; same scan, same bytes",
+      () =>
+        Effect.gen(function* () {
+          const quick = yield* getJson("/api/scan/quick?domain=spf-passall.com")
+          const r = yield* get("/api/pdf/spf-passall.com")
+          expect(r.status).toBe(200)
+          expect(r.headers["content-type"]).toBe("application/pdf")
+          const text = (yield* Effect.promise(() => pdfText(r.bytes))).replace(/\s+/g, " ")
+          expect(text).toContain("spf-passall.com")
+          expect(text).toContain(`Grade: ${quick.grade}`)
+          expect(quick.issues.length).toBeGreaterThan(0)
+          for (const issue of quick.issues) expect(text).toContain(issue.id)
+          const again = yield* get("/api/pdf/spf-passall.com")
+          expect(Buffer.from(again.bytes).equals(Buffer.from(r.bytes))).toBe(true)
+        })
+    )
+
+    it.effect("the PDF of perfect.com shows its grade", () =>
+      Effect.gen(function* () {
+        const quick = yield* getJson("/api/scan/quick?domain=perfect.com")
+        const r = yield* get("/api/pdf/perfect.com")
+        const text = (yield* Effect.promise(() => pdfText(r.bytes))).replace(/\s+/g, " ")
+        expect(text).toContain("perfect.com")
+        expect(text).toContain(`Grade: ${quick.grade}`)
+        expect(text).toContain(`Score: ${quick.percentage} / 100`)
+      })
+    )
+
+    it.effect("the hall of fame lists exactly the scanned A+ domains, dated by their scan", () =>
+      Effect.gen(function* () {
+        const scanned = []
+        for (const domain of ["perfect.com", "spf-passall.com", "no-such-domain.com"])
+          scanned.push(yield* getJson(`/api/scan/quick?domain=${domain}`))
+        expect(scanned.map((q) => q.grade).slice(1)).toEqual(["F", "F"])
+        const hof = yield* getJson("/api/hall-of-fame")
+        expect(hof.entries).toEqual(
+          scanned
+            .filter((q) => q.grade === "A+")
+            .map((q) => ({ domain: q.domain, score: 100, grade: "A+", addedAt: Date.parse(q.timestamp) }))
+        )
+        expect(hof.total).toBe(hof.entries.length)
+      })
+    )
+  })
+})
