@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { badgeSvg } from "../report/Badge.ts"
 import { renderPdf } from "../report/PdfReport.ts"
 import { gradedScan } from "../scan/ScanScore.ts"
+import { nis2Scorecard, type Nis2Scorecard } from "../score/Nis2.ts"
 
 /** A graded badge may be cached as long as the scan it shows; "unknown" is retried sooner. */
 export const BADGE_MAX_AGE_S = 300
@@ -52,15 +53,23 @@ const memoised = (key: string, render: Effect.Effect<Uint8Array>) =>
     )
   })
 
+/** The scorecard's summary, its critical gaps named in words ("g: <the measure's label>"). */
+const pdfNis2 = (card: Nis2Scorecard) => ({
+  total: card.total,
+  status: card.status,
+  criticalGaps: card.measures
+    .filter((m) => card.criticalGaps.includes(m.id))
+    .map((m) => `${m.id}: ${m.label}`)
+})
+
 /** The PDF report of `domain` from its shared scan. */
 export const pdfResponse = (domain: string) =>
   Effect.gen(function* () {
-    const { score } = yield* gradedScan(domain)
-    // NIS2 (src/score/Nis2*, landing separately): pass the summary {total, status, criticalGaps}
-    // of the same scan (`gradedScan`'s `scan`) here instead of null; the memo key (the scan) covers it.
+    const { score, scan } = yield* gradedScan(domain)
+    // The NIS2 summary comes from the same scan, so the memo key (domain and scan time) covers it.
     const bytes = yield* memoised(
       `${score.domain} ${score.timestamp}`,
-      Effect.promise(() => renderPdf({ score, nis2: null }))
+      Effect.promise(() => renderPdf({ score, nis2: pdfNis2(nis2Scorecard(scan, "en")) }))
     )
     return HttpServerResponse.uint8Array(bytes, {
       contentType: "application/pdf",
