@@ -64,7 +64,18 @@ export class AiModel extends Effect.Service<AiModel>()("AiModel", {
             : Effect.succeed(text.slice(0, MAX_ANSWER_CHARS))
         }),
         Effect.catchAll((e) =>
-          Effect.fail(e instanceof AiModelError ? e : new AiModelError({ reason: e._tag }))
+          Effect.fail(
+            e instanceof AiModelError
+              ? e
+              : new AiModelError({
+                  reason:
+                    e._tag === "ResponseError"
+                      ? `the model answered HTTP ${e.response.status}`
+                      : e._tag === "ParseError"
+                        ? "the answer is not a chat completion"
+                        : `the model could not be reached (${e._tag})`
+                })
+          )
         )
       )
     }
