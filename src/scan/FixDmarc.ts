@@ -6,13 +6,13 @@
  * options and the subdomain policy are kept unless they are the issue.
  */
 import { Effect, Either } from "effect"
-import { analyseDmarc, dmarcName, gatherDmarc } from "../checks/dmarc/Dmarc.ts"
+import { analyseDmarc, Dmarc, dmarcName, gatherDmarc } from "../checks/dmarc/Dmarc.ts"
 import { Facts } from "../checks/Facts.ts"
 import { generateDmarc, type DmarcGenerateInput } from "../generate/Dmarc.ts"
 import { isDmarcRecord, isNearDmarcRecord, parseDmarc } from "../records/DmarcRecord.ts"
 import type { IssueId } from "../score/Catalogue.ts"
 import type { Proposal } from "./FixSpf.ts"
-import { withFacts } from "./Scanner.ts"
+import { runCheck, withFacts } from "./Scanner.ts"
 
 const POLICIES = ["none", "quarantine", "reject"] as const
 type Policy = (typeof POLICIES)[number]
@@ -111,6 +111,21 @@ const currentRecord = (domain: string) =>
     )
   )
 
+/**
+ * A domain without its own record that inherits the organisational domain's (RFC 7489 6.6.3): a
+ * new record must not weaken what applies today, so it starts from the inherited policy (the
+ * organisation's sp, else p) and report addresses.
+ */
+const inheritedStart = (domain: string) =>
+  Effect.map(runCheck(Dmarc, domain), (result) => {
+    if (!result.inherited || result.effectivePolicy === undefined) return undefined
+    const rua = result.rua.length > 0 ? `; rua=${result.rua.join(",")}` : ""
+    return {
+      record: `v=DMARC1; p=${result.effectivePolicy}${rua}`,
+      note: `started from the policy ${domain} inherits from ${result.organisationalDomain} today (p=${result.effectivePolicy})`
+    }
+  })
+
 /** The DMARC check's verdict on `proposal` published at `_dmarc.<domain>` in place of the current. */
 export const judgeDmarc = (domain: string, proposal: Proposal) =>
   withFacts(
@@ -139,10 +154,15 @@ export const proposeDmarc = (
   rua: string | undefined
 ) =>
   Effect.gen(function* () {
-    const read = override !== undefined ? Either.right(override) : yield* currentRecord(domain)
+    const read = Either.map(
+      override !== undefined ? Either.right(override) : yield* currentRecord(domain),
+      (record) => (record === undefined ? undefined : { record, note: undefined })
+    )
     if (Either.isLeft(read))
       return Either.left(`the DMARC record of ${domain} could not be read (${read.left._tag}); retry later`)
-    const { input, changes } = planDmarc(issue, domain, read.right, rua)
+    const own = read.right ?? (yield* inheritedStart(domain))
+    const { input, changes } = planDmarc(issue, domain, own?.record, rua)
+    if (own?.note) changes.unshift(own.note)
     return Either.mapBoth(generateDmarc(input), {
       onLeft: (e) => e.message,
       onRight: (g): Proposal => ({

@@ -94,7 +94,9 @@ const LOOKUP_BUDGET: Partial<Record<IssueId, number>> = {
 export const planSpf = (
   issue: IssueId,
   current: SpfResult,
-  override: string | undefined
+  override: string | undefined,
+  /** Whether the domain has mail servers (asked only when it has no SPF record). */
+  hasMx = true
 ): { readonly input: Parameters<typeof generate>[0]; readonly changes: Array<string> } => {
   const changes: Array<string> = []
   const records = override !== undefined ? [override] : current.records.length > 0 ? current.records : []
@@ -156,12 +158,16 @@ export const planSpf = (
           : { type: m.name, value: colon < 0 ? printed.slice(m.name.length) : printed.slice(colon + 1) }
       )
     }
-  if (records.length === 0) {
+  if (records.length === 0 && hasMx) {
     mechanisms.push({ type: "mx" })
     changes.push("no SPF record: authorised the domain's mail servers (mx)")
   }
+  // a domain without mail servers sends no mail: say so (RFC 7208 10.1.2)
+  if (records.length === 0 && !hasMx)
+    changes.push("no SPF record and no MX: -all, nothing may send as the domain")
   // the policy: -all when asked for, never +all or ?all; otherwise what the domain had
-  const policy = issue === "spf_softfail_all" ? "-all" : all === "-" ? "-all" : "~all"
+  const policy =
+    issue === "spf_softfail_all" || all === "-" || (records.length === 0 && !hasMx) ? "-all" : "~all"
   if (all !== undefined && `${all}all` !== policy) changes.push(`'${all}all' became '${policy}'`)
   return { input: { mechanisms, policy, domain: current.domain }, changes }
 }
@@ -201,7 +207,18 @@ export const proposeSpf = (issue: IssueId, domain: string, override: string | un
         Proposal,
         string
       >
-    const { input, changes } = planSpf(issue, current, override)
+    const hasMx =
+      current.records.length > 0 || override !== undefined
+        ? true
+        : yield* withFacts(
+            domain,
+            Effect.flatMap(Facts, (facts) => facts.mx(domain)).pipe(
+              Effect.map((mx) => mx.some((m) => m.exchange !== "")),
+              // unknown: assume mail is sent, the safer reading for a new record
+              Effect.orElseSucceed(() => true)
+            )
+          )
+    const { input, changes } = planSpf(issue, current, override, hasMx)
     return Either.mapBoth(generate(input), {
       onLeft: (e) => e.message,
       onRight: (g): Proposal => ({ name: domain, value: g.record, extra: [], changes, warnings: g.warnings })

@@ -81,6 +81,14 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /ai/fix in the
     })
   )
 
+  it.effect("missing records: -all for a domain without MX; a subdomain keeps the policy it inherits", () =>
+    Effect.gen(function* () {
+      expect(validSpf(yield* fix("spf_missing", "nomx.net"), "nomx.net")).toEqual(["-all"])
+      const sub = validDmarc(yield* fix("dmarc_missing", "sub.dmarc-org.com"), "sub.dmarc-org.com")
+      expect(sub.p).toBe("reject")
+    })
+  )
+
   it.effect("an unauthorised external rua: the authorisation record the collector publishes", () =>
     Effect.gen(function* () {
       const body = yield* fix("dmarc_external_rua_unauthorised", "dmarc-external-rua.org")
