@@ -83,11 +83,10 @@ export const termsToFlatten = (root: SpfNode, budget: number): Map<string, Reado
   return out
 }
 
+/** Lookups a fix may spend: 10 (RFC 7208 4.6.4), less when the issue is being close to it. */
 const LOOKUP_BUDGET: Partial<Record<IssueId, number>> = {
-  spf_too_many_lookups: 10,
-  // leave headroom for one more provider (the issue is being close to 10)
-  spf_lookups_near_limit: 7,
-  spf_mx_too_many: 10
+  // leave headroom for one more provider
+  spf_lookups_near_limit: 7
 }
 
 /** The generator's input from the current record(s) and the issue. Pure. */
@@ -102,7 +101,8 @@ export const planSpf = (
   const records = override !== undefined ? [override] : current.records.length > 0 ? current.records : []
   if (records.length > 1) changes.push(`merged the ${records.length} v=spf1 records into one`)
   const voids = issue === "spf_too_many_void_lookups" ? voidTerms(current.lookupGraph) : new Set<string>()
-  const budget = override === undefined ? LOOKUP_BUDGET[issue] : undefined
+  // whatever the issue, the proposal must stay within the limit (the graph is the published record's)
+  const budget = override === undefined ? (LOOKUP_BUDGET[issue] ?? 10) : undefined
   const flatten =
     budget === undefined
       ? new Map<string, ReadonlyArray<string>>()
