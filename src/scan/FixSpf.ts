@@ -152,11 +152,14 @@ export const planSpf = (
       const printed = printTerm({ ...m, qualifier: undefined })
       const colon = printed.indexOf(":")
       const slash = printed.search(/\//)
-      mechanisms.push(
+      const mechanism =
         colon < 0 && slash < 0
           ? { type: m.name }
           : { type: m.name, value: colon < 0 ? printed.slice(m.name.length) : printed.slice(colon + 1) }
-      )
+      // a term the generator refuses (the syntax errors of spf_invalid) is dropped, with its reason
+      const alone = generate({ mechanisms: [mechanism] })
+      if (Either.isLeft(alone)) changes.push(`removed '${text}': ${alone.left.message}`)
+      else mechanisms.push(mechanism)
     }
   if (records.length === 0 && hasMx) {
     mechanisms.push({ type: "mx" })

@@ -91,6 +91,18 @@ describe("SPF fixes", () => {
       )
   )
 
+  it.live("an invalid record: the terms in error go, the valid ones stay", () =>
+    Effect.gen(function* () {
+      const zone = {
+        [`${DOMAIN} TXT`]: ["v=spf1 ip4:192.0.2.300 a/24 mx:mail.example.com/24 ip4:192.0.2.7 ~all"]
+      }
+      const answer = yield* fix("spf_invalid", DOMAIN, undefined).pipe(Effect.provide(fakeNet({ zone })))
+      expect(answer.success).toBe(true)
+      expect(spfTerms(answer.fix.value)).toEqual(["ip4:192.0.2.7", "a/24", "mx:mail.example.com/24", "~all"])
+      expect(answer.fix.explanation).toMatch(/removed 'ip4:192.0.2.300'/)
+    })
+  )
+
   it.live("a record that cannot be read is not replaced", () =>
     Effect.gen(function* () {
       const answer = yield* fix("spf_missing", DOMAIN, undefined).pipe(
