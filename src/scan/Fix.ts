@@ -205,20 +205,25 @@ const fixDane = (issue: IssueId, domain: string) =>
         .map((m) => m.exchange)
         .filter((h) => h !== "")
         .slice(0, 5)
-      const records: Array<{ name: string; value: string }> = []
-      for (const host of hosts) {
-        const addresses = yield* Effect.either(facts.addresses(host))
-        const address = Either.isRight(addresses)
-          ? [...addresses.right.v4, ...addresses.right.v6][0]
-          : undefined
-        if (address === undefined) continue
-        const probe = yield* facts.probe(host, address)
-        const leaf = probe.tls?.chain[0]
-        if (leaf === undefined) continue
-        const pem = `-----BEGIN CERTIFICATE-----\n${leaf.der.match(/.{1,64}/g)?.join("\n")}\n-----END CERTIFICATE-----\n`
-        const tlsa = generateTlsa({ pem, usage: 3, selector: 1, matching: 1, host, port: 25 })
-        if (Either.isRight(tlsa)) records.push({ name: tlsa.right.name, value: tlsa.right.value })
-      }
+      // the MX hosts at once: one slow server must not add its timeouts to the others'
+      const found = yield* Effect.forEach(
+        hosts,
+        (host) =>
+          Effect.gen(function* () {
+            const addresses = yield* Effect.either(facts.addresses(host))
+            const address = Either.isRight(addresses)
+              ? [...addresses.right.v4, ...addresses.right.v6][0]
+              : undefined
+            if (address === undefined) return []
+            const leaf = (yield* facts.probe(host, address)).tls?.chain[0]
+            if (leaf === undefined) return []
+            const pem = `-----BEGIN CERTIFICATE-----\n${leaf.der.match(/.{1,64}/g)?.join("\n")}\n-----END CERTIFICATE-----\n`
+            const tlsa = generateTlsa({ pem, usage: 3, selector: 1, matching: 1, host, port: 25 })
+            return Either.isRight(tlsa) ? [{ name: tlsa.right.name, value: tlsa.right.value }] : []
+          }),
+        { concurrency: "unbounded" }
+      )
+      const records = found.flat()
       const [first, ...rest] = records
       if (first === undefined) return noFix(issue, "no mail server presented a certificate over STARTTLS")
       return {

@@ -13,6 +13,7 @@ import { parse as parseSpf } from "../../src/records/SpfParse.ts"
 import { fix } from "../../src/scan/Fix.ts"
 import { planDmarc } from "../../src/scan/FixDmarc.ts"
 import { fakeNet } from "../checks/facts.ts"
+import { makeChain, probe, stalled, tlsFacts } from "../checks/fixtures.ts"
 
 const DOMAIN = "example.com"
 
@@ -180,6 +181,39 @@ describe("DMARC fixes", () => {
       )
       expect(answer).toMatchObject({ success: true, validation: { check: "DMARC", valid: true } })
       expect(answer.fix.value).toBe("v=DMARC1; p=none; rua=mailto:d@example.com")
+    })
+  )
+})
+
+describe("DANE fixes", () => {
+  it.live("TLSA 3 1 1 of the key each MX presents; a server that does not answer is skipped", () =>
+    Effect.gen(function* () {
+      const chain = makeChain(["mx1.example.com"])
+      const zone = {
+        [`${DOMAIN} MX`]: ["10 mx1.example.com.", "20 mx2.example.com."],
+        "mx1.example.com A": ["192.0.2.25"],
+        "mx2.example.com A": ["192.0.2.26"]
+      }
+      const probes = {
+        "mx1.example.com|192.0.2.25": probe({
+          host: "mx1.example.com",
+          tls: tlsFacts([chain.leaf, chain.ca])
+        }),
+        "mx2.example.com|192.0.2.26": stalled("banner", { host: "mx2.example.com", address: "192.0.2.26" })
+      }
+      const answer = yield* fix("dane_missing", DOMAIN, undefined).pipe(
+        Effect.provide(fakeNet({ zone, probes }))
+      )
+      expect(answer).toMatchObject({
+        success: true,
+        fix: {
+          dns_record: "_25._tcp.mx1.example.com",
+          record_type: "TLSA",
+          value: `3 1 1 ${chain.leaf.spkiSha256.toLowerCase()}`
+        }
+      })
+      const none = yield* fix("dane_missing", DOMAIN, undefined).pipe(Effect.provide(fakeNet({ zone })))
+      expect(none).toMatchObject({ success: false, fix: { value: "" } })
     })
   )
 })
