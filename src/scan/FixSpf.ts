@@ -1,9 +1,10 @@
 /**
  * The SPF fixes of `/ai/fix` (docs/ai.md): the domain's current SPF, read through the SPF check,
- * changed only where the issue asks, rebuilt by the project's SPF generator (`generate/Spf.ts`) or,
- * for the lookup limit, by its flattener (the SPF result's `flattened`), and then judged by the SPF
- * check itself with the proposal in place of the published record. What already works stays: every
- * ip4/ip6/a/mx/include/exists term of the current record(s) is kept unless the issue is that term.
+ * changed only where the issue asks, rebuilt by the project's SPF generator (`generate/Spf.ts`), and
+ * then judged by the SPF check itself with the proposal in place of the published record. What
+ * already works stays: every ip4/ip6/a/mx/include/exists term of the current record(s) is kept
+ * unless the issue is that term; over the 10-lookup limit, the last terms that do not fit are
+ * replaced by the networks the check's lookup graph resolved them to (`termsToFlatten`).
  */
 import { Effect, Either } from "effect"
 import { analyse, Spf, type SpfResult } from "../checks/spf/Spf.ts"
@@ -19,17 +20,10 @@ export interface Proposal {
   /** The owner name and TXT value of the main record. */
   readonly name: string
   readonly value: string
-  /** Further TXT records the main one needs (the parts of a flattened record). */
+  /** Further TXT records the main one needs, each published as its own step. */
   readonly extra: ReadonlyArray<{ readonly name: string; readonly value: string }>
   readonly changes: ReadonlyArray<string>
   readonly warnings: ReadonlyArray<string>
-}
-
-export interface SpfVerdict {
-  readonly valid: boolean
-  readonly lookups: number
-  readonly policy: string
-  readonly issues: ReadonlyArray<string>
 }
 
 const KEPT = new Set(["ip4", "ip6", "a", "mx", "include", "exists", "ptr"])
