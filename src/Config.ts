@@ -3,7 +3,7 @@
  * Nothing else reads the environment. The README's "Configuration" table mirrors this file.
  */
 import { isIP } from "node:net"
-import { Config, ConfigError, Effect, Either, LogLevel } from "effect"
+import { Config, ConfigError, Effect, Either, LogLevel, Redacted } from "effect"
 
 /** A DNS server to ask: `address` is an IP literal, `port` usually 53. */
 export interface Upstream {
@@ -175,6 +175,44 @@ const publicBaseUrl = Config.string("PUBLIC_BASE_URL").pipe(
   })
 )
 
+/**
+ * The optional model (docs/ai.md): AI_BASE_URL, AI_MODEL and AI_API_KEY all set, or none. Some but
+ * not all is refused at start-up rather than silently running without the model. The base URL is
+ * the operator's own choice, so it is not held to the outbound address policy of user-supplied
+ * targets (a model on a private network is normal); it must be https, or plain http only to a
+ * loopback host, so the key never crosses a network in clear.
+ */
+const aiModel = Config.all({
+  baseUrl: Config.string("AI_BASE_URL").pipe(Config.withDefault("")),
+  model: Config.string("AI_MODEL").pipe(Config.withDefault("")),
+  apiKey: Config.redacted("AI_API_KEY").pipe(Config.withDefault(Redacted.make(""))),
+  timeoutMs: Config.integer("AI_TIMEOUT_MS").pipe(Config.withDefault(10_000))
+}).pipe(
+  Config.mapOrFail((ai) => {
+    const set = [ai.baseUrl !== "", ai.model !== "", Redacted.value(ai.apiKey) !== ""]
+    if (set.every((x) => !x)) return Either.right(null)
+    if (!set.every((x) => x))
+      return Either.left(
+        ConfigError.InvalidData(["AI_BASE_URL"], "set AI_BASE_URL, AI_MODEL and AI_API_KEY together, or none")
+      )
+    let url: URL
+    try {
+      url = new URL(ai.baseUrl)
+    } catch {
+      return Either.left(ConfigError.InvalidData(["AI_BASE_URL"], `'${ai.baseUrl}' is not a URL`))
+    }
+    const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname)
+    if (!(url.protocol === "https:" || (url.protocol === "http:" && loopback)) || url.search || url.hash)
+      return Either.left(
+        ConfigError.InvalidData(
+          ["AI_BASE_URL"],
+          `'${ai.baseUrl}' must be an https URL (plain http only on loopback) without query, such as https://api.openai.com/v1`
+        )
+      )
+    return Either.right({ ...ai, baseUrl: url.href.replace(/\/$/, "") })
+  })
+)
+
 const int = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
 
 const ms = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
@@ -235,7 +273,9 @@ export const settings = Config.all({
   checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),
   scanCacheTtlMs: ms("SCAN_CACHE_TTL_MS", 300_000),
   checkCacheTtlMs: ms("CHECK_CACHE_TTL_MS", 30_000),
-  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000))
+  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000)),
+  // optional model for /ai/explain (null: none configured, nothing is ever sent)
+  ai: aiModel
 })
 
 export type Settings = Config.Config.Success<typeof settings>

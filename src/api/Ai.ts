@@ -1,12 +1,19 @@
 /** The ai group: explanations, fixes and raw-email debugging (treated as costly; may 429). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
+import { Source } from "../scan/Explain.ts"
+import { issueIds } from "../score/Catalogue.ts"
 import { Open, Strings } from "./Common.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, TooManyRequests } from "./Errors.ts"
 
+/** An id of the issue catalogue (docs/issues.md); kebab-case and upper case are accepted too. */
+const IssueType = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
+  description: `An id of the issue catalogue (docs/issues.md): ${issueIds.join(", ")}`
+})
+
 export const ExplainRequest = Schema.Struct({
-  issue_type: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  issue_type: IssueType,
   context: Schema.optional(Open)
 })
 
@@ -15,11 +22,13 @@ export const ExplainResponse = Schema.Struct({
   explanation: Schema.String,
   severity: Schema.Literal("low", "medium", "high", "critical"),
   impact: Schema.String,
-  recommendation: Schema.String
+  recommendation: Schema.String,
+  /** Which source answered: the offline knowledge base, or the configured model (docs/ai.md). */
+  source: Source
 })
 
 export const FixRequest = Schema.Struct({
-  issue: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  issue: IssueType,
   domain: Domain,
   current_config: Schema.optional(Open)
 })
@@ -32,7 +41,17 @@ export const FixResponse = Schema.Struct({
     value: Schema.String,
     explanation: Schema.String,
     steps: Strings
-  })
+  }),
+  /** DNS fixes: how the project's own check judges the proposal once published. */
+  validation: Schema.optional(
+    Schema.Struct({
+      check: Schema.String,
+      valid: Schema.Boolean,
+      issues: Strings,
+      /** SPF: the DNS lookups the proposed record costs (limit 10). */
+      lookups: Schema.optional(Schema.Int)
+    })
+  )
 })
 
 export const DebugEmailRequest = Schema.Struct({
