@@ -233,7 +233,9 @@ export const settings = Config.all({
   scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000),
   checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),
   scanCacheTtlMs: ms("SCAN_CACHE_TTL_MS", 300_000),
-  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000))
+  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000)),
+  // POST /debug-email: the largest raw message accepted (413 beyond), below MAX_BODY_BYTES
+  debugEmailMaxBytes: int("DEBUG_EMAIL_MAX_BYTES", 524_288)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

@@ -3,10 +3,11 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api.ts"
 import { notImplemented } from "../api/Errors.ts"
+import { debugEmail } from "../mail/DebugEmail.ts"
 
 export const AiHandlers = HttpApiBuilder.group(Api, "ai", (handlers) =>
   handlers
     .handle("explain", () => Effect.fail(notImplemented))
     .handle("fix", () => Effect.fail(notImplemented))
-    .handle("debugEmail", () => Effect.fail(notImplemented))
+    .handle("debugEmail", ({ payload }) => debugEmail(payload.raw_email))
 )
