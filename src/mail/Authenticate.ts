@@ -29,7 +29,9 @@ import type {
 } from "./Verdicts.ts"
 
 /** mailauth threw (it should not): reported without any of the message's text. */
-export class AuthenticationFailed extends Data.TaggedError("AuthenticationFailed")<{ readonly reason: string }> {}
+export class AuthenticationFailed extends Data.TaggedError("AuthenticationFailed")<{
+  readonly reason: string
+}> {}
 
 /** The name our verdicts use in comments (mailauth's `mta`, shown as the evaluating host). */
 const MTA = "domain-audit"
@@ -38,7 +40,11 @@ interface DkimRow {
   readonly signingDomain?: string
   readonly selector?: string
   readonly signingHeaders?: { readonly keys?: string }
-  readonly status?: { readonly result?: string; readonly comment?: string | false; readonly aligned?: string | false }
+  readonly status?: {
+    readonly result?: string
+    readonly comment?: string | false
+    readonly aligned?: string | false
+  }
 }
 interface DkimOutcome {
   readonly results?: ReadonlyArray<DkimRow>
@@ -56,28 +62,56 @@ interface DmarcOutcome {
   readonly domain?: string
   readonly policy?: string
   readonly error?: string
-  readonly alignment?: { readonly spf?: { readonly result?: string | false }; readonly dkim?: { readonly result?: string | false } }
+  readonly alignment?: {
+    readonly spf?: { readonly result?: string | false }
+    readonly dkim?: { readonly result?: string | false }
+  }
 }
 interface ArcOutcome {
   readonly status?: { readonly result?: string; readonly comment?: string | false }
   readonly i?: number
 }
 
-const SPF_RESULTS: ReadonlyArray<string> = ["pass", "fail", "softfail", "neutral", "none", "temperror", "permerror"]
+const SPF_RESULTS: ReadonlyArray<string> = [
+  "pass",
+  "fail",
+  "softfail",
+  "neutral",
+  "none",
+  "temperror",
+  "permerror"
+]
 const text = (value: string | false | undefined) => (typeof value === "string" ? value : undefined)
 
-const spfVerdict = async (message: Message, envelope: string | false | undefined, resolver: MailauthResolver): Promise<{ verdict: SpfVerdict; passDomain: string | undefined }> => {
+const spfVerdict = async (
+  message: Message,
+  envelope: string | false | undefined,
+  resolver: MailauthResolver
+): Promise<{ verdict: SpfVerdict; passDomain: string | undefined }> => {
   const hop = trustedHop(message)
   if (hop?.ip === undefined) {
-    const details = hop === undefined
-      ? "SPF not evaluated: no Received header with a from clause, so the sending server is unknown"
-      : "SPF not evaluated: the newest Received header names no client IP address"
-    return { verdict: { result: "not-evaluated", domain: undefined, ip: undefined, helo: hop?.helo, mailFrom: undefined, details }, passDomain: undefined }
+    const details =
+      hop === undefined
+        ? "SPF not evaluated: no Received header with a from clause, so the sending server is unknown"
+        : "SPF not evaluated: the newest Received header names no client IP address"
+    return {
+      verdict: {
+        result: "not-evaluated",
+        domain: undefined,
+        ip: undefined,
+        helo: hop?.helo,
+        mailFrom: undefined,
+        details
+      },
+      passDomain: undefined
+    }
   }
   const rp = returnPath(message)
   const sender = hop.envelopeFrom ?? (rp !== undefined ? rp : text(envelope || undefined)) ?? ""
   const helo = hop.helo !== undefined && !/^\[/.test(hop.helo) ? hop.helo : `[${hop.ip}]`
-  const outcome = (await spf({ ip: hop.ip, helo, sender, mta: MTA, resolver } as Parameters<typeof spf>[0])) as SpfOutcome
+  const outcome = (await spf({ ip: hop.ip, helo, sender, mta: MTA, resolver } as Parameters<
+    typeof spf
+  >[0])) as SpfOutcome
   const raw = outcome.status?.result ?? "temperror"
   const result = (SPF_RESULTS.includes(raw) ? raw : "temperror") as SpfResult
   const mailFrom = sender === "" ? `postmaster@${helo}` : sender
@@ -98,18 +132,34 @@ const dkimVerdicts = (outcome: DkimOutcome): Array<DkimSignatureVerdict> =>
       result: row.status?.result ?? "neutral",
       aligned: Boolean(row.status?.aligned),
       comment: text(row.status?.comment),
-      signedHeaders: (row.signingHeaders?.keys ?? "").split(":").map((h) => h.trim().toLowerCase()).filter((h) => h !== "")
+      signedHeaders: (row.signingHeaders?.keys ?? "")
+        .split(":")
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== "")
     }))
 
 const dmarcVerdict = (outcome: DmarcOutcome | false, headerFrom: ReadonlyArray<string>): DmarcVerdict => {
   if (outcome === false)
-    return { result: "permerror", policy: undefined, domain: undefined, spfAligned: false, dkimAligned: false, details: `DMARC not evaluated: the message has ${headerFrom.length} From addresses, not one (RFC 7489 6.6.1)` }
+    return {
+      result: "permerror",
+      policy: undefined,
+      domain: undefined,
+      spfAligned: false,
+      dkimAligned: false,
+      details: `DMARC not evaluated: the message has ${headerFrom.length} From addresses, not one (RFC 7489 6.6.1)`
+    }
   const raw = outcome.status?.result ?? "temperror"
-  const result: DmarcResult = raw === "pass" || raw === "fail" || raw === "none" || raw === "temperror" ? raw : "permerror"
-  const policy = outcome.policy === "none" || outcome.policy === "quarantine" || outcome.policy === "reject" ? outcome.policy : undefined
+  const result: DmarcResult =
+    raw === "pass" || raw === "fail" || raw === "none" || raw === "temperror" ? raw : "permerror"
+  const policy =
+    outcome.policy === "none" || outcome.policy === "quarantine" || outcome.policy === "reject"
+      ? outcome.policy
+      : undefined
   const details =
-    result === "temperror" ? `the DMARC record of ${outcome.domain ?? "the From domain"} could not be looked up: ${outcome.error ?? "DNS failure"}`
-      : result === "none" ? `no DMARC record for ${outcome.domain ?? "the From domain"}`
+    result === "temperror"
+      ? `the DMARC record of ${outcome.domain ?? "the From domain"} could not be looked up: ${outcome.error ?? "DNS failure"}`
+      : result === "none"
+        ? `no DMARC record for ${outcome.domain ?? "the From domain"}`
         : `${result}${policy ? ` (policy ${policy})` : ""}${text(outcome.status?.comment) ? `: ${text(outcome.status?.comment)}` : ""}`
   return {
     result,
@@ -126,34 +176,58 @@ const arcVerdict = (outcome: ArcOutcome | undefined): ArcVerdict => {
   const comment = text(outcome?.status?.comment)
   return {
     result,
-    details: result === "none" ? "no ARC chain" : `${result}${outcome?.i ? ` (chain of ${outcome.i})` : ""}${comment ? `: ${comment}` : ""}`
+    details:
+      result === "none"
+        ? "no ARC chain"
+        : `${result}${outcome?.i ? ` (chain of ${outcome.i})` : ""}${comment ? `: ${comment}` : ""}`
   }
 }
 
 /** The whole evaluation, over a mailauth resolver. Exported for tests with a fake resolver. */
-export const verdictsWith = async (wire: string, message: Message, resolver: MailauthResolver): Promise<AuthVerdicts> => {
-  const dkimOutcome = (await dkimVerify(Buffer.from(wire, "utf8"), { resolver, minBitLength: 1024 } as Parameters<typeof dkimVerify>[1])) as unknown as DkimOutcome
+export const verdictsWith = async (
+  wire: string,
+  message: Message,
+  resolver: MailauthResolver
+): Promise<AuthVerdicts> => {
+  const dkimOutcome = (await dkimVerify(Buffer.from(wire, "utf8"), {
+    resolver,
+    minBitLength: 1024
+  } as Parameters<typeof dkimVerify>[1])) as unknown as DkimOutcome
   const dkim = dkimVerdicts(dkimOutcome)
   const { verdict: spfV, passDomain } = await spfVerdict(message, dkimOutcome.envelopeFrom, resolver)
-  const arcOutcome = dkimOutcome.arc ? ((await arc(dkimOutcome.arc as Parameters<typeof arc>[0], { resolver, minBitLength: 1024 } as Parameters<typeof arc>[1])) as ArcOutcome) : undefined
+  const arcOutcome = dkimOutcome.arc
+    ? ((await arc(
+        dkimOutcome.arc as Parameters<typeof arc>[0],
+        { resolver, minBitLength: 1024 } as Parameters<typeof arc>[1]
+      )) as ArcOutcome)
+    : undefined
   const headerFrom = ([] as Array<string>).concat(dkimOutcome.headerFrom ?? [])
-  const dmarcOutcome = headerFrom.length === 0
-    ? undefined
-    : ((await dmarc({
-        headerFrom,
-        spfDomains: passDomain === undefined ? [] : [passDomain],
-        dkimDomains: (dkimOutcome.results ?? [])
-          .filter((r) => r.status?.result === "pass")
-          .map((r) => ({ domain: r.signingDomain, aligned: r.status?.aligned })),
-        arcResult: arcOutcome,
-        resolver
-      } as Parameters<typeof dmarc>[0])) as DmarcOutcome | false)
+  const dmarcOutcome =
+    headerFrom.length === 0
+      ? undefined
+      : ((await dmarc({
+          headerFrom,
+          spfDomains: passDomain === undefined ? [] : [passDomain],
+          dkimDomains: (dkimOutcome.results ?? [])
+            .filter((r) => r.status?.result === "pass")
+            .map((r) => ({ domain: r.signingDomain, aligned: r.status?.aligned })),
+          arcResult: arcOutcome,
+          resolver
+        } as Parameters<typeof dmarc>[0])) as DmarcOutcome | false)
   return {
     spf: spfV,
     dkim,
-    dmarc: dmarcOutcome === undefined
-      ? { result: "permerror", policy: undefined, domain: undefined, spfAligned: false, dkimAligned: false, details: "DMARC not evaluated: the message has no From address" }
-      : dmarcVerdict(dmarcOutcome, headerFrom),
+    dmarc:
+      dmarcOutcome === undefined
+        ? {
+            result: "permerror",
+            policy: undefined,
+            domain: undefined,
+            spfAligned: false,
+            dkimAligned: false,
+            details: "DMARC not evaluated: the message has no From address"
+          }
+        : dmarcVerdict(dmarcOutcome, headerFrom),
     arc: arcVerdict(arcOutcome)
   }
 }
@@ -175,6 +249,7 @@ export const authenticate = (raw: string, message: Message) =>
         return verdictsWith(toWireFormat(raw), message, lookups).finally(() => clearTimeout(timer))
       },
       // the cause may quote the message: keep only its class, never its text
-      catch: (cause) => new AuthenticationFailed({ reason: cause instanceof Error ? cause.name : "unknown failure" })
+      catch: (cause) =>
+        new AuthenticationFailed({ reason: cause instanceof Error ? cause.name : "unknown failure" })
     })
   }).pipe(Effect.withSpan("DebugEmail.authenticate"))

@@ -9,9 +9,10 @@ import { Effect, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { authenticate } from "./Authenticate.ts"
 import { analyseHeaders } from "./HeaderAnalysis.ts"
-import { parseMessage } from "./Message.ts"
+import { authorDomain, type Message, parseMessage } from "./Message.ts"
+import { organisationalDomainOf } from "../records/DmarcRecord.ts"
 import { spamScore } from "./SpamRules.ts"
-import { dkimStatus } from "./Verdicts.ts"
+import { type AuthVerdicts, dkimStatus } from "./Verdicts.ts"
 
 export const DebugEmailResult = Schema.Struct({
   spf: Schema.Struct({ status: Schema.String, details: Schema.String, aligned: Schema.Boolean }),
@@ -40,11 +41,20 @@ export const DebugEmailResult = Schema.Struct({
   spamScore: Schema.Struct({
     score: Schema.Number,
     threshold: Schema.Number,
-    rules: Schema.Array(Schema.Struct({ name: Schema.String, score: Schema.Number, description: Schema.String }))
+    rules: Schema.Array(
+      Schema.Struct({ name: Schema.String, score: Schema.Number, description: Schema.String })
+    )
   }),
-  headerAnalysis: Schema.Struct({ issues: Schema.Array(Schema.String), warnings: Schema.Array(Schema.String) }),
+  headerAnalysis: Schema.Struct({
+    issues: Schema.Array(Schema.String),
+    warnings: Schema.Array(Schema.String)
+  }),
   suggestions: Schema.Array(
-    Schema.Struct({ issue: Schema.String, fix: Schema.String, priority: Schema.Literal("high", "medium", "low") })
+    Schema.Struct({
+      issue: Schema.String,
+      fix: Schema.String,
+      priority: Schema.Literal("high", "medium", "low")
+    })
   )
 })
 export type DebugEmailResult = typeof DebugEmailResult.Type
@@ -65,6 +75,24 @@ export class EmailUnreadable extends Schema.TaggedError<EmailUnreadable>()(
 
 const PRIORITY_ORDER = { high: 0, medium: 1, low: 2 } as const
 
+/**
+ * Alignment with the From domain. When DMARC was evaluated, its verdict (which honours the record's
+ * strict or relaxed modes); otherwise relaxed alignment, DMARC's default (RFC 7489 3.1).
+ */
+const alignment = (message: Message, auth: AuthVerdicts) => {
+  if (auth.dmarc.result === "pass" || auth.dmarc.result === "fail")
+    return { spf: auth.dmarc.spfAligned, dkim: auth.dmarc.dkimAligned }
+  const author = authorDomain(message)
+  const aligned = (domain: string | undefined) =>
+    author !== undefined &&
+    domain !== undefined &&
+    organisationalDomainOf(domain) === organisationalDomainOf(author)
+  return {
+    spf: auth.spf.result === "pass" && aligned(auth.spf.domain),
+    dkim: auth.dkim.some((s) => s.result === "pass" && aligned(s.domain))
+  }
+}
+
 export const debugEmail = (raw: string) =>
   Effect.gen(function* () {
     const { debugEmailMaxBytes } = yield* AppConfig
@@ -75,18 +103,21 @@ export const debugEmail = (raw: string) =>
       })
     const message = parseMessage(raw)
     if (message.fields.length === 0)
-      return yield* new EmailUnreadable({ error: "raw_email has no header fields: paste the full message source, headers included" })
+      return yield* new EmailUnreadable({
+        error: "raw_email has no header fields: paste the full message source, headers included"
+      })
     const auth = yield* authenticate(raw, message).pipe(
       Effect.catchTag("AuthenticationFailed", (e) =>
         Effect.fail(new EmailUnreadable({ error: `the message could not be authenticated (${e.reason})` }))
       )
     )
     const findings = analyseHeaders(message, auth)
+    const aligned = alignment(message, auth)
     const result: DebugEmailResult = {
-      spf: { status: auth.spf.result, details: auth.spf.details, aligned: auth.dmarc.spfAligned },
+      spf: { status: auth.spf.result, details: auth.spf.details, aligned: aligned.spf },
       dkim: {
         status: dkimStatus(auth.dkim),
-        aligned: auth.dmarc.dkimAligned || auth.dkim.some((s) => s.result === "pass" && s.aligned),
+        aligned: aligned.dkim,
         signatures: auth.dkim.map((s) => ({
           domain: s.domain,
           selector: s.selector,

@@ -110,7 +110,13 @@ export const mailboxes = (value: string): ReadonlyArray<string> =>
 /** The domain of an address (after the last @), lowercased; undefined when there is none. */
 export const domainOf = (address: string): string | undefined => {
   const at = address.lastIndexOf("@")
-  const domain = at >= 0 ? address.slice(at + 1).replace(/[>\s]+$/, "").toLowerCase() : ""
+  const domain =
+    at >= 0
+      ? address
+          .slice(at + 1)
+          .replace(/[>\s]+$/, "")
+          .toLowerCase()
+      : ""
   return domain === "" ? undefined : domain
 }
 
@@ -156,7 +162,8 @@ export const parseDateTime = (value: string): number | undefined => {
   const day = Number(m[2])
   const month = MONTHS.indexOf(m[3]!.toLowerCase())
   let year = Number(m[4])
-  if (m[4]!.length === 2) year += year < 50 ? 2000 : 1900 // RFC 5322 4.3
+  if (m[4]!.length === 2)
+    year += year < 50 ? 2000 : 1900 // RFC 5322 4.3
   else if (m[4]!.length === 3) year += 1900
   const hour = Number(m[5])
   const minute = Number(m[6])

@@ -36,9 +36,12 @@ const HOUR = 3_600_000
 const dateSkew = (m: Message): number | undefined => {
   const date = first(m, "Date")
   const sent = date === undefined ? undefined : parseDateTime(date)
-  const received = trustedHop(m)?.at ?? values(m, "Received").map((v) => v.slice(v.lastIndexOf(";") + 1))
-    .map(parseDateTime)
-    .find((t) => t !== undefined)
+  const received =
+    trustedHop(m)?.at ??
+    values(m, "Received")
+      .map((v) => v.slice(v.lastIndexOf(";") + 1))
+      .map(parseDateTime)
+      .find((t) => t !== undefined)
   return sent === undefined || received === undefined ? undefined : sent - received
 }
 
@@ -61,15 +64,24 @@ const hopComment = (m: Message) => {
 const subjectAllCaps = (m: Message) => {
   const subject = first(m, "Subject") ?? ""
   const letters = subject.replace(/[^\p{L}]/gu, "")
-  return subject.trim().split(/\s+/).length > 1 && letters.length >= 10 && letters === letters.toUpperCase() &&
+  return (
+    subject.trim().split(/\s+/).length > 1 &&
+    letters.length >= 10 &&
+    letters === letters.toUpperCase() &&
     letters !== letters.toLowerCase()
+  )
 }
 
 const textBody = (m: Message) => m.body.replace(/\s+/g, "")
 
 export const SPAM_RULES: ReadonlyArray<SpamRule> = [
   // --- header rules (50_scores.cf, set 1)
-  { name: "MISSING_MID", score: 0.14, description: "Missing Message-Id: header", fires: (i) => !has(i.message, "Message-ID") },
+  {
+    name: "MISSING_MID",
+    score: 0.14,
+    description: "Missing Message-Id: header",
+    fires: (i) => !has(i.message, "Message-ID")
+  },
   {
     name: "INVALID_MSGID",
     score: 1.167,
@@ -79,7 +91,12 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
       return id !== undefined && !/^\s*<[^<>@\s]+@[^<>@\s]+>\s*$/.test(id)
     }
   },
-  { name: "MISSING_DATE", score: 1.396, description: "Missing Date: header", fires: (i) => !has(i.message, "Date") },
+  {
+    name: "MISSING_DATE",
+    score: 1.396,
+    description: "Missing Date: header",
+    fires: (i) => !has(i.message, "Date")
+  },
   {
     name: "INVALID_DATE",
     score: 0.432,
@@ -89,25 +106,90 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
       return date !== undefined && parseDateTime(date) === undefined
     }
   },
-  { name: "DATE_IN_FUTURE_03_06", score: 2.426, description: "Date: is 3 to 6 hours after Received: date", fires: future(3, 6) },
-  { name: "DATE_IN_FUTURE_06_12", score: 0.001, description: "Date: is 6 to 12 hours after Received: date", fires: future(6, 12) },
-  { name: "DATE_IN_FUTURE_12_24", score: 2.489, description: "Date: is 12 to 24 hours after Received: date", fires: future(12, 24) },
-  { name: "DATE_IN_FUTURE_24_48", score: 1.248, description: "Date: is 24 to 48 hours after Received: date", fires: future(24, 48) },
-  { name: "DATE_IN_FUTURE_48_96", score: 0.813, description: "Date: is 48 to 96 hours after Received: date", fires: future(48, 96) },
-  { name: "DATE_IN_PAST_03_06", score: 1.076, description: "Date: is 3 to 6 hours before Received: date", fires: past(3, 6) },
-  { name: "DATE_IN_PAST_06_12", score: 1.103, description: "Date: is 6 to 12 hours before Received: date", fires: past(6, 12) },
-  { name: "DATE_IN_PAST_12_24", score: 0.804, description: "Date: is 12 to 24 hours before Received: date", fires: past(12, 24) },
-  { name: "DATE_IN_PAST_24_48", score: 0.485, description: "Date: is 24 to 48 hours before Received: date", fires: past(24, 48) },
-  { name: "DATE_IN_PAST_96_XX", score: 2.07, description: "Date: is 96 hours or more before Received: date", fires: past(96, Infinity) },
-  { name: "MISSING_SUBJECT", score: 1.767, description: "Missing Subject: header", fires: (i) => !has(i.message, "Subject") },
-  { name: "MISSING_HEADERS", score: 1.207, description: "Missing To: header", fires: (i) => !has(i.message, "To") },
+  {
+    name: "DATE_IN_FUTURE_03_06",
+    score: 2.426,
+    description: "Date: is 3 to 6 hours after Received: date",
+    fires: future(3, 6)
+  },
+  {
+    name: "DATE_IN_FUTURE_06_12",
+    score: 0.001,
+    description: "Date: is 6 to 12 hours after Received: date",
+    fires: future(6, 12)
+  },
+  {
+    name: "DATE_IN_FUTURE_12_24",
+    score: 2.489,
+    description: "Date: is 12 to 24 hours after Received: date",
+    fires: future(12, 24)
+  },
+  {
+    name: "DATE_IN_FUTURE_24_48",
+    score: 1.248,
+    description: "Date: is 24 to 48 hours after Received: date",
+    fires: future(24, 48)
+  },
+  {
+    name: "DATE_IN_FUTURE_48_96",
+    score: 0.813,
+    description: "Date: is 48 to 96 hours after Received: date",
+    fires: future(48, 96)
+  },
+  {
+    name: "DATE_IN_PAST_03_06",
+    score: 1.076,
+    description: "Date: is 3 to 6 hours before Received: date",
+    fires: past(3, 6)
+  },
+  {
+    name: "DATE_IN_PAST_06_12",
+    score: 1.103,
+    description: "Date: is 6 to 12 hours before Received: date",
+    fires: past(6, 12)
+  },
+  {
+    name: "DATE_IN_PAST_12_24",
+    score: 0.804,
+    description: "Date: is 12 to 24 hours before Received: date",
+    fires: past(12, 24)
+  },
+  {
+    name: "DATE_IN_PAST_24_48",
+    score: 0.485,
+    description: "Date: is 24 to 48 hours before Received: date",
+    fires: past(24, 48)
+  },
+  {
+    name: "DATE_IN_PAST_96_XX",
+    score: 2.07,
+    description: "Date: is 96 hours or more before Received: date",
+    fires: past(96, Infinity)
+  },
+  {
+    name: "MISSING_SUBJECT",
+    score: 1.767,
+    description: "Missing Subject: header",
+    fires: (i) => !has(i.message, "Subject")
+  },
+  {
+    name: "MISSING_HEADERS",
+    score: 1.207,
+    description: "Missing To: header",
+    fires: (i) => !has(i.message, "To")
+  },
   {
     name: "REPLYTO_WITHOUT_TO_CC",
     score: 1.946,
     description: "No description available.",
     fires: (i) => has(i.message, "Reply-To") && !has(i.message, "To") && !has(i.message, "Cc")
   },
-  { name: "SUBJ_ALL_CAPS", score: 0.5, description: "Subject is all capitals", fires: (i) => subjectAllCaps(i.message) },
+  {
+    name: "SUBJ_ALL_CAPS",
+    score: 0.5,
+    description: "Subject is all capitals",
+    fires: (i) => subjectAllCaps(i.message)
+  },
   {
     name: "RDNS_NONE",
     score: 1.274,
@@ -132,7 +214,12 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
     description: "localhost as HELO",
     fires: (i) => /^localhost(\.localdomain)?$/i.test(trustedHop(i.message)?.helo ?? "")
   },
-  { name: "EMPTY_MESSAGE", score: 2.344, description: "Message appears to have no textual parts", fires: (i) => textBody(i.message) === "" },
+  {
+    name: "EMPTY_MESSAGE",
+    score: 2.344,
+    description: "Message appears to have no textual parts",
+    fires: (i) => textBody(i.message) === ""
+  },
   {
     name: "MIME_HTML_ONLY",
     score: 0.1,
@@ -140,14 +227,49 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
     fires: (i) => /^\s*text\/html\b/i.test(first(i.message, "Content-Type") ?? "")
   },
   // --- SPF plugin
-  { name: "SPF_PASS", score: -0.001, description: "SPF: sender matches SPF record", fires: (i) => i.auth.spf.result === "pass" },
-  { name: "SPF_FAIL", score: 0.919, description: "SPF: sender does not match SPF record (fail)", fires: (i) => i.auth.spf.result === "fail" },
-  { name: "SPF_SOFTFAIL", score: 0.972, description: "SPF: sender does not match SPF record (softfail)", fires: (i) => i.auth.spf.result === "softfail" },
-  { name: "SPF_NEUTRAL", score: 0.652, description: "SPF: sender does not match SPF record (neutral)", fires: (i) => i.auth.spf.result === "neutral" },
-  { name: "SPF_NONE", score: 0.001, description: "SPF: sender does not publish an SPF Record", fires: (i) => i.auth.spf.result === "none" },
+  {
+    name: "SPF_PASS",
+    score: -0.001,
+    description: "SPF: sender matches SPF record",
+    fires: (i) => i.auth.spf.result === "pass"
+  },
+  {
+    name: "SPF_FAIL",
+    score: 0.919,
+    description: "SPF: sender does not match SPF record (fail)",
+    fires: (i) => i.auth.spf.result === "fail"
+  },
+  {
+    name: "SPF_SOFTFAIL",
+    score: 0.972,
+    description: "SPF: sender does not match SPF record (softfail)",
+    fires: (i) => i.auth.spf.result === "softfail"
+  },
+  {
+    name: "SPF_NEUTRAL",
+    score: 0.652,
+    description: "SPF: sender does not match SPF record (neutral)",
+    fires: (i) => i.auth.spf.result === "neutral"
+  },
+  {
+    name: "SPF_NONE",
+    score: 0.001,
+    description: "SPF: sender does not publish an SPF Record",
+    fires: (i) => i.auth.spf.result === "none"
+  },
   // --- DKIM plugin
-  { name: "DKIM_SIGNED", score: 0.1, description: "Message has a DKIM or DK signature, not necessarily valid", fires: (i) => i.auth.dkim.length > 0 },
-  { name: "DKIM_VALID", score: -0.1, description: "Message has at least one valid DKIM or DK signature", fires: (i) => i.auth.dkim.some((s) => s.result === "pass") },
+  {
+    name: "DKIM_SIGNED",
+    score: 0.1,
+    description: "Message has a DKIM or DK signature, not necessarily valid",
+    fires: (i) => i.auth.dkim.length > 0
+  },
+  {
+    name: "DKIM_VALID",
+    score: -0.1,
+    description: "Message has at least one valid DKIM or DK signature",
+    fires: (i) => i.auth.dkim.some((s) => s.result === "pass")
+  },
   {
     name: "DKIM_VALID_AU",
     score: -0.1,
@@ -159,16 +281,23 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
     score: -0.1,
     description: "Message has a valid DKIM or DK signature from envelope-from domain",
     fires: (i) =>
-      i.auth.spf.domain !== undefined && i.auth.dkim.some((s) => s.result === "pass" && s.domain === i.auth.spf.domain)
+      i.auth.spf.domain !== undefined &&
+      i.auth.dkim.some((s) => s.result === "pass" && s.domain === i.auth.spf.domain)
   },
   {
     name: "DKIM_INVALID",
     score: 0.1,
     description: "DKIM or DK signature exists, but is not valid",
-    fires: (i) => i.auth.dkim.length > 0 && !i.auth.dkim.some((s) => s.result === "pass" || s.result === "temperror")
+    fires: (i) =>
+      i.auth.dkim.length > 0 && !i.auth.dkim.some((s) => s.result === "pass" || s.result === "temperror")
   },
   // --- DMARC plugin
-  { name: "DMARC_PASS", score: -0.001, description: "DMARC pass policy", fires: (i) => i.auth.dmarc.result === "pass" },
+  {
+    name: "DMARC_PASS",
+    score: -0.001,
+    description: "DMARC pass policy",
+    fires: (i) => i.auth.dmarc.result === "pass"
+  },
   {
     name: "DMARC_REJECT",
     score: 0.001,
@@ -187,13 +316,22 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
     description: "DMARC none policy",
     fires: (i) => i.auth.dmarc.result === "fail" && i.auth.dmarc.policy === "none"
   },
-  { name: "DMARC_MISSING", score: 0.001, description: "Missing DMARC policy", fires: (i) => i.auth.dmarc.result === "none" }
+  {
+    name: "DMARC_MISSING",
+    score: 0.001,
+    description: "Missing DMARC policy",
+    fires: (i) => i.auth.dmarc.result === "none"
+  }
 ]
 
 export interface SpamScore {
   readonly score: number
   readonly threshold: number
-  readonly rules: ReadonlyArray<{ readonly name: string; readonly score: number; readonly description: string }>
+  readonly rules: ReadonlyArray<{
+    readonly name: string
+    readonly score: number
+    readonly description: string
+  }>
 }
 
 /** The rules that fire, and their sum rounded to SpamAssassin's three decimals. */

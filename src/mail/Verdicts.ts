@@ -5,14 +5,7 @@
 
 /** RFC 7208 2.6 results, and `not-evaluated` when the message names no client to evaluate. */
 export type SpfResult =
-  | "pass"
-  | "fail"
-  | "softfail"
-  | "neutral"
-  | "none"
-  | "temperror"
-  | "permerror"
-  | "not-evaluated"
+  "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror" | "not-evaluated"
 
 export interface SpfVerdict {
   readonly result: SpfResult

@@ -59,7 +59,8 @@ export const toNodeShape = (answer: DnsAnswer): Array<unknown> | Error => {
   }
 }
 
-const isRecordType = (type: string): type is RecordType => (RecordTypes as ReadonlyArray<string>).includes(type)
+const isRecordType = (type: string): type is RecordType =>
+  (RecordTypes as ReadonlyArray<string>).includes(type)
 
 /** `query` (the Resolver's, R = never) as a mailauth resolver; lookups stop when `signal` aborts. */
 export const mailauthResolver =

@@ -16,7 +16,9 @@ const worldKey = (domain: string, selector: string): string => {
   const manifest = JSON.parse(readFileSync(worldEnv().WORLD_MANIFEST!, "utf8")) as {
     scenarios: Array<{ domain: string; dkim?: Array<{ selector: string; privateKey: string | null }> }>
   }
-  const file = manifest.scenarios.find((s) => s.domain === domain)?.dkim?.find((d) => d.selector === selector)?.privateKey
+  const file = manifest.scenarios
+    .find((s) => s.domain === domain)
+    ?.dkim?.find((d) => d.selector === selector)?.privateKey
   if (!file) throw new Error(`the world manifest has no private key for ${selector}._domainkey.${domain}`)
   return readFileSync(file, "utf8")
 }
@@ -55,7 +57,10 @@ const sign = (raw: string, domain: string, selector: string, key = worldKey(doma
   })
 
 const debug = (raw: string) =>
-  Effect.map(call("POST", "/api/debug-email", { raw_email: raw }), (r) => ({ status: r.status, body: r.json }))
+  Effect.map(call("POST", "/api/debug-email", { raw_email: raw }), (r) => ({
+    status: r.status,
+    body: r.json
+  }))
 
 const ruleNames = (body: any): Array<string> => body.spamScore.rules.map((r: { name: string }) => r.name)
 
@@ -71,9 +76,20 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /debug-email i
       expect(r.body.dkim.signatures).toEqual([
         { domain: "perfect.com", selector: "selector1", status: "pass", aligned: true, details: null }
       ])
-      expect(r.body.dmarc).toMatchObject({ status: "pass", alignment: { spf: true, dkim: true }, policy: "reject" })
+      expect(r.body.dmarc).toMatchObject({
+        status: "pass",
+        alignment: { spf: true, dkim: true },
+        policy: "reject"
+      })
       expect(ruleNames(r.body)).toEqual(
-        expect.arrayContaining(["SPF_PASS", "DKIM_SIGNED", "DKIM_VALID", "DKIM_VALID_AU", "DKIM_VALID_EF", "DMARC_PASS"])
+        expect.arrayContaining([
+          "SPF_PASS",
+          "DKIM_SIGNED",
+          "DKIM_VALID",
+          "DKIM_VALID_AU",
+          "DKIM_VALID_EF",
+          "DMARC_PASS"
+        ])
       )
       expect(r.body.spamScore.score).toBeLessThan(0)
       expect(r.body.spamScore.threshold).toBe(5)
@@ -87,11 +103,18 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /debug-email i
       const signed = yield* Effect.promise(() =>
         dkimSign(raw, {
           signatureData: [
-            { signingDomain: "perfect.com", selector: "ed25519", privateKey: worldKey("perfect.com", "ed25519"), algorithm: "ed25519-sha256" }
+            {
+              signingDomain: "perfect.com",
+              selector: "ed25519",
+              privateKey: worldKey("perfect.com", "ed25519"),
+              algorithm: "ed25519-sha256"
+            }
           ]
         } as unknown as Parameters<typeof dkimSign>[1])
       )
-      const r = yield* debug(received(PERFECT_MX, "mx.perfect.com", "bounce@perfect.com") + signed.signatures + raw)
+      const r = yield* debug(
+        received(PERFECT_MX, "mx.perfect.com", "bounce@perfect.com") + signed.signatures + raw
+      )
       expect(r.body.dkim.signatures[0]).toMatchObject({ selector: "ed25519", status: "pass" })
     })
   )
@@ -106,7 +129,11 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /debug-email i
       expect(r.body.dmarc).toMatchObject({ status: "pass", alignment: { spf: true, dkim: false } })
       expect(ruleNames(r.body)).toContain("DKIM_INVALID")
       expect(ruleNames(r.body)).not.toContain("DKIM_VALID")
-      expect(r.body.suggestions.some((s: any) => s.priority === "high" && /DKIM signature d=perfect.com/.test(s.issue))).toBe(true)
+      expect(
+        r.body.suggestions.some(
+          (s: any) => s.priority === "high" && /DKIM signature d=perfect.com/.test(s.issue)
+        )
+      ).toBe(true)
     })
   )
 
@@ -120,20 +147,32 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /debug-email i
     })
   )
 
-  it.effect("sent from a hop perfect.com's SPF does not list, unsigned: SPF fail, DMARC fail under p=reject", () =>
-    Effect.gen(function* () {
-      const r = yield* debug(received(UNLISTED, "relay.example-forger.net", "bounce@perfect.com") + message("alice@perfect.com"))
-      expect(r.body.spf).toMatchObject({ status: "fail", aligned: false })
-      expect(r.body.spf.details).toContain(UNLISTED)
-      expect(r.body.dmarc).toMatchObject({ status: "fail", policy: "reject", alignment: { spf: false, dkim: false } })
-      expect(ruleNames(r.body)).toEqual(expect.arrayContaining(["SPF_FAIL", "DMARC_REJECT"]))
-      expect(r.body.headerAnalysis.issues.some((i: string) => i.startsWith("DMARC fail (policy reject)"))).toBe(true)
-    })
+  it.effect(
+    "sent from a hop perfect.com's SPF does not list, unsigned: SPF fail, DMARC fail under p=reject",
+    () =>
+      Effect.gen(function* () {
+        const r = yield* debug(
+          received(UNLISTED, "relay.example-forger.net", "bounce@perfect.com") + message("alice@perfect.com")
+        )
+        expect(r.body.spf).toMatchObject({ status: "fail", aligned: false })
+        expect(r.body.spf.details).toContain(UNLISTED)
+        expect(r.body.dmarc).toMatchObject({
+          status: "fail",
+          policy: "reject",
+          alignment: { spf: false, dkim: false }
+        })
+        expect(ruleNames(r.body)).toEqual(expect.arrayContaining(["SPF_FAIL", "DMARC_REJECT"]))
+        expect(
+          r.body.headerAnalysis.issues.some((i: string) => i.startsWith("DMARC fail (policy reject)"))
+        ).toBe(true)
+      })
   )
 
   it.effect("unsigned.net from an unlisted hop: DMARC fail under p=quarantine", () =>
     Effect.gen(function* () {
-      const r = yield* debug(received(UNLISTED, "relay.example-forger.net", "news@unsigned.net") + message("news@unsigned.net"))
+      const r = yield* debug(
+        received(UNLISTED, "relay.example-forger.net", "news@unsigned.net") + message("news@unsigned.net")
+      )
       expect(r.body.spf.status).toBe("fail")
       expect(r.body.dmarc).toMatchObject({ status: "fail", policy: "quarantine" })
       expect(ruleNames(r.body)).toEqual(expect.arrayContaining(["SPF_FAIL", "DMARC_QUAR"]))
@@ -150,11 +189,14 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /debug-email i
           privateKey: worldKey("synth-00001.com", "selector1"),
           i: 1,
           cv: "none",
-          authResults: "mx.synth-00001.com; dkim=pass header.d=perfect.com; spf=pass smtp.mailfrom=perfect.com; dmarc=pass header.from=perfect.com"
+          authResults:
+            "mx.synth-00001.com; dkim=pass header.d=perfect.com; spf=pass smtp.mailfrom=perfect.com; dmarc=pass header.from=perfect.com"
         } as unknown as Parameters<typeof sealMessage>[1])
       )
       expect(seal.length).toBeGreaterThan(0)
-      const r = yield* debug(received("127.77.0.1", "mx.synth-00001.com", "alice@perfect.com") + seal.toString() + signed)
+      const r = yield* debug(
+        received("127.77.0.1", "mx.synth-00001.com", "alice@perfect.com") + seal.toString() + signed
+      )
       expect(r.body.arc.status).toBe("pass")
       expect(r.body.dkim.status).toBe("pass")
     })
