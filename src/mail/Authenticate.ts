@@ -116,7 +116,7 @@ const spfVerdict = async (
   const result = (SPF_RESULTS.includes(raw) ? raw : "temperror") as SpfResult
   const mailFrom = sender === "" ? `postmaster@${helo}` : sender
   const why = text(outcome.status?.comment)?.replace(`${MTA}: `, "")
-  const details = `${result} for client ${hop.ip} (HELO ${helo}, MAIL FROM ${mailFrom}) from the newest Received header${why ? `: ${why}` : ""}`
+  const details = `client ${hop.ip} (HELO ${helo}, MAIL FROM ${mailFrom}) from the newest Received header${why ? `: ${why}` : ""}`
   return {
     verdict: { result, domain: outcome.domain, ip: hop.ip, helo, mailFrom, details },
     passDomain: result === "pass" ? outcome.domain : undefined

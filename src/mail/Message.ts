@@ -183,22 +183,44 @@ export const parseDateTime = (value: string): number | undefined => {
 export interface Hop {
   readonly ip: string | undefined
   readonly helo: string | undefined
+  /** The peer's reverse-DNS name as the receiver recorded it; null: it recorded none; undefined: not said. */
+  readonly rdns: string | null | undefined
   readonly envelopeFrom: string | undefined
   /** The time stamp after the last ";" (RFC 5321 4.4), epoch ms. */
   readonly at: number | undefined
   readonly by: string | undefined
 }
 
+/**
+ * The from clause as the common MTAs write it (RFC 5321 4.4 leaves the comment free-form):
+ * - Postfix, Sendmail, Microsoft: `from HELO (RDNS [IP])`, `(unknown [IP])` or `([IP])` without rDNS;
+ * - Exim: `from RDNS ([IP] helo=HELO)`, or `from [IP] (helo=HELO)` without rDNS.
+ */
 export const parseReceived = (value: string): Hop => {
   const fromClause = /^\s*from\s+([^\s()]+)\s*(\(((?:[^()]|\([^()]*\))*)\))?/i.exec(value)
   const literal = /\[(?:ipv6:)?([0-9a-f:.]+)\]/i
-  const ip = (fromClause?.[3] !== undefined ? literal.exec(fromClause[3]) : undefined)?.[1]
-  const heloLiteral = fromClause?.[1] !== undefined ? literal.exec(fromClause[1])?.[1] : undefined
+  const token = fromClause?.[1]
+  const comment = fromClause?.[3]
+  const tokenLiteral = token === undefined ? undefined : literal.exec(token)?.[1]
+  const ip = (comment === undefined ? undefined : literal.exec(comment)?.[1]) ?? tokenLiteral
+  const exim = comment === undefined ? undefined : /\bhelo=([^\s()\]]+)/i.exec(comment)?.[1]
+  const named = comment === undefined ? undefined : /^\s*([^\s[\]]+)?\s*\[/.exec(comment)
+  const rdns =
+    exim !== undefined
+      ? tokenLiteral !== undefined
+        ? null
+        : (token ?? null)
+      : named === null || named === undefined
+        ? undefined
+        : named[1] === undefined || named[1].toLowerCase() === "unknown"
+          ? null
+          : named[1]
   const envelope = /envelope-from\s*[=:]?\s*<?([^\s<>;]*)>?/i.exec(value)?.[1]
   const semicolon = value.lastIndexOf(";")
   return {
-    ip: ip ?? heloLiteral,
-    helo: fromClause?.[1],
+    ip,
+    helo: exim ?? token,
+    rdns: typeof rdns === "string" ? rdns.toLowerCase().replace(/\.$/, "") : rdns,
     envelopeFrom: envelope === undefined ? undefined : envelope.toLowerCase(),
     at: semicolon >= 0 ? parseDateTime(value.slice(semicolon + 1)) : undefined,
     by: /\bby\s+([^\s();]+)/i.exec(value)?.[1]?.toLowerCase()

@@ -56,11 +56,6 @@ const past = (from: number, to: number) => (i: RuleInput) => {
 }
 
 /** The comment of the trusted hop's from clause, where the receiver records the peer's rDNS name. */
-const hopComment = (m: Message) => {
-  const received = values(m, "Received").find((v) => /^\s*from\s/i.test(v))
-  return received === undefined ? undefined : /^\s*from\s+\S+\s*\(([^)]*)\)/i.exec(received)?.[1]
-}
-
 const subjectAllCaps = (m: Message) => {
   const subject = first(m, "Subject") ?? ""
   const letters = subject.replace(/[^\p{L}]/gu, "")
@@ -195,8 +190,8 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
     score: 1.274,
     description: "Delivered to internal network by a host with no rDNS",
     fires: (i) => {
-      const comment = hopComment(i.message)
-      return comment !== undefined && /^\s*(unknown\s*)?\[[^\]]+\]/i.test(comment)
+      const hop = trustedHop(i.message)
+      return hop?.ip !== undefined && hop.rdns === null
     }
   },
   {

@@ -2,7 +2,14 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { analyseHeaders } from "../../src/mail/HeaderAnalysis.ts"
-import { mailboxes, parseDateTime, parseMessage, trustedHop, values } from "../../src/mail/Message.ts"
+import {
+  mailboxes,
+  parseDateTime,
+  parseMessage,
+  parseReceived,
+  trustedHop,
+  values
+} from "../../src/mail/Message.ts"
 import { spamScore } from "../../src/mail/SpamRules.ts"
 import { build, GOOD_HEADERS, PASSING, withDkim, withField, without } from "./fixtures.ts"
 
@@ -41,10 +48,42 @@ describe("parseMessage", () => {
     expect(trustedHop(m)).toEqual({
       ip: "127.25.0.1",
       helo: "mx.perfect.com",
+      rdns: "mx.perfect.com",
       envelopeFrom: "b@perfect.com",
       at: Date.UTC(2026, 10, 23, 20, 0, 1),
       by: "mail.unsigned.net"
     })
+  })
+
+  it("reads the client, HELO and rDNS as Postfix, Sendmail and Exim write them", () => {
+    const hop = (clause: string) => {
+      const { ip, helo, rdns } = parseReceived(
+        `${clause} by mail.unsigned.net; Mon, 23 Nov 2026 20:00:01 +0000`
+      )
+      return { ip, helo, rdns }
+    }
+    expect(hop("from helo.test (unknown [192.0.2.7])")).toEqual({
+      ip: "192.0.2.7",
+      helo: "helo.test",
+      rdns: null
+    })
+    expect(hop("from helo.test ([192.0.2.7])")).toEqual({ ip: "192.0.2.7", helo: "helo.test", rdns: null })
+    expect(hop("from helo.test (rdns.test. [IPv6:2001:db8::7])")).toEqual({
+      ip: "2001:db8::7",
+      helo: "helo.test",
+      rdns: "rdns.test"
+    })
+    expect(hop("from rdns.test ([192.0.2.7] helo=helo.test)")).toEqual({
+      ip: "192.0.2.7",
+      helo: "helo.test",
+      rdns: "rdns.test"
+    })
+    expect(hop("from [192.0.2.7] (helo=helo.test)")).toEqual({
+      ip: "192.0.2.7",
+      helo: "helo.test",
+      rdns: null
+    })
+    expect(hop("from helo.test")).toEqual({ ip: undefined, helo: "helo.test", rdns: undefined })
   })
 
   it("reads RFC 5322 dates with zones, obsolete zone names and two-digit years", () => {

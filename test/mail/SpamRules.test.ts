@@ -61,7 +61,11 @@ const CASES: Record<string, { readonly fires: Case; readonly quiet: Case }> = {
     quiet: headers([...GOOD_HEADERS, "Reply-To: alice@perfect.com"])
   },
   SUBJ_ALL_CAPS: { fires: headers(withField("Subject: WIN A FREE CRUISE TODAY")), quiet: good() },
-  RDNS_NONE: { fires: received("from mx.perfect.com (unknown [127.25.0.1])"), quiet: good() },
+  RDNS_NONE: {
+    fires: received("from mx.perfect.com (unknown [127.25.0.1])"),
+    // Exim's form with rDNS: the name first, the HELO inside the comment
+    quiet: received("from mx.perfect.com ([127.25.0.1] helo=mx.perfect.com)")
+  },
   RCVD_NUMERIC_HELO: { fires: received("from [127.25.0.1] (mx.perfect.com [127.25.0.1])"), quiet: good() },
   HELO_LOCALHOST: { fires: received("from localhost (mx.perfect.com [127.25.0.1])"), quiet: good() },
   EMPTY_MESSAGE: { fires: headers(GOOD_HEADERS, "\r\n  \r\n"), quiet: good() },
