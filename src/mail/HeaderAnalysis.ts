@@ -189,7 +189,9 @@ const alignment = (m: Message, auth: AuthVerdicts): Array<Finding> => {
     )
   else if (
     author !== undefined &&
-    !auth.dkim.some((s) => s.result === "pass" && relaxedAligned(s.domain, author))
+    !auth.dkim.some((s) => s.result === "pass" && relaxedAligned(s.domain, author)) &&
+    // an aligned signature whose key could not be looked up may be valid: reported as a warning below
+    !auth.dkim.some((s) => s.result === "temperror" && relaxedAligned(s.domain, author))
   )
     out.push(
       issue(
@@ -198,16 +200,22 @@ const alignment = (m: Message, auth: AuthVerdicts): Array<Finding> => {
         "high"
       )
     )
-  for (const s of auth.dkim.filter((s) => s.result !== "pass"))
-    out.push(
-      issue(
-        `DKIM signature d=${s.domain} s=${s.selector}: ${s.result}${s.comment ? ` (${s.comment})` : ""}`,
-        s.result === "temperror"
-          ? "The key lookup failed; try again later."
-          : "Check that the message was not modified after signing and that the published key matches the signing key.",
-        s.result === "temperror" ? "low" : "high"
+  for (const s of auth.dkim.filter((s) => s.result !== "pass")) {
+    const text = `DKIM signature d=${s.domain} s=${s.selector}: ${s.result}${s.comment ? ` (${s.comment})` : ""}`
+    if (s.result === "temperror")
+      // the key could not be looked up: nothing is known about the signature
+      out.push(warning(text, "The key lookup failed; try again later.", "low"))
+    else
+      out.push(
+        issue(
+          text,
+          s.comment === "no key"
+            ? `Publish the public key at ${s.selector}._domainkey.${s.domain}, or sign with a selector that has one.`
+            : "Check that the message was not modified after signing and that the published key matches the signing key.",
+          "high"
+        )
       )
-    )
+  }
   switch (auth.spf.result) {
     case "fail":
     case "softfail":

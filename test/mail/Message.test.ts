@@ -133,6 +133,23 @@ describe("analyseHeaders", () => {
     expect(r.issues[0]).toMatch(/No valid DKIM signature aligned with perfect.com \(d= esp-mailer.net\)/)
   })
 
+  it("a DKIM key that could not be looked up is a warning, never a verdict on the signature", () => {
+    const r = texts(
+      GOOD_HEADERS,
+      undefined,
+      withDkim({ result: "temperror", comment: "DNS failure: ETIMEOUT" })
+    )
+    expect(r.issues).toEqual([])
+    expect(r.warnings).toEqual([
+      "DKIM signature d=perfect.com s=selector1: temperror (DNS failure: ETIMEOUT)"
+    ])
+    const missing = texts(GOOD_HEADERS, undefined, withDkim({ result: "neutral", comment: "no key" }))
+    expect(missing.issues).toEqual([
+      "No valid DKIM signature aligned with perfect.com (d= perfect.com)",
+      "DKIM signature d=perfect.com s=selector1: neutral (no key)"
+    ])
+  })
+
   it("bulk mail: List-Unsubscribe with https, one-click (RFC 8058) and both covered by DKIM", () => {
     const list = [...GOOD_HEADERS, "List-Id: <news.perfect.com>"]
     expect(texts(list).issues[0]).toMatch(/Bulk message without List-Unsubscribe/)
