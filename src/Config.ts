@@ -275,7 +275,9 @@ export const settings = Config.all({
   checkCacheTtlMs: ms("CHECK_CACHE_TTL_MS", 30_000),
   scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000)),
   // optional model for /ai/explain (null: none configured, nothing is ever sent)
-  ai: aiModel
+  ai: aiModel,
+  // POST /debug-email: the largest raw message accepted (413 beyond), below MAX_BODY_BYTES
+  debugEmailMaxBytes: int("DEBUG_EMAIL_MAX_BYTES", 524_288)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

@@ -6,6 +6,7 @@ import { issueIds } from "../score/Catalogue.ts"
 import { Open, Strings } from "./Common.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, TooManyRequests } from "./Errors.ts"
+import { DebugEmailResult, EmailTooLarge, EmailUnreadable } from "../mail/DebugEmail.ts"
 
 /** An id of the issue catalogue (docs/issues.md); kebab-case and upper case are accepted too. */
 const IssueType = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
@@ -58,29 +59,6 @@ export const DebugEmailRequest = Schema.Struct({
   raw_email: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000_000))
 })
 
-export const DebugEmailResult = Schema.Struct({
-  spf: Schema.Struct({ status: Schema.String, details: Schema.String, aligned: Schema.Boolean }),
-  dkim: Schema.Struct({ status: Schema.String, aligned: Schema.Boolean }),
-  dmarc: Schema.Struct({
-    status: Schema.String,
-    alignment: Schema.Struct({ spf: Schema.Boolean, dkim: Schema.Boolean })
-  }),
-  spamScore: Schema.Struct({
-    score: Schema.Number,
-    threshold: Schema.Number,
-    rules: Schema.Array(
-      Schema.Struct({ name: Schema.String, score: Schema.Number, description: Schema.String })
-    )
-  }),
-  headerAnalysis: Schema.Struct({
-    issues: Schema.Array(Schema.Unknown),
-    warnings: Schema.Array(Schema.Unknown)
-  }),
-  suggestions: Schema.Array(
-    Schema.Struct({ issue: Schema.String, fix: Schema.String, priority: Schema.String })
-  )
-})
-
 export class AiApi extends HttpApiGroup.make("ai")
   .add(
     HttpApiEndpoint.post("explain", "/ai/explain")
@@ -101,5 +79,7 @@ export class AiApi extends HttpApiGroup.make("ai")
       .setPayload(DebugEmailRequest)
       .addSuccess(DebugEmailResult)
       .addError(BadRequest)
+      .addError(EmailUnreadable)
+      .addError(EmailTooLarge)
       .addError(TooManyRequests)
   ) {}

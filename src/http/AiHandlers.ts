@@ -1,8 +1,9 @@
-/** Handlers of the ai group. Endpoints not built yet answer 501 (each later issue replaces its own). */
+/** Handlers of the ai group: explanations and fixes (docs/ai.md), raw-email debugging (docs/debug-email.md). */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
-import { BadRequest, notImplemented } from "../api/Errors.ts"
+import { BadRequest } from "../api/Errors.ts"
+import { debugEmail } from "../mail/DebugEmail.ts"
 import { AiModel } from "../net/AiModel.ts"
 import { explain, resolveIssue, type UnknownIssue } from "../scan/Explain.ts"
 import { fix } from "../scan/Fix.ts"
@@ -19,5 +20,5 @@ export const AiHandlers = HttpApiBuilder.group(Api, "ai", (handlers) =>
         fix(id, payload.domain, payload.current_config)
       ).pipe(badRequest)
     )
-    .handle("debugEmail", () => Effect.fail(notImplemented))
+    .handle("debugEmail", ({ payload }) => debugEmail(payload.raw_email))
 ).pipe(Layer.provide(AiModel.Default))

@@ -1,0 +1,341 @@
+/**
+ * The spam score of POST /debug-email: a header and authentication score, NOT a content filter.
+ *
+ * Rule names, descriptions and scores are SpamAssassin's (Apache-2.0), so a reader can compare them
+ * with what SpamAssassin-based filters report:
+ * - header rules: `rules/50_scores.cf`, score set 1 (network tests, no Bayes: the second column);
+ * - SPF_*, DKIM_*, DMARC_*: the scores the SPF, DKIM and DMARC plugins ship with (the same file's
+ *   plugin sections, and the DMARC plugin's documentation). SpamAssassin scores DMARC near zero:
+ *   it leaves the policy to the MTA, which rejects or quarantines a failing message whatever its
+ *   score. The analysis reports that disposition separately (dmarc.policy and a suggestion).
+ * The threshold is SpamAssassin's `required_score` default, 5.0 (`rules/10_default_prefs.cf`).
+ * Body rules (Bayes, URIs, phrases), network blocklists and reputation are not evaluated: a message
+ * under 5 here can still be filtered for its content or its sender's reputation (docs/debug-email.md).
+ */
+import { authorDomain, first, type Message, parseDateTime, trustedHop, values } from "./Message.ts"
+import type { AuthVerdicts } from "./Verdicts.ts"
+
+export const SPAM_THRESHOLD = 5.0
+
+export interface RuleInput {
+  readonly message: Message
+  readonly auth: AuthVerdicts
+}
+
+export interface SpamRule {
+  readonly name: string
+  readonly score: number
+  readonly description: string
+  readonly fires: (input: RuleInput) => boolean
+}
+
+const has = (m: Message, name: string) => values(m, name).length > 0
+const HOUR = 3_600_000
+
+/** Date minus the time the receiving server stamped in the trusted Received field, in ms. */
+const dateSkew = (m: Message): number | undefined => {
+  const date = first(m, "Date")
+  const sent = date === undefined ? undefined : parseDateTime(date)
+  const received =
+    trustedHop(m)?.at ??
+    values(m, "Received")
+      .map((v) => v.slice(v.lastIndexOf(";") + 1))
+      .map(parseDateTime)
+      .find((t) => t !== undefined)
+  return sent === undefined || received === undefined ? undefined : sent - received
+}
+
+/** SpamAssassin's DATE_IN_FUTURE_* / DATE_IN_PAST_* bands: [from, to) hours of skew. */
+const future = (from: number, to: number) => (i: RuleInput) => {
+  const skew = dateSkew(i.message)
+  return skew !== undefined && skew >= from * HOUR && skew < to * HOUR
+}
+const past = (from: number, to: number) => (i: RuleInput) => {
+  const skew = dateSkew(i.message)
+  return skew !== undefined && -skew >= from * HOUR && -skew < to * HOUR
+}
+
+/** The comment of the trusted hop's from clause, where the receiver records the peer's rDNS name. */
+const subjectAllCaps = (m: Message) => {
+  const subject = first(m, "Subject") ?? ""
+  const letters = subject.replace(/[^\p{L}]/gu, "")
+  return (
+    subject.trim().split(/\s+/).length > 1 &&
+    letters.length >= 10 &&
+    letters === letters.toUpperCase() &&
+    letters !== letters.toLowerCase()
+  )
+}
+
+const textBody = (m: Message) => m.body.replace(/\s+/g, "")
+
+export const SPAM_RULES: ReadonlyArray<SpamRule> = [
+  // --- header rules (50_scores.cf, set 1)
+  {
+    name: "MISSING_MID",
+    score: 0.14,
+    description: "Missing Message-Id: header",
+    fires: (i) => !has(i.message, "Message-ID")
+  },
+  {
+    name: "INVALID_MSGID",
+    score: 1.167,
+    description: "Message-Id is not valid, according to RFC 2822",
+    fires: (i) => {
+      const id = first(i.message, "Message-ID")
+      return id !== undefined && !/^\s*<[^<>@\s]+@[^<>@\s]+>\s*$/.test(id)
+    }
+  },
+  {
+    name: "MISSING_DATE",
+    score: 1.396,
+    description: "Missing Date: header",
+    fires: (i) => !has(i.message, "Date")
+  },
+  {
+    name: "INVALID_DATE",
+    score: 0.432,
+    description: "Invalid Date: header (not RFC 2822)",
+    fires: (i) => {
+      const date = first(i.message, "Date")
+      return date !== undefined && parseDateTime(date) === undefined
+    }
+  },
+  {
+    name: "DATE_IN_FUTURE_03_06",
+    score: 2.426,
+    description: "Date: is 3 to 6 hours after Received: date",
+    fires: future(3, 6)
+  },
+  {
+    name: "DATE_IN_FUTURE_06_12",
+    score: 0.001,
+    description: "Date: is 6 to 12 hours after Received: date",
+    fires: future(6, 12)
+  },
+  {
+    name: "DATE_IN_FUTURE_12_24",
+    score: 2.489,
+    description: "Date: is 12 to 24 hours after Received: date",
+    fires: future(12, 24)
+  },
+  {
+    name: "DATE_IN_FUTURE_24_48",
+    score: 1.248,
+    description: "Date: is 24 to 48 hours after Received: date",
+    fires: future(24, 48)
+  },
+  {
+    name: "DATE_IN_FUTURE_48_96",
+    score: 0.813,
+    description: "Date: is 48 to 96 hours after Received: date",
+    fires: future(48, 96)
+  },
+  {
+    name: "DATE_IN_PAST_03_06",
+    score: 1.076,
+    description: "Date: is 3 to 6 hours before Received: date",
+    fires: past(3, 6)
+  },
+  {
+    name: "DATE_IN_PAST_06_12",
+    score: 1.103,
+    description: "Date: is 6 to 12 hours before Received: date",
+    fires: past(6, 12)
+  },
+  {
+    name: "DATE_IN_PAST_12_24",
+    score: 0.804,
+    description: "Date: is 12 to 24 hours before Received: date",
+    fires: past(12, 24)
+  },
+  {
+    name: "DATE_IN_PAST_24_48",
+    score: 0.485,
+    description: "Date: is 24 to 48 hours before Received: date",
+    fires: past(24, 48)
+  },
+  {
+    name: "DATE_IN_PAST_96_XX",
+    score: 2.07,
+    description: "Date: is 96 hours or more before Received: date",
+    fires: past(96, Infinity)
+  },
+  {
+    name: "MISSING_SUBJECT",
+    score: 1.767,
+    description: "Missing Subject: header",
+    fires: (i) => !has(i.message, "Subject")
+  },
+  {
+    name: "MISSING_HEADERS",
+    score: 1.207,
+    description: "Missing To: header",
+    fires: (i) => !has(i.message, "To")
+  },
+  {
+    name: "REPLYTO_WITHOUT_TO_CC",
+    score: 1.946,
+    description: "No description available.",
+    fires: (i) => has(i.message, "Reply-To") && !has(i.message, "To") && !has(i.message, "Cc")
+  },
+  {
+    name: "SUBJ_ALL_CAPS",
+    score: 0.5,
+    description: "Subject is all capitals",
+    fires: (i) => subjectAllCaps(i.message)
+  },
+  {
+    name: "RDNS_NONE",
+    score: 1.274,
+    description: "Delivered to internal network by a host with no rDNS",
+    fires: (i) => {
+      const hop = trustedHop(i.message)
+      return hop?.ip !== undefined && hop.rdns === null
+    }
+  },
+  {
+    name: "RCVD_NUMERIC_HELO",
+    score: 0.865,
+    description: "Received: contains an IP address used for HELO",
+    fires: (i) => {
+      const helo = trustedHop(i.message)?.helo
+      return helo !== undefined && /^\[?(?:ipv6:)?[0-9a-f:.]+\]?$/i.test(helo) && /[.:]/.test(helo)
+    }
+  },
+  {
+    name: "HELO_LOCALHOST",
+    score: 3.603,
+    description: "localhost as HELO",
+    fires: (i) => /^localhost(\.localdomain)?$/i.test(trustedHop(i.message)?.helo ?? "")
+  },
+  {
+    name: "EMPTY_MESSAGE",
+    score: 2.344,
+    description: "Message appears to have no textual parts",
+    fires: (i) => textBody(i.message) === ""
+  },
+  {
+    name: "MIME_HTML_ONLY",
+    score: 0.1,
+    description: "Message only has text/html MIME parts",
+    fires: (i) => /^\s*text\/html\b/i.test(first(i.message, "Content-Type") ?? "")
+  },
+  // --- SPF plugin
+  {
+    name: "SPF_PASS",
+    score: -0.001,
+    description: "SPF: sender matches SPF record",
+    fires: (i) => i.auth.spf.result === "pass"
+  },
+  {
+    name: "SPF_FAIL",
+    score: 0.919,
+    description: "SPF: sender does not match SPF record (fail)",
+    fires: (i) => i.auth.spf.result === "fail"
+  },
+  {
+    name: "SPF_SOFTFAIL",
+    score: 0.972,
+    description: "SPF: sender does not match SPF record (softfail)",
+    fires: (i) => i.auth.spf.result === "softfail"
+  },
+  {
+    name: "SPF_NEUTRAL",
+    score: 0.652,
+    description: "SPF: sender does not match SPF record (neutral)",
+    fires: (i) => i.auth.spf.result === "neutral"
+  },
+  {
+    name: "SPF_NONE",
+    score: 0.001,
+    description: "SPF: sender does not publish an SPF Record",
+    fires: (i) => i.auth.spf.result === "none"
+  },
+  // --- DKIM plugin
+  {
+    name: "DKIM_SIGNED",
+    score: 0.1,
+    description: "Message has a DKIM or DK signature, not necessarily valid",
+    fires: (i) => i.auth.dkim.length > 0
+  },
+  {
+    name: "DKIM_VALID",
+    score: -0.1,
+    description: "Message has at least one valid DKIM or DK signature",
+    fires: (i) => i.auth.dkim.some((s) => s.result === "pass")
+  },
+  {
+    name: "DKIM_VALID_AU",
+    score: -0.1,
+    description: "Message has a valid DKIM or DK signature from author's domain",
+    fires: (i) => i.auth.dkim.some((s) => s.result === "pass" && s.domain === authorDomain(i.message))
+  },
+  {
+    name: "DKIM_VALID_EF",
+    score: -0.1,
+    description: "Message has a valid DKIM or DK signature from envelope-from domain",
+    fires: (i) =>
+      i.auth.spf.domain !== undefined &&
+      i.auth.dkim.some((s) => s.result === "pass" && s.domain === i.auth.spf.domain)
+  },
+  {
+    name: "DKIM_INVALID",
+    score: 0.1,
+    description: "DKIM or DK signature exists, but is not valid",
+    fires: (i) =>
+      i.auth.dkim.length > 0 && !i.auth.dkim.some((s) => s.result === "pass" || s.result === "temperror")
+  },
+  // --- DMARC plugin
+  {
+    name: "DMARC_PASS",
+    score: -0.001,
+    description: "DMARC pass policy",
+    fires: (i) => i.auth.dmarc.result === "pass"
+  },
+  {
+    name: "DMARC_REJECT",
+    score: 0.001,
+    description: "DMARC reject policy",
+    fires: (i) => i.auth.dmarc.result === "fail" && i.auth.dmarc.policy === "reject"
+  },
+  {
+    name: "DMARC_QUAR",
+    score: 0.001,
+    description: "DMARC quarantine policy",
+    fires: (i) => i.auth.dmarc.result === "fail" && i.auth.dmarc.policy === "quarantine"
+  },
+  {
+    name: "DMARC_NONE",
+    score: 0.001,
+    description: "DMARC none policy",
+    fires: (i) => i.auth.dmarc.result === "fail" && i.auth.dmarc.policy === "none"
+  },
+  {
+    name: "DMARC_MISSING",
+    score: 0.001,
+    description: "Missing DMARC policy",
+    fires: (i) => i.auth.dmarc.result === "none"
+  }
+]
+
+export interface SpamScore {
+  readonly score: number
+  readonly threshold: number
+  readonly rules: ReadonlyArray<{
+    readonly name: string
+    readonly score: number
+    readonly description: string
+  }>
+}
+
+/** The rules that fire, and their sum rounded to SpamAssassin's three decimals. */
+export const spamScore = (input: RuleInput): SpamScore => {
+  const fired = SPAM_RULES.filter((rule) => rule.fires(input))
+  const sum = fired.reduce((total, rule) => total + rule.score, 0)
+  return {
+    score: Math.round(sum * 1000) / 1000,
+    threshold: SPAM_THRESHOLD,
+    rules: fired.map(({ name, score, description }) => ({ name, score, description }))
+  }
+}
