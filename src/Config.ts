@@ -3,7 +3,7 @@
  * Nothing else reads the environment. The README's "Configuration" table mirrors this file.
  */
 import { isIP } from "node:net"
-import { Config, ConfigError, Effect, Either, LogLevel } from "effect"
+import { Config, ConfigError, Effect, Either, LogLevel, Redacted } from "effect"
 
 /** A DNS server to ask: `address` is an IP literal, `port` usually 53. */
 export interface Upstream {
@@ -233,7 +233,20 @@ export const settings = Config.all({
   scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000),
   checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),
   scanCacheTtlMs: ms("SCAN_CACHE_TTL_MS", 300_000),
-  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000))
+  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000)),
+  // deep scans (jobs/DeepScans.ts)
+  deepScanDeadlineMs: ms("DEEP_SCAN_DEADLINE_MS", 120_000),
+  deepScanReuseMs: ms("DEEP_SCAN_REUSE_MS", 600_000),
+  deepScanMaxAgeMs: ms("DEEP_SCAN_MAX_AGE_MS", 1_800_000),
+  deepScanBurst: int("DEEP_SCAN_BURST", 5),
+  deepScanPerHour: int("DEEP_SCAN_PER_HOUR", 30),
+  // cluster (jobs/Cluster.ts): empty URL = one process, SQLite under DATA_DIR
+  clusterDatabaseUrl: Config.redacted("CLUSTER_DATABASE_URL").pipe(Config.withDefault(Redacted.make(""))),
+  runnerHost: Config.string("RUNNER_HOST").pipe(Config.withDefault("localhost")),
+  runnerPort: Config.port("RUNNER_PORT").pipe(Config.withDefault(34431)),
+  runnerListenHost: Config.string("RUNNER_LISTEN_HOST").pipe(Config.withDefault("")),
+  clusterShards: int("CLUSTER_SHARDS", 300),
+  clusterHealthCheckMs: ms("CLUSTER_HEALTH_CHECK_MS", 10_000)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

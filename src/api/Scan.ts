@@ -2,9 +2,10 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { ScanScore } from "../score/Score.ts"
-import { DateTime, Open, Strings } from "./Common.ts"
+import { DateTime, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
-import { BadRequest, NotFound } from "./Errors.ts"
+import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
+import { DeepScanResult } from "../jobs/DeepScan.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -59,12 +60,16 @@ export const DeepScanState = Schema.Struct({
   success: Schema.Boolean,
   scan_id: Schema.String,
   domain: Schema.String,
-  type: Schema.Literal("web", "mail"),
+  /** `full`: a full scan submitted by the batch scanner to the cluster (docs/cluster.md). */
+  type: Schema.Literal("web", "mail", "full"),
   status: DeepScanStatus,
+  /** Seconds still expected while running (0 once finished). */
   estimated_time: Schema.Int,
   startedAt: DateTime,
   completedAt: Schema.NullOr(DateTime),
-  result: Schema.NullOr(Open),
+  /** The deep scan's result once completed (its parts that could not finish are `unknown` inside). */
+  result: Schema.NullOr(DeepScanResult),
+  /** Why the job failed, else null. */
   error: Schema.NullOr(Schema.String)
 })
 
@@ -89,6 +94,7 @@ export class ScanApi extends HttpApiGroup.make("scan")
       .setPayload(Schema.Struct({ domain: Domain, type: Schema.Literal("web", "mail") }))
       .addSuccess(DeepScanResponse.pipe(HttpApiSchema.withEncoding({ kind: "Json" })), { status: 202 })
       .addError(BadRequest)
+      .addError(TooManyRequests)
   )
   .add(
     HttpApiEndpoint.get("deepResult", "/scan/deep/:scan_id")

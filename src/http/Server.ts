@@ -15,6 +15,7 @@ import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 import { SqlLive } from "../store/Sql.ts"
+import { JobsLive } from "../jobs/DeepScans.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
 import { type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
@@ -43,6 +44,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers
   ]),
+  // Deep scans need the net services for their workflow; the cluster's database is their own.
+  Layer.provide(JobsLive),
   Layer.provide([NetLive, SqlLive])
 )
 
