@@ -35,6 +35,7 @@ import { Tlsa } from "../checks/tlsa/Tlsa.ts"
 import { Nullable } from "../records/Schemas.ts"
 import { crawlAndAnalyse } from "../scan/CspScanner.ts"
 import { scan, ScanResult, scanResultSchema } from "../scan/Scanner.ts"
+import { multiRunner } from "./Cluster.ts"
 import { finishJob, markStarted } from "./DeepScanStore.ts"
 
 /** The mail checks of the registry, in its order. */
@@ -131,6 +132,10 @@ const work = (domain: string, kind: "web" | "mail" | "full") =>
     return { type: "web", domain, scan: headers, csp } as const
   })
 
+/** This runner's name in the jobs table. */
+const runnerName = (config: AppConfig) =>
+  multiRunner(config) ? `${config.runnerHost}:${config.runnerPort}` : "single"
+
 const encodeResult = Schema.encode(Schema.parseJson(DeepScanResult))
 
 /** The workflow's implementation; needs the scan context and the cluster's SqlClient. */
@@ -138,7 +143,7 @@ export const ScanJobLive = ScanJob.toLayer(({ domain, kind, requestedAt }, scanI
   Effect.gen(function* () {
     const config = yield* AppConfig
     const started = yield* Clock.currentTimeMillis
-    yield* markStarted(scanId, started).pipe(Effect.orDie)
+    yield* markStarted(scanId, started, runnerName(config)).pipe(Effect.orDie)
     const fail = (reason: string) =>
       Activity.make({
         name: "record-failure",

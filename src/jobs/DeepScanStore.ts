@@ -29,8 +29,16 @@ export interface JobRow {
   readonly result: string | null
   /** How many times a runner began executing the workflow (more than 1: it was resumed). */
   readonly runs: number
-  /** How many times the final state was written (exactly-once check: 1 for a finished job). */
+  /** How many times the final state was written: 1 for a finished job, whatever happened. */
   readonly recorded: number
+  /**
+   * How many times the step writing it ran. Activities run at least once: a runner killed between
+   * the write and the journal entry of its reply runs it again elsewhere; the write is conditional,
+   * so that second run changes nothing, and this count shows it happened.
+   */
+  readonly recordAttempts: number
+  /** The runner that last began executing it (`host:port`, or `single`). */
+  readonly lastRunner: string | null
 }
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
@@ -47,7 +55,9 @@ const toRow = (r: Record<string, unknown>): JobRow => ({
   error: (r.error as string | null) ?? null,
   result: (r.result as string | null) ?? null,
   runs: num(r.runs) ?? 0,
-  recorded: num(r.recorded) ?? 0
+  recorded: num(r.recorded) ?? 0,
+  recordAttempts: num(r.record_attempts) ?? 0,
+  lastRunner: (r.last_runner as string | null) ?? null
 })
 
 /** Create the table if missing (each runner does at start-up). */
@@ -64,7 +74,9 @@ export const ensureTable = Effect.gen(function* () {
     error TEXT,
     result TEXT,
     runs INTEGER NOT NULL DEFAULT 0,
-    recorded INTEGER NOT NULL DEFAULT 0
+    recorded INTEGER NOT NULL DEFAULT 0,
+    record_attempts INTEGER NOT NULL DEFAULT 0,
+    last_runner TEXT
   )`
   yield* sql`CREATE INDEX IF NOT EXISTS deep_scans_by_domain ON deep_scans (domain, kind, requested_at)`
   yield* sql`CREATE INDEX IF NOT EXISTS deep_scans_by_finish ON deep_scans (kind, status, finished_at)`
@@ -105,15 +117,18 @@ export const findReusable = (domain: string, kind: ScanKind, sinceMs: number) =>
   )
 
 /** A runner began (or resumed) the job: count it, and keep the first start time. */
-export const markStarted = (scanId: string, nowMs: number) =>
+export const markStarted = (scanId: string, nowMs: number, runner: string) =>
   Effect.flatMap(
     SqlClient.SqlClient,
     (sql) =>
-      sql`UPDATE deep_scans SET runs = runs + 1, started_at = COALESCE(started_at, ${nowMs})
+      sql`UPDATE deep_scans SET runs = runs + 1, started_at = COALESCE(started_at, ${nowMs}), last_runner = ${runner}
           WHERE scan_id = ${scanId}`
   )
 
-/** The final state. Counted in `recorded`, so a duplicated write is visible rather than hidden. */
+/**
+ * The final state, written once: only a job still `running` changes (a repeated run of the step
+ * counts in `record_attempts` and changes nothing else).
+ */
 export const finishJob = (
   scanId: string,
   outcome: {
@@ -123,12 +138,15 @@ export const finishJob = (
   },
   nowMs: number
 ) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) =>
-      sql`UPDATE deep_scans SET status = ${outcome.status}, result = ${outcome.result}, error = ${outcome.error},
-            finished_at = ${nowMs}, recorded = recorded + 1
-          WHERE scan_id = ${scanId}`
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.withTransaction(
+      Effect.zipRight(
+        sql`UPDATE deep_scans SET record_attempts = record_attempts + 1 WHERE scan_id = ${scanId}`,
+        sql`UPDATE deep_scans SET status = ${outcome.status}, result = ${outcome.result}, error = ${outcome.error},
+              finished_at = ${nowMs}, recorded = recorded + 1
+            WHERE scan_id = ${scanId} AND status = 'running'`
+      )
+    )
   )
 
 /** Work durations (ms) of the most recent completed jobs of `kind`, newest first. */
