@@ -1,7 +1,9 @@
 /**
  * The cluster the scan jobs run on (@effect/cluster 0.60), chosen by `CLUSTER_DATABASE_URL`:
  *
- * - empty (the default): one process, `SingleRunner` over SQLite at `$DATA_DIR/cluster.sqlite`.
+ * - empty (the default): one process, `SingleRunner` over SQLite at `$DATA_DIR/cluster.sqlite`
+ *   (runner storage in SQLite too: with the in-memory one the runner was seen flapping between
+ *   healthy and unhealthy in some hosts, and its jobs never ran).
  *   Messages and workflow state are durable (`SqlMessageStorage` has a SQLite dialect), so a job
  *   survives a restart of the service; no setup.
  * - a Postgres URL: this process is one runner of many. Runners register in the shared database
@@ -67,7 +69,7 @@ export const ClusterLive = Layer.unwrapEffect(
     const sharding = shardingConfig(config)
     const runner = multiRunner(config)
       ? NodeClusterSocket.layer({ storage: "sql", shardingConfig: sharding })
-      : SingleRunner.layer({ shardingConfig: sharding, runnerStorage: "memory" })
+      : SingleRunner.layer({ shardingConfig: sharding, runnerStorage: "sql" })
     const sql = Layer.effectDiscard(ensureTable).pipe(Layer.provideMerge(clusterSql(config)))
     return ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(runner), Layer.provideMerge(sql))
   })
