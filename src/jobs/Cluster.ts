@@ -2,8 +2,8 @@
  * The cluster the scan jobs run on (@effect/cluster 0.60), chosen by `CLUSTER_DATABASE_URL`:
  *
  * - empty (the default): one process, `SingleRunner` over SQLite at `$DATA_DIR/cluster.sqlite`
- *   (runner storage in SQLite too: with the in-memory one the runner was seen flapping between
- *   healthy and unhealthy in some hosts, and its jobs never ran).
+ *   (runner storage in SQLite too: with the library's in-memory one, a runner built outside the
+ *   HTTP app, as `scanOnCluster`'s test does, flapped between healthy and not and never ran its jobs).
  *   Messages and workflow state are durable (`SqlMessageStorage` has a SQLite dialect), so a job
  *   survives a restart of the service; no setup.
  * - a Postgres URL: this process is one runner of many. Runners register in the shared database
