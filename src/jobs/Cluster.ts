@@ -22,7 +22,7 @@ import { NodeClusterSocket } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Duration, Effect, Layer, Logger, Option, Redacted } from "effect"
 import { AppConfig, type Settings } from "../Config.ts"
 import { ensureTable } from "./DeepScanStore.ts"
 
@@ -71,6 +71,11 @@ export const ClusterLive = Layer.unwrapEffect(
       ? NodeClusterSocket.layer({ storage: "sql", shardingConfig: sharding })
       : SingleRunner.layer({ shardingConfig: sharding, runnerStorage: "sql" })
     const sql = Layer.effectDiscard(ensureTable).pipe(Layer.provideMerge(clusterSql(config)))
-    return ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(runner), Layer.provideMerge(sql))
+    // The cluster's fibers log on their own: hold them to LOG_LEVEL wherever the layer is built.
+    return ClusterWorkflowEngine.layer.pipe(
+      Layer.provideMerge(runner),
+      Layer.provideMerge(sql),
+      Layer.provide(Logger.minimumLogLevel(config.logLevel))
+    )
   })
 ).pipe(Layer.orDie)
