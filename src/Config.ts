@@ -277,7 +277,20 @@ export const settings = Config.all({
   // optional model for /ai/explain (null: none configured, nothing is ever sent)
   ai: aiModel,
   // POST /debug-email: the largest raw message accepted (413 beyond), below MAX_BODY_BYTES
-  debugEmailMaxBytes: int("DEBUG_EMAIL_MAX_BYTES", 524_288)
+  debugEmailMaxBytes: int("DEBUG_EMAIL_MAX_BYTES", 524_288),
+  // deep scans (jobs/DeepScans.ts)
+  deepScanDeadlineMs: ms("DEEP_SCAN_DEADLINE_MS", 120_000),
+  deepScanReuseMs: ms("DEEP_SCAN_REUSE_MS", 600_000),
+  deepScanMaxAgeMs: ms("DEEP_SCAN_MAX_AGE_MS", 1_800_000),
+  deepScanBurst: int("DEEP_SCAN_BURST", 5),
+  deepScanPerHour: int("DEEP_SCAN_PER_HOUR", 30),
+  // cluster (jobs/Cluster.ts): empty URL = one process, SQLite under DATA_DIR
+  clusterDatabaseUrl: Config.redacted("CLUSTER_DATABASE_URL").pipe(Config.withDefault(Redacted.make(""))),
+  runnerHost: Config.string("RUNNER_HOST").pipe(Config.withDefault("localhost")),
+  runnerPort: Config.port("RUNNER_PORT").pipe(Config.withDefault(34431)),
+  runnerListenHost: Config.string("RUNNER_LISTEN_HOST").pipe(Config.withDefault("")),
+  clusterShards: int("CLUSTER_SHARDS", 300),
+  clusterHealthCheckMs: ms("CLUSTER_HEALTH_CHECK_MS", 10_000)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

@@ -4,9 +4,10 @@ import { Schema } from "effect"
 import { Nis2Scorecard } from "../score/Nis2.ts"
 import { Languages } from "../score/Nis2Text.ts"
 import { ScanScore } from "../score/Score.ts"
-import { DateTime, Open } from "./Common.ts"
+import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
-import { BadRequest, NotFound } from "./Errors.ts"
+import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
+import { DeepScanResult } from "../jobs/DeepScan.ts"
 
 /**
  * GET /scan/quick and POST /scan answer one Schema, declared by the score (src/score/Score.ts): the
@@ -32,12 +33,16 @@ export const DeepScanState = Schema.Struct({
   success: Schema.Boolean,
   scan_id: Schema.String,
   domain: Schema.String,
-  type: Schema.Literal("web", "mail"),
+  /** `full`: a full scan submitted by the batch scanner to the cluster (docs/cluster.md). */
+  type: Schema.Literal("web", "mail", "full"),
   status: DeepScanStatus,
+  /** Seconds still expected while running (0 once finished). */
   estimated_time: Schema.Int,
   startedAt: DateTime,
   completedAt: Schema.NullOr(DateTime),
-  result: Schema.NullOr(Open),
+  /** The deep scan's result once completed (its parts that could not finish are `unknown` inside). */
+  result: Schema.NullOr(DeepScanResult),
+  /** Why the job failed, else null. */
   error: Schema.NullOr(Schema.String)
 })
 
@@ -62,6 +67,7 @@ export class ScanApi extends HttpApiGroup.make("scan")
       .setPayload(Schema.Struct({ domain: Domain, type: Schema.Literal("web", "mail") }))
       .addSuccess(DeepScanResponse.pipe(HttpApiSchema.withEncoding({ kind: "Json" })), { status: 202 })
       .addError(BadRequest)
+      .addError(TooManyRequests)
   )
   .add(
     HttpApiEndpoint.get("deepResult", "/scan/deep/:scan_id")

@@ -18,6 +18,7 @@ import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 import { HallOfFameStore } from "../store/HallOfFame.ts"
 import { SqlLive } from "../store/Sql.ts"
+import { JobsLive } from "../jobs/DeepScans.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
 import { AdmissionGate, type Gate, type GatekeeperSettings, makeGatekeeper } from "./Admission.ts"
@@ -54,6 +55,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers
   ]),
+  // Deep scans need the net services for their workflow; the cluster's database is their own.
+  Layer.provide(JobsLive),
   Layer.provide([NetLive, HallOfFameStore.Default, HealthLive]),
   Layer.provide(SqlLive)
 )

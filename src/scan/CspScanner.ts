@@ -20,6 +20,31 @@ export class CspScanError extends Schema.TaggedError<CspScanError>()("CspScanErr
   retryAfterSeconds: Schema.optional(Schema.Number)
 }) {}
 
+/**
+ * Crawl from `start` and analyse what was found: the CSP scan without its cache and rate limit
+ * (POST /csp/scan wraps it; a deep web scan calls it directly). A crawl that reached no page fails:
+ * `invalid-url` for a refused target, else `inconclusive`.
+ */
+export const crawlAndAnalyse = (
+  start: URL,
+  strict: boolean,
+  limits: { readonly maxPages: number; readonly budgetMs: number }
+) =>
+  Effect.gen(function* () {
+    // One Facts per crawl: each page is fetched once, through the guarded client.
+    const data = yield* withFacts(start.hostname, crawl(start, limits))
+    if (data.pages.length === 0) {
+      if (data.startError?.reason === "refused-address" || data.startError?.reason === "invalid-url")
+        return yield* new CspScanError({ reason: "invalid-url", message: data.startError.message })
+      const why = data.failures[0]?.reason ?? "the crawl budget ran out before the first page"
+      return yield* new CspScanError({
+        reason: "inconclusive",
+        message: `no page could be crawled: ${why}`
+      })
+    }
+    return analyseCrawl(data, strict, new Date(yield* Clock.currentTimeMillis))
+  })
+
 export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -44,24 +69,15 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
       return 0
     }
 
-    /** Crawl and analyse; a crawl that reached no page is a 400 (refused target) or a 502. */
     const run = (start: URL, strict: boolean) =>
-      Effect.gen(function* () {
-        // One Facts per crawl: each page is fetched once, through the guarded client.
-        const data = yield* withFacts(start.hostname, crawl(start, limits))
-        if (data.pages.length === 0) {
-          if (data.startError?.reason === "refused-address" || data.startError?.reason === "invalid-url")
-            return yield* new CspScanError({ reason: "invalid-url", message: data.startError.message })
-          const why = data.failures[0]?.reason ?? "the crawl budget ran out before the first page"
-          return yield* new CspScanError({
-            reason: "inconclusive",
-            message: `no page could be crawled: ${why}`
+      crawlAndAnalyse(start, strict, limits).pipe(
+        Effect.tap((result) =>
+          Effect.sync(() => {
+            const done = Date.parse(result.scannedAt)
+            for (const [k, v] of cache) if (done - v.at >= CACHE_TTL_MS) cache.delete(k)
           })
-        }
-        const done = yield* Clock.currentTimeMillis
-        for (const [k, v] of cache) if (done - v.at >= CACHE_TTL_MS) cache.delete(k)
-        return analyseCrawl(data, strict, new Date(done))
-      })
+        )
+      )
 
     const scan = Effect.fn("CspScanner.scan")(function* (
       request: { readonly url: string; readonly strict?: boolean | undefined },

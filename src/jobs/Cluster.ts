@@ -1,0 +1,81 @@
+/**
+ * The cluster the scan jobs run on (@effect/cluster 0.60), chosen by `CLUSTER_DATABASE_URL`:
+ *
+ * - empty (the default): one process, `SingleRunner` over SQLite at `$DATA_DIR/cluster.sqlite`
+ *   (runner storage in SQLite too: with the library's in-memory one, a runner built outside the
+ *   HTTP app, as `scanOnCluster`'s test does, flapped between healthy and not and never ran its jobs).
+ *   Messages and workflow state are durable (`SqlMessageStorage` has a SQLite dialect), so a job
+ *   survives a restart of the service; no setup.
+ * - a Postgres URL: this process is one runner of many. Runners register in the shared database
+ *   (`SqlRunnerStorage`), hold their shards with Postgres advisory locks, and talk to each other
+ *   over TCP (`NodeClusterSocket`) at `RUNNER_HOST:RUNNER_PORT`. A runner that dies loses its locks
+ *   with its database connection; the others take its shards over and re-deliver its unfinished
+ *   messages from storage (docs/cluster.md).
+ *
+ * The cluster's database is its own SqlClient, provided here and not exposed: the app's SQLite
+ * (`store/Sql.ts`) stays per process.
+ */
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { ClusterWorkflowEngine, RunnerAddress, ShardingConfig, SingleRunner } from "@effect/cluster"
+import { NodeClusterSocket } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { Duration, Effect, Layer, Logger, Option, Redacted } from "effect"
+import { AppConfig, type Settings } from "../Config.ts"
+import { ensureTable } from "./DeepScanStore.ts"
+
+/** Whether CLUSTER_DATABASE_URL asks for multi-runner mode. */
+export const multiRunner = (config: Pick<Settings, "clusterDatabaseUrl">) =>
+  Redacted.value(config.clusterDatabaseUrl).trim() !== ""
+
+/** The sharding settings from AppConfig (not the library's env names, which collide with HOST and PORT). */
+export const shardingConfig = (config: Settings): ShardingConfig.ShardingConfig["Type"] => {
+  const address = RunnerAddress.make(config.runnerHost, config.runnerPort)
+  return {
+    ...ShardingConfig.defaults,
+    runnerAddress: Option.some(address),
+    runnerListenAddress: Option.some(
+      RunnerAddress.make(
+        config.runnerListenHost === "" ? config.runnerHost : config.runnerListenHost,
+        config.runnerPort
+      )
+    ),
+    shardsPerGroup: config.clusterShards,
+    runnerHealthCheckInterval: Duration.millis(config.clusterHealthCheckMs),
+    // A finished message is looked for in storage at this interval when its reply was not pushed.
+    entityReplyPollInterval: Duration.millis(200)
+  }
+}
+
+/** The cluster's own database: SQLite under DATA_DIR, or the shared Postgres. */
+const clusterSql = (config: Settings): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  multiRunner(config)
+    ? PgClient.layer({ url: config.clusterDatabaseUrl })
+    : Layer.unwrapEffect(
+        Effect.sync(() => {
+          mkdirSync(config.dataDir, { recursive: true })
+          return SqliteClient.layer({ filename: join(config.dataDir, "cluster.sqlite") })
+        })
+      )
+
+/**
+ * Sharding, message storage, the workflow engine and the cluster's SqlClient (with the jobs table
+ * created), for this process as a runner.
+ */
+export const ClusterLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => {
+    const sharding = shardingConfig(config)
+    const runner = multiRunner(config)
+      ? NodeClusterSocket.layer({ storage: "sql", shardingConfig: sharding })
+      : SingleRunner.layer({ shardingConfig: sharding, runnerStorage: "sql" })
+    const sql = Layer.effectDiscard(ensureTable).pipe(Layer.provideMerge(clusterSql(config)))
+    // The cluster's fibers log on their own: hold them to LOG_LEVEL wherever the layer is built.
+    return ClusterWorkflowEngine.layer.pipe(
+      Layer.provideMerge(runner),
+      Layer.provideMerge(sql),
+      Layer.provide(Logger.minimumLogLevel(config.logLevel))
+    )
+  })
+).pipe(Layer.orDie)

@@ -1,0 +1,187 @@
+/**
+ * Deep scans as the API offers them (POST /scan/deep, GET /scan/deep/{scan_id}) over the durable
+ * `ScanJob` workflow, and `scanOnCluster`, the batch scanner's way to run a scan on the cluster.
+ *
+ * - Submitting reuses the newest job of the same domain and type requested within
+ *   `DEEP_SCAN_REUSE_MS` that has not failed (running or completed); else it starts a new one.
+ *   Only a new job costs the caller a token of the deep-scan rate limit (the `admit` callback).
+ * - `estimated_time` is the median work time of the last 20 completed jobs of that type (less the
+ *   time already spent, for a running job); with none yet, the type's budget (see `fallbackMs`).
+ * - A job still `running` past `DEEP_SCAN_MAX_AGE_MS` plus the deep deadline is reported `failed`
+ *   with the reason: its runner went away and no runner resumed it, so it never stays `running`.
+ */
+import { WorkflowEngine } from "@effect/workflow"
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Layer, Schema } from "effect"
+import { AppConfig, type Settings } from "../Config.ts"
+import { normalizeName } from "../net/Resolver.ts"
+import { ClusterLive } from "./Cluster.ts"
+import { DeepScanResult, ScanJob, ScanJobLive } from "./DeepScan.ts"
+import {
+  finishJob,
+  findReusable,
+  getJob,
+  insertJob,
+  type JobRow,
+  recentDurations,
+  type ScanKind
+} from "./DeepScanStore.ts"
+
+export type DeepScanType = "web" | "mail"
+
+/** The state of one job as GET /scan/deep/{scan_id} shows it. */
+export interface DeepScanState {
+  readonly scanId: string
+  readonly domain: string
+  readonly type: ScanKind
+  readonly status: "running" | "completed" | "failed"
+  readonly estimatedSeconds: number
+  readonly startedAt: string
+  readonly completedAt: string | null
+  readonly result: DeepScanResult | null
+  readonly error: string | null
+}
+
+/** The caller is over its deep-scan limit: retry after `retryAfter` seconds. */
+export class DeepScanRefused extends Schema.TaggedError<DeepScanRefused>()("DeepScanRefused", {
+  retryAfter: Schema.Int
+}) {}
+
+/** With no completed job of the type yet: what its budget allows. */
+export const fallbackMs = (config: Settings, kind: ScanKind): number =>
+  kind === "web"
+    ? config.httpTimeoutMs + config.cspBudgetMs
+    : kind === "mail"
+      ? config.deepScanDeadlineMs
+      : config.scanDeadlineMs
+
+export const median = (values: ReadonlyArray<number>): number | undefined => {
+  if (values.length === 0) return undefined
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+const decodeResult = Schema.decodeUnknown(Schema.parseJson(DeepScanResult))
+
+export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const context = yield* Effect.context<SqlClient.SqlClient | WorkflowEngine.WorkflowEngine>()
+    // Look-up and creation in one step per process, so concurrent identical requests share a job.
+    const lock = yield* Effect.makeSemaphore(1)
+
+    const estimateMs = (kind: ScanKind) =>
+      Effect.map(recentDurations(kind), (durations) => median(durations) ?? fallbackMs(config, kind))
+
+    const stateOf = (row: JobRow, nowMs: number) =>
+      Effect.gen(function* () {
+        let { status, error, finishedAt } = row
+        const stale = config.deepScanMaxAgeMs + config.deepScanDeadlineMs
+        if (status === "running" && nowMs - row.requestedAt > stale) {
+          error = `the job stopped (its runner went away) and was not resumed within ${Math.round(stale / 1000)} s`
+          yield* finishJob(row.scanId, { status: "failed", result: null, error }, nowMs)
+          status = "failed"
+          finishedAt = nowMs
+        }
+        const total = yield* estimateMs(row.kind)
+        const elapsed = nowMs - (row.startedAt ?? nowMs)
+        const result = status === "completed" && row.result !== null ? yield* decodeResult(row.result) : null
+        return {
+          scanId: row.scanId,
+          domain: row.domain,
+          type: row.kind,
+          status,
+          estimatedSeconds: status === "running" ? Math.max(1, Math.ceil((total - elapsed) / 1000)) : 0,
+          startedAt: new Date(row.startedAt ?? row.requestedAt).toISOString(),
+          completedAt: finishedAt === null ? null : new Date(finishedAt).toISOString(),
+          result,
+          error
+        } satisfies DeepScanState
+      })
+
+    /** Start a job for (domain, kind) with the given key, recorded before the workflow begins. */
+    const start = (domain: string, kind: ScanKind, key: string, nowMs: number) =>
+      Effect.gen(function* () {
+        const payload = { domain, kind, key, requestedAt: nowMs }
+        const scanId = yield* ScanJob.executionId(payload)
+        yield* insertJob({ scanId, domain, kind, requestedAt: nowMs })
+        yield* ScanJob.execute(payload, { discard: true })
+        return scanId
+      })
+
+    /** POST /scan/deep: the existing job within the reuse window, or a new one (`admit` > 0 refuses). */
+    const submit = (rawDomain: string, type: DeepScanType, admit: () => number) =>
+      lock
+        .withPermits(1)(
+          Effect.gen(function* () {
+            const domain = normalizeName(rawDomain)
+            const now = yield* Clock.currentTimeMillis
+            const existing = yield* findReusable(domain, type, now - config.deepScanReuseMs)
+            if (existing) return existing.scanId
+            const wait = admit()
+            if (wait > 0) return yield* new DeepScanRefused({ retryAfter: wait })
+            return yield* start(domain, type, String(now), now)
+          })
+        )
+        .pipe(
+          Effect.flatMap((scanId) => get(scanId)),
+          Effect.map((state) => state!)
+        )
+
+    /** GET /scan/deep/{scan_id}: undefined when no such job. */
+    const get = (scanId: string) =>
+      Effect.gen(function* () {
+        const row = yield* getJob(scanId)
+        if (row === undefined) return undefined
+        return yield* stateOf(row, yield* Clock.currentTimeMillis)
+      })
+
+    const provide = <A, E>(
+      effect: Effect.Effect<A, E, SqlClient.SqlClient | WorkflowEngine.WorkflowEngine>
+    ) => Effect.provide(effect, context)
+    return {
+      submit: (domain: string, type: DeepScanType, admit: () => number) =>
+        provide(submit(domain, type, admit)).pipe(
+          Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die })
+        ),
+      get: (scanId: string) =>
+        provide(get(scanId)).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die })),
+      start: (domain: string, kind: ScanKind, key: string) =>
+        provide(
+          Effect.flatMap(Clock.currentTimeMillis, (now) => start(normalizeName(domain), kind, key, now))
+        ).pipe(Effect.catchTags({ SqlError: Effect.die })),
+      await: (scanId: string) => provide(awaitJob(scanId))
+    } as const
+  })
+}) {}
+
+/** Poll the jobs table until `scanId` has finished (the workflow writes it last). */
+const awaitJob = (scanId: string) =>
+  Effect.gen(function* () {
+    for (;;) {
+      const row = yield* getJob(scanId).pipe(Effect.orDie)
+      if (row && row.status !== "running")
+        return row.status === "completed" && row.result !== null
+          ? yield* Effect.orDie(decodeResult(row.result))
+          : yield* Effect.fail(row.error ?? "the scan failed")
+      yield* Effect.sleep("250 millis")
+    }
+  })
+
+/**
+ * The batch scanner's door to the cluster: run a full scan of `domain` as a durable job on whichever
+ * runner owns it, and await its result (`{ type: "full", scan }`; score it with `score/Score.ts`).
+ * `batchId` groups a run: the same (domain, batchId) is one job however often it is submitted, so
+ * a re-run of an interrupted batch picks up the jobs it had already started. Fails with the job's
+ * reason when the job failed. Needs `DeepScans` (from `JobsLive`, in a runner or a client process).
+ */
+export const scanOnCluster = (domain: string, batchId: string) =>
+  Effect.gen(function* () {
+    const jobs = yield* DeepScans
+    const scanId = yield* jobs.start(domain, "full", `batch:${batchId}`)
+    return yield* jobs.await(scanId)
+  })
+
+/** Deep scans over this process's cluster: the workflow registered, its engine and storage inside. */
+export const JobsLive = DeepScans.Default.pipe(Layer.provideMerge(ScanJobLive), Layer.provide(ClusterLive))
