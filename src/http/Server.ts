@@ -10,10 +10,8 @@ import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { CspScanner } from "../scan/CspScanner.ts"
+import { ScanNetLive } from "../scan/ScanLive.ts"
 import { Scans } from "../scan/Scans.ts"
-import { Resolver } from "../net/Resolver.ts"
-import { Smtp } from "../net/Smtp.ts"
-import { Web } from "../net/Web.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
@@ -27,10 +25,7 @@ import { ScanHandlers } from "./ScanHandlers.ts"
 import { WebHandlers } from "./WebHandlers.ts"
 
 /** The outside world as services (DESIGN.md "one door to the network"), built once for all groups. */
-export const NetLive = Layer.merge(CspScanner.Default, Scans.Default).pipe(
-  Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)),
-  Layer.provideMerge(Resolver.Default)
-)
+export const NetLive = Layer.merge(CspScanner.Default, Scans.Default).pipe(Layer.provideMerge(ScanNetLive))
 
 /** The implemented API: the contract plus every group's handlers and what they need. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
