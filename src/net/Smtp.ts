@@ -12,7 +12,7 @@ import { AppConfig } from "../Config.ts"
 import { type CertificateFacts, certificateFacts, daysUntil } from "./Certificate.ts"
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
 import { parseAllowList, vetText } from "./Targets.ts"
-import { peerChain } from "./TlsPeer.ts"
+import { peerChain, secureContextFor } from "./TlsPeer.ts"
 
 export { SmtpFailure, type SmtpReply, type SmtpStage }
 
@@ -99,11 +99,9 @@ const upgrade = (socket: net.Socket, servername: string, ca: ReadonlyArray<strin
       socket,
       // RFC 6066 3: SNI carries host names only, never address literals.
       ...(net.isIP(servername) === 0 ? { servername } : {}),
-      ca: [...ca],
       // We observe and judge; the handshake must not abort on a bad chain or an old protocol.
-      rejectUnauthorized: false,
-      minVersion: "TLSv1",
-      ciphers: "DEFAULT:@SECLEVEL=0"
+      secureContext: secureContextFor(ca, { minVersion: "TLSv1", ciphers: "DEFAULT:@SECLEVEL=0" }),
+      rejectUnauthorized: false
     })
     const fail = (error: Error) =>
       resume(Effect.fail(new SmtpFailure({ stage: "handshake", reason: "tls", message: error.message })))

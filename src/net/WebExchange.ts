@@ -9,7 +9,7 @@ import * as http from "node:http"
 import * as https from "node:https"
 import type * as tls from "node:tls"
 import { hostLiteral } from "./Targets.ts"
-import { peerChain } from "./TlsPeer.ts"
+import { peerChain, secureContextFor } from "./TlsPeer.ts"
 import { decodeContentEncoding } from "./WebContentEncoding.ts"
 import { bareHost } from "./WebTarget.ts"
 import {
@@ -130,9 +130,8 @@ export const attempt = (
         ? {
             // SNI and certificate identity use the original host name (not for IP literals, RFC 6066 §3).
             ...(hostLiteral(host) === undefined ? { servername: host } : {}),
-            ca: [...settings.ca],
-            rejectUnauthorized: verify,
-            minVersion: "TLSv1" as const
+            secureContext: secureContextFor(settings.ca, { minVersion: "TLSv1" }),
+            rejectUnauthorized: verify
           }
         : {})
     }
