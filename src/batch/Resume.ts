@@ -131,4 +131,8 @@ export const readWritten = (path: string, format: Format): Effect.Effect<Written
       })
     const records = format === "csv" ? Math.max(0, index - 1) : index
     return { domains, records, tornBytes, hasHeader: format === "jsonl" || index > 0 }
-  })
+  }).pipe(
+    Effect.mapError(
+      (e) => new ResumeError({ message: `${path} cannot be resumed as ${format}: ${e.message}` })
+    )
+  )
