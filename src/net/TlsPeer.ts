@@ -25,7 +25,7 @@ const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContex
 /**
  * One SecureContext per trust store and protocol options, made once and reused by every connection.
  * Handing `ca` to each `tls.connect` makes node build a context and parse the whole store (the
- * ~140 roots plus EXTRA_CA_FILE) per connection: 7% of a batch's CPU (docs/bench.md, batch).
+ * ~140 roots plus EXTRA_CA_FILE) per connection: 7-9% of a batch's CPU (docs/bench.md, the batch scanner).
  */
 export const secureContextFor = (
   ca: ReadonlyArray<string>,
