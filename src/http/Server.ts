@@ -12,10 +12,8 @@ import { AppConfig } from "../Config.ts"
 import { CspScanner } from "../scan/CspScanner.ts"
 import { EmailChecks } from "../scan/EmailCheck.ts"
 import { ScanHistory } from "../scan/ScanHistory.ts"
+import { ScanNetLive } from "../scan/ScanLive.ts"
 import { Scans } from "../scan/Scans.ts"
-import { Resolver } from "../net/Resolver.ts"
-import { Smtp } from "../net/Smtp.ts"
-import { Web } from "../net/Web.ts"
 import { HallOfFameStore } from "../store/HallOfFame.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { JobsLive } from "../jobs/DeepScans.ts"
@@ -39,7 +37,7 @@ export const NetLive = Layer.mergeAll(
   CspScanner.Default,
   Scans.Default.pipe(Layer.provide(ScanHistory.Live)),
   EmailChecks.Default
-).pipe(Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)), Layer.provideMerge(Resolver.Default))
+).pipe(Layer.provideMerge(ScanNetLive))
 
 /** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
 export const HealthLive = Health.Default.pipe(Layer.provide(SqlLive))

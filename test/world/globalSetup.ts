@@ -6,6 +6,9 @@
  *   that other world is stopped (through its own scripts/world/down) and this checkout's started.
  * The world is left running for fast re-runs in development; under CI (process.env.CI) it is stopped
  * at teardown. WORLD_SKIP=1 skips all of this.
+ * A world started here has 200 synthetic domains (`--synthetic 200`, about 20 s more) for the batch
+ * scanner's test (test/world/batch.test.ts), which uses the regular scenarios when a reused world
+ * has none.
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
@@ -41,7 +44,7 @@ export default function setup(): () => void {
     // In development another checkout's world is reused; CI tests its own, so it stops the other.
     if (other && process.env.CI) execFileSync(join(other, "down"), [], { stdio: "inherit", timeout: 60_000 })
     if (!other || process.env.CI) {
-      execFileSync(join(scripts, "up"), [], { stdio: "inherit", timeout: 300_000 })
+      execFileSync(join(scripts, "up"), ["--synthetic", "200"], { stdio: "inherit", timeout: 300_000 })
       started = true
     }
   }

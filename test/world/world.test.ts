@@ -712,6 +712,9 @@ describe("scenario model", () => {
           expect(octets[3]).toBeGreaterThan(0)
         }
         for (const s of planned) expect(model.BASE_TLDS).toContain(s.tld)
+        // One MTA listens on [::1]:25: a second MX there would present the wrong certificate.
+        const v6 = planned.flatMap((s) => s.mx).filter((m) => (m as { aaaa?: string | null }).aaaa === "::1")
+        expect(v6.length).toBeLessThanOrEqual(1)
       }),
       { numRuns: 6 }
     )

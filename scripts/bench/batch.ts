@@ -1,0 +1,190 @@
+/**
+ * Benchmark: the batch scanner over the world's synthetic domains (full scans, scored, written as
+ * JSONL), at each concurrency in turn, each run in a fresh process (`batchRun.ts`): domains per
+ * minute, DNS queries per second that left for the resolver, this process's CPU use (in cores) and
+ * peak RSS. Beside them, the resolver ceiling measured in the same run, before and after: the bare
+ * node:dgram rate of scripts/bench/resolver.ts (`dnsBaseline.ts`) against the same Unbound.
+ * With `--cpu-prof`, the last run writes a V8 CPU profile, summarised here by where the time went
+ * (idle = waiting for the network; the rest is our process's CPU).
+ *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof]
+ * Needs the world up with synthetic domains (scripts/world/up --synthetic 1000). Figures: docs/bench.md.
+ */
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { bareNode, benchEnv, scenarioQuestions, warm, worldResolver } from "./dnsBaseline.ts"
+
+const flags = process.argv.slice(2).filter((a) => a.startsWith("--"))
+const [countText = "1000", levelsText = "100,1000"] = process.argv.slice(2).filter((a) => !a.startsWith("--"))
+const profile = flags.includes("--cpu-prof")
+const env = benchEnv()
+const server = worldResolver(env)
+const root = fileURLToPath(new URL("../../", import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), "bench-batch-"))
+
+const manifest = JSON.parse(readFileSync(env.WORLD_MANIFEST ?? "", "utf8")) as {
+  scenarios: Array<{ domain: string; synthetic?: boolean }>
+}
+const domains = manifest.scenarios
+  .filter((s) => s.synthetic === true)
+  .map((s) => s.domain)
+  .slice(0, Number(countText))
+if (domains.length === 0)
+  throw new Error("the world has no synthetic domains: scripts/world/up --synthetic 1000")
+const list = join(dir, "domains.txt")
+writeFileSync(list, domains.join("\n") + "\n")
+
+/** The resolver ceiling: the bare node:dgram rate on cache-hot questions, 100 in flight. */
+const ceiling = () =>
+  Effect.gen(function* () {
+    const settled = yield* warm(scenarioQuestions(env))
+    return (yield* bareNode(server, settled, 5, 100)).qps
+  }).pipe(
+    Effect.provide(
+      Resolver.Default.pipe(
+        Layer.provide(
+          Layer.setConfigProvider(
+            ConfigProvider.fromMap(
+              new Map([
+                ["DNS_RESOLVERS", server],
+                ["DNS_RETRIES", "0"]
+              ])
+            )
+          )
+        )
+      )
+    ),
+    Effect.runPromise
+  )
+
+interface Run {
+  concurrency: number
+  scanned: number
+  failed: number
+  incomplete: number
+  wallMs: number
+  cpuMs: number
+  questions: number
+  sent: number
+  peakRssMb: number
+}
+
+const runAt = (concurrency: number, withProfile: boolean): Run => {
+  const out = join(dir, `out-${concurrency}.jsonl`)
+  rmSync(out, { force: true })
+  const args = [
+    ...(withProfile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []),
+    "--import",
+    "tsx",
+    "scripts/bench/batchRun.ts",
+    list,
+    out,
+    String(concurrency)
+  ]
+  const stdout = execFileSync(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env, LOG_LEVEL: "Error" },
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  rmSync(out, { force: true })
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as Run
+}
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string }
+  children?: Array<number>
+}
+
+/** Self time of a V8 CPU profile by where the code lives. */
+const summariseProfile = (file: string) => {
+  const prof = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: Array<ProfileNode>
+    samples: Array<number>
+    timeDeltas: Array<number>
+  }
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]))
+  const bucket = (n: ProfileNode): string => {
+    const { functionName, url } = n.callFrame
+    if (functionName === "(idle)") return "idle (waiting for the network)"
+    if (functionName === "(garbage collector)") return "garbage collector"
+    if (functionName === "(program)") return "V8/native (program)"
+    if (url.includes("node_modules/effect/")) return "Effect runtime"
+    if (url.includes("node_modules/"))
+      return `libraries (${/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1]})`
+    const own = /\/src\/([^/]+)\//.exec(url)
+    if (own) return `src/${own[1]}`
+    if (url.startsWith("node:") || url === "") return "node internals"
+    return "other"
+  }
+  const times = new Map<string, number>()
+  let total = 0
+  prof.samples.forEach((id, i) => {
+    const dt = prof.timeDeltas[i] ?? 0
+    total += dt
+    const key = bucket(byId.get(id)!)
+    times.set(key, (times.get(key) ?? 0) + dt)
+  })
+  const libs = new Map<string, number>()
+  for (const [k, v] of times) {
+    const key = k.startsWith("libraries") && v / total < 0.01 ? "libraries (each < 1%)" : k
+    libs.set(key, (libs.get(key) ?? 0) + v)
+  }
+  return [...libs]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
+}
+
+const main = async () => {
+  const levels = levelsText.split(",").map(Number)
+  console.log(`${domains.length} synthetic domains, full scans, concurrency ${levels.join(", ")}`)
+  const before = await ceiling()
+  console.log(`resolver ceiling (bare node:dgram, cache-hot, 100 in flight): ${before.toFixed(0)} qps`)
+  const runs: Array<Run> = []
+  for (const [i, c] of levels.entries()) {
+    const run = runAt(c, profile && i === levels.length - 1)
+    runs.push(run)
+    console.log(`  concurrency ${c}: done in ${(run.wallMs / 1000).toFixed(1)} s`)
+  }
+  const after = await ceiling()
+  console.log(`resolver ceiling after the runs: ${after.toFixed(0)} qps`)
+  const mean = (before + after) / 2
+  console.log(
+    "concurrency  domains  wall s  domains/min  queries sent  queries/s  of ceiling  CPU cores  CPU ms/domain  peak RSS MB  unknown  failed"
+  )
+  for (const r of runs) {
+    const qps = r.sent / (r.wallMs / 1000)
+    console.log(
+      [
+        String(r.concurrency).padStart(11),
+        String(r.scanned).padStart(8),
+        (r.wallMs / 1000).toFixed(1).padStart(7),
+        ((r.scanned * 60_000) / r.wallMs).toFixed(0).padStart(12),
+        String(r.sent).padStart(13),
+        qps.toFixed(0).padStart(10),
+        `${((100 * qps) / mean).toFixed(1)}%`.padStart(11),
+        (r.cpuMs / r.wallMs).toFixed(2).padStart(10),
+        (r.cpuMs / Math.max(1, r.scanned)).toFixed(0).padStart(14),
+        r.peakRssMb.toFixed(0).padStart(12),
+        String(r.incomplete).padStart(8),
+        String(r.failed).padStart(7)
+      ].join(" ")
+    )
+  }
+  const prof = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
+  if (prof) {
+    console.log(`CPU profile of the run at concurrency ${levels.at(-1)} (${join(dir, prof)}), self time:`)
+    for (const line of summariseProfile(join(dir, prof)).slice(0, 14)) console.log(`  ${line}`)
+  }
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})

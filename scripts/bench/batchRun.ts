@@ -1,0 +1,84 @@
+/**
+ * One measured batch run, in a process of its own (so that its peak RSS is its own): the batch
+ * scanner (`runBatch`, the in-process executor, JSONL to a file) over the list, with the Resolver
+ * wrapped to count the queries that left for the resolver (answers not served from our cache).
+ * Prints one JSON line of figures on stdout. Started by scripts/bench/batch.ts:
+ *   node [--cpu-prof] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
+ */
+import { readFileSync } from "node:fs"
+import { Effect, Layer } from "effect"
+import { inProcess, runBatch } from "../../src/batch/Batch.ts"
+import { AppConfig } from "../../src/Config.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { Smtp } from "../../src/net/Smtp.ts"
+import { Web } from "../../src/net/Web.ts"
+
+const [list = "", out = "", concurrencyText = "100"] = process.argv.slice(2)
+let sent = 0
+let questions = 0
+
+// The same services as ScanNetLive, with a counting Resolver under Web and Smtp too.
+const counting = Layer.effect(
+  Resolver,
+  Effect.map(Resolver, (inner) =>
+    Resolver.make({
+      ...inner,
+      query: (name, type, options) =>
+        Effect.suspend(() => {
+          questions++
+          return inner.query(name, type, options).pipe(
+            Effect.tap((answer) => Effect.sync(() => (answer.fromCache ? undefined : sent++))),
+            Effect.tapError(() => Effect.sync(() => sent++))
+          )
+        })
+    })
+  )
+).pipe(Layer.provide(Resolver.Default))
+const layer = Layer.merge(Web.Default, Smtp.Default).pipe(
+  Layer.provideMerge(counting),
+  Layer.provideMerge(AppConfig.Default)
+)
+
+/** The kernel's peak resident set size of this process (VmHWM), in MB. */
+const peakRssMb = () =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024
+
+const main = Effect.gen(function* () {
+  const cpu = process.cpuUsage()
+  const start = performance.now()
+  const summary = yield* runBatch(
+    {
+      input: list,
+      out,
+      format: "jsonl",
+      concurrency: Number(concurrencyText),
+      rejects: undefined,
+      quiet: true
+    },
+    inProcess,
+    { isTTY: false, write: () => true }
+  )
+  const wallMs = performance.now() - start
+  const used = process.cpuUsage(cpu)
+  console.log(
+    JSON.stringify({
+      concurrency: Number(concurrencyText),
+      scanned: summary.scanned,
+      failed: summary.failed,
+      incomplete: summary.incomplete,
+      wallMs,
+      cpuMs: (used.user + used.system) / 1000,
+      questions,
+      sent,
+      peakRssMb: peakRssMb()
+    })
+  )
+})
+
+Effect.runPromise(main.pipe(Effect.provide(layer))).then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e)
+    process.exit(1)
+  }
+)

@@ -1,0 +1,102 @@
+/**
+ * The DNS baseline the benchmarks share: the world's resolver address, cache-hot questions (every
+ * scenario domain's A, MX and TXT), and the bare node:dgram rate against it (send, match the id,
+ * send the next: what a Node resolver would reach if decoding, checking and Effect were free).
+ * Used by scripts/bench/resolver.ts and scripts/bench/batch.ts.
+ */
+import * as dgram from "node:dgram"
+import { readFileSync } from "node:fs"
+import { Effect } from "effect"
+import type { RecordType } from "../../src/net/Dns.ts"
+import { queryPacket } from "../../src/net/DnsTransport.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { worldEnv } from "../../test/world/env.ts"
+
+export type Question = [string, RecordType]
+
+/** The world's settings, with shell quoting taken off the values. */
+export const benchEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(worldEnv()).map(([k, v]) => [k, v.replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1")])
+  )
+
+/** The world's validating resolver (the first of DNS_RESOLVERS). */
+export const worldResolver = (env: Record<string, string>): string =>
+  (env.DNS_RESOLVERS ?? "127.53.1.1").split(",")[0]!.replace(/:53$/, "")
+
+/** Every regular scenario domain (not the synthetic ones) with the types most checks ask. */
+export const scenarioQuestions = (env: Record<string, string>): Array<Question> => {
+  const manifest = JSON.parse(readFileSync(env.WORLD_MANIFEST ?? "", "utf8")) as {
+    scenarios: Array<{ domain: string; synthetic?: boolean }>
+  }
+  const domains = manifest.scenarios
+    .filter((s) => s.synthetic !== true)
+    .map((s) => s.domain)
+    .filter((d) => /^[a-z0-9.-]+$/.test(d))
+  return domains.flatMap((d) => (["A", "MX", "TXT"] as const).map((t): Question => [d, t]))
+}
+
+/** Warms the resolver's cache and keeps the questions that settle (bogus zones SERVFAIL). */
+export const warm = (questions: ReadonlyArray<Question>) =>
+  Effect.gen(function* () {
+    const resolver = yield* Resolver
+    const settled: Array<Question> = []
+    for (const [name, type] of questions) {
+      const r = yield* Effect.either(resolver.query(name, type, { fresh: true }))
+      if (r._tag === "Right") settled.push([name, type])
+    }
+    return settled
+  })
+
+/**
+ * The platform's baseline: one connected node:dgram socket, `outstanding` queries in flight, each
+ * reply matched by its id only and the next query sent at once. No decoding, no checks, no Effect:
+ * roughly the most a Node process asking one datagram per send gets from the same resolver.
+ */
+export const bareNode = (
+  server: string,
+  settled: ReadonlyArray<Question>,
+  seconds: number,
+  outstanding: number
+) =>
+  Effect.async<{ qps: number; cpuPerQuery: number }>((resume) => {
+    const socket = dgram.createSocket("udp4")
+    const packets = settled.map(([name, type]) => queryPacket(0, { name, type, checkingDisabled: false }))
+    const waiting = new Set<number>()
+    let ok = 0
+    let next = 0
+    let id = 0
+    let start = 0
+    let cpu = process.cpuUsage()
+    const deadline = () => performance.now() + seconds * 1000
+    let end = Infinity
+    const ask = () => {
+      if (performance.now() >= end) {
+        if (waiting.size > 0) return
+        const used = process.cpuUsage(cpu)
+        socket.close()
+        const elapsed = (performance.now() - start) / 1000
+        return resume(
+          Effect.succeed({ qps: ok / elapsed, cpuPerQuery: (used.user + used.system) / Math.max(1, ok) })
+        )
+      }
+      const packet = packets[next++ % packets.length]!
+      id = (id + 1) & 0xffff
+      packet[0] = id >> 8
+      packet[1] = id & 0xff
+      waiting.add(id)
+      socket.send(packet)
+    }
+    socket.on("message", (msg) => {
+      if (waiting.delete((msg[0]! << 8) | msg[1]!)) {
+        ok++
+        ask()
+      }
+    })
+    socket.connect(53, server, () => {
+      start = performance.now()
+      cpu = process.cpuUsage()
+      end = deadline()
+      for (let i = 0; i < outstanding; i++) ask()
+    })
+  })

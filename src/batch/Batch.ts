@@ -1,0 +1,161 @@
+/**
+ * The batch scanner: a list of domains in, one record per domain out, `concurrency` scans at a time.
+ *
+ * - The list is streamed, never held: lines are read as the scans need them (the stream pulls at
+ *   most `concurrency` domains ahead), and each record is written as soon as its scan ends, in
+ *   completion order. What stays in memory is the set of domain names seen, for duplicates.
+ * - Resuming: the domains the output already holds are skipped (`Resume.ts`).
+ * - How a domain is scanned is an `Executor`: `inProcess` runs the Scanner here. This is where a
+ *   cluster executor (submitting each domain to the scan entities of `@effect/cluster`) plugs in.
+ */
+import { Cause, Effect, Option, Stream } from "effect"
+import { scan } from "../scan/Scanner.ts"
+import type { ScanContext } from "../scan/FactsLive.ts"
+import { score } from "../score/Score.ts"
+import type { BatchOptions } from "./Cli.ts"
+import { type BatchFileError, lines, openInput, openOutput } from "./Files.ts"
+import { parseLine } from "./Lines.ts"
+import { duration, Progress, type ProgressSink, perMinute } from "./Progress.ts"
+import { type BatchRecord, csvHeader, formatRecord, isFailure } from "./Record.ts"
+import { readWritten, type ResumeError } from "./Resume.ts"
+
+/** Scans one (normalised) domain into its record; never fails: a failure is a record too. */
+export type Executor<R> = (domain: string) => Effect.Effect<BatchRecord, never, R>
+
+/** The Scanner and the score, in this process, over the live net layers. */
+export const inProcess: Executor<ScanContext> = (domain) =>
+  scan(domain).pipe(
+    Effect.map((result): BatchRecord => ({ domain, scan: result, score: score(result) })),
+    Effect.catchAllCause((cause) =>
+      Effect.as(
+        Effect.logError(`batch: the scan of ${domain} failed`, cause),
+        // Only the first line: the record is data, the full cause is in the log.
+        { domain, error: Cause.pretty(cause).split("\n")[0] ?? "the scan failed" } satisfies BatchRecord
+      )
+    )
+  )
+
+/** How a written record counts in the progress and the summary. */
+export const outcomeOf = (record: BatchRecord) => {
+  if (isFailure(record)) return { failed: true, incomplete: false }
+  const outcomes = Object.values(record.scan.checks)
+  const unknown = outcomes.filter((o) => o.status === "unknown").length
+  return { failed: unknown === outcomes.length, incomplete: unknown > 0 && unknown < outcomes.length }
+}
+
+export interface BatchSummary {
+  readonly scanned: number
+  readonly failed: number
+  readonly incomplete: number
+  /** Domains skipped because the output already held them. */
+  readonly alreadyWritten: number
+  readonly duplicates: number
+  readonly invalid: number
+  /** Bytes of a torn last record cut from the output before resuming. */
+  readonly tornBytes: number
+  readonly elapsedMs: number
+}
+
+/** Classifies each domain of the list once: new, a repeat within the list, or written before. */
+class Seen {
+  readonly names = new Set<string>()
+  constructor(private readonly written: ReadonlySet<string>) {}
+  take(domain: string): "new" | "duplicate" | "written" {
+    if (this.names.has(domain)) return "duplicate"
+    this.names.add(domain)
+    return this.written.has(domain) ? "written" : "new"
+  }
+}
+
+export const runBatch = <R>(
+  options: BatchOptions,
+  executor: Executor<R>,
+  stderr: ProgressSink = process.stderr
+): Effect.Effect<BatchSummary, BatchFileError | ResumeError, R> =>
+  Effect.gen(function* () {
+    const source = yield* openInput(options.input)
+    const inputName = options.input === "-" ? "stdin" : options.input
+    const written = options.out
+      ? yield* readWritten(options.out, options.format)
+      : { domains: new Set<string>(), records: 0, tornBytes: 0, hasHeader: options.format === "jsonl" }
+    const progress = new Progress(stderr)
+    const say = (text: string) => (options.quiet ? undefined : progress.note(text))
+    if (written.tornBytes > 0)
+      say(
+        `batch: cut a torn last record (${written.tornBytes} bytes) from ${options.out}; its domain is scanned again`
+      )
+    if (written.records > 0) say(`batch: ${options.out} holds ${written.records} results; resuming`)
+
+    // A second pass over a file gives the bar its total; stdin can be read only once.
+    if (options.input !== "-") {
+      const seen = new Seen(written.domains)
+      const total = yield* lines(source, inputName).pipe(
+        Stream.runFold(0, (n, raw) => {
+          const line = parseLine(raw)
+          return line._tag === "Domain" && seen.take(line.domain) === "new" ? n + 1 : n
+        })
+      )
+      progress.setTotal(total)
+    }
+
+    const output = yield* openOutput(options.out)
+    const rejects = options.rejects ? yield* openOutput(options.rejects, false) : undefined
+    if (!written.hasHeader) yield* output.write(csvHeader())
+
+    const seen = new Seen(written.domains)
+    let lineNo = 0
+    let duplicates = 0
+    let alreadyWritten = 0
+    let invalid = 0
+    if (!options.quiet) progress.start()
+    const domains = lines(source, inputName).pipe(
+      Stream.mapEffect((raw) => {
+        lineNo++
+        const line = parseLine(raw)
+        if (line._tag === "Skip") return Effect.succeed(Option.none<string>())
+        if (line._tag === "Invalid") {
+          invalid++
+          say(`${inputName}:${lineNo}: skipped: ${line.reason}`)
+          const listed = rejects
+            ? rejects.write(`${lineNo}\t${line.text.replace(/\s/g, " ")}\t${line.reason}\n`)
+            : Effect.void
+          return Effect.as(listed, Option.none<string>())
+        }
+        const kind = seen.take(line.domain)
+        if (kind === "duplicate") duplicates++
+        if (kind === "written") alreadyWritten++
+        return Effect.succeed(kind === "new" ? Option.some(line.domain) : Option.none<string>())
+      }),
+      Stream.filterMap((domain) => domain)
+    )
+    yield* domains.pipe(
+      Stream.mapEffect(executor, { concurrency: options.concurrency, unordered: true }),
+      Stream.runForEach((record) =>
+        Effect.zipRight(
+          output.write(formatRecord(options.format, record)),
+          Effect.sync(() => progress.record(outcomeOf(record)))
+        )
+      ),
+      Effect.ensuring(Effect.sync(() => progress.stop()))
+    )
+    const counts = progress.snapshot()
+    const summary: BatchSummary = {
+      scanned: counts.done,
+      failed: counts.failed,
+      incomplete: counts.incomplete,
+      alreadyWritten,
+      duplicates,
+      invalid,
+      tornBytes: written.tornBytes,
+      elapsedMs: counts.elapsedMs
+    }
+    stderr.write(summaryLine(summary, options.out) + "\n")
+    return summary
+  }).pipe(Effect.scoped)
+
+/** The last line on stderr. */
+export const summaryLine = (s: BatchSummary, out: string | undefined): string =>
+  `batch: ${s.scanned} scanned (${s.failed} failed, ${s.incomplete} with unknown checks)` +
+  (out ? `, ${s.alreadyWritten} already in ${out}` : "") +
+  `, ${s.duplicates} duplicates, ${s.invalid} invalid lines; ` +
+  `${duration(s.elapsedMs)}, ${perMinute({ done: s.scanned, total: undefined, failed: 0, incomplete: 0, elapsedMs: s.elapsedMs }).toFixed(1)} domains/min`

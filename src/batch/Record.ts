@@ -1,0 +1,111 @@
+/**
+ * What the batch scanner writes for a domain, and how: one record per domain, in either format.
+ *
+ * - JSONL: the record encoded through its Schema (the scan as `scan/Scanner.ts` declares it, the
+ *   score as `score/Score.ts` does), `domain` first so that resuming can read it without parsing
+ *   the line (`Resume.ts`).
+ * - CSV: one flat row, columns `CSV_COLUMNS` (docs/batch.md explains each).
+ */
+import { Schema } from "effect"
+import { Categories } from "../checks/Check.ts"
+import type { RecordStatus } from "../score/Model.ts"
+import { ScanResult } from "../scan/Scanner.ts"
+import { ScanScore } from "../score/Score.ts"
+import { csvRecord } from "./Csv.ts"
+
+/** A domain scanned and scored. */
+export const BatchResult = Schema.Struct({ domain: Schema.String, scan: ScanResult, score: ScanScore })
+export type BatchResult = typeof BatchResult.Type
+
+/** A domain whose scan could not run at all (a defect, logged): written so that the list completes. */
+export const BatchFailure = Schema.Struct({ domain: Schema.String, error: Schema.String })
+export type BatchFailure = typeof BatchFailure.Type
+
+export type BatchRecord = BatchResult | BatchFailure
+
+export const isFailure = (record: BatchRecord): record is BatchFailure => "error" in record
+
+export const Formats = ["jsonl", "csv"] as const
+export type Format = (typeof Formats)[number]
+
+const encodeResult = Schema.encodeSync(BatchResult)
+const encodeFailure = Schema.encodeSync(BatchFailure)
+
+/** One JSONL line (with its LF). JSON escapes every control character, so a record is one line. */
+export const jsonLine = (record: BatchRecord): string =>
+  JSON.stringify(isFailure(record) ? encodeFailure(record) : encodeResult(record)) + "\n"
+
+/**
+ * The verdicts the CSV flattens: each is the worst status among the score's records of that concern
+ * (docs/scoring.md lists the records), so "pass" means every one of them passed.
+ */
+export const VERDICTS = {
+  spf: ["email.spf.valid", "email.spf.policy"],
+  dmarc: ["email.dmarc.valid", "email.dmarc.policy"],
+  dkim: ["email.dkim"],
+  mta_sts: ["email.mta_sts"],
+  dnssec: ["dnssec.signed", "dnssec.valid"],
+  starttls: ["security.mx.starttls"]
+} as const
+
+// Worst first: a failure outweighs not knowing, which outweighs a partial pass.
+const SEVERITY: ReadonlyArray<RecordStatus> = ["fail", "unknown", "partial", "pass", "not-applicable"]
+
+/** The worst of `statuses` ("" when the score has none of those records). */
+export const worstStatus = (statuses: ReadonlyArray<RecordStatus>): RecordStatus | "" =>
+  statuses.length === 0
+    ? ""
+    : statuses.reduce((worst, s) => (SEVERITY.indexOf(s) < SEVERITY.indexOf(worst) ? s : worst))
+
+export const CSV_COLUMNS = [
+  "domain",
+  "grade",
+  "score",
+  ...Categories.map((c) => `${c}_score`),
+  ...Object.keys(VERDICTS),
+  "critical_issues",
+  "warnings",
+  "issues",
+  "unknown_checks",
+  "computed_at",
+  "error"
+] as const
+
+/** The CSV header record. */
+export const csvHeader = (): string => csvRecord(CSV_COLUMNS)
+
+/** One CSV row: the columns of `CSV_COLUMNS`, in that order. */
+export const csvRow = (record: BatchRecord): string => {
+  if (isFailure(record)) {
+    const row = CSV_COLUMNS.map(() => "")
+    row[0] = record.domain
+    row[CSV_COLUMNS.length - 1] = record.error
+    return csvRecord(row)
+  }
+  const { scan, score } = record
+  const statusOf = new Map(
+    Categories.flatMap((c) => score.categories[c].checks.map((r) => [r.id, r.status] as const))
+  )
+  const verdict = (ids: ReadonlyArray<string>) =>
+    worstStatus(ids.flatMap((id) => (statusOf.has(id) ? [statusOf.get(id)!] : [])))
+  const unknown = Object.values(scan.checks)
+    .filter((outcome) => outcome.status === "unknown")
+    .map((outcome) => outcome.id)
+  return csvRecord([
+    record.domain,
+    score.grade,
+    String(score.score),
+    ...Categories.map((c) => String(score.categories[c].score)),
+    ...Object.values(VERDICTS).map(verdict),
+    String(score.critical_issues),
+    String(score.warnings),
+    score.issues.map((issue) => issue.id).join(" "),
+    unknown.join(" "),
+    scan.computedAt,
+    ""
+  ])
+}
+
+/** A record in `format`, ready to append. */
+export const formatRecord = (format: Format, record: BatchRecord): string =>
+  format === "csv" ? csvRow(record) : jsonLine(record)
