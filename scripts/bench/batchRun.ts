@@ -53,7 +53,8 @@ const main = Effect.gen(function* () {
       format: "jsonl",
       concurrency: Number(concurrencyText),
       rejects: undefined,
-      quiet: true
+      quiet: true,
+      cluster: false
     },
     inProcess,
     { isTTY: false, write: () => true }

@@ -19,6 +19,8 @@ export interface BatchOptions {
   readonly rejects: string | undefined
   /** No progress and no per-line reports on stderr; the summary only. */
   readonly quiet: boolean
+  /** Submit each domain to the cluster of CLUSTER_DATABASE_URL instead of scanning in this process. */
+  readonly cluster: boolean
 }
 
 export const DEFAULT_CONCURRENCY = 50
@@ -36,6 +38,8 @@ options:
   -c, --concurrency N     scans in flight at once, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})
       --rejects FILE      also list the invalid lines in FILE (line number, text, reason; tab-separated)
   -q, --quiet             no progress and no per-line reports on stderr, only the summary
+      --cluster           submit each domain to the cluster of CLUSTER_DATABASE_URL (this process
+                          joins it as one runner: set RUNNER_HOST/RUNNER_PORT; docs/cluster.md)
   -h, --help              this text
 
 Settings (resolvers, timeouts, SMTP and web limits) come from the environment, as for the server:
@@ -58,6 +62,7 @@ export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, str
         concurrency: { type: "string", short: "c" },
         rejects: { type: "string" },
         quiet: { type: "boolean", short: "q" },
+        cluster: { type: "boolean" },
         help: { type: "boolean", short: "h" }
       }
     })
@@ -92,7 +97,8 @@ export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, str
       format: format as Format,
       concurrency,
       rejects: values.rejects,
-      quiet: values.quiet ?? false
+      quiet: values.quiet ?? false,
+      cluster: values.cluster ?? false
     }
   })
 }

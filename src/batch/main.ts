@@ -8,9 +8,12 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Either, Exit, Layer, Logger } from "effect"
 import { AppConfig } from "../Config.ts"
+import { multiRunner } from "../jobs/Cluster.ts"
+import { JobsLive } from "../jobs/DeepScans.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
 import { inProcess, runBatch } from "./Batch.ts"
 import { parseCli, USAGE } from "./Cli.ts"
+import { batchId, onCluster } from "./OnCluster.ts"
 
 class UsageError {
   readonly _tag = "UsageError"
@@ -21,10 +24,19 @@ const main = Effect.gen(function* () {
   const parsed = parseCli(process.argv.slice(2))
   if (Either.isLeft(parsed)) return yield* Effect.fail(new UsageError(parsed.left))
   if (parsed.right._tag === "Help") return void process.stdout.write(USAGE + "\n")
-  const { logLevel } = yield* AppConfig
-  yield* runBatch(parsed.right.options, inProcess).pipe(
-    Effect.provide(ScanNetLive),
-    Logger.withMinimumLogLevel(logLevel)
+  const { options } = parsed.right
+  const config = yield* AppConfig
+  if (!options.cluster)
+    return yield* runBatch(options, inProcess).pipe(
+      Effect.provide(ScanNetLive),
+      Logger.withMinimumLogLevel(config.logLevel)
+    )
+  if (!multiRunner(config))
+    return yield* Effect.fail(new UsageError("--cluster needs CLUSTER_DATABASE_URL (docs/cluster.md)"))
+  yield* runBatch(options, onCluster(batchId(options))).pipe(
+    Effect.provide(JobsLive.pipe(Layer.provide(ScanNetLive))),
+    Effect.scoped,
+    Logger.withMinimumLogLevel(config.logLevel)
   )
 })
 

@@ -21,7 +21,8 @@ describe("parseCli", () => {
       format: "jsonl",
       concurrency: DEFAULT_CONCURRENCY,
       rejects: undefined,
-      quiet: false
+      quiet: false,
+      cluster: false
     })
   })
 
@@ -35,6 +36,7 @@ describe("parseCli", () => {
       rejects: "bad.tsv",
       quiet: true
     })
+    expect(run("a.txt", "--cluster").cluster).toBe(true)
   })
 
   it("answers help", () => {
@@ -48,7 +50,7 @@ describe("parseCli", () => {
     [["a.txt", "-c", "0"], "--concurrency"],
     [["a.txt", "-c", "2.5"], "--concurrency"],
     [["a.txt", "-c", "100001"], "--concurrency"],
-    [["a.txt", "--cluster"], "Unknown option"],
+    [["a.txt", "--clusters"], "Unknown option"],
     [["a.txt", "-o", "x", "--rejects", "x"], "different files"],
     [["a.txt", "-o", "-"], "--out takes a file"]
   ])("refuses %j (%s)", (argv, why) => {

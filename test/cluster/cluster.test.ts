@@ -6,7 +6,7 @@
  * dead runner resumed by the survivor. scripts/cluster/down stops the rest.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -36,6 +36,16 @@ const freePorts = (n: number) =>
   )
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const sql = (url: string, text: string): Array<Row> =>
+  JSON.parse(
+    execFileSync("psql", [url, "-qtAc", `SELECT coalesce(json_agg(t), '[]') FROM (${text}) t`], {
+      encoding: "utf8"
+    })
+  )
+
+/** What the first test leaves running for the second: the surviving runner and its database. */
+let cluster: { env: NodeJS.ProcessEnv; url: string; domains: Array<string> } | undefined
 
 interface Row {
   domain: string
@@ -80,12 +90,7 @@ describe("two runners on Postgres, one killed mid-way", () => {
       { env, stdio: "inherit", timeout: 240_000 }
     )
     const url = `postgres://postgres@127.0.0.1:${pgPort}/domain_audit`
-    const query = (text: string): Array<Row> =>
-      JSON.parse(
-        execFileSync("psql", [url, "-qtAc", `SELECT coalesce(json_agg(t), '[]') FROM (${text}) t`], {
-          encoding: "utf8"
-        })
-      )
+    const query = (text: string): Array<Row> => sql(url, text)
     const manifest = JSON.parse(readFileSync(worldEnv().WORLD_MANIFEST!, "utf8"))
     const synthetic: Array<string> = manifest.scenarios
       .filter((s: any) => s.synthetic && s.mx.length > 0)
@@ -135,5 +140,56 @@ describe("two runners on Postgres, one killed mid-way", () => {
       expect(row.runs).toBeGreaterThanOrEqual(2)
       expect(row.last_runner).toBe(survivor)
     }
+    cluster = { env, url, domains }
   })
+
+  it(
+    "takes a batch submitted with --cluster: every domain scanned once, on the cluster",
+    { timeout: 300_000 },
+    async () => {
+      if (cluster === undefined) throw new Error("the cluster of the first test is not running")
+      const [batchRunnerPort] = await freePorts(1)
+      const list = join(dir, "batch.txt")
+      const out = join(dir, "batch.jsonl")
+      const domains = cluster.domains.slice(0, 12)
+      writeFileSync(
+        list,
+        ["# a batch on the cluster", ...domains, domains[0]!.toUpperCase(), "not a domain!"].join("\n")
+      )
+      const env = {
+        ...cluster.env,
+        CLUSTER_DATABASE_URL: cluster.url,
+        RUNNER_HOST: "127.0.0.1",
+        RUNNER_PORT: String(batchRunnerPort),
+        DATA_DIR: join(dir, "batch-data")
+      }
+      const run = () =>
+        execFileSync(
+          process.execPath,
+          ["--import", "tsx", "src/batch/main.ts", list, "--cluster", "-o", out, "-q"],
+          {
+            cwd: root,
+            env,
+            stdio: ["ignore", "ignore", "inherit"],
+            timeout: 240_000
+          }
+        )
+      run()
+      const records = readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+      expect(records.map((r) => r.domain).sort()).toEqual([...domains].sort())
+      for (const record of records) expect(record.score.grade).toMatch(/^[A-F]/)
+      // the scans ran as the cluster's jobs (kind full), one per domain
+      const jobs = sql(cluster.url, "SELECT domain FROM deep_scans WHERE kind = 'full'")
+      expect(jobs.map((j) => j.domain).sort()).toEqual([...domains].sort())
+      // a re-run of the same output has nothing left to do and submits nothing new
+      run()
+      expect(readFileSync(out, "utf8").trim().split("\n")).toHaveLength(domains.length)
+      expect(sql(cluster.url, "SELECT domain FROM deep_scans WHERE kind = 'full'")).toHaveLength(
+        domains.length
+      )
+    }
+  )
 })
