@@ -233,7 +233,11 @@ export const settings = Config.all({
   scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000),
   checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),
   scanCacheTtlMs: ms("SCAN_CACHE_TTL_MS", 300_000),
-  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000))
+  scanCacheSize: Config.integer("SCAN_CACHE_SIZE").pipe(Config.withDefault(1000)),
+  // report snapshots (report/SnapshotStore.ts, docs/reports.md)
+  snapshotRateBurst: int("SNAPSHOT_RATE_BURST", 5),
+  snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
+  snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

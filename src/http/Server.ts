@@ -14,6 +14,7 @@ import { Scans } from "../scan/Scans.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
+import { SnapshotStore } from "../report/SnapshotStore.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { AiHandlers } from "./AiHandlers.ts"
 import { DnsHandlers } from "./DnsHandlers.ts"
@@ -43,7 +44,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers
   ]),
-  Layer.provide([NetLive, SqlLive])
+  Layer.provide([NetLive, SnapshotStore.Default]),
+  Layer.provide(SqlLive)
 )
 
 /**
