@@ -8,12 +8,12 @@ import { createHash } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import Database from "better-sqlite3"
 import canonicalize from "canonicalize"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { concerns } from "../../src/report/Sections.ts"
 import { call, testApp } from "../http/harness.ts"
+import { withDb } from "../report/db.ts"
 import { worldEnv } from "./env.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-report-"))
@@ -156,15 +156,14 @@ describe("the Everything Report in the world", () => {
       Effect.gen(function* () {
         const created = yield* call("POST", "/api/report/snapshot?domain=perfect.com")
         const id = created.json.evidence.snapshotId
-        const db = new Database(join(dataDir, "domain-audit.sqlite"))
-        try {
-          expect(() =>
-            db.prepare("UPDATE report_snapshot SET body = ? WHERE id = ?").run(Buffer.from("{}"), id)
-          ).toThrow(/immutable/)
-          expect(() => db.prepare("DELETE FROM report_snapshot WHERE id = ?").run(id)).toThrow(/immutable/)
-        } finally {
-          db.close()
-        }
+        const refusals = yield* withDb(join(dataDir, "domain-audit.sqlite"), (sql) =>
+          Effect.all([
+            Effect.flip(sql`UPDATE report_snapshot SET body = ${Buffer.from("{}")} WHERE id = ${id}`),
+            Effect.flip(sql`UPDATE report_snapshot SET domain = 'evil.com' WHERE id = ${id}`),
+            Effect.flip(sql`DELETE FROM report_snapshot WHERE id = ${id}`)
+          ])
+        )
+        for (const refusal of refusals) expect(String(refusal.cause)).toMatch(/immutable/)
         const read = yield* call("GET", `/api/report/snapshot/${id}`)
         expect(read.text).toBe(created.text)
       })
