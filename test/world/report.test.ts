@@ -170,3 +170,31 @@ describe("the Everything Report in the world", () => {
     )
   })
 })
+
+describe("snapshot abuse protection in the world", () => {
+  layer(testApp({ ...worldEnv(), SNAPSHOT_RATE_BURST: "2", SNAPSHOT_RATE_PER_MINUTE: "1" }), {
+    timeout: 180_000,
+    excludeTestServices: true
+  })((it) => {
+    it.effect(
+      "the same report within the window returns the existing snapshot; a burst gets 429 + Retry-After",
+      () =>
+        Effect.gen(function* () {
+          const first = yield* call("POST", "/api/report/snapshot?domain=perfect.com")
+          const second = yield* call("POST", "/api/report/snapshot?domain=perfect.com&format=markdown")
+          expect(first.status).toBe(201)
+          expect(second.status).toBe(201)
+          expect(second.type).toMatch(/^text\/markdown/)
+          // one scan (cached) gives identical content: the stored snapshot is returned, not a copy
+          expect(second.text).toContain(first.json.evidence.snapshotId)
+          const third = yield* call("POST", "/api/report/snapshot?domain=perfect.com")
+          expect(third.status).toBe(429)
+          expect(Number(third.headers["retry-after"])).toBeGreaterThan(0)
+          expect(typeof third.json.error).toBe("string")
+          // reading is not creating: GET of the stored snapshot is not limited by the snapshot bucket
+          const read = yield* call("GET", `/api/report/snapshot/${first.json.evidence.snapshotId}`)
+          expect(read.status).toBe(200)
+        })
+    )
+  })
+})
