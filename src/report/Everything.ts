@@ -225,9 +225,11 @@ export const buildContent = (scan: ScanResult, score: ScanScore, base: string): 
       score: score.score,
       percentage: score.percentage,
       headline:
-        `${scan.domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ` +
-        `with ${score.critical_issues} critical or high and ${others} other issue${others === 1 ? "" : "s"}` +
-        (unknownChecks.length > 0 ? `; ${unknownChecks.length} check(s) could not finish.` : "."),
+        score.maxPoints === 0
+          ? `${scan.domain} could not be judged: no check reached a verdict (see each section and unknownChecks).`
+          : `${scan.domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ` +
+            `with ${score.critical_issues} critical or high and ${others} other issue${others === 1 ? "" : "s"}` +
+            (unknownChecks.length > 0 ? `; ${unknownChecks.length} check(s) could not finish.` : "."),
       critical_issues: score.critical_issues,
       warnings: score.warnings,
       sections: rows,
@@ -239,9 +241,15 @@ export const buildContent = (scan: ScanResult, score: ScanScore, base: string): 
   }
 }
 
-/** The quick score's row in the summary table: pass at 100 %, fail at F, partial between. */
+/** The quick score's row in the summary table: unknown when nothing could be judged, else by grade. */
 const gradeStatus = (score: ScanScore): SectionStatus =>
-  score.percentage === 100 && score.grade !== "F" ? "pass" : score.grade === "F" ? "fail" : "partial"
+  score.maxPoints === 0
+    ? "unknown"
+    : score.percentage === 100 && score.grade !== "F"
+      ? "pass"
+      : score.grade === "F"
+        ? "fail"
+        : "partial"
 
 /** The content as JSON values (Schema-encoded): what is canonicalised, hashed and stored. */
 export const encodeContent = Schema.encodeSync(ReportContent)
