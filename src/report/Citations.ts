@@ -3,9 +3,10 @@
  * page each section and each issue of the catalogue rests on.
  *
  * An issue's sources are derived, not listed by hand per issue: the RFCs its catalogue description
- * names ("RFC 2182", "RFC 1035 3.3.13"), the other documents it names (NIST SP 800-57, M3AAWG,
- * DMARCbis), and always the primary sources of the section it belongs to. So every catalogue entry,
- * including ones added later, has at least one citation (test/report/citations.test.ts).
+ * names ("RFC 2182", "RFC 1035 3.3.13") and the other documents it names (NIST SP 800-57, M3AAWG,
+ * DMARCbis); else the source its id prefix rests on (`BY_PREFIX`); else (Everything.ts) the primary
+ * sources of its section. So every catalogue entry, including ones added later, has at least one
+ * citation (test/report/sections.test.ts).
  */
 import { Schema } from "effect"
 
@@ -31,7 +32,9 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     rfc(1035, "Domain names - implementation and specification"),
     rfc(1912, "Common DNS operational and configuration errors"),
     rfc(2182, "Selection and operation of secondary DNS servers"),
+    rfc(2818, "HTTP over TLS"),
     rfc(3207, "SMTP service extension for secure SMTP over TLS (STARTTLS)"),
+    rfc(3596, "DNS extensions to support IP version 6"),
     rfc(4033, "DNS security introduction and requirements"),
     rfc(4034, "Resource records for the DNS security extensions"),
     rfc(4035, "Protocol modifications for the DNS security extensions"),
@@ -90,6 +93,36 @@ const NAMED: ReadonlyArray<readonly [RegExp, string]> = [
   [/M3AAWG/, "m3aawg"],
   [/DMARCbis/, "dmarcbis"]
 ]
+
+/**
+ * The specific source of issues whose description names none, by id prefix (a finding then cites
+ * what it rests on rather than every source of its section).
+ */
+const BY_PREFIX: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  ["ipv6_", ["rfc3596"]],
+  ["https_", ["rfc2818", "rfc9525"]],
+  ["hsts_", ["rfc6797"]],
+  ["xcto_", ["fetch_nosniff"]],
+  ["frame_", ["rfc7034", "csp3"]],
+  ["referrer_", ["referrer_policy"]],
+  ["csp_", ["csp3"]],
+  ["mx_cert_", ["rfc9525"]],
+  ["dmarc_", ["rfc7489"]],
+  ["spf_", ["rfc7208"]],
+  ["dkim_", ["rfc6376"]],
+  ["mta_sts_", ["rfc8461"]],
+  ["bimi_", ["bimi"]],
+  ["blocklisted", ["rfc5782"]],
+  ["fcrdns_", ["rfc1912", "m3aawg"]],
+  ["dnssec_", ["rfc4035"]],
+  ["dns_no_such_domain", ["rfc1035"]]
+]
+
+/** The sources an issue cites: those its description names, else the one its id prefix rests on. */
+export const sourcesOfIssue = (id: string, description: string): ReadonlyArray<string> => {
+  const named = sourcesNamedIn(description)
+  return named.length > 0 ? named : (BY_PREFIX.find(([prefix]) => id.startsWith(prefix))?.[1] ?? [])
+}
 
 /** The source keys a catalogue description names (unknown RFC numbers get a generic entry). */
 export const sourcesNamedIn = (description: string): ReadonlyArray<string> => [

@@ -14,7 +14,7 @@ import { catalogue, type IssueId } from "../score/Catalogue.ts"
 import type { CheckRecord } from "../score/Model.ts"
 import { score as scoreOf, type ScanScore } from "../score/Score.ts"
 import { contentHashOf } from "./Canonical.ts"
-import { type CitationUse, citationsOf, sourcesNamedIn } from "./Citations.ts"
+import { type CitationUse, citationsOf, sourcesOfIssue } from "./Citations.ts"
 import { factsOf } from "./Facts.ts"
 import { nis2Of } from "./Nis2Part.ts"
 import {
@@ -94,7 +94,7 @@ const findingOf = (id: string, concern: Concern, score: ScanScore): Finding => {
       .join(" "),
     fixable,
     generator,
-    citations: [...new Set([...sourcesNamedIn(description), ...concern.sources])]
+    citations: ((own) => (own.length > 0 ? [...own] : [...concern.sources]))(sourcesOfIssue(id, description))
   }
 }
 

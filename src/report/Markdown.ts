@@ -187,7 +187,9 @@ export const renderMarkdown = (report: EverythingReport): string => {
           `- JSON: ${evidence.snapshotUrl}`,
           `- Markdown: ${evidence.snapshotMarkdownUrl}`
         ]
-      : [`- Live report, not stored. Fix it as a snapshot: \`POST ${evidence.snapshotCreateUrl}\``]),
+      : [
+          `- Live report, not stored. Keep a fixed copy as a snapshot: \`POST ${evidence.snapshotCreateUrl}\``
+        ]),
     `- Live report: ${evidence.liveReportUrl}`,
     `- Retention: ${evidence.retentionPolicy}. ${cell(evidence.retentionNotice)}`,
     "",

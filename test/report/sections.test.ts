@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { registry } from "../../src/checks/index.ts"
 import { catalogue } from "../../src/score/Catalogue.ts"
-import { sourceOf, sourcesNamedIn } from "../../src/report/Citations.ts"
+import { sourceOf, sourcesNamedIn, sourcesOfIssue } from "../../src/report/Citations.ts"
 import { concernOfIssue, concerns } from "../../src/report/Sections.ts"
 
 describe("report sections", () => {
@@ -18,7 +18,8 @@ describe("report sections", () => {
     for (const [id, entry] of Object.entries(catalogue)) {
       const concern = concernOfIssue(id)
       expect(concern.key, id).not.toBe("quickScore")
-      const keys = [...sourcesNamedIn(entry.description), ...concern.sources]
+      const own = sourcesOfIssue(id, entry.description)
+      const keys = own.length > 0 ? own : concern.sources
       expect(keys.length, id).toBeGreaterThan(0)
       for (const key of keys) expect(sourceOf(key).url, `${id}: ${key}`).toMatch(/^https:\/\//)
     }
