@@ -56,7 +56,7 @@ const findingLines = (findings: ReadonlyArray<Finding>, citations: ReadonlyArray
 const graphLines = (node: SpfNode, depth: number): Array<string> => {
   const label = [
     node.term ?? node.type,
-    node.domain !== null && node.domain !== node.term ? `(${node.domain})` : "",
+    node.domain !== null && !(node.term ?? "").endsWith(node.domain) ? ` (${node.domain})` : "",
     `: ${node.status}`,
     `, ${node.totalLookups} lookup${node.totalLookups === 1 ? "" : "s"}`,
     node.errors.length > 0 ? `, ${node.errors.join("; ")}` : ""
@@ -76,8 +76,12 @@ const spfLines = (section: SpfSection): Array<string> => {
   if (section.flattening !== null) {
     out.push("", "**Flattening guidance**", "", ...section.flattening.advice.map((a) => `- ${cell(a)}`))
     if (section.flattening.overLimit)
-      out.push("", `Flattened record: ${code(section.flattening.flattened.record)}`)
-    out.push(...section.flattening.flattened.warnings.map((w) => `- ${cell(w)}`))
+      out.push(
+        "",
+        `Flattened record: ${code(section.flattening.flattened.record)}`,
+        "",
+        ...section.flattening.flattened.warnings.map((w) => `- ${cell(w)}`)
+      )
   }
   return out
 }
