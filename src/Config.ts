@@ -290,7 +290,11 @@ export const settings = Config.all({
   runnerPort: Config.port("RUNNER_PORT").pipe(Config.withDefault(34431)),
   runnerListenHost: Config.string("RUNNER_LISTEN_HOST").pipe(Config.withDefault("")),
   clusterShards: int("CLUSTER_SHARDS", 300),
-  clusterHealthCheckMs: ms("CLUSTER_HEALTH_CHECK_MS", 10_000)
+  clusterHealthCheckMs: ms("CLUSTER_HEALTH_CHECK_MS", 10_000),
+  // report snapshots (report/SnapshotStore.ts, docs/reports.md)
+  snapshotRateBurst: int("SNAPSHOT_RATE_BURST", 5),
+  snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
+  snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

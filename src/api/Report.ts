@@ -1,31 +1,12 @@
-/** The report group: the Everything Report, live and as immutable snapshots. */
+/**
+ * The report group: the Everything Report, live and as immutable snapshots. The report's Schema is
+ * declared by report/ReportSchema.ts (docs/reports.md).
+ */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { DateTime, DomainFormatQuery, Format, Open } from "./Common.ts"
+import { EverythingReport } from "../report/ReportSchema.ts"
+import { DomainFormatQuery, Format } from "./Common.ts"
 import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
-
-export const Evidence = Schema.Struct({
-  liveReportUrl: Schema.String,
-  snapshotCreateUrl: Schema.String,
-  snapshotUrl: Schema.String,
-  snapshotMarkdownUrl: Schema.String,
-  snapshotId: Schema.String,
-  contentHash: Schema.String,
-  formatVersion: Schema.String,
-  retentionPolicy: Schema.Literal("indefinite"),
-  retentionNotice: Schema.String
-})
-
-export const EverythingReport = Schema.Struct({
-  domain: Schema.String,
-  generatedAt: DateTime,
-  reportUrl: Schema.String,
-  summary: Open,
-  sections: Open,
-  citations: Schema.Array(Open),
-  machineReadable: Open,
-  evidence: Evidence
-})
 
 const markdownNote = " With format=markdown the same report is returned as text/markdown."
 
@@ -64,4 +45,9 @@ export class ReportApi extends HttpApiGroup.make("report")
       .addSuccess(EverythingReport)
       .addError(NotFound)
       .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "A stored snapshot, byte for byte as stored (re-verified against its content hash), with an ETag and immutable caching." +
+          markdownNote
+      )
   ) {}

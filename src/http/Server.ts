@@ -15,6 +15,7 @@ import { ScanHistory } from "../scan/ScanHistory.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
 import { Scans } from "../scan/Scans.ts"
 import { HallOfFameStore } from "../store/HallOfFame.ts"
+import { SnapshotStore } from "../report/SnapshotStore.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { JobsLive } from "../jobs/DeepScans.ts"
 import { AiHandlers } from "./AiHandlers.ts"
@@ -55,7 +56,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
   ]),
   // Deep scans need the net services for their workflow; the cluster's database is their own.
   Layer.provide(JobsLive),
-  Layer.provide([NetLive, HallOfFameStore.Default, HealthLive]),
+  Layer.provide([NetLive, HallOfFameStore.Default, SnapshotStore.Default, HealthLive]),
   Layer.provide(SqlLive)
 )
 

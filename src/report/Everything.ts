@@ -1,0 +1,306 @@
+/**
+ * The Everything Report: every concern of one scan, built from ONE Scanner run (the `Scans`
+ * service, shared and cached like GET /scan/quick) and its score (`score/`). `buildContent` is
+ * pure: the same scan, score and base URL give the same report, byte for byte once canonical.
+ *
+ * `generatedAt` is the time the checks ran (`computedAt`), and the scan's `cached` flag is left out,
+ * so two requests served by one scan give identical content and an identical content hash: that is
+ * what lets snapshot creation return the existing snapshot instead of storing a duplicate.
+ */
+import { Effect, Schema } from "effect"
+import type { ScanResult } from "../scan/Scanner.ts"
+import { Scans } from "../scan/Scans.ts"
+import { catalogue, type IssueId } from "../score/Catalogue.ts"
+import type { CheckRecord } from "../score/Model.ts"
+import { score as scoreOf, type ScanScore } from "../score/Score.ts"
+import { contentHashOf } from "./Canonical.ts"
+import { type CitationUse, citationsOf, sourcesOfIssue } from "./Citations.ts"
+import { factsOf } from "./Facts.ts"
+import { nis2Of } from "./Nis2Part.ts"
+import {
+  type Evidence,
+  type EverythingReport,
+  type Finding,
+  formatVersion,
+  ReportContent,
+  retentionNotice,
+  retentionPolicy,
+  type Section,
+  type SectionStatus,
+  type Sections,
+  type SpfSection
+} from "./ReportSchema.ts"
+import { type Concern, concernOfIssue, concernOfRecord, concerns } from "./Sections.ts"
+
+/** The URLs a report names, from the service's public base URL (http/PublicUrl.ts, ends in /api). */
+export const reportUrls = (base: string, domain: string) => ({
+  live: `${base}/report/everything?domain=${encodeURIComponent(domain)}`,
+  create: `${base}/report/snapshot?domain=${encodeURIComponent(domain)}`,
+  snapshot: (id: string) => `${base}/report/snapshot/${encodeURIComponent(id)}`,
+  snapshotMarkdown: (id: string) => `${base}/report/snapshot/${encodeURIComponent(id)}?format=markdown`
+})
+
+const STATUS_OF_RESULT: Readonly<Record<string, SectionStatus>> = {
+  pass: "pass",
+  compliant: "pass",
+  warning: "partial",
+  partial: "partial",
+  "partially-compliant": "partial",
+  fail: "fail",
+  "non-compliant": "fail",
+  unknown: "unknown"
+}
+
+/** A section's verdict: from its score records, or from the result's own status when unscored. */
+const statusOf = (
+  records: ReadonlyArray<CheckRecord>,
+  findings: ReadonlyArray<Finding>,
+  result: unknown
+): SectionStatus => {
+  const scored = records.filter((r) => r.status !== "not-applicable")
+  if (scored.length === 0) {
+    const own = result as { status?: unknown; overallStatus?: unknown } | null
+    const text = String(own?.overallStatus ?? own?.status ?? "")
+    return STATUS_OF_RESULT[text] ?? "not-applicable"
+  }
+  const points = records.reduce((s, r) => s + r.points, 0)
+  const maxPoints = records.reduce((s, r) => s + r.maxPoints, 0)
+  if (scored.some((r) => r.status === "unknown") && !scored.some((r) => r.status === "fail")) return "unknown"
+  if (maxPoints === 0) return "not-applicable"
+  if (points === maxPoints)
+    return findings.some((f) => f.severity !== "info" && f.severity !== "low") ? "partial" : "pass"
+  return points === 0 ? "fail" : "partial"
+}
+
+const findingOf = (id: string, concern: Concern, score: ScanScore): Finding => {
+  const entry = catalogue[id as IssueId]
+  const issue = score.issues.find((i) => i.id === id)
+  const recommendation = score.recommendations.find((r) => r.id === id)
+  const description = issue?.description ?? entry?.description ?? id
+  const fixable = issue?.fixable ?? entry?.fixable ?? false
+  const generator = fixable ? concern.generator : null
+  return {
+    issueId: id,
+    severity: issue?.severity ?? entry?.severity ?? "info",
+    title: issue?.title ?? entry?.title ?? id,
+    description,
+    fix: [
+      generator
+        ? `Generate the corrected configuration with ${generator} and publish it.`
+        : "Correct it as described; the cited source gives the exact rule.",
+      recommendation ? `Fixing it ${recommendation.impact}.` : ""
+    ]
+      .filter((s) => s !== "")
+      .join(" "),
+    fixable,
+    generator,
+    citations: ((own) => (own.length > 0 ? [...own] : [...concern.sources]))(sourcesOfIssue(id, description))
+  }
+}
+
+/** The SPF extras: the lookup graph and what flattening would change (RFC 7208 4.6.4). */
+const spfExtras = (scan: ScanResult): Pick<SpfSection, "lookupGraph" | "flattening"> => {
+  const spf = scan.checks.spf.result
+  if (spf === null || !spf.exists) return { lookupGraph: spf?.lookupGraph ?? null, flattening: null }
+  const overLimit = spf.lookups > spf.lookupLimit
+  const advice = overLimit
+    ? [
+        `The record needs ${spf.lookups} DNS lookups; receivers stop at ${spf.lookupLimit} and answer permerror (RFC 7208 4.6.4).`,
+        spf.flattened.complete
+          ? `Publishing the flattened record brings it to ${spf.flattened.lookups} lookups; regenerate it whenever an included sender changes its networks.`
+          : "Flattening cannot resolve every included network: remove unused includes first, or move senders to subdomains with their own SPF records."
+      ]
+    : spf.lookups >= spf.lookupLimit - 2
+      ? [
+          `The record needs ${spf.lookups} of ${spf.lookupLimit} DNS lookups: one more include from a provider breaks SPF. Prefer removing unused includes to flattening.`
+        ]
+      : [
+          `The record needs ${spf.lookups} of ${spf.lookupLimit} DNS lookups: no flattening needed. A flattened record is a copy of today's DNS and goes stale when a provider changes its networks.`
+        ]
+  return {
+    lookupGraph: spf.lookupGraph,
+    flattening: {
+      lookups: spf.lookups,
+      lookupLimit: spf.lookupLimit,
+      overLimit,
+      advice,
+      flattened: spf.flattened
+    }
+  }
+}
+
+/** Every concern's section, and the citation uses behind them. */
+const sectionsOf = (scan: ScanResult, score: ScanScore) => {
+  const records = Object.values(score.categories).flatMap((c) => c.checks)
+  const ownerOf = (id: string) => {
+    const record = records.find((r) => r.issues.includes(id))
+    return (record && concernOfRecord(record.id)) ?? concernOfIssue(id)
+  }
+  const uses: Array<CitationUse> = []
+  const findingsFor = (concern: Concern) =>
+    score.issues
+      .filter((i) => ownerOf(i.id).key === concern.key)
+      .map((i) => {
+        const finding = findingOf(i.id, concern, score)
+        uses.push({ section: concern.key, issue: i.id, sources: finding.citations })
+        return finding
+      })
+  const out: Record<string, unknown> = {}
+  for (const concern of concerns) {
+    if (concern.check === null) continue
+    const outcome = scan.checks[concern.check]
+    const own = records.filter((r) => concernOfRecord(r.id)?.key === concern.key)
+    const findings = findingsFor(concern)
+    uses.push({ section: concern.key, sources: concern.sources })
+    const section: Section = {
+      key: concern.key,
+      title: concern.title,
+      check: concern.check,
+      status: outcome.status === "unknown" ? "unknown" : statusOf(own, findings, outcome.result),
+      unknownReason: outcome.reason,
+      points: own.reduce((s, r) => s + r.points, 0),
+      maxPoints: own.reduce((s, r) => s + r.maxPoints, 0),
+      records: own,
+      facts: outcome.result === null ? [] : factsOf(outcome.result, concern.facts),
+      findings,
+      sources: concern.sources
+    }
+    out[concern.key] = concern.key === "spf" ? { ...section, ...spfExtras(scan) } : section
+  }
+  const quick = concerns[0]!
+  const sections = {
+    quickScore: {
+      key: "quickScore" as const,
+      title: quick.title,
+      grade: score.grade,
+      gradeInfo: score.gradeInfo,
+      score: score.score,
+      percentage: score.percentage,
+      points: score.points,
+      maxPoints: score.maxPoints,
+      categories: Object.fromEntries(
+        Object.entries(score.categories).map(([k, c]) => [
+          k,
+          { percentage: c.percentage, points: c.points, maxPoints: c.maxPoints, status: c.status }
+        ])
+      ),
+      critical_issues: score.critical_issues,
+      warnings: score.warnings,
+      recommendations: score.recommendations,
+      findings: findingsFor(quick)
+    },
+    ...out,
+    nis2: nis2Of(scan, score)
+  } as unknown as Sections
+  return { sections, uses }
+}
+
+/** The report's content (everything but `evidence`): pure. */
+export const buildContent = (scan: ScanResult, score: ScanScore, base: string): ReportContent => {
+  const { sections, uses } = sectionsOf(scan, score)
+  const rows = concerns.map((c) => {
+    const section = (sections as unknown as Record<string, Section>)[c.key]!
+    return {
+      key: c.key,
+      title: c.title,
+      status: c.key === "quickScore" ? gradeStatus(score) : section.status,
+      findings: section.findings.length
+    }
+  })
+  const unknownChecks = Object.values(scan.checks)
+    .filter((o) => o.status === "unknown")
+    .map((o) => ({ check: o.id, reason: o.reason ?? "unknown" }))
+  const { cached: _scanCached, ...scanContent } = scan
+  const { cached: _scoreCached, ...scoreContent } = score
+  const others = score.issues.length - score.critical_issues
+  return {
+    domain: scan.domain,
+    generatedAt: scan.computedAt,
+    formatVersion,
+    scoringVersion: score.scoringVersion,
+    reportUrl: reportUrls(base, scan.domain).live,
+    summary: {
+      grade: score.grade,
+      label: score.gradeInfo.label,
+      score: score.score,
+      percentage: score.percentage,
+      headline:
+        score.maxPoints === 0
+          ? `${scan.domain} could not be judged: no check reached a verdict (see each section and unknownChecks).`
+          : `${scan.domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ` +
+            `with ${score.critical_issues} critical or high and ${others} other issue${others === 1 ? "" : "s"}` +
+            (unknownChecks.length > 0 ? `; ${unknownChecks.length} check(s) could not finish.` : "."),
+      critical_issues: score.critical_issues,
+      warnings: score.warnings,
+      sections: rows,
+      unknownChecks
+    },
+    sections,
+    citations: citationsOf(uses),
+    machineReadable: { scan: scanContent, score: scoreContent } as unknown as ReportContent["machineReadable"]
+  }
+}
+
+/** The quick score's row in the summary table: unknown when nothing could be judged, else by grade. */
+const gradeStatus = (score: ScanScore): SectionStatus =>
+  score.maxPoints === 0
+    ? "unknown"
+    : score.percentage === 100 && score.grade !== "F"
+      ? "pass"
+      : score.grade === "F"
+        ? "fail"
+        : "partial"
+
+/** The content as JSON values (Schema-encoded): what is canonicalised, hashed and stored. */
+export const encodeContent = Schema.encodeSync(ReportContent)
+
+/** The evidence block of a live report: how to fix it as a snapshot, and the hash it would carry. */
+export const liveEvidence = (content: ReportContent, base: string): Evidence => {
+  const urls = reportUrls(base, content.domain)
+  return {
+    liveReportUrl: urls.live,
+    snapshotCreateUrl: urls.create,
+    snapshotUrl: "",
+    snapshotMarkdownUrl: "",
+    snapshotId: "",
+    contentHash: contentHashOf(encodeContent(content)),
+    formatVersion,
+    retentionPolicy,
+    retentionNotice,
+    createdAt: null
+  }
+}
+
+/** The evidence block of a stored snapshot. */
+export const snapshotEvidence = (
+  content: ReportContent,
+  base: string,
+  snapshot: { readonly id: string; readonly contentHash: string; readonly createdAt: string }
+): Evidence => {
+  const urls = reportUrls(base, content.domain)
+  return {
+    liveReportUrl: urls.live,
+    snapshotCreateUrl: urls.create,
+    snapshotUrl: urls.snapshot(snapshot.id),
+    snapshotMarkdownUrl: urls.snapshotMarkdown(snapshot.id),
+    snapshotId: snapshot.id,
+    contentHash: snapshot.contentHash,
+    formatVersion,
+    retentionPolicy,
+    retentionNotice,
+    createdAt: snapshot.createdAt
+  }
+}
+
+/** The report content of `domain` now: one scan (shared and cached by `Scans`) and its score. */
+export const reportContent = (domain: string, base: string): Effect.Effect<ReportContent, never, Scans> =>
+  Effect.flatMap(Scans, (scans) =>
+    Effect.map(scans.scan(domain), (scan) => buildContent(scan, scoreOf(scan), base))
+  )
+
+/** The live Everything Report of `domain`. */
+export const everything = (domain: string, base: string): Effect.Effect<EverythingReport, never, Scans> =>
+  Effect.map(reportContent(domain, base), (content) => ({
+    ...content,
+    evidence: liveEvidence(content, base)
+  }))

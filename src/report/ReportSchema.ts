@@ -1,0 +1,208 @@
+/**
+ * The Schema of the Everything Report (SPEC "Everything Report and snapshot"): what GET
+ * /report/everything answers, what a snapshot stores (as canonical JSON) and what the markdown is
+ * rendered from. Field names of the top level and of `evidence` are the contract's; the inner
+ * shapes of `summary`, `sections`, `citations` and `machineReadable` are ours (SPEC: "not shown"),
+ * documented in docs/reports.md.
+ */
+import { Schema } from "effect"
+import { Categories, type Category } from "../checks/Check.ts"
+import { registry } from "../checks/index.ts"
+import { Severity } from "../checks/Status.ts"
+import { SpfFlattened } from "../checks/spf/SpfFlatten.ts"
+import { SpfResult } from "../checks/spf/Spf.ts"
+import { DateTime, Nullable } from "../records/Schemas.ts"
+import { CheckOutcome } from "../scan/Scanner.ts"
+import { CheckRecord, Grade, GradeInfo } from "../score/Model.ts"
+import { Recommendation, ScanScore } from "../score/Score.ts"
+import { Citation } from "./Citations.ts"
+import { Nis2Part } from "./Nis2Part.ts"
+
+/**
+ * The version of this document's shape. Part of the hashed content: a reader knows which rules
+ * produced a snapshot. Bump it when a field changes meaning or moves.
+ */
+export const formatVersion = "everything-report/1"
+
+export const retentionPolicy = "indefinite" as const
+
+export const retentionNotice =
+  "Stored snapshots do not expire. A snapshot is removed only for abuse prevention, legal compliance " +
+  "or operational integrity, by an explicit and logged operator action; it is never changed."
+
+export const Evidence = Schema.Struct({
+  liveReportUrl: Schema.String,
+  snapshotCreateUrl: Schema.String,
+  /** Empty in a live report (no snapshot yet): POST snapshotCreateUrl to make one. */
+  snapshotUrl: Schema.String,
+  snapshotMarkdownUrl: Schema.String,
+  snapshotId: Schema.String,
+  /** `sha256:<hex>` over the RFC 8785 canonical JSON of the report without `evidence`. */
+  contentHash: Schema.String,
+  formatVersion: Schema.String,
+  retentionPolicy: Schema.Literal(retentionPolicy),
+  retentionNotice: Schema.String,
+  /** When the snapshot was stored; null in a live report. */
+  createdAt: Nullable(DateTime)
+})
+export type Evidence = typeof Evidence.Type
+
+export const Fact = Schema.Struct({ label: Schema.String, value: Schema.String })
+export type Fact = typeof Fact.Type
+
+export const Finding = Schema.Struct({
+  issueId: Schema.String,
+  severity: Severity,
+  title: Schema.String,
+  description: Schema.String,
+  /** What to do, in words (the recommendation's title and impact, or how to look further). */
+  fix: Schema.String,
+  fixable: Schema.Boolean,
+  /** The endpoint that writes the fix (SPF, DMARC, TLSA, security headers), if one does. */
+  generator: Nullable(Schema.String),
+  /** Keys into the report's `citations`. */
+  citations: Schema.Array(Schema.String)
+})
+export type Finding = typeof Finding.Type
+
+export const SectionStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
+export type SectionStatus = typeof SectionStatus.Type
+
+const sectionFields = {
+  key: Schema.String,
+  title: Schema.String,
+  /** The check whose result this section presents (`machineReadable.scan.checks[check]`). */
+  check: Schema.String,
+  status: SectionStatus,
+  /** Why the check could not finish, when status is `unknown`. */
+  unknownReason: Nullable(Schema.String),
+  points: Schema.Int,
+  maxPoints: Schema.Int,
+  records: Schema.Array(CheckRecord),
+  facts: Schema.Array(Fact),
+  findings: Schema.Array(Finding),
+  sources: Schema.Array(Schema.String)
+}
+
+export const Section = Schema.Struct(sectionFields)
+export type Section = typeof Section.Type
+
+/** SPF adds its include/redirect graph and what flattening would do (RFC 7208 4.6.4: 10 lookups). */
+export const SpfSection = Schema.Struct({
+  ...sectionFields,
+  lookupGraph: Nullable(SpfResult.fields.lookupGraph),
+  flattening: Nullable(
+    Schema.Struct({
+      lookups: Schema.Int,
+      lookupLimit: Schema.Int,
+      overLimit: Schema.Boolean,
+      advice: Schema.Array(Schema.String),
+      flattened: SpfFlattened
+    })
+  )
+})
+export type SpfSection = typeof SpfSection.Type
+
+const CategorySummary = Schema.Struct({
+  percentage: Schema.Int,
+  points: Schema.Int,
+  maxPoints: Schema.Int,
+  status: Schema.String
+})
+
+export const QuickScoreSection = Schema.Struct({
+  key: Schema.Literal("quickScore"),
+  title: Schema.String,
+  grade: Grade,
+  gradeInfo: GradeInfo,
+  score: Schema.Int,
+  percentage: Schema.Int,
+  points: Schema.Int,
+  maxPoints: Schema.Int,
+  categories: Schema.Struct(
+    Object.fromEntries(Categories.map((c) => [c, CategorySummary])) as Record<
+      Category,
+      typeof CategorySummary
+    >
+  ),
+  critical_issues: Schema.Int,
+  warnings: Schema.Int,
+  recommendations: Schema.Array(Recommendation),
+  /** Issues no other section owns (none today; kept so that nothing is ever dropped). */
+  findings: Schema.Array(Finding)
+})
+export type QuickScoreSection = typeof QuickScoreSection.Type
+
+export const Sections = Schema.Struct({
+  quickScore: QuickScoreSection,
+  dnsRecords: Section,
+  dnssec: Section,
+  daneTlsa: Section,
+  spf: SpfSection,
+  dkim: Section,
+  dmarc: Section,
+  bimi: Section,
+  mtaSts: Section,
+  smtpStarttls: Section,
+  fcrdns: Section,
+  blocklists: Section,
+  senderRequirements: Section,
+  webSecurity: Section,
+  /** NIS2 readiness (src/report/Nis2Part.ts); null until the NIS2 scorecard is wired in. */
+  nis2: Nis2Part
+})
+export type Sections = typeof Sections.Type
+
+export const Summary = Schema.Struct({
+  grade: Grade,
+  label: Schema.String,
+  score: Schema.Int,
+  percentage: Schema.Int,
+  /** One sentence a person can read first. */
+  headline: Schema.String,
+  critical_issues: Schema.Int,
+  warnings: Schema.Int,
+  /** One row per section, in report order: the summary table of the markdown. */
+  sections: Schema.Array(
+    Schema.Struct({ key: Schema.String, title: Schema.String, status: SectionStatus, findings: Schema.Int })
+  ),
+  /** Checks that could not finish, with the reason: their sections say `unknown`, never `fail`. */
+  unknownChecks: Schema.Array(Schema.Struct({ check: Schema.String, reason: Schema.String }))
+})
+export type Summary = typeof Summary.Type
+
+/** The scan's typed results, as `POST /scan` and the single-check endpoints give them. */
+export const MachineReadable = Schema.Struct({
+  scan: Schema.Struct({
+    domain: Schema.String,
+    computedAt: DateTime,
+    durationMs: Schema.Int,
+    deadlineMs: Schema.Int,
+    criticalPathMs: Schema.Int,
+    checks: Schema.Struct(
+      Object.fromEntries(
+        registry.map((c) => [c.id, CheckOutcome(c.result as Schema.Schema<unknown, unknown>)])
+      )
+    )
+  }),
+  score: ScanScore.pipe(Schema.omit("cached"))
+})
+export type MachineReadable = typeof MachineReadable.Type
+
+/** The report without its evidence: exactly what the content hash covers. */
+export const ReportContent = Schema.Struct({
+  domain: Schema.String,
+  /** When the checks behind the report ran (a report from the scan cache keeps their time). */
+  generatedAt: DateTime,
+  formatVersion: Schema.String,
+  scoringVersion: Schema.String,
+  reportUrl: Schema.String,
+  summary: Summary,
+  sections: Sections,
+  citations: Schema.Array(Citation),
+  machineReadable: MachineReadable
+})
+export type ReportContent = typeof ReportContent.Type
+
+export const EverythingReport = Schema.Struct({ ...ReportContent.fields, evidence: Evidence })
+export type EverythingReport = typeof EverythingReport.Type
