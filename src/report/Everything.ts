@@ -190,7 +190,7 @@ const sectionsOf = (scan: ScanResult, score: ScanScore) => {
       findings: findingsFor(quick)
     },
     ...out,
-    nis2: nis2Of(scan, score)
+    nis2: nis2Of(scan)
   } as unknown as Sections
   return { sections, uses }
 }

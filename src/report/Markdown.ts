@@ -146,15 +146,22 @@ const quickLines = (q: QuickScoreSection, citations: ReadonlyArray<Citation>): A
   ""
 ]
 
-const nis2Lines = (nis2: Sections["nis2"]): Array<string> =>
-  nis2 === null
-    ? []
-    : [
-        "## NIS2 readiness",
-        "",
-        `Status **${nis2.status}**, ${nis2.total}/100 (scanned ${nis2.scannedAt}). An indicator from what is visible from outside, not a compliance verdict.`,
-        ""
-      ]
+const nis2Lines = (nis2: Sections["nis2"]): Array<string> => [
+  "## NIS2 readiness",
+  "",
+  `Status **${nis2.status}**, ${nis2.total}/100 (scanned ${nis2.scannedAt}).` +
+    (nis2.criticalGaps.length === 0 ? "" : ` Critical gaps: ${nis2.criticalGaps.join(", ")}.`),
+  "",
+  ...table(
+    ["Measure", "Status", "Score", "Weight"],
+    nis2.measures.map((m) => [`${m.id}) ${cell(m.label)}`, m.status, String(m.score), String(m.weight)])
+  ),
+  "",
+  ...nis2.measures.flatMap((m) => m.fixes.map((fix) => `- ${m.id}: ${cell(fix)}`)),
+  ...(nis2.measures.some((m) => m.fixes.length > 0) ? [""] : []),
+  `> ${cell(nis2.caveat)}`,
+  ""
+]
 
 /** The report as a markdown document. */
 export const renderMarkdown = (report: EverythingReport): string => {

@@ -148,7 +148,7 @@ export const Sections = Schema.Struct({
   blocklists: Section,
   senderRequirements: Section,
   webSecurity: Section,
-  /** NIS2 readiness (src/report/Nis2Part.ts); null until the NIS2 scorecard is wired in. */
+  /** NIS2 readiness: the scorecard of the same scan (src/report/Nis2Part.ts). */
   nis2: Nis2Part
 })
 export type Sections = typeof Sections.Type

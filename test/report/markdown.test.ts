@@ -16,9 +16,9 @@ describe("renderMarkdown", () => {
         const text = renderMarkdown(report)
         expect(renderMarkdown(structuredClone(report))).toBe(text)
         expect(text).toContain("| Section | Status | Findings |")
-        // Summary, Evidence, one per concern, NIS2 when present, Sources: no value adds or hides one
+        // Summary, Evidence, one per concern, NIS2, Sources: no value adds or hides one
         const headings = text.split("\n").filter((l) => l.startsWith("## "))
-        expect(headings.length).toBe(concerns.length + 3 + (report.sections.nis2 === null ? 0 : 1))
+        expect(headings.length).toBe(concerns.length + 4)
         const rows = text.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| Section"))
         for (const row of rows) expect(row.endsWith(" |")).toBe(true)
       }),

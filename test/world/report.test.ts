@@ -70,6 +70,9 @@ describe("the Everything Report in the world", () => {
           expect(report.sections.spf.flattening.advice.length).toBeGreaterThan(0)
           expect(report.citations.map((c: any) => c.id)).toContain("rfc7208")
           expect(Object.keys(report.machineReadable.scan.checks)).toContain("smtp-tls")
+          // NIS2 is the scorecard of the same scan, as GET /scan/nis2 serves it (less its cached flag)
+          const { cached: _cached, ...nis2 } = (yield* call("GET", "/api/scan/nis2?domain=perfect.com")).json
+          expect(report.sections.nis2).toEqual(nis2)
           expect(report.evidence).toMatchObject({
             snapshotId: "",
             retentionPolicy: "indefinite",
@@ -94,6 +97,8 @@ describe("the Everything Report in the world", () => {
         expect(r.text).toContain("| Section | Status | Findings |")
         for (const c of concerns) expect(r.text).toContain(`\n## ${c.title}\n`)
         expect(r.text).toContain("**Lookup graph**")
+        expect(r.text).toContain("\n## NIS2 readiness\n")
+        expect(r.text).toContain("| Measure | Status | Score | Weight |")
         expect(r.text).toContain("## Sources")
       })
     )
