@@ -19,9 +19,11 @@ const ACKS_BEFORE_KILL = 40
 /** Run the child until it has acknowledged `count` snapshots (or more), then SIGKILL it. */
 const runAndKill = (dataDir: string, count: number) =>
   new Promise<Array<{ id: string; hash: string }>>((resolve, reject) => {
+    // node itself with tsx's loader, not the tsx CLI: that one is a wrapper around a second node
+    // process, and SIGKILL to the wrapper would leave the writer running (and the test untested).
     const child = spawn(
-      join(process.cwd(), "node_modules/.bin/tsx"),
-      [join(process.cwd(), "test/report/snapshotChild.ts"), dataDir],
+      process.execPath,
+      ["--import", "tsx", join(process.cwd(), "test/report/snapshotChild.ts"), dataDir],
       { stdio: ["ignore", "pipe", "pipe"] }
     )
     const acks: Array<{ id: string; hash: string }> = []
