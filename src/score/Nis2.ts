@@ -57,7 +57,7 @@ export const Nis2Measure = Schema.Struct({
   /** The measure's share of the total; 0 when it is not applicable. */
   weight: Schema.Int,
   /** The weight it carries in this scan, after evidence that does not apply or was not observed. */
-  effectiveWeight: Schema.Number,
+  effectiveWeight: Schema.Number.pipe(Schema.finite(), Schema.nonNegative()),
   score: Percent,
   status: Schema.Literal("pass", "warning", "fail", "not-applicable"),
   evidence: Schema.Array(Nis2Evidence),
