@@ -71,7 +71,7 @@ export const DNS_SPECS = {
     category: "dnssec",
     maxPoints: 5,
     level: "recommended",
-    rule: "The zone has DNSKEY records and a DS in its parent"
+    rule: "The zone has DNSKEY records and a DS in its parent; not applicable under an unsigned parent (TLD)"
   }),
   valid: spec({
     id: "dnssec.valid",
@@ -79,7 +79,7 @@ export const DNS_SPECS = {
     category: "dnssec",
     maxPoints: 5,
     level: "required",
-    rule: "Validating resolvers reach `secure`; bogus is fatal (grade F); an unsigned zone fails"
+    rule: "Validating resolvers reach `secure`; bogus is fatal (grade F); an unsigned zone fails, unless its parent (TLD) is unsigned: then not applicable"
   }),
   algorithm: spec({
     id: "dnssec.algorithm",
@@ -187,8 +187,13 @@ export const dnsRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
   ]
 }
 
+/** Under an unsigned parent (an unsigned TLD) a zone cannot have a chain of trust: nothing to judge. */
+const cannotSign = (r: { readonly signed: boolean; readonly parentSigned: boolean | null }) =>
+  !r.signed && r.parentSigned === false
+
 export const dnssecRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
   const d = scan.checks.dnssec
+  const parentUnsigned = notApplicable("the parent zone is not signed, so DNSSEC cannot be deployed under it")
   const unsignedOr = (f: (r: NonNullable<typeof d.result>) => Verdict) =>
     judge(d, (r) =>
       r.state === "unknown"
@@ -205,7 +210,9 @@ export const dnssecRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
           ? unknown("the resolver could not be asked")
           : r.signed
             ? pass(`zone ${r.zone} is signed`)
-            : fail("the zone is not signed", "dnssec_unsigned")
+            : cannotSign(r)
+              ? parentUnsigned
+              : fail("the zone is not signed", "dnssec_unsigned")
       )
     ),
     scored(
@@ -216,7 +223,9 @@ export const dnssecRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
           : r.state === "bogus"
             ? { status: "fail", detail: "validation fails (bogus)", issues: ["dnssec_bogus"], fatal: true }
             : r.state === "insecure"
-              ? fail("not signed, so nothing validates", "dnssec_unsigned")
+              ? cannotSign(r)
+                ? parentUnsigned
+                : fail("not signed, so nothing validates", "dnssec_unsigned")
               : unknown("the resolver could not be asked")
       )
     ),

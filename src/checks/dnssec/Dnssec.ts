@@ -10,7 +10,7 @@ import type { DnsAnswer, DnsError, RecordType } from "../../net/Dns.ts"
 import type { DnskeyData, DsData, Nsec3ParamData, RrsigData } from "../../net/DnsWire.ts"
 import { AlgorithmSecurity, algorithmName, algorithmSecurity, weakest } from "../../records/DnssecKeys.ts"
 import { algorithmRow, unusableReason } from "../../records/DnssecRegistry.ts"
-import { DateTime, Strings } from "../../records/Schemas.ts"
+import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
@@ -62,6 +62,12 @@ export const DnssecResult = Schema.Struct({
   valid: Schema.Boolean,
   /** "secure", "insecure" (unsigned or no DS), "bogus", or "unknown" (resolver unreachable). */
   state: Schema.Literal("secure", "insecure", "bogus", "unknown"),
+  /**
+   * Whether the parent zone is signed, read from the DS answer (RFC 4035 3.1.4: a signed parent
+   * signs its DS set, or proves its absence with signed NSEC/NSEC3): false under an unsigned TLD,
+   * where the domain cannot deploy DNSSEC at all; null when the DS lookup failed.
+   */
+  parentSigned: Nullable(Schema.Boolean),
   chain: Schema.Array(ChainEntry),
   /** Findings on the DS set and the keys (digest types, key sizes, what we could not verify). */
   issues: Schema.Array(Issue),
@@ -158,6 +164,17 @@ export const daysUntil = (expiration: number, nowSeconds: number): number =>
   Math.floor((expiration - nowSeconds) / DAY)
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
+
+/** The DS answer came signed (AD, or RRSIGs of a zone above `zone`), or validation failed on it. */
+const parentSigned = (ds: Gathered, zone: string): boolean | null => {
+  if (ds._tag === "Failed") return null
+  const sigs = [...ds.answer.answers, ...ds.answer.authority].filter((r) => r.type === "RRSIG")
+  return (
+    ds.bogus ||
+    ds.answer.flags.ad ||
+    sigs.some((r) => (r.data as RrsigData).signersName !== zone || zone === "")
+  )
+}
 
 /** Pure and total: the verdict from the gathered lookups at time `now`. */
 export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
@@ -316,6 +333,7 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
     signed,
     valid: adValid,
     state,
+    parentSigned: parentSigned(facts.ds, zone),
     chain: chain.entries,
     issues: chain.issues,
     nsec3param,

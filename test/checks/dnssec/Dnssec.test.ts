@@ -8,6 +8,7 @@ import { DnsError } from "../../../src/net/Dns.ts"
 import { parseData, type DnskeyData } from "../../../src/net/DnsWire.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { runFake } from "../facts.ts"
+import { dnssecRecords } from "../../../src/score/RulesDns.ts"
 
 // Vectors from ldns-keygen / ldns-key2ds and RFC 4034 5.4.
 const KSK =
@@ -172,6 +173,25 @@ describe("Dnssec gather + analyse", () => {
         chain: []
       })
       expect(r.rrsig.exists).toBe(false)
+    })
+  )
+
+  it.effect("tells an unsigned zone under an unsigned parent from one under a signed parent", () =>
+    Effect.gen(function* () {
+      const soa = { "example.com SOA": ["ns.example.com. h.example.com. 1 2 3 4 300"] }
+      // No signed denial of the DS: the parent (an unsigned TLD) cannot carry a chain of trust.
+      const underUnsigned = yield* run(soa)
+      expect(underUnsigned).toMatchObject({ signed: false, parentSigned: false })
+      // A validated denial of the DS (AD set): the parent is signed, the zone could be.
+      const underSigned = yield* run({ ...soa, "example.com DS": { rdata: [], ad: true } })
+      expect(underSigned).toMatchObject({ signed: false, parentSigned: true })
+      // The score: failed under a signed parent, not applicable under an unsigned one.
+      const records = (result: typeof underSigned) =>
+        dnssecRecords({ checks: { dnssec: { status: "done", result } } } as never)
+          .filter((r) => r.id === "dnssec.signed" || r.id === "dnssec.valid")
+          .map((r) => r.status)
+      expect(records(underSigned)).toEqual(["fail", "fail"])
+      expect(records(underUnsigned)).toEqual(["not-applicable", "not-applicable"])
     })
   )
 
