@@ -10,7 +10,9 @@ import { parse as parseHost } from "tldts"
 const hint = (input: string, why: string) =>
   `domain must be a hostname such as example.com; got '${input.length > 80 ? input.slice(0, 80) + "…" : input}' (${why})`
 
-const IPV4_LIKE = /^[0-9.]+$|^0x[0-9a-f]+(\.|$)/i
+// A host whose last label is a number (decimal, or hex with 0x) is an IPv4 address to a URL parser
+// (WHATWG URL "ends in a number"); 0xa.com is a name, 1.2.3.4 and 0x7f.1 are not.
+const IPV4_LIKE = /(^|\.)(0x[0-9a-f]*|[0-9]+)$/i
 const IPV6_LIKE = /^[0-9a-f]*:[0-9a-f:.]*$/i
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
 

@@ -17,7 +17,10 @@ describe("normaliseDomain", () => {
     ["bücher.de", "xn--bcher-kva.de"],
     ["xn--bcher-kva.de", "xn--bcher-kva.de"],
     ["münchen.DE.", "xn--mnchen-3ya.de"],
-    ["perfect.com", "perfect.com"]
+    ["perfect.com", "perfect.com"],
+    // a hex-looking first label is still a name: only a numeric last label makes an IPv4 address
+    ["0xa.com", "0xa.com"],
+    ["1.2.3.example.com", "1.2.3.example.com"]
   ])("accepts %s as %s", (input, expected) => {
     expect(ok(input)).toBe(expected)
   })
@@ -34,6 +37,7 @@ describe("normaliseDomain", () => {
     ["192.168.1.1", "IP addresses"],
     ["2130706433", "IP addresses"],
     ["0x7f.1", "IP addresses"],
+    ["127.0.0.0x1", "IP addresses"],
     ["[::1]", "IP addresses"],
     ["::1", "IP addresses"],
     ["http://[2001:db8::1]/", "IP addresses"],
