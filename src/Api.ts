@@ -6,7 +6,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { AiApi } from "./api/Ai.ts"
 import { DnsApi } from "./api/Dns.ts"
 import { EmailApi } from "./api/Email.ts"
-import { InternalError, NotImplemented, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
+import { InternalError, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
 import { MiscApi } from "./api/Misc.ts"
 import { ReportApi } from "./api/Report.ts"
 import { ScanApi } from "./api/Scan.ts"
@@ -25,7 +25,6 @@ export class Api extends HttpApi.make("domain-audit")
   .addError(TooManyRequests)
   .addError(InternalError)
   .addError(UpstreamProblem)
-  .addError(NotImplemented)
   .addError(Unavailable)
   .prefix("/api")
   .annotate(OpenApi.Title, "Domain DNS and Email Security Analysis API")

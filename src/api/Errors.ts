@@ -44,12 +44,6 @@ export class InternalError extends Schema.TaggedError<InternalError>()(
   status<InternalError>(500, "Scan failed or upstream resolver problem; retry after a few seconds")
 ) {}
 
-export class NotImplemented extends Schema.TaggedError<NotImplemented>()(
-  "NotImplemented",
-  { error: Schema.String },
-  status<NotImplemented>(501, "Not implemented yet")
-) {}
-
 export class Inconclusive extends Schema.TaggedError<Inconclusive>()(
   "Inconclusive",
   { error: Schema.String, inconclusive: Schema.Literal(true) },
@@ -61,5 +55,3 @@ export class Unavailable extends Schema.TaggedError<Unavailable>()(
   { error: Schema.String },
   status<Unavailable>(503, "Temporary dependency outage; retry later")
 ) {}
-
-export const notImplemented = new NotImplemented({ error: "not implemented yet" })

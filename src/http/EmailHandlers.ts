@@ -1,4 +1,4 @@
-/** Handlers of the email group. Endpoints not built yet answer 501 (each later issue replaces its own). */
+/** Handlers of the email group. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { Api } from "../Api.ts"
