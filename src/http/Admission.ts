@@ -26,13 +26,15 @@ import type { HealthAnswer } from "./Health.ts"
 /** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
 export type RouteClass = "exempt" | "cheap" | "costly"
 
-/** Classify by path: generators, docs and the OpenAPI document compute locally; the rest reach out. */
+/** Classify by path: generators, docs, the OpenAPI document and stored snapshots are local; the rest reach out. */
 export const routeClass = (method: string, path: string): RouteClass => {
   if (path === "/api/health" || path === "/api/health/") return "exempt"
   if (!path.startsWith("/api/")) return "cheap"
   if (path.startsWith("/api/docs") || path === "/api/openapi.json" || path === "/api/hall-of-fame")
     return "cheap"
   if (method === "POST" && /\/generate\/?$/.test(path)) return "cheap"
+  // Reading a stored snapshot is one database row (creating one, POST or the legacy GET, scans).
+  if (method === "GET" && /^\/api\/report\/snapshot\/[^/]+\/?$/.test(path)) return "cheap"
   if (method !== "GET" && method !== "POST") return "cheap" // answered 405 without work
   return "costly"
 }

@@ -31,6 +31,9 @@ describe("route classes", () => {
     expect(routeClass("POST", "/api/email/spf/generate")).toBe("cheap")
     expect(routeClass("GET", "/api/openapi.json")).toBe("cheap")
     expect(routeClass("GET", "/api/email/check")).toBe("costly")
+    expect(routeClass("GET", "/api/report/snapshot/0b6f4c1e-1f1a-4c55-9d44-5b0d8f6f3a2e")).toBe("cheap")
+    expect(routeClass("GET", "/api/report/snapshot")).toBe("costly") // the legacy GET creates one
+    expect(routeClass("POST", "/api/report/snapshot")).toBe("costly")
     expect(routeClass("POST", "/api/csp/scan")).toBe("costly")
   })
 })
