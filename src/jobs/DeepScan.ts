@@ -82,7 +82,7 @@ export const ScanJob = Workflow.make({
     /** Distinguishes jobs of one domain and kind: the request time for the API, a batch id for batches. */
     key: Schema.String,
     /** When the job was asked for (ms since the epoch): the age limit counts from here. */
-    requestedAt: Schema.Number
+    requestedAt: Schema.Finite
   },
   success: DeepScanResult,
   error: ScanJobFailed,

@@ -39,10 +39,10 @@ export const DebugEmailResult = Schema.Struct({
   }),
   arc: Schema.Struct({ status: Schema.String, details: Schema.String }),
   spamScore: Schema.Struct({
-    score: Schema.Number,
-    threshold: Schema.Number,
+    score: Schema.Finite,
+    threshold: Schema.Finite,
     rules: Schema.Array(
-      Schema.Struct({ name: Schema.String, score: Schema.Number, description: Schema.String })
+      Schema.Struct({ name: Schema.String, score: Schema.Finite, description: Schema.String })
     )
   }),
   headerAnalysis: Schema.Struct({

@@ -46,7 +46,7 @@ export const CspScanResult = Schema.Struct({
     failures: Schema.Array(CrawlFailure),
     robotsDisallowed: Schema.Int,
     stylesheetsInspected: Schema.Int,
-    elapsedMs: Schema.Number
+    elapsedMs: Schema.Finite
   })
 })
 export type CspScanResult = typeof CspScanResult.Type

@@ -115,7 +115,7 @@ export const DkimResult = Schema.Struct({
   failedSelectors: Schema.Array(Schema.Struct({ selector: Schema.String, error: Schema.String })),
   note: Schema.String,
   /** How long asking every selector took, in ms (a "not found" asks them all). */
-  lookupMs: Schema.optional(Schema.Number)
+  lookupMs: Schema.optional(Schema.Finite)
 })
 export type DkimResult = typeof DkimResult.Type
 

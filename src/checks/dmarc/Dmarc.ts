@@ -56,7 +56,7 @@ export const ReportDestination = Schema.Struct({
   /** External only: true authorised, false not authorised, null could not be determined. */
   authorised: Nullable(Schema.Boolean),
   verificationName: Nullable(Schema.String),
-  maxBytes: Nullable(Schema.Number)
+  maxBytes: Nullable(Schema.Finite)
 })
 export type ReportDestination = typeof ReportDestination.Type
 
