@@ -122,3 +122,18 @@ layer(testApp({ RATE_COSTLY_BURST: "2", RATE_COSTLY_PER_MINUTE: "1" }))(
     )
   }
 )
+
+// The setting alone decides (the body as a whole stays capped by MAX_BODY_BYTES): a request schema
+// cap of its own answered 400 "maxLength" for a message the operator had allowed.
+layer(testApp({ DEBUG_EMAIL_MAX_BYTES: "1500000", MAX_BODY_BYTES: "2000000" }))(
+  "POST /debug-email with a raised DEBUG_EMAIL_MAX_BYTES",
+  (it) => {
+    it.effect("a message above 1,000,000 characters but within the setting is analysed", () =>
+      Effect.gen(function* () {
+        const r = yield* post(message("x".repeat(1_100_000)))
+        expect(r.status).toBe(200)
+        expect(r.body.spamScore).toBeDefined()
+      })
+    )
+  }
+)
