@@ -60,6 +60,48 @@ const clusterSql = (config: Settings): Layer.Layer<SqlClient.SqlClient, unknown>
         })
       )
 
+/** The two-key advisory lock that serialises runner starts (the library's shard locks use the one-key form). */
+const START_LOCK = [0x646f6d61, 1] as const
+
+/**
+ * Build `layer` (this runner's storages and sharding) while holding a Postgres advisory lock.
+ * First starts of several runners at once each run `CREATE TABLE IF NOT EXISTS`, ours and the
+ * library's; Postgres does not serialise those (both may insert the table's row type: "duplicate key
+ * value violates unique constraint pg_type_typname_nsp_index"), and the library's storage makes it
+ * fatal. With the lock, a runner's build waits for the one in progress; the built layer lives on in
+ * the outer scope after the lock is released.
+ */
+const startOneAtATime = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const outer = yield* Effect.scope
+      const built = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const conn = yield* sql.reserve
+          yield* conn.executeRaw("SELECT pg_advisory_lock($1, $2)", START_LOCK)
+          return yield* Layer.buildWithScope(layer, outer).pipe(
+            Effect.ensuring(Effect.ignore(conn.executeRaw("SELECT pg_advisory_unlock($1, $2)", START_LOCK)))
+          )
+        })
+      )
+      return Layer.succeedContext(built)
+    })
+  )
+
+/** The workflow engine over `runner`, over `sql`. */
+const withEngine = <A, E, R, S, E2>(
+  runner: Layer.Layer<A, E, R>,
+  sql: Layer.Layer<S, E2>,
+  config: Settings
+) =>
+  // The cluster's fibers log on their own: hold them to LOG_LEVEL wherever the layer is built.
+  ClusterWorkflowEngine.layer.pipe(
+    Layer.provideMerge(runner),
+    Layer.provideMerge(sql),
+    Layer.provide(Logger.minimumLogLevel(config.logLevel))
+  )
+
 /**
  * Sharding, message storage, the workflow engine and the cluster's SqlClient (with the jobs table
  * created), for this process as a runner.
@@ -67,15 +109,19 @@ const clusterSql = (config: Settings): Layer.Layer<SqlClient.SqlClient, unknown>
 export const ClusterLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => {
     const sharding = shardingConfig(config)
-    const runner = multiRunner(config)
-      ? NodeClusterSocket.layer({ storage: "sql", shardingConfig: sharding })
-      : SingleRunner.layer({ shardingConfig: sharding, runnerStorage: "sql" })
-    const sql = Layer.effectDiscard(ensureTable).pipe(Layer.provideMerge(clusterSql(config)))
-    // The cluster's fibers log on their own: hold them to LOG_LEVEL wherever the layer is built.
-    return ClusterWorkflowEngine.layer.pipe(
-      Layer.provideMerge(runner),
-      Layer.provideMerge(sql),
-      Layer.provide(Logger.minimumLogLevel(config.logLevel))
+    if (!multiRunner(config)) {
+      const runner = SingleRunner.layer({ shardingConfig: sharding, runnerStorage: "sql" })
+      return withEngine(
+        runner,
+        Layer.effectDiscard(ensureTable).pipe(Layer.provideMerge(clusterSql(config))),
+        config
+      )
+    }
+    const runner = startOneAtATime(
+      NodeClusterSocket.layer({ storage: "sql", shardingConfig: sharding }).pipe(
+        Layer.provideMerge(Layer.effectDiscard(ensureTable))
+      )
     )
+    return withEngine(runner, clusterSql(config), config)
   })
 ).pipe(Layer.orDie)
