@@ -116,6 +116,7 @@ const manifest = {
       .filter((h) => h.domain === s.domain)
       .map((h) => ({
         host: h.host,
+        implicit: h.implicit === true,
         addr: h.addr,
         aaaa: h.aaaa ?? null,
         tls: h.tls,

@@ -21,6 +21,8 @@ import { WorldConfig, worldEnv } from "./env.ts"
 
 interface MxInfo {
   host: string
+  /** No MX record names this host: it is the domain itself (RFC 5321 5.1). */
+  implicit: boolean
   addr: string
   aaaa: string | null
   tls: string
@@ -388,6 +390,26 @@ describe("mail transport", () => {
     expect(dataOf(await ask(resolver, "ns1.dns-host.net", "AAAA"), "AAAA")).toEqual(["::1"])
   })
 
+  it("implicit-mx.com: no MX record; its own A record leads to Postfix with a certificate for the domain, a signed TLSA at _25._tcp.implicit-mx.com and FCrDNS", async () => {
+    const m = mx0("implicit-mx.com")
+    expect(m.implicit).toBe(true)
+    const answer = await ask(resolver, "implicit-mx.com", "MX")
+    expect(answer.rcode).toBe("NOERROR")
+    expect(dataOf(answer, "MX")).toEqual([])
+    expect(dataOf(await ask(resolver, "implicit-mx.com", "A"), "A")).toEqual([m.addr])
+    expect(dataOf(await ask(resolver, "alias.implicit-mx.com", "CNAME"), "CNAME")).toEqual([
+      "implicit-mx.com"
+    ])
+    expect(dataOf(await ask(resolver, reverse(m.addr), "PTR"), "PTR")).toEqual(["implicit-mx.com"])
+    expect(await ehlo(m.addr)).toMatch(/^220 implicit-mx\.com ESMTP/m)
+    const cert = await starttlsCert(m)
+    expect(cert.verify(ca().publicKey)).toBe(true)
+    expect(cert.checkHost("implicit-mx.com")).toBe("implicit-mx.com")
+    const t = await tlsa("implicit-mx.com")
+    expect(t.ad).toBe(true)
+    expect(t.records[0]?.hex).toBe(spki(cert))
+  })
+
   it("mx-nostarttls.com: no STARTTLS in the EHLO reply", async () => {
     const reply = await ehlo(mx0("mx-nostarttls.com").addr)
     expect(reply).toMatch(/^250 /m)
@@ -684,7 +706,8 @@ describe("scenario model", () => {
       "csp-weak.com",
       "csp-meta.com",
       "csp-reportonly.com",
-      "propagation-lag.com"
+      "propagation-lag.com",
+      "implicit-mx.com"
     ])
       // prettier-ignore
       expect(names).toContain(required)

@@ -44,9 +44,11 @@ const scenarioZone = (s, extra, serial, records) => {
   }
   if (s.nullMx) lines.push("@ MX 0 .")
   for (const m of s.mx) {
-    lines.push(`@ MX ${m.pref} ${fqdn(m.host)}`)
-    if (m.host.endsWith(`.${s.domain}`)) lines.push(`${fqdn(m.host)} A ${m.addr}`)
-    if (m.aaaa && m.host.endsWith(`.${s.domain}`)) lines.push(`${fqdn(m.host)} AAAA ${m.aaaa}`)
+    // An implicit MX is no record at all: mail goes to the domain's own address (RFC 5321 5.1).
+    if (!m.implicit) lines.push(`@ MX ${m.pref} ${fqdn(m.host)}`)
+    const inZone = m.host === s.domain || m.host.endsWith(`.${s.domain}`)
+    if (inZone) lines.push(`${fqdn(m.host)} A ${m.addr}`)
+    if (m.aaaa && inZone) lines.push(`${fqdn(m.host)} AAAA ${m.aaaa}`)
     if (m.tlsa === "match") lines.push(`_25._tcp.${fqdn(m.host)} TLSA 3 1 1 ${extra.spki[m.host]}`)
     if (m.tlsa === "mismatch") lines.push(`_25._tcp.${fqdn(m.host)} TLSA 3 1 1 ${"ab".repeat(32)}`)
   }

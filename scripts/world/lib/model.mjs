@@ -96,7 +96,9 @@ export const plan = (scenarios) => {
   for (const s of byDomain.values()) {
     const tld = s.domain.split(".").pop()
     const mx = (s.mx ?? []).map((m, j) => {
-      const host = m.host.endsWith(".") ? m.host.slice(0, -1) : `${m.host}.${s.domain}`
+      // "@" is the domain itself: with `implicit`, the host that receives mail with no MX record.
+      const host =
+        m.host === "@" ? s.domain : m.host.endsWith(".") ? m.host.slice(0, -1) : `${m.host}.${s.domain}`
       return { pref: 10 * (j + 1), ...m, host, addr: at(25, mxCount++) }
     })
     const web = s.web ? { https: true, ...s.web, addr: at(80, webCount++) } : undefined
