@@ -15,19 +15,30 @@
  *
  *   npx tsx scripts/bench/load.ts [seconds=15] [clients=500] [url]
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Worker } from "node:worker_threads"
 import { worldEnv } from "../../test/world/env.ts"
 
 const seconds = Number(process.argv[2] ?? 15)
 const clients = Number(process.argv[3] ?? 500)
 const given = process.argv[4]
+const here = new URL(".", import.meta.url).pathname
+
+/** How many CPUs `taskset` can hand out (1 without it): with two or more, server and crowd get their own. */
+const cpus = (() => {
+  try {
+    execFileSync("taskset", ["-p", String(process.pid)], { stdio: "ignore" })
+    return Number(execFileSync("nproc").toString())
+  } catch {
+    return 1
+  }
+})()
+const pinning = cpus >= 2
 const REQUEST_TIMEOUT_MS = 30_000
 
 const freePort = () =>
@@ -38,12 +49,16 @@ const freePort = () =>
     })
   })
 
+const loopDelayFile = join(mkdtempSync(join(tmpdir(), "domain-audit-load-delay-")), "delay.txt")
+
 const startServer = async (): Promise<{ base: string; child: ChildProcess }> => {
   const port = await freePort()
   const env = Object.fromEntries(
     Object.entries(worldEnv()).map(([k, v]) => [k, v.replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1")])
   )
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const node = [process.execPath, "--import", join(here, "loopDelay.mjs"), "--import", "tsx", "src/main.ts"]
+  const [command, ...args] = pinning ? ["taskset", "-c", "0", ...node] : node
+  const child = spawn(command!, args, {
     env: {
       ...process.env,
       ...env,
@@ -51,6 +66,7 @@ const startServer = async (): Promise<{ base: string; child: ChildProcess }> => 
       PORT: String(port),
       DATA_DIR: mkdtempSync(join(tmpdir(), "domain-audit-load-")),
       TRUSTED_PROXIES: "127.0.0.1/32",
+      LOOP_DELAY_FILE: loopDelayFile,
       LOG_LEVEL: "Error"
     },
     stdio: ["ignore", "inherit", "inherit"]
@@ -89,21 +105,39 @@ const get = (url: string, headers: Record<string, string>, agent?: http.Agent) =
     )
   })
 
-/** The /health prober: one GET every 100 ms on a keep-alive connection; latencies (Infinity if not 200). */
+/**
+ * The /health prober, a process of its own: every 100 ms one GET on a keep-alive connection and one
+ * on a new connection; on stdin's end it prints the latencies (Infinity if not 200) as JSON.
+ */
 const PROBER = `
-const { parentPort, workerData } = require("node:worker_threads")
 const http = require("node:http")
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const out = []
-const timer = setInterval(() => {
+const out = { keepAlive: [], fresh: [] }
+const probe = (kind, a) => {
   const t = performance.now()
-  http.get(workerData, { agent, timeout: 30000 }, (res) => {
+  http.get(process.argv[1], { agent: a, timeout: 30000 }, (res) => {
     res.resume()
-    res.on("end", () => out.push(res.statusCode === 200 ? performance.now() - t : Infinity))
-  }).on("error", () => out.push(Infinity))
-}, 100)
-parentPort.on("message", () => { clearInterval(timer); agent.destroy(); parentPort.postMessage(out) })
+    res.on("end", () => out[kind].push(res.statusCode === 200 ? performance.now() - t : Infinity))
+  }).on("error", () => out[kind].push(Infinity))
+}
+const timer = setInterval(() => { probe("keepAlive", agent); probe("fresh", undefined) }, 100)
+process.stdin.resume()
+process.stdin.on("end", () => { clearInterval(timer); agent.destroy(); process.stdout.write(JSON.stringify(out)) })
 `
+
+/** Lines the server's loop-delay reporter wrote within [from, to]: [p50, p99, max, cpu%] per second. */
+const loopDelays = (from: number, to: number) => {
+  try {
+    return readFileSync(loopDelayFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" ").map(Number))
+      .filter(([at]) => at! > from && at! <= to + 1000)
+      .map(([, ...rest]) => rest)
+  } catch {
+    return []
+  }
+}
 
 const pct = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -120,10 +154,13 @@ const rssMb = (pid: number | undefined) => {
 
 const phase = async (base: string, pid: number | undefined, path: string, forwarded: boolean) => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients })
-  // /health is probed from its own thread: this one is busy being 500 clients, and its event loop
-  // delay would otherwise be counted as the server's.
-  const prober = new Worker(PROBER, { eval: true, workerData: `${base}/api/health` })
-  const deadline = Date.now() + seconds * 1000
+  const prober = spawn(process.execPath, ["-e", PROBER, `${base}/api/health`], {
+    stdio: ["pipe", "pipe", "inherit"]
+  })
+  const proberOut: Array<Buffer> = []
+  prober.stdout!.on("data", (b: Buffer) => proberOut.push(b))
+  const started = Date.now()
+  const deadline = started + seconds * 1000
   const results: Array<Result> = []
   let peakRss = rssMb(pid)
   const sampler = setInterval(() => {
@@ -138,11 +175,11 @@ const phase = async (base: string, pid: number | undefined, path: string, forwar
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i + 1)))
   clearInterval(sampler)
   agent.destroy()
-  const health = await new Promise<Array<number>>((resolve) => {
-    prober.once("message", resolve)
-    prober.postMessage("stop")
+  const health = await new Promise<{ keepAlive: Array<number>; fresh: Array<number> }>((resolve) => {
+    prober.once("exit", () => resolve(JSON.parse(Buffer.concat(proberOut).toString())))
+    prober.stdin!.end()
   })
-  await prober.terminate()
+  const delays = loopDelays(started, Date.now())
   const counts: Record<string, number> = {}
   for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1
   const ms = results.map((r) => r.ms).sort((a, b) => a - b)
@@ -150,14 +187,19 @@ const phase = async (base: string, pid: number | undefined, path: string, forwar
     .filter((r) => r.status === 200)
     .map((r) => r.ms)
     .sort((a, b) => a - b)
-  const h = health.sort((a, b) => a - b)
+  const keep = health.keepAlive.sort((a, b) => a - b)
+  const fresh = health.fresh.sort((a, b) => a - b)
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : String(n))
   console.log(
     [
       `${path} ${forwarded ? `as ${clients} forwarded clients` : "as one client"}, ${clients} concurrent, ${seconds} s`,
       `  requests ${results.length} (${f(results.length / seconds)}/s), statuses ${JSON.stringify(counts)}`,
       `  latency all p50 ${f(pct(ms, 50))} ms p99 ${f(pct(ms, 99))} ms; 200s p50 ${f(pct(ok, 50))} ms p99 ${f(pct(ok, 99))} ms`,
-      `  /health ${h.length} probes p50 ${f(pct(h, 50))} ms p99 ${f(pct(h, 99))} ms max ${f(h[h.length - 1] ?? NaN)} ms`,
+      `  /health keep-alive ${keep.length} probes p50 ${f(pct(keep, 50))} ms p99 ${f(pct(keep, 99))} ms max ${f(keep[keep.length - 1] ?? NaN)} ms`,
+      `  /health new connection ${fresh.length} probes p50 ${f(pct(fresh, 50))} ms p99 ${f(pct(fresh, 99))} ms max ${f(fresh[fresh.length - 1] ?? NaN)} ms`,
+      delays.length === 0
+        ? "  server event loop: not measured (a server given by URL)"
+        : `  server event loop delay per second: p99 worst ${Math.max(...delays.map((d) => d[1]!))} ms, max ${Math.max(...delays.map((d) => d[2]!))} ms, median of p99s ${[...delays.map((d) => d[1]!)].sort((a, b) => a - b)[delays.length >> 1]} ms; CPU ${Math.min(...delays.map((d) => d[3]!))}-${Math.max(...delays.map((d) => d[3]!))}% of a core`,
       `  server RSS peak ${f(peakRss)} MB`
     ].join("\n")
   )
@@ -170,7 +212,11 @@ const main = async () => {
   const host = new URL(base).hostname
   if (!["127.0.0.1", "localhost", "[::1]"].includes(host)) throw new Error(`loopback only: refusing ${base}`)
   try {
-    console.log(`server ${base}, RSS at start ${rssMb(child?.pid).toFixed(1)} MB`)
+    if (pinning && child !== undefined)
+      execFileSync("taskset", ["-a", "-p", "-c", `1-${cpus - 1}`, String(process.pid)], { stdio: "ignore" })
+    console.log(
+      `server ${base}, RSS at start ${rssMb(child?.pid).toFixed(1)} MB${pinning && child ? ", server on CPU 0, crowd on the others" : ""}`
+    )
     for (const path of ["/api/email/check?domain=perfect.com", "/api/dns/lookup?domain=perfect.com"])
       for (const forwarded of [false, true]) await phase(base, child?.pid, path, forwarded)
   } finally {
