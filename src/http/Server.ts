@@ -133,13 +133,20 @@ export const nodeServerLayer = (listen: { readonly host?: string; readonly port:
     Effect.gen(function* () {
       const config = yield* AppConfig
       const health = yield* Health
+      // The edge's gate (the same layer value AppLive provides, so one instance): when it is full,
+      // the gatekeeper refuses at once, before the router.
+      const gate = yield* AdmissionGate
       return NodeHttpServer.layer(
         () =>
-          makeNodeServer({ ...config, trustedProxies: trustedCidrs(config.trustedProxies) }, health.answer),
+          makeNodeServer(
+            { ...config, trustedProxies: trustedCidrs(config.trustedProxies) },
+            health.answer,
+            gate
+          ),
         listen
       )
     })
-  ).pipe(Layer.provide(HealthLive))
+  ).pipe(Layer.provide([HealthLive, AdmissionGate.Default]))
 
 /** Serve on AppConfig's HOST:PORT. */
 export const ServerLive = Layer.unwrapEffect(

@@ -209,4 +209,34 @@ describe("the global gate over HTTP", () => {
         }).pipe(Effect.provide(app))
       })
   )
+
+  it.scopedLive("a full gate refuses in the gatekeeper, before the request is read or routed", () =>
+    Effect.gen(function* () {
+      const silent = dgram.createSocket("udp4")
+      yield* Effect.acquireRelease(
+        Effect.async<void>((resume) => {
+          silent.bind(0, "127.0.0.1", () => resume(Effect.void))
+        }),
+        () => Effect.sync(() => void silent.close())
+      )
+      const app = testApp({
+        DNS_RESOLVERS: `127.0.0.1:${silent.address().port}`,
+        DNS_TIMEOUT_MS: "1500",
+        DNS_RETRIES: "0",
+        ADMISSION_CONCURRENCY: "1",
+        ADMISSION_QUEUE: "0"
+      })
+      yield* Effect.gen(function* () {
+        const holder = yield* Effect.fork(call("GET", "/api/dns/lookup?domain=held.example.com&type=A"))
+        yield* Effect.sleep("300 millis")
+        // Past the gatekeeper this request is a 403 (the edge's body rules run before admission): a
+        // 503 means the gatekeeper answered in node's request event, the cheap path (docs/bench.md).
+        const refused = yield* call("POST", "/api/csp/scan", undefined, { "sec-fetch-site": "cross-site" })
+        expect(refused.status).toBe(503)
+        expect(refused.json).toEqual({ error: "the service is at capacity; retry in a few seconds" })
+        expect(refused.headers["retry-after"]).toBeDefined()
+        yield* Fiber.join(holder)
+      }).pipe(Effect.provide(app))
+    })
+  )
 })
