@@ -107,7 +107,9 @@ const get = (url: string, headers: Record<string, string>, agent?: http.Agent) =
 
 /**
  * The /health prober, a process of its own: every 100 ms one GET on a keep-alive connection and one
- * on a new connection; on stdin's end it prints the latencies (Infinity if not 200) as JSON.
+ * on a new connection (\`agent: false\`). It prints "R" once its keep-alive connection answered (so
+ * that connection is not queued behind the crowd's 500 new ones), and on stdin's end the latencies
+ * (Infinity if not 200) as JSON.
  */
 const PROBER = `
 const http = require("node:http")
@@ -120,7 +122,8 @@ const probe = (kind, a) => {
     res.on("end", () => out[kind].push(res.statusCode === 200 ? performance.now() - t : Infinity))
   }).on("error", () => out[kind].push(Infinity))
 }
-const timer = setInterval(() => { probe("keepAlive", agent); probe("fresh", undefined) }, 100)
+http.get(process.argv[1], { agent }, (res) => { res.resume(); res.on("end", () => process.stdout.write("R")) })
+const timer = setInterval(() => { probe("keepAlive", agent); probe("fresh", false) }, 100)
 process.stdin.resume()
 process.stdin.on("end", () => { clearInterval(timer); agent.destroy(); process.stdout.write(JSON.stringify(out)) })
 `
@@ -153,12 +156,23 @@ const rssMb = (pid: number | undefined) => {
 }
 
 const phase = async (base: string, pid: number | undefined, path: string, forwarded: boolean) => {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients })
-  const prober = spawn(process.execPath, ["-e", PROBER, `${base}/api/health`], {
+  // maxFreeSockets: one connection per client, as 500 real clients hold theirs. With the default
+  // (256), a burst of answers closed the surplus, the crowd reconnected, and new connections waited
+  // in the accept queue (libuv accepts one per loop iteration) with /health's behind them.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients, maxFreeSockets: clients })
+  // Not pinned with the crowd (a child inherits this process's CPUs): its delays would be its own.
+  const probe = [process.execPath, "-e", PROBER, `${base}/api/health`]
+  const [probeCommand, ...probeArgs] = pinning ? ["taskset", "-c", `0-${cpus - 1}`, ...probe] : probe
+  const prober = spawn(probeCommand!, probeArgs, {
     stdio: ["pipe", "pipe", "inherit"]
   })
   const proberOut: Array<Buffer> = []
-  prober.stdout!.on("data", (b: Buffer) => proberOut.push(b))
+  await new Promise<void>((ready) =>
+    prober.stdout!.on("data", (b: Buffer) => {
+      if (proberOut.length === 0) ready()
+      proberOut.push(b)
+    })
+  )
   const started = Date.now()
   const deadline = started + seconds * 1000
   const results: Array<Result> = []
@@ -176,7 +190,7 @@ const phase = async (base: string, pid: number | undefined, path: string, forwar
   clearInterval(sampler)
   agent.destroy()
   const health = await new Promise<{ keepAlive: Array<number>; fresh: Array<number> }>((resolve) => {
-    prober.once("exit", () => resolve(JSON.parse(Buffer.concat(proberOut).toString())))
+    prober.once("exit", () => resolve(JSON.parse(Buffer.concat(proberOut).toString().slice(1))))
     prober.stdin!.end()
   })
   const delays = loopDelays(started, Date.now())
@@ -200,7 +214,7 @@ const phase = async (base: string, pid: number | undefined, path: string, forwar
       delays.length === 0
         ? "  server event loop: not measured (a server given by URL)"
         : `  server event loop delay per second: p99 worst ${Math.max(...delays.map((d) => d[1]!))} ms, max ${Math.max(...delays.map((d) => d[2]!))} ms, median of p99s ${[...delays.map((d) => d[1]!)].sort((a, b) => a - b)[delays.length >> 1]} ms; CPU ${Math.min(...delays.map((d) => d[3]!))}-${Math.max(...delays.map((d) => d[3]!))}% of a core`,
-      `  server RSS peak ${f(peakRss)} MB`
+      `  server RSS peak ${f(peakRss)} MB${delays.length === 0 ? "" : `, JS heap peak ${Math.max(...delays.map((d) => d[4]!))} MB, buffers peak ${Math.max(...delays.map((d) => d[5]!))} MB`}`
     ].join("\n")
   )
 }
