@@ -233,6 +233,8 @@ export const settings = Config.all({
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
   admissionMaxLagMs: ms("ADMISSION_MAX_LAG_MS", 75),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
+  // a listener of its own for GET /health (http/HealthPort.ts); 0: none
+  healthPort: int("HEALTH_PORT", 0),
   rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
   rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),
   rateCheapBurst: int("RATE_CHEAP_BURST", 120),

@@ -51,8 +51,9 @@ const freePort = () =>
 
 const loopDelayFile = join(mkdtempSync(join(tmpdir(), "domain-audit-load-delay-")), "delay.txt")
 
-const startServer = async (): Promise<{ base: string; child: ChildProcess }> => {
+const startServer = async (): Promise<{ base: string; healthUrl: string; child: ChildProcess }> => {
   const port = await freePort()
+  const healthPort = await freePort()
   const env = Object.fromEntries(
     Object.entries(worldEnv()).map(([k, v]) => [k, v.replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1")])
   )
@@ -64,6 +65,7 @@ const startServer = async (): Promise<{ base: string; child: ChildProcess }> => 
       ...env,
       HOST: "127.0.0.1",
       PORT: String(port),
+      HEALTH_PORT: String(healthPort),
       DATA_DIR: mkdtempSync(join(tmpdir(), "domain-audit-load-")),
       TRUSTED_PROXIES: "127.0.0.1/32",
       LOOP_DELAY_FILE: loopDelayFile,
@@ -77,7 +79,7 @@ const startServer = async (): Promise<{ base: string; child: ChildProcess }> => 
       (r) => r.status === 200,
       () => false
     )
-    if (up) return { base, child }
+    if (up) return { base, healthUrl: `http://127.0.0.1:${healthPort}/health`, child }
     await new Promise((r) => setTimeout(r, 100))
   }
   child.kill("SIGTERM")
@@ -106,24 +108,29 @@ const get = (url: string, headers: Record<string, string>, agent?: http.Agent) =
   })
 
 /**
- * The /health prober, a process of its own: every 100 ms one GET on a keep-alive connection and one
- * on a new connection (\`agent: false\`). It prints "R" once its keep-alive connection answered (so
+ * The /health prober, a process of its own: every 100 ms one GET on a keep-alive connection, one
+ * on a new connection (\`agent: false\`), and, when the server has one, one on a new connection to
+ * its HEALTH_PORT. It prints "R" once its keep-alive connection answered (so
  * that connection is not queued behind the crowd's 500 new ones), and on stdin's end the latencies
  * (Infinity if not 200) as JSON.
  */
 const PROBER = `
 const http = require("node:http")
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const out = { keepAlive: [], fresh: [] }
-const probe = (kind, a) => {
+const out = { keepAlive: [], fresh: [], healthPort: [] }
+const probe = (kind, a, url = process.argv[1]) => {
   const t = performance.now()
-  http.get(process.argv[1], { agent: a, timeout: 30000 }, (res) => {
+  http.get(url, { agent: a, timeout: 30000 }, (res) => {
     res.resume()
     res.on("end", () => out[kind].push(res.statusCode === 200 ? performance.now() - t : Infinity))
   }).on("error", () => out[kind].push(Infinity))
 }
 http.get(process.argv[1], { agent }, (res) => { res.resume(); res.on("end", () => process.stdout.write("R")) })
-const timer = setInterval(() => { probe("keepAlive", agent); probe("fresh", false) }, 100)
+const timer = setInterval(() => {
+  probe("keepAlive", agent)
+  probe("fresh", false)
+  if (process.argv[2]) probe("healthPort", false, process.argv[2])
+}, 100)
 process.stdin.resume()
 process.stdin.on("end", () => { clearInterval(timer); agent.destroy(); process.stdout.write(JSON.stringify(out)) })
 `
@@ -155,13 +162,19 @@ const rssMb = (pid: number | undefined) => {
   }
 }
 
-const phase = async (base: string, pid: number | undefined, path: string, forwarded: boolean) => {
+const phase = async (
+  base: string,
+  healthUrl: string | undefined,
+  pid: number | undefined,
+  path: string,
+  forwarded: boolean
+) => {
   // maxFreeSockets: one connection per client, as 500 real clients hold theirs. With the default
   // (256), a burst of answers closed the surplus, the crowd reconnected, and new connections waited
   // in the accept queue (libuv accepts one per loop iteration) with /health's behind them.
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients, maxFreeSockets: clients })
   // Not pinned with the crowd (a child inherits this process's CPUs): its delays would be its own.
-  const probe = [process.execPath, "-e", PROBER, `${base}/api/health`]
+  const probe = [process.execPath, "-e", PROBER, `${base}/api/health`, ...(healthUrl ? [healthUrl] : [])]
   const [probeCommand, ...probeArgs] = pinning ? ["taskset", "-c", `0-${cpus - 1}`, ...probe] : probe
   const prober = spawn(probeCommand!, probeArgs, {
     stdio: ["pipe", "pipe", "inherit"]
@@ -189,7 +202,11 @@ const phase = async (base: string, pid: number | undefined, path: string, forwar
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i + 1)))
   clearInterval(sampler)
   agent.destroy()
-  const health = await new Promise<{ keepAlive: Array<number>; fresh: Array<number> }>((resolve) => {
+  const health = await new Promise<{
+    keepAlive: Array<number>
+    fresh: Array<number>
+    healthPort: Array<number>
+  }>((resolve) => {
     prober.once("exit", () => resolve(JSON.parse(Buffer.concat(proberOut).toString().slice(1))))
     prober.stdin!.end()
   })
@@ -203,6 +220,7 @@ const phase = async (base: string, pid: number | undefined, path: string, forwar
     .sort((a, b) => a - b)
   const keep = health.keepAlive.sort((a, b) => a - b)
   const fresh = health.fresh.sort((a, b) => a - b)
+  const own = health.healthPort.sort((a, b) => a - b)
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : String(n))
   console.log(
     [
@@ -211,6 +229,9 @@ const phase = async (base: string, pid: number | undefined, path: string, forwar
       `  latency all p50 ${f(pct(ms, 50))} ms p99 ${f(pct(ms, 99))} ms; 200s p50 ${f(pct(ok, 50))} ms p99 ${f(pct(ok, 99))} ms`,
       `  /health keep-alive ${keep.length} probes p50 ${f(pct(keep, 50))} ms p99 ${f(pct(keep, 99))} ms max ${f(keep[keep.length - 1] ?? NaN)} ms`,
       `  /health new connection ${fresh.length} probes p50 ${f(pct(fresh, 50))} ms p99 ${f(pct(fresh, 99))} ms max ${f(fresh[fresh.length - 1] ?? NaN)} ms`,
+      own.length === 0
+        ? "  HEALTH_PORT: not probed (a server given by URL)"
+        : `  /health on HEALTH_PORT, new connection ${own.length} probes p50 ${f(pct(own, 50))} ms p99 ${f(pct(own, 99))} ms max ${f(own[own.length - 1] ?? NaN)} ms`,
       delays.length === 0
         ? "  server event loop: not measured (a server given by URL)"
         : `  server event loop delay per second: p99 worst ${Math.max(...delays.map((d) => d[1]!))} ms, max ${Math.max(...delays.map((d) => d[2]!))} ms, median of p99s ${[...delays.map((d) => d[1]!)].sort((a, b) => a - b)[delays.length >> 1]} ms; CPU ${Math.min(...delays.map((d) => d[3]!))}-${Math.max(...delays.map((d) => d[3]!))}% of a core`,
@@ -222,7 +243,8 @@ const phase = async (base: string, pid: number | undefined, path: string, forwar
 const main = async () => {
   let base = given
   let child: ChildProcess | undefined
-  if (base === undefined) ({ base, child } = await startServer())
+  let healthUrl: string | undefined
+  if (base === undefined) ({ base, healthUrl, child } = await startServer())
   const host = new URL(base).hostname
   if (!["127.0.0.1", "localhost", "[::1]"].includes(host)) throw new Error(`loopback only: refusing ${base}`)
   try {
@@ -232,7 +254,7 @@ const main = async () => {
       `server ${base}, RSS at start ${rssMb(child?.pid).toFixed(1)} MB${pinning && child ? ", server on CPU 0, crowd on the others" : ""}`
     )
     for (const path of ["/api/email/check?domain=perfect.com", "/api/dns/lookup?domain=perfect.com"])
-      for (const forwarded of [false, true]) await phase(base, child?.pid, path, forwarded)
+      for (const forwarded of [false, true]) await phase(base, healthUrl, child?.pid, path, forwarded)
   } finally {
     child?.kill("SIGTERM")
   }

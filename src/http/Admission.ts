@@ -21,7 +21,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { AppConfig } from "../Config.ts"
 import type { Cidr } from "../net/Targets.ts"
 import { resolveClient } from "./ClientAddress.ts"
-import type { HealthAnswer } from "./Health.ts"
+import { type HealthAnswer, writeHealth } from "./Health.ts"
 
 /** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
 export type RouteClass = "exempt" | "cheap" | "costly"
@@ -216,14 +216,7 @@ export const makeGatekeeper = (
       // GET /health from the background-refreshed state (Health.ts): no database, no Effect runtime,
       // nothing queued ahead of it but node's own parsing.
       if (health === undefined || (req.method !== "GET" && req.method !== "HEAD")) return false
-      const { status, body } = health()
-      const text = JSON.stringify(body)
-      res.writeHead(status, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(text),
-        "cache-control": "no-store"
-      })
-      res.end(req.method === "HEAD" ? undefined : text)
+      writeHealth(req, res, health())
       return true
     }
     const forwarded = req.headers["x-forwarded-for"]

@@ -9,6 +9,7 @@
  * process is too busy to run it) turns the service `degraded`, with the age in the answer: a probe
  * never reads an old "healthy" as current.
  */
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Schedule } from "effect"
 import { AppConfig } from "../Config.ts"
@@ -97,3 +98,14 @@ export class Health extends Effect.Service<Health>()("Health", {
     return { answer } as const
   })
 }) {}
+
+/** Write `answer` to a node response (HEAD: the headers only): the gatekeeper's and the health port's one way to answer. */
+export const writeHealth = (req: IncomingMessage, res: ServerResponse, answer: HealthAnswer) => {
+  const text = JSON.stringify(answer.body)
+  res.writeHead(answer.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store"
+  })
+  res.end(req.method === "HEAD" ? undefined : text)
+}

@@ -24,6 +24,7 @@ import { AdmissionGate, type Gate, type GatekeeperSettings, makeGatekeeper } fro
 import { trustedCidrs } from "./ClientAddress.ts"
 import { edge } from "./Edge.ts"
 import { Health, type HealthAnswer } from "./Health.ts"
+import { HealthPortLive } from "./HealthPort.ts"
 import { EmailHandlers } from "./EmailHandlers.ts"
 import { MiscHandlers } from "./MiscHandlers.ts"
 import { ReportHandlers } from "./ReportHandlers.ts"
@@ -148,7 +149,12 @@ export const nodeServerLayer = (listen: { readonly host?: string; readonly port:
     })
   ).pipe(Layer.provide([HealthLive, AdmissionGate.Default]))
 
-/** Serve on AppConfig's HOST:PORT. */
+/** Serve on AppConfig's HOST:PORT, and /health alone on HEALTH_PORT when set. */
 export const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, ({ host, port }) => AppLive.pipe(Layer.provide(nodeServerLayer({ host, port }))))
+  Effect.map(AppConfig, ({ host, port }) =>
+    Layer.merge(
+      AppLive.pipe(Layer.provide(nodeServerLayer({ host, port }))),
+      HealthPortLive.pipe(Layer.provide(HealthLive))
+    )
+  )
 )

@@ -1,11 +1,17 @@
 import { mkdtempSync } from "node:fs"
+import { request } from "node:http"
+import { type AddressInfo, createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { AppConfig } from "../../src/Config.ts"
+import { Health } from "../../src/http/Health.ts"
+import { HealthPortLive } from "../../src/http/HealthPort.ts"
+import { HealthLive } from "../../src/http/Server.ts"
 import { testApp } from "./harness.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-health-"))
@@ -50,6 +56,79 @@ layer(testApp({ HEALTH_REFRESH_MS: "60000" }))("health under load", (it) => {
       // One check (at start-up) served every request; each answer still has its own timestamp and age.
       expect(new Set(checkedAt).size).toBe(1)
       expect(answers.every((a) => typeof a.body.services.database.ageMs === "number")).toBe(true)
+    })
+  )
+})
+
+/** A port nothing listens on now (the kernel's pick, released). */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createNetServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo
+      s.close(() => resolve(port))
+    })
+  })
+
+const get = (url: string, method = "GET") =>
+  new Promise<{ status: number; body: any; allow: string | undefined }>((resolve, reject) => {
+    const req = request(url, { method }, (res) => {
+      let text = ""
+      res.on("data", (chunk) => (text += chunk))
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode!,
+          body: text === "" ? undefined : JSON.parse(text),
+          allow: res.headers.allow
+        })
+      )
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
+describe("HEALTH_PORT", () => {
+  it.live("answers GET /health alone on a listener of its own, from the same state", () =>
+    Effect.gen(function* () {
+      const port = yield* Effect.promise(freePort)
+      const config = Layer.setConfigProvider(
+        ConfigProvider.fromMap(
+          new Map([
+            ["HOST", "127.0.0.1"],
+            ["HEALTH_PORT", String(port)],
+            ["DATA_DIR", mkdtempSync(join(tmpdir(), "domain-audit-health-port-"))]
+          ])
+        )
+      )
+      const listener = HealthPortLive.pipe(
+        Layer.provideMerge(HealthLive),
+        Layer.provide(AppConfig.Default),
+        Layer.provide(config)
+      )
+      yield* Effect.gen(function* () {
+        const base = `http://127.0.0.1:${port}`
+        const ok = yield* Effect.promise(() => get(`${base}/health`))
+        expect(ok.status).toBe(200)
+        expect(ok.body).toMatchObject({ status: "healthy", services: { database: { journalMode: "wal" } } })
+        expect((yield* Effect.promise(() => get(`${base}/api/health?x=1`))).status).toBe(200)
+        // the same state as the API's /health: the check behind both is one
+        const shared: any = (yield* Health).answer().body
+        expect(shared.services.database.checkedAt).toBe(ok.body.services.database.checkedAt)
+        const other = yield* Effect.promise(() => get(`${base}/api/scan/quick?domain=perfect.com`))
+        expect(other).toMatchObject({
+          status: 404,
+          body: { error: expect.stringMatching(/GET \/health only/) }
+        })
+        const post = yield* Effect.promise(() => get(`${base}/health`, "POST"))
+        expect(post).toMatchObject({ status: 405, allow: "GET, HEAD", body: { error: "use GET" } })
+      }).pipe(Effect.provide(listener))
+      // closed with its layer
+      const after = yield* Effect.promise(() =>
+        get(`http://127.0.0.1:${port}/health`).then(
+          () => "open",
+          () => "closed"
+        )
+      )
+      expect(after).toBe("closed")
     })
   )
 })
