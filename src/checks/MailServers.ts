@@ -58,6 +58,10 @@ export interface MailTarget {
   readonly implicit: boolean
 }
 
+/** The OpenAPI description of every result's `implicit` field. */
+export const IMPLICIT_DESCRIPTION =
+  "true when no MX record names this host: the domain has no MX, so mail goes to the domain's own A/AAAA (the implicit MX at preference 0, RFC 5321 5.1)"
+
 /** The reason a check gives when the MX set is DNSSEC-bogus. */
 export const MX_BOGUS = "the MX records could not be validated (DNSSEC bogus)"
 

@@ -8,7 +8,7 @@ import { AppConfig, type DnsblZone } from "../../Config.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
+import { IMPLICIT_DESCRIPTION, MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
@@ -151,7 +151,7 @@ export const BlocklistResult = Schema.Struct({
     Schema.Struct({
       hostname: Schema.String,
       /** The host is the implicit MX: the domain has no MX, mail goes to its own address (RFC 5321 5.1). */
-      implicit: Schema.Boolean,
+      implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
       ip: Schema.String,
       status: Status,
       blacklistResult: Schema.Struct({

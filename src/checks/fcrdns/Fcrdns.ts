@@ -11,7 +11,7 @@ import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { canonicalAddress } from "../blocklist/Blocklist.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
+import { IMPLICIT_DESCRIPTION, MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
@@ -38,7 +38,7 @@ export interface AddressInput {
 const AddressResult = Schema.Struct({
   hostname: Schema.String,
   /** The host is the implicit MX: the domain has no MX, mail goes to its own address (RFC 5321 5.1). */
-  implicit: Schema.Boolean,
+  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
   ip: Schema.String,
   ptrRecords: Strings,
   /** The PTR name that resolves back to `ip`, or null. */

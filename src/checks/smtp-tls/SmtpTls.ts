@@ -12,6 +12,7 @@ import { define, need } from "../Check.ts"
 import { Facts } from "../Facts.ts"
 import { Fcrdns } from "../fcrdns/Fcrdns.ts"
 import {
+  IMPLICIT_DESCRIPTION,
   MailServers,
   MX_STATUSES,
   type MxStatus,
@@ -58,7 +59,7 @@ export const SmtpServer = Schema.Struct({
    * No MX record names this host: the domain has none, so mail goes to the domain's own A/AAAA
    * (RFC 5321 5.1, the implicit MX at preference 0).
    */
-  implicit: Schema.Boolean,
+  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
   status: Status,
   reachable: Nullable(Schema.Boolean),
   stalledStage: Nullable(Schema.String),
@@ -93,7 +94,10 @@ export const SmtpTlsResult = Schema.Struct({
    * `answer`: MX records; `implicit`: no MX, the domain's own A/AAAA receives mail (RFC 5321 5.1);
    * `none`: no MX and no address; `null-mx`: RFC 7505; `unknown`: the MX lookup failed.
    */
-  mxStatus: Schema.Literal(...MX_STATUSES),
+  mxStatus: Schema.Literal(...MX_STATUSES).annotations({
+    description:
+      "answer: MX records; implicit: no MX, the domain's own A/AAAA receives mail (RFC 5321 5.1); none: no MX and no address; null-mx: RFC 7505; unknown: the MX lookup failed"
+  }),
   mxRecords: Schema.Array(MxRecord),
   servers: Schema.Array(SmtpServer),
   summary: Schema.Struct({
@@ -112,7 +116,10 @@ export const SmtpTlsResult = Schema.Struct({
      * listens on port 25: the domain receives no mail), `unreachable` (timeout or network error);
      * null otherwise. The score treats both as "no mail server", not as a broken one.
      */
-    implicitMxSilent: Nullable(Schema.Literal("refused", "unreachable"))
+    implicitMxSilent: Nullable(Schema.Literal("refused", "unreachable")).annotations({
+      description:
+        "with no MX: the implicit MX refused port 25 on every address (refused) or could not be connected to (unreachable); null otherwise"
+    })
   }),
   issues: Strings
 })

@@ -19,7 +19,7 @@ import {
 import { define } from "../Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
 import { Facts } from "../Facts.ts"
-import { MailServers, MX_BOGUS } from "../MailServers.ts"
+import { IMPLICIT_DESCRIPTION, MailServers, MX_BOGUS } from "../MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { DaneHost, DaneSummary, summarise, tlsaName, verifyHost } from "./Dane.ts"
 
@@ -61,7 +61,7 @@ const TlsaHost = Schema.Struct({
    * The host is the implicit MX: the domain has no MX, mail goes to the domain itself (RFC 5321 5.1),
    * whose TLSA records are at _25._tcp.<domain> (RFC 7672 2.2.3, the name after CNAME resolution).
    */
-  implicit: Schema.Boolean,
+  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
   tlsaDomain: Schema.String,
   exists: Schema.Boolean,
   /** AD set on the TLSA answer (or its NODATA proof). */
