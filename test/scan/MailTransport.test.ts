@@ -6,7 +6,8 @@ import { fakeNet } from "../checks/facts.ts"
 
 const broken = fakeNet({ zone: { "broken.example MX": "SERVFAIL" } })
 const bogus = fakeNet({ zone: { "bogus.example MX": { rdata: ["10 mx.bogus.example."], bogus: true } } })
-const nomx = fakeNet({ zone: { "nomx.example A": ["192.0.2.1"] } })
+const nomx = fakeNet({ zone: { "nomx.example TXT": ["v=spf1 -all"] } })
+const implicit = fakeNet({ zone: { "implicit.example A": ["192.0.2.1"] } })
 
 describe("mail-transport composites", () => {
   it.effect("a failed MX lookup is UpstreamProblem for every endpoint", () =>
@@ -42,7 +43,19 @@ describe("mail-transport composites", () => {
       expect(sender.overallStatus).not.toBe("compliant")
     }).pipe(Effect.provide(bogus))
   )
-  it.effect("no MX is a result (not applicable), with FCrDNS's self link", () =>
+  it.effect("no MX but an A record: the implicit MX is probed; nothing listening is not applicable", () =>
+    Effect.gen(function* () {
+      const r = yield* MailTransport.smtpTls("implicit.example")
+      expect(r.mxStatus).toBe("implicit")
+      expect(r.servers.map((s) => [s.host, s.ip, s.implicit])).toEqual([
+        ["implicit.example", "192.0.2.1", true]
+      ])
+      expect(r.summary).toMatchObject({ status: "not-applicable", implicitMxSilent: "refused" })
+      const tlsa = yield* MailTransport.tlsa("implicit.example")
+      expect(tlsa.hosts.map((h) => [h.tlsaDomain, h.implicit])).toEqual([["_25._tcp.implicit.example", true]])
+    }).pipe(Effect.provide(implicit))
+  )
+  it.effect("no MX and no address is a result (not applicable), with FCrDNS's self link", () =>
     Effect.gen(function* () {
       const r = yield* MailTransport.fcrdns(
         "nomx.example",
