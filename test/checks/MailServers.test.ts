@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import fc from "fast-check"
 import { Facts } from "../../src/checks/Facts.ts"
-import { MailServers, targets } from "../../src/checks/MailServers.ts"
+import { bareHost, canonicalName, MailServers, targets } from "../../src/checks/MailServers.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { withFacts } from "../../src/scan/Scanner.ts"
 import { fakeNet } from "./facts.ts"
@@ -130,4 +131,25 @@ describe("MailServers (RFC 5321 5.1, RFC 7505)", () => {
       expect(asked).toBe(1)
     })
   )
+})
+
+describe("canonicalName (RFC 1034 3.6.2, RFC 5321 5.1) (property)", () => {
+  const label = fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/)
+  it("follows a chain of CNAMEs in any order to its end, and ends on a loop", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(label, { minLength: 1, maxLength: 9 }), fc.boolean(), (names, loop) => {
+        const hosts = names.map((n) => `${n}.example.`)
+        const chain = hosts.slice(0, -1).map((h, i) => ({ name: h, type: "CNAME", data: hosts[i + 1]! }))
+        const records = [...chain].reverse()
+        if (!loop) {
+          expect(canonicalName(hosts[0]!, records)).toBe(bareHost(hosts.at(-1)!))
+          expect(canonicalName("unrelated.example", records)).toBe("unrelated.example")
+        } else {
+          // the last name points back to the first: the walk stops after at most 8 hops
+          const looped = [...records, { name: hosts.at(-1)!, type: "CNAME", data: hosts[0]! }]
+          expect(hosts.map(bareHost)).toContain(canonicalName(hosts[0]!, looped))
+        }
+      })
+    )
+  })
 })

@@ -242,6 +242,16 @@ describe("analyse", () => {
         expect(r.summary.serversWithStarttls).toBeLessThanOrEqual(r.summary.serversReachable)
         if (r.summary.allCertificatesValid)
           expect(r.servers.every((s) => s.certificateValid !== false)).toBe(true)
+        expect(r.summary.implicitMxSilent).toBeNull()
+        // the same probes as an implicit MX: silent exactly when no address got past connect
+        const i = analyse({ ...base(probes), mxStatus: "implicit", mxRecords: [] }, now)
+        expect(() => Schema.encodeSync(SmtpTlsResult)(i)).not.toThrow()
+        expect(i.servers.every((s) => s.implicit && s.priority === 0)).toBe(true)
+        const silent =
+          probes.length > 0 && probes.every((p) => p.status === "unknown" && p.failure?.stage === "connect")
+        expect(i.summary.implicitMxSilent !== null).toBe(silent)
+        // a timeout is never settled: never a failure, never "refused"
+        if (silent) expect([i.summary.implicitMxSilent, i.summary.status]).toEqual(["unreachable", "unknown"])
       })
     )
   })
