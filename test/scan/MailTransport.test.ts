@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { UpstreamProblem } from "../../src/scan/Errors.ts"
+import { emailCheck } from "../../src/scan/EmailCheck.ts"
 import * as MailTransport from "../../src/scan/MailTransport.ts"
 import { fakeNet } from "../checks/facts.ts"
 
@@ -65,5 +66,16 @@ describe("mail-transport composites", () => {
       expect(r.result.status).toBe("not-applicable")
       expect((yield* MailTransport.smtpTls("nomx.example")).summary.status).toBe("not-applicable")
     }).pipe(Effect.provide(nomx))
+  )
+})
+
+describe("GET /email/check's MX reading agrees with the mail servers", () => {
+  it.effect("implicit only when the domain has an address to deliver to (RFC 5321 5.1)", () =>
+    Effect.gen(function* () {
+      const withA = yield* emailCheck("implicit.example").pipe(Effect.provide(implicit))
+      expect(withA.mx).toMatchObject({ records: [], implicit: true, status: "warning" })
+      const without = yield* emailCheck("nomx.example").pipe(Effect.provide(nomx))
+      expect(without.mx).toMatchObject({ records: [], implicit: false, status: "warning" })
+    })
   )
 })
