@@ -113,12 +113,13 @@ export const SmtpTlsResult = Schema.Struct({
     earliestExpiryDays: Nullable(Schema.Int),
     /**
      * With no MX, the implicit MX could not be connected to on any address: `refused` (nothing
-     * listens on port 25: the domain receives no mail), `unreachable` (timeout or network error);
+     * accepts port 25, or no public address: the domain receives no mail), `unreachable` (timeout or
+     * network error);
      * null otherwise. The score treats both as "no mail server", not as a broken one.
      */
     implicitMxSilent: Nullable(Schema.Literal("refused", "unreachable")).annotations({
       description:
-        "with no MX: the implicit MX refused port 25 on every address (refused) or could not be connected to (unreachable); null otherwise"
+        "with no MX: the implicit MX refused port 25 or is not a public address on every address (refused), or could not be connected to (unreachable); null otherwise"
     })
   }),
   issues: Strings
@@ -237,21 +238,24 @@ export const analyseServer = (
 
 /**
  * An implicit MX none of whose addresses could be connected to: `refused` when every address
- * refused the connection (nothing listens on port 25: settled, the domain receives no mail),
- * `unreachable` when one timed out or failed otherwise at connect (not settled: the check stays
- * unknown), else null (some address answered, or there is no implicit MX).
+ * refused the connection or is not a public address (the address policy: no internet sender can
+ * reach it, as a parked domain's 127.0.0.1): settled, the domain receives no mail; `unreachable`
+ * when one timed out or failed otherwise at connect (not settled: the check stays unknown); else
+ * null (some address answered, or there is no implicit MX).
  */
 export const implicitSilence = (
   mxStatus: MxStatus,
   probes: ReadonlyArray<SmtpProbe>
-): "refused" | "unreachable" | null =>
-  mxStatus !== "implicit" ||
-  probes.length === 0 ||
-  !probes.every((p) => p.status === "unknown" && p.failure?.stage === "connect")
+): "refused" | "unreachable" | null => {
+  const settled = (p: SmtpProbe) => p.failure?.reason === "refused" || p.failure?.reason === "policy"
+  const notConnected = (p: SmtpProbe) =>
+    p.failure?.stage === "connect" && (p.status === "unknown" || p.failure.reason === "policy")
+  return mxStatus !== "implicit" || probes.length === 0 || !probes.every(notConnected)
     ? null
-    : probes.every((p) => p.failure?.reason === "refused")
+    : probes.every(settled)
       ? "refused"
       : "unreachable"
+}
 
 /** The verdict over every MX address. Pure and total; `now` judges expiry and stamps `checkedAt`. */
 export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
@@ -275,7 +279,7 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
     issues.push(`no MX records: mail goes to ${host} itself, the implicit MX (RFC 5321 5.1)`)
     if (silent)
       issues.push(
-        `${silent === "refused" ? "nothing listens on port 25" : "port 25 could not be reached (timeout or network error)"} at ${host}: ` +
+        `${silent === "refused" ? "nothing accepts connections on port 25" : "port 25 could not be reached (timeout or network error)"} at ${host}: ` +
           "with no MX, the domain receives no mail; if that is intended, publish a null MX (RFC 7505)"
       )
   }

@@ -186,7 +186,22 @@ describe("analyse", () => {
       expect(r.summary.implicitMxSilent).toBe("refused")
       expect(r.summary.status).toBe("not-applicable")
       expect(r.servers.every((s) => s.implicit && s.reachable === false)).toBe(true)
-      expect(r.issues.join("\n")).toMatch(/nothing listens on port 25 .*null MX \(RFC 7505\)/)
+      expect(r.issues.join("\n")).toMatch(/nothing accepts connections on port 25 .*null MX \(RFC 7505\)/)
+    })
+
+    it("an address no internet sender can reach (address policy: private, loopback) is settled like a refusal", () => {
+      const parked = probe({
+        status: "error",
+        failure: new SmtpFailure({
+          stage: "connect",
+          reason: "policy",
+          message: "127.0.0.1 is a loopback address"
+        }),
+        ehloCode: null,
+        starttlsOffered: false
+      })
+      const r = analyse(implicit([parked]), now)
+      expect(r.summary).toMatchObject({ implicitMxSilent: "refused", status: "not-applicable" })
     })
 
     it("a connect timeout is not settled: unknown, never a failure", () => {
@@ -248,7 +263,10 @@ describe("analyse", () => {
         expect(() => Schema.encodeSync(SmtpTlsResult)(i)).not.toThrow()
         expect(i.servers.every((s) => s.implicit && s.priority === 0)).toBe(true)
         const silent =
-          probes.length > 0 && probes.every((p) => p.status === "unknown" && p.failure?.stage === "connect")
+          probes.length > 0 &&
+          probes.every(
+            (p) => p.failure?.stage === "connect" && (p.status === "unknown" || p.failure.reason === "policy")
+          )
         expect(i.summary.implicitMxSilent !== null).toBe(silent)
         // a timeout is never settled: never a failure, never "refused"
         if (silent) expect([i.summary.implicitMxSilent, i.summary.status]).toEqual(["unreachable", "unknown"])
