@@ -46,6 +46,7 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     rfc(7034, "HTTP header field X-Frame-Options"),
     rfc(7208, "Sender Policy Framework (SPF)"),
     rfc(7489, "Domain-based Message Authentication, Reporting, and Conformance (DMARC)"),
+    rfc(7505, 'A "null MX" no service resource record for domains that accept no mail'),
     rfc(7672, "SMTP security via opportunistic DANE TLS"),
     rfc(8301, "Cryptographic algorithm and key usage update to DKIM"),
     rfc(8460, "SMTP TLS reporting"),

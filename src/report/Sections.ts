@@ -47,7 +47,7 @@ export const concerns: ReadonlyArray<Concern> = [
     title: "DNS records",
     check: "dns-records",
     records: ["dns.ns", "dns.soa", "dns.mx", "dns.caa", "ipv6."],
-    issues: ["dns_", "ns_", "soa_", "mx_unresolvable", "caa_", "ipv6_"],
+    issues: ["dns_", "ns_", "soa_", "mx_unresolvable", "null_mx_missing", "caa_", "ipv6_"],
     sources: ["rfc1034", "rfc1035", "rfc2182", "rfc8659"],
     facts: ["records", "outcomes", "resolver", "dnssecValidated"],
     generator: null

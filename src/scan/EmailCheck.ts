@@ -16,6 +16,7 @@ import { Bimi } from "../checks/bimi/Bimi.ts"
 import { Dkim, DkimResult } from "../checks/dkim/Dkim.ts"
 import { Dmarc, DmarcResult } from "../checks/dmarc/Dmarc.ts"
 import { analyseMx, EmailMx, type MxSet, mxSet } from "../checks/email/EmailCheck.ts"
+import { MailServers } from "../checks/MailServers.ts"
 import { MtaSts } from "../checks/mta-sts/MtaSts.ts"
 import { Spf, SpfResult } from "../checks/spf/Spf.ts"
 import { EmailCategoryScore, emailCategory } from "../score/Score.ts"
@@ -48,8 +49,15 @@ export const emailCheck = (domain: string) =>
     domain,
     Effect.gen(function* () {
       const facts = yield* Facts
+      // The implicit MX as the mail checks read it (MailServers): no MX RRset and an address to
+      // deliver to; no MX and no address is nowhere to deliver (RFC 5321 5.1 "unusable").
       const mx = facts.mx(facts.domain).pipe(
-        Effect.map((answer): MxSet | { readonly error: string } => mxSet(answer)),
+        Effect.flatMap((answer) =>
+          Effect.map(facts.get(MailServers), (servers): MxSet | { readonly error: string } => ({
+            ...mxSet(answer),
+            implicit: servers.mxStatus === "implicit"
+          }))
+        ),
         Effect.catchAll((e) => Effect.succeed({ error: `${e.reason}: ${e.message}` }))
       )
       const [spf, dkim, dmarc, mtaSts, bimi, set] = yield* Effect.all(

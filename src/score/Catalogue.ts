@@ -50,6 +50,13 @@ export const catalogue = {
     "Mail server names do not resolve",
     "An MX target has no A or AAAA address, so mail to it cannot be delivered (RFC 5321 5.1)."
   ),
+  null_mx_missing: e(
+    "dns",
+    "low",
+    false,
+    "No MX and no null MX",
+    "The domain has no MX record, so senders deliver to its own address (RFC 5321 5.1), where no mail server answers; a null MX (RFC 7505) says it receives no mail."
+  ),
   ptr_missing: e(
     "dns",
     "medium",

@@ -30,6 +30,12 @@ export const advice = {
     impact: "Senders cannot deliver to that mail server; with no working MX, mail to the domain bounces.",
     recommendation: "Give each MX host an A and/or AAAA record, or remove the MX entry that points nowhere."
   },
+  null_mx_missing: {
+    impact:
+      "Mail to the domain is not refused at once: senders try its web address, queue the message and bounce it days later, and the name stays attractive to spammers forging it.",
+    recommendation:
+      "If the domain receives no mail, publish a null MX: `@ MX 0 .` (RFC 7505), with `v=spf1 -all`; if it should, publish MX records naming the mail servers."
+  },
   ptr_missing: {
     impact: "Large receivers reject or junk mail from addresses without reverse DNS.",
     recommendation:

@@ -28,6 +28,10 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Namen van mailservers zijn niet vindbaar",
     "Een MX-doel heeft geen A- of AAAA-adres, dus mail daarheen kan niet worden afgeleverd (RFC 5321 5.1)."
   ),
+  null_mx_missing: nl(
+    "Geen MX en geen null MX",
+    "Het domein heeft geen MX-record, dus afzenders bezorgen op het eigen adres (RFC 5321 5.1), waar geen mailserver antwoordt; een null MX (RFC 7505) zegt dat het geen mail ontvangt."
+  ),
   ptr_missing: nl(
     "Adres van een mailserver heeft geen PTR",
     "Ontvangers weigeren of benadelen mail van adressen zonder reverse DNS (RFC 1912 2.1, M3AAWG)."

@@ -1,5 +1,6 @@
 /** Rules of the `dns`, `dnssec` and `ipv6` categories (docs/scoring.md). */
 import type { LookupResult } from "../checks/dns/Lookup.ts"
+import type { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
 import type { ScanResult } from "../scan/Scanner.ts"
 import {
   fail,
@@ -39,7 +40,7 @@ export const DNS_SPECS = {
     category: "dns",
     maxPoints: 2,
     level: "required",
-    rule: "Every MX target has an address; a null MX (RFC 7505) passes; no MX is not applicable"
+    rule: "Every MX target has an address; a null MX (RFC 7505) passes; with no MX, an implicit MX (the domain's own A/AAAA, RFC 5321 5.1) that answers SMTP passes, one that does not is not applicable"
   }),
   ptr: spec({
     id: "dns.ptr",
@@ -138,14 +139,42 @@ const recordRule =
     return n >= enough ? pass(`${n} ${type} record(s)`) : fail(`${n} ${type} record(s); ${what}`, issue)
   }
 
+/** Why the implicit MX is not judged (RFC 5321 5.1): nothing answered SMTP at the domain's own address. */
+const SILENT_IMPLICIT_MX =
+  "no MX, and nothing answers SMTP at the domain's own address (the implicit MX, RFC 5321 5.1): scored as a domain without mail"
+
+/**
+ * The transport rules' gate over the SMTP TLS result: not applicable without mail servers, and not
+ * applicable either when the only mail server is an implicit MX that nothing answers on (a web-only
+ * domain without a null MX): that domain does not receive mail, it is not a broken mail server.
+ * Null when there are servers to judge.
+ */
+export const noMailServers = (s: SmtpTlsResult): Verdict | null =>
+  s.servers.length === 0
+    ? notApplicable("no mail servers")
+    : s.summary.implicitMxSilent
+      ? notApplicable(SILENT_IMPLICIT_MX)
+      : null
+
+/** The SMTP TLS result says the implicit MX did not answer (see `noMailServers`). */
+export const silentImplicitMx = (scan: ScanResult): boolean =>
+  Boolean(scan.checks["smtp-tls"].result?.summary.implicitMxSilent)
+
 export const dnsRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
   const c = scan.checks
   const lookup = c["dns-records"]
   const smtp = c["smtp-tls"]
-  const noMx = judge(smtp, (s) => (s.mxRecords.length === 0 ? notApplicable("no MX") : pass("")))
   const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("null MX") : notApplicable("")))
-  const mx = judge(smtp, (s) => {
+  const mx = judge(smtp, (s): Verdict => {
     if (nullMx.status === "pass") return pass("null MX (RFC 7505): the domain receives no mail")
+    if (s.mxStatus === "implicit") {
+      // RFC 7505 1: without a null MX, senders try the A/AAAA and queue mail for days. Advice, no points.
+      if (s.summary.implicitMxSilent)
+        return { ...notApplicable(SILENT_IMPLICIT_MX), issues: ["null_mx_missing"] }
+      return s.servers.length === 0
+        ? unknown("the address of the implicit MX could not be looked up")
+        : pass("no MX: the domain's own address receives mail (implicit MX, RFC 5321 5.1)")
+    }
     if (s.mxRecords.length === 0) return notApplicable("no MX records")
     const hosts = s.mxRecords.map((r) => r.host)
     const missing = hosts.filter((h) => !s.servers.some((srv) => srv.host === h))
@@ -176,13 +205,15 @@ export const dnsRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
       ? unknown("a reverse or forward lookup failed")
       : pass("every MX address is forward-confirmed")
   })
-  void noMx
+  const silent = silentImplicitMx(scan)
+  const gate = (v: Verdict) =>
+    nullMx.status === "pass" ? notApplicable("null MX") : silent ? notApplicable(SILENT_IMPLICIT_MX) : v
   return [
     scored(DNS_SPECS.ns, judge(lookup, recordRule("NS", 2, "at least two are needed", "ns_single"))),
     scored(DNS_SPECS.soa, judge(lookup, recordRule("SOA", 1, "the apex must have one", "soa_missing"))),
     scored(DNS_SPECS.mx, mx),
-    scored(DNS_SPECS.ptr, nullMx.status === "pass" ? notApplicable("null MX") : fc),
-    scored(DNS_SPECS.fcrdns, nullMx.status === "pass" ? notApplicable("null MX") : confirmed),
+    scored(DNS_SPECS.ptr, gate(fc)),
+    scored(DNS_SPECS.fcrdns, gate(confirmed)),
     scored(DNS_SPECS.caa, judge(lookup, recordRule("CAA", 1, "no CAA record", "caa_missing")))
   ]
 }
@@ -270,7 +301,8 @@ export const dnssecRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
 export const ipv6Records = (scan: ScanResult): ReadonlyArray<Scored> => {
   const c = scan.checks
   const mx = judge(c["smtp-tls"], (s) => {
-    if (s.mxRecords.length === 0 || s.servers.length === 0) return notApplicable("no mail servers")
+    const none = noMailServers(s)
+    if (none) return none
     return s.servers.some((srv) => srv.family === 6)
       ? pass("a mail server has an IPv6 address")
       : fail("no mail server has an IPv6 address", "ipv6_mx_missing")

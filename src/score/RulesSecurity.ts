@@ -1,7 +1,7 @@
 /** Rules of the `security` category: mail transport, blocklists and the web site (docs/scoring.md). */
 import type { HeaderEntry } from "../checks/headers/Headers.ts"
 import type { ScanResult } from "../scan/Scanner.ts"
-import { noSuchDomain } from "./RulesDns.ts"
+import { noMailServers, noSuchDomain, silentImplicitMx } from "./RulesDns.ts"
 import {
   fail,
   judge,
@@ -119,9 +119,7 @@ const describe = (e: HeaderEntry): string =>
 export const securityRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
   const c = scan.checks
   const smtp = c["smtp-tls"]
-  const servers = judge(smtp, (s) =>
-    s.mxRecords.length === 0 || s.servers.length === 0 ? notApplicable("no mail servers") : pass("")
-  )
+  const servers = judge(smtp, (s) => noMailServers(s) ?? pass(""))
   const starttls = judge(smtp, (s): Verdict => {
     if (servers.status !== "pass") return servers
     const bad = s.servers.filter(
@@ -162,8 +160,11 @@ export const securityRecords = (scan: ScanResult): ReadonlyArray<Scored> => {
       ? fail("TLSA does not validate for every MX", "dane_invalid")
       : pass("TLSA validates for every MX")
   })
+  const silent = silentImplicitMx(scan)
   const blocklist = judge(c.blocklist, (b): Verdict => {
     if (b.mailServers.length === 0) return notApplicable("no mail servers")
+    if (silent)
+      return notApplicable("no MX, and nothing answers SMTP at the domain's own address (implicit MX)")
     const hits = b.mailServers.flatMap((m) =>
       m.blacklistResult.blacklists.filter((z) => z.listed).map((z) => ({ m, z }))
     )

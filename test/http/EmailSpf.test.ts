@@ -49,7 +49,8 @@ describe("email SPF endpoints", () => {
           spf: { valid: true, policy: "fail" },
           dkim: { hasDkim: false, discovery: "not-found" },
           dmarc: { exists: false },
-          mx: { records: [], implicit: true }
+          // no MX and (in this zone) no A/AAAA either: no implicit MX to deliver to (RFC 5321 5.1)
+          mx: { records: [], implicit: false, status: "warning" }
         })
         // The model's email category: SPF earns its two rules' points, DMARC, MTA-STS and TLS-RPT
         // fail (no records), DKIM is unknown (no key under a known selector) and BIMI does not apply.

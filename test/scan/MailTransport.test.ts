@@ -1,12 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { UpstreamProblem } from "../../src/scan/Errors.ts"
+import { emailCheck } from "../../src/scan/EmailCheck.ts"
 import * as MailTransport from "../../src/scan/MailTransport.ts"
 import { fakeNet } from "../checks/facts.ts"
 
 const broken = fakeNet({ zone: { "broken.example MX": "SERVFAIL" } })
 const bogus = fakeNet({ zone: { "bogus.example MX": { rdata: ["10 mx.bogus.example."], bogus: true } } })
-const nomx = fakeNet({ zone: { "nomx.example A": ["192.0.2.1"] } })
+const nomx = fakeNet({ zone: { "nomx.example TXT": ["v=spf1 -all"] } })
+const implicit = fakeNet({ zone: { "implicit.example A": ["192.0.2.1"] } })
 
 describe("mail-transport composites", () => {
   it.effect("a failed MX lookup is UpstreamProblem for every endpoint", () =>
@@ -42,7 +44,19 @@ describe("mail-transport composites", () => {
       expect(sender.overallStatus).not.toBe("compliant")
     }).pipe(Effect.provide(bogus))
   )
-  it.effect("no MX is a result (not applicable), with FCrDNS's self link", () =>
+  it.effect("no MX but an A record: the implicit MX is probed; nothing listening is not applicable", () =>
+    Effect.gen(function* () {
+      const r = yield* MailTransport.smtpTls("implicit.example")
+      expect(r.mxStatus).toBe("implicit")
+      expect(r.servers.map((s) => [s.host, s.ip, s.implicit])).toEqual([
+        ["implicit.example", "192.0.2.1", true]
+      ])
+      expect(r.summary).toMatchObject({ status: "not-applicable", implicitMxSilent: "refused" })
+      const tlsa = yield* MailTransport.tlsa("implicit.example")
+      expect(tlsa.hosts.map((h) => [h.tlsaDomain, h.implicit])).toEqual([["_25._tcp.implicit.example", true]])
+    }).pipe(Effect.provide(implicit))
+  )
+  it.effect("no MX and no address is a result (not applicable), with FCrDNS's self link", () =>
     Effect.gen(function* () {
       const r = yield* MailTransport.fcrdns(
         "nomx.example",
@@ -52,5 +66,16 @@ describe("mail-transport composites", () => {
       expect(r.result.status).toBe("not-applicable")
       expect((yield* MailTransport.smtpTls("nomx.example")).summary.status).toBe("not-applicable")
     }).pipe(Effect.provide(nomx))
+  )
+})
+
+describe("GET /email/check's MX reading agrees with the mail servers", () => {
+  it.effect("implicit only when the domain has an address to deliver to (RFC 5321 5.1)", () =>
+    Effect.gen(function* () {
+      const withA = yield* emailCheck("implicit.example").pipe(Effect.provide(implicit))
+      expect(withA.mx).toMatchObject({ records: [], implicit: true, status: "warning" })
+      const without = yield* emailCheck("nomx.example").pipe(Effect.provide(nomx))
+      expect(without.mx).toMatchObject({ records: [], implicit: false, status: "warning" })
+    })
   )
 })

@@ -56,10 +56,21 @@ describe("FCrDNS in the world", () => {
       })
     )
 
-    it.effect("nomx.net: nothing to check", () =>
+    it.effect("dmarc-none.com: no MX and no address, nothing to check", () =>
       Effect.gen(function* () {
-        const r = yield* fcrdns("nomx.net")
+        const r = yield* fcrdns("dmarc-none.com")
         expect(r.result).toMatchObject({ checked: false, status: "not-applicable", results: [] })
+      })
+    )
+
+    it.effect("nomx.net: its implicit MX (the A record, RFC 5321 5.1) has no PTR", () =>
+      Effect.gen(function* () {
+        // the world's reverse zone names MX hosts only; 127.88.0.18 is nomx.net's bare A record
+        const r = yield* fcrdns("nomx.net")
+        expect(r.result).toMatchObject({ checked: true, status: "fail" })
+        expect(r.result.results).toMatchObject([
+          { hostname: "nomx.net", implicit: true, ip: "127.88.0.18", ptrRecords: [], forwardConfirmed: false }
+        ])
       })
     )
   })

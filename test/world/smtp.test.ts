@@ -151,9 +151,20 @@ describe("SMTP TLS in the world", () => {
 
     it.effect("a domain without MX is not-applicable; a bad domain is 400", () =>
       Effect.gen(function* () {
+        // no MX, no address at all: nowhere to deliver
+        const none = yield* smtpTls("dmarc-none.com")
+        expect(none.mxStatus).toBe("none")
+        expect(none.servers).toEqual([])
+        expect(none.summary.status).toBe("not-applicable")
+        // no MX but an A record: the implicit MX (RFC 5321 5.1) is probed; nothing listens on port 25
+        // at 127.88.0.18, so the domain receives no mail: not applicable, with the null MX advice
         const r = yield* smtpTls("nomx.net")
-        expect(r.servers).toEqual([])
-        expect(r.summary.status).toBe("not-applicable")
+        expect(r.mxStatus).toBe("implicit")
+        expect(r.servers).toMatchObject([
+          { host: "nomx.net", ip: "127.88.0.18", priority: 0, implicit: true, reachable: false }
+        ])
+        expect(r.summary).toMatchObject({ status: "not-applicable", implicitMxSilent: "refused" })
+        expect(r.issues.join("\n")).toMatch(/null MX \(RFC 7505\)/)
         const nul = yield* smtpTls("nomail.org")
         expect(nul.summary.status).toBe("not-applicable")
         const client = yield* HttpClient.HttpClient

@@ -8,7 +8,7 @@ import { AppConfig, type DnsblZone } from "../../Config.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, mxUnknown, targets } from "../MailServers.ts"
+import { IMPLICIT_DESCRIPTION, MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
@@ -137,6 +137,8 @@ export const interpret = (zone: DnsblZone, query: string | null, answer: ZoneAns
 
 export interface MailServerInput {
   readonly hostname: string
+  /** The host is the implicit MX (RFC 5321 5.1). */
+  readonly implicit?: boolean
   readonly ip: string
   readonly answers: ReadonlyArray<{ readonly zone: DnsblZone; readonly answer: ZoneAnswer }>
 }
@@ -148,6 +150,8 @@ export const BlocklistResult = Schema.Struct({
   mailServers: Schema.Array(
     Schema.Struct({
       hostname: Schema.String,
+      /** The host is the implicit MX: the domain has no MX, mail goes to its own address (RFC 5321 5.1). */
+      implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
       ip: Schema.String,
       status: Status,
       blacklistResult: Schema.Struct({
@@ -170,7 +174,7 @@ export type BlocklistResult = typeof BlocklistResult.Type
 export interface BlocklistInput {
   readonly domain: string
   readonly zones: ReadonlyArray<DnsblZone>
-  readonly mxStatus: "answer" | "none" | "unknown"
+  readonly mxStatus: MxStatus
   /** The MX set is DNSSEC-bogus (see `MailServers.bogus`). */
   readonly mxBogus?: boolean
   readonly servers: ReadonlyArray<MailServerInput>
@@ -202,6 +206,7 @@ export const analyse = (input: BlocklistInput, now: Date): BlocklistResult => {
           : "pass"
     return {
       hostname: server.hostname,
+      implicit: server.implicit === true,
       ip: server.ip,
       status,
       blacklistResult: {
@@ -217,6 +222,8 @@ export const analyse = (input: BlocklistInput, now: Date): BlocklistResult => {
     }
   })
   if (input.mxStatus === "unknown") issues.push(mxUnknown({ bogus: input.mxBogus === true }))
+  if (input.mxStatus === "implicit")
+    issues.push("no MX records: checking the domain's own addresses, its implicit MX (RFC 5321 5.1)")
   const statuses = mailServers.map((s) => s.status)
   const status: CheckStatus =
     input.mxStatus === "unknown"
@@ -306,7 +313,14 @@ const gatherAnswers = (facts: FactsShape, servers: MailServers, zones: ReadonlyA
             return lookup(name).pipe(Effect.map((answer) => ({ zone, answer })))
           },
           { concurrency: "unbounded" }
-        ).pipe(Effect.map((answers): MailServerInput => ({ hostname: t.host, ip: t.ip, answers }))),
+        ).pipe(
+          Effect.map((answers): MailServerInput => ({
+            hostname: t.host,
+            implicit: t.implicit,
+            ip: t.ip,
+            answers
+          }))
+        ),
       { concurrency: "unbounded" }
     )
   })
@@ -324,8 +338,7 @@ export const Blocklist = define({
     return {
       domain: facts.domain,
       zones: dnsblZones,
-      mxStatus:
-        servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+      mxStatus: servers.mxStatus,
       mxBogus: servers.bogus,
       servers: yield* gatherAnswers(facts, servers, dnsblZones)
     } satisfies BlocklistInput

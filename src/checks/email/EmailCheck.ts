@@ -16,7 +16,11 @@ export interface MxSet {
   readonly nullMx: boolean
   /** A null MX mixed with other MX records: RFC 7505 3 says it MUST be the only one. */
   readonly nullMxMixed: boolean
-  /** No MX records at all: senders fall back to the domain's own A/AAAA (RFC 5321 5.1). */
+  /**
+   * No MX records, and the domain has an address: senders fall back to the domain's own A/AAAA
+   * (RFC 5321 5.1, the implicit MX). `mxSet` alone cannot see the address and says so for any empty
+   * answer; the composite corrects it from the mail servers' reading.
+   */
   readonly implicit: boolean
 }
 
@@ -57,10 +61,19 @@ export const analyseMx = (set: MxSet | { readonly error: string }): EmailMx => {
     }
   const issues: Array<string> = []
   if (set.nullMxMixed) issues.push("a null MX ('0 .') must be the only MX record (RFC 7505 3)")
+  const nowhere = set.records.length === 0 && !set.implicit
   if (set.implicit)
     issues.push("no MX records: senders fall back to the domain's A/AAAA address (RFC 5321 5.1)")
+  if (nowhere)
+    issues.push("no MX records and no A/AAAA address: mail to the domain cannot be delivered (RFC 5321 5.1)")
   return {
-    status: set.nullMxMixed ? "fail" : set.implicit ? "warning" : set.nullMx ? "not-applicable" : "pass",
+    status: set.nullMxMixed
+      ? "fail"
+      : set.implicit || nowhere
+        ? "warning"
+        : set.nullMx
+          ? "not-applicable"
+          : "pass",
     records: set.records.map((r) => ({ priority: r.priority, host: r.host === "" ? "." : r.host })),
     nullMx: set.nullMx,
     implicit: set.implicit,

@@ -11,7 +11,7 @@ import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { canonicalAddress } from "../blocklist/Blocklist.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, mxUnknown, targets } from "../MailServers.ts"
+import { IMPLICIT_DESCRIPTION, MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
@@ -27,6 +27,8 @@ export type Lookup<A> =
 export interface AddressInput {
   /** The MX host the address belongs to. */
   readonly hostname: string
+  /** The host is the implicit MX: no MX record, the domain's own address (RFC 5321 5.1). */
+  readonly implicit?: boolean
   readonly ip: string
   readonly ptr: Lookup<ReadonlyArray<string>>
   /** Forward addresses (A for IPv4, AAAA for IPv6) of each PTR name, keyed by the name as given. */
@@ -35,6 +37,8 @@ export interface AddressInput {
 
 const AddressResult = Schema.Struct({
   hostname: Schema.String,
+  /** The host is the implicit MX: the domain has no MX, mail goes to its own address (RFC 5321 5.1). */
+  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
   ip: Schema.String,
   ptrRecords: Strings,
   /** The PTR name that resolves back to `ip`, or null. */
@@ -72,7 +76,8 @@ export const withApiUrl = (report: FcrdnsReport, apiUrl: string): FcrdnsResult =
 
 export interface FcrdnsInput {
   readonly domain: string
-  readonly mxStatus: "answer" | "none" | "unknown"
+  /** `null-mx` is read as `none`: there is no mail server to check either way. */
+  readonly mxStatus: MxStatus
   /** The MX set is DNSSEC-bogus (see `MailServers.bogus`). */
   readonly mxBogus?: boolean
   readonly addresses: ReadonlyArray<AddressInput>
@@ -95,7 +100,7 @@ export const looksGeneric = (name: string, ip: string): boolean => {
 
 /** RFC 1912 2.1: the verdict for one address. */
 export const analyseAddress = (input: AddressInput): AddressResult => {
-  const base = { hostname: bare(input.hostname), ip: input.ip }
+  const base = { hostname: bare(input.hostname), implicit: input.implicit === true, ip: input.ip }
   if (input.ptr.outcome === "unknown")
     return {
       ...base,
@@ -165,7 +170,10 @@ export const analyse = (input: FcrdnsInput, now: Date): FcrdnsReport => {
   const results = input.addresses.map(analyseAddress)
   const issues: Array<string> = []
   if (input.mxStatus === "unknown") issues.push(mxUnknown({ bogus: input.mxBogus === true }))
-  if (input.mxStatus === "none") issues.push("no MX records: nothing to check")
+  if (input.mxStatus === "none" || input.mxStatus === "null-mx")
+    issues.push("no MX records: nothing to check")
+  if (input.mxStatus === "implicit")
+    issues.push("no MX records: checking the domain's own addresses, its implicit MX (RFC 5321 5.1)")
   for (const host of input.unresolvedHosts ?? []) issues.push(`addresses of ${host} could not be resolved`)
   for (const r of results) if (r.status !== "pass") issues.push(`${r.hostname} (${r.ip}): ${r.message}`)
   const statuses = results.map((r) => r.status)
@@ -215,7 +223,7 @@ const gatherAddresses = (facts: FactsShape, servers: MailServers) =>
             (list) => list.length === 0
           )
         })
-        return { hostname: t.host, ip: t.ip, ptr, forward } satisfies AddressInput
+        return { hostname: t.host, implicit: t.implicit, ip: t.ip, ptr, forward } satisfies AddressInput
       }),
     { concurrency: 8 }
   )
@@ -231,8 +239,7 @@ export const Fcrdns = define({
     const servers = yield* facts.get(MailServers)
     return {
       domain: facts.domain,
-      mxStatus:
-        servers.mxStatus === "unknown" ? "unknown" : servers.mxStatus === "answer" ? "answer" : "none",
+      mxStatus: servers.mxStatus,
       mxBogus: servers.bogus,
       addresses: yield* gatherAddresses(facts, servers),
       unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)

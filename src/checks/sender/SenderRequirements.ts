@@ -313,13 +313,20 @@ export const judge = (g: SenderGathered): SenderRequirementsResult =>
     spf: spfVerdict(g.spf),
     dkim: dkimVerdict(g.dkim),
     dmarc: dmarcVerdict(g.dmarc),
-    fcrdns: {
-      status: g.fcrdns.result.status,
-      detail:
-        g.fcrdns.result.status === "pass"
-          ? `all ${g.fcrdns.result.results.length} mail server addresses have forward-confirmed PTR records`
-          : (g.fcrdns.result.issues[0] ?? g.fcrdns.result.status)
-    },
+    // No MX and nothing answering SMTP at the domain's own address (the implicit MX, RFC 5321 5.1):
+    // there is no mail server whose reverse DNS could matter, as the score reads it too.
+    fcrdns: g.tls.summary.implicitMxSilent
+      ? {
+          status: "not-applicable",
+          detail: "no MX, and nothing answers SMTP at the domain's own address (implicit MX)"
+        }
+      : {
+          status: g.fcrdns.result.status,
+          detail:
+            g.fcrdns.result.status === "pass"
+              ? `all ${g.fcrdns.result.results.length} mail server addresses have forward-confirmed PTR records`
+              : (g.fcrdns.result.issues[0] ?? g.fcrdns.result.status)
+        },
     tls: tlsVerdict(g.tls)
   })
 

@@ -11,7 +11,15 @@ import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define, need } from "../Check.ts"
 import { Facts } from "../Facts.ts"
 import { Fcrdns } from "../fcrdns/Fcrdns.ts"
-import { MailServers, mxUnknown, targets } from "../MailServers.ts"
+import {
+  IMPLICIT_DESCRIPTION,
+  MailServers,
+  MX_STATUSES,
+  type MxStatus,
+  mxUnknown,
+  targets,
+  unresolvedHosts
+} from "../MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
@@ -47,6 +55,11 @@ export const SmtpServer = Schema.Struct({
   ip: Schema.String,
   family: Schema.Literal(4, 6),
   priority: Nullable(Schema.Int),
+  /**
+   * No MX record names this host: the domain has none, so mail goes to the domain's own A/AAAA
+   * (RFC 5321 5.1, the implicit MX at preference 0).
+   */
+  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
   status: Status,
   reachable: Nullable(Schema.Boolean),
   stalledStage: Nullable(Schema.String),
@@ -77,6 +90,14 @@ export type ServerResult = typeof SmtpServer.Type
 export const SmtpTlsResult = Schema.Struct({
   domain: Schema.String,
   checkedAt: DateTime,
+  /**
+   * `answer`: MX records; `implicit`: no MX, the domain's own A/AAAA receives mail (RFC 5321 5.1);
+   * `none`: no MX and no address; `null-mx`: RFC 7505; `unknown`: the MX lookup failed.
+   */
+  mxStatus: Schema.Literal(...MX_STATUSES).annotations({
+    description:
+      "answer: MX records; implicit: no MX, the domain's own A/AAAA receives mail (RFC 5321 5.1); none: no MX and no address; null-mx: RFC 7505; unknown: the MX lookup failed"
+  }),
   mxRecords: Schema.Array(MxRecord),
   servers: Schema.Array(SmtpServer),
   summary: Schema.Struct({
@@ -89,7 +110,17 @@ export const SmtpTlsResult = Schema.Struct({
     serversWithStarttls: Schema.Int,
     allCertificatesValid: Nullable(Schema.Boolean),
     earliestExpiry: Nullable(DateTime),
-    earliestExpiryDays: Nullable(Schema.Int)
+    earliestExpiryDays: Nullable(Schema.Int),
+    /**
+     * With no MX, the implicit MX could not be connected to on any address: `refused` (nothing
+     * accepts port 25, or no public address: the domain receives no mail), `unreachable` (timeout or
+     * network error);
+     * null otherwise. The score treats both as "no mail server", not as a broken one.
+     */
+    implicitMxSilent: Nullable(Schema.Literal("refused", "unreachable")).annotations({
+      description:
+        "with no MX: the implicit MX refused port 25 or is not a public address on every address (refused), or could not be connected to (unreachable); null otherwise"
+    })
   }),
   issues: Strings
 })
@@ -98,7 +129,7 @@ export type SmtpTlsResult = typeof SmtpTlsResult.Type
 /** What `gather` collects: the mail servers, one probe per address and FCrDNS per address. */
 export interface SmtpTlsInput {
   readonly domain: string
-  readonly mxStatus: "answer" | "none" | "null-mx" | "unknown"
+  readonly mxStatus: MxStatus
   /** The MX set is DNSSEC-bogus (see `MailServers.bogus`). */
   readonly mxBogus?: boolean
   readonly mxRecords: ReadonlyArray<MxRecord>
@@ -121,7 +152,8 @@ export const analyseServer = (
   probe: SmtpProbe,
   priority: number | null,
   fcrdns: ServerResult["fcrdns"],
-  now: Date
+  now: Date,
+  implicit = false
 ): ServerResult => {
   const issues: Array<string> = []
   const where = `${probe.host} (${probe.address})`
@@ -178,6 +210,7 @@ export const analyseServer = (
     ip: probe.address,
     family: probe.family,
     priority,
+    implicit,
     status,
     reachable: probe.status === "unknown" ? (probe.failure?.stage === "connect" ? false : null) : true,
     stalledStage: probe.failure?.reason === "timeout" ? probe.failure.stage : null,
@@ -203,23 +236,57 @@ export const analyseServer = (
   }
 }
 
+/**
+ * An implicit MX none of whose addresses could be connected to: `refused` when every address
+ * refused the connection or is not a public address (the address policy: no internet sender can
+ * reach it, as a parked domain's 127.0.0.1): settled, the domain receives no mail; `unreachable`
+ * when one timed out or failed otherwise at connect (not settled: the check stays unknown); else
+ * null (some address answered, or there is no implicit MX).
+ */
+export const implicitSilence = (
+  mxStatus: MxStatus,
+  probes: ReadonlyArray<SmtpProbe>
+): "refused" | "unreachable" | null => {
+  const settled = (p: SmtpProbe) => p.failure?.reason === "refused" || p.failure?.reason === "policy"
+  const notConnected = (p: SmtpProbe) =>
+    p.failure?.stage === "connect" && (p.status === "unknown" || p.failure.reason === "policy")
+  return mxStatus !== "implicit" || probes.length === 0 || !probes.every(notConnected)
+    ? null
+    : probes.every(settled)
+      ? "refused"
+      : "unreachable"
+}
+
 /** The verdict over every MX address. Pure and total; `now` judges expiry and stamps `checkedAt`. */
 export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
   const issues: Array<string> = []
+  const implicit = input.mxStatus === "implicit"
   const priorityOf = (host: string) =>
-    input.mxRecords.find((m) => m.host.toLowerCase().replace(/\.$/, "") === host.toLowerCase())?.priority ??
-    null
+    implicit
+      ? 0
+      : (input.mxRecords.find((m) => m.host.toLowerCase().replace(/\.$/, "") === host.toLowerCase())
+          ?.priority ?? null)
   const servers = input.probes.map((p) =>
-    analyseServer(p, priorityOf(p.host), input.fcrdns?.[p.address] ?? null, now)
+    analyseServer(p, priorityOf(p.host), input.fcrdns?.[p.address] ?? null, now, implicit)
   )
   if (input.mxStatus === "unknown") issues.push(mxUnknown({ bogus: input.mxBogus === true }))
   if (input.mxStatus === "none")
-    issues.push("no MX records: mail is delivered to the domain's A/AAAA (RFC 5321 5.1)")
+    issues.push("no MX records and no A/AAAA at the domain: mail to it cannot be delivered (RFC 5321 5.1)")
   if (input.mxStatus === "null-mx") issues.push("null MX (RFC 7505): the domain accepts no mail")
+  const silent = implicitSilence(input.mxStatus, input.probes)
+  if (implicit) {
+    const host = input.probes[0]?.host ?? input.unresolved[0]?.host ?? input.domain
+    issues.push(`no MX records: mail goes to ${host} itself, the implicit MX (RFC 5321 5.1)`)
+    if (silent)
+      issues.push(
+        `${silent === "refused" ? "nothing accepts connections on port 25" : "port 25 could not be reached (timeout or network error)"} at ${host}: ` +
+          "with no MX, the domain receives no mail; if that is intended, publish a null MX (RFC 7505)"
+      )
+  }
   for (const u of input.unresolved)
     issues.push(
       u.reason === "unknown"
-        ? `addresses of MX ${u.host} could not be resolved`
+        ? `addresses of ${implicit ? "the implicit MX" : "MX"} ${u.host} could not be resolved`
         : `MX ${u.host} has no A or AAAA record: mail to it cannot be delivered`
     )
   for (const s of servers) issues.push(...s.issues)
@@ -236,7 +303,7 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
   const status: CheckStatus =
     input.mxStatus === "unknown"
       ? "unknown"
-      : input.mxStatus === "null-mx"
+      : input.mxStatus === "null-mx" || silent === "refused"
         ? "not-applicable"
         : statuses.length === 0
           ? input.mxStatus === "none"
@@ -246,6 +313,7 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
   return {
     domain: input.domain,
     checkedAt: now.toISOString(),
+    mxStatus: input.mxStatus,
     mxRecords: input.mxRecords,
     servers,
     summary: {
@@ -264,7 +332,8 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
       serversWithStarttls: withTls.length,
       allCertificatesValid: judged.length === 0 ? null : judged.every((s) => s.certificateValid),
       earliestExpiry: expiries[0]?.expiresAt ?? null,
-      earliestExpiryDays: expiries[0]?.daysUntilExpiry ?? null
+      earliestExpiryDays: expiries[0]?.daysUntilExpiry ?? null,
+      implicitMxSilent: silent
     },
     issues
   }
@@ -291,12 +360,10 @@ export const SmtpTls = define({
       mxStatus: servers.mxStatus,
       mxBogus: servers.bogus,
       mxRecords: servers.mxRecords,
-      unresolved: servers.hosts
-        .filter((h) => h.status !== "ok")
-        .map((h) => ({
-          host: h.host,
-          reason: h.status === "unknown" ? ("unknown" as const) : ("none" as const)
-        })),
+      unresolved: unresolvedHosts(servers).map((h) => ({
+        host: h.host,
+        reason: h.status === "unknown" ? ("unknown" as const) : ("none" as const)
+      })),
       probes,
       fcrdns: Object.fromEntries(
         reverse.result.results.map((r) => [r.ip, { ptr: r.ptrRecords, confirmed: r.forwardConfirmed }])

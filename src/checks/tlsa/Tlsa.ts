@@ -19,7 +19,7 @@ import {
 import { define } from "../Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
 import { Facts } from "../Facts.ts"
-import { MailServers, MX_BOGUS } from "../MailServers.ts"
+import { IMPLICIT_DESCRIPTION, MailServers, MX_BOGUS } from "../MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { DaneHost, DaneSummary, summarise, tlsaName, verifyHost } from "./Dane.ts"
 
@@ -31,6 +31,8 @@ export interface TlsaFacts {
   readonly hosts: ReadonlyArray<{
     readonly host: string
     readonly priority: number
+    /** The implicit MX: no MX record, the domain itself (RFC 5321 5.1; TLSA per RFC 7672 2.2.3). */
+    readonly implicit?: boolean
     readonly lookup: Gathered
     readonly probes: ReadonlyArray<SmtpProbe>
   }>
@@ -55,6 +57,11 @@ type TlsaRecordView = typeof TlsaRecord.Type
 const TlsaHost = Schema.Struct({
   host: Schema.String,
   priority: Schema.Int,
+  /**
+   * The host is the implicit MX: the domain has no MX, mail goes to the domain itself (RFC 5321 5.1),
+   * whose TLSA records are at _25._tcp.<domain> (RFC 7672 2.2.3, the name after CNAME resolution).
+   */
+  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
   tlsaDomain: Schema.String,
   exists: Schema.Boolean,
   /** AD set on the TLSA answer (or its NODATA proof). */
@@ -122,12 +129,14 @@ export const readTlsa = (facts: TlsaFacts): TlsaReading => {
       hosts: [],
       issues: [facts.mxError === MX_BOGUS ? MX_BOGUS : `MX lookup failed (${facts.mxError})`]
     }
-  const hosts: Array<TlsaHostResult> = facts.hosts.map(({ host, priority, lookup }) => {
+  const hosts: Array<TlsaHostResult> = facts.hosts.map(({ host, priority, implicit: isImplicit, lookup }) => {
     const tlsaDomain = tlsaName(host)
+    const implicit = isImplicit === true
     if (lookup._tag === "Failed")
       return {
         host,
         priority,
+        implicit,
         tlsaDomain,
         exists: false,
         dnssecValidated: false,
@@ -177,6 +186,7 @@ export const readTlsa = (facts: TlsaFacts): TlsaReading => {
     return {
       host,
       priority,
+      implicit,
       tlsaDomain,
       exists: records.length > 0,
       dnssecValidated: validated,
@@ -271,7 +281,7 @@ export const Tlsa = define({
                 concurrency: "unbounded"
               })
             : []
-          return { host: h.host, priority: h.priority, lookup, probes }
+          return { host: h.host, priority: h.priority, implicit: h.implicit, lookup, probes }
         }),
       { concurrency: "unbounded" }
     )

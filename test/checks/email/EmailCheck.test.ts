@@ -23,6 +23,9 @@ describe("analyseMx", () => {
       records: [{ priority: 0, host: "." }]
     })
     expect(analyseMx({ ...mxNormal, records: [], implicit: true }).status).toBe("warning")
+    const nowhere = analyseMx({ ...mxNormal, records: [], implicit: false })
+    expect(nowhere.status).toBe("warning")
+    expect(nowhere.issues.join()).toMatch(/no A\/AAAA address: mail to the domain cannot be delivered/)
     expect(analyseMx({ ...mxNormal, nullMxMixed: true }).status).toBe("fail")
     expect(analyseMx({ error: "servfail" })).toMatchObject({ status: "unknown", records: [] })
   })

@@ -1,7 +1,9 @@
-import { describe, expect, it } from "vitest"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import fc from "fast-check"
 import {
   analyse,
+  SenderRequirements,
   dkimVerdict,
   dmarcVerdict,
   type SenderInput,
@@ -11,6 +13,7 @@ import {
 import type { SmtpTlsResult } from "../../../src/checks/smtp-tls/SmtpTls.ts"
 import type { SpfResult } from "../../../src/checks/spf/Spf.ts"
 import { CheckStatuses } from "../../../src/checks/Status.ts"
+import { runFake } from "../facts.ts"
 
 const ok = { status: "pass" as const, detail: "ok" }
 const all: SenderInput = {
@@ -171,4 +174,20 @@ describe("a domain that sends no mail", () => {
     const realMx = { mxRecords: [{ priority: 10, host: "mx.example.com" }] } as unknown as SmtpTlsResult
     expect(sendsNoMail({ tls: realMx, spf: spf("v=spf1 -all", "fail", ["-all"]) })).toBe(false)
   })
+})
+
+describe("a domain whose implicit MX nothing answers on (RFC 5321 5.1)", () => {
+  it.effect("has no mail server whose reverse DNS could matter: FCrDNS and TLS do not apply", () =>
+    Effect.gen(function* () {
+      const r = yield* runFake(SenderRequirements, "web.example", {
+        zone: { "web.example A": ["192.0.2.1"], "web.example TXT": ["v=spf1 -all"] }
+      })
+      const rule = (id: string) => r.checks.find((c) => c.id === id)!
+      expect(rule("fcrdns")).toMatchObject({
+        status: "not-applicable",
+        detail: expect.stringMatching(/implicit MX/)
+      })
+      expect(rule("tls").status).toBe("not-applicable")
+    })
+  )
 })

@@ -149,6 +149,78 @@ describe("analyse", () => {
     expect(r.summary.status).toBe("fail")
   })
 
+  describe("implicit MX (RFC 5321 5.1: no MX, the domain's own A/AAAA receives mail)", () => {
+    const implicit = (probes: SmtpTlsInput["probes"]): SmtpTlsInput => ({
+      domain: "mx.example.com",
+      mxStatus: "implicit",
+      mxRecords: [],
+      unresolved: [],
+      probes
+    })
+    const refused = (address: string) =>
+      stalled("connect", {
+        address,
+        failure: new SmtpFailure({
+          stage: "connect",
+          reason: "refused",
+          message: `connect ECONNREFUSED ${address}:25`
+        })
+      })
+
+    it("a listening implicit MX is judged like any MX, at preference 0, marked implicit", () => {
+      const r = analyse(implicit([good()]), now)
+      expect(r.mxStatus).toBe("implicit")
+      expect(r.mxRecords).toEqual([])
+      expect(r.servers.map((s) => [s.host, s.priority, s.implicit, s.status])).toEqual([
+        ["mx.example.com", 0, true, "pass"]
+      ])
+      expect(r.summary.status).toBe("pass")
+      expect(r.summary.implicitMxSilent).toBeNull()
+      expect(r.issues.join("\n")).toMatch(/implicit MX \(RFC 5321 5\.1\)/)
+      const broken = analyse(implicit([probe({ starttlsOffered: false })]), now)
+      expect(broken.summary.status).toBe("fail")
+    })
+
+    it("nothing listening on port 25 (refused everywhere): not applicable, with the null MX advice", () => {
+      const r = analyse(implicit([refused("192.0.2.25"), refused("192.0.2.26")]), now)
+      expect(r.summary.implicitMxSilent).toBe("refused")
+      expect(r.summary.status).toBe("not-applicable")
+      expect(r.servers.every((s) => s.implicit && s.reachable === false)).toBe(true)
+      expect(r.issues.join("\n")).toMatch(/nothing accepts connections on port 25 .*null MX \(RFC 7505\)/)
+    })
+
+    it("an address no internet sender can reach (address policy: private, loopback) is settled like a refusal", () => {
+      const parked = probe({
+        status: "error",
+        failure: new SmtpFailure({
+          stage: "connect",
+          reason: "policy",
+          message: "127.0.0.1 is a loopback address"
+        }),
+        ehloCode: null,
+        starttlsOffered: false
+      })
+      const r = analyse(implicit([parked]), now)
+      expect(r.summary).toMatchObject({ implicitMxSilent: "refused", status: "not-applicable" })
+    })
+
+    it("a connect timeout is not settled: unknown, never a failure", () => {
+      const r = analyse(implicit([refused("192.0.2.25"), stalled("connect", { address: "192.0.2.26" })]), now)
+      expect(r.summary.implicitMxSilent).toBe("unreachable")
+      expect(r.summary.status).toBe("unknown")
+    })
+
+    it("one address answering is enough: the others are judged as unreachable MX addresses", () => {
+      const r = analyse(implicit([good(), refused("192.0.2.26")]), now)
+      expect(r.summary.implicitMxSilent).toBeNull()
+      expect(r.summary.status).toBe("unknown")
+    })
+
+    it("real MX records never count as silent implicit MX", () => {
+      expect(analyse(base([refused("192.0.2.25")]), now).summary.implicitMxSilent).toBeNull()
+    })
+  })
+
   it("is total over arbitrary probe shapes (property)", () => {
     const arb = fc.record({
       status: fc.constantFrom("complete" as const, "unknown" as const, "error" as const),
@@ -185,6 +257,19 @@ describe("analyse", () => {
         expect(r.summary.serversWithStarttls).toBeLessThanOrEqual(r.summary.serversReachable)
         if (r.summary.allCertificatesValid)
           expect(r.servers.every((s) => s.certificateValid !== false)).toBe(true)
+        expect(r.summary.implicitMxSilent).toBeNull()
+        // the same probes as an implicit MX: silent exactly when no address got past connect
+        const i = analyse({ ...base(probes), mxStatus: "implicit", mxRecords: [] }, now)
+        expect(() => Schema.encodeSync(SmtpTlsResult)(i)).not.toThrow()
+        expect(i.servers.every((s) => s.implicit && s.priority === 0)).toBe(true)
+        const silent =
+          probes.length > 0 &&
+          probes.every(
+            (p) => p.failure?.stage === "connect" && (p.status === "unknown" || p.failure.reason === "policy")
+          )
+        expect(i.summary.implicitMxSilent !== null).toBe(silent)
+        // a timeout is never settled: never a failure, never "refused"
+        if (silent) expect([i.summary.implicitMxSilent, i.summary.status]).toEqual(["unreachable", "unknown"])
       })
     )
   })
@@ -205,6 +290,26 @@ describe("check", () => {
       expect(r.servers.map((s) => s.ip)).toEqual(["192.0.2.25"])
       expect(r.servers[0]!.fcrdns).toEqual({ ptr: ["mx.example.com"], confirmed: true })
       expect(r.servers[0]!.priority).toBe(10)
+      expect(r.summary.status).toBe("pass")
+    })
+  )
+
+  it.live("no MX: probes the domain's own address as the implicit MX (RFC 5321 5.1)", () =>
+    Effect.gen(function* () {
+      const r = yield* runFake(SmtpTls, "mx.example.com", {
+        zone: {
+          "mx.example.com A": ["192.0.2.25"],
+          "25.2.0.192.in-addr.arpa PTR": ["mx.example.com."]
+        },
+        probes: { "mx.example.com|192.0.2.25": good() }
+      })
+      expect(r.mxStatus).toBe("implicit")
+      expect(r.mxRecords).toEqual([])
+      expect(r.servers.map((s) => [s.host, s.ip, s.priority, s.implicit])).toEqual([
+        ["mx.example.com", "192.0.2.25", 0, true]
+      ])
+      expect(r.servers[0]!.certificateValid).toBe(true)
+      expect(r.servers[0]!.fcrdns).toEqual({ ptr: ["mx.example.com"], confirmed: true })
       expect(r.summary.status).toBe("pass")
     })
   )

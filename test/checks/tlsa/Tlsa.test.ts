@@ -73,11 +73,23 @@ describe("Tlsa check", () => {
     })
   )
 
-  it.effect("no MX is not-applicable; MX failure is unknown", () =>
+  it.effect("no MX and no address is not-applicable; MX failure is unknown", () =>
     Effect.gen(function* () {
-      const zone = { "nomx.example A": ["192.0.2.1"], "broken.example MX": "SERVFAIL" } as const
+      const zone = { "nomx.example TXT": ["v=spf1 -all"], "broken.example MX": "SERVFAIL" } as const
       expect(analyse(yield* gather("nomx.example", zone)).status).toBe("not-applicable")
       expect(analyse(yield* gather("broken.example", zone)).status).toBe("unknown")
+    })
+  )
+
+  it.effect("no MX but an A record: TLSA of the implicit MX at _25._tcp.<domain> (RFC 7672 2.2.3)", () =>
+    Effect.gen(function* () {
+      const zone = { "implicit.example A": ["192.0.2.1"] } as const
+      const r = analyse(yield* gather("implicit.example", zone))
+      expect(r.status).toBe("missing")
+      expect(r.tlsaDomain).toBe("_25._tcp.implicit.example")
+      expect(r.hosts.map((h) => [h.host, h.priority, h.implicit, h.exists])).toEqual([
+        ["implicit.example", 0, true, false]
+      ])
     })
   )
 
