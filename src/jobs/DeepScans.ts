@@ -12,7 +12,7 @@
  */
 import { WorkflowEngine } from "@effect/workflow"
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Layer, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { AppConfig, type Settings } from "../Config.ts"
 import { normalizeName } from "../net/Resolver.ts"
 import { ClusterLive } from "./Cluster.ts"
@@ -86,7 +86,16 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
         }
         const total = yield* estimateMs(row.kind)
         const elapsed = nowMs - (row.startedAt ?? nowMs)
-        const result = status === "completed" && row.result !== null ? yield* decodeResult(row.result) : null
+        // A result stored by an earlier version may not match today's Schema (a field added since):
+        // say so, rather than fail the read or serve a shape the contract does not promise.
+        const decoded =
+          status === "completed" && row.result !== null
+            ? yield* Effect.option(decodeResult(row.result))
+            : null
+        const result = decoded === null ? null : Option.getOrNull(decoded)
+        if (decoded !== null && Option.isNone(decoded))
+          error =
+            "this result was stored by an earlier version of the service and no longer matches the current format; submit the scan again"
         return {
           scanId: row.scanId,
           domain: row.domain,
@@ -142,11 +151,8 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
     ) => Effect.provide(effect, context)
     return {
       submit: (domain: string, type: DeepScanType, admit: () => number) =>
-        provide(submit(domain, type, admit)).pipe(
-          Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die })
-        ),
-      get: (scanId: string) =>
-        provide(get(scanId)).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die })),
+        provide(submit(domain, type, admit)).pipe(Effect.catchTags({ SqlError: Effect.die })),
+      get: (scanId: string) => provide(get(scanId)).pipe(Effect.catchTags({ SqlError: Effect.die })),
       start: (domain: string, kind: ScanKind, key: string) =>
         provide(
           Effect.flatMap(Clock.currentTimeMillis, (now) => start(normalizeName(domain), kind, key, now))
