@@ -57,7 +57,15 @@ const startServer = async (): Promise<{ base: string; healthUrl: string; child: 
   const env = Object.fromEntries(
     Object.entries(worldEnv()).map(([k, v]) => [k, v.replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1")])
   )
-  const node = [process.execPath, "--import", join(here, "loopDelay.mjs"), "--import", "tsx", "src/main.ts"]
+  // What `npm start` runs: the bundle (package.json "build"), with the loop-delay reporter preloaded.
+  execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit" })
+  const node = [
+    process.execPath,
+    "--enable-source-maps",
+    "--import",
+    join(here, "loopDelay.mjs"),
+    "dist/main.mjs"
+  ]
   const [command, ...args] = pinning ? ["taskset", "-c", "0", ...node] : node
   const child = spawn(command!, args, {
     env: {
