@@ -62,6 +62,13 @@ export const median = (values: ReadonlyArray<number>): number | undefined => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
+/**
+ * The first key of the two-key advisory locks that order job claims per (domain, type): the two-key
+ * form is a key space apart from the cluster's one-key shard locks, and this class apart from the
+ * runner start lock (Cluster.ts).
+ */
+const CLAIM_LOCK_CLASS = 0x646f6d62
+
 const decodeResult = Schema.decodeUnknown(Schema.parseJson(DeepScanResult))
 
 export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
@@ -109,14 +116,47 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
         } satisfies DeepScanState
       })
 
-    /** Start a job for (domain, kind) with the given key, recorded before the workflow begins. */
-    const start = (domain: string, kind: ScanKind, key: string, nowMs: number) =>
+    /** Record a new job for (domain, kind) with the given key; its workflow is started by `run`. */
+    const claim = (domain: string, kind: ScanKind, key: string, nowMs: number) =>
       Effect.gen(function* () {
         const payload = { domain, kind, key, requestedAt: nowMs }
         const scanId = yield* ScanJob.executionId(payload)
         yield* insertJob({ scanId, domain, kind, requestedAt: nowMs })
-        yield* ScanJob.execute(payload, { discard: true })
-        return scanId
+        return { scanId, payload }
+      })
+
+    const run = (payload: typeof ScanJob.payloadSchema.Type) => ScanJob.execute(payload, { discard: true })
+
+    /** Start a job for (domain, kind) with the given key, recorded before the workflow begins. */
+    const start = (domain: string, kind: ScanKind, key: string, nowMs: number) =>
+      Effect.flatMap(claim(domain, kind, key, nowMs), ({ scanId, payload }) =>
+        Effect.as(run(payload), scanId)
+      )
+
+    /**
+     * Find-or-claim as one step for every runner: in one process the semaphore orders it; across
+     * runners sharing Postgres, a transaction-scoped advisory lock on (domain, type) does, so two
+     * runners given the same request at the same instant return one job, not two. The workflow is
+     * started after the commit: its own writes are not part of this transaction.
+     */
+    const findOrClaim = (domain: string, type: DeepScanType, admit: () => number) =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql.onDialectOrElse({
+              pg: () =>
+                sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_CLASS}, hashtext(${`${domain}|${type}`}))`,
+              orElse: () => Effect.void
+            })
+            const now = yield* Clock.currentTimeMillis
+            const existing = yield* findReusable(domain, type, now - config.deepScanReuseMs)
+            if (existing) return { scanId: existing.scanId, payload: undefined }
+            const wait = admit()
+            if (wait > 0) return yield* new DeepScanRefused({ retryAfter: wait })
+            return yield* claim(domain, type, String(now), now)
+          })
+        )
       })
 
     /** POST /scan/deep: the existing job within the reuse window, or a new one (`admit` > 0 refuses). */
@@ -124,13 +164,9 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
       lock
         .withPermits(1)(
           Effect.gen(function* () {
-            const domain = normalizeName(rawDomain)
-            const now = yield* Clock.currentTimeMillis
-            const existing = yield* findReusable(domain, type, now - config.deepScanReuseMs)
-            if (existing) return existing.scanId
-            const wait = admit()
-            if (wait > 0) return yield* new DeepScanRefused({ retryAfter: wait })
-            return yield* start(domain, type, String(now), now)
+            const { scanId, payload } = yield* findOrClaim(normalizeName(rawDomain), type, admit)
+            if (payload !== undefined) yield* run(payload)
+            return scanId
           })
         )
         .pipe(
