@@ -9,7 +9,7 @@
 import { Schema } from "effect"
 import { Categories } from "../checks/Check.ts"
 import type { RecordStatus } from "../score/Model.ts"
-import { ScanResult } from "../scan/Scanner.ts"
+import { ScanResult } from "../checks/ScanResult.ts"
 import { ScanScore } from "../score/Score.ts"
 import { csvRecord } from "./Csv.ts"
 

@@ -8,7 +8,7 @@
  * what lets snapshot creation return the existing snapshot instead of storing a duplicate.
  */
 import { Effect, Schema } from "effect"
-import type { ScanResult } from "../scan/Scanner.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
 import { Scans } from "../scan/Scans.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
 import type { CheckRecord } from "../score/Model.ts"

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { score, type ScanScore } from "../score/Score.ts"
 import { unscannableReason } from "./Scannable.ts"
-import type { ScanResult } from "./Scanner.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
 import { Scans } from "./Scans.ts"
 
 export const scanScore = (domain: string): Effect.Effect<ScanScore, never, Scans> =>

@@ -4,7 +4,7 @@
  * hall of fame does not record it (docs/presentation.md). Pure.
  */
 import { noSuchDomain } from "../score/RulesDns.ts"
-import type { ScanResult } from "./Scanner.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
 
 /** Why `scan` cannot grade its domain, or null when it can. */
 export const unscannableReason = (scan: ScanResult): string | null => {

@@ -15,7 +15,8 @@ import { normalizeName, Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 import { ScanHistory } from "./ScanHistory.ts"
-import { scan, type ScanResult } from "./Scanner.ts"
+import { scan } from "./Scanner.ts"
+import { type ScanResult } from "../checks/ScanResult.ts"
 
 interface Run {
   readonly fiber: Fiber.RuntimeFiber<ScanResult>

@@ -20,7 +20,7 @@
  */
 import { Schema } from "effect"
 import { DateTime } from "../records/Schemas.ts"
-import type { ScanResult } from "../scan/Scanner.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
 import type { IssueId } from "./Catalogue.ts"
 import type { CheckRecord } from "./Model.ts"
 import { fixText, issueTitle } from "./Nis2Fixes.ts"

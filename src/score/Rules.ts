@@ -4,7 +4,7 @@
  * in the scan, or whose own status is `unknown` / `not-applicable`, yields a record that carries 0 of 0.
  */
 import type { Category } from "../checks/Check.ts"
-import type { CheckOutcome } from "../scan/Scanner.ts"
+import type { CheckOutcome } from "../checks/ScanResult.ts"
 import type { IssueId } from "./Catalogue.ts"
 import { type CheckRecord, type Level, record, type RecordStatus } from "./Model.ts"
 

@@ -1,7 +1,7 @@
 /** Rules of the `dns`, `dnssec` and `ipv6` categories (docs/scoring.md). */
 import type { LookupResult } from "../checks/dns/Lookup.ts"
 import type { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
-import type { ScanResult } from "../scan/Scanner.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
 import {
   fail,
   judge,

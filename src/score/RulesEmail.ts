@@ -1,5 +1,5 @@
 /** Rules of the `email` category (docs/scoring.md). */
-import type { ScanResult } from "../scan/Scanner.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
 import {
   fail,
   judge,

@@ -1,6 +1,6 @@
 /** Rules of the `security` category: mail transport, blocklists and the web site (docs/scoring.md). */
 import type { HeaderEntry } from "../checks/headers/Headers.ts"
-import type { ScanResult } from "../scan/Scanner.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
 import { noMailServers, noSuchDomain, silentImplicitMx } from "./RulesDns.ts"
 import {
   fail,

@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 import { Categories, type Category } from "../checks/Check.ts"
 import { DateTime } from "../records/Schemas.ts"
-import type { ScanResult } from "../scan/Scanner.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
 import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import { issuesOfFindings } from "./Findings.ts"
 import {

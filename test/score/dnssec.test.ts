@@ -1,6 +1,6 @@
 /** The DNSSEC algorithm rule reads the key sizes the DNSSEC check reports (issue 19, item 4). */
 import { describe, expect, it } from "vitest"
-import type { ScanResult } from "../../src/scan/Scanner.ts"
+import type { ScanResult } from "../../src/checks/ScanResult.ts"
 import { dnssecRecords } from "../../src/score/RulesDns.ts"
 
 const scanWith = (issues: ReadonlyArray<{ severity: string; code: string; message: string }>) =>
