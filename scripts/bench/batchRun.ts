@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs"
 import { Effect, Layer } from "effect"
 import { inProcess, runBatch } from "../../src/batch/Batch.ts"
 import { AppConfig } from "../../src/Config.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
+import { Resolver, resolverOver } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 
@@ -21,17 +21,18 @@ let questions = 0
 const counting = Layer.effect(
   Resolver,
   Effect.map(Resolver, (inner) =>
-    Resolver.make({
-      ...inner,
-      query: (name, type, options) =>
-        Effect.suspend(() => {
-          questions++
-          return inner.query(name, type, options).pipe(
-            Effect.tap((answer) => Effect.sync(() => (answer.fromCache ? undefined : sent++))),
-            Effect.tapError(() => Effect.sync(() => sent++))
-          )
+    Resolver.make(
+      resolverOver((name, type, options, asked) => {
+        questions++
+        inner.ask(name, type, options, {
+          ...asked,
+          done: (exit) => {
+            if (exit._tag === "Failure" || !exit.value.fromCache) sent++
+            asked.done(exit)
+          }
         })
-    })
+      }, inner.upstreams)
+    )
   )
 ).pipe(Layer.provide(Resolver.Default))
 const layer = Layer.merge(Web.Default, Smtp.Default).pipe(

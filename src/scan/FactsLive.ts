@@ -3,16 +3,21 @@
  *
  * Every question is memoised for the scan, keyed by what it asks: a DNS question by name, type and
  * CD bit; a fetch by URL and options; a probe by host and address; a derived fact by the Fact
- * object itself. The first asker forks the work into the scan's scope and every asker, the first
- * included, awaits its outcome: a check that gives up (its timeout, the scan's deadline) stops
- * waiting without cancelling the work for the others, and closing the scope (the scan ends, or its
- * client went away) interrupts whatever is still running, so nothing outlives the scan.
+ * object itself. The first asker starts the work and every asker, the first included, awaits its
+ * outcome: a check that gives up (its timeout, the scan's deadline) stops waiting without
+ * cancelling the work for the others, and closing the scan's scope (the scan ends, or its client
+ * went away) stops whatever is still running, so nothing outlives the scan.
+ *
+ * DNS questions, ~170 of a scan's ~190 (DKIM's selectors are most), are a table of callbacks over
+ * the Resolver's `ask`, not a fiber each: a parked fiber costs ~3 KB and a scan in flight held
+ * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
+ * a few dozen, are forked into the scan's scope.
  */
-import { Deferred, Effect, FiberId, type Scope } from "effect"
+import { Cause, Deferred, Effect, Either, type Exit, FiberId, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
-import type { RecordType } from "../net/Dns.ts"
-import { lookupsOver, normalizeName, Resolver } from "../net/Resolver.ts"
+import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
+import { lookupsOver, normalizeName, type QueryOptions, Resolver, txtOf } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 
@@ -37,6 +42,39 @@ export const memoIn = (scope: Scope.Scope) => {
     )
 }
 
+type Outcome = Exit.Exit<DnsAnswer, DnsError>
+
+/** One DNS question of a scan: its outcome once known, and who waits for it meanwhile. */
+class ScanQuestion {
+  outcome: Outcome | undefined
+  private listeners: Array<(outcome: Outcome) => void> = []
+
+  readonly settle = (outcome: Outcome) => {
+    this.outcome = outcome
+    const listeners = this.listeners
+    this.listeners = []
+    for (const listener of listeners) listener(outcome)
+  }
+
+  /** Calls `listener` with the outcome: now if it is known, else when it is. */
+  listen(listener: (outcome: Outcome) => void) {
+    if (this.outcome) listener(this.outcome)
+    else this.listeners.push(listener)
+  }
+
+  /** Waits for the outcome; an interrupted waiter leaves (the question goes on for the others). */
+  readonly await: Effect.Effect<DnsAnswer, DnsError> = Effect.suspend(
+    () =>
+      this.outcome ??
+      Effect.async<DnsAnswer, DnsError>((resume) => {
+        this.listeners.push(resume)
+        return Effect.sync(() => {
+          this.listeners = this.listeners.filter((l) => l !== resume)
+        })
+      })
+  )
+}
+
 /** Options that change the answer; `timeoutMs` is the asker's budget, not part of the question. */
 const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebRequestOptions) =>
   `${url}\u0000${JSON.stringify(rest, Object.keys(rest).sort())}`
@@ -52,27 +90,89 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const smtp = yield* Smtp
     const config = yield* AppConfig
     const memo = memoIn(scope)
-    const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) => {
-      const n = normalizeName(name)
-      const cd = options.checkingDisabled === true
-      return memo(`dns\u0000${n}\u0000${type}\u0000${cd}`, () =>
-        resolver.query(n, type, cd ? { checkingDisabled: true } : {})
-      )
+    // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
+    let open = true
+    yield* Scope.addFinalizer(
+      scope,
+      Effect.sync(() => void (open = false))
+    )
+    const wanted = () => open
+    const asked = new Map<string, ScanQuestion>()
+    /** The question under `key`, asked now (at `now` of the Clock) unless the scan asked it before. */
+    const question = (key: string, name: string, type: RecordType, options: QueryOptions, now: number) => {
+      let known = asked.get(key)
+      if (known === undefined) {
+        const fresh = new ScanQuestion()
+        asked.set(key, fresh)
+        resolver.ask(name, type, options, { now, wanted, done: fresh.settle })
+        known = fresh
+      }
+      return known
     }
+    const dnsQuestion = (name: string, type: RecordType, cd: boolean, now: number) => {
+      const n = normalizeName(name)
+      return question(`${n}\u0000${type}\u0000${cd}`, n, type, cd ? { checkingDisabled: true } : {}, now)
+    }
+    const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) =>
+      Effect.clockWith(
+        (clock) =>
+          dnsQuestion(name, type, options.checkingDisabled === true, clock.unsafeCurrentTimeMillis()).await
+      )
     const lookups = lookupsOver(query, resolver.upstreams)
+    /** Several TXT questions in one fiber: a window of `concurrency` in flight, refilled by callbacks. */
+    const txtEach: FactsShape["txtEach"] = (names, { concurrency }) =>
+      Effect.clockWith((clock) =>
+        Effect.async((resume) => {
+          const now = clock.unsafeCurrentTimeMillis()
+          const results = new Array<Either.Either<ReadonlyArray<string>, DnsError>>(names.length)
+          let next = 0
+          let inFlight = 0
+          let settled = 0
+          const launch = () => {
+            while (inFlight < Math.max(1, concurrency) && next < names.length && open) {
+              const i = next++
+              inFlight++
+              dnsQuestion(names[i]!, "TXT", false, now).listen((outcome) => {
+                results[i] =
+                  outcome._tag === "Success"
+                    ? Either.right(txtOf(outcome.value))
+                    : Either.left(
+                        Option.getOrElse(
+                          Cause.failureOption(outcome.cause),
+                          () =>
+                            new DnsError({
+                              name: names[i]!,
+                              type: "TXT",
+                              reason: "other",
+                              message: "the question failed unexpectedly"
+                            })
+                        )
+                      )
+                inFlight--
+                if (++settled === names.length) resume(Effect.succeed(results))
+                else launch()
+              })
+            }
+          }
+          if (names.length === 0) resume(Effect.succeed(results))
+          else launch()
+        })
+      )
     const addresses = lookups.addresses
     const facts: FactsShape = {
       domain: normalizeName(domain),
       query,
       txt: lookups.txt,
+      txtEach,
       addresses,
       mx: lookups.mx,
       ptr: lookups.ptr,
       queryAt: (upstream, name, type) =>
-        memo(
-          `at\u0000${upstream.address}\u0000${upstream.port}\u0000${normalizeName(name)}\u0000${type}`,
-          () => resolver.query(normalizeName(name), type, { upstream, fresh: true })
-        ),
+        Effect.clockWith((clock) => {
+          const n = normalizeName(name)
+          const key = `@${upstream.address}\u0000${upstream.port}\u0000${n}\u0000${type}`
+          return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await
+        }),
       fetch: (url, options = {}) =>
         memo(`fetch\u0000${fetchKey(url, options)}`, () => web.get(url, { ...options, lookup: addresses })),
       probe: (host, address) =>

@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import fc from "fast-check"
 import type { CheckTiming, ScanTrace } from "../../src/checks/Check.ts"
 import { Fact, Facts } from "../../src/checks/Facts.ts"
-import { Resolver, type FakeZone } from "../../src/net/Resolver.ts"
+import { Resolver, resolverOver, type FakeZone } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { withFacts } from "../../src/scan/Scanner.ts"
@@ -25,7 +25,12 @@ const counted = () => {
     Layer.effect(
       Resolver,
       Effect.map(Resolver, (r) =>
-        Resolver.make({ ...r, query: (n, t, o) => note(`${n} ${t}`, r.query(n, t, o)) })
+        Resolver.make(
+          resolverOver((n, t, o, question) => {
+            asked.push(`${n} ${t}`)
+            r.ask(n, t, o, question)
+          }, r.upstreams)
+        )
       )
     ),
     Layer.effect(
