@@ -60,14 +60,14 @@ export interface FactsShape {
   /** TXT strings of each record at a name, joined per RFC 7208 3.3; none is []. */
   readonly txt: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsError>
   /**
-   * TXT strings at each of `names` (as `txt`, each outcome kept), at most `concurrency` questions
-   * in flight, in one fiber: for sweeps (DKIM asks ~160 selectors), where a fiber per name cost
-   * more memory than the answers (docs/bench.md, the batch).
+   * Several DNS questions (as `query`, each outcome kept, in order), at most `concurrency` in
+   * flight, in one fiber: for fans of questions (DKIM's ~160 selectors, a blocklist's zones),
+   * where a fiber each cost more memory than the answers (docs/bench.md, the batch).
    */
-  readonly txtEach: (
-    names: ReadonlyArray<string>,
+  readonly queryEach: (
+    questions: ReadonlyArray<{ readonly name: string; readonly type: RecordType }>,
     options: { readonly concurrency: number }
-  ) => Effect.Effect<ReadonlyArray<Either.Either<ReadonlyArray<string>, DnsError>>>
+  ) => Effect.Effect<ReadonlyArray<Either.Either<DnsAnswer, DnsError>>>
   /** A and AAAA of a host; a failure of either fails the whole (unknown is not "no address"). */
   readonly addresses: (host: string) => Effect.Effect<Addresses, DnsError>
   /** MX records by priority (RFC 5321 5.1). */

@@ -4,14 +4,15 @@
  * (empty list) from a failed look-up (`error`), which is "unknown", never "missing".
  */
 import { Effect } from "effect"
+import { txtOf } from "../net/DnsWire.ts"
 import type { FactsShape } from "./Facts.ts"
 
 /**
  * The one door these gathers need: a scan's Facts in a check, any TXT source (a fake in a unit
- * test) when the gather is called directly. `txtEach`, when the source has it, asks many names
+ * test) when the gather is called directly. `queryEach`, when the source has it, asks many names
  * in one fiber (Facts does); without it, a fiber per name.
  */
-export type TxtSource = Pick<FactsShape, "txt"> & Partial<Pick<FactsShape, "txtEach">>
+export type TxtSource = Pick<FactsShape, "txt"> & Partial<Pick<FactsShape, "queryEach">>
 
 export type TxtOutcome =
   | { readonly name: string; readonly records: ReadonlyArray<string> }
@@ -33,13 +34,18 @@ export const lookupTxtEach = (
   names: ReadonlyArray<string>,
   concurrency: number
 ): Effect.Effect<ReadonlyArray<TxtOutcome>> =>
-  dns.txtEach
-    ? Effect.map(dns.txtEach(names, { concurrency }), (outcomes) =>
-        outcomes.map((outcome, i): TxtOutcome =>
-          outcome._tag === "Right"
-            ? { name: names[i]!, records: outcome.right }
-            : { name: names[i]!, error: `${outcome.left.reason}: ${outcome.left.message}` }
-        )
+  dns.queryEach
+    ? Effect.map(
+        dns.queryEach(
+          names.map((name) => ({ name, type: "TXT" as const })),
+          { concurrency }
+        ),
+        (outcomes) =>
+          outcomes.map((outcome, i): TxtOutcome =>
+            outcome._tag === "Right"
+              ? { name: names[i]!, records: txtOf(outcome.right) }
+              : { name: names[i]!, error: `${outcome.left.reason}: ${outcome.left.message}` }
+          )
       )
     : Effect.forEach(names, (name) => lookupTxt(dns, name), { concurrency })
 

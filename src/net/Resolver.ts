@@ -19,7 +19,7 @@ import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns
 import { type Asked, DnsCache } from "./DnsCache.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { type Question, show, tcpQuery, type TransportFailure, UdpPool, type Waiter } from "./DnsTransport.ts"
-import { formatData, joinTxt, type MxData, parseData, reverseName } from "./DnsWire.ts"
+import { formatData, type MxData, parseData, reverseName, txtOf } from "./DnsWire.ts"
 
 export { type Asked, cacheSeconds } from "./DnsCache.ts"
 
@@ -95,10 +95,6 @@ export const normalizeName = (name: string): string => {
 
 const ofType = (answer: DnsAnswer, type: string): ReadonlyArray<DnsRecord> =>
   answer.answers.filter((r) => r.type === type)
-
-/** TXT strings of each record of an answer, joined per RFC 7208 3.3; NODATA / NXDOMAIN give []. */
-export const txtOf = (answer: DnsAnswer): ReadonlyArray<string> =>
-  ofType(answer, "TXT").map((r) => joinTxt(r.data as ReadonlyArray<string>))
 
 /**
  * The convenience lookups every check uses, built on `query` (a scan's Facts build them on its

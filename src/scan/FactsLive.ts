@@ -13,33 +13,47 @@
  * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
  * a few dozen, are forked into the scan's scope.
  */
-import { Cause, Deferred, Effect, Either, type Exit, FiberId, Option, Scope } from "effect"
+import { Cause, Deferred, Effect, Either, Exit, FiberId, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
 import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
-import { lookupsOver, normalizeName, type QueryOptions, Resolver, txtOf } from "../net/Resolver.ts"
+import { lookupsOver, normalizeName, type QueryOptions, Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 
-/** Memoises effects by key in `scope`: the first call forks the work, every call awaits its outcome. */
+/**
+ * Memoises effects by key in `scope`: the first `start` forks the work and every `start` returns
+ * its outcome to be; `get` starts and awaits.
+ */
 export const memoIn = (scope: Scope.Scope) => {
   const table = new Map<unknown, Deferred.Deferred<any, any>>()
-  return <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<A, E> =>
+  const start = <A, E>(
+    key: unknown,
+    work: () => Effect.Effect<A, E>
+  ): Effect.Effect<Deferred.Deferred<A, E>> =>
     // The table entry and the fork happen together: an interruption between them would leave an
     // entry that nobody completes.
-    Effect.uninterruptibleMask((restore) =>
+    Effect.uninterruptible(
       Effect.suspend(() => {
         const known = table.get(key) as Deferred.Deferred<A, E> | undefined
-        if (known) return restore(Deferred.await(known))
+        if (known) return Effect.succeed(known)
         const done = Deferred.unsafeMake<A, E>(FiberId.none)
         table.set(key, done)
         // A fiber forked here would inherit the mask: the work itself must stay interruptible.
-        return Effect.forkIn(
-          Effect.interruptible(Effect.intoDeferred(Effect.suspend(work), done)),
-          scope
-        ).pipe(Effect.zipRight(restore(Deferred.await(done))))
+        return Effect.as(
+          Effect.forkIn(Effect.interruptible(Effect.intoDeferred(Effect.suspend(work), done)), scope),
+          done
+        )
       })
     )
+  const get = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.flatMap(start(key, work), Deferred.await)
+  return { start, get }
+}
+
+/** A scan's Facts, and what its Scanner needs besides: starting a derived fact without waiting. */
+export interface LiveFacts extends FactsShape {
+  readonly start: <A, E>(fact: Fact<A, E>) => Effect.Effect<Deferred.Deferred<A, E>>
 }
 
 type Outcome = Exit.Exit<DnsAnswer, DnsError>
@@ -119,51 +133,59 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           dnsQuestion(name, type, options.checkingDisabled === true, clock.unsafeCurrentTimeMillis()).await
       )
     const lookups = lookupsOver(query, resolver.upstreams)
-    /** Several TXT questions in one fiber: a window of `concurrency` in flight, refilled by callbacks. */
-    const txtEach: FactsShape["txtEach"] = (names, { concurrency }) =>
+    /** Several questions in one fiber: a window of `concurrency` in flight, refilled by callbacks. */
+    const queryEach: FactsShape["queryEach"] = (questions, { concurrency }) =>
       Effect.clockWith((clock) =>
         Effect.async((resume) => {
           const now = clock.unsafeCurrentTimeMillis()
-          const results = new Array<Either.Either<ReadonlyArray<string>, DnsError>>(names.length)
+          const results = new Array<Either.Either<DnsAnswer, DnsError>>(questions.length)
           let next = 0
           let inFlight = 0
           let settled = 0
           const launch = () => {
-            while (inFlight < Math.max(1, concurrency) && next < names.length && open) {
+            while (inFlight < Math.max(1, concurrency) && next < questions.length && open) {
               const i = next++
+              const { name, type } = questions[i]!
               inFlight++
-              dnsQuestion(names[i]!, "TXT", false, now).listen((outcome) => {
-                results[i] =
-                  outcome._tag === "Success"
-                    ? Either.right(txtOf(outcome.value))
-                    : Either.left(
-                        Option.getOrElse(
-                          Cause.failureOption(outcome.cause),
-                          () =>
-                            new DnsError({
-                              name: names[i]!,
-                              type: "TXT",
-                              reason: "other",
-                              message: "the question failed unexpectedly"
-                            })
-                        )
+              dnsQuestion(name, type, false, now).listen((outcome) => {
+                results[i] = Exit.isSuccess(outcome)
+                  ? Either.right(outcome.value)
+                  : Either.left(
+                      Option.getOrElse(
+                        Cause.failureOption(outcome.cause),
+                        () =>
+                          new DnsError({
+                            name,
+                            type,
+                            reason: "other",
+                            message: "the question failed unexpectedly"
+                          })
                       )
+                    )
                 inFlight--
-                if (++settled === names.length) resume(Effect.succeed(results))
+                if (++settled === questions.length) resume(Effect.succeed(results))
                 else launch()
               })
             }
           }
-          if (names.length === 0) resume(Effect.succeed(results))
+          if (questions.length === 0) resume(Effect.succeed(results))
           else launch()
         })
       )
     const addresses = lookups.addresses
-    const facts: FactsShape = {
+    const start = <A, E>(fact: Fact<A, E>) =>
+      memo.start(fact, () =>
+        fact.compute.pipe(
+          Effect.provideService(Facts, facts),
+          Effect.provideService(AppConfig, config),
+          Effect.withSpan(`Fact.${fact.name}`)
+        )
+      )
+    const facts: LiveFacts = {
       domain: normalizeName(domain),
       query,
       txt: lookups.txt,
-      txtEach,
+      queryEach,
       addresses,
       mx: lookups.mx,
       ptr: lookups.ptr,
@@ -174,17 +196,13 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await
         }),
       fetch: (url, options = {}) =>
-        memo(`fetch\u0000${fetchKey(url, options)}`, () => web.get(url, { ...options, lookup: addresses })),
+        memo.get(`fetch\u0000${fetchKey(url, options)}`, () =>
+          web.get(url, { ...options, lookup: addresses })
+        ),
       probe: (host, address) =>
-        memo(`probe\u0000${normalizeName(host)}\u0000${address}`, () => smtp.probe(host, address)),
-      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> =>
-        memo(fact, () =>
-          fact.compute.pipe(
-            Effect.provideService(Facts, facts),
-            Effect.provideService(AppConfig, config),
-            Effect.withSpan(`Fact.${fact.name}`)
-          )
-        )
+        memo.get(`probe\u0000${normalizeName(host)}\u0000${address}`, () => smtp.probe(host, address)),
+      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
+      start
     }
     return facts
   })
