@@ -96,6 +96,12 @@ export const normalizeName = (name: string): string => {
 const ofType = (answer: DnsAnswer, type: string): ReadonlyArray<DnsRecord> =>
   answer.answers.filter((r) => r.type === type)
 
+/** The addresses of a host from its A and AAAA answers. */
+export const addressesOf = (a: DnsAnswer, aaaa: DnsAnswer) => ({
+  v4: ofType(a, "A").map((r) => String(r.data)),
+  v6: ofType(aaaa, "AAAA").map((r) => String(r.data))
+})
+
 /**
  * The convenience lookups every check uses, built on `query` (a scan's Facts build them on its
  * memoised one). No span each: a span captures a stack trace and costs ~6 KB while it waits and
@@ -108,15 +114,7 @@ export const lookupsOver = (query: Query, upstreams: ReadonlyArray<Upstream>) =>
   txt: (name: string) => Effect.map(query(name, "TXT"), txtOf),
   /** A and AAAA concurrently; a failure of either fails the whole (unknown is not "no address"). */
   addresses: (host: string) =>
-    Effect.zipWith(
-      query(host, "A"),
-      query(host, "AAAA"),
-      (a, aaaa) => ({
-        v4: ofType(a, "A").map((r) => String(r.data)),
-        v6: ofType(aaaa, "AAAA").map((r) => String(r.data))
-      }),
-      { concurrent: true }
-    ),
+    Effect.zipWith(query(host, "A"), query(host, "AAAA"), addressesOf, { concurrent: true }),
   /** MX records by priority (RFC 5321 5.1); a null MX (RFC 7505) appears as exchange "". */
   mx: (domain: string) =>
     Effect.map(query(domain, "MX"), (answer) =>

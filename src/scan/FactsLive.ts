@@ -17,7 +17,7 @@ import { Cause, Deferred, Effect, Either, Exit, FiberId, Option, Scope } from "e
 import { AppConfig } from "../Config.ts"
 import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
 import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
-import { lookupsOver, normalizeName, type QueryOptions, Resolver } from "../net/Resolver.ts"
+import { addressesOf, lookupsOver, normalizeName, type QueryOptions, Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 
@@ -172,7 +172,19 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           else launch()
         })
       )
-    const addresses = lookups.addresses
+    /** A and AAAA as one fan (one fiber; `lookups.addresses` would fork one per question). */
+    const addresses = (host: string) =>
+      Effect.flatMap(
+        queryEach(
+          [
+            { name: host, type: "A" },
+            { name: host, type: "AAAA" }
+          ],
+          { concurrency: 2 }
+        ),
+        // An Either is an Effect: the first failure, A's or AAAA's, fails the whole.
+        (answers) => Effect.map(Effect.all(answers), ([a, aaaa]) => addressesOf(a!, aaaa!))
+      )
     const start = <A, E>(fact: Fact<A, E>) =>
       memo.start(fact, () =>
         fact.compute.pipe(
