@@ -29,7 +29,8 @@ const counting = Layer.effect(
       resolverOver((name, type, options, asked) => {
         questions++
         inner.ask(name, type, options, {
-          ...asked,
+          now: asked.now,
+          wanted: () => asked.wanted(),
           done: (exit) => {
             if (exit._tag === "Failure" || !exit.value.fromCache) sent++
             asked.done(exit)

@@ -17,7 +17,14 @@ import { Cause, Deferred, Effect, Either, Exit, FiberId, Option, Scope } from "e
 import { AppConfig } from "../Config.ts"
 import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
 import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
-import { addressesOf, lookupsOver, normalizeName, type QueryOptions, Resolver } from "../net/Resolver.ts"
+import {
+  addressesOf,
+  type Asked,
+  lookupsOver,
+  normalizeName,
+  type QueryOptions,
+  Resolver
+} from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 
@@ -58,12 +65,25 @@ export interface LiveFacts extends FactsShape {
 
 type Outcome = Exit.Exit<DnsAnswer, DnsError>
 
-/** One DNS question of a scan: its outcome once known, and who waits for it meanwhile. */
-class ScanQuestion {
+/**
+ * One DNS question of a scan: its outcome once known, and who waits for it meanwhile. It is the
+ * Resolver's `asked` itself, with methods rather than closures: tsx's esbuild transform (keepNames)
+ * gives every named closure instance a 256-byte property array, and a scan asks ~175 questions.
+ */
+class ScanQuestion implements Asked {
   outcome: Outcome | undefined
   private listeners: Array<(outcome: Outcome) => void> = []
+  constructor(
+    readonly now: number,
+    private readonly scan: { open: boolean }
+  ) {}
 
-  readonly settle = (outcome: Outcome) => {
+  /** Wanted while the scan's scope is open, whoever of its checks still waits. */
+  wanted() {
+    return this.scan.open
+  }
+
+  done(outcome: Outcome) {
     this.outcome = outcome
     const listeners = this.listeners
     this.listeners = []
@@ -77,8 +97,8 @@ class ScanQuestion {
   }
 
   /** Waits for the outcome; an interrupted waiter leaves (the question goes on for the others). */
-  readonly await: Effect.Effect<DnsAnswer, DnsError> = Effect.suspend(
-    () =>
+  await(): Effect.Effect<DnsAnswer, DnsError> {
+    return (
       this.outcome ??
       Effect.async<DnsAnswer, DnsError>((resume) => {
         this.listeners.push(resume)
@@ -86,7 +106,8 @@ class ScanQuestion {
           this.listeners = this.listeners.filter((l) => l !== resume)
         })
       })
-  )
+    )
+  }
 }
 
 /** Options that change the answer; `timeoutMs` is the asker's budget, not part of the question. */
@@ -105,20 +126,19 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const config = yield* AppConfig
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
-    let open = true
+    const scan = { open: true }
     yield* Scope.addFinalizer(
       scope,
-      Effect.sync(() => void (open = false))
+      Effect.sync(() => void (scan.open = false))
     )
-    const wanted = () => open
     const asked = new Map<string, ScanQuestion>()
     /** The question under `key`, asked now (at `now` of the Clock) unless the scan asked it before. */
     const question = (key: string, name: string, type: RecordType, options: QueryOptions, now: number) => {
       let known = asked.get(key)
       if (known === undefined) {
-        const fresh = new ScanQuestion()
+        const fresh = new ScanQuestion(now, scan)
         asked.set(key, fresh)
-        resolver.ask(name, type, options, { now, wanted, done: fresh.settle })
+        resolver.ask(name, type, options, fresh)
         known = fresh
       }
       return known
@@ -128,9 +148,8 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       return question(`${n}\u0000${type}\u0000${cd}`, n, type, cd ? { checkingDisabled: true } : {}, now)
     }
     const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) =>
-      Effect.clockWith(
-        (clock) =>
-          dnsQuestion(name, type, options.checkingDisabled === true, clock.unsafeCurrentTimeMillis()).await
+      Effect.clockWith((clock) =>
+        dnsQuestion(name, type, options.checkingDisabled === true, clock.unsafeCurrentTimeMillis()).await()
       )
     const lookups = lookupsOver(query, resolver.upstreams)
     /** Several questions in one fiber: a window of `concurrency` in flight, refilled by callbacks. */
@@ -143,7 +162,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           let inFlight = 0
           let settled = 0
           const launch = () => {
-            while (inFlight < Math.max(1, concurrency) && next < questions.length && open) {
+            while (inFlight < Math.max(1, concurrency) && next < questions.length && scan.open) {
               const i = next++
               const { name, type } = questions[i]!
               inFlight++
@@ -205,7 +224,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         Effect.clockWith((clock) => {
           const n = normalizeName(name)
           const key = `@${upstream.address}\u0000${upstream.port}\u0000${n}\u0000${type}`
-          return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await
+          return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await()
         }),
       fetch: (url, options = {}) =>
         memo.get(`fetch\u0000${fetchKey(url, options)}`, () =>
