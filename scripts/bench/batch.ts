@@ -5,9 +5,14 @@
  * peak RSS. Beside them, the resolver ceiling measured in the same run, before and after: the bare
  * node:dgram rate of scripts/bench/resolver.ts (`dnsBaseline.ts`) against the same Unbound.
  * With `--cpu-prof`, the last run writes a V8 CPU profile, summarised here by where the time went
- * (idle = waiting for the network; the rest is our process's CPU).
- *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof]
- * Needs the world up with synthetic domains (scripts/world/up --synthetic 1000). Figures: docs/bench.md.
+ * (idle = waiting for the network; the rest is our process's CPU). With `--live-heap`, each run
+ * also samples its live heap after full GCs (which cost CPU: compare CPU figures without it) and
+ * prints the live MB per scan in flight.
+ *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof] [--live-heap]
+ * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
+ * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
+ * (batchRun.ts scans `<domain>`): the same zones, the same work per scan, fewer answers unseen by
+ * Unbound. Figures: docs/bench.md.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -21,6 +26,7 @@ import { bareNode, benchEnv, scenarioQuestions, warm, worldResolver } from "./dn
 const flags = process.argv.slice(2).filter((a) => a.startsWith("--"))
 const [countText = "1000", levelsText = "100,1000"] = process.argv.slice(2).filter((a) => !a.startsWith("--"))
 const profile = flags.includes("--cpu-prof")
+const liveHeap = flags.includes("--live-heap")
 const env = benchEnv()
 const server = worldResolver(env)
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -29,12 +35,14 @@ const dir = mkdtempSync(join(tmpdir(), "bench-batch-"))
 const manifest = JSON.parse(readFileSync(env.WORLD_MANIFEST ?? "", "utf8")) as {
   scenarios: Array<{ domain: string; synthetic?: boolean }>
 }
-const domains = manifest.scenarios
-  .filter((s) => s.synthetic === true)
-  .map((s) => s.domain)
-  .slice(0, Number(countText))
-if (domains.length === 0)
-  throw new Error("the world has no synthetic domains: scripts/world/up --synthetic 1000")
+const synthetic = manifest.scenarios.filter((s) => s.synthetic === true).map((s) => s.domain)
+if (synthetic.length === 0)
+  throw new Error("the world has no synthetic domains: scripts/world/up --synthetic 200")
+const domains = Array.from({ length: Number(countText) }, (_, i) => {
+  const round = Math.floor(i / synthetic.length)
+  const domain = synthetic[i % synthetic.length]!
+  return round === 0 ? domain : `again${round}.${domain}`
+})
 const list = join(dir, "domains.txt")
 writeFileSync(list, domains.join("\n") + "\n")
 
@@ -71,6 +79,9 @@ interface Run {
   questions: number
   sent: number
   peakRssMb: number
+  fibers: number
+  liveInFlight: number
+  liveMbPerScan: number | null
 }
 
 const runAt = (concurrency: number, withProfile: boolean): Run => {
@@ -78,6 +89,7 @@ const runAt = (concurrency: number, withProfile: boolean): Run => {
   rmSync(out, { force: true })
   const args = [
     ...(withProfile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []),
+    ...(liveHeap ? ["--expose-gc"] : []),
     "--import",
     "tsx",
     "scripts/bench/batchRun.ts",
@@ -143,7 +155,9 @@ const summariseProfile = (file: string) => {
 
 const main = async () => {
   const levels = levelsText.split(",").map(Number)
-  console.log(`${domains.length} synthetic domains, full scans, concurrency ${levels.join(", ")}`)
+  console.log(
+    `${domains.length} synthetic domains (${synthetic.length} in the world), full scans, concurrency ${levels.join(", ")}`
+  )
   const before = await ceiling()
   console.log(`resolver ceiling (bare node:dgram, cache-hot, 100 in flight): ${before.toFixed(0)} qps`)
   const runs: Array<Run> = []
@@ -156,7 +170,7 @@ const main = async () => {
   console.log(`resolver ceiling after the runs: ${after.toFixed(0)} qps`)
   const mean = (before + after) / 2
   console.log(
-    "concurrency  domains  wall s  domains/min  queries sent  queries/s  of ceiling  CPU cores  CPU ms/domain  peak RSS MB  unknown  failed"
+    "concurrency  domains  wall s  domains/min  queries sent  queries/s  of ceiling  CPU cores  CPU ms/domain  peak RSS MB  fibers/scan  live MB/scan  unknown  failed"
   )
   for (const r of runs) {
     const qps = r.sent / (r.wallMs / 1000)
@@ -172,6 +186,8 @@ const main = async () => {
         (r.cpuMs / r.wallMs).toFixed(2).padStart(10),
         (r.cpuMs / Math.max(1, r.scanned)).toFixed(0).padStart(14),
         r.peakRssMb.toFixed(0).padStart(12),
+        (r.fibers / Math.max(1, r.scanned)).toFixed(0).padStart(12),
+        (r.liveMbPerScan === null ? "-" : `${r.liveMbPerScan.toFixed(2)} (${r.liveInFlight})`).padStart(13),
         String(r.incomplete).padStart(8),
         String(r.failed).padStart(7)
       ].join(" ")

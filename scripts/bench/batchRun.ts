@@ -1,15 +1,19 @@
 /**
  * One measured batch run, in a process of its own (so that its peak RSS is its own): the batch
  * scanner (`runBatch`, the in-process executor, JSONL to a file) over the list, with the Resolver
- * wrapped to count the queries that left for the resolver (answers not served from our cache).
+ * wrapped to count the queries that left for the resolver (answers not served from our cache),
+ * and the fibers started counted by a Supervisor. A list name `againN.<domain>` scans `<domain>`
+ * (batch.ts repeats the world's synthetic domains that way to fill 1,000 scans in flight).
+ * With --expose-gc it also samples, every 5 s, the live heap after a full GC beside the scans in
+ * flight: the live MB per scan in flight (the GCs cost CPU: a run of its own, `--live-heap`).
  * Prints one JSON line of figures on stdout. Started by scripts/bench/batch.ts:
- *   node [--cpu-prof] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
+ *   node [--cpu-prof] [--expose-gc] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
  */
 import { readFileSync } from "node:fs"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Supervisor } from "effect"
 import { inProcess, runBatch } from "../../src/batch/Batch.ts"
 import { AppConfig } from "../../src/Config.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
+import { Resolver, resolverOver } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 
@@ -21,17 +25,19 @@ let questions = 0
 const counting = Layer.effect(
   Resolver,
   Effect.map(Resolver, (inner) =>
-    Resolver.make({
-      ...inner,
-      query: (name, type, options) =>
-        Effect.suspend(() => {
-          questions++
-          return inner.query(name, type, options).pipe(
-            Effect.tap((answer) => Effect.sync(() => (answer.fromCache ? undefined : sent++))),
-            Effect.tapError(() => Effect.sync(() => sent++))
-          )
+    Resolver.make(
+      resolverOver((name, type, options, asked) => {
+        questions++
+        inner.ask(name, type, options, {
+          now: asked.now,
+          wanted: () => asked.wanted(),
+          done: (exit) => {
+            if (exit._tag === "Failure" || !exit.value.fromCache) sent++
+            asked.done(exit)
+          }
         })
-    })
+      }, inner.upstreams)
+    )
   )
 ).pipe(Layer.provide(Resolver.Default))
 const layer = Layer.merge(Web.Default, Smtp.Default).pipe(
@@ -39,11 +45,36 @@ const layer = Layer.merge(Web.Default, Smtp.Default).pipe(
   Layer.provideMerge(AppConfig.Default)
 )
 
+let fibers = 0
+class CountFibers extends Supervisor.AbstractSupervisor<void> {
+  value = Effect.void
+  override onStart() {
+    fibers++
+  }
+}
+
+const gc = (globalThis as { gc?: () => void }).gc
+let inFlight = 0
+let baseHeap = 0
+let best = { inFlight: 0, liveMb: 0 }
+/** The live heap beside the scans in flight; the sample with the most in flight is kept. */
+const sampleHeap = () => {
+  if (!gc || inFlight === 0) return
+  gc()
+  const liveMb = (process.memoryUsage().heapUsed - baseHeap) / 2 ** 20
+  if (inFlight >= best.inFlight) best = { inFlight, liveMb }
+}
+
 /** The kernel's peak resident set size of this process (VmHWM), in MB. */
 const peakRssMb = () =>
   Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024
 
 const main = Effect.gen(function* () {
+  if (gc) {
+    gc()
+    baseHeap = process.memoryUsage().heapUsed
+  }
+  const sampler = setInterval(sampleHeap, 5000)
   const cpu = process.cpuUsage()
   const start = performance.now()
   const summary = yield* runBatch(
@@ -56,11 +87,17 @@ const main = Effect.gen(function* () {
       quiet: true,
       cluster: false
     },
-    inProcess,
+    (domain) =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => inFlight++),
+        () => inProcess(domain.replace(/^again\d+\./, "")),
+        () => Effect.sync(() => inFlight--)
+      ),
     { isTTY: false, write: () => true }
-  )
+  ).pipe(Effect.supervised(new CountFibers()))
   const wallMs = performance.now() - start
   const used = process.cpuUsage(cpu)
+  clearInterval(sampler)
   console.log(
     JSON.stringify({
       concurrency: Number(concurrencyText),
@@ -71,7 +108,10 @@ const main = Effect.gen(function* () {
       cpuMs: (used.user + used.system) / 1000,
       questions,
       sent,
-      peakRssMb: peakRssMb()
+      peakRssMb: peakRssMb(),
+      fibers,
+      liveInFlight: best.inFlight,
+      liveMbPerScan: best.inFlight > 0 ? best.liveMb / best.inFlight : null
     })
   )
 })

@@ -11,7 +11,7 @@
  * The interface lives here, below the checks, and the implementation in `scan/`, so imports run
  * downward: scan -> checks -> Facts (this file) -> net types.
  */
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/Dns.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
@@ -59,6 +59,15 @@ export interface FactsShape {
   ) => Effect.Effect<DnsAnswer, DnsError>
   /** TXT strings of each record at a name, joined per RFC 7208 3.3; none is []. */
   readonly txt: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsError>
+  /**
+   * Several DNS questions (as `query`, each outcome kept, in order), at most `concurrency` in
+   * flight, in one fiber: for fans of questions (DKIM's ~160 selectors, a blocklist's zones),
+   * where a fiber each cost more memory than the answers (docs/bench.md, the batch).
+   */
+  readonly queryEach: (
+    questions: ReadonlyArray<{ readonly name: string; readonly type: RecordType }>,
+    options: { readonly concurrency: number }
+  ) => Effect.Effect<ReadonlyArray<Either.Either<DnsAnswer, DnsError>>>
   /** A and AAAA of a host; a failure of either fails the whole (unknown is not "no address"). */
   readonly addresses: (host: string) => Effect.Effect<Addresses, DnsError>
   /** MX records by priority (RFC 5321 5.1). */

@@ -4,7 +4,7 @@
  * Pure; no I/O. Names in `data` carry no trailing dot; names in presentation text do (RFC 1035 5.1).
  */
 import type * as DnsPacket from "dns-packet"
-import type { DnsRecord } from "./Dns.ts"
+import type { DnsAnswer, DnsRecord } from "./Dns.ts"
 
 export interface MxData {
   readonly priority: number
@@ -93,6 +93,10 @@ export const quoteString = (value: string): string => {
 
 /** RFC 7208 3.3: the strings of one TXT record are concatenated without any separator. */
 export const joinTxt = (strings: ReadonlyArray<string>): string => strings.join("")
+
+/** TXT strings of each TXT record of an answer, joined per RFC 7208 3.3; NODATA / NXDOMAIN give []. */
+export const txtOf = (answer: DnsAnswer): ReadonlyArray<string> =>
+  answer.answers.filter((r) => r.type === "TXT").map((r) => joinTxt(r.data as ReadonlyArray<string>))
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`)
 

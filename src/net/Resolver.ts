@@ -6,15 +6,22 @@
  * - Outcomes: an answer, NODATA or NXDOMAIN settle a question (`DnsAnswer`); timeout, SERVFAIL, REFUSED,
  *   network and malformed replies are `DnsError`s, so no caller can read a failure as "no record".
  * - Concurrent identical questions share one query; answers are cached for their TTL, negative ones
- *   for the SOA minimum (RFC 2308 5), in a cache bounded by DNS_CACHE_SIZE. `fresh` bypasses both.
+ *   for the SOA minimum (RFC 2308 5), in a cache bounded by DNS_CACHE_SIZE (`DnsCache.ts`). `fresh`
+ *   bypasses both.
+ * - Two ways to ask, one engine: `ask`, callback style, for those who keep many questions in flight
+ *   without a fiber each (a scan's Facts: a fiber costs ~3 KB, a scan asks ~170 questions), and
+ *   `query`, the Effect over it, for everyone else.
  */
 import * as fs from "node:fs"
-import { Cache, Clock, Duration, Effect, Equal, Exit, type Fiber, Hash, Layer } from "effect"
+import { Effect, Exit, Layer } from "effect"
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
 import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns.ts"
+import { type Asked, DnsCache } from "./DnsCache.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { type Question, show, tcpQuery, type TransportFailure, UdpPool, type Waiter } from "./DnsTransport.ts"
-import { formatData, joinTxt, type MxData, parseData, reverseName } from "./DnsWire.ts"
+import { formatData, type MxData, parseData, reverseName, txtOf } from "./DnsWire.ts"
+
+export { type Asked, cacheSeconds } from "./DnsCache.ts"
 
 export interface QueryOptions {
   /** Bypass our cache and in-flight sharing (propagation checks want what the upstream says now). */
@@ -50,7 +57,36 @@ export type FakeEntry =
     }
 export type FakeZone = Readonly<Record<string, FakeEntry>>
 
-type Query = (name: string, type: RecordType, options?: QueryOptions) => Effect.Effect<DnsAnswer, DnsError>
+export type Query = (
+  name: string,
+  type: RecordType,
+  options?: QueryOptions
+) => Effect.Effect<DnsAnswer, DnsError>
+
+/**
+ * One question, callback style: `asked.done` hears its outcome exactly once. No fiber, no Effect:
+ * the asker decides how to wait (`queryOver` resumes a fiber; a scan's Facts keeps a table).
+ */
+export type Ask = (name: string, type: RecordType, options: QueryOptions, asked: Asked) => void
+
+/** `ask` as an Effect: the asking fiber waits; once it is interrupted, nobody does (no further attempt). */
+export const queryOver =
+  (ask: Ask): Query =>
+  (name, type, options = {}) =>
+    Effect.clockWith((clock) =>
+      Effect.withFiberRuntime<DnsAnswer, DnsError>((fiber) =>
+        // No interruption handler: Effect wraps an `async` that returns a canceller in an
+        // `onInterrupt`, which tripled the Effect cost of a query (5-7 µs of ~15); an interrupted
+        // fiber ignores a late resume, and `wanted` tells the question that nobody waits.
+        Effect.async<DnsAnswer, DnsError>((resume) =>
+          ask(name, type, options, {
+            now: clock.unsafeCurrentTimeMillis(),
+            wanted: () => fiber.unsafePoll() === null,
+            done: resume
+          })
+        )
+      )
+    )
 
 export const normalizeName = (name: string): string => {
   const n = name.trim().toLowerCase().replace(/\.$/, "")
@@ -60,44 +96,48 @@ export const normalizeName = (name: string): string => {
 const ofType = (answer: DnsAnswer, type: string): ReadonlyArray<DnsRecord> =>
   answer.answers.filter((r) => r.type === type)
 
-/** The convenience lookups every check uses, built on `query` (a scan's Facts build them on its memoised one). */
+/** The addresses of a host from its A and AAAA answers. */
+export const addressesOf = (a: DnsAnswer, aaaa: DnsAnswer) => ({
+  v4: ofType(a, "A").map((r) => String(r.data)),
+  v6: ofType(aaaa, "AAAA").map((r) => String(r.data))
+})
+
+/**
+ * The convenience lookups every check uses, built on `query` (a scan's Facts build them on its
+ * memoised one). No span each: a span captures a stack trace and costs ~6 KB while it waits and
+ * more CPU than the DNS exchange (scripts/bench/scanMemory.ts); a DKIM sweep made ~160 per scan.
+ */
 export const lookupsOver = (query: Query, upstreams: ReadonlyArray<Upstream>) => ({
   query,
   upstreams,
   /** TXT strings of each record, joined per RFC 7208 3.3; NODATA / NXDOMAIN give []. */
-  txt: Effect.fn("Resolver.txt")(function* (name: string) {
-    const answer = yield* query(name, "TXT")
-    return ofType(answer, "TXT").map((r) => joinTxt(r.data as ReadonlyArray<string>))
-  }),
+  txt: (name: string) => Effect.map(query(name, "TXT"), txtOf),
   /** A and AAAA concurrently; a failure of either fails the whole (unknown is not "no address"). */
-  addresses: Effect.fn("Resolver.addresses")(function* (host: string) {
-    const [a, aaaa] = yield* Effect.all([query(host, "A"), query(host, "AAAA")], { concurrency: 2 })
-    return {
-      v4: ofType(a, "A").map((r) => String(r.data)),
-      v6: ofType(aaaa, "AAAA").map((r) => String(r.data))
-    }
-  }),
+  addresses: (host: string) =>
+    Effect.zipWith(query(host, "A"), query(host, "AAAA"), addressesOf, { concurrent: true }),
   /** MX records by priority (RFC 5321 5.1); a null MX (RFC 7505) appears as exchange "". */
-  mx: Effect.fn("Resolver.mx")(function* (domain: string) {
-    const answer = yield* query(domain, "MX")
-    return ofType(answer, "MX")
-      .map((r) => r.data as MxData)
-      .map((d) => ({ priority: d.priority, exchange: d.exchange }))
-      .sort((x, y) => x.priority - y.priority || x.exchange.localeCompare(y.exchange))
-  }),
+  mx: (domain: string) =>
+    Effect.map(query(domain, "MX"), (answer) =>
+      ofType(answer, "MX")
+        .map((r) => r.data as MxData)
+        .map((d) => ({ priority: d.priority, exchange: d.exchange }))
+        .sort((x, y) => x.priority - y.priority || x.exchange.localeCompare(y.exchange))
+    ),
   /** PTR names of an address (RFC 1035 3.5, RFC 3596 2.5). */
-  ptr: Effect.fn("Resolver.ptr")(function* (ip: string) {
+  ptr: (ip: string) => {
     const name = reverseName(ip)
     if (!name)
-      return yield* new DnsError({
-        name: ip,
-        type: "PTR",
-        reason: "other",
-        message: `${ip} is not an IP address`
-      })
-    const answer = yield* query(name, "PTR")
-    return ofType(answer, "PTR").map((r) => String(r.data))
-  })
+      return Effect.fail(
+        new DnsError({ name: ip, type: "PTR", reason: "other", message: `${ip} is not an IP address` })
+      )
+    return Effect.map(query(name, "PTR"), (answer) => ofType(answer, "PTR").map((r) => String(r.data)))
+  }
+})
+
+/** The Resolver's shape over an `ask`: `query` and the lookups derive from it. */
+export const resolverOver = (ask: Ask, upstreams: ReadonlyArray<Upstream>) => ({
+  ask,
+  ...lookupsOver(queryOver(ask), upstreams)
 })
 
 /** The nameservers of /etc/resolv.conf (the default when DNS_RESOLVERS is empty). */
@@ -117,18 +157,6 @@ const readSystemUpstreams = Effect.sync(() => {
     return []
   }
 })
-
-/** How long an answer may be reused: min TTL of the answer, or the SOA minimum for negatives. */
-export const cacheSeconds = (answer: DnsAnswer): number => {
-  const ttls =
-    answer.outcome === "answer"
-      ? answer.answers.map((r) => r.ttl)
-      : answer.authority
-          .filter((r) => r.type === "SOA")
-          .map((r) => Math.min(r.ttl, (r.data as { minimum: number }).minimum))
-  if (ttls.length === 0) return 0
-  return Math.max(0, Math.min(86_400, ...ttls))
-}
 
 const rcodeError = (rcode: string): DnsError["reason"] =>
   rcode === "SERVFAIL" ? "servfail" : rcode === "REFUSED" ? "refused" : "other"
@@ -180,22 +208,6 @@ export const classify = (
   }
 }
 
-/** Cache key: structural on its string id, carrying the question. */
-class Key implements Equal.Equal {
-  constructor(
-    readonly id: string,
-    readonly name: string,
-    readonly type: RecordType,
-    readonly options: QueryOptions
-  ) {}
-  [Equal.symbol](that: Equal.Equal): boolean {
-    return that instanceof Key && that.id === this.id
-  }
-  [Hash.symbol](): number {
-    return Hash.string(this.id)
-  }
-}
-
 /** The real engine: UDP pool, TCP fallback, retries rotating over upstreams, cache. */
 const makeLive = Effect.gen(function* () {
   const config = yield* AppConfig
@@ -213,25 +225,15 @@ const makeLive = Effect.gen(function* () {
   /**
    * One question: UDP to an upstream, TCP to the same server when truncated (RFC 7766 5), the next
    * upstream on timeout, network error or (when there is another) SERVFAIL / REFUSED.
-   * The whole loop runs in an `Asking` under one `Effect.async`: per-attempt Effects, and even
-   * per-query closures, cost more CPU than the exchange itself (scripts/bench/resolver).
-   *
-   * No interruption handler: Effect wraps an `async` that returns a canceller in an `onInterrupt`,
-   * which tripled the Effect cost of a query (5-7 µs of ~15). An interrupted fiber ignores a late
-   * resume, so instead an `Asking` checks whether its fiber has ended before each further attempt;
-   * the datagram already sent keeps its slot until its reply or timeout (DNS_TIMEOUT_MS at most).
+   * The whole loop runs in an `Asking`, callback style: per-attempt Effects, and even per-query
+   * closures, cost more CPU than the exchange itself (scripts/bench/resolver). Before each further
+   * attempt it asks whether anybody still waits; the datagram already sent keeps its slot until
+   * its reply or timeout (DNS_TIMEOUT_MS at most).
    */
-  const ask = (name: string, type: RecordType, options: QueryOptions): Effect.Effect<DnsAnswer, DnsError> =>
-    Effect.withFiberRuntime((fiber) =>
-      Effect.async<DnsAnswer, DnsError>((resume) => {
-        new Asking(name, type, options, rotation++, fiber, resume).attempt()
-      })
-    )
-
-  /** The state of one question across its attempts; it is the transport's `Waiter`. */
   class Asking implements Waiter {
     readonly q: Question
     readonly began = performance.now()
+    private readonly start = rotation++
     private i = 0
     private tcp = false
     private done = false
@@ -240,9 +242,7 @@ const makeLive = Effect.gen(function* () {
       readonly name: string,
       readonly type: RecordType,
       readonly options: QueryOptions,
-      readonly start: number,
-      readonly fiber: Fiber.RuntimeFiber<unknown, unknown>,
-      readonly resume: (effect: Effect.Effect<DnsAnswer, DnsError>) => void
+      readonly asked: Asked
     ) {
       this.q = { name, type, checkingDisabled: options.checkingDisabled === true }
     }
@@ -255,18 +255,21 @@ const makeLive = Effect.gen(function* () {
 
     settle(failure: TransportFailure | undefined, reply: DecodedReply | undefined) {
       if (this.done) return
-      // The asking fiber was interrupted (and has ended): nobody waits, so ask no further.
-      if (this.fiber.unsafePoll() !== null) return void (this.done = true)
       const { name, type } = this
       if (failure || !reply) {
         const f = failure ?? { reason: "network" as const, message: `no reply from ${show(this.upstream)}` }
-        if (this.i < retries) {
+        if (this.i < retries && this.asked.wanted()) {
           this.i++
           return this.attempt()
         }
         return this.finish(new DnsError({ name, type, reason: f.reason, message: f.message }))
       }
       if (reply.tc && !this.tcp) {
+        // A truncated reply is no answer: ask over TCP, unless nobody waits any more.
+        if (!this.asked.wanted())
+          return this.finish(
+            new DnsError({ name, type, reason: "other", message: "truncated; nobody waits for the rest" })
+          )
         this.tcp = true
         tcpQuery(this.upstream, this.q, timeoutMs, (f, r) => this.settle(f, r))
         return
@@ -280,7 +283,13 @@ const makeLive = Effect.gen(function* () {
       )
       // Rotating helps only when there is another server to ask; a fixed upstream retries timeouts only.
       const canRotate = this.options.upstream === undefined && upstreams.length > 1
-      if (result instanceof DnsError && canRotate && this.i < retries && result.reason !== "other") {
+      if (
+        result instanceof DnsError &&
+        canRotate &&
+        this.i < retries &&
+        result.reason !== "other" &&
+        this.asked.wanted()
+      ) {
         this.i++
         return this.attempt()
       }
@@ -289,59 +298,20 @@ const makeLive = Effect.gen(function* () {
 
     private finish(result: DnsAnswer | DnsError) {
       this.done = true
-      this.resume(result instanceof DnsError ? Effect.fail(result) : Effect.succeed(result))
+      this.asked.done(result instanceof DnsError ? Exit.fail(result) : Exit.succeed(result))
     }
   }
 
-  interface Stored {
-    readonly answer: DnsAnswer
-    readonly at: number
-  }
-  const cache = yield* Cache.makeWith({
-    capacity: Math.max(1, config.dnsCacheSize),
-    lookup: (key: Key) =>
-      Effect.zipWith(ask(key.name, key.type, key.options), Clock.currentTimeMillis, (answer, at): Stored => ({
-        answer,
-        at
-      })),
-    timeToLive: (exit: Exit.Exit<Stored, DnsError>) =>
-      Exit.isSuccess(exit) ? Duration.seconds(cacheSeconds(exit.value.answer)) : Duration.zero
-  })
-
-  /** A cached answer as a cache would serve it: TTLs count down from when it was stored (RFC 1035 3.2.1). */
-  const aged = (stored: Stored, now: number): DnsAnswer => {
-    const age = Math.max(0, Math.floor((now - stored.at) / 1000))
-    const older = (records: ReadonlyArray<DnsRecord>) =>
-      age === 0 ? records : records.map((r) => ({ ...r, ttl: Math.max(0, r.ttl - age) }))
-    return {
-      ...stored.answer,
-      answers: older(stored.answer.answers),
-      authority: older(stored.answer.authority),
-      fromCache: true,
-      elapsedMs: 0
-    }
-  }
-
-  const query: Query = (name, type, options = {}) => {
+  const cache = new DnsCache(Math.max(1, config.dnsCacheSize))
+  const ask: Ask = (name, type, options, asked) => {
     const n = normalizeName(name)
-    if (options.fresh) return ask(n, type, options)
+    if (options.fresh) return new Asking(n, type, options, asked).attempt()
     const id = `${options.checkingDisabled ? "cd" : ""}|${options.upstream ? show(options.upstream) : ""}|${type}|${n}`
-    const key = new Key(id, n, type, options)
-    // Failures and zero-TTL answers serve only the callers already waiting; drop them at once.
-    return cache.getEither(key).pipe(
-      Effect.tapError(() => cache.invalidate(key)),
-      Effect.flatMap((either) =>
-        either._tag === "Left"
-          ? Effect.map(Clock.currentTimeMillis, (now) => aged(either.left, now))
-          : cacheSeconds(either.right.answer) === 0
-            ? Effect.as(cache.invalidate(key), either.right.answer)
-            : Effect.succeed(either.right.answer)
-      )
-    )
+    cache.ask(id, asked, (flight) => new Asking(n, type, options, flight).attempt())
   }
   // No span per query: a span costs more CPU than the whole DNS exchange (measured with
-  // scripts/bench/resolver); the helpers below and every check's gather carry the spans.
-  return lookupsOver(query, upstreams)
+  // scripts/bench/resolver); every check's gather carries the spans.
+  return resolverOver(ask, upstreams)
 })
 
 /** The fake engine behind `Resolver.Test`. */
@@ -448,7 +418,9 @@ const makeFake = (zone: FakeZone) => {
       }
       return fail(name, "servfail", "CNAME chain too long (fake)")
     })
-  return lookupsOver(query, [upstream])
+  // The fake answers at once: its Effect runs to its end synchronously.
+  const ask: Ask = (name, type, options, asked) => asked.done(Effect.runSyncExit(query(name, type, options)))
+  return resolverOver(ask, [upstream])
 }
 
 export class Resolver extends Effect.Service<Resolver>()("Resolver", {

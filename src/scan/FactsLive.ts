@@ -3,38 +3,111 @@
  *
  * Every question is memoised for the scan, keyed by what it asks: a DNS question by name, type and
  * CD bit; a fetch by URL and options; a probe by host and address; a derived fact by the Fact
- * object itself. The first asker forks the work into the scan's scope and every asker, the first
- * included, awaits its outcome: a check that gives up (its timeout, the scan's deadline) stops
- * waiting without cancelling the work for the others, and closing the scope (the scan ends, or its
- * client went away) interrupts whatever is still running, so nothing outlives the scan.
+ * object itself. The first asker starts the work and every asker, the first included, awaits its
+ * outcome: a check that gives up (its timeout, the scan's deadline) stops waiting without
+ * cancelling the work for the others, and closing the scan's scope (the scan ends, or its client
+ * went away) stops whatever is still running, so nothing outlives the scan.
+ *
+ * DNS questions, ~170 of a scan's ~190 (DKIM's selectors are most), are a table of callbacks over
+ * the Resolver's `ask`, not a fiber each: a parked fiber costs ~3 KB and a scan in flight held
+ * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
+ * a few dozen, are forked into the scan's scope.
  */
-import { Deferred, Effect, FiberId, type Scope } from "effect"
+import { Cause, Deferred, Effect, Either, Exit, FiberId, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
-import type { RecordType } from "../net/Dns.ts"
-import { lookupsOver, normalizeName, Resolver } from "../net/Resolver.ts"
+import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
+import {
+  addressesOf,
+  type Asked,
+  lookupsOver,
+  normalizeName,
+  type QueryOptions,
+  Resolver
+} from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 
-/** Memoises effects by key in `scope`: the first call forks the work, every call awaits its outcome. */
+/**
+ * Memoises effects by key in `scope`: the first `start` forks the work and every `start` returns
+ * its outcome to be; `get` starts and awaits.
+ */
 export const memoIn = (scope: Scope.Scope) => {
   const table = new Map<unknown, Deferred.Deferred<any, any>>()
-  return <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<A, E> =>
+  const start = <A, E>(
+    key: unknown,
+    work: () => Effect.Effect<A, E>
+  ): Effect.Effect<Deferred.Deferred<A, E>> =>
     // The table entry and the fork happen together: an interruption between them would leave an
     // entry that nobody completes.
-    Effect.uninterruptibleMask((restore) =>
+    Effect.uninterruptible(
       Effect.suspend(() => {
         const known = table.get(key) as Deferred.Deferred<A, E> | undefined
-        if (known) return restore(Deferred.await(known))
+        if (known) return Effect.succeed(known)
         const done = Deferred.unsafeMake<A, E>(FiberId.none)
         table.set(key, done)
         // A fiber forked here would inherit the mask: the work itself must stay interruptible.
-        return Effect.forkIn(
-          Effect.interruptible(Effect.intoDeferred(Effect.suspend(work), done)),
-          scope
-        ).pipe(Effect.zipRight(restore(Deferred.await(done))))
+        return Effect.as(
+          Effect.forkIn(Effect.interruptible(Effect.intoDeferred(Effect.suspend(work), done)), scope),
+          done
+        )
       })
     )
+  const get = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.flatMap(start(key, work), Deferred.await)
+  return { start, get }
+}
+
+/** A scan's Facts, and what its Scanner needs besides: starting a derived fact without waiting. */
+export interface LiveFacts extends FactsShape {
+  readonly start: <A, E>(fact: Fact<A, E>) => Effect.Effect<Deferred.Deferred<A, E>>
+}
+
+type Outcome = Exit.Exit<DnsAnswer, DnsError>
+
+/**
+ * One DNS question of a scan: its outcome once known, and who waits for it meanwhile. It is the
+ * Resolver's `asked` itself, with methods rather than closures: tsx's esbuild transform (keepNames)
+ * gives every named closure instance a 256-byte property array, and a scan asks ~175 questions.
+ */
+class ScanQuestion implements Asked {
+  outcome: Outcome | undefined
+  private listeners: Array<(outcome: Outcome) => void> = []
+  constructor(
+    readonly now: number,
+    private readonly scan: { open: boolean }
+  ) {}
+
+  /** Wanted while the scan's scope is open, whoever of its checks still waits. */
+  wanted() {
+    return this.scan.open
+  }
+
+  done(outcome: Outcome) {
+    this.outcome = outcome
+    const listeners = this.listeners
+    this.listeners = []
+    for (const listener of listeners) listener(outcome)
+  }
+
+  /** Calls `listener` with the outcome: now if it is known, else when it is. */
+  listen(listener: (outcome: Outcome) => void) {
+    if (this.outcome) listener(this.outcome)
+    else this.listeners.push(listener)
+  }
+
+  /** Waits for the outcome; an interrupted waiter leaves (the question goes on for the others). */
+  await(): Effect.Effect<DnsAnswer, DnsError> {
+    return (
+      this.outcome ??
+      Effect.async<DnsAnswer, DnsError>((resume) => {
+        this.listeners.push(resume)
+        return Effect.sync(() => {
+          this.listeners = this.listeners.filter((l) => l !== resume)
+        })
+      })
+    )
+  }
 }
 
 /** Options that change the answer; `timeoutMs` is the asker's budget, not part of the question. */
@@ -52,39 +125,115 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const smtp = yield* Smtp
     const config = yield* AppConfig
     const memo = memoIn(scope)
-    const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) => {
-      const n = normalizeName(name)
-      const cd = options.checkingDisabled === true
-      return memo(`dns\u0000${n}\u0000${type}\u0000${cd}`, () =>
-        resolver.query(n, type, cd ? { checkingDisabled: true } : {})
-      )
+    // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
+    const scan = { open: true }
+    yield* Scope.addFinalizer(
+      scope,
+      Effect.sync(() => void (scan.open = false))
+    )
+    const asked = new Map<string, ScanQuestion>()
+    /** The question under `key`, asked now (at `now` of the Clock) unless the scan asked it before. */
+    const question = (key: string, name: string, type: RecordType, options: QueryOptions, now: number) => {
+      let known = asked.get(key)
+      if (known === undefined) {
+        const fresh = new ScanQuestion(now, scan)
+        asked.set(key, fresh)
+        resolver.ask(name, type, options, fresh)
+        known = fresh
+      }
+      return known
     }
+    const dnsQuestion = (name: string, type: RecordType, cd: boolean, now: number) => {
+      const n = normalizeName(name)
+      return question(`${n}\u0000${type}\u0000${cd}`, n, type, cd ? { checkingDisabled: true } : {}, now)
+    }
+    const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) =>
+      Effect.clockWith((clock) =>
+        dnsQuestion(name, type, options.checkingDisabled === true, clock.unsafeCurrentTimeMillis()).await()
+      )
     const lookups = lookupsOver(query, resolver.upstreams)
-    const addresses = lookups.addresses
-    const facts: FactsShape = {
+    /** Several questions in one fiber: a window of `concurrency` in flight, refilled by callbacks. */
+    const queryEach: FactsShape["queryEach"] = (questions, { concurrency }) =>
+      Effect.clockWith((clock) =>
+        Effect.async((resume) => {
+          const now = clock.unsafeCurrentTimeMillis()
+          const results = new Array<Either.Either<DnsAnswer, DnsError>>(questions.length)
+          let next = 0
+          let inFlight = 0
+          let settled = 0
+          const launch = () => {
+            while (inFlight < Math.max(1, concurrency) && next < questions.length && scan.open) {
+              const i = next++
+              const { name, type } = questions[i]!
+              inFlight++
+              dnsQuestion(name, type, false, now).listen((outcome) => {
+                results[i] = Exit.isSuccess(outcome)
+                  ? Either.right(outcome.value)
+                  : Either.left(
+                      Option.getOrElse(
+                        Cause.failureOption(outcome.cause),
+                        () =>
+                          new DnsError({
+                            name,
+                            type,
+                            reason: "other",
+                            message: "the question failed unexpectedly"
+                          })
+                      )
+                    )
+                inFlight--
+                if (++settled === questions.length) resume(Effect.succeed(results))
+                else launch()
+              })
+            }
+          }
+          if (questions.length === 0) resume(Effect.succeed(results))
+          else launch()
+        })
+      )
+    /** A and AAAA as one fan (one fiber; `lookups.addresses` would fork one per question). */
+    const addresses = (host: string) =>
+      Effect.flatMap(
+        queryEach(
+          [
+            { name: host, type: "A" },
+            { name: host, type: "AAAA" }
+          ],
+          { concurrency: 2 }
+        ),
+        // An Either is an Effect: the first failure, A's or AAAA's, fails the whole.
+        (answers) => Effect.map(Effect.all(answers), ([a, aaaa]) => addressesOf(a!, aaaa!))
+      )
+    const start = <A, E>(fact: Fact<A, E>) =>
+      memo.start(fact, () =>
+        fact.compute.pipe(
+          Effect.provideService(Facts, facts),
+          Effect.provideService(AppConfig, config),
+          Effect.withSpan(`Fact.${fact.name}`)
+        )
+      )
+    const facts: LiveFacts = {
       domain: normalizeName(domain),
       query,
       txt: lookups.txt,
+      queryEach,
       addresses,
       mx: lookups.mx,
       ptr: lookups.ptr,
       queryAt: (upstream, name, type) =>
-        memo(
-          `at\u0000${upstream.address}\u0000${upstream.port}\u0000${normalizeName(name)}\u0000${type}`,
-          () => resolver.query(normalizeName(name), type, { upstream, fresh: true })
-        ),
+        Effect.clockWith((clock) => {
+          const n = normalizeName(name)
+          const key = `@${upstream.address}\u0000${upstream.port}\u0000${n}\u0000${type}`
+          return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await()
+        }),
       fetch: (url, options = {}) =>
-        memo(`fetch\u0000${fetchKey(url, options)}`, () => web.get(url, { ...options, lookup: addresses })),
+        memo.get(`fetch\u0000${fetchKey(url, options)}`, () =>
+          web.get(url, { ...options, lookup: addresses })
+        ),
       probe: (host, address) =>
-        memo(`probe\u0000${normalizeName(host)}\u0000${address}`, () => smtp.probe(host, address)),
-      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> =>
-        memo(fact, () =>
-          fact.compute.pipe(
-            Effect.provideService(Facts, facts),
-            Effect.provideService(AppConfig, config),
-            Effect.withSpan(`Fact.${fact.name}`)
-          )
-        )
+        memo.get(`probe\u0000${normalizeName(host)}\u0000${address}`, () => smtp.probe(host, address)),
+      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
+      start
     }
     return facts
   })

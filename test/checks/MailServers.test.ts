@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import fc from "fast-check"
 import { Facts } from "../../src/checks/Facts.ts"
 import { bareHost, canonicalName, MailServers, targets } from "../../src/checks/MailServers.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
+import { Resolver, resolverOver } from "../../src/net/Resolver.ts"
 import { withFacts } from "../../src/scan/Scanner.ts"
 import { fakeNet } from "./facts.ts"
 
@@ -113,14 +113,12 @@ describe("MailServers (RFC 5321 5.1, RFC 7505)", () => {
       const counting = Layer.effect(
         Resolver,
         Effect.map(Resolver, (resolver) =>
-          Resolver.make({
-            ...resolver,
-            query: (name, type, options) =>
-              Effect.suspend(() => {
-                if (type === "MX") asked++
-                return resolver.query(name, type, options)
-              })
-          })
+          Resolver.make(
+            resolverOver((name, type, options, question) => {
+              if (type === "MX") asked++
+              resolver.ask(name, type, options, question)
+            }, resolver.upstreams)
+          )
         )
       ).pipe(Layer.provide(fake))
       const [one, two] = yield* withFacts("example.com", Effect.all([servers, servers])).pipe(

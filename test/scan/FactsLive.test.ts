@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import fc from "fast-check"
 import type { CheckTiming, ScanTrace } from "../../src/checks/Check.ts"
 import { Fact, Facts } from "../../src/checks/Facts.ts"
-import { Resolver, type FakeZone } from "../../src/net/Resolver.ts"
+import { Resolver, resolverOver, type FakeZone } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { withFacts } from "../../src/scan/Scanner.ts"
@@ -25,7 +25,12 @@ const counted = () => {
     Layer.effect(
       Resolver,
       Effect.map(Resolver, (r) =>
-        Resolver.make({ ...r, query: (n, t, o) => note(`${n} ${t}`, r.query(n, t, o)) })
+        Resolver.make(
+          resolverOver((n, t, o, question) => {
+            asked.push(`${n} ${t}`)
+            r.ask(n, t, o, question)
+          }, r.upstreams)
+        )
       )
     ),
     Layer.effect(
@@ -98,6 +103,80 @@ describe("Facts of one scan", () => {
         expect(asked.filter((q) => q === "broken.com MX")).toHaveLength(1)
       })
     ).pipe(Effect.provide(layer))
+  })
+
+  it.live(
+    "queryEach: a fan in order, failures kept, shared with single questions, `concurrency` in flight",
+    () => {
+      const asked: Array<string> = []
+      let inFlight = 0
+      let peak = 0
+      // Every question answers 5 ms later (real timers), so the window can be seen.
+      const slow = Layer.effect(
+        Resolver,
+        Effect.map(Resolver, (r) =>
+          Resolver.make(
+            resolverOver((n, t, o, question) => {
+              asked.push(`${n} ${t}`)
+              peak = Math.max(peak, ++inFlight)
+              setTimeout(() => {
+                inFlight--
+                r.ask(n, t, o, question)
+              }, 5)
+            }, r.upstreams)
+          )
+        )
+      ).pipe(Layer.provideMerge(fakeNet({ zone })))
+      return withFacts(
+        "example.com",
+        Effect.gen(function* () {
+          const facts = yield* Facts
+          const names = [
+            "example.com",
+            "broken.com",
+            ...Array.from({ length: 10 }, (_, i) => `n${i}.example.com`)
+          ]
+          const [fan] = yield* Effect.all(
+            [
+              facts.queryEach(
+                names.map((name) => ({ name, type: name === "broken.com" ? "MX" : "TXT" })),
+                { concurrency: 3 }
+              ),
+              facts.txt("example.com")
+            ],
+            { concurrency: 2 }
+          )
+          expect(fan).toHaveLength(names.length)
+          expect(fan[0]!._tag === "Right" && fan[0]!.right.answers[0]?.text).toContain("v=spf1")
+          expect(fan[1]!._tag === "Left" && fan[1]!.left.reason).toBe("servfail")
+          expect(fan.slice(2).every((r) => r._tag === "Right" && r.right.outcome === "nxdomain")).toBe(true)
+          expect(peak).toBeLessThanOrEqual(3)
+          // Asked once each, the single TXT question included.
+          expect(asked).toHaveLength(names.length)
+          expect(once(asked)).toBe(true)
+        })
+      ).pipe(Effect.provide(slow))
+    }
+  )
+
+  it.effect("closing the scan's scope tells its unanswered questions that nobody waits", () => {
+    const pending: Array<{ wanted: () => boolean }> = []
+    const silent = Layer.effect(
+      Resolver,
+      Effect.map(Resolver, (r) =>
+        Resolver.make(resolverOver((_n, _t, _o, question) => void pending.push(question), r.upstreams))
+      )
+    ).pipe(Layer.provideMerge(fakeNet({ zone })))
+    return Effect.gen(function* () {
+      yield* withFacts(
+        "example.com",
+        Effect.flatMap(Facts, (facts) =>
+          Effect.zipRight(Effect.fork(facts.txt("example.com")), Effect.yieldNow())
+        )
+      )
+      expect(pending).toHaveLength(1)
+      expect(pending[0]!.wanted()).toBe(false)
+    }).pipe(Effect.provide(silent))
   })
 
   it.effect("derived facts are computed once per scan, keyed by the Fact itself", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Schema, TestClock } from "effect"
 import { define, need } from "../../src/checks/Check.ts"
 import { Facts } from "../../src/checks/Facts.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
+import { Resolver, resolverOver } from "../../src/net/Resolver.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { ScanHistory } from "../../src/scan/ScanHistory.ts"
 import { Scans } from "../../src/scan/Scans.ts"
@@ -14,15 +14,13 @@ const counted = (zone: Record<string, ReadonlyArray<string>>) => {
   const layer = Layer.effect(
     Resolver,
     Effect.map(Resolver, (inner) =>
-      Resolver.make({
-        ...inner,
-        query: (name, type, options) =>
-          Effect.suspend(() => {
-            const key = `${name} ${type}`
-            asked.set(key, (asked.get(key) ?? 0) + 1)
-            return inner.query(name, type, options)
-          })
-      })
+      Resolver.make(
+        resolverOver((name, type, options, question) => {
+          const key = `${name} ${type}`
+          asked.set(key, (asked.get(key) ?? 0) + 1)
+          inner.ask(name, type, options, question)
+        }, inner.upstreams)
+      )
     )
   ).pipe(Layer.provideMerge(fakeNet({ zone, env: { SCAN_DEADLINE_MS: "1000" } })))
   return { asked, layer }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
-import { Resolver } from "../../src/net/Resolver.ts"
+import { Resolver, resolverOver } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { scan } from "../../src/scan/Scanner.ts"
@@ -25,14 +25,12 @@ const countedWorld = () => {
   const resolver = Layer.effect(
     Resolver,
     Effect.map(Resolver, (inner) =>
-      Resolver.make({
-        ...inner,
-        query: (name, type, options) =>
-          Effect.suspend(() => {
-            count(questions, `${name} ${type}${options?.checkingDisabled ? " +cd" : ""}`)
-            return inner.query(name, type, options)
-          })
-      })
+      Resolver.make(
+        resolverOver((name, type, options, asked) => {
+          count(questions, `${name} ${type}${options.checkingDisabled ? " +cd" : ""}`)
+          inner.ask(name, type, options, asked)
+        }, inner.upstreams)
+      )
     )
   ).pipe(Layer.provide(Resolver.Default))
   const smtp = Layer.effect(

@@ -5,6 +5,7 @@
  */
 import { Effect, Either, Schema } from "effect"
 import { AppConfig, type DnsblZone } from "../../Config.ts"
+import type { DnsAnswer, DnsError } from "../../net/Dns.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
@@ -275,54 +276,48 @@ export const zoneProblem = (test: ZoneAnswer, never: ZoneAnswer): string | null 
 const gatherAnswers = (facts: FactsShape, servers: MailServers, zones: ReadonlyArray<DnsblZone>) =>
   Effect.gen(function* () {
     const list = targets(servers)
-    const lookup = (name: string) =>
-      Effect.either(facts.query(name, "A")).pipe(
-        Effect.map((result): ZoneAnswer => {
-          if (Either.isLeft(result)) return { outcome: "unknown", reason: result.left.reason }
-          const addresses = result.right.answers.filter((r) => r.type === "A").map((r) => String(r.data))
-          return result.right.outcome === "answer" && addresses.length > 0
-            ? { outcome: "answer", addresses }
-            : { outcome: "none" }
-        })
+    const answerOf = (result: Either.Either<DnsAnswer, DnsError>): ZoneAnswer => {
+      if (Either.isLeft(result)) return { outcome: "unknown", reason: result.left.reason }
+      const addresses = result.right.answers.filter((r) => r.type === "A").map((r) => String(r.data))
+      return result.right.outcome === "answer" && addresses.length > 0
+        ? { outcome: "answer", addresses }
+        : { outcome: "none" }
+    }
+    // Every zone's test entries, then every (address, zone) question, each fan in one fiber.
+    const lookupEach = (names: ReadonlyArray<string>) =>
+      Effect.map(
+        facts.queryEach(
+          names.map((name) => ({ name, type: "A" as const })),
+          { concurrency: Math.max(1, names.length) }
+        ),
+        (results) => results.map(answerOf)
       )
     const health = new Map<string, string | null>()
-    if (list.length > 0)
-      yield* Effect.forEach(
-        zones,
-        (zone) =>
-          Effect.all([lookup(`2.0.0.127.${zone.zone}`), lookup(`1.0.0.127.${zone.zone}`)], {
-            concurrency: 2
-          }).pipe(Effect.map(([test, never]) => health.set(zone.zone, zoneProblem(test, never)))),
-        { concurrency: "unbounded", discard: true }
-      )
-    return yield* Effect.forEach(
-      list,
-      (t) =>
-        Effect.forEach(
-          zones,
-          (zone) => {
-            const name = queryName(t.ip, zone.zone)
-            const problem = health.get(zone.zone)
-            if (problem)
-              return Effect.succeed({ zone, answer: { outcome: "unknown", reason: problem } as ZoneAnswer })
-            if (name === null)
-              return Effect.succeed({
-                zone,
-                answer: { outcome: "unknown", reason: "not an IP address" } as ZoneAnswer
-              })
-            return lookup(name).pipe(Effect.map((answer) => ({ zone, answer })))
-          },
-          { concurrency: "unbounded" }
-        ).pipe(
-          Effect.map((answers): MailServerInput => ({
-            hostname: t.host,
-            implicit: t.implicit,
-            ip: t.ip,
-            answers
-          }))
-        ),
-      { concurrency: "unbounded" }
+    if (list.length > 0) {
+      const tests = yield* lookupEach(zones.flatMap((z) => [`2.0.0.127.${z.zone}`, `1.0.0.127.${z.zone}`]))
+      zones.forEach((zone, i) => health.set(zone.zone, zoneProblem(tests[2 * i]!, tests[2 * i + 1]!)))
+    }
+    const asked = list.flatMap((t) =>
+      zones.map((zone) => ({ t, zone, name: queryName(t.ip, zone.zone), problem: health.get(zone.zone) }))
     )
+    const toAsk = asked.flatMap((a) => (a.problem || a.name === null ? [] : [a.name]))
+    const answers = yield* lookupEach(toAsk)
+    let next = 0
+    const answered = asked.map(({ t, zone, name, problem }) => ({
+      t,
+      zone,
+      answer: problem
+        ? ({ outcome: "unknown", reason: problem } as ZoneAnswer)
+        : name === null
+          ? ({ outcome: "unknown", reason: "not an IP address" } as ZoneAnswer)
+          : answers[next++]!
+    }))
+    return list.map((t): MailServerInput => ({
+      hostname: t.host,
+      implicit: t.implicit,
+      ip: t.ip,
+      answers: answered.filter((a) => a.t === t).map(({ zone, answer }) => ({ zone, answer }))
+    }))
   })
 
 /** GET /email/blacklist: every MX address in every configured zone (`DNSBL_ZONES`). */

@@ -7,7 +7,7 @@ import { Clock, Effect, Schema } from "effect"
 import { define, need } from "../Check.ts"
 import { type FactContext, Facts } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
+import { isTxtError, lookupTxtEach, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
 import { DkimKeyStatus, looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
 import selectorData from "./dkim-selectors.json" with { type: "json" }
@@ -63,15 +63,17 @@ export const gatherDkim = (
     const selectors = [...new Set([...wanted, ...(options.known ?? KNOWN_SELECTORS).map((k) => k.selector)])]
     const started = yield* Clock.currentTimeMillis
     // The probe goes with the selectors: asked after them, it was one more round trip.
-    const all = yield* Effect.forEach(
-      [...selectors, WILDCARD_PROBE_SELECTOR],
-      (selector) =>
-        Effect.map(lookupTxt(dns, dkimName(selector, domain)), (outcome) => ({ selector, outcome })),
-      { concurrency: options.concurrency ?? SELECTOR_CONCURRENCY }
+    // One fiber for the whole sweep when the source can (a scan's Facts): a fiber per selector
+    // was most of a scan's memory in flight (docs/bench.md, the batch).
+    const asked = [...selectors, WILDCARD_PROBE_SELECTOR]
+    const outcomes = yield* lookupTxtEach(
+      dns,
+      asked.map((selector) => dkimName(selector, domain)),
+      options.concurrency ?? SELECTOR_CONCURRENCY
     )
     const elapsedMs = (yield* Clock.currentTimeMillis) - started
-    const answers = all.slice(0, selectors.length)
-    const wildcardProbe = all[selectors.length]!.outcome
+    const answers = selectors.map((selector, i) => ({ selector, outcome: outcomes[i]! }))
+    const wildcardProbe = outcomes[selectors.length]!
     return { domain, selectors, requested: wanted, answers, wildcardProbe, elapsedMs }
   })
 
