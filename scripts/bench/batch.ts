@@ -7,7 +7,9 @@
  * With `--cpu-prof`, the last run writes a V8 CPU profile, summarised here by where the time went
  * (idle = waiting for the network; the rest is our process's CPU). With `--live-heap`, each run
  * also samples its live heap after full GCs (which cost CPU: compare CPU figures without it) and
- * prints the live MB per scan in flight.
+ * prints the live MB per scan in flight. Each run executes batchRun.ts bundled by esbuild, as
+ * `npm run batch` runs the scanner (compiled, no tsx `keepNames`); with `--cpu-prof` through tsx
+ * instead, so that the profile names the source files it summarises by folder.
  *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof] [--live-heap]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
@@ -84,15 +86,38 @@ interface Run {
   liveMbPerScan: number | null
 }
 
+/** batchRun.ts as one ES module (what package.json's "build" does for the scanner), built once. */
+const bundled = (() => {
+  let file: string | undefined
+  return () => {
+    if (file !== undefined) return file
+    // inside the checkout: the bundle imports its packages from node_modules
+    file = join(root, "dist/bench/batchRun.mjs")
+    execFileSync(
+      join(root, "node_modules/.bin/esbuild"),
+      [
+        "scripts/bench/batchRun.ts",
+        "--bundle",
+        "--platform=node",
+        "--format=esm",
+        "--target=node20",
+        "--packages=external",
+        `--outfile=${file}`,
+        "--log-level=warning"
+      ],
+      { cwd: root, stdio: "inherit" }
+    )
+    return file
+  }
+})()
+
 const runAt = (concurrency: number, withProfile: boolean): Run => {
   const out = join(dir, `out-${concurrency}.jsonl`)
   rmSync(out, { force: true })
   const args = [
     ...(withProfile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []),
     ...(liveHeap ? ["--expose-gc"] : []),
-    "--import",
-    "tsx",
-    "scripts/bench/batchRun.ts",
+    ...(profile ? ["--import", "tsx", "scripts/bench/batchRun.ts"] : [bundled()]),
     list,
     out,
     String(concurrency)
