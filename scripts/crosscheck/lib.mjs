@@ -1,0 +1,173 @@
+/**
+ * Shared by the cross-check scripts: the running world's settings, the service's API, and the
+ * report every script prints (one line per case, every disagreement, the reason of each documented
+ * exception, exit 1 on an unexplained one).
+ */
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const here = dirname(fileURLToPath(import.meta.url))
+export const repo = join(here, "../..")
+
+/** `KEY=value` lines, as test/world/env.ts parses them. */
+const parseEnv = (text) =>
+  Object.fromEntries(
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !l.startsWith("#") && l.indexOf("=") > 0)
+      .map((l) => {
+        const v = l.slice(l.indexOf("=") + 1).trim()
+        return [l.slice(0, l.indexOf("=")).trim(), /^(['"]).*\1$/.test(v) ? v.slice(1, -1) : v]
+      })
+  )
+
+/** The running world's world.env: WORLD_ENV_FILE, this checkout's, else the one `up` points to. */
+export const worldEnv = () => {
+  const pointer = join(tmpdir(), "domain-audit-world.path")
+  const file = [
+    process.env.WORLD_ENV_FILE,
+    join(repo, "data/world/world.env"),
+    existsSync(pointer) ? readFileSync(pointer, "utf8").trim() : undefined
+  ].find((f) => f && existsSync(f))
+  if (!file) throw new Error("the test world is not up (no world.env): run scripts/world/up as root")
+  return parseEnv(readFileSync(file, "utf8"))
+}
+
+/** The world's manifest (every domain with its MX and web addresses). */
+export const worldManifest = (env = worldEnv()) => JSON.parse(readFileSync(env.WORLD_MANIFEST, "utf8"))
+
+/** The built-in scenarios (the synthetic copies add nothing a reference tool would judge anew). */
+export const scenarios = () =>
+  JSON.parse(readFileSync(join(repo, "scripts/world/scenarios.json"), "utf8")).scenarios
+
+/**
+ * GET a JSON endpoint of the service; the body whatever the status (errors are `{ error }`). A 503
+ * or 429 (admission control, docs/architecture.md) is retried: the service is busy, not wrong.
+ */
+export const getJson = async (api, path) => {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(`${api}${path}`)
+    if ((response.status === 503 || response.status === 429) && attempt < 10) {
+      await response.body?.cancel()
+      await new Promise((r) => setTimeout(r, 1000 * Number(response.headers.get("retry-after") ?? 1)))
+      continue
+    }
+    return { status: response.status, body: await response.json() }
+  }
+}
+
+/** Install Debian packages when a binary is missing (idempotent: nothing runs when all exist). */
+export const ensureApt = (binaries, packages) => {
+  const missing = binaries.filter((b) => {
+    try {
+      execFileSync("sh", ["-c", `command -v ${b}`], { stdio: "ignore" })
+      return false
+    } catch {
+      return true
+    }
+  })
+  if (missing.length === 0) return
+  const install = () =>
+    execFileSync("apt-get", ["install", "-y", "--no-install-recommends", ...packages], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+    })
+  try {
+    install()
+  } catch {
+    execFileSync("apt-get", ["update"], { stdio: ["ignore", "ignore", "inherit"] })
+    install()
+  }
+}
+
+/**
+ * One cross-check's tally. `add` records a case; a disagreement is explained when `exceptions`
+ * has the case's key (the reason, an RFC section, is printed under it).
+ */
+export const report = (tool, exceptions) => {
+  const cases = []
+  return {
+    add(key, agree, ours, theirs) {
+      const reason = agree ? undefined : (exceptions[key] ?? "UNEXPLAINED")
+      cases.push({ key, agree, ours, theirs, reason })
+      console.log(
+        `${agree ? "agree   " : "DISAGREE"} ${key.padEnd(34)} ours ${ours}  ${tool} ${theirs}${reason ? `\n         ${reason}` : ""}`
+      )
+    },
+    /** Print the totals; the number of unexplained disagreements. */
+    finish() {
+      const agreed = cases.filter((c) => c.agree).length
+      const explained = cases.filter((c) => !c.agree && exceptions[c.key]).length
+      const unexplained = cases.length - agreed - explained
+      const unused = Object.keys(exceptions).filter((k) => !cases.some((c) => c.key === k && !c.agree))
+      for (const k of unused) console.log(`note     exception for ${k} no longer needed (${tool} agrees)`)
+      console.log(
+        `${tool}: ${cases.length} cases, ${agreed} agree, ${explained} documented exception(s), ${unexplained} unexplained`
+      )
+      return { tool, cases: cases.length, agreed, explained, unexplained }
+    }
+  }
+}
+
+/** A free TCP port on loopback. */
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+
+/**
+ * Start the service with the world's settings on a free port (its own data directory, so no other
+ * instance's database is touched). Returns the API base and a `stop`.
+ */
+export const startService = async (env = worldEnv()) => {
+  const [port, runnerPort] = [await freePort(), await freePort()]
+  const child = spawn(process.execPath, ["--import", "tsx", join(repo, "src/main.ts")], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      RUNNER_PORT: String(runnerPort),
+      DATA_DIR: mkdtempSync(join(tmpdir(), "crosscheck-data-")),
+      // the cross-checks ask more than a client's default burst allows
+      RATE_CHEAP_BURST: "10000",
+      RATE_COSTLY_BURST: "10000",
+      // a shared machine's event loop lags while tsx compiles; that is not overload
+      ADMISSION_MAX_LAG_MS: "2000",
+      LOG_LEVEL: "Warn"
+    },
+    stdio: ["ignore", "inherit", "inherit"]
+  })
+  const api = `http://127.0.0.1:${port}/api`
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}) before answering`)
+    try {
+      if ((await fetch(`${api}/health`)).ok)
+        return {
+          api,
+          stop: () =>
+            new Promise((resolve) => {
+              if (child.exitCode !== null) return resolve()
+              child.once("exit", resolve)
+              child.kill("SIGTERM")
+            })
+        }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  child.kill("SIGTERM")
+  throw new Error("the service did not answer /api/health within 60 s")
+}
