@@ -87,24 +87,32 @@ export const ensureApt = (binaries, packages) => {
 
 /**
  * One cross-check's tally. `add` records a case; a disagreement is explained when `exceptions`
- * has the case's key (the reason, an RFC section, is printed under it).
+ * has the case's key, or "* rest" for a key "subject rest" (the same reason for every subject);
+ * the reason, an RFC section, is printed under it.
  */
 export const report = (tool, exceptions) => {
   const cases = []
+  const explain = (key) => exceptions[key] ?? exceptions[`* ${key.split(" ").slice(1).join(" ")}`]
+  const used = new Set()
   return {
     add(key, agree, ours, theirs) {
-      const reason = agree ? undefined : (exceptions[key] ?? "UNEXPLAINED")
+      const reason = agree ? undefined : (explain(key) ?? "UNEXPLAINED")
+      if (!agree && explain(key))
+        used.add(exceptions[key] === undefined ? `* ${key.split(" ").slice(1).join(" ")}` : key)
       cases.push({ key, agree, ours, theirs, reason })
+      // an exception's reason is printed once, then named
+      const said = reason && cases.some((c, i) => i < cases.length - 1 && c.reason === reason)
+      const why = !reason ? "" : said ? `\n         (the documented exception above)` : `\n         ${reason}`
       console.log(
-        `${agree ? "agree   " : "DISAGREE"} ${key.padEnd(34)} ours ${ours}  ${tool} ${theirs}${reason ? `\n         ${reason}` : ""}`
+        `${agree ? "agree   " : "DISAGREE"} ${key.padEnd(34)} ours ${ours}  ${tool} ${theirs}${why}`
       )
     },
     /** Print the totals; the number of unexplained disagreements. */
     finish() {
       const agreed = cases.filter((c) => c.agree).length
-      const explained = cases.filter((c) => !c.agree && exceptions[c.key]).length
+      const explained = cases.filter((c) => !c.agree && explain(c.key)).length
       const unexplained = cases.length - agreed - explained
-      const unused = Object.keys(exceptions).filter((k) => !cases.some((c) => c.key === k && !c.agree))
+      const unused = Object.keys(exceptions).filter((k) => !used.has(k))
       for (const k of unused) console.log(`note     exception for ${k} no longer needed (${tool} agrees)`)
       console.log(
         `${tool}: ${cases.length} cases, ${agreed} agree, ${explained} documented exception(s), ${unexplained} unexplained`
