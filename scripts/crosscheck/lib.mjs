@@ -101,7 +101,10 @@ export const report = (tool, exceptions) => {
         used.add(exceptions[key] === undefined ? `* ${key.split(" ").slice(1).join(" ")}` : key)
       cases.push({ key, agree, ours, theirs, reason })
       // an exception's reason is printed once, then named
-      const said = reason && cases.some((c, i) => i < cases.length - 1 && c.reason === reason)
+      const said =
+        reason &&
+        reason !== "UNEXPLAINED" &&
+        cases.some((c, i) => i < cases.length - 1 && c.reason === reason)
       const why = !reason ? "" : said ? `\n         (the documented exception above)` : `\n         ${reason}`
       console.log(
         `${agree ? "agree   " : "DISAGREE"} ${key.padEnd(34)} ours ${ours}  ${tool} ${theirs}${why}`
