@@ -64,7 +64,8 @@ grok.main(["grok"] + sys.argv[1:])
   )
 }
 
-export const run = async (api) => {
+/** Compare and print (through `log`); the totals. */
+export const run = async (api, log = console.log) => {
   ensureApt(["dnsviz", "dig"], ["dnsviz", "python3-pygraphviz", "bind9-dnsutils"])
   const env = worldEnv()
   const resolver = env.DNS_RESOLVERS.split(",")[0]
@@ -74,7 +75,7 @@ export const run = async (api) => {
     .scenarios.filter((s) => !s.synthetic && s.dnssec)
     .map((s) => s.domain)
   const analysed = dnsviz(resolver, domains)
-  const tally = report("dnsviz", EXCEPTIONS)
+  const tally = report("dnsviz", EXCEPTIONS, log)
   for (const domain of domains) {
     const zone = analysed[`${domain}.`] ?? {}
     const theirs = {

@@ -102,14 +102,15 @@ const theirVerdict = (site, test) => {
   return NOT_SENT.has(t.result) ? "absent" : t.pass ? "pass" : "fail"
 }
 
-export const run = async (api) => {
+/** Compare and print (through `log`); the totals. */
+export const run = async (api, log = console.log) => {
   ensureObservatory()
   const env = worldEnv()
   const hosts = worldManifest(env)
     .scenarios.filter((s) => !s.synthetic && s.web)
     .map((s) => s.domain)
   const theirs = observatory(env, hosts)
-  const tally = report("observatory", EXCEPTIONS)
+  const tally = report("observatory", EXCEPTIONS, log)
   for (const host of hosts) {
     const { status, body } = await getJson(api, `/security-headers/analyze?domain=${host}`)
     if (status !== 200) {

@@ -90,7 +90,7 @@ export const ensureApt = (binaries, packages) => {
  * has the case's key, or "* rest" for a key "subject rest" (the same reason for every subject);
  * the reason, an RFC section, is printed under it.
  */
-export const report = (tool, exceptions) => {
+export const report = (tool, exceptions, log = console.log) => {
   const cases = []
   const explain = (key) => exceptions[key] ?? exceptions[`* ${key.split(" ").slice(1).join(" ")}`]
   const used = new Set()
@@ -106,9 +106,7 @@ export const report = (tool, exceptions) => {
         reason !== "UNEXPLAINED" &&
         cases.some((c, i) => i < cases.length - 1 && c.reason === reason)
       const why = !reason ? "" : said ? `\n         (the documented exception above)` : `\n         ${reason}`
-      console.log(
-        `${agree ? "agree   " : "DISAGREE"} ${key.padEnd(34)} ours ${ours}  ${tool} ${theirs}${why}`
-      )
+      log(`${agree ? "agree   " : "DISAGREE"} ${key.padEnd(34)} ours ${ours}  ${tool} ${theirs}${why}`)
     },
     /** Print the totals; the number of unexplained disagreements. */
     finish() {
@@ -116,8 +114,8 @@ export const report = (tool, exceptions) => {
       const explained = cases.filter((c) => !c.agree && explain(c.key)).length
       const unexplained = cases.length - agreed - explained
       const unused = Object.keys(exceptions).filter((k) => !used.has(k))
-      for (const k of unused) console.log(`note     exception for ${k} no longer needed (${tool} agrees)`)
-      console.log(
+      for (const k of unused) log(`note     exception for ${k} no longer needed (${tool} agrees)`)
+      log(
         `${tool}: ${cases.length} cases, ${agreed} agree, ${explained} documented exception(s), ${unexplained} unexplained`
       )
       return { tool, cases: cases.length, agreed, explained, unexplained }

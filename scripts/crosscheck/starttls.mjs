@@ -103,7 +103,8 @@ const theirView = (o, t) => {
   return { ...view, verdict: bad ? "fail" : view.weakKey ? "warning" : "pass" }
 }
 
-export const run = async (api) => {
+/** Compare and print (through `log`); the totals. */
+export const run = async (api, log = console.log) => {
   ensureApt(["openssl", "testssl"], ["openssl", "testssl.sh", "bind9-dnsutils"])
   const env = worldEnv()
   const ca = env.EXTRA_CA_FILE
@@ -112,7 +113,7 @@ export const run = async (api) => {
   const domains = worldManifest(env)
     .scenarios.filter((s) => !s.synthetic && (s.mx ?? []).length > 0)
     .map((s) => s.domain)
-  const tally = report("openssl+testssl", EXCEPTIONS)
+  const tally = report("openssl+testssl", EXCEPTIONS, log)
   const servers = []
   for (const domain of domains) {
     const { status, body } = await getJson(api, `/email/smtp-tls?domain=${domain}`)
