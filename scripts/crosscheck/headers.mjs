@@ -24,11 +24,11 @@ export const EXCEPTIONS = {
     'The apex has no A/AAAA record (the site lives at mta-sts.<domain> only). The Observatory gives no verdict ("the site seems to be down"); a definite DNS answer is not an outage, so we report every header missing with "the site does not serve HTTPS" (docs/security-headers.md). Unknown stays for timeouts and failures'
 }
 
-const OBSERVATORY = join(here, "observatory")
+export const OBSERVATORY = join(here, "observatory")
 const PACKAGE = join(OBSERVATORY, "node_modules/@mdn/mdn-http-observatory")
 
 /** Our header name -> the Observatory's test. */
-const TESTS = {
+export const TESTS = {
   "Strict-Transport-Security": "strict-transport-security",
   "Content-Security-Policy": "content-security-policy",
   "X-Frame-Options": "x-frame-options",
@@ -40,7 +40,7 @@ const TESTS = {
  * The Observatory's results that mean "header not sent" (a Report-Only CSP enforces nothing: the
  * Observatory fails it as not implemented, we report the CSP absent with an issue).
  */
-const NOT_SENT = new Set([
+export const NOT_SENT = new Set([
   "csp-not-implemented-but-reporting-enabled",
   "hsts-not-implemented",
   "hsts-not-implemented-no-https",
@@ -54,9 +54,10 @@ const NOT_SENT = new Set([
  * Install the pinned Observatory (idempotent). Its install scripts download Mozilla's CA bundle,
  * the HSTS preload list and the TLD list from the internet, which this machine does not reach:
  * installed with --ignore-scripts, and the preload list it reads is written empty (no world domain
- * is on the real list, and the world's CA is given through NODE_EXTRA_CA_CERTS instead).
+ * is on the real list, and the world's CA is given through NODE_EXTRA_CA_CERTS instead). `npm
+ * install` follows the lockfile, as the service's own install does (README: not `npm ci`).
  */
-const ensureObservatory = () => {
+export const ensureObservatory = () => {
   const wanted = JSON.parse(readFileSync(join(OBSERVATORY, "package.json"), "utf8")).dependencies[
     "@mdn/mdn-http-observatory"
   ]
@@ -64,7 +65,7 @@ const ensureObservatory = () => {
     ? JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")).version
     : null
   if (installed !== wanted)
-    execFileSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], {
+    execFileSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund"], {
       cwd: OBSERVATORY,
       stdio: ["ignore", "ignore", "inherit"]
     })
@@ -87,7 +88,7 @@ const observatory = (env, hosts) =>
     }).toString()
   )
 
-const ourVerdict = (entry) =>
+export const ourVerdict = (entry) =>
   !entry || entry.rating === "unknown"
     ? "unknown"
     : entry.rating === "absent"
@@ -96,7 +97,7 @@ const ourVerdict = (entry) =>
         ? "pass"
         : "fail"
 
-const theirVerdict = (site, test) => {
+export const theirVerdict = (site, test) => {
   const t = site.tests?.[test]
   if (!t) return "unknown"
   return NOT_SENT.has(t.result) ? "absent" : t.pass ? "pass" : "fail"

@@ -34,7 +34,8 @@ describe("cross-check against the reference tools, on the world", () => {
     ["dnssec", "DNSViz"],
     ["zonemaster", "Zonemaster"],
     ["starttls", "openssl and testssl.sh"],
-    ["headers", "the MDN HTTP Observatory"]
+    ["headers", "the MDN HTTP Observatory"],
+    ["header-values", "the MDN HTTP Observatory's rules, on its test suite's header values"]
   ] as const)
     it(
       `${tool}: no unexplained disagreement`,
