@@ -4,6 +4,7 @@
  * (Debian `testssl.sh` 3.0.8, `-t smtp -S -p`) on every MX address of the test world's built-in
  * scenarios, both trusting the world's private CA (EXTRA_CA_FILE, as the service does). Per address
  * and check:
+ * - addresses (per domain): we probed exactly the addresses the world gives its MX hosts;
  * - starttls: openssl completed STARTTLS and a handshake / found no STARTTLS / got no answer, vs
  *   our `starttls` (null: unknown);
  * - verify: openssl's verification of chain, name and dates (-verify_hostname) vs `certificateValid`;
@@ -19,7 +20,7 @@
  * Usage: node scripts/crosscheck/starttls.mjs API_BASE   (scripts/crosscheck/all.mjs starts a service)
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ensureApt, getJson, report, worldEnv, worldManifest } from "./lib.mjs"
@@ -77,7 +78,8 @@ const testssl = async (ca, dir, host, ip, port) => {
     ],
     240_000
   )
-  return new Map(JSON.parse(readFileSync(file, "utf8")).map((f) => [f.id, f]))
+  // no file: testssl itself failed; the address then counts as unknown (and disagrees)
+  return existsSync(file) ? new Map(JSON.parse(readFileSync(file, "utf8")).map((f) => [f.id, f])) : null
 }
 
 const OLD = ["SSLv2", "SSLv3", "TLS1", "TLS1_1"]
@@ -110,15 +112,25 @@ export const run = async (api, log = console.log) => {
   const ca = env.EXTRA_CA_FILE
   const port = Number(env.SMTP_PORT ?? 25)
   const dir = mkdtempSync(join(tmpdir(), "crosscheck-starttls-"))
-  const domains = worldManifest(env)
-    .scenarios.filter((s) => !s.synthetic && (s.mx ?? []).length > 0)
-    .map((s) => s.domain)
+  const scenarios = worldManifest(env).scenarios.filter((s) => !s.synthetic && (s.mx ?? []).length > 0)
   const tally = report("openssl+testssl", EXCEPTIONS, log)
   const servers = []
-  for (const domain of domains) {
+  for (const { domain, mx } of scenarios) {
     const { status, body } = await getJson(api, `/email/smtp-tls?domain=${domain}`)
-    if (status !== 200) tally.add(`${domain} smtp-tls`, false, `HTTP ${status} ${body.error ?? ""}`, "-")
-    else servers.push(...body.servers)
+    if (status !== 200) {
+      tally.add(`${domain} smtp-tls`, false, `HTTP ${status} ${body.error ?? ""}`, "-")
+      continue
+    }
+    servers.push(...body.servers)
+    // every address the world gives an MX host is probed, and nothing else
+    const world = mx.flatMap((m) => [m.addr, ...(m.aaaa ? [m.aaaa] : [])].map((ip) => `${m.host}@${ip}`))
+    const probed = body.servers.map((x) => `${x.host}@${x.ip}`)
+    tally.add(
+      `${domain} addresses`,
+      world.sort().join() === probed.sort().join(),
+      probed.join(","),
+      world.join(",")
+    )
   }
   // three addresses at a time: testssl is a few hundred openssl processes per address
   const views = []
