@@ -104,7 +104,7 @@ export const run = async (_api, log = console.log) => {
     }).toString()
   )
   const analyse = await ourAnalyse()
-  const tally = report("observatory", EXCEPTIONS, log)
+  const tally = report("observatory", EXCEPTIONS, log, (key) => key.split(" ")[0])
   CASES.forEach(([header, value], i) => {
     const gathered = {
       kind: "response",

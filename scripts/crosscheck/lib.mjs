@@ -88,9 +88,15 @@ export const ensureApt = (binaries, packages) => {
 /**
  * One cross-check's tally. `add` records a case; a disagreement is explained when `exceptions`
  * has the case's key, or "* rest" for a key "subject rest" (the same reason for every subject);
- * the reason, an RFC section, is printed under it.
+ * the reason, an RFC section, is printed under it. `checkOf` names a case's check, for the
+ * per-check agreement (by default what follows the subject: "mx.perfect.com@::1 trust" -> trust).
  */
-export const report = (tool, exceptions, log = console.log) => {
+export const report = (
+  tool,
+  exceptions,
+  log = console.log,
+  checkOf = (key) => key.slice(key.indexOf(" ") + 1)
+) => {
   const cases = []
   const explain = (key) => exceptions[key] ?? exceptions[`* ${key.split(" ").slice(1).join(" ")}`]
   const used = new Set()
@@ -115,6 +121,17 @@ export const report = (tool, exceptions, log = console.log) => {
       const unexplained = cases.length - agreed - explained
       const unused = Object.keys(exceptions).filter((k) => !used.has(k))
       for (const k of unused) log(`note     exception for ${k} no longer needed (${tool} agrees)`)
+      // agreement per check, where a key is "subject check" (an MX address's trust, a site's HSTS)
+      if (cases.every((c) => c.key.includes(" "))) {
+        const checks = new Map()
+        for (const c of cases) {
+          const check = checkOf(c.key)
+          const [n, ok] = checks.get(check) ?? [0, 0]
+          checks.set(check, [n + 1, ok + (c.agree ? 1 : 0)])
+        }
+        if (checks.size < cases.length)
+          log(`per check: ${[...checks].map(([check, [n, ok]]) => `${check} ${ok}/${n}`).join(", ")}`)
+      }
       log(
         `${tool}: ${cases.length} cases, ${agreed} agree, ${explained} documented exception(s), ${unexplained} unexplained`
       )
