@@ -15,7 +15,7 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ensureApt, getJson, report, worldEnv, worldManifest } from "./lib.mjs"
+import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
 
 /** Disagreements kept on purpose, with the reason. */
 export const EXCEPTIONS = {
@@ -71,8 +71,8 @@ export const run = async (api, log = console.log) => {
   const resolver = env.DNS_RESOLVERS.split(",")[0]
   // Signed scenarios only: DNSViz 0.9.4's grok crashes (KeyError in _serialize_rrset_info) at
   // level info on an unsigned zone's negative answers.
-  const domains = worldManifest(env)
-    .scenarios.filter((s) => !s.synthetic && s.dnssec)
+  const domains = worldScenarios(env, log)
+    .filter((s) => s.dnssec)
     .map((s) => s.domain)
   const analysed = dnsviz(resolver, domains)
   const tally = report("dnsviz", EXCEPTIONS, log)

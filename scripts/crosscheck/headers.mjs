@@ -16,7 +16,7 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { getJson, here, report, worldEnv, worldManifest } from "./lib.mjs"
+import { getJson, here, report, worldEnv, worldScenarios } from "./lib.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* header" applies to every site). */
 export const EXCEPTIONS = {
@@ -107,8 +107,8 @@ export const theirVerdict = (site, test) => {
 export const run = async (api, log = console.log) => {
   ensureObservatory()
   const env = worldEnv()
-  const hosts = worldManifest(env)
-    .scenarios.filter((s) => !s.synthetic && s.web)
+  const hosts = worldScenarios(env, log)
+    .filter((s) => s.web)
     .map((s) => s.domain)
   const theirs = observatory(env, hosts)
   const tally = report("observatory", EXCEPTIONS, log)

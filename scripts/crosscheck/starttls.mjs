@@ -23,7 +23,7 @@ import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ensureApt, getJson, report, worldEnv, worldManifest } from "./lib.mjs"
+import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
 export const EXCEPTIONS = {
@@ -112,7 +112,7 @@ export const run = async (api, log = console.log) => {
   const ca = env.EXTRA_CA_FILE
   const port = Number(env.SMTP_PORT ?? 25)
   const dir = mkdtempSync(join(tmpdir(), "crosscheck-starttls-"))
-  const scenarios = worldManifest(env).scenarios.filter((s) => !s.synthetic && (s.mx ?? []).length > 0)
+  const scenarios = worldScenarios(env, log).filter((s) => (s.mx ?? []).length > 0)
   const tally = report("openssl+testssl", EXCEPTIONS, log)
   const servers = []
   for (const { domain, mx } of scenarios) {

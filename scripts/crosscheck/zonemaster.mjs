@@ -17,7 +17,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { ensureApt, getJson, report, worldEnv, worldManifest } from "./lib.mjs"
+import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
 
 /** Disagreements kept on purpose, with the reason. */
 export const EXCEPTIONS = {
@@ -78,9 +78,7 @@ export const run = async (api, log = console.log) => {
   ensureApt(["zonemaster-cli", "dig"], ["zonemaster-cli", "bind9-dnsutils"])
   const env = worldEnv()
   const hints = worldHints(env)
-  const domains = worldManifest(env)
-    .scenarios.filter((s) => !s.synthetic)
-    .map((s) => s.domain)
+  const domains = worldScenarios(env, log).map((s) => s.domain)
   const tally = report("zonemaster", EXCEPTIONS, log)
   const theirs = new Map()
   // four at a time: each run is a second or less of queries to the world's Knot
