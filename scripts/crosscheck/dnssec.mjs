@@ -12,7 +12,7 @@
  * draw: the grok step calls its Python entry point with that check skipped.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
@@ -55,13 +55,17 @@ grok.test_pygraphviz = lambda: None
 grok.main(["grok"] + sys.argv[1:])
 `
   writeFileSync(join(dir, "grok.py"), grok)
-  return JSON.parse(
-    execFileSync(
-      "/usr/bin/python3",
-      [join(dir, "grok.py"), "-t", join(dir, "anchor.txt"), "-r", join(dir, "probe.json"), "-l", "info"],
-      { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 * 1024 * 1024 }
-    ).toString()
-  )
+  try {
+    return JSON.parse(
+      execFileSync(
+        "/usr/bin/python3",
+        [join(dir, "grok.py"), "-t", join(dir, "anchor.txt"), "-r", join(dir, "probe.json"), "-l", "info"],
+        { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 * 1024 * 1024 }
+      ).toString()
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** Compare and print (through `log`); the totals. */

@@ -4,7 +4,7 @@
  * exception, exit 1 on an unexplained one).
  */
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -169,6 +169,7 @@ const freePort = () =>
  */
 export const startService = async (env = worldEnv()) => {
   const [port, runnerPort] = [await freePort(), await freePort()]
+  const dataDir = mkdtempSync(join(tmpdir(), "crosscheck-data-"))
   const child = spawn(process.execPath, ["--import", "tsx", join(repo, "src/main.ts")], {
     cwd: repo,
     env: {
@@ -177,7 +178,7 @@ export const startService = async (env = worldEnv()) => {
       PORT: String(port),
       HOST: "127.0.0.1",
       RUNNER_PORT: String(runnerPort),
-      DATA_DIR: mkdtempSync(join(tmpdir(), "crosscheck-data-")),
+      DATA_DIR: dataDir,
       // the cross-checks ask more than a client's default burst allows
       RATE_CHEAP_BURST: "10000",
       RATE_COSTLY_BURST: "10000",
@@ -196,8 +197,9 @@ export const startService = async (env = worldEnv()) => {
           api,
           stop: () =>
             new Promise((resolve) => {
-              if (child.exitCode !== null) return resolve()
-              child.once("exit", resolve)
+              const done = () => resolve(rmSync(dataDir, { recursive: true, force: true }))
+              if (child.exitCode !== null) return done()
+              child.once("exit", done)
               child.kill("SIGTERM")
             })
         }
@@ -207,5 +209,6 @@ export const startService = async (env = worldEnv()) => {
     await new Promise((r) => setTimeout(r, 250))
   }
   child.kill("SIGTERM")
+  rmSync(dataDir, { recursive: true, force: true })
   throw new Error("the service did not answer /api/health within 60 s")
 }

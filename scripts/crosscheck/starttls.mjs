@@ -20,7 +20,7 @@
  * Usage: node scripts/crosscheck/starttls.mjs API_BASE   (scripts/crosscheck/all.mjs starts a service)
  */
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
@@ -163,6 +163,7 @@ export const run = async (api, log = console.log) => {
     }
     compare("verdict", ours.status, theirs.verdict)
   })
+  rmSync(dir, { recursive: true, force: true })
   return tally.finish()
 }
 

@@ -13,9 +13,9 @@
  * Usage: node scripts/crosscheck/zonemaster.mjs API_BASE   (scripts/crosscheck/all starts a service)
  */
 import { execFile, execFileSync } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
 
@@ -97,6 +97,7 @@ export const run = async (api, log = console.log) => {
     const agree = ours.state === zm.state && (ours.signed ? ours.status === zm.status : true)
     tally.add(domain, agree, `${ours.state}/${ours.status}`, `${zm.state}/${zm.status} ${zm.tags.join(",")}`)
   }
+  rmSync(dirname(hints), { recursive: true, force: true })
   return tally.finish()
 }
 
