@@ -5,60 +5,25 @@
  * and findings, and every disagreement; a disagreement we keep on purpose is listed in
  * EXCEPTIONS with its reason (RFC section). Exit 1 when an unexplained disagreement remains.
  *
- * Needs: the world running (scripts/world/up), the service started with the world's settings
- * (`set -a; . data/world/world.env; set +a; npm start`), `dnsviz`, `dig`. Usage:
+ * Needs: the world running (scripts/world/up) and the service with the world's settings
+ * (scripts/crosscheck/all.mjs starts one); installs `dnsviz` and `dig` when missing. Usage:
  *   node scripts/crosscheck/dnssec.mjs [API base, default http://localhost:8080/api]
  * Debian's dnsviz 0.9.4 refuses pygraphviz 1.7 ("pygraphviz is required") although grok does not
  * draw: the grok step calls its Python entry point with that check skipped.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { domainToASCII } from "node:url"
-
-const api = process.argv[2] ?? "http://localhost:8080/api"
-const here = new URL(".", import.meta.url).pathname
-const scenarios = JSON.parse(readFileSync(join(here, "../world/scenarios.json"), "utf8")).scenarios
-const resolver = process.env.DNS_RESOLVERS?.split(",")[0] ?? "127.53.1.1"
-// Signed scenarios only: DNSViz 0.9.4's grok crashes (KeyError in _serialize_rrset_info) at
-// level info on an unsigned zone's negative answers.
-const domains = scenarios.filter((s) => s.dnssec).map((s) => domainToASCII(s.domain))
+import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
 
 /** Disagreements kept on purpose, with the reason. */
-const EXCEPTIONS = {
+export const EXCEPTIONS = {
   "rsasha1.net":
     "DNSViz 0.9.4 follows RFC 8624 (RSASHA1: NOT RECOMMENDED, a warning); RFC 9905 5 makes it MUST NOT for signing, so we fail (docs/dnssec.md)",
   "nsec3-legacy.org":
     "DNSViz 0.9.4 predates RFC 9276: we warn on NSEC3 iterations above 0 (MUST be 0) and a salt (SHOULD NOT), RFC 9276 3.1"
 }
-
-const dir = mkdtempSync(join(tmpdir(), "crosscheck-dnssec-"))
-const anchor = execFileSync("dig", [`@${resolver}`, ".", "DNSKEY", "+noall", "+answer"])
-  .toString()
-  .split("\n")
-  .filter((l) => /\sDNSKEY\s+257\s/.test(l))
-  .join("\n")
-writeFileSync(join(dir, "anchor.txt"), `${anchor}\n`)
-const probe = execFileSync("dnsviz", ["probe", "-s", resolver, ...domains], {
-  stdio: ["ignore", "pipe", "ignore"]
-})
-writeFileSync(join(dir, "probe.json"), probe)
-const grok = `import sys
-from dnsviz.commands import grok
-grok.test_pygraphviz = lambda: None
-grok.main(["grok"] + sys.argv[1:])
-`
-writeFileSync(join(dir, "grok.py"), grok)
-const analysed = JSON.parse(
-  execFileSync(
-    "/usr/bin/python3",
-    [join(dir, "grok.py"), "-t", join(dir, "anchor.txt"), "-r", join(dir, "probe.json"), "-l", "info"],
-    {
-      stdio: ["ignore", "pipe", "ignore"]
-    }
-  ).toString()
-)
 
 /** Every error and warning code under a node of DNSViz's output. */
 const codes = (node, kind, out = new Set()) => {
@@ -70,27 +35,74 @@ const codes = (node, kind, out = new Set()) => {
   return out
 }
 
-let unexplained = 0
-for (const domain of domains) {
-  const zone = analysed[`${domain}.`] ?? {}
-  const theirs = {
-    state: (zone.delegation?.status ?? "INSECURE").toLowerCase(),
-    errors: [...codes(zone, "errors")],
-    warnings: [...codes(zone, "warnings")]
+/** DNSViz's probe and grok of the domains, trusting the world root's KSK. */
+const dnsviz = (resolver, domains) => {
+  const dir = mkdtempSync(join(tmpdir(), "crosscheck-dnssec-"))
+  const anchor = execFileSync("dig", [`@${resolver}`, ".", "DNSKEY", "+noall", "+answer"])
+    .toString()
+    .split("\n")
+    .filter((l) => /\sDNSKEY\s+257\s/.test(l))
+    .join("\n")
+  writeFileSync(join(dir, "anchor.txt"), `${anchor}\n`)
+  const probe = execFileSync("dnsviz", ["probe", "-s", resolver, ...domains], {
+    stdio: ["ignore", "pipe", "ignore"],
+    maxBuffer: 256 * 1024 * 1024
+  })
+  writeFileSync(join(dir, "probe.json"), probe)
+  const grok = `import sys
+from dnsviz.commands import grok
+grok.test_pygraphviz = lambda: None
+grok.main(["grok"] + sys.argv[1:])
+`
+  writeFileSync(join(dir, "grok.py"), grok)
+  try {
+    return JSON.parse(
+      execFileSync(
+        "/usr/bin/python3",
+        [join(dir, "grok.py"), "-t", join(dir, "anchor.txt"), "-r", join(dir, "probe.json"), "-l", "info"],
+        { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 * 1024 * 1024 }
+      ).toString()
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
-  const theirStatus = theirs.errors.length > 0 ? "fail" : theirs.warnings.length > 0 ? "warning" : "pass"
-  const ours = await (await fetch(`${api}/dns/dnssec?domain=${domain}`)).json()
-  const ourStatus = ours.status === "missing" ? "pass" : ours.status
-  const agree = ours.state === theirs.state && (ours.signed ? ourStatus === theirStatus : true)
-  const why = agree ? "" : (EXCEPTIONS[domain] ?? "UNEXPLAINED")
-  if (!agree && !EXCEPTIONS[domain]) unexplained++
-  console.log(
-    `${agree ? "agree   " : "DISAGREE"} ${domain.padEnd(20)} ours ${ours.state}/${ours.status}  dnsviz ${theirs.state}/${theirStatus} ${[...theirs.errors, ...theirs.warnings].join(",")}${why ? `\n         ${why}` : ""}`
-  )
 }
-console.log(
-  unexplained === 0
-    ? "full agreement, apart from documented exceptions"
-    : `${unexplained} unexplained disagreement(s)`
-)
-process.exit(unexplained === 0 ? 0 : 1)
+
+/** Compare and print (through `log`); the totals. */
+export const run = async (api, log = console.log) => {
+  ensureApt(["dnsviz", "dig"], ["dnsviz", "python3-pygraphviz", "bind9-dnsutils"])
+  const env = worldEnv()
+  const resolver = env.DNS_RESOLVERS.split(",")[0]
+  // Signed scenarios only: DNSViz 0.9.4's grok crashes (KeyError in _serialize_rrset_info) at
+  // level info on an unsigned zone's negative answers.
+  const domains = worldScenarios(env, log)
+    .filter((s) => s.dnssec)
+    .map((s) => s.domain)
+  const analysed = dnsviz(resolver, domains)
+  const tally = report("dnsviz", EXCEPTIONS, log)
+  for (const domain of domains) {
+    const zone = analysed[`${domain}.`] ?? {}
+    const theirs = {
+      state: (zone.delegation?.status ?? "INSECURE").toLowerCase(),
+      errors: [...codes(zone, "errors")],
+      warnings: [...codes(zone, "warnings")]
+    }
+    const theirStatus = theirs.errors.length > 0 ? "fail" : theirs.warnings.length > 0 ? "warning" : "pass"
+    const { status, body: ours } = await getJson(api, `/dns/dnssec?domain=${domain}`)
+    const ourStatus = ours.status === "missing" ? "pass" : ours.status
+    const agree =
+      status === 200 && ours.state === theirs.state && (ours.signed ? ourStatus === theirStatus : true)
+    tally.add(
+      domain,
+      agree,
+      status === 200 ? `${ours.state}/${ours.status}` : `HTTP ${status} ${ours.error ?? ""}`,
+      `${theirs.state}/${theirStatus} ${[...theirs.errors, ...theirs.warnings].join(",")}`
+    )
+  }
+  return tally.finish()
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const api = process.argv[2] ?? "http://localhost:8080/api"
+  process.exit((await run(api)).unexplained === 0 ? 0 : 1)
+}

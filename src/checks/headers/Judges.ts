@@ -128,9 +128,10 @@ const REFERRER_UNSAFE = new Set(["unsafe-url", "no-referrer-when-downgrade"])
 
 /**
  * W3C Referrer Policy §8.1: the last recognised token of the list wins. `unsafe-url`, `origin` and
- * `origin-when-cross-origin` send the page's URL or origin to every site, over plain HTTP too: the
- * HTTP Observatory fails them (referrer-policy-unsafe), and so do we. `no-referrer-when-downgrade`
- * (the old browser default) is weak, as the Observatory leaves it neutral.
+ * `origin-when-cross-origin` send the page's URL or origin to every site, over plain HTTP too;
+ * `no-referrer-when-downgrade` (the old browser default) sends the full URL to every HTTPS site,
+ * more than `origin` gives away. The HTTP Observatory fails all four (referrer-policy-unsafe,
+ * checked by scripts/crosscheck/header-values.mjs), and so do we.
  */
 export const judgeReferrer = (value: string): Judgement => {
   const tokens = value
@@ -143,7 +144,7 @@ export const judgeReferrer = (value: string): Judgement => {
   if (last === "unsafe-url") return unsafe(`'${last}' sends full URLs to every site, over plain HTTP too`)
   if (last === "origin" || last === "origin-when-cross-origin")
     return unsafe(`'${last}' sends the origin to every site, over plain HTTP too`)
-  if (REFERRER_UNSAFE.has(last)) return weak(`'${last}' sends full URLs to other HTTPS sites`)
+  if (REFERRER_UNSAFE.has(last)) return unsafe(`'${last}' sends full URLs to every other HTTPS site`)
   return good
 }
 

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+/**
+ * Cross-check of GET /email/smtp-tls against `openssl s_client -starttls smtp` and testssl.sh
+ * (Debian `testssl.sh` 3.0.8, `-t smtp -S -p`) on every MX address of the test world's built-in
+ * scenarios, both trusting the world's private CA (EXTRA_CA_FILE, as the service does). Per address
+ * and check:
+ * - addresses (per domain): we probed exactly the addresses the world gives its MX hosts;
+ * - starttls: openssl completed STARTTLS and a handshake / found no STARTTLS / got no answer, vs
+ *   our `starttls` (null: unknown);
+ * - verify: openssl's verification of chain, name and dates (-verify_hostname) vs `certificateValid`;
+ * - trust, name, expired, notAfter, key: testssl's cert_chain_of_trust, cert_trust,
+ *   cert_expirationStatus, cert_notAfter and cert_keySize vs `trusted`, `hostnameMatch`, `expired`,
+ *   `expiresAt` and our key-size warning;
+ * - protocols: a deprecated protocol (SSLv2/3, TLS 1.0/1.1) offered (testssl) vs negotiated (ours);
+ * - verdict: the address's status derived from the tools (no STARTTLS or a bad certificate: fail;
+ *   a weak key or a deprecated protocol negotiated: warning; no answer: unknown) vs ours.
+ * testssl runs only where openssl completed a handshake (on a silent or TLS-less server it retries
+ * for minutes). Exit 1 on an unexplained disagreement.
+ *
+ * Usage: node scripts/crosscheck/starttls.mjs API_BASE   (scripts/crosscheck/all.mjs starts a service)
+ */
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
+
+/** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
+export const EXCEPTIONS = {
+  "* protocols":
+    "testssl flags TLS 1.0/1.1 that a server still offers; we judge what a current sender negotiates (TLS 1.2+ here). For opportunistic SMTP TLS any encryption beats the plaintext fallback (RFC 7435 1.1), so offering old versions to old senders is not a failure; RFC 8996 forbids negotiating them, which we report (warning)"
+}
+
+/** Run a tool with stdin at EOF (s_client ends its session then); its output, whatever its exit. */
+const tool = (command, args, timeoutMs) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs })
+    let out = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.stderr.on("data", (d) => (out += d))
+    child.on("close", () => resolve(out))
+  })
+
+/** openssl s_client's STARTTLS session: `starttls` true/false/null (no answer), `verified`. */
+const openssl = async (ca, host, ip, port) => {
+  const address = ip.includes(":") ? `[${ip}]:${port}` : `${ip}:${port}`
+  const args = ["s_client", "-starttls", "smtp", "-connect", address, "-servername", host]
+  const out = await tool("openssl", [...args, "-verify_hostname", host, "-CAfile", ca, "-brief"], 20_000)
+  const established = out.includes("CONNECTION ESTABLISHED")
+  return {
+    starttls: established ? true : out.includes("Didn't find STARTTLS") ? false : null,
+    verified: established ? /^Verification: OK/m.test(out) : null,
+    detail: established ? (/^Verification(?: error)?: (.*)$/m.exec(out)?.[1] ?? "") : out.split("\n")[0]
+  }
+}
+
+/** testssl.sh's findings for one address, by id. */
+const testssl = async (ca, dir, host, ip, port) => {
+  const file = join(dir, `${host}-${ip.replaceAll(":", "_")}.json`)
+  const args = ["--quiet", "--color", "0", "-t", "smtp", "--ip", ip, "--nodns", "min", "--add-ca", ca]
+  // testssl exits non-zero when it found problems; the JSON file has them
+  await tool(
+    "testssl",
+    [
+      ...args,
+      ...(ip.includes(":") ? ["-6"] : []),
+      "-S",
+      "-p",
+      "--warnings",
+      "off",
+      "--connect-timeout",
+      "5",
+      "--openssl-timeout",
+      "10",
+      "--jsonfile",
+      file,
+      `${host}:${port}`
+    ],
+    240_000
+  )
+  // no file: testssl itself failed; the address then counts as unknown (and disagrees)
+  return existsSync(file) ? new Map(JSON.parse(readFileSync(file, "utf8")).map((f) => [f.id, f])) : null
+}
+
+const OLD = ["SSLv2", "SSLv3", "TLS1", "TLS1_1"]
+const OLD_OURS = new Set(["SSLv2", "SSLv3", "TLSv1", "TLSv1.1"])
+
+/** What the tools say about one address, in our terms. */
+const theirView = (o, t) => {
+  if (o.starttls !== true || !t)
+    return { starttls: o.starttls, verdict: o.starttls === false ? "fail" : "unknown" }
+  const ok = (id) => t.get(id)?.severity === "OK"
+  const view = {
+    starttls: true,
+    verified: o.verified,
+    trusted: ok("cert_chain_of_trust"),
+    nameMatch: ok("cert_trust"),
+    expired: t.get("cert_expirationStatus")?.finding === "expired",
+    notAfter: t.get("cert_notAfter")?.finding ?? null,
+    weakKey: !ok("cert_keySize"),
+    oldOffered: OLD.filter((id) => t.get(id)?.finding?.startsWith("offered"))
+  }
+  // Deprecated versions only offered do not enter the verdict: see the "* protocols" exception.
+  const bad = !view.trusted || !view.nameMatch || view.expired
+  return { ...view, verdict: bad ? "fail" : view.weakKey ? "warning" : "pass" }
+}
+
+/** Compare and print (through `log`); the totals. */
+export const run = async (api, log = console.log) => {
+  ensureApt(["openssl", "testssl"], ["openssl", "testssl.sh", "bind9-dnsutils"])
+  const env = worldEnv()
+  const ca = env.EXTRA_CA_FILE
+  const port = Number(env.SMTP_PORT ?? 25)
+  const dir = mkdtempSync(join(tmpdir(), "crosscheck-starttls-"))
+  const scenarios = worldScenarios(env, log).filter((s) => (s.mx ?? []).length > 0)
+  const tally = report("openssl+testssl", EXCEPTIONS, log)
+  const servers = []
+  for (const { domain, mx } of scenarios) {
+    const { status, body } = await getJson(api, `/email/smtp-tls?domain=${domain}`)
+    if (status !== 200) {
+      tally.add(`${domain} smtp-tls`, false, `HTTP ${status} ${body.error ?? ""}`, "-")
+      continue
+    }
+    servers.push(...body.servers)
+    // every address the world gives an MX host is probed, and nothing else
+    const world = mx.flatMap((m) => [m.addr, ...(m.aaaa ? [m.aaaa] : [])].map((ip) => `${m.host}@${ip}`))
+    const probed = body.servers.map((x) => `${x.host}@${x.ip}`)
+    tally.add(
+      `${domain} addresses`,
+      world.sort().join() === probed.sort().join(),
+      probed.join(","),
+      world.join(",")
+    )
+  }
+  // three addresses at a time: testssl is a few hundred openssl processes per address
+  const views = []
+  for (let i = 0; i < servers.length; i += 3)
+    views.push(
+      ...(await Promise.all(
+        servers.slice(i, i + 3).map(async (s) => {
+          const o = await openssl(ca, s.host, s.ip, port)
+          return theirView(o, o.starttls === true ? await testssl(ca, dir, s.host, s.ip, port) : null)
+        })
+      ))
+    )
+  servers.forEach((ours, i) => {
+    const theirs = views[i]
+    const at = `${ours.host}@${ours.ip}`
+    const compare = (check, a, b) => tally.add(`${at} ${check}`, a === b, String(a), String(b))
+    compare("starttls", ours.starttls, theirs.starttls)
+    if (theirs.starttls === true && ours.starttls === true) {
+      compare("verify", ours.certificateValid, theirs.verified)
+      compare("trust", ours.trusted, theirs.trusted)
+      compare("name", ours.hostnameMatch, theirs.nameMatch)
+      compare("expired", ours.expired, theirs.expired)
+      compare("notAfter", ours.expiresAt?.slice(0, 16).replace("T", " ") ?? null, theirs.notAfter)
+      compare(
+        "key",
+        ours.issues.some((x) => /key of \d+ bits/.test(x)),
+        theirs.weakKey
+      )
+      compare("protocols", OLD_OURS.has(ours.tlsVersion), theirs.oldOffered.length > 0)
+    }
+    compare("verdict", ours.status, theirs.verdict)
+  })
+  rmSync(dir, { recursive: true, force: true })
+  return tally.finish()
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const api = process.argv[2] ?? "http://localhost:8080/api"
+  process.exit((await run(api)).unexplained === 0 ? 0 : 1)
+}

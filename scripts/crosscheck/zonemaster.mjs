@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+/**
+ * Cross-check of GET /dns/dnssec against Zonemaster (Debian package `zonemaster-cli` 5.0.2, engine
+ * 4.6.2) on every built-in zone of the test world. Zonemaster starts from the world's root (a hints
+ * file naming the world's root server) and runs its DNSSEC test cases; we compare
+ * - the state: insecure when Zonemaster finds neither DNSKEY nor DS (NOT_SIGNED), bogus when a
+ *   test of the chain or of the signatures (DNSSEC02, 04 RRSIG_EXPIRED, 07, 08, 09, 10, 11) reports
+ *   an ERROR, else secure;
+ * - for signed zones, the status: ERROR or CRITICAL is fail, WARNING is warning, else pass.
+ * A disagreement we keep on purpose is in EXCEPTIONS with its reason. Exit 1 when an unexplained
+ * disagreement remains.
+ *
+ * Usage: node scripts/crosscheck/zonemaster.mjs API_BASE   (scripts/crosscheck/all starts a service)
+ */
+import { execFile, execFileSync } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { promisify } from "node:util"
+import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
+
+/** Disagreements kept on purpose, with the reason. */
+export const EXCEPTIONS = {
+  "rsasha1.net":
+    "Zonemaster 4.6.2 follows RFC 8624 3.1 (RSASHA1: NOT RECOMMENDED, a WARNING); RFC 9905 5 makes it MUST NOT for signing, so we fail (docs/dnssec.md)",
+  "nsec3-legacy.org":
+    "Zonemaster 4.6.2 accepts 10 NSEC3 iterations and a salt (ITERATIONS_OK; it notes only more than 100); RFC 9276 3.1: iterations MUST be 0, a salt SHOULD NOT be used, so we warn"
+}
+
+/** Test cases whose ERROR means a validator cannot build the chain: the zone is bogus. */
+const CHAIN_CASES = new Set(["DNSSEC02", "DNSSEC07", "DNSSEC08", "DNSSEC09", "DNSSEC10", "DNSSEC11"])
+const RANK = { CRITICAL: 3, ERROR: 3, WARNING: 2 }
+
+/** Zonemaster's verdict for one zone: state, status and the tags that decided them. */
+const zonemaster = async (hints, domain) => {
+  const { stdout } = await promisify(execFile)(
+    "zonemaster-cli",
+    ["--json-stream", "--raw", "--level", "INFO", "--test", "DNSSEC", "--hints", hints, domain],
+    { maxBuffer: 16 * 1024 * 1024 }
+  )
+  const entries = stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l))
+  const unsigned = entries.some((e) => e.tag === "NOT_SIGNED" || e.tag === "NEITHER_DNSKEY_NOR_DS")
+  const bad = entries.filter((e) => RANK[e.level] >= 2)
+  const bogus = bad.some(
+    (e) => RANK[e.level] === 3 && (CHAIN_CASES.has(e.testcase) || e.tag === "RRSIG_EXPIRED")
+  )
+  const worst = Math.max(0, ...bad.map((e) => RANK[e.level]))
+  return {
+    state: unsigned ? "insecure" : bogus ? "bogus" : "secure",
+    status: worst === 3 ? "fail" : worst === 2 ? "warning" : "pass",
+    tags: [...new Set(bad.map((e) => e.tag))]
+  }
+}
+
+/** A root hints file naming the world's root servers (Zonemaster starts every walk there). */
+const worldHints = (env) => {
+  const auth = env.WORLD_AUTH_DNS
+  const dig = (...args) =>
+    execFileSync("dig", [`@${auth}`, ...args, "+short"])
+      .toString()
+      .trim()
+      .split("\n")
+  const lines = []
+  for (const ns of dig(".", "NS").filter(Boolean)) {
+    lines.push(`.\t3600000\tNS\t${ns}`)
+    for (const a of dig(ns, "A").filter(Boolean)) lines.push(`${ns}\t3600000\tA\t${a}`)
+  }
+  const file = join(mkdtempSync(join(tmpdir(), "crosscheck-zonemaster-")), "hints")
+  writeFileSync(file, `${lines.join("\n")}\n`)
+  return file
+}
+
+/** Compare and print (through `log`); the totals. */
+export const run = async (api, log = console.log) => {
+  ensureApt(["zonemaster-cli", "dig"], ["zonemaster-cli", "bind9-dnsutils"])
+  const env = worldEnv()
+  const hints = worldHints(env)
+  const domains = worldScenarios(env, log).map((s) => s.domain)
+  const tally = report("zonemaster", EXCEPTIONS, log)
+  const theirs = new Map()
+  // four at a time: each run is a second or less of queries to the world's Knot
+  for (let i = 0; i < domains.length; i += 4)
+    for (const [d, v] of await Promise.all(
+      domains.slice(i, i + 4).map(async (d) => [d, await zonemaster(hints, d)])
+    ))
+      theirs.set(d, v)
+  for (const domain of domains) {
+    const zm = theirs.get(domain)
+    const { status, body: ours } = await getJson(api, `/dns/dnssec?domain=${domain}`)
+    if (status !== 200) {
+      tally.add(domain, false, `HTTP ${status} ${ours.error ?? ""}`, `${zm.state}/${zm.status}`)
+      continue
+    }
+    const agree = ours.state === zm.state && (ours.signed ? ours.status === zm.status : true)
+    tally.add(domain, agree, `${ours.state}/${ours.status}`, `${zm.state}/${zm.status} ${zm.tags.join(",")}`)
+  }
+  rmSync(dirname(hints), { recursive: true, force: true })
+  return tally.finish()
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const api = process.argv[2] ?? "http://localhost:8080/api"
+  process.exit((await run(api)).unexplained === 0 ? 0 : 1)
+}
