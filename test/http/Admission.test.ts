@@ -172,23 +172,25 @@ layer(testApp({ RATE_COSTLY_BURST: "1", RATE_COSTLY_PER_MINUTE: "1", TRUSTED_PRO
   }
 )
 
+/** Settings for a resolver that never answers: each lookup stays inside the gate until its timeout. */
+const silentResolver = Effect.gen(function* () {
+  const silent = dgram.createSocket("udp4")
+  yield* Effect.acquireRelease(
+    Effect.async<void>((resume) => {
+      silent.bind(0, "127.0.0.1", () => resume(Effect.void))
+    }),
+    () => Effect.sync(() => void silent.close())
+  )
+  return { DNS_RESOLVERS: `127.0.0.1:${silent.address().port}`, DNS_TIMEOUT_MS: "1500", DNS_RETRIES: "0" }
+})
+
 describe("the global gate over HTTP", () => {
   it.scopedLive(
     "beyond concurrency and queue, costly requests get 503 with Retry-After, fast; /health stays up",
     () =>
       Effect.gen(function* () {
-        // A resolver that never answers keeps each lookup inside the gate until its timeout.
-        const silent = dgram.createSocket("udp4")
-        yield* Effect.acquireRelease(
-          Effect.async<void>((resume) => {
-            silent.bind(0, "127.0.0.1", () => resume(Effect.void))
-          }),
-          () => Effect.sync(() => void silent.close())
-        )
         const app = testApp({
-          DNS_RESOLVERS: `127.0.0.1:${silent.address().port}`,
-          DNS_TIMEOUT_MS: "1500",
-          DNS_RETRIES: "0",
+          ...(yield* silentResolver),
           ADMISSION_CONCURRENCY: "2",
           ADMISSION_QUEUE: "2",
           ADMISSION_QUEUE_MS: "200"
@@ -212,17 +214,8 @@ describe("the global gate over HTTP", () => {
 
   it.scopedLive("a full gate refuses in the gatekeeper, before the request is read or routed", () =>
     Effect.gen(function* () {
-      const silent = dgram.createSocket("udp4")
-      yield* Effect.acquireRelease(
-        Effect.async<void>((resume) => {
-          silent.bind(0, "127.0.0.1", () => resume(Effect.void))
-        }),
-        () => Effect.sync(() => void silent.close())
-      )
       const app = testApp({
-        DNS_RESOLVERS: `127.0.0.1:${silent.address().port}`,
-        DNS_TIMEOUT_MS: "1500",
-        DNS_RETRIES: "0",
+        ...(yield* silentResolver),
         ADMISSION_CONCURRENCY: "1",
         ADMISSION_QUEUE: "0"
       })
