@@ -9,18 +9,25 @@
  * read. On its own port it is accepted in the next iteration. Nothing else is served there, so the
  * port can stay private to the load balancer or the orchestrator's probes.
  */
-import { createServer } from "node:http"
+import { createServer, type ServerResponse } from "node:http"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { Health, writeHealth } from "./Health.ts"
 
-const text = (status: number, error: string, extra: Record<string, string> = {}) => {
+/** A JSON `{ error }` answer (the contract's error shape, on this port too). */
+const refuse = (
+  res: ServerResponse,
+  status: 404 | 405,
+  error: string,
+  extra: Record<string, string> = {}
+) => {
   const body = JSON.stringify({ error })
-  return [
-    status,
-    { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...extra },
-    body
-  ] as const
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    ...extra
+  })
+  res.end(body)
 }
 
 /** The health listener on HOST:HEALTH_PORT while the layer lives; nothing when HEALTH_PORT is 0. */
@@ -29,18 +36,15 @@ export const HealthPortLive = Layer.scopedDiscard(
     const { host, healthPort } = yield* AppConfig
     if (healthPort === 0) return
     const health = yield* Health
-    const server = createServer((req, res) => {
+    const server = createServer({ maxHeaderSize: 8_192, headersTimeout: 10_000 }, (req, res) => {
       const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "")
-      if (path !== "/health" && path !== "/api/health") {
-        const [status, headers, body] = text(404, "this port answers GET /health only")
-        return void res.writeHead(status, headers).end(body)
-      }
-      if (req.method !== "GET" && req.method !== "HEAD") {
-        const [status, headers, body] = text(405, "use GET", { allow: "GET, HEAD" })
-        return void res.writeHead(status, headers).end(body)
-      }
-      writeHealth(req, res, health.answer())
+      if (path !== "/health" && path !== "/api/health") refuse(res, 404, "this port answers GET /health only")
+      else if (req.method !== "GET" && req.method !== "HEAD")
+        refuse(res, 405, "use GET", { allow: "GET, HEAD" })
+      else writeHealth(req, res, health.answer())
     })
+    // A probe sends one short line: anything malformed or slow is closed, not answered.
+    server.on("clientError", (_error, socket) => socket.destroy())
     yield* Effect.acquireRelease(
       Effect.async<void, Error>((resume) => {
         server.once("error", (e) => resume(Effect.fail(e)))
