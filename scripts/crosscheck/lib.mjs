@@ -85,14 +85,21 @@ export const ensureApt = (binaries, packages) => {
   })
   if (missing.length === 0) return
   const install = () =>
-    execFileSync("apt-get", ["install", "-y", "--no-install-recommends", ...packages], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-    })
+    // The lock timeout: other installers (the cluster's Postgres) may run at the same time under npm test.
+    execFileSync(
+      "apt-get",
+      ["install", "-y", "-o", "DPkg::Lock::Timeout=300", "--no-install-recommends", ...packages],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+      }
+    )
   try {
     install()
   } catch {
-    execFileSync("apt-get", ["update"], { stdio: ["ignore", "ignore", "inherit"] })
+    execFileSync("apt-get", ["update", "-o", "DPkg::Lock::Timeout=300"], {
+      stdio: ["ignore", "ignore", "inherit"]
+    })
     install()
   }
 }
