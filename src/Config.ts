@@ -232,6 +232,8 @@ export const settings = Config.all({
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
   admissionMaxLagMs: ms("ADMISSION_MAX_LAG_MS", 75),
+  // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
+  earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
   // a listener of its own for GET /health (http/HealthPort.ts); 0: none
   healthPort: int("HEALTH_PORT", 0),

@@ -61,6 +61,8 @@ const startServer = async (): Promise<{ base: string; healthUrl: string; child: 
   execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit" })
   const node = [
     process.execPath,
+    // e.g. SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (not allowed in NODE_OPTIONS)
+    ...(process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean),
     "--enable-source-maps",
     "--import",
     join(here, "loopDelay.mjs"),
@@ -118,20 +120,24 @@ const get = (url: string, headers: Record<string, string>, agent?: http.Agent) =
 /**
  * The /health prober, a process of its own: every 100 ms one GET on a keep-alive connection, one
  * on a new connection (\`agent: false\`), and, when the server has one, one on a new connection to
- * its HEALTH_PORT. It prints "R" once its keep-alive connection answered (so
+ * its HEALTH_PORT. With the keep-alive latencies it reports the three slowest and when they were sent. It prints "R" once its keep-alive connection answered (so
  * that connection is not queued behind the crowd's 500 new ones), and on stdin's end the latencies
  * (Infinity if not 200) as JSON.
  */
 const PROBER = `
 const http = require("node:http")
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const out = { keepAlive: [], fresh: [], healthPort: [] }
+const out = { keepAlive: [], fresh: [], healthPort: [], slowest: [] }
+const note = (kind, t, ms) => {
+  out[kind].push(ms)
+  if (kind === "keepAlive") out.slowest.push([ms, Date.now() - (performance.now() - t)])
+}
 const probe = (kind, a, url = process.argv[1]) => {
   const t = performance.now()
   http.get(url, { agent: a, timeout: 30000 }, (res) => {
     res.resume()
-    res.on("end", () => out[kind].push(res.statusCode === 200 ? performance.now() - t : Infinity))
-  }).on("error", () => out[kind].push(Infinity))
+    res.on("end", () => note(kind, t, res.statusCode === 200 ? performance.now() - t : Infinity))
+  }).on("error", () => note(kind, t, Infinity))
 }
 http.get(process.argv[1], { agent }, (res) => { res.resume(); res.on("end", () => process.stdout.write("R")) })
 const timer = setInterval(() => {
@@ -140,7 +146,12 @@ const timer = setInterval(() => {
   if (process.argv[2]) probe("healthPort", false, process.argv[2])
 }, 100)
 process.stdin.resume()
-process.stdin.on("end", () => { clearInterval(timer); agent.destroy(); process.stdout.write(JSON.stringify(out)) })
+process.stdin.on("end", () => {
+  clearInterval(timer)
+  agent.destroy()
+  out.slowest = out.slowest.sort((a, b) => b[0] - a[0]).slice(0, 3)
+  process.stdout.write(JSON.stringify(out))
+})
 `
 
 /** Lines the server's loop-delay reporter wrote within [from, to]: [p50, p99, max, cpu%] per second. */
@@ -214,6 +225,7 @@ const phase = async (
     keepAlive: Array<number>
     fresh: Array<number>
     healthPort: Array<number>
+    slowest: Array<[number, number]>
   }>((resolve) => {
     prober.once("exit", () => resolve(JSON.parse(Buffer.concat(proberOut).toString().slice(1))))
     prober.stdin!.end()
@@ -237,6 +249,7 @@ const phase = async (
       `  latency all p50 ${f(pct(ms, 50))} ms p99 ${f(pct(ms, 99))} ms; 200s p50 ${f(pct(ok, 50))} ms p99 ${f(pct(ok, 99))} ms`,
       `  /health keep-alive ${keep.length} probes p50 ${f(pct(keep, 50))} ms p99 ${f(pct(keep, 99))} ms max ${f(keep[keep.length - 1] ?? NaN)} ms`,
       `  /health new connection ${fresh.length} probes p50 ${f(pct(fresh, 50))} ms p99 ${f(pct(fresh, 99))} ms max ${f(fresh[fresh.length - 1] ?? NaN)} ms`,
+      `  slowest keep-alive probes ${health.slowest.map(([ms, at]) => `${f(ms)} ms at +${((at - started) / 1000).toFixed(1)} s`).join(", ")}`,
       own.length === 0
         ? "  HEALTH_PORT: not probed (a server given by URL)"
         : `  /health on HEALTH_PORT, new connection ${own.length} probes p50 ${f(pct(own, 50))} ms p99 ${f(pct(own, 99))} ms max ${f(own[own.length - 1] ?? NaN)} ms`,

@@ -10,11 +10,15 @@
  *   no more work is started than the process can finish.
  * - When the event loop already lags (`ADMISSION_MAX_LAG_MS`), costly requests get 503 at once:
  *   the gate counts requests, but CPU is what a warm scan spends, and /health shares the loop.
+ * - A client back on the same connection before the `Retry-After` it was given there waits for it
+ *   (`EARLY_RETRY_HOLD_MS`), then is judged anew: a crowd that ignores `Retry-After` sends one
+ *   request per refusal period instead of thousands a second.
  * - `/health` is exempt from all of it, so probes see the truth about a busy service, and is answered
  *   here, from the state `Health.ts` refreshes in the background.
  *
  * The buckets and the lag check run in node's request event, before the Effect runtime: a flood of
- * refusals then costs little more than parsing it, which is what keeps /health fast under one.
+ * refusals then costs little more than parsing it, and holding the early retries keeps it small,
+ * which is what keeps /health fast under one.
  */
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -167,6 +171,7 @@ export interface GatekeeperSettings {
   readonly rateCheapBurst: number
   readonly rateCheapPerMinute: number
   readonly admissionMaxLagMs: number
+  readonly earlyRetryHoldMs: number
 }
 
 /** How late a 10 ms timer fires, as the worst of the last few ticks: the event loop's backlog. */
@@ -184,7 +189,13 @@ const makeLagMeter = () => {
   return { lag: () => Math.max(...recent), stop: () => clearInterval(timer) }
 }
 
-const refuse = (res: ServerResponse, status: 429 | 503, error: string, retryAfter: number) => {
+interface Refusal {
+  readonly status: 429 | 503
+  readonly error: string
+  readonly retryAfter: number
+}
+
+const refuse = (res: ServerResponse, { status, error, retryAfter }: Refusal) => {
   const body = JSON.stringify(status === 429 ? { error, retryAfter } : { error })
   res.writeHead(status, {
     "content-type": "application/json",
@@ -194,20 +205,110 @@ const refuse = (res: ServerResponse, status: 429 | 503, error: string, retryAfte
   res.end(body)
 }
 
+/** Held requests at most, whatever the connections: beyond, an early retry is judged at once. */
+const MAX_HELD = 10_000
+/** Held requests judged per event-loop turn once their time has come. */
+const RELEASE_PER_TURN = 16
+
 /**
- * The first look at every request, in node's `request` event: true when it was answered here
- * (429 over the client's bucket, 503 for costly work while the loop lags), false to pass it on.
+ * The first look at every request, in node's `request` event: true when it was taken here
+ * (answered: 429 over the client's bucket, 503 for costly work while the loop lags or the gate is
+ * full; or held, see below), false to pass it on now. `pass` hands a held request on later.
+ *
+ * A client that comes back on the same connection before the `Retry-After` it was just given there
+ * did read it (HTTP/1.1 answers one request at a time) and ignored it. Its request is held until
+ * that time (at most `earlyRetryHoldMs`), then judged like any other: admitted if there is room
+ * by then, refused otherwise. Well-behaved clients never wait; a client hammering in a loop gets one
+ * answer per `Retry-After` per connection instead of thousands a second, which is what kept the
+ * event loop, and /health with it, busy under a crowd (docs/bench.md). This is nginx's
+ * `limit_req ... delay`, applied only past a refusal. It holds the request, not the connection's
+ * reading: behind a trusted proxy, the connection carries other clients' requests only after this
+ * one is answered, and those are judged by their own addresses.
  */
 export const makeGatekeeper = (
   settings: GatekeeperSettings,
   health?: () => HealthAnswer,
-  gate?: Pick<Gate, "full" | "retryAfterS">
+  gate?: Pick<Gate, "full" | "retryAfterS">,
+  pass: (req: IncomingMessage, res: ServerResponse) => void = () => {}
 ) => {
   const buckets = {
     costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
     cheap: makeBuckets({ burst: settings.rateCheapBurst, perMinute: settings.rateCheapPerMinute })
   }
   const meter = makeLagMeter()
+  /** Per connection, the last refusal's client and the time it was told to come back. */
+  const told = new WeakMap<object, { readonly client: string; readonly until: number }>()
+  const held = new Set<() => void>()
+
+  const judge = (kind: "cheap" | "costly", client: string): Refusal | undefined => {
+    const wait = buckets[kind].take(client, Date.now())
+    if (wait > 0)
+      return {
+        status: 429,
+        error: `too many requests from your address; retry in ${wait} s`,
+        retryAfter: wait
+      }
+    if (kind === "costly" && meter.lag() > settings.admissionMaxLagMs)
+      return { status: 503, error: "the service is at capacity; retry in a few seconds", retryAfter: 1 }
+    if (kind === "costly" && gate?.full() === true)
+      return {
+        status: 503,
+        error: "the service is at capacity; retry in a few seconds",
+        retryAfter: gate.retryAfterS
+      }
+    return undefined
+  }
+
+  /** Judge now: true when refused (and answered), false when admitted. */
+  const decide = (req: IncomingMessage, res: ServerResponse, kind: "cheap" | "costly", client: string) => {
+    const refusal = judge(kind, client)
+    if (refusal === undefined) return false
+    told.set(req.socket, { client, until: performance.now() + refusal.retryAfter * 1000 })
+    refuse(res, refusal)
+    return true
+  }
+
+  /**
+   * Held requests whose time has come, judged a few per event-loop turn: a crowd refused at once
+   * comes back at once, and judging it in one timer callback was one long turn (docs/bench.md).
+   */
+  const due: Array<() => void> = []
+  let draining = false
+  const drain = () => {
+    for (const release of due.splice(0, RELEASE_PER_TURN)) release()
+    draining = due.length > 0
+    if (draining) setImmediate(drain)
+  }
+
+  const hold = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    kind: "cheap" | "costly",
+    client: string,
+    ms: number
+  ) => {
+    const forget = () => {
+      clearTimeout(timer)
+      held.delete(release)
+      res.off("close", forget)
+    }
+    const release = () => {
+      if (!held.has(release)) return // the client hung up meanwhile
+      forget()
+      if (!decide(req, res, kind, client)) pass(req, res)
+    }
+    const timer = setTimeout(() => {
+      due.push(release)
+      if (!draining) {
+        draining = true
+        setImmediate(drain)
+      }
+    }, ms)
+    held.add(release)
+    // A client that hangs up is forgotten at once, unanswered.
+    res.once("close", forget)
+  }
+
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? "/"
     const q = url.indexOf("?")
@@ -225,20 +326,18 @@ export const makeGatekeeper = (
       Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
       settings.trustedProxies
     )
-    const wait = buckets[kind].take(client, Date.now())
-    if (wait > 0) {
-      refuse(res, 429, `too many requests from your address; retry in ${wait} s`, wait)
+    const last = told.get(req.socket)
+    const early = last !== undefined && last.client === client ? last.until - performance.now() : 0
+    if (early > 0 && settings.earlyRetryHoldMs > 0 && held.size < MAX_HELD) {
+      hold(req, res, kind, client, Math.min(early, settings.earlyRetryHoldMs))
       return true
     }
-    if (kind === "costly" && meter.lag() > settings.admissionMaxLagMs) {
-      refuse(res, 503, "the service is at capacity; retry in a few seconds", 1)
-      return true
-    }
-    if (kind === "costly" && gate?.full() === true) {
-      refuse(res, 503, "the service is at capacity; retry in a few seconds", gate.retryAfterS)
-      return true
-    }
-    return false
+    return decide(req, res, kind, client)
   }
-  return { handle, stop: meter.stop } as const
+  /** Close: held requests are judged at once, so none outlives the server. */
+  const stop = () => {
+    meter.stop()
+    for (const release of [...held]) release()
+  }
+  return { handle, stop, held: () => held.size } as const
 }

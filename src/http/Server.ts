@@ -117,9 +117,10 @@ export const makeNodeServer = (
   const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
   server.headersTimeout = 66_000
   server.on("clientError", onClientError)
-  // The gatekeeper answers refusals before the platform's request listener sees them.
-  const gatekeeper = makeGatekeeper(config, health, gate)
+  // The gatekeeper answers refusals before the platform's request listener sees them, and hands on
+  // later what it held.
   const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
+  const gatekeeper = makeGatekeeper(config, health, gate, (req, res) => emit("request", req, res))
   server.emit = ((event: string, ...args: Array<unknown>) =>
     event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
       ? true

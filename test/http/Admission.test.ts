@@ -2,11 +2,15 @@
  * Issue 12, load: per-client token buckets on every endpoint, a global gate on costly work with a
  * short queue (503 + Retry-After beyond), /health exempt, and the client behind a trusted proxy.
  */
+import { HttpServer } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import * as dgram from "node:dgram"
+import { EventEmitter } from "node:events"
+import * as http from "node:http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { makeBuckets, makeGate, makeGatekeeper, routeClass } from "../../src/http/Admission.ts"
+import { trustedCidrs } from "../../src/http/ClientAddress.ts"
 import { call, testApp } from "./harness.ts"
 
 describe("token buckets", () => {
@@ -78,22 +82,28 @@ describe("the gatekeeper", () => {
     rateCostlyPerMinute: 100,
     rateCheapBurst: 100,
     rateCheapPerMinute: 100,
-    admissionMaxLagMs: 1_000_000
+    admissionMaxLagMs: 1_000_000,
+    earlyRetryHoldMs: 2_000
   }
-  const exchange = (method: string, url: string) => {
+  const exchange = (
+    method: string,
+    url: string,
+    socket: object = { remoteAddress: "192.0.2.1" },
+    headers: Record<string, string> = {}
+  ) => {
     const sent: { status?: number; headers?: Record<string, string>; body?: string } = {}
-    const req = {
-      method,
-      url,
-      headers: {},
-      socket: { remoteAddress: "192.0.2.1" }
-    } as unknown as IncomingMessage
-    const res = {
+    const res = new EventEmitter() as EventEmitter & { writableEnded: boolean }
+    res.writableEnded = false
+    Object.assign(res, {
       writeHead: (status: number, headers: Record<string, string>) =>
         Object.assign(sent, { status, headers }),
-      end: (body?: string) => Object.assign(sent, { body })
-    } as unknown as ServerResponse
-    return { req, res, sent }
+      end: (body?: string) => {
+        res.writableEnded = true
+        Object.assign(sent, { body })
+      }
+    })
+    const req = { method, url, headers, socket } as unknown as IncomingMessage
+    return { req, res: res as unknown as ServerResponse & EventEmitter, sent }
   }
 
   it("refuses costly work with 503 at once while the gate is full, before the Effect runtime", () => {
@@ -123,6 +133,132 @@ describe("the gatekeeper", () => {
     expect(JSON.parse(health.sent.body!)).toEqual(body)
     keeper.stop()
   })
+})
+
+describe("a client that comes back before its Retry-After", () => {
+  const settings = {
+    trustedProxies: [],
+    rateCostlyBurst: 1,
+    rateCostlyPerMinute: 60,
+    rateCheapBurst: 100,
+    rateCheapPerMinute: 100,
+    admissionMaxLagMs: 1_000_000,
+    earlyRetryHoldMs: 2_000
+  }
+  const request = (socket: object) => {
+    const sent: { status?: number } = {}
+    const res = new EventEmitter() as EventEmitter & { writableEnded: boolean }
+    res.writableEnded = false
+    Object.assign(res, {
+      writeHead: (status: number) => Object.assign(sent, { status }),
+      end: () => void (res.writableEnded = true)
+    })
+    const req = { method: "GET", url: "/api/dns/lookup?domain=perfect.com", headers: {}, socket }
+    return {
+      req: req as unknown as IncomingMessage,
+      res: res as unknown as ServerResponse & EventEmitter,
+      sent
+    }
+  }
+
+  it("on the connection that was told is held, not answered; another connection is answered at once", () => {
+    const passed: Array<unknown> = []
+    const keeper = makeGatekeeper(settings, undefined, undefined, (req) => passed.push(req))
+    const socket = { remoteAddress: "192.0.2.1" }
+    expect(keeper.handle(request(socket).req, request(socket).res)).toBe(false) // the burst
+    const refused = request(socket)
+    expect(keeper.handle(refused.req, refused.res)).toBe(true)
+    expect(refused.sent.status).toBe(429)
+    const early = request(socket)
+    expect(keeper.handle(early.req, early.res)).toBe(true)
+    expect(early.sent.status).toBeUndefined()
+    expect(keeper.held()).toBe(1)
+    // The same client on a new connection has not been told yet: answered at once.
+    const other = request({ remoteAddress: "192.0.2.1" })
+    expect(keeper.handle(other.req, other.res)).toBe(true)
+    expect(other.sent.status).toBe(429)
+    // Closing judges what is held: still over the bucket, so a 429 now.
+    keeper.stop()
+    expect(early.sent.status).toBe(429)
+    expect(keeper.held()).toBe(0)
+    expect(passed).toEqual([])
+  })
+
+  it("a held request whose client hangs up is dropped unanswered", () => {
+    const keeper = makeGatekeeper(settings)
+    const socket = { remoteAddress: "192.0.2.2" }
+    keeper.handle(request(socket).req, request(socket).res)
+    keeper.handle(request(socket).req, request(socket).res)
+    const early = request(socket)
+    keeper.handle(early.req, early.res)
+    early.res.emit("close")
+    expect(keeper.held()).toBe(0)
+    keeper.stop()
+    expect(early.sent.status).toBeUndefined()
+  })
+
+  it("behind a trusted proxy, the next request on the connection from another client is not held", () => {
+    const keeperProxied = makeGatekeeper({ ...settings, trustedProxies: trustedCidrs(["127.0.0.1/32"]) })
+    const proxy = { remoteAddress: "127.0.0.1" }
+    const from = (client: string) => {
+      const r = request(proxy)
+      ;(r.req.headers as Record<string, string>)["x-forwarded-for"] = client
+      return r
+    }
+    keeperProxied.handle(from("203.0.113.1").req, from("203.0.113.1").res)
+    const told = from("203.0.113.1")
+    keeperProxied.handle(told.req, told.res)
+    expect(told.sent.status).toBe(429)
+    const next = from("203.0.113.2")
+    expect(keeperProxied.handle(next.req, next.res)).toBe(false)
+    const back = from("203.0.113.1")
+    keeperProxied.handle(back.req, back.res)
+    expect(back.sent.status).toBeUndefined()
+    expect(keeperProxied.held()).toBe(1)
+    keeperProxied.stop()
+  })
+})
+
+describe("early retries over HTTP", () => {
+  it.scopedLive("are answered after a client's other connection, which was not told", () =>
+    Effect.gen(function* () {
+      const app = testApp({
+        RATE_COSTLY_BURST: "1",
+        RATE_COSTLY_PER_MINUTE: "1",
+        EARLY_RETRY_HOLD_MS: "1500"
+      })
+      yield* Effect.gen(function* () {
+        const address = (yield* HttpServer.HttpServer).address
+        if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+        const agents = [1, 2].map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }))
+        yield* Effect.addFinalizer(() => Effect.sync(() => agents.forEach((a) => a.destroy())))
+        const get = (agent: http.Agent) =>
+          Effect.async<number>((resume) => {
+            http
+              .get(
+                { host: "127.0.0.1", port: address.port, path: "/api/dns/lookup?domain=perfect.com", agent },
+                (res) => {
+                  res.resume()
+                  res.on("end", () => resume(Effect.succeed(res.statusCode ?? 0)))
+                }
+              )
+              .on("error", () => resume(Effect.succeed(-1)))
+          })
+        yield* get(agents[0]!) // the burst: the answer does not matter (no resolver here)
+        expect(yield* get(agents[1]!)).toBe(429) // told on connection 2
+        // Back on connection 2 at once: held. Connection 1 was never told: answered at once.
+        const order: Array<string> = []
+        const held = yield* Effect.fork(
+          Effect.tap(get(agents[1]!), () => Effect.sync(() => order.push("held")))
+        )
+        yield* Effect.sleep("100 millis")
+        expect(yield* get(agents[0]!)).toBe(429)
+        order.push("other")
+        expect(yield* Fiber.join(held)).toBe(429)
+        expect(order).toEqual(["other", "held"])
+      }).pipe(Effect.provide(app))
+    })
+  )
 })
 
 layer(testApp({ RATE_COSTLY_BURST: "2", RATE_CHEAP_BURST: "3", RATE_COSTLY_PER_MINUTE: "6" }))(
