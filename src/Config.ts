@@ -232,6 +232,7 @@ export const settings = Config.all({
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
   admissionMaxLagMs: ms("ADMISSION_MAX_LAG_MS", 75),
+  admissionMaxBusyPercent: int("ADMISSION_MAX_BUSY_PERCENT", 85),
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),

@@ -8,8 +8,11 @@
  *   `ADMISSION_CONCURRENCY` at once, a FIFO queue of `ADMISSION_QUEUE` waiting at most
  *   `ADMISSION_QUEUE_MS`; beyond, 503 with `Retry-After`. Memory and latency stay bounded because
  *   no more work is started than the process can finish.
- * - When the event loop already lags (`ADMISSION_MAX_LAG_MS`), costly requests get 503 at once:
- *   the gate counts requests, but CPU is what a warm scan spends, and /health shares the loop.
+ * - When the event loop already lags (`ADMISSION_MAX_LAG_MS`) or was busy most of the last 100 ms
+ *   (`ADMISSION_MAX_BUSY_PERCENT`), costly requests get 503 at once: the gate counts requests, but
+ *   CPU is what a warm scan spends, and /health shares the loop. A saturated loop reads every
+ *   ready client in one turn, so its turns grow with the crowd; shedding before it saturates keeps
+ *   them short (docs/bench.md).
  * - A client back on the same connection before the `Retry-After` it was given there waits for it
  *   (`EARLY_RETRY_HOLD_MS`), then is judged anew: a crowd that ignores `Retry-After` sends one
  *   request per refusal period instead of thousands a second.
@@ -171,22 +174,37 @@ export interface GatekeeperSettings {
   readonly rateCheapBurst: number
   readonly rateCheapPerMinute: number
   readonly admissionMaxLagMs: number
+  readonly admissionMaxBusyPercent: number
   readonly earlyRetryHoldMs: number
 }
 
-/** How late a 10 ms timer fires, as the worst of the last few ticks: the event loop's backlog. */
+/**
+ * How late a 10 ms timer fires, as the worst of the last few ticks (the event loop's backlog), and
+ * the share of the last 100 ms the loop was busy (`eventLoopUtilization`: not waiting for I/O,
+ * including time the thread wanted a CPU and had none).
+ */
 const makeLagMeter = () => {
   const TICK = 10
   const recent = [0, 0, 0, 0, 0]
+  const busy = Array.from({ length: 10 }, () => 0)
   let last = performance.now()
+  let elu = performance.eventLoopUtilization()
   let i = 0
   const timer = setInterval(() => {
     const now = performance.now()
-    recent[i++ % recent.length] = Math.max(0, now - last - TICK)
+    recent[i % recent.length] = Math.max(0, now - last - TICK)
+    const next = performance.eventLoopUtilization()
+    busy[i % busy.length] = performance.eventLoopUtilization(next, elu).utilization
+    elu = next
+    i++
     last = now
   }, TICK)
   timer.unref()
-  return { lag: () => Math.max(...recent), stop: () => clearInterval(timer) }
+  return {
+    lag: () => Math.max(...recent),
+    busy: () => busy.reduce((a, b) => a + b, 0) / busy.length,
+    stop: () => clearInterval(timer)
+  }
 }
 
 interface Refusal {
@@ -248,7 +266,7 @@ export const makeGatekeeper = (
         error: `too many requests from your address; retry in ${wait} s`,
         retryAfter: wait
       }
-    if (kind === "costly" && meter.lag() > settings.admissionMaxLagMs)
+    if (kind === "costly" && (meter.lag() > settings.admissionMaxLagMs || meter.busy() * 100 > settings.admissionMaxBusyPercent))
       return { status: 503, error: "the service is at capacity; retry in a few seconds", retryAfter: 1 }
     if (kind === "costly" && gate?.full() === true)
       return {

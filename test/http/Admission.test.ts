@@ -83,6 +83,7 @@ describe("the gatekeeper", () => {
     rateCheapBurst: 100,
     rateCheapPerMinute: 100,
     admissionMaxLagMs: 1_000_000,
+    admissionMaxBusyPercent: 100,
     earlyRetryHoldMs: 2_000
   }
   const exchange = (
@@ -121,6 +122,24 @@ describe("the gatekeeper", () => {
     keeper.stop()
   })
 
+  it("refuses costly work with 503 while the event loop was busy most of the last 100 ms", async () => {
+    const keeper = makeGatekeeper({ ...settings, admissionMaxBusyPercent: 50 })
+    // Busy in short slices (so timers stay nearly on time: this is load, not lag) for 300 ms.
+    const until = performance.now() + 300
+    while (performance.now() < until) {
+      const slice = performance.now() + 5
+      while (performance.now() < slice);
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    const refused = exchange("GET", "/api/email/check?domain=perfect.com")
+    expect(keeper.handle(refused.req, refused.res)).toBe(true)
+    expect(refused.sent).toMatchObject({ status: 503, headers: { "retry-after": "1" } })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const passed = exchange("GET", "/api/email/check?domain=perfect.com", { remoteAddress: "192.0.2.9" })
+    expect(keeper.handle(passed.req, passed.res)).toBe(false)
+    keeper.stop()
+  })
+
   it("answers GET /health itself, from the health state, whatever the gate says", () => {
     const body = { status: "healthy", timestamp: "t", uptime: 1, services: {} } as const
     const keeper = makeGatekeeper(settings, () => ({ status: 200, body }), {
@@ -143,6 +162,7 @@ describe("a client that comes back before its Retry-After", () => {
     rateCheapBurst: 100,
     rateCheapPerMinute: 100,
     admissionMaxLagMs: 1_000_000,
+    admissionMaxBusyPercent: 100,
     earlyRetryHoldMs: 2_000
   }
   const request = (socket: object) => {

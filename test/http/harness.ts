@@ -39,7 +39,8 @@ export const UNLIMITED = {
   RATE_COSTLY_BURST: "1000000",
   RATE_CHEAP_BURST: "1000000",
   // a busy test machine lags too: shedding on lag is for production
-  ADMISSION_MAX_LAG_MS: "1000000"
+  ADMISSION_MAX_LAG_MS: "1000000",
+  ADMISSION_MAX_BUSY_PERCENT: "100"
 }
 
 export const testApp = (
