@@ -266,7 +266,10 @@ export const makeGatekeeper = (
         error: `too many requests from your address; retry in ${wait} s`,
         retryAfter: wait
       }
-    if (kind === "costly" && (meter.lag() > settings.admissionMaxLagMs || meter.busy() * 100 > settings.admissionMaxBusyPercent))
+    if (
+      kind === "costly" &&
+      (meter.lag() > settings.admissionMaxLagMs || meter.busy() * 100 > settings.admissionMaxBusyPercent)
+    )
       return { status: 503, error: "the service is at capacity; retry in a few seconds", retryAfter: 1 }
     if (kind === "costly" && gate?.full() === true)
       return {
