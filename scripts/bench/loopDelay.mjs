@@ -1,10 +1,10 @@
 /**
  * Preloaded into the server by scripts/bench/load.ts (`node --import`): once a second, append the
  * event loop's delay over that second (p50, p99, max in ms, from `monitorEventLoopDelay`) and the
- * process's CPU use, heap and external memory (MB) to the file named by LOOP_DELAY_FILE. This is the delay every request, /health
+ * process's CPU use, heap and external memory (MB), and the ms its main thread waited for a CPU, to the file named by LOOP_DELAY_FILE. This is the delay every request, /health
  * included, waits inside the server; the prober's figure adds the kernel's and its own.
  */
-import { appendFileSync } from "node:fs"
+import { appendFileSync, readFileSync } from "node:fs"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 
 const file = process.env.LOOP_DELAY_FILE
@@ -12,6 +12,16 @@ if (file) {
   const histogram = monitorEventLoopDelay({ resolution: 5 })
   histogram.enable()
   let cpu = process.cpuUsage()
+  // The main thread's time waiting for a CPU (runnable, not running): a loop delay with a large
+  // wait is the machine's doing, not the server's work (proc(5), /proc/<pid>/schedstat).
+  const waited = () => {
+    try {
+      return Number(readFileSync("/proc/self/schedstat", "utf8").split(" ")[1]) / 1e6
+    } catch {
+      return NaN
+    }
+  }
+  let wait = waited()
   setInterval(() => {
     const used = process.cpuUsage(cpu)
     cpu = process.cpuUsage()
@@ -20,7 +30,10 @@ if (file) {
     const { heapUsed, external, arrayBuffers } = process.memoryUsage()
     const mb = (bytes) => Math.round(bytes / 1048576)
     const cpuPercent = Math.round((used.user + used.system) / 1e4)
-    appendFileSync(file, `${[...line, cpuPercent, mb(heapUsed), mb(external + arrayBuffers)].join(" ")}\n`)
+    const nowWaited = waited()
+    const waitMs = Math.round(nowWaited - wait)
+    wait = nowWaited
+    appendFileSync(file, `${[...line, cpuPercent, mb(heapUsed), mb(external + arrayBuffers), waitMs].join(" ")}\n`)
     histogram.reset()
   }, 1000).unref()
 }
