@@ -168,7 +168,7 @@ export const emailIssues = {
     "low",
     false,
     "DMARC report address cannot receive mail",
-    "The domain of a rua address has no MX record, so aggregate reports sent there may never arrive."
+    "The domain of a rua address takes no mail (a null MX, or neither MX nor address), so aggregate reports sent there never arrive."
   ),
   dmarc_unknown_tag: e(
     "email",

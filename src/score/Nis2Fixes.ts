@@ -138,7 +138,7 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
   ),
   dmarc_rua_no_mx: nl(
     "DMARC-rapportadres kan geen mail ontvangen",
-    "Het domein van een rua-adres heeft geen MX-record, dus verzamelrapporten komen daar mogelijk nooit aan."
+    "Het domein van een rua-adres ontvangt geen mail (een null-MX, of MX noch adres), dus verzamelrapporten komen daar nooit aan."
   ),
   dmarc_unknown_tag: nl(
     "Onbekende DMARC-tag",

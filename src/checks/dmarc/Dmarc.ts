@@ -33,12 +33,12 @@ export interface DmarcGathered {
   readonly organisational: TxtOutcome | null
   /** `<policy domain>._report._dmarc.<destination>` for every external report destination. */
   readonly authorisations: ReadonlyArray<TxtOutcome>
-  /** The MX of each mailto rua domain (asked when the source can): can reports be delivered? */
+  /** Whether each mailto rua domain takes mail (MX, or implicit MX), asked when the source can. */
   readonly ruaMx?: ReadonlyArray<{ readonly domain: string; readonly mx: "some" | "none" | "unknown" }>
 }
 
-/** What gathering needs: TXT, and MX when available (a scan's Facts; plain TXT fakes lack it). */
-export type DmarcSource = TxtSource & Partial<Pick<FactsShape, "mx">>
+/** What gathering needs: TXT, and MX and addresses when available (a scan's Facts; plain TXT fakes lack them). */
+export type DmarcSource = TxtSource & Partial<Pick<FactsShape, "mx" | "addresses">>
 
 export const DmarcFinding = Schema.Struct({
   id: Schema.String,
@@ -117,6 +117,22 @@ export const externalDestinations = (policyDomain: string, parsed: ParsedDmarc) 
     .filter((u) => organisationalDomainOf(u.domain) !== organisationalDomainOf(policyDomain))
     .map((u) => ({ uri: u, name: reportAuthorisationName(policyDomain, u.domain) }))
 
+type Reach = NonNullable<DmarcGathered["ruaMx"]>[number]
+
+/**
+ * Can `domain` receive mail? An MX with a host says yes; a null MX ("0 .", RFC 7505) says no.
+ * Without any MX, mail goes to the domain's own address (the implicit MX, RFC 5321 5.1), so it is
+ * "none" only when the domain has no A or AAAA either. A failed lookup is "unknown".
+ */
+const mailReach = (dns: DmarcSource, domain: string): Effect.Effect<Reach> =>
+  Effect.gen(function* () {
+    const records = yield* dns.mx!(domain)
+    if (records.some((r) => r.exchange.replace(/\.$/, "") !== "")) return { domain, mx: "some" } as const
+    if (records.length > 0 || dns.addresses === undefined) return { domain, mx: "none" } as const
+    const { v4, v6 } = yield* dns.addresses(domain)
+    return { domain, mx: v4.length + v6.length > 0 ? "some" : "none" } as const
+  }).pipe(Effect.orElseSucceed((): Reach => ({ domain, mx: "unknown" })))
+
 /** Gathers the DNS facts DMARC needs for `domain`: the record, the fallback, the authorisations. */
 export const gatherDmarc = (dns: DmarcSource, rawDomain: string): Effect.Effect<DmarcGathered> =>
   Effect.gen(function* () {
@@ -151,19 +167,7 @@ export const gatherDmarc = (dns: DmarcSource, rawDomain: string): Effect.Effect<
             )
           ].slice(0, 4)
         : []
-    const ruaMx = yield* Effect.forEach(
-      ruaDomains,
-      (d) =>
-        Effect.match(mx!(d), {
-          onFailure: () => ({ domain: d, mx: "unknown" as const }),
-          // A null MX ("0 .", RFC 7505) accepts no mail either.
-          onSuccess: (rs) => ({
-            domain: d,
-            mx: rs.some((r) => r.exchange.replace(/\.$/, "") !== "") ? ("some" as const) : ("none" as const)
-          })
-        }),
-      { concurrency: 4 }
-    )
+    const ruaMx = yield* Effect.forEach(ruaDomains, (d) => mailReach(dns, d), { concurrency: 4 })
     return { ...partial, authorisations, ...(mx ? { ruaMx } : {}) }
   })
 
@@ -315,7 +319,7 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
       add(
         "dmarc-rua-no-mx",
         "warning",
-        `rua destination ${m.domain} has no MX record: aggregate reports may not arrive`
+        `rua destination ${m.domain} accepts no mail (a null MX, or neither MX nor address): aggregate reports cannot arrive`
       )
   if (parsed.fo !== null && parsed.ruf.length === 0)
     add("dmarc-fo-without-ruf", "info", "fo has no effect without ruf")

@@ -240,20 +240,29 @@ describe("DMARC check", () => {
     })
   )
 
-  it.effect("a rua domain with no MX warns; one with MX does not", () =>
-    Effect.gen(function* () {
-      const dmarc = "v=DMARC1; p=reject; rua=mailto:d@example.com,mailto:r@reports.example.com"
-      const r = yield* runFake(Dmarc, "example.com", {
-        zone: {
-          "_dmarc.example.com TXT": [dmarc],
-          "example.com MX": ["10 mx.example.com."],
-          "reports.example.com A": ["192.0.2.1"]
-        }
+  it.effect(
+    "a rua domain that takes no mail warns; one with MX or only an address (implicit MX) does not",
+    () =>
+      Effect.gen(function* () {
+        const dmarc =
+          "v=DMARC1; p=reject; rua=mailto:d@example.com,mailto:r@reports.example.com,mailto:n@gone.example.com,mailto:x@null.example.com"
+        const r = yield* runFake(Dmarc, "example.com", {
+          zone: {
+            "_dmarc.example.com TXT": [dmarc],
+            "example.com MX": ["10 mx.example.com."],
+            // RFC 5321 5.1: no MX, but an address: mail is delivered there
+            "reports.example.com A": ["192.0.2.1"],
+            // RFC 7505: a null MX says no mail, whatever the addresses
+            "null.example.com MX": ["0 ."],
+            "null.example.com A": ["192.0.2.2"]
+          }
+        })
+        const noMx = r.findings.filter((f) => f.id === "dmarc-rua-no-mx").map((f) => f.message)
+        expect(noMx).toHaveLength(2)
+        expect(noMx.join(" ")).toContain("gone.example.com")
+        expect(noMx.join(" ")).toContain("null.example.com")
+        expect(noMx.join(" ")).not.toContain("reports.example.com")
       })
-      const noMx = r.findings.filter((f) => f.id === "dmarc-rua-no-mx").map((f) => f.message)
-      expect(noMx).toHaveLength(1)
-      expect(noMx[0]).toContain("reports.example.com")
-    })
   )
 
   it("analyse is total: arbitrary records never throw and statuses are consistent", () => {
