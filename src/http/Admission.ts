@@ -231,7 +231,8 @@ const RELEASE_PER_TURN = 16
 /**
  * The first look at every request, in node's `request` event: true when it was taken here
  * (answered: 429 over the client's bucket, 503 for costly work while the loop lags or the gate is
- * full; or held, see below), false to pass it on now. `pass` hands a held request on later.
+ * full; or held, see below), false to pass it on now. `pass` hands a held request on later (false
+ * when nothing listens any more).
  *
  * A client that comes back on the same connection before the `Retry-After` it was just given there
  * did read it (HTTP/1.1 answers one request at a time) and ignored it. Its request is held until
@@ -247,7 +248,7 @@ export const makeGatekeeper = (
   settings: GatekeeperSettings,
   health?: () => HealthAnswer,
   gate?: Pick<Gate, "full" | "retryAfterS">,
-  pass: (req: IncomingMessage, res: ServerResponse) => void = () => {}
+  pass: (req: IncomingMessage, res: ServerResponse) => boolean = () => false
 ) => {
   const buckets = {
     costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
@@ -316,7 +317,14 @@ export const makeGatekeeper = (
     const release = () => {
       if (!held.has(release)) return // the client hung up meanwhile
       forget()
-      if (!decide(req, res, kind, client)) pass(req, res)
+      // Admitted, but the app has stopped listening (the server is closing): say so, so that the
+      // connection ends instead of waiting for an answer that will not come.
+      if (!decide(req, res, kind, client) && !pass(req, res))
+        refuse(res, {
+          status: 503,
+          error: "the service is shutting down; retry in a few seconds",
+          retryAfter: 5
+        })
     }
     const timer = setTimeout(() => {
       due.push(release)

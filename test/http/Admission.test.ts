@@ -183,7 +183,7 @@ describe("a client that comes back before its Retry-After", () => {
 
   it("on the connection that was told is held, not answered; another connection is answered at once", () => {
     const passed: Array<unknown> = []
-    const keeper = makeGatekeeper(settings, undefined, undefined, (req) => passed.push(req))
+    const keeper = makeGatekeeper(settings, undefined, undefined, (req) => passed.push(req) > 0)
     const socket = { remoteAddress: "192.0.2.1" }
     expect(keeper.handle(request(socket).req, request(socket).res)).toBe(false) // the burst
     const refused = request(socket)
@@ -202,6 +202,24 @@ describe("a client that comes back before its Retry-After", () => {
     expect(early.sent.status).toBe(429)
     expect(keeper.held()).toBe(0)
     expect(passed).toEqual([])
+  })
+
+  it("a held request admitted when nothing listens any more (the server closing) gets 503", () => {
+    let full = true
+    const keeper = makeGatekeeper({ ...settings, rateCostlyBurst: 100 }, undefined, {
+      full: () => full,
+      retryAfterS: 2
+    })
+    const socket = { remoteAddress: "192.0.2.4" }
+    const refused = request(socket)
+    keeper.handle(refused.req, refused.res)
+    expect(refused.sent.status).toBe(503)
+    const early = request(socket)
+    keeper.handle(early.req, early.res)
+    expect(early.sent.status).toBeUndefined()
+    full = false
+    keeper.stop()
+    expect(early.sent.status).toBe(503)
   })
 
   it("a held request whose client hangs up is dropped unanswered", () => {
