@@ -25,6 +25,7 @@
  */
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { EventLoopUtilization } from "node:perf_hooks"
 import { AppConfig } from "../Config.ts"
 import type { Cidr } from "../net/Targets.ts"
 import { resolveClient } from "./ClientAddress.ts"
@@ -179,30 +180,34 @@ export interface GatekeeperSettings {
 }
 
 /**
- * How late a 10 ms timer fires, as the worst of the last few ticks (the event loop's backlog), and
- * the share of the last 100 ms the loop was busy (`eventLoopUtilization`: not waiting for I/O,
- * including time the thread wanted a CPU and had none).
+ * How late a 10 ms timer fires, as the worst of the last few ticks and of the one now due (the
+ * event loop's backlog), and the share of the last ~100 ms the loop was busy
+ * (`eventLoopUtilization`: not waiting for I/O, including time the thread wanted a CPU and had
+ * none). Both include the turn under way, so a long one is seen while it lasts, not after.
  */
 const makeLagMeter = () => {
   const TICK = 10
+  const WINDOW = 100
   const recent = [0, 0, 0, 0, 0]
-  const busy = Array.from({ length: 10 }, () => 0)
+  // Utilisation snapshots with their times, one a tick: the window is measured in time, not ticks
+  // (ticks come late exactly when the loop is busy).
+  const snapshots: Array<{ at: number; elu: EventLoopUtilization }> = []
   let last = performance.now()
-  let elu = performance.eventLoopUtilization()
   let i = 0
   const timer = setInterval(() => {
     const now = performance.now()
-    recent[i % recent.length] = Math.max(0, now - last - TICK)
-    const next = performance.eventLoopUtilization()
-    busy[i % busy.length] = performance.eventLoopUtilization(next, elu).utilization
-    elu = next
-    i++
+    recent[i++ % recent.length] = Math.max(0, now - last - TICK)
     last = now
+    snapshots.push({ at: now, elu: performance.eventLoopUtilization() })
+    while (snapshots.length > 2 && snapshots[1]!.at <= now - WINDOW) snapshots.shift()
   }, TICK)
   timer.unref()
   return {
-    lag: () => Math.max(...recent),
-    busy: () => busy.reduce((a, b) => a + b, 0) / busy.length,
+    lag: () => Math.max(...recent, performance.now() - last - TICK),
+    busy: () => {
+      const since = snapshots[0]
+      return since === undefined ? 0 : performance.eventLoopUtilization(since.elu).utilization
+    },
     stop: () => clearInterval(timer)
   }
 }
@@ -225,7 +230,7 @@ const refuse = (res: ServerResponse, { status, error, retryAfter }: Refusal) => 
 
 /** Held requests at most, whatever the connections: beyond, an early retry is judged at once. */
 const MAX_HELD = 10_000
-/** Held requests judged per event-loop turn once their time has come. */
+/** Held requests judged per millisecond once their time has come. */
 const RELEASE_PER_TURN = 16
 
 /**
@@ -291,15 +296,17 @@ export const makeGatekeeper = (
   }
 
   /**
-   * Held requests whose time has come, judged a few per event-loop turn: a crowd refused at once
-   * comes back at once, and judging it in one timer callback was one long turn (docs/bench.md).
+   * Held requests whose time has come, judged a few per millisecond: a crowd refused at once comes
+   * back at once, and judging it in one timer callback was one long turn (docs/bench.md). A timer,
+   * not `setImmediate`: with immediates pending the loop never waits for I/O, so it would read as
+   * fully busy to the meter for as long as a crowd is released, and the crowd would be shed again.
    */
   const due: Array<() => void> = []
   let draining = false
   const drain = () => {
     for (const release of due.splice(0, RELEASE_PER_TURN)) release()
     draining = due.length > 0
-    if (draining) setImmediate(drain)
+    if (draining) setTimeout(drain, 1)
   }
 
   const hold = (
@@ -330,7 +337,7 @@ export const makeGatekeeper = (
       due.push(release)
       if (!draining) {
         draining = true
-        setImmediate(drain)
+        setTimeout(drain, 1)
       }
     }, ms)
     held.add(release)
@@ -358,7 +365,9 @@ export const makeGatekeeper = (
     const last = told.get(req.socket)
     const early = last !== undefined && last.client === client ? last.until - performance.now() : 0
     if (early > 0 && settings.earlyRetryHoldMs > 0 && held.size < MAX_HELD) {
-      hold(req, res, kind, client, Math.min(early, settings.earlyRetryHoldMs))
+      // Up to half as long again, at random: a crowd refused in one burst would otherwise come back
+      // in one burst, be judged while the loop is busy with itself, and be shed again, in step.
+      hold(req, res, kind, client, Math.min(early, settings.earlyRetryHoldMs) * (1 + Math.random() / 2))
       return true
     }
     return decide(req, res, kind, client)
