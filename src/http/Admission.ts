@@ -241,7 +241,7 @@ const RELEASE_PER_TURN = 16
  *
  * A client that comes back on the same connection before the `Retry-After` it was just given there
  * did read it (HTTP/1.1 answers one request at a time) and ignored it. Its request is held until
- * that time (at most `earlyRetryHoldMs`), then judged like any other: admitted if there is room
+ * that time (at most `earlyRetryHoldMs`, spread by up to half again), then judged like any other: admitted if there is room
  * by then, refused otherwise. Well-behaved clients never wait; a client hammering in a loop gets one
  * answer per `Retry-After` per connection instead of thousands a second, which is what kept the
  * event loop, and /health with it, busy under a crowd (docs/bench.md). This is nginx's
