@@ -241,13 +241,13 @@ const RELEASE_PER_TURN = 16
  *
  * A client that comes back on the same connection before the `Retry-After` it was just given there
  * did read it (HTTP/1.1 answers one request at a time) and ignored it. Its request is held until
- * that time (at most `earlyRetryHoldMs`, spread by up to half again), then judged like any other: admitted if there is room
- * by then, refused otherwise. Well-behaved clients never wait; a client hammering in a loop gets one
- * answer per `Retry-After` per connection instead of thousands a second, which is what kept the
- * event loop, and /health with it, busy under a crowd (docs/bench.md). This is nginx's
- * `limit_req ... delay`, applied only past a refusal. It holds the request, not the connection's
- * reading: behind a trusted proxy, the connection carries other clients' requests only after this
- * one is answered, and those are judged by their own addresses.
+ * that time (at most `earlyRetryHoldMs`, spread by up to half again), then judged like any other:
+ * admitted if there is room by then, refused otherwise. Well-behaved clients never wait; a client
+ * hammering in a loop gets one answer per `Retry-After` per connection instead of thousands a
+ * second, which is what kept the event loop, and /health with it, busy under a crowd
+ * (docs/bench.md). This is nginx's `limit_req ... delay`, applied only past a refusal. It holds the
+ * request, not the connection's reading: behind a trusted proxy, the connection carries other
+ * clients' requests only after this one is answered, and those are judged by their own addresses.
  */
 export const makeGatekeeper = (
   settings: GatekeeperSettings,
