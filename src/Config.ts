@@ -227,7 +227,7 @@ export const settings = Config.all({
   maxHeaderBytes: int("MAX_HEADER_BYTES", 16_384),
   maxJsonDepth: int("MAX_JSON_DEPTH", 64),
   trustedProxies: cidrs("TRUSTED_PROXIES"),
-  // admission control (http/Admission.ts)
+  // admission control (http/Admission.ts, http/Gatekeeper.ts)
   admissionConcurrency: int("ADMISSION_CONCURRENCY", 8),
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),

@@ -5,7 +5,7 @@
  * defects 500 with the details only in the log, and every 429 and 503 carries `Retry-After`.
  *
  * Before the app runs, the public-edge rules of DESIGN principle 10 (issue 12): the global gate on
- * costly work (Admission.ts; the per-client buckets run earlier, in the node server's request
+ * costly work (Admission.ts; the per-client buckets run earlier, in Gatekeeper.ts, in the node server's request
  * event) and the body rules for JSON endpoints (BodyRules.ts). Error texts are cut to a bounded length and never echo a whole input.
  */
 import {

@@ -12,7 +12,7 @@ export const MiscHandlers = HttpApiBuilder.group(Api, "misc", (handlers) =>
     .handle("badge", ({ path }) => badgeResponse(path.domain))
     .handle("pdf", ({ path }) => pdfResponse(path.domain))
     .handle("hallOfFame", () => Effect.flatMap(HallOfFameStore, (store) => Effect.orDie(store.list)))
-    // The node server's gatekeeper answers GET /health before this handler (Admission.ts); both
+    // The node server's gatekeeper answers GET /health before this handler (Gatekeeper.ts); both
     // read the same background-refreshed state (Health.ts).
     .handle("health", () =>
       Effect.flatMap(Health, (health) => {
