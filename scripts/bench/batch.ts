@@ -10,6 +10,8 @@
  * prints the live MB per scan in flight. Each run executes batchRun.ts bundled by esbuild, as
  * `npm run batch` runs the scanner (compiled, no tsx `keepNames`); with `--cpu-prof` through tsx
  * instead, so that the profile names the source files it summarises by folder.
+ * With RTT_MS=<ms> in the environment, batchRun delivers every DNS answer from the network that
+ * much later: the world answers in well under a millisecond, a resolver on the internet in tens.
  *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof] [--live-heap]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
@@ -181,7 +183,10 @@ const summariseProfile = (file: string) => {
 const main = async () => {
   const levels = levelsText.split(",").map(Number)
   console.log(
-    `${domains.length} synthetic domains (${synthetic.length} in the world), full scans, concurrency ${levels.join(", ")}`
+    `${domains.length} synthetic domains (${synthetic.length} in the world), full scans, concurrency ${levels.join(", ")}` +
+      (process.env.RTT_MS
+        ? `, every DNS answer from the network delayed ${process.env.RTT_MS} ms (RTT_MS)`
+        : "")
   )
   const before = await ceiling()
   console.log(`resolver ceiling (bare node:dgram, cache-hot, 100 in flight): ${before.toFixed(0)} qps`)

@@ -6,7 +6,8 @@
  * (batch.ts repeats the world's synthetic domains that way to fill 1,000 scans in flight).
  * With --expose-gc it also samples, every 5 s, the live heap after a full GC beside the scans in
  * flight: the live MB per scan in flight (the GCs cost CPU: a run of its own, `--live-heap`).
- * Prints one JSON line of figures on stdout. Started by scripts/bench/batch.ts:
+ * With RTT_MS=<ms>, every DNS answer that left for the resolver is delivered that much later (a
+ * model of a resolver on the internet). Prints one JSON line of figures on stdout. Started by scripts/bench/batch.ts:
  *   node [--cpu-prof] [--expose-gc] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
  */
 import { readFileSync } from "node:fs"
@@ -19,6 +20,7 @@ import { Web } from "../../src/net/Web.ts"
 
 const [list = "", out = "", concurrencyText = "100"] = process.argv.slice(2)
 let sent = 0
+const rttMs = Number(process.env.RTT_MS ?? 0)
 let questions = 0
 
 // The same services as ScanNetLive, with a counting Resolver under Web and Smtp too.
@@ -32,8 +34,12 @@ const counting = Layer.effect(
           now: asked.now,
           wanted: () => asked.wanted(),
           done: (exit) => {
-            if (exit._tag === "Failure" || !exit.value.fromCache) sent++
-            asked.done(exit)
+            const fromNetwork = exit._tag === "Failure" || !exit.value.fromCache
+            if (fromNetwork) sent++
+            // RTT_MS: an answer from the network arrives that much later, as from a resolver on
+            // the internet rather than on loopback (the world answers in well under a millisecond).
+            if (fromNetwork && rttMs > 0) setTimeout(() => asked.done(exit), rttMs)
+            else asked.done(exit)
           }
         })
       }, inner.upstreams)
