@@ -58,10 +58,8 @@ export const memoIn = (scope: Scope.Scope) => {
   return { start, get }
 }
 
-/** A scan's Facts, and what its Scanner needs besides: starting a derived fact without waiting. */
-export interface LiveFacts extends FactsShape {
-  readonly start: <A, E>(fact: Fact<A, E>) => Effect.Effect<Deferred.Deferred<A, E>>
-}
+/** A scan's Facts (starting a derived fact without waiting, which the Scanner needs, is in FactsShape). */
+export type LiveFacts = FactsShape
 
 type Outcome = Exit.Exit<DnsAnswer, DnsError>
 
@@ -204,6 +202,13 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         // An Either is an Effect: the first failure, A's or AAAA's, fails the whole.
         (answers) => Effect.map(Effect.all(answers), ([a, aaaa]) => addressesOf(a!, aaaa!))
       )
+    const startFetch = (url: string, options: WebRequestOptions = {}) =>
+      Effect.map(
+        memo.start(`fetch\u0000${fetchKey(url, options)}`, () =>
+          web.get(url, { ...options, lookup: addresses })
+        ),
+        Deferred.await
+      )
     const start = <A, E>(fact: Fact<A, E>) =>
       memo.start(fact, () =>
         fact.compute.pipe(
@@ -226,9 +231,14 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           const key = `@${upstream.address}\u0000${upstream.port}\u0000${n}\u0000${type}`
           return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await()
         }),
-      fetch: (url, options = {}) =>
-        memo.get(`fetch\u0000${fetchKey(url, options)}`, () =>
-          web.get(url, { ...options, lookup: addresses })
+      fetch: (url, options = {}) => Effect.flatten(startFetch(url, options)),
+      startFetch,
+      prefetch: (questions) =>
+        Effect.clockWith((clock) =>
+          Effect.sync(() => {
+            const now = clock.unsafeCurrentTimeMillis()
+            for (const { name, type } of questions) if (scan.open) dnsQuestion(name, type, false, now)
+          })
         ),
       probe: (host, address) =>
         memo.get(`probe\u0000${normalizeName(host)}\u0000${address}`, () => smtp.probe(host, address)),

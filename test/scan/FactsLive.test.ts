@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import fc from "fast-check"
-import type { CheckTiming, ScanTrace } from "../../src/checks/Check.ts"
+import { type CheckTiming, define, needAll, type ScanTrace } from "../../src/checks/Check.ts"
 import { Fact, Facts } from "../../src/checks/Facts.ts"
 import { Resolver, resolverOver, type FakeZone } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
-import { withFacts } from "../../src/scan/Scanner.ts"
+import { scan, withFacts } from "../../src/scan/Scanner.ts"
 import { criticalPath, unionLength } from "../../src/scan/Timing.ts"
 import { fakeNet } from "../checks/facts.ts"
 
@@ -177,6 +177,64 @@ describe("Facts of one scan", () => {
       expect(pending).toHaveLength(1)
       expect(pending[0]!.wanted()).toBe(false)
     }).pipe(Effect.provide(silent))
+  })
+
+  it.effect("prefetch and startFetch start the work at once, and later reads share it", () => {
+    const { asked, layer } = counted()
+    return withFacts(
+      "example.com",
+      Effect.gen(function* () {
+        const facts = yield* Facts
+        yield* facts.prefetch([
+          { name: "example.com", type: "TXT" },
+          { name: "EXAMPLE.com.", type: "MX" },
+          { name: "broken.com", type: "MX" }
+        ])
+        const fetching = yield* facts.startFetch("https://example.com/", { timeoutMs: 100 })
+        // asked before anything was awaited (the fetch in a fiber of the scan's scope)
+        expect(asked).toEqual(["example.com TXT", "example.com MX", "broken.com MX"])
+        yield* Effect.yieldNow()
+        expect(asked).toEqual([
+          "example.com TXT",
+          "example.com MX",
+          "broken.com MX",
+          "GET https://example.com/"
+        ])
+        expect(yield* facts.txt("example.com")).toEqual(["v=spf1 mx -all"])
+        expect(yield* facts.mx("example.com")).toEqual([{ priority: 10, exchange: "mx1.example.com" }])
+        expect((yield* Effect.flip(facts.mx("broken.com"))).reason).toBe("servfail")
+        const [started, fetched] = [yield* fetching, yield* facts.fetch("https://example.com/")]
+        expect(started).toBe(fetched)
+        expect(asked.length).toBe(4)
+      })
+    ).pipe(Effect.provide(layer))
+  })
+
+  it.effect("needAll reads each check once, in one fiber, and records every edge", () => {
+    let runs = 0
+    const counting = (id: string) =>
+      define({
+        id,
+        title: id,
+        category: "dns",
+        result: Schema.String,
+        gather: Effect.sync(() => (runs++, id)),
+        analyse: (x: string) => x
+      })
+    const [a, b] = [counting("a"), counting("b")]
+    const both = define({
+      id: "both",
+      title: "both",
+      category: "dns",
+      result: Schema.String,
+      gather: Effect.map(needAll({ a, b, again: a }), ({ a, b, again }) => `${a}${b}${again}`),
+      analyse: (x: string) => x
+    })
+    return Effect.gen(function* () {
+      const result = yield* scan("example.com", { checks: [both] })
+      expect(result.checks.both).toMatchObject({ status: "done", result: "aba", needs: ["a", "b"] })
+      expect(runs).toBe(2)
+    }).pipe(Effect.provide(counted().layer))
   })
 
   it.effect("derived facts are computed once per scan, keyed by the Fact itself", () => {
