@@ -51,6 +51,12 @@ export type ScanTrace = Map<string, CheckTiming>
 export const CurrentTrace = FiberRef.unsafeMake<ScanTrace | null>(null)
 const CurrentCheck = FiberRef.unsafeMake<string | null>(null)
 
+/**
+ * Records the check's timing in the scan's trace. A check's result runs in a fiber of its own (the
+ * memo forks it: `resultFact`), so the current check is set for that fiber rather than scoped with
+ * `locally`, and the end is taken from the exit: each region (`locally`, `ensuring`) would add
+ * frames to the stack of every check's fiber parked on a `need` (docs/bench.md, the 512 MB goal).
+ */
 const timed =
   (id: string) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -63,9 +69,10 @@ const timed =
         needs: new Set()
       }
       trace?.set(id, timing)
-      return yield* Effect.locally(self, CurrentCheck, id).pipe(
-        Effect.ensuring(Effect.map(Clock.currentTimeMillis, (now) => void (timing.endMs = now)))
-      )
+      yield* FiberRef.set(CurrentCheck, id)
+      const exit = yield* Effect.exit(self)
+      timing.endMs = yield* Clock.currentTimeMillis
+      return yield* exit
     })
 
 const facts = new WeakMap<AnyCheck, Fact<unknown>>()
@@ -79,7 +86,12 @@ export const resultFact = <A>(check: Check<string, any, A, any>): Fact<A> => {
       Effect.gen(function* () {
         const gathered = yield* check.gather
         return check.analyse(gathered, new Date(yield* Clock.currentTimeMillis))
-      }).pipe(timed(check.id), Effect.withSpan(`Check.${check.id}`, { attributes: { check: check.id } }))
+      }).pipe(
+        timed(check.id),
+        Effect.withSpan(`Check.${check.id}`, { attributes: { check: check.id }, captureStackTrace: false })
+      ),
+      // its own span, Check.<id>: the scan adds none
+      { span: false }
     )
     facts.set(check, fact as Fact<unknown>)
   }

@@ -39,13 +39,16 @@ export interface Fact<A, E = never> {
   /** For spans and logs. */
   readonly name: string
   readonly compute: Effect.Effect<A, E, FactContext>
+  /** The span the scan wraps `compute` in (`Fact.<name>`); false when `compute` has its own (a check's). */
+  readonly span: boolean
 }
 
 export const Fact = {
-  define: <A, E = never>(name: string, compute: Effect.Effect<A, E, FactContext>): Fact<A, E> => ({
-    name,
-    compute
-  })
+  define: <A, E = never>(
+    name: string,
+    compute: Effect.Effect<A, E, FactContext>,
+    options: { readonly span?: boolean } = {}
+  ): Fact<A, E> => ({ name, compute, span: options.span ?? true })
 }
 
 export interface FactsShape {

@@ -13,9 +13,9 @@
  * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
  * a few dozen, are forked into the scan's scope.
  */
-import { Cause, Deferred, Effect, Either, Exit, FiberId, Option, Scope } from "effect"
+import { Cause, Context, Deferred, Effect, Either, Exit, FiberId, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
-import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
+import { type Fact, type FactContext, Facts, type FactsShape } from "../checks/Facts.ts"
 import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
 import {
   addressesOf,
@@ -209,14 +209,17 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         ),
         Deferred.await
       )
+    // One context for every derived fact of the scan, provided in one region (each provide adds
+    // frames to the stack of a fact's fiber parked on a question: docs/bench.md).
+    let context: Context.Context<FactContext> | undefined
     const start = <A, E>(fact: Fact<A, E>) =>
-      memo.start(fact, () =>
-        fact.compute.pipe(
-          Effect.provideService(Facts, facts),
-          Effect.provideService(AppConfig, config),
-          Effect.withSpan(`Fact.${fact.name}`)
-        )
-      )
+      memo.start(fact, () => {
+        context ??= Context.make(Facts, facts).pipe(Context.add(AppConfig, config))
+        const compute = Effect.provide(fact.compute, context)
+        return fact.span
+          ? Effect.withSpan(compute, `Fact.${fact.name}`, { captureStackTrace: false })
+          : compute
+      })
     const facts: LiveFacts = {
       domain: normalizeName(domain),
       query,
