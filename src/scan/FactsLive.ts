@@ -13,9 +13,10 @@
  * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
  * a few dozen, are forked into the scan's scope.
  */
-import { Cause, Context, Deferred, Effect, Either, Exit, FiberId, Option, Scope } from "effect"
+import { Cause, Context, Deferred, Effect, Either, Exit, FiberId, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
-import { type Fact, type FactContext, Facts, type FactsShape } from "../checks/Facts.ts"
+import { traced } from "../checks/Check.ts"
+import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
 import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
 import {
   addressesOf,
@@ -209,16 +210,18 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         ),
         Deferred.await
       )
-    // One context for every derived fact of the scan, provided in one region (each provide adds
-    // frames to the stack of a fact's fiber parked on a question: docs/bench.md).
-    let context: Context.Context<FactContext> | undefined
+    // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
+    // for that fiber rather than provided in a region: each region adds frames to the stack of a
+    // fact's fiber while it waits on a question (docs/bench.md, the 512 MB goal).
+    const services = (context: Context.Context<never>) =>
+      Context.add(Context.add(context, Facts, facts), AppConfig, config) as Context.Context<never>
     const start = <A, E>(fact: Fact<A, E>) =>
       memo.start(fact, () => {
-        context ??= Context.make(Facts, facts).pipe(Context.add(AppConfig, config))
-        const compute = Effect.provide(fact.compute, context)
-        return fact.span
-          ? Effect.withSpan(compute, `Fact.${fact.name}`, { captureStackTrace: false })
-          : compute
+        const compute = Effect.zipRight(
+          FiberRef.update(FiberRef.currentContext, services),
+          fact.compute as Effect.Effect<A, E>
+        )
+        return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
       })
     const facts: LiveFacts = {
       domain: normalizeName(domain),
