@@ -71,7 +71,8 @@ type Outcome = Exit.Exit<DnsAnswer, DnsError>
  */
 class ScanQuestion implements Asked {
   outcome: Outcome | undefined
-  private listeners: Array<(outcome: Outcome) => void> = []
+  /** Made on the first wait: most questions are read once, many by `queryEach`'s one listener. */
+  private listeners: Array<(outcome: Outcome) => void> | undefined
   constructor(
     readonly now: number,
     private readonly scan: { open: boolean }
@@ -85,14 +86,14 @@ class ScanQuestion implements Asked {
   done(outcome: Outcome) {
     this.outcome = outcome
     const listeners = this.listeners
-    this.listeners = []
-    for (const listener of listeners) listener(outcome)
+    this.listeners = undefined
+    if (listeners) for (const listener of listeners) listener(outcome)
   }
 
   /** Calls `listener` with the outcome: now if it is known, else when it is. */
   listen(listener: (outcome: Outcome) => void) {
     if (this.outcome) listener(this.outcome)
-    else this.listeners.push(listener)
+    else (this.listeners ??= []).push(listener)
   }
 
   /** Waits for the outcome; an interrupted waiter leaves (the question goes on for the others). */
@@ -100,9 +101,10 @@ class ScanQuestion implements Asked {
     return (
       this.outcome ??
       Effect.async<DnsAnswer, DnsError>((resume) => {
-        this.listeners.push(resume)
+        this.listen(resume)
         return Effect.sync(() => {
-          this.listeners = this.listeners.filter((l) => l !== resume)
+          const at = this.listeners?.indexOf(resume) ?? -1
+          if (at >= 0) this.listeners!.splice(at, 1)
         })
       })
     )
@@ -213,8 +215,17 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
     // fact's fiber while it waits on a question (docs/bench.md, the 512 MB goal).
-    const services = (context: Context.Context<never>) =>
-      Context.add(Context.add(context, Facts, facts), AppConfig, config) as Context.Context<never>
+    // Facts are forked from the scan's fibers, which mostly share one context: its extension is
+    // kept, not rebuilt (a Context is a Map) for each fact.
+    let last: readonly [Context.Context<never>, Context.Context<never>] | undefined
+    const services = (context: Context.Context<never>) => {
+      if (last?.[0] !== context)
+        last = [
+          context,
+          Context.add(Context.add(context, Facts, facts), AppConfig, config) as Context.Context<never>
+        ]
+      return last[1]
+    }
     const start = <A, E>(fact: Fact<A, E>) =>
       memo.start(fact, () => {
         const compute = Effect.zipRight(
