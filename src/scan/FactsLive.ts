@@ -17,7 +17,7 @@ import { Cause, Context, Deferred, Effect, Either, Exit, FiberId, FiberRef, Opti
 import { AppConfig } from "../Config.ts"
 import { traced } from "../checks/Check.ts"
 import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
-import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
+import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "../net/Dns.ts"
 import {
   addressesOf,
   type Asked,
@@ -65,6 +65,38 @@ export type LiveFacts = FactsShape
 type Outcome = Exit.Exit<DnsAnswer, DnsError>
 
 /**
+ * What a scan's DNS questions share: whether the scan is still open, and one instance of each
+ * authority record. A negative answer carries the zone's SOA, its RRSIG and the covering NSEC3s
+ * (RFC 2308 3, RFC 5155 7.2); DKIM's ~160 selectors in a signed zone bring the same few records
+ * again and again, and the memo keeps every answer until the scan ends (docs/bench.md, the 512 MB
+ * goal). Records are immutable data: sharing an equal one changes no answer.
+ */
+class ScanState {
+  open = true
+  private readonly authority = new Map<string, Array<DnsRecord>>()
+
+  /** The answer, its authority records replaced by equal ones the scan already holds. */
+  shared(answer: DnsAnswer): DnsAnswer {
+    if (answer.authority.length === 0) return answer
+    let replaced = false
+    const authority = answer.authority.map((record) => {
+      const known = this.authority.get(record.name)
+      const same = known?.find(
+        (k) => k.type === record.type && k.ttl === record.ttl && k.text === record.text
+      )
+      if (same !== undefined) {
+        replaced = true
+        return same
+      }
+      if (known) known.push(record)
+      else this.authority.set(record.name, [record])
+      return record
+    })
+    return replaced ? { ...answer, authority } : answer
+  }
+}
+
+/**
  * One DNS question of a scan: its outcome once known, and who waits for it meanwhile. It is the
  * Resolver's `asked` itself, with methods rather than closures: tsx's esbuild transform (keepNames)
  * gives every named closure instance a 256-byte property array, and a scan asks ~175 questions.
@@ -75,7 +107,7 @@ class ScanQuestion implements Asked {
   private listeners: Array<(outcome: Outcome) => void> | undefined
   constructor(
     readonly now: number,
-    private readonly scan: { open: boolean }
+    private readonly scan: ScanState
   ) {}
 
   /** Wanted while the scan's scope is open, whoever of its checks still waits. */
@@ -83,7 +115,8 @@ class ScanQuestion implements Asked {
     return this.scan.open
   }
 
-  done(outcome: Outcome) {
+  done(answered: Outcome) {
+    const outcome = Exit.isSuccess(answered) ? Exit.succeed(this.scan.shared(answered.value)) : answered
     this.outcome = outcome
     const listeners = this.listeners
     this.listeners = undefined
@@ -127,7 +160,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const config = yield* AppConfig
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
-    const scan = { open: true }
+    const scan = new ScanState()
     yield* Scope.addFinalizer(
       scope,
       Effect.sync(() => void (scan.open = false))

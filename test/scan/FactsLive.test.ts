@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
+import { Either, Effect, Layer, Schema } from "effect"
 import fc from "fast-check"
 import { type CheckTiming, define, needAll, type ScanTrace } from "../../src/checks/Check.ts"
 import { Fact, Facts } from "../../src/checks/Facts.ts"
@@ -14,7 +14,8 @@ const zone: FakeZone = {
   "example.com TXT": ["v=spf1 mx -all"],
   "example.com MX": ["10 mx1.example.com."],
   "mx1.example.com A": ["192.0.2.1"],
-  "broken.com MX": "SERVFAIL"
+  "broken.com MX": "SERVFAIL",
+  "example.com SOA": ["ns1.example.com. hostmaster.example.com. 1 7200 3600 1209600 300"]
 }
 
 /** The fakes, with every question, fetch and probe the services are asked written down. */
@@ -208,6 +209,29 @@ describe("Facts of one scan", () => {
         expect(asked.length).toBe(4)
       })
     ).pipe(Effect.provide(layer))
+  })
+
+  it.effect("negative answers of one scan share their equal authority records, and read the same", () => {
+    const { layer } = counted()
+    const names = ["s1._domainkey.example.com", "s2._domainkey.example.com"]
+    return Effect.gen(function* () {
+      const [x, y] = yield* withFacts(
+        "example.com",
+        Effect.flatMap(Facts, (facts) =>
+          facts.queryEach(
+            names.map((name) => ({ name, type: "TXT" as const })),
+            { concurrency: 2 }
+          )
+        )
+      ).pipe(Effect.map((answers) => answers.map((a) => Either.getOrThrow(a))))
+      expect([x!.outcome, y!.outcome]).toEqual(["nxdomain", "nxdomain"])
+      expect(x!.authority.map((r) => r.type)).toEqual(["SOA"])
+      // one instance of the zone's SOA for both answers, equal to what the resolver says
+      expect(y!.authority[0]).toBe(x!.authority[0])
+      const direct = yield* Effect.flatMap(Resolver, (r) => r.query(names[1]!, "TXT"))
+      expect(y!.authority).toEqual(direct.authority)
+      expect(direct.authority[0]).not.toBe(x!.authority[0])
+    }).pipe(Effect.provide(layer))
   })
 
   it.effect("needAll reads each check once, in one fiber, and records every edge", () => {
