@@ -10,9 +10,10 @@
  * prints the live MB per scan in flight. Each run executes batchRun.ts bundled by esbuild, as
  * `npm run batch` runs the scanner (compiled, no tsx `keepNames`); with `--cpu-prof` through tsx
  * instead, so that the profile names the source files it summarises by folder.
+ * `--node=<flag>` passes a node or V8 flag to the measured runs (GC settings: docs/bench.md).
  * With RTT_MS=<ms> in the environment, batchRun delivers every DNS answer from the network that
  * much later: the world answers in well under a millisecond, a resolver on the internet in tens.
- *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof] [--live-heap]
+ *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof] [--live-heap] [--node=<flag>]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
  * (batchRun.ts scans `<domain>`): the same zones, the same work per scan, fewer answers unseen by
@@ -31,6 +32,8 @@ const flags = process.argv.slice(2).filter((a) => a.startsWith("--"))
 const [countText = "1000", levelsText = "100,1000"] = process.argv.slice(2).filter((a) => !a.startsWith("--"))
 const profile = flags.includes("--cpu-prof")
 const liveHeap = flags.includes("--live-heap")
+/** `--node=<flag>` (repeatable): a node or V8 flag for the measured runs, e.g. `--node=--max-semi-space-size=16`. */
+const nodeFlags = flags.filter((a) => a.startsWith("--node=")).map((a) => a.slice("--node=".length))
 const env = benchEnv()
 const server = worldResolver(env)
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -119,6 +122,7 @@ const runAt = (concurrency: number, withProfile: boolean): Run => {
   const args = [
     ...(withProfile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []),
     ...(liveHeap ? ["--expose-gc"] : []),
+    ...nodeFlags,
     ...(profile ? ["--import", "tsx", "scripts/bench/batchRun.ts"] : [bundled()]),
     list,
     out,
@@ -184,6 +188,7 @@ const main = async () => {
   const levels = levelsText.split(",").map(Number)
   console.log(
     `${domains.length} synthetic domains (${synthetic.length} in the world), full scans, concurrency ${levels.join(", ")}` +
+      (nodeFlags.length > 0 ? `, node ${nodeFlags.join(" ")}` : "") +
       (process.env.RTT_MS
         ? `, every DNS answer from the network delayed ${process.env.RTT_MS} ms (RTT_MS)`
         : "")

@@ -6,11 +6,14 @@
  * (batch.ts repeats the world's synthetic domains that way to fill 1,000 scans in flight).
  * With --expose-gc it also samples, every 5 s, the live heap after a full GC beside the scans in
  * flight: the live MB per scan in flight (the GCs cost CPU: a run of its own, `--live-heap`).
- * With RTT_MS=<ms>, every DNS answer that left for the resolver is delivered that much later (a
- * model of a resolver on the internet). Prints one JSON line of figures on stdout. Started by scripts/bench/batch.ts:
+ * With SNAPSHOT=<file> too, it writes a heap snapshot at the first sample with the whole
+ * concurrency in flight. With RTT_MS=<ms>, every DNS answer that left for the resolver is delivered
+ * that much later (a model of a resolver on the internet). Prints one JSON line of figures on
+ * stdout. Started by scripts/bench/batch.ts:
  *   node [--cpu-prof] [--expose-gc] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
  */
 import { readFileSync } from "node:fs"
+import { writeHeapSnapshot } from "node:v8"
 import { Effect, Layer, Supervisor } from "effect"
 import { inProcess, runBatch } from "../../src/batch/Batch.ts"
 import { AppConfig } from "../../src/Config.ts"
@@ -69,7 +72,13 @@ const sampleHeap = () => {
   gc()
   const liveMb = (process.memoryUsage().heapUsed - baseHeap) / 2 ** 20
   if (inFlight >= best.inFlight) best = { inFlight, liveMb }
+  // SNAPSHOT=file: a heap snapshot at the first sample with the batch's concurrency in flight.
+  if (process.env.SNAPSHOT && !snapshotTaken && inFlight >= Number(concurrencyText)) {
+    snapshotTaken = true
+    writeHeapSnapshot(process.env.SNAPSHOT)
+  }
 }
+let snapshotTaken = false
 
 /** The kernel's peak resident set size of this process (VmHWM), in MB. */
 const peakRssMb = () =>

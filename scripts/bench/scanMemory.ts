@@ -2,6 +2,8 @@
  * Memory and fibers per scan in flight, over fakes (no world needed): N full scans of one
  * fake domain at once, every DNS answer delayed, the heap measured after a full GC while all
  * N are in flight. Run with --expose-gc:
+ * The scans run with the tracer off, as the batch's (src/batch/Batch.ts `inProcess`); TRACER=on
+ * keeps it.
  *   node --expose-gc --import tsx scripts/bench/scanMemory.ts [scans=200] [delayMs=300]
  */
 import { writeHeapSnapshot } from "node:v8"
@@ -13,6 +15,7 @@ import { fakeNet } from "../../test/checks/facts.ts"
 const [nText = "200", delayText = "300"] = process.argv.slice(2)
 const n = Number(nText)
 const delayMs = Number(delayText)
+const tracer = process.env.TRACER === "on"
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error("run with node --expose-gc")
 
@@ -57,9 +60,11 @@ const main = Effect.gen(function* () {
   fibers = 0
   const cpu = process.cpuUsage()
   const all = yield* Effect.fork(
-    Effect.forEach(Array.from({ length: n }), () => scan("example.com"), { concurrency: "unbounded" }).pipe(
-      Effect.supervised(new Counting())
-    )
+    Effect.forEach(
+      Array.from({ length: n }),
+      () => scan("example.com").pipe(Effect.withTracerEnabled(tracer)),
+      { concurrency: "unbounded" }
+    ).pipe(Effect.supervised(new Counting()))
   )
   yield* Effect.sleep(delayMs * 1.5)
   gc()

@@ -25,6 +25,9 @@ export type Executor<R> = (domain: string) => Effect.Effect<BatchRecord, never, 
 /** The Scanner and the score, in this process, over the live net layers. */
 export const inProcess: Executor<ScanContext> = (domain) =>
   scan(domain).pipe(
+    // The batch exports no traces: a live span costs random ids (built a character at a time) and
+    // memory in each of the ~1,000 scans in flight, for nothing (docs/bench.md, the 512 MB goal).
+    Effect.withTracerEnabled(false),
     Effect.map((result): BatchRecord => ({ domain, scan: result, score: score(result) })),
     Effect.catchAllCause((cause) =>
       Effect.as(

@@ -11,7 +11,7 @@
  * A check that builds on another's verdict reads it with `need(Other)`: the other check runs once
  * per scan, and the Scanner learns the edge of its fiber graph.
  */
-import { Clock, Effect, FiberRef, type Schema } from "effect"
+import { Clock, Deferred, Effect, FiberRef, type Schema } from "effect"
 import { Fact, type FactContext, Facts } from "./Facts.ts"
 
 /** The score's categories (the spec's `dns`, `email`, `security`, plus `dnssec` and `ipv6`). */
@@ -51,6 +51,12 @@ export type ScanTrace = Map<string, CheckTiming>
 export const CurrentTrace = FiberRef.unsafeMake<ScanTrace | null>(null)
 const CurrentCheck = FiberRef.unsafeMake<string | null>(null)
 
+/**
+ * Records the check's timing in the scan's trace. A check's result runs in a fiber of its own (the
+ * memo forks it: `resultFact`), so the current check is set for that fiber rather than scoped with
+ * `locally`, and the end is taken from the exit: each region (`locally`, `ensuring`) would add
+ * frames to the stack of every check's fiber parked on a `need` (docs/bench.md, the 512 MB goal).
+ */
 const timed =
   (id: string) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -63,10 +69,22 @@ const timed =
         needs: new Set()
       }
       trace?.set(id, timing)
-      return yield* Effect.locally(self, CurrentCheck, id).pipe(
-        Effect.ensuring(Effect.map(Clock.currentTimeMillis, (now) => void (timing.endMs = now)))
-      )
+      yield* FiberRef.set(CurrentCheck, id)
+      const exit = yield* Effect.exit(self)
+      timing.endMs = yield* Clock.currentTimeMillis
+      return yield* exit
     })
+
+/**
+ * A span, only while the tracer is on: with it off (the batch's scans), `withSpan` still wraps the
+ * work in a region for a span that goes nowhere, frames on the stack of every check's fiber.
+ */
+export const traced =
+  (name: string, attributes: Record<string, string>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+    const spanned = Effect.withSpan(self, name, { attributes, captureStackTrace: false })
+    return Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (on) => (on ? spanned : self))
+  }
 
 const facts = new WeakMap<AnyCheck, Fact<unknown>>()
 
@@ -79,7 +97,9 @@ export const resultFact = <A>(check: Check<string, any, A, any>): Fact<A> => {
       Effect.gen(function* () {
         const gathered = yield* check.gather
         return check.analyse(gathered, new Date(yield* Clock.currentTimeMillis))
-      }).pipe(timed(check.id), Effect.withSpan(`Check.${check.id}`, { attributes: { check: check.id } }))
+      }).pipe(timed(check.id), traced(`Check.${check.id}`, { check: check.id })),
+      // its own span, Check.<id>: the scan adds none
+      { span: false }
     )
     facts.set(check, fact as Fact<unknown>)
   }
@@ -88,14 +108,31 @@ export const resultFact = <A>(check: Check<string, any, A, any>): Fact<A> => {
 
 /** Inside a `gather`: the result of another check of the same scan (an edge of the fiber graph). */
 export const need = <A>(check: Check<string, any, A, any>): Effect.Effect<A, never, Facts> =>
+  Effect.map(needAll({ result: check }), ({ result }) => result)
+
+/**
+ * Inside a `gather`: the results of several other checks, as `need` each, started together and
+ * awaited in turn in the calling fiber. `Effect.all` of `need`s with a concurrency would fork a
+ * fiber per check that only waits (docs/bench.md, the 512 MB goal); the finishing time is the same.
+ */
+export const needAll = <const Cs extends Record<string, Check<string, any, any, any>>>(
+  checks: Cs
+): Effect.Effect<{ readonly [K in keyof Cs]: ResultOf<Cs[K]> }, never, Facts> =>
   Effect.gen(function* () {
+    const facts = yield* Facts
     const [trace, current] = [yield* FiberRef.get(CurrentTrace), yield* FiberRef.get(CurrentCheck)]
-    const since = yield* Clock.currentTimeMillis
-    const result = yield* Effect.flatMap(Facts, (f) => f.get(resultFact(check)))
     const timing = current === null ? undefined : trace?.get(current)
-    if (timing) {
-      timing.needs.add(check.id)
-      timing.waits.push([check.id, since, yield* Clock.currentTimeMillis])
+    const started: Array<readonly [string, string, Deferred.Deferred<unknown>]> = []
+    for (const [key, check] of Object.entries(checks))
+      started.push([key, check.id, yield* facts.start(resultFact(check) as Fact<unknown>)])
+    const results: Record<string, unknown> = {}
+    for (const [key, id, outcome] of started) {
+      const since = yield* Clock.currentTimeMillis
+      results[key] = yield* Deferred.await(outcome)
+      if (timing) {
+        timing.needs.add(id)
+        timing.waits.push([id, since, yield* Clock.currentTimeMillis])
+      }
     }
-    return result
+    return results as { readonly [K in keyof Cs]: ResultOf<Cs[K]> }
   })

@@ -11,7 +11,7 @@
  * The interface lives here, below the checks, and the implementation in `scan/`, so imports run
  * downward: scan -> checks -> Facts (this file) -> net types.
  */
-import { Context, type Effect, type Either } from "effect"
+import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/Dns.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
@@ -39,13 +39,16 @@ export interface Fact<A, E = never> {
   /** For spans and logs. */
   readonly name: string
   readonly compute: Effect.Effect<A, E, FactContext>
+  /** The span the scan wraps `compute` in (`Fact.<name>`); false when `compute` has its own (a check's). */
+  readonly span: boolean
 }
 
 export const Fact = {
-  define: <A, E = never>(name: string, compute: Effect.Effect<A, E, FactContext>): Fact<A, E> => ({
-    name,
-    compute
-  })
+  define: <A, E = never>(
+    name: string,
+    compute: Effect.Effect<A, E, FactContext>,
+    options: { readonly span?: boolean } = {}
+  ): Fact<A, E> => ({ name, compute, span: options.span ?? true })
 }
 
 export interface FactsShape {
@@ -82,6 +85,23 @@ export interface FactsShape {
   readonly probe: (host: string, address: string) => Effect.Effect<SmtpProbe>
   /** A derived fact, computed at most once per scan. */
   readonly get: <A, E>(fact: Fact<A, E>) => Effect.Effect<A, E>
+  /*
+   * Starting without waiting. A check that waits on several things at once can start them all,
+   * then await each in turn in its own fiber: `Effect.all` with a concurrency forks a fiber per
+   * element that only waits (~7 KB each parked, and a batch keeps 1,000 scans in flight:
+   * docs/bench.md). The work and its memo are the same as `get`, `query` and `fetch`.
+   */
+  /** Starts a derived fact (as `get`) and returns its outcome to be. */
+  readonly start: <A, E>(fact: Fact<A, E>) => Effect.Effect<Deferred.Deferred<A, E>>
+  /** Asks these DNS questions now (as `query`, without `checkingDisabled`), without waiting. */
+  readonly prefetch: (
+    questions: ReadonlyArray<{ readonly name: string; readonly type: RecordType }>
+  ) => Effect.Effect<void>
+  /** Starts a fetch (as `fetch`) and returns the effect that awaits its response. */
+  readonly startFetch: (
+    url: string,
+    options?: WebRequestOptions
+  ) => Effect.Effect<Effect.Effect<WebResponse, WebError>>
 }
 
 export class Facts extends Context.Tag("Facts")<Facts, FactsShape>() {}

@@ -90,9 +90,16 @@ let nameEnd = 0
 /** Offsets of the labels of the name being read (and the name's length after each), reused. */
 const starts = new Int32Array(2 * 128)
 
+/**
+ * The name being read, as bytes: one `toString` at the end gives a flat string. Joining labels
+ * with `+` built a rope (V8 cons strings: a node per join, each label a string of its own), ~4x
+ * the size of the flat name, and a scan in flight keeps ~175 answers (docs/bench.md, the 512 MB goal).
+ */
+const nameBytes = Buffer.alloc(2 * 256)
+
 /** A (possibly compressed) name at `offset`, lower case without trailing dot; it ends at `nameEnd`. */
 const readName = (buf: Buffer, offset: number): string => {
-  let name = ""
+  let size = 0
   let labels = 0
   let pos = offset
   let end = -1
@@ -119,17 +126,26 @@ const readName = (buf: Buffer, offset: number): string => {
     need(buf, pos + 1 + len)
     length += len + 1
     if (length > 255) throw new Malformed("name longer than 255 octets")
-    const label = buf.toString("latin1", pos + 1, pos + 1 + len).toLowerCase()
-    name = name === "" ? label : `${name}.${label}`
+    if (size > 0) nameBytes[size++] = 0x2e
+    buf.copy(nameBytes, size, pos + 1, pos + 1 + len)
+    size += len
     starts[labels++] = pos
-    starts[labels++] = name.length
+    starts[labels++] = size
     pos += 1 + len
   }
+  let name: string
   if (tail !== undefined) {
     // The remembered suffix counts towards the 255-octet limit too (`tail.length + 1` octets without the root).
     if (tail !== "" && length + tail.length + 1 > 255) throw new Malformed("name longer than 255 octets")
-    name = name === "" ? tail : tail === "" ? name : `${name}.${tail}`
-  }
+    if (size === 0) name = tail
+    else {
+      if (tail !== "") {
+        nameBytes[size++] = 0x2e
+        size += nameBytes.write(tail, size, "latin1")
+      }
+      name = nameBytes.toString("latin1", 0, size).toLowerCase()
+    }
+  } else name = nameBytes.toString("latin1", 0, size).toLowerCase()
   // Remember every suffix that starts at a label we read: `a.b.c` at o, `b.c` at o + 2, ...
   for (let i = 0; i < labels; i += 2) {
     const from = i === 0 ? 0 : starts[i - 1]! + 1
@@ -137,6 +153,15 @@ const readName = (buf: Buffer, offset: number): string => {
   }
   nameEnd = end < 0 ? pos : end
   return name
+}
+
+/**
+ * `text` flattened: presentation text is joined from parts (a rope of V8 cons strings, ~8x the
+ * flat size for an RRSIG); reading a string as a number makes V8 flatten it in place.
+ */
+const flat = (text: string): string => {
+  void Number(text)
+  return text
 }
 
 const u16 = (buf: Buffer, o: number) => (buf[o]! << 8) | buf[o + 1]!
@@ -274,7 +299,7 @@ const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsR
       const data = readData(buf, type, start, start + length)
       // Text is made now, not by a lazy getter: an object literal with an accessor is built on
       // V8's slow path and tripled the garbage per reply (docs/bench.md). One shape for every record.
-      const text = type === "A" || type === "AAAA" ? (data as string) : formatData(type, data)
+      const text = type === "A" || type === "AAAA" ? (data as string) : flat(formatData(type, data))
       out.push({ name, type, ttl, data, text })
     }
     o = start + length

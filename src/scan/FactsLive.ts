@@ -13,10 +13,11 @@
  * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
  * a few dozen, are forked into the scan's scope.
  */
-import { Cause, Deferred, Effect, Either, Exit, FiberId, Option, Scope } from "effect"
+import { Cause, Context, Deferred, Effect, Either, Exit, FiberId, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
+import { traced } from "../checks/Check.ts"
 import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
-import { type DnsAnswer, DnsError, type RecordType } from "../net/Dns.ts"
+import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "../net/Dns.ts"
 import {
   addressesOf,
   type Asked,
@@ -58,12 +59,42 @@ export const memoIn = (scope: Scope.Scope) => {
   return { start, get }
 }
 
-/** A scan's Facts, and what its Scanner needs besides: starting a derived fact without waiting. */
-export interface LiveFacts extends FactsShape {
-  readonly start: <A, E>(fact: Fact<A, E>) => Effect.Effect<Deferred.Deferred<A, E>>
-}
+/** A scan's Facts (starting a derived fact without waiting, which the Scanner needs, is in FactsShape). */
+export type LiveFacts = FactsShape
 
 type Outcome = Exit.Exit<DnsAnswer, DnsError>
+
+/**
+ * What a scan's DNS questions share: whether the scan is still open, and one instance of each
+ * authority record. A negative answer carries the zone's SOA, its RRSIG and the covering NSEC3s
+ * (RFC 2308 3, RFC 5155 7.2); DKIM's ~160 selectors in a signed zone bring the same few records
+ * again and again, and the memo keeps every answer until the scan ends (docs/bench.md, the 512 MB
+ * goal). Records are immutable data: sharing an equal one changes no answer.
+ */
+class ScanState {
+  open = true
+  private readonly authority = new Map<string, Array<DnsRecord>>()
+
+  /** The answer, its authority records replaced by equal ones the scan already holds. */
+  shared(answer: DnsAnswer): DnsAnswer {
+    if (answer.authority.length === 0) return answer
+    let replaced = false
+    const authority = answer.authority.map((record) => {
+      const known = this.authority.get(record.name)
+      const same = known?.find(
+        (k) => k.type === record.type && k.ttl === record.ttl && k.text === record.text
+      )
+      if (same !== undefined) {
+        replaced = true
+        return same
+      }
+      if (known) known.push(record)
+      else this.authority.set(record.name, [record])
+      return record
+    })
+    return replaced ? { ...answer, authority } : answer
+  }
+}
 
 /**
  * One DNS question of a scan: its outcome once known, and who waits for it meanwhile. It is the
@@ -72,10 +103,11 @@ type Outcome = Exit.Exit<DnsAnswer, DnsError>
  */
 class ScanQuestion implements Asked {
   outcome: Outcome | undefined
-  private listeners: Array<(outcome: Outcome) => void> = []
+  /** Made on the first wait: most questions are read once, many by `queryEach`'s one listener. */
+  private listeners: Array<(outcome: Outcome) => void> | undefined
   constructor(
     readonly now: number,
-    private readonly scan: { open: boolean }
+    private readonly scan: ScanState
   ) {}
 
   /** Wanted while the scan's scope is open, whoever of its checks still waits. */
@@ -83,17 +115,18 @@ class ScanQuestion implements Asked {
     return this.scan.open
   }
 
-  done(outcome: Outcome) {
+  done(answered: Outcome) {
+    const outcome = Exit.isSuccess(answered) ? Exit.succeed(this.scan.shared(answered.value)) : answered
     this.outcome = outcome
     const listeners = this.listeners
-    this.listeners = []
-    for (const listener of listeners) listener(outcome)
+    this.listeners = undefined
+    if (listeners) for (const listener of listeners) listener(outcome)
   }
 
   /** Calls `listener` with the outcome: now if it is known, else when it is. */
   listen(listener: (outcome: Outcome) => void) {
     if (this.outcome) listener(this.outcome)
-    else this.listeners.push(listener)
+    else (this.listeners ??= []).push(listener)
   }
 
   /** Waits for the outcome; an interrupted waiter leaves (the question goes on for the others). */
@@ -101,9 +134,10 @@ class ScanQuestion implements Asked {
     return (
       this.outcome ??
       Effect.async<DnsAnswer, DnsError>((resume) => {
-        this.listeners.push(resume)
+        this.listen(resume)
         return Effect.sync(() => {
-          this.listeners = this.listeners.filter((l) => l !== resume)
+          const at = this.listeners?.indexOf(resume) ?? -1
+          if (at >= 0) this.listeners!.splice(at, 1)
         })
       })
     )
@@ -126,7 +160,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const config = yield* AppConfig
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
-    const scan = { open: true }
+    const scan = new ScanState()
     yield* Scope.addFinalizer(
       scope,
       Effect.sync(() => void (scan.open = false))
@@ -204,14 +238,35 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         // An Either is an Effect: the first failure, A's or AAAA's, fails the whole.
         (answers) => Effect.map(Effect.all(answers), ([a, aaaa]) => addressesOf(a!, aaaa!))
       )
-    const start = <A, E>(fact: Fact<A, E>) =>
-      memo.start(fact, () =>
-        fact.compute.pipe(
-          Effect.provideService(Facts, facts),
-          Effect.provideService(AppConfig, config),
-          Effect.withSpan(`Fact.${fact.name}`)
-        )
+    const startFetch = (url: string, options: WebRequestOptions = {}) =>
+      Effect.map(
+        memo.start(`fetch\u0000${fetchKey(url, options)}`, () =>
+          web.get(url, { ...options, lookup: addresses })
+        ),
+        Deferred.await
       )
+    // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
+    // for that fiber rather than provided in a region: each region adds frames to the stack of a
+    // fact's fiber while it waits on a question (docs/bench.md, the 512 MB goal).
+    // Facts are forked from the scan's fibers, which mostly share one context: its extension is
+    // kept, not rebuilt (a Context is a Map) for each fact.
+    let last: readonly [Context.Context<never>, Context.Context<never>] | undefined
+    const services = (context: Context.Context<never>) => {
+      if (last?.[0] !== context)
+        last = [
+          context,
+          Context.add(Context.add(context, Facts, facts), AppConfig, config) as Context.Context<never>
+        ]
+      return last[1]
+    }
+    const start = <A, E>(fact: Fact<A, E>) =>
+      memo.start(fact, () => {
+        const compute = Effect.zipRight(
+          FiberRef.update(FiberRef.currentContext, services),
+          fact.compute as Effect.Effect<A, E>
+        )
+        return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
+      })
     const facts: LiveFacts = {
       domain: normalizeName(domain),
       query,
@@ -226,9 +281,14 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           const key = `@${upstream.address}\u0000${upstream.port}\u0000${n}\u0000${type}`
           return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await()
         }),
-      fetch: (url, options = {}) =>
-        memo.get(`fetch\u0000${fetchKey(url, options)}`, () =>
-          web.get(url, { ...options, lookup: addresses })
+      fetch: (url, options = {}) => Effect.flatten(startFetch(url, options)),
+      startFetch,
+      prefetch: (questions) =>
+        Effect.clockWith((clock) =>
+          Effect.sync(() => {
+            const now = clock.unsafeCurrentTimeMillis()
+            for (const { name, type } of questions) if (scan.open) dnsQuestion(name, type, false, now)
+          })
         ),
       probe: (host, address) =>
         memo.get(`probe\u0000${normalizeName(host)}\u0000${address}`, () => smtp.probe(host, address)),

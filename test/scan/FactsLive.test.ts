@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Either, Effect, Layer, Schema } from "effect"
 import fc from "fast-check"
-import type { CheckTiming, ScanTrace } from "../../src/checks/Check.ts"
+import { type CheckTiming, define, needAll, type ScanTrace } from "../../src/checks/Check.ts"
 import { Fact, Facts } from "../../src/checks/Facts.ts"
 import { Resolver, resolverOver, type FakeZone } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
-import { withFacts } from "../../src/scan/Scanner.ts"
+import { scan, withFacts } from "../../src/scan/Scanner.ts"
 import { criticalPath, unionLength } from "../../src/scan/Timing.ts"
 import { fakeNet } from "../checks/facts.ts"
 
@@ -14,7 +14,8 @@ const zone: FakeZone = {
   "example.com TXT": ["v=spf1 mx -all"],
   "example.com MX": ["10 mx1.example.com."],
   "mx1.example.com A": ["192.0.2.1"],
-  "broken.com MX": "SERVFAIL"
+  "broken.com MX": "SERVFAIL",
+  "example.com SOA": ["ns1.example.com. hostmaster.example.com. 1 7200 3600 1209600 300"]
 }
 
 /** The fakes, with every question, fetch and probe the services are asked written down. */
@@ -177,6 +178,87 @@ describe("Facts of one scan", () => {
       expect(pending).toHaveLength(1)
       expect(pending[0]!.wanted()).toBe(false)
     }).pipe(Effect.provide(silent))
+  })
+
+  it.effect("prefetch and startFetch start the work at once, and later reads share it", () => {
+    const { asked, layer } = counted()
+    return withFacts(
+      "example.com",
+      Effect.gen(function* () {
+        const facts = yield* Facts
+        yield* facts.prefetch([
+          { name: "example.com", type: "TXT" },
+          { name: "EXAMPLE.com.", type: "MX" },
+          { name: "broken.com", type: "MX" }
+        ])
+        const fetching = yield* facts.startFetch("https://example.com/", { timeoutMs: 100 })
+        // asked before anything was awaited (the fetch in a fiber of the scan's scope)
+        expect(asked).toEqual(["example.com TXT", "example.com MX", "broken.com MX"])
+        yield* Effect.yieldNow()
+        expect(asked).toEqual([
+          "example.com TXT",
+          "example.com MX",
+          "broken.com MX",
+          "GET https://example.com/"
+        ])
+        expect(yield* facts.txt("example.com")).toEqual(["v=spf1 mx -all"])
+        expect(yield* facts.mx("example.com")).toEqual([{ priority: 10, exchange: "mx1.example.com" }])
+        expect((yield* Effect.flip(facts.mx("broken.com"))).reason).toBe("servfail")
+        const [started, fetched] = [yield* fetching, yield* facts.fetch("https://example.com/")]
+        expect(started).toBe(fetched)
+        expect(asked.length).toBe(4)
+      })
+    ).pipe(Effect.provide(layer))
+  })
+
+  it.effect("negative answers of one scan share their equal authority records, and read the same", () => {
+    const { layer } = counted()
+    const names = ["s1._domainkey.example.com", "s2._domainkey.example.com"]
+    return Effect.gen(function* () {
+      const [x, y] = yield* withFacts(
+        "example.com",
+        Effect.flatMap(Facts, (facts) =>
+          facts.queryEach(
+            names.map((name) => ({ name, type: "TXT" as const })),
+            { concurrency: 2 }
+          )
+        )
+      ).pipe(Effect.map((answers) => answers.map((a) => Either.getOrThrow(a))))
+      expect([x!.outcome, y!.outcome]).toEqual(["nxdomain", "nxdomain"])
+      expect(x!.authority.map((r) => r.type)).toEqual(["SOA"])
+      // one instance of the zone's SOA for both answers, equal to what the resolver says
+      expect(y!.authority[0]).toBe(x!.authority[0])
+      const direct = yield* Effect.flatMap(Resolver, (r) => r.query(names[1]!, "TXT"))
+      expect(y!.authority).toEqual(direct.authority)
+      expect(direct.authority[0]).not.toBe(x!.authority[0])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("needAll reads each check once, in one fiber, and records every edge", () => {
+    let runs = 0
+    const counting = (id: string) =>
+      define({
+        id,
+        title: id,
+        category: "dns",
+        result: Schema.String,
+        gather: Effect.sync(() => (runs++, id)),
+        analyse: (x: string) => x
+      })
+    const [a, b] = [counting("a"), counting("b")]
+    const both = define({
+      id: "both",
+      title: "both",
+      category: "dns",
+      result: Schema.String,
+      gather: Effect.map(needAll({ a, b, again: a }), ({ a, b, again }) => `${a}${b}${again}`),
+      analyse: (x: string) => x
+    })
+    return Effect.gen(function* () {
+      const result = yield* scan("example.com", { checks: [both] })
+      expect(result.checks.both).toMatchObject({ status: "done", result: "aba", needs: ["a", "b"] })
+      expect(runs).toBe(2)
+    }).pipe(Effect.provide(counted().layer))
   })
 
   it.effect("derived facts are computed once per scan, keyed by the Fact itself", () => {

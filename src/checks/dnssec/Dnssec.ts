@@ -123,16 +123,20 @@ export const gather = Effect.gen(function* () {
     soaOwner !== undefined && soaOwner !== "" && (domain === soaOwner || domain.endsWith(`.${soaOwner}`))
       ? soaOwner
       : domain
-  const [dnskey, ds, soa, nsec3param, root] = yield* Effect.all(
-    [
-      askWithCd(facts, zone, "DNSKEY"),
-      askWithCd(facts, zone, "DS"),
-      zone === domain ? Effect.succeed(first) : askWithCd(facts, zone, "SOA"),
-      askWithCd(facts, zone, "NSEC3PARAM"),
-      Effect.either(facts.query(".", "DNSKEY"))
-    ],
-    { concurrency: "unbounded" }
-  )
+  // Asked together, read in turn in this fiber (a fiber each would only wait: docs/bench.md); a
+  // SERVFAIL's second question, with CD, follows its first.
+  yield* facts.prefetch([
+    { name: zone, type: "DNSKEY" },
+    { name: zone, type: "DS" },
+    ...(zone === domain ? [] : [{ name: zone, type: "SOA" as const }]),
+    { name: zone, type: "NSEC3PARAM" },
+    { name: ".", type: "DNSKEY" }
+  ])
+  const dnskey = yield* askWithCd(facts, zone, "DNSKEY")
+  const ds = yield* askWithCd(facts, zone, "DS")
+  const soa = zone === domain ? first : yield* askWithCd(facts, zone, "SOA")
+  const nsec3param = yield* askWithCd(facts, zone, "NSEC3PARAM")
+  const root = yield* Effect.either(facts.query(".", "DNSKEY"))
   const resolverValidates =
     root._tag === "Right" && root.right.outcome === "answer" ? root.right.flags.ad : undefined
   // Opt-out is a flag of NSEC3 records (RFC 5155 3.1.2.1): a denial of a name that does not exist

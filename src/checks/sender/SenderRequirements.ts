@@ -5,7 +5,7 @@
  * FCrDNS and TLS verdicts are gathered by their own checks and passed in as `SenderInput`.
  */
 import { Effect, Schema } from "effect"
-import { define, need } from "../Check.ts"
+import { define, needAll } from "../Check.ts"
 import { Facts } from "../Facts.ts"
 import { Dkim, type DkimResult } from "../dkim/Dkim.ts"
 import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
@@ -335,16 +335,14 @@ export const SenderRequirements = define({
   title: "Mailbox-provider sender requirements",
   category: "email",
   result: SenderRequirementsResult,
-  gather: Effect.all(
-    {
-      domain: Effect.map(Facts, (facts) => facts.domain),
-      spf: need(Spf),
-      dkim: need(Dkim),
-      dmarc: need(Dmarc),
-      fcrdns: need(Fcrdns),
-      tls: need(SmtpTls)
-    },
-    { concurrency: "unbounded" }
+  // One fiber awaits the five verdicts in turn (needAll), not a fiber each.
+  gather: Effect.zipWith(
+    Facts,
+    needAll({ spf: Spf, dkim: Dkim, dmarc: Dmarc, fcrdns: Fcrdns, tls: SmtpTls }),
+    (facts, verdicts) => ({
+      domain: facts.domain,
+      ...verdicts
+    })
   ),
   analyse: (gathered: SenderGathered) => judge(gathered)
 })
