@@ -6,7 +6,7 @@
  * under 100 ms; RSS under 512 MB.
  *
  * Loopback only and bounded: each phase runs `seconds`, each request times out after 30 s, and the
- * script stops the server it started. Without a URL it starts `src/main.ts` on a free loopback port
+ * script stops the server it started. Without a URL it starts the service as `npm start` does on a free loopback port
  * with the world's settings (data/world/world.env, or the running world's) so the scans do real work.
  *
  * Each phase runs twice: once as one client (the per-client token bucket answers most requests with
@@ -73,6 +73,8 @@ const startServer = async (): Promise<{ base: string; healthUrl: string; child: 
     // e.g. SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (not allowed in NODE_OPTIONS)
     ...(process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean),
     "--enable-source-maps",
+    // as `npm start` (package.json), with its default MAX_HEAP_MB
+    `--max-old-space-size=${process.env.MAX_HEAP_MB ?? 384}`,
     "--import",
     join(here, "loopDelay.mjs"),
     "dist/main.mjs"

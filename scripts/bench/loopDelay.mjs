@@ -33,7 +33,10 @@ if (file) {
     const nowWaited = waited()
     const waitMs = Math.round(nowWaited - wait)
     wait = nowWaited
-    appendFileSync(file, `${[...line, cpuPercent, mb(heapUsed), mb(external + arrayBuffers), waitMs].join(" ")}\n`)
+    appendFileSync(
+      file,
+      `${[...line, cpuPercent, mb(heapUsed), mb(external + arrayBuffers), waitMs].join(" ")}\n`
+    )
     histogram.reset()
   }, 1000).unref()
 }
