@@ -11,6 +11,7 @@ import { define } from "../Check.ts"
 import { Facts } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { isTxtError, lookupTxt, type TxtOutcome } from "../TxtOutcome.ts"
+import { IMPLICIT_DESCRIPTION } from "../MailServers.ts"
 import { isFetchError, type FetchOutcome } from "../bimi/BimiFetch.ts"
 import {
   isStsRecord,
@@ -34,7 +35,8 @@ export interface MtaStsGathered {
   readonly policy:
     (FetchOutcome & { readonly tlsAuthorized?: boolean; readonly tlsError?: string | null }) | null
   readonly mx:
-    { readonly hosts: ReadonlyArray<string>; readonly nullMx: boolean } | { readonly error: string }
+    | { readonly hosts: ReadonlyArray<string>; readonly nullMx: boolean; readonly implicit: boolean }
+    | { readonly error: string }
   readonly tlsRpt: TxtOutcome
 }
 
@@ -42,12 +44,22 @@ export interface MtaStsGathered {
 export const gatherMtaSts: Effect.Effect<MtaStsGathered, never, Facts> = Effect.gen(function* () {
   const facts = yield* Facts
   const domain = facts.domain
-  // A null MX (RFC 7505) has exchange "" (or ".").
+  // A null MX (RFC 7505) has exchange "" (or "."). Without any MX but with an address, mail goes
+  // to the domain itself (the implicit MX, RFC 5321 5.1), and senders check that host against the
+  // policy's mx patterns as they would an MX (RFC 8461 4.1).
   const mx = facts.mx(domain).pipe(
-    Effect.map((records) => ({
-      hosts: records.map((r) => r.exchange.toLowerCase().replace(/\.$/, "")).filter((h) => h !== ""),
-      nullMx: records.length === 1 && (records[0]!.exchange === "" || records[0]!.exchange === ".")
-    })),
+    Effect.flatMap((records) =>
+      records.length > 0
+        ? Effect.succeed({
+            hosts: records.map((r) => r.exchange.toLowerCase().replace(/\.$/, "")).filter((h) => h !== ""),
+            nullMx: records.length === 1 && (records[0]!.exchange === "" || records[0]!.exchange === "."),
+            implicit: false
+          })
+        : Effect.map(facts.addresses(domain), ({ v4, v6 }) => {
+            const implicit = v4.length + v6.length > 0
+            return { hosts: implicit ? [domain] : [], nullMx: false, implicit }
+          })
+    ),
     Effect.catchAll((e) => Effect.succeed({ error: `${e.reason}: ${e.message}` }))
   )
   // The three questions and the fetch start together; this fiber then reads them in turn (a fiber
@@ -114,6 +126,7 @@ export const MtaStsResult = Schema.Struct({
   mx: Schema.Struct({
     hosts: Strings,
     nullMx: Schema.Boolean,
+    implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
     coverage: Schema.Array(MxCoverage),
     allCovered: Nullable(Schema.Boolean),
     error: Nullable(Schema.String)
@@ -133,6 +146,7 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
 
   const mxHosts = "error" in g.mx ? [] : g.mx.hosts
   const nullMx = "error" in g.mx ? false : g.mx.nullMx
+  const implicit = "error" in g.mx ? false : g.mx.implicit
   const mxError = "error" in g.mx ? g.mx.error : null
 
   // The TXT record.
@@ -245,7 +259,10 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
     warnings.push("No TLS-RPT record: you will not hear about MTA-STS delivery failures")
 
   const valid = txtOk && policyOk && allCovered !== false
-  const noMail = nullMx || (mxError === null && mxHosts.length === 0)
+  // Without MX records and without a policy, as internet.nl does: the domain is not judged as a
+  // mail domain (the score decides from the SMTP probe whether its implicit MX takes mail). With a
+  // policy, its mx patterns must cover the implicit MX like any MX.
+  const noMail = nullMx || (mxError === null && mxHosts.length === 0) || (implicit && !exists)
   const status: CheckStatus = txtUnknown
     ? "unknown"
     : !exists
@@ -262,7 +279,9 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
     warnings.push(
       nullMx
         ? "The domain accepts no mail (null MX, RFC 7505): MTA-STS does not apply"
-        : "The domain has no MX records: MTA-STS does not apply"
+        : implicit
+          ? "The domain has no MX records (mail, if any, goes to its own address: the implicit MX of RFC 5321 5.1): MTA-STS is not judged; publish MX records, or a null MX if it takes no mail"
+          : "The domain has no MX records: MTA-STS does not apply"
     )
   }
   return {
@@ -277,7 +296,7 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
     issues,
     warnings,
     fetch: fetchReport,
-    mx: { hosts: mxHosts, nullMx, coverage, allCovered, error: mxError },
+    mx: { hosts: mxHosts, nullMx, implicit, coverage, allCovered, error: mxError },
     tlsRpt
   }
 }

@@ -207,7 +207,44 @@ describe("MTA-STS check", () => {
       )
       expect(nullMx).toMatchObject({ status: "not-applicable", mx: { nullMx: true } })
       const noMx = yield* run({ "nomx.net A": ["192.0.2.1"] }, web({}), "nomx.net")
-      expect(noMx).toMatchObject({ status: "not-applicable", mx: { hosts: [] } })
+      expect(noMx).toMatchObject({ status: "not-applicable", mx: { hosts: ["nomx.net"], implicit: true } })
+      const nothing = yield* run({}, web({}), "gone.net")
+      expect(nothing).toMatchObject({ status: "not-applicable", mx: { hosts: [], implicit: false } })
+    })
+  )
+
+  it.effect("with a policy, the implicit MX (no MX records, an address) must match its mx patterns", () =>
+    Effect.gen(function* () {
+      const zone = (domain: string) => ({
+        [`_mta-sts.${domain} TXT`]: ["v=STSv1; id=1"],
+        [`_smtp._tls.${domain} TXT`]: [`v=TLSRPTv1; rua=mailto:tls@${domain}`],
+        [`${domain} A`]: ["192.0.2.1"]
+      })
+      const policy = (mx: string) => `version: STSv1\nmode: enforce\nmx: ${mx}\nmax_age: 604800\n`
+      const covered = yield* run(
+        zone("implicit.net"),
+        web({
+          "https://mta-sts.implicit.net/.well-known/mta-sts.txt": [200, "text/plain", policy("implicit.net")]
+        }),
+        "implicit.net"
+      )
+      expect(covered).toMatchObject({
+        status: "pass",
+        mx: { hosts: ["implicit.net"], implicit: true, allCovered: true }
+      })
+      const uncovered = yield* run(
+        zone("implicit.net"),
+        web({
+          "https://mta-sts.implicit.net/.well-known/mta-sts.txt": [
+            200,
+            "text/plain",
+            policy("mail.other.net")
+          ]
+        }),
+        "implicit.net"
+      )
+      expect(uncovered).toMatchObject({ status: "fail", mx: { implicit: true, allCovered: false } })
+      expect(uncovered.issues.join(" ")).toContain("implicit.net")
     })
   )
 
@@ -229,7 +266,7 @@ describe("MTA-STS check", () => {
               finalUrl: POLICY_URL,
               redirects: 0
             },
-            mx: { hosts, nullMx: false },
+            mx: { hosts, nullMx: false, implicit: false },
             tlsRpt: { name: "_smtp._tls.example.com", records: [] }
           })
           expect(Schema.is(MtaStsResult)(r)).toBe(true)
