@@ -75,7 +75,7 @@ const refuse = (res: ServerResponse, { status, error, retryAfter }: Refusal) => 
 /** Held requests at most, whatever the connections: beyond, an early retry is judged at once. */
 const MAX_HELD = 10_000
 /** Held requests judged per millisecond once their time has come. */
-const RELEASE_PER_TURN = 16
+const RELEASE_PER_MS = 16
 
 /**
  * The first look at every request, in node's `request` event: true when it was taken here
@@ -148,7 +148,7 @@ export const makeGatekeeper = (
   const due: Array<() => void> = []
   let draining = false
   const drain = () => {
-    for (const release of due.splice(0, RELEASE_PER_TURN)) release()
+    for (const release of due.splice(0, RELEASE_PER_MS)) release()
     draining = due.length > 0
     if (draining) setTimeout(drain, 1)
   }
