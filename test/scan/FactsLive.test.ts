@@ -281,8 +281,10 @@ describe("Facts of one scan", () => {
   })
 })
 
+// Times start at 1: a check's `endMs` of 0 means "still running" (it counts until now), so an
+// interval ending at 0 is not a finished check, and a wait on it could end before it does.
 const interval = fc
-  .tuple(fc.nat(1000), fc.nat(1000))
+  .tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 1000 }))
   .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const)
 
 describe("critical path", () => {
@@ -315,6 +317,7 @@ describe("critical path", () => {
 
   it("never exceeds the wall time, however the checks waited on each other", () =>
     fc.assert(
+      // many runs: the case that once slipped through (a check ending at 0) was rare
       fc.property(
         fc.array(fc.tuple(interval, fc.option(fc.tuple(fc.nat(20), interval))), { maxLength: 20 }),
         (runs) => {
@@ -337,6 +340,7 @@ describe("critical path", () => {
           expect(cp).toBeGreaterThanOrEqual(0)
           expect(cp).toBeLessThanOrEqual(wall)
         }
-      )
+      ),
+      { numRuns: 20_000 }
     ))
 })
