@@ -71,6 +71,20 @@ export interface FactsShape {
     questions: ReadonlyArray<{ readonly name: string; readonly type: RecordType }>,
     options: { readonly concurrency: number }
   ) => Effect.Effect<ReadonlyArray<Either.Either<DnsAnswer, DnsError>>>
+  /**
+   * A sweep: many DNS questions of one type that only the caller asks (DKIM's ~160 selectors),
+   * each outcome reduced by `keep` as it arrives, at most `concurrency` in flight, in one fiber.
+   * Unlike `queryEach`, a sweep's answers are not kept for the scan: the memo keeps every answer
+   * until the scan ends, and DKIM's negative answers, a few hundred bytes each, were a third of
+   * a scan's memory in flight (docs/bench.md, the 512 MB goal). A question the scan has already
+   * asked is read from the memo; the Resolver still shares flights and caches answers.
+   */
+  readonly sweep: <A>(
+    type: RecordType,
+    names: ReadonlyArray<string>,
+    keep: (outcome: Either.Either<DnsAnswer, DnsError>, i: number) => A,
+    options: { readonly concurrency: number }
+  ) => Effect.Effect<ReadonlyArray<A>>
   /** A and AAAA of a host; a failure of either fails the whole (unknown is not "no address"). */
   readonly addresses: (host: string) => Effect.Effect<Addresses, DnsError>
   /** MX records by priority (RFC 5321 5.1). */

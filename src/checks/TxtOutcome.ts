@@ -9,10 +9,10 @@ import type { FactsShape } from "./Facts.ts"
 
 /**
  * The one door these gathers need: a scan's Facts in a check, any TXT source (a fake in a unit
- * test) when the gather is called directly. `queryEach`, when the source has it, asks many names
+ * test) when the gather is called directly. `sweep`, when the source has it, asks many names
  * in one fiber (Facts does); without it, a fiber per name.
  */
-export type TxtSource = Pick<FactsShape, "txt"> & Partial<Pick<FactsShape, "queryEach">>
+export type TxtSource = Pick<FactsShape, "txt"> & Partial<Pick<FactsShape, "sweep">>
 
 export type TxtOutcome =
   | { readonly name: string; readonly records: ReadonlyArray<string> }
@@ -28,24 +28,29 @@ export const lookupTxt = (dns: TxtSource, name: string): Effect.Effect<TxtOutcom
     Effect.catchAll((e) => Effect.succeed<TxtOutcome>({ name, error: `${e.reason}: ${e.message}` }))
   )
 
-/** Looks each name up, at most `concurrency` at once, each outcome kept as `lookupTxt` does. */
+/** No TXT record: one array for every negative answer of a sweep. */
+const NO_RECORDS: ReadonlyArray<string> = Object.freeze([])
+
+/**
+ * Looks each name up, at most `concurrency` at once, each outcome kept as `lookupTxt` does. Over a
+ * scan's Facts it is a `sweep`: only the outcomes are kept, not the answers.
+ */
 export const lookupTxtEach = (
   dns: TxtSource,
   names: ReadonlyArray<string>,
   concurrency: number
 ): Effect.Effect<ReadonlyArray<TxtOutcome>> =>
-  dns.queryEach
-    ? Effect.map(
-        dns.queryEach(
-          names.map((name) => ({ name, type: "TXT" as const })),
-          { concurrency }
-        ),
-        (outcomes) =>
-          outcomes.map((outcome, i): TxtOutcome =>
-            outcome._tag === "Right"
-              ? { name: names[i]!, records: txtOf(outcome.right) }
-              : { name: names[i]!, error: `${outcome.left.reason}: ${outcome.left.message}` }
-          )
+  dns.sweep
+    ? dns.sweep(
+        "TXT",
+        names,
+        (outcome, i): TxtOutcome => {
+          if (outcome._tag === "Left")
+            return { name: names[i]!, error: `${outcome.left.reason}: ${outcome.left.message}` }
+          const records = txtOf(outcome.right)
+          return { name: names[i]!, records: records.length === 0 ? NO_RECORDS : records }
+        },
+        { concurrency }
       )
     : Effect.forEach(names, (name) => lookupTxt(dns, name), { concurrency })
 

@@ -144,6 +144,37 @@ class ScanQuestion implements Asked {
   }
 }
 
+/** A sweep's question (`facts.sweep`): wanted while the scan is open; its outcome goes to one reader, not the memo. */
+class SweepQuestion implements Asked {
+  constructor(
+    readonly now: number,
+    private readonly scan: ScanState,
+    private readonly settle: (outcome: Outcome) => void
+  ) {}
+
+  wanted() {
+    return this.scan.open
+  }
+
+  done(outcome: Outcome) {
+    this.settle(outcome)
+  }
+}
+
+/** The memo's key of a DNS question (`name` normalised). */
+const dnsKey = (name: string, type: RecordType, cd: boolean) => `${name}\u0000${type}\u0000${cd}`
+
+/** An outcome as the fans return it: a failure that is not a DnsError (a defect) becomes one. */
+const eitherOf = (outcome: Outcome, name: string, type: RecordType): Either.Either<DnsAnswer, DnsError> =>
+  Exit.isSuccess(outcome)
+    ? Either.right(outcome.value)
+    : Either.left(
+        Option.getOrElse(
+          Cause.failureOption(outcome.cause),
+          () => new DnsError({ name, type, reason: "other", message: "the question failed unexpectedly" })
+        )
+      )
+
 /** Options that change the answer; `timeoutMs` is the asker's budget, not part of the question. */
 const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebRequestOptions) =>
   `${url}\u0000${JSON.stringify(rest, Object.keys(rest).sort())}`
@@ -179,51 +210,64 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     }
     const dnsQuestion = (name: string, type: RecordType, cd: boolean, now: number) => {
       const n = normalizeName(name)
-      return question(`${n}\u0000${type}\u0000${cd}`, n, type, cd ? { checkingDisabled: true } : {}, now)
+      return question(dnsKey(n, type, cd), n, type, cd ? { checkingDisabled: true } : {}, now)
     }
     const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) =>
       Effect.clockWith((clock) =>
         dnsQuestion(name, type, options.checkingDisabled === true, clock.unsafeCurrentTimeMillis()).await()
       )
     const lookups = lookupsOver(query, resolver.upstreams)
-    /** Several questions in one fiber: a window of `concurrency` in flight, refilled by callbacks. */
-    const queryEach: FactsShape["queryEach"] = (questions, { concurrency }) =>
+    /**
+     * A fan of `count` questions in one fiber: a window of `concurrency` in flight, refilled by
+     * callbacks; `ask(i, settle)` asks the i-th, and each outcome is kept as `keep` makes it.
+     */
+    const fan = <A>(
+      count: number,
+      concurrency: number,
+      ask: (i: number, now: number, settle: (outcome: Outcome) => void) => void,
+      keep: (outcome: Outcome, i: number) => A
+    ) =>
       Effect.clockWith((clock) =>
-        Effect.async((resume) => {
+        Effect.async<ReadonlyArray<A>>((resume) => {
           const now = clock.unsafeCurrentTimeMillis()
-          const results = new Array<Either.Either<DnsAnswer, DnsError>>(questions.length)
+          const results = new Array<A>(count)
           let next = 0
           let inFlight = 0
           let settled = 0
           const launch = () => {
-            while (inFlight < Math.max(1, concurrency) && next < questions.length && scan.open) {
+            while (inFlight < Math.max(1, concurrency) && next < count && scan.open) {
               const i = next++
-              const { name, type } = questions[i]!
               inFlight++
-              dnsQuestion(name, type, false, now).listen((outcome) => {
-                results[i] = Exit.isSuccess(outcome)
-                  ? Either.right(outcome.value)
-                  : Either.left(
-                      Option.getOrElse(
-                        Cause.failureOption(outcome.cause),
-                        () =>
-                          new DnsError({
-                            name,
-                            type,
-                            reason: "other",
-                            message: "the question failed unexpectedly"
-                          })
-                      )
-                    )
+              ask(i, now, (outcome) => {
+                results[i] = keep(outcome, i)
                 inFlight--
-                if (++settled === questions.length) resume(Effect.succeed(results))
+                if (++settled === count) resume(Effect.succeed(results))
                 else launch()
               })
             }
           }
-          if (questions.length === 0) resume(Effect.succeed(results))
+          if (count === 0) resume(Effect.succeed(results))
           else launch()
         })
+      )
+    const queryEach: FactsShape["queryEach"] = (questions, { concurrency }) =>
+      fan(
+        questions.length,
+        concurrency,
+        (i, now, settle) => dnsQuestion(questions[i]!.name, questions[i]!.type, false, now).listen(settle),
+        (outcome, i) => eitherOf(outcome, questions[i]!.name, questions[i]!.type)
+      )
+    const sweep: FactsShape["sweep"] = (type, names, keep, { concurrency }) =>
+      fan(
+        names.length,
+        concurrency,
+        (i, now, settle) => {
+          const n = normalizeName(names[i]!)
+          const known = asked.get(dnsKey(n, type, false))
+          if (known) known.listen(settle)
+          else resolver.ask(n, type, {}, new SweepQuestion(now, scan, settle))
+        },
+        (outcome, i) => keep(eitherOf(outcome, names[i]!, type), i)
       )
     /** A and AAAA as one fan (one fiber; `lookups.addresses` would fork one per question). */
     const addresses = (host: string) =>
@@ -272,6 +316,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       query,
       txt: lookups.txt,
       queryEach,
+      sweep,
       addresses,
       mx: lookups.mx,
       ptr: lookups.ptr,

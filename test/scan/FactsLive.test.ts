@@ -160,6 +160,64 @@ describe("Facts of one scan", () => {
     }
   )
 
+  it.live(
+    "sweep: `keep` of each outcome in order, `concurrency` in flight, the scan's memo read but not filled",
+    () => {
+      const asked: Array<string> = []
+      let inFlight = 0
+      let peak = 0
+      const slow = Layer.effect(
+        Resolver,
+        Effect.map(Resolver, (r) =>
+          Resolver.make(
+            resolverOver((n, t, o, question) => {
+              asked.push(`${n} ${t}`)
+              peak = Math.max(peak, ++inFlight)
+              setTimeout(() => {
+                inFlight--
+                r.ask(n, t, o, question)
+              }, 5)
+            }, r.upstreams)
+          )
+        )
+      ).pipe(Layer.provideMerge(fakeNet({ zone: { ...zone, "broken.com TXT": "SERVFAIL" } })))
+      return withFacts(
+        "example.com",
+        Effect.gen(function* () {
+          const facts = yield* Facts
+          // asked by the scan before the sweep: the sweep reads the memo's answer
+          yield* facts.txt("example.com")
+          const names = [
+            "EXAMPLE.com.",
+            "broken.com",
+            ...Array.from({ length: 8 }, (_, i) => `s${i}.example.com`)
+          ]
+          const kept = yield* facts.sweep(
+            "TXT",
+            names,
+            (outcome, i) =>
+              Either.isRight(outcome)
+                ? `${i} ${outcome.right.outcome} ${outcome.right.answers.length}`
+                : `${i} ${outcome.left.reason} ${outcome.left.name}`,
+            { concurrency: 3 }
+          )
+          expect(kept).toEqual([
+            "0 answer 1",
+            "1 servfail broken.com",
+            ...Array.from({ length: 8 }, (_, i) => `${i + 2} nxdomain 0`)
+          ])
+          expect(peak).toBeLessThanOrEqual(3)
+          // example.com TXT once (the memo's); each swept name once
+          expect(asked).toHaveLength(names.length)
+          expect(once(asked)).toBe(true)
+          // not memoised: asking a swept name again asks the resolver again
+          yield* facts.txt("s0.example.com")
+          expect(asked.filter((a) => a === "s0.example.com TXT")).toHaveLength(2)
+        })
+      ).pipe(Effect.provide(slow))
+    }
+  )
+
   it.effect("closing the scan's scope tells its unanswered questions that nobody waits", () => {
     const pending: Array<{ wanted: () => boolean }> = []
     const silent = Layer.effect(
