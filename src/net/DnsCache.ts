@@ -72,17 +72,16 @@ export class DnsCache {
     }
     const waiting = this.flights.get(id)
     if (waiting) return void waiting.push(asked)
-    const askers = [asked]
-    this.flights.set(id, askers)
-    start({
-      now: asked.now,
-      wanted: () => askers.some((a) => a.wanted()),
-      done: (exit) => {
-        this.flights.delete(id)
-        if (Exit.isSuccess(exit)) this.store(id, exit.value, asked.now)
-        for (const a of askers) a.done(exit)
-      }
-    })
+    const flight = new Flight(this, id, asked)
+    this.flights.set(id, flight.askers)
+    start(flight)
+  }
+
+  /** A flight's outcome: stored (if it may be reused), then told to every asker. */
+  landed(id: string, askers: ReadonlyArray<Asked>, exit: Exit.Exit<DnsAnswer, DnsError>) {
+    this.flights.delete(id)
+    if (Exit.isSuccess(exit)) this.store(id, exit.value, askers[0]!.now)
+    for (const a of askers) a.done(exit)
   }
 
   private store(id: string, answer: DnsAnswer, at: number) {
@@ -90,5 +89,30 @@ export class DnsCache {
     if (seconds === 0) return
     this.answers.set(id, { answer, at, until: at + seconds * 1000 })
     while (this.answers.size > this.capacity) this.answers.delete(this.answers.keys().next().value!)
+  }
+}
+
+/**
+ * One question on its way for all its askers. A class rather than closures: a batch keeps tens of
+ * thousands in flight, and two closures and their context cost more than this object.
+ */
+class Flight implements Asked {
+  readonly now: number
+  readonly askers: Array<Asked>
+  constructor(
+    private readonly cache: DnsCache,
+    private readonly id: string,
+    first: Asked
+  ) {
+    this.now = first.now
+    this.askers = [first]
+  }
+
+  wanted() {
+    return this.askers.some((a) => a.wanted())
+  }
+
+  done(exit: Exit.Exit<DnsAnswer, DnsError>) {
+    this.cache.landed(this.id, this.askers, exit)
   }
 }
