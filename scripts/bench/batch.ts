@@ -10,6 +10,8 @@
  * prints the live MB per scan in flight. Each run executes batchRun.ts bundled by esbuild, as
  * `npm run batch` runs the scanner (compiled, no tsx `keepNames`); with `--cpu-prof` through tsx
  * instead, so that the profile names the source files it summarises by folder.
+ * Each run has the heap cap `npm run batch` has (`MAX_HEAP_MB`, default 384, in the environment
+ * here too), and so its heap admission (`src/batch/HeapRoom.ts`: the "held for heap" column).
  * `--node=<flag>` passes a node or V8 flag to the measured runs (GC settings: docs/bench.md).
  * With RTT_MS=<ms> in the environment, batchRun delivers every DNS answer from the network that
  * much later: the world answers in well under a millisecond, a resolver on the internet in tens.
@@ -89,6 +91,9 @@ interface Run {
   fibers: number
   liveInFlight: number
   liveMbPerScan: number | null
+  heldForMemory: number
+  /** process.memoryUsage() at the highest RSS seen (sampled every 100 ms), with the scans in flight then. */
+  peak: { rss: number; heapUsed: number; heapTotal: number; external: number; inFlight: number; atMs: number }
 }
 
 /** batchRun.ts as one ES module (what package.json's "build" does for the scanner), built once. */
@@ -120,6 +125,10 @@ const runAt = (concurrency: number, withProfile: boolean): Run => {
   const out = join(dir, `out-${concurrency}.jsonl`)
   rmSync(out, { force: true })
   const args = [
+    // the heap cap of `npm run batch` (MAX_HEAP_MB), unless --node= sets one
+    ...(nodeFlags.some((f) => f.startsWith("--max-old-space-size"))
+      ? []
+      : [`--max-old-space-size=${process.env.MAX_HEAP_MB ?? 384}`]),
     ...(withProfile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []),
     ...(liveHeap ? ["--expose-gc"] : []),
     ...nodeFlags,
@@ -205,7 +214,7 @@ const main = async () => {
   console.log(`resolver ceiling after the runs: ${after.toFixed(0)} qps`)
   const mean = (before + after) / 2
   console.log(
-    "concurrency  domains  wall s  domains/min  queries sent  queries/s  of ceiling  CPU cores  CPU ms/domain  peak RSS MB  fibers/scan  live MB/scan  unknown  failed"
+    "concurrency  domains  wall s  domains/min  queries sent  queries/s  of ceiling  CPU cores  CPU ms/domain  peak RSS MB  fibers/scan  live MB/scan  unknown  failed  held for heap"
   )
   for (const r of runs) {
     const qps = r.sent / (r.wallMs / 1000)
@@ -224,10 +233,17 @@ const main = async () => {
         (r.fibers / Math.max(1, r.scanned)).toFixed(0).padStart(12),
         (r.liveMbPerScan === null ? "-" : `${r.liveMbPerScan.toFixed(2)} (${r.liveInFlight})`).padStart(13),
         String(r.incomplete).padStart(8),
-        String(r.failed).padStart(7)
+        String(r.failed).padStart(7),
+        String(r.heldForMemory).padStart(14)
       ].join(" ")
     )
   }
+  const mb = (n: number) => Math.round(n / 2 ** 20)
+  for (const { concurrency, peak } of runs)
+    console.log(
+      `at concurrency ${concurrency}, the highest RSS (${(peak.atMs / 1000).toFixed(1)} s in, ${peak.inFlight} scans in flight): ` +
+        `${mb(peak.rss)} MB, of which heap ${mb(peak.heapTotal)} MB (${mb(peak.heapUsed)} MB in use, garbage included), external ${mb(peak.external)} MB`
+    )
   const prof = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
   if (prof) {
     console.log(`CPU profile of the run at concurrency ${levels.at(-1)} (${join(dir, prof)}), self time:`)

@@ -7,17 +7,20 @@
  * With --expose-gc it also samples, every 5 s, the live heap after a full GC beside the scans in
  * flight: the live MB per scan in flight (the GCs cost CPU: a run of its own, `--live-heap`).
  * With SNAPSHOT=<file> too, it writes a heap snapshot at the first sample with the whole
- * concurrency in flight. With RTT_MS=<ms>, every DNS answer that left for the resolver is delivered
+ * concurrency in flight; with LIVE_EVERY_MS=<ms>, it samples that often and prints each sample on
+ * stderr (the live heap's curve over the run). It records process.memoryUsage() at the highest RSS
+ * (sampled every 100 ms). With RTT_MS=<ms>, every DNS answer that left for the resolver is delivered
  * that much later (a model of a resolver on the internet). Prints one JSON line of figures on
  * stdout. Started by scripts/bench/batch.ts:
  *   node [--cpu-prof] [--expose-gc] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
  */
 import { readFileSync } from "node:fs"
 import { writeHeapSnapshot } from "node:v8"
-import { Effect, Layer, Supervisor } from "effect"
+import { Effect, type Exit, Layer, Supervisor } from "effect"
 import { inProcess, runBatch } from "../../src/batch/Batch.ts"
 import { AppConfig } from "../../src/Config.ts"
-import { Resolver, resolverOver } from "../../src/net/Resolver.ts"
+import type { DnsAnswer, DnsError } from "../../src/net/Dns.ts"
+import { type Asked, Resolver, resolverOver } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 
@@ -26,6 +29,28 @@ let sent = 0
 const rttMs = Number(process.env.RTT_MS ?? 0)
 let questions = 0
 
+/**
+ * A question on its way to the resolver, counted when it comes back from the network. A class, as
+ * the scan's own questions are: closures here would add to the memory the bench measures.
+ */
+class Counted implements Asked {
+  readonly now: number
+  constructor(private readonly asked: Asked) {
+    this.now = asked.now
+  }
+  wanted() {
+    return this.asked.wanted()
+  }
+  done(exit: Exit.Exit<DnsAnswer, DnsError>) {
+    const fromNetwork = exit._tag === "Failure" || !exit.value.fromCache
+    if (fromNetwork) sent++
+    // RTT_MS: an answer from the network arrives that much later, as from a resolver on
+    // the internet rather than on loopback (the world answers in well under a millisecond).
+    if (fromNetwork && rttMs > 0) setTimeout(() => this.asked.done(exit), rttMs)
+    else this.asked.done(exit)
+  }
+}
+
 // The same services as ScanNetLive, with a counting Resolver under Web and Smtp too.
 const counting = Layer.effect(
   Resolver,
@@ -33,18 +58,7 @@ const counting = Layer.effect(
     Resolver.make(
       resolverOver((name, type, options, asked) => {
         questions++
-        inner.ask(name, type, options, {
-          now: asked.now,
-          wanted: () => asked.wanted(),
-          done: (exit) => {
-            const fromNetwork = exit._tag === "Failure" || !exit.value.fromCache
-            if (fromNetwork) sent++
-            // RTT_MS: an answer from the network arrives that much later, as from a resolver on
-            // the internet rather than on loopback (the world answers in well under a millisecond).
-            if (fromNetwork && rttMs > 0) setTimeout(() => asked.done(exit), rttMs)
-            else asked.done(exit)
-          }
-        })
+        inner.ask(name, type, options, new Counted(asked))
       }, inner.upstreams)
     )
   )
@@ -72,6 +86,10 @@ const sampleHeap = () => {
   gc()
   const liveMb = (process.memoryUsage().heapUsed - baseHeap) / 2 ** 20
   if (inFlight >= best.inFlight) best = { inFlight, liveMb }
+  if (process.env.LIVE_EVERY_MS)
+    console.error(
+      `live ${(performance.now() - startedAt).toFixed(0)} ms: ${inFlight} in flight, ${liveMb.toFixed(0)} MB`
+    )
   // SNAPSHOT=file: a heap snapshot at the first sample with the batch's concurrency in flight.
   if (process.env.SNAPSHOT && !snapshotTaken && inFlight >= Number(concurrencyText)) {
     snapshotTaken = true
@@ -84,12 +102,21 @@ let snapshotTaken = false
 const peakRssMb = () =>
   Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024
 
+/** process.memoryUsage() at the highest RSS seen, sampled every 100 ms, with the scans in flight then. */
+let atPeak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0, inFlight: 0, atMs: 0 }
+const startedAt = performance.now()
+const sampleRss = () => {
+  const m = process.memoryUsage()
+  if (m.rss > atPeak.rss) atPeak = { ...m, inFlight, atMs: performance.now() - startedAt }
+}
+
 const main = Effect.gen(function* () {
   if (gc) {
     gc()
     baseHeap = process.memoryUsage().heapUsed
   }
-  const sampler = setInterval(sampleHeap, 5000)
+  const sampler = setInterval(sampleHeap, Number(process.env.LIVE_EVERY_MS ?? 5000))
+  const rssSampler = setInterval(sampleRss, 100)
   const cpu = process.cpuUsage()
   const start = performance.now()
   const summary = yield* runBatch(
@@ -113,6 +140,7 @@ const main = Effect.gen(function* () {
   const wallMs = performance.now() - start
   const used = process.cpuUsage(cpu)
   clearInterval(sampler)
+  clearInterval(rssSampler)
   console.log(
     JSON.stringify({
       concurrency: Number(concurrencyText),
@@ -125,6 +153,8 @@ const main = Effect.gen(function* () {
       sent,
       peakRssMb: peakRssMb(),
       fibers,
+      heldForMemory: summary.heldForMemory,
+      peak: atPeak,
       liveInFlight: best.inFlight,
       liveMbPerScan: best.inFlight > 0 ? best.liveMb / best.inFlight : null
     })

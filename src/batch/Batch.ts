@@ -14,6 +14,7 @@ import type { ScanContext } from "../scan/FactsLive.ts"
 import { score } from "../score/Score.ts"
 import type { BatchOptions } from "./Cli.ts"
 import { type BatchFileError, lines, openInput, openOutput } from "./Files.ts"
+import { type HeapMeter, HeapRoom, v8Heap } from "./HeapRoom.ts"
 import { parseLine } from "./Lines.ts"
 import { duration, Progress, type ProgressSink, perMinute } from "./Progress.ts"
 import { type BatchRecord, csvHeader, formatRecord, isFailure } from "./Record.ts"
@@ -56,6 +57,8 @@ export interface BatchSummary {
   readonly invalid: number
   /** Bytes of a torn last record cut from the output before resuming. */
   readonly tornBytes: number
+  /** Scans that waited for room on the heap before starting (`HeapRoom.ts`). */
+  readonly heldForMemory: number
   readonly elapsedMs: number
 }
 
@@ -73,7 +76,8 @@ class Seen {
 export const runBatch = <R>(
   options: BatchOptions,
   executor: Executor<R>,
-  stderr: ProgressSink = process.stderr
+  stderr: ProgressSink = process.stderr,
+  heap: HeapMeter = v8Heap()
 ): Effect.Effect<BatchSummary, BatchFileError | ResumeError, R> =>
   Effect.gen(function* () {
     const source = yield* openInput(options.input)
@@ -131,8 +135,12 @@ export const runBatch = <R>(
       }),
       Stream.filterMap((domain) => domain)
     )
+    const room = new HeapRoom(heap)
     yield* domains.pipe(
-      Stream.mapEffect(executor, { concurrency: options.concurrency, unordered: true }),
+      Stream.mapEffect((domain) => room.admit(executor(domain)), {
+        concurrency: options.concurrency,
+        unordered: true
+      }),
       Stream.runForEach((record) =>
         Effect.zipRight(
           output.write(formatRecord(options.format, record)),
@@ -150,6 +158,7 @@ export const runBatch = <R>(
       duplicates,
       invalid,
       tornBytes: written.tornBytes,
+      heldForMemory: room.held,
       elapsedMs: counts.elapsedMs
     }
     stderr.write(summaryLine(summary, options.out) + "\n")
@@ -160,5 +169,7 @@ export const runBatch = <R>(
 export const summaryLine = (s: BatchSummary, out: string | undefined): string =>
   `batch: ${s.scanned} scanned (${s.failed} failed, ${s.incomplete} with unknown checks)` +
   (out ? `, ${s.alreadyWritten} already in ${out}` : "") +
-  `, ${s.duplicates} duplicates, ${s.invalid} invalid lines; ` +
+  `, ${s.duplicates} duplicates, ${s.invalid} invalid lines` +
+  (s.heldForMemory > 0 ? `, ${s.heldForMemory} scans waited for room on the heap` : "") +
+  "; " +
   `${duration(s.elapsedMs)}, ${perMinute({ done: s.scanned, total: undefined, failed: 0, incomplete: 0, elapsedMs: s.elapsedMs }).toFixed(1)} domains/min`

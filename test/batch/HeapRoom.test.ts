@@ -1,0 +1,64 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Exit, Fiber, TestClock } from "effect"
+import { HeapRoom } from "../../src/batch/HeapRoom.ts"
+
+/** A heap whose use the test sets; the limit is 100 bytes, so room means under 80. */
+const heap = (used: number) => {
+  const meter = { used: () => meter.now, limit: 100, now: used }
+  return meter
+}
+
+describe("HeapRoom", () => {
+  it.effect("starts a scan at once while the heap has room", () =>
+    Effect.gen(function* () {
+      const room = new HeapRoom(heap(10))
+      expect(yield* room.admit(Effect.succeed(1))).toBe(1)
+      expect(room.held).toBe(0)
+    })
+  )
+
+  it.effect("a lone scan runs even on a full heap: the list never stalls", () =>
+    Effect.gen(function* () {
+      const room = new HeapRoom(heap(95))
+      expect(yield* room.admit(Effect.succeed("alone"))).toBe("alone")
+      expect(room.held).toBe(0)
+    })
+  )
+
+  it.effect("holds a scan while others run on a full heap, until the heap has room again", () =>
+    Effect.gen(function* () {
+      const meter = heap(10)
+      const room = new HeapRoom(meter, 0.8, 50)
+      const release = yield* Deferred.make<void>()
+      const first = yield* Effect.fork(room.admit(Deferred.await(release)))
+      yield* Effect.yieldNow()
+      meter.now = 90
+      let started = false
+      const second = yield* Effect.fork(room.admit(Effect.sync(() => (started = true))))
+      yield* TestClock.adjust("200 millis")
+      expect(started).toBe(false)
+      expect(room.held).toBe(1)
+      // a collection frees the heap: the next poll lets it start, the first still running
+      meter.now = 40
+      yield* TestClock.adjust("50 millis")
+      yield* Fiber.join(second)
+      expect(started).toBe(true)
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(first)
+    })
+  )
+
+  it.effect("a scan that fails or is interrupted no longer counts as in flight", () =>
+    Effect.gen(function* () {
+      const meter = heap(90)
+      const room = new HeapRoom(meter)
+      // nothing in flight: each runs alone, and its end is counted whatever the exit
+      expect(Exit.isFailure(yield* Effect.exit(room.admit(Effect.fail("boom"))))).toBe(true)
+      const hanging = yield* Effect.fork(room.admit(Effect.never))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(hanging)
+      expect(yield* room.admit(Effect.succeed("next"))).toBe("next")
+      expect(room.held).toBe(0)
+    })
+  )
+})
