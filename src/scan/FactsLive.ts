@@ -144,6 +144,49 @@ class ScanQuestion implements Asked {
   }
 }
 
+/**
+ * Slots for the sweeps' questions in flight (`facts.sweep`), shared by every scan of the process.
+ * A sweep's own window (DKIM's 64) keeps one scan quick, but a thousand scans in flight would keep
+ * 64,000 questions in flight, ~1 KB of state each on its way, where a few thousand keep any
+ * resolver busy (15,000 answers a second at 200 ms each is 3,000). A sweep that finds every slot
+ * taken waits its turn, first come first served. `queryEach` is not held: other checks wait on its
+ * questions (an MX host's addresses).
+ */
+class SweepSlots {
+  /** The sweeps waiting: a queue read from `head`, compacted now and then. */
+  private waiting: Array<(() => void) | undefined> = []
+  private head = 0
+  constructor(private free: number) {}
+
+  take(): boolean {
+    if (this.free === 0) return false
+    this.free--
+    return true
+  }
+
+  wait(launch: () => void) {
+    this.waiting.push(launch)
+  }
+
+  /** A slot back: the sweeps waiting launch in turn while slots are free (one given up takes none). */
+  release() {
+    this.free++
+    while (this.free > 0 && this.head < this.waiting.length) {
+      const launch = this.waiting[this.head]!
+      this.waiting[this.head++] = undefined
+      if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+        this.waiting = this.waiting.slice(this.head)
+        this.head = 0
+      }
+      launch()
+    }
+  }
+}
+
+/** The sweeps' questions in flight at once, all scans of the process together. */
+export const SWEEP_QUESTIONS_IN_FLIGHT = 4096
+const sweepSlots = new SweepSlots(SWEEP_QUESTIONS_IN_FLIGHT)
+
 /** A sweep's question (`facts.sweep`): wanted while the scan is open; its outcome goes to one reader, not the memo. */
 class SweepQuestion implements Asked {
   constructor(
@@ -219,13 +262,15 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const lookups = lookupsOver(query, resolver.upstreams)
     /**
      * A fan of `count` questions in one fiber: a window of `concurrency` in flight, refilled by
-     * callbacks; `ask(i, settle)` asks the i-th, and each outcome is kept as `keep` makes it.
+     * callbacks; `ask(i, settle)` asks the i-th, and each outcome is kept as `keep` makes it. With
+     * `slots`, each question in flight also holds one of those.
      */
     const fan = <A>(
       count: number,
       concurrency: number,
       ask: (i: number, now: number, settle: (outcome: Outcome) => void) => void,
-      keep: (outcome: Outcome, i: number) => A
+      keep: (outcome: Outcome, i: number) => A,
+      slots?: SweepSlots
     ) =>
       Effect.clockWith((clock) =>
         Effect.async<ReadonlyArray<A>>((resume) => {
@@ -234,13 +279,25 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           let next = 0
           let inFlight = 0
           let settled = 0
+          let gone = false
+          let queued = false
           const launch = () => {
-            while (inFlight < Math.max(1, concurrency) && next < count && scan.open) {
+            // `queued` also stops this loop when an answer at hand (read synchronously) relaunched
+            // the fan and it queued there.
+            while (!queued && !gone && inFlight < Math.max(1, concurrency) && next < count && scan.open) {
+              if (slots !== undefined && !slots.take()) {
+                queued = true
+                return slots.wait(() => {
+                  queued = false
+                  launch()
+                })
+              }
               const i = next++
               inFlight++
               ask(i, now, (outcome) => {
                 results[i] = keep(outcome, i)
                 inFlight--
+                slots?.release()
                 if (++settled === count) resume(Effect.succeed(results))
                 else launch()
               })
@@ -248,6 +305,8 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           }
           if (count === 0) resume(Effect.succeed(results))
           else launch()
+          // A fan given up (its check's fiber interrupted) asks nothing more; what it asked settles.
+          return Effect.sync(() => void (gone = true))
         })
       )
     const queryEach: FactsShape["queryEach"] = (questions, { concurrency }) =>
@@ -267,7 +326,8 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           if (known) known.listen(settle)
           else resolver.ask(n, type, {}, new SweepQuestion(now, scan, settle))
         },
-        (outcome, i) => keep(eitherOf(outcome, names[i]!, type), i)
+        (outcome, i) => keep(eitherOf(outcome, names[i]!, type), i),
+        sweepSlots
       )
     /** A and AAAA as one fan (one fiber; `lookups.addresses` would fork one per question). */
     const addresses = (host: string) =>

@@ -6,6 +6,7 @@ import { Fact, Facts } from "../../src/checks/Facts.ts"
 import { Resolver, resolverOver, type FakeZone } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
+import { SWEEP_QUESTIONS_IN_FLIGHT } from "../../src/scan/FactsLive.ts"
 import { scan, withFacts } from "../../src/scan/Scanner.ts"
 import { criticalPath, unionLength } from "../../src/scan/Timing.ts"
 import { fakeNet } from "../checks/facts.ts"
@@ -215,6 +216,57 @@ describe("Facts of one scan", () => {
           expect(asked.filter((a) => a === "s0.example.com TXT")).toHaveLength(2)
         })
       ).pipe(Effect.provide(slow))
+    }
+  )
+
+  it.live(
+    "the sweeps of all scans together keep at most SWEEP_QUESTIONS_IN_FLIGHT questions in flight",
+    () => {
+      let inFlight = 0
+      let peak = 0
+      const slow = Layer.effect(
+        Resolver,
+        Effect.map(Resolver, (r) =>
+          Resolver.make(
+            resolverOver((n, t, o, question) => {
+              peak = Math.max(peak, ++inFlight)
+              setTimeout(() => {
+                inFlight--
+                r.ask(n, t, o, question)
+              }, 2)
+            }, r.upstreams)
+          )
+        )
+      ).pipe(Layer.provideMerge(fakeNet({ zone })))
+      // more scans, each with a wider window, than the slots hold
+      const scans = Math.ceil((2 * SWEEP_QUESTIONS_IN_FLIGHT) / 64)
+      const names = Array.from({ length: 100 }, (_, i) => `s${i}.example.com`)
+      return Effect.gen(function* () {
+        const swept = yield* Effect.all(
+          Array.from({ length: scans }, (_, n) =>
+            withFacts(
+              `scan${n}.example`,
+              Effect.flatMap(Facts, (facts) =>
+                facts.sweep("TXT", names, (o) => Either.isRight(o) && o.right.outcome === "nxdomain", {
+                  concurrency: 64
+                })
+              )
+            )
+          ),
+          { concurrency: "unbounded" }
+        )
+        expect(peak).toBe(SWEEP_QUESTIONS_IN_FLIGHT)
+        expect(swept.every((kept) => kept.length === names.length && kept.every((k) => k === true))).toBe(
+          true
+        )
+        // every slot given back: a sweep alone now has its whole window
+        peak = 0
+        yield* withFacts(
+          "alone.example",
+          Effect.flatMap(Facts, (facts) => facts.sweep("TXT", names, () => null, { concurrency: 64 }))
+        )
+        expect(peak).toBe(64)
+      }).pipe(Effect.provide(slow))
     }
   )
 
