@@ -4,8 +4,9 @@
  * unreachable, and one total budget over DNS, every hop and every body. Built from settings and an
  * address lookup, so tests drive it without a Resolver or AppConfig.
  */
-import { Duration, Effect } from "effect"
-import { attempt } from "./WebExchange.ts"
+import { Effect, FiberRef } from "effect"
+import { Permits } from "./Permits.ts"
+import { attempt, type Deadline } from "./WebExchange.ts"
 import { parseTarget, vettedAddresses } from "./WebTarget.ts"
 import {
   type AddressLookup,
@@ -33,30 +34,46 @@ const joinHeaders = (pairs: ReadonlyArray<readonly [string, string]>): Record<st
   return out
 }
 
+/**
+ * A span, only while the tracer is on: with it off (the batch's scans), `withSpan` still wraps the
+ * fetch in a region, frames on the stack of the fetch's fiber while it waits.
+ */
+const traced =
+  (name: string, attributes: Record<string, string>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (on) =>
+      on ? Effect.withSpan(self, name, { attributes }) : self
+    )
+
 /** Build the client from settings and an address lookup (tests inject a fake lookup). */
 export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
   // DESIGN principle 6: bounded concurrency globally and per target host.
-  const global = Effect.unsafeMakeSemaphore(GLOBAL_CONCURRENCY)
-  const perHost = new Map<string, Effect.Semaphore>()
-  const hostPermit = (host: string) => {
-    let sem = perHost.get(host)
-    if (!sem) {
+  const global = new Permits(GLOBAL_CONCURRENCY)
+  const perHost = new Map<string, Permits>()
+  const hostPermits = (host: string) => {
+    let permits = perHost.get(host)
+    if (!permits) {
       if (perHost.size > 10_000) perHost.clear()
-      sem = Effect.unsafeMakeSemaphore(PER_HOST_CONCURRENCY)
-      perHost.set(host, sem)
+      permits = new Permits(PER_HOST_CONCURRENCY)
+      perHost.set(host, permits)
     }
-    return sem.withPermits(1)
+    return permits
   }
-  const fetchOnce = (url: URL, options: WebRequestOptions, maxBytes: number) =>
+  const fetchOnce = (url: URL, options: WebRequestOptions, maxBytes: number, deadline: Deadline) =>
     Effect.gen(function* () {
+      // The look-up is bounded by the resolver's own timeouts; the budget is checked after it.
       const addresses = yield* vettedAddresses(settings, options.lookup ?? lookup, url)
       let last: WebError | undefined
       for (const address of addresses) {
+        if (performance.now() >= deadline.at) return yield* Effect.fail(deadline.error())
+        // The host's permit first: a global one is not held while waiting on a busy host.
+        const exchange = global.around(
+          attempt(settings, url, address, options, maxBytes, deadline),
+          deadline.at,
+          deadline.error
+        )
         const result = yield* Effect.either(
-          attempt(settings, url, address, options, maxBytes).pipe(
-            hostPermit(url.hostname),
-            global.withPermits(1)
-          )
+          hostPermits(url.hostname).around(exchange, deadline.at, deadline.error)
         )
         if (result._tag === "Right") return { ...result.right, address }
         last = result.left
@@ -66,56 +83,61 @@ export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
       return yield* Effect.fail(last!)
     })
 
-  const get = Effect.fn("Web.get")(function* (text: string, options: WebRequestOptions = {}) {
-    const timeoutMs = Math.min(options.timeoutMs ?? settings.timeoutMs, settings.timeoutMs)
-    const maxBytes = Math.min(options.maxBytes ?? settings.maxBodyBytes, settings.maxBodyBytes)
-    yield* Effect.annotateCurrentSpan("url", text)
-    return yield* Effect.gen(function* () {
-      const target = parseTarget(text)
-      if (target instanceof WebError) return yield* Effect.fail(target)
-      let url = target.url
-      const redirects: Array<Redirect> = []
-      for (;;) {
-        const res = yield* fetchOnce(url, options, maxBytes)
-        const headers = joinHeaders(res.rawHeaders)
-        const location = headers["location"]
-        if (options.followRedirects !== false && REDIRECTS.has(res.status) && location !== undefined) {
-          if (redirects.length >= MAX_REDIRECTS)
-            return yield* Effect.fail(webError(text, "redirect", `more than ${MAX_REDIRECTS} redirects`))
-          let next: URL
-          try {
-            next = new URL(location, url)
-          } catch {
-            return yield* Effect.fail(webError(url.href, "redirect", `invalid redirect location ${location}`))
-          }
-          const parsed = parseTarget(next.href)
-          if (parsed instanceof WebError)
-            return yield* Effect.fail(webError(url.href, "redirect", parsed.message))
-          redirects.push({ url: url.href, status: res.status, location: parsed.url.href })
-          url = parsed.url
-          continue
-        }
-        const response: WebResponse = {
-          url: text,
-          finalUrl: url.href,
-          status: res.status,
-          headers,
-          rawHeaders: res.rawHeaders,
-          body: res.body,
-          truncated: res.truncated,
-          redirects,
-          address: res.address,
-          tls: res.tls
-        }
-        return response
+  /**
+   * One budget (`timeoutMs`) over every hop: each permit wait and exchange ends at its deadline, in
+   * the fetch's own fiber (a timeout race forked two more fibers per fetch: `Permits.ts`).
+   */
+  const get = (text: string, options: WebRequestOptions = {}) =>
+    Effect.suspend(() => {
+      const timeoutMs = Math.min(options.timeoutMs ?? settings.timeoutMs, settings.timeoutMs)
+      const maxBytes = Math.min(options.maxBytes ?? settings.maxBodyBytes, settings.maxBodyBytes)
+      const deadline: Deadline = {
+        at: performance.now() + timeoutMs,
+        error: () => webError(text, "timeout", `no complete response within ${timeoutMs} ms`)
       }
-    }).pipe(
-      Effect.timeoutFail({
-        duration: Duration.millis(timeoutMs),
-        onTimeout: () => webError(text, "timeout", `no complete response within ${timeoutMs} ms`)
+      return Effect.gen(function* () {
+        const target = parseTarget(text)
+        if (target instanceof WebError) return yield* Effect.fail(target)
+        let url = target.url
+        const redirects: Array<Redirect> = []
+        for (;;) {
+          const res = yield* fetchOnce(url, options, maxBytes, deadline)
+          const headers = joinHeaders(res.rawHeaders)
+          const location = headers["location"]
+          if (options.followRedirects !== false && REDIRECTS.has(res.status) && location !== undefined) {
+            if (redirects.length >= MAX_REDIRECTS)
+              return yield* Effect.fail(webError(text, "redirect", `more than ${MAX_REDIRECTS} redirects`))
+            let next: URL
+            try {
+              next = new URL(location, url)
+            } catch {
+              return yield* Effect.fail(
+                webError(url.href, "redirect", `invalid redirect location ${location}`)
+              )
+            }
+            const parsed = parseTarget(next.href)
+            if (parsed instanceof WebError)
+              return yield* Effect.fail(webError(url.href, "redirect", parsed.message))
+            redirects.push({ url: url.href, status: res.status, location: parsed.url.href })
+            url = parsed.url
+            continue
+          }
+          const response: WebResponse = {
+            url: text,
+            finalUrl: url.href,
+            status: res.status,
+            headers,
+            rawHeaders: res.rawHeaders,
+            body: res.body,
+            truncated: res.truncated,
+            redirects,
+            address: res.address,
+            tls: res.tls
+          }
+          return response
+        }
       })
-    )
-  })
+    }).pipe(traced("Web.get", { url: text }))
 
   return { get } as const
 }

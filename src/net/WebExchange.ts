@@ -92,13 +92,23 @@ const tlsInfo = (socket: tls.TLSSocket): TlsInfo => {
   }
 }
 
-/** One request to one vetted address. Interrupting the effect destroys the socket. */
+/** The fetch's whole budget: when it ends (`performance.now()` ms), and the error it ends with. */
+export interface Deadline {
+  readonly at: number
+  readonly error: () => WebError
+}
+
+/**
+ * One request to one vetted address, ended with `deadline.error()` at the deadline. Interrupting
+ * the effect destroys the socket.
+ */
 export const attempt = (
   settings: WebSettings,
   url: URL,
   address: string,
   options: WebRequestOptions,
-  maxBytes: number
+  maxBytes: number,
+  deadline: Deadline
 ): Effect.Effect<Attempt, WebError> =>
   Effect.async<Attempt, WebError>((resume) => {
     const secure = url.protocol === "https:"
@@ -108,6 +118,7 @@ export const attempt = (
       if (done) return
       done = true
       clearTimeout(connectTimer)
+      clearTimeout(deadlineTimer)
       resume(e)
     }
     const verify = options.verifyTls !== false
@@ -149,6 +160,13 @@ export const attempt = (
         )
       )
     }, settings.connectTimeoutMs)
+    const deadlineTimer = setTimeout(
+      () => {
+        req.destroy()
+        finish(Effect.fail(deadline.error()))
+      },
+      Math.max(0, deadline.at - performance.now())
+    )
     req.on("socket", (socket) => {
       socket.once(secure ? "secureConnect" : "connect", () => clearTimeout(connectTimer))
     })
@@ -227,6 +245,7 @@ export const attempt = (
     return Effect.sync(() => {
       done = true
       clearTimeout(connectTimer)
+      clearTimeout(deadlineTimer)
       req.destroy()
     })
   })

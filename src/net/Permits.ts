@@ -1,0 +1,79 @@
+/**
+ * A counting semaphore whose waiters give up at a deadline, callback style: the web client waits
+ * for its permits within the fetch's one budget, in the fetch's own fiber. `Effect.Semaphore` plus
+ * `Effect.timeoutFail` forked two more fibers per fetch, ~26 MB at 1,000 scans in flight
+ * (docs/bench.md, the 512 MB goal). Like the server's admission gate (`http/Admission.ts`), a
+ * permit passes straight from the leaving holder to the first waiter, and an interrupted waiter
+ * never leaks one.
+ */
+import { Effect } from "effect"
+
+interface Waiter {
+  granted: boolean
+  readonly grant: () => void
+  timer?: ReturnType<typeof setTimeout>
+}
+
+export class Permits {
+  /** Waiting, in arrival order (a Set keeps it, and a waiter that gives up leaves in O(1)). */
+  private readonly waiting = new Set<Waiter>()
+
+  constructor(private free: number) {}
+
+  /**
+   * Holds a permit while `effect` runs; fails with `onTimeout()` if none comes before `deadlineAt`
+   * (`performance.now()` milliseconds).
+   */
+  around<A, E, R, E2>(
+    effect: Effect.Effect<A, E, R>,
+    deadlineAt: number,
+    onTimeout: () => E2
+  ): Effect.Effect<A, E | E2, R> {
+    return Effect.uninterruptibleMask((restore) =>
+      Effect.zipRight(
+        restore(this.take(deadlineAt, onTimeout)),
+        Effect.ensuring(
+          restore(effect),
+          Effect.sync(() => this.release())
+        )
+      )
+    )
+  }
+
+  private take<E>(deadlineAt: number, onTimeout: () => E): Effect.Effect<void, E> {
+    return Effect.async<void, E>((resume) => {
+      if (this.free > 0 && this.waiting.size === 0) {
+        this.free--
+        return resume(Effect.void)
+      }
+      const left = deadlineAt - performance.now()
+      if (left <= 0) return resume(Effect.fail(onTimeout()))
+      const waiter: Waiter = {
+        granted: false,
+        grant: () => {
+          waiter.granted = true
+          clearTimeout(waiter.timer)
+          resume(Effect.void)
+        }
+      }
+      waiter.timer = setTimeout(() => {
+        this.waiting.delete(waiter)
+        resume(Effect.fail(onTimeout()))
+      }, left)
+      this.waiting.add(waiter)
+      return Effect.sync(() => {
+        clearTimeout(waiter.timer)
+        // Granted as the waiter was interrupted: the permit is passed on, not lost.
+        if (!this.waiting.delete(waiter) && waiter.granted) this.release()
+      })
+    })
+  }
+
+  private release() {
+    for (const next of this.waiting) {
+      this.waiting.delete(next)
+      return next.grant()
+    }
+    this.free++
+  }
+}

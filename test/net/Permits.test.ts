@@ -1,0 +1,76 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Either, Fiber } from "effect"
+import { Permits } from "../../src/net/Permits.ts"
+
+const later = (ms: number) => performance.now() + ms
+
+describe("Permits", () => {
+  it.live("at most n hold a permit at once; waiters are served in arrival order", () =>
+    Effect.gen(function* () {
+      const permits = new Permits(2)
+      let holding = 0
+      let peak = 0
+      const order: Array<number> = []
+      const work = (i: number) =>
+        permits.around(
+          Effect.gen(function* () {
+            order.push(i)
+            peak = Math.max(peak, ++holding)
+            yield* Effect.sleep("5 millis")
+            holding--
+          }),
+          later(5_000),
+          () => "timeout"
+        )
+      yield* Effect.all(
+        Array.from({ length: 8 }, (_, i) => work(i)),
+        { concurrency: "unbounded" }
+      )
+      expect(peak).toBe(2)
+      expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
+    })
+  )
+
+  it.live("a waiter gives up at its deadline; the permit is still there for the next", () =>
+    Effect.gen(function* () {
+      const permits = new Permits(1)
+      const release = yield* Deferred.make<void>()
+      const holder = yield* Effect.fork(
+        permits.around(Deferred.await(release), later(5_000), () => "timeout")
+      )
+      yield* Effect.sleep("2 millis")
+      const started = performance.now()
+      const waited = yield* Effect.either(permits.around(Effect.succeed("ran"), later(30), () => "timeout"))
+      expect(waited).toEqual(Either.left("timeout"))
+      expect(performance.now() - started).toBeGreaterThanOrEqual(25)
+      // a deadline already past fails at once, without waiting
+      expect(yield* Effect.either(permits.around(Effect.void, later(-1), () => "late"))).toEqual(
+        Either.left("late")
+      )
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(holder)
+      expect(yield* permits.around(Effect.succeed("ran"), later(100), () => "timeout")).toBe("ran")
+    })
+  )
+
+  it.live("an interrupted waiter or holder leaks no permit", () =>
+    Effect.gen(function* () {
+      const permits = new Permits(1)
+      const holder = yield* Effect.fork(permits.around(Effect.never, later(5_000), () => "timeout"))
+      yield* Effect.sleep("2 millis")
+      const waiter = yield* Effect.fork(permits.around(Effect.succeed("w"), later(5_000), () => "timeout"))
+      yield* Effect.sleep("2 millis")
+      // the waiter leaves the queue, then the holder gives its permit back
+      yield* Fiber.interrupt(waiter)
+      yield* Fiber.interrupt(holder)
+      expect(yield* permits.around(Effect.succeed("next"), later(100), () => "timeout")).toBe("next")
+      // a permit passed to a waiter at the moment it is interrupted is passed on, not lost
+      const second = yield* Effect.fork(permits.around(Effect.never, later(5_000), () => "timeout"))
+      yield* Effect.sleep("2 millis")
+      const racing = yield* Effect.fork(permits.around(Effect.never, later(5_000), () => "timeout"))
+      yield* Effect.sleep("2 millis")
+      yield* Effect.all([Fiber.interrupt(second), Fiber.interrupt(racing)], { concurrency: "unbounded" })
+      expect(yield* permits.around(Effect.succeed("last"), later(100), () => "timeout")).toBe("last")
+    })
+  )
+})
