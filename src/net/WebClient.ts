@@ -1,8 +1,10 @@
 /**
  * The redirect-following client behind the `Web` service: bounded concurrency, each hop's host
  * resolved and vetted again before its exchange, the next address tried only when one is
- * unreachable, and one total budget over DNS, every hop and every body. Built from settings and an
- * address lookup, so tests drive it without a Resolver or AppConfig.
+ * unreachable, and one total budget over every permit wait, hop and body. A hop's address look-up
+ * is bounded by the resolver's own timeouts (`DNS_TIMEOUT_MS`, `DNS_RETRIES`), the budget checked
+ * after it. Built from settings and an address lookup, so tests drive it without a Resolver or
+ * AppConfig.
  */
 import { Effect, FiberRef } from "effect"
 import { Permits } from "./Permits.ts"
