@@ -47,6 +47,30 @@ const counted = () => {
   return { asked, layer }
 }
 
+/**
+ * The fakes behind a resolver that answers every question `delayMs` later (real timers), so that
+ * a window of questions in flight can be seen: what was asked, and the most in flight at once.
+ */
+const slowResolver = (fakeZone: FakeZone, delayMs: number) => {
+  const seen = { asked: [] as Array<string>, inFlight: 0, peak: 0 }
+  const layer = Layer.effect(
+    Resolver,
+    Effect.map(Resolver, (r) =>
+      Resolver.make(
+        resolverOver((n, t, o, question) => {
+          seen.asked.push(`${n} ${t}`)
+          seen.peak = Math.max(seen.peak, ++seen.inFlight)
+          setTimeout(() => {
+            seen.inFlight--
+            r.ask(n, t, o, question)
+          }, delayMs)
+        }, r.upstreams)
+      )
+    )
+  ).pipe(Layer.provideMerge(fakeNet({ zone: fakeZone })))
+  return { seen, layer }
+}
+
 const once = (asked: ReadonlyArray<string>) => asked.length === new Set(asked).size
 
 describe("Facts of one scan", () => {
@@ -110,25 +134,8 @@ describe("Facts of one scan", () => {
   it.live(
     "queryEach: a fan in order, failures kept, shared with single questions, `concurrency` in flight",
     () => {
-      const asked: Array<string> = []
-      let inFlight = 0
-      let peak = 0
-      // Every question answers 5 ms later (real timers), so the window can be seen.
-      const slow = Layer.effect(
-        Resolver,
-        Effect.map(Resolver, (r) =>
-          Resolver.make(
-            resolverOver((n, t, o, question) => {
-              asked.push(`${n} ${t}`)
-              peak = Math.max(peak, ++inFlight)
-              setTimeout(() => {
-                inFlight--
-                r.ask(n, t, o, question)
-              }, 5)
-            }, r.upstreams)
-          )
-        )
-      ).pipe(Layer.provideMerge(fakeNet({ zone })))
+      const { seen, layer: slow } = slowResolver(zone, 5)
+      const asked = seen.asked
       return withFacts(
         "example.com",
         Effect.gen(function* () {
@@ -152,7 +159,7 @@ describe("Facts of one scan", () => {
           expect(fan[0]!._tag === "Right" && fan[0]!.right.answers[0]?.text).toContain("v=spf1")
           expect(fan[1]!._tag === "Left" && fan[1]!.left.reason).toBe("servfail")
           expect(fan.slice(2).every((r) => r._tag === "Right" && r.right.outcome === "nxdomain")).toBe(true)
-          expect(peak).toBeLessThanOrEqual(3)
+          expect(seen.peak).toBeLessThanOrEqual(3)
           // Asked once each, the single TXT question included.
           expect(asked).toHaveLength(names.length)
           expect(once(asked)).toBe(true)
@@ -164,24 +171,8 @@ describe("Facts of one scan", () => {
   it.live(
     "sweep: `keep` of each outcome in order, `concurrency` in flight, the scan's memo read but not filled",
     () => {
-      const asked: Array<string> = []
-      let inFlight = 0
-      let peak = 0
-      const slow = Layer.effect(
-        Resolver,
-        Effect.map(Resolver, (r) =>
-          Resolver.make(
-            resolverOver((n, t, o, question) => {
-              asked.push(`${n} ${t}`)
-              peak = Math.max(peak, ++inFlight)
-              setTimeout(() => {
-                inFlight--
-                r.ask(n, t, o, question)
-              }, 5)
-            }, r.upstreams)
-          )
-        )
-      ).pipe(Layer.provideMerge(fakeNet({ zone: { ...zone, "broken.com TXT": "SERVFAIL" } })))
+      const { seen, layer: slow } = slowResolver({ ...zone, "broken.com TXT": "SERVFAIL" }, 5)
+      const asked = seen.asked
       return withFacts(
         "example.com",
         Effect.gen(function* () {
@@ -207,7 +198,7 @@ describe("Facts of one scan", () => {
             "1 servfail broken.com",
             ...Array.from({ length: 8 }, (_, i) => `${i + 2} nxdomain 0`)
           ])
-          expect(peak).toBeLessThanOrEqual(3)
+          expect(seen.peak).toBeLessThanOrEqual(3)
           // example.com TXT once (the memo's); each swept name once
           expect(asked).toHaveLength(names.length)
           expect(once(asked)).toBe(true)
@@ -222,22 +213,7 @@ describe("Facts of one scan", () => {
   it.live(
     "the sweeps of all scans together keep at most SWEEP_QUESTIONS_IN_FLIGHT questions in flight",
     () => {
-      let inFlight = 0
-      let peak = 0
-      const slow = Layer.effect(
-        Resolver,
-        Effect.map(Resolver, (r) =>
-          Resolver.make(
-            resolverOver((n, t, o, question) => {
-              peak = Math.max(peak, ++inFlight)
-              setTimeout(() => {
-                inFlight--
-                r.ask(n, t, o, question)
-              }, 2)
-            }, r.upstreams)
-          )
-        )
-      ).pipe(Layer.provideMerge(fakeNet({ zone })))
+      const { seen, layer: slow } = slowResolver(zone, 2)
       // more scans, each with a wider window, than the slots hold
       const scans = Math.ceil((2 * SWEEP_QUESTIONS_IN_FLIGHT) / 64)
       const names = Array.from({ length: 100 }, (_, i) => `s${i}.example.com`)
@@ -255,17 +231,17 @@ describe("Facts of one scan", () => {
           ),
           { concurrency: "unbounded" }
         )
-        expect(peak).toBe(SWEEP_QUESTIONS_IN_FLIGHT)
+        expect(seen.peak).toBe(SWEEP_QUESTIONS_IN_FLIGHT)
         expect(swept.every((kept) => kept.length === names.length && kept.every((k) => k === true))).toBe(
           true
         )
         // every slot given back: a sweep alone now has its whole window
-        peak = 0
+        seen.peak = 0
         yield* withFacts(
           "alone.example",
           Effect.flatMap(Facts, (facts) => facts.sweep("TXT", names, () => null, { concurrency: 64 }))
         )
-        expect(peak).toBe(64)
+        expect(seen.peak).toBe(64)
       }).pipe(Effect.provide(slow))
     }
   )
