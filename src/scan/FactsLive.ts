@@ -127,47 +127,27 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           let inFlight = 0
           let settled = 0
           let gone = false
-          // With `slots`: how many this fan holds, whether it waits in their queue, and whether
-          // the queue is resuming it now (then it keeps its place instead of queueing again).
-          let held = 0
           let queued = false
-          let resuming = false
-          const resumeQueued = () => {
-            queued = false
-            resuming = true
-            launch()
-            resuming = false
-            return queued
-          }
           const launch = () => {
-            while (!gone && scan.open && next < count && inFlight < Math.max(1, concurrency)) {
-              // A slot freed by an answer is used again; a new one is taken, or waited for.
-              if (slots !== undefined && inFlight === held) {
-                if (queued) break
-                if (!slots.take()) {
-                  queued = true
-                  if (!resuming) slots.wait(resumeQueued)
-                  break
-                }
-                held++
+            // `queued` also stops this loop when an answer at hand (read synchronously) relaunched
+            // the fan and it queued there.
+            while (!queued && !gone && inFlight < Math.max(1, concurrency) && next < count && scan.open) {
+              if (slots !== undefined && !slots.take()) {
+                queued = true
+                return slots.wait(() => {
+                  queued = false
+                  launch()
+                })
               }
               const i = next++
               inFlight++
               ask(i, now, (outcome) => {
                 results[i] = keep(outcome, i)
                 inFlight--
-                settled++
-                launch()
-                if (settled === count) resume(Effect.succeed(results))
+                slots?.release()
+                if (++settled === count) resume(Effect.succeed(results))
+                else launch()
               })
-            }
-            if (slots === undefined) return
-            // Done asking, or given up: its entry in the queue (if any) is stale, and the slots
-            // it no longer needs go back.
-            if (gone || !scan.open || next >= count) queued = false
-            while (!queued && held > inFlight) {
-              held--
-              slots.release()
             }
           }
           if (count === 0) resume(Effect.succeed(results))

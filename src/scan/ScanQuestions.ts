@@ -94,17 +94,14 @@ export class ScanQuestion implements Asked {
  * Slots for the sweeps' questions in flight (`facts.sweep`), shared by every scan of the process.
  * A sweep's own window (DKIM's 64) keeps one scan quick, but a thousand scans in flight would keep
  * 64,000 questions in flight, ~1 KB of state each on its way, where a few thousand keep any
- * resolver busy (15,000 answers a second at 200 ms each is 3,000). A sweep keeps its slots until
- * it has nothing more to ask, and the sweeps waiting for slots are served oldest first: when the
- * resolver is the bound, sweeps finish one after another instead of all advancing together and all
- * running out of time (docs/bench.md, 1,000 domains the resolver has never seen). `queryEach` is
- * not held: other checks wait on its questions (an MX host's addresses).
+ * resolver busy (15,000 answers a second at 200 ms each is 3,000). A sweep that finds every slot
+ * taken waits its turn, first come first served. `queryEach` is not held: other checks wait on its
+ * questions (an MX host's addresses).
  */
 export class SweepSlots {
-  /** The sweeps waiting, oldest first: a queue read from `head`, compacted now and then. */
-  private waiting: Array<(() => boolean) | undefined> = []
+  /** The sweeps waiting: a queue read from `head`, compacted now and then. */
+  private waiting: Array<(() => void) | undefined> = []
   private head = 0
-  private releasing = false
   constructor(private free: number) {}
 
   take(): boolean {
@@ -113,29 +110,21 @@ export class SweepSlots {
     return true
   }
 
-  /** Queues a sweep: `resume` takes the slots it can and says whether it still waits for more. */
-  wait(resume: () => boolean) {
-    this.waiting.push(resume)
+  wait(launch: () => void) {
+    this.waiting.push(launch)
   }
 
-  /** A slot back, for the oldest sweep waiting (one given up or done takes none, and leaves). */
+  /** A slot back: the sweeps waiting launch in turn while slots are free (one given up takes none). */
   release() {
     this.free++
-    // A sweep resumed below may give slots back in turn: the loop hands those out too.
-    if (this.releasing) return
-    this.releasing = true
-    try {
-      while (this.free > 0 && this.head < this.waiting.length) {
-        // It took every free slot and still waits for more: it stays first.
-        if (this.waiting[this.head]!()) break
-        this.waiting[this.head++] = undefined
-        if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-          this.waiting = this.waiting.slice(this.head)
-          this.head = 0
-        }
+    while (this.free > 0 && this.head < this.waiting.length) {
+      const launch = this.waiting[this.head]!
+      this.waiting[this.head++] = undefined
+      if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+        this.waiting = this.waiting.slice(this.head)
+        this.head = 0
       }
-    } finally {
-      this.releasing = false
+      launch()
     }
   }
 }

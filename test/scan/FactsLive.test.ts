@@ -216,9 +216,7 @@ describe("Facts of one scan", () => {
       const { seen, layer: slow } = slowResolver(zone, 2)
       // more scans, each with a wider window, than the slots hold
       const scans = Math.ceil((2 * SWEEP_QUESTIONS_IN_FLIGHT) / 64)
-      const names = Array.from({ length: 200 }, (_, i) => `s${i}.example.com`)
-      const finished: Array<number> = []
-      let askedAtFirst = 0
+      const names = Array.from({ length: 100 }, (_, i) => `s${i}.example.com`)
       return Effect.gen(function* () {
         const swept = yield* Effect.all(
           Array.from({ length: scans }, (_, n) =>
@@ -229,7 +227,7 @@ describe("Facts of one scan", () => {
                   concurrency: 64
                 })
               )
-            ).pipe(Effect.tap(() => finished.push(n) === 1 && (askedAtFirst = seen.asked.length)))
+            )
           ),
           { concurrency: "unbounded" }
         )
@@ -237,13 +235,6 @@ describe("Facts of one scan", () => {
         expect(swept.every((kept) => kept.length === names.length && kept.every((k) => k === true))).toBe(
           true
         )
-        // Oldest first: the sweeps that found slots keep them and finish first, before the later
-        // ones have asked much (taking turns, every sweep would advance at the same pace and the
-        // first would finish near the end).
-        expect(new Set(finished.slice(0, scans / 2))).toEqual(
-          new Set(Array.from({ length: scans / 2 }, (_, n) => n))
-        )
-        expect(askedAtFirst).toBeLessThan(0.75 * scans * names.length)
         // every slot given back: a sweep alone now has its whole window
         seen.peak = 0
         yield* withFacts(
