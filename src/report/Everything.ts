@@ -15,7 +15,7 @@ import type { CheckRecord } from "../score/Model.ts"
 import { score as scoreOf, type ScanScore } from "../score/Score.ts"
 import { contentHashOf } from "./Canonical.ts"
 import { type CitationUse, citationsOf, sourcesOfIssue } from "./Citations.ts"
-import { factsOf } from "./Facts.ts"
+import { factsOf } from "./SectionFacts.ts"
 import { nis2Of } from "./Nis2Part.ts"
 import {
   type Evidence,
