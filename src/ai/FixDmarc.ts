@@ -1,7 +1,7 @@
 /**
  * The DMARC fixes of `/ai/fix` (docs/ai.md): the domain's current record, read through the DMARC
  * check, changed only where the issue asks, rebuilt by the project's DMARC generator
- * (`generate/Dmarc.ts`, which drops what RFC 7489 6.3 does not define) and judged by the DMARC check
+ * (`generate/DmarcGenerator.ts`, which drops what RFC 7489 6.3 does not define) and judged by the DMARC check
  * with the proposal published in place of the current record. Report addresses, alignment, failure
  * options and the subdomain policy are kept unless they are the issue.
  */

@@ -1,6 +1,6 @@
 /**
  * The SPF fixes of `/ai/fix` (docs/ai.md): the domain's current SPF, read through the SPF check,
- * changed only where the issue asks, rebuilt by the project's SPF generator (`generate/Spf.ts`), and
+ * changed only where the issue asks, rebuilt by the project's SPF generator (`generate/SpfGenerator.ts`), and
  * then judged by the SPF check itself with the proposal in place of the published record. What
  * already works stays: every ip4/ip6/a/mx/include/exists term of the current record(s) is kept
  * unless the issue is that term; over the 10-lookup limit, the last terms that do not fit are

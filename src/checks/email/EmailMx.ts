@@ -1,5 +1,5 @@
 /**
- * The email check's MX reading (`GET /email/check`, composed in `src/scan/EmailCheck.ts` from the
+ * The email check's MX reading (`GET /email/check`, composed in `src/composite/EmailCheck.ts` from the
  * SPF, DKIM and DMARC checks and the MX set). Its score is not computed here: it is the scoring
  * model's email category (`score/`), which checks must not import; the composite joins the two.
  */

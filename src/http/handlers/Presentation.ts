@@ -1,6 +1,6 @@
 /**
  * The responses of GET /badge/{domain} and GET /pdf/{domain} (docs/presentation.md): both read the
- * shared, cached full scan of `scan/ScanScore.ts`, so a badge, a quick scan and a PDF of one domain
+ * shared, cached full scan of `composite/ScanScore.ts`, so a badge, a quick scan and a PDF of one domain
  * within `SCAN_CACHE_TTL_MS` cost one scan.
  */
 import { HttpServerResponse } from "@effect/platform"

@@ -1,6 +1,6 @@
 /**
  * Handler bodies of the mail-transport endpoints (GET /email/smtp-tls, /email/fcrdns,
- * /email/blacklist, /email/sender-requirements): the composites live in scan/MailTransport.ts;
+ * /email/blacklist, /email/sender-requirements): the composites live in composite/MailTransport.ts;
  * what stays here is what needs the request, the endpoint's own URL.
  */
 import { HttpServerRequest } from "@effect/platform"
