@@ -2,7 +2,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger } from "effect"
 import { AppConfig } from "./Config.ts"
-import { ServerLive } from "./http/Server.ts"
+import { ServerLive } from "./Layers.ts"
 
 const main = Effect.gen(function* () {
   const { host, port, logLevel } = yield* AppConfig
