@@ -11,6 +11,7 @@ import { Health } from "./http/edge/Health.ts"
 import { HealthPortLive } from "./http/edge/HealthPort.ts"
 import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
+import { AiModel } from "./net/AiModel.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { Snapshots } from "./report/Snapshots.ts"
 import { ScanHistory } from "./scan/ScanHistory.ts"
@@ -39,6 +40,7 @@ export const ServicesLive = JobsLive.pipe(
     Layer.mergeAll(
       ScanServicesLive,
       HallOfFameStore.Default,
+      AiModel.Default,
       Snapshots.Default.pipe(Layer.provideMerge(SnapshotStore.Default)),
       HealthLive
     )
