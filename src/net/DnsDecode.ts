@@ -7,7 +7,7 @@
  */
 import type { DnsRecord } from "./DnsTypes.ts"
 import { decodeNsec3Param, formatData } from "./DnsWire.ts"
-import { compressV6 } from "./Targets.ts"
+import { compressV6 } from "../records/IpAddress.ts"
 
 const TYPE_NAMES: Record<number, string> = {
   1: "A",

@@ -8,7 +8,7 @@ import * as zlib from "node:zlib"
 import { AppConfig } from "../../src/Config.ts"
 import { DnsError } from "../../src/net/DnsTypes.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
-import { parseAllowList } from "../../src/net/Targets.ts"
+import { parseAllowList } from "../../src/records/IpAddress.ts"
 import { type AddressLookup, makeWeb, Web, webLayerWith, type WebSettings } from "../../src/net/Web.ts"
 import { makePki, type TestPki } from "./pki.ts"
 

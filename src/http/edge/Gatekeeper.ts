@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { EventLoopUtilization } from "node:perf_hooks"
-import type { Cidr } from "../../net/Targets.ts"
+import type { Cidr } from "../../records/IpAddress.ts"
 import { type Gate, makeBuckets, routeClass } from "./Admission.ts"
 import { resolveClient } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"

@@ -8,7 +8,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../../Config.ts"
-import { hostLiteral } from "../../net/Targets.ts"
+import { hostLiteral } from "../../records/IpAddress.ts"
 import { isTrusted, trustedCidrs } from "./ClientAddress.ts"
 
 /** LDH labels, plus `_` as in container and service names (`audit_web:8080`): harmless in a URL. */

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { resolveClient } from "../../../src/http/edge/ClientAddress.ts"
 import { baseUrlFor, validHost } from "../../../src/http/edge/PublicUrl.ts"
-import { parseAllowList } from "../../../src/net/Targets.ts"
+import { parseAllowList } from "../../../src/records/IpAddress.ts"
 import { call, withTxtDns } from "../harness.ts"
 
 const cidrs = (...items: Array<string>) => {
