@@ -4,7 +4,7 @@
  * reason. Pure and total.
  */
 import { Either } from "effect"
-import { normaliseDomain } from "../api/Domain.ts"
+import { normaliseDomain } from "../records/DomainName.ts"
 
 export type Line =
   | { readonly _tag: "Skip" }

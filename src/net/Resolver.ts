@@ -12,6 +12,7 @@
  *   without a fiber each (a scan's Facts: a fiber costs ~3 KB, a scan asks ~170 questions), and
  *   `query`, the Effect over it, for everyone else.
  */
+import { normaliseName } from "../records/DomainName.ts"
 import * as fs from "node:fs"
 import { Effect, Exit, Layer } from "effect"
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
@@ -87,11 +88,6 @@ export const queryOver =
         )
       )
     )
-
-export const normalizeName = (name: string): string => {
-  const n = name.trim().toLowerCase().replace(/\.$/, "")
-  return n === "" ? "." : n
-}
 
 const ofType = (answer: DnsAnswer, type: string): ReadonlyArray<DnsRecord> =>
   answer.answers.filter((r) => r.type === type)
@@ -304,7 +300,7 @@ const makeLive = Effect.gen(function* () {
 
   const cache = new DnsCache(Math.max(1, config.dnsCacheSize))
   const ask: Ask = (name, type, options, asked) => {
-    const n = normalizeName(name)
+    const n = normaliseName(name)
     if (options.fresh) return new Asking(n, type, options, asked).attempt()
     const id = `${options.checkingDisabled ? "cd" : ""}|${options.upstream ? show(options.upstream) : ""}|${type}|${n}`
     cache.ask(id, asked, (flight) => new Asking(n, type, options, flight).attempt())
@@ -319,7 +315,7 @@ const makeFake = (zone: FakeZone) => {
   const entries = new Map<string, FakeEntry>()
   for (const [key, value] of Object.entries(zone)) {
     const [name = "", type = "", at] = key.trim().split(/\s+/)
-    entries.set(`${normalizeName(name)} ${type.toUpperCase()}${at ? ` ${at}` : ""}`, value)
+    entries.set(`${normaliseName(name)} ${type.toUpperCase()}${at ? ` ${at}` : ""}`, value)
   }
   const names = [...entries.keys()].map((k) => k.split(" ")[0]!)
   const exists = (name: string) => names.some((n) => n === name || n.endsWith(`.${name}`))
@@ -354,13 +350,13 @@ const makeFake = (zone: FakeZone) => {
       const fail = (name: string, reason: DnsError["reason"], message: string) =>
         Effect.fail(new DnsError({ name, type, reason, message }))
       const chain: Array<DnsRecord> = []
-      let name = normalizeName(rawName)
+      let name = normaliseName(rawName)
       let ad = true
       for (let hop = 0; hop < 9; hop++) {
         const entry = lookup(name, type) ?? (type === "CNAME" ? undefined : lookup(name, "CNAME"))
         const isCname = lookup(name, type) === undefined && entry !== undefined
         const base = {
-          name: normalizeName(rawName),
+          name: normaliseName(rawName),
           type,
           rcode: "NOERROR",
           authority: negativeSoa(name),

@@ -9,9 +9,10 @@
  * - Each run, once finished, is reported to `ScanHistory` (the hall of fame's record) exactly once,
  *   inside the run: a request joining a run or served from the cache writes nothing.
  */
+import { normaliseName } from "../records/DomainName.ts"
 import { Clock, Effect, Fiber } from "effect"
 import { AppConfig } from "../Config.ts"
-import { normalizeName, Resolver } from "../net/Resolver.ts"
+import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 import { ScanHistory } from "./ScanHistory.ts"
@@ -68,7 +69,7 @@ export class Scans extends Effect.Service<Scans>()("Scans", {
     const get = (rawDomain: string): Effect.Effect<ScanResult> =>
       Effect.uninterruptibleMask((restore) =>
         Effect.gen(function* () {
-          const domain = normalizeName(rawDomain)
+          const domain = normaliseName(rawDomain)
           const hit = finished.get(domain)
           if (hit && (yield* Clock.currentTimeMillis) - hit.atMs < config.scanCacheTtlMs)
             return { ...hit.result, cached: true }
