@@ -16,7 +16,7 @@
  */
 import { Effect, Exit } from "effect"
 import { type DnsAnswer, DnsError, type RecordType, RecordTypes } from "./DnsTypes.ts"
-import type { MxData } from "./DnsWire.ts"
+import type { MxData } from "../records/DnsRdata.ts"
 
 export type MailauthResolver = (name: string, type: string) => Promise<Array<unknown>>
 

@@ -20,7 +20,8 @@ import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns
 import { type Asked, DnsCache } from "./DnsCache.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { type Question, show, tcpQuery, type TransportFailure, UdpPool, type Waiter } from "./DnsTransport.ts"
-import { formatData, type MxData, parseData, reverseName, txtOf } from "./DnsWire.ts"
+import { formatData, parseData, reverseName, txtOf } from "./DnsWire.ts"
+import type { MxData } from "../records/DnsRdata.ts"
 
 export { type Asked, cacheSeconds } from "./DnsCache.ts"
 

@@ -5,7 +5,7 @@
  * (Dane.ts). The sessions are the scan's `facts.probe`, shared with the SMTP TLS check.
  */
 import { Effect, Schema } from "effect"
-import type { TlsaData } from "../../net/DnsWire.ts"
+import type { TlsaData } from "../../records/DnsRdata.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { Strings } from "../../records/Schemas.ts"
 import {
