@@ -15,7 +15,7 @@ import {
   SELECTORS,
   USAGES,
   usageDescription
-} from "../../generate/TlsaGenerator.ts"
+} from "../../records/TlsaRecord.ts"
 import { define } from "../Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
 import { Facts } from "../Facts.ts"
