@@ -14,7 +14,7 @@ import {
   associationData,
   selectFromCertificate
 } from "../records/TlsaRecord.ts"
-import { GenerateError } from "./GenerateError.ts"
+import { GenerateError } from "../records/GenerateError.ts"
 
 export interface TlsaRequest {
   readonly pem: string

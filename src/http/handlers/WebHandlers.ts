@@ -5,7 +5,7 @@ import { Api } from "../../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../../api/Errors.ts"
 import * as SingleChecks from "../../composite/SingleChecks.ts"
 import { type CspScanError, CspScanner } from "../../composite/CspScanner.ts"
-import { generate } from "../../generate/SecurityHeaders.ts"
+import { generate } from "../../records/SecurityHeaders.ts"
 import { generated } from "./Generated.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
 
