@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { Unavailable } from "../../api/Errors.ts"
-import { hallOfFame } from "../../report/HallOfFame.ts"
+import { hallOfFame } from "../../report/HallOfFameList.ts"
 import { Health } from "../edge/Health.ts"
 import { badgeResponse, pdfResponse } from "./Presentation.ts"
 
