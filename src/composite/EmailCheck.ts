@@ -5,7 +5,7 @@
  * results would put each of them in the report twice; here `need` reads them, so inside a scan
  * nothing is asked again.
  *
- * The score is the same model's email category as `GET /scan/quick` (issue 13: one model, not two),
+ * The score is the same model's email category as `GET /scan/quick` (one model, not two),
  * so the composite also runs the other checks that category reads (MTA-STS with TLS-RPT, BIMI);
  * their verdicts appear in `scoreBreakdown.checks`.
  */

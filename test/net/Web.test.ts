@@ -346,7 +346,7 @@ describe("the Web layer", () => {
   )
 })
 
-describe("the port policy and what failures say (issue 12)", () => {
+describe("the port policy and what failures say", () => {
   const only443 = () => makeWeb(settings(["127.0.0.0/8"], { allowedPort: (port) => port === 443 }), lookup)
 
   it.live("refuses any port but the allowed ones before connecting, naming no address", () =>

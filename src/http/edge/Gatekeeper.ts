@@ -1,5 +1,5 @@
 /**
- * The gatekeeper (DESIGN principle 10, issue 12): the first look at every request, in node's
+ * The gatekeeper (DESIGN principle 10): the first look at every request, in node's
  * `request` event, before the router and the Effect runtime, so a flood of refusals costs little
  * more than parsing it. It answers `/health`, applies the per-client buckets and the global gate's
  * "full" (Admission.ts), sheds costly work while the event loop lags or is busy, and holds a
