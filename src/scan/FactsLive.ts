@@ -200,7 +200,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       )
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
-    // fact's fiber while it waits on a question (docs/bench.md, the 512 MB goal).
+    // fact's fiber while it waits on a question (docs/bench.md, the batch).
     // Facts are forked from the scan's fibers, which mostly share one context: its extension is
     // kept, not rebuilt (a Context is a Map) for each fact.
     let last: readonly [Context.Context<never>, Context.Context<never>] | undefined
