@@ -30,6 +30,13 @@ export const cut = (text: string, max: number) => (text.length > max ? `${text.s
 
 const MAX_ERROR_CHARS = 600
 
+/**
+ * Every run of characters without a space cut to 80: messages from deeper down (a URL the CSP
+ * scanner refused, a record's value) may quote their input whole, and no answer quotes more than
+ * 80 characters of it.
+ */
+export const boundRuns = (text: string) => text.replace(/\S{81,}/g, (run) => `${run.slice(0, 79)}…`)
+
 const describePath = (path: ReadonlyArray<PropertyKey>) =>
   cut(path.map((key) => (typeof key === "number" ? `[${key}]` : cut(String(key), 40))).join("."), 80)
 
@@ -81,7 +88,7 @@ export const decodeMessage = (body: { issues?: ReadonlyArray<DecodeIssue>; messa
       return first.startsWith("domain must") ? first : `'${where}': ${first}`
     })
     .join("; ")
-  return cut(text, MAX_ERROR_CHARS)
+  return cut(boundRuns(text), MAX_ERROR_CHARS)
 }
 
 const GENERIC: Record<number, string> = {
@@ -113,7 +120,7 @@ const normalise = (response: HttpServerResponse.HttpServerResponse) => {
   if (body?._tag === "HttpApiDecodeError") return json(400, { error: decodeMessage(body) })
   if (body !== undefined && typeof body.error === "string") {
     const { _tag, ...rest } = body
-    rest.error = cut(body.error, MAX_ERROR_CHARS)
+    rest.error = cut(boundRuns(body.error), MAX_ERROR_CHARS)
     const retryAfter = rest.retryAfter
     const headers: Record<string, string> =
       (response.status === 429 || response.status === 503) && typeof retryAfter === "number"
