@@ -4,9 +4,12 @@
  * unknown routes 404 (405 with `Allow` when only the method is wrong), oversized bodies 413,
  * defects 500 with the details only in the log, and every 429 and 503 carries `Retry-After`.
  *
- * Before the app runs, the public-edge rules of DESIGN principle 10 (issue 12): the global gate on
- * costly work (Admission.ts; the per-client buckets run earlier, in Gatekeeper.ts, in the node server's request
- * event) and the body rules for JSON endpoints (BodyRules.ts). Error texts are cut to a bounded length and never echo a whole input.
+ * Before the app runs, the public-edge rules of DESIGN principle 10: the request target read as the
+ * router serves it (RequestTarget.ts; the gatekeeper has done it already on the node server), the
+ * refusal of cross-site requests that create something, the global gate on costly work
+ * (Admission.ts; the per-client buckets run earlier, in Gatekeeper.ts, in the node server's request
+ * event) and the body rules for JSON endpoints (BodyRules.ts). Error texts are cut to a bounded
+ * length and quote at most 80 characters of any input.
  */
 import {
   Headers,
