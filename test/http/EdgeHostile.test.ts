@@ -249,6 +249,21 @@ layer(testApp({ REQUEST_TIMEOUT_MS: "1000" }))("requests that never finish arriv
     })
   )
 
+  it.effect(
+    "a kept-alive connection idle for longer than REQUEST_TIMEOUT_MS between requests is still served",
+    () =>
+      Effect.gen(function* () {
+        const health = "GET /api/health HTTP/1.1\r\nHost: x\r\n"
+        // the second request 3 s after the first answer: idle time is not a slow request
+        const reply = yield* rawSocketOpen(
+          [`${health}\r\n`, `${health}Connection: close\r\n\r\n`],
+          3_000,
+          15_000
+        )
+        expect(reply.match(/HTTP\/1\.1 200 /g)?.length).toBe(2)
+      })
+  )
+
   it.effect("headers that trickle in for longer than REQUEST_TIMEOUT_MS get a JSON 408", () =>
     Effect.gen(function* () {
       // one header line every 200 ms, for 6 s if nothing stops it
