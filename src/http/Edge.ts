@@ -181,15 +181,15 @@ const fromCause = (maxBodyBytes: number) => (cause: Cause.Cause<unknown>) =>
     return json(500, { error: GENERIC[500]! })
   })
 
+/** Whether a request creates something: every POST, and the deprecated GET /report/snapshot. */
+const createsState = (method: string, path: string) =>
+  method === "POST" || ((method === "GET" || method === "HEAD") && path === "/api/report/snapshot")
+
 /**
  * Costly work (and all it forks) goes back to node's event loop after every round of microtasks;
  * Effect's default scheduler runs up to 2,048 rounds first. Under load a burst of scan work then
  * kept sockets, timers and /health waiting for seconds (docs/bench.md has the figures).
  */
-/** Whether a request creates something: every POST, and the deprecated GET /report/snapshot. */
-const createsState = (method: string, path: string) =>
-  method === "POST" || ((method === "GET" || method === "HEAD") && path === "/api/report/snapshot")
-
 const costlyScheduler = new Scheduler.MixedScheduler(1)
 
 const tooLarge = (maxBodyBytes: number) =>
