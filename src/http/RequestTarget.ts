@@ -62,6 +62,7 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/
  * escapes are not UTF-8 (what the router cannot decode it cannot route).
  */
 const normaliseEscapes = (path: string): string | undefined => {
+  if (!path.includes("%")) return path
   let broken = false
   const out = path.replace(/%(.{0,2})/gs, (_, hex: string) => {
     if (!/^[0-9a-f]{2}$/i.test(hex)) {
@@ -90,28 +91,32 @@ const removeDots = (segments: ReadonlyArray<string>): Array<string> => {
   return out
 }
 
-/** ASCII lower case only: the fixed segments are ASCII, and no other character may fold into them. */
-const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
-
 /** The canonical segments of the route these segments spell (fixed segments win over parameters). */
 const matchRoute = (
   segments: ReadonlyArray<string>,
   routes: ReadonlyArray<RouteTemplate>
 ): Array<string> | undefined => {
-  let best: { fixed: number; segments: Array<string> } | undefined
+  // The fixed segments are ASCII, and once escapes are normalised a segment's other characters are
+  // escapes or Latin-1 (node reads the request line so), none of which lower-cases to ASCII.
+  const lower = segments.map((s) => s.toLowerCase())
+  let best: RouteTemplate | undefined
+  let bestFixed = -1
   for (const route of routes) {
     if (route.segments.length !== segments.length) continue
     let fixed = 0
-    const out: Array<string> = []
-    const matches = route.segments.every((want, i) => {
-      const got = segments[i]!
-      if (want === undefined) return out.push(got) > 0
+    let i = 0
+    for (; i < segments.length; i++) {
+      const want = route.segments[i]
+      if (want === undefined) continue
+      if (lower[i] !== want) break
       fixed++
-      return asciiLower(got) === want && out.push(want) > 0
-    })
-    if (matches && (best === undefined || fixed > best.fixed)) best = { fixed, segments: out }
+    }
+    if (i === segments.length && fixed > bestFixed) {
+      best = route
+      bestFixed = fixed
+    }
   }
-  return best?.segments
+  return best?.segments.map((want, i) => want ?? segments[i]!)
 }
 
 const notFound = (method: string, path: string): Target => ({
@@ -120,8 +125,24 @@ const notFound = (method: string, path: string): Target => ({
   error: `no endpoint ${quote(method, 20)} ${quote(path)}; the API is described at /api/docs`
 })
 
+/** The canonical paths of the routes without parameters: most requests, read with one lookup. */
+const fixedPaths = new WeakMap<ReadonlyArray<RouteTemplate>, ReadonlySet<string>>()
+const fixedPathsOf = (routes: ReadonlyArray<RouteTemplate>) => {
+  let paths = fixedPaths.get(routes)
+  if (paths === undefined) {
+    paths = new Set(
+      routes.filter((r) => !r.segments.includes(undefined)).map((r) => `/${r.segments.join("/")}`)
+    )
+    fixedPaths.set(routes, paths)
+  }
+  return paths
+}
+
 /** What to do with a request line's method and target (`req.url`). Pure. */
 export const readTarget = (method: string, raw: string, routes = routeTemplates): Target => {
+  const q0 = raw.indexOf("?")
+  if (fixedPathsOf(routes).has(q0 < 0 ? raw : raw.slice(0, q0)))
+    return { _tag: "Serve", url: raw, authority: undefined }
   let rest = raw
   let authority: string | undefined
   const absolute = /^https?:\/\/([^/?#]*)(.*)$/is.exec(raw)
