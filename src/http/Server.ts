@@ -31,7 +31,7 @@ import { MiscHandlers } from "./handlers/MiscHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
 import { ScanHandlers } from "./handlers/ScanHandlers.ts"
 import { WebHandlers } from "./handlers/WebHandlers.ts"
-import { quote } from "./RequestTarget.ts"
+import { quote } from "./edge/RequestTarget.ts"
 
 /**
  * The outside world as services (DESIGN.md "one door to the network"), built once for all groups.

@@ -23,7 +23,7 @@ import { Cause, Effect, Option, Scheduler } from "effect"
 import type { Settings } from "../../Config.ts"
 import { type Gate, makeGate, routeClass } from "./Admission.ts"
 import { hasBody, isJsonContentType, nestedDeeperThan, readBody, withBodyText } from "./BodyRules.ts"
-import { allowedMethods, quote, readTarget, targetAnswer } from "../RequestTarget.ts"
+import { allowedMethods, quote, readTarget, targetAnswer } from "./RequestTarget.ts"
 
 const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })

@@ -11,7 +11,7 @@ import type { Cidr } from "../../net/Targets.ts"
 import { type Gate, makeBuckets, routeClass } from "./Admission.ts"
 import { resolveClient } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"
-import { readTarget, type Target, targetAnswer } from "../RequestTarget.ts"
+import { readTarget, type Target, targetAnswer } from "./RequestTarget.ts"
 
 export interface GatekeeperSettings {
   readonly trustedProxies: ReadonlyArray<Cidr>

@@ -15,7 +15,7 @@
  *   non-canonical spelling of no route are 404; broken percent-encoding is 400.
  */
 import { HttpApi } from "@effect/platform"
-import { Api } from "../Api.ts"
+import { Api } from "../../Api.ts"
 
 /** One route: its method and its path's segments, `undefined` where a parameter goes. */
 export interface RouteTemplate {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { routeClass } from "../../src/http/edge/Admission.ts"
-import { allowedMethods, readTarget, routeTemplates } from "../../src/http/RequestTarget.ts"
+import { routeClass } from "../../../src/http/edge/Admission.ts"
+import { allowedMethods, readTarget, routeTemplates } from "../../../src/http/edge/RequestTarget.ts"
 
 /** A concrete path of each route (parameters filled in), with its method. */
 const concrete = routeTemplates.map((route) => ({
