@@ -1,9 +1,10 @@
 /**
  * The gatekeeper (DESIGN principle 10, issue 12): the first look at every request, in node's
  * `request` event, before the router and the Effect runtime, so a flood of refusals costs little
- * more than parsing it. It answers `/health`, applies the per-client buckets and the global gate's
- * "full" (Admission.ts), sheds costly work while the event loop lags or is busy, and holds a
- * client's early retries (below).
+ * more than parsing it. It reads the request target as the router will serve it (RequestTarget.ts:
+ * the canonical path is passed on, other spellings redirected), answers `/health`, applies the
+ * per-client buckets and the global gate's "full" (Admission.ts), sheds costly work while the event
+ * loop lags or is busy, and holds a client's early retries (below).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { EventLoopUtilization } from "node:perf_hooks"

@@ -1,6 +1,8 @@
 /**
- * Issue 12, honest URLs and client addresses: a Host or X-Forwarded-* header reaches a URL the
- * service writes, or a rate-limit key, only when valid and (for forwarded headers) from a trusted proxy.
+ * Honest URLs and client addresses: a Host or X-Forwarded-* header reaches a URL the service
+ * answers with only when valid, named by ALLOWED_HOSTS (or the listener's own address) and (for
+ * forwarded headers) from a trusted proxy; never a URL it stores; and a rate-limit key only when
+ * valid and from a trusted proxy.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
