@@ -44,7 +44,7 @@ const banner = (host, port, want) =>
     const s = net.connect({ host, port })
     let buf = ""
     const done = (ok) => (s.destroy(), clearTimeout(t), resolve(ok))
-    const t = setTimeout(() => done(want === undefined), 1500)
+    const t = setTimeout(() => done(want === undefined), 5000)
     s.on("connect", () => want === undefined && done(true))
     s.on("data", (d) => ((buf += d.toString()), buf.includes(want ?? "") && done(true)))
     s.on("error", () => done(false))
@@ -93,9 +93,33 @@ if (phase === "knot") {
 const summary = (names) =>
   names.length <= 8 ? names.join(", ") : `${names.slice(0, 8).join(", ")} and ${names.length - 8} more`
 
+/** A pool of `n`: run(fn) starts fn when fewer than n run. */
+const pool = (n) => {
+  let active = 0
+  const queue = []
+  const next = () => {
+    if (active >= n || queue.length === 0) return
+    active++
+    const [fn, resolve] = queue.shift()
+    fn().then((v) => (active--, resolve(v), next()))
+  }
+  return (fn) => new Promise((resolve) => (queue.push([fn, resolve]), next()))
+}
+// Connections go a few at a time: each one to Postfix starts an smtpd, which asks the single
+// tlsmgr for entropy and logs through the single postlogd. Hundreds at once (a synthetic world's
+// listeners) overran both ("connect to private/tlsmgr: Resource temporarily unavailable",
+// "postlogd: fatal: watchdog timeout") and no banner came in time, round after round.
+const connections = pool(Number(process.env.WORLD_WAIT_CONNECTIONS ?? 8))
+const questions = pool(64)
+// Past the deadline a queued check fails at once, so the round ends and the rest are reported.
+const run = ([, component, fn]) =>
+  (component.startsWith("knot") || component.startsWith("unbound") ? questions : connections)(() =>
+    Date.now() > deadline ? Promise.resolve(false) : fn()
+  )
+
 let pending = checks
 while (pending.length > 0) {
-  const results = await Promise.all(pending.map(async (check) => [check, await check[2]()]))
+  const results = await Promise.all(pending.map(async (check) => [check, await run(check)]))
   pending = results.filter(([, ok]) => !ok).map(([check]) => check)
   if (pending.length === 0) break
   if (Date.now() > deadline) {
