@@ -22,6 +22,17 @@ slow|$WORLD/slow.pid|node
 EOT
 }
 
+# component_pid NAME: the pid of world server NAME, if it runs.
+component_pid() {
+  local name file prog
+  while IFS='|' read -r name file prog; do
+    [ "$name" = "$1" ] || continue
+    live_pid "$file" "$prog"
+    return
+  done < <(world_components)
+  return 1
+}
+
 # The server's own log: what a failure report shows the last lines of.
 component_log() {
   case "$1" in
