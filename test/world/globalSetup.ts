@@ -75,7 +75,7 @@ const mustStart = (): boolean => {
   }
   if (otherStatus === WorldStatus.stale)
     say(
-      `reusing the world running from ${other.dir}, which is stale (built by older scripts/world); restart it with ${join(other.scripts, "up")} to test against the current one`
+      `reusing the world running from ${other.dir}, which is stale (built by other code than its checkout's scripts/world); to test against the current code restart it: WORLD_DIR=${other.dir} ${join(other.scripts, "up")}`
     )
   return false
 }
