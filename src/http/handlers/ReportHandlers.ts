@@ -20,7 +20,7 @@ import type { StoredSnapshot } from "../../report/SnapshotStore.ts"
 import { representation, type SnapshotFormat, Snapshots } from "../../report/Snapshots.ts"
 import { makeBuckets } from "../edge/Admission.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
-import { publicBaseUrl } from "../edge/PublicUrl.ts"
+import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
 
 /** RFC 9745 §2: when GET /report/snapshot became deprecated (2026-11-23T00:00:00Z), as @epoch-seconds. */
 const DEPRECATED_SINCE = "@1795392000"
@@ -65,7 +65,8 @@ export const ReportHandlers = HttpApiBuilder.group(Api, "report", (handlers) =>
     ) =>
       Effect.gen(function* () {
         yield* admit
-        const base = yield* publicBaseUrl
+        // A snapshot never changes: its URLs come from configuration, never from the request.
+        const base = yield* storedBaseUrl
         const { snapshot } = yield* snapshotReport(domain, base)
         return yield* snapshotResponse(snapshot, format, 201, {
           Location: `${base}/report/snapshot/${snapshot.id}`,
