@@ -51,7 +51,8 @@ export const representation = (
         Effect.mapError(
           () =>
             new SnapshotCorrupt({ id: snapshot.id, reason: `does not decode as ${snapshot.formatVersion}` })
-        )
+        ),
+        Effect.tapError(logCorrupt)
       )
     : Effect.succeed({
         body: snapshot.body,
