@@ -1,0 +1,82 @@
+/**
+ * What a batch tells at its end, on stderr: the counts, the time and rate, the grades the scanned
+ * domains got and the issues they share most. Pure text from counts (`Tally` only adds them up),
+ * so that the wording is tested without a run.
+ */
+import { Grade } from "../score/Model.ts"
+import { duration, rateNumber } from "./Progress.ts"
+import { type BatchRecord, isFailure } from "./Record.ts"
+
+export interface BatchSummary {
+  readonly scanned: number
+  readonly failed: number
+  readonly incomplete: number
+  /** Domains skipped because the output already held them. */
+  readonly alreadyWritten: number
+  readonly duplicates: number
+  readonly invalid: number
+  /** Bytes of a torn last record cut from the output before resuming. */
+  readonly tornBytes: number
+  /** Scans that waited for room on the heap before starting (`HeapRoom.ts`). */
+  readonly heldForMemory: number
+  readonly elapsedMs: number
+  /** Domains per grade, over this run's scored domains. */
+  readonly grades: ReadonlyMap<Grade, number>
+  /** The most common issues of this run, most domains first: id, title, domains. */
+  readonly topIssues: ReadonlyArray<{ readonly id: string; readonly title: string; readonly domains: number }>
+}
+
+/** How many issues the summary lists. */
+export const TOP_ISSUES = 10
+
+/** Grades and issues of the records written, for the summary. */
+export class Tally {
+  readonly grades = new Map<Grade, number>()
+  private readonly issues = new Map<string, { title: string; domains: number }>()
+
+  add(record: BatchRecord) {
+    if (isFailure(record)) return
+    this.grades.set(record.score.grade, (this.grades.get(record.score.grade) ?? 0) + 1)
+    // An issue counts once per domain, however many records raised it.
+    for (const id of new Set(record.score.issues.map((i) => i.id))) {
+      const seen = this.issues.get(id)
+      if (seen) seen.domains++
+      else this.issues.set(id, { title: record.score.issues.find((i) => i.id === id)!.title, domains: 1 })
+    }
+  }
+
+  /** The `n` issues most domains have; ties by id, so the list is the same for the same results. */
+  top(n = TOP_ISSUES) {
+    return [...this.issues.entries()]
+      .map(([id, { title, domains }]) => ({ id, title, domains }))
+      .sort((a, b) => b.domains - a.domains || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, n)
+  }
+}
+
+/** `12.4 domains/min`, or nothing to say when too little ran to measure a rate. */
+const rateOf = (scanned: number, ms: number): string =>
+  scanned === 0 || ms < 1000 ? "" : `, ${rateNumber((scanned * 60_000) / ms)} domains/min`
+
+/** The summary's lines (each ends with LF). */
+export const summaryText = (s: BatchSummary, out: string | undefined): string => {
+  const lines = [
+    `batch: ${s.scanned} scanned (${s.failed} failed, ${s.incomplete} with unknown checks)` +
+      (out ? `, ${s.alreadyWritten} already in ${out}` : "") +
+      `, ${s.duplicates} duplicates, ${s.invalid} invalid lines` +
+      (s.heldForMemory > 0 ? `, ${s.heldForMemory} scans waited for room on the heap` : "") +
+      `; ${duration(s.elapsedMs)}${rateOf(s.scanned, s.elapsedMs)}`
+  ]
+  const graded = [...s.grades.values()].reduce((a, b) => a + b, 0)
+  if (graded > 0) {
+    const of = s.alreadyWritten > 0 ? ` (the ${graded} scored in this run)` : ""
+    lines.push(`batch: grades${of}: ${Grade.literals.map((g) => `${g} ${s.grades.get(g) ?? 0}`).join(", ")}`)
+    if (s.topIssues.length > 0) {
+      lines.push(`batch: the ${s.topIssues.length} most common issues${of}, by domains:`)
+      const width = String(s.topIssues[0]!.domains).length
+      for (const issue of s.topIssues)
+        lines.push(`  ${String(issue.domains).padStart(width)}  ${issue.id}: ${issue.title}`)
+    }
+  }
+  return lines.map((line) => line + "\n").join("")
+}
