@@ -18,7 +18,8 @@ export const scanSummary = (result: BatchResult, unscannable: string | null): st
   if (unscannable !== null) lines.push(`${result.domain}: not graded: ${unscannable}`)
   else lines.push(`${result.domain}: ${score.grade} (${score.percentage}%), ${score.gradeInfo.label}`)
   lines.push(`  ${score.gradeInfo.description}`)
-  for (const cap of score.gradeInfo.caps) lines.push(`  capped: ${cap}`)
+  for (const cap of score.gradeInfo.caps)
+    if (!score.gradeInfo.description.includes(cap)) lines.push(`  capped: ${cap}`)
   lines.push("", "categories:")
   for (const c of Categories) {
     const category = score.categories[c]
