@@ -72,8 +72,9 @@ export const runBatch = <R>(
   Effect.gen(function* () {
     const source = yield* openInput(options.input)
     const inputName = options.input === "-" ? "stdin" : options.input
+    const tally = new Tally()
     const written = options.out
-      ? yield* readWritten(options.out, options.format)
+      ? yield* readWritten(options.out, options.format, (record) => tally.addWritten(options.format, record))
       : { domains: new Set<string>(), records: 0, tornBytes: 0, hasHeader: options.format === "jsonl" }
     const progress = new Progress(stderr)
     const say = (text: string) => (options.quiet ? undefined : progress.note(text))
@@ -126,7 +127,6 @@ export const runBatch = <R>(
       Stream.filterMap((domain) => domain)
     )
     const room = new HeapRoom(heap)
-    const tally = new Tally()
     yield* domains.pipe(
       Stream.mapEffect((domain) => room.admit(executor(domain)), {
         concurrency: options.concurrency,

@@ -2,7 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { duration, perMinute, progressLine, rateNumber } from "../../src/batch/Progress.ts"
 import { interruptedText, resumeCommand, shellWord } from "../../src/batch/ResumeCommand.ts"
-import { type BatchSummary, summaryText } from "../../src/batch/Summary.ts"
+import { type BatchSummary, summaryText, Tally } from "../../src/batch/Summary.ts"
+import { csvRecord } from "../../src/batch/Csv.ts"
+import { CSV_COLUMNS } from "../../src/batch/Record.ts"
 import type { BatchOptions } from "../../src/batch/Cli.ts"
 
 const summary: BatchSummary = {
@@ -40,10 +42,36 @@ describe("the summary", () => {
     const text = summaryText({ ...summary, alreadyWritten: 5, elapsedMs: 400 }, "out.csv")
     expect(text).toContain(", 5 already in out.csv, ")
     expect(text).toContain("; 0.4s\n")
-    expect(text).toContain("batch: grades (the 3 scored in this run): A+ 1,")
+    expect(text).toContain("batch: grades (all 3 graded in out.csv): A+ 1,")
     const none = summaryText({ ...summary, scanned: 0, grades: new Map(), topIssues: [] }, "out.csv")
     expect(none.split("\n")).toHaveLength(2)
     expect(none).not.toContain("domains/min")
+  })
+})
+
+describe("the tally", () => {
+  it("counts the records a resumed output held, CSV or JSONL, each issue once per domain", () => {
+    const tally = new Tally()
+    const row = CSV_COLUMNS.map((c) =>
+      c === "domain" ? "a.com" : c === "grade" ? "D" : c === "issues" ? "dmarc_missing caa_missing" : ""
+    )
+    tally.addWritten("csv", csvRecord(row).replace(/\r\n$/, ""))
+    const failed = CSV_COLUMNS.map((c) => (c === "domain" ? "b.com" : c === "error" ? "boom" : ""))
+    tally.addWritten("csv", csvRecord(failed).replace(/\r\n$/, ""))
+    const issue = { id: "dmarc_missing", title: "No DMARC record" }
+    tally.addWritten(
+      "jsonl",
+      JSON.stringify({ domain: "c.com", scan: {}, score: { grade: "F", issues: [issue, issue] } })
+    )
+    tally.addWritten("jsonl", JSON.stringify({ domain: "d.com", error: "boom" }))
+    expect([...tally.grades]).toEqual([
+      ["D", 1],
+      ["F", 1]
+    ])
+    expect(tally.top()).toEqual([
+      { id: "dmarc_missing", title: "No DMARC record", domains: 2 },
+      { id: "caa_missing", title: "No CAA record", domains: 1 }
+    ])
   })
 })
 

@@ -123,6 +123,7 @@ describe("domain-audit batch", () => {
     const second = sh(resume!)
     expect(await second.exited).toBe(0)
     expect(second.output().stderr).toContain(`${done} already in ${out}`)
+    expect(second.output().stderr).toContain(`batch: grades (all ${domains.length} graded in ${out}): `)
     const [header, ...rows] = csvRecords(out)
     expect(header).toEqual([...CSV_COLUMNS])
     expect(rows.map((r) => r[0]).sort()).toEqual([...domains].sort())
