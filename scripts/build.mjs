@@ -19,6 +19,9 @@ export const build = async () => {
     outbase: "src",
     outdir: "dist",
     bundle: true,
+    // the server and the cluster as chunks loaded by the commands that use them (src/cli/Run.ts)
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     platform: "node",
     format: "esm",
     target: "node20",

@@ -5,15 +5,11 @@
  * only their results (a summary, JSON, or the CSV/JSONL records).
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Either, Exit, Layer, Logger, Schema } from "effect"
+import { Cause, Effect, Either, Exit, Logger, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { inProcess, runBatch } from "../batch/Batch.ts"
-import { batchId, onCluster } from "../batch/OnCluster.ts"
 import { isFailure } from "../batch/Record.ts"
 import type { BatchOptions } from "../batch/Cli.ts"
-import { ServerLive } from "../http/Server.ts"
-import { multiRunner } from "../jobs/Cluster.ts"
-import { JobsLive } from "../jobs/DeepScans.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
 import { unscannableReason } from "../scan/Scannable.ts"
 import { ScanScore } from "../score/Score.ts"
@@ -35,12 +31,15 @@ class CommandError {
   constructor(readonly message: string) {}
 }
 
-/** The HTTP API, until SIGINT/SIGTERM. */
-export const serve = Effect.gen(function* () {
-  const { host, port, logLevel } = yield* AppConfig
-  yield* Effect.logInfo(`domain-audit listening on http://${host}:${port}/api (docs at /api/docs)`)
-  return yield* Layer.launch(ServerLive).pipe(Logger.withMinimumLogLevel(logLevel))
-})
+/**
+ * The server and the cluster are loaded only by the commands that use them (esbuild splits them
+ * into chunks of their own): the HTTP API's modules cost a process ~1 s of CPU and ~95 MB at start,
+ * the cluster's ~45 MB more, which a `scan` or an in-process `batch` has no use for.
+ */
+const serve = Effect.flatMap(
+  Effect.promise(() => import("./Serve.ts")),
+  (m) => m.serve
+)
 
 const encodeScore = Schema.encodeSync(ScanScore)
 
@@ -60,12 +59,8 @@ const scanOne = (domain: string, json: boolean) =>
 const batch = (options: BatchOptions) =>
   Effect.gen(function* () {
     if (!options.cluster) return yield* runBatch(options, inProcess).pipe(Effect.provide(ScanNetLive))
-    if (!multiRunner(yield* AppConfig))
-      return yield* Effect.fail(new CommandError("--cluster needs CLUSTER_DATABASE_URL (docs/cluster.md)"))
-    return yield* runBatch(options, onCluster(batchId(options))).pipe(
-      Effect.provide(JobsLive.pipe(Layer.provide(ScanNetLive))),
-      Effect.scoped
-    )
+    const { batchOnCluster } = yield* Effect.promise(() => import("./ClusterBatch.ts"))
+    return yield* batchOnCluster(options)
   })
 
 /** Logs on stderr as logfmt, at LOG_LEVEL. */
