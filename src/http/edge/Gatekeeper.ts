@@ -1,9 +1,10 @@
 /**
  * The gatekeeper (DESIGN principle 10, issue 12): the first look at every request, in node's
  * `request` event, before the router and the Effect runtime, so a flood of refusals costs little
- * more than parsing it. It answers `/health`, applies the per-client buckets and the global gate's
- * "full" (Admission.ts), sheds costly work while the event loop lags or is busy, and holds a
- * client's early retries (below).
+ * more than parsing it. It reads the request target as the router will serve it (RequestTarget.ts:
+ * the canonical path is passed on, other spellings redirected), answers `/health`, applies the
+ * per-client buckets and the global gate's "full" (Admission.ts), sheds costly work while the event
+ * loop lags or is busy, and holds a client's early retries (below).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { EventLoopUtilization } from "node:perf_hooks"
@@ -11,6 +12,7 @@ import type { Cidr } from "../../net/Targets.ts"
 import { type Gate, makeBuckets, routeClass } from "./Admission.ts"
 import { resolveClient } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"
+import { readTarget, type Target, targetAnswer } from "./RequestTarget.ts"
 
 export interface GatekeeperSettings {
   readonly trustedProxies: ReadonlyArray<Cidr>
@@ -70,6 +72,21 @@ const refuse = (res: ServerResponse, { status, error, retryAfter }: Refusal) => 
     "retry-after": String(retryAfter)
   })
   res.end(body)
+}
+
+const answerTarget = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: Exclude<Target, { readonly _tag: "Serve" }>
+) => {
+  const { status, headers, body } = targetAnswer(req.method ?? "GET", target)
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text)
+  })
+  res.end(text)
 }
 
 /** Held requests at most, whatever the connections: beyond, an early retry is judged at once. */
@@ -190,7 +207,15 @@ export const makeGatekeeper = (
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const url = req.url ?? "/"
+    // Classify, and later route, the target as the router serves it (RequestTarget.ts).
+    const target = readTarget(req.method ?? "GET", req.url ?? "/")
+    if (target._tag !== "Serve") {
+      answerTarget(req, res, target)
+      return true
+    }
+    req.url = target.url
+    if (target.authority !== undefined) req.headers.host = target.authority
+    const url = target.url
     const q = url.indexOf("?")
     const kind = routeClass(req.method ?? "GET", q < 0 ? url : url.slice(0, q))
     if (kind === "exempt") {
