@@ -15,11 +15,15 @@ const pad = (text: string, width: number) => text.padEnd(width)
 export const scanSummary = (result: BatchResult, unscannable: string | null): string => {
   const { score } = result
   const lines: Array<string> = []
-  if (unscannable !== null) lines.push(`${result.domain}: not graded: ${unscannable}`)
-  else lines.push(`${result.domain}: ${score.grade} (${score.percentage}%), ${score.gradeInfo.label}`)
-  lines.push(`  ${score.gradeInfo.description}`)
-  for (const cap of score.gradeInfo.caps)
-    if (!score.gradeInfo.description.includes(cap)) lines.push(`  capped: ${cap}`)
+  if (unscannable !== null)
+    // Nothing about the domain to grade: its grade's wording (bands, caps) would only mislead.
+    lines.push(`${result.domain}: not graded: ${unscannable}`)
+  else {
+    lines.push(`${result.domain}: ${score.grade} (${score.percentage}%), ${score.gradeInfo.label}`)
+    lines.push(`  ${score.gradeInfo.description}`)
+    for (const cap of score.gradeInfo.caps)
+      if (!score.gradeInfo.description.includes(cap)) lines.push(`  capped: ${cap}`)
+  }
   lines.push("", "categories:")
   for (const c of Categories) {
     const category = score.categories[c]
