@@ -26,7 +26,7 @@ export interface Counts {
 /** How far back the ETA's rate looks. */
 export const RATE_WINDOW_MS = 60_000
 
-/** An ETA needs this many results in its window: one or two finished scans say nothing of the pace. */
+/** A rate needs this many results: one or two finished scans say nothing of the pace. */
 const ETA_MIN_SAMPLES = 3
 
 /** `1h02m`, `3m05s`, `42s`, and tenths under 10 s (`2.3s`), where whole seconds would read `0s`. */
@@ -38,9 +38,13 @@ export const duration = (ms: number): string => {
   return `${s}s`
 }
 
-/** Domains per minute, over the recent window when there is one (0 before the first second: noise). */
+/**
+ * Domains per minute: over the recent window when it holds enough results, else since the start
+ * (a slow run finishes fewer a minute); 0 before the first second, which would only show noise.
+ */
 export const perMinute = (c: Counts): number => {
-  const { done, ms } = c.recent ?? { done: c.done, ms: c.elapsedMs }
+  const { done, ms } =
+    c.recent && c.recent.done >= ETA_MIN_SAMPLES ? c.recent : { done: c.done, ms: c.elapsedMs }
   return c.elapsedMs < 1000 || ms <= 0 ? 0 : (done * 60_000) / ms
 }
 
@@ -55,9 +59,8 @@ export const progressLine = (c: Counts): string => {
     c.total === undefined
       ? `${c.done}`
       : `${c.done}/${c.total} (${c.total === 0 ? 100 : Math.floor((100 * c.done) / c.total)}%)`
-  const samples = c.recent?.done ?? c.done
   const eta =
-    c.total === undefined || rate === 0 || (samples < ETA_MIN_SAMPLES && c.done < c.total)
+    c.total === undefined || rate === 0 || (c.done < ETA_MIN_SAMPLES && c.done < c.total)
       ? ""
       : `, ETA ${duration(((c.total - c.done) / rate) * 60_000)}`
   return `${of}, ${rateNumber(rate)}/min${eta}, ${c.failed} failed, ${c.incomplete} with unknown checks`

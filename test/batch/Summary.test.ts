@@ -92,6 +92,13 @@ describe("rate and ETA", () => {
     expect(progressLine(c)).toContain("300/min, ETA 2m00s")
   })
 
+  it("falls back to the average since the start when the window holds too few results", () => {
+    // A slow run: 10 done in 10 minutes, one in the last minute.
+    const c = { ...base, done: 10, total: 20, elapsedMs: 600_000, recent: { done: 1, ms: 60_000 } }
+    expect(perMinute(c)).toBe(1)
+    expect(progressLine(c)).toContain("1.0/min, ETA 10m00s")
+  })
+
   it("gives no ETA from fewer than three results", () => {
     expect(progressLine({ ...base, done: 2 })).not.toContain("ETA")
     expect(progressLine({ ...base, done: 3 })).toContain("ETA")
