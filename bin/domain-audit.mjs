@@ -22,3 +22,7 @@ const child = spawn(
 // the command too. The command takes a repeated signal as one (src/cli/Run.ts).
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal))
 child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)))
+child.on("error", (e) => {
+  process.stderr.write(`domain-audit: cannot start node: ${e.message}\n`)
+  process.exit(1)
+})
