@@ -63,6 +63,11 @@ const NETWORK_PACKAGES = ["node:dns", "node:net", "node:tls", "node:dgram", "nod
 
 export const rules: ReadonlyArray<LayerRule> = [
   {
+    name: "nothing imports the command line but the process entry",
+    from: everythingBut("cli/", "main.ts"),
+    forbidden: ["cli/"]
+  },
+  {
     name: "nothing imports the wiring (Layers.ts) or the process entry but the entry points",
     from: everythingBut("main.ts", "cli/"),
     forbidden: ["Layers.ts", "main.ts"]
