@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { score, type ScanScore } from "../score/Score.ts"
-import { unscannableReason } from "./Scannable.ts"
+import { unscannableReason } from "../score/Scannable.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 import { Scans } from "./Scans.ts"
 
