@@ -14,8 +14,8 @@ import { nis2Scorecard, type Nis2Scorecard } from "../score/Nis2.ts"
 export const BADGE_MAX_AGE_S = 300
 export const UNKNOWN_BADGE_MAX_AGE_S = 60
 
-const badge = (domain: string, grade: string | null) =>
-  HttpServerResponse.text(badgeSvg(domain, grade), {
+const badge = (domain: string, grade: string | null, unscannable: string | null = null) =>
+  HttpServerResponse.text(badgeSvg(domain, grade, unscannable), {
     contentType: "image/svg+xml; charset=utf-8",
     headers: {
       "Cache-Control": `public, max-age=${grade === null ? UNKNOWN_BADGE_MAX_AGE_S : BADGE_MAX_AGE_S}`,
@@ -25,10 +25,12 @@ const badge = (domain: string, grade: string | null) =>
     }
   })
 
-/** The badge of `domain`: its grade, or the grey "unknown" when the scan cannot grade it. */
+/** The badge of `domain`: its grade, or the grey "unscannable" with the scan's reason. */
 export const badgeResponse = (domain: string) =>
   gradedScan(domain).pipe(
-    Effect.map(({ score, unscannable }) => badge(domain, unscannable === null ? score.grade : null)),
+    Effect.map(({ score }) =>
+      score.unscannable === null ? badge(domain, score.grade) : badge(domain, null, score.unscannable)
+    ),
     Effect.catchAllDefect((defect) =>
       Effect.as(Effect.logError(`the badge scan of ${domain} failed`, defect), badge(domain, null))
     )

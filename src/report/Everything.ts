@@ -224,12 +224,15 @@ export const buildContent = (scan: ScanResult, score: ScanScore, base: string): 
       label: score.gradeInfo.label,
       score: score.score,
       percentage: score.percentage,
+      unscannable: score.unscannable,
       headline:
-        score.maxPoints === 0
-          ? `${scan.domain} could not be judged: no check reached a verdict (see each section and unknownChecks).`
-          : `${scan.domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ` +
-            `with ${score.critical_issues} critical or high and ${others} other issue${others === 1 ? "" : "s"}` +
-            (unknownChecks.length > 0 ? `; ${unknownChecks.length} check(s) could not finish.` : "."),
+        score.unscannable !== null
+          ? `${scan.domain} could not be graded: ${score.unscannable}.`
+          : score.maxPoints === 0
+            ? `${scan.domain} could not be judged: no check reached a verdict (see each section and unknownChecks).`
+            : `${scan.domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ` +
+              `with ${score.critical_issues} critical or high and ${others} other issue${others === 1 ? "" : "s"}` +
+              (unknownChecks.length > 0 ? `; ${unknownChecks.length} check(s) could not finish.` : "."),
       critical_issues: score.critical_issues,
       warnings: score.warnings,
       sections: rows,

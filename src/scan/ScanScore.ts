@@ -5,25 +5,14 @@
  */
 import { Effect } from "effect"
 import { score, type ScanScore } from "../score/Score.ts"
-import { unscannableReason } from "../score/Scannable.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 import { Scans } from "./Scans.ts"
 
 export const scanScore = (domain: string): Effect.Effect<ScanScore, never, Scans> =>
   Effect.map(gradedScan(domain), (graded) => graded.score)
 
-/** The shared full scan with its score, and why it cannot grade the domain (null when it can). */
+/** The shared full scan with its score (whose `unscannable` says why it cannot grade the domain). */
 export const gradedScan = (
   domain: string
-): Effect.Effect<
-  { readonly scan: ScanResult; readonly score: ScanScore; readonly unscannable: string | null },
-  never,
-  Scans
-> =>
-  Effect.flatMap(Scans, (scans) =>
-    Effect.map(scans.scan(domain), (scan) => ({
-      scan,
-      score: score(scan),
-      unscannable: unscannableReason(scan)
-    }))
-  )
+): Effect.Effect<{ readonly scan: ScanResult; readonly score: ScanScore }, never, Scans> =>
+  Effect.flatMap(Scans, (scans) => Effect.map(scans.scan(domain), (scan) => ({ scan, score: score(scan) })))
