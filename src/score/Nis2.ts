@@ -118,7 +118,19 @@ const judge = (spec: EvidenceSpec, record: CheckRecord | undefined, lang: Lang):
     criticalUnobserved: !observed && record?.critical === true,
     issues: []
   })
-  if (record === undefined || record.status === "unknown") return left(PHRASES.unknown, false)
+  if (record === undefined) return left(PHRASES.unknown, false)
+  // The check's own reason when it has one: DKIM's "no key under the selectors we know" is a search
+  // that found nothing (selectors cannot be listed, RFC 6376 3.6.2.1), not a lookup that timed out.
+  if (record.status === "unknown")
+    return record.detail === ""
+      ? left(PHRASES.unknown, false)
+      : left(
+          {
+            en: `${PHRASES.unsettled.en} ${record.detail}.`,
+            nl: `${PHRASES.unsettled.nl} ${record.detail}.`
+          },
+          false
+        )
   if (record.status === "not-applicable") return left(text.notApplicable, true)
   const issues = record.issues as ReadonlyArray<IssueId>
   const ratio = record.maxPoints === 0 ? 0 : record.points / record.maxPoints

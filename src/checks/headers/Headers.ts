@@ -267,7 +267,9 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     headerFetchTimedOut: false,
     ...(gathered.tlsError === null ? {} : { certificateError: gathered.tlsError }),
     current,
-    missing: current.filter((e) => e.status === "missing").map((e) => e.name),
+    // Confidently missing means not sent (SPEC): a header that is sent but protects nothing (an
+    // unsafe CSP, an ignored X-Frame-Options) is judged in its entry, not listed as missing.
+    missing: current.filter((e) => e.status === "missing" && !e.present).map((e) => e.name),
     recommended: rec.config,
     outputs: rec.outputs,
     warnings,
