@@ -35,6 +35,7 @@ import {
 } from "./Nis2Mapping.ts"
 import { EVIDENCE_TEXT, type Lang, MEASURE_TEXT, PHRASES, type Text } from "./Nis2Text.ts"
 import { recordsOf } from "./Score.ts"
+import { DKIM_NOT_FOUND } from "./RulesEmail.ts"
 import { unscannableReason } from "./Scannable.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
@@ -119,10 +120,10 @@ const judge = (spec: EvidenceSpec, record: CheckRecord | undefined, lang: Lang):
     issues: []
   })
   if (record === undefined) return left(PHRASES.unknown, false)
-  // The check's own reason when it has one: DKIM's "no key under the selectors we know" is a search
-  // that found nothing (selectors cannot be listed, RFC 6376 3.6.2.1), not a lookup that timed out.
+  // DKIM's "no key under the selectors we know" is a search that found nothing (selectors cannot be
+  // listed, RFC 6376 3.6.2.1), not a lookup that timed out: it is worded as such.
   if (record.status === "unknown")
-    return record.detail === ""
+    return record.detail !== DKIM_NOT_FOUND
       ? left(PHRASES.unknown, false)
       : left(
           {
