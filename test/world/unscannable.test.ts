@@ -27,14 +27,18 @@ const getBytes = (url: string) =>
     return { status: response.status, bytes: new Uint8Array(yield* response.arrayBuffer) }
   }).pipe(Effect.scoped)
 
-/** The batch as a user runs it, one domain on stdin, CSV on stdout. */
+/** The batch as a user runs it (`domain-audit batch - --format csv`), one domain on stdin. */
 const batchCsv = (domain: string) =>
   new Promise<{ code: number | null; stdout: string }>((ok) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/batch/main.ts", "-", "--format", "csv"], {
-      cwd: root,
-      env: { ...process.env, ...worldEnv(), LOG_LEVEL: "Error" },
-      stdio: ["pipe", "pipe", "pipe"]
-    })
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "batch", "-", "--format", "csv"],
+      {
+        cwd: root,
+        env: { ...process.env, ...worldEnv(), LOG_LEVEL: "Error" },
+        stdio: ["pipe", "pipe", "pipe"]
+      }
+    )
     let stdout = ""
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()))
     child.stdin.end(`${domain}\n`)
