@@ -68,6 +68,8 @@ export const CSV_COLUMNS = [
   "issues",
   "unknown_checks",
   "computed_at",
+  // Why the scan could not grade the domain (it does not exist): the score's `unscannable`.
+  "unscannable",
   "error"
 ] as const
 
@@ -115,6 +117,7 @@ export const csvRow = (record: BatchRecord): string => {
     score.issues.map((issue) => issue.id).join(" "),
     unansweredRecords(record).join(" "),
     scan.computedAt,
+    score.unscannable ?? "",
     ""
   ])
 }

@@ -16,6 +16,9 @@ import {
 
 const spec = (s: Spec): Spec => s
 
+/** DKIM's own "unknown": a search that found nothing, not a lookup that failed (RFC 6376 3.6.2.1). */
+export const DKIM_NOT_FOUND = "no key under the selectors we know (DKIM cannot be listed)"
+
 export const EMAIL_SPECS = {
   spfValid: spec({
     id: "email.spf.valid",
@@ -181,9 +184,7 @@ export const emailRecords = (scan: { readonly checks: EmailOutcomes }): Readonly
         : partial(3, "only keys below 2048 bits", "dkim_weak_key")
     }
     if (receivesNoMail) return notApplicable("null MX and no DKIM key")
-    return k.discovery === "unknown"
-      ? unknown("the selector lookups failed")
-      : unknown("no key under the selectors we know (DKIM cannot be listed)")
+    return k.discovery === "unknown" ? unknown("the selector lookups failed") : unknown(DKIM_NOT_FOUND)
   })
   const mtaSts = judge(c["mta-sts"], (m) => {
     if (m.mx.nullMx) return notApplicable("null MX")

@@ -25,7 +25,10 @@ describe("report endpoints without network", () => {
           for (const row of r.json.summary.sections)
             expect(["unknown", "not-applicable"]).toContain(row.status)
           expect(r.json.summary.sections[0]).toMatchObject({ key: "quickScore", status: "unknown" })
-          expect(r.json.summary.headline).toMatch(/could not be judged/)
+          expect(r.json.summary.headline).toMatch(
+            /could not be graded: no DNS question about perfect\.com was answered/
+          )
+          expect(r.json.summary.unscannable).toBe("no DNS question about perfect.com was answered")
           const md = yield* call("GET", "/api/report/everything?domain=perfect.com&format=markdown")
           expect(md.status).toBe(200)
           expect(md.text).toContain("# Everything Report: perfect.com")

@@ -53,9 +53,11 @@ describe("CSP scan in the world", () => {
         expect(r.eventHandlerAttrs).toBeGreaterThan(0)
         const thirdParty = r.inventory.flatMap((e) => e.origins).filter((o) => o.startsWith("https://"))
         expect(thirdParty.length).toBeGreaterThan(0)
-        expect(ids(r.findings)).toEqual(
-          expect.arrayContaining(["script-unsafe-inline", "plain-wildcard", "missing-object-src"])
-        )
+        expect(ids(r.findings)).toEqual(expect.arrayContaining(["script-unsafe-inline", "plain-wildcard"]))
+        // object-src falls back to default-src * (CSP3 §6.8.3): open to any host, not "missing".
+        expect(ids(r.findings)).not.toContain("missing-object-src")
+        // The same reading /security-headers/analyze gives (records/CspJudge.ts).
+        expect(r.currentCsp.rating).toBe("unsafe")
         expect(r.synthesis.policyString).not.toContain("'unsafe-inline'")
         expect(r.synthesis.policyString).toMatch(/'sha256-[A-Za-z0-9+/]+=*'/)
         expect(r.synthesis.unresolvedViolations).toBe(0)
