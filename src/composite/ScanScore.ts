@@ -31,7 +31,10 @@ export const badgeVerdict = (
       unscannable: score.unscannable
     })),
     Effect.catchAllDefect((defect) =>
-      Effect.as(Effect.logError(`the badge scan of ${domain} failed`, defect), { grade: null, unscannable: null })
+      Effect.as(Effect.logError(`the badge scan of ${domain} failed`, defect), {
+        grade: null,
+        unscannable: null
+      })
     )
   )
 
