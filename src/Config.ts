@@ -231,8 +231,9 @@ export const settings = Config.all({
   admissionConcurrency: int("ADMISSION_CONCURRENCY", 8),
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
-  admissionMaxLagMs: ms("ADMISSION_MAX_LAG_MS", 75),
-  admissionMaxBusyPercent: int("ADMISSION_MAX_BUSY_PERCENT", 85),
+  // with every permit taken, new costly work is refused while this process's own CPU time over the
+  // last second is above this share of one core (100: never; the gate's queue still bounds it)
+  admissionMaxCpuPercent: int("ADMISSION_MAX_CPU_PERCENT", 90),
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
@@ -273,6 +274,9 @@ export const settings = Config.all({
   // CSP crawler
   cspMaxPages: Config.integer("CSP_MAX_PAGES").pipe(Config.withDefault(20)),
   cspBudgetMs: ms("CSP_BUDGET_MS", 45_000),
+  // new CSP crawls per client (cache hits are free): 3 at once, 3 more per 10 minutes
+  cspScanBurst: int("CSP_SCAN_BURST", 3),
+  cspScanPerHour: int("CSP_SCAN_PER_HOUR", 18),
   // scans
   scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000),
   checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),

@@ -20,8 +20,8 @@ import { encodeContent, everything, reportContent, snapshotEvidence } from "../r
 import { renderMarkdown } from "../report/Markdown.ts"
 import { type EverythingReport, formatVersion } from "../report/ReportSchema.ts"
 import { SnapshotStore, type StoredSnapshot } from "../report/SnapshotStore.ts"
-import { makeBuckets } from "./Admission.ts"
 import { clientAddress } from "./ClientAddress.ts"
+import { Limits } from "./Limits.ts"
 import { publicBaseUrl } from "./PublicUrl.ts"
 
 type Format = "json" | "markdown" | undefined
@@ -54,15 +54,18 @@ export const ReportHandlers = HttpApiBuilder.group(Api, "report", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const store = yield* SnapshotStore
-    const buckets = makeBuckets({ burst: config.snapshotRateBurst, perMinute: config.snapshotRatePerMinute })
+    const limits = yield* Limits
 
     const admit = Effect.gen(function* () {
-      const wait = buckets.take(yield* clientAddress, yield* Clock.currentTimeMillis)
-      if (wait > 0)
+      const client = yield* clientAddress
+      const now = yield* Clock.currentTimeMillis
+      const reading = limits.take("snapshot", client, now)
+      yield* limits.advertise("snapshot", client, now, reading)
+      if (reading.retryAfterS > 0)
         return yield* Effect.fail(
           new TooManyRequests({
-            error: `too many snapshots from your address; retry in ${wait} s`,
-            retryAfter: wait
+            error: `too many snapshots from your address; retry in ${reading.retryAfterS} s`,
+            retryAfter: reading.retryAfterS
           })
         )
     })

@@ -13,6 +13,7 @@ import { CspScanner } from "../scan/CspScanner.ts"
 import { EmailChecks } from "../scan/EmailCheck.ts"
 import { ScanHistory } from "../scan/ScanHistory.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
+import { Resolver } from "../net/Resolver.ts"
 import { Scans } from "../scan/Scans.ts"
 import { HallOfFameStore } from "../store/HallOfFame.ts"
 import { SnapshotStore } from "../report/SnapshotStore.ts"
@@ -26,6 +27,7 @@ import { trustedCidrs } from "./ClientAddress.ts"
 import { edge } from "./Edge.ts"
 import { Health, type HealthAnswer } from "./Health.ts"
 import { HealthPortLive } from "./HealthPort.ts"
+import { type LimitSet, Limits, type Refusals } from "./Limits.ts"
 import { EmailHandlers } from "./EmailHandlers.ts"
 import { MiscHandlers } from "./MiscHandlers.ts"
 import { ReportHandlers } from "./ReportHandlers.ts"
@@ -43,7 +45,9 @@ export const NetLive = Layer.mergeAll(
 ).pipe(Layer.provideMerge(ScanNetLive))
 
 /** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
-export const HealthLive = Health.Default.pipe(Layer.provide(SqlLive))
+export const HealthLive = Health.Default.pipe(
+  Layer.provide([SqlLive, AdmissionGate.Default, Limits.Default, Resolver.Default])
+)
 
 /** The implemented API: the contract plus every group's handlers and what they need. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -58,7 +62,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
   ]),
   // Deep scans need the net services for their workflow; the cluster's database is their own.
   Layer.provide(JobsLive),
-  Layer.provide([NetLive, HallOfFameStore.Default, SnapshotStore.Default, HealthLive]),
+  Layer.provide([NetLive, HallOfFameStore.Default, SnapshotStore.Default, HealthLive, Limits.Default]),
   Layer.provide(SqlLive)
 )
 
@@ -113,7 +117,8 @@ export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
 export const makeNodeServer = (
   config: GatekeeperSettings & { readonly maxHeaderBytes: number },
   health?: () => HealthAnswer,
-  gate?: Pick<Gate, "full" | "retryAfterS">
+  gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "stats">,
+  limits?: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals }
 ): Server => {
   const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
   server.headersTimeout = 66_000
@@ -121,7 +126,7 @@ export const makeNodeServer = (
   // The gatekeeper answers refusals before the platform's request listener sees them, and hands on
   // later what it held.
   const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
-  const gatekeeper = makeGatekeeper(config, health, gate, (req, res) => emit("request", req, res))
+  const gatekeeper = makeGatekeeper(config, health, gate, (req, res) => emit("request", req, res), limits)
   server.emit = ((event: string, ...args: Array<unknown>) =>
     event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
       ? true
@@ -139,17 +144,20 @@ export const nodeServerLayer = (listen: { readonly host?: string; readonly port:
       // The edge's gate (the same layer value AppLive provides, so one instance): when it is full,
       // the gatekeeper refuses at once, before the router.
       const gate = yield* AdmissionGate
+      // The per-client buckets, shared with the handlers that advertise them beside their own.
+      const limits = yield* Limits
       return NodeHttpServer.layer(
         () =>
           makeNodeServer(
             { ...config, trustedProxies: trustedCidrs(config.trustedProxies) },
             health.answer,
-            gate
+            gate,
+            limits
           ),
         listen
       )
     })
-  ).pipe(Layer.provide([HealthLive, AdmissionGate.Default]))
+  ).pipe(Layer.provide([HealthLive, AdmissionGate.Default, Limits.Default]))
 
 /** Serve on AppConfig's HOST:PORT, and /health alone on HEALTH_PORT when set. */
 export const ServerLive = Layer.unwrapEffect(

@@ -1,7 +1,8 @@
 /**
- * POST /csp/scan as a service: URL refusal (400), per-origin result cache (10 min), per-client
- * rate limit (3 scans / 10 min, cache hits free, 429 + Retry-After), around the crawl and the
- * analysis (`checks/csp/`).
+ * POST /csp/scan as a service: URL refusal (400), per-origin result cache (10 min), the caller's
+ * rate limit charged only for a new crawl (`charge`: the HTTP side's token bucket, 429 +
+ * Retry-After; cache hits and joined crawls are free), around the crawl and the analysis
+ * (`checks/csp/`).
  * A crawl that reached no page is inconclusive (502) and is neither cached nor analysed.
  */
 import { Clock, Deferred, Effect, Exit, Schema } from "effect"
@@ -11,8 +12,6 @@ import { analyseCrawl, type CspScanResult } from "../checks/csp/CspResult.ts"
 import { withFacts } from "./Scanner.ts"
 
 export const CACHE_TTL_MS = 10 * 60_000
-export const RATE_WINDOW_MS = 10 * 60_000
-export const RATE_LIMIT = 3
 
 export class CspScanError extends Schema.TaggedError<CspScanError>()("CspScanError", {
   reason: Schema.Literal("invalid-url", "rate-limited", "inconclusive"),
@@ -51,23 +50,7 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
     const cache = new Map<string, { readonly at: number; readonly result: CspScanResult }>()
     /** Scans running now, so a second request for the same origin waits for the first (free, like a hit). */
     const inFlight = new Map<string, Deferred.Deferred<CspScanResult, CspScanError>>()
-    const scansByClient = new Map<string, Array<number>>()
     const limits = { maxPages: config.cspMaxPages, budgetMs: config.cspBudgetMs }
-
-    /** Sliding window: returns seconds to wait, or 0 after recording the scan. */
-    const admit = (client: string, now: number): number => {
-      const recent = (scansByClient.get(client) ?? []).filter((t) => now - t < RATE_WINDOW_MS)
-      if (recent.length >= RATE_LIMIT) {
-        scansByClient.set(client, recent)
-        return Math.max(1, Math.ceil((recent[0]! + RATE_WINDOW_MS - now) / 1000))
-      }
-      recent.push(now)
-      scansByClient.set(client, recent)
-      if (scansByClient.size > 10_000)
-        for (const [k, v] of scansByClient)
-          if (v.every((t) => now - t >= RATE_WINDOW_MS)) scansByClient.delete(k)
-      return 0
-    }
 
     const run = (start: URL, strict: boolean) =>
       crawlAndAnalyse(start, strict, limits).pipe(
@@ -81,17 +64,17 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
 
     const scan = Effect.fn("CspScanner.scan")(function* (
       request: { readonly url: string; readonly strict?: boolean | undefined },
-      clientIp: string
+      /** Take one of the caller's scans: 0 when admitted, else the seconds until one is back. */
+      charge: () => number
     ) {
       const strict = request.strict ?? false
       const start = normaliseScanUrl(request.url)
       // A target refused by the address policy costs a scan, as it does when a name resolves to one.
-      const refusedWait =
-        !(start instanceof URL) && start.byAddressPolicy ? admit(clientIp, yield* Clock.currentTimeMillis) : 0
+      const refusedWait = !(start instanceof URL) && start.byAddressPolicy ? charge() : 0
       if (refusedWait > 0)
         return yield* new CspScanError({
           reason: "rate-limited",
-          message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${refusedWait} s`,
+          message: `too many CSP scans from your address; retry in ${refusedWait} s`,
           retryAfterSeconds: refusedWait
         })
       if (!(start instanceof URL))
@@ -103,11 +86,11 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
       if (hit && now - hit.at < CACHE_TTL_MS) return { ...hit.result, cached: true }
       const running = inFlight.get(key)
       if (running) return { ...(yield* Deferred.await(running)), cached: true }
-      const wait = admit(clientIp, now)
+      const wait = charge()
       if (wait > 0)
         return yield* new CspScanError({
           reason: "rate-limited",
-          message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${wait} s`,
+          message: `too many CSP scans from your address; retry in ${wait} s`,
           retryAfterSeconds: wait
         })
       const deferred = yield* Deferred.make<CspScanResult, CspScanError>()
