@@ -161,7 +161,9 @@ export const writeHealth = (req: IncomingMessage, res: ServerResponse, answer: H
   res.writeHead(answer.status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store"
+    "cache-control": "no-store",
+    // a starting service is ready within seconds: a probe or a client may come back soon
+    ...(answer.status === 503 && answer.body.status === "starting" ? { "retry-after": "1" } : {})
   })
   res.end(req.method === "HEAD" ? undefined : text)
 }

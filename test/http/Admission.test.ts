@@ -344,6 +344,7 @@ layer(testApp({ RATE_COSTLY_BURST: "2", RATE_CHEAP_BURST: "3", RATE_COSTLY_PER_M
           expect(limited.status).toBe(429)
           expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1)
           expect(limited.json).toEqual({ error: expect.stringMatching(/too many requests/), retryAfter: 10 })
+          expect(limited.headers["ratelimit"]).toBe('"costly";r=0;t=10')
           // a spoofed X-Forwarded-For buys nothing without TRUSTED_PROXIES
           const spoofed = yield* call("GET", "/api/dns/lookup?domain=example.com", undefined, {
             "x-forwarded-for": "203.0.113.9"
@@ -351,6 +352,9 @@ layer(testApp({ RATE_COSTLY_BURST: "2", RATE_CHEAP_BURST: "3", RATE_COSTLY_PER_M
           expect(spoofed.status).toBe(429)
           expect((yield* call("GET", "/api/openapi.json")).status).toBe(200)
           for (let i = 0; i < 20; i++) expect((yield* call("GET", "/api/health")).status).toBe(200)
+          // every refusal counted, by reason, where operators look
+          const health = yield* call("GET", "/api/health")
+          expect(health.json.services.admission.refused).toEqual({ "rate-costly": 3 })
         })
     )
   }
