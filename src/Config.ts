@@ -231,8 +231,9 @@ export const settings = Config.all({
   admissionConcurrency: int("ADMISSION_CONCURRENCY", 8),
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
-  // with every permit taken, new costly work is refused while this process's own CPU time over the
-  // last second is above this share of one core (100: never; the gate's queue still bounds it)
+  // new costly work is refused while the event loop's thread had work for more than this share of
+  // the last half second, once a gate's worth of requests is in flight or of clients was just served
+  // (http/Saturation.ts, http/Gatekeeper.ts; 100: never)
   admissionMaxCpuPercent: int("ADMISSION_MAX_CPU_PERCENT", 90),
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),

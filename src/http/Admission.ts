@@ -9,11 +9,12 @@
  *   `ADMISSION_CONCURRENCY` at once, a FIFO queue of `ADMISSION_QUEUE` waiting at most
  *   `ADMISSION_QUEUE_MS`; beyond, 503 with `Retry-After`. Memory and latency stay bounded because
  *   no more work is started than the process can finish.
- * - While every permit is taken and this process's own CPU time over the last second is above
- *   `ADMISSION_MAX_CPU_PERCENT` of a core (Saturation.ts), new costly requests get 503 at once
- *   instead of queueing: the gate counts requests, but CPU is what a warm scan spends, and /health
- *   shares the loop (docs/bench.md). Below the permits nothing is shed, whatever the meters say, so
- *   a client that sends one request at a time is never refused.
+ * - Costly requests are shed at once, instead of queueing, when this process is saturated by its own
+ *   work: more in flight than the gate holds, or the event loop's thread busy nearly all of the last
+ *   half second (`ADMISSION_MAX_CPU_PERCENT`, Saturation.ts), and either way only once a gate's
+ *   worth of requests is in flight or of clients was just served (Gatekeeper.ts). The gate counts
+ *   requests, but CPU is what a warm scan spends, and /health shares the loop (docs/bench.md); a
+ *   client that sends one request at a time is never refused.
  * - A client back on the same connection before the `Retry-After` it was given there waits for it
  *   (`EARLY_RETRY_HOLD_MS`), then is judged anew: a crowd that ignores `Retry-After` sends one
  *   request per refusal period instead of thousands a second.
@@ -107,6 +108,7 @@ export const makeGate = (
   return {
     admit,
     permits: settings.concurrency,
+    queue: settings.queue,
     stats: () => ({ active, waiting: waiting.length }),
     /** Every permit taken and the queue full: a new costly request would be refused anyway. */
     full: () => active >= settings.concurrency && waiting.length >= settings.queue,

@@ -46,6 +46,9 @@ const refuse = (
   res.end(body)
 }
 
+/** How far back the clients served count towards the shedding decision (Saturation.ts's window). */
+const RECENT_MS = 500
+
 /** Held requests at most, whatever the connections: beyond, an early retry is judged at once. */
 const MAX_HELD = 10_000
 /** Held requests judged per millisecond once their time has come. */
@@ -70,7 +73,7 @@ const RELEASE_PER_MS = 16
 export const makeGatekeeper = (
   settings: GatekeeperSettings,
   health?: () => HealthAnswer,
-  gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "stats">,
+  gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "queue" | "stats">,
   pass: (req: IncomingMessage, res: ServerResponse) => boolean = () => false,
   limits: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals } = {
     costly: makeLimiter({
@@ -87,23 +90,56 @@ export const makeGatekeeper = (
   }
 ) => {
   const cpu = makeCpuMeter()
+  /** Costly requests admitted here and not yet answered, wherever they are in the app. */
+  let inFlight = 0
+  /**
+   * The clients whose costly requests were admitted in the last `RECENT_MS`, each with its latest
+   * time. A cached answer is often complete before node reads the next request, so a crowd can
+   * saturate the process with nothing in flight at any instant (its backlog waits in the kernel's
+   * socket buffers); how many clients it served just now is what tells that crowd from one client.
+   */
+  const recentClients = new Map<string, number>()
+  const recentOrder: Array<readonly [number, string]> = []
+  const servedRecently = (now: number) => {
+    while (recentOrder.length > 0 && recentOrder[0]![0] <= now - RECENT_MS) {
+      const [at, client] = recentOrder.shift()!
+      if (recentClients.get(client) === at) recentClients.delete(client)
+    }
+    return recentClients.size
+  }
   /** Per connection, the last refusal's client and the time it was told to come back. */
   const told = new WeakMap<object, { readonly client: string; readonly until: number }>()
   const held = new Set<() => void>()
 
   /**
-   * Shed only on this process's own saturation: never while a permit is free (a lone client holds
-   * one at most), and past that when the queue is full or the CPU this process got is a core's worth.
+   * Shed only on this process's own saturation, and never while fewer requests are in flight and
+   * fewer clients were served in the last `RECENT_MS` than the gate has permits (a client sending
+   * one request at a time is one of each at most). Past that: when more is in flight than the gate
+   * holds, or when the main thread had work all of the last half second (Saturation.ts).
    */
   const shed = (): Refusal | undefined => {
     if (gate === undefined) return undefined
     const { active, waiting } = gate.stats()
-    if (active < gate.permits) return undefined
-    const meters = { active, waiting, permits: gate.permits, cpuPercent: Math.round(cpu.percent()) }
+    // Admitted here and not answered yet, or counted by the gate (which other paths may enter too).
+    const load = Math.max(inFlight, active + waiting)
+    const clients = servedRecently(performance.now())
+    if (load < gate.permits && clients < gate.permits) return undefined
+    const meters = {
+      inFlight: load,
+      recentClients: clients,
+      active,
+      waiting,
+      permits: gate.permits,
+      queue: gate.queue,
+      demandPercent: Math.round(cpu.demandPercent()),
+      cpuPercent: Math.round(cpu.cpuPercent())
+    }
     const error = "the service is at capacity; retry in a few seconds"
-    if (gate.full())
+    // More in flight than the gate can hold (permits and queue): the rest waits in the router and
+    // the Effect scheduler, where nothing bounds it, and every event-loop turn grows with it.
+    if (gate.full() || load >= gate.permits + gate.queue)
       return { status: 503, reason: "shed-queue-full", error, retryAfter: gate.retryAfterS, meters }
-    if (meters.cpuPercent > settings.admissionMaxCpuPercent)
+    if (meters.demandPercent > settings.admissionMaxCpuPercent)
       return { status: 503, reason: "shed-cpu", error, retryAfter: 1, meters }
     return undefined
   }
@@ -125,7 +161,16 @@ export const makeGatekeeper = (
   /** Judge now: true when refused (and answered), false when admitted. */
   const decide = (req: IncomingMessage, res: ServerResponse, kind: "cheap" | "costly", client: string) => {
     const refusal = judge(res, kind, client)
-    if (refusal === undefined) return false
+    if (refusal === undefined) {
+      if (kind === "costly") {
+        inFlight++
+        res.once("close", () => inFlight--)
+        const now = performance.now()
+        recentClients.set(client, now)
+        recentOrder.push([now, client])
+      }
+      return false
+    }
     told.set(req.socket, { client, until: performance.now() + refusal.retryAfter * 1000 })
     limits.refusals.record(refusal.status, refusal.reason, refusal.meters)
     refuse(res, refusal)
@@ -216,5 +261,5 @@ export const makeGatekeeper = (
     cpu.stop()
     for (const release of [...held]) release()
   }
-  return { handle, stop, held: () => held.size } as const
+  return { handle, stop, held: () => held.size, inFlight: () => inFlight } as const
 }

@@ -117,7 +117,7 @@ export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
 export const makeNodeServer = (
   config: GatekeeperSettings & { readonly maxHeaderBytes: number },
   health?: () => HealthAnswer,
-  gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "stats">,
+  gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "queue" | "stats">,
   limits?: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals }
 ): Server => {
   const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })

@@ -99,6 +99,7 @@ describe("the gatekeeper", () => {
     full: () => state.full,
     retryAfterS: 2,
     permits,
+    queue: 64,
     stats: () => ({ active: state.active, waiting: state.full ? 64 : 0 })
   })
   const limitsWith = (lines: Array<Record<string, unknown>>) => ({
@@ -149,6 +150,50 @@ describe("the gatekeeper", () => {
     expect(keeper.handle(refused.req, refused.res)).toBe(true)
     expect(refused.sent).toMatchObject({ status: 503, headers: { "retry-after": "1" } })
     expect(limits.refusals.counts()).toEqual({ "shed-cpu": 1 })
+    keeper.stop()
+  })
+
+  it("counts what it admitted until answered: more in flight than the gate holds is shed", () => {
+    // The gate itself sees nothing (the requests wait in the router and the Effect scheduler).
+    const keeper = makeGatekeeper(settings, undefined, { ...gateOf({ active: 0, full: false }, 2), queue: 1 })
+    const admitted = [0, 1, 2].map(() => exchange("GET", "/api/email/check?domain=perfect.com"))
+    for (const a of admitted) expect(keeper.handle(a.req, a.res)).toBe(false)
+    expect(keeper.inFlight()).toBe(3)
+    const shed = exchange("GET", "/api/email/check?domain=perfect.com")
+    expect(keeper.handle(shed.req, shed.res)).toBe(true)
+    expect(shed.sent.status).toBe(503)
+    // cheap work is never shed
+    const cheap = exchange("POST", "/api/email/spf/generate")
+    expect(keeper.handle(cheap.req, cheap.res)).toBe(false)
+    admitted[0]!.res.emit("close")
+    const next = exchange("GET", "/api/email/check?domain=perfect.com")
+    expect(keeper.handle(next.req, next.res)).toBe(false)
+    keeper.stop()
+  })
+
+  it("a crowd answered one at a time still counts: many clients served just now, with the thread saturated", () => {
+    const keeper = makeGatekeeper(
+      { ...settings, admissionMaxCpuPercent: 10 },
+      undefined,
+      gateOf({ active: 0, full: false })
+    )
+    const until = performance.now() + 300
+    while (performance.now() < until);
+    // one client, request after request, each answered before the next: never shed
+    for (let i = 0; i < 20; i++) {
+      const one = exchange("GET", "/api/email/check?domain=perfect.com")
+      expect(keeper.handle(one.req, one.res)).toBe(false)
+      one.res.emit("close")
+    }
+    // eight clients more, each answered at once: the ninth client's request is shed
+    for (let i = 2; i < 10; i++) {
+      const other = exchange("GET", "/api/email/check?domain=perfect.com", { remoteAddress: `192.0.2.${i}` })
+      keeper.handle(other.req, other.res)
+      other.res.emit("close")
+    }
+    const ninth = exchange("GET", "/api/email/check?domain=perfect.com", { remoteAddress: "192.0.2.99" })
+    expect(keeper.handle(ninth.req, ninth.res)).toBe(true)
+    expect(ninth.sent.status).toBe(503)
     keeper.stop()
   })
 
@@ -238,6 +283,7 @@ describe("a client that comes back before its Retry-After", () => {
       full: () => full,
       retryAfterS: 2,
       permits: 1,
+      queue: 1,
       stats: () => ({ active: 1, waiting: full ? 1 : 0 })
     })
     const socket = { remoteAddress: "192.0.2.4" }
