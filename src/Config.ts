@@ -227,7 +227,7 @@ export const settings = Config.all({
   maxHeaderBytes: int("MAX_HEADER_BYTES", 16_384),
   maxJsonDepth: int("MAX_JSON_DEPTH", 64),
   trustedProxies: cidrs("TRUSTED_PROXIES"),
-  // admission control (http/Admission.ts, http/Gatekeeper.ts)
+  // admission control (http/edge/Admission.ts, http/edge/Gatekeeper.ts)
   admissionConcurrency: int("ADMISSION_CONCURRENCY", 8),
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
@@ -238,7 +238,7 @@ export const settings = Config.all({
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
-  // a listener of its own for GET /health (http/HealthPort.ts); 0: none
+  // a listener of its own for GET /health (http/edge/HealthPort.ts); 0: none
   healthPort: int("HEALTH_PORT", 0),
   rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
   rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),

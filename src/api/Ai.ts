@@ -1,7 +1,7 @@
 /** The ai group: explanations, fixes and raw-email debugging (treated as costly; may 429). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Source } from "../scan/Explain.ts"
+import { Source } from "../ai/Explain.ts"
 import { issueIds } from "../score/Catalogue.ts"
 import { Open, Strings } from "./Common.ts"
 import { Domain } from "./Domain.ts"

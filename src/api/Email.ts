@@ -12,7 +12,7 @@ import { BadRequest } from "./Errors.ts"
 import { BimiResult } from "../checks/bimi/Bimi.ts"
 import { DkimResult } from "../checks/dkim/Dkim.ts"
 import { DmarcResult } from "../checks/dmarc/Dmarc.ts"
-import { EmailCheckResult } from "../scan/EmailCheck.ts"
+import { EmailCheckResult } from "../composite/EmailCheck.ts"
 import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
 import { SpfResult } from "../checks/spf/Spf.ts"
 

@@ -11,7 +11,7 @@
  *   address of every MX host within `MailServers`' bounds), each with the deep budget
  *   (`DEEP_SCAN_DEADLINE_MS`) instead of the quick scan's per-check timeout.
  * - `web`: the `headers` check (HTTPS reachability, certificate, redirects, security headers and
- *   the home page's policy) and the CSP crawl (`scan/CspScanner.ts`'s `crawlAndAnalyse`).
+ *   the home page's policy) and the CSP crawl (`composite/CspScanner.ts`'s `crawlAndAnalyse`).
  * - `full`: the whole registry, what `POST /scan` computes, for the batch scanner.
  * A part that cannot finish is `unknown` with its reason inside the result (a timeout is never
  * "missing"); the job itself fails only on an unexpected defect, or when it was interrupted and not
@@ -33,7 +33,7 @@ import { SmtpTls } from "../checks/smtp-tls/SmtpTls.ts"
 import { Spf } from "../checks/spf/Spf.ts"
 import { Tlsa } from "../checks/tlsa/Tlsa.ts"
 import { Nullable } from "../records/Schemas.ts"
-import { crawlAndAnalyse } from "../scan/CspScanner.ts"
+import { crawlAndAnalyse } from "../composite/CspScanner.ts"
 import { scan } from "../scan/Scanner.ts"
 import { ScanResult, scanResultSchema } from "../checks/ScanResult.ts"
 import { multiRunner } from "./Cluster.ts"

@@ -62,7 +62,7 @@ export const notApplicable = (detail: string): Verdict => ({ status: "not-applic
 
 /**
  * What a rule reads of a check's outcome: a full scan's `CheckOutcome`, or the same three fields
- * built by a composite that ran the check itself (`scan/EmailCheck.ts` for `GET /email/check`).
+ * built by a composite that ran the check itself (`composite/EmailCheck.ts` for `GET /email/check`).
  */
 export type Judged<A> = Pick<CheckOutcome<A>, "status" | "reason" | "result">
 

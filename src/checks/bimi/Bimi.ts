@@ -8,14 +8,14 @@ import { Effect, Schema } from "effect"
 import { define, need } from "../Check.ts"
 import { type FactContext, Facts } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxt, type TxtOutcome } from "../TxtOutcome.ts"
+import { isTxtError, lookupTxt, type TxtOutcome } from "../shared/TxtOutcome.ts"
 import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
 import { isBimiRecord, parseBimi } from "../../records/BimiRecord.ts"
 import { BIMI_MAX_LOGO_BYTES, checkSvgTinyPs, SvgCheck } from "../../records/BimiSvg.ts"
 import { AuthorityCheckFields, checkAuthority } from "../../records/BimiVmc.ts"
 import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
-import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "./BimiFetch.ts"
+import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "../shared/FetchOutcome.ts"
 
 export const bimiName = (domain: string, selector = "default") => `${selector}._bimi.${domain}`
 

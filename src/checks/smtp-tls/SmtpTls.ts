@@ -19,7 +19,7 @@ import {
   mxUnknown,
   targets,
   unresolvedHosts
-} from "../MailServers.ts"
+} from "../shared/MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
