@@ -6,7 +6,7 @@ import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web, WebError, type WebRequestOptions } from "../../src/net/Web.ts"
-import { makeLimiter } from "../../src/http/RateLimit.ts"
+import { makeLimiter } from "../../src/http/edge/RateLimit.ts"
 
 /** A caller with no limit: the limit itself is the HTTP side's (test/http/RateLimit.test.ts). */
 const free = () => 0

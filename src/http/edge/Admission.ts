@@ -28,7 +28,7 @@
  */
 import { Effect } from "effect"
 import { AppConfig } from "../../Config.ts"
-import { Limits } from "../Limits.ts"
+import { Limits } from "./Limits.ts"
 
 /** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
 export type RouteClass = "exempt" | "cheap" | "costly"

@@ -11,9 +11,9 @@ import type { Cidr } from "../../net/Targets.ts"
 import { type Gate, routeClass } from "./Admission.ts"
 import { resolveClient } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"
-import { type LimitSet, makeRefusals, type Meters, type RefusalReason, type Refusals } from "../Limits.ts"
-import { makeLimiter, rateLimitHeaders } from "../RateLimit.ts"
-import { makeCpuMeter } from "../Saturation.ts"
+import { type LimitSet, makeRefusals, type Meters, type RefusalReason, type Refusals } from "./Limits.ts"
+import { makeLimiter, rateLimitHeaders } from "./RateLimit.ts"
+import { makeCpuMeter } from "./Saturation.ts"
 
 export interface GatekeeperSettings {
   readonly trustedProxies: ReadonlyArray<Cidr>

@@ -22,7 +22,7 @@ import { AppConfig } from "../../Config.ts"
 import { Health as HealthSchema } from "../../api/Misc.ts"
 import { Resolver } from "../../net/Resolver.ts"
 import { AdmissionGate } from "./Admission.ts"
-import { Limits } from "../Limits.ts"
+import { Limits } from "./Limits.ts"
 
 const STALE_AFTER = 5
 

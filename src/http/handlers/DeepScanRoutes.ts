@@ -8,8 +8,8 @@ import { Clock, Effect } from "effect"
 import { NotFound, TooManyRequests } from "../../api/Errors.ts"
 import { type DeepScanState, type DeepScanType, DeepScans } from "../../jobs/DeepScans.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
-import { Limits } from "../Limits.ts"
-import type { Reading } from "../RateLimit.ts"
+import { Limits } from "../edge/Limits.ts"
+import type { Reading } from "../edge/RateLimit.ts"
 import { publicBaseUrl } from "../edge/PublicUrl.ts"
 
 const deepState = (s: DeepScanState) => ({

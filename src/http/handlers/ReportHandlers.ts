@@ -21,7 +21,7 @@ import { renderMarkdown } from "../../report/Markdown.ts"
 import { type EverythingReport, formatVersion } from "../../report/ReportSchema.ts"
 import { SnapshotStore, type StoredSnapshot } from "../../report/SnapshotStore.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
-import { Limits } from "../Limits.ts"
+import { Limits } from "../edge/Limits.ts"
 import { publicBaseUrl } from "../edge/PublicUrl.ts"
 
 type Format = "json" | "markdown" | undefined

@@ -9,8 +9,8 @@ import { runCheck } from "../../scan/Scanner.ts"
 import { generate } from "../../generate/SecurityHeaders.ts"
 import { generated } from "./Generated.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
-import { Limits } from "../Limits.ts"
-import type { Reading } from "../RateLimit.ts"
+import { Limits } from "../edge/Limits.ts"
+import type { Reading } from "../edge/RateLimit.ts"
 
 /** The CSP scanner's refusals as the spec's statuses: 400 unscannable, 429 over the limit, 502 inconclusive. */
 const cspScanError = (e: CspScanError): Effect.Effect<never, BadRequest | TooManyRequests | Inconclusive> => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { makeLimiter, rateLimitHeaders, windowSeconds } from "../../src/http/RateLimit.ts"
+import { makeLimiter, rateLimitHeaders, windowSeconds } from "../../../src/http/edge/RateLimit.ts"
 
 describe("the token-bucket limiter", () => {
   it("admits the burst, then says how long to wait, and refills with time", () => {

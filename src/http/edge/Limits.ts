@@ -8,7 +8,7 @@
  */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect, Runtime } from "effect"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../../Config.ts"
 import { type Limiter, makeLimiter, type Reading, rateLimitHeaders } from "./RateLimit.ts"
 
 const LOG_EVERY_MS = 10_000
