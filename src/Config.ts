@@ -233,7 +233,7 @@ export const settings = Config.all({
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
   // new costly work is refused while the event loop's thread had work for more than this share of
   // the last half second, once a gate's worth of requests is in flight or of clients was just served
-  // (http/Saturation.ts, http/Gatekeeper.ts; 100: never)
+  // (http/edge/Saturation.ts, http/edge/Gatekeeper.ts; 100: never)
   admissionMaxCpuPercent: int("ADMISSION_MAX_CPU_PERCENT", 90),
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),

@@ -8,7 +8,7 @@ import { Smtp } from "../../src/net/Smtp.ts"
 import { Web, WebError, type WebRequestOptions } from "../../src/net/Web.ts"
 import { makeLimiter } from "../../src/http/edge/RateLimit.ts"
 
-/** A caller with no limit: the limit itself is the HTTP side's (test/http/RateLimit.test.ts). */
+/** A caller with no limit: the limit itself is the HTTP side's (test/http/edge/RateLimit.test.ts). */
 const free = () => 0
 
 const html = (body: string) => new TextEncoder().encode(`<!doctype html><html><body>${body}</body></html>`)
