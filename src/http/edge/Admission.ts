@@ -34,7 +34,9 @@ import { Limits } from "./Limits.ts"
 export type RouteClass = "exempt" | "cheap" | "costly"
 
 /** Classify by path: generators, docs, the OpenAPI document and stored snapshots are local; the rest reach out. */
-export const routeClass = (method: string, path: string): RouteClass => {
+export const routeClass = (requestMethod: string, path: string): RouteClass => {
+  // HEAD runs the GET's handler (the router answers it with the GET), so it costs what the GET does.
+  const method = requestMethod === "HEAD" ? "GET" : requestMethod
   if (path === "/api/health" || path === "/api/health/") return "exempt"
   if (!path.startsWith("/api/")) return "cheap"
   if (path.startsWith("/api/docs") || path === "/api/openapi.json" || path === "/api/hall-of-fame")

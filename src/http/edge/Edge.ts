@@ -4,12 +4,15 @@
  * unknown routes 404 (405 with `Allow` when only the method is wrong), oversized bodies 413,
  * defects 500 with the details only in the log, and every 429 and 503 carries `Retry-After`.
  *
- * Before the app runs, the public-edge rules of DESIGN principle 10 (issue 12): the global gate on
- * costly work (Admission.ts; the per-client buckets run earlier, in Gatekeeper.ts, in the node server's request
- * event) and the body rules for JSON endpoints (BodyRules.ts). Error texts are cut to a bounded length and never echo a whole input.
+ * Before the app runs, the public-edge rules of DESIGN principle 10: the request target read as the
+ * router serves it (RequestTarget.ts; the gatekeeper has done it already on the node server), the
+ * refusal of cross-site requests that create something, the global gate on costly work
+ * (Admission.ts; the per-client buckets run earlier, in Gatekeeper.ts, in the node server's request
+ * event) and the body rules for JSON endpoints (BodyRules.ts). Error texts are cut to a bounded
+ * length and quote at most 80 characters of any input.
  */
 import {
-  HttpApi,
+  Headers,
   HttpApp,
   HttpIncomingMessage,
   HttpServerError,
@@ -17,28 +20,10 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Cause, Effect, Option, Scheduler } from "effect"
-import { Api } from "../../Api.ts"
 import type { Settings } from "../../Config.ts"
 import { type Gate, makeGate, routeClass } from "./Admission.ts"
 import { hasBody, isJsonContentType, nestedDeeperThan, readBody, withBodyText } from "./BodyRules.ts"
-
-interface Route {
-  readonly method: string
-  readonly pattern: RegExp
-}
-
-/** Every (method, path) of the contract, for telling "wrong method" from "no such path". */
-const routes: ReadonlyArray<Route> = (() => {
-  const out: Array<Route> = []
-  HttpApi.reflect(Api, {
-    onGroup() {},
-    onEndpoint({ endpoint }) {
-      const pattern = endpoint.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")
-      out.push({ method: endpoint.method, pattern: new RegExp(`^${pattern}/?$`) })
-    }
-  })
-  return out
-})()
+import { allowedMethods, quote, readTarget, targetAnswer } from "./RequestTarget.ts"
 
 const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
@@ -47,6 +32,13 @@ const json = (status: number, body: Record<string, unknown>, headers: Record<str
 export const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
 const MAX_ERROR_CHARS = 600
+
+/**
+ * Every run of characters without a space cut to 80: messages from deeper down (a URL the CSP
+ * scanner refused, a record's value) may quote their input whole, and no answer quotes more than
+ * 80 characters of it.
+ */
+export const boundRuns = (text: string) => text.replace(/\S{81,}/g, (run) => `${run.slice(0, 79)}…`)
 
 const describePath = (path: ReadonlyArray<PropertyKey>) =>
   cut(path.map((key) => (typeof key === "number" ? `[${key}]` : cut(String(key), 40))).join("."), 80)
@@ -99,7 +91,7 @@ export const decodeMessage = (body: { issues?: ReadonlyArray<DecodeIssue>; messa
       return first.startsWith("domain must") ? first : `'${where}': ${first}`
     })
     .join("; ")
-  return cut(text, MAX_ERROR_CHARS)
+  return cut(boundRuns(text), MAX_ERROR_CHARS)
 }
 
 const GENERIC: Record<number, string> = {
@@ -131,7 +123,7 @@ const normalise = (response: HttpServerResponse.HttpServerResponse) => {
   if (body?._tag === "HttpApiDecodeError") return json(400, { error: decodeMessage(body) })
   if (body !== undefined && typeof body.error === "string") {
     const { _tag, ...rest } = body
-    rest.error = cut(body.error, MAX_ERROR_CHARS)
+    rest.error = cut(boundRuns(body.error), MAX_ERROR_CHARS)
     const retryAfter = rest.retryAfter
     const headers: Record<string, string> =
       (response.status === 429 || response.status === 503) && typeof retryAfter === "number"
@@ -163,15 +155,18 @@ const fromCause = (maxBodyBytes: number) => (cause: Cause.Cause<unknown>) =>
     {
       if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
         const path = pathOf(request.url)
-        const allowed = routes.filter((route) => route.pattern.test(path)).map((route) => route.method)
-        if (allowed.length > 0)
+        const allowed = allowedMethods(path)
+        // A path served with this very method that the router still did not match is no endpoint.
+        if (allowed.length > 0 && !allowed.includes(request.method))
           return json(
             405,
-            { error: `${request.method} is not allowed on ${cut(path, 200)}; use ${allowed.join(" or ")}` },
+            {
+              error: `${quote(request.method, 20)} is not allowed on ${quote(path)}; use ${allowed.join(", ")}`
+            },
             { Allow: allowed.join(", ") }
           )
         return json(404, {
-          error: `no endpoint ${cut(request.method, 20)} ${cut(path, 200)}; the API is described at /api/docs`
+          error: `no endpoint ${quote(request.method, 20)} ${quote(path)}; the API is described at /api/docs`
         })
       }
       if (HttpServerError.isServerError(error) && error._tag === "RequestError") {
@@ -185,6 +180,10 @@ const fromCause = (maxBodyBytes: number) => (cause: Cause.Cause<unknown>) =>
     yield* Effect.logError("unhandled failure", cause)
     return json(500, { error: GENERIC[500]! })
   })
+
+/** Whether a request creates something: every POST, and the deprecated GET /report/snapshot. */
+const createsState = (method: string, path: string) =>
+  method === "POST" || ((method === "GET" || method === "HEAD") && path === "/api/report/snapshot")
 
 /**
  * Costly work (and all it forks) goes back to node's event loop after every round of microtasks;
@@ -227,9 +226,6 @@ export const edge = (
   const bodyRules = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function* () {
       const headers = request.headers
-      // A browser marks a request another site makes it send; such requests never start work here.
-      if (headers["sec-fetch-site"] === "cross-site")
-        return json(403, { error: "cross-site requests are refused; call the API from your own code" })
       const type = headers["content-type"]
       if (type === undefined && !hasBody(headers)) return request
       if (!isJsonContentType(type))
@@ -256,9 +252,30 @@ export const edge = (
       Effect.map(normalise)
     )
     return Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const kind = routeClass(request.method, pathOf(request.url))
-      if (kind === "exempt") return yield* inner
+      const received = yield* HttpServerRequest.HttpServerRequest
+      // The gatekeeper has done this already on the node server; any other server gets it here.
+      const target = readTarget(received.method, received.url)
+      if (target._tag !== "Serve") {
+        const { status, headers, body } = targetAnswer(received.method, target)
+        return json(status, body as Record<string, unknown>, headers)
+      }
+      const request =
+        target.url === received.url && target.authority === undefined
+          ? received
+          : received.modify({
+              url: target.url,
+              ...(target.authority === undefined
+                ? {}
+                : { headers: Headers.set(received.headers, "host", target.authority) })
+            })
+      const path = pathOf(request.url)
+      const kind = routeClass(request.method, path)
+      if (kind === "exempt")
+        return yield* Effect.provideService(inner, HttpServerRequest.HttpServerRequest, request)
+      // A browser marks a request another site makes it send (Fetch Metadata); such requests never
+      // create anything here: every POST, and the deprecated GET (or HEAD) that creates a snapshot.
+      if (request.headers["sec-fetch-site"] === "cross-site" && createsState(request.method, path))
+        return json(403, { error: "cross-site requests are refused; call the API from your own code" })
       let admitted = request
       if (request.method === "POST") {
         const checked = yield* bodyRules(request)

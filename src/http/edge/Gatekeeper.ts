@@ -1,9 +1,10 @@
 /**
  * The gatekeeper (DESIGN principle 10, issue 12): the first look at every request, in node's
  * `request` event, before the router and the Effect runtime, so a flood of refusals costs little
- * more than parsing it. It answers `/health`, applies the per-client buckets (Limits.ts) and sets
- * their `RateLimit` fields on every answer, refuses costly work when the global gate is full or
- * when every permit is taken while this process's own CPU is saturated (Admission.ts,
+ * more than parsing it. It reads the request target as the router will serve it (RequestTarget.ts:
+ * the canonical path is passed on, other spellings redirected), answers `/health`, applies the
+ * per-client buckets (Limits.ts) and sets their `RateLimit` fields on every answer, refuses costly
+ * work when the global gate is full or when the process is saturated by its own work (Admission.ts,
  * Saturation.ts), records every refusal, and holds a client's early retries (below).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -13,6 +14,7 @@ import { resolveClient } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"
 import { type LimitSet, makeRefusals, type Meters, type RefusalReason, type Refusals } from "./Limits.ts"
 import { makeLimiter, rateLimitHeaders } from "./RateLimit.ts"
+import { readTarget, type Target, targetAnswer } from "./RequestTarget.ts"
 import { makeCpuMeter } from "./Saturation.ts"
 
 export interface GatekeeperSettings {
@@ -48,6 +50,21 @@ const refuse = (
 
 /** How far back the clients served count towards the shedding decision (Saturation.ts's window). */
 const RECENT_MS = 500
+
+const answerTarget = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: Exclude<Target, { readonly _tag: "Serve" }>
+) => {
+  const { status, headers, body } = targetAnswer(req.method ?? "GET", target)
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text)
+  })
+  res.end(text)
+}
 
 /** Held requests at most, whatever the connections: beyond, an early retry is judged at once. */
 const MAX_HELD = 10_000
@@ -230,7 +247,15 @@ export const makeGatekeeper = (
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const url = req.url ?? "/"
+    // Classify, and later route, the target as the router serves it (RequestTarget.ts).
+    const target = readTarget(req.method ?? "GET", req.url ?? "/")
+    if (target._tag !== "Serve") {
+      answerTarget(req, res, target)
+      return true
+    }
+    req.url = target.url
+    if (target.authority !== undefined) req.headers.host = target.authority
+    const url = target.url
     const q = url.indexOf("?")
     const kind = routeClass(req.method ?? "GET", q < 0 ? url : url.slice(0, q))
     if (kind === "exempt") {

@@ -1,15 +1,22 @@
 /**
- * The base URL the service writes into what it returns or stores (report, snapshot, badge, citation
- * and API links): `PUBLIC_BASE_URL` when set; otherwise built from a validated `Host` and the scheme
- * of the connection. `X-Forwarded-Proto` / `X-Forwarded-Host` count only when the socket peer is a
- * `TRUSTED_PROXIES` address, and only when they pass the same validation. DESIGN principle 10:
- * an unvalidated Host never reaches a URL.
+ * The base URLs the service writes (report, snapshot, badge, citation and API links), DESIGN
+ * principle 10: a client's `Host` never reaches a stored document, and reaches an answer only when
+ * the operator named it.
+ *
+ * - What is stored (a snapshot: its report URLs, its evidence, and the `Location` and `Link` of its
+ *   creation) uses `PUBLIC_BASE_URL`, or without it the relative `/api`: a snapshot is immutable, so
+ *   a forged `Host` written into it would point at someone else's host for good.
+ * - What is only answered uses `PUBLIC_BASE_URL`; otherwise the scheme of the connection and the
+ *   `Host` when it is valid and either listed in `ALLOWED_HOSTS` or the listener's own address,
+ *   else the listener's own address. `X-Forwarded-Proto` / `X-Forwarded-Host` count only when the
+ *   socket peer is a `TRUSTED_PROXIES` address, and the forwarded host is held to the same list.
  */
 import { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../../Config.ts"
-import { hostLiteral } from "../../net/Targets.ts"
-import { isTrusted, trustedCidrs } from "./ClientAddress.ts"
+import { formatIp, hostLiteral } from "../../net/Targets.ts"
+import { isTrusted, parseClientIp, trustedCidrs } from "./ClientAddress.ts"
 
 /** LDH labels, plus `_` as in container and service names (`audit_web:8080`): harmless in a URL. */
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i
@@ -44,14 +51,50 @@ export const validHost = (value: string | undefined): string | undefined => {
 
 const firstValue = (header: string | undefined) => header?.split(",")[0]?.trim()
 
-/** Pure, for tests: the base URL (ending in `/api`) for a request's headers. */
+/** `name:port` split, the name without a trailing dot (the same host to DNS and to a URL). */
+const parts = (host: string) => {
+  const m = /^(.*?)(?::(\d+))?$/.exec(host)!
+  return { name: m[1]!.replace(/\.$/, ""), port: m[2] }
+}
+
+/**
+ * Whether a validated `Host` is one the operator named in `ALLOWED_HOSTS` (an entry without a port
+ * allows every port) or the listener's own address.
+ */
+export const hostAllowed = (
+  host: string,
+  allowedHosts: ReadonlyArray<string>,
+  listener: string | undefined
+): boolean => {
+  const { name, port } = parts(host)
+  if (listener !== undefined && host === listener) return true
+  return allowedHosts.some((entry) => {
+    const allowed = parts(entry.toLowerCase())
+    return allowed.name === name && (allowed.port === undefined || allowed.port === port)
+  })
+}
+
+/** The listener's own address as a `Host` value (`127.0.0.1:8080`, `[::1]:8080`), or undefined. */
+export const listenerHost = (address: string | undefined, port: number | undefined): string | undefined => {
+  const ip = address === undefined ? undefined : parseClientIp(address)
+  if (ip === undefined || port === undefined) return undefined
+  return ip.family === 6 ? `[${formatIp(ip)}]:${port}` : `${formatIp(ip)}:${port}`
+}
+
+/** Pure, for tests: the base URL (ending in `/api`) of an answer to a request with these headers. */
 export const baseUrlFor = (
   request: {
     readonly headers: Readonly<Record<string, string | undefined>>
     readonly peer: string | undefined
     readonly encrypted: boolean
+    /** The listener's own address (`listenerHost`), when known. */
+    readonly listener?: string | undefined
   },
-  config: { readonly publicBaseUrl: string; readonly trustedProxies: Parameters<typeof isTrusted>[1] },
+  config: {
+    readonly publicBaseUrl: string
+    readonly trustedProxies: Parameters<typeof isTrusted>[1]
+    readonly allowedHosts: ReadonlyArray<string>
+  },
   fallbackHost: string
 ): string => {
   if (config.publicBaseUrl !== "") return config.publicBaseUrl
@@ -65,27 +108,46 @@ export const baseUrlFor = (
       : request.encrypted
         ? "https"
         : "http"
+  const named = (value: string | undefined) => {
+    const host = validHost(value)
+    return host !== undefined && hostAllowed(host, config.allowedHosts, request.listener) ? host : undefined
+  }
   const host =
-    (viaProxy ? validHost(firstValue(request.headers["x-forwarded-host"])) : undefined) ??
-    validHost(request.headers["host"]) ??
+    (viaProxy ? named(firstValue(request.headers["x-forwarded-host"])) : undefined) ??
+    named(request.headers["host"]) ??
+    request.listener ??
     fallbackHost
   return `${scheme}://${host}/api`
 }
 
-/** The validated base URL (ending in `/api`, no trailing slash) for the current request. */
+/** Pure, for tests: the base of the URLs in a stored document: configured, or relative. */
+export const storedBaseFor = (config: { readonly publicBaseUrl: string }): string =>
+  config.publicBaseUrl !== "" ? config.publicBaseUrl : "/api"
+
+/** The base URL (ending in `/api`, no trailing slash) for an answer to the current request. */
 export const publicBaseUrl: Effect.Effect<string, never, HttpServerRequest.HttpServerRequest | AppConfig> =
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const config = yield* AppConfig
+    const socket = (NodeHttpServerRequest.toIncomingMessage(request) as { socket?: unknown } | undefined)
+      ?.socket as { localAddress?: string; localPort?: number } | undefined
     return baseUrlFor(
       {
         headers: request.headers,
         peer: Option.getOrUndefined(request.remoteAddress),
         // Plain HTTP is all this server speaks; TLS is terminated in front of it when at all.
-        encrypted: false
+        encrypted: false,
+        listener: listenerHost(socket?.localAddress, socket?.localPort)
       },
-      { publicBaseUrl: config.publicBaseUrl, trustedProxies: trustedCidrs(config.trustedProxies) },
-      // Without a usable Host (HTTP/1.0), the configured listening address is the honest answer.
+      {
+        publicBaseUrl: config.publicBaseUrl,
+        trustedProxies: trustedCidrs(config.trustedProxies),
+        allowedHosts: config.allowedHosts
+      },
+      // Without a socket to ask (never on node's server), the configured port on loopback.
       `localhost:${config.port}`
     )
   })
+
+/** The base URL (ending in `/api`) of the URLs a stored document carries: never from the request. */
+export const storedBaseUrl: Effect.Effect<string, never, AppConfig> = Effect.map(AppConfig, storedBaseFor)

@@ -22,7 +22,7 @@ import { type EverythingReport, formatVersion } from "../../report/ReportSchema.
 import { SnapshotStore, type StoredSnapshot } from "../../report/SnapshotStore.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
 import { Limits } from "../edge/Limits.ts"
-import { publicBaseUrl } from "../edge/PublicUrl.ts"
+import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
 
 type Format = "json" | "markdown" | undefined
 
@@ -73,7 +73,8 @@ export const ReportHandlers = HttpApiBuilder.group(Api, "report", (handlers) =>
     const create = (domain: string, format: Format, extraHeaders: (base: string) => Record<string, string>) =>
       Effect.gen(function* () {
         yield* admit
-        const base = yield* publicBaseUrl
+        // A snapshot never changes: its URLs come from configuration, never from the request.
+        const base = yield* storedBaseUrl
         const content = yield* reportContent(domain, base)
         const encoded = encodeContent(content)
         const { snapshot, reused } = yield* store.create(

@@ -1,13 +1,16 @@
 /**
- * Issue 12, honest URLs and client addresses: a Host or X-Forwarded-* header reaches a URL the
- * service writes, or a rate-limit key, only when valid and (for forwarded headers) from a trusted proxy.
+ * Honest URLs and client addresses: a Host or X-Forwarded-* header reaches a URL the service
+ * answers with only when valid, named by ALLOWED_HOSTS (or the listener's own address) and (for
+ * forwarded headers) from a trusted proxy; never a URL it stores; and a rate-limit key only when
+ * valid and from a trusted proxy.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { resolveClient } from "../../../src/http/edge/ClientAddress.ts"
-import { baseUrlFor, validHost } from "../../../src/http/edge/PublicUrl.ts"
+import { baseUrlFor, listenerHost, storedBaseFor, validHost } from "../../../src/http/edge/PublicUrl.ts"
 import { parseAllowList } from "../../../src/net/Targets.ts"
+import { FORGED_HOSTS } from "../forgedHosts.ts"
 import { call, withTxtDns } from "../harness.ts"
 
 const cidrs = (...items: Array<string>) => {
@@ -57,7 +60,11 @@ describe("validHost", () => {
 })
 
 describe("baseUrlFor", () => {
-  const config = { publicBaseUrl: "", trustedProxies: proxy }
+  const config = {
+    publicBaseUrl: "",
+    trustedProxies: proxy,
+    allowedHosts: ["audit.example.net", "a.example", "b.example"]
+  }
   const base = (headers: Record<string, string>, peer = "192.0.2.1") =>
     baseUrlFor({ headers, peer, encrypted: false }, config, "localhost:8080")
 
@@ -65,7 +72,7 @@ describe("baseUrlFor", () => {
     expect(
       baseUrlFor(
         { headers: { host: "evil.example" }, peer: "10.0.0.1", encrypted: false },
-        { publicBaseUrl: "https://audit.example.net/api", trustedProxies: proxy },
+        { publicBaseUrl: "https://audit.example.net/api", trustedProxies: proxy, allowedHosts: [] },
         "x"
       )
     ).toBe("https://audit.example.net/api"))
@@ -84,6 +91,34 @@ describe("baseUrlFor", () => {
     )
     expect(base({ host: "a.example", "x-forwarded-host": "<x>" }, "::ffff:10.1.2.3")).toBe(
       "http://a.example/api"
+    )
+    // a trusted proxy's forwarded host is a client's Host too: held to the same list
+    expect(base({ host: "a.example", "x-forwarded-host": "evil.example" }, "10.1.2.3")).toBe(
+      "http://a.example/api"
+    )
+  })
+
+  it("echoes a Host only when ALLOWED_HOSTS names it or it is the listener's own address", () => {
+    const listener = listenerHost("::ffff:127.0.0.1", 8080)
+    expect(listener).toBe("127.0.0.1:8080")
+    expect(listenerHost("::1", 8080)).toBe("[::1]:8080")
+    const answer = (host: string, allowedHosts: ReadonlyArray<string> = []) =>
+      baseUrlFor(
+        { headers: { host }, peer: "192.0.2.1", encrypted: false, listener },
+        { publicBaseUrl: "", trustedProxies: [], allowedHosts },
+        "localhost:8080"
+      )
+    for (const forged of FORGED_HOSTS) expect(answer(forged), forged).toBe("http://127.0.0.1:8080/api")
+    expect(answer("127.0.0.1:8080")).toBe("http://127.0.0.1:8080/api")
+    expect(answer("Audit.Example.NET:8443", ["audit.example.net"])).toBe("http://audit.example.net:8443/api")
+    expect(answer("audit.example.net:8443", ["audit.example.net:443"])).toBe("http://127.0.0.1:8080/api")
+    expect(answer("audit.example.net.", ["audit.example.net"])).toBe("http://audit.example.net./api")
+  })
+
+  it("stored documents take PUBLIC_BASE_URL or a relative base, whatever the request", () => {
+    expect(storedBaseFor({ publicBaseUrl: "" })).toBe("/api")
+    expect(storedBaseFor({ publicBaseUrl: "https://audit.example.net/api" })).toBe(
+      "https://audit.example.net/api"
     )
   })
 })
@@ -110,7 +145,7 @@ describe("URLs the service returns", () => {
         })
         expect(script.status).toBe(200)
         expect(script.json.apiUrl).toMatch(
-          /^http:\/\/localhost:\d+\/api\/email\/fcrdns\?domain=example\.com$/
+          /^http:\/\/127\.0\.0\.1:\d+\/api\/email\/fcrdns\?domain=example\.com$/
         )
         const proto = yield* call("GET", "/api/email/fcrdns?domain=example.com", undefined, {
           "x-forwarded-proto": "javascript"
