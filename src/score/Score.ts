@@ -78,7 +78,7 @@ export type ScanScore = typeof ScanScore.Type
 
 /**
  * A domain that does not exist (its lookups answer NXDOMAIN): every check fails as "no such
- * domain" with its full points at stake, and the grade is F (issue 13: a clear result, not a 500).
+ * domain" with its full points at stake, and the grade is F (a clear result, not a 500).
  */
 const noSuchDomainRecords = (): ReadonlyArray<Scored> =>
   [...Object.values(DNS_SPECS), ...Object.values(EMAIL_SPECS), ...Object.values(SECURITY_SPECS)].map((spec) =>

@@ -10,7 +10,8 @@ import { type CheckStatus, Finding, type Severity, Status } from "../Status.ts"
 import { answerBytes } from "../../records/TxtSize.ts"
 import { flatten, SpfFlattened } from "./SpfFlatten.ts"
 import { gather as gatherGraph, type SpfFetch } from "./SpfGraph.ts"
-import { walk, SpfNode } from "./SpfWalk.ts"
+import { walk } from "./SpfWalk.ts"
+import { SpfNode } from "./SpfNode.ts"
 import { isSpfRecord, selectSpf, SpfProblem } from "../../records/SpfParse.ts"
 
 export const SpfPolicy = Schema.Literal("fail", "softfail", "neutral", "pass", "none", "unknown")
