@@ -20,7 +20,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Schedule } from "effect"
 import { AppConfig } from "../../Config.ts"
 import { Health as HealthSchema } from "../../api/Misc.ts"
-import { Resolver } from "../../net/Resolver.ts"
+import { type ResolverHealth, resolverWarmUp } from "../../composite/ResolverWarmUp.ts"
 import { AdmissionGate } from "./Admission.ts"
 import { Limits } from "./Limits.ts"
 
@@ -40,13 +40,6 @@ export type HealthAnswer =
 
 /** How long start-up waits for the warm-up before the server listens anyway (answering `starting`). */
 const WARM_UP_WAIT_MS = 1_000
-
-interface ResolverHealth {
-  readonly status: "healthy" | "degraded"
-  readonly answered: boolean
-  readonly detail: string
-  readonly latencyMs: number
-}
 
 /** The contract's shape (`api/Misc.ts`): every service's status, with its details. */
 export type HealthBody = typeof HealthSchema.Type
@@ -78,26 +71,13 @@ export class Health extends Effect.Service<Health>()("Health", {
   scoped: Effect.gen(function* () {
     const { healthRefreshMs } = yield* AppConfig
     const sql = yield* SqlClient.SqlClient
-    const resolver = yield* Resolver
     const gate = yield* AdmissionGate
     const { refusals } = yield* Limits
     const startedAt = Date.now()
-    // The warm-up: one question through the resolver, any outcome ends it (a DNS answer, even an
-    // error rcode, proves the path; a network failure or timeout is reported, not waited on forever).
+    // The warm-up (composite/ResolverWarmUp.ts): /health says `starting` until it has ended.
     let resolverHealth: ResolverHealth | undefined
-    const warmUp = Effect.gen(function* () {
-      const start = Date.now()
-      const outcome = yield* Effect.either(resolver.query(".", "NS"))
-      const latencyMs = Date.now() - start
-      resolverHealth =
-        outcome._tag === "Right"
-          ? { status: "healthy", answered: true, detail: "the root's NS set was answered", latencyMs }
-          : {
-              status: "degraded",
-              answered: false,
-              detail: `the resolver did not answer: ${outcome.left.message}`,
-              latencyMs
-            }
+    const warmUp = Effect.map(resolverWarmUp, (health) => {
+      resolverHealth = health
     })
     const warmed = yield* Effect.forkScoped(warmUp)
     type Last = { readonly atMs: number; readonly outcome: DatabaseHealth | { readonly error: string } }
