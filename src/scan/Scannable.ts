@@ -3,7 +3,7 @@
  * whose DNS could not be asked at all has no grade worth showing: the badge shows "unknown" and the
  * hall of fame does not record it (docs/presentation.md). Pure.
  */
-import { noSuchDomain } from "../score/RulesDns.ts"
+import { noSuchDomain } from "../checks/dns/Rules.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 
 /** Why `scan` cannot grade its domain, or null when it can. */

@@ -4,7 +4,10 @@
  * Pure: the same scan gives the same score.
  */
 import { Schema } from "effect"
-import { Categories, type Category } from "../checks/Check.ts"
+import { Categories, type Category, type Registered } from "../checks/Check.ts"
+import type { Judged } from "../checks/Declaration.ts"
+import { NO_SUCH_DOMAIN_FATAL, noSuchDomain } from "../checks/dns/Rules.ts"
+import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
@@ -19,10 +22,7 @@ import {
   percentOf,
   scoringVersion
 } from "./Model.ts"
-import { type Scored, scored } from "./Rules.ts"
-import { DNS_SPECS, dnsRecords, dnssecRecords, ipv6Records, noSuchDomain } from "./RulesDns.ts"
-import { EMAIL_SPECS, type EmailOutcomes, emailRecords } from "./RulesEmail.ts"
-import { SECURITY_SPECS, securityRecords } from "./RulesSecurity.ts"
+import { recordsOfRulings, type Scored, scored, specsOf } from "./Rules.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -80,27 +80,24 @@ export type ScanScore = typeof ScanScore.Type
  * A domain that does not exist (its lookups answer NXDOMAIN): every check fails as "no such
  * domain" with its full points at stake, and the grade is F (issue 13: a clear result, not a 500).
  */
-const noSuchDomainRecords = (): ReadonlyArray<Scored> =>
-  [...Object.values(DNS_SPECS), ...Object.values(EMAIL_SPECS), ...Object.values(SECURITY_SPECS)].map((spec) =>
+const noSuchDomainRecords = (registry: ReadonlyArray<Registered>): ReadonlyArray<Scored> =>
+  specsOf(registry).map((spec) =>
     scored(spec, {
       status: "fail",
       detail: "no such domain (NXDOMAIN)",
       issues: ["dns_no_such_domain"],
-      fatal: spec.id === DNS_SPECS.ns.id
+      fatal: spec.id === NO_SUCH_DOMAIN_FATAL
     })
   )
 
-/** Every record of a scan, in category order. */
-export const recordsOf = (scan: ScanResult): ReadonlyArray<Scored> =>
+/** Every record of a scan, in category order: the rules of every registered check (`registry`). */
+export const recordsOf = (
+  scan: Pick<ScanResult, "checks">,
+  registry: ReadonlyArray<Registered> = registered
+): ReadonlyArray<Scored> =>
   scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result)
-    ? noSuchDomainRecords()
-    : [
-        ...dnsRecords(scan),
-        ...emailRecords(scan),
-        ...securityRecords(scan),
-        ...dnssecRecords(scan),
-        ...ipv6Records(scan)
-      ]
+    ? noSuchDomainRecords(registry)
+    : recordsOfRulings(registry.flatMap((c) => c.about.rules.judge(scan)))
 
 /** A category's totals in both shapes (A's `{score, issues}`, B's `{maxScore, percentage, status, checks}`). */
 const categoryScoreOf = (c: CategoryTotal<Scored>): CategoryScore => ({
@@ -177,9 +174,9 @@ export const scoreRecords = (
   }
 }
 
-/** The score of a scan. */
-export const score = (scan: ScanResult): ScanScore => {
-  const records = recordsOf(scan)
+/** The score of a scan, by the rules of `registry`'s checks. */
+export const score = (scan: ScanResult, registry: ReadonlyArray<Registered> = registered): ScanScore => {
+  const records = recordsOf(scan, registry)
   const nx = records.some((r) => r.issues.includes("dns_no_such_domain"))
   const findings = nx
     ? []
@@ -208,8 +205,18 @@ export const EmailCategoryScore = Schema.Struct({
 })
 export type EmailCategoryScore = typeof EmailCategoryScore.Type
 
-export const emailCategory = (checks: EmailOutcomes): EmailCategoryScore => {
-  const records = emailRecords({ checks })
+/**
+ * The outcomes the email category's rules read, by check id: those of every registered check with
+ * an `email` rule (SPF, DMARC, DKIM, MTA-STS with TLS-RPT, BIMI).
+ */
+export type EmailOutcomes = { readonly [check: string]: Judged<any> }
+
+export const emailCategory = (
+  checks: EmailOutcomes,
+  registry: ReadonlyArray<Registered> = registered
+): EmailCategoryScore => {
+  const email = registry.filter((c) => c.about.rules.specs.some((s) => s.category === "email"))
+  const records = recordsOfRulings(email.flatMap((c) => c.about.rules.judge({ checks })))
   const total = categoryTotals(records).find((c) => c.id === "email")!
   return {
     scoringVersion,

@@ -9,9 +9,8 @@ import { catalogue, issueIds } from "../../src/score/Catalogue.ts"
 import { DUTCH_ISSUES, fixText } from "../../src/score/Nis2Fixes.ts"
 import { evidenceCheckIds, MeasureIds, MEASURES } from "../../src/score/Nis2Mapping.ts"
 import { EVIDENCE_TEXT, Languages, MEASURE_TEXT, PHRASES, type Text } from "../../src/score/Nis2Text.ts"
-import { DNS_SPECS } from "../../src/score/RulesDns.ts"
-import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
-import { SECURITY_SPECS } from "../../src/score/RulesSecurity.ts"
+import { registry } from "../../src/checks/index.ts"
+import { specsOf } from "../../src/score/Rules.ts"
 
 const texts = (): Array<[string, Text]> => [
   ...MeasureIds.flatMap((id) =>
@@ -53,11 +52,7 @@ describe("the NIS2 texts", () => {
 })
 
 describe("the NIS2 mapping", () => {
-  const recordIds = new Set(
-    [...Object.values(DNS_SPECS), ...Object.values(EMAIL_SPECS), ...Object.values(SECURITY_SPECS)].map(
-      (s) => s.id
-    )
-  )
+  const recordIds = new Set(specsOf(registry).map((s) => s.id))
 
   it("reads only records the score produces, each once, with observable weights summing to 100", () => {
     for (const id of evidenceCheckIds) expect(recordIds, id).toContain(id)

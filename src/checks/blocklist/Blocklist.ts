@@ -11,6 +11,7 @@ import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
 import { IMPLICIT_DESCRIPTION, MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
+import { about } from "./About.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
 export const expandIPv6 = (text: string): string | null => {
@@ -326,6 +327,7 @@ export const Blocklist = define({
   title: "DNS blocklists",
   category: "security",
   result: BlocklistResult,
+  about,
   gather: Effect.gen(function* () {
     const { dnsblZones } = yield* AppConfig
     const facts = yield* Facts

@@ -10,6 +10,7 @@ import { type CheckStatus, Status } from "../Status.ts"
 import { isTxtError, lookupTxtEach, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
 import { DkimKeyStatus, looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
+import { about } from "./About.ts"
 import selectorData from "./dkim-selectors.json" with { type: "json" }
 
 export interface KnownSelector {
@@ -243,6 +244,7 @@ export const Dkim = define({
   title: "DKIM",
   category: "email",
   result: DkimResult,
+  about,
   gather: Effect.flatMap(Facts, (facts) => gatherDkim(facts, facts.domain)),
   analyse: (gathered: DkimGathered) => analyseDkim(gathered)
 })

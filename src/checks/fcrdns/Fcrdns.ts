@@ -13,6 +13,7 @@ import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
 import { IMPLICIT_DESCRIPTION, MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { about } from "./About.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
 export const DESCRIPTION =
@@ -234,6 +235,7 @@ export const Fcrdns = define({
   title: "Forward-confirmed reverse DNS of the mail servers",
   category: "dns",
   result: FcrdnsReport,
+  about,
   gather: Effect.gen(function* () {
     const facts = yield* Facts
     const servers = yield* facts.get(MailServers)

@@ -15,6 +15,7 @@ import { isHtml, metaPolicies } from "../csp/CspExtract.ts"
 import { PageCsp, readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../Facts.ts"
 import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp } from "./Judges.ts"
+import { about } from "./About.ts"
 
 export {
   INSPECTED,
@@ -317,6 +318,7 @@ export const Headers = define({
   title: "Security headers",
   category: "security",
   result: HeadersResult,
+  about,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: HeadersGathered }, now) =>
     analyse(domain, gathered, now)

@@ -12,6 +12,7 @@ import { flatten, SpfFlattened } from "./SpfFlatten.ts"
 import { gather as gatherGraph, type SpfFetch } from "./SpfGraph.ts"
 import { walk, SpfNode } from "./SpfWalk.ts"
 import { isSpfRecord, selectSpf, SpfProblem } from "../../records/SpfParse.ts"
+import { about } from "./About.ts"
 
 export const SpfPolicy = Schema.Literal("fail", "softfail", "neutral", "pass", "none", "unknown")
 export type SpfPolicy = typeof SpfPolicy.Type
@@ -274,6 +275,7 @@ export const Spf = define({
   title: "SPF",
   category: "email",
   result: SpfResult,
+  about,
   gather: Effect.flatMap(Facts, (facts) =>
     Effect.map(facts.get(SpfGraph), (fetch) => ({ domain: facts.domain, fetch }))
   ),

@@ -1,0 +1,28 @@
+/** What the BIMI check declares besides gather and analyse (checks/Declaration.ts). */
+import type { About } from "../Declaration.ts"
+import { BIMI_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  section: {
+    key: "bimi",
+    title: "BIMI",
+    rank: 80,
+    sources: ["bimi"],
+    facts: [
+      "status",
+      "exists",
+      "valid",
+      "record",
+      "logoUrl",
+      "authorityUrl",
+      "warnings",
+      "issues",
+      "trademarkNote"
+    ],
+    generator: null
+  },
+  columns: [],
+  nis2: [],
+  deepScans: ["mail"]
+}

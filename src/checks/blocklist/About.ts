@@ -1,0 +1,18 @@
+/** What the blocklist check declares besides gather and analyse (checks/Declaration.ts). */
+import type { About } from "../Declaration.ts"
+import { BLOCKLIST_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  section: {
+    key: "blocklists",
+    title: "DNS blocklists",
+    rank: 120,
+    sources: ["rfc5782"],
+    facts: ["status", "summary", "issues"],
+    generator: null
+  },
+  columns: [],
+  nis2: [{ measure: "g", record: BLOCKLIST_SPECS.blocklist.id, weight: 2, rank: 60 }],
+  deepScans: ["mail"]
+}

@@ -1,0 +1,18 @@
+/** What the DKIM check declares besides gather and analyse (checks/Declaration.ts). */
+import type { About } from "../Declaration.ts"
+import { DKIM_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  section: {
+    key: "dkim",
+    title: "DKIM",
+    rank: 60,
+    sources: ["rfc6376", "rfc8301"],
+    facts: ["status", "hasDkim", "selectors_found", "valid_keys", "warnings", "issues", "note"],
+    generator: null
+  },
+  columns: [{ name: "dkim", rank: 30, records: [DKIM_SPECS.dkim.id] }],
+  nis2: [{ measure: "g", record: DKIM_SPECS.dkim.id, weight: 2, rank: 50 }],
+  deepScans: ["mail"]
+}

@@ -1,0 +1,36 @@
+/** What the DMARC check declares besides gather and analyse (checks/Declaration.ts). */
+import type { About } from "../Declaration.ts"
+import { DMARC_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  section: {
+    key: "dmarc",
+    title: "DMARC",
+    rank: 70,
+    sources: ["rfc7489"],
+    facts: [
+      "status",
+      "exists",
+      "valid",
+      "record",
+      "policy",
+      "subdomainPolicy",
+      "pct",
+      "rua",
+      "ruf",
+      "adkim",
+      "aspf",
+      "warnings",
+      "issues"
+    ],
+    generator: "POST /email/dmarc/generate"
+  },
+  columns: [{ name: "dmarc", rank: 20, records: [DMARC_SPECS.dmarcValid.id, DMARC_SPECS.dmarcPolicy.id] }],
+  nis2: [
+    { measure: "b", record: DMARC_SPECS.dmarcRua.id, weight: 1, rank: 10 },
+    { measure: "g", record: DMARC_SPECS.dmarcValid.id, weight: 1, rank: 30 },
+    { measure: "g", record: DMARC_SPECS.dmarcPolicy.id, weight: 3, passAt: 0.75, rank: 40 }
+  ],
+  deepScans: ["mail"]
+}
