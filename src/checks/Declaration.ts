@@ -12,6 +12,7 @@
 import { Schema } from "effect"
 import type { Category } from "./Check.ts"
 import type { CheckOutcome } from "./ScanResult.ts"
+import type { Severity } from "./Status.ts"
 
 export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
 export type RecordStatus = typeof RecordStatus.Type
@@ -135,9 +136,41 @@ export interface Evidence {
 export const DeepScanTypes = ["mail", "web"] as const
 export type DeepScanType = (typeof DeepScanTypes)[number]
 
+/** One entry of the issue catalogue, without its id (the key it is stored under). */
+export interface Entry {
+  readonly category: Category
+  readonly severity: Severity
+  /** One of the generators (`src/generate/`: SPF, DMARC, TLSA, security headers) writes the fix. */
+  readonly fixable: boolean
+  readonly title: string
+  readonly description: string
+}
+
+export const e = (
+  category: Category,
+  severity: Severity,
+  fixable: boolean,
+  title: string,
+  description: string
+): Entry => ({ category, severity, fixable, title, description })
+
+/** The knowledge base's entry on an issue: what its catalogue entry does not already say. */
+export interface Advice {
+  /** Further explanation, appended to the catalogue's description. */
+  readonly detail?: string
+  /** What happens to the domain's mail or visitors while the issue stays. */
+  readonly impact: string
+  /** What to do about it. */
+  readonly recommendation: string
+}
+
 /** Everything a registered check declares besides gather/analyse. */
 export interface About {
   readonly rules: Rules
+  /** The issues its rules and findings report, under catalogue ids no other check uses. */
+  readonly issues: Readonly<Record<string, Entry>>
+  /** The knowledge base's advice on each of its issues (the same ids). */
+  readonly advice: Readonly<Record<string, Advice>>
   readonly section: Section
   readonly columns: ReadonlyArray<Column>
   readonly nis2: ReadonlyArray<Evidence>

@@ -277,10 +277,11 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
 
 /** The title of an issue in a language. */
 export const issueTitle = (id: IssueId, lang: Lang): string =>
-  lang === "nl" ? DUTCH_ISSUES[id].title : catalogue[id].title
+  ((lang === "nl" ? DUTCH_ISSUES[id] : undefined) ?? catalogue[id]!).title
 
 /** One fix line: the issue's title and description, and its id (the key of /ai/fix and docs/issues.md). */
 export const fixText = (id: IssueId, lang: Lang): string => {
-  const text = lang === "nl" ? DUTCH_ISSUES[id] : catalogue[id]
+  // An issue without a Dutch entry is shown in English rather than not at all.
+  const text = (lang === "nl" ? DUTCH_ISSUES[id] : undefined) ?? catalogue[id]!
   return `${text.title} (${id}): ${text.description}`
 }

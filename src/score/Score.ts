@@ -5,12 +5,12 @@
  */
 import { Schema } from "effect"
 import { Categories, type Category, type Registered } from "../checks/Check.ts"
-import type { Judged } from "../checks/Declaration.ts"
+import type { Entry, Judged } from "../checks/Declaration.ts"
 import { NO_SUCH_DOMAIN_FATAL, noSuchDomain } from "../checks/dns/Rules.ts"
 import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
-import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
+import { catalogue, catalogueOf, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import { issuesOfFindings } from "./Findings.ts"
 import {
   type CategoryTotal,
@@ -125,7 +125,9 @@ export const scoreRecords = (
   records: ReadonlyArray<Scored>,
   meta: { readonly domain: string; readonly timestamp: string; readonly cached: boolean },
   /** Issues the checks found that cost no points of their own (the SPF and DMARC findings). */
-  findings: ReadonlyArray<IssueId> = []
+  findings: ReadonlyArray<IssueId> = [],
+  /** The catalogue the issue ids are entries of (the registry's). */
+  entries: Readonly<Record<IssueId, Entry>> = catalogue
 ): ScanScore => {
   const totals = categoryTotals(records)
   const points = totals.reduce((s, c) => s + c.points, 0)
@@ -133,12 +135,12 @@ export const scoreRecords = (
   const percentage = percentOf(points, maxPoints)
   const gradeInfo = gradeOf(records, percentage)
   const ids = [...new Set([...records.flatMap((r) => r.issues as ReadonlyArray<IssueId>), ...findings])]
-  const issues = ids.map(issueOf)
+  const issues = ids.map((id) => issueOf(id, entries))
   const regain = (id: IssueId) =>
     records.filter((r) => r.issues.includes(id)).reduce((s, r) => s + (r.maxPoints - r.points), 0)
   const recommendations = ids
-    .filter((id) => catalogue[id].severity !== "info")
-    .map((id) => ({ id, points: regain(id), issue: issueOf(id) }))
+    .filter((id) => entries[id]!.severity !== "info")
+    .map((id) => ({ id, points: regain(id), issue: issueOf(id, entries) }))
     .sort((a, b) => b.points - a.points || a.id.localeCompare(b.id))
     .map(({ id, points, issue }) => ({
       id,
@@ -187,7 +189,8 @@ export const score = (scan: ScanResult, registry: ReadonlyArray<Registered> = re
   return scoreRecords(
     records,
     { domain: scan.domain, timestamp: scan.computedAt, cached: scan.cached },
-    findings
+    findings,
+    registry === registered ? catalogue : catalogueOf(registry)
   )
 }
 

@@ -37,15 +37,19 @@ describe("the scoring documentation", () => {
       .split("\n")
       .filter((l) => /^\| `[a-z0-9_]+` \|/.test(l))
       .map(cells)
-    expect(documented).toEqual(
-      Object.entries(catalogue).map(([id, e]) => [
-        `\`${id}\``,
-        e.severity,
-        e.category,
-        e.title,
-        e.fixable ? "yes" : "no",
-        e.description
-      ])
+    // The table groups the issues by theme; the catalogue lists them check by check.
+    const byId = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a[0]!.localeCompare(b[0]!)
+    expect([...documented].sort(byId)).toEqual(
+      Object.entries(catalogue)
+        .map(([id, e]) => [
+          `\`${id}\``,
+          e.severity,
+          e.category,
+          e.title,
+          e.fixable ? "yes" : "no",
+          e.description
+        ])
+        .sort(byId)
     )
   })
 })

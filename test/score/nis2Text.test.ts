@@ -42,10 +42,10 @@ describe("the NIS2 texts", () => {
   it("translate the fix of every issue id NIS2 can emit (the whole catalogue)", () => {
     expect(Object.keys(DUTCH_ISSUES).sort()).toEqual([...issueIds].sort())
     for (const id of issueIds) {
-      expect(DUTCH_ISSUES[id].title.trim().length, id).toBeGreaterThan(0)
-      expect(DUTCH_ISSUES[id].description.trim().length, id).toBeGreaterThan(0)
-      expect(DUTCH_ISSUES[id].description, id).not.toBe(catalogue[id].description)
-      expect(fixText(id, "en")).toBe(`${catalogue[id].title} (${id}): ${catalogue[id].description}`)
+      expect(DUTCH_ISSUES[id]!.title.trim().length, id).toBeGreaterThan(0)
+      expect(DUTCH_ISSUES[id]!.description.trim().length, id).toBeGreaterThan(0)
+      expect(DUTCH_ISSUES[id]!.description, id).not.toBe(catalogue[id]!.description)
+      expect(fixText(id, "en")).toBe(`${catalogue[id]!.title} (${id}): ${catalogue[id]!.description}`)
       expect(fixText(id, "nl")).toContain(`(${id})`)
     }
   })

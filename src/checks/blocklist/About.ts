@@ -1,9 +1,12 @@
 /** What the blocklist check declares besides gather and analyse (checks/Declaration.ts). */
 import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
 import { BLOCKLIST_SPECS, rules } from "./Rules.ts"
 
 export const about: About = {
   rules,
+  issues,
+  advice,
   section: {
     key: "blocklists",
     title: "DNS blocklists",

@@ -1,9 +1,12 @@
 /** What the headers check declares besides gather and analyse (checks/Declaration.ts). */
 import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
 import { HEADERS_SPECS, rules } from "./Rules.ts"
 
 export const about: About = {
   rules,
+  issues,
+  advice,
   section: {
     key: "webSecurity",
     title: "Web security",

@@ -1,9 +1,12 @@
 /** What the MTA-STS check declares besides gather and analyse (checks/Declaration.ts). */
 import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
 import { MTA_STS_SPECS, rules } from "./Rules.ts"
 
 export const about: About = {
   rules,
+  issues,
+  advice,
   section: {
     key: "mtaSts",
     title: "MTA-STS and TLS reporting",

@@ -3,6 +3,8 @@ import { type About, noRules } from "../Declaration.ts"
 
 export const about: About = {
   rules: noRules,
+  issues: {},
+  advice: {},
   section: {
     key: "senderRequirements",
     title: "Mailbox-provider sender requirements",

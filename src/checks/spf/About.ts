@@ -1,9 +1,12 @@
 /** What the SPF check declares besides gather and analyse (checks/Declaration.ts). */
 import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"
 
 export const about: About = {
   rules,
+  issues,
+  advice,
   section: {
     key: "spf",
     title: "SPF",

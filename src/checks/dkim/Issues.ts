@@ -1,0 +1,38 @@
+/**
+ * The issues the DKIM check reports: its entries of the issue catalogue (docs/issues.md: id,
+ * category, severity, whether a generator fixes it, title, description) and the knowledge base's
+ * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
+ */
+import { type Advice, e, type Entry } from "../Declaration.ts"
+
+export const issues = {
+  dkim_not_found: e(
+    "email",
+    "medium",
+    false,
+    "No DKIM key found",
+    "No DKIM key was found under the selectors we know; DKIM may still exist under another selector."
+  ),
+  dkim_weak_key: e(
+    "email",
+    "medium",
+    false,
+    "Weak DKIM key",
+    "An RSA key below 2048 bits is weak (RFC 8301 3.2 requires at least 1024, recommends 2048)."
+  )
+} satisfies Record<string, Entry>
+
+export const advice = {
+  dkim_not_found: {
+    impact:
+      "Without DKIM, DMARC rests on SPF alone, which breaks on forwarding; Gmail and Yahoo expect DKIM from bulk senders.",
+    recommendation:
+      "Enable DKIM signing at every sending service and publish their keys (selector._domainkey); if you sign under an unusual selector, query GET /email/dkim?selector=."
+  },
+  dkim_weak_key: {
+    impact:
+      "Keys below 2048 bits can be factored with affordable resources, letting others sign mail as you.",
+    recommendation:
+      "Generate a 2048-bit RSA (or Ed25519 alongside RSA) key under a new selector, switch signing, then revoke the old key (p=)."
+  }
+} satisfies { readonly [I in keyof typeof issues]: Advice }
