@@ -104,6 +104,15 @@ export interface Section {
   readonly facts: ReadonlyArray<string>
   /** The generator endpoint that writes the fix, if any. */
   readonly generator: string | null
+  /** What this section shows beyond every section's fields (SPF: its lookup graph), if anything. */
+  readonly extra?: SectionExtra
+}
+
+/** Fields a section adds, and how they are read from the check's result (null: no result). */
+export interface SectionExtra {
+  readonly fields: Schema.Struct.Fields
+  // Each check reads its own result type: erased here, as `Rules.judge`'s input is.
+  readonly of: (result: any) => object
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"
+import { spfSectionExtra } from "./Section.ts"
 
 export const about: About = {
   rules,
@@ -25,7 +26,8 @@ export const about: About = {
       "warnings",
       "issues"
     ],
-    generator: "POST /email/spf/generate"
+    generator: "POST /email/spf/generate",
+    extra: spfSectionExtra
   },
   columns: [{ name: "spf", rank: 10, records: [SPF_SPECS.spfValid.id, SPF_SPECS.spfPolicy.id] }],
   nis2: [
