@@ -12,6 +12,7 @@
 import { Schema } from "effect"
 import type { Category } from "./Check.ts"
 import type { CheckOutcome } from "./ScanResult.ts"
+import type { EvidenceText } from "./Nis2Text.ts"
 import type { Severity } from "./Status.ts"
 
 export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
@@ -125,6 +126,7 @@ export interface Column {
   readonly records: ReadonlyArray<string>
 }
 
+/** The measures of Article 21(2)(a)-(j) of Directive (EU) 2022/2555. */
 export const MeasureIds = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"] as const
 export type MeasureId = (typeof MeasureIds)[number]
 
@@ -140,6 +142,8 @@ export interface Evidence {
   readonly passAt?: number
   /** Where the item stands among the measure's evidence. */
   readonly rank: number
+  /** The item's label and details, in every language of the scorecard. */
+  readonly text: EvidenceText
 }
 
 export const DeepScanTypes = ["mail", "web"] as const

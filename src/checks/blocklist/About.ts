@@ -1,4 +1,5 @@
 /** What the blocklist check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_MAIL, item } from "../Nis2Text.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { BLOCKLIST_SPECS, rules } from "./Rules.ts"
@@ -16,6 +17,21 @@ export const about: About = {
     generator: null
   },
   columns: [],
-  nis2: [{ measure: "g", record: BLOCKLIST_SPECS.blocklist.id, weight: 2, rank: 60 }],
+  nis2: [
+    {
+      measure: "g",
+      record: BLOCKLIST_SPECS.blocklist.id,
+      weight: 2,
+      rank: 60,
+      text: item(
+        { en: "Mail servers not blocklisted", nl: "Mailservers niet op blokkadelijsten" },
+        {
+          en: "No mail server address is on a DNS blocklist.",
+          nl: "Geen adres van een mailserver staat op een DNS-blokkadelijst."
+        },
+        NO_MAIL
+      )
+    }
+  ],
   deepScans: ["mail"]
 }

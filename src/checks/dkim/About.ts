@@ -1,4 +1,5 @@
 /** What the DKIM check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_MAIL, item } from "../Nis2Text.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { DKIM_SPECS, rules } from "./Rules.ts"
@@ -16,6 +17,21 @@ export const about: About = {
     generator: null
   },
   columns: [{ name: "dkim", rank: 30, records: [DKIM_SPECS.dkim.id] }],
-  nis2: [{ measure: "g", record: DKIM_SPECS.dkim.id, weight: 2, rank: 50 }],
+  nis2: [
+    {
+      measure: "g",
+      record: DKIM_SPECS.dkim.id,
+      weight: 2,
+      rank: 50,
+      text: item(
+        { en: "DKIM signing key", nl: "DKIM-ondertekeningssleutel" },
+        {
+          en: "A valid DKIM key of 2048 bits or Ed25519 was found.",
+          nl: "Er is een geldige DKIM-sleutel van 2048 bits of Ed25519 gevonden."
+        },
+        NO_MAIL
+      )
+    }
+  ],
   deepScans: ["mail"]
 }

@@ -1,4 +1,5 @@
 /** What the SPF check declares besides gather and analyse (checks/Declaration.ts). */
+import { item } from "../Nis2Text.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"
@@ -31,8 +32,27 @@ export const about: About = {
   },
   columns: [{ name: "spf", rank: 10, records: [SPF_SPECS.spfValid.id, SPF_SPECS.spfPolicy.id] }],
   nis2: [
-    { measure: "g", record: SPF_SPECS.spfValid.id, weight: 2, rank: 10 },
-    { measure: "g", record: SPF_SPECS.spfPolicy.id, weight: 2, passAt: 0.75, rank: 20 }
+    {
+      measure: "g",
+      record: SPF_SPECS.spfValid.id,
+      weight: 2,
+      rank: 10,
+      text: item(
+        { en: "Valid SPF record", nl: "Geldig SPF-record" },
+        { en: "One SPF record without errors (RFC 7208).", nl: "Eén SPF-record zonder fouten (RFC 7208)." }
+      )
+    },
+    {
+      measure: "g",
+      record: SPF_SPECS.spfPolicy.id,
+      weight: 2,
+      passAt: 0.75,
+      rank: 20,
+      text: item(
+        { en: "SPF rejects unlisted senders", nl: "SPF weigert niet-vermelde afzenders" },
+        { en: "The SPF record ends in -all or ~all.", nl: "Het SPF-record eindigt op -all of ~all." }
+      )
+    }
   ],
   deepScans: ["mail"]
 }
