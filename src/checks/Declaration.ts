@@ -189,7 +189,23 @@ export interface About {
   readonly nis2: ReadonlyArray<Evidence>
   /** The deep scans (`POST /scan/deep`) that run this check. */
   readonly deepScans: ReadonlyArray<DeepScanType>
+  /**
+   * The issues its result's own findings report beyond its rules' (SPF: a record close to the
+   * lookup limit; DMARC: `sp=none`), costing no points; none when absent.
+   */
+  // Each check reads its own result type: erased here, as `Rules.judge`'s input is.
+  readonly findings?: (result: any) => ReadonlyArray<string>
 }
+
+/** The catalogue issues of `found` by a check's finding -> issue table (unlisted ids are left out). */
+export const findingsOf = (
+  table: Readonly<Record<string, string | null>>,
+  found: ReadonlyArray<{ readonly id: string }>
+): ReadonlyArray<string> =>
+  found.flatMap((f) => {
+    const id = table[f.id]
+    return id ? [id] : []
+  })
 
 /** The rules of a check that is shown but never scored (its section still presents its result). */
 export const noRules: Rules = { specs: [], judge: () => [] }

@@ -11,7 +11,6 @@ import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 import { catalogue, catalogueOf, Issue, type IssueId, issueOf } from "./Catalogue.ts"
-import { issuesOfFindings } from "./Findings.ts"
 import {
   type CategoryTotal,
   categoryTotals,
@@ -180,12 +179,13 @@ export const scoreRecords = (
 export const score = (scan: ScanResult, registry: ReadonlyArray<Registered> = registered): ScanScore => {
   const records = recordsOf(scan, registry)
   const nx = records.some((r) => r.issues.includes("dns_no_such_domain"))
+  const outcomes: Readonly<Record<string, { readonly result: unknown } | undefined>> = scan.checks
   const findings = nx
     ? []
-    : issuesOfFindings([
-        ...(scan.checks.spf.result?.findings ?? []),
-        ...(scan.checks.dmarc.result?.findings ?? [])
-      ])
+    : registry.flatMap((c) => {
+        const result = outcomes[c.id]?.result
+        return c.about.findings === undefined || result == null ? [] : c.about.findings(result)
+      })
   return scoreRecords(
     records,
     { domain: scan.domain, timestamp: scan.computedAt, cached: scan.cached },

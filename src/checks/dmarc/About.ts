@@ -1,5 +1,6 @@
 /** What the DMARC check declares besides gather and analyse (checks/Declaration.ts). */
 import { NO_MAIL, item } from "../Nis2Text.ts"
+import { findings } from "./Findings.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { DMARC_SPECS, rules } from "./Rules.ts"
@@ -71,5 +72,6 @@ export const about: About = {
       )
     }
   ],
-  deepScans: ["mail"]
+  deepScans: ["mail"],
+  findings
 }

@@ -1,5 +1,6 @@
 /** What the SPF check declares besides gather and analyse (checks/Declaration.ts). */
 import { item } from "../Nis2Text.ts"
+import { findings } from "./Findings.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"
@@ -54,5 +55,6 @@ export const about: About = {
       )
     }
   ],
-  deepScans: ["mail"]
+  deepScans: ["mail"],
+  findings
 }
