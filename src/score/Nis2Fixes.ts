@@ -168,10 +168,6 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Extern DMARC-rapportadres niet gemachtigd",
     "Het ontvangende domein heeft geen _report._dmarc-record dat de rapporten toestaat (RFC 7489 7.1)."
   ),
-  dkim_not_found: nl(
-    "Geen DKIM-sleutel gevonden",
-    "Onder de selectors die wij kennen is geen DKIM-sleutel gevonden; DKIM kan nog bestaan onder een andere selector."
-  ),
   dkim_weak_key: nl(
     "Zwakke DKIM-sleutel",
     "Een RSA-sleutel onder 2048 bits is zwak (RFC 8301 3.2 eist minstens 1024 en raadt 2048 aan)."

@@ -6,13 +6,6 @@
 import { type Advice, e, type Entry } from "../Declaration.ts"
 
 export const issues = {
-  dkim_not_found: e(
-    "email",
-    "medium",
-    false,
-    "No DKIM key found",
-    "No DKIM key was found under the selectors we know; DKIM may still exist under another selector."
-  ),
   dkim_weak_key: e(
     "email",
     "medium",
@@ -23,12 +16,6 @@ export const issues = {
 } satisfies Record<string, Entry>
 
 export const advice = {
-  dkim_not_found: {
-    impact:
-      "Without DKIM, DMARC rests on SPF alone, which breaks on forwarding; Gmail and Yahoo expect DKIM from bulk senders.",
-    recommendation:
-      "Enable DKIM signing at every sending service and publish their keys (selector._domainkey); if you sign under an unusual selector, query GET /email/dkim?selector=."
-  },
   dkim_weak_key: {
     impact:
       "Keys below 2048 bits can be factored with affordable resources, letting others sign mail as you.",
