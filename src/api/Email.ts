@@ -7,7 +7,7 @@ import { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
 import { SenderRequirementsResult } from "../checks/sender/SenderRequirements.ts"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
-import { DmarcGenerateFields, DmarcGenerateResponse } from "./EmailAuth.ts"
+import { DmarcGenerated, DmarcGenerateFields } from "../generate/Dmarc.ts"
 import { BadRequest } from "./Errors.ts"
 import { BimiResult } from "../checks/bimi/Bimi.ts"
 import { DkimResult } from "../checks/dkim/Dkim.ts"
@@ -102,6 +102,6 @@ export class EmailApi extends HttpApiGroup.make("email")
   .add(
     HttpApiEndpoint.post("dmarcGenerate", "/email/dmarc/generate")
       .setPayload(DmarcGenerateRequest)
-      .addSuccess(DmarcGenerateResponse)
+      .addSuccess(DmarcGenerated)
       .addError(BadRequest)
   ) {}
