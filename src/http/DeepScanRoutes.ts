@@ -5,22 +5,9 @@
 import { Clock, Effect } from "effect"
 import { NotFound, TooManyRequests } from "../api/Errors.ts"
 import { AppConfig } from "../Config.ts"
-import { type DeepScanState, type DeepScanType, DeepScans } from "../jobs/DeepScans.ts"
+import { type DeepScanAccepted, type DeepScanType, DeepScans } from "../jobs/DeepScans.ts"
 import { makeBuckets } from "./Admission.ts"
 import { clientAddress } from "./ClientAddress.ts"
-
-const deepState = (s: DeepScanState) => ({
-  success: s.status !== "failed",
-  scan_id: s.scanId,
-  domain: s.domain,
-  type: s.type,
-  status: s.status,
-  estimated_time: s.estimatedSeconds,
-  startedAt: s.startedAt,
-  completedAt: s.completedAt,
-  result: s.result,
-  error: s.error
-})
 
 /**
  * The routes, with their per-client bucket. Deep scans are the heaviest work a caller can start: a
@@ -37,11 +24,11 @@ export const deepScanRoutes = Effect.map(AppConfig, (config) => {
       const now = yield* Clock.currentTimeMillis
       const state = yield* jobs.submit(domain, type, () => buckets.take(client, now))
       return {
-        success: state.status !== "failed",
-        scan_id: state.scanId,
+        success: state.success,
+        scan_id: state.scan_id,
         status: state.status,
-        estimated_time: state.estimatedSeconds
-      }
+        estimated_time: state.estimated_time
+      } satisfies DeepScanAccepted
     }).pipe(
       Effect.catchTag("DeepScanRefused", (e) =>
         Effect.fail(
@@ -58,7 +45,7 @@ export const deepScanRoutes = Effect.map(AppConfig, (config) => {
       Effect.flatMap((state) =>
         state === undefined
           ? Effect.fail(new NotFound({ error: `no deep scan with id ${scanId}` }))
-          : Effect.succeed(deepState(state))
+          : Effect.succeed(state)
       )
     )
 
