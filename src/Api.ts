@@ -10,8 +10,8 @@ import { InternalError, PayloadTooLarge, TooManyRequests, Unavailable } from "./
 import { MiscApi } from "./api/Misc.ts"
 import { ReportApi } from "./api/Report.ts"
 import { ScanApi } from "./api/Scan.ts"
-import { WebApi } from "./api/Web.ts"
-import { UpstreamProblem } from "./scan/Errors.ts"
+import { WebApi } from "./api/WebSecurity.ts"
+import { UpstreamProblem } from "./composite/UpstreamProblem.ts"
 
 export class Api extends HttpApi.make("domain-audit")
   .add(DnsApi)

@@ -176,6 +176,19 @@ const publicBaseUrl = Config.string("PUBLIC_BASE_URL").pipe(
 )
 
 /**
+ * `ALLOWED_HOSTS`: the names (`audit.example.net`, any port) or `name:port`s a client's `Host` may
+ * carry into an answer's URLs when `PUBLIC_BASE_URL` is unset (http/PublicUrl.ts).
+ */
+const allowedHosts = list("ALLOWED_HOSTS", "").pipe(
+  Config.mapOrFail((items) => {
+    const bad = items.find((item) => !/^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:\d{1,5})?$/i.test(item))
+    return bad === undefined
+      ? Either.right(items.map((item) => item.toLowerCase()) as ReadonlyArray<string>)
+      : Either.left(ConfigError.InvalidData(["ALLOWED_HOSTS"], `'${bad}' is not a host or host:port`))
+  })
+)
+
+/**
  * The optional model (docs/ai.md): AI_BASE_URL, AI_MODEL and AI_API_KEY all set, or none. Some but
  * not all is refused at start-up rather than silently running without the model. The base URL is
  * the operator's own choice, so it is not held to the outbound address policy of user-supplied
@@ -223,11 +236,14 @@ export const settings = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
   publicBaseUrl,
+  allowedHosts,
   maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(1_048_576)),
   maxHeaderBytes: int("MAX_HEADER_BYTES", 16_384),
+  // a request's line, headers and body arrive within this of its first byte, or 408 (http/Server.ts)
+  requestTimeoutMs: ms("REQUEST_TIMEOUT_MS", 30_000),
   maxJsonDepth: int("MAX_JSON_DEPTH", 64),
   trustedProxies: cidrs("TRUSTED_PROXIES"),
-  // admission control (http/Admission.ts, http/Gatekeeper.ts)
+  // admission control (http/edge/Admission.ts, http/edge/Gatekeeper.ts)
   admissionConcurrency: int("ADMISSION_CONCURRENCY", 8),
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
@@ -236,7 +252,7 @@ export const settings = Config.all({
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
-  // a listener of its own for GET /health (http/HealthPort.ts); 0: none
+  // a listener of its own for GET /health (http/edge/HealthPort.ts); 0: none
   healthPort: int("HEALTH_PORT", 0),
   rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
   rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),

@@ -7,7 +7,7 @@
 import * as dgram from "node:dgram"
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
-import type { RecordType } from "../../src/net/Dns.ts"
+import type { RecordType } from "../../src/net/DnsTypes.ts"
 import { queryPacket } from "../../src/net/DnsTransport.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { worldEnv } from "../../test/world/env.ts"

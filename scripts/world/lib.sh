@@ -1,12 +1,16 @@
-# Shared by scripts/world/{up,down,status}: paths and pid-file based process control.
-# Processes are only ever found through the pid files under data/world (never by name).
+# Shared by scripts/world/{up,down,status,soak,isolated}: paths, pid-file based process control and
+# time-limited steps. Processes are only ever found through the pid files under data/world (never
+# by name).
 WORLD_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$WORLD_SCRIPTS/../.." && pwd)"
 WORLD="${WORLD_DIR:-$REPO/data/world}"
+# `up` writes the path of the running world's world.env here (one world per machine, or per network
+# namespace: scripts/world/isolated gives each its own TMPDIR).
+WORLD_POINTER="${TMPDIR:-/tmp}/domain-audit-world.path"
 
 # name|pidfile|expected program (checked against /proc/PID/exe so a reused pid is never killed)
 world_components() {
-  cat <<EOF
+  cat <<EOT
 knot|$WORLD/dns/knot.pid|knotd
 knot-lag|$WORLD/dns-lag/knot.pid|knotd
 unbound|$WORLD/unbound/unbound.pid|unbound
@@ -15,8 +19,83 @@ unbound-lag|$WORLD/unbound-lag/unbound.pid|unbound
 nginx|$WORLD/nginx/nginx.pid|nginx
 postfix|$WORLD/postfix/spool/pid/master.pid|master
 slow|$WORLD/slow.pid|node
-EOF
+EOT
 }
+
+# component_pid NAME: the pid of world server NAME, if it runs.
+component_pid() {
+  local name file prog
+  while IFS='|' read -r name file prog; do
+    [ "$name" = "$1" ] || continue
+    live_pid "$file" "$prog"
+    return
+  done < <(world_components)
+  return 1
+}
+
+# The server's own log: what a failure report shows the last lines of.
+component_log() {
+  case "$1" in
+  knot) echo "$WORLD/dns/knot.log" ;;
+  knot-lag) echo "$WORLD/dns-lag/knot.log" ;;
+  unbound*) echo "$WORLD/$1/unbound.log" ;;
+  nginx) echo "$WORLD/nginx/logs/error.log" ;;
+  postfix) echo "$WORLD/postfix/log/postfix.log" ;;
+  slow) echo "$WORLD/slow.log" ;;
+  esac
+}
+
+# --- time limits ---------------------------------------------------------------------------------
+# Every step of every world command runs under a time limit, so no command can hang: a step that
+# overruns is ended by `timeout` (which signals its own child by pid, never a name) and reported by
+# name with the last lines of the server's own log. WORLD_TIME_SCALE multiplies every limit (a
+# slower machine); WORLD_LOG_LINES sets how many log lines a report shows.
+
+# seconds BASE: BASE scaled by WORLD_TIME_SCALE (an integer).
+seconds() { echo $(($1 * ${WORLD_TIME_SCALE:-1})); }
+
+# log_tail LOG...: the last lines of each LOG (those that exist and are not empty) on stderr.
+log_tail() {
+  local log
+  for log in "$@"; do
+    [ -n "$log" ] && [ -s "$log" ] || continue
+    echo "world:   last lines of $log:" >&2
+    tail -n "${WORLD_LOG_LINES:-12}" "$log" 2>/dev/null | sed 's/^/world:     /' >&2
+  done
+}
+
+# step NAME SECONDS LOGS COMMAND...: run COMMAND with a time limit of SECONDS (scaled). On overrun
+# or failure, name the step, show the last lines of LOGS (space-separated paths, may be empty) and
+# return non-zero (124 for an overrun). COMMAND must be a program, not a shell function.
+step() {
+  local name="$1" limit rc=0
+  limit="$(seconds "$2")"
+  local log="$3"
+  shift 3
+  timeout --kill-after=3 "$limit" "$@" || rc=$?
+  case "$rc" in
+  0) return 0 ;;
+  124 | 137)
+    echo "world: $name did not finish within ${limit}s and was ended" >&2
+    rc=124
+    ;;
+  *) echo "world: $name failed (exit $rc)" >&2 ;;
+  esac
+  # shellcheck disable=SC2086 # LOGS is a list
+  log_tail $log
+  return "$rc"
+}
+
+# --- freshness -----------------------------------------------------------------------------------
+# A world is stale when the code that built it differs from this checkout's: the fingerprint of
+# every file of scripts/world except the commands that only observe or stop a world. `up` writes
+# it, with where the world came from, to $WORLD/origin.env; `status` compares.
+code_fingerprint() {
+  (cd "$WORLD_SCRIPTS" && find . -type f ! -name status ! -name down ! -name soak ! -name isolated -print0 |
+    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+}
+
+# --- processes -----------------------------------------------------------------------------------
 
 # Prints the pid if the pid file names a live process running the expected program.
 live_pid() {
@@ -36,6 +115,7 @@ exited() {
   grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null && grep -q '^Threads:[[:space:]]*1$' "/proc/$1/status" 2>/dev/null
 }
 
+# stop_pid PID: TERM, then KILL after 5 s. Bounded: it never waits on the process's cooperation.
 stop_pid() {
   local pid="$1" i
   kill -TERM "$pid" 2>/dev/null || return 0
@@ -47,4 +127,37 @@ stop_pid() {
     sleep 0.1
   done
   kill -KILL "$pid" 2>/dev/null || true
+}
+
+# group_alive PGID: whether a process other than a zombie is still in process group PGID.
+group_alive() {
+  local want="$1" stat line
+  for stat in /proc/[0-9]*/stat; do
+    read -r line 2>/dev/null <"$stat" || continue
+    # After the command name: state ppid pgrp ...
+    set -- ${line##*) }
+    [ "${3:-}" = "$want" ] && [ "$1" != Z ] && return 0
+  done
+  return 1
+}
+
+# stop_group PID: stop a daemon that leads its own process group (Postfix's master: it starts
+# every Postfix daemon in its group). The master's children inherit its listening sockets and may
+# outlive it for a moment; a new master binding the same addresses would then fail ("Address
+# already in use"), so this waits until the whole group is gone, killing what is left after 5 s.
+stop_group() {
+  local pid="$1" i
+  stop_pid "$pid"
+  for i in $(seq 1 50); do
+    group_alive "$pid" || return 0
+    [ "$i" = 1 ] && kill -TERM -- "-$pid" 2>/dev/null
+    sleep 0.1
+  done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  for i in $(seq 1 20); do
+    group_alive "$pid" || return 0
+    sleep 0.1
+  done
+  echo "world: processes of group $pid outlived SIGKILL" >&2
+  return 1
 }

@@ -1,8 +1,8 @@
 /** The ai group: explanations, fixes and raw-email debugging (treated as costly; may 429). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Source } from "../scan/Explain.ts"
-import { FixAnswer } from "../scan/Fix.ts"
+import { Source } from "../ai/Explain.ts"
+import { FixAnswer } from "../ai/Fix.ts"
 import { issueIds } from "../score/Catalogue.ts"
 import { Open } from "./Common.ts"
 import { Domain } from "./Domain.ts"

@@ -7,15 +7,15 @@ import { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
 import { SenderRequirementsResult } from "../checks/sender/SenderRequirements.ts"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
-import { DmarcGenerated, DmarcGenerateFields } from "../generate/Dmarc.ts"
+import { DmarcGenerated, DmarcGenerateFields } from "../generate/DmarcGenerator.ts"
 import { BadRequest } from "./Errors.ts"
 import { BimiResult } from "../checks/bimi/Bimi.ts"
 import { DkimResult } from "../checks/dkim/Dkim.ts"
 import { DmarcResult } from "../checks/dmarc/Dmarc.ts"
-import { EmailCheckResult } from "../scan/EmailCheck.ts"
+import { EmailCheckResult } from "../composite/EmailCheck.ts"
 import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
 import { SpfResult } from "../checks/spf/Spf.ts"
-import { SpfGenerated, SpfGenerateRequest } from "../generate/Spf.ts"
+import { SpfGenerated, SpfGenerateRequest } from "../generate/SpfGenerator.ts"
 
 const Nullable = Schema.NullOr
 

@@ -2,7 +2,7 @@
  * The error bodies of the API. Every non-2xx response is `{ "error": string }` (SPEC.md "Errors");
  * a few carry documented extras (`inconclusive` on the CSP 502, `retryAfter` beside the
  * `Retry-After` header on 429). Tagged, so the encoder can tell them apart; the HTTP edge
- * (http/Edge.ts) drops `_tag` from the body.
+ * (http/edge/Edge.ts) drops `_tag` from the body.
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"

@@ -16,9 +16,11 @@ import type { BatchOptions } from "./Cli.ts"
 import { type BatchFileError, lines, openInput, openOutput } from "./Files.ts"
 import { type HeapMeter, HeapRoom, v8Heap } from "./HeapRoom.ts"
 import { parseLine } from "./Lines.ts"
-import { duration, Progress, type ProgressSink, perMinute } from "./Progress.ts"
-import { type BatchRecord, csvHeader, formatRecord, isFailure } from "./Record.ts"
+import { Progress, type ProgressSink } from "./Progress.ts"
+import { type BatchRecord, csvHeader, formatRecord, isFailure, unansweredRecords } from "./Record.ts"
 import { readWritten, type ResumeError } from "./Resume.ts"
+import { interruptedText, standardFiles } from "./ResumeCommand.ts"
+import { type BatchSummary, summaryText, Tally } from "./Summary.ts"
 
 /** Scans one (normalised) domain into its record; never fails: a failure is a record too. */
 export type Executor<R> = (domain: string) => Effect.Effect<BatchRecord, never, R>
@@ -39,27 +41,15 @@ export const inProcess: Executor<ScanContext> = (domain) =>
     )
   )
 
-/** How a written record counts in the progress and the summary. */
+/**
+ * How a written record counts in the progress and the summary: failed when the scan could not run
+ * or not one of its checks finished; incomplete when some of its score could not be judged for an
+ * unanswered question (`unansweredRecords`).
+ */
 export const outcomeOf = (record: BatchRecord) => {
   if (isFailure(record)) return { failed: true, incomplete: false }
-  const outcomes = Object.values(record.scan.checks)
-  const unknown = outcomes.filter((o) => o.status === "unknown").length
-  return { failed: unknown === outcomes.length, incomplete: unknown > 0 && unknown < outcomes.length }
-}
-
-export interface BatchSummary {
-  readonly scanned: number
-  readonly failed: number
-  readonly incomplete: number
-  /** Domains skipped because the output already held them. */
-  readonly alreadyWritten: number
-  readonly duplicates: number
-  readonly invalid: number
-  /** Bytes of a torn last record cut from the output before resuming. */
-  readonly tornBytes: number
-  /** Scans that waited for room on the heap before starting (`HeapRoom.ts`). */
-  readonly heldForMemory: number
-  readonly elapsedMs: number
+  const failed = Object.values(record.scan.checks).every((o) => o.status === "unknown")
+  return { failed, incomplete: !failed && unansweredRecords(record).length > 0 }
 }
 
 /** Classifies each domain of the list once: new, a repeat within the list, or written before. */
@@ -82,8 +72,9 @@ export const runBatch = <R>(
   Effect.gen(function* () {
     const source = yield* openInput(options.input)
     const inputName = options.input === "-" ? "stdin" : options.input
+    const tally = new Tally()
     const written = options.out
-      ? yield* readWritten(options.out, options.format)
+      ? yield* readWritten(options.out, options.format, (record) => tally.addWritten(options.format, record))
       : { domains: new Set<string>(), records: 0, tornBytes: 0, hasHeader: options.format === "jsonl" }
     const progress = new Progress(stderr)
     const say = (text: string) => (options.quiet ? undefined : progress.note(text))
@@ -144,10 +135,24 @@ export const runBatch = <R>(
       Stream.runForEach((record) =>
         Effect.zipRight(
           output.write(formatRecord(options.format, record)),
-          Effect.sync(() => progress.record(outcomeOf(record)))
+          Effect.sync(() => {
+            progress.record(outcomeOf(record))
+            tally.add(record)
+          })
         )
       ),
-      Effect.ensuring(Effect.sync(() => progress.stop()))
+      Effect.ensuring(Effect.sync(() => progress.stop())),
+      Effect.onInterrupt(() =>
+        Effect.sync(() =>
+          stderr.write(
+            interruptedText(
+              { thisRun: progress.snapshot().done, before: written.records },
+              options,
+              standardFiles()
+            )
+          )
+        )
+      )
     )
     const counts = progress.snapshot()
     const summary: BatchSummary = {
@@ -159,17 +164,10 @@ export const runBatch = <R>(
       invalid,
       tornBytes: written.tornBytes,
       heldForMemory: room.held,
-      elapsedMs: counts.elapsedMs
+      elapsedMs: counts.elapsedMs,
+      grades: tally.grades,
+      topIssues: tally.top()
     }
-    stderr.write(summaryLine(summary, options.out) + "\n")
+    stderr.write(summaryText(summary, options.out))
     return summary
   }).pipe(Effect.scoped)
-
-/** The last line on stderr. */
-export const summaryLine = (s: BatchSummary, out: string | undefined): string =>
-  `batch: ${s.scanned} scanned (${s.failed} failed, ${s.incomplete} with unknown checks)` +
-  (out ? `, ${s.alreadyWritten} already in ${out}` : "") +
-  `, ${s.duplicates} duplicates, ${s.invalid} invalid lines` +
-  (s.heldForMemory > 0 ? `, ${s.heldForMemory} scans waited for room on the heap` : "") +
-  "; " +
-  `${duration(s.elapsedMs)}, ${perMinute({ done: s.scanned, total: undefined, failed: 0, incomplete: 0, elapsedMs: s.elapsedMs }).toFixed(1)} domains/min`

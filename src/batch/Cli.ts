@@ -26,7 +26,8 @@ export interface BatchOptions {
 export const DEFAULT_CONCURRENCY = 50
 export const MAX_CONCURRENCY = 10_000
 
-export const USAGE = `usage: npm run batch -- <domains.txt | -> [options]
+export const USAGE = `usage: domain-audit batch <domains.txt | -> [options]
+       (or: npm run -s batch -- <domains.txt | -> [options])
 
 Scans every domain of a list (one a line; # comments, blank lines, URLs and duplicates are fine)
 and writes one result per domain. Re-running with the same --out resumes where it stopped.
@@ -43,9 +44,11 @@ options:
   -h, --help              this text
 
 Settings (resolvers, timeouts, SMTP and web limits) come from the environment, as for the server:
-see the README's Configuration table. Exit status: 0 when the list was processed (invalid lines and
-domains that could not be scanned are reported, not fatal), 1 on a fatal error, 2 on a usage error.
-docs/batch.md has the formats, the CSV columns and the throughput figures.`
+see the README's Configuration table. Results alone go to stdout; progress, reports and the summary
+to stderr. Ctrl-C stops the run and prints the command that resumes it. Exit status: 0 when the list
+was processed (invalid lines and domains that could not be scanned are reported, not fatal), 1 on a
+fatal error, 2 on a usage error, 130 when interrupted. docs/batch.md has the formats, the CSV
+columns and the throughput figures.`
 
 export type Parsed = { readonly _tag: "Help" } | { readonly _tag: "Run"; readonly options: BatchOptions }
 

@@ -14,18 +14,43 @@ export interface Counts {
   /** Written with at least one check unknown (a timeout, an unreachable server). */
   readonly incomplete: number
   readonly elapsedMs: number
+  /**
+   * Domains written in the last `RATE_WINDOW_MS` and that window's length (shorter at the start):
+   * the rate the ETA is drawn from, so that it follows the pace now rather than the average since
+   * the start, which the first scans' full duration (nothing finishes before one scan has run) and
+   * any slowdown keep wrong for long. Absent: the average since the start.
+   */
+  readonly recent?: { readonly done: number; readonly ms: number } | undefined
 }
 
-/** `1h02m`, `3m05s`, `42s`. */
+/** How far back the ETA's rate looks. */
+export const RATE_WINDOW_MS = 60_000
+
+/** A rate needs this many results: one or two finished scans say nothing of the pace. */
+const ETA_MIN_SAMPLES = 3
+
+/** `1h02m`, `3m05s`, `42s`, and tenths under 10 s (`2.3s`), where whole seconds would read `0s`. */
 export const duration = (ms: number): string => {
-  const s = Math.max(0, Math.round(ms / 1000))
+  if (ms < 9_950) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`
+  const s = Math.round(ms / 1000)
   if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`
   if (s >= 60) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`
   return `${s}s`
 }
 
-/** Domains per minute so far (0 before the first second, which would only show noise). */
-export const perMinute = (c: Counts): number => (c.elapsedMs < 1000 ? 0 : (c.done * 60_000) / c.elapsedMs)
+/**
+ * Domains per minute: over the recent window when it holds enough results, else since the start
+ * (a slow run finishes fewer a minute); 0 before the first second, which would only show noise.
+ */
+export const perMinute = (c: Counts): number => {
+  const { done, ms } =
+    c.recent && c.recent.done >= ETA_MIN_SAMPLES ? c.recent : { done: c.done, ms: c.elapsedMs }
+  return c.elapsedMs < 1000 || ms <= 0 ? 0 : (done * 60_000) / ms
+}
+
+/** `4.5`, `96.2`, `1,650`: tenths only where they matter. */
+export const rateNumber = (perMin: number): string =>
+  perMin < 100 ? perMin.toFixed(1) : Math.round(perMin).toLocaleString("en-US")
 
 /** `120/1000 (12%), 95.3/min, ETA 9m14s, 2 failed, 5 with unknown checks` */
 export const progressLine = (c: Counts): string => {
@@ -35,8 +60,10 @@ export const progressLine = (c: Counts): string => {
       ? `${c.done}`
       : `${c.done}/${c.total} (${c.total === 0 ? 100 : Math.floor((100 * c.done) / c.total)}%)`
   const eta =
-    c.total === undefined || rate === 0 ? "" : `, ETA ${duration(((c.total - c.done) / rate) * 60_000)}`
-  return `${of}, ${rate.toFixed(1)}/min${eta}, ${c.failed} failed, ${c.incomplete} with unknown checks`
+    c.total === undefined || rate === 0 || (c.done < ETA_MIN_SAMPLES && c.done < c.total)
+      ? ""
+      : `, ETA ${duration(((c.total - c.done) / rate) * 60_000)}`
+  return `${of}, ${rateNumber(rate)}/min${eta}, ${c.failed} failed, ${c.incomplete} with unknown checks`
 }
 
 /** `[#######.............]` for done/total (empty for an unknown total). */
@@ -55,7 +82,14 @@ export interface ProgressSink {
 export class Progress {
   private timer: NodeJS.Timeout | undefined
   private readonly startMs = Date.now()
-  private counts: Omit<Counts, "elapsedMs"> = { done: 0, total: undefined, failed: 0, incomplete: 0 }
+  private counts: Omit<Counts, "elapsedMs" | "recent"> = {
+    done: 0,
+    total: undefined,
+    failed: 0,
+    incomplete: 0
+  }
+  /** When each result of the last `RATE_WINDOW_MS` was written, oldest first. */
+  private readonly finishedAt: Array<number> = []
 
   constructor(
     private readonly sink: ProgressSink,
@@ -72,6 +106,7 @@ export class Progress {
   }
 
   record(outcome: { readonly failed: boolean; readonly incomplete: boolean }) {
+    this.finishedAt.push(Date.now())
     const c = this.counts
     this.counts = {
       ...c,
@@ -87,7 +122,14 @@ export class Progress {
   }
 
   snapshot(): Counts {
-    return { ...this.counts, elapsedMs: Date.now() - this.startMs }
+    const now = Date.now()
+    const from = Math.max(this.startMs, now - RATE_WINDOW_MS)
+    while (this.finishedAt.length > 0 && this.finishedAt[0]! < from) this.finishedAt.shift()
+    return {
+      ...this.counts,
+      elapsedMs: now - this.startMs,
+      recent: { done: this.finishedAt.length, ms: now - from }
+    }
   }
 
   private draw() {

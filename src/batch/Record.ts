@@ -71,6 +71,22 @@ export const csvColumns = (checks: ReadonlyArray<Registered> = registry): Readon
 
 export const CSV_COLUMNS = csvColumns()
 
+/**
+ * The score records of `record` that could not be judged because a question went unanswered (a
+ * lookup that failed, a server that did not answer in time, a check that ran out of its budget):
+ * the `unknown_checks` column and the summary's "with unknown checks". The scan's own outcomes do
+ * not say it: a check that ran to its end is `done` even when what it asked timed out inside it (an
+ * MX whose banner never came), and its records carry that as `unknown`. One `unknown` is not a
+ * missing answer: DKIM with no key under the selectors we know, for selectors cannot be listed
+ * (RFC 6376 3.6.2.1): every question was answered, so it is not counted.
+ */
+export const unansweredRecords = (record: BatchResult): ReadonlyArray<string> => {
+  const dkimNotFound = record.scan.checks.dkim.result?.discovery === "not-found"
+  return Categories.flatMap((c) => record.score.categories[c].checks)
+    .filter((r) => r.status === "unknown" && !(r.id === "email.dkim" && dkimNotFound))
+    .map((r) => r.id)
+}
+
 /** The CSV header record. */
 export const csvHeader = (checks: ReadonlyArray<Registered> = registry): string =>
   csvRecord(csvColumns(checks))
@@ -89,9 +105,6 @@ export const csvRow = (record: BatchRecord, checks: ReadonlyArray<Registered> = 
   )
   const verdict = (ids: ReadonlyArray<string>) =>
     worstStatus(ids.flatMap((id) => (statusOf.has(id) ? [statusOf.get(id)!] : [])))
-  const unknown = Object.values(scan.checks)
-    .filter((outcome) => outcome.status === "unknown")
-    .map((outcome) => outcome.id)
   return csvRecord([
     record.domain,
     score.grade,
@@ -101,7 +114,7 @@ export const csvRow = (record: BatchRecord, checks: ReadonlyArray<Registered> = 
     String(score.critical_issues),
     String(score.warnings),
     score.issues.map((issue) => issue.id).join(" "),
-    unknown.join(" "),
+    unansweredRecords(record).join(" "),
     scan.computedAt,
     ""
   ])

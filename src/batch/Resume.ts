@@ -98,7 +98,12 @@ export interface Written {
  * Reads what `path` already holds (streamed: memory grows with the number of domains, not the size
  * of their records), and truncates a torn last record. A missing or empty file holds nothing.
  */
-export const readWritten = (path: string, format: Format): Effect.Effect<Written, ResumeError> =>
+export const readWritten = (
+  path: string,
+  format: Format,
+  /** Called with each complete record (header excluded): the summary counts what was written before. */
+  onRecord: (record: string) => void = () => {}
+): Effect.Effect<Written, ResumeError> =>
   Effect.gen(function* () {
     const empty: Written = { domains: new Set(), records: 0, tornBytes: 0, hasHeader: format === "jsonl" }
     if (!existsSync(path) || statSync(path).size === 0) return empty
@@ -116,7 +121,10 @@ export const readWritten = (path: string, format: Format): Effect.Effect<Written
               problem = read
               return
             }
-            if (read.domain !== undefined) domains.add(read.domain)
+            if (read.domain !== undefined) {
+              domains.add(read.domain)
+              onRecord(record)
+            }
           }
         }
       },

@@ -13,7 +13,7 @@
  */
 import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
-import type { DnsAnswer, DnsError, RecordType } from "../net/Dns.ts"
+import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
 import type { WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 

@@ -9,8 +9,8 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
-import { CspScanner } from "../scan/CspScanner.ts"
-import { EmailChecks } from "../scan/EmailCheck.ts"
+import { CspScanner } from "../composite/CspScanner.ts"
+import { EmailChecks } from "../composite/EmailCheck.ts"
 import { ScanHistory } from "../scan/ScanHistory.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
 import { Scans } from "../scan/Scans.ts"
@@ -18,19 +18,20 @@ import { HallOfFameStore } from "../store/HallOfFame.ts"
 import { SnapshotStore } from "../report/SnapshotStore.ts"
 import { SqlLive } from "../store/Sql.ts"
 import { JobsLive } from "../jobs/DeepScans.ts"
-import { AiHandlers } from "./AiHandlers.ts"
-import { DnsHandlers } from "./DnsHandlers.ts"
-import { AdmissionGate, type Gate } from "./Admission.ts"
-import { type GatekeeperSettings, makeGatekeeper } from "./Gatekeeper.ts"
-import { trustedCidrs } from "./ClientAddress.ts"
-import { edge } from "./Edge.ts"
-import { Health, type HealthAnswer } from "./Health.ts"
-import { HealthPortLive } from "./HealthPort.ts"
-import { EmailHandlers } from "./EmailHandlers.ts"
-import { MiscHandlers } from "./MiscHandlers.ts"
-import { ReportHandlers } from "./ReportHandlers.ts"
-import { ScanHandlers } from "./ScanHandlers.ts"
-import { WebHandlers } from "./WebHandlers.ts"
+import { AiHandlers } from "./handlers/AiHandlers.ts"
+import { DnsHandlers } from "./handlers/DnsHandlers.ts"
+import { AdmissionGate, type Gate } from "./edge/Admission.ts"
+import { type GatekeeperSettings, makeGatekeeper } from "./edge/Gatekeeper.ts"
+import { trustedCidrs } from "./edge/ClientAddress.ts"
+import { edge } from "./edge/Edge.ts"
+import { Health, type HealthAnswer } from "./edge/Health.ts"
+import { HealthPortLive } from "./edge/HealthPort.ts"
+import { EmailHandlers } from "./handlers/EmailHandlers.ts"
+import { MiscHandlers } from "./handlers/MiscHandlers.ts"
+import { ReportHandlers } from "./handlers/ReportHandlers.ts"
+import { ScanHandlers } from "./handlers/ScanHandlers.ts"
+import { WebHandlers } from "./handlers/WebHandlers.ts"
+import { quote } from "./edge/RequestTarget.ts"
 
 /**
  * The outside world as services (DESIGN.md "one door to the network"), built once for all groups.
@@ -70,7 +71,15 @@ export const AppLive = Effect.gen(function* () {
   const config = yield* AppConfig
   // find-my-way refuses path parameters over 100 characters by default, which surfaced as a 405;
   // the URL is already bounded by MAX_HEADER_BYTES, so let the endpoint's schema judge the value.
-  const app = yield* HttpApiBuilder.httpApp.pipe(HttpRouter.withRouterConfig({ maxParamLength: 65_536 }))
+  const app = yield* HttpApiBuilder.httpApp.pipe(
+    HttpRouter.withRouterConfig({
+      maxParamLength: 65_536,
+      // The edge redirects every other spelling to the canonical one (RequestTarget.ts); a router as
+      // strict as that serves nothing the edge did not classify.
+      caseSensitive: true,
+      ignoreDuplicateSlashes: false
+    })
+  )
   return HttpServer.serve(edge(config, yield* AdmissionGate)(app))
 }).pipe(
   Layer.unwrapEffect,
@@ -87,6 +96,43 @@ const PARSER_ERRORS: Record<string, readonly [number, string]> = {
   ERR_HTTP_HEADERS_TIMEOUT: [408, "the request headers took too long to arrive"]
 }
 
+/** A JSON answer written straight onto the socket, then the connection closed. */
+const writeAndClose = (socket: Duplex, status: number, reason: string, body: string, extra = "") =>
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`
+  )
+
+/**
+ * CONNECT asks for a tunnel (RFC 9110 §9.3.6), which an origin server does not offer; node hands it
+ * to a `connect` listener, and without one closes the connection unanswered.
+ */
+export const onConnect = (_req: IncomingMessage, socket: Duplex) => {
+  if (!socket.writable) return void socket.destroy()
+  writeAndClose(
+    socket,
+    405,
+    "Method Not Allowed",
+    JSON.stringify({ error: "CONNECT is not allowed: this is an API, not a proxy; use GET, HEAD or POST" }),
+    "Allow: GET, HEAD, POST\r\n"
+  )
+}
+
+/**
+ * An `Expect` other than 100-continue (RFC 9110 §10.1.1): 417 with the same JSON as every other
+ * refusal (node's own 417 has an empty body).
+ */
+export const onExpectation = (req: IncomingMessage, res: ServerResponse) => {
+  const body = JSON.stringify({
+    error: `Expect: '${quote(String(req.headers.expect ?? ""), 40)}' is not supported; only 100-continue is`
+  })
+  res.writeHead(417, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    connection: "close"
+  })
+  res.end(body)
+}
+
 /**
  * Answer what node's HTTP parser refuses before the app sees a request (oversized headers, bad
  * syntax, slow clients) with the same `{ error }` JSON as everything else, then close.
@@ -97,27 +143,35 @@ export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (!socket.writable || error.code === "ECONNRESET" || inFlight?.headersSent) return void socket.destroy()
   const [status, message] = PARSER_ERRORS[error.code ?? ""] ?? [400, "malformed HTTP request"]
-  const body = JSON.stringify({ error: message })
   const reason = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }[
     status
   ]
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-  )
+  writeAndClose(socket, status, reason ?? "Bad Request", JSON.stringify({ error: message }))
 }
 
 /**
- * node's server with the edge's limits: the header cap, keep-alive longer than the usual client
- * and proxy idle timeouts (so a reused connection is not closed under a request), JSON parser errors.
+ * node's server with the edge's limits: the header cap; a request's line, headers and body must
+ * all arrive within `REQUEST_TIMEOUT_MS` of its first byte (408 beyond, checked every second or
+ * so); keep-alive between requests longer than the usual client and proxy idle timeouts (so a
+ * reused connection is not closed under a request); JSON answers to parser errors, CONNECT and
+ * unknown expectations.
  */
 export const makeNodeServer = (
-  config: GatekeeperSettings & { readonly maxHeaderBytes: number },
+  config: GatekeeperSettings & { readonly maxHeaderBytes: number; readonly requestTimeoutMs: number },
   health?: () => HealthAnswer,
   gate?: Pick<Gate, "full" | "retryAfterS">
 ): Server => {
-  const server = createServer({ maxHeaderSize: config.maxHeaderBytes, keepAliveTimeout: 65_000 })
-  server.headersTimeout = 66_000
+  const server = createServer({
+    maxHeaderSize: config.maxHeaderBytes,
+    keepAliveTimeout: 65_000,
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: config.requestTimeoutMs,
+    // node's default looks for overdue requests every 30 s, which let one run to twice its limit.
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(config.requestTimeoutMs / 4)))
+  })
   server.on("clientError", onClientError)
+  server.on("connect", onConnect)
+  server.on("checkExpectation", onExpectation)
   // The gatekeeper answers refusals before the platform's request listener sees them, and hands on
   // later what it held.
   const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean

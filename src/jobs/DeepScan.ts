@@ -7,11 +7,12 @@
  *   so a workflow resumed after a crash or restart replays finished parts instead of redoing them,
  *   and runs only what had not finished. The cluster re-delivers the unfinished workflow to
  *   whichever runner owns its shard (at-least-once delivery, `ClusterSchema.Persisted`).
- * - `mail`: every check of the registry that declares the `mail` deep scan, over one Facts (all known DKIM selectors, every
- *   address of every MX host within `MailServers`' bounds), each with the deep budget
+ * - `mail`: every check of the registry that declares the `mail` deep scan, over one Facts (all
+ *   known DKIM selectors, every address of every MX host within `MailServers`' bounds), each with the deep budget
  *   (`DEEP_SCAN_DEADLINE_MS`) instead of the quick scan's per-check timeout.
  * - `web`: the checks that declare the `web` deep scan (the `headers` check: HTTPS reachability,
- *   certificate, redirects, security headers and the home page's policy) and the CSP crawl (`scan/CspScanner.ts`'s `crawlAndAnalyse`).
+ *   certificate, redirects, security headers and the home page's policy) and the CSP crawl
+ *   (`composite/CspScanner.ts`'s `crawlAndAnalyse`).
  * - `full`: the whole registry, what `POST /scan` computes, for the batch scanner.
  * A part that cannot finish is `unknown` with its reason inside the result (a timeout is never
  * "missing"); the job itself fails only on an unexpected defect, or when it was interrupted and not
@@ -25,7 +26,7 @@ import { CspScanResult } from "../checks/csp/CspResult.ts"
 import type { DeepScanType } from "../checks/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import { Nullable } from "../records/Schemas.ts"
-import { crawlAndAnalyse } from "../scan/CspScanner.ts"
+import { crawlAndAnalyse } from "../composite/CspScanner.ts"
 import { scan } from "../scan/Scanner.ts"
 import { ScanResult, scanResultSchema } from "../checks/ScanResult.ts"
 import { multiRunner } from "./Cluster.ts"

@@ -10,7 +10,7 @@
  *   order; a hit moves its entry to the end).
  */
 import { Exit } from "effect"
-import type { DnsAnswer, DnsError, DnsRecord } from "./Dns.ts"
+import type { DnsAnswer, DnsError, DnsRecord } from "./DnsTypes.ts"
 
 /** One asker of a question, callback style (see `Ask` in `Resolver.ts`). */
 export interface Asked {

@@ -5,7 +5,7 @@
  * use), with name decompression bounded against pointer loops (RFC 1035 4.1.4).
  * Throws on anything malformed; the transport reports that as a malformed reply.
  */
-import type { DnsRecord } from "./Dns.ts"
+import type { DnsRecord } from "./DnsTypes.ts"
 import { decodeNsec3Param, formatData } from "./DnsWire.ts"
 import { compressV6 } from "./Targets.ts"
 

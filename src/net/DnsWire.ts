@@ -4,7 +4,7 @@
  * Pure; no I/O. Names in `data` carry no trailing dot; names in presentation text do (RFC 1035 5.1).
  */
 import type * as DnsPacket from "dns-packet"
-import type { DnsAnswer, DnsRecord } from "./Dns.ts"
+import type { DnsAnswer, DnsRecord } from "./DnsTypes.ts"
 
 export interface MxData {
   readonly priority: number

@@ -15,7 +15,7 @@
  * at once with `ETIMEOUT`, so mailauth finishes its evaluation with temperrors instead of querying on.
  */
 import { Effect, Exit } from "effect"
-import { type DnsAnswer, DnsError, type RecordType, RecordTypes } from "./Dns.ts"
+import { type DnsAnswer, DnsError, type RecordType, RecordTypes } from "./DnsTypes.ts"
 import type { MxData } from "./DnsWire.ts"
 
 export type MailauthResolver = (name: string, type: string) => Promise<Array<unknown>>

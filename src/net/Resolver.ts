@@ -15,7 +15,7 @@
 import * as fs from "node:fs"
 import { Effect, Exit, Layer } from "effect"
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
-import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./Dns.ts"
+import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./DnsTypes.ts"
 import { type Asked, DnsCache } from "./DnsCache.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { type Question, show, tcpQuery, type TransportFailure, UdpPool, type Waiter } from "./DnsTransport.ts"

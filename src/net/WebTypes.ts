@@ -5,7 +5,7 @@
  * definition without an import cycle, and checks' fakes can build these shapes directly.
  */
 import { type Effect, Schema } from "effect"
-import type { DnsError } from "./Dns.ts"
+import type { DnsError } from "./DnsTypes.ts"
 import type { Cidr } from "./Targets.ts"
 
 export type WebErrorReason =

@@ -17,7 +17,7 @@ import type { CheckRecord } from "../score/Model.ts"
 import { score as scoreOf, type ScanScore } from "../score/Score.ts"
 import { contentHashOf } from "./Canonical.ts"
 import { type CitationUse, citationsOf, sourcesOfIssue } from "./Citations.ts"
-import { factsOf } from "./Facts.ts"
+import { factsOf } from "./SectionFacts.ts"
 import { nis2Of } from "./Nis2Part.ts"
 import {
   type Evidence,
@@ -33,7 +33,7 @@ import {
 } from "./ReportSchema.ts"
 import { type Concern, concernOfIssue, concernOfRecord, concernsOf } from "./Sections.ts"
 
-/** The URLs a report names, from the service's public base URL (http/PublicUrl.ts, ends in /api). */
+/** The URLs a report names, from the service's public base URL (http/edge/PublicUrl.ts, ends in /api). */
 export const reportUrls = (base: string, domain: string) => ({
   live: `${base}/report/everything?domain=${encodeURIComponent(domain)}`,
   create: `${base}/report/snapshot?domain=${encodeURIComponent(domain)}`,

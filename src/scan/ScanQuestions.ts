@@ -5,7 +5,7 @@
  * goes to its one reader; the sweeps of all scans share the slots for questions in flight.
  */
 import { Cause, Effect, Either, Exit, Option } from "effect"
-import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "../net/Dns.ts"
+import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "../net/DnsTypes.ts"
 import type { Asked } from "../net/Resolver.ts"
 
 export type Outcome = Exit.Exit<DnsAnswer, DnsError>

@@ -83,9 +83,9 @@ describe("records", () => {
 describe("progress text", () => {
   it("shows done/total, rate, ETA and failures", () => {
     const c = { done: 50, total: 200, failed: 2, incomplete: 3, elapsedMs: 30_000 }
-    expect(progressLine(c)).toBe("50/200 (25%), 100.0/min, ETA 1m30s, 2 failed, 3 with unknown checks")
+    expect(progressLine(c)).toBe("50/200 (25%), 100/min, ETA 1m30s, 2 failed, 3 with unknown checks")
     expect(bar(c, 8)).toBe("[##......] ")
-    expect(progressLine({ ...c, total: undefined })).toBe("50, 100.0/min, 2 failed, 3 with unknown checks")
+    expect(progressLine({ ...c, total: undefined })).toBe("50, 100/min, 2 failed, 3 with unknown checks")
     expect(duration(3_725_000)).toBe("1h02m")
   })
 })

@@ -1,6 +1,6 @@
 /** A tiny in-memory SpfDns for unit tests: keys "name TYPE", values rdata lists or "SERVFAIL". */
 import { Effect } from "effect"
-import { DnsError } from "../../src/net/Dns.ts"
+import { DnsError } from "../../src/net/DnsTypes.ts"
 import type { SpfDns } from "../../src/checks/spf/SpfGraph.ts"
 
 export type Zone = Record<string, ReadonlyArray<string> | "SERVFAIL">

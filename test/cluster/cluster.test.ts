@@ -166,7 +166,7 @@ describe("two runners on Postgres, one killed mid-way", () => {
       const run = () =>
         execFileSync(
           process.execPath,
-          ["--import", "tsx", "src/batch/main.ts", list, "--cluster", "-o", out, "-q"],
+          ["--import", "tsx", "src/cli/main.ts", "batch", list, "--cluster", "-o", out, "-q"],
           {
             cwd: root,
             env,

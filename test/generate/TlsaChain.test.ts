@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process"
 import { join } from "node:path"
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { generate } from "../../src/generate/Tlsa.ts"
+import { generate } from "../../src/generate/TlsaGenerator.ts"
 import { makePki } from "../net/pki.ts"
 
 const pki = makePki({ names: ["mx.example.com"] })

@@ -106,8 +106,9 @@ layer(testApp())("the HTTP edge", (it) => {
       expect(unknown.json).toEqual({ error: "no endpoint GET /api/nope; the API is described at /api/docs" })
       const wrong = yield* call("DELETE", "/api/health")
       expect(wrong.status).toBe(405)
-      expect(wrong.headers["allow"]).toBe("GET")
-      expect(isErrorBody(wrong.json)).toBe(true)
+      // HEAD is served wherever GET is (the router answers it with the GET)
+      expect(wrong.headers["allow"]).toBe("GET, HEAD")
+      expect(wrong.json).toEqual({ error: "DELETE is not allowed on /api/health; use GET, HEAD" })
     })
   )
 

@@ -1,12 +1,21 @@
 /**
- * Issue 12, hostile bodies and requests: each test names a defect seen on the public edge and
- * failed before the fix (deep JSON 500s, chunked resets, empty 431s, form posts accepted, 405 for
- * long path parameters, error bodies echoing whole inputs or schema internals).
+ * Hostile bodies and requests: each test names a defect seen on the public edge and failed before
+ * the fix (deep JSON 500s, chunked resets, empty 431s, form posts accepted, 405 for long path
+ * parameters, error bodies echoing whole inputs or schema internals, a cross-site GET creating a
+ * snapshot, self-contradicting 405s, CONNECT and unknown Expect unanswered, bodies and headers
+ * that never finish arriving holding a connection).
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { call, testApp } from "./harness.ts"
-import { rawRequest, rawSocket } from "./raw.ts"
+import { rawRequest, rawSocket, rawSocketOpen } from "./raw.ts"
+
+/** The body of a raw HTTP reply. */
+const bodyOf = (reply: string) => JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4))
+
+/** The longest run of `c` in `text`: how much of an input of `c`s an answer quotes. */
+const longestRun = (text: string, c: string) =>
+  Math.max(0, ...[...text.matchAll(new RegExp(`${c}+`, "g"))].map((m) => m[0].length))
 
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
 
@@ -72,6 +81,85 @@ layer(testApp({ MAX_BODY_BYTES: "65536" }))("hostile requests at the edge", (it)
       })
       expect(r.status).toBe(403)
       expect(isBoundedError(r.json)).toBe(true)
+    })
+  )
+
+  it.effect("the deprecated GET (and HEAD) that creates a snapshot is refused cross-site like the POST", () =>
+    Effect.gen(function* () {
+      for (const method of ["GET", "HEAD"]) {
+        const r = yield* rawRequest({
+          method,
+          path: "/api/report/snapshot?domain=example.com",
+          headers: { "sec-fetch-site": "cross-site" }
+        })
+        expect([method, r.status]).toEqual([method, 403])
+        if (method === "GET") expect(isBoundedError(r.json)).toBe(true)
+      }
+      // a stored snapshot is still readable from anywhere (an image, a link)
+      const read = yield* call("GET", "/api/report/snapshot/nope", undefined, {
+        "sec-fetch-site": "cross-site"
+      })
+      expect(read.status).toBe(404)
+      const sameSite = yield* call("GET", "/api/report/snapshot?domain=example.com", undefined, {
+        "sec-fetch-site": "same-origin"
+      })
+      expect(sameSite.status).toBe(201)
+      expect(sameSite.headers["deprecation"]).toMatch(/^@\d+$/)
+      expect(sameSite.headers["link"]).toMatch(/rel="successor-version"/)
+    })
+  )
+
+  it.effect("405 names the methods that are allowed, and never the request's own", () =>
+    Effect.gen(function* () {
+      const wrong = yield* call("PUT", "/api/report/snapshot")
+      expect(wrong.status).toBe(405)
+      expect(wrong.headers["allow"]).toBe("POST, GET, HEAD")
+      expect(wrong.json).toEqual({ error: "PUT is not allowed on /api/report/snapshot; use POST, GET, HEAD" })
+      for (const path of ["/api/badge/%E0%A4%A", "/api/badge/%zz", "/api/pdf/%FF"]) {
+        const r = yield* call("GET", path)
+        expect([path, r.status]).toEqual([path, 400])
+        expect(r.json.error).toMatch(/percent-encoded/)
+      }
+    })
+  )
+
+  it.effect("an answer quotes at most 80 characters of any input, ending in an ellipsis", () =>
+    Effect.gen(function* () {
+      const long = "q".repeat(600)
+      for (const [method, path, body] of [
+        ["GET", `/api/${long}`, undefined],
+        ["DELETE", `/api/badge/${long}`, undefined],
+        ["GET", `/api/dns/lookup?domain=${long}.com`, undefined],
+        ["GET", `/api/dns/lookup?domain=example.com&type=${long}`, undefined],
+        ["GET", `/api/badge/${long}`, undefined],
+        ["GET", `/api/report/snapshot/${long}`, undefined],
+        ["GET", `/api/report/everything?domain=example.com&format=${long}`, undefined],
+        ["POST", "/api/scan", { domain: long }],
+        ["POST", "/api/csp/scan", { url: `https://${long}` }],
+        ["POST", "/api/security-headers/generate", { preset: long }],
+        ["POST", "/api/ai/explain", { issue_type: long }],
+        ["POST", "/api/email/spf/generate", { mechanisms: [{ type: long, value: long }] }]
+      ] as const) {
+        const r = yield* call(method, path, body)
+        const where = `${method} ${path.slice(0, 40)} ${JSON.stringify(body ?? "").slice(0, 40)}`
+        expect([where, r.status >= 400, typeof r.json?.error]).toEqual([where, true, "string"])
+        expect([where, longestRun(r.json.error, "q") <= 80]).toEqual([where, true])
+        if (longestRun(r.json.error, "q") > 40) expect(r.json.error).toContain("…")
+      }
+    })
+  )
+
+  it.effect("CONNECT and an unknown Expect get a JSON answer, not a closed connection or an empty 417", () =>
+    Effect.gen(function* () {
+      const connect = yield* rawSocket("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+      expect(connect).toMatch(/^HTTP\/1\.1 405 /)
+      expect(connect).toMatch(/\r\nAllow: GET, HEAD, POST\r\n/i)
+      expect(bodyOf(connect).error).toMatch(/CONNECT is not allowed/)
+      const expectation = yield* rawSocket("GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: 999-bogus\r\n\r\n")
+      expect(expectation).toMatch(/^HTTP\/1\.1 417 /)
+      expect(bodyOf(expectation)).toEqual({
+        error: "Expect: '999-bogus' is not supported; only 100-continue is"
+      })
     })
   )
 
@@ -141,6 +229,48 @@ layer(testApp({ MAX_BODY_BYTES: "65536" }))("hostile requests at the edge", (it)
       }
       const longKey = yield* call("POST", "/api/csp/scan", { url: 5, ["k".repeat(10_000)]: 1 })
       expect(isBoundedError(longKey.json)).toBe(true)
+    })
+  )
+})
+
+layer(testApp({ REQUEST_TIMEOUT_MS: "1000" }))("requests that never finish arriving", (it) => {
+  it.effect("a body that stops arriving gets a JSON 408, and the connection is closed", () =>
+    Effect.gen(function* () {
+      const reply = yield* rawSocketOpen(
+        [
+          "POST /api/scan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n",
+          '{"domain":'
+        ],
+        50,
+        15_000
+      )
+      expect(reply).toMatch(/^HTTP\/1\.1 408 /)
+      expect(bodyOf(reply)).toEqual({ error: "the request took too long to arrive" })
+    })
+  )
+
+  it.effect(
+    "a kept-alive connection idle for longer than REQUEST_TIMEOUT_MS between requests is still served",
+    () =>
+      Effect.gen(function* () {
+        const health = "GET /api/health HTTP/1.1\r\nHost: x\r\n"
+        // the second request 3 s after the first answer: idle time is not a slow request
+        const reply = yield* rawSocketOpen(
+          [`${health}\r\n`, `${health}Connection: close\r\n\r\n`],
+          3_000,
+          15_000
+        )
+        expect(reply.match(/HTTP\/1\.1 200 /g)?.length).toBe(2)
+      })
+  )
+
+  it.effect("headers that trickle in for longer than REQUEST_TIMEOUT_MS get a JSON 408", () =>
+    Effect.gen(function* () {
+      // one header line every 200 ms, for 6 s if nothing stops it
+      const trickle = Array.from({ length: 30 }, (_, i) => `X-Slow-${i}: a\r\n`)
+      const reply = yield* rawSocketOpen(["GET /api/health HTTP/1.1\r\nHost: x\r\n", ...trickle], 200, 15_000)
+      expect(reply).toMatch(/^HTTP\/1\.1 408 /)
+      expect(bodyOf(reply).error).toMatch(/took too long to arrive/)
     })
   )
 })

@@ -76,3 +76,33 @@ export const rawSocket = (bytes: string) =>
       socket.on("error", () => {})
     })
   )
+
+/**
+ * Bytes onto a socket that stays open: `parts` are written `everyMs` apart, and the reply is
+ * whatever arrived when the server closed the connection, or after `giveUpMs` (then "").
+ */
+export const rawSocketOpen = (parts: ReadonlyArray<string>, everyMs: number, giveUpMs: number) =>
+  Effect.flatMap(serverPort, (port) =>
+    Effect.async<string, Error>((resume) => {
+      const received: Array<Buffer> = []
+      const timers: Array<NodeJS.Timeout> = []
+      const socket = net.connect(port, "127.0.0.1", () =>
+        parts.forEach((part, i) =>
+          timers.push(setTimeout(() => socket.writable && socket.write(part), i * everyMs))
+        )
+      )
+      let finished = false
+      const done = (text: string) => {
+        if (finished) return
+        finished = true
+        timers.forEach(clearTimeout)
+        socket.destroy()
+        resume(Effect.succeed(text))
+      }
+      timers.push(setTimeout(() => done(""), giveUpMs))
+      socket.on("data", (c: Buffer) => received.push(c))
+      socket.on("close", () => done(Buffer.concat(received).toString("utf8")))
+      socket.on("error", () => {})
+      return Effect.sync(() => done(""))
+    })
+  )

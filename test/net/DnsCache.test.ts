@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Exit } from "effect"
-import type { DnsAnswer } from "../../src/net/Dns.ts"
+import type { DnsAnswer } from "../../src/net/DnsTypes.ts"
 import { type Asked, DnsCache } from "../../src/net/DnsCache.ts"
 
 const answer = (name: string, ttl: number): DnsAnswer => ({

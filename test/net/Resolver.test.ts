@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as DnsPacket from "dns-packet"
 import { ConfigProvider, Effect, Fiber, Layer, TestClock } from "effect"
-import { DnsError } from "../../src/net/Dns.ts"
+import { DnsError } from "../../src/net/DnsTypes.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { fakeDnsServer, reply } from "./FakeDnsServer.ts"
 

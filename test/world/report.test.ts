@@ -158,7 +158,7 @@ describe("the Everything Report in the world", () => {
         expect(r.status).toBe(201)
         expect(r.headers["deprecation"]).toMatch(/^@\d+$/)
         expect(r.headers["link"]).toMatch(
-          /^<[^>]+\/api\/report\/snapshot\?domain=perfect\.com>;.*rel="successor-version"/
+          /^<[^>]*\/api\/report\/snapshot\?domain=perfect\.com>;.*rel="successor-version"/
         )
         const read = yield* call("GET", `/api/report/snapshot/${r.json.evidence.snapshotId}`)
         expect(read.text).toBe(r.text)

@@ -5,7 +5,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Facts } from "../../src/checks/Facts.ts"
-import { MailServers } from "../../src/checks/MailServers.ts"
+import { MailServers } from "../../src/checks/shared/MailServers.ts"
 import { Spf } from "../../src/checks/spf/Spf.ts"
 import { runCheck, withFacts } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"

@@ -4,7 +4,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { emailCheck } from "../../src/scan/EmailCheck.ts"
+import { emailCheck } from "../../src/composite/EmailCheck.ts"
 import { EMAIL_SPECS } from "../score/specs.ts"
 import { ScanWorld } from "./scanWorld.ts"
 

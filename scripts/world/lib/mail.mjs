@@ -46,9 +46,10 @@ postlog   unix-dgram n  -       n       -       1       postlogd
 
 /**
  * main.cf and master.cf for `hosts`: [{ host, addr, tls: valid|expired|selfsigned|wrongname|none,
- * key, cert, domain }]. Pure: `generatePostfix` writes them, test/world/loopback.test.ts audits them.
+ * key, cert, domain }]; `extra` main.cf lines go last (they override). Pure: `generatePostfix`
+ * writes them, test/world/loopback.test.ts audits them.
  */
-export const postfixConfig = (root, hosts) => {
+export const postfixConfig = (root, hosts, extra = []) => {
   const state = stateDir(root)
   const domains = [...new Set(hosts.map((h) => h.domain))]
   const main = [
@@ -90,6 +91,7 @@ export const postfixConfig = (root, hosts) => {
     // default 100 s, up to 100 per listener, buried the machine under a batch scan. Keep few, briefly.
     "default_process_limit = 20",
     "max_idle = 5s",
+    ...extra,
     ""
   ].join("\n")
   const listeners = hosts.map((h) => {
@@ -110,7 +112,10 @@ export const generatePostfix = (root, hosts) => {
     mkdirp(join(state, sub))
     link(join(state, sub), join(dir, sub))
   }
-  const { main, master } = postfixConfig(root, hosts)
+  // WORLD_POSTFIX_MAIN_CF: main.cf lines to add (one a line), to try a setting without editing the
+  // generator, or to make Postfix misbehave on purpose (test/world/lifecycle.test.ts).
+  const extra = (process.env.WORLD_POSTFIX_MAIN_CF ?? "").split("\n").filter((line) => line.trim() !== "")
+  const { main, master } = postfixConfig(root, hosts, extra)
   write(join(dir, "main.cf"), main)
   write(join(dir, "master.cf"), master)
   return dir

@@ -5,11 +5,17 @@
  */
 import { Effect, Either, Schema } from "effect"
 import { AppConfig, type DnsblZone } from "../../Config.ts"
-import type { DnsAnswer, DnsError } from "../../net/Dns.ts"
+import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
-import { IMPLICIT_DESCRIPTION, MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
+import {
+  IMPLICIT_DESCRIPTION,
+  MailServers,
+  type MxStatus,
+  mxUnknown,
+  targets
+} from "../shared/MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { about } from "./About.ts"
 

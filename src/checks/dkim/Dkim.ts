@@ -7,7 +7,13 @@ import { Clock, Effect, Schema } from "effect"
 import { define, need } from "../Check.ts"
 import { type FactContext, Facts } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxtEach, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
+import {
+  isTxtError,
+  lookupTxtEach,
+  normaliseDomain,
+  type TxtOutcome,
+  type TxtSource
+} from "../shared/TxtOutcome.ts"
 import { DkimKeyStatus, looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
 import { about } from "./About.ts"

@@ -8,7 +8,13 @@ import { Effect, Schema } from "effect"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
 import { Status } from "../Status.ts"
-import { isTxtError, lookupTxt, normaliseDomain, type TxtOutcome, type TxtSource } from "../TxtOutcome.ts"
+import {
+  isTxtError,
+  lookupTxt,
+  normaliseDomain,
+  type TxtOutcome,
+  type TxtSource
+} from "../shared/TxtOutcome.ts"
 import {
   DmarcPolicy,
   DmarcSyntaxError,

@@ -4,7 +4,7 @@
  * A type whose lookup failed is absent from `records` and listed in `errors`: unknown, not empty.
  */
 import { Clock, Effect, Either, Schema } from "effect"
-import { type DnsAnswer, type DnsError, type RecordType, RecordTypes } from "../../net/Dns.ts"
+import { type DnsAnswer, type DnsError, type RecordType, RecordTypes } from "../../net/DnsTypes.ts"
 import { joinTxt } from "../../net/DnsWire.ts"
 import { DateTime } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"

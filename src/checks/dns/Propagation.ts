@@ -5,7 +5,7 @@
  */
 import { Clock, Effect, Either, Schema } from "effect"
 import { AppConfig, type PropagationResolver } from "../../Config.ts"
-import type { DnsAnswer, DnsError, RecordType } from "../../net/Dns.ts"
+import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import { joinTxt } from "../../net/DnsWire.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"

@@ -6,7 +6,7 @@
  * data that then arrives is bogus; no data even then means the zone is unreachable (unknown).
  */
 import { Effect, Schema } from "effect"
-import type { DnsAnswer, DnsError, RecordType } from "../../net/Dns.ts"
+import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import type { DnskeyData, DsData, Nsec3ParamData, RrsigData } from "../../net/DnsWire.ts"
 import { AlgorithmSecurity, algorithmName, algorithmSecurity, weakest } from "../../records/DnssecKeys.ts"
 import { algorithmRow, unusableReason } from "../../records/DnssecRegistry.ts"

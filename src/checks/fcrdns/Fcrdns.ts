@@ -6,12 +6,18 @@
  * `analyse` gives the verdict.
  */
 import { Effect, Either, Schema } from "effect"
-import type { DnsError } from "../../net/Dns.ts"
+import type { DnsError } from "../../net/DnsTypes.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { canonicalAddress } from "../blocklist/Blocklist.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
-import { IMPLICIT_DESCRIPTION, MailServers, type MxStatus, mxUnknown, targets } from "../MailServers.ts"
+import {
+  IMPLICIT_DESCRIPTION,
+  MailServers,
+  type MxStatus,
+  mxUnknown,
+  targets
+} from "../shared/MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 import { about } from "./About.ts"
 

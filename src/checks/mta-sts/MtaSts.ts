@@ -10,9 +10,9 @@ import { Effect, Schema } from "effect"
 import { define } from "../Check.ts"
 import { Facts } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxt, type TxtOutcome } from "../TxtOutcome.ts"
-import { IMPLICIT_DESCRIPTION } from "../MailServers.ts"
-import { isFetchError, type FetchOutcome } from "../bimi/BimiFetch.ts"
+import { isTxtError, lookupTxt, type TxtOutcome } from "../shared/TxtOutcome.ts"
+import { IMPLICIT_DESCRIPTION } from "../shared/MailServers.ts"
+import { isFetchError, type FetchOutcome } from "../shared/FetchOutcome.ts"
 import {
   isStsRecord,
   mxMatches,

@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { Status } from "../Status.ts"
-import { isTxtError, type TxtOutcome } from "../TxtOutcome.ts"
+import { isTxtError, type TxtOutcome } from "../shared/TxtOutcome.ts"
 import { mailboxDomain } from "../../records/DmarcRecord.ts"
 import { Strings } from "../../records/Schemas.ts"
 

@@ -19,7 +19,7 @@ import {
   mxUnknown,
   targets,
   unresolvedHosts
-} from "../MailServers.ts"
+} from "../shared/MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 import { about } from "./About.ts"
 

@@ -9,7 +9,7 @@
  * Terms whose target depends on the message (macros other than %{d}) are counted but not followed.
  */
 import { Effect, Either } from "effect"
-import type { DnsError } from "../../net/Dns.ts"
+import type { DnsError } from "../../net/DnsTypes.ts"
 import { parse, selectSpf, type Located, type ParsedSpf, type Term } from "../../records/SpfParse.ts"
 
 /** The DNS questions SPF asks: shaped like the Resolver's `txt`, `addresses` and `mx`. */

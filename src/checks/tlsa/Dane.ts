@@ -6,7 +6,7 @@
 import { createHash, X509Certificate } from "node:crypto"
 import { Schema } from "effect"
 import type { CertificateFacts } from "../../net/Certificate.ts"
-import type { DnsAnswer } from "../../net/Dns.ts"
+import type { DnsAnswer } from "../../net/DnsTypes.ts"
 import type { TlsaData } from "../../net/DnsWire.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { Strings } from "../../records/Schemas.ts"

@@ -15,11 +15,11 @@ import {
   SELECTORS,
   USAGES,
   usageDescription
-} from "../../generate/Tlsa.ts"
+} from "../../generate/TlsaGenerator.ts"
 import { define } from "../Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
 import { Facts } from "../Facts.ts"
-import { IMPLICIT_DESCRIPTION, MailServers, MX_BOGUS } from "../MailServers.ts"
+import { IMPLICIT_DESCRIPTION, MailServers, MX_BOGUS } from "../shared/MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { DaneHost, DaneSummary, summarise, tlsaName, verifyHost } from "./Dane.ts"
 import { about } from "./About.ts"

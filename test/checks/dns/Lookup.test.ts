@@ -9,7 +9,7 @@ import {
   LookupResult,
   parseTypes
 } from "../../../src/checks/dns/Lookup.ts"
-import { DnsError, type RecordType, RecordTypes } from "../../../src/net/Dns.ts"
+import { DnsError, type RecordType, RecordTypes } from "../../../src/net/DnsTypes.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet, runFake } from "../facts.ts"

@@ -8,7 +8,7 @@ import {
   type PropagationFacts,
   PropagationResult
 } from "../../../src/checks/dns/Propagation.ts"
-import { DnsError, type RecordType } from "../../../src/net/Dns.ts"
+import { DnsError, type RecordType } from "../../../src/net/DnsTypes.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet, runFake } from "../facts.ts"

@@ -10,7 +10,7 @@ import {
   type TlsaFacts,
   TlsaResult
 } from "../../../src/checks/tlsa/Tlsa.ts"
-import { DnsError } from "../../../src/net/Dns.ts"
+import { DnsError } from "../../../src/net/DnsTypes.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet } from "../facts.ts"

@@ -1,0 +1,177 @@
+/**
+ * The DMARC fixes of `/ai/fix` (docs/ai.md): the domain's current record, read through the DMARC
+ * check, changed only where the issue asks, rebuilt by the project's DMARC generator
+ * (`generate/DmarcGenerator.ts`, which drops what RFC 7489 6.3 does not define) and judged by the DMARC check
+ * with the proposal published in place of the current record. Report addresses, alignment, failure
+ * options and the subdomain policy are kept unless they are the issue.
+ */
+import { Effect, Either } from "effect"
+import { analyseDmarc, Dmarc, dmarcName, gatherDmarc } from "../checks/dmarc/Dmarc.ts"
+import { Facts } from "../checks/Facts.ts"
+import { generateDmarc, type DmarcGenerateInput } from "../generate/DmarcGenerator.ts"
+import { isDmarcRecord, isNearDmarcRecord, parseDmarc } from "../records/DmarcRecord.ts"
+import type { IssueId } from "../score/Catalogue.ts"
+import type { Proposal } from "./FixSpf.ts"
+import { runCheck, withFacts } from "../scan/Scanner.ts"
+
+const POLICIES = ["none", "quarantine", "reject"] as const
+type Policy = (typeof POLICIES)[number]
+
+/** A misspelt policy (`p=rejected`, `p=Quarantine `) read as the policy it most likely meant. */
+const policyLike = (raw: string | undefined): Policy | undefined => {
+  const v = (raw ?? "").trim().toLowerCase()
+  return v === "" ? undefined : POLICIES.find((p) => p.startsWith(v.slice(0, 3)))
+}
+
+const STRONGER: Record<Policy, Policy> = { none: "quarantine", quarantine: "reject", reject: "reject" }
+
+/** The generator's input from the current record and the issue. Pure. */
+export const planDmarc = (
+  issue: IssueId,
+  domain: string,
+  current: string | undefined,
+  rua: string | undefined
+): { readonly input: DmarcGenerateInput; readonly changes: Array<string> } => {
+  const changes: Array<string> = []
+  if (current === undefined) {
+    const address = rua ?? `mailto:dmarc-reports@${domain}`
+    changes.push(`new record: p=none (monitoring first, RFC 7489 6.7) with aggregate reports to ${address}`)
+    return { input: { domain, policy: "none", rua: [address] }, changes }
+  }
+  // a record that starts with text before v=DMARC1 is read from v=DMARC1 on
+  const text = current.slice(Math.max(0, current.search(/v\s*=\s*DMARC1/i)))
+  if (text !== current) changes.push("the value now begins with v=DMARC1")
+  const parsed = parseDmarc(text)
+  const raw = (name: string) => parsed.tags.find((t) => t.name.toLowerCase() === name)?.value
+  let p: Policy = parsed.p ?? policyLike(raw("p")) ?? "none"
+  if (parsed.p === null && raw("p") !== undefined) changes.push(`p=${raw("p")} read as p=${p}`)
+  if (issue === "dmarc_policy_none" || issue === "dmarc_policy_quarantine") {
+    changes.push(`p=${p} became p=${STRONGER[p]}`)
+    p = STRONGER[p]
+  }
+  // report addresses: mailto only; a bare address gets its mailto:; at most two (RFC 7489 6.2)
+  const addresses = (raw("rua") ?? "")
+    .split(",")
+    .map((u) => u.trim())
+    .filter((u) => u !== "")
+    .flatMap((u) => {
+      if (/^mailto:/i.test(u)) return [u]
+      if (/^[^\s:@]+@[^\s@]+$/.test(u)) {
+        changes.push(`rua ${u} became mailto:${u}`)
+        return [`mailto:${u}`]
+      }
+      changes.push(`removed rua ${u}: receivers need only support mailto:`)
+      return []
+    })
+  if (rua !== undefined && !addresses.includes(rua)) addresses.unshift(rua)
+  if (addresses.length === 0) {
+    addresses.push(`mailto:dmarc-reports@${domain}`)
+    changes.push(`added rua=mailto:dmarc-reports@${domain}`)
+  }
+  if (addresses.length > 2) changes.push(`kept the first two of ${addresses.length} rua addresses`)
+  const sp = issue === "dmarc_subdomain_policy_none" ? undefined : (parsed.sp ?? undefined)
+  if (sp === undefined && parsed.sp !== null) changes.push("removed sp=none: subdomains now follow p")
+  const pct = issue === "dmarc_pct_below_100" || parsed.pct === 100 ? undefined : (parsed.pct ?? undefined)
+  if (parsed.pct !== null && pct === undefined && parsed.pct !== 100)
+    changes.push(`removed pct=${parsed.pct}`)
+  if (parsed.unknownTags.length > 0) changes.push(`removed unknown tags ${parsed.unknownTags.join(", ")}`)
+  if (parsed.t === true) changes.push("removed t=y: the policy now applies fully")
+  return {
+    input: {
+      domain,
+      policy: p,
+      rua: addresses.slice(0, 2),
+      ruf: parsed.ruf.map((u) => u.uri),
+      sp,
+      np: parsed.np ?? undefined,
+      pct,
+      adkim: parsed.adkim ?? undefined,
+      aspf: parsed.aspf ?? undefined,
+      fo: parsed.fo?.join(":"),
+      ri: parsed.ri ?? undefined
+    },
+    changes
+  }
+}
+
+/**
+ * The record the fix starts from: the domain's own at `_dmarc` (one inherited from the
+ * organisational domain is not changed here), the first if there are several, and a near-record
+ * (` v=DMARC1...`, issue dmarc_leading_space) when there is no proper one. undefined: none, or
+ * the lookup failed (then nothing is kept that could not be read: the caller says so).
+ */
+const currentRecord = (domain: string) =>
+  withFacts(
+    domain,
+    Effect.flatMap(Facts, (facts) =>
+      facts.txt(dmarcName(domain)).pipe(
+        Effect.map((all) => all.find(isDmarcRecord) ?? all.find(isNearDmarcRecord)),
+        Effect.either
+      )
+    )
+  )
+
+/**
+ * A domain without its own record that inherits the organisational domain's (RFC 7489 6.6.3): a
+ * new record must not weaken what applies today, so it starts from the inherited policy (the
+ * organisation's sp, else p) and report addresses.
+ */
+const inheritedStart = (domain: string) =>
+  Effect.map(runCheck(Dmarc, domain), (result) => {
+    if (!result.inherited || result.effectivePolicy === undefined) return undefined
+    const rua = result.rua.length > 0 ? `; rua=${result.rua.join(",")}` : ""
+    return {
+      record: `v=DMARC1; p=${result.effectivePolicy}${rua}`,
+      note: `started from the policy ${domain} inherits from ${result.organisationalDomain} today (p=${result.effectivePolicy})`
+    }
+  })
+
+/** The DMARC check's verdict on `proposal` published at `_dmarc.<domain>` in place of the current. */
+export const judgeDmarc = (domain: string, proposal: Proposal) =>
+  withFacts(
+    domain,
+    Effect.gen(function* () {
+      const facts = yield* Facts
+      const txt = (name: string) =>
+        name.toLowerCase().replace(/\.$/, "") === proposal.name
+          ? facts.txt(name).pipe(
+              Effect.orElseSucceed(() => [] as ReadonlyArray<string>),
+              Effect.map((all) => [
+                ...all.filter((t) => !isDmarcRecord(t) && !isNearDmarcRecord(t)),
+                proposal.value
+              ])
+            )
+          : facts.txt(name)
+      const result = analyseDmarc(yield* gatherDmarc({ txt, mx: facts.mx }, domain))
+      return { valid: result.valid, policy: result.policy ?? "none", issues: result.issues }
+    })
+  )
+
+export const proposeDmarc = (
+  issue: IssueId,
+  domain: string,
+  override: string | undefined,
+  rua: string | undefined
+) =>
+  Effect.gen(function* () {
+    const read = Either.map(
+      override !== undefined ? Either.right(override) : yield* currentRecord(domain),
+      (record) => (record === undefined ? undefined : { record, note: undefined })
+    )
+    if (Either.isLeft(read))
+      return Either.left(`the DMARC record of ${domain} could not be read (${read.left._tag}); retry later`)
+    const own = read.right ?? (yield* inheritedStart(domain))
+    const { input, changes } = planDmarc(issue, domain, own?.record, rua)
+    if (own?.note) changes.unshift(own.note)
+    return Either.mapBoth(generateDmarc(input), {
+      onLeft: (e) => e.message,
+      onRight: (g): Proposal => ({
+        name: dmarcName(domain),
+        value: g.record,
+        // the report authorisations are published by the destinations, not here: the warnings say so
+        extra: [],
+        changes,
+        warnings: g.warnings
+      })
+    })
+  })

@@ -1,0 +1,141 @@
+/**
+ * The `domain-audit` command line, parsed: a subcommand (`serve`, `scan`, `batch`) and its options.
+ * Pure: argv in, a command or a usage error out. Options are read by node's `util.parseArgs`
+ * (strict: a misspelt option is an error, not silently ignored), which reads a lone `-` as the
+ * positional it is (stdin), wherever the options stand.
+ */
+import { parseArgs } from "node:util"
+import { Either } from "effect"
+import { normaliseDomain } from "../api/Domain.ts"
+import { type BatchOptions, parseCli as parseBatch, USAGE as BATCH_USAGE } from "../batch/Cli.ts"
+
+export const USAGE = `usage: domain-audit <command> [options]
+
+How well is this domain protected? DNS, DNSSEC, email authentication, mail transport and web
+security, scored.
+
+commands:
+  serve                     run the HTTP API (http://HOST:PORT/api; settings from the environment)
+  scan <domain> [--json]    scan one domain and print its grade, categories and top issues
+                            (--json: the same JSON as POST /api/scan)
+  batch <list | -> [opts]   scan a list of domains into JSONL or CSV, resumable
+
+Run 'domain-audit <command> --help' for a command's options. Settings (resolvers, timeouts,
+limits) come from the environment: the README's Configuration table.`
+
+export const SERVE_USAGE = `usage: domain-audit serve
+
+Runs the HTTP API until SIGINT or SIGTERM: every endpoint under /api, the OpenAPI document at
+/api/openapi.json and its rendering at /api/docs. HOST, PORT and every other setting come from the
+environment (the README's Configuration table). 'npm start' runs this.`
+
+export const SCAN_USAGE = `usage: domain-audit scan <domain> [--json]
+
+Scans one domain with every check (as POST /api/scan does, without the service's cache) and prints
+a summary: grade, percentage, each category, the most severe issues, and what could not be judged.
+The domain is read as the API reads it: a URL gives its host, IDNs become A-labels.
+
+options:
+  --json        print the score as JSON, the same document POST /api/scan answers
+  -h, --help    this text
+
+Exit status: 0 when the domain was scanned (whatever its grade), 1 when the scan could not run,
+2 on a usage error or a domain that cannot be scanned (an IP address, a single label...).`
+
+export type Command =
+  | { readonly _tag: "Help"; readonly text: string }
+  | { readonly _tag: "Serve" }
+  | { readonly _tag: "Scan"; readonly domain: string; readonly json: boolean }
+  | { readonly _tag: "Batch"; readonly options: BatchOptions }
+
+/** A usage error: the message and the usage text of the command it concerns. */
+export interface UsageProblem {
+  readonly message: string
+  readonly usage: string
+}
+
+const problem = (message: string, usage: string): Either.Either<Command, UsageProblem> =>
+  Either.left({ message, usage })
+
+type Read = {
+  readonly values: Record<string, string | boolean | undefined>
+  readonly positionals: Array<string>
+}
+
+/** `argv` read against `options` (booleans only), or the usage error of an unknown option. */
+const strict = (
+  argv: ReadonlyArray<string>,
+  flags: ReadonlyArray<string>,
+  usage: string
+): Read | UsageProblem => {
+  try {
+    const options = Object.fromEntries(flags.map((flag) => [flag, { type: "boolean" as const }]))
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { ...options, help: { type: "boolean", short: "h" } }
+    })
+  } catch (e) {
+    return { message: e instanceof Error ? e.message : String(e), usage }
+  }
+}
+
+const parseServe = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
+  const read = strict(argv, [], SERVE_USAGE)
+  if ("message" in read) return Either.left(read)
+  if (read.values.help) return Either.right({ _tag: "Help", text: SERVE_USAGE })
+  return read.positionals.length > 0
+    ? problem(`serve takes no arguments; got ${read.positionals.join(" ")}`, SERVE_USAGE)
+    : Either.right({ _tag: "Serve" })
+}
+
+const parseScan = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
+  const read = strict(argv, ["json"], SCAN_USAGE)
+  if ("message" in read) return Either.left(read)
+  const { values, positionals } = read
+  if (values.help) return Either.right({ _tag: "Help", text: SCAN_USAGE })
+  if (positionals.length !== 1)
+    return problem(
+      positionals.length === 0
+        ? "name the domain to scan"
+        : `one domain at a time; got ${positionals.length}: ${positionals.join(" ")}`,
+      SCAN_USAGE
+    )
+  return Either.match(normaliseDomain(positionals[0]!), {
+    onLeft: (reason) => problem(reason, SCAN_USAGE),
+    onRight: (domain) => Either.right({ _tag: "Scan", domain, json: values.json === true })
+  })
+}
+
+const parseBatchCommand = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> =>
+  Either.match(parseBatch(argv), {
+    onLeft: (message) => problem(message, BATCH_USAGE),
+    onRight: (parsed) =>
+      Either.right(
+        parsed._tag === "Help"
+          ? { _tag: "Help", text: BATCH_USAGE }
+          : { _tag: "Batch", options: parsed.options }
+      )
+  })
+
+/** The command of `argv` (without node and the script). */
+export const parseCommand = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
+  const [name, ...rest] = argv
+  switch (name) {
+    case "serve":
+      return parseServe(rest)
+    case "scan":
+      return parseScan(rest)
+    case "batch":
+      return parseBatchCommand(rest)
+    case "help":
+    case "--help":
+    case "-h":
+      return Either.right({ _tag: "Help", text: USAGE })
+    case undefined:
+      return problem("name a command", USAGE)
+    default:
+      return problem(`unknown command '${name}'`, USAGE)
+  }
+}

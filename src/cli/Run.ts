@@ -1,0 +1,138 @@
+/**
+ * Runs a `domain-audit` command as the process: settings -> the layers it needs -> its work, with the
+ * exit status a shell can act on: 0 done, 1 a fatal error, 2 a usage error, 130 interrupted (Ctrl-C).
+ * `serve` logs as the server always has; `scan` and `batch` log to stderr, so that stdout carries
+ * only their results (a summary, JSON, or the CSV/JSONL records).
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Cause, Effect, Either, Exit, Logger, Schema } from "effect"
+import { AppConfig } from "../Config.ts"
+import { inProcess, runBatch } from "../batch/Batch.ts"
+import { isFailure } from "../batch/Record.ts"
+import type { BatchOptions } from "../batch/Cli.ts"
+import { ScanNetLive } from "../scan/ScanLive.ts"
+import { unscannableReason } from "../scan/Scannable.ts"
+import { ScanScore } from "../score/Score.ts"
+import { type Command, parseCommand } from "./Commands.ts"
+import { scanSummary } from "./ScanSummary.ts"
+
+/** The command line was wrong: exit 2, with the command's usage. */
+class UsageError {
+  readonly _tag = "UsageError"
+  constructor(
+    readonly message: string,
+    readonly usage: string
+  ) {}
+}
+
+/** The work could not be done: exit 1. */
+class CommandError {
+  readonly _tag = "CommandError"
+  constructor(readonly message: string) {}
+}
+
+/**
+ * The server and the cluster are loaded only by the commands that use them (esbuild splits them
+ * into chunks of their own): the HTTP API's modules cost a process ~1 s of CPU and ~95 MB at start,
+ * the cluster's ~45 MB more, which a `scan` or an in-process `batch` has no use for.
+ */
+const serve = Effect.flatMap(
+  Effect.promise(() => import("./Serve.ts")),
+  (m) => m.serve
+)
+
+const encodeScore = Schema.encodeSync(ScanScore)
+
+/** One domain scanned and scored here, printed as a summary or as POST /scan's JSON. */
+const scanOne = (domain: string, json: boolean) =>
+  Effect.gen(function* () {
+    const record = yield* inProcess(domain).pipe(Effect.provide(ScanNetLive))
+    if (isFailure(record))
+      return yield* Effect.fail(new CommandError(`the scan could not run: ${record.error}`))
+    process.stdout.write(
+      json
+        ? JSON.stringify(encodeScore(record.score), null, 2) + "\n"
+        : scanSummary(record, unscannableReason(record.scan))
+    )
+  })
+
+const batch = (options: BatchOptions) =>
+  Effect.gen(function* () {
+    if (!options.cluster) return yield* runBatch(options, inProcess).pipe(Effect.provide(ScanNetLive))
+    const { batchOnCluster } = yield* Effect.promise(() => import("./ClusterBatch.ts"))
+    return yield* batchOnCluster(options)
+  })
+
+/** Logs on stderr as logfmt, at LOG_LEVEL. */
+const onStderr = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(AppConfig, (config) => Logger.withMinimumLogLevel(self, config.logLevel)).pipe(
+    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)))
+  )
+
+const commandEffect = (command: Command): Effect.Effect<unknown, unknown, AppConfig> => {
+  switch (command._tag) {
+    case "Help":
+      return Effect.sync(() => void process.stdout.write(command.text + "\n"))
+    case "Serve":
+      return serve
+    case "Scan":
+      return onStderr(scanOne(command.domain, command.json))
+    case "Batch":
+      return onStderr(batch(command.options))
+  }
+}
+
+const exitCode = (exit: Exit.Exit<unknown, unknown>, interruptedCode: number): number => {
+  if (Exit.isSuccess(exit)) return 0
+  if (Cause.isInterruptedOnly(exit.cause)) return interruptedCode
+  const failure = Cause.failureOption(exit.cause)
+  if (failure._tag === "None") {
+    process.stderr.write(`domain-audit: ${Cause.pretty(exit.cause)}\n`)
+    return 1
+  }
+  const error = failure.value
+  if (error instanceof UsageError) {
+    process.stderr.write(`domain-audit: ${error.message}\n\n${error.usage}\n`)
+    return 2
+  }
+  // The batch's file errors and ours carry a message; a setting that cannot be read (ConfigError)
+  // names it in its text.
+  const message = (error as { readonly message?: unknown }).message
+  process.stderr.write(`domain-audit: ${typeof message === "string" ? message : String(error)}\n`)
+  return 1
+}
+
+/**
+ * One Ctrl-C can arrive two or three times: the terminal signals the whole process group, and npm
+ * and the launcher (bin/domain-audit.mjs) pass the signal on to their child as well. The first one
+ * stops the command (`runMain` interrupts it, and a batch says how to resume); copies within a second
+ * are that same keypress; a signal after that is a second Ctrl-C: quit at once (a batch's output
+ * stays resumable: a torn last record is cut off by the next run).
+ */
+const ECHO_MS = 1000
+const takeRepeatedSignals = () => {
+  let firstMs: number | undefined
+  const onSignal = () => {
+    const now = Date.now()
+    if (firstMs === undefined) firstMs = now
+    else if (now - firstMs > ECHO_MS) process.exit(130)
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+}
+
+/** Runs the command of `argv` (without node and the script) as this process, then exits. */
+export const runCli = (argv: ReadonlyArray<string>): void => {
+  takeRepeatedSignals()
+  const parsed = parseCommand(argv)
+  const program: Effect.Effect<unknown, unknown> = Either.match(parsed, {
+    onLeft: (p) => Effect.fail(new UsageError(p.message, p.usage)),
+    onRight: (command) => Effect.provide(commandEffect(command), AppConfig.Default)
+  })
+  // The server ends 0 when stopped, as a service should; a stopped batch or scan is not done: 130.
+  const interruptedCode = Either.isRight(parsed) && parsed.right._tag === "Serve" ? 0 : 130
+  NodeRuntime.runMain(program, {
+    disableErrorReporting: true,
+    teardown: (exit, onExit) => onExit(exitCode(exit, interruptedCode))
+  })
+}

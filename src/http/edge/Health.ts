@@ -1,0 +1,111 @@
+/**
+ * What `GET /health` answers, kept current in the background (issue 12: /health stays fast under
+ * any load). The database check (a write read back, WAL mode) runs every `HEALTH_REFRESH_MS` on its
+ * own fiber; a request only reads the last outcome, so /health touches neither the database nor
+ * the Effect runtime: the gatekeeper answers it in node's request event (`Gatekeeper.ts`), before
+ * any queued scan work, and the API handler reads the same state.
+ *
+ * A check that has not completed for `STALE_AFTER` refresh periods (the database hangs, or the
+ * process is too busy to run it) turns the service `degraded`, with the age in the answer: a probe
+ * never reads an old "healthy" as current.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Schedule } from "effect"
+import { AppConfig } from "../../Config.ts"
+import { Health as HealthSchema } from "../../api/Misc.ts"
+
+const STALE_AFTER = 5
+
+interface DatabaseHealth {
+  readonly status: "healthy" | "degraded"
+  readonly journalMode: string
+  readonly latencyMs: number
+  readonly checkedAt: string
+}
+
+/** What a /health request answers: 200 with the body, or 503 with `{error}`. */
+export type HealthAnswer =
+  | { readonly status: 200; readonly body: HealthBody }
+  | { readonly status: 503; readonly body: { readonly error: string } }
+
+/** The contract's shape (`api/Misc.ts`): every service's status, with its details. */
+export type HealthBody = typeof HealthSchema.Type
+
+/**
+ * The database is usable when a write can be read back (snapshots need both), and healthy when it
+ * also runs in WAL mode (crash-safe concurrent reads).
+ */
+const databaseHealth = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const start = yield* Clock.currentTimeMillis
+  const stamp = new Date(start).toISOString()
+  yield* sql`INSERT INTO app_meta (key, value) VALUES ('health_checked_at', ${stamp})
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+  const [read] = yield* sql<{ value: string }>`SELECT value FROM app_meta WHERE key = 'health_checked_at'`
+  if (read?.value !== stamp) return yield* Effect.fail(new Error("a write could not be read back"))
+  const rows = yield* sql<{ journal_mode: string }>`PRAGMA journal_mode`
+  const latencyMs = (yield* Clock.currentTimeMillis) - start
+  const journalMode = rows[0]?.journal_mode ?? "unknown"
+  return {
+    status: journalMode === "wal" ? ("healthy" as const) : ("degraded" as const),
+    journalMode,
+    latencyMs,
+    checkedAt: stamp
+  } satisfies DatabaseHealth
+})
+
+export class Health extends Effect.Service<Health>()("Health", {
+  scoped: Effect.gen(function* () {
+    const { healthRefreshMs } = yield* AppConfig
+    const sql = yield* SqlClient.SqlClient
+    const startedAt = Date.now()
+    type Last = { readonly atMs: number; readonly outcome: DatabaseHealth | { readonly error: string } }
+    const check = databaseHealth.pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.catchAll((e) => Effect.succeed({ error: `database unusable: ${e.message}` })),
+      Effect.map((outcome): Last => ({ atMs: Date.now(), outcome }))
+    )
+    // The first check before the server answers anything; then one per period, in the background.
+    let last: Last = yield* check
+    yield* check.pipe(
+      Effect.tap((l) => Effect.sync(() => (last = l))),
+      Effect.repeat(Schedule.spaced(healthRefreshMs)),
+      Effect.delay(healthRefreshMs),
+      Effect.forkScoped
+    )
+    /** The answer now, from the last check (synchronous: no I/O, no fiber). */
+    const answer = (): HealthAnswer => {
+      const now = Date.now()
+      if ("error" in last.outcome) return { status: 503, body: { error: last.outcome.error } }
+      const ageMs = now - last.atMs
+      const stale = ageMs > STALE_AFTER * Math.max(healthRefreshMs, 1_000)
+      const database = {
+        ...last.outcome,
+        status: stale ? ("degraded" as const) : last.outcome.status,
+        ageMs
+      }
+      return {
+        status: 200,
+        body: {
+          status: database.status,
+          timestamp: new Date(now).toISOString(),
+          uptime: Math.floor((now - startedAt) / 1000),
+          services: { database }
+        }
+      }
+    }
+    return { answer } as const
+  })
+}) {}
+
+/** Write `answer` to a node response (HEAD: the headers only): the gatekeeper's and the health port's one way to answer. */
+export const writeHealth = (req: IncomingMessage, res: ServerResponse, answer: HealthAnswer) => {
+  const text = JSON.stringify(answer.body)
+  res.writeHead(answer.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store"
+  })
+  res.end(req.method === "HEAD" ? undefined : text)
+}

@@ -1,0 +1,61 @@
+/**
+ * `HEALTH_PORT`: a second listener that answers only `GET /health` (and `/api/health`), from the
+ * same background-refreshed state as the API's (Health.ts).
+ *
+ * Why a listener of its own: node accepts one new connection per event-loop iteration (libuv 1.45+,
+ * libuv/libuv#3696), each listener in turn. When a crowd opens hundreds of connections at once, a
+ * load balancer's probe on a new connection to the API port waits in the kernel's accept queue
+ * behind all of them, seconds under load (docs/bench.md), however cheaply /health is answered once
+ * read. On its own port it is accepted in the next iteration. Nothing else is served there, so the
+ * port can stay private to the load balancer or the orchestrator's probes.
+ */
+import { createServer, type ServerResponse } from "node:http"
+import { Effect, Layer } from "effect"
+import { AppConfig } from "../../Config.ts"
+import { Health, writeHealth } from "./Health.ts"
+
+/** A JSON `{ error }` answer (the contract's error shape, on this port too). */
+const refuse = (
+  res: ServerResponse,
+  status: 404 | 405,
+  error: string,
+  extra: Record<string, string> = {}
+) => {
+  const body = JSON.stringify({ error })
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    ...extra
+  })
+  res.end(body)
+}
+
+/** The health listener on HOST:HEALTH_PORT while the layer lives; nothing when HEALTH_PORT is 0. */
+export const HealthPortLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const { host, healthPort } = yield* AppConfig
+    if (healthPort === 0) return
+    const health = yield* Health
+    const server = createServer({ maxHeaderSize: 8_192, headersTimeout: 10_000 }, (req, res) => {
+      const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "")
+      if (path !== "/health" && path !== "/api/health") refuse(res, 404, "this port answers GET /health only")
+      else if (req.method !== "GET" && req.method !== "HEAD")
+        refuse(res, 405, "use GET", { allow: "GET, HEAD" })
+      else writeHealth(req, res, health.answer())
+    })
+    // A probe sends one short line: anything malformed or slow is closed, not answered.
+    server.on("clientError", (_error, socket) => socket.destroy())
+    yield* Effect.acquireRelease(
+      Effect.async<void, Error>((resume) => {
+        server.once("error", (e) => resume(Effect.fail(e)))
+        server.listen(healthPort, host, () => resume(Effect.void))
+      }),
+      () =>
+        Effect.async<void>((resume) => {
+          server.close(() => resume(Effect.void))
+          server.closeAllConnections() // probes' keep-alive connections would hold close() open
+        })
+    )
+    yield* Effect.logInfo(`health on http://${host}:${healthPort}/health`)
+  })
+)

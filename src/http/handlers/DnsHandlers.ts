@@ -1,0 +1,28 @@
+/**
+ * Handlers of the dns group: lookup, DNSSEC, propagation, TLSA and the TLSA generator.
+ * A question the resolver could not answer at all is a 500 ("upstream resolver problem", SPEC
+ * Errors), never an empty result; partial failures stay inside the result as `unknown`.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Either } from "effect"
+import { Api } from "../../Api.ts"
+import { BadRequest } from "../../api/Errors.ts"
+import { parseTypes } from "../../checks/dns/Lookup.ts"
+import * as TlsaGenerator from "../../generate/TlsaGenerator.ts"
+import * as Dns from "../../composite/DnsLookups.ts"
+import * as MailTransport from "../../composite/MailTransport.ts"
+import { generated } from "./Generated.ts"
+
+export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
+  handlers
+    .handle("lookup", ({ urlParams }) =>
+      Either.match(parseTypes(urlParams.type, urlParams.types), {
+        onLeft: (error) => Effect.fail(new BadRequest({ error })),
+        onRight: (types) => Dns.lookup(urlParams.domain, types)
+      })
+    )
+    .handle("dnssec", ({ urlParams }) => Dns.dnssec(urlParams.domain))
+    .handle("propagation", ({ urlParams }) => Dns.propagation(urlParams.domain, urlParams.type ?? "A"))
+    .handle("tlsa", ({ urlParams }) => MailTransport.tlsa(urlParams.domain))
+    .handle("tlsaGenerate", ({ payload }) => generated(TlsaGenerator.generate(payload)))
+)

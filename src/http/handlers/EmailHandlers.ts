@@ -1,0 +1,37 @@
+/** Handlers of the email group. */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Either } from "effect"
+import { Api } from "../../Api.ts"
+import { BadRequest } from "../../api/Errors.ts"
+import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
+import { Spf } from "../../checks/spf/Spf.ts"
+import { EmailChecks } from "../../composite/EmailCheck.ts"
+import { runCheck } from "../../scan/Scanner.ts"
+import * as MailTransport from "../../composite/MailTransport.ts"
+import { fcrdns } from "./SelfUrl.ts"
+import {
+  handleBimi,
+  handleDkim,
+  handleDmarc,
+  handleDmarcGenerate,
+  handleMtaSts
+} from "./EmailAuthHandlers.ts"
+import { generated } from "./Generated.ts"
+
+export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
+  handlers
+    .handle("check", ({ urlParams }) =>
+      Effect.flatMap(EmailChecks, (checks) => checks.check(urlParams.domain))
+    )
+    .handle("spf", ({ urlParams }) => runCheck(Spf, urlParams.domain))
+    .handle("dkim", handleDkim)
+    .handle("dmarc", handleDmarc)
+    .handle("bimi", handleBimi)
+    .handle("mtaSts", handleMtaSts)
+    .handle("smtpTls", ({ urlParams }) => MailTransport.smtpTls(urlParams.domain))
+    .handle("fcrdns", ({ request, urlParams }) => fcrdns(urlParams.domain, request))
+    .handle("blacklist", ({ urlParams }) => MailTransport.blacklist(urlParams.domain))
+    .handle("senderRequirements", ({ urlParams }) => MailTransport.senderRequirements(urlParams.domain))
+    .handle("spfGenerate", ({ payload }) => generated(generateSpf(payload)))
+    .handle("dmarcGenerate", handleDmarcGenerate)
+)

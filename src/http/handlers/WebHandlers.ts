@@ -1,0 +1,35 @@
+/** Handlers of the web group: security headers (analyse, generate) and the CSP scan. */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "../../Api.ts"
+import { BadRequest, Inconclusive, TooManyRequests } from "../../api/Errors.ts"
+import { Headers } from "../../checks/headers/Headers.ts"
+import { type CspScanError, CspScanner } from "../../composite/CspScanner.ts"
+import { runCheck } from "../../scan/Scanner.ts"
+import { generate } from "../../generate/SecurityHeaders.ts"
+import { generated } from "./Generated.ts"
+import { clientAddress } from "../edge/ClientAddress.ts"
+
+/** The CSP scanner's refusals as the spec's statuses: 400 unscannable, 429 over the limit, 502 inconclusive. */
+const cspScanError = (e: CspScanError): Effect.Effect<never, BadRequest | TooManyRequests | Inconclusive> => {
+  switch (e.reason) {
+    case "invalid-url":
+      return Effect.fail(new BadRequest({ error: e.message }))
+    case "rate-limited":
+      return Effect.fail(new TooManyRequests({ error: e.message, retryAfter: e.retryAfterSeconds ?? 600 }))
+    case "inconclusive":
+      return Effect.fail(new Inconclusive({ error: e.message, inconclusive: true }))
+  }
+}
+
+export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
+  handlers
+    .handle("headersAnalyze", ({ urlParams }) => runCheck(Headers, urlParams.domain))
+    .handle("headersGenerate", ({ payload }) => generated(generate(payload)))
+    .handle("cspScan", ({ payload }) =>
+      Effect.flatMap(CspScanner, (scanner) =>
+        // the rate limit keys on the caller: the socket peer, or the client behind a trusted proxy
+        Effect.flatMap(clientAddress, (ip) => scanner.scan(payload, ip))
+      ).pipe(Effect.catchTag("CspScanError", cspScanError))
+    )
+)
