@@ -77,13 +77,23 @@ export const CSV_COLUMNS = csvColumns()
  * the `unknown_checks` column and the summary's "with unknown checks". The scan's own outcomes do
  * not say it: a check that ran to its end is `done` even when what it asked timed out inside it (an
  * MX whose banner never came), and its records carry that as `unknown`. One `unknown` is not a
- * missing answer: DKIM with no key under the selectors we know, for selectors cannot be listed
- * (RFC 6376 3.6.2.1): every question was answered, so it is not counted.
+ * missing answer: a check declares the ones that are answers (`about.settledUnknowns`; DKIM with
+ * no key under the selectors we know, for selectors cannot be listed, RFC 6376 3.6.2.1): every
+ * question was answered, so they are not counted.
  */
-export const unansweredRecords = (record: BatchResult): ReadonlyArray<string> => {
-  const dkimNotFound = record.scan.checks.dkim.result?.discovery === "not-found"
+export const unansweredRecords = (
+  record: BatchResult,
+  checks: ReadonlyArray<Registered> = registry
+): ReadonlyArray<string> => {
+  const outcomes: Readonly<Record<string, { readonly result: unknown } | undefined>> = record.scan.checks
+  const settled = new Set(
+    checks.flatMap((c) => {
+      const result = outcomes[c.id]?.result
+      return c.about.settledUnknowns === undefined || result == null ? [] : c.about.settledUnknowns(result)
+    })
+  )
   return Categories.flatMap((c) => record.score.categories[c].checks)
-    .filter((r) => r.status === "unknown" && !(r.id === "email.dkim" && dkimNotFound))
+    .filter((r) => r.status === "unknown" && !settled.has(r.id))
     .map((r) => r.id)
 }
 
@@ -114,7 +124,7 @@ export const csvRow = (record: BatchRecord, checks: ReadonlyArray<Registered> = 
     String(score.critical_issues),
     String(score.warnings),
     score.issues.map((issue) => issue.id).join(" "),
-    unansweredRecords(record).join(" "),
+    unansweredRecords(record, checks).join(" "),
     scan.computedAt,
     ""
   ])

@@ -195,6 +195,11 @@ export interface About {
    */
   // Each check reads its own result type: erased here, as `Rules.judge`'s input is.
   readonly findings?: (result: any) => ReadonlyArray<string>
+  /**
+   * Its rules whose `unknown` is, for this result, an answer rather than a question left unanswered
+   * (DKIM: no key under the selectors we know, which cannot be listed); none when absent.
+   */
+  readonly settledUnknowns?: (result: any) => ReadonlyArray<string>
 }
 
 /** The catalogue issues of `found` by a check's finding -> issue table (unlisted ids are left out). */

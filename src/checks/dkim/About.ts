@@ -1,5 +1,6 @@
 /** What the DKIM check declares besides gather and analyse (checks/Declaration.ts). */
 import { NO_MAIL, item } from "../Nis2Text.ts"
+import type { DkimResult } from "./Dkim.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { DKIM_SPECS, rules } from "./Rules.ts"
@@ -33,5 +34,7 @@ export const about: About = {
       )
     }
   ],
-  deepScans: ["mail"]
+  deepScans: ["mail"],
+  // Every selector question was answered; DKIM selectors cannot be listed (RFC 6376 3.6.2.1).
+  settledUnknowns: (result: DkimResult) => (result.discovery === "not-found" ? [DKIM_SPECS.dkim.id] : [])
 }
