@@ -1,5 +1,5 @@
 /**
- * Load test of the public edge (issue 12): N concurrent clients on a scan endpoint and on
+ * Load test of the public edge: N concurrent clients on a scan endpoint and on
  * /dns/lookup, while /health is probed every 100 ms. Prints per phase the status counts (and
  * resets / timeouts, which should be none), p50/p99 latency, the /health p50/p99/max during the
  * load, and the server's peak RSS. Goals: every request answered with 200, 429 or 503; /health p99

@@ -3,7 +3,7 @@
  * our own cache bypassed with `fresh`), beside two baselines run against the same Unbound in the
  * same round: a bare node:dgram loop (send, match the id, send the next: what a Node resolver would
  * reach if decoding, checking and Effect were free) and dnsperf (C). All ask with EDNS0 + DO and at most OUTSTANDING queries in flight.
- * Prints the three rates and the ratios Resolver/dnsperf (issue 4's goal: 50%), Resolver/bare and
+ * Prints the three rates and the ratios Resolver/dnsperf (the goal: 50%), Resolver/bare and
  * bare/dnsperf, per round and as medians; CPU per query is this process's user+sys time.
  *   scripts/bench/resolver [seconds=10] [outstanding=100] [rounds=3]
  * Figures, the profile and what limits the ratio: docs/bench.md.

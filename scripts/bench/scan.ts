@@ -14,6 +14,7 @@ import * as dgram from "node:dgram"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
+import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { scan } from "../../src/scan/Scanner.ts"
@@ -84,17 +85,16 @@ const main = async () => {
         new Map(Object.entries({ ...env, DNS_RESOLVERS: dns.address, DNS_RETRIES: "0" }))
       )
     )
+    // Facts asks through the callback door (`ask`); `query` and the lookups are rebuilt over it.
     const resolver = Layer.effect(
       Resolver,
       Effect.map(Resolver, (inner) =>
-        Resolver.make({
-          ...inner,
-          query: (name, type, options) =>
-            Effect.suspend(() => {
-              asked.add(`${name} ${type} ${options?.checkingDisabled === true}`)
-              return inner.query(name, type, options)
-            })
-        })
+        Resolver.make(
+          resolverOver((name, type, options, question) => {
+            asked.add(`${name} ${type} ${options.checkingDisabled === true}`)
+            inner.ask(name, type, options, question)
+          }, inner.upstreams)
+        )
       )
     ).pipe(Layer.provide(Resolver.Default))
     const layer = Layer.mergeAll(Web.Default, Smtp.Default).pipe(

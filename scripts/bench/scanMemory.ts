@@ -8,7 +8,8 @@
  */
 import { writeHeapSnapshot } from "node:v8"
 import { Effect, Layer, Supervisor } from "effect"
-import { Resolver, resolverOver } from "../../src/net/Resolver.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { fakeNet } from "../../test/checks/facts.ts"
 

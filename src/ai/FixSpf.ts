@@ -9,7 +9,7 @@
 import { Effect, Either } from "effect"
 import { analyse, Spf, type SpfResult } from "../checks/spf/Spf.ts"
 import { gather as gatherGraph } from "../checks/spf/SpfGraph.ts"
-import type { SpfNode } from "../checks/spf/SpfWalk.ts"
+import type { SpfNode } from "../checks/spf/SpfNode.ts"
 import { Facts } from "../checks/Facts.ts"
 import { generate } from "../generate/SpfGenerator.ts"
 import { parse, printTerm, type Mechanism } from "../records/SpfParse.ts"

@@ -1,83 +1,10 @@
 /**
  * The one `Domain` input schema every endpoint uses: it normalises what people paste
  * (URLs, upper case, trailing dots, IDNs) to the registrable-or-deeper host name in A-labels,
- * and refuses what cannot be scanned, with a message that says why.
+ * and refuses what cannot be scanned, with a message that says why (`records/DomainName.ts`).
  */
-import { domainToASCII } from "node:url"
 import { Either, ParseResult, Schema } from "effect"
-import { parse as parseHost } from "tldts"
-
-const hint = (input: string, why: string) =>
-  `domain must be a hostname such as example.com; got '${input.length > 80 ? input.slice(0, 80) + "…" : input}' (${why})`
-
-// A host whose last label is a number (decimal, or hex with 0x) is an IPv4 address to a URL parser
-// (WHATWG URL "ends in a number"); 0xa.com is a name, 1.2.3.4 and 0x7f.1 are not.
-const IPV4_LIKE = /(^|\.)(0x[0-9a-f]*|[0-9]+)$/i
-const IPV6_LIKE = /^[0-9a-f]*:[0-9a-f:.]*$/i
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
-
-/** Pull the host out of a pasted URL or `host/path`, `host:port` text. */
-const hostPart = (text: string): Either.Either<string, string> => {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    try {
-      const url = new URL(text)
-      if (url.username || url.password) return Either.left("a URL with credentials is not a domain")
-      return Either.right(url.hostname)
-    } catch {
-      return Either.left("it is not a valid URL")
-    }
-  }
-  const host = text.split(/[/?#]/, 1)[0] ?? ""
-  const port = /^([^:]+):\d{1,5}$/.exec(host)
-  return Either.right(port ? port[1]! : host)
-}
-
-/**
- * Normalise user input to a lower-case A-label host name (RFC 1035 2.3.4 lengths, RFC 5890 IDNA),
- * or explain why it is not one. Total: never throws.
- */
-export const normaliseDomain = (input: string): Either.Either<string, string> => {
-  const text = input.trim()
-  if (text === "") return Either.left(hint(input, "it is empty"))
-  if (text.length > 2048) return Either.left(hint(input, "it is far longer than any host name"))
-  return Either.flatMap(
-    Either.mapLeft(hostPart(text), (why) => hint(input, why)),
-    (raw): Either.Either<string, string> => {
-      let host = raw.toLowerCase()
-      if (host.endsWith(".")) host = host.slice(0, -1)
-      if (host.startsWith("[") || IPV6_LIKE.test(host) || IPV4_LIKE.test(host))
-        return Either.left(hint(input, "IP addresses are not domains"))
-      if (/[^\x00-\x7f]/.test(host) || host.includes("xn--")) {
-        const ascii = domainToASCII(host)
-        if (ascii === "") return Either.left(hint(input, "it is not a valid internationalised name"))
-        host = ascii
-      }
-      if (host === "") return Either.left(hint(input, "it has no host name"))
-      const badChar = /[^a-z0-9.-]/.exec(host)
-      if (badChar) return Either.left(hint(input, `it contains '${badChar[0]}', which host names cannot`))
-      const labels = host.split(".")
-      const bad = labels.find((label) => !LABEL.test(label))
-      if (bad !== undefined)
-        return Either.left(
-          hint(
-            input,
-            bad === ""
-              ? "it has an empty label"
-              : bad.length > 63
-                ? "a label is longer than 63 characters"
-                : "a label cannot start or end with a hyphen"
-          )
-        )
-      if (host.length > 253) return Either.left(hint(input, "it is longer than 253 characters"))
-      if (labels.length < 2) return Either.left(hint(input, "a single label is not a public domain"))
-      if (labels.at(-1) === "localhost") return Either.left(hint(input, "localhost is not scannable"))
-      const parsed = parseHost(host, { allowPrivateDomains: false })
-      if (!parsed.isIcann) return Either.left(hint(input, `'.${labels.at(-1)}' is not a public suffix`))
-      if (parsed.domain === null) return Either.left(hint(input, "it is a public suffix, not a domain"))
-      return Either.right(host)
-    }
-  )
-}
+import { normaliseDomain } from "../records/DomainName.ts"
 
 /** A host name, normalised by `normaliseDomain`. */
 export const Domain = Schema.transformOrFail(Schema.String, Schema.String, {

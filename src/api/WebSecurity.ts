@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { CspScanResult } from "../checks/csp/CspResult.ts"
 import { HeadersResult } from "../checks/headers/Headers.ts"
-import { GenerateRequest, GenerateResult } from "../generate/SecurityHeaders.ts"
+import { GenerateRequest, GenerateResult } from "../records/SecurityHeaders.ts"
 import { DomainQuery } from "./Domain.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "./Errors.ts"
 

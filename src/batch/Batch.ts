@@ -29,7 +29,7 @@ export type Executor<R> = (domain: string) => Effect.Effect<BatchRecord, never, 
 export const inProcess: Executor<ScanContext> = (domain) =>
   scan(domain).pipe(
     // The batch exports no traces: a live span costs random ids (built a character at a time) and
-    // memory in each of the ~1,000 scans in flight, for nothing (docs/bench.md, the 512 MB goal).
+    // memory in each of the ~1,000 scans in flight, for nothing (docs/bench.md, the batch).
     Effect.withTracerEnabled(false),
     Effect.map((result): BatchRecord => ({ domain, scan: result, score: score(result) })),
     Effect.catchAllCause((cause) =>

@@ -1,10 +1,10 @@
 /**
  * One line of a batch's domain list, read: a domain (normalised exactly as the API normalises its
- * `domain` parameter, `api/Domain.ts`), nothing (a blank or a comment), or a rejected line with the
+ * `domain` parameter, `records/DomainName.ts`), nothing (a blank or a comment), or a rejected line with the
  * reason. Pure and total.
  */
 import { Either } from "effect"
-import { normaliseDomain } from "../api/Domain.ts"
+import { normaliseDomain } from "../records/DomainName.ts"
 
 export type Line =
   | { readonly _tag: "Skip" }

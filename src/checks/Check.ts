@@ -72,7 +72,7 @@ const CurrentCheck = FiberRef.unsafeMake<string | null>(null)
  * Records the check's timing in the scan's trace. A check's result runs in a fiber of its own (the
  * memo forks it: `resultFact`), so the current check is set for that fiber rather than scoped with
  * `locally`, and the end is taken from the exit: each region (`locally`, `ensuring`) would add
- * frames to the stack of every check's fiber parked on a `need` (docs/bench.md, the 512 MB goal).
+ * frames to the stack of every check's fiber parked on a `need` (docs/bench.md, the batch).
  */
 const timed =
   (id: string) =>
@@ -130,7 +130,7 @@ export const need = <A>(check: Check<string, any, A, any>): Effect.Effect<A, nev
 /**
  * Inside a `gather`: the results of several other checks, as `need` each, started together and
  * awaited in turn in the calling fiber. `Effect.all` of `need`s with a concurrency would fork a
- * fiber per check that only waits (docs/bench.md, the 512 MB goal); the finishing time is the same.
+ * fiber per check that only waits (docs/bench.md, the batch); the finishing time is the same.
  */
 export const needAll = <const Cs extends Record<string, Check<string, any, any, any>>>(
   checks: Cs

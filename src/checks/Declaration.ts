@@ -12,7 +12,7 @@
 import { Schema } from "effect"
 import type { Category } from "./Check.ts"
 import type { CheckOutcome } from "./ScanResult.ts"
-import type { EvidenceText } from "./Nis2Text.ts"
+import type { EvidenceText } from "./Nis2Evidence.ts"
 import type { Severity } from "./Status.ts"
 
 export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")

@@ -76,7 +76,7 @@ export interface FactsShape {
    * each outcome reduced by `keep` as it arrives, at most `concurrency` in flight, in one fiber.
    * Unlike `queryEach`, a sweep's answers are not kept for the scan: the memo keeps every answer
    * until the scan ends, and DKIM's negative answers, a few hundred bytes each, were a third of
-   * a scan's memory in flight (docs/bench.md, the 512 MB goal). A question the scan has already
+   * a scan's memory in flight (docs/bench.md, the batch). A question the scan has already
    * asked is read from the memo; the Resolver still shares flights and caches answers.
    */
   readonly sweep: <A>(

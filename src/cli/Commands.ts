@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util"
 import { Either } from "effect"
-import { normaliseDomain } from "../api/Domain.ts"
+import { normaliseDomain } from "../records/DomainName.ts"
 import { type BatchOptions, parseCli as parseBatch, USAGE as BATCH_USAGE } from "../batch/Cli.ts"
 
 export const USAGE = `usage: domain-audit <command> [options]

@@ -1,7 +1,7 @@
 /** `domain-audit serve`: settings -> layers -> HTTP server, until SIGINT/SIGTERM. */
 import { Effect, Layer, Logger } from "effect"
 import { AppConfig } from "../Config.ts"
-import { ServerLive } from "../http/Server.ts"
+import { ServerLive } from "../Layers.ts"
 
 export const serve = Effect.gen(function* () {
   const { host, port, logLevel } = yield* AppConfig

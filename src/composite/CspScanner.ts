@@ -4,13 +4,16 @@
  * analysis (`checks/csp/`).
  * A crawl that reached no page is inconclusive (502) and is neither cached nor analysed.
  */
-import { Clock, Deferred, Effect, Exit, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { crawl, normaliseScanUrl } from "../checks/csp/CspCrawl.ts"
 import { analyseCrawl, type CspScanResult } from "../checks/csp/CspResult.ts"
 import { withFacts } from "../scan/Scanner.ts"
+import { makeShared } from "../scan/Shared.ts"
 
 export const CACHE_TTL_MS = 10 * 60_000
+/** Origins kept at once; beyond, the oldest result is dropped (a crawl costs up to 20 fetches). */
+export const CACHE_SIZE = 1_000
 export const RATE_WINDOW_MS = 10 * 60_000
 export const RATE_LIMIT = 3
 
@@ -46,11 +49,8 @@ export const crawlAndAnalyse = (
   })
 
 export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const config = yield* AppConfig
-    const cache = new Map<string, { readonly at: number; readonly result: CspScanResult }>()
-    /** Scans running now, so a second request for the same origin waits for the first (free, like a hit). */
-    const inFlight = new Map<string, Deferred.Deferred<CspScanResult, CspScanError>>()
     const scansByClient = new Map<string, Array<number>>()
     const limits = { maxPages: config.cspMaxPages, budgetMs: config.cspBudgetMs }
 
@@ -69,15 +69,18 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
       return 0
     }
 
-    const run = (start: URL, strict: boolean) =>
-      crawlAndAnalyse(start, strict, limits).pipe(
-        Effect.tap((result) =>
-          Effect.sync(() => {
-            const done = Date.parse(result.scannedAt)
-            for (const [k, v] of cache) if (done - v.at >= CACHE_TTL_MS) cache.delete(k)
-          })
-        )
-      )
+    const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof crawlAndAnalyse>>>()
+    /**
+     * One crawl per origin and mode at a time, kept for CACHE_TTL_MS: a second request for it waits
+     * for the first, and like a cache hit it is free. An inconclusive crawl is not kept.
+     */
+    const crawls = makeShared(
+      (key) => {
+        const [origin = "", strict] = key.split("|")
+        return crawlAndAnalyse(new URL(origin), strict === "true", limits).pipe(Effect.provide(context))
+      },
+      { ttlMs: CACHE_TTL_MS, size: CACHE_SIZE, scope: yield* Effect.scope }
+    )
 
     const scan = Effect.fn("CspScanner.scan")(function* (
       request: { readonly url: string; readonly strict?: boolean | undefined },
@@ -98,34 +101,18 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
         return yield* new CspScanError({ reason: "invalid-url", message: start.refused })
       yield* Effect.annotateCurrentSpan("origin", start.origin)
       const key = `${start.origin}|${strict}`
-      const now = yield* Clock.currentTimeMillis
-      const hit = cache.get(key)
-      if (hit && now - hit.at < CACHE_TTL_MS) return { ...hit.result, cached: true }
-      const running = inFlight.get(key)
-      if (running) return { ...(yield* Deferred.await(running)), cached: true }
-      const wait = admit(clientIp, now)
-      if (wait > 0)
-        return yield* new CspScanError({
-          reason: "rate-limited",
-          message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${wait} s`,
-          retryAfterSeconds: wait
-        })
-      const deferred = yield* Deferred.make<CspScanResult, CspScanError>()
-      inFlight.set(key, deferred)
-      return yield* run(start, strict).pipe(
-        Effect.tap((result) =>
-          Effect.sync(() => cache.set(key, { at: Date.parse(result.scannedAt), result }))
-        ),
-        Effect.onExit((exit) =>
-          Effect.sync(() => inFlight.delete(key)).pipe(
-            Effect.zipRight(
-              Exit.isInterrupted(exit)
-                ? Deferred.interrupt(deferred)
-                : Deferred.complete(deferred, exit as Exit.Exit<CspScanResult, CspScanError>)
-            )
-          )
-        )
-      )
+      const admitted = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const wait = admit(clientIp, now)
+        return wait > 0
+          ? new CspScanError({
+              reason: "rate-limited",
+              message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${wait} s`,
+              retryAfterSeconds: wait
+            })
+          : Effect.void
+      })
+      const { result, source } = yield* crawls.share(key, admitted)
+      return source === "ran" ? result : { ...result, cached: true }
     })
 
     return { scan } as const

@@ -4,7 +4,7 @@
  * (SPEC Errors: "upstream resolver problem", 500), decided by the result's own fields; narrower
  * failures stay inside the result as `unknown`.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Data, Effect, Either } from "effect"
 import * as Lookup from "../checks/dns/Lookup.ts"
 import * as Propagation from "../checks/dns/Propagation.ts"
 import { Dnssec } from "../checks/dnssec/Dnssec.ts"
@@ -18,6 +18,16 @@ const upstreamProblem = (what: string, errors: ReadonlyArray<string>) =>
   new UpstreamProblem({
     error: `upstream resolver problem: ${what} (${errors[0] ?? "no answer"}); retry after a few seconds`
   })
+
+/** The `type`/`types` parameters name no record type we know. */
+export class UnknownRecordType extends Data.TaggedError("UnknownRecordType")<{ readonly message: string }> {}
+
+/** `GET /dns/lookup?type=&types=`: `lookup` over the record types the parameters name. */
+export const lookupAsked = (domain: string, type: string | undefined, types: string | undefined) =>
+  Effect.flatMap(
+    Either.mapLeft(Lookup.parseTypes(type, types), (message) => new UnknownRecordType({ message })),
+    (asked) => lookup(domain, asked)
+  )
 
 /** `GET /dns/lookup`: the domain's records of `types` (a parameterised gather, so not `runCheck`). */
 export const lookup = (domain: string, types: ReadonlyArray<RecordType>) =>

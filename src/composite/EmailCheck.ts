@@ -5,10 +5,11 @@
  * results would put each of them in the report twice; here `need` reads them, so inside a scan
  * nothing is asked again.
  *
- * The score is the same model's email category as `GET /scan/quick` (issue 13: one model, not two),
+ * The score is the same model's email category as `GET /scan/quick` (one model, not two),
  * so the composite also runs the other checks that category reads (MTA-STS with TLS-RPT, BIMI);
  * their verdicts appear in `scoreBreakdown.checks`.
  */
+import { normaliseName } from "../records/DomainName.ts"
 import { Effect, Schema } from "effect"
 import { need } from "../checks/Check.ts"
 import { Facts } from "../checks/Facts.ts"
@@ -21,7 +22,6 @@ import { MtaSts } from "../checks/mta-sts/MtaSts.ts"
 import { Spf, SpfResult } from "../checks/spf/Spf.ts"
 import { EmailCategoryScore, emailCategory } from "../score/Score.ts"
 import { AppConfig } from "../Config.ts"
-import { normalizeName } from "../net/Resolver.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { withFacts } from "../scan/Scanner.ts"
 import { makeShared } from "../scan/Shared.ts"
@@ -101,6 +101,6 @@ export class EmailChecks extends Effect.Service<EmailChecks>()("EmailChecks", {
       size: config.scanCacheSize,
       scope: yield* Effect.scope
     })
-    return { check: (domain: string) => shared.get(normalizeName(domain)) } as const
+    return { check: (domain: string) => shared.get(normaliseName(domain)) } as const
   })
 }) {}

@@ -8,6 +8,7 @@ import { score, type ScanScore } from "../score/Score.ts"
 import { unscannableReason } from "../scan/Scannable.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 import { Scans } from "../scan/Scans.ts"
+import { scanPdf } from "../report/ScanPdf.ts"
 
 export const scanScore = (domain: string): Effect.Effect<ScanScore, never, Scans> =>
   Effect.map(gradedScan(domain), (graded) => graded.score)
@@ -27,3 +28,16 @@ export const gradedScan = (
       unscannable: unscannableReason(scan)
     }))
   )
+
+/** The grade a badge of `domain` shows: null (the grey "unknown") when the scan cannot grade it. */
+export const badgeGrade = (domain: string): Effect.Effect<string | null, never, Scans> =>
+  gradedScan(domain).pipe(
+    Effect.map(({ score, unscannable }) => (unscannable === null ? score.grade : null)),
+    Effect.catchAllDefect((defect) =>
+      Effect.as(Effect.logError(`the badge scan of ${domain} failed`, defect), null)
+    )
+  )
+
+/** The PDF report of `domain`, from its shared scan. */
+export const pdfReport = (domain: string): Effect.Effect<Uint8Array, never, Scans> =>
+  Effect.flatMap(gradedScan(domain), ({ score, scan }) => scanPdf(score, scan))

@@ -4,7 +4,7 @@
  * usual rollout none -> quarantine -> reject. Invalid input is a `GenerateError` (HTTP 400).
  */
 import { Either, Schema } from "effect"
-import { GenerateError } from "./GenerateError.ts"
+import { GenerateError } from "../records/GenerateError.ts"
 import {
   mailboxDomain,
   organisationalDomainOf,

@@ -9,7 +9,7 @@ import { Strings } from "../records/Schemas.ts"
 import { answerBytes } from "../records/TxtSize.ts"
 import { parseIp4, parseIp6 } from "../records/SpfIp.ts"
 import { checkDomainSpec, print, type Mechanism, type Qualifier, type Term } from "../records/SpfParse.ts"
-import { GenerateError } from "./GenerateError.ts"
+import { GenerateError } from "../records/GenerateError.ts"
 
 export const GeneratorMechanismTypes = ["ip4", "ip6", "a", "mx", "include", "exists", "ptr"] as const
 export type GeneratorMechanismType = (typeof GeneratorMechanismTypes)[number]

@@ -9,15 +9,6 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
-import { CspScanner } from "../composite/CspScanner.ts"
-import { EmailChecks } from "../composite/EmailCheck.ts"
-import { ScanHistory } from "../scan/ScanHistory.ts"
-import { ScanNetLive } from "../scan/ScanLive.ts"
-import { Scans } from "../scan/Scans.ts"
-import { HallOfFameStore } from "../store/HallOfFame.ts"
-import { SnapshotStore } from "../report/SnapshotStore.ts"
-import { SqlLive } from "../store/Sql.ts"
-import { JobsLive } from "../jobs/DeepScans.ts"
 import { AiHandlers } from "./handlers/AiHandlers.ts"
 import { DnsHandlers } from "./handlers/DnsHandlers.ts"
 import { AdmissionGate, type Gate } from "./edge/Admission.ts"
@@ -25,7 +16,6 @@ import { type GatekeeperSettings, makeGatekeeper } from "./edge/Gatekeeper.ts"
 import { trustedCidrs } from "./edge/ClientAddress.ts"
 import { edge } from "./edge/Edge.ts"
 import { Health, type HealthAnswer } from "./edge/Health.ts"
-import { HealthPortLive } from "./edge/HealthPort.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
 import { MiscHandlers } from "./handlers/MiscHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
@@ -34,19 +24,9 @@ import { WebHandlers } from "./handlers/WebHandlers.ts"
 import { quote } from "./edge/RequestTarget.ts"
 
 /**
- * The outside world as services (DESIGN.md "one door to the network"), built once for all groups.
- * Full scans report to the real ScanHistory (the hall of fame's record), which needs the database.
+ * The implemented API: the contract plus every group's handlers. The services they call (scans,
+ * stores, jobs, health) are wired once, in Layers.ts.
  */
-export const NetLive = Layer.mergeAll(
-  CspScanner.Default,
-  Scans.Default.pipe(Layer.provide(ScanHistory.Live)),
-  EmailChecks.Default
-).pipe(Layer.provideMerge(ScanNetLive))
-
-/** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
-export const HealthLive = Health.Default.pipe(Layer.provide(SqlLive))
-
-/** The implemented API: the contract plus every group's handlers and what they need. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
     DnsHandlers,
@@ -56,11 +36,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     WebHandlers,
     AiHandlers,
     MiscHandlers
-  ]),
-  // Deep scans need the net services for their workflow; the cluster's database is their own.
-  Layer.provide(JobsLive),
-  Layer.provide([NetLive, HallOfFameStore.Default, SnapshotStore.Default, HealthLive]),
-  Layer.provide(SqlLive)
+  ])
 )
 
 /**
@@ -203,14 +179,4 @@ export const nodeServerLayer = (listen: { readonly host?: string; readonly port:
         listen
       )
     })
-  ).pipe(Layer.provide([HealthLive, AdmissionGate.Default]))
-
-/** Serve on AppConfig's HOST:PORT, and /health alone on HEALTH_PORT when set. */
-export const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, ({ host, port }) =>
-    Layer.merge(
-      AppLive.pipe(Layer.provide(nodeServerLayer({ host, port }))),
-      HealthPortLive.pipe(Layer.provide(HealthLive))
-    )
-  )
-)
+  ).pipe(Layer.provide(AdmissionGate.Default))

@@ -10,12 +10,12 @@
  * - A job still `running` past `DEEP_SCAN_MAX_AGE_MS` plus the deep deadline is reported `failed`
  *   with the reason: its runner went away and no runner resumed it, so it never stays `running`.
  */
+import { normaliseName } from "../records/DomainName.ts"
 import { WorkflowEngine } from "@effect/workflow"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
-import { normalizeName } from "../net/Resolver.ts"
 import { ClusterLive } from "./Cluster.ts"
 import { DeepScanResult, ScanJob, ScanJobLive } from "./DeepScan.ts"
 import {
@@ -183,7 +183,7 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
       lock
         .withPermits(1)(
           Effect.gen(function* () {
-            const { scanId, payload } = yield* findOrClaim(normalizeName(rawDomain), type, admit)
+            const { scanId, payload } = yield* findOrClaim(normaliseName(rawDomain), type, admit)
             if (payload !== undefined) yield* run(payload)
             return scanId
           })
@@ -210,7 +210,7 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
       get: (scanId: string) => provide(get(scanId)).pipe(Effect.catchTags({ SqlError: Effect.die })),
       start: (domain: string, kind: ScanKind, key: string) =>
         provide(
-          Effect.flatMap(Clock.currentTimeMillis, (now) => start(normalizeName(domain), kind, key, now))
+          Effect.flatMap(Clock.currentTimeMillis, (now) => start(normaliseName(domain), kind, key, now))
         ).pipe(Effect.catchTags({ SqlError: Effect.die })),
       await: (scanId: string) => provide(awaitJob(scanId))
     } as const

@@ -7,7 +7,7 @@
  */
 import type { DnsRecord } from "./DnsTypes.ts"
 import { decodeNsec3Param, formatData } from "./DnsWire.ts"
-import { compressV6 } from "./Targets.ts"
+import { compressV6 } from "../records/IpAddress.ts"
 
 const TYPE_NAMES: Record<number, string> = {
   1: "A",
@@ -93,7 +93,7 @@ const starts = new Int32Array(2 * 128)
 /**
  * The name being read, as bytes: one `toString` at the end gives a flat string. Joining labels
  * with `+` built a rope (V8 cons strings: a node per join, each label a string of its own), ~4x
- * the size of the flat name, and a scan in flight keeps ~175 answers (docs/bench.md, the 512 MB goal).
+ * the size of the flat name, and a scan in flight keeps ~175 answers (docs/bench.md, the batch).
  */
 const nameBytes = Buffer.alloc(2 * 256)
 

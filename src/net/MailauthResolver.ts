@@ -1,7 +1,7 @@
 /**
  * Our Resolver in the shape `mailauth` asks for: a function like node's `dns.promises.resolve`
  * (`(name, type) => Promise<records>`), so every lookup of a raw-email authentication obeys the
- * Resolver's upstreams, timeouts, retries, cache and in-flight sharing (issue 17).
+ * Resolver's upstreams, timeouts, retries, cache and in-flight sharing.
  *
  * The contract mailauth reads (lib/spf/index.js, lib/dmarc/get-dmarc-record.js, lib/tools.js):
  * - NXDOMAIN is an error with code `ENOTFOUND`, NODATA one with `ENODATA`: "no record".
@@ -16,7 +16,7 @@
  */
 import { Effect, Exit } from "effect"
 import { type DnsAnswer, DnsError, type RecordType, RecordTypes } from "./DnsTypes.ts"
-import type { MxData } from "./DnsWire.ts"
+import type { MxData } from "../records/DnsRdata.ts"
 
 export type MailauthResolver = (name: string, type: string) => Promise<Array<unknown>>
 

@@ -2,7 +2,7 @@
  * A counting semaphore whose waiters give up at a deadline, callback style: the web client waits
  * for its permits within the fetch's one budget, in the fetch's own fiber. `Effect.Semaphore` plus
  * `Effect.timeoutFail` forked two more fibers per fetch, ~26 MB at 1,000 scans in flight
- * (docs/bench.md, the 512 MB goal). Like the server's admission gate (`http/edge/Admission.ts`), a
+ * (docs/bench.md, the batch). Like the server's admission gate (`http/edge/Admission.ts`), a
  * permit passes straight from the leaving holder to the first waiter, and an interrupted waiter
  * never leaks one.
  */

@@ -11,7 +11,8 @@ import { Cache, Cause, Duration, Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { type CertificateFacts, certificateFacts, daysUntil } from "./Certificate.ts"
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
-import { parseAllowList, vetText } from "./Targets.ts"
+import { vetText } from "./Targets.ts"
+import { parseAllowList } from "../records/IpAddress.ts"
 import { peerChain, sharedSecureContext } from "./TlsPeer.ts"
 
 export { SmtpFailure, type SmtpReply, type SmtpStage }

@@ -19,7 +19,7 @@ import * as fs from "node:fs"
 import * as tls from "node:tls"
 import { AppConfig } from "../Config.ts"
 import { Resolver } from "./Resolver.ts"
-import { parseAllowList } from "./Targets.ts"
+import { parseAllowList } from "../records/IpAddress.ts"
 import { makeWeb } from "./WebClient.ts"
 import {
   type AddressLookup,

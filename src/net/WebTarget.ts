@@ -4,7 +4,8 @@
  * exchange so the SSRF / DNS-rebinding rules read in one place and each redirect hop reuses them.
  */
 import { Effect } from "effect"
-import { formatIp, hostLiteral, parseIp, type Refusal, vet } from "./Targets.ts"
+import { type Refusal, vet } from "./Targets.ts"
+import { formatIp, hostLiteral, parseIp } from "../records/IpAddress.ts"
 import { type AddressLookup, webError, WebError, type WebSettings } from "./WebTypes.ts"
 
 /**

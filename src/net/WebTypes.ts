@@ -6,7 +6,7 @@
  */
 import { type Effect, Schema } from "effect"
 import type { DnsError } from "./DnsTypes.ts"
-import type { Cidr } from "./Targets.ts"
+import type { Cidr } from "../records/IpAddress.ts"
 
 export type WebErrorReason =
   | "invalid-url"

@@ -4,7 +4,7 @@
  * (`DnssecRegistry.ts`: RFC 9904, RFC 9905).
  */
 import { createHash, getHashes } from "node:crypto"
-import type { DnskeyData } from "../net/DnsWire.ts"
+import type { DnskeyData } from "./DnsRdata.ts"
 
 import { type AlgorithmSecurity, algorithmRow, digestRow } from "./DnssecRegistry.ts"
 

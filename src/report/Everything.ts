@@ -1,17 +1,16 @@
 /**
- * The Everything Report: every concern of one scan, built from ONE Scanner run (the `Scans`
- * service, shared and cached like GET /scan/quick) and its score (`score/`). `buildContent` is
- * pure: the same scan, score and base URL give the same report, byte for byte once canonical.
+ * The Everything Report: every concern of one scan, built from ONE Scanner run (the caller's, in
+ * `composite/Reports.ts`: shared and cached like GET /scan/quick) and its score (`score/`). Pure:
+ * the same scan, score and base URL give the same report, byte for byte once canonical.
  *
  * `generatedAt` is the time the checks ran (`computedAt`), and the scan's `cached` flag is left out,
  * so two requests served by one scan give identical content and an identical content hash: that is
  * what lets snapshot creation return the existing snapshot instead of storing a duplicate.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { Registered } from "../checks/Check.ts"
 import { registry as registered } from "../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
-import { Scans } from "../scan/Scans.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
 import type { CheckRecord } from "../score/Model.ts"
 import { score as scoreOf, type ScanScore } from "../score/Score.ts"
@@ -270,15 +269,12 @@ export const snapshotEvidence = (
   }
 }
 
-/** The report content of `domain` now: one scan (shared and cached by `Scans`) and its score. */
-export const reportContent = (domain: string, base: string): Effect.Effect<ReportContent, never, Scans> =>
-  Effect.flatMap(Scans, (scans) =>
-    Effect.map(scans.scan(domain), (scan) => buildContent(scan, scoreOf(scan), base))
-  )
+/** The report content of one scan and its score. */
+export const contentOf = (scan: ScanResult, base: string): ReportContent =>
+  buildContent(scan, scoreOf(scan), base)
 
-/** The live Everything Report of `domain`. */
-export const everything = (domain: string, base: string): Effect.Effect<EverythingReport, never, Scans> =>
-  Effect.map(reportContent(domain, base), (content) => ({
-    ...content,
-    evidence: liveEvidence(content, base)
-  }))
+/** The live Everything Report of one scan. */
+export const everythingOf = (scan: ScanResult, base: string): EverythingReport => {
+  const content = contentOf(scan, base)
+  return { ...content, evidence: liveEvidence(content, base) }
+}

@@ -6,7 +6,7 @@
  * Pure and deterministic: the text depends only on the report value (no clock, no locale), so the
  * markdown of a snapshot, rendered from its stored JSON, is the same on every request.
  */
-import type { SpfNode } from "../checks/spf/SpfWalk.ts"
+import type { SpfNode } from "../checks/spf/SpfNode.ts"
 import type { Citation } from "./Citations.ts"
 import type { EverythingReport, Finding, QuickScoreSection, Section, Sections } from "./ReportSchema.ts"
 import type { SpfSectionExtra } from "../checks/spf/Section.ts"

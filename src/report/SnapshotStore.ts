@@ -1,5 +1,5 @@
 /**
- * Stored report snapshots (issue 15, docs/reports.md "Durability"): immutable, content-hashed, kept.
+ * Stored report snapshots (docs/reports.md "Durability"): immutable, content-hashed, kept.
  *
  * - One dedicated SQLite connection to the app's database (after its migrations ran) with
  *   `PRAGMA synchronous = FULL`: every snapshot commit is fsynced, so an acknowledged snapshot also

@@ -13,12 +13,14 @@
  * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
  * a few dozen, are forked into the scan's scope.
  */
+import { normaliseName } from "../records/DomainName.ts"
 import { Context, Deferred, Effect, FiberId, FiberRef, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { traced } from "../checks/Check.ts"
 import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
 import type { RecordType } from "../net/DnsTypes.ts"
-import { addressesOf, lookupsOver, normalizeName, type QueryOptions, Resolver } from "../net/Resolver.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 import {
@@ -99,7 +101,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       return known
     }
     const dnsQuestion = (name: string, type: RecordType, cd: boolean, now: number) => {
-      const n = normalizeName(name)
+      const n = normaliseName(name)
       return question(dnsKey(n, type, cd), n, type, cd ? { checkingDisabled: true } : {}, now)
     }
     const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) =>
@@ -168,7 +170,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         names.length,
         concurrency,
         (i, now, settle) => {
-          const n = normalizeName(names[i]!)
+          const n = normaliseName(names[i]!)
           const known = asked.get(dnsKey(n, type, false))
           if (known) known.listen(settle)
           else resolver.ask(n, type, {}, new SweepQuestion(now, scan, settle))
@@ -198,7 +200,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       )
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
-    // fact's fiber while it waits on a question (docs/bench.md, the 512 MB goal).
+    // fact's fiber while it waits on a question (docs/bench.md, the batch).
     // Facts are forked from the scan's fibers, which mostly share one context: its extension is
     // kept, not rebuilt (a Context is a Map) for each fact.
     let last: readonly [Context.Context<never>, Context.Context<never>] | undefined
@@ -219,7 +221,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
       })
     const facts: LiveFacts = {
-      domain: normalizeName(domain),
+      domain: normaliseName(domain),
       query,
       txt: lookups.txt,
       queryEach,
@@ -229,7 +231,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       ptr: lookups.ptr,
       queryAt: (upstream, name, type) =>
         Effect.clockWith((clock) => {
-          const n = normalizeName(name)
+          const n = normaliseName(name)
           const key = `@${upstream.address}\u0000${upstream.port}\u0000${n}\u0000${type}`
           return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await()
         }),
@@ -243,7 +245,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           })
         ),
       probe: (host, address) =>
-        memo.get(`probe\u0000${normalizeName(host)}\u0000${address}`, () => smtp.probe(host, address)),
+        memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
       get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
       start
     }

@@ -1,6 +1,6 @@
 /**
  * The live network services a scan runs over (Resolver, Web, Smtp), as one layer: the server
- * (`http/Server.ts`) and the batch scanner (`batch/`) build the same thing from here, so a scan from
+ * (`Layers.ts`) and the batch scanner (`batch/`) build the same thing from here, so a scan from
  * either asks the world through the same doors with the same settings. Needs `AppConfig`.
  */
 import { Layer } from "effect"

@@ -1,7 +1,7 @@
 /**
  * A scan's DNS questions as the live Facts hold them (`FactsLive.ts`): callback objects over the
  * Resolver's `ask`, not fibers, since a batch keeps ~1,000 scans of ~175 questions in flight
- * (docs/bench.md, the 512 MB goal). A memoised question keeps its answer for the scan; a sweep's
+ * (docs/bench.md, the batch). A memoised question keeps its answer for the scan; a sweep's
  * goes to its one reader; the sweeps of all scans share the slots for questions in flight.
  */
 import { Cause, Effect, Either, Exit, Option } from "effect"
@@ -14,8 +14,8 @@ export type Outcome = Exit.Exit<DnsAnswer, DnsError>
  * What a scan's DNS questions share: whether the scan is still open, and one instance of each
  * authority record. A negative answer carries the zone's SOA, its RRSIG and the covering NSEC3s
  * (RFC 2308 3, RFC 5155 7.2); DKIM's ~160 selectors in a signed zone bring the same few records
- * again and again, and the memo keeps every answer until the scan ends (docs/bench.md, the 512 MB
- * goal). Records are immutable data: sharing an equal one changes no answer.
+ * again and again, and the memo keeps every answer until the scan ends (docs/bench.md, the batch).
+ * Records are immutable data: sharing an equal one changes no answer.
  */
 export class ScanState {
   open = true

@@ -12,12 +12,12 @@
  * - Each check's duration is recorded (and exported as a span), with the edges it waited on, so
  *   the critical path of the graph can be compared with the wall time.
  */
+import { normaliseName } from "../records/DomainName.ts"
 import { Cause, Clock, Deferred, Effect, Exit, Option } from "effect"
 import { AppConfig } from "../Config.ts"
 import { type AnyCheck, CurrentTrace, resultFact, type ResultOf, type ScanTrace } from "../checks/Check.ts"
 import { type FactContext, Facts } from "../checks/Facts.ts"
 import { registry, type Registry } from "../checks/index.ts"
-import { normalizeName } from "../net/Resolver.ts"
 import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
 import { makeFacts, type ScanContext } from "./FactsLive.ts"
 import { criticalPath } from "./Timing.ts"
@@ -37,7 +37,7 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const checks: ReadonlyArray<AnyCheck> = options.checks ?? registry
-    const domain = normalizeName(rawDomain)
+    const domain = normaliseName(rawDomain)
     const deadlineMs = options.deadlineMs ?? config.scanDeadlineMs
     const trace: ScanTrace = new Map()
     const startMs = yield* Clock.currentTimeMillis

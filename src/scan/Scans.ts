@@ -9,19 +9,16 @@
  * - Each run, once finished, is reported to `ScanHistory` (the hall of fame's record) exactly once,
  *   inside the run: a request joining a run or served from the cache writes nothing.
  */
-import { Clock, Effect, Fiber } from "effect"
+import { normaliseName } from "../records/DomainName.ts"
+import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"
-import { normalizeName, Resolver } from "../net/Resolver.ts"
+import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 import { ScanHistory } from "./ScanHistory.ts"
 import { scan } from "./Scanner.ts"
+import { makeShared } from "./Shared.ts"
 import { type ScanResult } from "../checks/ScanResult.ts"
-
-interface Run {
-  readonly fiber: Fiber.RuntimeFiber<ScanResult>
-  waiters: number
-}
 
 export class Scans extends Effect.Service<Scans>()("Scans", {
   scoped: Effect.gen(function* () {
@@ -29,53 +26,15 @@ export class Scans extends Effect.Service<Scans>()("Scans", {
     const context = yield* Effect.context<Resolver | Web | Smtp | AppConfig>()
     const scope = yield* Effect.scope
     const history = yield* ScanHistory
-    const running = new Map<string, Run>()
-    // Insertion order is age order: the oldest entry is evicted first.
-    const finished = new Map<string, { readonly atMs: number; readonly result: ScanResult }>()
+    const shared = makeShared(
+      (domain) => scan(domain).pipe(Effect.tap(history.record), Effect.provide(context)),
+      { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope }
+    )
 
-    const remember = (domain: string, result: ScanResult) =>
-      Effect.map(Clock.currentTimeMillis, (atMs) => {
-        finished.delete(domain)
-        finished.set(domain, { atMs, result })
-        while (finished.size > Math.max(0, config.scanCacheSize))
-          finished.delete(finished.keys().next().value!)
-      })
-
-    const start = (domain: string) =>
-      Effect.gen(function* () {
-        const fiber = yield* scan(domain).pipe(
-          Effect.tap((result) => remember(domain, result)),
-          Effect.tap(history.record),
-          Effect.ensuring(Effect.sync(() => running.delete(domain))),
-          Effect.provide(context),
-          Effect.interruptible, // forked under `get`'s mask, it must stay interruptible itself
-          Effect.forkIn(scope)
-        )
-        const run: Run = { fiber, waiters: 0 }
-        running.set(domain, run)
-        return run
-      })
-
-    const leave = (domain: string, run: Run) =>
-      Effect.suspend(() => {
-        run.waiters--
-        if (run.waiters > 0 || running.get(domain) !== run) return Effect.void
-        running.delete(domain)
-        return Fiber.interruptFork(run.fiber)
-      })
-
-    /** The full scan of `domain`: cached, shared, or computed now. */
+    /** The full scan of `domain`: cached (`cached: true`), shared with a run under way, or computed now. */
     const get = (rawDomain: string): Effect.Effect<ScanResult> =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function* () {
-          const domain = normalizeName(rawDomain)
-          const hit = finished.get(domain)
-          if (hit && (yield* Clock.currentTimeMillis) - hit.atMs < config.scanCacheTtlMs)
-            return { ...hit.result, cached: true }
-          const run = running.get(domain) ?? (yield* start(domain))
-          run.waiters++
-          return yield* restore(Fiber.join(run.fiber)).pipe(Effect.ensuring(leave(domain, run)))
-        })
+      Effect.map(shared.share(normaliseName(rawDomain)), ({ result, source }) =>
+        source === "cache" ? { ...result, cached: true } : result
       )
 
     return { scan: get }

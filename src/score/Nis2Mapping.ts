@@ -12,7 +12,7 @@
 import type { Registered } from "../checks/Check.ts"
 import { type MeasureId, MeasureIds } from "../checks/Declaration.ts"
 import { registry } from "../checks/index.ts"
-import type { EvidenceText } from "../checks/Nis2Text.ts"
+import type { EvidenceText } from "../checks/Nis2Evidence.ts"
 import type { IssueId } from "./Catalogue.ts"
 
 export { type MeasureId, MeasureIds } from "../checks/Declaration.ts"

@@ -77,7 +77,7 @@ export type ScanScore = typeof ScanScore.Type
 
 /**
  * A domain that does not exist (its lookups answer NXDOMAIN): every check fails as "no such
- * domain" with its full points at stake, and the grade is F (issue 13: a clear result, not a 500).
+ * domain" with its full points at stake, and the grade is F (a clear result, not a 500).
  */
 const noSuchDomainRecords = (registry: ReadonlyArray<Registered>): ReadonlyArray<Scored> =>
   specsOf(registry).map((spec) =>

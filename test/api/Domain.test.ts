@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
-import { normaliseDomain } from "../../src/api/Domain.ts"
+import { normaliseDomain } from "../../src/records/DomainName.ts"
 
 const ok = (input: string) => Either.getOrThrow(normaliseDomain(input))
 const why = (input: string) => Either.match(normaliseDomain(input), { onLeft: (m) => m, onRight: () => "" })

@@ -1,5 +1,5 @@
 /**
- * TLSA from a chain (issue 18 item 3, RFC 7671 5): usages 1 and 3 use the leaf, 0 and 2 the trust
+ * TLSA from a chain (RFC 7671 5): usages 1 and 3 use the leaf, 0 and 2 the trust
  * anchor (the last CA certificate, or the one named); the result says which, and warns when the
  * usage and the certificate disagree. Digests are checked against openssl's own.
  */

@@ -4,7 +4,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Either } from "effect"
 import * as fc from "fast-check"
-import { generate, matchesCertificate, pemBlocks } from "../../src/generate/TlsaGenerator.ts"
+import { generate, pemBlocks } from "../../src/generate/TlsaGenerator.ts"
+import { matchesCertificate } from "../../src/records/TlsaRecord.ts"
 import { makePki } from "../net/pki.ts"
 
 // A fresh key and certificate from openssl, and the digests openssl computes for them.

@@ -11,7 +11,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { Health } from "../../src/http/edge/Health.ts"
 import { HealthPortLive } from "../../src/http/edge/HealthPort.ts"
-import { HealthLive } from "../../src/http/Server.ts"
+import { HealthLive } from "../../src/Layers.ts"
 import { testApp } from "./harness.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-health-"))

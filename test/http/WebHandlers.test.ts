@@ -50,7 +50,7 @@ layer(testApp(env))("web group over HTTP", (it) => {
 
   it.effect("POST /csp/scan: 400 for unscannable URLs, 502 inconclusive, then 429 with Retry-After", () =>
     Effect.gen(function* () {
-      // Malformed URLs cost nothing; targets refused by the address policy cost a scan (issue 12).
+      // Malformed URLs cost nothing; targets refused by the address policy cost a scan.
       for (const url of ["http://example.com", "corp-intranet", "https://user:pw@example.com/"]) {
         const r = yield* call("POST", "/api/csp/scan", { url })
         expect(r.status, url).toBe(400)

@@ -13,7 +13,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import * as DnsPacket from "dns-packet"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
-import { AppLive, nodeServerLayer } from "../../src/http/Server.ts"
+import { AppLive, nodeServerLayer } from "../../src/Layers.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
 
 /** Port 9 (discard) on loopback: nothing listens, so every query fails at once. */

@@ -1,20 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { classify, isInternalHostname, vet, vetText } from "../../src/net/Targets.ts"
 import {
-  classify,
   contains,
   formatCidr,
   formatIp,
   hostLiteral,
-  isInternalHostname,
   parseAllowList,
   parseCidr,
   parseIp,
   parseIPv4Loose,
-  parseIPv6,
-  vet,
-  vetText
-} from "../../src/net/Targets.ts"
+  parseIPv6
+} from "../../src/records/IpAddress.ts"
 
 const v4 = fc.integer({ min: 0, max: 0xffffffff }).map((n) => ({ family: 4 as const, value: BigInt(n) }))
 const v6 = fc.bigInt({ min: 0n, max: (1n << 128n) - 1n }).map((value) => ({ family: 6 as const, value }))

@@ -8,7 +8,7 @@ import * as zlib from "node:zlib"
 import { AppConfig } from "../../src/Config.ts"
 import { DnsError } from "../../src/net/DnsTypes.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
-import { parseAllowList } from "../../src/net/Targets.ts"
+import { parseAllowList } from "../../src/records/IpAddress.ts"
 import { type AddressLookup, makeWeb, Web, webLayerWith, type WebSettings } from "../../src/net/Web.ts"
 import { makePki, type TestPki } from "./pki.ts"
 
@@ -346,7 +346,7 @@ describe("the Web layer", () => {
   )
 })
 
-describe("the port policy and what failures say (issue 12)", () => {
+describe("the port policy and what failures say", () => {
   const only443 = () => makeWeb(settings(["127.0.0.0/8"], { allowedPort: (port) => port === 443 }), lookup)
 
   it.live("refuses any port but the allowed ones before connecting, naming no address", () =>

@@ -1,4 +1,4 @@
-/** The badge (issue 15, deliverable 3): valid SVG with the grade, its colour, and ids that never collide. */
+/** The badge: valid SVG with the grade, its colour, and ids that never collide. */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { BADGE_COLOURS, badgeSvg } from "../../src/report/Badge.ts"

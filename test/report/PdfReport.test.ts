@@ -1,4 +1,4 @@
-/** The PDF report (issue 15, deliverable 4): its text says what the score says, and its bytes are fixed. */
+/** The PDF report: its text says what the score says, and its bytes are fixed. */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Categories } from "../../src/checks/Check.ts"

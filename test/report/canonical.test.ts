@@ -1,5 +1,5 @@
 /**
- * Properties of the content hash (issue 15): it does not depend on key order, it survives the
+ * Properties of the content hash: it does not depend on key order, it survives the
  * report's Schema encode/decode and a trip through the stored bytes, and it is the SHA-256 of the
  * RFC 8785 form (checked against the RFC's own example, Appendix/§3.2.3 sorting and number rules).
  */

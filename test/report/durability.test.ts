@@ -1,5 +1,5 @@
 /**
- * Durability (issue 15): a child process creates snapshots in a loop and is killed with SIGKILL
+ * Durability: a child process creates snapshots in a loop and is killed with SIGKILL
  * mid-way. Reopening the database, every snapshot the child acknowledged (printed after COMMIT) is
  * present and verifies against its hash, no stored snapshot is half-written (every row verifies),
  * and SQLite's integrity check passes. No timing is asserted: the test waits for acknowledgements.

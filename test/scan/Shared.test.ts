@@ -1,4 +1,4 @@
-/** Shared, briefly cached composite results (issue 12): one run per key at a time, reused for the TTL. */
+/** Shared, briefly cached results: one run per key at a time, reused for the TTL. */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, TestClock } from "effect"
 import { makeShared } from "../../src/scan/Shared.ts"
@@ -52,5 +52,41 @@ describe("makeShared", () => {
       })
       expect([yield* never.get("x"), yield* never.get("x")]).toEqual([1, 2])
     })
+  )
+
+  it.scoped(
+    "says where a result came from, charges beforeRun only to runs, and shares a failure without keeping it",
+    () =>
+      Effect.gen(function* () {
+        let runs = 0
+        let charged = 0
+        const gate = yield* Deferred.make<void>()
+        const shared = makeShared(
+          (key) =>
+            Effect.zipRight(
+              Deferred.await(gate),
+              key === "bad" ? Effect.fail(`bad#${++runs}`) : Effect.succeed(`${key}#${++runs}`)
+            ),
+          { ttlMs: 1_000, size: 10, scope: yield* Effect.scope }
+        )
+        const charge = Effect.sync(() => void charged++)
+        const both = yield* Effect.forkScoped(
+          Effect.all([shared.share("a", charge), shared.share("a", charge)], { concurrency: 2 })
+        )
+        yield* Effect.yieldNow()
+        yield* Deferred.succeed(gate, undefined)
+        expect(yield* Fiber.join(both)).toEqual([
+          { result: "a#1", source: "ran" },
+          { result: "a#1", source: "joined" }
+        ])
+        expect(yield* shared.share("a", charge)).toEqual({ result: "a#1", source: "cache" })
+        expect(charged).toBe(1)
+        // a refused charge starts nothing
+        expect(yield* Effect.flip(shared.share("c", Effect.fail("refused")))).toBe("refused")
+        expect(runs).toBe(1)
+        // a failure reaches its waiter and is not kept: the next request runs again
+        expect(yield* Effect.flip(shared.share("bad"))).toBe("bad#2")
+        expect(yield* Effect.flip(shared.share("bad"))).toBe("bad#3")
+      })
   )
 })

@@ -1,4 +1,4 @@
-/** The DNSSEC algorithm rule reads the key sizes the DNSSEC check reports (issue 19, item 4). */
+/** The DNSSEC algorithm rule reads the key sizes the DNSSEC check reports. */
 import { describe, expect, it } from "vitest"
 import type { ScanResult } from "../../src/checks/ScanResult.ts"
 import { dnssecRecords } from "../../src/checks/dnssec/Rules.ts"

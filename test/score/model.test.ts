@@ -1,4 +1,4 @@
-/** Property tests of the scoring model over generated check records (issue 13, "How it is checked"). */
+/** Property tests of the scoring model over generated check records. */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Categories } from "../../src/checks/Check.ts"

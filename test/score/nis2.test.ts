@@ -1,7 +1,7 @@
 /**
- * Property tests of the NIS2 scorecard over generated check records (issue 14, "How it is
- * checked"): the total stays in 0..100, a not-applicable measure never moves it, improving any
- * evidence item never lowers it, and the English and Dutch scorecards differ only in text.
+ * Property tests of the NIS2 scorecard over generated check records: the total stays in 0..100,
+ * a not-applicable measure never moves it, improving any evidence item never lowers it, and the
+ * English and Dutch scorecards differ only in text.
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"

@@ -1,5 +1,5 @@
 /**
- * The NIS2 translation tables are complete (issue 14, "Language"): every measure, evidence item,
+ * The NIS2 translation tables are complete: every measure, evidence item,
  * phrase and issue id NIS2 can emit has a non-empty text in every language, and docs/nis2.md's
  * mapping table is the mapping of `Nis2Mapping.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * A validating resolver's SERVFAIL is not an outage (issue 18 item 2): for the world's DNSSEC-bogus
+ * A validating resolver's SERVFAIL is not an outage: for the world's DNSSEC-bogus
  * domains the mail-transport endpoints answer a result with the reason, never the 500 "retry".
  */
 import { describe, expect, layer } from "@effect/vitest"

@@ -1,5 +1,5 @@
 /**
- * One reading of a page's policy across endpoints (issue 19): `GET /security-headers/analyze`
+ * One reading of a page's policy across endpoints: `GET /security-headers/analyze`
  * (`csp`) and `POST /csp/scan` (`currentCsp`) report the same policy and source for the world's
  * CSP sites, through the app's HTTP interface.
  */

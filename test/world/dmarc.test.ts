@@ -58,7 +58,7 @@ layer(ScanWorld, { timeout: 60_000 })("DMARC in the world", (it) => {
         ["p", record.indexOf("rejected")],
         ["rua", record.indexOf("dmarc@")]
       ])
-      // pct is removed by DMARCbis: its bad value warns instead of invalidating (issue 18 item 4).
+      // pct is removed by DMARCbis: its bad value warns instead of invalidating.
       expect(ids(r)).toEqual(expect.arrayContaining(["dmarc-unknown-tag", "dmarc-removed-pct"]))
       expect(r.issues.length).toBe(2)
     })

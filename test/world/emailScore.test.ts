@@ -1,5 +1,5 @@
 /**
- * One model (issue 13): the score of `GET /email/check` is the email category of `GET /scan/quick`,
+ * One model: the score of `GET /email/check` is the email category of `GET /scan/quick`,
  * for world scenarios that span the email rules (a full setup, a null MX, ~all, +all, p=none, a weak
  * DKIM key, MTA-STS in testing, no DMARC).
  */

@@ -1,5 +1,5 @@
 /**
- * The NIS2 scorecard in the world (issue 14, "How it is checked"), through the API: perfect.com is
+ * The NIS2 scorecard in the world, through the API: perfect.com is
  * compliant; nomail.org's mail evidence does not apply and costs nothing; dmarc-none.com and
  * bogus-ds.org show their gaps in the measures docs/nis2.md names; a name that does not exist is
  * unscannable; /scan/quick and /scan/nis2 of one domain share one scan.

@@ -1,5 +1,5 @@
 /**
- * Badge, PDF and hall of fame in the world (issue 15, deliverables 3-5), through the API: the badge
+ * Badge, PDF and hall of fame in the world, through the API: the badge
  * of a domain is valid SVG saying the grade of its quick scan (perfect.com's is A+, pinned by
  * score.test.ts), a name the world does not have gets the grey "unknown", an invalid domain is a
  * 400 {error}; the PDF's text names the domain, grade and issues; exactly the scanned A+ domains are

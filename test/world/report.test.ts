@@ -1,5 +1,5 @@
 /**
- * The Everything Report and its snapshots in the world (issue 15): perfect.com's report has every
+ * The Everything Report and its snapshots in the world: perfect.com's report has every
  * section in both formats; a snapshot reads back byte-identical and its hash is recomputed here
  * from the canonical JSON; an unknown id is 404; the legacy GET says it is deprecated; the database
  * refuses an UPDATE of a stored snapshot.

@@ -1,5 +1,5 @@
 /**
- * The score in the world (issue 13): each scenario of docs/scoring.md's table, scanned through the
+ * The score in the world: each scenario of docs/scoring.md's table, scanned through the
  * API, earns exactly the points, grade and issue ids the table says; perfect.com is 100 and A+.
  */
 import { readFileSync } from "node:fs"

@@ -5,7 +5,8 @@
  */
 import { Clock, Effect, Schema } from "effect"
 import type { WebError } from "../../net/Web.ts"
-import { hostLiteral, isInternalHostname } from "../../net/Targets.ts"
+import { isInternalHostname } from "../../net/Targets.ts"
+import { hostLiteral } from "../../records/IpAddress.ts"
 import { Facts } from "../Facts.ts"
 import type { CrawledPage } from "./CspAnalyse.ts"
 import { cssResources, extract, isHtml, type PageExtract, type Resource } from "./CspExtract.ts"

@@ -3,17 +3,12 @@
  * Selectors are not listed anywhere in DNS, so we ask a data-file list of common selectors plus
  * the caller's. Finding none means "not found among the selectors we know", never "no DKIM".
  */
+import { normaliseName } from "../../records/DomainName.ts"
 import { Clock, Effect, Schema } from "effect"
 import { define, need } from "../Check.ts"
 import { type FactContext, Facts } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
-import {
-  isTxtError,
-  lookupTxtEach,
-  normaliseDomain,
-  type TxtOutcome,
-  type TxtSource
-} from "../shared/TxtOutcome.ts"
+import { isTxtError, lookupTxtEach, type TxtOutcome, type TxtSource } from "../shared/TxtOutcome.ts"
 import { DkimKeyStatus, looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
 import { about } from "./About.ts"
@@ -65,7 +60,7 @@ export const gatherDkim = (
   options: { readonly concurrency?: number; readonly known?: ReadonlyArray<KnownSelector> } = {}
 ): Effect.Effect<DkimGathered> =>
   Effect.gen(function* () {
-    const domain = normaliseDomain(rawDomain)
+    const domain = normaliseName(rawDomain)
     const wanted = requested.map((s) => s.trim().toLowerCase()).filter(isValidSelector)
     const selectors = [...new Set([...wanted, ...(options.known ?? KNOWN_SELECTORS).map((k) => k.selector)])]
     const started = yield* Clock.currentTimeMillis

@@ -1,5 +1,5 @@
 /** What the DMARC check declares besides gather and analyse (checks/Declaration.ts). */
-import { NO_MAIL, item } from "../Nis2Text.ts"
+import { NO_MAIL, item } from "../Nis2Evidence.ts"
 import { findings } from "./Findings.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"

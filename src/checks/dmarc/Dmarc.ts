@@ -4,17 +4,12 @@
  * `gather` asks TXT questions (and, when the source can, the MX of each rua domain) through Facts
  * in a scan; `analyse` is pure and total.
  */
+import { normaliseName } from "../../records/DomainName.ts"
 import { Effect, Schema } from "effect"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"
 import { Status } from "../Status.ts"
-import {
-  isTxtError,
-  lookupTxt,
-  normaliseDomain,
-  type TxtOutcome,
-  type TxtSource
-} from "../shared/TxtOutcome.ts"
+import { isTxtError, lookupTxt, type TxtOutcome, type TxtSource } from "../shared/TxtOutcome.ts"
 import {
   DmarcPolicy,
   DmarcSyntaxError,
@@ -143,7 +138,7 @@ const mailReach = (dns: DmarcSource, domain: string): Effect.Effect<Reach> =>
 /** Gathers the DNS facts DMARC needs for `domain`: the record, the fallback, the authorisations. */
 export const gatherDmarc = (dns: DmarcSource, rawDomain: string): Effect.Effect<DmarcGathered> =>
   Effect.gen(function* () {
-    const domain = normaliseDomain(rawDomain)
+    const domain = normaliseName(rawDomain)
     const org = organisationalDomainOf(domain)
     const organisationalDomain = org !== domain ? org : null
     const direct = yield* lookupTxt(dns, dmarcName(domain))

@@ -1,5 +1,5 @@
 /** What the DNS records check declares besides gather and analyse (checks/Declaration.ts). */
-import { item } from "../Nis2Text.ts"
+import { item } from "../Nis2Evidence.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { DNS_SPECS, rules } from "./Rules.ts"

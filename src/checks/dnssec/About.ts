@@ -1,5 +1,5 @@
 /** What the DNSSEC check declares besides gather and analyse (checks/Declaration.ts). */
-import { UNSIGNED, item } from "../Nis2Text.ts"
+import { UNSIGNED, item } from "../Nis2Evidence.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { DNSSEC_SPECS, rules } from "./Rules.ts"

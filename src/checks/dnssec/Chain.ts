@@ -6,7 +6,7 @@
  * never "broken": the validating resolver's AD bit stands.
  */
 import { Schema } from "effect"
-import type { DnskeyData, DsData } from "../../net/DnsWire.ts"
+import type { DnskeyData, DsData } from "../../records/DnsRdata.ts"
 import {
   AlgorithmSecurity,
   algorithmName,

@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
-import type { DnskeyData, DsData, Nsec3ParamData, RrsigData } from "../../net/DnsWire.ts"
+import type { DnskeyData, DsData, Nsec3ParamData, RrsigData } from "../../records/DnsRdata.ts"
 import { AlgorithmSecurity, algorithmName, algorithmSecurity, weakest } from "../../records/DnssecKeys.ts"
 import { algorithmRow, unusableReason } from "../../records/DnssecRegistry.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"

@@ -4,7 +4,7 @@
  * (RFC 5155 3.1.2.1), never from NSEC3PARAM, whose flags are zero (RFC 5155 4.1.2).
  */
 import { Schema } from "effect"
-import type { Nsec3ParamData } from "../../net/DnsWire.ts"
+import type { Nsec3ParamData } from "../../records/DnsRdata.ts"
 
 export const Issue = Schema.Struct({
   severity: Schema.Literal("error", "warning", "info"),

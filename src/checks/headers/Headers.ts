@@ -5,8 +5,8 @@
  * header is `unknown` and nothing is reported missing.
  */
 import { Effect, Either, Schema } from "effect"
-import { ConfigValues, generate, type HeadersConfig } from "../../generate/SecurityHeaders.ts"
-import { HeaderOutputs } from "../../generate/SecurityHeadersOutputs.ts"
+import { ConfigValues, generate, type HeadersConfig } from "../../records/SecurityHeaders.ts"
+import { HeaderOutputs } from "../../records/SecurityHeadersOutputs.ts"
 import type { WebError, WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"

@@ -53,6 +53,3 @@ export const lookupTxtEach = (
         { concurrency }
       )
     : Effect.forEach(names, (name) => lookupTxt(dns, name), { concurrency })
-
-/** Normalises a user-supplied domain for building query names: lowercase, no trailing dot. */
-export const normaliseDomain = (domain: string): string => domain.trim().toLowerCase().replace(/\.$/, "")

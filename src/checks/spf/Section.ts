@@ -7,7 +7,7 @@ import type { SectionExtra } from "../Declaration.ts"
 import { Nullable } from "../../records/Schemas.ts"
 import { SpfFlattened } from "./SpfFlatten.ts"
 import type { SpfResult } from "./Spf.ts"
-import { SpfNode } from "./SpfWalk.ts"
+import { SpfNode } from "./SpfNode.ts"
 
 const SpfSectionExtra = Schema.Struct({
   lookupGraph: Nullable(SpfNode),

@@ -5,7 +5,7 @@
  * so the result warns whenever it copied a provider's networks.
  */
 import { Schema } from "effect"
-import type { FlatItem } from "./SpfWalk.ts"
+import type { FlatItem } from "./SpfNode.ts"
 import { formatCidr, mergeCidrs } from "../../records/SpfIp.ts"
 import { answerBytes, stringsFor } from "../../records/TxtSize.ts"
 import type { Qualifier } from "../../records/SpfParse.ts"

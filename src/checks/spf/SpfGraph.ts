@@ -8,6 +8,7 @@
  * `redirect` is ignored when the record has an `all` (6.1), so neither is followed nor counted.
  * Terms whose target depends on the message (macros other than %{d}) are counted but not followed.
  */
+import { normaliseName } from "../../records/DomainName.ts"
 import { Effect, Either } from "effect"
 import type { DnsError } from "../../net/DnsTypes.ts"
 import { parse, selectSpf, type Located, type ParsedSpf, type Term } from "../../records/SpfParse.ts"
@@ -60,8 +61,6 @@ export interface GraphLimits {
   readonly maxQueries: number
 }
 export const DefaultLimits: GraphLimits = { maxDepth: 12, maxQueries: 60 }
-
-export const normalizeDomain = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
 
 /**
  * RFC 7208 section 7.3 for the one macro known without a message: `%{d}` (the current domain) with
@@ -128,7 +127,7 @@ export const termTarget = (term: Term, domain: string): string | null | undefine
   if (term.kind === "modifier") {
     if (term.name !== "redirect") return null
     const t = expandStatic(term.value, domain)
-    return t === undefined ? undefined : normalizeDomain(t)
+    return t === undefined ? undefined : normaliseName(t)
   }
   switch (term.name) {
     case "all":
@@ -138,7 +137,7 @@ export const termTarget = (term: Term, domain: string): string | null | undefine
     default: {
       if (term.domain === undefined) return domain
       const t = expandStatic(term.domain, domain)
-      return t === undefined ? undefined : normalizeDomain(t)
+      return t === undefined ? undefined : normaliseName(t)
     }
   }
 }
@@ -228,5 +227,5 @@ export const gather = (
     )
   }
 
-  return fetch(normalizeDomain(domain), [], 0)
+  return fetch(normaliseName(domain), [], 0)
 }

@@ -5,7 +5,7 @@
  * (Dane.ts). The sessions are the scan's `facts.probe`, shared with the SMTP TLS check.
  */
 import { Effect, Schema } from "effect"
-import type { TlsaData } from "../../net/DnsWire.ts"
+import type { TlsaData } from "../../records/DnsRdata.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { Strings } from "../../records/Schemas.ts"
 import {
@@ -15,7 +15,7 @@ import {
   SELECTORS,
   USAGES,
   usageDescription
-} from "../../generate/TlsaGenerator.ts"
+} from "../../records/TlsaRecord.ts"
 import { define } from "../Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
 import { Facts } from "../Facts.ts"

@@ -1,5 +1,5 @@
 /**
- * Admission control at the edge (DESIGN principle 10, issue 12): the service is public and
+ * Admission control at the edge (DESIGN principle 10): the service is public and
  * unauthenticated, so it answers "not now" quickly rather than everything slowly.
  *
  * - Per-client token buckets for every endpoint, one for costly routes and one for cheap ones:

@@ -1,5 +1,5 @@
 /**
- * What a JSON endpoint accepts before any decoding (issue 12, DESIGN principle 10):
+ * What a JSON endpoint accepts before any decoding (DESIGN principle 10):
  * - `Content-Type: application/json` only (parameters such as charset allowed), so an HTML form or
  *   a "simple" cross-site request cannot start work in a visitor's browser; 415 otherwise.
  * - A body read with a byte cap however it is framed: over the cap the rest is drained, not the

@@ -7,7 +7,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../../Config.ts"
-import { type Cidr, contains, formatIp, type Ip, parseAllowList, parseIp } from "../../net/Targets.ts"
+import { type Cidr, contains, formatIp, type Ip, parseAllowList, parseIp } from "../../records/IpAddress.ts"
 
 /** An address as text to an `Ip`, seeing through IPv4-mapped IPv6 (`::ffff:192.0.2.1`, RFC 4291 §2.5.5.2). */
 export const parseClientIp = (text: string): Ip | undefined => {

@@ -1,5 +1,5 @@
 /**
- * The gatekeeper (DESIGN principle 10, issue 12): the first look at every request, in node's
+ * The gatekeeper (DESIGN principle 10): the first look at every request, in node's
  * `request` event, before the router and the Effect runtime, so a flood of refusals costs little
  * more than parsing it. It reads the request target as the router will serve it (RequestTarget.ts:
  * the canonical path is passed on, other spellings redirected), answers `/health`, applies the
@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { EventLoopUtilization } from "node:perf_hooks"
-import type { Cidr } from "../../net/Targets.ts"
+import type { Cidr } from "../../records/IpAddress.ts"
 import { type Gate, makeBuckets, routeClass } from "./Admission.ts"
 import { resolveClient } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"

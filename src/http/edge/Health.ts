@@ -1,5 +1,5 @@
 /**
- * What `GET /health` answers, kept current in the background (issue 12: /health stays fast under
+ * What `GET /health` answers, kept current in the background (/health stays fast under
  * any load). The database check (a write read back, WAL mode) runs every `HEALTH_REFRESH_MS` on its
  * own fiber; a request only reads the last outcome, so /health touches neither the database nor
  * the Effect runtime: the gatekeeper answers it in node's request event (`Gatekeeper.ts`), before

@@ -15,7 +15,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../../Config.ts"
-import { formatIp, hostLiteral } from "../../net/Targets.ts"
+import { formatIp, hostLiteral } from "../../records/IpAddress.ts"
 import { isTrusted, parseClientIp, trustedCidrs } from "./ClientAddress.ts"
 
 /** LDH labels, plus `_` as in container and service names (`audit_web:8080`): harmless in a URL. */

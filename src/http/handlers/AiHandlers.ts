@@ -1,10 +1,9 @@
 /** Handlers of the ai group: explanations and fixes (docs/ai.md), raw-email debugging (docs/debug-email.md). */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest } from "../../api/Errors.ts"
 import { debugEmail } from "../../mail/DebugEmail.ts"
-import { AiModel } from "../../net/AiModel.ts"
 import { explain, resolveIssue, type UnknownIssue } from "../../ai/Explain.ts"
 import { fix } from "../../ai/Fix.ts"
 
@@ -21,4 +20,4 @@ export const AiHandlers = HttpApiBuilder.group(Api, "ai", (handlers) =>
       ).pipe(badRequest)
     )
     .handle("debugEmail", ({ payload }) => debugEmail(payload.raw_email))
-).pipe(Layer.provide(AiModel.Default))
+)

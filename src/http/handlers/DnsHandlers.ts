@@ -4,10 +4,9 @@
  * Errors), never an empty result; partial failures stay inside the result as `unknown`.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest } from "../../api/Errors.ts"
-import { parseTypes } from "../../checks/dns/Lookup.ts"
 import * as TlsaGenerator from "../../generate/TlsaGenerator.ts"
 import * as Dns from "../../composite/DnsLookups.ts"
 import * as MailTransport from "../../composite/MailTransport.ts"
@@ -16,10 +15,9 @@ import { generated } from "./Generated.ts"
 export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
   handlers
     .handle("lookup", ({ urlParams }) =>
-      Either.match(parseTypes(urlParams.type, urlParams.types), {
-        onLeft: (error) => Effect.fail(new BadRequest({ error })),
-        onRight: (types) => Dns.lookup(urlParams.domain, types)
-      })
+      Dns.lookupAsked(urlParams.domain, urlParams.type, urlParams.types).pipe(
+        Effect.catchTag("UnknownRecordType", (e) => Effect.fail(new BadRequest({ error: e.message })))
+      )
     )
     .handle("dnssec", ({ urlParams }) => Dns.dnssec(urlParams.domain))
     .handle("propagation", ({ urlParams }) => Dns.propagation(urlParams.domain, urlParams.type ?? "A"))

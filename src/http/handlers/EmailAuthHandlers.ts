@@ -1,18 +1,13 @@
 /**
  * The email-authentication endpoints' handlers (DKIM, DMARC, BIMI, MTA-STS, DMARC generator),
- * wired into the email group by EmailHandlers.ts. Each decodes, runs its check over fresh Facts
- * (`runCheck`, `withFacts`) and returns.
+ * wired into the email group by EmailHandlers.ts. Each decodes, runs its check alone
+ * (`composite/SingleChecks.ts`) and returns.
  */
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { BadRequest } from "../../api/Errors.ts"
-import { Bimi, bimiWithLogo } from "../../checks/bimi/Bimi.ts"
-import { renderBimiHtml } from "../../checks/bimi/BimiHtml.ts"
-import { dkimWith } from "../../checks/dkim/Dkim.ts"
-import { Dmarc } from "../../checks/dmarc/Dmarc.ts"
-import { MtaSts } from "../../checks/mta-sts/MtaSts.ts"
+import * as SingleChecks from "../../composite/SingleChecks.ts"
 import { generateDmarc, type DmarcGenerateInput } from "../../generate/DmarcGenerator.ts"
-import { runCheck, withFacts } from "../../scan/Scanner.ts"
 import { generated } from "./Generated.ts"
 
 type DomainParams = { readonly urlParams: { readonly domain: string } }
@@ -35,13 +30,13 @@ export const handleDkim = ({
     readonly domain: string
     readonly selector?: string | ReadonlyArray<string> | undefined
   }
-}) => Effect.flatMap(selectorsOf(urlParams.selector), (s) => withFacts(urlParams.domain, dkimWith(s)))
+}) => Effect.flatMap(selectorsOf(urlParams.selector), (s) => SingleChecks.dkim(urlParams.domain, s))
 
-export const handleDmarc = ({ urlParams }: DomainParams) => runCheck(Dmarc, urlParams.domain)
+export const handleDmarc = ({ urlParams }: DomainParams) => SingleChecks.dmarc(urlParams.domain)
 
 /** The page's CSP allows the inline style and the logo as a data: image, nothing else. */
-const bimiPage = ({ result, logoBody }: Effect.Effect.Success<typeof bimiWithLogo>) =>
-  HttpServerResponse.text(renderBimiHtml(result, logoBody), {
+const bimiPage = (html: string) =>
+  HttpServerResponse.text(html, {
     contentType: "text/html; charset=utf-8",
     headers: { "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'" }
   })
@@ -52,10 +47,10 @@ export const handleBimi = ({
   readonly urlParams: { readonly domain: string; readonly format?: "json" | "html" | undefined }
 }) =>
   urlParams.format === "html"
-    ? Effect.map(withFacts(urlParams.domain, bimiWithLogo), bimiPage)
-    : runCheck(Bimi, urlParams.domain)
+    ? Effect.map(SingleChecks.bimiHtml(urlParams.domain), bimiPage)
+    : SingleChecks.bimi(urlParams.domain)
 
-export const handleMtaSts = ({ urlParams }: DomainParams) => runCheck(MtaSts, urlParams.domain)
+export const handleMtaSts = ({ urlParams }: DomainParams) => SingleChecks.mtaSts(urlParams.domain)
 
 export const handleDmarcGenerate = ({ payload }: { readonly payload: DmarcGenerateInput }) =>
   generated(generateDmarc(payload))

@@ -4,9 +4,8 @@ import { Effect, Either } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest } from "../../api/Errors.ts"
 import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
-import { Spf } from "../../checks/spf/Spf.ts"
+import * as SingleChecks from "../../composite/SingleChecks.ts"
 import { EmailChecks } from "../../composite/EmailCheck.ts"
-import { runCheck } from "../../scan/Scanner.ts"
 import * as MailTransport from "../../composite/MailTransport.ts"
 import { fcrdns } from "./SelfUrl.ts"
 import {
@@ -23,7 +22,7 @@ export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
     .handle("check", ({ urlParams }) =>
       Effect.flatMap(EmailChecks, (checks) => checks.check(urlParams.domain))
     )
-    .handle("spf", ({ urlParams }) => runCheck(Spf, urlParams.domain))
+    .handle("spf", ({ urlParams }) => SingleChecks.spf(urlParams.domain))
     .handle("dkim", handleDkim)
     .handle("dmarc", handleDmarc)
     .handle("bimi", handleBimi)

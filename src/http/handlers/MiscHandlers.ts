@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { Unavailable } from "../../api/Errors.ts"
-import { HallOfFameStore } from "../../store/HallOfFame.ts"
+import { hallOfFame } from "../../report/HallOfFameList.ts"
 import { Health } from "../edge/Health.ts"
 import { badgeResponse, pdfResponse } from "./Presentation.ts"
 
@@ -11,7 +11,7 @@ export const MiscHandlers = HttpApiBuilder.group(Api, "misc", (handlers) =>
   handlers
     .handle("badge", ({ path }) => badgeResponse(path.domain))
     .handle("pdf", ({ path }) => pdfResponse(path.domain))
-    .handle("hallOfFame", () => Effect.flatMap(HallOfFameStore, (store) => Effect.orDie(store.list)))
+    .handle("hallOfFame", () => hallOfFame)
     // The node server's gatekeeper answers GET /health before this handler (Gatekeeper.ts); both
     // read the same background-refreshed state (Health.ts).
     .handle("health", () =>

@@ -3,10 +3,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../../api/Errors.ts"
-import { Headers } from "../../checks/headers/Headers.ts"
+import * as SingleChecks from "../../composite/SingleChecks.ts"
 import { type CspScanError, CspScanner } from "../../composite/CspScanner.ts"
-import { runCheck } from "../../scan/Scanner.ts"
-import { generate } from "../../generate/SecurityHeaders.ts"
+import { generate } from "../../records/SecurityHeaders.ts"
 import { generated } from "./Generated.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
 
@@ -24,7 +23,7 @@ const cspScanError = (e: CspScanError): Effect.Effect<never, BadRequest | TooMan
 
 export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
   handlers
-    .handle("headersAnalyze", ({ urlParams }) => runCheck(Headers, urlParams.domain))
+    .handle("headersAnalyze", ({ urlParams }) => SingleChecks.headers(urlParams.domain))
     .handle("headersGenerate", ({ payload }) => generated(generate(payload)))
     .handle("cspScan", ({ payload }) =>
       Effect.flatMap(CspScanner, (scanner) =>

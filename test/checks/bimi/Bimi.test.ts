@@ -264,7 +264,7 @@ describe("BIMI check", () => {
         web,
         "example.com"
       )
-      // A declination is a valid record that opts out (issue 18 item 4), with or without a=.
+      // A declination is a valid record that opts out, with or without a=.
       expect(declined.result).toMatchObject({ declined: true, status: "not-applicable", valid: true })
       const bare = yield* checkBimi(
         txt({ "default._bimi.example.com": ["v=BIMI1; l=;"] }),

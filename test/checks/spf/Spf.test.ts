@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { analyse } from "../../../src/checks/spf/Spf.ts"
 import { gather, type SpfDns } from "../../../src/checks/spf/SpfGraph.ts"
-import type { SpfNode } from "../../../src/checks/spf/SpfWalk.ts"
+import type { SpfNode } from "../../../src/checks/spf/SpfNode.ts"
 import { fakeDns, type Zone } from "../spfFakeDns.ts"
 
 /** RFC 7208 Appendix A's zone. */

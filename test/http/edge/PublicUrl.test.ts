@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { resolveClient } from "../../../src/http/edge/ClientAddress.ts"
 import { baseUrlFor, listenerHost, storedBaseFor, validHost } from "../../../src/http/edge/PublicUrl.ts"
-import { parseAllowList } from "../../../src/net/Targets.ts"
+import { parseAllowList } from "../../../src/records/IpAddress.ts"
 import { FORGED_HOSTS } from "../forgedHosts.ts"
 import { call, withTxtDns } from "../harness.ts"
 

@@ -5,9 +5,9 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { generate, type GenerateResult, type Header, Presets } from "../../src/generate/SecurityHeaders.ts"
-import { renderOutputs } from "../../src/generate/SecurityHeadersOutputs.ts"
-import { GenerateError } from "../../src/generate/GenerateError.ts"
+import { generate, type GenerateResult, type Header, Presets } from "../../src/records/SecurityHeaders.ts"
+import { renderOutputs } from "../../src/records/SecurityHeadersOutputs.ts"
+import { GenerateError } from "../../src/records/GenerateError.ts"
 
 const ok = (r: Either.Either<GenerateResult, GenerateError>): GenerateResult => {
   if (Either.isLeft(r)) throw new Error(r.left.message)

@@ -1,0 +1,66 @@
+/**
+ * The application's wiring, in one place: which live layer provides each service the handlers,
+ * the jobs and the edge need, and how they share one database and one set of net services.
+ * `http/Server.ts` declares the routes and the node server; this file gives them their services.
+ */
+import { Effect, Layer } from "effect"
+import { AppConfig } from "./Config.ts"
+import { CspScanner } from "./composite/CspScanner.ts"
+import { EmailChecks } from "./composite/EmailCheck.ts"
+import { Health } from "./http/edge/Health.ts"
+import { HealthPortLive } from "./http/edge/HealthPort.ts"
+import * as Server from "./http/Server.ts"
+import { JobsLive } from "./jobs/DeepScans.ts"
+import { AiModel } from "./net/AiModel.ts"
+import { SnapshotStore } from "./report/SnapshotStore.ts"
+import { Snapshots } from "./report/Snapshots.ts"
+import { ScanHistory } from "./scan/ScanHistory.ts"
+import { ScanNetLive } from "./scan/ScanLive.ts"
+import { Scans } from "./scan/Scans.ts"
+import { HallOfFameStore } from "./store/HallOfFame.ts"
+import { SqlLive } from "./store/Sql.ts"
+
+/**
+ * The outside world as services (DESIGN.md "one door to the network"), built once for all groups,
+ * and what scans over it. Full scans report to the real ScanHistory (the hall of fame's record),
+ * which needs the database.
+ */
+export const ScanServicesLive = Layer.mergeAll(
+  CspScanner.Default,
+  Scans.Default.pipe(Layer.provide(ScanHistory.Live)),
+  EmailChecks.Default
+).pipe(Layer.provideMerge(ScanNetLive))
+
+/** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
+export const HealthLive = Health.Default.pipe(Layer.provide(SqlLive))
+
+/** Every service the handlers call. Deep scans need the net services for their workflow. */
+export const ServicesLive = JobsLive.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      ScanServicesLive,
+      HallOfFameStore.Default,
+      AiModel.Default,
+      Snapshots.Default.pipe(Layer.provideMerge(SnapshotStore.Default)),
+      HealthLive
+    )
+  ),
+  Layer.provide(SqlLive)
+)
+
+/** The routes with their services, waiting for an HttpServer (a real port, or a test server). */
+export const AppLive = Server.AppLive.pipe(Layer.provide(ServicesLive))
+
+/** The node server on `listen` (port 0: a free one), sharing the app's /health state. */
+export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
+  Server.nodeServerLayer(listen).pipe(Layer.provide(HealthLive))
+
+/** Serve on AppConfig's HOST:PORT, and /health alone on HEALTH_PORT when set. */
+export const ServerLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, ({ host, port }) =>
+    Layer.merge(
+      AppLive.pipe(Layer.provide(nodeServerLayer({ host, port }))),
+      HealthPortLive.pipe(Layer.provide(HealthLive))
+    )
+  )
+)
