@@ -247,8 +247,10 @@ export const settings = Config.all({
   admissionConcurrency: int("ADMISSION_CONCURRENCY", 8),
   admissionQueue: int("ADMISSION_QUEUE", 64),
   admissionQueueMs: ms("ADMISSION_QUEUE_MS", 2_000),
-  admissionMaxLagMs: ms("ADMISSION_MAX_LAG_MS", 75),
-  admissionMaxBusyPercent: int("ADMISSION_MAX_BUSY_PERCENT", 85),
+  // new costly work is refused while the event loop's thread had work for more than this share of
+  // the last half second, once a gate's worth of requests is in flight or of clients was just served
+  // (http/edge/Saturation.ts, http/edge/Gatekeeper.ts; 100: never)
+  admissionMaxCpuPercent: int("ADMISSION_MAX_CPU_PERCENT", 90),
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
@@ -289,6 +291,9 @@ export const settings = Config.all({
   // CSP crawler
   cspMaxPages: Config.integer("CSP_MAX_PAGES").pipe(Config.withDefault(20)),
   cspBudgetMs: ms("CSP_BUDGET_MS", 45_000),
+  // new CSP crawls per client (cache hits are free): 3 at once, 3 more per 10 minutes
+  cspScanBurst: int("CSP_SCAN_BURST", 3),
+  cspScanPerHour: int("CSP_SCAN_PER_HOUR", 18),
   // scans
   scanDeadlineMs: ms("SCAN_DEADLINE_MS", 30_000),
   checkTimeoutMs: ms("CHECK_TIMEOUT_MS", 20_000),

@@ -7,11 +7,14 @@ import { Effect, Layer } from "effect"
 import { AppConfig } from "./Config.ts"
 import { CspScanner } from "./composite/CspScanner.ts"
 import { EmailChecks } from "./composite/EmailCheck.ts"
+import { AdmissionGate } from "./http/edge/Admission.ts"
 import { Health } from "./http/edge/Health.ts"
 import { HealthPortLive } from "./http/edge/HealthPort.ts"
+import { Limits } from "./http/edge/Limits.ts"
 import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
 import { AiModel } from "./net/AiModel.ts"
+import { Resolver } from "./net/Resolver.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { Snapshots } from "./report/Snapshots.ts"
 import { ScanHistory } from "./scan/ScanHistory.ts"
@@ -32,7 +35,9 @@ export const ScanServicesLive = Layer.mergeAll(
 ).pipe(Layer.provideMerge(ScanNetLive))
 
 /** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
-export const HealthLive = Health.Default.pipe(Layer.provide(SqlLive))
+export const HealthLive = Health.Default.pipe(
+  Layer.provide([SqlLive, AdmissionGate.Default, Limits.Default, Resolver.Default])
+)
 
 /** Every service the handlers call. Deep scans need the net services for their workflow. */
 export const ServicesLive = JobsLive.pipe(
@@ -42,7 +47,9 @@ export const ServicesLive = JobsLive.pipe(
       HallOfFameStore.Default,
       AiModel.Default,
       Snapshots.Default.pipe(Layer.provideMerge(SnapshotStore.Default)),
-      HealthLive
+      HealthLive,
+      // the per-client limits the handlers charge and advertise, shared with the gatekeeper
+      Limits.Default
     )
   ),
   Layer.provide(SqlLive)

@@ -256,10 +256,16 @@ const phase = async (
   const fresh = health.fresh.sort((a, b) => a - b)
   const own = health.healthPort.sort((a, b) => a - b)
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : String(n))
+  // The server's own count of its refusals since start, by reason (cumulative over the phases).
+  const refused = await fetch(`${base}/api/health`)
+    .then((r) => r.json() as Promise<{ services?: { admission?: { refused?: unknown } } }>)
+    .then((body) => JSON.stringify(body.services?.admission?.refused ?? "not reported"))
+    .catch(() => "not read")
   console.log(
     [
       `${path} ${forwarded ? `as ${clients} forwarded clients` : "as one client"}, ${clients} concurrent, ${seconds} s`,
       `  requests ${results.length} (${f(results.length / seconds)}/s), statuses ${JSON.stringify(counts)}`,
+      `  refused since start, by the server's count: ${refused}`,
       `  latency all p50 ${f(pct(ms, 50))} ms p99 ${f(pct(ms, 99))} ms; 200s p50 ${f(pct(ok, 50))} ms p99 ${f(pct(ok, 99))} ms`,
       `  /health keep-alive ${keep.length} probes p50 ${f(pct(keep, 50))} ms p99 ${f(pct(keep, 99))} ms max ${f(keep[keep.length - 1] ?? NaN)} ms`,
       `  /health new connection ${fresh.length} probes p50 ${f(pct(fresh, 50))} ms p99 ${f(pct(fresh, 99))} ms max ${f(fresh[fresh.length - 1] ?? NaN)} ms`,

@@ -77,8 +77,6 @@ export const EXCEPTIONS = {
     "A directive repeated within one header breaks the grammar (RFC 6797 6.1: MUST appear only once) and browsers ignore such a header (8.1): ineffective here; the Observatory reads the last max-age",
   "Strict-Transport-Security max-age=31536000, max-age=31536000":
     "The header sent twice (joined with ', ', RFC 9110 5.3): browsers apply the first (RFC 6797 8.1), so it protects and we report the repetition (weak); the Observatory calls any comma invalid",
-  "Content-Security-Policy script-src 'self'":
-    "No object-src and no default-src: the Observatory fails the policy as if scripts were open; current browsers run no plugins (Flash/NPAPI removed in 2021) and an <object> document runs in its own origin, so scripts stay restricted: weak here (object-src 'none' stays recommended)",
   "Content-Security-Policy default-src 'self' 'unsafe-eval'":
     "'unsafe-eval' does not let injected markup run script by itself (it allows eval() of strings in scripts the policy already admits): weak here, -10 there",
   "X-Frame-Options ALLOW-FROM https://world.test":

@@ -189,9 +189,6 @@ export const startService = async (env = worldEnv()) => {
       // the cross-checks ask more than a client's default burst allows
       RATE_CHEAP_BURST: "10000",
       RATE_COSTLY_BURST: "10000",
-      // a shared machine's event loop lags while tsx compiles; that is not overload
-      ADMISSION_MAX_LAG_MS: "2000",
-      ADMISSION_MAX_BUSY_PERCENT: "100",
       LOG_LEVEL: "Warn"
     },
     stdio: ["ignore", "inherit", "inherit"]

@@ -66,6 +66,8 @@ export const csvColumns = (checks: ReadonlyArray<Registered> = registry): Readon
   "issues",
   "unknown_checks",
   "computed_at",
+  // Why the scan could not grade the domain (it does not exist): the score's `unscannable`.
+  "unscannable",
   "error"
 ]
 
@@ -126,6 +128,7 @@ export const csvRow = (record: BatchRecord, checks: ReadonlyArray<Registered> = 
     score.issues.map((issue) => issue.id).join(" "),
     unansweredRecords(record, checks).join(" "),
     scan.computedAt,
+    score.unscannable ?? "",
     ""
   ])
 }

@@ -11,7 +11,6 @@ import { inProcess, runBatch } from "../batch/Batch.ts"
 import { isFailure } from "../batch/Record.ts"
 import type { BatchOptions } from "../batch/Cli.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
-import { unscannableReason } from "../scan/Scannable.ts"
 import { ScanScore } from "../score/Score.ts"
 import { type Command, parseCommand } from "./Commands.ts"
 import { scanSummary } from "./ScanSummary.ts"
@@ -52,7 +51,7 @@ const scanOne = (domain: string, json: boolean) =>
     process.stdout.write(
       json
         ? JSON.stringify(encodeScore(record.score), null, 2) + "\n"
-        : scanSummary(record, unscannableReason(record.scan))
+        : scanSummary(record, record.score.unscannable)
     )
   })
 

@@ -1,7 +1,8 @@
 /**
- * POST /csp/scan as a service: URL refusal (400), per-origin result cache (10 min), per-client
- * rate limit (3 scans / 10 min, cache hits free, 429 + Retry-After), around the crawl and the
- * analysis (`checks/csp/`).
+ * POST /csp/scan as a service: URL refusal (400), per-origin result cache (10 min), the caller's
+ * rate limit charged only for a new crawl (`charge`: the HTTP side's token bucket, 429 +
+ * Retry-After; cache hits and joined crawls are free), around the crawl and the analysis
+ * (`checks/csp/`).
  * A crawl that reached no page is inconclusive (502) and is neither cached nor analysed.
  */
 import { Clock, Effect, Schema } from "effect"
@@ -14,8 +15,6 @@ import { makeShared } from "../scan/Shared.ts"
 export const CACHE_TTL_MS = 10 * 60_000
 /** Origins kept at once; beyond, the oldest result is dropped (a crawl costs up to 20 fetches). */
 export const CACHE_SIZE = 1_000
-export const RATE_WINDOW_MS = 10 * 60_000
-export const RATE_LIMIT = 3
 
 export class CspScanError extends Schema.TaggedError<CspScanError>()("CspScanError", {
   reason: Schema.Literal("invalid-url", "rate-limited", "inconclusive"),
@@ -51,23 +50,7 @@ export const crawlAndAnalyse = (
 export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
   scoped: Effect.gen(function* () {
     const config = yield* AppConfig
-    const scansByClient = new Map<string, Array<number>>()
     const limits = { maxPages: config.cspMaxPages, budgetMs: config.cspBudgetMs }
-
-    /** Sliding window: returns seconds to wait, or 0 after recording the scan. */
-    const admit = (client: string, now: number): number => {
-      const recent = (scansByClient.get(client) ?? []).filter((t) => now - t < RATE_WINDOW_MS)
-      if (recent.length >= RATE_LIMIT) {
-        scansByClient.set(client, recent)
-        return Math.max(1, Math.ceil((recent[0]! + RATE_WINDOW_MS - now) / 1000))
-      }
-      recent.push(now)
-      scansByClient.set(client, recent)
-      if (scansByClient.size > 10_000)
-        for (const [k, v] of scansByClient)
-          if (v.every((t) => now - t >= RATE_WINDOW_MS)) scansByClient.delete(k)
-      return 0
-    }
 
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof crawlAndAnalyse>>>()
     /**
@@ -84,29 +67,29 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
 
     const scan = Effect.fn("CspScanner.scan")(function* (
       request: { readonly url: string; readonly strict?: boolean | undefined },
-      clientIp: string
+      /** Take one of the caller's scans: 0 when admitted, else the seconds until one is back. */
+      charge: () => number
     ) {
       const strict = request.strict ?? false
       const start = normaliseScanUrl(request.url)
       // A target refused by the address policy costs a scan, as it does when a name resolves to one.
-      const refusedWait =
-        !(start instanceof URL) && start.byAddressPolicy ? admit(clientIp, yield* Clock.currentTimeMillis) : 0
+      const refusedWait = !(start instanceof URL) && start.byAddressPolicy ? charge() : 0
       if (refusedWait > 0)
         return yield* new CspScanError({
           reason: "rate-limited",
-          message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${refusedWait} s`,
+          message: `too many CSP scans from your address; retry in ${refusedWait} s`,
           retryAfterSeconds: refusedWait
         })
       if (!(start instanceof URL))
         return yield* new CspScanError({ reason: "invalid-url", message: start.refused })
       yield* Effect.annotateCurrentSpan("origin", start.origin)
       const key = `${start.origin}|${strict}`
-      const admitted = Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const wait = admit(clientIp, now)
+      const admitted = Effect.suspend(() => {
+        const wait = charge()
         return wait > 0
           ? new CspScanError({
               reason: "rate-limited",
-              message: `at most ${RATE_LIMIT} CSP scans per 10 minutes; retry in ${wait} s`,
+              message: `too many CSP scans from your address; retry in ${wait} s`,
               retryAfterSeconds: wait
             })
           : Effect.void

@@ -5,7 +5,6 @@
  */
 import { Effect } from "effect"
 import { score, type ScanScore } from "../score/Score.ts"
-import { unscannableReason } from "../scan/Scannable.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 import { Scans } from "../scan/Scans.ts"
 import { scanPdf } from "../report/ScanPdf.ts"
@@ -13,28 +12,29 @@ import { scanPdf } from "../report/ScanPdf.ts"
 export const scanScore = (domain: string): Effect.Effect<ScanScore, never, Scans> =>
   Effect.map(gradedScan(domain), (graded) => graded.score)
 
-/** The shared full scan with its score, and why it cannot grade the domain (null when it can). */
+/** The shared full scan with its score (whose `unscannable` says why it cannot grade the domain). */
 export const gradedScan = (
   domain: string
-): Effect.Effect<
-  { readonly scan: ScanResult; readonly score: ScanScore; readonly unscannable: string | null },
-  never,
-  Scans
-> =>
-  Effect.flatMap(Scans, (scans) =>
-    Effect.map(scans.scan(domain), (scan) => ({
-      scan,
-      score: score(scan),
-      unscannable: unscannableReason(scan)
-    }))
-  )
+): Effect.Effect<{ readonly scan: ScanResult; readonly score: ScanScore }, never, Scans> =>
+  Effect.flatMap(Scans, (scans) => Effect.map(scans.scan(domain), (scan) => ({ scan, score: score(scan) })))
 
-/** The grade a badge of `domain` shows: null (the grey "unknown") when the scan cannot grade it. */
-export const badgeGrade = (domain: string): Effect.Effect<string | null, never, Scans> =>
+/**
+ * What a badge of `domain` shows: its grade, or no grade (the grey badge) with the reason the scan
+ * cannot grade the domain (none when the scan itself failed).
+ */
+export const badgeVerdict = (
+  domain: string
+): Effect.Effect<{ readonly grade: string | null; readonly unscannable: string | null }, never, Scans> =>
   gradedScan(domain).pipe(
-    Effect.map(({ score, unscannable }) => (unscannable === null ? score.grade : null)),
+    Effect.map(({ score }) => ({
+      grade: score.unscannable === null ? score.grade : null,
+      unscannable: score.unscannable
+    })),
     Effect.catchAllDefect((defect) =>
-      Effect.as(Effect.logError(`the badge scan of ${domain} failed`, defect), null)
+      Effect.as(Effect.logError(`the badge scan of ${domain} failed`, defect), {
+        grade: null,
+        unscannable: null
+      })
     )
   )
 

@@ -16,6 +16,7 @@ import { type GatekeeperSettings, makeGatekeeper } from "./edge/Gatekeeper.ts"
 import { trustedCidrs } from "./edge/ClientAddress.ts"
 import { edge } from "./edge/Edge.ts"
 import { Health, type HealthAnswer } from "./edge/Health.ts"
+import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
 import { MiscHandlers } from "./handlers/MiscHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
@@ -59,7 +60,7 @@ export const AppLive = Effect.gen(function* () {
   return HttpServer.serve(edge(config, yield* AdmissionGate)(app))
 }).pipe(
   Layer.unwrapEffect,
-  Layer.provide(AdmissionGate.Default),
+  Layer.provide([AdmissionGate.Default, Limits.Default]),
   Layer.provide(HttpApiScalar.layer({ path: "/api/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
   Layer.provide(ApiLive),
@@ -135,7 +136,8 @@ export const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
 export const makeNodeServer = (
   config: GatekeeperSettings & { readonly maxHeaderBytes: number; readonly requestTimeoutMs: number },
   health?: () => HealthAnswer,
-  gate?: Pick<Gate, "full" | "retryAfterS">
+  gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "queue" | "stats">,
+  limits?: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals }
 ): Server => {
   const server = createServer({
     maxHeaderSize: config.maxHeaderBytes,
@@ -151,7 +153,7 @@ export const makeNodeServer = (
   // The gatekeeper answers refusals before the platform's request listener sees them, and hands on
   // later what it held.
   const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
-  const gatekeeper = makeGatekeeper(config, health, gate, (req, res) => emit("request", req, res))
+  const gatekeeper = makeGatekeeper(config, health, gate, (req, res) => emit("request", req, res), limits)
   server.emit = ((event: string, ...args: Array<unknown>) =>
     event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
       ? true
@@ -169,14 +171,17 @@ export const nodeServerLayer = (listen: { readonly host?: string; readonly port:
       // The edge's gate (the same layer value AppLive provides, so one instance): when it is full,
       // the gatekeeper refuses at once, before the router.
       const gate = yield* AdmissionGate
+      // The per-client buckets, shared with the handlers that advertise them beside their own.
+      const limits = yield* Limits
       return NodeHttpServer.layer(
         () =>
           makeNodeServer(
             { ...config, trustedProxies: trustedCidrs(config.trustedProxies) },
             health.answer,
-            gate
+            gate,
+            limits
           ),
         listen
       )
     })
-  ).pipe(Layer.provide(AdmissionGate.Default))
+  ).pipe(Layer.provide([AdmissionGate.Default, Limits.Default]))

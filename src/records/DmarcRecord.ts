@@ -1,5 +1,6 @@
 /**
- * The DMARC record grammar (RFC 7489 6.3 and 6.4, with the DMARCbis additions np, t and psd).
+ * The DMARC record grammar (RFC 7489 6.3 and 6.4, read as DMARCbis (RFC 9989) reads it: the
+ * additions np, t and psd, the removed pct, rf and ri, and p optional).
  * `parseDmarc` is total: any string gives a result whose `errors` carry the offset of each problem,
  * so the API can say where a record is broken instead of only that it is.
  */
@@ -250,11 +251,9 @@ export const parseDmarc = (record: string): ParsedDmarc => {
     return null
   }
 
+  // RFC 9989 4.7: a record without p is treated as if it said p=none, not as broken (RFC 7489 6.3
+  // made p required). The check warns about it (`dmarc-no-p`); the grammar accepts it.
   const p = policy("p")
-  const pTag = tag("p")
-  if (!pTag && first?.name === "v") {
-    errors.push({ position: record.length, tag: "p", message: "the required p tag is missing" })
-  }
   const t = flag("t", ["y", "n"] as const)
   const known = new Set([
     "v",

@@ -11,8 +11,10 @@
 import { createHash } from "node:crypto"
 import { makeBadge } from "badge-maker"
 
-/** What the badge says when the domain could not be graded (it does not exist, or DNS failed). */
+/** What the badge says when its scan failed outright (a defect): nothing is known. */
 export const UNKNOWN = "unknown"
+/** What the badge says when the scan says it cannot grade the domain (`ScanScore.unscannable`). */
+export const UNSCANNABLE = "unscannable"
 
 /**
  * Grade -> badge-maker's named colour (its lib/color.js): green for the top grades through red for
@@ -25,7 +27,8 @@ export const BADGE_COLOURS: Readonly<Record<string, string>> = {
   C: "yellow",
   D: "orange",
   F: "red",
-  [UNKNOWN]: "lightgrey"
+  [UNKNOWN]: "lightgrey",
+  [UNSCANNABLE]: "lightgrey"
 }
 
 export const BADGE_LABEL = "security"
@@ -48,9 +51,30 @@ const suffixIds = (svg: string, suffix: string): string => {
   return out
 }
 
-/** The badge of `domain`: its grade, or `null` for the grey "unknown". */
-export const badgeSvg = (domain: string, grade: string | null): string => {
-  const message = grade !== null && grade in BADGE_COLOURS ? grade : UNKNOWN
+/** XML character data: the reason names the domain, which is only ever an A-label, but escape anyway. */
+const xmlText = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+
+/**
+ * The badge of `domain`: its grade; the grey "unscannable" with the scan's reason as the SVG's
+ * title (what a reader's pointer and a screen reader get) when `unscannable` is given; the grey
+ * "unknown" for `null` alone.
+ */
+export const badgeSvg = (domain: string, grade: string | null, unscannable: string | null = null): string => {
+  const message =
+    unscannable !== null ? UNSCANNABLE : grade !== null && grade in BADGE_COLOURS ? grade : UNKNOWN
   const svg = makeBadge({ label: BADGE_LABEL, message, color: BADGE_COLOURS[message]!, style: "flat" })
-  return suffixIds(svg, badgeIdSuffix(domain, message))
+  const titled =
+    unscannable === null
+      ? svg
+      : svg
+          .replace(
+            `<title>${BADGE_LABEL}: ${message}</title>`,
+            `<title>${xmlText(`${BADGE_LABEL}: ${message}: ${unscannable}`)}</title>`
+          )
+          .replace(
+            `aria-label="${BADGE_LABEL}: ${message}"`,
+            `aria-label="${xmlText(`${BADGE_LABEL}: ${message}: ${unscannable}`)}"`
+          )
+  return suffixIds(titled, badgeIdSuffix(domain, message))
 }

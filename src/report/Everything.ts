@@ -51,6 +51,37 @@ const STATUS_OF_RESULT: Readonly<Record<string, SectionStatus>> = {
   unknown: "unknown"
 }
 
+/** The verdict a check result gives itself (`status`, or `overallStatus`), as a section status. */
+const ownStatus = (result: unknown): SectionStatus => {
+  const own = result as { status?: unknown; overallStatus?: unknown } | null
+  return STATUS_OF_RESULT[String(own?.overallStatus ?? own?.status ?? "")] ?? "not-applicable"
+}
+
+/**
+ * The rules a result judges itself by (sender requirements' `checks`) that fail or warn, as
+ * findings: a section that says fail or partial names each rule behind it, even when no catalogue
+ * issue covers that rule.
+ */
+const ruleFindings = (result: unknown, concern: Concern): Array<Finding> => {
+  const checks = (result as { checks?: unknown } | null)?.checks
+  if (!Array.isArray(checks)) return []
+  return checks
+    .filter(
+      (c): c is { id: string; name: string; status: string; detail: string; description: string } =>
+        typeof c === "object" && c !== null && (c.status === "fail" || c.status === "warning")
+    )
+    .map((c) => ({
+      issueId: `${concern.check}.${c.id}`,
+      severity: c.status === "fail" ? ("high" as const) : ("medium" as const),
+      title: `${c.name}: ${c.status === "fail" ? "fails" : "warning"}`,
+      description: c.detail === "" ? c.description : `${c.description} ${c.detail}`,
+      fix: "Correct it as described; the cited source gives the exact rule.",
+      fixable: false,
+      generator: null,
+      citations: [...concern.sources]
+    }))
+}
+
 /** A section's verdict: from its score records, or from the result's own status when unscored. */
 const statusOf = (
   records: ReadonlyArray<CheckRecord>,
@@ -58,15 +89,12 @@ const statusOf = (
   result: unknown
 ): SectionStatus => {
   const scored = records.filter((r) => r.status !== "not-applicable")
-  if (scored.length === 0) {
-    const own = result as { status?: unknown; overallStatus?: unknown } | null
-    const text = String(own?.overallStatus ?? own?.status ?? "")
-    return STATUS_OF_RESULT[text] ?? "not-applicable"
-  }
+  if (scored.length === 0) return ownStatus(result)
   const points = records.reduce((s, r) => s + r.points, 0)
   const maxPoints = records.reduce((s, r) => s + r.maxPoints, 0)
   if (scored.some((r) => r.status === "unknown") && !scored.some((r) => r.status === "fail")) return "unknown"
-  if (maxPoints === 0) return "not-applicable"
+  // Shown but never scored (BIMI, info): the result's own verdict, so a valid record reads pass.
+  if (maxPoints === 0) return ownStatus(result)
   if (points === maxPoints)
     return findings.some((f) => f.severity !== "info" && f.severity !== "low") ? "partial" : "pass"
   return points === 0 ? "fail" : "partial"
@@ -121,7 +149,11 @@ const sectionsOf = (scan: ScanResult, score: ScanScore, checks: ReadonlyArray<Re
     if (concern.check === null) continue
     const outcome = outcomes[concern.check]!
     const own = records.filter((r) => concernOfRecord(r.id, concerns)?.key === concern.key)
-    const findings = findingsFor(concern)
+    const catalogued = findingsFor(concern)
+    const findings =
+      catalogued.length === 0 && outcome.status !== "unknown"
+        ? ruleFindings(outcome.result, concern)
+        : catalogued
     uses.push({ section: concern.key, sources: concern.sources })
     const section: Section = {
       key: concern.key,
@@ -201,12 +233,15 @@ export const buildContent = (
       label: score.gradeInfo.label,
       score: score.score,
       percentage: score.percentage,
+      unscannable: score.unscannable,
       headline:
-        score.maxPoints === 0
-          ? `${scan.domain} could not be judged: no check reached a verdict (see each section and unknownChecks).`
-          : `${scan.domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ` +
-            `with ${score.critical_issues} critical or high and ${others} other issue${others === 1 ? "" : "s"}` +
-            (unknownChecks.length > 0 ? `; ${unknownChecks.length} check(s) could not finish.` : "."),
+        score.unscannable !== null
+          ? `${scan.domain} could not be graded: ${score.unscannable}.`
+          : score.maxPoints === 0
+            ? `${scan.domain} could not be judged: no check reached a verdict (see each section and unknownChecks).`
+            : `${scan.domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ` +
+              `with ${score.critical_issues} critical or high and ${others} other issue${others === 1 ? "" : "s"}` +
+              (unknownChecks.length > 0 ? `; ${unknownChecks.length} check(s) could not finish.` : "."),
       critical_issues: score.critical_issues,
       warnings: score.warnings,
       sections: rows,

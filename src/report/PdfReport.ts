@@ -65,6 +65,14 @@ const body = (doc: PDFKit.PDFDocument, text: string, options: PDFKit.Mixins.Text
 const titlePage = (doc: PDFKit.PDFDocument, s: ScanScore) => {
   doc.font("Helvetica").fontSize(12).fillColor("#555").text("Domain security report", { align: "center" })
   doc.moveDown(2).font("Helvetica-Bold").fontSize(28).fillColor("#000").text(s.domain, { align: "center" })
+  if (s.unscannable !== null) {
+    // One verdict everywhere: the scan's reason, not a grade with caps that nothing could lift.
+    doc.moveDown(1.5).fontSize(40).text("Not graded", { align: "center" })
+    doc.moveDown(0.5).font("Helvetica").fontSize(16).text(winAnsi(s.unscannable), { align: "center" })
+    doc.moveDown(2)
+    body(doc, `Scanned at ${s.timestamp} (scoring version ${s.scoringVersion})`, { align: "center" })
+    return
+  }
   doc.moveDown(1.5).fontSize(60).text(`Grade: ${s.grade}`, { align: "center" })
   doc
     .moveDown(0.5)

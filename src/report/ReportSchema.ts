@@ -141,6 +141,8 @@ export const Summary = Schema.Struct({
   label: Schema.String,
   score: Schema.Int,
   percentage: Schema.Int,
+  /** Why the domain could not be graded (it does not exist): the score's `unscannable`, else null. */
+  unscannable: Schema.NullOr(Schema.String),
   /** One sentence a person can read first. */
   headline: Schema.String,
   critical_issues: Schema.Int,

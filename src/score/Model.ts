@@ -76,6 +76,18 @@ export const percentOf = (points: number, maxPoints: number): number =>
 export const bandOf = (percentage: number): Grade =>
   percentage >= 90 ? "A" : percentage >= 80 ? "B" : percentage >= 70 ? "C" : percentage >= 50 ? "D" : "F"
 
+/** The highest percentage of each grade's band (SPEC: A+ 100, A 90-99, B 80-89, C 70-79, D 50-69, F 0-49). */
+const BAND_TOP: Record<Grade, number> = { "A+": 100, A: 99, B: 89, C: 79, D: 69, F: 49 }
+
+/**
+ * The percentage a scan reports for `grade`: its points' percentage, lowered into the grade's band
+ * when a cap put the grade below the points' band. A cap thus lowers both, and sorting by
+ * percentage sorts by grade: a bogus DNSSEC zone (F, which validating resolvers cannot resolve at
+ * all) never sorts above a healthy unsigned one. The grade is never above the points' band, so
+ * the percentage only ever moves down.
+ */
+export const inGradeBand = (grade: Grade, percentage: number): number => Math.min(percentage, BAND_TOP[grade])
+
 export const GradeInfo = Schema.Struct({
   grade: Grade,
   label: Schema.String,
@@ -136,12 +148,22 @@ export const gradeOf = (records: ReadonlyArray<CheckRecord>, percentage: number)
       "Grade F: no check could be scored (every one unknown or not applicable); a scan that answers them lifts it."
     )
   }
+  const reported = inGradeBand(grade, percentage)
+  const lowered = reported < percentage ? ` It is reported as ${reported} %, inside band ${grade}.` : ""
   const description =
     caps.length === 0
       ? `${grade}: ${percentage} % of the applicable points${grade === "A+" ? ", every critical check passing" : ""}.`
-      : `${percentage} % of the applicable points is band ${band}. ${caps.join(" ")}`
+      : `${percentage} % of the applicable points is band ${band}. ${caps.join(" ")}${lowered}`
   return { grade, label: LABELS[grade], description, caps }
 }
+
+/** The grade of a domain that cannot be graded: F with the reason, and no caps to lift. */
+export const unscannableGrade = (reason: string): GradeInfo => ({
+  grade: "F",
+  label: "Unscannable",
+  description: `Not graded: ${reason}.`,
+  caps: []
+})
 
 export interface CategoryTotal<R> {
   readonly id: Category

@@ -35,6 +35,8 @@ import {
 } from "./Nis2Mapping.ts"
 import { type Lang, MEASURE_TEXT, PHRASES, type Text } from "./Nis2Text.ts"
 import { recordsOf } from "./Score.ts"
+import { DKIM_NOT_FOUND } from "../checks/dkim/Rules.ts"
+import { unscannableReason } from "./Scannable.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -73,6 +75,10 @@ export const Nis2Scorecard = Schema.Struct({
   scannedAt: DateTime,
   total: Percent.annotations({ description: "0-100, weighted; means nothing when status is unscannable" }),
   status: Nis2Status,
+  unscannable: Schema.NullOr(Schema.String).annotations({
+    description:
+      "Why the domain could not be judged (status unscannable), the same reason GET /scan/quick gives; null otherwise"
+  }),
   measures: Schema.Array(Nis2Measure),
   criticalGaps: Schema.Array(MeasureId),
   caveat: Schema.String,
@@ -113,7 +119,19 @@ const judge = (spec: EvidenceSpec, record: CheckRecord | undefined, lang: Lang):
     criticalUnobserved: !observed && record?.critical === true,
     issues: []
   })
-  if (record === undefined || record.status === "unknown") return left(PHRASES.unknown, false)
+  if (record === undefined) return left(PHRASES.unknown, false)
+  // DKIM's "no key under the selectors we know" is a search that found nothing (selectors cannot be
+  // listed, RFC 6376 3.6.2.1), not a lookup that timed out: it is worded as such.
+  if (record.status === "unknown")
+    return record.detail !== DKIM_NOT_FOUND
+      ? left(PHRASES.unknown, false)
+      : left(
+          {
+            en: `${PHRASES.unsettled.en} ${record.detail}.`,
+            nl: `${PHRASES.unsettled.nl} ${record.detail}.`
+          },
+          false
+        )
   if (record.status === "not-applicable") return left(text.notApplicable, true)
   const issues = record.issues as ReadonlyArray<IssueId>
   const ratio = record.maxPoints === 0 ? 0 : record.points / record.maxPoints
@@ -229,6 +247,8 @@ export interface Nis2Meta {
   readonly domain: string
   readonly scannedAt: string
   readonly cached: boolean
+  /** Why the scan cannot grade its domain (`Scannable.ts`), the score's own reason. */
+  readonly unscannable?: string | null | undefined
 }
 
 /**
@@ -251,12 +271,20 @@ export const nis2FromRecords = (
     caveat: PHRASES.caveat[lang],
     cached: meta.cached
   }
-  if (noSuchDomain || possible === 0) {
+  const unscannable =
+    meta.unscannable ??
+    (noSuchDomain
+      ? `${meta.domain} does not exist (NXDOMAIN)`
+      : possible === 0
+        ? "no check that evidences a measure could be scored"
+        : null)
+  if (unscannable !== null) {
     const why = noSuchDomain ? PHRASES.noSuchDomain : PHRASES.nothingScored
     return {
       ...base,
       total: 0,
       status: "unscannable",
+      unscannable,
       measures: unscannableMeasures(measures, why, lang),
       criticalGaps: []
     }
@@ -272,14 +300,19 @@ export const nis2FromRecords = (
       : total >= COMPLIANT_AT && criticalGaps.length === 0 && !unsettled
         ? "compliant"
         : "partial"
-  return { ...base, total, status, measures: scored.map((m) => m.measure), criticalGaps }
+  return { ...base, total, status, unscannable: null, measures: scored.map((m) => m.measure), criticalGaps }
 }
 
 /** The NIS2 scorecard of a scan, in `lang`. */
 export const nis2Scorecard = (scan: ScanResult, lang: Lang): Nis2Scorecard =>
   nis2FromRecords(
     recordsOf(scan),
-    { domain: scan.domain, scannedAt: scan.computedAt, cached: scan.cached },
+    {
+      domain: scan.domain,
+      scannedAt: scan.computedAt,
+      cached: scan.cached,
+      unscannable: unscannableReason(scan)
+    },
     lang
   )
 

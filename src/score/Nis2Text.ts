@@ -166,6 +166,11 @@ export const PHRASES = {
     en: "Could not be observed in this scan (a lookup or connection did not answer in time): left out of the score, not counted as missing.",
     nl: "Kon in deze scan niet worden waargenomen (een opvraging of verbinding gaf niet op tijd antwoord): buiten de score gelaten, niet als ontbrekend geteld."
   },
+  /** An unknown the check itself settled on (DKIM: no key under the selectors known): its reason. */
+  unsettled: {
+    en: "Not settled by this scan, left out of the score and not counted as missing:",
+    nl: "Niet vastgesteld in deze scan, buiten de score gelaten en niet als ontbrekend geteld:"
+  },
   missing: { en: "Not present:", nl: "Niet aanwezig:" },
   fail: { en: "Does not pass:", nl: "Voldoet niet:" },
   passWithRemarks: { en: "Could be stronger:", nl: "Kan sterker:" },

@@ -18,10 +18,13 @@ import {
   Grade,
   GradeInfo,
   gradeOf,
+  inGradeBand,
   percentOf,
-  scoringVersion
+  scoringVersion,
+  unscannableGrade
 } from "./Model.ts"
 import { recordsOfRulings, type Scored, scored, specsOf } from "./Rules.ts"
+import { unscannableReason } from "./Scannable.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -59,11 +62,18 @@ export const ScanScore = Schema.Struct({
   scoringVersion: Schema.String,
   score: Percent,
   maxScore: Schema.Literal(100),
-  percentage: Percent,
+  percentage: Percent.annotations({
+    description:
+      "0-100, always inside the band of `grade` (A+ 100, A 90-99, B 80-89, C 70-79, D 50-69, F 0-49): a cap lowers both"
+  }),
   points: Schema.Int,
   maxPoints: Schema.Int,
   grade: Grade,
   gradeInfo: GradeInfo,
+  unscannable: Schema.NullOr(Schema.String).annotations({
+    description:
+      "Why the domain could not be graded (it does not exist, or no DNS question about it was answered): grade F, percentage 0. null when graded."
+  }),
   categories: Schema.Struct(
     Object.fromEntries(Categories.map((c) => [c, CategoryScore])) as Record<Category, typeof CategoryScore>
   ),
@@ -77,7 +87,7 @@ export type ScanScore = typeof ScanScore.Type
 
 /**
  * A domain that does not exist (its lookups answer NXDOMAIN): every check fails as "no such
- * domain" with its full points at stake, and the grade is F (a clear result, not a 500).
+ * domain" with its full points at stake; the score says so in `unscannable` (grade F, percentage 0).
  */
 const noSuchDomainRecords = (registry: ReadonlyArray<Registered>): ReadonlyArray<Scored> =>
   specsOf(registry).map((spec) =>
@@ -122,7 +132,13 @@ const PRIORITY = { critical: "critical", high: "high", medium: "medium", low: "l
 /** The score of records (exported for the property tests over generated records). */
 export const scoreRecords = (
   records: ReadonlyArray<Scored>,
-  meta: { readonly domain: string; readonly timestamp: string; readonly cached: boolean },
+  meta: {
+    readonly domain: string
+    readonly timestamp: string
+    readonly cached: boolean
+    /** Why the scan cannot grade its domain (`Scannable.ts`), or null. */
+    readonly unscannable?: string | null | undefined
+  },
   /** Issues the checks found that cost no points of their own (the SPF and DMARC findings). */
   findings: ReadonlyArray<IssueId> = [],
   /** The catalogue the issue ids are entries of (the registry's). */
@@ -131,8 +147,11 @@ export const scoreRecords = (
   const totals = categoryTotals(records)
   const points = totals.reduce((s, c) => s + c.points, 0)
   const maxPoints = totals.reduce((s, c) => s + c.maxPoints, 0)
-  const percentage = percentOf(points, maxPoints)
-  const gradeInfo = gradeOf(records, percentage)
+  const unscannable = meta.unscannable ?? null
+  // One verdict: a domain that cannot be graded says why, and no cap text (there is nothing to lift).
+  const gradeInfo =
+    unscannable === null ? gradeOf(records, percentOf(points, maxPoints)) : unscannableGrade(unscannable)
+  const percentage = unscannable === null ? inGradeBand(gradeInfo.grade, percentOf(points, maxPoints)) : 0
   const ids = [...new Set([...records.flatMap((r) => r.issues as ReadonlyArray<IssueId>), ...findings])]
   const issues = ids.map((id) => issueOf(id, entries))
   const regain = (id: IssueId) =>
@@ -166,6 +185,7 @@ export const scoreRecords = (
     maxPoints,
     grade: gradeInfo.grade,
     gradeInfo,
+    unscannable,
     categories,
     critical_issues: issues.filter((i) => i.severity === "critical" || i.severity === "high").length,
     warnings: issues.filter((i) => i.severity === "medium" || i.severity === "low").length,
@@ -188,7 +208,12 @@ export const score = (scan: ScanResult, registry: ReadonlyArray<Registered> = re
       })
   return scoreRecords(
     records,
-    { domain: scan.domain, timestamp: scan.computedAt, cached: scan.cached },
+    {
+      domain: scan.domain,
+      timestamp: scan.computedAt,
+      cached: scan.cached,
+      unscannable: unscannableReason(scan)
+    },
     findings,
     registry === registered ? catalogue : catalogueOf(registry)
   )

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, TestClock } from "effect"
+import { Clock, ConfigProvider, Effect, Layer, TestClock } from "effect"
 import { normaliseScanUrl } from "../../src/checks/csp/CspCrawl.ts"
 import { CspScanner } from "../../src/composite/CspScanner.ts"
 import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web, WebError, type WebRequestOptions } from "../../src/net/Web.ts"
+import { makeLimiter } from "../../src/http/edge/RateLimit.ts"
+
+/** A caller with no limit: the limit itself is the HTTP side's (test/http/edge/RateLimit.test.ts). */
+const free = () => 0
 
 const html = (body: string) => new TextEncoder().encode(`<!doctype html><html><body>${body}</body></html>`)
 
@@ -90,7 +94,7 @@ describe("CspScanner", () => {
     const requested: Array<string> = []
     return Effect.gen(function* () {
       const scanner = yield* CspScanner
-      const r = yield* scanner.scan({ url: "site.example" }, "1.2.3.4")
+      const r = yield* scanner.scan({ url: "site.example" }, free)
       expect(r.url).toBe("https://site.example/")
       expect(r.origin).toBe("https://site.example")
       expect(r.pagesCrawled + r.pagesFailed).toBe(20)
@@ -110,23 +114,28 @@ describe("CspScanner", () => {
     }).pipe(Effect.provide(layer(requested)))
   })
 
-  it.effect("rate-limits 3 scans per 10 minutes per client; cache hits are free", () =>
+  it.effect("charges the caller only for a new crawl; a refused charge is a 429 with its wait", () =>
     Effect.gen(function* () {
       const scanner = yield* CspScanner
+      const limiter = makeLimiter({ name: "csp-scan", burst: 3, perMinute: 0.3 })
+      const as = (client: string) =>
+        Effect.map(Clock.currentTimeMillis, (now) => () => limiter.take(client, now).retryAfterS)
       for (const host of ["a.example", "b.example", "c.example"])
-        yield* scanner.scan({ url: host }, "9.9.9.9")
-      const again = yield* scanner.scan({ url: "https://a.example/other" }, "9.9.9.9")
+        yield* scanner.scan({ url: host }, yield* as("9.9.9.9"))
+      const again = yield* scanner.scan({ url: "https://a.example/other" }, yield* as("9.9.9.9"))
       expect(again.cached).toBe(true)
-      const limited = yield* Effect.flip(scanner.scan({ url: "d.example" }, "9.9.9.9"))
+      const limited = yield* Effect.flip(scanner.scan({ url: "d.example" }, yield* as("9.9.9.9")))
       expect(limited.reason).toBe("rate-limited")
-      expect(limited.retryAfterSeconds).toBe(600)
+      expect(limited.retryAfterSeconds).toBe(200) // one scan back every 200 s: 3 per 10 minutes
       // another client is not affected
-      yield* scanner.scan({ url: "d.example" }, "8.8.8.8")
-      yield* TestClock.adjust("5 minutes")
-      const later = yield* Effect.flip(scanner.scan({ url: "e.example" }, "9.9.9.9"))
-      expect(later.retryAfterSeconds).toBe(300)
-      yield* TestClock.adjust("5 minutes")
-      const fresh = yield* scanner.scan({ url: "a.example" }, "9.9.9.9")
+      yield* scanner.scan({ url: "d.example" }, yield* as("8.8.8.8"))
+      yield* TestClock.adjust("100 seconds")
+      const later = yield* Effect.flip(scanner.scan({ url: "e.example" }, yield* as("9.9.9.9")))
+      expect(later.retryAfterSeconds).toBe(100)
+      yield* TestClock.adjust("100 seconds")
+      yield* scanner.scan({ url: "e.example" }, yield* as("9.9.9.9"))
+      yield* TestClock.adjust("10 minutes")
+      const fresh = yield* scanner.scan({ url: "a.example" }, yield* as("9.9.9.9"))
       expect(fresh.cached).toBe(false) // the cache entry expired after 10 minutes
     }).pipe(Effect.provide(layer([], { CSP_MAX_PAGES: "2" })))
   )
@@ -136,10 +145,7 @@ describe("CspScanner", () => {
     return Effect.gen(function* () {
       const scanner = yield* CspScanner
       const [a, b] = yield* Effect.all(
-        [
-          scanner.scan({ url: "same.example" }, "7.7.7.7"),
-          scanner.scan({ url: "same.example/x" }, "6.6.6.6")
-        ],
+        [scanner.scan({ url: "same.example" }, free), scanner.scan({ url: "same.example/x" }, free)],
         { concurrency: "unbounded" }
       )
       expect([a.cached, b.cached].sort()).toEqual([false, true])
@@ -150,11 +156,11 @@ describe("CspScanner", () => {
   it.effect("is inconclusive (502) when no page could be crawled, and refuses internal targets (400)", () =>
     Effect.gen(function* () {
       const scanner = yield* CspScanner
-      const down = yield* Effect.flip(scanner.scan({ url: "down.example" }, "1.1.1.1"))
+      const down = yield* Effect.flip(scanner.scan({ url: "down.example" }, free))
       expect(down.reason).toBe("inconclusive")
-      const rebind = yield* Effect.flip(scanner.scan({ url: "rebind.example" }, "1.1.1.1"))
+      const rebind = yield* Effect.flip(scanner.scan({ url: "rebind.example" }, free))
       expect(rebind.reason).toBe("invalid-url")
-      const literal = yield* Effect.flip(scanner.scan({ url: "https://10.0.0.1/" }, "1.1.1.1"))
+      const literal = yield* Effect.flip(scanner.scan({ url: "https://10.0.0.1/" }, free))
       expect(literal.reason).toBe("invalid-url")
     }).pipe(Effect.provide(layer([])))
   )

@@ -1,4 +1,5 @@
 import { mkdtempSync } from "node:fs"
+import { createSocket } from "node:dgram"
 import { request } from "node:http"
 import { type AddressInfo, createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -95,6 +96,7 @@ describe("HEALTH_PORT", () => {
           new Map([
             ["HOST", "127.0.0.1"],
             ["HEALTH_PORT", String(port)],
+            ["DNS_RESOLVERS", "127.0.0.1:9"],
             ["DATA_DIR", mkdtempSync(join(tmpdir(), "domain-audit-health-port-"))]
           ])
         )
@@ -130,5 +132,48 @@ describe("HEALTH_PORT", () => {
       )
       expect(after).toBe("closed")
     })
+  )
+})
+
+describe("starting", () => {
+  it.live(
+    "is 503 starting until the resolver's warm-up question has ended, then 200 saying how it ended",
+    () =>
+      Effect.gen(function* () {
+        // A resolver that never answers: the warm-up ends only at DNS_TIMEOUT_MS.
+        const silent = yield* Effect.acquireRelease(
+          Effect.async<ReturnType<typeof createSocket>>((resume) => {
+            const socket = createSocket("udp4")
+            socket.bind(0, "127.0.0.1", () => resume(Effect.succeed(socket)))
+          }),
+          (socket) => Effect.sync(() => socket.close())
+        )
+        const env = {
+          DNS_RESOLVERS: `127.0.0.1:${silent.address().port}`,
+          DNS_TIMEOUT_MS: "2500",
+          DNS_RETRIES: "0"
+        }
+        yield* Effect.gen(function* () {
+          const first = yield* health
+          expect(first.status).toBe(503)
+          expect(first.body).toEqual({ error: expect.stringMatching(/starting/), status: "starting" })
+          // bounded: the warm-up ends at the resolver's timeout
+          let ready = first
+          for (let i = 0; i < 100 && ready.status !== 200; i++)
+            ready = yield* Effect.zipRight(Effect.sleep("100 millis"), health)
+          expect(ready.status).toBe(200)
+          expect(ready.body.status).toBe("healthy")
+          expect(ready.body.services.resolver).toMatchObject({ status: "degraded", answered: false })
+          // admission control's meters and refusal counts, for operators
+          expect(ready.body.services.admission).toMatchObject({
+            status: "healthy",
+            active: expect.any(Number),
+            waiting: 0,
+            permits: 8,
+            refused: {}
+          })
+        }).pipe(Effect.provide(testApp(env)))
+      }).pipe(Effect.scoped),
+    30_000
   )
 })

@@ -25,7 +25,10 @@ describe("report endpoints without network", () => {
           for (const row of r.json.summary.sections)
             expect(["unknown", "not-applicable"]).toContain(row.status)
           expect(r.json.summary.sections[0]).toMatchObject({ key: "quickScore", status: "unknown" })
-          expect(r.json.summary.headline).toMatch(/could not be judged/)
+          expect(r.json.summary.headline).toMatch(
+            /could not be graded: no DNS question about perfect\.com was answered/
+          )
+          expect(r.json.summary.unscannable).toBe("no DNS question about perfect.com was answered")
           const md = yield* call("GET", "/api/report/everything?domain=perfect.com&format=markdown")
           expect(md.status).toBe(200)
           expect(md.text).toContain("# Everything Report: perfect.com")
@@ -51,6 +54,9 @@ describe("report endpoints without network", () => {
         Effect.gen(function* () {
           const created = yield* call("POST", "/api/report/snapshot?domain=perfect.com")
           expect(created.status).toBe(201)
+          // snapshots have a limit of their own (5 at once, 2 a minute), advertised beside the edge's
+          expect(created.headers["ratelimit-policy"]).toMatch(/^"costly";q=\d+;w=\d+, "snapshot";q=5;w=150$/)
+          expect(created.headers["ratelimit"]).toMatch(/, "snapshot";r=4;t=30$/)
           const id = created.json.evidence.snapshotId
           const altered = created.text.replace('"domain":"perfect.com"', '"domain":"perfekt.com"')
           expect(altered).not.toBe(created.text)

@@ -55,16 +55,24 @@ layer(testApp(env))("web group over HTTP", (it) => {
         const r = yield* call("POST", "/api/csp/scan", { url })
         expect(r.status, url).toBe(400)
         expect(typeof r.json.error).toBe("string")
+        // every answer says where the caller stands: the edge's costly bucket and the CSP scans
+        expect(r.headers["ratelimit-policy"]).toMatch(/^"costly";q=\d+;w=\d+, "csp-scan";q=3;w=600$/)
+        expect(r.headers["ratelimit"]).toMatch(/^"costly";r=\d+;t=\d+, "csp-scan";r=3;t=0$/)
       }
-      for (const host of ["a.example.com", "b.example.com", "c.example.com"]) {
+      for (const [i, host] of ["a.example.com", "b.example.com", "c.example.com"].entries()) {
         const r = yield* call("POST", "/api/csp/scan", { url: host })
         expect(r.status).toBe(502)
         expect(r.json).toEqual({ error: expect.any(String), inconclusive: true })
+        expect(r.headers["ratelimit"]).toMatch(new RegExp(`"csp-scan";r=${2 - i};t=\\d+$`))
       }
       for (const url of ["d.example.com", "127.0.0.1"]) {
         const limited = yield* call("POST", "/api/csp/scan", { url })
         expect(limited.status, url).toBe(429)
         expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0)
+        // a refusal's reset is its Retry-After
+        expect(limited.headers["ratelimit"]).toMatch(
+          new RegExp(`"csp-scan";r=0;t=${limited.headers["retry-after"]}$`)
+        )
       }
     })
   )

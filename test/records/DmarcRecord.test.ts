@@ -85,11 +85,12 @@ describe("parseDmarc: errors with positions", () => {
     expect(isDmarcRecord(" v=DMARC1; p=none")).toBe(false)
     expect(isNearDmarcRecord(" v=DMARC1; p=none")).toBe(true)
   })
-  it("a missing p is reported at the end of the record", () => {
-    const record = "v=DMARC1; rua=mailto:a@example.com"
-    expect(parseDmarc(record).errors).toEqual([
-      { position: record.length, tag: "p", message: "the required p tag is missing" }
-    ])
+  it("a record without p is valid (RFC 9989 4.7: treated as p=none), with or without rua", () => {
+    for (const record of ["v=DMARC1; rua=mailto:a@example.com", "v=DMARC1", "v=DMARC1; sp=reject"]) {
+      const parsed = parseDmarc(record)
+      expect(parsed.errors).toEqual([])
+      expect(parsed.p).toBeNull()
+    }
   })
 })
 

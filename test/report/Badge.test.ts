@@ -26,6 +26,16 @@ describe("badgeSvg", () => {
     expect(badgeSvg("perfect.com", "F")).toContain('fill="#dd4343"')
   })
 
+  it("is the grey 'unscannable' badge with the scan's reason as its title", () => {
+    const svg = badgeSvg("no-such-domain.com", null, "no-such-domain.com does not exist (NXDOMAIN)")
+    expect(parseSvg(svg).texts).toContain("unscannable")
+    expect(svg).toContain(
+      "<title>security: unscannable: no-such-domain.com does not exist (NXDOMAIN)</title>"
+    )
+    expect(svg).toContain('aria-label="security: unscannable: no-such-domain.com does not exist (NXDOMAIN)"')
+    expect(svg).toContain('fill="#939393"')
+  })
+
   it("is the grey 'unknown' badge without a grade", () => {
     const parsed = parseSvg(badgeSvg("no-such-domain.com", null))
     expect(parsed.texts).toContain("unknown")

@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Categories } from "../../src/checks/Check.ts"
 import { catalogue, type IssueId, issueIds } from "../../src/score/Catalogue.ts"
-import { bandOf, gradeRank, type RecordStatus } from "../../src/score/Model.ts"
+import { bandOf, type Grade, gradeRank, percentOf, type RecordStatus } from "../../src/score/Model.ts"
 import { type Scored, scored } from "../../src/score/Rules.ts"
 import { scoreRecords } from "../../src/score/Score.ts"
 
@@ -92,7 +92,7 @@ describe("the scoring model", () => {
     fc.assert(
       fc.property(arbRecords, (rs) => {
         const s = run(rs)
-        const band = bandOf(s.percentage)
+        const band = bandOf(percentOf(s.points, s.maxPoints))
         const fatal = rs.some((r) => r.fatal)
         const criticalFails = rs.filter((r) => r.critical && r.status === "fail" && !r.fatal).length
         const nothing = rs.every((r) => r.maxPoints === 0)
@@ -108,6 +108,36 @@ describe("the scoring model", () => {
           expect(gradeRank(s.grade)).toBe(Math.min(gradeRank(band), gradeRank(cap)))
         }
         if (s.gradeInfo.caps.length > 0) expect(s.gradeInfo.description).toContain(s.gradeInfo.caps[0])
+      })
+    )
+  })
+
+  it("reports a percentage inside the band of the reported grade: a cap lowers both", () => {
+    const bands: Record<Grade, readonly [number, number]> = {
+      "A+": [100, 100],
+      A: [90, 99],
+      B: [80, 89],
+      C: [70, 79],
+      D: [50, 69],
+      F: [0, 49]
+    }
+    fc.assert(
+      fc.property(arbRecords, (rs) => {
+        const s = run(rs)
+        const [low, high] = bands[s.grade]
+        expect(s.percentage).toBeGreaterThanOrEqual(low)
+        expect(s.percentage).toBeLessThanOrEqual(high)
+        // Lowered only as far as the band needs: the points' own percentage when it already fits.
+        expect(s.percentage).toBe(Math.min(percentOf(s.points, s.maxPoints), high))
+      })
+    )
+  })
+
+  it("sorts by percentage as by grade: a capped scan never sorts above a better-graded one", () => {
+    fc.assert(
+      fc.property(arbRecords, arbRecords, (a, b) => {
+        const [sa, sb] = [run(a), run(b)]
+        if (gradeRank(sa.grade) > gradeRank(sb.grade)) expect(sa.percentage).toBeGreaterThan(sb.percentage)
       })
     )
   })
@@ -185,15 +215,15 @@ describe("gradeInfo", () => {
       })
     ]
     const s = run(rs)
-    expect([s.percentage, s.grade]).toEqual([96, "B"])
+    expect([s.percentage, s.grade, s.points, s.maxPoints]).toEqual([89, "B", 96, 100])
     expect(s.gradeInfo.description).toBe(
-      "96 % of the applicable points is band A. Capped at B: the critical check SPF record fails (no SPF record); fixing it lifts the cap."
+      "96 % of the applicable points is band A. Capped at B: the critical check SPF record fails (no SPF record); fixing it lifts the cap. It is reported as 89 %, inside band B."
     )
     const fatal = run([
       ...rs.slice(0, 2),
       scored(spec("SPF policy", 2), { status: "fail", detail: "+all", fatal: true })
     ])
-    expect(fatal.grade).toBe("F")
+    expect([fatal.grade, fatal.percentage]).toEqual(["F", 49])
     expect(fatal.gradeInfo.caps).toEqual(["Grade F: SPF policy (+all). Fixing it lifts this cap."])
   })
 
@@ -202,7 +232,25 @@ describe("gradeInfo", () => {
       scored(spec("a", 10), { status: "pass", detail: "" }),
       scored(spec("DKIM", 5), { status: "unknown", detail: "no key found" })
     ])
-    expect([s.percentage, s.grade]).toEqual([100, "A"])
+    expect([s.percentage, s.grade]).toEqual([99, "A"])
     expect(s.gradeInfo.description).toContain("A, not A+: DKIM could not be verified")
+  })
+
+  it("names the reason and no cap when the domain cannot be graded", () => {
+    const s = scoreRecords(
+      [scored(spec("Name servers", 3), { status: "fail", detail: "no such domain", fatal: true })],
+      { ...meta, unscannable: "example.com does not exist (NXDOMAIN)" }
+    )
+    expect(s).toMatchObject({
+      grade: "F",
+      percentage: 0,
+      unscannable: "example.com does not exist (NXDOMAIN)"
+    })
+    expect(s.gradeInfo).toEqual({
+      grade: "F",
+      label: "Unscannable",
+      description: "Not graded: example.com does not exist (NXDOMAIN).",
+      caps: []
+    })
   })
 })

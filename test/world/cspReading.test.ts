@@ -27,6 +27,8 @@ describe("CSP read once, reported alike by both endpoints", () => {
         const { headers, scan } = yield* both("csp-meta.com")
         expect(scan.currentCsp).toMatchObject({ source: "meta", policy: META, enforcedPolicy: META })
         expect(headers.csp).toEqual(scan.currentCsp)
+        // One CSP Level 3 reading: the rating both report is the headers entry's too.
+        expect(scan.currentCsp).toMatchObject({ rating: "good", ratingIssues: [] })
         // the headers analysis no longer calls the CSP missing, and says what a meta policy cannot do
         const entry = headers.current.find((e: any) => e.name === "Content-Security-Policy")
         expect(entry).toMatchObject({ present: false, status: "pass" })

@@ -44,6 +44,10 @@ describe("deep scans in the world", () => {
           expect(r.status).toBe(202)
           expect(r.json).toMatchObject({ success: true, status: "running" })
           expect(r.json.scan_id).toMatch(/^[0-9a-f]{16,}$/)
+          // the job's URL, to poll (RFC 9110 §15.3.3)
+          expect(new URL(r.headers["location"]!).pathname).toBe(`/api/scan/deep/${r.json.scan_id}`)
+          expect(r.headers["ratelimit-policy"]).toMatch(/^"costly";q=\d+;w=\d+, "deep-scan";q=4;w=\d+$/)
+          expect(r.headers["ratelimit"]).toMatch(/^"costly";r=\d+;t=\d+, "deep-scan";r=3;t=\d+$/)
           expect(Number.isInteger(r.json.estimated_time) && r.json.estimated_time > 0).toBe(true)
           const { state, seen } = yield* settle(r.json.scan_id)
           expect(seen).toEqual(["running", "completed"])
@@ -122,6 +126,10 @@ describe("deep scans in the world", () => {
           expect(refused.status).toBe(429)
           expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0)
           expect(refused.json.error).toMatch(/deep scans/)
+          // RateLimit's reset is the Retry-After of the refusal
+          expect(refused.headers["ratelimit"]).toMatch(
+            new RegExp(`"deep-scan";r=0;t=${refused.headers["retry-after"]}$`)
+          )
           expect((yield* submit("perfect.com", "mail")).status).toBe(202)
         }),
       60_000

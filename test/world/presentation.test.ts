@@ -1,7 +1,7 @@
 /**
  * Badge, PDF and hall of fame in the world, through the API: the badge
  * of a domain is valid SVG saying the grade of its quick scan (perfect.com's is A+, pinned by
- * score.test.ts), a name the world does not have gets the grey "unknown", an invalid domain is a
+ * score.test.ts), a name the world does not have gets the grey "unscannable", an invalid domain is a
  * 400 {error}; the PDF's text names the domain, grade and issues; exactly the scanned A+ domains are
  * in the hall of fame.
  */
@@ -47,12 +47,12 @@ describe("presentation in the world", () => {
         })
       )
 
-    it.effect("a domain the world does not have gets the grey unknown badge", () =>
+    it.effect("a domain the world does not have gets the grey unscannable badge", () =>
       Effect.gen(function* () {
         const r = yield* get("/api/badge/no-such-domain.com")
         expect(r.status).toBe(200)
         expect(r.headers["cache-control"]).toBe("public, max-age=60")
-        expect(parseSvg(r.text).texts).toContain("unknown")
+        expect(parseSvg(r.text).texts).toContain("unscannable")
         expect(r.text).toContain('fill="#939393"')
       })
     )

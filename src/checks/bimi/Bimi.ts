@@ -122,6 +122,14 @@ export const BimiResult = Schema.Struct({
   issues: Strings,
   warnings: Strings,
   declined: Schema.Boolean,
+  /**
+   * `lps=` (local-part selectors, newer drafts of draft-brand-indicators-for-message-identification):
+   * the From local-parts this record is for, lower-cased; null when the record has no lps= (it
+   * then applies to every sender). A malformed list is an issue, and the record is not valid.
+   */
+  localPartSelectors: Nullable(Schema.Array(Schema.String)),
+  /** `avp=` (avatar preference): `brand` or `personal`; null when absent. */
+  avatarPreference: Nullable(Schema.String),
   source: Nullable(Schema.String),
   inherited: Schema.Boolean,
   /** BIMI needs DMARC at enforcement: p=quarantine (pct=100) or reject, subdomains not none. */
@@ -218,6 +226,8 @@ export const analyseBimi = (g: BimiGathered, now: Date): BimiResult => {
     logo: null,
     authority: null,
     declined: false,
+    localPartSelectors: null,
+    avatarPreference: null,
     source: null,
     inherited: false,
     dmarc: null,
@@ -329,6 +339,8 @@ export const analyseBimi = (g: BimiGathered, now: Date): BimiResult => {
     issues,
     warnings,
     declined,
+    localPartSelectors: parsed.localPartSelectors,
+    avatarPreference: parsed.avatarPreference,
     source: outcome.name,
     inherited,
     dmarc

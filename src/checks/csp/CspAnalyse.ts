@@ -6,6 +6,7 @@
 import { Severity as EvalSeverity, Type as EvalType } from "csp_evaluator/dist/finding.js"
 import { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } from "csp_evaluator/dist/evaluator.js"
 import { CspParser } from "csp_evaluator/dist/parser.js"
+import { Version as CspVersion } from "csp_evaluator/dist/csp.js"
 import { Schema } from "effect"
 import { Strings } from "../../records/Schemas.ts"
 import { type FetchDirective, type PageExtract, sha256 } from "./CspExtract.ts"
@@ -107,8 +108,12 @@ const evaluatorFindings = (policy: string, strict: boolean): Array<Finding> => {
     let findings
     try {
       const parsed = new CspParser(part).csp
-      findings = new CspEvaluator(parsed).evaluate(
-        strict ? [...DEFAULT_CHECKS, ...STRICTCSP_CHECKS] : DEFAULT_CHECKS
+      // The security checks read the effective policy as a CSP Level 3 browser does (a nonce or
+      // hash makes 'unsafe-inline' ignored, 'strict-dynamic' host and scheme sources); only the
+      // strict-CSP checks, which are about the fallbacks older browsers use, read it as written.
+      findings = new CspEvaluator(parsed, CspVersion.CSP3).evaluate(
+        strict ? STRICTCSP_CHECKS : [],
+        DEFAULT_CHECKS
       )
     } catch {
       continue
@@ -147,16 +152,14 @@ export const findings = (csp: Pick<CurrentCsp, "source" | "policy">, strict: boo
   )
   const policy = parsePolicy(csp.policy.split(",")[0] ?? "")
   const has = (id: string) => out.some((f) => f.id === id)
-  const defaultNone =
-    directive(policy, "default-src")
-      ?.values.map((v) => v.toLowerCase())
-      .join(" ") === "'none'"
-  if (!directive(policy, "object-src") && !defaultNone && !has("missing-object-src"))
+  // object-src falls back to default-src (CSP3 §6.8.3): only a policy with neither leaves plugins open.
+  if (!effectiveDirective(policy, "object-src") && !has("missing-object-src"))
     out.push({
       id: "missing-object-src",
       severity: "high",
       title: title("missing-object-src"),
-      description: "Without object-src 'none', plugin content (<object>, <embed>) can execute script.",
+      description:
+        "Without object-src (or default-src), plugin content (<object>, <embed>) can execute script. Set object-src 'none'.",
       directive: "object-src"
     })
   if (!directive(policy, "base-uri") && !has("missing-base-uri"))

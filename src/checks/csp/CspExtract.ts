@@ -302,3 +302,50 @@ export const metaPolicies = (html: string): Array<string> => {
   parser.end()
   return found
 }
+
+/**
+ * The policy of the page's `<meta name="referrer">` elements as browsers apply it (HTML "Standard
+ * metadata names": referrer): each element, in document order, sets the document's referrer
+ * policy when its content is a policy token, the legacy `never`, `default`, `always` and
+ * `origin-when-crossorigin` mapped to their modern names; so the last valid one wins, and it
+ * overrides the Referrer-Policy header. null when the page sets none.
+ */
+export const metaReferrer = (html: string): string | null => {
+  let policy: string | null = null
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name !== "meta" || (attribs["name"] ?? "").trim().toLowerCase() !== "referrer") return
+        const token = referrerToken((attribs["content"] ?? "").trim().toLowerCase())
+        if (token !== null) policy = token
+      }
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }
+  )
+  parser.write(html)
+  parser.end()
+  return policy
+}
+
+const LEGACY_REFERRER: Readonly<Record<string, string>> = {
+  never: "no-referrer",
+  default: "strict-origin-when-cross-origin",
+  always: "unsafe-url",
+  "origin-when-crossorigin": "origin-when-cross-origin"
+}
+const REFERRER_TOKENS = new Set([
+  "no-referrer",
+  "no-referrer-when-downgrade",
+  "same-origin",
+  "origin",
+  "strict-origin",
+  "origin-when-cross-origin",
+  "strict-origin-when-cross-origin",
+  "unsafe-url"
+])
+
+/** A meta element's content as a referrer policy token (W3C Referrer Policy §3), or null. */
+const referrerToken = (content: string): string | null => {
+  const token = LEGACY_REFERRER[content] ?? content
+  return REFERRER_TOKENS.has(token) ? token : null
+}

@@ -15,6 +15,7 @@
  */
 import { Schema } from "effect"
 import { Strings } from "../../records/Schemas.ts"
+import { rateCsp } from "../../records/CspJudge.ts"
 import { parsePolicies } from "../../records/CspPolicy.ts"
 
 export const CspSource = Schema.Literal("header", "report-only-header", "meta", "none")
@@ -36,6 +37,14 @@ export const PageCsp = Schema.Struct({
   headerPolicy: Schema.NullOr(Schema.String),
   /** The meta element's policy (several elements: their policies comma-joined, each enforced). */
   metaPolicy: Schema.NullOr(Schema.String),
+  /**
+   * What the enforced policies let run, read as CSP Level 3 browsers read them
+   * (`records/CspJudge.ts`): `unsafe` when injected script or plugin content can run, `weak`,
+   * `good`, `ineffective` (no directive), `absent` when nothing is enforced (Report-Only included).
+   */
+  rating: Schema.Literal("good", "weak", "unsafe", "ineffective", "absent"),
+  /** Why the rating is not `good`, one sentence each. */
+  ratingIssues: Strings,
   /** Directives of the meta policy that browsers ignore there (frame-ancestors, report-uri, sandbox). */
   metaIgnored: Strings,
   /** Plain sentences: what is enforced, what is only reported, what a meta policy cannot do. */
@@ -109,11 +118,18 @@ export const readPageCsp = (page: PageDelivery | undefined): PageCsp => {
         ? "No Content-Security-Policy header, Report-Only header, or meta element in the part of the page read."
         : "No Content-Security-Policy header, Report-Only header, or meta element: no policy."
     )
+  const enforcedPolicy = enforced.length > 0 ? enforced.join(", ") : null
+  const { rating, issues } =
+    enforcedPolicy === null
+      ? { rating: "absent" as const, issues: ["no policy is enforced"] }
+      : rateCsp(enforcedPolicy)
   return {
     source,
     policy,
     reportOnlyPolicy: reportOnly,
-    enforcedPolicy: enforced.length > 0 ? enforced.join(", ") : null,
+    enforcedPolicy,
+    rating,
+    ratingIssues: [...issues],
     headerPolicy: header,
     metaPolicy: meta,
     metaIgnored,

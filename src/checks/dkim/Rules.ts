@@ -16,6 +16,9 @@ import type { MtaStsResult } from "../mta-sts/MtaSts.ts"
 
 const spec = (s: Spec): Spec => s
 
+/** DKIM's own "unknown": a search that found nothing, not a lookup that failed (RFC 6376 3.6.2.1). */
+export const DKIM_NOT_FOUND = "no key under the selectors we know (DKIM cannot be listed)"
+
 export const DKIM_SPECS = {
   dkim: spec({
     id: "email.dkim",
@@ -43,9 +46,7 @@ const records = (scan: {
         : partial(3, "only keys below 2048 bits", "dkim_weak_key")
     }
     if (receivesNoMail) return notApplicable("null MX and no DKIM key")
-    return k.discovery === "unknown"
-      ? unknown("the selector lookups failed")
-      : unknown("no key under the selectors we know (DKIM cannot be listed)")
+    return k.discovery === "unknown" ? unknown("the selector lookups failed") : unknown(DKIM_NOT_FOUND)
   })
   return [scored(DKIM_SPECS.dkim, dkim)]
 }

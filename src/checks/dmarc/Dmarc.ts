@@ -267,8 +267,10 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
       `${dmarcName(g.domain)} has no record; the organisational domain's record at ${outcome.name} applies`
     )
 
-  // RFC 7489 6.6.3: an invalid or absent p with a usable rua is treated as p=none.
-  const p = parsed.p ?? (parsed.rua.length > 0 ? "none" : undefined)
+  // RFC 9989 4.7: a record without p is a policy of none. RFC 9989 4.10.1 (as RFC 7489 6.6.3): an
+  // invalid p with a usable rua is read as p=none; without one the record applies no policy.
+  const pMissing = !parsed.tags.some((t) => t.name === "p")
+  const p = parsed.p ?? (pMissing || parsed.rua.length > 0 ? "none" : undefined)
   const sp = parsed.sp ?? p
   const np = parsed.np ?? sp
   const effective = inherited ? sp : p
@@ -276,6 +278,12 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
   const rua = parsed.rua.map((u) => u.raw)
   const ruf = parsed.ruf.map((u) => u.raw)
 
+  if (pMissing && parsed.version !== null)
+    add(
+      "dmarc-no-p",
+      "warning",
+      "No p tag: receivers following DMARCbis (RFC 9989 4.7) read the record as p=none, older ones (RFC 7489 6.3) may ignore it; publish p explicitly"
+    )
   if (effective === "none")
     add("dmarc-p-none", "warning", "Policy is none: monitoring only, spoofed mail is still delivered")
   if (p === "reject" && parsed.sp === "none")

@@ -13,6 +13,7 @@ export const findingIssues: Readonly<Record<string, string | null>> = {
   "dmarc-multiple": "dmarc_multiple_records",
   "dmarc-syntax": "dmarc_invalid",
   "dmarc-inherited": null,
+  "dmarc-no-p": null,
   "dmarc-p-none": "dmarc_policy_none",
   "dmarc-sp-none": "dmarc_subdomain_policy_none",
   "dmarc-no-rua": "dmarc_no_rua",

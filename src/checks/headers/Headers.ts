@@ -11,10 +11,10 @@ import type { WebError, WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
-import { isHtml, metaPolicies } from "../csp/CspExtract.ts"
+import { isHtml, metaPolicies, metaReferrer } from "../csp/CspExtract.ts"
 import { PageCsp, readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../Facts.ts"
-import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp } from "./Judges.ts"
+import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp, judgeReferrer } from "./Judges.ts"
 import { about } from "./About.ts"
 
 export {
@@ -40,6 +40,8 @@ export type HeadersGathered =
       readonly tlsError: string | null
       /** Policies of the page's `<meta http-equiv="Content-Security-Policy">` elements (CSP3 §3.3). */
       readonly metaCsp: ReadonlyArray<string>
+      /** The referrer policy the page's `<meta name="referrer">` elements set (null: none). */
+      readonly metaReferrer?: string | null
       /** Only the first part of the page was read (a meta element further down was not seen). */
       readonly bodyTruncated: boolean
     }
@@ -190,8 +192,25 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
   // Only a header's frame-ancestors counts: browsers ignore it in a meta policy (CSP3 §3.3).
   const cspFrameAncestors =
     csp !== undefined && parsePolicies(csp).some((p) => directive(p, "frame-ancestors"))
+  const referrerMeta = gathered.metaReferrer ?? null
   const current: Array<Entry> = INSPECTED.map((name) => {
     const value = headers[name.toLowerCase()]
+    // A page's <meta name="referrer"> sets the document's policy after the header (HTML
+    // "Standard metadata names"), so browsers apply the meta's: it is what is judged.
+    if (name === "Referrer-Policy" && referrerMeta !== null) {
+      const judged = judgeReferrer(referrerMeta)
+      const delivered =
+        value === undefined
+          ? `no header: the policy is set by <meta name="referrer" content="${referrerMeta}">`
+          : `<meta name="referrer" content="${referrerMeta}"> overrides the header's ${value} for the page`
+      return {
+        name,
+        present: value !== undefined,
+        value: value ?? null,
+        ...judged,
+        issues: [delivered, ...judged.issues]
+      }
+    }
     if (value !== undefined) return { name, present: true, value, ...JUDGES[name](value) }
     // No header, but the page enforces a policy from a meta element: judged as that policy.
     if (name === "Content-Security-Policy" && reading.metaPolicy !== null) {
@@ -249,7 +268,9 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     headerFetchTimedOut: false,
     ...(gathered.tlsError === null ? {} : { certificateError: gathered.tlsError }),
     current,
-    missing: current.filter((e) => e.status === "missing").map((e) => e.name),
+    // Confidently missing means not sent (SPEC): a header that is sent but protects nothing (an
+    // unsafe CSP, an ignored X-Frame-Options) is judged in its entry, not listed as missing.
+    missing: current.filter((e) => e.status === "missing" && !e.present).map((e) => e.name),
     recommended: rec.config,
     outputs: rec.outputs,
     warnings,
@@ -286,6 +307,9 @@ export const gather = Effect.gen(function* () {
           metaCsp: isHtml(res.headers["content-type"])
             ? metaPolicies(new TextDecoder().decode(res.body))
             : [],
+          metaReferrer: isHtml(res.headers["content-type"])
+            ? metaReferrer(new TextDecoder().decode(res.body))
+            : null,
           bodyTruncated: res.truncated === true
         }))
       )

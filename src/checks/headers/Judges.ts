@@ -2,7 +2,7 @@
  * How each inspected security header's value is judged: pure, one function per header, each
  * citing the specification that says what browsers do with the value.
  */
-import { directive, parsePolicies } from "../../records/CspPolicy.ts"
+import { rateCsp } from "../../records/CspJudge.ts"
 
 export const INSPECTED = [
   "Strict-Transport-Security",
@@ -68,42 +68,23 @@ export const judgeHsts = (value: string): Judgement => {
 }
 
 /**
- * Enforcing CSP. Unsafe (not a pass) when scripts are not restricted: 'unsafe-inline' without a
- * nonce or hash, any host (a wildcard or a bare scheme), or no script-src/default-src at all; the
- * HTTP Observatory scores such a policy almost as no policy (csp-implemented-with-unsafe-inline,
- * -20 of -25). Weak (a pass) for 'unsafe-eval', object-src not 'none' or no base-uri. Several
- * policies are all enforced (CSP3 §8.1), so a script runs only if every policy allows it: the
- * whole is unsafe only when every policy is.
+ * Enforcing CSP, read as CSP Level 3 browsers read it (`records/CspJudge.ts`, the same reading the
+ * CSP scan reports). Unsafe (not a pass) when injected script or plugin content can run:
+ * 'unsafe-inline' that no nonce or hash cancels, any host (`*`, a bare scheme, `https://*`), no
+ * script-src/default-src, or object-src absent or open to any host; the HTTP Observatory scores
+ * such a policy almost as no policy (csp-implemented-with-unsafe-inline, -20 of -25). Weak (a pass)
+ * for 'unsafe-eval', plugin hosts instead of object-src 'none', scripts over plain HTTP, or no
+ * base-uri.
  */
 export const judgeCsp = (value: string): Judgement => {
-  const policies = parsePolicies(value)
-  if (policies.length === 0) return ineffective("the policy has no directives")
-  const issues: Array<string> = []
-  const unsafeIssues: Array<Array<string>> = []
-  for (const policy of policies) {
-    const script = directive(policy, "script-src") ?? directive(policy, "default-src")
-    const values = script?.values.map((v) => v.toLowerCase()) ?? []
-    const strictDynamicOrHash = values.some((v) => /^'(nonce|sha(256|384|512))-/.test(v))
-    const open: Array<string> = []
-    if (!script) open.push("no script-src or default-src: scripts are not restricted")
-    else {
-      if (values.includes("'unsafe-inline'") && !strictDynamicOrHash)
-        open.push("script-src allows 'unsafe-inline': injected inline scripts run")
-      if (values.some((v) => v === "*" || v === "https:" || v === "http:" || v === "data:"))
-        open.push("script-src allows any host (wildcard or scheme source)")
-      if (values.includes("'unsafe-eval'")) issues.push("script-src allows 'unsafe-eval'")
-    }
-    unsafeIssues.push(open)
-    if (
-      !directive(policy, "object-src") &&
-      !(directive(policy, "default-src")?.values ?? []).includes("'none'")
-    )
-      issues.push("object-src is not restricted to 'none'")
-    if (!directive(policy, "base-uri")) issues.push("base-uri is not set")
-  }
-  if (unsafeIssues.every((open) => open.length > 0))
-    return unsafe(...[...new Set(unsafeIssues.flat())], ...issues)
-  return issues.length === 0 ? good : weak(...issues)
+  const { rating, issues } = rateCsp(value)
+  return rating === "good"
+    ? good
+    : rating === "weak"
+      ? weak(...issues)
+      : rating === "unsafe"
+        ? unsafe(...issues)
+        : ineffective(...issues)
 }
 
 /** RFC 7034: DENY or SAMEORIGIN; ALLOW-FROM is obsolete and ignored by current browsers. */

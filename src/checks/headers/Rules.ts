@@ -72,7 +72,7 @@ export const HEADERS_SPECS = {
     category: "security",
     maxPoints: 3,
     level: "recommended",
-    rule: "An enforced CSP rated good 3; weak (unsafe-eval, no object-src 'none' or base-uri) 1; scripts unrestricted ('unsafe-inline' without nonce or hash, any host, no script-src) 0",
+    rule: "An enforced CSP read as CSP Level 3 and rated good 3; weak (unsafe-eval, plugin hosts instead of object-src 'none', no base-uri) 1; unsafe 0: scripts or plugins unrestricted ('unsafe-inline' that no nonce or hash cancels, any host such as * or https: or https://*, no script-src, no object-src or default-src)",
     rank: 100
   })
 } as const

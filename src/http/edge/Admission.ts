@@ -2,17 +2,19 @@
  * Admission control at the edge (DESIGN principle 10): the service is public and
  * unauthenticated, so it answers "not now" quickly rather than everything slowly.
  *
- * - Per-client token buckets for every endpoint, one for costly routes and one for cheap ones:
- *   beyond the burst, 429 with `Retry-After` (the seconds until a token is back).
+ * - Per-client token buckets for every endpoint, one for costly routes and one for cheap ones
+ *   (RateLimit.ts, Limits.ts): beyond the burst, 429 with `Retry-After` (the seconds until a token
+ *   is back); every answer carries the `RateLimit` and `RateLimit-Policy` fields.
  * - A global gate on costly work (scans, crawls, probes: anything that touches the network): at most
  *   `ADMISSION_CONCURRENCY` at once, a FIFO queue of `ADMISSION_QUEUE` waiting at most
  *   `ADMISSION_QUEUE_MS`; beyond, 503 with `Retry-After`. Memory and latency stay bounded because
  *   no more work is started than the process can finish.
- * - When the event loop already lags (`ADMISSION_MAX_LAG_MS`) or was busy most of the last 100 ms
- *   (`ADMISSION_MAX_BUSY_PERCENT`), costly requests get 503 at once: the gate counts requests, but
- *   CPU is what a warm scan spends, and /health shares the loop. A saturated loop reads every
- *   ready client in one turn, so its turns grow with the crowd; shedding before it saturates keeps
- *   them short (docs/bench.md).
+ * - Costly requests are shed at once, instead of queueing, when this process is saturated by its own
+ *   work: more in flight than the gate holds, or the event loop's thread busy nearly all of the last
+ *   half second (`ADMISSION_MAX_CPU_PERCENT`, Saturation.ts), and either way only once a gate's
+ *   worth of requests is in flight or of clients was just served (Gatekeeper.ts). The gate counts
+ *   requests, but CPU is what a warm scan spends, and /health shares the loop (docs/bench.md); a
+ *   client that sends one request at a time is never refused.
  * - A client back on the same connection before the `Retry-After` it was given there waits for it
  *   (`EARLY_RETRY_HOLD_MS`), then is judged anew: a crowd that ignores `Retry-After` sends one
  *   request per refusal period instead of thousands a second.
@@ -26,6 +28,7 @@
  */
 import { Effect } from "effect"
 import { AppConfig } from "../../Config.ts"
+import { Limits } from "./Limits.ts"
 
 /** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
 export type RouteClass = "exempt" | "cheap" | "costly"
@@ -45,47 +48,6 @@ export const routeClass = (requestMethod: string, path: string): RouteClass => {
   return "costly"
 }
 
-export interface Bucket {
-  readonly burst: number
-  readonly perMinute: number
-}
-
-/**
- * Token buckets per client key. Full buckets are forgotten (they carry no information), so memory
- * is bounded by the clients active within one refill period, and by `maxKeys` at worst.
- */
-export const makeBuckets = (bucket: Bucket, maxKeys = 100_000) => {
-  const state = new Map<string, { tokens: number; at: number }>()
-  const perMs = bucket.perMinute / 60_000
-  const refill = (entry: { tokens: number; at: number }, now: number) => {
-    entry.tokens = Math.min(bucket.burst, entry.tokens + (now - entry.at) * perMs)
-    entry.at = now
-  }
-  const prune = (now: number) => {
-    for (const [key, entry] of state) {
-      refill(entry, now)
-      if (entry.tokens >= bucket.burst) state.delete(key)
-    }
-    // Still full of active keys (an address sweep): start over rather than grow without bound.
-    if (state.size >= maxKeys) state.clear()
-  }
-  /** Take a token: 0 when admitted, else the whole seconds to wait for one. */
-  const take = (key: string, now: number): number => {
-    let entry = state.get(key)
-    if (entry === undefined) {
-      if (state.size >= maxKeys) prune(now)
-      entry = { tokens: bucket.burst, at: now }
-      state.set(key, entry)
-    } else refill(entry, now)
-    if (entry.tokens >= 1) {
-      entry.tokens -= 1
-      return 0
-    }
-    return perMs > 0 ? Math.max(1, Math.ceil((1 - entry.tokens) / perMs / 1000)) : 60
-  }
-  return { take, size: () => state.size } as const
-}
-
 export interface GateSettings {
   readonly concurrency: number
   readonly queue: number
@@ -97,7 +59,10 @@ export interface GateSettings {
  * length is bounded and known, a permit passes straight from the leaving request to the first
  * waiter, and an interrupted waiter (client gone) can never leak a permit.
  */
-export const makeGate = (settings: GateSettings) => {
+export const makeGate = (
+  settings: GateSettings,
+  onRefuse: (why: "queue-full" | "queue-wait", stats: { active: number; waiting: number }) => void = () => {}
+) => {
   let active = 0
   const waiting: Array<() => void> = []
   const leave = () => {
@@ -111,7 +76,10 @@ export const makeGate = (settings: GateSettings) => {
       active++
       return resume(Effect.succeed(true))
     }
-    if (waiting.length >= settings.queue) return resume(Effect.succeed(false))
+    if (waiting.length >= settings.queue) {
+      onRefuse("queue-full", { active, waiting: waiting.length })
+      return resume(Effect.succeed(false))
+    }
     let granted = false
     const grant = () => {
       granted = true
@@ -121,6 +89,7 @@ export const makeGate = (settings: GateSettings) => {
     const timer = setTimeout(() => {
       const i = waiting.indexOf(grant)
       if (i >= 0) waiting.splice(i, 1)
+      onRefuse("queue-wait", { active, waiting: waiting.length })
       resume(Effect.succeed(false))
     }, settings.queueMs)
     waiting.push(grant)
@@ -140,6 +109,8 @@ export const makeGate = (settings: GateSettings) => {
     )
   return {
     admit,
+    permits: settings.concurrency,
+    queue: settings.queue,
     stats: () => ({ active, waiting: waiting.length }),
     /** Every permit taken and the queue full: a new costly request would be refused anyway. */
     full: () => active >= settings.concurrency && waiting.length >= settings.queue,
@@ -157,11 +128,17 @@ export type Gate = ReturnType<typeof makeGate>
  * need; docs/bench.md).
  */
 export class AdmissionGate extends Effect.Service<AdmissionGate>()("AdmissionGate", {
-  effect: Effect.map(AppConfig, (config) =>
-    makeGate({
-      concurrency: config.admissionConcurrency,
-      queue: config.admissionQueue,
-      queueMs: config.admissionQueueMs
-    })
-  )
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const { refusals } = yield* Limits
+    return makeGate(
+      {
+        concurrency: config.admissionConcurrency,
+        queue: config.admissionQueue,
+        queueMs: config.admissionQueueMs
+      },
+      (why, stats) => refusals.record(503, `shed-${why}`, stats)
+    )
+  }),
+  dependencies: [Limits.Default]
 }) {}

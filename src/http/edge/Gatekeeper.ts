@@ -3,16 +3,19 @@
  * `request` event, before the router and the Effect runtime, so a flood of refusals costs little
  * more than parsing it. It reads the request target as the router will serve it (RequestTarget.ts:
  * the canonical path is passed on, other spellings redirected), answers `/health`, applies the
- * per-client buckets and the global gate's "full" (Admission.ts), sheds costly work while the event
- * loop lags or is busy, and holds a client's early retries (below).
+ * per-client buckets (Limits.ts) and sets their `RateLimit` fields on every answer, refuses costly
+ * work when the global gate is full or when the process is saturated by its own work (Admission.ts,
+ * Saturation.ts), records every refusal, and holds a client's early retries (below).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import type { EventLoopUtilization } from "node:perf_hooks"
 import type { Cidr } from "../../records/IpAddress.ts"
-import { type Gate, makeBuckets, routeClass } from "./Admission.ts"
+import { type Gate, routeClass } from "./Admission.ts"
 import { resolveClient } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"
+import { type LimitSet, makeRefusals, type Meters, type RefusalReason, type Refusals } from "./Limits.ts"
+import { makeLimiter, rateLimitHeaders } from "./RateLimit.ts"
 import { readTarget, type Target, targetAnswer } from "./RequestTarget.ts"
+import { makeCpuMeter } from "./Saturation.ts"
 
 export interface GatekeeperSettings {
   readonly trustedProxies: ReadonlyArray<Cidr>
@@ -20,51 +23,22 @@ export interface GatekeeperSettings {
   readonly rateCostlyPerMinute: number
   readonly rateCheapBurst: number
   readonly rateCheapPerMinute: number
-  readonly admissionMaxLagMs: number
-  readonly admissionMaxBusyPercent: number
+  readonly admissionMaxCpuPercent: number
   readonly earlyRetryHoldMs: number
-}
-
-/**
- * How late a 10 ms timer fires, as the worst of the last few ticks and of the one now due (the
- * event loop's backlog), and the share of the last ~100 ms the loop was busy
- * (`eventLoopUtilization`: not waiting for I/O, including time the thread wanted a CPU and had
- * none). Both include the turn under way, so a long one is seen while it lasts, not after.
- */
-const makeLagMeter = () => {
-  const TICK = 10
-  const WINDOW = 100
-  const recent = [0, 0, 0, 0, 0]
-  // Utilisation snapshots with their times, one a tick: the window is measured in time, not ticks
-  // (ticks come late exactly when the loop is busy).
-  const snapshots: Array<{ at: number; elu: EventLoopUtilization }> = []
-  let last = performance.now()
-  let i = 0
-  const timer = setInterval(() => {
-    const now = performance.now()
-    recent[i++ % recent.length] = Math.max(0, now - last - TICK)
-    last = now
-    snapshots.push({ at: now, elu: performance.eventLoopUtilization() })
-    while (snapshots.length > 2 && snapshots[1]!.at <= now - WINDOW) snapshots.shift()
-  }, TICK)
-  timer.unref()
-  return {
-    lag: () => Math.max(...recent, performance.now() - last - TICK),
-    busy: () => {
-      const since = snapshots[0]
-      return since === undefined ? 0 : performance.eventLoopUtilization(since.elu).utilization
-    },
-    stop: () => clearInterval(timer)
-  }
 }
 
 interface Refusal {
   readonly status: 429 | 503
+  readonly reason: RefusalReason
   readonly error: string
   readonly retryAfter: number
+  readonly meters: Meters
 }
 
-const refuse = (res: ServerResponse, { status, error, retryAfter }: Refusal) => {
+const refuse = (
+  res: ServerResponse,
+  { status, error, retryAfter }: Pick<Refusal, "status" | "error" | "retryAfter">
+) => {
   const body = JSON.stringify(status === 429 ? { error, retryAfter } : { error })
   res.writeHead(status, {
     "content-type": "application/json",
@@ -73,6 +47,9 @@ const refuse = (res: ServerResponse, { status, error, retryAfter }: Refusal) => 
   })
   res.end(body)
 }
+
+/** How far back the clients served count towards the shedding decision (Saturation.ts's window). */
+const RECENT_MS = 500
 
 const answerTarget = (
   req: IncomingMessage,
@@ -96,8 +73,8 @@ const RELEASE_PER_MS = 16
 
 /**
  * The first look at every request, in node's `request` event: true when it was taken here
- * (answered: 429 over the client's bucket, 503 for costly work while the loop lags or the gate is
- * full; or held, see below), false to pass it on now. `pass` hands a held request on later (false
+ * (answered: 429 over the client's bucket, 503 for costly work when the gate is full, or when every
+ * permit is taken and the process's CPU is saturated; or held, see below), false to pass it on now. `pass` hands a held request on later (false
  * when nothing listens any more).
  *
  * A client that comes back on the same connection before the `Retry-After` it was just given there
@@ -113,45 +90,106 @@ const RELEASE_PER_MS = 16
 export const makeGatekeeper = (
   settings: GatekeeperSettings,
   health?: () => HealthAnswer,
-  gate?: Pick<Gate, "full" | "retryAfterS">,
-  pass: (req: IncomingMessage, res: ServerResponse) => boolean = () => false
-) => {
-  const buckets = {
-    costly: makeBuckets({ burst: settings.rateCostlyBurst, perMinute: settings.rateCostlyPerMinute }),
-    cheap: makeBuckets({ burst: settings.rateCheapBurst, perMinute: settings.rateCheapPerMinute })
+  gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "queue" | "stats">,
+  pass: (req: IncomingMessage, res: ServerResponse) => boolean = () => false,
+  limits: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals } = {
+    costly: makeLimiter({
+      name: "costly",
+      burst: settings.rateCostlyBurst,
+      perMinute: settings.rateCostlyPerMinute
+    }),
+    cheap: makeLimiter({
+      name: "cheap",
+      burst: settings.rateCheapBurst,
+      perMinute: settings.rateCheapPerMinute
+    }),
+    refusals: makeRefusals(() => {})
   }
-  const meter = makeLagMeter()
+) => {
+  const cpu = makeCpuMeter()
+  /** Costly requests admitted here and not yet answered, wherever they are in the app. */
+  let inFlight = 0
+  /**
+   * The clients whose costly requests were admitted in the last `RECENT_MS`, each with its latest
+   * time. A cached answer is often complete before node reads the next request, so a crowd can
+   * saturate the process with nothing in flight at any instant (its backlog waits in the kernel's
+   * socket buffers); how many clients it served just now is what tells that crowd from one client.
+   */
+  const recentClients = new Map<string, number>()
+  const recentOrder: Array<readonly [number, string]> = []
+  const servedRecently = (now: number) => {
+    while (recentOrder.length > 0 && recentOrder[0]![0] <= now - RECENT_MS) {
+      const [at, client] = recentOrder.shift()!
+      if (recentClients.get(client) === at) recentClients.delete(client)
+    }
+    return recentClients.size
+  }
   /** Per connection, the last refusal's client and the time it was told to come back. */
   const told = new WeakMap<object, { readonly client: string; readonly until: number }>()
   const held = new Set<() => void>()
 
-  const judge = (kind: "cheap" | "costly", client: string): Refusal | undefined => {
-    const wait = buckets[kind].take(client, Date.now())
-    if (wait > 0)
+  /**
+   * Shed only on this process's own saturation, and never while fewer requests are in flight and
+   * fewer clients were served in the last `RECENT_MS` than the gate has permits (a client sending
+   * one request at a time is one of each at most). Past that: when more is in flight than the gate
+   * holds, or when the main thread had work all of the last half second (Saturation.ts).
+   */
+  const shed = (): Refusal | undefined => {
+    if (gate === undefined) return undefined
+    const { active, waiting } = gate.stats()
+    // Admitted here and not answered yet, or counted by the gate (which other paths may enter too).
+    const load = Math.max(inFlight, active + waiting)
+    const clients = servedRecently(performance.now())
+    if (load < gate.permits && clients < gate.permits) return undefined
+    const meters = {
+      inFlight: load,
+      recentClients: clients,
+      active,
+      waiting,
+      permits: gate.permits,
+      queue: gate.queue,
+      demandPercent: Math.round(cpu.demandPercent()),
+      cpuPercent: Math.round(cpu.cpuPercent())
+    }
+    const error = "the service is at capacity; retry in a few seconds"
+    // More in flight than the gate can hold (permits and queue): the rest waits in the router and
+    // the Effect scheduler, where nothing bounds it, and every event-loop turn grows with it.
+    if (gate.full() || load >= gate.permits + gate.queue)
+      return { status: 503, reason: "shed-queue-full", error, retryAfter: gate.retryAfterS, meters }
+    if (meters.demandPercent > settings.admissionMaxCpuPercent)
+      return { status: 503, reason: "shed-cpu", error, retryAfter: 1, meters }
+    return undefined
+  }
+
+  const judge = (res: ServerResponse, kind: "cheap" | "costly", client: string): Refusal | undefined => {
+    const reading = limits[kind].take(client, Date.now())
+    for (const [name, value] of Object.entries(rateLimitHeaders([reading]))) res.setHeader(name, value)
+    if (reading.retryAfterS > 0)
       return {
         status: 429,
-        error: `too many requests from your address; retry in ${wait} s`,
-        retryAfter: wait
+        reason: kind === "costly" ? "rate-costly" : "rate-cheap",
+        error: `too many requests from your address; retry in ${reading.retryAfterS} s`,
+        retryAfter: reading.retryAfterS,
+        meters: { client, limit: reading.policy.name }
       }
-    if (
-      kind === "costly" &&
-      (meter.lag() > settings.admissionMaxLagMs || meter.busy() * 100 > settings.admissionMaxBusyPercent)
-    )
-      return { status: 503, error: "the service is at capacity; retry in a few seconds", retryAfter: 1 }
-    if (kind === "costly" && gate?.full() === true)
-      return {
-        status: 503,
-        error: "the service is at capacity; retry in a few seconds",
-        retryAfter: gate.retryAfterS
-      }
-    return undefined
+    return kind === "costly" ? shed() : undefined
   }
 
   /** Judge now: true when refused (and answered), false when admitted. */
   const decide = (req: IncomingMessage, res: ServerResponse, kind: "cheap" | "costly", client: string) => {
-    const refusal = judge(kind, client)
-    if (refusal === undefined) return false
+    const refusal = judge(res, kind, client)
+    if (refusal === undefined) {
+      if (kind === "costly") {
+        inFlight++
+        res.once("close", () => inFlight--)
+        const now = performance.now()
+        recentClients.set(client, now)
+        recentOrder.push([now, client])
+      }
+      return false
+    }
     told.set(req.socket, { client, until: performance.now() + refusal.retryAfter * 1000 })
+    limits.refusals.record(refusal.status, refusal.reason, refusal.meters)
     refuse(res, refusal)
     return true
   }
@@ -160,7 +198,7 @@ export const makeGatekeeper = (
    * Held requests whose time has come, judged a few per millisecond: a crowd refused at once comes
    * back at once, and judging it in one timer callback was one long turn (docs/bench.md). A timer,
    * not `setImmediate`: with immediates pending the loop never waits for I/O, so it would read as
-   * fully busy to the meter for as long as a crowd is released, and the crowd would be shed again.
+   * fully busy for as long as a crowd is released, and /health would wait behind it.
    */
   const due: Array<() => void> = []
   let draining = false
@@ -187,12 +225,14 @@ export const makeGatekeeper = (
       forget()
       // Admitted, but the app has stopped listening (the server is closing): say so, so that the
       // connection ends instead of waiting for an answer that will not come.
-      if (!decide(req, res, kind, client) && !pass(req, res))
+      if (!decide(req, res, kind, client) && !pass(req, res)) {
+        limits.refusals.record(503, "shutting-down", { client })
         refuse(res, {
           status: 503,
           error: "the service is shutting down; retry in a few seconds",
           retryAfter: 5
         })
+      }
     }
     const timer = setTimeout(() => {
       due.push(release)
@@ -243,8 +283,8 @@ export const makeGatekeeper = (
   }
   /** Close: held requests are judged at once, so none outlives the server. */
   const stop = () => {
-    meter.stop()
+    cpu.stop()
     for (const release of [...held]) release()
   }
-  return { handle, stop, held: () => held.size } as const
+  return { handle, stop, held: () => held.size, inFlight: () => inFlight } as const
 }

@@ -8,12 +8,21 @@
  * A check that has not completed for `STALE_AFTER` refresh periods (the database hangs, or the
  * process is too busy to run it) turns the service `degraded`, with the age in the answer: a probe
  * never reads an old "healthy" as current.
+ *
+ * Until the service can serve a scan, /health answers 503 with `status: "starting"`: the database
+ * check has passed, and the resolver has been asked one question (the root's NS set) and that
+ * question has ended, answered or not, so the DNS sockets and the query path are up. The answer
+ * says whether the resolver answered (`services.resolver`), and what admission control has refused
+ * since start (`services.admission`: each 503 and 429 by reason, and the gate's meters).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Schedule } from "effect"
 import { AppConfig } from "../../Config.ts"
 import { Health as HealthSchema } from "../../api/Misc.ts"
+import { Resolver } from "../../net/Resolver.ts"
+import { AdmissionGate } from "./Admission.ts"
+import { Limits } from "./Limits.ts"
 
 const STALE_AFTER = 5
 
@@ -24,10 +33,20 @@ interface DatabaseHealth {
   readonly checkedAt: string
 }
 
-/** What a /health request answers: 200 with the body, or 503 with `{error}`. */
+/** What a /health request answers: 200 with the body, or 503 with `{error}` (and `status` while starting). */
 export type HealthAnswer =
   | { readonly status: 200; readonly body: HealthBody }
-  | { readonly status: 503; readonly body: { readonly error: string } }
+  | { readonly status: 503; readonly body: { readonly error: string; readonly status?: "starting" } }
+
+/** How long start-up waits for the warm-up before the server listens anyway (answering `starting`). */
+const WARM_UP_WAIT_MS = 1_000
+
+interface ResolverHealth {
+  readonly status: "healthy" | "degraded"
+  readonly answered: boolean
+  readonly detail: string
+  readonly latencyMs: number
+}
 
 /** The contract's shape (`api/Misc.ts`): every service's status, with its details. */
 export type HealthBody = typeof HealthSchema.Type
@@ -59,7 +78,28 @@ export class Health extends Effect.Service<Health>()("Health", {
   scoped: Effect.gen(function* () {
     const { healthRefreshMs } = yield* AppConfig
     const sql = yield* SqlClient.SqlClient
+    const resolver = yield* Resolver
+    const gate = yield* AdmissionGate
+    const { refusals } = yield* Limits
     const startedAt = Date.now()
+    // The warm-up: one question through the resolver, any outcome ends it (a DNS answer, even an
+    // error rcode, proves the path; a network failure or timeout is reported, not waited on forever).
+    let resolverHealth: ResolverHealth | undefined
+    const warmUp = Effect.gen(function* () {
+      const start = Date.now()
+      const outcome = yield* Effect.either(resolver.query(".", "NS"))
+      const latencyMs = Date.now() - start
+      resolverHealth =
+        outcome._tag === "Right"
+          ? { status: "healthy", answered: true, detail: "the root's NS set was answered", latencyMs }
+          : {
+              status: "degraded",
+              answered: false,
+              detail: `the resolver did not answer: ${outcome.left.message}`,
+              latencyMs
+            }
+    })
+    const warmed = yield* Effect.forkScoped(warmUp)
     type Last = { readonly atMs: number; readonly outcome: DatabaseHealth | { readonly error: string } }
     const check = databaseHealth.pipe(
       Effect.provideService(SqlClient.SqlClient, sql),
@@ -68,6 +108,8 @@ export class Health extends Effect.Service<Health>()("Health", {
     )
     // The first check before the server answers anything; then one per period, in the background.
     let last: Last = yield* check
+    // A warm-up that ends quickly (the usual case) ends before the server listens.
+    yield* Effect.timeout(warmed.await, WARM_UP_WAIT_MS).pipe(Effect.ignore)
     yield* check.pipe(
       Effect.tap((l) => Effect.sync(() => (last = l))),
       Effect.repeat(Schedule.spaced(healthRefreshMs)),
@@ -78,6 +120,11 @@ export class Health extends Effect.Service<Health>()("Health", {
     const answer = (): HealthAnswer => {
       const now = Date.now()
       if ("error" in last.outcome) return { status: 503, body: { error: last.outcome.error } }
+      if (resolverHealth === undefined)
+        return {
+          status: 503,
+          body: { error: "the service is starting; retry in a few seconds", status: "starting" }
+        }
       const ageMs = now - last.atMs
       const stale = ageMs > STALE_AFTER * Math.max(healthRefreshMs, 1_000)
       const database = {
@@ -91,7 +138,16 @@ export class Health extends Effect.Service<Health>()("Health", {
           status: database.status,
           timestamp: new Date(now).toISOString(),
           uptime: Math.floor((now - startedAt) / 1000),
-          services: { database }
+          services: {
+            database,
+            resolver: { ...resolverHealth },
+            admission: {
+              status: "healthy" as const,
+              ...gate.stats(),
+              permits: gate.permits,
+              refused: refusals.counts()
+            }
+          }
         }
       }
     }
@@ -105,7 +161,9 @@ export const writeHealth = (req: IncomingMessage, res: ServerResponse, answer: H
   res.writeHead(answer.status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store"
+    "cache-control": "no-store",
+    // a starting service is ready within seconds: a probe or a client may come back soon
+    ...(answer.status === 503 && answer.body.status === "starting" ? { "retry-after": "1" } : {})
   })
   res.end(req.method === "HEAD" ? undefined : text)
 }

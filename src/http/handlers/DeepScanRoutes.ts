@@ -1,28 +1,39 @@
 /**
  * POST /scan/deep and GET /scan/deep/{scan_id} over the durable jobs of `jobs/DeepScans.ts`
  * (docs/cluster.md): the HTTP side only, the client's own rate limit and the contract's shapes.
+ * The 202 names the job's URL in `Location` (RFC 9110 §15.3.3: the status can be polled there).
  */
+import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { NotFound, TooManyRequests } from "../../api/Errors.ts"
-import { AppConfig } from "../../Config.ts"
 import { type DeepScanAccepted, type DeepScanType, DeepScans } from "../../jobs/DeepScans.ts"
-import { makeBuckets } from "../edge/Admission.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
+import { Limits } from "../edge/Limits.ts"
+import type { Reading } from "../edge/RateLimit.ts"
+import { publicBaseUrl } from "../edge/PublicUrl.ts"
 
 /**
- * The routes, with their per-client bucket. Deep scans are the heaviest work a caller can start: a
+ * The routes, with their per-client limit. Deep scans are the heaviest work a caller can start: a
  * bucket of their own, beside the edge's costly-route bucket. Only a new job takes a token; asking
  * again for a reused one is free.
  */
-export const deepScanRoutes = Effect.map(AppConfig, (config) => {
-  const buckets = makeBuckets({ burst: config.deepScanBurst, perMinute: config.deepScanPerHour / 60 })
-
+export const deepScanRoutes = Effect.map(Limits, (limits) => {
   const submit = (domain: string, type: DeepScanType) =>
     Effect.gen(function* () {
       const jobs = yield* DeepScans
       const client = yield* clientAddress
       const now = yield* Clock.currentTimeMillis
-      const state = yield* jobs.submit(domain, type, () => buckets.take(client, now))
+      let taken: Reading | undefined
+      const state = yield* jobs
+        .submit(domain, type, () => {
+          taken = limits.take("deepScan", client, now)
+          return taken.retryAfterS
+        })
+        .pipe(Effect.ensuring(Effect.suspend(() => limits.advertise("deepScan", client, now, taken))))
+      const location = `${yield* publicBaseUrl}/scan/deep/${encodeURIComponent(state.scan_id)}`
+      yield* HttpApp.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(HttpServerResponse.setHeader(response, "Location", location))
+      )
       return {
         success: state.success,
         scan_id: state.scan_id,

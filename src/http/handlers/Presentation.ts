@@ -5,17 +5,17 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { badgeGrade, pdfReport } from "../../composite/ScanScore.ts"
+import { badgeVerdict, pdfReport } from "../../composite/ScanScore.ts"
 import { badgeSvg } from "../../report/Badge.ts"
 
 /** A graded badge may be cached as long as the scan it shows; "unknown" is retried sooner. */
 export const BADGE_MAX_AGE_S = 300
 export const UNKNOWN_BADGE_MAX_AGE_S = 60
 
-/** The badge of `domain`: its grade, or the grey "unknown" when the scan cannot grade it. */
+/** The badge of `domain`: its grade, or the grey "unscannable" with the scan's reason. */
 export const badgeResponse = (domain: string) =>
-  Effect.map(badgeGrade(domain), (grade) =>
-    HttpServerResponse.text(badgeSvg(domain, grade), {
+  Effect.map(badgeVerdict(domain), ({ grade, unscannable }) =>
+    HttpServerResponse.text(badgeSvg(domain, grade, unscannable), {
       contentType: "image/svg+xml; charset=utf-8",
       headers: {
         "Cache-Control": `public, max-age=${grade === null ? UNKNOWN_BADGE_MAX_AGE_S : BADGE_MAX_AGE_S}`,

@@ -18,8 +18,8 @@ import { liveReport, snapshotReport } from "../../composite/Reports.ts"
 import { renderMarkdown } from "../../report/Markdown.ts"
 import type { StoredSnapshot } from "../../report/SnapshotStore.ts"
 import { representation, type SnapshotFormat, Snapshots } from "../../report/Snapshots.ts"
-import { makeBuckets } from "../edge/Admission.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
+import { Limits } from "../edge/Limits.ts"
 import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
 
 /** RFC 9745 §2: when GET /report/snapshot became deprecated (2026-11-23T00:00:00Z), as @epoch-seconds. */
@@ -45,15 +45,18 @@ export const ReportHandlers = HttpApiBuilder.group(Api, "report", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const snapshots = yield* Snapshots
-    const buckets = makeBuckets({ burst: config.snapshotRateBurst, perMinute: config.snapshotRatePerMinute })
+    const limits = yield* Limits
 
     const admit = Effect.gen(function* () {
-      const wait = buckets.take(yield* clientAddress, yield* Clock.currentTimeMillis)
-      if (wait > 0)
+      const client = yield* clientAddress
+      const now = yield* Clock.currentTimeMillis
+      const reading = limits.take("snapshot", client, now)
+      yield* limits.advertise("snapshot", client, now, reading)
+      if (reading.retryAfterS > 0)
         return yield* Effect.fail(
           new TooManyRequests({
-            error: `too many snapshots from your address; retry in ${wait} s`,
-            retryAfter: wait
+            error: `too many snapshots from your address; retry in ${reading.retryAfterS} s`,
+            retryAfter: reading.retryAfterS
           })
         )
     })

@@ -1,6 +1,6 @@
 /** Handlers of the web group: security headers (analyse, generate) and the CSP scan. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../../api/Errors.ts"
 import * as SingleChecks from "../../composite/SingleChecks.ts"
@@ -8,6 +8,8 @@ import { type CspScanError, CspScanner } from "../../composite/CspScanner.ts"
 import { generate } from "../../records/SecurityHeaders.ts"
 import { generated } from "./Generated.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
+import { Limits } from "../edge/Limits.ts"
+import type { Reading } from "../edge/RateLimit.ts"
 
 /** The CSP scanner's refusals as the spec's statuses: 400 unscannable, 429 over the limit, 502 inconclusive. */
 const cspScanError = (e: CspScanError): Effect.Effect<never, BadRequest | TooManyRequests | Inconclusive> => {
@@ -26,9 +28,17 @@ export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
     .handle("headersAnalyze", ({ urlParams }) => SingleChecks.headers(urlParams.domain))
     .handle("headersGenerate", ({ payload }) => generated(generate(payload)))
     .handle("cspScan", ({ payload }) =>
-      Effect.flatMap(CspScanner, (scanner) =>
+      Effect.gen(function* () {
+        const scanner = yield* CspScanner
+        const limits = yield* Limits
         // the rate limit keys on the caller: the socket peer, or the client behind a trusted proxy
-        Effect.flatMap(clientAddress, (ip) => scanner.scan(payload, ip))
-      ).pipe(Effect.catchTag("CspScanError", cspScanError))
+        const client = yield* clientAddress
+        const now = yield* Clock.currentTimeMillis
+        let taken: Reading | undefined
+        const charge = () => (taken = limits.take("cspScan", client, now)).retryAfterS
+        return yield* scanner
+          .scan(payload, charge)
+          .pipe(Effect.ensuring(Effect.suspend(() => limits.advertise("cspScan", client, now, taken))))
+      }).pipe(Effect.catchTag("CspScanError", cspScanError))
     )
 )

@@ -279,6 +279,17 @@ describe("BIMI check", () => {
       )
       expect(badLps.result).toMatchObject({ declined: true, valid: false, status: "fail" })
       expect(badLps.result.issues.join(" ")).toMatch(/lps=/)
+      const lps = yield* checkBimi(
+        txt({ "default._bimi.example.com": ["v=BIMI1; l=; lps=CEO, first.last; avp=personal"] }),
+        web,
+        "example.com"
+      )
+      expect(lps.result).toMatchObject({
+        valid: true,
+        localPartSelectors: ["ceo", "first.last"],
+        avatarPreference: "personal"
+      })
+      expect(bare.result).toMatchObject({ localPartSelectors: null, avatarPreference: null })
       const inherited = yield* checkBimi(
         txt({ "default._bimi.example.com": ["v=BIMI1; l=https://x.example.com/l.svg"] }),
         web,

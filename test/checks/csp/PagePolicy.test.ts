@@ -12,6 +12,8 @@ describe("readPageCsp", () => {
       policy: "default-src 'self'",
       reportOnlyPolicy: "default-src 'self'",
       enforcedPolicy: null,
+      rating: "absent",
+      ratingIssues: ["no policy is enforced"],
       headerPolicy: null,
       metaPolicy: null,
       metaIgnored: [],

@@ -48,6 +48,30 @@ describe("DMARC check", () => {
     })
   )
 
+  it.effect("a record without p is valid and read as p=none (RFC 9989 4.7), with a warning", () =>
+    Effect.gen(function* () {
+      for (const record of ["v=DMARC1; rua=mailto:d@example.com", "v=DMARC1"]) {
+        const r = yield* run({ "_dmarc.example.com": [record] }, "example.com")
+        expect(r).toMatchObject({ exists: true, valid: true, status: "warning", policy: "none" })
+        expect(r.findings.map((f) => f.id)).toEqual(expect.arrayContaining(["dmarc-no-p", "dmarc-p-none"]))
+        expect(r.findings.map((f) => f.id)).not.toContain("dmarc-syntax")
+      }
+    })
+  )
+
+  it.effect("an invalid p is an error; with a usable rua it is read as p=none (RFC 9989 4.10.1)", () =>
+    Effect.gen(function* () {
+      const withRua = yield* run(
+        { "_dmarc.example.com": ["v=DMARC1; p=garbage; rua=mailto:d@example.com"] },
+        "example.com"
+      )
+      expect(withRua).toMatchObject({ valid: false, status: "fail", policy: "none" })
+      const without = yield* run({ "_dmarc.example.com": ["v=DMARC1; p=garbage"] }, "example.com")
+      expect(without).toMatchObject({ valid: false, status: "fail" })
+      expect(without.policy).toBeUndefined()
+    })
+  )
+
   it.effect("pct < 100 and removed DMARCbis tags warn", () =>
     Effect.gen(function* () {
       const r = yield* run(

@@ -8,6 +8,7 @@ import {
   HeadersResult,
   INSPECTED
 } from "../../../src/checks/headers/Headers.ts"
+import { metaReferrer } from "../../../src/checks/csp/CspExtract.ts"
 import { WebError, type WebErrorReason } from "../../../src/net/Web.ts"
 import { runFake } from "../facts.ts"
 
@@ -124,7 +125,9 @@ describe("Headers.analyse", () => {
     })
     // unsafe-url is a failure, as the HTTP Observatory judges it (referrer-policy-unsafe)
     expect(entry(r, "Referrer-Policy")).toMatchObject({ status: "missing", present: true, rating: "unsafe" })
-    expect(r.missing).toEqual(["Content-Security-Policy", "X-Frame-Options", "Referrer-Policy"])
+    // Missing means not sent: the ignored X-Frame-Options and the unsafe Referrer-Policy are sent,
+    // and judged in their entries.
+    expect(r.missing).toEqual(["Content-Security-Policy"])
   })
 
   it("says when the headers come from another host after a redirect", () => {
@@ -243,7 +246,11 @@ describe("Headers.analyse: the page's CSP, read as POST /csp/scan reads it", () 
   it("a weak or unsafe meta policy is judged as the same header would be", () => {
     const r = analyse("example.com", response({}, { metaCsp: ["script-src * 'unsafe-inline'"] }), NOW)
     expect(entry(r, "Content-Security-Policy")).toMatchObject({ status: "missing", rating: "unsafe" })
-    const weak = analyse("example.com", response({}, { metaCsp: ["script-src 'self' 'unsafe-eval'"] }), NOW)
+    const weak = analyse(
+      "example.com",
+      response({}, { metaCsp: ["script-src 'self' 'unsafe-eval'; object-src 'none'"] }),
+      NOW
+    )
     expect(entry(weak, "Content-Security-Policy")).toMatchObject({ status: "pass", rating: "weak" })
   })
 
@@ -419,4 +426,48 @@ describe("the Headers check through Facts", () => {
       expect(r.scannedAt).toBe(NOW.toISOString())
     })
   )
+})
+
+describe('Headers.analyse: <meta name="referrer"> as browsers apply it', () => {
+  it("reads the last valid meta policy, legacy names mapped (HTML standard metadata names)", () => {
+    const page = (...contents: Array<string>) =>
+      `<html><head>${contents.map((c) => `<meta name="referrer" content="${c}">`).join("")}</head><body></body></html>`
+    expect(metaReferrer(page("no-referrer"))).toBe("no-referrer")
+    expect(metaReferrer(page("never"))).toBe("no-referrer")
+    expect(metaReferrer(page("always"))).toBe("unsafe-url")
+    expect(metaReferrer(page("default"))).toBe("strict-origin-when-cross-origin")
+    expect(metaReferrer(page("origin-when-crossorigin"))).toBe("origin-when-cross-origin")
+    expect(metaReferrer(page("no-referrer", "unsafe-url"))).toBe("unsafe-url")
+    expect(metaReferrer(page("unsafe-url", "bogus"))).toBe("unsafe-url")
+    expect(metaReferrer(`<meta name="REFERRER" content=" Same-Origin ">`)).toBe("same-origin")
+    expect(metaReferrer("<p>no meta</p>")).toBeNull()
+  })
+
+  it("counts the meta policy when there is no header, and over the header when both are sent", () => {
+    // The Observatory's test_parse_http_equiv_headers_referrer1.html: a meta no-referrer over a
+    // header unsafe-url passes; a safe header under an unsafe meta does not.
+    const onlyMeta = analyse("example.com", response({}, { metaReferrer: "no-referrer" }), NOW)
+    expect(entry(onlyMeta, "Referrer-Policy")).toMatchObject({
+      status: "pass",
+      rating: "good",
+      present: false
+    })
+    const overridden = analyse(
+      "example.com",
+      response({ "referrer-policy": "unsafe-url" }, { metaReferrer: "no-referrer" }),
+      NOW
+    )
+    expect(entry(overridden, "Referrer-Policy")).toMatchObject({
+      status: "pass",
+      rating: "good",
+      present: true
+    })
+    const worse = analyse(
+      "example.com",
+      response({ "referrer-policy": "no-referrer" }, { metaReferrer: "unsafe-url" }),
+      NOW
+    )
+    expect(entry(worse, "Referrer-Policy")).toMatchObject({ status: "missing", rating: "unsafe" })
+    expect(entry(worse, "Referrer-Policy").issues[0]).toMatch(/overrides the header/)
+  })
 })

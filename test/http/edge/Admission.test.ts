@@ -9,26 +9,12 @@ import * as dgram from "node:dgram"
 import { EventEmitter } from "node:events"
 import * as http from "node:http"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { makeBuckets, makeGate, routeClass } from "../../../src/http/edge/Admission.ts"
+import { makeGate, routeClass } from "../../../src/http/edge/Admission.ts"
+import { makeRefusals } from "../../../src/http/edge/Limits.ts"
+import { makeLimiter } from "../../../src/http/edge/RateLimit.ts"
 import { makeGatekeeper } from "../../../src/http/edge/Gatekeeper.ts"
 import { trustedCidrs } from "../../../src/http/edge/ClientAddress.ts"
 import { call, testApp } from "../harness.ts"
-
-describe("token buckets", () => {
-  it("admit the burst, then say how long to wait, and refill with time", () => {
-    const buckets = makeBuckets({ burst: 3, perMinute: 60 })
-    expect([0, 1, 2].map(() => buckets.take("a", 0))).toEqual([0, 0, 0])
-    expect(buckets.take("a", 0)).toBe(1)
-    expect(buckets.take("b", 0)).toBe(0)
-    expect(buckets.take("a", 1_000)).toBe(0)
-  })
-
-  it("forget full buckets, so an address sweep cannot grow memory without bound", () => {
-    const buckets = makeBuckets({ burst: 2, perMinute: 60 }, 1_000)
-    for (let i = 0; i < 50_000; i++) buckets.take(`10.0.${i >> 8}.${i & 255}`, i)
-    expect(buckets.size()).toBeLessThanOrEqual(1_000)
-  })
-})
 
 describe("route classes", () => {
   it("health is exempt, generators and docs cheap, everything that reaches out costly", () => {
@@ -83,8 +69,7 @@ describe("the gatekeeper", () => {
     rateCostlyPerMinute: 100,
     rateCheapBurst: 100,
     rateCheapPerMinute: 100,
-    admissionMaxLagMs: 1_000_000,
-    admissionMaxBusyPercent: 100,
+    admissionMaxCpuPercent: 100,
     earlyRetryHoldMs: 2_000
   }
   const exchange = (
@@ -94,59 +79,146 @@ describe("the gatekeeper", () => {
     headers: Record<string, string> = {}
   ) => {
     const sent: { status?: number; headers?: Record<string, string>; body?: string } = {}
+    const set: Record<string, string> = {}
     const res = new EventEmitter() as EventEmitter & { writableEnded: boolean }
     res.writableEnded = false
     Object.assign(res, {
+      setHeader: (name: string, value: string) => (set[name.toLowerCase()] = value),
       writeHead: (status: number, headers: Record<string, string>) =>
-        Object.assign(sent, { status, headers }),
+        Object.assign(sent, { status, headers: { ...set, ...headers } }),
       end: (body?: string) => {
         res.writableEnded = true
         Object.assign(sent, { body })
       }
     })
     const req = { method, url, headers, socket } as unknown as IncomingMessage
-    return { req, res: res as unknown as ServerResponse & EventEmitter, sent }
+    return { req, res: res as unknown as ServerResponse & EventEmitter, sent, set }
   }
+  /** A gate stub: `permits` permits, `active` of them taken, full when `full()` says so. */
+  const gateOf = (state: { active: number; full: boolean }, permits = 8) => ({
+    full: () => state.full,
+    retryAfterS: 2,
+    permits,
+    queue: 64,
+    stats: () => ({ active: state.active, waiting: state.full ? 64 : 0 })
+  })
+  const limitsWith = (lines: Array<Record<string, unknown>>) => ({
+    costly: makeLimiter({ name: "costly", burst: 100, perMinute: 100 }),
+    cheap: makeLimiter({ name: "cheap", burst: 100, perMinute: 100 }),
+    refusals: makeRefusals((message, meters) => lines.push({ message, ...meters }))
+  })
 
   it("refuses costly work with 503 at once while the gate is full, before the Effect runtime", () => {
-    let full = true
-    const keeper = makeGatekeeper(settings, undefined, { full: () => full, retryAfterS: 2 })
+    const gate = { active: 8, full: true }
+    const lines: Array<Record<string, unknown>> = []
+    const limits = limitsWith(lines)
+    const keeper = makeGatekeeper(settings, undefined, gateOf(gate), undefined, limits)
     const refused = exchange("GET", "/api/email/check?domain=perfect.com")
     expect(keeper.handle(refused.req, refused.res)).toBe(true)
     expect(refused.sent).toMatchObject({ status: 503, headers: { "retry-after": "2" } })
+    // counted and logged, with the meters that decided it
+    expect(limits.refusals.counts()).toEqual({ "shed-queue-full": 1 })
+    expect(lines).toEqual([
+      expect.objectContaining({ status: 503, reason: "shed-queue-full", active: 8, waiting: 64 })
+    ])
     expect(JSON.parse(refused.sent.body!)).toEqual({ error: expect.any(String) })
     const cheap = exchange("POST", "/api/email/spf/generate")
     expect(keeper.handle(cheap.req, cheap.res)).toBe(false)
-    full = false
+    gate.full = false
     const passed = exchange("GET", "/api/email/check?domain=perfect.com")
     expect(keeper.handle(passed.req, passed.res)).toBe(false)
     keeper.stop()
   })
 
-  it("refuses costly work with 503 while the event loop was busy most of the last 100 ms", async () => {
-    const keeper = makeGatekeeper({ ...settings, admissionMaxBusyPercent: 50 })
-    // Busy in short slices (so timers stay nearly on time: this is load, not lag) for 300 ms.
+  it("never sheds while a permit is free, however busy the process; with every permit taken, its own CPU decides", () => {
+    const gate = { active: 7, full: false }
+    const limits = limitsWith([])
+    const keeper = makeGatekeeper(
+      { ...settings, admissionMaxCpuPercent: 10 },
+      undefined,
+      gateOf(gate),
+      undefined,
+      limits
+    )
+    // This process's own CPU time: spin for 300 ms (a neighbour's load would not count).
     const until = performance.now() + 300
-    while (performance.now() < until) {
-      const slice = performance.now() + 5
-      while (performance.now() < slice);
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-    const refused = exchange("GET", "/api/email/check?domain=perfect.com")
+    while (performance.now() < until);
+    const lone = exchange("GET", "/api/email/check?domain=perfect.com")
+    expect(keeper.handle(lone.req, lone.res)).toBe(false)
+    gate.active = 8
+    const refused = exchange("GET", "/api/email/check?domain=perfect.com", { remoteAddress: "192.0.2.9" })
     expect(keeper.handle(refused.req, refused.res)).toBe(true)
     expect(refused.sent).toMatchObject({ status: 503, headers: { "retry-after": "1" } })
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const passed = exchange("GET", "/api/email/check?domain=perfect.com", { remoteAddress: "192.0.2.9" })
-    expect(keeper.handle(passed.req, passed.res)).toBe(false)
+    expect(limits.refusals.counts()).toEqual({ "shed-cpu": 1 })
+    keeper.stop()
+  })
+
+  it("counts what it admitted until answered: more in flight than the gate holds is shed", () => {
+    // The gate itself sees nothing (the requests wait in the router and the Effect scheduler).
+    const keeper = makeGatekeeper(settings, undefined, { ...gateOf({ active: 0, full: false }, 2), queue: 1 })
+    const admitted = [0, 1, 2].map(() => exchange("GET", "/api/email/check?domain=perfect.com"))
+    for (const a of admitted) expect(keeper.handle(a.req, a.res)).toBe(false)
+    expect(keeper.inFlight()).toBe(3)
+    const shed = exchange("GET", "/api/email/check?domain=perfect.com")
+    expect(keeper.handle(shed.req, shed.res)).toBe(true)
+    expect(shed.sent.status).toBe(503)
+    // cheap work is never shed
+    const cheap = exchange("POST", "/api/email/spf/generate")
+    expect(keeper.handle(cheap.req, cheap.res)).toBe(false)
+    admitted[0]!.res.emit("close")
+    const next = exchange("GET", "/api/email/check?domain=perfect.com")
+    expect(keeper.handle(next.req, next.res)).toBe(false)
+    keeper.stop()
+  })
+
+  it("a crowd answered one at a time still counts: many clients served just now, with the thread saturated", () => {
+    const keeper = makeGatekeeper(
+      { ...settings, admissionMaxCpuPercent: 10 },
+      undefined,
+      gateOf({ active: 0, full: false })
+    )
+    const until = performance.now() + 300
+    while (performance.now() < until);
+    // one client, request after request, each answered before the next: never shed
+    for (let i = 0; i < 20; i++) {
+      const one = exchange("GET", "/api/email/check?domain=perfect.com")
+      expect(keeper.handle(one.req, one.res)).toBe(false)
+      one.res.emit("close")
+    }
+    // eight clients more, each answered at once: the ninth client's request is shed
+    for (let i = 2; i < 10; i++) {
+      const other = exchange("GET", "/api/email/check?domain=perfect.com", { remoteAddress: `192.0.2.${i}` })
+      keeper.handle(other.req, other.res)
+      other.res.emit("close")
+    }
+    const ninth = exchange("GET", "/api/email/check?domain=perfect.com", { remoteAddress: "192.0.2.99" })
+    expect(keeper.handle(ninth.req, ninth.res)).toBe(true)
+    expect(ninth.sent.status).toBe(503)
+    keeper.stop()
+  })
+
+  it("sets RateLimit and RateLimit-Policy on every answer it judges, admitted or refused", () => {
+    const keeper = makeGatekeeper({ ...settings, rateCostlyBurst: 2, rateCostlyPerMinute: 60 })
+    const first = exchange("GET", "/api/dns/lookup?domain=perfect.com")
+    expect(keeper.handle(first.req, first.res)).toBe(false)
+    expect(first.set).toEqual({ "ratelimit-policy": '"costly";q=2;w=2', ratelimit: '"costly";r=1;t=1' })
+    const second = exchange("GET", "/api/dns/lookup?domain=perfect.com")
+    keeper.handle(second.req, second.res)
+    const third = exchange("GET", "/api/dns/lookup?domain=perfect.com", { remoteAddress: "192.0.2.1" })
+    expect(keeper.handle(third.req, third.res)).toBe(true)
+    expect(third.sent).toMatchObject({
+      status: 429,
+      headers: { "retry-after": "1", ratelimit: '"costly";r=0;t=1', "ratelimit-policy": '"costly";q=2;w=2' }
+    })
+    const cheap = exchange("POST", "/api/email/spf/generate")
+    keeper.handle(cheap.req, cheap.res)
+    expect(cheap.set["ratelimit-policy"]).toBe('"cheap";q=100;w=60')
     keeper.stop()
   })
 
   it("answers GET /health itself, from the health state, whatever the gate says", () => {
     const body = { status: "healthy", timestamp: "t", uptime: 1, services: {} } as const
-    const keeper = makeGatekeeper(settings, () => ({ status: 200, body }), {
-      full: () => true,
-      retryAfterS: 2
-    })
+    const keeper = makeGatekeeper(settings, () => ({ status: 200, body }), gateOf({ active: 8, full: true }))
     const health = exchange("GET", "/api/health")
     expect(keeper.handle(health.req, health.res)).toBe(true)
     expect(health.sent.status).toBe(200)
@@ -162,8 +234,7 @@ describe("a client that comes back before its Retry-After", () => {
     rateCostlyPerMinute: 60,
     rateCheapBurst: 100,
     rateCheapPerMinute: 100,
-    admissionMaxLagMs: 1_000_000,
-    admissionMaxBusyPercent: 100,
+    admissionMaxCpuPercent: 100,
     earlyRetryHoldMs: 2_000
   }
   const request = (socket: object) => {
@@ -171,6 +242,7 @@ describe("a client that comes back before its Retry-After", () => {
     const res = new EventEmitter() as EventEmitter & { writableEnded: boolean }
     res.writableEnded = false
     Object.assign(res, {
+      setHeader: () => {},
       writeHead: (status: number) => Object.assign(sent, { status }),
       end: () => void (res.writableEnded = true)
     })
@@ -209,7 +281,10 @@ describe("a client that comes back before its Retry-After", () => {
     let full = true
     const keeper = makeGatekeeper({ ...settings, rateCostlyBurst: 100 }, undefined, {
       full: () => full,
-      retryAfterS: 2
+      retryAfterS: 2,
+      permits: 1,
+      queue: 1,
+      stats: () => ({ active: 1, waiting: full ? 1 : 0 })
     })
     const socket = { remoteAddress: "192.0.2.4" }
     const refused = request(socket)
@@ -315,6 +390,7 @@ layer(testApp({ RATE_COSTLY_BURST: "2", RATE_CHEAP_BURST: "3", RATE_COSTLY_PER_M
           expect(limited.status).toBe(429)
           expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1)
           expect(limited.json).toEqual({ error: expect.stringMatching(/too many requests/), retryAfter: 10 })
+          expect(limited.headers["ratelimit"]).toBe('"costly";r=0;t=10')
           // a spoofed X-Forwarded-For buys nothing without TRUSTED_PROXIES
           const spoofed = yield* call("GET", "/api/dns/lookup?domain=example.com", undefined, {
             "x-forwarded-for": "203.0.113.9"
@@ -322,6 +398,9 @@ layer(testApp({ RATE_COSTLY_BURST: "2", RATE_CHEAP_BURST: "3", RATE_COSTLY_PER_M
           expect(spoofed.status).toBe(429)
           expect((yield* call("GET", "/api/openapi.json")).status).toBe(200)
           for (let i = 0; i < 20; i++) expect((yield* call("GET", "/api/health")).status).toBe(200)
+          // every refusal counted, by reason, where operators look
+          const health = yield* call("GET", "/api/health")
+          expect(health.json.services.admission.refused).toEqual({ "rate-costly": 3 })
         })
     )
   }

@@ -1,0 +1,134 @@
+/**
+ * The service's limits in one place, one instance per server: every per-client token bucket
+ * (RateLimit.ts) and the record of every refusal (429 and 503), counted by reason and logged.
+ *
+ * Refusals are logged at most once per reason every `LOG_EVERY_MS`, with how many of that reason
+ * went unlogged since and the meters that decided it (a crowd refused by the thousand writes a
+ * few lines, not thousands); the counts since start are in `/health`'s `services.admission`.
+ */
+import { HttpApp, HttpServerResponse } from "@effect/platform"
+import { Effect, Runtime } from "effect"
+import { AppConfig } from "../../Config.ts"
+import { type Limiter, makeLimiter, type Reading, rateLimitHeaders } from "./RateLimit.ts"
+
+const LOG_EVERY_MS = 10_000
+
+/** Why a request was refused: a client's bucket (429) or the process's saturation (503). */
+export type RefusalReason =
+  | "rate-costly"
+  | "rate-cheap"
+  | "rate-csp-scan"
+  | "rate-snapshot"
+  | "rate-deep-scan"
+  | "shed-cpu"
+  | "shed-queue-full"
+  | "shed-queue-wait"
+  | "shutting-down"
+
+export type Meters = Readonly<Record<string, number | string>>
+
+/**
+ * Counts and rate-limited log lines for refusals. `log` writes one line (the service passes the
+ * Effect logger; tests pass a spy).
+ */
+export const makeRefusals = (log: (message: string, annotations: Meters) => void) => {
+  const counts: Partial<Record<RefusalReason, number>> = {}
+  const lastLogged = new Map<RefusalReason, { at: number; unlogged: number }>()
+  const record = (status: 429 | 503, reason: RefusalReason, meters: Meters, now = Date.now()) => {
+    counts[reason] = (counts[reason] ?? 0) + 1
+    const last = lastLogged.get(reason)
+    if (last !== undefined && now - last.at < LOG_EVERY_MS) {
+      last.unlogged++
+      return
+    }
+    lastLogged.set(reason, { at: now, unlogged: 0 })
+    log(`refused with ${status}: ${reason}`, {
+      status,
+      reason,
+      ...meters,
+      ...(last !== undefined && last.unlogged > 0 ? { unloggedSince: last.unlogged } : {})
+    })
+  }
+  return { record, counts: (): Readonly<Partial<Record<RefusalReason, number>>> => ({ ...counts }) }
+}
+
+export type Refusals = ReturnType<typeof makeRefusals>
+
+/** The named per-client limits, each a token bucket with its RateLimit-Policy name. */
+export interface LimitSet {
+  readonly costly: Limiter
+  readonly cheap: Limiter
+  readonly cspScan: Limiter
+  readonly snapshot: Limiter
+  readonly deepScan: Limiter
+}
+
+export class Limits extends Effect.Service<Limits>()("Limits", {
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const runtime = yield* Effect.runtime<never>()
+    const limiters: LimitSet = {
+      costly: makeLimiter({
+        name: "costly",
+        burst: config.rateCostlyBurst,
+        perMinute: config.rateCostlyPerMinute
+      }),
+      cheap: makeLimiter({
+        name: "cheap",
+        burst: config.rateCheapBurst,
+        perMinute: config.rateCheapPerMinute
+      }),
+      cspScan: makeLimiter({
+        name: "csp-scan",
+        burst: config.cspScanBurst,
+        perMinute: config.cspScanPerHour / 60
+      }),
+      snapshot: makeLimiter({
+        name: "snapshot",
+        burst: config.snapshotRateBurst,
+        perMinute: config.snapshotRatePerMinute
+      }),
+      deepScan: makeLimiter({
+        name: "deep-scan",
+        burst: config.deepScanBurst,
+        perMinute: config.deepScanPerHour / 60
+      })
+    }
+    // Called from node's request event too (the gatekeeper), outside any fiber: fork the log line.
+    const refusals = makeRefusals((message, annotations) =>
+      Runtime.runFork(runtime)(Effect.logWarning(message).pipe(Effect.annotateLogs(annotations)))
+    )
+    /**
+     * Take a token of `limit` for `client`; a refusal is recorded. The answer then carries both the
+     * edge's costly policy (where the client stands there, unchanged) and this one.
+     */
+    const take = (limit: Exclude<keyof LimitSet, "costly" | "cheap">, client: string, now: number) => {
+      const reading = limiters[limit].take(client, now)
+      if (reading.retryAfterS > 0)
+        refusals.record(429, `rate-${limiters[limit].policy.name}` as RefusalReason, {
+          client,
+          retryAfterS: reading.retryAfterS
+        })
+      return reading
+    }
+    /**
+     * Let this request's answer, success or refusal, carry where `client` stands under the edge's
+     * costly bucket and under `limit` (`own`, when this request took a token of it).
+     */
+    const advertise = (
+      limit: Exclude<keyof LimitSet, "costly" | "cheap">,
+      client: string,
+      now: number,
+      own?: Reading
+    ) => {
+      const headers = rateLimitHeaders([
+        limiters.costly.peek(client, now),
+        own ?? limiters[limit].peek(client, now)
+      ])
+      return HttpApp.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+      )
+    }
+    return { ...limiters, refusals, take, advertise } as const
+  })
+}) {}
