@@ -5,13 +5,14 @@
  * generator can fix (a registrar step, a server setting) get `success: false` and the knowledge
  * base's steps. Nothing submitted is stored or logged.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { Dmarc } from "../checks/dmarc/Dmarc.ts"
 import { Facts } from "../checks/Facts.ts"
 import { Headers } from "../checks/headers/Headers.ts"
 import { generate as generateTlsa } from "../generate/TlsaGenerator.ts"
 import type { ConfigValues } from "../records/SecurityHeaders.ts"
 import { reportAuthorisationName } from "../records/DmarcRecord.ts"
+import { Strings } from "../records/Schemas.ts"
 import type { IssueId } from "../score/Catalogue.ts"
 import { explainIssue } from "./Knowledge.ts"
 import { judgeDmarc, proposeDmarc } from "./FixDmarc.ts"
@@ -19,24 +20,28 @@ import { judgeSpf, proposeSpf, type Proposal } from "./FixSpf.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { runCheck, withFacts } from "../scan/Scanner.ts"
 
-export interface FixAnswer {
-  readonly success: boolean
-  readonly fix: {
-    readonly dns_record: string
-    readonly record_type: string
-    readonly value: string
-    readonly explanation: string
-    readonly steps: ReadonlyArray<string>
-  }
-  /** How the project's own check judges the proposal once published (DNS fixes only). */
-  readonly validation?: {
-    readonly check: string
-    readonly valid: boolean
-    readonly issues: ReadonlyArray<string>
-    /** SPF: the DNS lookups the proposal costs (limit 10, RFC 7208 4.6.4). */
-    readonly lookups?: number
-  }
-}
+/** What POST /ai/fix answers. */
+export const FixAnswer = Schema.Struct({
+  success: Schema.Boolean,
+  fix: Schema.Struct({
+    dns_record: Schema.String,
+    record_type: Schema.String,
+    value: Schema.String,
+    explanation: Schema.String,
+    steps: Strings
+  }),
+  /** DNS fixes: how the project's own check judges the proposal once published. */
+  validation: Schema.optional(
+    Schema.Struct({
+      check: Schema.String,
+      valid: Schema.Boolean,
+      issues: Strings,
+      /** SPF: the DNS lookups the proposed record costs (limit 10, RFC 7208 4.6.4). */
+      lookups: Schema.optional(Schema.Int)
+    })
+  )
+})
+export type FixAnswer = typeof FixAnswer.Type
 
 /** Settings the caller may pass in `current_config` (everything else in it is ignored). */
 export interface CurrentConfig {

@@ -2,8 +2,9 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Source } from "../ai/Explain.ts"
+import { FixAnswer } from "../ai/Fix.ts"
 import { issueIds } from "../score/Catalogue.ts"
-import { Open, Strings } from "./Common.ts"
+import { Open } from "./Common.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, TooManyRequests } from "./Errors.ts"
 import { DebugEmailResult, EmailTooLarge, EmailUnreadable } from "../mail/DebugEmail.ts"
@@ -34,27 +35,6 @@ export const FixRequest = Schema.Struct({
   current_config: Schema.optional(Open)
 })
 
-export const FixResponse = Schema.Struct({
-  success: Schema.Boolean,
-  fix: Schema.Struct({
-    dns_record: Schema.String,
-    record_type: Schema.String,
-    value: Schema.String,
-    explanation: Schema.String,
-    steps: Strings
-  }),
-  /** DNS fixes: how the project's own check judges the proposal once published. */
-  validation: Schema.optional(
-    Schema.Struct({
-      check: Schema.String,
-      valid: Schema.Boolean,
-      issues: Strings,
-      /** SPF: the DNS lookups the proposed record costs (limit 10). */
-      lookups: Schema.optional(Schema.Int)
-    })
-  )
-})
-
 /**
  * No length cap here: `DEBUG_EMAIL_MAX_BYTES` decides (413), and `MAX_BODY_BYTES` bounds the body
  * before it is decoded. A schema cap of its own would answer 400 for a size the operator allowed.
@@ -74,7 +54,7 @@ export class AiApi extends HttpApiGroup.make("ai")
   .add(
     HttpApiEndpoint.post("fix", "/ai/fix")
       .setPayload(FixRequest)
-      .addSuccess(FixResponse)
+      .addSuccess(FixAnswer)
       .addError(BadRequest)
       .addError(TooManyRequests)
   )

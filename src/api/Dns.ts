@@ -2,6 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { TlsaResult } from "../checks/tlsa/Tlsa.ts"
+import { TlsaGenerated } from "../generate/TlsaGenerator.ts"
 import { LookupResult } from "../checks/dns/Lookup.ts"
 import { PropagationResult } from "../checks/dns/Propagation.ts"
 import { DnssecResult } from "../checks/dnssec/Dnssec.ts"
@@ -24,28 +25,6 @@ export const TlsaGenerateRequest = Schema.Struct({
   port: Schema.Int.pipe(Schema.between(1, 65_535)),
   /** Usages 0 and 2 with a chain: the trust anchor's subject; default the last CA certificate. */
   anchor: Schema.optional(Schema.String.pipe(Schema.maxLength(1024)))
-})
-
-export const TlsaGenerateResult = Schema.Struct({
-  name: Schema.String,
-  value: Schema.String,
-  record: Schema.String,
-  zoneFileLine: Schema.String,
-  usage: Schema.Int,
-  selector: Schema.Int,
-  matching: Schema.Int,
-  usageDescription: Schema.String,
-  selectorDescription: Schema.String,
-  matchingTypeDescription: Schema.String,
-  certificateAssociationData: Schema.String,
-  input: Schema.Literal("CERTIFICATE", "PUBLIC KEY"),
-  /** The certificate of the input the record matches; null for a PUBLIC KEY. */
-  certificate: Schema.NullOr(
-    Schema.Struct({ index: Schema.Int, subject: Schema.String, issuer: Schema.String, isCa: Schema.Boolean })
-  ),
-  chainLength: Schema.Int,
-  warnings: Strings,
-  recommendation: Schema.NullOr(Schema.String)
 })
 
 export class DnsApi extends HttpApiGroup.make("dns")
@@ -84,6 +63,6 @@ export class DnsApi extends HttpApiGroup.make("dns")
   .add(
     HttpApiEndpoint.post("tlsaGenerate", "/dns/tlsa/generate")
       .setPayload(TlsaGenerateRequest)
-      .addSuccess(TlsaGenerateResult)
+      .addSuccess(TlsaGenerated)
       .addError(BadRequest)
   ) {}

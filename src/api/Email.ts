@@ -7,7 +7,7 @@ import { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
 import { SenderRequirementsResult } from "../checks/sender/SenderRequirements.ts"
 import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
-import { DmarcGenerateFields, DmarcGenerateResponse } from "./EmailAuth.ts"
+import { DmarcGenerated, DmarcGenerateFields } from "../generate/DmarcGenerator.ts"
 import { BadRequest } from "./Errors.ts"
 import { BimiResult } from "../checks/bimi/Bimi.ts"
 import { DkimResult } from "../checks/dkim/Dkim.ts"
@@ -15,45 +15,11 @@ import { DmarcResult } from "../checks/dmarc/Dmarc.ts"
 import { EmailCheckResult } from "../composite/EmailCheck.ts"
 import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
 import { SpfResult } from "../checks/spf/Spf.ts"
+import { SpfGenerated, SpfGenerateRequest } from "../generate/SpfGenerator.ts"
 
 const Nullable = Schema.NullOr
 
 export { BlocklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult }
-
-export const SpfGenerateRequest = Schema.Struct({
-  mechanisms: Schema.Array(
-    Schema.Struct({ type: Schema.String, value: Schema.optional(Schema.String) })
-  ).pipe(Schema.maxItems(100)),
-  useA: Schema.optional(Schema.Boolean),
-  useMx: Schema.optional(Schema.Boolean),
-  /** fail, softfail, neutral or pass (also -all, ~all, ?all, +all); softfail when absent. */
-  policy: Schema.optional(Schema.String)
-})
-
-export const SpfGenerateResponse = Schema.Struct({
-  record: Schema.String,
-  lookups: Schema.Int,
-  lookupsIsMinimum: Schema.Boolean,
-  lookupLimit: Schema.Int,
-  lookupNote: Schema.String,
-  policy: Schema.Literal("fail", "softfail", "neutral", "pass"),
-  lengthChecks: Schema.Struct({
-    characters: Schema.Int,
-    strings: Schema.Int,
-    fitsOneString: Schema.Boolean,
-    answerBytes: Schema.Int,
-    fitsUdp: Schema.Boolean
-  }),
-  warnings: Strings,
-  dnsEntry: Schema.Struct({
-    type: Schema.Literal("TXT"),
-    name: Schema.String,
-    ttl: Schema.Int,
-    strings: Strings,
-    value: Schema.String,
-    zoneLine: Schema.String
-  })
-})
 
 export const DmarcGenerateRequest = Schema.Struct({
   ...DmarcGenerateFields
@@ -96,12 +62,12 @@ export class EmailApi extends HttpApiGroup.make("email")
   .add(
     HttpApiEndpoint.post("spfGenerate", "/email/spf/generate")
       .setPayload(SpfGenerateRequest)
-      .addSuccess(SpfGenerateResponse)
+      .addSuccess(SpfGenerated)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.post("dmarcGenerate", "/email/dmarc/generate")
       .setPayload(DmarcGenerateRequest)
-      .addSuccess(DmarcGenerateResponse)
+      .addSuccess(DmarcGenerated)
       .addError(BadRequest)
   ) {}

@@ -4,10 +4,8 @@ import { Schema } from "effect"
 import { Nis2Scorecard } from "../score/Nis2.ts"
 import { Languages } from "../score/Nis2Text.ts"
 import { ScanScore } from "../score/Score.ts"
-import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
-import { DeepScanResult } from "../jobs/DeepScan.ts"
 
 /**
  * GET /scan/quick and POST /scan answer one Schema, declared by the score (src/score/Score.ts): the
@@ -19,32 +17,9 @@ export { ScanScore } from "../score/Score.ts"
 /** GET /scan/nis2 answers the scorecard Schema declared by the NIS2 model (src/score/Nis2.ts). */
 export { MeasureId, Nis2Scorecard } from "../score/Nis2.ts"
 
-export const DeepScanStatus = Schema.Literal("running", "completed", "failed")
-
-export const DeepScanResponse = Schema.Struct({
-  success: Schema.Boolean,
-  scan_id: Schema.String,
-  status: DeepScanStatus,
-  estimated_time: Schema.Int
-})
-
-/** GET /scan/deep/{scan_id}: our definition of how a started deep scan is read back. */
-export const DeepScanState = Schema.Struct({
-  success: Schema.Boolean,
-  scan_id: Schema.String,
-  domain: Schema.String,
-  /** `full`: a full scan submitted by the batch scanner to the cluster (docs/cluster.md). */
-  type: Schema.Literal("web", "mail", "full"),
-  status: DeepScanStatus,
-  /** Seconds still expected while running (0 once finished). */
-  estimated_time: Schema.Int,
-  startedAt: DateTime,
-  completedAt: Schema.NullOr(DateTime),
-  /** The deep scan's result once completed (its parts that could not finish are `unknown` inside). */
-  result: Schema.NullOr(DeepScanResult),
-  /** Why the job failed, else null. */
-  error: Schema.NullOr(Schema.String)
-})
+/** The deep-scan shapes are declared by the jobs that produce them (src/jobs/DeepScans.ts). */
+import { DeepScanAccepted, DeepScanState } from "../jobs/DeepScans.ts"
+export { DeepScanAccepted, DeepScanState, DeepScanStatus } from "../jobs/DeepScans.ts"
 
 export class ScanApi extends HttpApiGroup.make("scan")
   .add(
@@ -65,7 +40,7 @@ export class ScanApi extends HttpApiGroup.make("scan")
   .add(
     HttpApiEndpoint.post("deep", "/scan/deep")
       .setPayload(Schema.Struct({ domain: Domain, type: Schema.Literal("web", "mail") }))
-      .addSuccess(DeepScanResponse.pipe(HttpApiSchema.withEncoding({ kind: "Json" })), { status: 202 })
+      .addSuccess(DeepScanAccepted.pipe(HttpApiSchema.withEncoding({ kind: "Json" })), { status: 202 })
       .addError(BadRequest)
       .addError(TooManyRequests)
   )

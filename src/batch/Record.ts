@@ -4,10 +4,12 @@
  * - JSONL: the record encoded through its Schema (the scan as `scan/Scanner.ts` declares it, the
  *   score as `score/Score.ts` does), `domain` first so that resuming can read it without parsing
  *   the line (`Resume.ts`).
- * - CSV: one flat row, columns `CSV_COLUMNS` (docs/batch.md explains each).
+ * - CSV: one flat row, columns `csvColumns` (docs/batch.md explains each).
  */
 import { Schema } from "effect"
-import { Categories } from "../checks/Check.ts"
+import { Categories, type Registered } from "../checks/Check.ts"
+import type { Column } from "../checks/Declaration.ts"
+import { registry } from "../checks/index.ts"
 import type { RecordStatus } from "../score/Model.ts"
 import { ScanResult } from "../checks/ScanResult.ts"
 import { ScanScore } from "../score/Score.ts"
@@ -36,17 +38,12 @@ export const jsonLine = (record: BatchRecord): string =>
   JSON.stringify(isFailure(record) ? encodeFailure(record) : encodeResult(record)) + "\n"
 
 /**
- * The verdicts the CSV flattens: each is the worst status among the score's records of that concern
- * (docs/scoring.md lists the records), so "pass" means every one of them passed.
+ * The verdict columns of the CSV over `checks`, as each check declares them (`about.columns`, placed
+ * by rank): each is the worst status among the score's records it names (docs/scoring.md lists the
+ * records), so "pass" means every one of them passed.
  */
-export const VERDICTS = {
-  spf: ["email.spf.valid", "email.spf.policy"],
-  dmarc: ["email.dmarc.valid", "email.dmarc.policy"],
-  dkim: ["email.dkim"],
-  mta_sts: ["email.mta_sts"],
-  dnssec: ["dnssec.signed", "dnssec.valid"],
-  starttls: ["security.mx.starttls"]
-} as const
+export const verdictColumns = (checks: ReadonlyArray<Registered> = registry): ReadonlyArray<Column> =>
+  checks.flatMap((c) => c.about.columns).sort((a, b) => a.rank - b.rank)
 
 // Worst first: a failure outweighs not knowing, which outweighs a partial pass.
 const SEVERITY: ReadonlyArray<RecordStatus> = ["fail", "unknown", "partial", "pass", "not-applicable"]
@@ -57,12 +54,13 @@ export const worstStatus = (statuses: ReadonlyArray<RecordStatus>): RecordStatus
     ? ""
     : statuses.reduce((worst, s) => (SEVERITY.indexOf(s) < SEVERITY.indexOf(worst) ? s : worst))
 
-export const CSV_COLUMNS = [
+/** The CSV's columns over `checks` (docs/batch.md explains each). */
+export const csvColumns = (checks: ReadonlyArray<Registered> = registry): ReadonlyArray<string> => [
   "domain",
   "grade",
   "score",
   ...Categories.map((c) => `${c}_score`),
-  ...Object.keys(VERDICTS),
+  ...verdictColumns(checks).map((c) => c.name),
   "critical_issues",
   "warnings",
   "issues",
@@ -71,7 +69,9 @@ export const CSV_COLUMNS = [
   // Why the scan could not grade the domain (it does not exist): the score's `unscannable`.
   "unscannable",
   "error"
-] as const
+]
+
+export const CSV_COLUMNS = csvColumns()
 
 /**
  * The score records of `record` that could not be judged because a question went unanswered (a
@@ -79,25 +79,36 @@ export const CSV_COLUMNS = [
  * the `unknown_checks` column and the summary's "with unknown checks". The scan's own outcomes do
  * not say it: a check that ran to its end is `done` even when what it asked timed out inside it (an
  * MX whose banner never came), and its records carry that as `unknown`. One `unknown` is not a
- * missing answer: DKIM with no key under the selectors we know, for selectors cannot be listed
- * (RFC 6376 3.6.2.1): every question was answered, so it is not counted.
+ * missing answer: a check declares the ones that are answers (`about.settledUnknowns`; DKIM with
+ * no key under the selectors we know, for selectors cannot be listed, RFC 6376 3.6.2.1): every
+ * question was answered, so they are not counted.
  */
-export const unansweredRecords = (record: BatchResult): ReadonlyArray<string> => {
-  const dkimNotFound = record.scan.checks.dkim.result?.discovery === "not-found"
+export const unansweredRecords = (
+  record: BatchResult,
+  checks: ReadonlyArray<Registered> = registry
+): ReadonlyArray<string> => {
+  const outcomes: Readonly<Record<string, { readonly result: unknown } | undefined>> = record.scan.checks
+  const settled = new Set(
+    checks.flatMap((c) => {
+      const result = outcomes[c.id]?.result
+      return c.about.settledUnknowns === undefined || result == null ? [] : c.about.settledUnknowns(result)
+    })
+  )
   return Categories.flatMap((c) => record.score.categories[c].checks)
-    .filter((r) => r.status === "unknown" && !(r.id === "email.dkim" && dkimNotFound))
+    .filter((r) => r.status === "unknown" && !settled.has(r.id))
     .map((r) => r.id)
 }
 
 /** The CSV header record. */
-export const csvHeader = (): string => csvRecord(CSV_COLUMNS)
+export const csvHeader = (checks: ReadonlyArray<Registered> = registry): string =>
+  csvRecord(csvColumns(checks))
 
-/** One CSV row: the columns of `CSV_COLUMNS`, in that order. */
-export const csvRow = (record: BatchRecord): string => {
+/** One CSV row: the columns of `csvColumns(checks)`, in that order. */
+export const csvRow = (record: BatchRecord, checks: ReadonlyArray<Registered> = registry): string => {
   if (isFailure(record)) {
-    const row = CSV_COLUMNS.map(() => "")
+    const row = csvColumns(checks).map(() => "")
     row[0] = record.domain
-    row[CSV_COLUMNS.length - 1] = record.error
+    row[row.length - 1] = record.error
     return csvRecord(row)
   }
   const { scan, score } = record
@@ -111,11 +122,11 @@ export const csvRow = (record: BatchRecord): string => {
     score.grade,
     String(score.score),
     ...Categories.map((c) => String(score.categories[c].score)),
-    ...Object.values(VERDICTS).map(verdict),
+    ...verdictColumns(checks).map((c) => verdict(c.records)),
     String(score.critical_issues),
     String(score.warnings),
     score.issues.map((issue) => issue.id).join(" "),
-    unansweredRecords(record).join(" "),
+    unansweredRecords(record, checks).join(" "),
     scan.computedAt,
     score.unscannable ?? "",
     ""

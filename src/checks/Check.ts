@@ -12,6 +12,7 @@
  * per scan, and the Scanner learns the edge of its fiber graph.
  */
 import { Clock, Deferred, Effect, FiberRef, type Schema } from "effect"
+import type { About } from "./Declaration.ts"
 import { Fact, type FactContext, Facts } from "./Facts.ts"
 
 /** The score's categories (the spec's `dns`, `email`, `security`, plus `dnssec` and `ipv6`). */
@@ -27,14 +28,30 @@ export interface Check<Id extends string, G, A, I = A> {
   readonly analyse: (gathered: G, now: Date) => A
   /** This check's own budget (default `CHECK_TIMEOUT_MS`); the scan's deadline bounds it too. */
   readonly timeoutMs?: number
+  /**
+   * Everything else about it (checks/Declaration.ts): rules, catalogue entries, report section, CSV
+   * columns, NIS2 evidence, deep scans. Every check of the registry has it (`Registered`); a check
+   * run only on demand (`/dns/propagation`) needs none.
+   */
+  readonly about?: About
 }
 
 // Checks of every shape live in one registry, so the erased form must accept any of them.
 export type AnyCheck = Check<string, any, any, any>
 
+/** A check the registry can list: one that declares everything about itself. */
+export type Registered = AnyCheck & { readonly about: About }
+
 export type ResultOf<C> = C extends Check<string, any, infer A, any> ? A : never
 
-export const define = <const Id extends string, G, A, I>(check: Check<Id, G, A, I>) => check
+/** A check, typed as `Registered` when it declares `about` (so the registry can list it). */
+export function define<const Id extends string, G, A, I>(
+  check: Check<Id, G, A, I> & { readonly about: About }
+): Check<Id, G, A, I> & { readonly about: About }
+export function define<const Id extends string, G, A, I>(check: Check<Id, G, A, I>): Check<Id, G, A, I>
+export function define<const Id extends string, G, A, I>(check: Check<Id, G, A, I>) {
+  return check
+}
 
 /** When each check ran and what it waited for: the scan's fiber graph, as it happened. */
 export interface CheckTiming {

@@ -4,24 +4,14 @@
  * jobs read them, so they live here, below all of those, beside the registry they are made of.
  */
 import { Schema } from "effect"
-import { type AnyCheck, type Category, Categories, type ResultOf } from "./Check.ts"
+import { type AnyCheck, Categories, type Check, type ResultOf } from "./Check.ts"
 import { registry, type Registry } from "./index.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
 
-/** What became of one check in one scan. */
-export interface CheckOutcome<A> {
-  readonly id: string
-  readonly title: string
-  readonly category: Category
-  /** `done`: `result` holds its verdict; `unknown`: it could not finish (`reason` says why). */
-  readonly status: "done" | "unknown"
-  readonly reason: string | null
-  readonly durationMs: number
-  /** The checks whose results this one waited for. */
-  readonly needs: ReadonlyArray<string>
-  readonly result: A | null
-}
-
+/**
+ * What became of one check in one scan: `done` (`result` holds its verdict) or `unknown` (it could
+ * not finish; `reason` says why), how long it took, and the checks whose results it waited for.
+ */
 export const CheckOutcome = <A, I>(result: Schema.Schema<A, I>) =>
   Schema.Struct({
     id: Schema.String,
@@ -33,34 +23,36 @@ export const CheckOutcome = <A, I>(result: Schema.Schema<A, I>) =>
     needs: Schema.Array(Schema.String),
     result: Nullable(result)
   })
+export type CheckOutcome<A> = ReturnType<typeof CheckOutcome<A, A>>["Type"]
 
-export type Outcomes<Cs extends ReadonlyArray<AnyCheck>> = {
-  readonly [C in Cs[number] as C["id"]]: CheckOutcome<ResultOf<C>>
+/** The outcome Schema of each check of `Cs`, under its id. */
+type OutcomeFields<Cs extends ReadonlyArray<AnyCheck>> = {
+  readonly [C in Cs[number] as C["id"]]: ReturnType<typeof CheckOutcome<ResultOf<C>, EncodedOf<C>>>
 }
+type EncodedOf<C> = C extends Check<string, any, any, infer I> ? I : never
 
-export interface ScanResult<Cs extends ReadonlyArray<AnyCheck> = Registry> {
-  readonly domain: string
-  /** When the checks ran (a cached result keeps its original time). */
-  readonly computedAt: string
-  /** Served from the scan cache (`SCAN_CACHE_TTL_MS`) rather than computed for this request. */
-  readonly cached: boolean
-  readonly durationMs: number
-  readonly deadlineMs: number
-  /** The longest chain of dependent checks, by their own work (see `Timing.ts`). */
-  readonly criticalPathMs: number
-  readonly checks: Outcomes<Cs>
-}
+const outcomeFields = <Cs extends ReadonlyArray<AnyCheck>>(checks: Cs): OutcomeFields<Cs> =>
+  // Object.fromEntries cannot say which key holds which check's outcome; the mapped type does.
+  Object.fromEntries(checks.map((c) => [c.id, CheckOutcome(c.result)])) as OutcomeFields<Cs>
 
 /** The Schema of a scan over `checks` (the registry's, by default): stored and sent as is. */
 export const scanResultSchema = <Cs extends ReadonlyArray<AnyCheck>>(checks: Cs) =>
   Schema.Struct({
     domain: Schema.String,
+    /** When the checks ran (a cached result keeps its original time). */
     computedAt: DateTime,
+    /** Served from the scan cache (`SCAN_CACHE_TTL_MS`) rather than computed for this request. */
     cached: Schema.Boolean,
     durationMs: Schema.Int,
     deadlineMs: Schema.Int,
+    /** The longest chain of dependent checks, by their own work (see `Timing.ts`). */
     criticalPathMs: Schema.Int,
-    checks: Schema.Struct(Object.fromEntries(checks.map((c) => [c.id, CheckOutcome(c.result)])))
-  }) as unknown as Schema.Schema<ScanResult<Cs>, unknown>
+    checks: Schema.Struct(outcomeFields(checks))
+  })
+
+export type ScanResult<Cs extends ReadonlyArray<AnyCheck> = Registry> = ReturnType<
+  typeof scanResultSchema<Cs>
+>["Type"]
+export type Outcomes<Cs extends ReadonlyArray<AnyCheck>> = ScanResult<Cs>["checks"]
 
 export const ScanResult = scanResultSchema(registry)

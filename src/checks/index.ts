@@ -19,6 +19,7 @@ import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
+import type { Registered } from "./Check.ts"
 
 export const registry = [
   // dns
@@ -39,6 +40,6 @@ export const registry = [
   SenderRequirements,
   // web
   Headers
-] as const
+] as const satisfies ReadonlyArray<Registered>
 
 export type Registry = typeof registry

@@ -11,69 +11,82 @@ import {
   parseDmarcUri,
   reportAuthorisationName,
   type Alignment,
-  type DmarcPolicy
+  DmarcPolicy
 } from "../records/DmarcRecord.ts"
+import { Strings } from "../records/Schemas.ts"
 
-/** The request as the API accepts it: loose strings, validated here. */
-export interface DmarcGenerateInput {
-  readonly domain?: string | undefined
-  readonly policy?: string | undefined
-  readonly rua?: string | ReadonlyArray<string> | undefined
-  readonly ruf?: string | ReadonlyArray<string> | undefined
-  readonly sp?: string | undefined
-  readonly subdomainPolicy?: string | undefined
-  readonly np?: string | undefined
-  readonly pct?: number | undefined
-  readonly percentage?: number | undefined
-  readonly adkim?: string | undefined
-  readonly aspf?: string | undefined
-  readonly fo?: string | undefined
-  readonly rf?: string | undefined
-  readonly ri?: number | undefined
+/**
+ * The request as the API accepts it: loose strings, validated here (400 with a precise reason).
+ * The spec's inputs; `domain`, which names the DNS entry and the RFC 7489 7.1 authorisations
+ * external destinations need, is for library callers.
+ */
+export const DmarcGenerateFields = {
+  policy: Schema.String,
+  rua: Schema.optional(Schema.Union(Schema.String, Strings)),
+  ruf: Schema.optional(Schema.Union(Schema.String, Strings)),
+  sp: Schema.optional(Schema.String),
+  subdomainPolicy: Schema.optional(Schema.String),
+  np: Schema.optional(Schema.String),
+  pct: Schema.optional(Schema.Number),
+  percentage: Schema.optional(Schema.Number),
+  adkim: Schema.optional(Schema.String),
+  aspf: Schema.optional(Schema.String),
+  fo: Schema.optional(Schema.String),
+  rf: Schema.optional(Schema.String),
+  ri: Schema.optional(Schema.Number)
 }
+
+export type DmarcGenerateInput = Partial<Schema.Struct.Type<typeof DmarcGenerateFields>> & {
+  readonly domain?: string | undefined
+}
+
+const AlignmentMode = Schema.Literal("r", "s")
 
 /** A validated configuration: exactly the tags the record will carry. */
-export interface DmarcConfig {
-  readonly p: DmarcPolicy
-  readonly sp?: DmarcPolicy
-  readonly np?: DmarcPolicy
-  readonly pct?: number
-  readonly rua: ReadonlyArray<string>
-  readonly ruf: ReadonlyArray<string>
-  readonly adkim?: Alignment
-  readonly aspf?: Alignment
-  readonly fo?: ReadonlyArray<string>
-  readonly rf?: ReadonlyArray<string>
-  readonly ri?: number
-}
+export const DmarcConfig = Schema.Struct({
+  p: DmarcPolicy,
+  sp: Schema.optional(DmarcPolicy),
+  np: Schema.optional(DmarcPolicy),
+  pct: Schema.optional(Schema.Int),
+  rua: Strings,
+  ruf: Strings,
+  adkim: Schema.optional(AlignmentMode),
+  aspf: Schema.optional(AlignmentMode),
+  fo: Schema.optional(Strings),
+  rf: Schema.optional(Strings),
+  ri: Schema.optional(Schema.Int)
+})
+export type DmarcConfig = typeof DmarcConfig.Type
 
-export interface DmarcGenerated {
-  readonly record: string
-  readonly config: DmarcConfig
-  readonly dnsEntry: {
-    readonly name: string
-    readonly type: "TXT"
-    readonly ttl: number
-    readonly value: string
-    /** The value as DNS character-strings (each at most 255 octets, RFC 1035 3.3.14). */
-    readonly strings: ReadonlyArray<string>
-    readonly zoneLine: string
-  }
-  readonly warnings: ReadonlyArray<string>
+const Step = Schema.Struct({
+  step: Schema.Int,
+  policy: DmarcPolicy,
+  record: Schema.String,
+  advice: Schema.String
+})
+
+/** What POST /email/dmarc/generate answers. */
+export const DmarcGenerated = Schema.Struct({
+  record: Schema.String,
+  config: DmarcConfig,
+  /** The value as DNS character-strings (each at most 255 octets, RFC 1035 3.3.14) in `strings`. */
+  dnsEntry: Schema.Struct({
+    name: Schema.String,
+    type: Schema.Literal("TXT"),
+    ttl: Schema.Int,
+    value: Schema.String,
+    strings: Strings,
+    zoneLine: Schema.String
+  }),
+  warnings: Strings,
   /** The next records to publish on the way to p=reject, with when to move on. */
-  readonly rollout: ReadonlyArray<{
-    readonly step: number
-    readonly policy: DmarcPolicy
-    readonly record: string
-    readonly advice: string
-  }>
+  rollout: Schema.Array(Step),
   /** External report destinations must publish these records (RFC 7489 7.1). */
-  readonly requiredAuthorisations: ReadonlyArray<{
-    readonly name: string
-    readonly type: "TXT"
-    readonly value: string
-  }>
-}
+  requiredAuthorisations: Schema.Array(
+    Schema.Struct({ name: Schema.String, type: Schema.Literal("TXT"), value: Schema.String })
+  )
+})
+export type DmarcGenerated = typeof DmarcGenerated.Type
 
 const fail = (field: string, reason: string) => Either.left(new GenerateError({ field, message: reason }))
 

@@ -5,6 +5,7 @@
  * sizes (RFC 7208 3.3, 3.4) and returns the DNS entry to publish.
  */
 import { Either, Schema } from "effect"
+import { Strings } from "../records/Schemas.ts"
 import { answerBytes } from "../records/TxtSize.ts"
 import { parseIp4, parseIp6 } from "../records/SpfIp.ts"
 import { checkDomainSpec, print, type Mechanism, type Qualifier, type Term } from "../records/SpfParse.ts"
@@ -13,42 +14,46 @@ import { GenerateError } from "../records/GenerateError.ts"
 export const GeneratorMechanismTypes = ["ip4", "ip6", "a", "mx", "include", "exists", "ptr"] as const
 export type GeneratorMechanismType = (typeof GeneratorMechanismTypes)[number]
 
-export interface SpfGenerateInput {
-  readonly mechanisms: ReadonlyArray<{ readonly type: string; readonly value?: string | undefined }>
-  readonly useA?: boolean | undefined
-  readonly useMx?: boolean | undefined
-  /** `fail`, `softfail`, `neutral`, `pass`, or the `-all` / `~all` / `?all` / `+all` spellings; default softfail. */
-  readonly policy?: string | undefined
-  /** Optional: the domain, for the DNS entry's name and the answer-size estimate. */
-  readonly domain?: string | undefined
-}
+/** The request as the API accepts it: loose strings, validated here (400 with a precise reason). */
+export const SpfGenerateRequest = Schema.Struct({
+  mechanisms: Schema.Array(
+    Schema.Struct({ type: Schema.String, value: Schema.optional(Schema.String) })
+  ).pipe(Schema.maxItems(100)),
+  useA: Schema.optional(Schema.Boolean),
+  useMx: Schema.optional(Schema.Boolean),
+  /** fail, softfail, neutral or pass (also -all, ~all, ?all, +all); softfail when absent. */
+  policy: Schema.optional(Schema.String)
+})
 
-export interface SpfGenerateOutput {
-  readonly record: string
-  /** Lookups this record costs by itself; include targets add theirs, so this is a minimum. */
-  readonly lookups: number
-  readonly lookupsIsMinimum: boolean
-  readonly lookupLimit: number
-  readonly lookupNote: string
-  readonly policy: "fail" | "softfail" | "neutral" | "pass"
-  readonly lengthChecks: {
-    readonly characters: number
-    readonly strings: number
-    readonly fitsOneString: boolean
-    readonly answerBytes: number
-    readonly fitsUdp: boolean
-  }
-  readonly warnings: ReadonlyArray<string>
-  readonly dnsEntry: {
-    readonly type: "TXT"
-    readonly name: string
-    readonly ttl: number
-    /** The value as DNS character-strings, each at most 255 characters. */
-    readonly strings: ReadonlyArray<string>
-    readonly value: string
-    readonly zoneLine: string
-  }
-}
+/** The request, and for library callers the domain (the DNS entry's name, the answer-size estimate). */
+export type SpfGenerateInput = typeof SpfGenerateRequest.Type & { readonly domain?: string | undefined }
+
+/** What POST /email/spf/generate answers. `lookups` counts this record's own (include targets add theirs). */
+export const SpfGenerated = Schema.Struct({
+  record: Schema.String,
+  lookups: Schema.Int,
+  lookupsIsMinimum: Schema.Boolean,
+  lookupLimit: Schema.Int,
+  lookupNote: Schema.String,
+  policy: Schema.Literal("fail", "softfail", "neutral", "pass"),
+  lengthChecks: Schema.Struct({
+    characters: Schema.Int,
+    strings: Schema.Int,
+    fitsOneString: Schema.Boolean,
+    answerBytes: Schema.Int,
+    fitsUdp: Schema.Boolean
+  }),
+  warnings: Strings,
+  dnsEntry: Schema.Struct({
+    type: Schema.Literal("TXT"),
+    name: Schema.String,
+    ttl: Schema.Int,
+    strings: Strings,
+    value: Schema.String,
+    zoneLine: Schema.String
+  })
+})
+export type SpfGenerateOutput = typeof SpfGenerated.Type
 
 const POLICIES: Record<string, Qualifier> = {
   fail: "-",

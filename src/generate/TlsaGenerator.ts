@@ -6,6 +6,7 @@
  */
 import { createPublicKey, X509Certificate } from "node:crypto"
 import { Either, Schema } from "effect"
+import { Strings } from "../records/Schemas.ts"
 import {
   USAGES,
   usageDescription,
@@ -31,36 +32,39 @@ export interface TlsaRequest {
 }
 
 /** The certificate of the chain a record was made from. */
-export interface UsedCertificate {
+export const UsedCertificate = Schema.Struct({
   /** Position in the PEM input, 0 = first block. */
-  readonly index: number
-  readonly subject: string
-  readonly issuer: string
-  readonly isCa: boolean
-}
+  index: Schema.Int,
+  subject: Schema.String,
+  issuer: Schema.String,
+  isCa: Schema.Boolean
+})
+export type UsedCertificate = typeof UsedCertificate.Type
 
-export interface TlsaGenerated {
+/** What POST /dns/tlsa/generate answers. */
+export const TlsaGenerated = Schema.Struct({
   /** Owner name `_<port>._tcp.<host>` (RFC 6698 3). */
-  readonly name: string
+  name: Schema.String,
   /** Presentation rdata, e.g. `3 1 1 <hex>`. */
-  readonly value: string
-  readonly record: string
-  readonly zoneFileLine: string
-  readonly usage: number
-  readonly selector: number
-  readonly matching: number
-  readonly usageDescription: string
-  readonly selectorDescription: string
-  readonly matchingTypeDescription: string
-  readonly certificateAssociationData: string
-  readonly input: "CERTIFICATE" | "PUBLIC KEY"
-  /** Which certificate of the input the record matches (null for a PUBLIC KEY). */
-  readonly certificate: UsedCertificate | null
+  value: Schema.String,
+  record: Schema.String,
+  zoneFileLine: Schema.String,
+  usage: Schema.Int,
+  selector: Schema.Int,
+  matching: Schema.Int,
+  usageDescription: Schema.String,
+  selectorDescription: Schema.String,
+  matchingTypeDescription: Schema.String,
+  certificateAssociationData: Schema.String,
+  input: Schema.Literal("CERTIFICATE", "PUBLIC KEY"),
+  /** The certificate of the input the record matches; null for a PUBLIC KEY. */
+  certificate: Schema.NullOr(UsedCertificate),
   /** How many certificates the input held. */
-  readonly chainLength: number
-  readonly warnings: ReadonlyArray<string>
-  readonly recommendation: string | null
-}
+  chainLength: Schema.Int,
+  warnings: Strings,
+  recommendation: Schema.NullOr(Schema.String)
+})
+export type TlsaGenerated = typeof TlsaGenerated.Type
 
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g
 const HOST =

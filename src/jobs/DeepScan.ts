@@ -7,11 +7,12 @@
  *   so a workflow resumed after a crash or restart replays finished parts instead of redoing them,
  *   and runs only what had not finished. The cluster re-delivers the unfinished workflow to
  *   whichever runner owns its shard (at-least-once delivery, `ClusterSchema.Persisted`).
- * - `mail`: every mail check of the registry over one Facts (all known DKIM selectors, every
- *   address of every MX host within `MailServers`' bounds), each with the deep budget
+ * - `mail`: every check of the registry that declares the `mail` deep scan, over one Facts (all
+ *   known DKIM selectors, every address of every MX host within `MailServers`' bounds), each with the deep budget
  *   (`DEEP_SCAN_DEADLINE_MS`) instead of the quick scan's per-check timeout.
- * - `web`: the `headers` check (HTTPS reachability, certificate, redirects, security headers and
- *   the home page's policy) and the CSP crawl (`composite/CspScanner.ts`'s `crawlAndAnalyse`).
+ * - `web`: the checks that declare the `web` deep scan (the `headers` check: HTTPS reachability,
+ *   certificate, redirects, security headers and the home page's policy) and the CSP crawl
+ *   (`composite/CspScanner.ts`'s `crawlAndAnalyse`).
  * - `full`: the whole registry, what `POST /scan` computes, for the batch scanner.
  * A part that cannot finish is `unknown` with its reason inside the result (a timeout is never
  * "missing"); the job itself fails only on an unexpected defect, or when it was interrupted and not
@@ -20,18 +21,10 @@
 import { Activity, Workflow } from "@effect/workflow"
 import { Cause, Clock, Effect, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
-import { Bimi } from "../checks/bimi/Bimi.ts"
-import { Blocklist } from "../checks/blocklist/Blocklist.ts"
+import { type Registered } from "../checks/Check.ts"
 import { CspScanResult } from "../checks/csp/CspResult.ts"
-import { Dkim } from "../checks/dkim/Dkim.ts"
-import { Dmarc } from "../checks/dmarc/Dmarc.ts"
-import { Fcrdns } from "../checks/fcrdns/Fcrdns.ts"
-import { Headers } from "../checks/headers/Headers.ts"
-import { MtaSts } from "../checks/mta-sts/MtaSts.ts"
-import { SenderRequirements } from "../checks/sender/SenderRequirements.ts"
-import { SmtpTls } from "../checks/smtp-tls/SmtpTls.ts"
-import { Spf } from "../checks/spf/Spf.ts"
-import { Tlsa } from "../checks/tlsa/Tlsa.ts"
+import type { DeepScanType } from "../checks/Declaration.ts"
+import { registry } from "../checks/index.ts"
 import { Nullable } from "../records/Schemas.ts"
 import { crawlAndAnalyse } from "../composite/CspScanner.ts"
 import { scan } from "../scan/Scanner.ts"
@@ -39,20 +32,14 @@ import { ScanResult, scanResultSchema } from "../checks/ScanResult.ts"
 import { multiRunner } from "./Cluster.ts"
 import { finishJob, markStarted } from "./DeepScanStore.ts"
 
-/** The mail checks of the registry, in its order. */
-export const MAIL_CHECKS = [
-  Fcrdns,
-  Spf,
-  Dmarc,
-  Dkim,
-  Bimi,
-  MtaSts,
-  SmtpTls,
-  Tlsa,
-  Blocklist,
-  SenderRequirements
-] as const
-export const WEB_CHECKS = [Headers] as const
+/** The checks of `checks` that a deep scan of `type` runs (`about.deepScans`), in registry order. */
+export const deepScanChecks = (
+  type: DeepScanType,
+  checks: ReadonlyArray<Registered> = registry
+): ReadonlyArray<Registered> => checks.filter((c) => c.about.deepScans.includes(type))
+
+export const MAIL_CHECKS = deepScanChecks("mail")
+export const WEB_CHECKS = deepScanChecks("web")
 
 export const MailScan = scanResultSchema(MAIL_CHECKS)
 export const WebScan = scanResultSchema(WEB_CHECKS)
@@ -91,7 +78,11 @@ export const ScanJob = Workflow.make({
 })
 
 /** Every check of `checks` gets the deep budget: the deadline and each check's own timeout. */
-const deepScan = <Cs extends ReadonlyArray<any>>(domain: string, checks: Cs, deadlineMs: number) =>
+export const deepScan = <Cs extends ReadonlyArray<Registered>>(
+  domain: string,
+  checks: Cs,
+  deadlineMs: number
+) =>
   scan(domain, { checks, deadlineMs }).pipe(
     Effect.updateService(AppConfig, (config) => new AppConfig({ ...config, checkTimeoutMs: deadlineMs }))
   )

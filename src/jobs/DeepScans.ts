@@ -15,6 +15,7 @@ import { WorkflowEngine } from "@effect/workflow"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { AppConfig, type Settings } from "../Config.ts"
+import { DateTime } from "../records/Schemas.ts"
 import { ClusterLive } from "./Cluster.ts"
 import { DeepScanResult, ScanJob, ScanJobLive } from "./DeepScan.ts"
 import {
@@ -29,18 +30,35 @@ import {
 
 export type DeepScanType = "web" | "mail"
 
-/** The state of one job as GET /scan/deep/{scan_id} shows it. */
-export interface DeepScanState {
-  readonly scanId: string
-  readonly domain: string
-  readonly type: ScanKind
-  readonly status: "running" | "completed" | "failed"
-  readonly estimatedSeconds: number
-  readonly startedAt: string
-  readonly completedAt: string | null
-  readonly result: DeepScanResult | null
-  readonly error: string | null
-}
+export const DeepScanStatus = Schema.Literal("running", "completed", "failed")
+
+/** POST /scan/deep: the job started (or reused) for the request. */
+export const DeepScanAccepted = Schema.Struct({
+  success: Schema.Boolean,
+  scan_id: Schema.String,
+  status: DeepScanStatus,
+  estimated_time: Schema.Int
+})
+export type DeepScanAccepted = typeof DeepScanAccepted.Type
+
+/** GET /scan/deep/{scan_id}: our definition of how a started deep scan is read back. */
+export const DeepScanState = Schema.Struct({
+  success: Schema.Boolean,
+  scan_id: Schema.String,
+  domain: Schema.String,
+  /** `full`: a full scan submitted by the batch scanner to the cluster (docs/cluster.md). */
+  type: Schema.Literal("web", "mail", "full"),
+  status: DeepScanStatus,
+  /** Seconds still expected while running (0 once finished). */
+  estimated_time: Schema.Int,
+  startedAt: DateTime,
+  completedAt: Schema.NullOr(DateTime),
+  /** The deep scan's result once completed (its parts that could not finish are `unknown` inside). */
+  result: Schema.NullOr(DeepScanResult),
+  /** Why the job failed, else null. */
+  error: Schema.NullOr(Schema.String)
+})
+export type DeepScanState = typeof DeepScanState.Type
 
 /** The caller is over its deep-scan limit: retry after `retryAfter` seconds. */
 export class DeepScanRefused extends Schema.TaggedError<DeepScanRefused>()("DeepScanRefused", {
@@ -104,11 +122,12 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
           error =
             "this result was stored by an earlier version of the service and no longer matches the current format; submit the scan again"
         return {
-          scanId: row.scanId,
+          success: status !== "failed",
+          scan_id: row.scanId,
           domain: row.domain,
           type: row.kind,
           status,
-          estimatedSeconds: status === "running" ? Math.max(1, Math.ceil((total - elapsed) / 1000)) : 0,
+          estimated_time: status === "running" ? Math.max(1, Math.ceil((total - elapsed) / 1000)) : 0,
           startedAt: new Date(row.startedAt ?? row.requestedAt).toISOString(),
           completedAt: finishedAt === null ? null : new Date(finishedAt).toISOString(),
           result,

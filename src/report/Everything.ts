@@ -8,7 +8,9 @@
  * what lets snapshot creation return the existing snapshot instead of storing a duplicate.
  */
 import { Schema } from "effect"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { Registered } from "../checks/Check.ts"
+import { registry as registered } from "../checks/index.ts"
+import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
 import type { CheckRecord } from "../score/Model.ts"
 import { score as scoreOf, type ScanScore } from "../score/Score.ts"
@@ -26,10 +28,9 @@ import {
   retentionPolicy,
   type Section,
   type SectionStatus,
-  type Sections,
-  type SpfSection
+  type Sections
 } from "./ReportSchema.ts"
-import { type Concern, concernOfIssue, concernOfRecord, concerns } from "./Sections.ts"
+import { type Concern, concernOfIssue, concernOfRecord, concernsOf } from "./Sections.ts"
 
 /** The URLs a report names, from the service's public base URL (http/edge/PublicUrl.ts, ends in /api). */
 export const reportUrls = (base: string, domain: string) => ({
@@ -125,43 +126,13 @@ const findingOf = (id: string, concern: Concern, score: ScanScore): Finding => {
   }
 }
 
-/** The SPF extras: the lookup graph and what flattening would change (RFC 7208 4.6.4). */
-const spfExtras = (scan: ScanResult): Pick<SpfSection, "lookupGraph" | "flattening"> => {
-  const spf = scan.checks.spf.result
-  if (spf === null || !spf.exists) return { lookupGraph: spf?.lookupGraph ?? null, flattening: null }
-  const overLimit = spf.lookups > spf.lookupLimit
-  const advice = overLimit
-    ? [
-        `The record needs ${spf.lookups} DNS lookups; receivers stop at ${spf.lookupLimit} and answer permerror (RFC 7208 4.6.4).`,
-        spf.flattened.complete
-          ? `Publishing the flattened record brings it to ${spf.flattened.lookups} lookups; regenerate it whenever an included sender changes its networks.`
-          : "Flattening cannot resolve every included network: remove unused includes first, or move senders to subdomains with their own SPF records."
-      ]
-    : spf.lookups >= spf.lookupLimit - 2
-      ? [
-          `The record needs ${spf.lookups} of ${spf.lookupLimit} DNS lookups: one more include from a provider breaks SPF. Prefer removing unused includes to flattening.`
-        ]
-      : [
-          `The record needs ${spf.lookups} of ${spf.lookupLimit} DNS lookups: no flattening needed. A flattened record is a copy of today's DNS and goes stale when a provider changes its networks.`
-        ]
-  return {
-    lookupGraph: spf.lookupGraph,
-    flattening: {
-      lookups: spf.lookups,
-      lookupLimit: spf.lookupLimit,
-      overLimit,
-      advice,
-      flattened: spf.flattened
-    }
-  }
-}
-
 /** Every concern's section, and the citation uses behind them. */
-const sectionsOf = (scan: ScanResult, score: ScanScore) => {
+const sectionsOf = (scan: ScanResult, score: ScanScore, checks: ReadonlyArray<Registered>) => {
+  const concerns = concernsOf(checks)
   const records = Object.values(score.categories).flatMap((c) => c.checks)
   const ownerOf = (id: string) => {
     const record = records.find((r) => r.issues.includes(id))
-    return (record && concernOfRecord(record.id)) ?? concernOfIssue(id)
+    return (record && concernOfRecord(record.id, concerns)) ?? concernOfIssue(id, concerns)
   }
   const uses: Array<CitationUse> = []
   const findingsFor = (concern: Concern) =>
@@ -172,11 +143,12 @@ const sectionsOf = (scan: ScanResult, score: ScanScore) => {
         uses.push({ section: concern.key, issue: i.id, sources: finding.citations })
         return finding
       })
+  const outcomes: Readonly<Record<string, CheckOutcome<unknown>>> = scan.checks
   const out: Record<string, unknown> = {}
   for (const concern of concerns) {
     if (concern.check === null) continue
-    const outcome = scan.checks[concern.check]
-    const own = records.filter((r) => concernOfRecord(r.id)?.key === concern.key)
+    const outcome = outcomes[concern.check]!
+    const own = records.filter((r) => concernOfRecord(r.id, concerns)?.key === concern.key)
     const catalogued = findingsFor(concern)
     const findings =
       catalogued.length === 0 && outcome.status !== "unknown"
@@ -196,7 +168,8 @@ const sectionsOf = (scan: ScanResult, score: ScanScore) => {
       findings,
       sources: concern.sources
     }
-    out[concern.key] = concern.key === "spf" ? { ...section, ...spfExtras(scan) } : section
+    const extra = checks.find((c) => c.id === concern.check)!.about.section.extra
+    out[concern.key] = extra === undefined ? section : { ...section, ...extra.of(outcome.result) }
   }
   const quick = concerns[0]!
   const sections = {
@@ -223,12 +196,17 @@ const sectionsOf = (scan: ScanResult, score: ScanScore) => {
     ...out,
     nis2: nis2Of(scan)
   } as unknown as Sections
-  return { sections, uses }
+  return { sections, uses, concerns }
 }
 
-/** The report's content (everything but `evidence`): pure. */
-export const buildContent = (scan: ScanResult, score: ScanScore, base: string): ReportContent => {
-  const { sections, uses } = sectionsOf(scan, score)
+/** The report's content (everything but `evidence`) over the checks of `registry`: pure. */
+export const buildContent = (
+  scan: ScanResult,
+  score: ScanScore,
+  base: string,
+  registry: ReadonlyArray<Registered> = registered
+): ReportContent => {
+  const { sections, uses, concerns } = sectionsOf(scan, score, registry)
   const rows = concerns.map((c) => {
     const section = (sections as unknown as Record<string, Section>)[c.key]!
     return {

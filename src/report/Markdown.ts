@@ -8,15 +8,11 @@
  */
 import type { SpfNode } from "../checks/spf/SpfNode.ts"
 import type { Citation } from "./Citations.ts"
-import type {
-  EverythingReport,
-  Finding,
-  QuickScoreSection,
-  Section,
-  Sections,
-  SpfSection
-} from "./ReportSchema.ts"
-import { concerns } from "./Sections.ts"
+import type { EverythingReport, Finding, QuickScoreSection, Section, Sections } from "./ReportSchema.ts"
+import type { SpfSectionExtra } from "../checks/spf/Section.ts"
+
+/** The SPF section: every section's fields and the lookup graph with flattening guidance. */
+type SpfSection = Section & SpfSectionExtra
 
 /** Text safe inside a table cell or a list item: no pipe breaks the row, no newline the item. */
 const cell = (text: string) =>
@@ -205,7 +201,10 @@ export const renderMarkdown = (report: EverythingReport): string => {
     `- Retention: ${evidence.retentionPolicy}. ${cell(evidence.retentionNotice)}`,
     "",
     ...quickLines(report.sections.quickScore, citations),
-    ...concerns.slice(1).flatMap((c) => sectionLines(sections[c.key]!, citations)),
+    // The checks' sections, in the report's order: between the quick score and NIS2.
+    ...Object.entries(sections)
+      .filter(([key]) => key !== "quickScore" && key !== "nis2")
+      .flatMap(([, section]) => sectionLines(section, citations)),
     ...nis2Lines(report.sections.nis2),
     "## Sources",
     "",

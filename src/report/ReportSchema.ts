@@ -6,17 +6,16 @@
  * documented in docs/reports.md.
  */
 import { Schema } from "effect"
-import { Categories, type Category } from "../checks/Check.ts"
+import { Categories, type Category, type Registered } from "../checks/Check.ts"
 import { registry } from "../checks/index.ts"
 import { Severity } from "../checks/Status.ts"
-import { SpfFlattened } from "../checks/spf/SpfFlatten.ts"
-import { SpfResult } from "../checks/spf/Spf.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
 import { CheckOutcome } from "../checks/ScanResult.ts"
 import { CheckRecord, Grade, GradeInfo } from "../score/Model.ts"
 import { Recommendation, ScanScore } from "../score/Score.ts"
 import { Citation } from "./Citations.ts"
 import { Nis2Part } from "./Nis2Part.ts"
+import { inReportOrder } from "./Sections.ts"
 
 /**
  * The version of this document's shape. Part of the hashed content: a reader knows which rules
@@ -87,22 +86,6 @@ const sectionFields = {
 export const Section = Schema.Struct(sectionFields)
 export type Section = typeof Section.Type
 
-/** SPF adds its include/redirect graph and what flattening would do (RFC 7208 4.6.4: 10 lookups). */
-export const SpfSection = Schema.Struct({
-  ...sectionFields,
-  lookupGraph: Nullable(SpfResult.fields.lookupGraph),
-  flattening: Nullable(
-    Schema.Struct({
-      lookups: Schema.Int,
-      lookupLimit: Schema.Int,
-      overLimit: Schema.Boolean,
-      advice: Schema.Array(Schema.String),
-      flattened: SpfFlattened
-    })
-  )
-})
-export type SpfSection = typeof SpfSection.Type
-
 const CategorySummary = Schema.Struct({
   percentage: Schema.Int,
   points: Schema.Int,
@@ -133,24 +116,24 @@ export const QuickScoreSection = Schema.Struct({
 })
 export type QuickScoreSection = typeof QuickScoreSection.Type
 
-export const Sections = Schema.Struct({
-  quickScore: QuickScoreSection,
-  dnsRecords: Section,
-  dnssec: Section,
-  daneTlsa: Section,
-  spf: SpfSection,
-  dkim: Section,
-  dmarc: Section,
-  bimi: Section,
-  mtaSts: Section,
-  smtpStarttls: Section,
-  fcrdns: Section,
-  blocklists: Section,
-  senderRequirements: Section,
-  webSecurity: Section,
-  /** NIS2 readiness: the scorecard of the same scan (src/report/Nis2Part.ts). */
-  nis2: Nis2Part
-})
+/** A check's section: every section's fields, and those the check adds (`about.section.extra`). */
+const sectionOf = (check: Registered) => {
+  const extra = check.about.section.extra
+  return extra === undefined ? Section : Schema.Struct({ ...sectionFields, ...extra.fields })
+}
+
+/**
+ * The sections of a report over `checks`: the quick score, each check's section under its key in
+ * report order, and NIS2 readiness (the scorecard of the same scan, src/report/Nis2Part.ts).
+ */
+export const sectionsSchema = (checks: ReadonlyArray<Registered>) =>
+  Schema.Struct({
+    quickScore: QuickScoreSection,
+    ...Object.fromEntries(inReportOrder(checks).map((c) => [c.about.section.key, sectionOf(c)])),
+    nis2: Nis2Part
+  })
+
+export const Sections = sectionsSchema(registry)
 export type Sections = typeof Sections.Type
 
 export const Summary = Schema.Struct({
@@ -174,36 +157,42 @@ export const Summary = Schema.Struct({
 export type Summary = typeof Summary.Type
 
 /** The scan's typed results, as `POST /scan` and the single-check endpoints give them. */
-export const MachineReadable = Schema.Struct({
-  scan: Schema.Struct({
-    domain: Schema.String,
-    computedAt: DateTime,
-    durationMs: Schema.Int,
-    deadlineMs: Schema.Int,
-    criticalPathMs: Schema.Int,
-    checks: Schema.Struct(
-      Object.fromEntries(
-        registry.map((c) => [c.id, CheckOutcome(c.result as Schema.Schema<unknown, unknown>)])
+const machineReadable = (checks: ReadonlyArray<Registered>) =>
+  Schema.Struct({
+    scan: Schema.Struct({
+      domain: Schema.String,
+      computedAt: DateTime,
+      durationMs: Schema.Int,
+      deadlineMs: Schema.Int,
+      criticalPathMs: Schema.Int,
+      checks: Schema.Struct(
+        Object.fromEntries(
+          checks.map((c) => [c.id, CheckOutcome(c.result as Schema.Schema<unknown, unknown>)])
+        )
       )
-    )
-  }),
-  score: ScanScore.pipe(Schema.omit("cached"))
-})
+    }),
+    score: ScanScore.pipe(Schema.omit("cached"))
+  })
+
+export const MachineReadable = machineReadable(registry)
 export type MachineReadable = typeof MachineReadable.Type
 
-/** The report without its evidence: exactly what the content hash covers. */
-export const ReportContent = Schema.Struct({
-  domain: Schema.String,
-  /** When the checks behind the report ran (a report from the scan cache keeps their time). */
-  generatedAt: DateTime,
-  formatVersion: Schema.String,
-  scoringVersion: Schema.String,
-  reportUrl: Schema.String,
-  summary: Summary,
-  sections: Sections,
-  citations: Schema.Array(Citation),
-  machineReadable: MachineReadable
-})
+/** The report without its evidence, over `checks`: exactly what the content hash covers. */
+export const reportContentSchema = (checks: ReadonlyArray<Registered>) =>
+  Schema.Struct({
+    domain: Schema.String,
+    /** When the checks behind the report ran (a report from the scan cache keeps their time). */
+    generatedAt: DateTime,
+    formatVersion: Schema.String,
+    scoringVersion: Schema.String,
+    reportUrl: Schema.String,
+    summary: Summary,
+    sections: sectionsSchema(checks),
+    citations: Schema.Array(Citation),
+    machineReadable: machineReadable(checks)
+  })
+
+export const ReportContent = reportContentSchema(registry)
 export type ReportContent = typeof ReportContent.Type
 
 export const EverythingReport = Schema.Struct({ ...ReportContent.fields, evidence: Evidence })

@@ -33,9 +33,9 @@ import {
   MEASURES,
   NON_COMPLIANT_BELOW
 } from "./Nis2Mapping.ts"
-import { EVIDENCE_TEXT, type Lang, MEASURE_TEXT, PHRASES, type Text } from "./Nis2Text.ts"
+import { type Lang, MEASURE_TEXT, PHRASES, type Text } from "./Nis2Text.ts"
 import { recordsOf } from "./Score.ts"
-import { DKIM_NOT_FOUND } from "./RulesEmail.ts"
+import { DKIM_NOT_FOUND } from "../checks/dkim/Rules.ts"
 import { unscannableReason } from "./Scannable.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
@@ -106,7 +106,7 @@ const titles = (issues: ReadonlyArray<IssueId>, lang: Lang) =>
   issues.map((id) => issueTitle(id, lang)).join("; ")
 
 const judge = (spec: EvidenceSpec, record: CheckRecord | undefined, lang: Lang): Judged => {
-  const text = EVIDENCE_TEXT[spec.checkId]!
+  const text = spec.text
   const base = { checkId: spec.checkId, label: text.label[lang] }
   const left = (detail: Text, observed: boolean): Judged => ({
     item: { ...base, result: "not-applicable", detail: detail[lang] },
@@ -235,7 +235,7 @@ const unscannableMeasures = (
           ? [unobservable(lang)]
           : spec.evidence.map((e) => ({
               checkId: e.checkId,
-              label: EVIDENCE_TEXT[e.checkId]!.label[lang],
+              label: e.text.label[lang],
               result: "not-applicable" as const,
               detail: why[lang]
             })),

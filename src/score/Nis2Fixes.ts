@@ -168,10 +168,6 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Extern DMARC-rapportadres niet gemachtigd",
     "Het ontvangende domein heeft geen _report._dmarc-record dat de rapporten toestaat (RFC 7489 7.1)."
   ),
-  dkim_not_found: nl(
-    "Geen DKIM-sleutel gevonden",
-    "Onder de selectors die wij kennen is geen DKIM-sleutel gevonden; DKIM kan nog bestaan onder een andere selector."
-  ),
   dkim_weak_key: nl(
     "Zwakke DKIM-sleutel",
     "Een RSA-sleutel onder 2048 bits is zwak (RFC 8301 3.2 eist minstens 1024 en raadt 2048 aan)."
@@ -277,10 +273,11 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
 
 /** The title of an issue in a language. */
 export const issueTitle = (id: IssueId, lang: Lang): string =>
-  lang === "nl" ? DUTCH_ISSUES[id].title : catalogue[id].title
+  ((lang === "nl" ? DUTCH_ISSUES[id] : undefined) ?? catalogue[id]!).title
 
 /** One fix line: the issue's title and description, and its id (the key of /ai/fix and docs/issues.md). */
 export const fixText = (id: IssueId, lang: Lang): string => {
-  const text = lang === "nl" ? DUTCH_ISSUES[id] : catalogue[id]
+  // An issue without a Dutch entry is shown in English rather than not at all.
+  const text = (lang === "nl" ? DUTCH_ISSUES[id] : undefined) ?? catalogue[id]!
   return `${text.title} (${id}): ${text.description}`
 }

@@ -9,16 +9,20 @@
  *   record's points that counts as passing (default 1: only a full pass), so `p=quarantine`
  *   (6 of 8) can pass "DMARC enforces" while `pct=50` (4 of 8) does not.
  */
+import type { Registered } from "../checks/Check.ts"
+import { type MeasureId, MeasureIds } from "../checks/Declaration.ts"
+import { registry } from "../checks/index.ts"
+import type { EvidenceText } from "../checks/Nis2Evidence.ts"
 import type { IssueId } from "./Catalogue.ts"
 
-export const MeasureIds = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"] as const
-export type MeasureId = (typeof MeasureIds)[number]
+export { type MeasureId, MeasureIds } from "../checks/Declaration.ts"
 
 export interface EvidenceSpec {
-  /** The id of a scored check record (`src/score/Rules*.ts`), shown as the evidence's `checkId`. */
+  /** The id of a scored check record (the rules of `checks/<check>/Rules.ts`), shown as `checkId`. */
   readonly checkId: string
   readonly weight: number
   readonly passAt?: number
+  readonly text: EvidenceText
 }
 
 export interface MeasureSpec {
@@ -27,72 +31,46 @@ export interface MeasureSpec {
   readonly evidence: ReadonlyArray<EvidenceSpec>
 }
 
-const ev = (checkId: string, weight: number, passAt?: number): EvidenceSpec =>
-  passAt === undefined ? { checkId, weight } : { checkId, weight, passAt }
-
-export const MEASURES: ReadonlyArray<MeasureSpec> = [
-  // (a) policies on risk analysis and information system security: organisational, invisible.
-  { id: "a", weight: 0, evidence: [] },
+/**
+ * Each measure's share of the total. Measures an outside scan cannot see at all weigh 0: (a) risk
+ * analysis policies, (f) assessing effectiveness, (i) HR security and access control.
+ * What each measure reads is declared by the checks whose rules are its evidence (`about.nis2`).
+ */
+const WEIGHTS: { readonly [M in MeasureId]: number } = {
+  a: 0,
   // (b) incident handling: the report channels that feed it (spoofing and TLS-failure reports).
-  { id: "b", weight: 10, evidence: [ev("email.dmarc.reporting", 1), ev("email.tls_rpt", 1)] },
+  b: 10,
   // (c) business continuity: redundancy and resolvability of the domain's own DNS and mail routing.
-  {
-    id: "c",
-    weight: 10,
-    evidence: [ev("dns.ns.count", 2), ev("dns.soa", 1), ev("dns.mx.resolvable", 1)]
-  },
+  c: 10,
   // (d) supply chain security: CAA names the certificate suppliers allowed to issue for the domain.
-  { id: "d", weight: 5, evidence: [ev("dns.caa", 1)] },
-  // (e) acquisition, development and maintenance: signatures kept fresh, current algorithms and
-  //     parameters, and the web platform's hardening headers.
-  {
-    id: "e",
-    weight: 15,
-    evidence: [
-      ev("dnssec.rrsig", 2),
-      ev("dnssec.algorithm", 1),
-      ev("dnssec.nsec3", 1),
-      ev("security.headers.xcto", 1),
-      ev("security.headers.frame", 1),
-      ev("security.headers.referrer", 1),
-      ev("security.csp", 2)
-    ]
-  },
-  // (f) assessing the effectiveness of measures: organisational, invisible.
-  { id: "f", weight: 0, evidence: [] },
+  d: 5,
+  // (e) acquisition, development and maintenance: fresh signatures, current algorithms, web hardening.
+  e: 15,
+  f: 0,
   // (g) basic cyber hygiene: mail authentication, a clean sending reputation, reverse DNS.
-  {
-    id: "g",
-    weight: 25,
-    evidence: [
-      ev("email.spf.valid", 2),
-      ev("email.spf.policy", 2, 0.75),
-      ev("email.dmarc.valid", 1),
-      ev("email.dmarc.policy", 3, 0.75),
-      ev("email.dkim", 2),
-      ev("security.blocklist", 2),
-      ev("dns.ptr", 1),
-      ev("dns.fcrdns", 1)
-    ]
-  },
+  g: 25,
   // (h) cryptography and encryption: encryption in transit of the public services, signed DNS.
-  {
-    id: "h",
-    weight: 30,
-    evidence: [
-      ev("security.web.https", 3),
-      ev("security.web.hsts", 2),
-      ev("security.mx.starttls", 3),
-      ev("security.mx.cert", 2),
-      ev("dnssec.signed", 1),
-      ev("dnssec.valid", 2)
-    ]
-  },
-  // (i) HR security, access control, asset management: organisational, invisible.
-  { id: "i", weight: 0, evidence: [] },
+  h: 30,
+  i: 0,
   // (j) secured text communications: mail transport whose encryption senders must enforce.
-  { id: "j", weight: 5, evidence: [ev("email.mta_sts", 1), ev("security.mx.dane", 1)] }
-]
+  j: 5
+}
+
+/** The mapping over `checks`: every measure, with the evidence the checks declare, by rank. */
+export const measuresOf = (checks: ReadonlyArray<Registered>): ReadonlyArray<MeasureSpec> =>
+  MeasureIds.map((id) => ({
+    id,
+    weight: WEIGHTS[id],
+    evidence: checks
+      .flatMap((c) => c.about.nis2)
+      .filter((e) => e.measure === id)
+      .sort((a, b) => a.rank - b.rank)
+      .map(({ record, weight, passAt, text }) =>
+        passAt === undefined ? { checkId: record, weight, text } : { checkId: record, weight, passAt, text }
+      )
+  }))
+
+export const MEASURES: ReadonlyArray<MeasureSpec> = measuresOf(registry)
 
 /**
  * Issues that mean "the protection is not there at all": a failing evidence item with only these

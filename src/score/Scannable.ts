@@ -5,7 +5,7 @@
  * (grade F, percentage 0), the badge shows "unscannable", NIS2 `unscannable`, and the hall of fame
  * does not record it (docs/presentation.md). Pure.
  */
-import { noSuchDomain } from "./RulesDns.ts"
+import { noSuchDomain } from "../checks/dns/Rules.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 
 /** Why `scan` cannot grade its domain, or null when it can. */

@@ -4,11 +4,13 @@
  * Pure: the same scan gives the same score.
  */
 import { Schema } from "effect"
-import { Categories, type Category } from "../checks/Check.ts"
+import { Categories, type Category, type Registered } from "../checks/Check.ts"
+import type { Entry, Judged } from "../checks/Declaration.ts"
+import { NO_SUCH_DOMAIN_FATAL, noSuchDomain } from "../checks/dns/Rules.ts"
+import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
-import { catalogue, Issue, type IssueId, issueOf } from "./Catalogue.ts"
-import { issuesOfFindings } from "./Findings.ts"
+import { catalogue, catalogueOf, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import {
   type CategoryTotal,
   categoryTotals,
@@ -21,10 +23,7 @@ import {
   scoringVersion,
   unscannableGrade
 } from "./Model.ts"
-import { type Scored, scored } from "./Rules.ts"
-import { DNS_SPECS, dnsRecords, dnssecRecords, ipv6Records, noSuchDomain } from "./RulesDns.ts"
-import { EMAIL_SPECS, type EmailOutcomes, emailRecords } from "./RulesEmail.ts"
-import { SECURITY_SPECS, securityRecords } from "./RulesSecurity.ts"
+import { recordsOfRulings, type Scored, scored, specsOf } from "./Rules.ts"
 import { unscannableReason } from "./Scannable.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
@@ -90,27 +89,24 @@ export type ScanScore = typeof ScanScore.Type
  * A domain that does not exist (its lookups answer NXDOMAIN): every check fails as "no such
  * domain" with its full points at stake; the score says so in `unscannable` (grade F, percentage 0).
  */
-const noSuchDomainRecords = (): ReadonlyArray<Scored> =>
-  [...Object.values(DNS_SPECS), ...Object.values(EMAIL_SPECS), ...Object.values(SECURITY_SPECS)].map((spec) =>
+const noSuchDomainRecords = (registry: ReadonlyArray<Registered>): ReadonlyArray<Scored> =>
+  specsOf(registry).map((spec) =>
     scored(spec, {
       status: "fail",
       detail: "no such domain (NXDOMAIN)",
       issues: ["dns_no_such_domain"],
-      fatal: spec.id === DNS_SPECS.ns.id
+      fatal: spec.id === NO_SUCH_DOMAIN_FATAL
     })
   )
 
-/** Every record of a scan, in category order. */
-export const recordsOf = (scan: ScanResult): ReadonlyArray<Scored> =>
+/** Every record of a scan, in category order: the rules of every registered check (`registry`). */
+export const recordsOf = (
+  scan: Pick<ScanResult, "checks">,
+  registry: ReadonlyArray<Registered> = registered
+): ReadonlyArray<Scored> =>
   scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result)
-    ? noSuchDomainRecords()
-    : [
-        ...dnsRecords(scan),
-        ...emailRecords(scan),
-        ...securityRecords(scan),
-        ...dnssecRecords(scan),
-        ...ipv6Records(scan)
-      ]
+    ? noSuchDomainRecords(registry)
+    : recordsOfRulings(registry.flatMap((c) => c.about.rules.judge(scan)))
 
 /** A category's totals in both shapes (A's `{score, issues}`, B's `{maxScore, percentage, status, checks}`). */
 const categoryScoreOf = (c: CategoryTotal<Scored>): CategoryScore => ({
@@ -144,7 +140,9 @@ export const scoreRecords = (
     readonly unscannable?: string | null | undefined
   },
   /** Issues the checks found that cost no points of their own (the SPF and DMARC findings). */
-  findings: ReadonlyArray<IssueId> = []
+  findings: ReadonlyArray<IssueId> = [],
+  /** The catalogue the issue ids are entries of (the registry's). */
+  entries: Readonly<Record<IssueId, Entry>> = catalogue
 ): ScanScore => {
   const totals = categoryTotals(records)
   const points = totals.reduce((s, c) => s + c.points, 0)
@@ -155,12 +153,12 @@ export const scoreRecords = (
     unscannable === null ? gradeOf(records, percentOf(points, maxPoints)) : unscannableGrade(unscannable)
   const percentage = unscannable === null ? inGradeBand(gradeInfo.grade, percentOf(points, maxPoints)) : 0
   const ids = [...new Set([...records.flatMap((r) => r.issues as ReadonlyArray<IssueId>), ...findings])]
-  const issues = ids.map(issueOf)
+  const issues = ids.map((id) => issueOf(id, entries))
   const regain = (id: IssueId) =>
     records.filter((r) => r.issues.includes(id)).reduce((s, r) => s + (r.maxPoints - r.points), 0)
   const recommendations = ids
-    .filter((id) => catalogue[id].severity !== "info")
-    .map((id) => ({ id, points: regain(id), issue: issueOf(id) }))
+    .filter((id) => entries[id]!.severity !== "info")
+    .map((id) => ({ id, points: regain(id), issue: issueOf(id, entries) }))
     .sort((a, b) => b.points - a.points || a.id.localeCompare(b.id))
     .map(({ id, points, issue }) => ({
       id,
@@ -197,16 +195,17 @@ export const scoreRecords = (
   }
 }
 
-/** The score of a scan. */
-export const score = (scan: ScanResult): ScanScore => {
-  const records = recordsOf(scan)
+/** The score of a scan, by the rules of `registry`'s checks. */
+export const score = (scan: ScanResult, registry: ReadonlyArray<Registered> = registered): ScanScore => {
+  const records = recordsOf(scan, registry)
   const nx = records.some((r) => r.issues.includes("dns_no_such_domain"))
+  const outcomes: Readonly<Record<string, { readonly result: unknown } | undefined>> = scan.checks
   const findings = nx
     ? []
-    : issuesOfFindings([
-        ...(scan.checks.spf.result?.findings ?? []),
-        ...(scan.checks.dmarc.result?.findings ?? [])
-      ])
+    : registry.flatMap((c) => {
+        const result = outcomes[c.id]?.result
+        return c.about.findings === undefined || result == null ? [] : c.about.findings(result)
+      })
   return scoreRecords(
     records,
     {
@@ -215,7 +214,8 @@ export const score = (scan: ScanResult): ScanScore => {
       cached: scan.cached,
       unscannable: unscannableReason(scan)
     },
-    findings
+    findings,
+    registry === registered ? catalogue : catalogueOf(registry)
   )
 }
 
@@ -233,8 +233,18 @@ export const EmailCategoryScore = Schema.Struct({
 })
 export type EmailCategoryScore = typeof EmailCategoryScore.Type
 
-export const emailCategory = (checks: EmailOutcomes): EmailCategoryScore => {
-  const records = emailRecords({ checks })
+/**
+ * The outcomes the email category's rules read, by check id: those of every registered check with
+ * an `email` rule (SPF, DMARC, DKIM, MTA-STS with TLS-RPT, BIMI).
+ */
+export type EmailOutcomes = { readonly [check: string]: Judged<any> }
+
+export const emailCategory = (
+  checks: EmailOutcomes,
+  registry: ReadonlyArray<Registered> = registered
+): EmailCategoryScore => {
+  const email = registry.filter((c) => c.about.rules.specs.some((s) => s.category === "email"))
+  const records = recordsOfRulings(email.flatMap((c) => c.about.rules.judge({ checks })))
   const total = categoryTotals(records).find((c) => c.id === "email")!
   return {
     scoringVersion,

@@ -15,11 +15,11 @@ describe("the knowledge base", () => {
     for (const id of issueIds) {
       const answer = explainIssue(id)
       expect(["low", "medium", "high", "critical"]).toContain(answer.severity)
-      expect(answer.explanation).toContain(catalogue[id].description)
+      expect(answer.explanation).toContain(catalogue[id]!.description)
       expect(answer.impact.length).toBeGreaterThan(20)
       expect(answer.recommendation.length).toBeGreaterThan(20)
       // the entry adds to the catalogue rather than repeating it
-      expect(answer.impact).not.toBe(catalogue[id].description)
+      expect(answer.impact).not.toBe(catalogue[id]!.description)
     }
   })
 

@@ -14,7 +14,7 @@ import type { FakeZone } from "../../src/net/Resolver.ts"
 import { emailCheck } from "../../src/composite/EmailCheck.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { scanResultSchema } from "../../src/checks/ScanResult.ts"
-import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
+import { EMAIL_SPECS } from "../score/specs.ts"
 import { score } from "../../src/score/Score.ts"
 import { fakeNet } from "../checks/facts.ts"
 

@@ -5,7 +5,7 @@
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
+import { EMAIL_SPECS } from "../score/specs.ts"
 import { call, withTxtDns } from "./harness.ts"
 
 const TXT: Record<string, ReadonlyArray<string>> = {

@@ -17,7 +17,8 @@ const record = (i: number, category: (typeof Categories)[number], points: number
       maxPoints: 5,
       level: "required",
       critical: false,
-      rule: ""
+      rule: "",
+      rank: i
     },
     { status: points === 5 ? "pass" : "fail", points, detail: `detail of check ${i}`, issues }
   )

@@ -2,7 +2,10 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { catalogue } from "../../src/score/Catalogue.ts"
-import { findingIssues } from "../../src/score/Findings.ts"
+import { findingIssues as dmarcFindings } from "../../src/checks/dmarc/Findings.ts"
+import { findingIssues as spfFindings } from "../../src/checks/spf/Findings.ts"
+
+const findingIssues = { ...spfFindings, ...dmarcFindings }
 
 const source = (path: string) => readFileSync(new URL(`../../src/checks/${path}`, import.meta.url), "utf8")
 /** The ids of `add("id", ...)` calls: how Spf.ts and Dmarc.ts record a finding. */

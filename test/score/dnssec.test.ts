@@ -1,7 +1,8 @@
 /** The DNSSEC algorithm rule reads the key sizes the DNSSEC check reports. */
 import { describe, expect, it } from "vitest"
 import type { ScanResult } from "../../src/checks/ScanResult.ts"
-import { dnssecRecords } from "../../src/score/RulesDns.ts"
+import { dnssecRecords } from "../../src/checks/dnssec/Rules.ts"
+import { recordsOfRulings } from "../../src/score/Rules.ts"
 
 const scanWith = (issues: ReadonlyArray<{ severity: string; code: string; message: string }>) =>
   ({
@@ -23,7 +24,8 @@ const scanWith = (issues: ReadonlyArray<{ severity: string; code: string; messag
     }
   }) as unknown as ScanResult
 
-const algorithm = (scan: ScanResult) => dnssecRecords(scan).find((r) => r.id === "dnssec.algorithm")!
+const algorithm = (scan: ScanResult) =>
+  recordsOfRulings(dnssecRecords(scan)).find((r) => r.id === "dnssec.algorithm")!
 
 describe("the DNSSEC algorithm rule", () => {
   it("gives full points to a recommended algorithm with keys of sound size", () => {

@@ -30,7 +30,8 @@ const arbRecord = (i: number) =>
           maxPoints: r.maxPoints,
           level: r.level,
           critical: r.critical,
-          rule: ""
+          rule: "",
+          rank: 0
         },
         {
           status: r.status,
@@ -56,7 +57,8 @@ const asPass = (r: Scored): Scored =>
       maxPoints: r.maxPoints === 0 && r.status !== "pass" ? 0 : r.maxPoints,
       level: r.level,
       critical: r.critical,
-      rule: ""
+      rule: "",
+      rank: 0
     },
     { status: "pass", detail: "fixed" }
   )
@@ -164,7 +166,7 @@ describe("the scoring model", () => {
         const i = k % rs.length
         const r = rs[i]!
         if (r.status !== "fail") return
-        const unknown = scored({ ...r, rule: "" }, { status: "unknown", detail: "" })
+        const unknown = scored({ ...r, rule: "", rank: 0 }, { status: "unknown", detail: "" })
         expect(run(rs.map((x, j) => (j === i ? unknown : x))).percentage).toBeGreaterThanOrEqual(
           run(rs).percentage
         )
@@ -199,7 +201,8 @@ describe("gradeInfo", () => {
     maxPoints,
     level: "required" as const,
     critical,
-    rule: ""
+    rule: "",
+    rank: 0
   })
   it("names the cap and what lifts it", () => {
     const rs = [

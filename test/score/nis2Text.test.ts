@@ -8,10 +8,9 @@ import { describe, expect, it } from "vitest"
 import { catalogue, issueIds } from "../../src/score/Catalogue.ts"
 import { DUTCH_ISSUES, fixText } from "../../src/score/Nis2Fixes.ts"
 import { evidenceCheckIds, MeasureIds, MEASURES } from "../../src/score/Nis2Mapping.ts"
-import { EVIDENCE_TEXT, Languages, MEASURE_TEXT, PHRASES, type Text } from "../../src/score/Nis2Text.ts"
-import { DNS_SPECS } from "../../src/score/RulesDns.ts"
-import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
-import { SECURITY_SPECS } from "../../src/score/RulesSecurity.ts"
+import { Languages, MEASURE_TEXT, PHRASES, type Text } from "../../src/score/Nis2Text.ts"
+import { registry } from "../../src/checks/index.ts"
+import { specsOf } from "../../src/score/Rules.ts"
 
 const texts = (): Array<[string, Text]> => [
   ...MeasureIds.flatMap((id) =>
@@ -20,7 +19,7 @@ const texts = (): Array<[string, Text]> => [
       MEASURE_TEXT[id][k]
     ])
   ),
-  ...Object.entries(EVIDENCE_TEXT).flatMap(([id, t]) =>
+  ...MEASURES.flatMap((m) => m.evidence.map((e) => [e.checkId, e.text] as const)).flatMap(([id, t]) =>
     (["label", "pass", "notApplicable"] as const).map((k): [string, Text] => [`${id}.${k}`, t[k]])
   ),
   ...Object.entries(PHRASES)
@@ -36,28 +35,25 @@ describe("the NIS2 texts", () => {
     }
   })
 
-  it("have a text for every evidence item of the mapping, and none beyond it", () => {
-    expect(Object.keys(EVIDENCE_TEXT).sort()).toEqual([...evidenceCheckIds].sort())
+  it("have a text for every evidence item of the mapping", () => {
+    for (const m of MEASURES)
+      for (const e of m.evidence) expect(e.text.label.en.length, e.checkId).toBeGreaterThan(0)
   })
 
   it("translate the fix of every issue id NIS2 can emit (the whole catalogue)", () => {
     expect(Object.keys(DUTCH_ISSUES).sort()).toEqual([...issueIds].sort())
     for (const id of issueIds) {
-      expect(DUTCH_ISSUES[id].title.trim().length, id).toBeGreaterThan(0)
-      expect(DUTCH_ISSUES[id].description.trim().length, id).toBeGreaterThan(0)
-      expect(DUTCH_ISSUES[id].description, id).not.toBe(catalogue[id].description)
-      expect(fixText(id, "en")).toBe(`${catalogue[id].title} (${id}): ${catalogue[id].description}`)
+      expect(DUTCH_ISSUES[id]!.title.trim().length, id).toBeGreaterThan(0)
+      expect(DUTCH_ISSUES[id]!.description.trim().length, id).toBeGreaterThan(0)
+      expect(DUTCH_ISSUES[id]!.description, id).not.toBe(catalogue[id]!.description)
+      expect(fixText(id, "en")).toBe(`${catalogue[id]!.title} (${id}): ${catalogue[id]!.description}`)
       expect(fixText(id, "nl")).toContain(`(${id})`)
     }
   })
 })
 
 describe("the NIS2 mapping", () => {
-  const recordIds = new Set(
-    [...Object.values(DNS_SPECS), ...Object.values(EMAIL_SPECS), ...Object.values(SECURITY_SPECS)].map(
-      (s) => s.id
-    )
-  )
+  const recordIds = new Set(specsOf(registry).map((s) => s.id))
 
   it("reads only records the score produces, each once, with observable weights summing to 100", () => {
     for (const id of evidenceCheckIds) expect(recordIds, id).toContain(id)

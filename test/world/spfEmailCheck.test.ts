@@ -5,7 +5,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { emailCheck } from "../../src/composite/EmailCheck.ts"
-import { EMAIL_SPECS } from "../../src/score/RulesEmail.ts"
+import { EMAIL_SPECS } from "../score/specs.ts"
 import { ScanWorld } from "./scanWorld.ts"
 
 layer(ScanWorld, { timeout: 60_000 })("email check in the world", (it) => {

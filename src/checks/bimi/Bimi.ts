@@ -16,6 +16,7 @@ import { AuthorityCheckFields, checkAuthority } from "../../records/BimiVmc.ts"
 import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
 import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "../shared/FetchOutcome.ts"
+import { about } from "./About.ts"
 
 export const bimiName = (domain: string, selector = "default") => `${selector}._bimi.${domain}`
 
@@ -351,6 +352,7 @@ export const Bimi = define({
   title: "BIMI",
   category: "email",
   result: BimiResult,
+  about,
   gather: gatherBimi,
   analyse: (gathered: BimiGathered, now: Date) => analyseBimi(gathered, now)
 })

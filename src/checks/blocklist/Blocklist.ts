@@ -17,6 +17,7 @@ import {
   targets
 } from "../shared/MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
+import { about } from "./About.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
 export const expandIPv6 = (text: string): string | null => {
@@ -332,6 +333,7 @@ export const Blocklist = define({
   title: "DNS blocklists",
   category: "security",
   result: BlocklistResult,
+  about,
   gather: Effect.gen(function* () {
     const { dnsblZones } = yield* AppConfig
     const facts = yield* Facts

@@ -11,6 +11,7 @@ import { type CheckStatus, Status } from "../Status.ts"
 import { isTxtError, lookupTxtEach, type TxtOutcome, type TxtSource } from "../shared/TxtOutcome.ts"
 import { DkimKeyStatus, looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
+import { about } from "./About.ts"
 import selectorData from "./dkim-selectors.json" with { type: "json" }
 
 export interface KnownSelector {
@@ -244,6 +245,7 @@ export const Dkim = define({
   title: "DKIM",
   category: "email",
   result: DkimResult,
+  about,
   gather: Effect.flatMap(Facts, (facts) => gatherDkim(facts, facts.domain)),
   analyse: (gathered: DkimGathered) => analyseDkim(gathered)
 })

@@ -23,6 +23,7 @@ import {
   type ParsedDmarc
 } from "../../records/DmarcRecord.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
+import { about } from "./About.ts"
 
 export interface DmarcGathered {
   readonly domain: string
@@ -413,6 +414,7 @@ export const Dmarc = define({
   title: "DMARC",
   category: "email",
   result: DmarcResult,
+  about,
   gather: Effect.flatMap(Facts, (facts) => gatherDmarc(facts, facts.domain)),
   analyse: (gathered: DmarcGathered) => analyseDmarc(gathered)
 })

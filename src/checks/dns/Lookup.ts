@@ -9,6 +9,7 @@ import { joinTxt } from "../../net/DnsWire.ts"
 import { DateTime } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts } from "../Facts.ts"
+import { about } from "./About.ts"
 
 /** The types asked when the caller names none (SPEC: "default all types"). */
 export const DEFAULT_TYPES: ReadonlyArray<RecordType> = [
@@ -143,6 +144,7 @@ export const Lookup = define({
   title: "DNS records",
   category: "dns",
   result: LookupResult,
+  about,
   gather: gatherTypes(DEFAULT_TYPES),
   analyse
 })

@@ -16,6 +16,7 @@ import { Facts, type FactsShape } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { ChainEntry, chainOf } from "./Chain.ts"
 import { Issue, Nsec3Param, nsec3Verdict, optOutOf } from "./Nsec3.ts"
+import { about } from "./About.ts"
 
 export { ChainEntry } from "./Chain.ts"
 
@@ -357,6 +358,7 @@ export const Dnssec = define({
   title: "DNSSEC",
   category: "dnssec",
   result: DnssecResult,
+  about,
   gather,
   analyse
 })

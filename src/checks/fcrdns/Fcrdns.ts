@@ -19,6 +19,7 @@ import {
   targets
 } from "../shared/MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { about } from "./About.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
 export const DESCRIPTION =
@@ -240,6 +241,7 @@ export const Fcrdns = define({
   title: "Forward-confirmed reverse DNS of the mail servers",
   category: "dns",
   result: FcrdnsReport,
+  about,
   gather: Effect.gen(function* () {
     const facts = yield* Facts
     const servers = yield* facts.get(MailServers)

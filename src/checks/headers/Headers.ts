@@ -15,6 +15,7 @@ import { isHtml, metaPolicies, metaReferrer } from "../csp/CspExtract.ts"
 import { PageCsp, readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../Facts.ts"
 import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp, judgeReferrer } from "./Judges.ts"
+import { about } from "./About.ts"
 
 export {
   INSPECTED,
@@ -341,6 +342,7 @@ export const Headers = define({
   title: "Security headers",
   category: "security",
   result: HeadersResult,
+  about,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: HeadersGathered }, now) =>
     analyse(domain, gathered, now)

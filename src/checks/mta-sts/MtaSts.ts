@@ -22,6 +22,7 @@ import {
 } from "../../records/MtaStsPolicy.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
 import { analyseTlsRpt, tlsRptName, TlsRptResult } from "./TlsRpt.ts"
+import { about } from "./About.ts"
 
 /** RFC 8461 3.3 leaves the cap to senders; 64 KiB is generous for a few lines of text. */
 export const POLICY_MAX_BYTES = 64 * 1024
@@ -306,6 +307,7 @@ export const MtaSts = define({
   title: "MTA-STS",
   category: "email",
   result: MtaStsResult,
+  about,
   gather: gatherMtaSts,
   analyse: (gathered: MtaStsGathered) => analyseMtaSts(gathered)
 })

@@ -13,6 +13,7 @@ import { Spf, type SpfResult } from "../spf/Spf.ts"
 import { Fcrdns, type FcrdnsReport } from "../fcrdns/Fcrdns.ts"
 import { SmtpTls, type SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
 import { type CheckStatus, Status } from "../Status.ts"
+import { about } from "./About.ts"
 
 /** One upstream verdict, reduced to what the rules need. */
 export interface Verdict {
@@ -335,6 +336,7 @@ export const SenderRequirements = define({
   title: "Mailbox-provider sender requirements",
   category: "email",
   result: SenderRequirementsResult,
+  about,
   // One fiber awaits the five verdicts in turn (needAll), not a fiber each.
   gather: Effect.zipWith(
     Facts,

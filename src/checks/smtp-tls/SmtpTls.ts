@@ -21,6 +21,7 @@ import {
   unresolvedHosts
 } from "../shared/MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { about } from "./About.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
 export const EXPIRY_WARNING_DAYS = 14
@@ -345,6 +346,7 @@ export const SmtpTls = define({
   title: "SMTP TLS",
   category: "security",
   result: SmtpTlsResult,
+  about,
   gather: Effect.gen(function* () {
     const facts = yield* Facts
     const servers = yield* facts.get(MailServers)

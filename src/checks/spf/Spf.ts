@@ -13,6 +13,7 @@ import { gather as gatherGraph, type SpfFetch } from "./SpfGraph.ts"
 import { walk } from "./SpfWalk.ts"
 import { SpfNode } from "./SpfNode.ts"
 import { isSpfRecord, selectSpf, SpfProblem } from "../../records/SpfParse.ts"
+import { about } from "./About.ts"
 
 export const SpfPolicy = Schema.Literal("fail", "softfail", "neutral", "pass", "none", "unknown")
 export type SpfPolicy = typeof SpfPolicy.Type
@@ -275,6 +276,7 @@ export const Spf = define({
   title: "SPF",
   category: "email",
   result: SpfResult,
+  about,
   gather: Effect.flatMap(Facts, (facts) =>
     Effect.map(facts.get(SpfGraph), (fetch) => ({ domain: facts.domain, fetch }))
   ),

@@ -22,6 +22,7 @@ import { Facts } from "../Facts.ts"
 import { IMPLICIT_DESCRIPTION, MailServers, MX_BOGUS } from "../shared/MailServers.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { DaneHost, DaneSummary, summarise, tlsaName, verifyHost } from "./Dane.ts"
+import { about } from "./About.ts"
 
 /** What `gather` collects: the MX hosts, each with its TLSA lookup and, when it has records, its sessions. */
 export interface TlsaFacts {
@@ -266,6 +267,7 @@ export const Tlsa = define({
   title: "DANE (TLSA for SMTP)",
   category: "security",
   result: TlsaResult,
+  about,
   gather: Effect.gen(function* () {
     const facts = yield* Facts
     const servers = yield* facts.get(MailServers)

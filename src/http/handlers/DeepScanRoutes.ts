@@ -6,24 +6,11 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { NotFound, TooManyRequests } from "../../api/Errors.ts"
-import { type DeepScanState, type DeepScanType, DeepScans } from "../../jobs/DeepScans.ts"
+import { type DeepScanAccepted, type DeepScanType, DeepScans } from "../../jobs/DeepScans.ts"
 import { clientAddress } from "../edge/ClientAddress.ts"
 import { Limits } from "../edge/Limits.ts"
 import type { Reading } from "../edge/RateLimit.ts"
 import { publicBaseUrl } from "../edge/PublicUrl.ts"
-
-const deepState = (s: DeepScanState) => ({
-  success: s.status !== "failed",
-  scan_id: s.scanId,
-  domain: s.domain,
-  type: s.type,
-  status: s.status,
-  estimated_time: s.estimatedSeconds,
-  startedAt: s.startedAt,
-  completedAt: s.completedAt,
-  result: s.result,
-  error: s.error
-})
 
 /**
  * The routes, with their per-client limit. Deep scans are the heaviest work a caller can start: a
@@ -43,16 +30,16 @@ export const deepScanRoutes = Effect.map(Limits, (limits) => {
           return taken.retryAfterS
         })
         .pipe(Effect.ensuring(Effect.suspend(() => limits.advertise("deepScan", client, now, taken))))
-      const location = `${yield* publicBaseUrl}/scan/deep/${encodeURIComponent(state.scanId)}`
+      const location = `${yield* publicBaseUrl}/scan/deep/${encodeURIComponent(state.scan_id)}`
       yield* HttpApp.appendPreResponseHandler((_request, response) =>
         Effect.succeed(HttpServerResponse.setHeader(response, "Location", location))
       )
       return {
-        success: state.status !== "failed",
-        scan_id: state.scanId,
+        success: state.success,
+        scan_id: state.scan_id,
         status: state.status,
-        estimated_time: state.estimatedSeconds
-      }
+        estimated_time: state.estimated_time
+      } satisfies DeepScanAccepted
     }).pipe(
       Effect.catchTag("DeepScanRefused", (e) =>
         Effect.fail(
@@ -69,7 +56,7 @@ export const deepScanRoutes = Effect.map(Limits, (limits) => {
       Effect.flatMap((state) =>
         state === undefined
           ? Effect.fail(new NotFound({ error: `no deep scan with id ${scanId}` }))
-          : Effect.succeed(deepState(state))
+          : Effect.succeed(state)
       )
     )
 

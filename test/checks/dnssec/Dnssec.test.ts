@@ -9,7 +9,8 @@ import { parseData } from "../../../src/net/DnsWire.ts"
 import type { DnskeyData } from "../../../src/records/DnsRdata.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { runFake } from "../facts.ts"
-import { dnssecRecords } from "../../../src/score/RulesDns.ts"
+import { dnssecRecords } from "../../../src/checks/dnssec/Rules.ts"
+import { recordsOfRulings } from "../../../src/score/Rules.ts"
 
 // Vectors from ldns-keygen / ldns-key2ds and RFC 4034 5.4.
 const KSK =
@@ -188,7 +189,7 @@ describe("Dnssec gather + analyse", () => {
       expect(underSigned).toMatchObject({ signed: false, parentSigned: true })
       // The score: failed under a signed parent, not applicable under an unsigned one.
       const records = (result: typeof underSigned) =>
-        dnssecRecords({ checks: { dnssec: { status: "done", result } } } as never)
+        recordsOfRulings(dnssecRecords({ checks: { dnssec: { status: "done", result } } } as never))
           .filter((r) => r.id === "dnssec.signed" || r.id === "dnssec.valid")
           .map((r) => r.status)
       expect(records(underSigned)).toEqual(["fail", "fail"])

@@ -1,0 +1,216 @@
+/**
+ * What a check declares about itself besides `gather` and `analyse` (DESIGN.md "A check"): its
+ * scoring rules, its report section, its batch/CSV columns, the NIS2 measures it evidences and the
+ * deep-scan types that include it. The score, the reports, the batch and the jobs read these from
+ * the registry (`checks/index.ts`) and hold no table of their own, so adding a check is its folder
+ * and one registry line (docs/architecture.md "Adding a check").
+ *
+ * Lists that readers show in a fixed order (a category's rules, the report's sections, the CSV's
+ * columns, a NIS2 measure's evidence) carry a `rank`: readers sort by it, so a check slots in
+ * wherever its rank puts it without the registry's order deciding how a report reads.
+ */
+import { Schema } from "effect"
+import type { Category } from "./Check.ts"
+import type { CheckOutcome } from "./ScanResult.ts"
+import type { EvidenceText } from "./Nis2Evidence.ts"
+import type { Severity } from "./Status.ts"
+
+export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
+export type RecordStatus = typeof RecordStatus.Type
+export const Level = Schema.Literal("required", "recommended", "info")
+export type Level = typeof Level.Type
+
+/** One scoring rule: a score record's id, what it weighs and what earns it (docs/scoring.md). */
+export interface Spec {
+  readonly id: string
+  readonly title: string
+  readonly category: Category
+  readonly maxPoints: number
+  readonly level: Level
+  readonly critical?: boolean
+  /** One sentence: what earns the points (docs/scoring.md's table is checked against it). */
+  readonly rule: string
+  /** Where the record stands among its category's records (scores and reports list them by rank). */
+  readonly rank: number
+}
+
+/** A rule's judgement of one scan. */
+export interface Verdict {
+  readonly status: RecordStatus
+  readonly points?: number
+  readonly detail: string
+  /** Catalogue ids of what the rule found wrong. */
+  readonly issues?: ReadonlyArray<string>
+  readonly fatal?: boolean
+}
+
+/** A rule and its verdict: `score/` turns it into a scored record. */
+export interface Ruling {
+  readonly spec: Spec
+  readonly verdict: Verdict
+}
+
+export const scored = (spec: Spec, verdict: Verdict): Ruling => ({ spec, verdict })
+
+export const pass = (detail: string): Verdict => ({ status: "pass", detail })
+export const fail = (detail: string, ...issues: Array<string>): Verdict => ({
+  status: "fail",
+  detail,
+  issues
+})
+export const partial = (points: number, detail: string, ...issues: Array<string>): Verdict => ({
+  status: "partial",
+  points,
+  detail,
+  issues
+})
+export const unknown = (detail: string): Verdict => ({ status: "unknown", detail })
+export const notApplicable = (detail: string): Verdict => ({ status: "not-applicable", detail })
+
+/**
+ * What a rule reads of a check's outcome: a full scan's `CheckOutcome`, or the same three fields
+ * built by a composite that ran the check itself (`GET /email/check`).
+ */
+export type Judged<A> = Pick<CheckOutcome<A>, "status" | "reason" | "result">
+
+/** The result of a check that finished, or the verdict `unknown` with the Scanner's reason. */
+export const judge = <A>(outcome: Judged<A> | undefined, f: (result: A) => Verdict): Verdict =>
+  outcome === undefined
+    ? unknown("the check did not run")
+    : outcome.status === "unknown" || outcome.result === null
+      ? unknown(`the check could not finish: ${outcome.reason ?? "no result"}`)
+      : f(outcome.result)
+
+/**
+ * A check's scoring rules: their specs, and the function that judges a scan with them. `judge`
+ * reads the scan's outcomes by check id (`scan.checks`), its own and those of the checks it builds
+ * on; each check types its own input, so the registry holds them erased.
+ */
+export interface Rules {
+  readonly specs: ReadonlyArray<Spec>
+  // Each check reads the outcomes it needs under its own precise type: erased here.
+  readonly judge: (scan: { readonly checks: any }) => ReadonlyArray<Ruling>
+}
+
+/** The check's section of the Everything Report (and its PDF and markdown). */
+export interface Section {
+  /** The section's key in the report (`sections.<key>`). */
+  readonly key: string
+  readonly title: string
+  /** Where the section stands in the report (the quick score comes first, NIS2 last). */
+  readonly rank: number
+  /** Citation keys of the section's primary sources (report/Citations.ts). */
+  readonly sources: ReadonlyArray<string>
+  /** Fields of the result shown as facts (objects are shown one level deep). */
+  readonly facts: ReadonlyArray<string>
+  /** The generator endpoint that writes the fix, if any. */
+  readonly generator: string | null
+  /** What this section shows beyond every section's fields (SPF: its lookup graph), if anything. */
+  readonly extra?: SectionExtra
+}
+
+/** Fields a section adds, and how they are read from the check's result (null: no result). */
+export interface SectionExtra {
+  readonly fields: Schema.Struct.Fields
+  // Each check reads its own result type: erased here, as `Rules.judge`'s input is.
+  readonly of: (result: any) => object
+}
+
+/**
+ * A batch/CSV column: the worst status among the score records it names (docs/batch.md), so "pass"
+ * means every one of them passed.
+ */
+export interface Column {
+  readonly name: string
+  readonly rank: number
+  readonly records: ReadonlyArray<string>
+}
+
+/** The measures of Article 21(2)(a)-(j) of Directive (EU) 2022/2555. */
+export const MeasureIds = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"] as const
+export type MeasureId = (typeof MeasureIds)[number]
+
+/**
+ * A score record as evidence for a measure of Article 21(2) of Directive (EU) 2022/2555 (NIS2).
+ * `weight` is its share within the measure; `passAt` the fraction of the record's points that
+ * counts as passing (default 1: only a full pass).
+ */
+export interface Evidence {
+  readonly measure: MeasureId
+  readonly record: string
+  readonly weight: number
+  readonly passAt?: number
+  /** Where the item stands among the measure's evidence. */
+  readonly rank: number
+  /** The item's label and details, in every language of the scorecard. */
+  readonly text: EvidenceText
+}
+
+export const DeepScanTypes = ["mail", "web"] as const
+export type DeepScanType = (typeof DeepScanTypes)[number]
+
+/** One entry of the issue catalogue, without its id (the key it is stored under). */
+export interface Entry {
+  readonly category: Category
+  readonly severity: Severity
+  /** One of the generators (`src/generate/`: SPF, DMARC, TLSA, security headers) writes the fix. */
+  readonly fixable: boolean
+  readonly title: string
+  readonly description: string
+}
+
+export const e = (
+  category: Category,
+  severity: Severity,
+  fixable: boolean,
+  title: string,
+  description: string
+): Entry => ({ category, severity, fixable, title, description })
+
+/** The knowledge base's entry on an issue: what its catalogue entry does not already say. */
+export interface Advice {
+  /** Further explanation, appended to the catalogue's description. */
+  readonly detail?: string
+  /** What happens to the domain's mail or visitors while the issue stays. */
+  readonly impact: string
+  /** What to do about it. */
+  readonly recommendation: string
+}
+
+/** Everything a registered check declares besides gather/analyse. */
+export interface About {
+  readonly rules: Rules
+  /** The issues its rules and findings report, under catalogue ids no other check uses. */
+  readonly issues: Readonly<Record<string, Entry>>
+  /** The knowledge base's advice on each of its issues (the same ids). */
+  readonly advice: Readonly<Record<string, Advice>>
+  readonly section: Section
+  readonly columns: ReadonlyArray<Column>
+  readonly nis2: ReadonlyArray<Evidence>
+  /** The deep scans (`POST /scan/deep`) that run this check. */
+  readonly deepScans: ReadonlyArray<DeepScanType>
+  /**
+   * The issues its result's own findings report beyond its rules' (SPF: a record close to the
+   * lookup limit; DMARC: `sp=none`), costing no points; none when absent.
+   */
+  // Each check reads its own result type: erased here, as `Rules.judge`'s input is.
+  readonly findings?: (result: any) => ReadonlyArray<string>
+  /**
+   * Its rules whose `unknown` is, for this result, an answer rather than a question left unanswered
+   * (DKIM: no key under the selectors we know, which cannot be listed); none when absent.
+   */
+  readonly settledUnknowns?: (result: any) => ReadonlyArray<string>
+}
+
+/** The catalogue issues of `found` by a check's finding -> issue table (unlisted ids are left out). */
+export const findingsOf = (
+  table: Readonly<Record<string, string | null>>,
+  found: ReadonlyArray<{ readonly id: string }>
+): ReadonlyArray<string> =>
+  found.flatMap((f) => {
+    const id = table[f.id]
+    return id ? [id] : []
+  })
+
+/** The rules of a check that is shown but never scored (its section still presents its result). */
+export const noRules: Rules = { specs: [], judge: () => [] }

@@ -1,0 +1,31 @@
+/** What the BIMI check declares besides gather and analyse (checks/Declaration.ts). */
+import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
+import { BIMI_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  section: {
+    key: "bimi",
+    title: "BIMI",
+    rank: 80,
+    sources: ["bimi"],
+    facts: [
+      "status",
+      "exists",
+      "valid",
+      "record",
+      "logoUrl",
+      "authorityUrl",
+      "warnings",
+      "issues",
+      "trademarkNote"
+    ],
+    generator: null
+  },
+  columns: [],
+  nis2: [],
+  deepScans: ["mail"]
+}

@@ -1,0 +1,37 @@
+/** What the blocklist check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_MAIL, item } from "../Nis2Evidence.ts"
+import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
+import { BLOCKLIST_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  section: {
+    key: "blocklists",
+    title: "DNS blocklists",
+    rank: 120,
+    sources: ["rfc5782"],
+    facts: ["status", "summary", "issues"],
+    generator: null
+  },
+  columns: [],
+  nis2: [
+    {
+      measure: "g",
+      record: BLOCKLIST_SPECS.blocklist.id,
+      weight: 2,
+      rank: 60,
+      text: item(
+        { en: "Mail servers not blocklisted", nl: "Mailservers niet op blokkadelijsten" },
+        {
+          en: "No mail server address is on a DNS blocklist.",
+          nl: "Geen adres van een mailserver staat op een DNS-blokkadelijst."
+        },
+        NO_MAIL
+      )
+    }
+  ],
+  deepScans: ["mail"]
+}

@@ -1,0 +1,58 @@
+/** The rule of the blocklist check (docs/scoring.md): no mail server address listed. */
+import type { ScanResult } from "../ScanResult.ts"
+import {
+  fail,
+  judge,
+  notApplicable,
+  partial,
+  pass,
+  type Rules,
+  type Ruling,
+  scored,
+  type Spec,
+  unknown,
+  type Verdict
+} from "../Declaration.ts"
+import { silentImplicitMx } from "../dns/Rules.ts"
+
+const spec = (s: Spec): Spec => s
+
+export const BLOCKLIST_SPECS = {
+  blocklist: spec({
+    id: "security.blocklist",
+    title: "Blocklists",
+    category: "security",
+    maxPoints: 5,
+    level: "required",
+    critical: true,
+    rule: "No MX address on a high-severity blocklist (medium or low listings: 3)",
+    rank: 40
+  })
+} as const
+
+const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+  const c = scan.checks
+  const silent = silentImplicitMx(scan)
+  const blocklist = judge(c.blocklist, (b): Verdict => {
+    if (b.mailServers.length === 0) return notApplicable("no mail servers")
+    if (silent)
+      return notApplicable("no MX, and nothing answers SMTP at the domain's own address (implicit MX)")
+    const hits = b.mailServers.flatMap((m) =>
+      m.blacklistResult.blacklists.filter((z) => z.listed).map((z) => ({ m, z }))
+    )
+    if (hits.some((h) => h.z.severity === "high"))
+      return fail(`listed: ${[...new Set(hits.map((h) => h.z.name))].join(", ")}`, "blocklisted")
+    if (hits.length > 0)
+      return partial(
+        3,
+        `listed on lower-severity lists: ${hits.map((h) => h.z.name).join(", ")}`,
+        "blocklisted"
+      )
+    return b.summary.unknownLookups > 0
+      ? unknown(`${b.summary.unknownLookups} blocklist lookup(s) failed`)
+      : pass(`${b.summary.serversChecked} address(es) not listed`)
+  })
+  return [scored(BLOCKLIST_SPECS.blocklist, blocklist)]
+}
+
+export const rules: Rules = { specs: Object.values(BLOCKLIST_SPECS), judge: records }

@@ -1,0 +1,54 @@
+/** The rule of the DKIM check (docs/scoring.md): a valid key under a known selector. */
+import {
+  judge,
+  type Judged,
+  notApplicable,
+  partial,
+  pass,
+  type Rules,
+  type Ruling,
+  scored,
+  type Spec,
+  unknown
+} from "../Declaration.ts"
+import type { DkimResult } from "./Dkim.ts"
+import type { MtaStsResult } from "../mta-sts/MtaSts.ts"
+
+const spec = (s: Spec): Spec => s
+
+/** DKIM's own "unknown": a search that found nothing, not a lookup that failed (RFC 6376 3.6.2.1). */
+export const DKIM_NOT_FOUND = "no key under the selectors we know (DKIM cannot be listed)"
+
+export const DKIM_SPECS = {
+  dkim: spec({
+    id: "email.dkim",
+    title: "DKIM",
+    category: "email",
+    maxPoints: 5,
+    level: "required",
+    rule: "A valid key under a known selector: 2048-bit RSA or Ed25519 5, weaker 3; none found is unknown (selectors cannot be listed)",
+    rank: 60
+  })
+} as const
+
+const records = (scan: {
+  readonly checks: { readonly dkim: Judged<DkimResult>; readonly "mta-sts": Judged<MtaStsResult> }
+}): ReadonlyArray<Ruling> => {
+  const c = scan.checks
+  const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("") : notApplicable("")))
+  const receivesNoMail = nullMx.status === "pass"
+  const dkim = judge(c.dkim, (k) => {
+    const valid = k.selectorsFound.filter((s) => s.valid && !s.revoked)
+    if (valid.length > 0) {
+      const strong = valid.some((s) => s.keyType.toLowerCase() === "ed25519" || (s.keyLength ?? 0) >= 2048)
+      return strong
+        ? pass(`${valid.length} valid key(s)`)
+        : partial(3, "only keys below 2048 bits", "dkim_weak_key")
+    }
+    if (receivesNoMail) return notApplicable("null MX and no DKIM key")
+    return k.discovery === "unknown" ? unknown("the selector lookups failed") : unknown(DKIM_NOT_FOUND)
+  })
+  return [scored(DKIM_SPECS.dkim, dkim)]
+}
+
+export const rules: Rules = { specs: Object.values(DKIM_SPECS), judge: records }

@@ -1,0 +1,77 @@
+/** What the DMARC check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_MAIL, item } from "../Nis2Evidence.ts"
+import { findings } from "./Findings.ts"
+import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
+import { DMARC_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  section: {
+    key: "dmarc",
+    title: "DMARC",
+    rank: 70,
+    sources: ["rfc7489"],
+    facts: [
+      "status",
+      "exists",
+      "valid",
+      "record",
+      "policy",
+      "subdomainPolicy",
+      "pct",
+      "rua",
+      "ruf",
+      "adkim",
+      "aspf",
+      "warnings",
+      "issues"
+    ],
+    generator: "POST /email/dmarc/generate"
+  },
+  columns: [{ name: "dmarc", rank: 20, records: [DMARC_SPECS.dmarcValid.id, DMARC_SPECS.dmarcPolicy.id] }],
+  nis2: [
+    {
+      measure: "b",
+      record: DMARC_SPECS.dmarcRua.id,
+      weight: 1,
+      rank: 10,
+      text: item(
+        { en: "DMARC aggregate reports (rua)", nl: "DMARC-verzamelrapporten (rua)" },
+        {
+          en: "The DMARC record asks for aggregate reports.",
+          nl: "Het DMARC-record vraagt om verzamelrapporten."
+        },
+        NO_MAIL
+      )
+    },
+    {
+      measure: "g",
+      record: DMARC_SPECS.dmarcValid.id,
+      weight: 1,
+      rank: 30,
+      text: item(
+        { en: "Valid DMARC record", nl: "Geldig DMARC-record" },
+        { en: "The DMARC record parses (RFC 7489).", nl: "Het DMARC-record is correct (RFC 7489)." }
+      )
+    },
+    {
+      measure: "g",
+      record: DMARC_SPECS.dmarcPolicy.id,
+      weight: 3,
+      passAt: 0.75,
+      rank: 40,
+      text: item(
+        { en: "DMARC enforces (quarantine or reject)", nl: "DMARC dwingt af (quarantine of reject)" },
+        {
+          en: "The DMARC policy quarantines or rejects spoofed mail.",
+          nl: "Het DMARC-beleid zet vervalste mail in quarantaine of weigert die."
+        }
+      )
+    }
+  ],
+  deepScans: ["mail"],
+  findings
+}

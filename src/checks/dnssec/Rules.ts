@@ -1,0 +1,147 @@
+/** The rules of the DNSSEC check (docs/scoring.md): signed, validating, algorithm, NSEC3, signatures. */
+import type { ScanResult } from "../ScanResult.ts"
+import {
+  fail,
+  judge,
+  notApplicable,
+  partial,
+  pass,
+  type Rules,
+  type Ruling,
+  scored,
+  type Spec,
+  unknown,
+  type Verdict
+} from "../Declaration.ts"
+
+const spec = (s: Spec): Spec => s
+
+export const DNSSEC_SPECS = {
+  signed: spec({
+    id: "dnssec.signed",
+    title: "DNSSEC signed",
+    category: "dnssec",
+    maxPoints: 5,
+    level: "recommended",
+    rule: "The zone has DNSKEY records and a DS in its parent; not applicable under an unsigned parent (TLD)",
+    rank: 10
+  }),
+  valid: spec({
+    id: "dnssec.valid",
+    title: "DNSSEC validates",
+    category: "dnssec",
+    maxPoints: 5,
+    level: "required",
+    rule: "Validating resolvers reach `secure`; bogus is fatal (grade F); an unsigned zone fails, unless its parent (TLD) is unsigned: then not applicable",
+    rank: 20
+  }),
+  algorithm: spec({
+    id: "dnssec.algorithm",
+    title: "DNSSEC algorithm",
+    category: "dnssec",
+    maxPoints: 3,
+    level: "recommended",
+    rule: "RFC 8624 MUST/RECOMMENDED algorithm (8, 13, 14, 15), every RSA key at least 2048 bits (2 of 3 points below); not applicable when unsigned",
+    rank: 30
+  }),
+  nsec3: spec({
+    id: "dnssec.nsec3",
+    title: "NSEC3 parameters",
+    category: "dnssec",
+    maxPoints: 1,
+    level: "recommended",
+    rule: "NSEC, or NSEC3 with 0 iterations and no salt (RFC 9276); not applicable when unsigned",
+    rank: 40
+  }),
+  rrsig: spec({
+    id: "dnssec.rrsig",
+    title: "Signature validity",
+    category: "dnssec",
+    maxPoints: 1,
+    level: "recommended",
+    rule: "No RRSIG expired or expiring within 7 days; not applicable when unsigned",
+    rank: 50
+  })
+} as const
+
+/** Under an unsigned parent (an unsigned TLD) a zone cannot have a chain of trust: nothing to judge. */
+const cannotSign = (r: { readonly signed: boolean; readonly parentSigned: boolean | null }) =>
+  !r.signed && r.parentSigned === false
+
+export const dnssecRecords = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+  const d = scan.checks.dnssec
+  const parentUnsigned = notApplicable("the parent zone is not signed, so DNSSEC cannot be deployed under it")
+  const unsignedOr = (f: (r: NonNullable<typeof d.result>) => Verdict) =>
+    judge(d, (r) =>
+      r.state === "unknown"
+        ? unknown("the resolver could not be asked")
+        : !r.signed
+          ? notApplicable("the zone is not signed")
+          : f(r)
+    )
+  return [
+    scored(
+      DNSSEC_SPECS.signed,
+      judge(d, (r) =>
+        r.state === "unknown"
+          ? unknown("the resolver could not be asked")
+          : r.signed
+            ? pass(`zone ${r.zone} is signed`)
+            : cannotSign(r)
+              ? parentUnsigned
+              : fail("the zone is not signed", "dnssec_unsigned")
+      )
+    ),
+    scored(
+      DNSSEC_SPECS.valid,
+      judge(d, (r) =>
+        r.state === "secure"
+          ? pass("validating resolvers answer secure")
+          : r.state === "bogus"
+            ? { status: "fail", detail: "validation fails (bogus)", issues: ["dnssec_bogus"], fatal: true }
+            : r.state === "insecure"
+              ? cannotSign(r)
+                ? parentUnsigned
+                : fail("not signed, so nothing validates", "dnssec_unsigned")
+              : unknown("the resolver could not be asked")
+      )
+    ),
+    scored(
+      DNSSEC_SPECS.algorithm,
+      unsignedOr((r) =>
+        r.rrsig.algorithmSecurity === "modern"
+          ? r.issues.some((i) => i.code === "dnskey-rsa-short")
+            ? partial(2, "an RSA key below 2048 bits (NIST SP 800-57)", "dnssec_rsa_key_short")
+            : pass("RFC 8624 recommended algorithm")
+          : r.rrsig.algorithmSecurity === "unknown"
+            ? unknown("the algorithm could not be read")
+            : r.rrsig.algorithmSecurity === "acceptable"
+              ? partial(2, "an algorithm RFC 8624 allows but does not recommend", "dnssec_weak_algorithm")
+              : fail(`${r.rrsig.algorithmSecurity} algorithm (RFC 8624)`, "dnssec_weak_algorithm")
+      )
+    ),
+    scored(
+      DNSSEC_SPECS.nsec3,
+      unsignedOr((r) =>
+        !r.nsec3param.exists || r.nsec3param.rfc9276Compliant
+          ? pass(r.nsec3param.exists ? "NSEC3 with 0 iterations and no salt" : "NSEC")
+          : fail(
+              `NSEC3 with ${r.nsec3param.iterations} iterations, salt '${r.nsec3param.salt}'`,
+              "dnssec_nsec3_iterations"
+            )
+      )
+    ),
+    scored(
+      DNSSEC_SPECS.rrsig,
+      unsignedOr((r) => {
+        if (!r.rrsig.exists) return unknown("no signatures could be read")
+        const soon = r.rrsig.records.filter((s) => s.isExpired || s.daysUntilExpiry < 7)
+        return soon.length === 0
+          ? pass("every signature valid for 7 days or more")
+          : fail(`${soon.length} signature(s) expired or expiring within 7 days`, "dnssec_rrsig_expiring")
+      })
+    )
+  ]
+}
+
+export const rules: Rules = { specs: Object.values(DNSSEC_SPECS), judge: dnssecRecords }

@@ -1,0 +1,51 @@
+/** What the FCrDNS check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_MAIL, item } from "../Nis2Evidence.ts"
+import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
+import { FCRDNS_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  section: {
+    key: "fcrdns",
+    title: "Forward-confirmed reverse DNS",
+    rank: 110,
+    sources: ["rfc1912", "m3aawg"],
+    facts: ["description", "result"],
+    generator: null
+  },
+  columns: [],
+  nis2: [
+    {
+      measure: "g",
+      record: FCRDNS_SPECS.ptr.id,
+      weight: 1,
+      rank: 70,
+      text: item(
+        { en: "Reverse DNS of the mail servers", nl: "Reverse DNS van de mailservers" },
+        {
+          en: "Every mail server address has a PTR record.",
+          nl: "Elk adres van een mailserver heeft een PTR-record."
+        },
+        NO_MAIL
+      )
+    },
+    {
+      measure: "g",
+      record: FCRDNS_SPECS.fcrdns.id,
+      weight: 1,
+      rank: 80,
+      text: item(
+        { en: "Forward-confirmed reverse DNS", nl: "Voorwaarts bevestigde reverse DNS" },
+        {
+          en: "The PTR name of every mail server address resolves back to it.",
+          nl: "De PTR-naam van elk adres van een mailserver verwijst terug naar dat adres."
+        },
+        NO_MAIL
+      )
+    }
+  ],
+  deepScans: ["mail"]
+}

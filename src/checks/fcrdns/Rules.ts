@@ -1,0 +1,72 @@
+/** The rules of the FCrDNS check (docs/scoring.md): reverse DNS of the mail servers, and its confirmation. */
+import type { ScanResult } from "../ScanResult.ts"
+import {
+  fail,
+  judge,
+  notApplicable,
+  pass,
+  type Rules,
+  type Ruling,
+  scored,
+  type Spec,
+  unknown,
+  type Verdict
+} from "../Declaration.ts"
+import { SILENT_IMPLICIT_MX, silentImplicitMx } from "../dns/Rules.ts"
+
+const spec = (s: Spec): Spec => s
+
+export const FCRDNS_SPECS = {
+  ptr: spec({
+    id: "dns.ptr",
+    title: "Reverse DNS of the mail servers",
+    category: "dns",
+    maxPoints: 2,
+    level: "recommended",
+    rule: "Every MX address has a PTR record",
+    rank: 40
+  }),
+  fcrdns: spec({
+    id: "dns.fcrdns",
+    title: "Forward-confirmed reverse DNS",
+    category: "dns",
+    maxPoints: 3,
+    level: "recommended",
+    rule: "A PTR name of every MX address resolves back to it",
+    rank: 50
+  })
+} as const
+
+const fcrdnsRecords = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+  const c = scan.checks
+  const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("null MX") : notApplicable("")))
+  const fc = judge(c.fcrdns, (f) => {
+    const rs = f.result.results
+    if (!f.result.checked || rs.length === 0) return notApplicable("no mail server addresses to check")
+    if (rs.some((r) => r.status === "unknown" && r.ptrRecords.length === 0))
+      return unknown("a PTR lookup failed")
+    const noPtr = rs.filter((r) => r.ptrRecords.length === 0)
+    return noPtr.length === 0
+      ? pass(`every MX address (${rs.length}) has a PTR`)
+      : fail(`no PTR for ${noPtr.map((r) => r.ip).join(", ")}`, "ptr_missing")
+  })
+  const confirmed = judge(c.fcrdns, (f) => {
+    const rs = f.result.results
+    if (!f.result.checked || rs.length === 0) return notApplicable("no mail server addresses to check")
+    // Without a PTR there is nothing to confirm: the fix is the PTR (dns.ptr), one issue, not two.
+    if (rs.some((r) => r.ptrRecords.length === 0 && r.status !== "unknown"))
+      return fail("an MX address has no PTR to confirm", "ptr_missing")
+    const bad = rs.filter((r) => r.forwardConfirmed === false)
+    if (bad.length > 0)
+      return fail(`not forward-confirmed: ${bad.map((r) => r.ip).join(", ")}`, "fcrdns_mismatch")
+    return rs.some((r) => r.forwardConfirmed === null)
+      ? unknown("a reverse or forward lookup failed")
+      : pass("every MX address is forward-confirmed")
+  })
+  const silent = silentImplicitMx(scan)
+  const gate = (v: Verdict) =>
+    nullMx.status === "pass" ? notApplicable("null MX") : silent ? notApplicable(SILENT_IMPLICIT_MX) : v
+  return [scored(FCRDNS_SPECS.ptr, gate(fc)), scored(FCRDNS_SPECS.fcrdns, gate(confirmed))]
+}
+
+export const rules: Rules = { specs: Object.values(FCRDNS_SPECS), judge: fcrdnsRecords }

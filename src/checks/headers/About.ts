@@ -1,0 +1,112 @@
+/** What the headers check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_WEB, item } from "../Nis2Evidence.ts"
+import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
+import { HEADERS_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  section: {
+    key: "webSecurity",
+    title: "Web security",
+    rank: 140,
+    sources: ["rfc6797", "rfc7034", "csp3", "fetch_nosniff", "referrer_policy"],
+    facts: [
+      "url",
+      "finalUrl",
+      "statusCode",
+      "httpsAvailable",
+      "headerFetchTimedOut",
+      "missing",
+      "warnings",
+      "note",
+      "fetchError",
+      "certificateError"
+    ],
+    generator: "POST /security-headers/generate"
+  },
+  columns: [],
+  nis2: [
+    {
+      measure: "e",
+      record: HEADERS_SPECS.xcto.id,
+      weight: 1,
+      rank: 40,
+      text: item(
+        { en: "X-Content-Type-Options header", nl: "X-Content-Type-Options-header" },
+        { en: "The web site sends nosniff.", nl: "De website stuurt nosniff." },
+        NO_WEB
+      )
+    },
+    {
+      measure: "e",
+      record: HEADERS_SPECS.frame.id,
+      weight: 1,
+      rank: 50,
+      text: item(
+        { en: "Clickjacking protection", nl: "Bescherming tegen clickjacking" },
+        {
+          en: "X-Frame-Options or CSP frame-ancestors restricts framing.",
+          nl: "X-Frame-Options of CSP frame-ancestors beperkt het insluiten in frames."
+        },
+        NO_WEB
+      )
+    },
+    {
+      measure: "e",
+      record: HEADERS_SPECS.referrer.id,
+      weight: 1,
+      rank: 60,
+      text: item(
+        { en: "Referrer-Policy header", nl: "Referrer-Policy-header" },
+        { en: "A safe Referrer-Policy is set.", nl: "Er is een veilige Referrer-Policy ingesteld." },
+        NO_WEB
+      )
+    },
+    {
+      measure: "e",
+      record: HEADERS_SPECS.csp.id,
+      weight: 2,
+      rank: 70,
+      text: item(
+        { en: "Content-Security-Policy", nl: "Content-Security-Policy" },
+        {
+          en: "An enforced, strong Content-Security-Policy.",
+          nl: "Een afgedwongen, sterke Content-Security-Policy."
+        },
+        NO_WEB
+      )
+    },
+    {
+      measure: "h",
+      record: HEADERS_SPECS.https.id,
+      weight: 3,
+      rank: 10,
+      text: item(
+        { en: "HTTPS with a trusted certificate", nl: "HTTPS met een vertrouwd certificaat" },
+        {
+          en: "The web site answers over HTTPS with a trusted certificate.",
+          nl: "De website antwoordt via HTTPS met een vertrouwd certificaat."
+        },
+        NO_WEB
+      )
+    },
+    {
+      measure: "h",
+      record: HEADERS_SPECS.hsts.id,
+      weight: 2,
+      rank: 20,
+      text: item(
+        { en: "HSTS (HTTPS enforced by browsers)", nl: "HSTS (HTTPS afgedwongen door browsers)" },
+        {
+          en: "Strict-Transport-Security of a year or more with includeSubDomains.",
+          nl: "Strict-Transport-Security van een jaar of langer met includeSubDomains."
+        },
+        NO_WEB
+      )
+    }
+  ],
+  deepScans: ["web"]
+}

@@ -1,0 +1,123 @@
+/**
+ * The issues the headers check reports: its entries of the issue catalogue (docs/issues.md: id,
+ * category, severity, whether a generator fixes it, title, description) and the knowledge base's
+ * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
+ */
+import { type Advice, e, type Entry } from "../Declaration.ts"
+
+export const issues = {
+  https_missing: e(
+    "security",
+    "high",
+    false,
+    "No working HTTPS",
+    "The web site does not answer over HTTPS with a trusted certificate."
+  ),
+  https_certificate_invalid: e(
+    "security",
+    "critical",
+    false,
+    "HTTPS certificate expired or untrusted",
+    "Browsers refuse the site: the certificate is expired, untrusted or for another name."
+  ),
+  hsts_missing: e(
+    "security",
+    "medium",
+    true,
+    "No HSTS",
+    "Without Strict-Transport-Security browsers may be downgraded to HTTP (RFC 6797)."
+  ),
+  hsts_weak: e("security", "low", true, "Weak HSTS", "max-age below one year or without includeSubDomains."),
+  xcto_missing: e(
+    "security",
+    "low",
+    true,
+    "No X-Content-Type-Options",
+    "Without nosniff browsers may treat responses as another content type."
+  ),
+  frame_protection_missing: e(
+    "security",
+    "low",
+    true,
+    "No clickjacking protection",
+    "Neither X-Frame-Options nor CSP frame-ancestors restricts framing."
+  ),
+  referrer_policy_missing: e(
+    "security",
+    "low",
+    true,
+    "No safe Referrer-Policy",
+    "URLs may leak to other sites in the Referer header."
+  ),
+  csp_missing: e(
+    "security",
+    "medium",
+    true,
+    "No Content-Security-Policy",
+    "Without CSP an injected script runs with the page's rights."
+  ),
+  csp_weak: e(
+    "security",
+    "low",
+    true,
+    "Weak Content-Security-Policy",
+    "The CSP allows unsafe-eval, does not restrict object-src to 'none', or sets no base-uri."
+  ),
+  csp_unsafe: e(
+    "security",
+    "medium",
+    true,
+    "Content-Security-Policy does not restrict scripts",
+    "The CSP allows 'unsafe-inline' scripts without nonces or hashes, scripts from any host, or sets no script-src or default-src, so an injected script still runs (the HTTP Observatory scores it almost as no CSP)."
+  )
+} satisfies Record<string, Entry>
+
+export const advice = {
+  https_missing: {
+    impact: "Visitors get an error or an unencrypted page that anyone on the path can read or change.",
+    recommendation:
+      "Serve the site over HTTPS with a certificate from a public CA (ACME makes this automatic)."
+  },
+  https_certificate_invalid: {
+    impact: "Browsers show a full-page warning and most visitors leave; API clients fail outright.",
+    recommendation:
+      "Renew or replace the certificate so it is trusted, current and names the host, and serve the full chain."
+  },
+  hsts_missing: {
+    impact: "A visitor's first request over HTTP can be intercepted and kept on HTTP (SSL stripping).",
+    recommendation: "Send Strict-Transport-Security: max-age=31536000; includeSubDomains on HTTPS responses."
+  },
+  hsts_weak: {
+    impact: "Protection lapses soon after the last visit, or subdomains remain open to downgrade.",
+    recommendation:
+      "Raise max-age to at least 31536000 and add includeSubDomains once every subdomain serves HTTPS."
+  },
+  xcto_missing: {
+    impact: "Browsers may run an uploaded file as script or style (MIME sniffing).",
+    recommendation: "Send X-Content-Type-Options: nosniff on every response."
+  },
+  frame_protection_missing: {
+    impact: "Other sites can frame your pages and trick users into clicks (clickjacking).",
+    recommendation:
+      "Send Content-Security-Policy frame-ancestors 'self' (and X-Frame-Options: SAMEORIGIN for old browsers)."
+  },
+  referrer_policy_missing: {
+    impact: "Full URLs, including tokens in query strings, may reach other sites.",
+    recommendation: "Send Referrer-Policy: strict-origin-when-cross-origin (or no-referrer)."
+  },
+  csp_missing: {
+    impact: "A cross-site scripting flaw lets injected script read data and act as the user.",
+    recommendation:
+      "Deploy a Content-Security-Policy, first as Content-Security-Policy-Report-Only, then enforced; POST /csp/scan suggests one from your pages."
+  },
+  csp_weak: {
+    impact: "unsafe-inline and unsafe-eval let injected script run, so the policy stops little.",
+    recommendation: "Replace inline script with nonces or hashes, remove unsafe-eval, and enforce the policy."
+  },
+  csp_unsafe: {
+    impact:
+      "An injected script runs as if the policy were absent: inline script, or script from any host, is allowed.",
+    recommendation:
+      "Set script-src (or default-src) to your own origins with nonces or hashes ('strict-dynamic' for loaders), drop 'unsafe-inline' and wildcard hosts; POST /csp/scan suggests a policy from your pages."
+  }
+} satisfies { readonly [I in keyof typeof issues]: Advice }

@@ -1,0 +1,54 @@
+/** What the MTA-STS check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_MAIL, item } from "../Nis2Evidence.ts"
+import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
+import { MTA_STS_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  section: {
+    key: "mtaSts",
+    title: "MTA-STS and TLS reporting",
+    rank: 90,
+    sources: ["rfc8461", "rfc8460"],
+    facts: ["status", "exists", "valid", "record", "policyId", "policyUrl", "warnings", "issues"],
+    generator: null
+  },
+  columns: [{ name: "mta_sts", rank: 40, records: [MTA_STS_SPECS.mtaSts.id] }],
+  nis2: [
+    {
+      measure: "b",
+      record: MTA_STS_SPECS.tlsRpt.id,
+      weight: 1,
+      rank: 20,
+      text: item(
+        {
+          en: "TLS-RPT reports of failed encrypted deliveries",
+          nl: "TLS-RPT-rapporten over mislukte versleutelde afleveringen"
+        },
+        {
+          en: "A valid _smtp._tls record asks for reports (RFC 8460).",
+          nl: "Een geldig _smtp._tls-record vraagt om rapporten (RFC 8460)."
+        },
+        NO_MAIL
+      )
+    },
+    {
+      measure: "j",
+      record: MTA_STS_SPECS.mtaSts.id,
+      weight: 1,
+      rank: 10,
+      text: item(
+        { en: "MTA-STS in enforce mode", nl: "MTA-STS in enforce-modus" },
+        {
+          en: "An MTA-STS policy in enforce mode covers every mail server (RFC 8461).",
+          nl: "Een MTA-STS-beleid in enforce-modus dekt elke mailserver (RFC 8461)."
+        },
+        NO_MAIL
+      )
+    }
+  ],
+  deepScans: ["mail"]
+}

@@ -1,0 +1,19 @@
+/** What the sender-requirements check declares besides gather and analyse (checks/Declaration.ts). */
+import { type About, noRules } from "../Declaration.ts"
+
+export const about: About = {
+  rules: noRules,
+  issues: {},
+  advice: {},
+  section: {
+    key: "senderRequirements",
+    title: "Mailbox-provider sender requirements",
+    rank: 130,
+    sources: ["google_senders", "yahoo_senders"],
+    facts: ["overallStatus", "passedCount", "failedCount", "summary"],
+    generator: null
+  },
+  columns: [],
+  nis2: [],
+  deepScans: ["mail"]
+}

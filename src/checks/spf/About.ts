@@ -1,0 +1,60 @@
+/** What the SPF check declares besides gather and analyse (checks/Declaration.ts). */
+import { item } from "../Nis2Evidence.ts"
+import { findings } from "./Findings.ts"
+import type { About } from "../Declaration.ts"
+import { advice, issues } from "./Issues.ts"
+import { SPF_SPECS, rules } from "./Rules.ts"
+import { spfSectionExtra } from "./Section.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  section: {
+    key: "spf",
+    title: "SPF",
+    rank: 50,
+    sources: ["rfc7208"],
+    facts: [
+      "status",
+      "exists",
+      "valid",
+      "record",
+      "policy",
+      "includes",
+      "lookups",
+      "lookupLimit",
+      "voidLookups",
+      "warnings",
+      "issues"
+    ],
+    generator: "POST /email/spf/generate",
+    extra: spfSectionExtra
+  },
+  columns: [{ name: "spf", rank: 10, records: [SPF_SPECS.spfValid.id, SPF_SPECS.spfPolicy.id] }],
+  nis2: [
+    {
+      measure: "g",
+      record: SPF_SPECS.spfValid.id,
+      weight: 2,
+      rank: 10,
+      text: item(
+        { en: "Valid SPF record", nl: "Geldig SPF-record" },
+        { en: "One SPF record without errors (RFC 7208).", nl: "Eén SPF-record zonder fouten (RFC 7208)." }
+      )
+    },
+    {
+      measure: "g",
+      record: SPF_SPECS.spfPolicy.id,
+      weight: 2,
+      passAt: 0.75,
+      rank: 20,
+      text: item(
+        { en: "SPF rejects unlisted senders", nl: "SPF weigert niet-vermelde afzenders" },
+        { en: "The SPF record ends in -all or ~all.", nl: "Het SPF-record eindigt op -all of ~all." }
+      )
+    }
+  ],
+  deepScans: ["mail"],
+  findings
+}

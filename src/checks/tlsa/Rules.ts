@@ -1,0 +1,50 @@
+/** The rule of the DANE check (docs/scoring.md): TLSA that validates for every mail server. */
+import type { ScanResult } from "../ScanResult.ts"
+import {
+  fail,
+  judge,
+  notApplicable,
+  pass,
+  type Rules,
+  type Ruling,
+  scored,
+  type Spec,
+  unknown,
+  type Verdict
+} from "../Declaration.ts"
+import { noMailServers } from "../dns/Rules.ts"
+
+const spec = (s: Spec): Spec => s
+
+export const DANE_SPECS = {
+  dane: spec({
+    id: "security.mx.dane",
+    title: "DANE",
+    category: "security",
+    maxPoints: 2,
+    level: "recommended",
+    rule: "DNSSEC-signed TLSA that matches every MX (RFC 7672); not applicable when the zone is unsigned",
+    rank: 30
+  })
+} as const
+
+const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+  const c = scan.checks
+  const smtp = c["smtp-tls"]
+  const servers = judge(smtp, (s) => noMailServers(s) ?? pass(""))
+  const dnssecSigned = c.dnssec.result?.signed ?? null
+  const dane = judge(c.dane, (t): Verdict => {
+    if (servers.status !== "pass") return servers
+    if (t.hosts.every((h) => !h.exists))
+      return dnssecSigned === true
+        ? fail("no TLSA records", "dane_missing")
+        : notApplicable("the zone is not signed, so DANE cannot apply")
+    if (t.status === "unknown") return unknown("the TLSA records could not be compared")
+    return t.status === "fail" || t.hosts.some((h) => h.exists && h.dane !== null && !h.dane.daneValid)
+      ? fail("TLSA does not validate for every MX", "dane_invalid")
+      : pass("TLSA validates for every MX")
+  })
+  return [scored(DANE_SPECS.dane, dane)]
+}
+
+export const rules: Rules = { specs: Object.values(DANE_SPECS), judge: records }
