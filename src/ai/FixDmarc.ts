@@ -6,7 +6,8 @@
  * options and the subdomain policy are kept unless they are the issue.
  */
 import { Effect, Either } from "effect"
-import { analyseDmarc, Dmarc, dmarcName, gatherDmarc } from "../checks/dmarc/Dmarc.ts"
+import { analyseDmarc, Dmarc } from "../checks/dmarc/Dmarc.ts"
+import { dmarcName, gatherDmarc } from "../checks/dmarc/DmarcGather.ts"
 import { Facts } from "../checks/Facts.ts"
 import { generateDmarc, type DmarcGenerateInput } from "../generate/DmarcGenerator.ts"
 import { isDmarcRecord, isNearDmarcRecord, parseDmarc } from "../records/DmarcRecord.ts"

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import fc from "fast-check"
-import {
-  analyseDmarc,
-  checkDmarc,
-  Dmarc,
-  DmarcResult,
-  type DmarcGathered
-} from "../../../src/checks/dmarc/Dmarc.ts"
+import { analyseDmarc, checkDmarc, Dmarc, DmarcResult } from "../../../src/checks/dmarc/Dmarc.ts"
+import type { DmarcGathered } from "../../../src/checks/dmarc/DmarcGather.ts"
 import { runFake } from "../facts.ts"
 import { fakeTxt } from "../fakeTxt.ts"
 
