@@ -8,29 +8,50 @@
 import { Effect, Schema } from "effect"
 import { AiModel, type ChatMessage } from "../net/AiModel.ts"
 import type { IssueId } from "../score/Catalogue.ts"
-import { closeIds, explainIssue, issueIdOf, type Explanation } from "./Knowledge.ts"
+import { closeIds, explanationOf, issueIdOf, type Explanation } from "./Knowledge.ts"
 
 export const Source = Schema.Literal("knowledge-base", "model")
 
 /** Where the valid ids are documented, for the 400 of an unknown `issue_type` or `issue`. */
 export const IDS_DOCUMENTED =
-  "the valid ids are the issue catalogue's, listed in docs/issues.md and in the issue_type description of /api/docs (for example spf_too_many_lookups, dmarc_policy_none)"
+  "the valid ids are the issue catalogue's, listed in docs/issues.md and in the issue_type description of /api/docs (for example spf_too_many_lookups, dmarc_policy_none), and the finding ids of the SPF and DMARC results (for example spf-multiple)"
 
 export class UnknownIssue extends Schema.TaggedError<UnknownIssue>()("UnknownIssue", {
   message: Schema.String
 }) {}
 
-/** The catalogue id of a user's `issue_type`, or the 400's message (with close matches). */
+const unknownIssue = (text: string) => {
+  const close = closeIds(text)
+  const shown = text.length > 80 ? `${text.slice(0, 80)}...` : text
+  return new UnknownIssue({
+    message: `unknown issue type '${shown}': ${IDS_DOCUMENTED}${close.length ? `; close matches: ${close.join(", ")}` : ""}`
+  })
+}
+
+/**
+ * The catalogue id of a user's `issue` for `/ai/fix` (a catalogue id, or the finding id of an
+ * issue), or the 400's message (with close matches).
+ */
 export const resolveIssue = (text: string): Effect.Effect<IssueId, UnknownIssue> => {
   const id = issueIdOf(text)
   if (id !== undefined) return Effect.succeed(id)
-  const close = closeIds(text)
-  const shown = text.length > 80 ? `${text.slice(0, 80)}...` : text
+  const note = explanationOf(text)
   return Effect.fail(
-    new UnknownIssue({
-      message: `unknown issue type '${shown}': ${IDS_DOCUMENTED}${close.length ? `; close matches: ${close.join(", ")}` : ""}`
-    })
+    note === undefined
+      ? unknownIssue(text)
+      : new UnknownIssue({ message: `'${note.id}' is information, not an issue: there is nothing to fix` })
   )
+}
+
+/**
+ * The knowledge-base answer for a user's `issue_type`: any catalogue id, or any finding id a
+ * result's `findings[].id` shows (checks/<check>/Findings.ts); else the 400's message.
+ */
+export const resolveExplanation = (
+  text: string
+): Effect.Effect<{ id: string; answer: Explanation }, UnknownIssue> => {
+  const found = explanationOf(text)
+  return found !== undefined ? Effect.succeed(found) : Effect.fail(unknownIssue(text))
 }
 
 /** At most this much of the caller's context goes into the prompt (it is untrusted input). */
@@ -40,7 +61,7 @@ export const MAX_CONTEXT_CHARS = 2_000
  * The prompt: the knowledge-base answer as the facts, the caller's context JSON-encoded (so it is
  * data, not instructions) and capped.
  */
-export const promptOf = (id: IssueId, kb: Explanation, context: unknown): ReadonlyArray<ChatMessage> => {
+export const promptOf = (id: string, kb: Explanation, context: unknown): ReadonlyArray<ChatMessage> => {
   const encoded = context === undefined ? "" : JSON.stringify(context).slice(0, MAX_CONTEXT_CHARS)
   return [
     {
@@ -67,8 +88,7 @@ export const promptOf = (id: IssueId, kb: Explanation, context: unknown): Readon
 
 export const explain = (issueType: string, context: unknown) =>
   Effect.gen(function* () {
-    const id = yield* resolveIssue(issueType)
-    const kb = explainIssue(id)
+    const { id, answer: kb } = yield* resolveExplanation(issueType)
     const answer = {
       success: true,
       explanation: kb.explanation,

@@ -5,7 +5,7 @@
  * (`checks/<check>/Issues.ts`); `test/score/knowledge.test.ts` fails when a catalogue id has none.
  * Pure.
  */
-import type { Advice } from "../checks/Declaration.ts"
+import type { Advice, FindingNote, FindingTable } from "../checks/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
 
@@ -32,15 +32,60 @@ export const explainIssue = (id: IssueId) => {
 export type Explanation = ReturnType<typeof explainIssue>
 
 /**
- * An `issue_type` as a user may write it: `dmarc_policy_none`, `DMARC-POLICY-NONE`. Returns the
- * catalogue id, or undefined.
+ * The finding ids the checks report in their results' `findings[].id` (`spf-multiple`), each with
+ * the catalogue id it is or its note when it is information: one namespace with the catalogue's, so
+ * every id a result shows can be explained.
+ */
+export const findingIds: FindingTable = Object.fromEntries(
+  registry.flatMap((c) => Object.entries(c.about.findingIds ?? {}))
+)
+
+/** A finding id as a user may write it: lower-cased, with blanks and `_` read as `-`. */
+const asFindingId = (text: string) =>
+  text
+    .trim()
+    .toLowerCase()
+    .replace(/[_\s]+/g, "-")
+
+const findingOf = (text: string): string | FindingNote | undefined => {
+  const id = asFindingId(text)
+  return Object.hasOwn(findingIds, id) ? findingIds[id] : undefined
+}
+
+/**
+ * An `issue_type` as a user may write it: `dmarc_policy_none`, `DMARC-POLICY-NONE`, or the id of a
+ * finding that is that issue (`dmarc-p-none`). Returns the catalogue id, or undefined.
  */
 export const issueIdOf = (text: string): IssueId | undefined => {
   const id = text
     .trim()
     .toLowerCase()
     .replace(/[-\s]+/g, "_")
-  return Object.hasOwn(catalogue, id) ? (id as IssueId) : undefined
+  if (Object.hasOwn(catalogue, id)) return id as IssueId
+  const finding = findingOf(text)
+  return typeof finding === "string" ? finding : undefined
+}
+
+/** The knowledge-base answer for a finding that is information (no catalogue entry, no fix). */
+const explainNote = (note: FindingNote): Explanation => ({
+  title: note.title,
+  explanation: `${note.title}. ${note.description}`,
+  severity: "low",
+  impact: "Information, not an issue: it costs no points and is not a fault of the domain by itself.",
+  recommendation: note.recommendation
+})
+
+/**
+ * What `/ai/explain` answers for a user's text: a catalogue id or an issue's finding id answers as
+ * the catalogue entry; an information finding's id answers with its note. Undefined when unknown.
+ */
+export const explanationOf = (
+  text: string
+): { readonly id: string; readonly answer: Explanation } | undefined => {
+  const id = issueIdOf(text)
+  if (id !== undefined) return { id, answer: explainIssue(id) }
+  const finding = findingOf(text)
+  return typeof finding === "object" ? { id: asFindingId(text), answer: explainNote(finding) } : undefined
 }
 
 /** Up to `n` catalogue ids close to an unknown `issue_type` (shared words first), for the 400. */

@@ -2,6 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Source } from "../ai/Explain.ts"
+import { findingIds } from "../ai/Knowledge.ts"
 import { FixAnswer } from "../ai/Fix.ts"
 import { issueIds } from "../score/Catalogue.ts"
 import { Open } from "./Common.ts"
@@ -9,9 +10,12 @@ import { Domain } from "./Domain.ts"
 import { BadRequest, TooManyRequests } from "./Errors.ts"
 import { DebugEmailResult, EmailTooLarge, EmailUnreadable } from "../mail/DebugEmail.ts"
 
-/** An id of the issue catalogue (docs/issues.md); kebab-case and upper case are accepted too. */
+/**
+ * An id of the issue catalogue (docs/issues.md), or a finding id an SPF or DMARC result shows;
+ * kebab-case and upper case are accepted too.
+ */
 const IssueType = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
-  description: `An id of the issue catalogue (docs/issues.md): ${issueIds.join(", ")}`
+  description: `An id of the issue catalogue (docs/issues.md): ${issueIds.join(", ")}; or a finding id of an SPF or DMARC result (findings[].id): ${Object.keys(findingIds).join(", ")}`
 })
 
 export const ExplainRequest = Schema.Struct({

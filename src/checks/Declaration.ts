@@ -196,20 +196,38 @@ export interface About {
   // Each check reads its own result type: erased here, as `Rules.judge`'s input is.
   readonly findings?: (result: any) => ReadonlyArray<string>
   /**
+   * Every id its result's `findings[].id` can hold and what each one is (a catalogue id, or a note on
+   * information); `/ai/explain` accepts these ids as well as the catalogue's. None when absent.
+   */
+  readonly findingIds?: FindingTable
+  /**
    * Its rules whose `unknown` is, for this result, an answer rather than a question left unanswered
    * (DKIM: no key under the selectors we know, which cannot be listed); none when absent.
    */
   readonly settledUnknowns?: (result: any) => ReadonlyArray<string>
 }
 
-/** The catalogue issues of `found` by a check's finding -> issue table (unlisted ids are left out). */
+/**
+ * A finding that is information rather than an issue (a lookup that failed is `unknown`, never an
+ * issue): it has no catalogue entry, so it says itself what `/ai/explain` answers for its id.
+ */
+export interface FindingNote {
+  readonly title: string
+  readonly description: string
+  readonly recommendation: string
+}
+
+/** A check's finding ids: each one's catalogue id, or its note when it is information. */
+export type FindingTable = Readonly<Record<string, string | FindingNote>>
+
+/** The catalogue issues of `found` by a check's finding table (information and unlisted ids are left out). */
 export const findingsOf = (
-  table: Readonly<Record<string, string | null>>,
+  table: FindingTable,
   found: ReadonlyArray<{ readonly id: string }>
 ): ReadonlyArray<string> =>
   found.flatMap((f) => {
-    const id = table[f.id]
-    return id ? [id] : []
+    const id = Object.hasOwn(table, f.id) ? table[f.id] : undefined
+    return typeof id === "string" ? [id] : []
   })
 
 /** The rules of a check that is shown but never scored (its section still presents its result). */

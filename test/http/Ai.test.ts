@@ -10,6 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import { AppConfig } from "../../src/Config.ts"
+import { findingIds } from "../../src/ai/Knowledge.ts"
 import { issueIds } from "../../src/score/Catalogue.ts"
 import { call, testApp } from "./harness.ts"
 import { fakeModel, modelEnv } from "./FakeModel.ts"
@@ -32,6 +33,19 @@ it.scopedLive(
       }).pipe(Effect.provide(testApp()))
       expect(fake.connections()).toBe(0)
     })
+)
+
+it.scopedLive(
+  "every finding id an SPF or DMARC result shows is explained, an issue's as its catalogue id",
+  () =>
+    Effect.gen(function* () {
+      for (const [id, is] of Object.entries(findingIds)) {
+        const r = yield* explain({ issue_type: id })
+        expect(r.status, `${id}: ${r.text}`).toBe(200)
+        expect(r.json).toMatchObject({ success: true, source: "knowledge-base" })
+        if (typeof is === "string") expect(r.json).toEqual((yield* explain({ issue_type: is })).json)
+      }
+    }).pipe(Effect.provide(testApp()))
 )
 
 it.scopedLive("partial AI settings are refused at start-up, so nothing is sent", () =>

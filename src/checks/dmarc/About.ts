@@ -1,6 +1,6 @@
 /** What the DMARC check declares besides gather and analyse (checks/Declaration.ts). */
 import { NO_MAIL, item } from "../Nis2Evidence.ts"
-import { findings } from "./Findings.ts"
+import { findingIssues, findings } from "./Findings.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { DMARC_SPECS, rules } from "./Rules.ts"
@@ -73,5 +73,6 @@ export const about: About = {
     }
   ],
   deepScans: ["mail"],
-  findings
+  findings,
+  findingIds: findingIssues
 }

@@ -1,6 +1,6 @@
 /** What the SPF check declares besides gather and analyse (checks/Declaration.ts). */
 import { item } from "../Nis2Evidence.ts"
-import { findings } from "./Findings.ts"
+import { findingIssues, findings } from "./Findings.ts"
 import type { About } from "../Declaration.ts"
 import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"
@@ -56,5 +56,6 @@ export const about: About = {
     }
   ],
   deepScans: ["mail"],
-  findings
+  findings,
+  findingIds: findingIssues
 }
