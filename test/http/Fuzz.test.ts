@@ -1,5 +1,5 @@
 /**
- * Issue 12, "how it is checked": fast-check over every endpoint of the contract, with random
+ * Fast-check over every endpoint of the contract, with random
  * parameters and bodies (strings, unicode, huge and deeply nested values, wrong content types and
  * methods), against the running app. Zero 500s; every non-2xx body is a JSON `{ error }` of bounded
  * size. Over 10,000 requests; the NOWHERE config makes network work fail at once, and the CSP scan

@@ -123,7 +123,7 @@ describe("DNS endpoints in the world", () => {
           expect(sha1.chain.find((c: any) => c.type === "DNSKEY").algorithmName).toBe("RSASHA1")
           expect(sha1.nsec3param.exists).toBe(false)
           expect(sha1.status).toBe("fail")
-          // Issue 19 item 4 (Zonemaster DNSSEC14 flags the same key).
+          // Key sizes per role (Zonemaster DNSSEC14 flags the same key).
           const sizes = sha1.chain
             .filter((c: any) => c.type === "DNSKEY")
             .map((c: any) => [c.role, c.keySize])

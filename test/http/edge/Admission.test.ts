@@ -1,5 +1,5 @@
 /**
- * Issue 12, load: per-client token buckets on every endpoint, a global gate on costly work with a
+ * Load: per-client token buckets on every endpoint, a global gate on costly work with a
  * short queue (503 + Retry-After beyond), /health exempt, and the client behind a trusted proxy.
  */
 import { HttpServer } from "@effect/platform"
