@@ -34,6 +34,9 @@ export interface Spec {
   readonly rank: number
 }
 
+/** A rule's spec, typed as one where it is written (each check's `Rules.ts`). */
+export const spec = (s: Spec): Spec => s
+
 /** A rule's judgement of one scan. */
 export interface Verdict {
   readonly status: RecordStatus

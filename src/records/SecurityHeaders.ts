@@ -69,7 +69,8 @@ export const PRESETS: Readonly<Record<Preset, HeadersConfig>> = {
   }
 }
 
-const REFERRER_TOKENS = new Set([
+/** The referrer policy tokens of W3C Referrer Policy §3 (header values and `<meta name="referrer">`). */
+export const REFERRER_TOKENS: ReadonlySet<string> = new Set([
   "no-referrer",
   "no-referrer-when-downgrade",
   "same-origin",

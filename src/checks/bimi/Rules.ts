@@ -8,11 +8,9 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec
+  spec
 } from "../Declaration.ts"
 import type { BimiResult } from "./Bimi.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const BIMI_SPECS = {
   bimi: spec({

@@ -9,13 +9,11 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown,
   type Verdict
 } from "../Declaration.ts"
 import { silentImplicitMx } from "../dns/Rules.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const BLOCKLIST_SPECS = {
   blocklist: spec({

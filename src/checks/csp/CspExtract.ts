@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto"
 import { Parser } from "htmlparser2"
+import { REFERRER_TOKENS } from "../../records/SecurityHeaders.ts"
 import { isMetaCsp } from "./PagePolicy.ts"
 
 export type FetchDirective =
@@ -333,16 +334,6 @@ const LEGACY_REFERRER: Readonly<Record<string, string>> = {
   always: "unsafe-url",
   "origin-when-crossorigin": "origin-when-cross-origin"
 }
-const REFERRER_TOKENS = new Set([
-  "no-referrer",
-  "no-referrer-when-downgrade",
-  "same-origin",
-  "origin",
-  "strict-origin",
-  "origin-when-cross-origin",
-  "strict-origin-when-cross-origin",
-  "unsafe-url"
-])
 
 /** A meta element's content as a referrer policy token (W3C Referrer Policy §3), or null. */
 const referrerToken = (content: string): string | null => {

@@ -8,13 +8,11 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown
 } from "../Declaration.ts"
 import type { DkimResult } from "./Dkim.ts"
 import type { MtaStsResult } from "../mta-sts/MtaSts.ts"
-
-const spec = (s: Spec): Spec => s
 
 /** DKIM's own "unknown": a search that found nothing, not a lookup that failed (RFC 6376 3.6.2.1). */
 export const DKIM_NOT_FOUND = "no key under the selectors we know (DKIM cannot be listed)"

@@ -9,14 +9,12 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown,
   type Verdict
 } from "../Declaration.ts"
 import type { DmarcResult } from "./Dmarc.ts"
 import type { MtaStsResult } from "../mta-sts/MtaSts.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const DMARC_SPECS = {
   dmarcValid: spec({

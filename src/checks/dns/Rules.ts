@@ -12,14 +12,12 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown,
   type Verdict
 } from "../Declaration.ts"
 import type { LookupResult } from "./Lookup.ts"
 import type { SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const DNS_SPECS = {
   ns: spec({

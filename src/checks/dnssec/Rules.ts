@@ -9,12 +9,10 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown,
   type Verdict
 } from "../Declaration.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const DNSSEC_SPECS = {
   signed: spec({

@@ -8,13 +8,11 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown,
   type Verdict
 } from "../Declaration.ts"
 import { SILENT_IMPLICIT_MX, silentImplicitMx } from "../dns/Rules.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const FCRDNS_SPECS = {
   ptr: spec({

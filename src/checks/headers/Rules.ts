@@ -9,14 +9,12 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown,
   type Verdict
 } from "../Declaration.ts"
 import { noSuchDomain } from "../dns/Rules.ts"
 import type { HeaderEntry } from "./Headers.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const HEADERS_SPECS = {
   https: spec({

@@ -9,12 +9,10 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown
 } from "../Declaration.ts"
 import type { MtaStsResult } from "./MtaSts.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const MTA_STS_SPECS = {
   mtaSts: spec({

@@ -8,13 +8,11 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown,
   type Verdict
 } from "../Declaration.ts"
 import type { SpfResult } from "./Spf.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const SPF_SPECS = {
   spfValid: spec({

@@ -8,13 +8,11 @@ import {
   type Rules,
   type Ruling,
   scored,
-  type Spec,
+  spec,
   unknown,
   type Verdict
 } from "../Declaration.ts"
 import { noMailServers } from "../dns/Rules.ts"
-
-const spec = (s: Spec): Spec => s
 
 export const DANE_SPECS = {
   dane: spec({
