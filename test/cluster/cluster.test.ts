@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { worldEnv } from "../world/env.ts"
+import { sleep } from "../support/processes.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const scripts = join(root, "scripts/cluster")
@@ -34,8 +35,6 @@ const freePorts = (n: number) =>
         })
     )
   )
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const sql = (url: string, text: string): Array<Row> =>
   JSON.parse(

@@ -11,26 +11,14 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { worldEnv } from "./env.ts"
+import { freePort, sleep } from "../support/processes.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const children: Array<ChildProcess> = []
 const stopAll = () => {
