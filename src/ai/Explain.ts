@@ -95,6 +95,7 @@ export const explain = (issueType: string, context: unknown) =>
       severity: kb.severity,
       impact: kb.impact,
       recommendation: kb.recommendation,
+      guidance: kb.guidance,
       source: "knowledge-base" as typeof Source.Type
     }
     const model = yield* AiModel

@@ -110,7 +110,7 @@ const noFix = (issue: IssueId, reason?: string): FixAnswer => {
       record_type: "",
       value: "",
       explanation: `${kb.explanation}${reason ? ` No record was generated: ${reason}.` : " This is not fixed by publishing a generated record."}`,
-      steps: [kb.recommendation]
+      steps: kb.guidance?.steps ?? [kb.recommendation]
     }
   }
 }

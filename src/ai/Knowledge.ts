@@ -1,13 +1,15 @@
 /**
  * The knowledge base behind `POST /ai/explain` and `/ai/fix` (docs/ai.md): one entry per id of the
- * issue catalogue, adding impact and recommendation to the catalogue's title, severity and
- * description. Each check declares the advice on its own issues beside them
- * (`checks/<check>/Issues.ts`); `test/score/knowledge.test.ts` fails when a catalogue id has none.
- * Pure.
+ * issue catalogue. The explanation is the catalogue's title and description with the advice's
+ * detail (`checks/<check>/Issues.ts`); impact and recommendation are the issue's guidance
+ * (`score/Guidance.ts`: why it matters, the numbered steps), the same text the PDF, the markdown
+ * and the pages show. Pure.
  */
 import type { Advice, FindingNote, FindingTable } from "../checks/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
+import { type Guidance, guidanceOf } from "../score/Guidance.ts"
+import { stepsInline } from "../report/GuidanceText.ts"
 
 export type { Advice } from "../checks/Declaration.ts"
 
@@ -19,13 +21,15 @@ export const advice: Readonly<Record<IssueId, Advice>> = Object.fromEntries(
 export const explainIssue = (id: IssueId) => {
   const entry = catalogue[id]!
   const extra: Advice = advice[id]!
+  const guidance: Guidance = guidanceOf(id)!
   return {
     title: entry.title,
     explanation: `${entry.title}. ${entry.description}${extra.detail ? ` ${extra.detail}` : ""}`,
     // the spec's explain severities have no "info": information is the lowest, "low"
     severity: entry.severity === "info" ? ("low" as const) : entry.severity,
-    impact: extra.impact,
-    recommendation: extra.recommendation
+    impact: guidance.why,
+    recommendation: stepsInline(guidance),
+    guidance: guidance as Guidance | null
   }
 }
 
@@ -72,7 +76,8 @@ const explainNote = (note: FindingNote): Explanation => ({
   explanation: `${note.title}. ${note.description}`,
   severity: "low",
   impact: "Information, not an issue: it costs no points and is not a fault of the domain by itself.",
-  recommendation: note.recommendation
+  recommendation: note.recommendation,
+  guidance: null
 })
 
 /**

@@ -5,6 +5,7 @@ import { Source } from "../ai/Explain.ts"
 import { findingIds } from "../ai/Knowledge.ts"
 import { FixAnswer } from "../ai/Fix.ts"
 import { issueIds } from "../score/Catalogue.ts"
+import { Guidance } from "../score/Guidance.ts"
 import { Open } from "./Common.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, TooManyRequests } from "./Errors.ts"
@@ -29,6 +30,11 @@ export const ExplainResponse = Schema.Struct({
   severity: Schema.Literal("low", "medium", "high", "critical"),
   impact: Schema.String,
   recommendation: Schema.String,
+  /**
+   * The issue's guidance (docs/guidance.md): why, steps, provider notes, record, generator,
+   * sources; null for a finding that is information. `impact` is its why, `recommendation` its steps.
+   */
+  guidance: Schema.NullOr(Guidance),
   /** Which source answered: the offline knowledge base, or the configured model (docs/ai.md). */
   source: Source
 })
