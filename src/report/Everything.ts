@@ -12,10 +12,12 @@ import type { Registered } from "../checks/Check.ts"
 import { registry as registered } from "../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
+import { guidanceOf } from "../score/Guidance.ts"
 import type { CheckRecord } from "../score/Model.ts"
 import { score as scoreOf, type ScanScore } from "../score/Score.ts"
 import { contentHashOf } from "./Canonical.ts"
 import { type CitationUse, citationsOf, sourcesOfIssue } from "./Citations.ts"
+import { stepsInline } from "./GuidanceText.ts"
 import { factsOf } from "./SectionFacts.ts"
 import { nis2Of } from "./Nis2Part.ts"
 import {
@@ -106,23 +108,30 @@ const findingOf = (id: string, concern: Concern, score: ScanScore): Finding => {
   const recommendation = score.recommendations.find((r) => r.id === id)
   const description = issue?.description ?? entry?.description ?? id
   const fixable = issue?.fixable ?? entry?.fixable ?? false
-  const generator = fixable ? concern.generator : null
+  const guidance = guidanceOf(id, score.domain)
+  const generator = guidance?.generator ?? (fixable ? concern.generator : null)
+  const own = sourcesOfIssue(id, description)
+  const cited = [
+    ...new Set([
+      ...(own.length > 0 ? own : concern.sources),
+      ...(guidance?.references ?? []).filter((r) => !/^https?:/.test(r))
+    ])
+  ]
   return {
     issueId: id,
     severity: issue?.severity ?? entry?.severity ?? "info",
     title: issue?.title ?? entry?.title ?? id,
     description,
     fix: [
-      generator
-        ? `Generate the corrected configuration with ${generator} and publish it.`
-        : "Correct it as described; the cited source gives the exact rule.",
+      guidance ? stepsInline(guidance) : "Correct it as described; the cited source gives the exact rule.",
       recommendation ? `Fixing it ${recommendation.impact}.` : ""
     ]
       .filter((s) => s !== "")
       .join(" "),
     fixable,
     generator,
-    citations: ((own) => (own.length > 0 ? [...own] : [...concern.sources]))(sourcesOfIssue(id, description))
+    citations: cited,
+    ...(guidance ? { guidance } : {})
   }
 }
 

@@ -12,6 +12,7 @@ import { Severity } from "../checks/Status.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
 import { CheckOutcome } from "../checks/ScanResult.ts"
 import { CheckRecord, Grade, GradeInfo } from "../score/Model.ts"
+import { Guidance } from "../score/Guidance.ts"
 import { Recommendation, ScanScore } from "../score/Score.ts"
 import { Citation } from "./Citations.ts"
 import { Nis2Part } from "./Nis2Part.ts"
@@ -54,13 +55,19 @@ export const Finding = Schema.Struct({
   severity: Severity,
   title: Schema.String,
   description: Schema.String,
-  /** What to do, in words (the recommendation's title and impact, or how to look further). */
+  /** What to do, in words: the guidance's numbered steps and the points fixing it regains. */
   fix: Schema.String,
   fixable: Schema.Boolean,
   /** The endpoint that writes the fix (SPF, DMARC, TLSA, security headers), if one does. */
   generator: Nullable(Schema.String),
   /** Keys into the report's `citations`. */
-  citations: Schema.Array(Schema.String)
+  citations: Schema.Array(Schema.String),
+  /**
+   * The issue's guidance (docs/guidance.md) as it stood when the report was made, so a snapshot
+   * keeps the text it was read with; absent for a finding outside the catalogue and in snapshots
+   * stored before reports carried it.
+   */
+  guidance: Schema.optional(Guidance)
 })
 export type Finding = typeof Finding.Type
 
