@@ -1,15 +1,30 @@
 /**
- * The PDF report of a domain (GET /pdf/{domain}), drawn by pdfkit: a title page with the grade and
- * score, the category table, every check, every issue with its fix, and the NIS2 summary.
+ * The PDF report of a domain (GET /pdf/{domain}), drawn by pdfkit (docs/presentation.md): the
+ * grade and its statement, the categories with their status colours, the NIS2 summary, every issue
+ * with its guidance (score/Guidance.ts, the text the markdown and the pages show), and every check.
+ * Content flows from page to page (no forced page breaks, so no nearly empty page); an issue is
+ * kept on one page where it fits. A snapshot's PDF carries its id and content hash in every footer.
  *
  * A pure function of its typed input: the same input gives the same bytes. pdfkit stamps a
  * document with `new Date()` and derives the file `/ID` from its info dictionary
  * (`PDFSecurity.generateFileID`), so the creation date is fixed to the scan's `computedAt` (the
- * score's `timestamp`) and nothing else varies. The fonts are the standard 14 (Helvetica), which are
- * not embedded, so no font subset tag varies either.
+ * score's `timestamp`); font subsets are named after their font ids (PdfLayout.ts).
  */
 import PDFDocument from "pdfkit"
+import { guidanceOf, providerNames } from "../score/Guidance.ts"
 import type { Recommendation, ScanScore } from "../score/Score.ts"
+import { referenceOf } from "./GuidanceText.ts"
+import {
+  type Cell,
+  drawable,
+  drawTable,
+  GRADE_COLOUR,
+  lookOf,
+  registerFonts,
+  SEVERITY_LOOK
+} from "./PdfLayout.ts"
+
+export { winAnsi } from "./PdfLayout.ts"
 
 /** The NIS2 readiness summary the PDF shows (from the NIS2 scorecard of the same scan). */
 export interface Nis2Summary {
@@ -21,181 +36,253 @@ export interface Nis2Summary {
   readonly criticalGaps: ReadonlyArray<string>
 }
 
+/** The stored snapshot a PDF is drawn from: its id and content hash go in every footer. */
+export interface PdfSnapshot {
+  readonly id: string
+  readonly contentHash: string
+}
+
 export interface PdfReportInput {
   readonly score: ScanScore
   /** Null when the NIS2 scorecard is not available: the section then says so. */
   readonly nis2: Nis2Summary | null
+  /** Set when the PDF is of a stored snapshot rather than of a live scan. */
+  readonly snapshot?: PdfSnapshot
 }
 
 const SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"]
+const INK = "#1a1a1a"
+const MUTED = "#5c5c5c"
 
-/** Where the service itself generates the fix of an issue (`fixable` in the catalogue). */
-const generatorOf = (id: string): string | null =>
-  id.startsWith("spf_")
-    ? "POST /email/spf/generate"
-    : id.startsWith("dmarc_")
-      ? "POST /email/dmarc/generate"
-      : id.startsWith("dane_") || id.startsWith("tlsa_")
-        ? "POST /dns/tlsa/generate"
-        : /^(hsts|csp|xcto|frame|referrer|permissions|coop|coep|corp)_/.test(id)
-          ? "POST /security-headers/generate"
-          : null
-
-/**
- * The standard 14 fonts encode WinAnsi only: typographic punctuation is mapped to its ASCII
- * cousin and anything else outside Latin-1 becomes "?", rather than drawing garbage.
- */
-export const winAnsi = (text: string): string =>
-  text
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\u2013\u2014]/g, "-")
-    .replace(/\u2026/g, "...")
-    .replace(/\u2192/g, "->")
-    .replace(/\u2265/g, ">=")
-    .replace(/\u2264/g, "<=")
-    .replace(/[^\x09\x0a\x0d\x20-\x7e\xa0-\xff]/g, "?")
-
-const heading = (doc: PDFKit.PDFDocument, text: string) =>
-  doc.moveDown(0.8).font("Helvetica-Bold").fontSize(15).fillColor("#000").text(winAnsi(text)).moveDown(0.3)
-
-const body = (doc: PDFKit.PDFDocument, text: string, options: PDFKit.Mixins.TextOptions = {}) =>
-  doc.font("Helvetica").fontSize(10).fillColor("#000").text(winAnsi(text), options)
-
-const titlePage = (doc: PDFKit.PDFDocument, s: ScanScore) => {
-  doc.font("Helvetica").fontSize(12).fillColor("#555").text("Domain security report", { align: "center" })
-  doc.moveDown(2).font("Helvetica-Bold").fontSize(28).fillColor("#000").text(s.domain, { align: "center" })
-  if (s.unscannable !== null) {
-    // One verdict everywhere: the scan's reason, not a grade with caps that nothing could lift.
-    doc.moveDown(1.5).fontSize(40).text("Not graded", { align: "center" })
-    doc.moveDown(0.5).font("Helvetica").fontSize(16).text(winAnsi(s.unscannable), { align: "center" })
-    doc.moveDown(2)
-    body(doc, `Scanned at ${s.timestamp} (scoring version ${s.scoringVersion})`, { align: "center" })
-    return
-  }
-  doc.moveDown(1.5).fontSize(60).text(`Grade: ${s.grade}`, { align: "center" })
-  doc
-    .moveDown(0.5)
-    .font("Helvetica")
-    .fontSize(16)
-    .text(`Score: ${s.percentage} / 100 (${s.points} of ${s.maxPoints} points)`, { align: "center" })
-  doc.moveDown(0.5).fontSize(13).text(winAnsi(s.gradeInfo.label), { align: "center" })
-  doc.moveDown(1)
-  body(doc, s.gradeInfo.description, { align: "center" })
-  for (const cap of s.gradeInfo.caps) body(doc, cap, { align: "center" })
-  doc.moveDown(2)
-  body(doc, `Critical and high issues: ${s.critical_issues}    Warnings: ${s.warnings}`, { align: "center" })
-  body(doc, `Scanned at ${s.timestamp} (scoring version ${s.scoringVersion})`, { align: "center" })
+const heading = (doc: PDFKit.PDFDocument, text: string) => {
+  // a heading never stands alone at the foot of a page
+  if (doc.y > doc.page.height - doc.page.margins.bottom - 90) doc.addPage()
+  doc.moveDown(0.9).font("Bold").fontSize(15).fillColor(INK).text(drawable(text)).moveDown(0.3)
 }
 
-const TABLE_STYLE = {
-  rowStyles: (i: number) => (i === 0 ? { backgroundColor: "#e8e8e8", font: "Helvetica-Bold" } : {}),
-  defaultStyle: { padding: 4, border: 0.5, fontSize: 9, font: "Helvetica" }
-} as const
+const body = (doc: PDFKit.PDFDocument, text: string, options: PDFKit.Mixins.TextOptions = {}) =>
+  doc.font("Body").fontSize(10).fillColor(INK).text(drawable(text), options)
+
+const muted = (doc: PDFKit.PDFDocument, text: string) =>
+  doc.font("Body").fontSize(8.5).fillColor(MUTED).text(drawable(text)).fillColor(INK)
+
+/** A filled rounded label (a status or severity), drawn at the cursor; returns its width. */
+const pill = (doc: PDFKit.PDFDocument, text: string, colour: string, x: number, y: number) => {
+  doc.font("Bold").fontSize(8)
+  const w = doc.widthOfString(drawable(text)) + 10
+  doc.roundedRect(x, y, w, 13, 3).fill(colour)
+  doc.fillColor("#ffffff").text(drawable(text), x + 5, y + 3, { lineBreak: false })
+  doc.fillColor(INK)
+  return w
+}
+
+/** The title block: the domain, the grade in its colour, the score and the grade statement, once. */
+const titleBlock = (doc: PDFKit.PDFDocument, s: ScanScore) => {
+  const left = doc.page.margins.left
+  const width = doc.page.width - left - doc.page.margins.right
+  doc.font("Body").fontSize(11).fillColor(MUTED).text("Domain security report", left, doc.y)
+  doc.font("Bold").fontSize(24).fillColor(INK).text(drawable(s.domain), { width })
+  const top = doc.y + 10
+  const graded = s.unscannable === null
+  const colour = graded ? GRADE_COLOUR(s.grade) : "#555555"
+  doc.roundedRect(left, top, 84, 84, 8).fill(colour)
+  doc
+    .font("Bold")
+    .fontSize(graded ? 40 : 16)
+    .fillColor("#ffffff")
+    .text(graded ? s.grade : "Not graded", left, top + (graded ? 20 : 34), { width: 84, align: "center" })
+  const x = left + 100
+  const textWidth = width - 100
+  doc
+    .fillColor(INK)
+    .font("Bold")
+    .fontSize(14)
+    .text(drawable(graded ? `Grade ${s.grade}: ${s.gradeInfo.label}` : s.gradeInfo.label), x, top, {
+      width: textWidth
+    })
+  if (graded)
+    doc
+      .font("Body")
+      .fontSize(11)
+      .text(`Score ${s.percentage} / 100 (${s.points} of ${s.maxPoints} points)`, { width: textWidth })
+  // The statement names the band and every cap: printed once, here.
+  body(doc, s.gradeInfo.description, { width: textWidth })
+  doc.moveDown(0.3)
+  body(doc, `Critical and high issues: ${s.critical_issues}. Warnings: ${s.warnings}.`, { width: textWidth })
+  doc
+    .font("Body")
+    .fontSize(8.5)
+    .fillColor(MUTED)
+    .text(`Scanned ${s.timestamp}, scoring version ${s.scoringVersion}`, { width: textWidth })
+  doc.fillColor(INK)
+  doc.x = left
+  doc.y = Math.max(doc.y, top + 84) + 6
+}
 
 const categoryTable = (doc: PDFKit.PDFDocument, s: ScanScore) => {
   heading(doc, "Categories")
-  const rows = Object.entries(s.categories).map(([id, c]) => [
-    id,
-    c.status,
-    `${c.points} / ${c.maxPoints}`,
-    c.maxPoints === 0 ? "-" : `${c.percentage} %`,
-    String(c.issues)
+  const rows: Array<Array<Cell>> = Object.entries(s.categories).map(([id, c]) => [
+    { text: id },
+    { text: lookOf(c.status).label, look: lookOf(c.status) },
+    { text: `${c.points} / ${c.maxPoints}` },
+    { text: c.maxPoints === 0 ? "-" : `${c.percentage} %` },
+    { text: String(c.issues) }
   ])
-  doc.font("Helvetica").table({
-    ...TABLE_STYLE,
-    columnStyles: ["*", 90, 80, 75, 50],
-    data: [["Category", "Status", "Points", "Percentage", "Issues"], ...rows]
-  })
+  drawTable(doc, ["Category", "Status", "Points", "Score", "Issues"], rows)
 }
 
 const checkTable = (doc: PDFKit.PDFDocument, s: ScanScore) => {
   heading(doc, "Checks")
-  const rows = Object.entries(s.categories).flatMap(([id, c]) =>
+  const rows: Array<Array<Cell>> = Object.entries(s.categories).flatMap(([id, c]) =>
     c.checks.map((r) => [
-      id,
-      winAnsi(r.title),
-      r.status,
-      `${r.points} / ${r.maxPoints}`,
-      winAnsi(r.detail === "" ? "-" : r.detail)
+      { text: id },
+      { text: r.title },
+      { text: lookOf(r.status).label, look: lookOf(r.status) },
+      { text: `${r.points} / ${r.maxPoints}` },
+      { text: r.detail === "" ? "-" : r.detail }
     ])
   )
-  doc.table({
-    ...TABLE_STYLE,
-    columnStyles: [60, 120, 60, 50, "*"],
-    data: [["Category", "Check", "Status", "Points", "Detail"], ...rows]
-  })
-}
-
-const issueSection = (doc: PDFKit.PDFDocument, s: ScanScore) => {
-  heading(doc, `Issues and fixes (${s.issues.length})`)
-  if (s.issues.length === 0) return void body(doc, "No issues: every scored check passes.")
-  const fixes = new Map<string, Recommendation>(s.recommendations.map((r) => [r.id, r]))
-  const issues = [...s.issues].sort(
-    (a, b) =>
-      SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.id.localeCompare(b.id)
-  )
-  for (const issue of issues) {
-    doc
-      .moveDown(0.6)
-      .font("Helvetica-Bold")
-      .fontSize(11)
-      .text(winAnsi(`[${issue.severity.toUpperCase()}] ${issue.title}`))
-    doc.font("Helvetica").fontSize(8).fillColor("#555").text(`${issue.id} - ${issue.category}`)
-    body(doc, issue.description)
-    for (const check of foundBy(s, issue.id)) body(doc, `Found by ${check.title}: ${check.detail}`)
-    const fix = fixes.get(issue.id)
-    const generator = issue.fixable ? generatorOf(issue.id) : null
-    const how = [
-      fix ? `priority ${fix.priority}, ${fix.impact}.` : "informational, no points at stake.",
-      generator
-        ? `This service generates the corrected record or header: ${generator}.`
-        : fix
-          ? "Correct what the description names; the check's detail shows what was found."
-          : ""
-    ]
-      .filter((t) => t !== "")
-      .join(" ")
-    doc
-      .font("Helvetica-Bold")
-      .fontSize(10)
-      .text("Fix: ", { continued: true })
-      .font("Helvetica")
-      .text(winAnsi(how))
-  }
+  drawTable(doc, ["Category", "Check", "Status", "Points", "Detail"], rows, 4)
 }
 
 /** The checks of the score that produced issue `id`, with what they found. */
 const foundBy = (s: ScanScore, id: string) =>
   Object.values(s.categories).flatMap((c) => c.checks.filter((r) => r.issues.includes(id) && r.detail !== ""))
 
-const nis2Section = (doc: PDFKit.PDFDocument, nis2: Nis2Summary | null) => {
-  heading(doc, "NIS2 readiness")
-  if (nis2 === null)
-    return void body(
-      doc,
-      "The NIS2 readiness summary is not available for this report (GET /scan/nis2 serves it)."
+/** One issue: severity, title, what was found, then its guidance. */
+const issueBlock = (
+  doc: PDFKit.PDFDocument,
+  s: ScanScore,
+  issue: ScanScore["issues"][number],
+  fix?: Recommendation
+) => {
+  const g = guidanceOf(issue.id, s.domain)
+  const left = doc.page.margins.left
+  const width = doc.page.width - left - doc.page.margins.right
+  const lines = [
+    issue.description,
+    ...foundBy(s, issue.id).map((c) => `Found by ${c.title}: ${c.detail}`),
+    g?.why ?? "",
+    ...(g?.steps ?? []),
+    ...(g?.providers.map((p) => p.note) ?? [])
+  ]
+  // Keep an issue on one page where it fits: measure it before drawing.
+  const height =
+    40 +
+    lines.reduce(
+      (h, t) =>
+        h +
+        doc
+          .font("Body")
+          .fontSize(10)
+          .heightOfString(drawable(t), { width: width - 14 }) +
+        2,
+      0
     )
-  body(doc, `Readiness: ${nis2.total} / 100 (${nis2.status})`)
-  if (nis2.criticalGaps.length === 0) return void body(doc, "No critical gaps.")
-  body(doc, "Critical gaps:")
-  for (const gap of nis2.criticalGaps) body(doc, gap, { indent: 12 })
+  if (
+    height < doc.page.height - doc.page.margins.top - doc.page.margins.bottom &&
+    doc.y + height > doc.page.height - doc.page.margins.bottom
+  )
+    doc.addPage()
+  doc.moveDown(0.7)
+  const look = SEVERITY_LOOK[issue.severity] ?? SEVERITY_LOOK["info"]!
+  const top = doc.y
+  const w = pill(doc, look.label, look.colour, left, top)
+  doc
+    .font("Bold")
+    .fontSize(11)
+    .fillColor(INK)
+    .text(drawable(issue.title), left + w + 6, top + 1, { width: width - w - 6 })
+  doc.x = left
+  muted(
+    doc,
+    `${issue.id} - ${issue.category}${fix ? ` - priority ${fix.priority}, fixing it ${fix.impact}` : ", no points at stake"}`
+  )
+  body(doc, issue.description)
+  for (const check of foundBy(s, issue.id)) body(doc, `Found by ${check.title}: ${check.detail}`)
+  if (g === undefined) return
+  doc.moveDown(0.2)
+  doc
+    .font("Bold")
+    .fontSize(10)
+    .text("Why it matters: ", { continued: true })
+    .font("Body")
+    .text(drawable(g.why))
+  doc.font("Bold").fontSize(10).text("What to do")
+  doc
+    .font("Body")
+    .fontSize(10)
+    .list(g.steps.map(drawable), { listType: "numbered", indent: 4, bulletIndent: 4, textIndent: 14 })
+  for (const p of g.providers)
+    doc
+      .font("Bold")
+      .fontSize(9.5)
+      .text(`${providerNames[p.provider]}: `, { continued: true })
+      .font("Body")
+      .text(drawable(p.note))
+  if (g.record !== null)
+    doc
+      .font("Bold")
+      .fontSize(9.5)
+      .text("Record: ", { continued: true })
+      .font("Mono")
+      .fontSize(8.5)
+      .text(drawable(g.record))
+  if (g.generator !== null) muted(doc, `Generated by this service: ${g.generator}`)
+  if (g.references.length > 0)
+    muted(doc, `Sources: ${g.references.map((r) => referenceOf(r).title).join("; ")}`)
 }
 
-const footers = (doc: PDFKit.PDFDocument, domain: string) => {
+const issueSection = (doc: PDFKit.PDFDocument, s: ScanScore) => {
+  heading(doc, `Issues and what to do (${s.issues.length})`)
+  if (s.issues.length === 0) return void body(doc, "No issues: every scored check passes.")
+  const fixes = new Map<string, Recommendation>(s.recommendations.map((r) => [r.id, r]))
+  const issues = [...s.issues].sort(
+    (a, b) =>
+      SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.id.localeCompare(b.id)
+  )
+  for (const issue of issues) issueBlock(doc, s, issue, fixes.get(issue.id))
+}
+
+const nis2Section = (doc: PDFKit.PDFDocument, nis2: Nis2Summary | null) => {
+  heading(doc, "NIS2 readiness")
+  if (nis2 === null) return void body(doc, "The NIS2 readiness summary is not available for this report.")
+  const look = lookOf(nis2.status === "compliant" ? "pass" : nis2.status === "partial" ? "partial" : "fail")
+  const top = doc.y
+  const w = pill(doc, nis2.status, look.colour, doc.page.margins.left, top)
+  doc
+    .font("Body")
+    .fontSize(10)
+    .fillColor(INK)
+    .text(`Readiness: ${nis2.total} / 100 (${nis2.status})`, doc.page.margins.left + w + 6, top + 1)
+  doc.x = doc.page.margins.left
+  if (nis2.criticalGaps.length === 0) return void body(doc, "No critical gaps.")
+  body(doc, "Critical gaps:")
+  doc
+    .font("Body")
+    .fontSize(10)
+    .list(nis2.criticalGaps.map(drawable), { indent: 4, bulletIndent: 4, textIndent: 12 })
+}
+
+const footers = (doc: PDFKit.PDFDocument, domain: string, snapshot: PdfSnapshot | undefined) => {
   const range = doc.bufferedPageRange()
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i)
     const bottom = doc.page.margins.bottom
     doc.page.margins.bottom = 0 // writing inside the margin must not add a page
-    doc
-      .font("Helvetica")
-      .fontSize(8)
-      .fillColor("#777")
-      .text(`${domain} - page ${i + 1} of ${range.count}`, doc.page.margins.left, doc.page.height - 30, {
+    const width = doc.page.width - doc.page.margins.left - doc.page.margins.right
+    const lines = [
+      `${domain} - page ${i + 1} of ${range.count}`,
+      ...(snapshot ? [`Snapshot ${snapshot.id} - content hash (SHA-256) ${snapshot.contentHash}`] : [])
+    ]
+    doc.font("Body").fontSize(7.5).fillColor("#777777")
+    lines.forEach((line, n) =>
+      doc.text(line, doc.page.margins.left, doc.page.height - 34 + n * 10, {
         align: "center",
-        width: doc.page.width - doc.page.margins.left - doc.page.margins.right
+        width,
+        lineBreak: false
       })
+    )
     doc.page.margins.bottom = bottom
   }
 }
@@ -207,7 +294,7 @@ export const renderPdf = (input: PdfReportInput): Promise<Uint8Array> =>
     const created = new Date(s.timestamp)
     const doc = new PDFDocument({
       size: "A4",
-      margin: 50,
+      margins: { top: 50, left: 50, right: 50, bottom: 60 },
       bufferPages: true,
       info: {
         Title: `Domain security report: ${s.domain}`,
@@ -223,14 +310,13 @@ export const renderPdf = (input: PdfReportInput): Promise<Uint8Array> =>
     doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
     doc.on("error", reject)
     try {
-      titlePage(doc, s)
-      doc.addPage()
+      registerFonts(doc)
+      titleBlock(doc, s)
       categoryTable(doc, s)
       nis2Section(doc, input.nis2)
-      doc.addPage()
       issueSection(doc, s)
       checkTable(doc, s)
-      footers(doc, s.domain)
+      footers(doc, s.domain, input.snapshot)
       doc.end()
     } catch (error) {
       reject(error)

@@ -79,7 +79,7 @@ describe("presentation in the world", () => {
           expect(r.headers["content-type"]).toBe("application/pdf")
           const text = (yield* Effect.promise(() => pdfText(r.bytes))).replace(/\s+/g, " ")
           expect(text).toContain("spf-passall.com")
-          expect(text).toContain(`Grade: ${quick.grade}`)
+          expect(text).toContain(`Grade ${quick.grade}: `)
           expect(quick.issues.length).toBeGreaterThan(0)
           for (const issue of quick.issues) expect(text).toContain(issue.id)
           // The NIS2 summary is the scorecard of the same scan (GET /scan/nis2).
@@ -97,8 +97,8 @@ describe("presentation in the world", () => {
         const r = yield* get("/api/pdf/perfect.com")
         const text = (yield* Effect.promise(() => pdfText(r.bytes))).replace(/\s+/g, " ")
         expect(text).toContain("perfect.com")
-        expect(text).toContain(`Grade: ${quick.grade}`)
-        expect(text).toContain(`Score: ${quick.percentage} / 100`)
+        expect(text).toContain(`Grade ${quick.grade}: `)
+        expect(text).toContain(`Score ${quick.percentage} / 100`)
       })
     )
 
