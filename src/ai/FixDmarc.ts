@@ -7,7 +7,7 @@
  */
 import { Effect, Either } from "effect"
 import { analyseDmarc, Dmarc } from "../checks/dmarc/Dmarc.ts"
-import { dmarcName, gatherDmarc } from "../checks/dmarc/DmarcGather.ts"
+import { dmarcName, gatherDmarc, mailReach } from "../checks/dmarc/DmarcGather.ts"
 import { Facts } from "../checks/Facts.ts"
 import { generateDmarc, type DmarcGenerateInput } from "../generate/DmarcGenerator.ts"
 import { isDmarcRecord, isNearDmarcRecord, parseDmarc } from "../records/DmarcRecord.ts"
@@ -26,17 +26,42 @@ const policyLike = (raw: string | undefined): Policy | undefined => {
 
 const STRONGER: Record<Policy, Policy> = { none: "quarantine", quarantine: "reject", reject: "reject" }
 
-/** The generator's input from the current record and the issue. Pure. */
+/** Whether a domain receives mail: "some" (an MX, or an address), "none" (null MX, nothing), "unknown". */
+export type MailReach = "some" | "none" | "unknown"
+
+/** The domain of a mailto: report address, lower-cased; undefined for any other URI. */
+export const mailboxDomain = (uri: string): string | undefined =>
+  /^mailto:[^@\s]+@([^!\s,]+)/i.exec(uri)?.[1]?.toLowerCase()
+
+/** A note when `address`'s domain is known to take no mail: its reports would never arrive. */
+const unreachable = (address: string, reach: ReadonlyMap<string, MailReach>): string | undefined => {
+  const d = mailboxDomain(address)
+  return d !== undefined && reach.get(d) === "none"
+    ? `${address} cannot receive the reports: ${d} takes no mail (no MX, or a null MX); use a mailbox in a domain that receives mail`
+    : undefined
+}
+
+/**
+ * The generator's input from the current record and the issue. Pure.
+ *
+ * Enforcement is staged (RFC 7489 6.7): reports first, then quarantine, then reject. A step to a
+ * stronger policy is proposed only when a report address is known to receive mail (`reach` of its
+ * domain is "some"): without reports the owner cannot see the legitimate mail a stronger policy
+ * would refuse. Otherwise the proposal keeps the policy and sets up the reports.
+ */
 export const planDmarc = (
   issue: IssueId,
   domain: string,
   current: string | undefined,
-  rua: string | undefined
+  rua: string | undefined,
+  reach: ReadonlyMap<string, MailReach> = new Map()
 ): { readonly input: DmarcGenerateInput; readonly changes: Array<string> } => {
   const changes: Array<string> = []
   if (current === undefined) {
     const address = rua ?? `mailto:dmarc-reports@${domain}`
     changes.push(`new record: p=none (monitoring first, RFC 7489 6.7) with aggregate reports to ${address}`)
+    const note = unreachable(address, reach)
+    if (note !== undefined) changes.push(note)
     return { input: { domain, policy: "none", rua: [address] }, changes }
   }
   // a record that starts with text before v=DMARC1 is read from v=DMARC1 on
@@ -46,10 +71,6 @@ export const planDmarc = (
   const raw = (name: string) => parsed.tags.find((t) => t.name.toLowerCase() === name)?.value
   let p: Policy = parsed.p ?? policyLike(raw("p")) ?? "none"
   if (parsed.p === null && raw("p") !== undefined) changes.push(`p=${raw("p")} read as p=${p}`)
-  if (issue === "dmarc_policy_none" || issue === "dmarc_policy_quarantine") {
-    changes.push(`p=${p} became p=${STRONGER[p]}`)
-    p = STRONGER[p]
-  }
   // report addresses: mailto only; a bare address gets its mailto:; at most two (RFC 7489 6.2)
   const addresses = (raw("rua") ?? "")
     .split(",")
@@ -70,6 +91,26 @@ export const planDmarc = (
     changes.push(`added rua=mailto:dmarc-reports@${domain}`)
   }
   if (addresses.length > 2) changes.push(`kept the first two of ${addresses.length} rua addresses`)
+  for (const address of addresses.slice(0, 2)) {
+    const note = unreachable(address, reach)
+    if (note !== undefined) changes.push(note)
+  }
+  if (issue === "dmarc_policy_none" || issue === "dmarc_policy_quarantine") {
+    // reports flow today only to a mailto: address the record already has, in a domain taking mail
+    const reported = (raw("rua") ?? "")
+      .split(",")
+      .map((u) => u.trim())
+      .some((u) => /^mailto:/i.test(u) && reach.get(mailboxDomain(u) ?? "") === "some")
+    if (reported) {
+      changes.push(
+        `p=${p} became p=${STRONGER[p]}${STRONGER[p] === "quarantine" ? " (stage 2 of 3: move to p=reject once the reports show no legitimate mail failing)" : " (stage 3 of 3)"}`
+      )
+      p = STRONGER[p]
+    } else
+      changes.push(
+        `kept p=${p} (stage 1 of 3, reports first): no report address is known to receive mail, so a stronger policy could refuse legitimate mail unseen; apply the stronger policy once reports arrive`
+      )
+  }
   const sp = issue === "dmarc_subdomain_policy_none" ? undefined : (parsed.sp ?? undefined)
   if (sp === undefined && parsed.sp !== null) changes.push("removed sp=none: subdomains now follow p")
   const pct = issue === "dmarc_pct_below_100" || parsed.pct === 100 ? undefined : (parsed.pct ?? undefined)
@@ -148,6 +189,21 @@ export const judgeDmarc = (domain: string, proposal: Proposal) =>
     })
   )
 
+/** Whether each domain receives mail (the DMARC check's own test, DmarcGather.ts `mailReach`). */
+const reachOf = (domains: ReadonlyArray<string>) =>
+  withFacts(
+    domains[0]!,
+    Effect.flatMap(Facts, (facts) =>
+      Effect.forEach(
+        [...new Set(domains.map((d) => d.toLowerCase()))].slice(0, 4),
+        (d) => mailReach(facts, d),
+        {
+          concurrency: 4
+        }
+      )
+    )
+  ).pipe(Effect.map((all) => new Map<string, MailReach>(all.map((r) => [r.domain, r.mx]))))
+
 export const proposeDmarc = (
   issue: IssueId,
   domain: string,
@@ -162,7 +218,14 @@ export const proposeDmarc = (
     if (Either.isLeft(read))
       return Either.left(`the DMARC record of ${domain} could not be read (${read.left._tag}); retry later`)
     const own = read.right ?? (yield* inheritedStart(domain))
-    const { input, changes } = planDmarc(issue, domain, own?.record, rua)
+    const reach = yield* reachOf([
+      domain,
+      ...[rua, ...parseDmarc(own?.record ?? "").rua.map((u) => u.uri)].flatMap((u) => {
+        const d = u === undefined ? undefined : mailboxDomain(u)
+        return d === undefined ? [] : [d]
+      })
+    ])
+    const { input, changes } = planDmarc(issue, domain, own?.record, rua, reach)
     if (own?.note) changes.unshift(own.note)
     return Either.mapBoth(generateDmarc(input), {
       onLeft: (e) => e.message,

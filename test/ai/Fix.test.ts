@@ -137,7 +137,36 @@ const TAGS = [
   "ri=3600"
 ]
 
+/** example.com receives mail. */
+const REACHES = new Map([["example.com", "some" as const]])
+
 describe("DMARC fixes", () => {
+  it("stages enforcement: reports to a mailbox that receives mail first, then quarantine, then reject", () => {
+    const none = "v=DMARC1; p=none"
+    expect(planDmarc("dmarc_policy_none", DOMAIN, none, undefined, REACHES).input.policy).toBe("none")
+    const reporting = "v=DMARC1; p=none; rua=mailto:d@example.com"
+    expect(planDmarc("dmarc_policy_none", DOMAIN, reporting, undefined, REACHES).input.policy).toBe(
+      "quarantine"
+    )
+    const quarantine = "v=DMARC1; p=quarantine; rua=mailto:d@example.com"
+    expect(planDmarc("dmarc_policy_quarantine", DOMAIN, quarantine, undefined, REACHES).input.policy).toBe(
+      "reject"
+    )
+    // reports to a domain that takes no mail never arrive: no stronger policy, and the reason said
+    const nowhere = "v=DMARC1; p=none; rua=mailto:d@null-mx.example"
+    const plan = planDmarc(
+      "dmarc_policy_none",
+      DOMAIN,
+      nowhere,
+      undefined,
+      new Map([["null-mx.example", "none"]])
+    )
+    expect(plan.input.policy).toBe("none")
+    expect(plan.changes.join(" ")).toMatch(/null-mx\.example takes no mail/)
+    // nor when whether it takes mail could not be found out
+    expect(planDmarc("dmarc_policy_none", DOMAIN, reporting, undefined, new Map()).input.policy).toBe("none")
+  })
+
   it("any record: the plan always yields a record the parser accepts, keeping a valid mailto rua", () =>
     fc.assert(
       fc.property(
@@ -156,7 +185,7 @@ describe("DMARC fixes", () => {
         ),
         (tags, space, issue) => {
           const record = `${space ? " " : ""}v=DMARC1; ${tags.join("; ")}`
-          const { input } = planDmarc(issue, DOMAIN, record, undefined)
+          const { input, changes } = planDmarc(issue, DOMAIN, record, undefined, REACHES)
           const generated = generateDmarc(input)
           expect(Either.isRight(generated), JSON.stringify(input)).toBe(true)
           const parsed = parseDmarc(Either.getOrThrow(generated).record)
@@ -168,7 +197,12 @@ describe("DMARC fixes", () => {
           const first = (name: string) => tags.find((t) => t.startsWith(`${name}=`))
           if (first("rua") === "rua=mailto:d@example.com")
             expect(parsed.rua[0]!.uri).toBe("mailto:d@example.com")
-          if (issue === "dmarc_policy_none" && first("p") === "p=none") expect(parsed.p).toBe("quarantine")
+          // staged: a stronger policy only once reports reach a mailbox that receives mail
+          const reported = first("rua")?.startsWith("rua=mailto:") === true
+          if (issue === "dmarc_policy_none" && first("p") === "p=none")
+            expect(parsed.p).toBe(reported ? "quarantine" : "none")
+          if (issue === "dmarc_policy_none" && first("p") === "p=none" && !reported)
+            expect(changes.join(" ")).toMatch(/reports first/)
         }
       )
     ))

@@ -66,19 +66,24 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /ai/fix in the
     })
   )
 
-  it.effect("DMARC: none becomes quarantine, an invalid record is repaired, a leading space removed", () =>
-    Effect.gen(function* () {
-      expect(validDmarc(yield* fix("dmarc_policy_none", "dmarc-none.com"), "dmarc-none.com").p).toBe(
-        "quarantine"
-      )
-      const repaired = validDmarc(yield* fix("dmarc_invalid", "dmarc-invalid.net"), "dmarc-invalid.net")
-      expect(repaired.p).toBe("reject")
-      expect(repaired.rua.map((u) => u.uri)).toEqual(["mailto:dmarc@dmarc-invalid.net"])
-      expect(repaired.unknownTags).toEqual([])
-      const space = validDmarc(yield* fix("dmarc_leading_space", "dmarc-space.com"), "dmarc-space.com")
-      expect(space.p).toBe("reject")
-      expect(space.rua.map((u) => u.uri)).toEqual(["mailto:dmarc@perfect.com"])
-    })
+  it.effect(
+    "DMARC: none without reports gets reports first, an invalid record is repaired, a leading space removed",
+    () =>
+      Effect.gen(function* () {
+        // staged: p=none without rua stays none and gains a report address; quarantine comes after
+        const staged = yield* fix("dmarc_policy_none", "dmarc-none.com")
+        const none = validDmarc(staged, "dmarc-none.com")
+        expect(none.p).toBe("none")
+        expect(none.rua.length).toBe(1)
+        expect(JSON.stringify(staged)).toMatch(/reports first/)
+        const repaired = validDmarc(yield* fix("dmarc_invalid", "dmarc-invalid.net"), "dmarc-invalid.net")
+        expect(repaired.p).toBe("reject")
+        expect(repaired.rua.map((u) => u.uri)).toEqual(["mailto:dmarc@dmarc-invalid.net"])
+        expect(repaired.unknownTags).toEqual([])
+        const space = validDmarc(yield* fix("dmarc_leading_space", "dmarc-space.com"), "dmarc-space.com")
+        expect(space.p).toBe("reject")
+        expect(space.rua.map((u) => u.uri)).toEqual(["mailto:dmarc@perfect.com"])
+      })
   )
 
   it.effect("missing records: -all for a domain without MX; a subdomain keeps the policy it inherits", () =>

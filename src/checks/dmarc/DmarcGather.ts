@@ -52,14 +52,14 @@ export const externalDestinations = (policyDomain: string, parsed: ParsedDmarc) 
     .filter((u) => organisationalDomainOf(u.domain) !== organisationalDomainOf(policyDomain))
     .map((u) => ({ uri: u, name: reportAuthorisationName(policyDomain, u.domain) }))
 
-type Reach = NonNullable<DmarcGathered["ruaMx"]>[number]
+export type Reach = NonNullable<DmarcGathered["ruaMx"]>[number]
 
 /**
  * Can `domain` receive mail? An MX with a host says yes; a null MX ("0 .", RFC 7505) says no.
  * Without any MX, mail goes to the domain's own address (the implicit MX, RFC 5321 5.1), so it is
  * "none" only when the domain has no A or AAAA either. A failed lookup is "unknown".
  */
-const mailReach = (dns: DmarcSource, domain: string): Effect.Effect<Reach> =>
+export const mailReach = (dns: DmarcSource, domain: string): Effect.Effect<Reach> =>
   Effect.gen(function* () {
     const records = yield* dns.mx!(domain)
     if (records.some((r) => r.exchange.replace(/\.$/, "") !== "")) return { domain, mx: "some" } as const
