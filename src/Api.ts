@@ -12,6 +12,7 @@ import { ReportApi } from "./api/Report.ts"
 import { ScanApi } from "./api/Scan.ts"
 import { WebApi } from "./api/WebSecurity.ts"
 import { UpstreamProblem } from "./composite/UpstreamProblem.ts"
+import { withExamples } from "./api/Examples.ts"
 
 export class Api extends HttpApi.make("domain-audit")
   .add(DnsApi)
@@ -32,4 +33,5 @@ export class Api extends HttpApi.make("domain-audit")
   .annotate(
     OpenApi.Description,
     "Analyses a domain's DNS, DNSSEC, email authentication, mail transport and web security, scores it, and keeps immutable report snapshots."
-  ) {}
+  )
+  .annotate(OpenApi.Transform, withExamples) {}

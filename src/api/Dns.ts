@@ -10,6 +10,7 @@ import { RecordTypes } from "../net/DnsTypes.ts"
 import { Status, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { BadRequest } from "./Errors.ts"
+import { documented } from "./Docs.ts"
 
 /** The record types the Resolver speaks (SPEC lists A..PTR for `type`; the issue allows all of them). */
 export const LookupType = Schema.Literal(...RecordTypes)
@@ -30,6 +31,12 @@ export const TlsaGenerateRequest = Schema.Struct({
 export class DnsApi extends HttpApiGroup.make("dns")
   .add(
     HttpApiEndpoint.get("lookup", "/dns/lookup")
+      .annotateContext(
+        documented(
+          "Look up DNS records",
+          "Resolves the domain's A, AAAA, MX, TXT, NS, SOA, CAA, CNAME and PTR records (or the types asked for with type or types) through the service's resolver. A type whose lookup fails or times out is reported as unknown, never as absent."
+        )
+      )
       .setUrlParams(
         Schema.Struct({
           domain: Domain,
@@ -44,24 +51,48 @@ export class DnsApi extends HttpApiGroup.make("dns")
   )
   .add(
     HttpApiEndpoint.get("dnssec", "/dns/dnssec")
+      .annotateContext(
+        documented(
+          "Validate the DNSSEC chain",
+          "Follows the chain of trust from the root to the domain (DS, DNSKEY, RRSIG) and reports whether the zone is signed, whether it validates, its algorithms, NSEC3 parameters and signature expiry, with the issues found (RFC 4033-4035, RFC 8624, RFC 9276)."
+        )
+      )
       .setUrlParams(DomainQuery)
       .addSuccess(DnssecResult)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.get("propagation", "/dns/propagation")
+      .annotateContext(
+        documented(
+          "Compare answers across public resolvers",
+          "Asks each configured public resolver for one record type of the domain and reports whether their answers agree, so a recent change can be seen spreading. Each resolver is asked afresh; one that does not answer is unknown."
+        )
+      )
       .setUrlParams(Schema.Struct({ domain: Domain, type: Schema.optional(PropagationType) }))
       .addSuccess(PropagationResult)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.get("tlsa", "/dns/tlsa")
+      .annotateContext(
+        documented(
+          "Check DANE TLSA records of the mail servers",
+          "For each MX host, reads the TLSA records at _25._tcp.<host>, whether they are DNSSEC-signed, and whether they match the certificate the server presents over STARTTLS (RFC 7672)."
+        )
+      )
       .setUrlParams(DomainQuery)
       .addSuccess(TlsaResult)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.post("tlsaGenerate", "/dns/tlsa/generate")
+      .annotateContext(
+        documented(
+          "Generate a TLSA record from a certificate",
+          "Builds the TLSA record for a host and port from a PEM certificate or public key, for the usage, selector and matching type asked for (3 1 1 recommended). Private keys are refused. Makes no network calls; DANE needs a DNSSEC-signed zone."
+        )
+      )
       .setPayload(TlsaGenerateRequest)
       .addSuccess(TlsaGenerated)
       .addError(BadRequest)

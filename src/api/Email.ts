@@ -16,6 +16,7 @@ import { EmailCheckResult } from "../composite/EmailCheck.ts"
 import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
 import { SpfResult } from "../checks/spf/Spf.ts"
 import { SpfGenerated, SpfGenerateRequest } from "../generate/SpfGenerator.ts"
+import { documented } from "./Docs.ts"
 
 const Nullable = Schema.NullOr
 
@@ -31,10 +32,30 @@ const get = <const Name extends string, A, I>(name: Name, path: `/${string}`, su
 export { BimiResult, DkimResult, DmarcResult, EmailCheckResult, MtaStsResult }
 
 export class EmailApi extends HttpApiGroup.make("email")
-  .add(get("check", "/email/check", EmailCheckResult))
-  .add(get("spf", "/email/spf", SpfResult))
+  .add(
+    get("check", "/email/check", EmailCheckResult).annotateContext(
+      documented(
+        "Check email authentication in one call",
+        "Runs SPF, DKIM, DMARC and the mail-server checks for the domain and answers their results with a combined score and the issues found, each under its catalogue id (docs/issues.md)."
+      )
+    )
+  )
+  .add(
+    get("spf", "/email/spf", SpfResult).annotateContext(
+      documented(
+        "Check the SPF record",
+        "Reads the domain's SPF record, evaluates its include and redirect tree with the lookup count of RFC 7208 4.6.4, and reports the lookup graph, void lookups, the all mechanism, findings and a flattened equivalent when the record is over the limit."
+      )
+    )
+  )
   .add(
     HttpApiEndpoint.get("dkim", "/email/dkim")
+      .annotateContext(
+        documented(
+          "Find and check DKIM keys",
+          "Looks for DKIM keys under the common selectors and those passed as selector, and reports each key's type, length and flags (RFC 6376, RFC 8301). No key under the known selectors is reported as not found, since selectors cannot be listed."
+        )
+      )
       .setUrlParams(
         Schema.Struct({
           domain: Domain,
@@ -45,28 +66,88 @@ export class EmailApi extends HttpApiGroup.make("email")
       .addSuccess(DkimResult)
       .addError(BadRequest)
   )
-  .add(get("dmarc", "/email/dmarc", DmarcResult))
+  .add(
+    get("dmarc", "/email/dmarc", DmarcResult).annotateContext(
+      documented(
+        "Check the DMARC record",
+        "Reads the DMARC record at _dmarc (or the organisational domain's, RFC 7489 6.6.3) and reports its policy, subdomain policy, alignment, report addresses and whether they can receive mail and are authorised, with findings."
+      )
+    )
+  )
   .add(
     HttpApiEndpoint.get("bimi", "/email/bimi")
+      .annotateContext(
+        documented(
+          "Check the BIMI record",
+          "Reads the BIMI record, fetches its SVG logo and evidence document, and reports whether mailbox providers could show the logo. format=html answers a page that shows it in a browser; JSON is the contract."
+        )
+      )
       .setUrlParams(
         Schema.Struct({ domain: Domain, format: Schema.optional(Schema.Literal("json", "html")) })
       )
       .addSuccess(BimiResult)
       .addError(BadRequest)
   )
-  .add(get("mtaSts", "/email/mta-sts", MtaStsResult))
-  .add(get("smtpTls", "/email/smtp-tls", SmtpTlsResult))
-  .add(get("fcrdns", "/email/fcrdns", FcrdnsResult))
-  .add(get("blacklist", "/email/blacklist", BlocklistResult))
-  .add(get("senderRequirements", "/email/sender-requirements", SenderRequirementsResult))
+  .add(
+    get("mtaSts", "/email/mta-sts", MtaStsResult).annotateContext(
+      documented(
+        "Check MTA-STS and TLS reporting",
+        "Reads the _mta-sts record, fetches the policy from https://mta-sts.<domain>/.well-known/mta-sts.txt, checks that it covers every MX host, and reads the TLS-RPT record (RFC 8461, RFC 8460)."
+      )
+    )
+  )
+  .add(
+    get("smtpTls", "/email/smtp-tls", SmtpTlsResult).annotateContext(
+      documented(
+        "Test STARTTLS on the mail servers",
+        "Connects to each MX host on port 25, asks for STARTTLS, and reports the TLS version, cipher and certificate (validity, chain, name) per server. A server that cannot be reached is unknown."
+      )
+    )
+  )
+  .add(
+    get("fcrdns", "/email/fcrdns", FcrdnsResult).annotateContext(
+      documented(
+        "Check reverse DNS of the mail servers",
+        "For each mail server address, looks up its PTR name and whether that name resolves back to the address (forward-confirmed reverse DNS, RFC 1912 2.1)."
+      )
+    )
+  )
+  .add(
+    get("blacklist", "/email/blacklist", BlocklistResult).annotateContext(
+      documented(
+        "Check mail servers against DNS blocklists",
+        "Queries the configured DNS blocklists for each mail server address and reports where it is listed, with each list's severity (RFC 5782). A list that does not answer is unknown."
+      )
+    )
+  )
+  .add(
+    get("senderRequirements", "/email/sender-requirements", SenderRequirementsResult).annotateContext(
+      documented(
+        "Check the bulk-sender requirements of Gmail and Yahoo",
+        "Judges the domain against the published requirements for bulk senders (SPF or DKIM, DMARC, aligned From, reverse DNS, TLS) and reports each rule as pass, warning or fail."
+      )
+    )
+  )
   .add(
     HttpApiEndpoint.post("spfGenerate", "/email/spf/generate")
+      .annotateContext(
+        documented(
+          "Generate an SPF record",
+          "Builds the SPF TXT value from the mechanisms, a and mx flags and the all policy given, with the direct lookup count, length checks and warnings. Included domains may add lookups of their own, so the count is a minimum. Makes no network calls."
+        )
+      )
       .setPayload(SpfGenerateRequest)
       .addSuccess(SpfGenerated)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.post("dmarcGenerate", "/email/dmarc/generate")
+      .annotateContext(
+        documented(
+          "Generate a DMARC record",
+          "Builds the _dmarc TXT value from the policy, report addresses and the optional subdomain policy, alignment, percentage and failure options, with rollout advice: start at p=none with reports, then quarantine, then reject."
+        )
+      )
       .setPayload(DmarcGenerateRequest)
       .addSuccess(DmarcGenerated)
       .addError(BadRequest)

@@ -5,6 +5,7 @@ import { HallOfFame } from "../store/HallOfFame.ts"
 import { DateTime } from "./Common.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, Unavailable } from "./Errors.ts"
+import { documented } from "./Docs.ts"
 
 export const ServiceHealth = Schema.Struct(
   { status: Schema.Literal("healthy", "degraded", "down") },
@@ -24,15 +25,46 @@ const DomainPath = Schema.Struct({ domain: Domain })
 export class MiscApi extends HttpApiGroup.make("misc")
   .add(
     HttpApiEndpoint.get("badge", "/badge/:domain")
+      .annotateContext(
+        documented(
+          "Security grade badge",
+          "An SVG badge with the domain's grade, for a README or a web site. The scan comes from the cache when fresh."
+        )
+      )
       .setPath(DomainPath)
       .addSuccess(HttpApiSchema.Text({ contentType: "image/svg+xml" }))
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.get("pdf", "/pdf/:domain")
+      .annotateContext(
+        documented(
+          "PDF report",
+          "The domain's report as a PDF: the grade and its statement, categories with their status, the NIS2 summary, every issue with its guidance and every check. The same scan gives the same bytes."
+        )
+      )
       .setPath(DomainPath)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
       .addError(BadRequest)
   )
-  .add(HttpApiEndpoint.get("hallOfFame", "/hall-of-fame").addSuccess(HallOfFame))
-  .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health).addError(Unavailable)) {}
+  .add(
+    HttpApiEndpoint.get("hallOfFame", "/hall-of-fame")
+      .annotateContext(
+        documented(
+          "Domains graded A+",
+          "The domains whose latest scan was graded A+, with the time of that scan."
+        )
+      )
+      .addSuccess(HallOfFame)
+  )
+  .add(
+    HttpApiEndpoint.get("health", "/health")
+      .annotateContext(
+        documented(
+          "Service health",
+          "Whether the service and the services it depends on (the database, the resolver) are healthy. Answers 503 when it cannot serve."
+        )
+      )
+      .addSuccess(Health)
+      .addError(Unavailable)
+  ) {}

@@ -19,26 +19,54 @@ export { MeasureId, Nis2Scorecard } from "../score/Nis2.ts"
 
 /** The deep-scan shapes are declared by the jobs that produce them (src/jobs/DeepScans.ts). */
 import { DeepScanAccepted, DeepScanState } from "../jobs/DeepScans.ts"
+import { documented } from "./Docs.ts"
 export { DeepScanAccepted, DeepScanState, DeepScanStatus } from "../jobs/DeepScans.ts"
 
 export class ScanApi extends HttpApiGroup.make("scan")
   .add(
     HttpApiEndpoint.get("quick", "/scan/quick")
+      .annotateContext(
+        documented(
+          "Score a domain",
+          "Scans the domain (DNS, DNSSEC, email authentication, mail transport, web security), or answers from the scan cache, and returns its grade, percentage, categories, issues under their catalogue ids and recommendations ordered by the points they regain (docs/scoring.md)."
+        )
+      )
       .setUrlParams(DomainQuery)
       .addSuccess(ScanScore)
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.post("full", "/scan").setPayload(DomainQuery).addSuccess(ScanScore).addError(BadRequest)
+    HttpApiEndpoint.post("full", "/scan")
+      .annotateContext(
+        documented(
+          "Score a domain (POST form)",
+          "The same scan and score as GET /scan/quick, with the domain in the JSON body."
+        )
+      )
+      .setPayload(DomainQuery)
+      .addSuccess(ScanScore)
+      .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.get("nis2", "/scan/nis2")
+      .annotateContext(
+        documented(
+          "NIS2 readiness scorecard",
+          "Reads the domain's scan as evidence for the measures of Article 21(2) of Directive (EU) 2022/2555 and answers a scorecard per measure with its fixes and critical gaps, in English or Dutch (lang=nl). Evidence, not a compliance certificate."
+        )
+      )
       .setUrlParams(Schema.Struct({ domain: Domain, lang: Schema.optional(Schema.Literal(...Languages)) }))
       .addSuccess(Nis2Scorecard)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.post("deep", "/scan/deep")
+      .annotateContext(
+        documented(
+          "Start a deep scan",
+          "Starts a durable deep scan of the domain (type web: a crawl for the content security policy; type mail: the mail checks in depth) and answers 202 with its scan_id. Poll GET /scan/deep/{scan_id} for the result."
+        )
+      )
       .setPayload(Schema.Struct({ domain: Domain, type: Schema.Literal("web", "mail") }))
       .addSuccess(DeepScanAccepted.pipe(HttpApiSchema.withEncoding({ kind: "Json" })), { status: 202 })
       .addError(BadRequest)
@@ -46,6 +74,12 @@ export class ScanApi extends HttpApiGroup.make("scan")
   )
   .add(
     HttpApiEndpoint.get("deepResult", "/scan/deep/:scan_id")
+      .annotateContext(
+        documented(
+          "Result of a deep scan",
+          "The state of a deep scan started with POST /scan/deep: pending or running with progress, then completed with its result or failed with the reason. 404 for an unknown scan_id."
+        )
+      )
       .setPath(Schema.Struct({ scan_id: Schema.String.pipe(Schema.maxLength(128)) }))
       .addSuccess(DeepScanState)
       .addError(NotFound)

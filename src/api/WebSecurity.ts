@@ -6,6 +6,7 @@ import { HeadersResult } from "../checks/headers/Headers.ts"
 import { GenerateRequest, GenerateResult } from "../records/SecurityHeaders.ts"
 import { DomainQuery } from "./Domain.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "./Errors.ts"
+import { documented } from "./Docs.ts"
 
 /** The generator's own request schema: presets, and per-header booleans, strings or objects. */
 export const HeadersGenerateRequest = GenerateRequest
@@ -18,18 +19,36 @@ export const CspScanRequest = Schema.Struct({
 export class WebApi extends HttpApiGroup.make("web")
   .add(
     HttpApiEndpoint.get("headersAnalyze", "/security-headers/analyze")
+      .annotateContext(
+        documented(
+          "Analyse the web site's security headers",
+          "Fetches the site over HTTPS and judges HSTS, Content-Security-Policy, X-Content-Type-Options, framing protection, Referrer-Policy and the other security headers, with a grade. If the fetch times out, every header is unknown (never missing)."
+        )
+      )
       .setUrlParams(DomainQuery)
       .addSuccess(HeadersResult)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.post("headersGenerate", "/security-headers/generate")
+      .annotateContext(
+        documented(
+          "Generate security headers",
+          "Builds recommended security headers from a preset (recommended, strict or report-only) or a per-header configuration, as header values and as nginx, Apache and Caddy configuration. Makes no network calls."
+        )
+      )
       .setPayload(HeadersGenerateRequest)
       .addSuccess(GenerateResult)
       .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.post("cspScan", "/csp/scan")
+      .annotateContext(
+        documented(
+          "Crawl a site and suggest a Content-Security-Policy",
+          "Crawls up to 20 same-origin pages within 45 seconds, records the sources each page loads, judges the current policy and suggests one that allows exactly those sources. Results are cached per origin for 10 minutes; 502 with inconclusive when no page could be crawled."
+        )
+      )
       .setPayload(CspScanRequest)
       .addSuccess(CspScanResult)
       .addError(BadRequest)
