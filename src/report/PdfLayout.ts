@@ -10,6 +10,7 @@
  * so either way the same input gives the same bytes.
  */
 import { existsSync, readFileSync } from "node:fs"
+import PDFDocument from "pdfkit"
 
 const DEJAVU = "/usr/share/fonts/truetype/dejavu"
 
@@ -18,7 +19,20 @@ export type Face = "Body" | "Bold" | "Mono"
 
 interface Fonts {
   readonly embedded: boolean
-  readonly files: Readonly<Record<Face, Buffer | string>>
+  /** A standard font's name, or a parsed font (pdfkit accepts any object with a `layout`). */
+  readonly files: Readonly<Record<Face, string | object>>
+}
+
+/**
+ * A font file parsed once. pdfkit parses a font given as bytes anew for every document (fontkit,
+ * about 1 s of CPU for the three DejaVu faces), but takes an already parsed font as it is: a probe
+ * document parses each face once, and every report embeds its own subset of it.
+ */
+const parsed = (file: Buffer): object => {
+  const probe = new PDFDocument({ autoFirstPage: false })
+  probe.font(file)
+  // pdfkit keeps the parsed fontkit font on its current font object
+  return (probe as unknown as { _font: { font: object } })._font.font
 }
 
 const loadFonts = (): Fonts => {
@@ -27,20 +41,28 @@ const loadFonts = (): Fonts => {
     return {
       embedded: true,
       files: {
-        Body: readFileSync(`${DEJAVU}/${paths.Body}`),
-        Bold: readFileSync(`${DEJAVU}/${paths.Bold}`),
-        Mono: readFileSync(`${DEJAVU}/${paths.Mono}`)
+        Body: parsed(readFileSync(`${DEJAVU}/${paths.Body}`)),
+        Bold: parsed(readFileSync(`${DEJAVU}/${paths.Bold}`)),
+        Mono: parsed(readFileSync(`${DEJAVU}/${paths.Mono}`))
       }
     }
   return { embedded: false, files: { Body: "Helvetica", Bold: "Helvetica-Bold", Mono: "Courier" } }
 }
 
-/** Read once: the font files do not change while the service runs. */
-export const fonts: Fonts = loadFonts()
+/** Read and parsed once, on first use: the font files do not change while the service runs. */
+let loaded: Fonts | undefined
+export const fonts = (): Fonts => (loaded ??= loadFonts())
 
 /** Registers the three faces on a new document. */
 export const registerFonts = (doc: PDFKit.PDFDocument) => {
-  for (const face of ["Body", "Bold", "Mono"] as const) doc.registerFont(face, fonts.files[face])
+  for (const face of ["Body", "Bold", "Mono"] as const) {
+    const file = fonts().files[face]
+    // A parsed font registered under its PostScript name as family: pdfkit's tables restore the
+    // font by (source, family) after each cell, and find it cached under that name instead of
+    // opening it again (and comparing it with every font already open).
+    const family = typeof file === "string" ? undefined : (file as { postscriptName?: string }).postscriptName
+    doc.registerFont(face, file as PDFKit.Mixins.PDFFontSource, family)
+  }
   doc.font("Body")
 }
 
@@ -60,7 +82,7 @@ export const winAnsi = (text: string): string =>
     .replace(/[^\x09\x0a\x0d\x20-\x7e\xa0-\xff]/g, "?")
 
 /** Text as the fonts in use can draw it. */
-export const drawable = (text: string): string => (fonts.embedded ? text : winAnsi(text))
+export const drawable = (text: string): string => (fonts().embedded ? text : winAnsi(text))
 
 /**
  * A cell's text with its line breaks chosen here, at spaces only, so that each line fits `width`.
@@ -88,7 +110,7 @@ export interface Look {
   readonly label: string
 }
 
-const mark = (embedded: string, ascii: string) => (fonts.embedded ? embedded : ascii)
+const mark = (embedded: string, ascii: string) => (fonts().embedded ? embedded : ascii)
 
 export const STATUS_LOOK: Readonly<Record<string, Look>> = {
   pass: { colour: "#1b7f3b", tint: "#e3f4e8", label: `${mark("\u2713", "+")} pass` },
@@ -176,8 +198,14 @@ export const drawTable = (
   const total = doc.page.width - doc.page.margins.left - doc.page.margins.right
   let size = TABLE_FONT_SIZE
   let widths: ReadonlyArray<number> | undefined
-  const measure = (face: Face) => (text: string) =>
-    doc.font(face).fontSize(size).widthOfString(drawable(text))
+  // Widths scale with the size: each text is laid out once per face (layout is the costly part).
+  const unit = new Map<string, number>()
+  const measure = (face: Face) => (text: string) => {
+    const key = `${face}\u0000${text}`
+    let w = unit.get(key)
+    if (w === undefined) unit.set(key, (w = doc.font(face).fontSize(1).widthOfString(drawable(text))))
+    return w * size
+  }
   for (; size >= 6; size -= 0.5) {
     widths = fitColumns((t, f) => measure(f)(t), head, rows, total, fill)
     if (widths !== undefined) break

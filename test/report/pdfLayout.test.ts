@@ -140,7 +140,7 @@ describe("the PDF's layout", () => {
     expect(layout.split(snapshot.contentHash).length - 1).toBe(pages)
   })
 
-  it.runIf(fonts.embedded)("embeds every font it uses", () => {
+  it.runIf(fonts().embedded)("embeds every font it uses", () => {
     const rows = run("pdffonts", [file])
       .split("\n")
       .slice(2)
