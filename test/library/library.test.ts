@@ -3,7 +3,7 @@
  * over an env file over the environment), the Effect Scanner over a resolver of one's own, and
  * `scan` / `scanMany` against the world, graded by the same `score` as every other front end.
  */
-import { ConfigProvider, Effect, Layer, Schema } from "effect"
+import { ConfigProvider, Effect, FastCheck, Layer, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/Config.ts"
 import { ScanResult } from "../../src/checks/ScanResult.ts"
@@ -14,9 +14,11 @@ import {
   score,
   Scanner,
   netLayer,
-  Resolver
+  Resolver,
+  type ScanScore
 } from "../../src/lib/DomainAudit.ts"
 import { configProviderOf, settingsOf } from "../../src/lib/LibraryOptions.ts"
+import { scanResult } from "../../src/lib/Testing.ts"
 import { worldEnvFile } from "../world/env.ts"
 
 const settings = (provider: ConfigProvider.ConfigProvider) =>
@@ -138,4 +140,17 @@ describe("scan and scanMany against the world", () => {
     // the list is pulled as the scans need it, not drained
     expect(pulled).toBeLessThan(50)
   }, 60_000)
+})
+
+describe("the testing arbitraries", () => {
+  it("prove the policy docs/library.md shows: a ticket below 80 % is a ticket below B", () => {
+    const needsTicket = (s: ScanScore) => s.unscannable === null && s.percentage < 80
+    FastCheck.assert(
+      FastCheck.property(scanResult({ gradable: true }), (scan) => {
+        const s = score(scan)
+        return needsTicket(s) === !["A+", "A", "B"].includes(s.grade)
+      }),
+      { numRuns: 50 }
+    )
+  })
 })

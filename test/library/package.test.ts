@@ -26,7 +26,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseCsvRecord } from "../../src/batch/Csv.ts"
 import { worldEnv } from "../world/env.ts"
 
@@ -91,6 +91,8 @@ beforeAll(async () => {
   for (const file of ["grades-csv.ts", "custom-resolver.ts", "tsconfig.json"])
     cpSync(join(root, "examples", file), join(project, file))
 }, 300_000)
+
+afterAll(() => rmSync(project, { recursive: true, force: true }))
 
 describe("the packed package", () => {
   it("holds the bundle, the declarations and the launcher, and no source", () => {
