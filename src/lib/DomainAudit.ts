@@ -6,7 +6,8 @@
  */
 import type { Registry } from "../checks/index.ts"
 import { registry as registered } from "../checks/index.ts"
-import { catalogue as entries } from "../score/Catalogue.ts"
+import type { Entry, Spec } from "../checks/Declaration.ts"
+import { catalogue as entries, type IssueId } from "../score/Catalogue.ts"
 import { specsOf } from "../score/Rules.ts"
 
 // The door for any caller: Promises and an async iterable.
@@ -66,8 +67,12 @@ export const checkResults = Object.fromEntries(registered.map((check) => [check.
   readonly [C in Registry[number] as C["id"]]: C["result"]
 }
 
-/** Every scoring rule of the registry (id, category, points, level, critical, the rule in words). */
-export const rules = specsOf(registered)
+/** Every scoring rule (id, category, points, level, critical, the rule in words): a frozen copy. */
+export const rules: ReadonlyArray<Spec> = Object.freeze(
+  specsOf(registered).map((spec) => Object.freeze({ ...spec }))
+)
 
-/** The issue catalogue, by issue id: severity, title, description, whether it is fixable. */
-export const catalogue = entries
+/** The issue catalogue, by issue id (severity, title, description, fixable): a frozen copy. */
+export const catalogue: Readonly<Record<IssueId, Entry>> = Object.freeze(
+  Object.fromEntries(Object.entries(entries).map(([id, entry]) => [id, Object.freeze({ ...entry })]))
+)

@@ -8,15 +8,22 @@ import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/Config.ts"
 import { ScanResult } from "../../src/checks/ScanResult.ts"
 import {
-  scan,
-  scanMany,
-  type ScanEntry,
-  score,
-  Scanner,
+  bandOf,
+  catalogue,
+  gradeScale,
   netLayer,
+  registry,
   Resolver,
-  type ScanScore
+  rules,
+  scan,
+  type ScanEntry,
+  scanMany,
+  Scanner,
+  type ScanScore,
+  score
 } from "../../src/lib/DomainAudit.ts"
+import { catalogue as engineCatalogue } from "../../src/score/Catalogue.ts"
+import { specsOf } from "../../src/score/Rules.ts"
 import { configProviderOf, settingsOf } from "../../src/lib/LibraryOptions.ts"
 import { scanResult } from "../../src/lib/Testing.ts"
 import { worldEnvFile } from "../world/env.ts"
@@ -140,6 +147,26 @@ describe("scan and scanMany against the world", () => {
     // the list is pulled as the scans need it, not drained
     expect(pulled).toBeLessThan(50)
   }, 60_000)
+})
+
+describe("the scoring as data", () => {
+  it("holds the engine's rules and catalogue as frozen copies: a script cannot change a score", () => {
+    expect(rules).toEqual(specsOf(registry))
+    expect(catalogue).toEqual(engineCatalogue)
+    expect(() => ((rules[0] as { maxPoints: number }).maxPoints = 99)).toThrow(TypeError)
+    expect(() => ((catalogue["dmarc_missing"] as { severity: string }).severity = "info")).toThrow(TypeError)
+    expect(engineCatalogue["dmarc_missing"]!.severity).not.toBe("info")
+  })
+
+  it("gives the grade scale best first, the bands adjoining from 100 down to 0", () => {
+    expect(gradeScale.map((g) => g.grade)).toEqual(["A+", "A", "B", "C", "D", "F"])
+    expect(gradeScale[0]!.maxPercentage).toBe(100)
+    expect(gradeScale.at(-1)!.minPercentage).toBe(0)
+    for (const [better, worse] of gradeScale.slice(0, -1).map((g, i) => [g, gradeScale[i + 1]!] as const))
+      expect(worse.maxPercentage).toBe(better.minPercentage - 1)
+    for (const { grade, minPercentage, maxPercentage } of gradeScale.slice(1))
+      expect([bandOf(minPercentage), bandOf(maxPercentage)]).toEqual([grade, grade])
+  })
 })
 
 describe("the testing arbitraries", () => {
