@@ -9,8 +9,18 @@
  * tsconfig.lib.json`, tens of seconds), as `npm pack` does before packing (`prepack`).
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { join, relative } from "node:path"
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync
+} from "node:fs"
+import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -35,14 +45,26 @@ export const build = async () => {
     packages: "external",
     sourcemap: true,
     outExtension: { ".js": ".mjs" },
-    metafile: true,
+    write: false,
     logLevel: "warning"
   })
+  // A process may be loading the bundle while another builds it (a test packing the package beside
+  // one running the command): a file is replaced whole (written aside, then renamed over it), and
+  // only when its content changed.
+  for (const { path, contents } of result.outputFiles) {
+    if (existsSync(path) && Buffer.from(contents).equals(readFileSync(path))) continue
+    mkdirSync(dirname(path), { recursive: true })
+    const aside = `${path}.${process.pid}.tmp`
+    writeFileSync(aside, contents)
+    renameSync(aside, path)
+  }
+  const now = new Date()
+  utimesSync(CLI_BUNDLE, now, now) // fresh, for `stale`, even when nothing changed
   // A chunk an earlier build wrote and this one did not is referenced by nothing: drop it, so that
   // dist/ (and the package) holds only what runs.
-  const written = new Set(Object.keys(result.metafile.outputs).map((path) => join(root, path)))
+  const written = new Set(result.outputFiles.map((file) => file.path))
   for (const name of existsSync(CHUNKS) ? readdirSync(CHUNKS) : [])
-    if (!written.has(join(CHUNKS, name))) rmSync(join(CHUNKS, name))
+    if (!written.has(join(CHUNKS, name)) && !name.endsWith(".tmp")) rmSync(join(CHUNKS, name))
 }
 
 /** Every file under `dir`. */
