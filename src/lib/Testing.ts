@@ -5,6 +5,7 @@
  */
 export {
   checkOutcome,
+  checkResult,
   checkRecord,
   recordStatuses,
   scanResult,

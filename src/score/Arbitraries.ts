@@ -102,6 +102,10 @@ export const checkRecord = (id: string): fc.Arbitrary<CheckRecord> =>
       })
     )
 
+/** A result of `check`, generated from the Schema that declares it (valid, rarely realistic). */
+export const checkResult = <C extends AnyCheck>(check: C): fc.Arbitrary<C["result"]["Type"]> =>
+  Arbitrary.make(check.result)
+
 /**
  * What became of `check` in a scan: `done` with a result generated from its Schema, or `unknown`
  * with a reason and no result, as the Scanner reports them.
@@ -111,7 +115,7 @@ export const checkOutcome = (check: AnyCheck): fc.Arbitrary<CheckOutcome<unknown
     .oneof(
       {
         weight: 4,
-        arbitrary: Arbitrary.make(check.result).map((result) => ({ status: "done" as const, result }))
+        arbitrary: checkResult(check).map((result) => ({ status: "done" as const, result }))
       },
       { weight: 1, arbitrary: fc.constant({ status: "unknown" as const, result: null }) }
     )
@@ -163,7 +167,7 @@ export const scanResult = (options: ScanResultOptions = {}): fc.Arbitrary<ScanRe
     registered.map((check) => [
       check.id,
       options.gradable === true && check === lookup
-        ? fc.tuple(checkOutcome(check), Arbitrary.make(check.result)).map(([o, r]) => answered(o, r))
+        ? fc.tuple(checkOutcome(check), checkResult(check)).map(([o, r]) => answered(o, r))
         : checkOutcome(check)
     ])
   )

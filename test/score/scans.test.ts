@@ -5,8 +5,9 @@
  */
 import { FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import type { AnyCheck } from "../../src/checks/Check.ts"
 import { ScanResult } from "../../src/checks/ScanResult.ts"
-import { checkOutcome, scanResult } from "../../src/score/Arbitraries.ts"
+import { checkOutcome, checkResult, scanResult } from "../../src/score/Arbitraries.ts"
 import { registry } from "../../src/checks/index.ts"
 import { gradeScale } from "../../src/score/Model.ts"
 import { ScanScore, score } from "../../src/score/Score.ts"
@@ -43,6 +44,16 @@ describe("the score of generated scans", () => {
       }),
       { numRuns: 50 }
     ))
+
+  it("generates each check's results as its Schema declares them", () => {
+    for (const check of registry as ReadonlyArray<AnyCheck>)
+      fc.assert(
+        fc.property(checkResult(check), (result) => {
+          expect(Schema.is(check.result)(result)).toBe(true)
+        }),
+        { numRuns: 5 }
+      )
+  })
 
   it("generates each check's outcome under its own id and category", () =>
     fc.assert(
