@@ -9,14 +9,11 @@
  *   can give it a resolver (or web client) of its own; `netLayer(resolver)` builds the rest over it.
  */
 import { Effect, Either, Layer, Schema } from "effect"
-import type { ConfigError } from "effect/ConfigError"
 import { AppConfig } from "../Config.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
-import { Resolver } from "../net/Resolver.ts"
-import { Smtp } from "../net/Smtp.ts"
-import { Web } from "../net/Web.ts"
 import { normaliseDomain } from "../records/DomainName.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
+import { netLayer, ScanNetLive } from "../scan/ScanLive.ts"
 import { scan } from "../scan/Scanner.ts"
 import { score, type ScanScore } from "../score/Score.ts"
 
@@ -39,17 +36,10 @@ export interface ScanSettings {
   readonly deadlineMs?: number
 }
 
-/**
- * The live net services over `resolver`: the guarded HTTPS client and the MX prober ask it for
- * addresses, so every question of a scan goes through the one resolver given.
- */
-export const netLayer = <E, R>(
-  resolver: Layer.Layer<Resolver, E, R>
-): Layer.Layer<Resolver | Web | Smtp, E | ConfigError, R | AppConfig> =>
-  Layer.merge(Web.Default, Smtp.Default).pipe(Layer.provideMerge(resolver))
-
 /** The live net services, each reading AppConfig: what the server and the batch scan over. */
-export const NetLive: Layer.Layer<Resolver | Web | Smtp, ConfigError, AppConfig> = netLayer(Resolver.Default)
+export const NetLive = ScanNetLive
+
+export { netLayer }
 
 export class Scanner extends Effect.Service<Scanner>()("domain-audit/Scanner", {
   effect: Effect.gen(function* () {
