@@ -47,7 +47,7 @@ import {
 
 class UsageError extends Error {}
 
-/** { root, domain, target } from the command line; target undefined with --reset. */
+/** { root, domain, target, reset, ttl } from the command line; target undefined with --reset. */
 const parseArgs = (args) => {
   const out = { reset: false }
   for (let i = 0; i < args.length; i++) {
@@ -55,13 +55,15 @@ const parseArgs = (args) => {
     if (a === "--root") out.root = args[++i]
     else if (a === "--as") out.target = args[++i]
     else if (a === "--reset") out.reset = true
-    else if (!a.startsWith("-") && out.domain === undefined) out.domain = a
+    else if (a === "--ttl") {
+      out.ttl = Number(args[++i])
+      if (!Number.isInteger(out.ttl) || out.ttl < 1 || out.ttl > 86400)
+        throw new UsageError("--ttl takes a number of seconds, 1 to 86400")
+    } else if (!a.startsWith("-") && out.domain === undefined) out.domain = a
     else throw new UsageError(`unknown argument ${a}`)
   }
   if (!out.root || !out.domain || (out.reset ? out.target !== undefined : !out.target))
-    throw new UsageError(
-      "usage: scripts/world/mutate DOMAIN --as SCENARIO | scripts/world/mutate DOMAIN --reset"
-    )
+    throw new UsageError("usage: scripts/world/mutate DOMAIN (--as SCENARIO | --reset) [--ttl SECONDS]")
   return out
 }
 
@@ -95,7 +97,7 @@ const unmovable = (s) =>
       : undefined
 
 const main = () => {
-  const { root, domain: domainArg, target, reset } = parseArgs(process.argv.slice(2))
+  const { root, domain: domainArg, target, reset, ttl } = parseArgs(process.argv.slice(2))
   const manifest = readJson(join(root, "manifest.json"))
   const mutationsFile = join(root, "mutations.json")
   const mutations = existsSync(mutationsFile) ? readJson(mutationsFile) : {}
@@ -165,7 +167,11 @@ const main = () => {
 
   // The zone, signed as the scenario says; a later serial, so no cache or secondary keeps the old.
   const serial = Math.max(SERIAL, soaSerial(readFileSync(zonePath(domain), "utf8"))) + 1
-  const text = scenarioZone(s, { spki }, serial, s.records ?? [])
+  // --ttl: the zone's default TTL, so that caches (the service's own too) hold its answers briefly.
+  const text = scenarioZone(s, { spki }, serial, s.records ?? []).replace(
+    /^\$TTL 300$/m,
+    `$TTL ${ttl ?? 300}`
+  )
   const policy = POLICIES[s.dnssec] ? s.dnssec : undefined
   let ds = []
   if (s.dnssec === "expired") ds = presignExpired(dnsDir, domain, text)
@@ -235,7 +241,7 @@ const main = () => {
     actions.push(`listen ${s.web.addr} ${s.web.https === false ? 80 : 443}`)
   actions.push(
     as === domain
-      ? `done ${domain} serves its own scenario`
+      ? `done ${domain} serves its own scenario${ttl === undefined ? "" : ` (TTL ${ttl} s)`}`
       : `done ${domain} serves ${as}'s scenario (scripts/world/mutate ${domain} --reset restores it)`
   )
 
@@ -245,10 +251,11 @@ const main = () => {
   manifest.scenarios = manifest.scenarios.map((x) => (x.domain === domain ? entry : x))
   manifest.zones = manifest.zones.map((z) => (z.name === domain ? { ...z, signed: Boolean(s.dnssec) } : z))
   writeJson(join(root, "manifest.json"), manifest)
-  if (as === domain) delete mutations[domain]
+  if (as === domain && ttl === undefined) delete mutations[domain]
   else
     mutations[domain] = {
       as,
+      ...(ttl === undefined ? {} : { ttl }),
       since: mutations[domain]?.as === as ? mutations[domain].since : new Date().toISOString(),
       original
     }

@@ -62,8 +62,9 @@ export const setRelayDomain = (text, domain, present) =>
     lines(text).map((line) => {
       const m = /^relay_domains = (.*)$/.exec(line)
       if (!m) return line
-      const list = m[1].split(/,\s*/).filter((d) => d !== "" && d !== domain)
-      return `relay_domains = ${[...list, ...(present ? [domain] : [])].join(", ")}`
+      const list = m[1].split(/,\s*/).filter((d) => d !== "")
+      if (list.includes(domain) === present) return line
+      return `relay_domains = ${(present ? [...list, domain] : list.filter((d) => d !== domain)).join(", ")}`
     })
   )
 
