@@ -5,7 +5,7 @@
 //   knot-conf | zone NAME | postfix | nginx | flush NAME | verify DOMAIN SIGNED
 //   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset)
 // Exit 2: a usage error, an unknown domain or scenario, or a scenario that cannot be moved.
-import { existsSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import {
   asciiDomain,
@@ -68,7 +68,11 @@ const parseArgs = (args) => {
 }
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"))
-const writeJson = (path, value) => write(path, JSON.stringify(value, null, 2) + "\n")
+/** Written whole, then renamed: tests read the manifest while a mutate runs. */
+const writeJson = (path, value) => {
+  writeFileSync(`${path}.tmp`, JSON.stringify(value, null, 2) + "\n")
+  renameSync(`${path}.tmp`, path)
+}
 
 /**
  * The scenarios the world was built from: data/world/scenarios.json (written by gen.mjs), or, for a
