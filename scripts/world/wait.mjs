@@ -78,12 +78,6 @@ if (phase === "knot") {
       async () => (await query(r, "perfect.com", "SOA"))?.rcode === "NOERROR"
     ])
   }
-  if (m.infra.mailbox)
-    checks.push([
-      `postfix mailbox relay ${m.infra.mailbox.relay}`,
-      "postfix",
-      () => banner(m.infra.mailbox.relay, 25, "220 ")
-    ])
   for (const s of m.scenarios) {
     if (s.web && s.web.server !== "slow")
       checks.push([`web ${s.domain}`, "nginx", () => banner(s.web.addr, s.web.https ? 443 : 80)])
@@ -93,6 +87,12 @@ if (phase === "knot") {
       else checks.push([`postfix ${mx.host} ${mx.addr}`, "postfix", () => banner(mx.addr, 25, "220 ")])
     }
   }
+  if (m.infra.mailbox)
+    checks.push([
+      `postfix mailbox relay ${m.infra.mailbox.relay}`,
+      "postfix",
+      () => banner(m.infra.mailbox.relay, 25, "220 ")
+    ])
 }
 
 // A synthetic world has hundreds of listeners: name the first few, count the rest.
