@@ -33,7 +33,7 @@ import {
 } from "./lib/dns.mjs"
 import { listeners } from "./lib/mail.mjs"
 import { serverBlocks, special, writeSite } from "./lib/web.mjs"
-import { reverseName, write } from "./lib/util.mjs"
+import { reverseName } from "./lib/util.mjs"
 import {
   isDsOf,
   ownedBy,
@@ -68,11 +68,12 @@ const parseArgs = (args) => {
 }
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"))
-/** Written whole, then renamed: tests read the manifest while a mutate runs. */
-const writeJson = (path, value) => {
-  writeFileSync(`${path}.tmp`, JSON.stringify(value, null, 2) + "\n")
+/** Written whole, then renamed: servers and tests may read a file while a mutate runs. */
+const replaceFile = (path, text) => {
+  writeFileSync(`${path}.tmp`, text)
   renameSync(`${path}.tmp`, path)
 }
+const writeJson = (path, value) => replaceFile(path, JSON.stringify(value, null, 2) + "\n")
 
 /**
  * The scenarios the world was built from: data/world/scenarios.json (written by gen.mjs), or, for a
@@ -165,7 +166,7 @@ const main = () => {
   const edit = (path, change) => {
     const before = readFileSync(path, "utf8")
     const after = change(before)
-    if (after !== before) write(path, after)
+    if (after !== before) replaceFile(path, after)
     return after !== before
   }
 
@@ -180,7 +181,7 @@ const main = () => {
   let ds = []
   if (s.dnssec === "expired") ds = presignExpired(dnsDir, domain, text)
   else {
-    write(zonePath(domain), text)
+    replaceFile(zonePath(domain), text)
     if (policy) ds = publishedDs(s.dnssec, ensureKeys(conf, domain, POLICIES[policy]))
   }
   const confChanged = edit(conf, (t) =>
