@@ -77,7 +77,8 @@ const ruleFindings = (result: unknown, concern: Concern): Array<Finding> => {
       severity: c.status === "fail" ? ("high" as const) : ("medium" as const),
       title: `${c.name}: ${c.status === "fail" ? "fails" : "warning"}`,
       description: c.detail === "" ? c.description : `${c.description} ${c.detail}`,
-      fix: "Correct it as described; the cited source gives the exact rule.",
+      // the rule's description says what it asks for, in the imperative ("Publish a DMARC record ...")
+      fix: /[.!]$/.test(c.description) ? c.description : `${c.description}.`,
       fixable: false,
       generator: null,
       citations: [...concern.sources]
