@@ -102,7 +102,18 @@ describe("the PDF's layout", () => {
     )
     layout = run("pdftotext", ["-layout", file, "-"])
     pages = Number(/Pages:\s+(\d+)/.exec(run("pdfinfo", [file]))![1])
-    run("pdftoppm", ["-png", "-r", "60", "-f", "1", "-l", "1", file, "test-results/pdf-report-page"])
+    run("pdftoppm", [
+      "-png",
+      "-r",
+      "60",
+      "-f",
+      "1",
+      "-l",
+      "1",
+      "-singlefile",
+      file,
+      "test-results/pdf-report-page-1"
+    ])
   }, 900_000)
 
   it("breaks no word of a table cell across lines", () => {
