@@ -23,6 +23,18 @@ export interface Example {
 
 const DOMAIN = "example.com"
 
+const quick: Example = {
+  request: "a domain with DMARC at p=none and no HSTS",
+  answer: () =>
+    scoreRecords(
+      [
+        scored(DMARC_SPECS.dmarcPolicy, partial(2, "p=none: reports only", "dmarc_policy_none")),
+        scored(HEADERS_SPECS.hsts, fail("no Strict-Transport-Security header", "hsts_missing"))
+      ],
+      { domain: DOMAIN, timestamp: "2026-01-01T00:00:00.000Z", cached: false }
+    )
+}
+
 export const examples: Readonly<Record<string, Example>> = {
   "email.spfGenerate": {
     request: "Google Workspace and one own server, softfail",
@@ -64,16 +76,16 @@ export const examples: Readonly<Record<string, Example>> = {
       }
     }
   },
-  "scan.quick": {
-    request: "a domain with DMARC at p=none and no HSTS",
-    answer: () =>
-      scoreRecords(
-        [
-          scored(DMARC_SPECS.dmarcPolicy, partial(2, "p=none: reports only", "dmarc_policy_none")),
-          scored(HEADERS_SPECS.hsts, fail("no Strict-Transport-Security header", "hsts_missing"))
-        ],
-        { domain: DOMAIN, timestamp: "2026-01-01T00:00:00.000Z", cached: false }
-      )
+  "scan.quick": quick,
+  "scan.full": quick,
+  "misc.health": {
+    request: "a healthy service",
+    answer: () => ({
+      status: "healthy",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      uptime: 3600,
+      services: { database: { status: "healthy" }, resolver: { status: "healthy" } }
+    })
   },
   "scan.deep": {
     request: "a mail deep scan",
