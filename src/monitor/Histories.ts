@@ -1,0 +1,209 @@
+/**
+ * Histories: each domain's fresh full scans as a hash chain (HistoryChain.ts), and what is read from
+ * it: the entries with the chain's verdict, one stored scan, the diff of two entries, the evidence
+ * over a period (docs/monitoring.md "History and evidence").
+ *
+ * - `record` is called for every full scan the service computes (monitor/HistoryHook.ts, beside the
+ *   hall of fame): a cached re-serve is not a scan and is never recorded, nor is a scan whose DNS
+ *   could not be asked at all (an outage says nothing about the domain). A domain that does not
+ *   exist is recorded: that it went away is a change its owner must hear of.
+ * - `HISTORY=all` (default) records every domain scanned; `HISTORY=monitored` only those that
+ *   `MonitoredDomains` names, or a scan recorded with `{ monitored: true }` (a monitor's run).
+ * - The same scan recorded twice (same content hash as the last entry) is one entry.
+ * - Every read re-verifies: the list verifies the whole chain, and a stored scan served, diffed or
+ *   used as evidence must hash to its entry's `contentHash`, or it is refused (`HistoryCorrupt`).
+ */
+import { Clock, Data, Effect, Option, Schema } from "effect"
+import { AppConfig } from "../Config.ts"
+import { noSuchDomain } from "../checks/dns/Rules.ts"
+import { ScanResult } from "../checks/ScanResult.ts"
+import { canonicalJson, sha256Of } from "../report/Canonical.ts"
+import { unscannableReason } from "../score/Scannable.ts"
+import { score } from "../score/Score.ts"
+import { Change, type Json } from "./Change.ts"
+import { diffScans } from "./Diff.ts"
+import { evidenceOf } from "./Evidence.ts"
+import { HistoryEntry, nextEntry, verifyChain } from "./HistoryChain.ts"
+import { HistoryStore, type StoredEntry } from "./HistoryStore.ts"
+import { MonitoredDomains } from "./MonitoredDomains.ts"
+
+export const HistoryList = Schema.Struct({
+  domain: Schema.String,
+  entries: Schema.Array(HistoryEntry),
+  chainValid: Schema.Boolean,
+  invalidSeq: Schema.NullOr(Schema.Int).annotations({ description: "the first entry that does not verify" }),
+  reason: Schema.NullOr(Schema.String).annotations({ description: "why that entry does not verify" })
+}).annotations({ identifier: "HistoryList" })
+export type HistoryList = typeof HistoryList.Type
+
+export const HistoryScan = Schema.Struct({
+  domain: Schema.String,
+  entry: HistoryEntry,
+  scan: ScanResult.annotations({
+    description: "the stored scan: the SHA-256 of its RFC 8785 canonical JSON is entry.contentHash"
+  })
+}).annotations({ identifier: "HistoryScan" })
+export type HistoryScan = typeof HistoryScan.Type
+
+export const HistoryDiff = Schema.Struct({
+  domain: Schema.String,
+  from: HistoryEntry,
+  to: HistoryEntry,
+  changes: Schema.Array(Change)
+}).annotations({ identifier: "HistoryDiff" })
+export type HistoryDiff = typeof HistoryDiff.Type
+
+/** No history for the domain, or no entry with that seq: a 404. */
+export class HistoryMissing extends Data.TaggedError("HistoryMissing")<{ readonly message: string }> {}
+/** A request the history cannot answer as asked (a period that ends before it starts): a 400. */
+export class HistoryRangeInvalid extends Data.TaggedError("HistoryRangeInvalid")<{
+  readonly message: string
+}> {}
+/** A stored scan that does not hash to its entry's content hash: never served (a 500). */
+export class HistoryCorrupt extends Data.TaggedError("HistoryCorrupt")<{ readonly message: string }> {}
+
+const encodeScan = Schema.encodeSync(ScanResult)
+const decodeScan = Schema.decodeUnknownEither(ScanResult)
+
+/** Whether a finished scan is a verdict on its domain (graded, or it does not exist). */
+const isVerdict = (scan: ScanResult) =>
+  unscannableReason(scan) === null ||
+  (scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result))
+
+/** The stored scan of `stored`, re-verified against its content hash. */
+const verifiedScan = (domain: string, stored: StoredEntry): Effect.Effect<ScanResult, HistoryCorrupt> => {
+  const corrupt = new HistoryCorrupt({
+    message: `history entry ${stored.entry.seq} of ${domain} failed its integrity check and is not served`
+  })
+  if (stored.scan === null) return Effect.fail(corrupt)
+  const scan = decodeScan(stored.scan)
+  if (scan._tag === "Left" || sha256Of(canonicalJson(stored.scan)) !== stored.entry.contentHash)
+    return Effect.fail(corrupt)
+  return Effect.succeed(scan.right)
+}
+
+export class Histories extends Effect.Service<Histories>()("Histories", {
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const store = yield* HistoryStore
+    const monitored = yield* MonitoredDomains
+
+    /**
+     * Append `scan` to its domain's history when the `HISTORY` setting keeps it; the entry, or None.
+     * Never fails: a failed write is logged, never the scan's failure.
+     */
+    const record = (
+      scan: ScanResult,
+      options: { readonly monitored?: boolean } = {}
+    ): Effect.Effect<Option.Option<HistoryEntry>> =>
+      Effect.gen(function* () {
+        if (scan.cached || !isVerdict(scan)) return Option.none()
+        if (
+          config.history === "monitored" &&
+          options.monitored !== true &&
+          !(yield* monitored.isMonitored(scan.domain))
+        )
+          return Option.none()
+        const encoded = encodeScan(scan) as unknown as Json
+        const scanJson = canonicalJson(encoded)
+        const scored = score(scan)
+        return yield* store.append(scan.domain, encoded, (last) =>
+          last !== null && last.entry.contentHash === sha256Of(scanJson)
+            ? Option.none()
+            : Option.some(
+                nextEntry(scan.domain, last?.entry ?? null, {
+                  scannedAt: scan.computedAt,
+                  grade: scored.grade,
+                  percentage: scored.percentage,
+                  scanJson
+                })
+              )
+        )
+      }).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(
+            Effect.logError(`the scan of ${scan.domain} could not be added to its history`, cause),
+            Option.none()
+          )
+        )
+      )
+
+    const everything = (domain: string) =>
+      Effect.flatMap(store.all(domain).pipe(Effect.orDie), (stored) =>
+        stored.length === 0
+          ? Effect.fail(new HistoryMissing({ message: `there is no history of ${domain}` }))
+          : Effect.succeed(stored)
+      )
+
+    const chainOf = (domain: string, stored: ReadonlyArray<StoredEntry>) =>
+      verifyChain(
+        domain,
+        stored.map(({ entry, scan }) => ({ entry, scanJson: scan === null ? null : canonicalJson(scan) }))
+      )
+
+    /** The entries of `domain`, oldest first, and whether the chain verifies (and where not). */
+    const list = (domain: string): Effect.Effect<HistoryList, HistoryMissing> =>
+      Effect.map(everything(domain), (stored) => ({
+        domain,
+        entries: stored.map((s) => s.entry),
+        ...chainOf(domain, stored)
+      }))
+
+    const storedAt = (domain: string, seq: number) =>
+      Effect.flatMap(store.at(domain, seq).pipe(Effect.orDie), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.fail(new HistoryMissing({ message: `${domain} has no history entry ${seq}` })),
+          onSome: Effect.succeed
+        })
+      )
+
+    /** Entry `seq` of `domain` with its stored scan. */
+    const entry = (
+      domain: string,
+      seq: number
+    ): Effect.Effect<HistoryScan, HistoryMissing | HistoryCorrupt> =>
+      Effect.flatMap(storedAt(domain, seq), (stored) =>
+        Effect.map(verifiedScan(domain, stored), (scan) => ({ domain, entry: stored.entry, scan }))
+      )
+
+    /** The changes from entry `from` to entry `to` (default: the last two; one entry: none). */
+    const diff = (
+      domain: string,
+      from: number | undefined,
+      to: number | undefined
+    ): Effect.Effect<HistoryDiff, HistoryMissing | HistoryCorrupt> =>
+      Effect.gen(function* () {
+        const last = (yield* everything(domain)).at(-1)!.entry.seq
+        const toSeq = to ?? last
+        const fromSeq = from ?? Math.max(1, toSeq - 1)
+        const [before, after] = [yield* storedAt(domain, fromSeq), yield* storedAt(domain, toSeq)]
+        const changes = diffScans(yield* verifiedScan(domain, before), yield* verifiedScan(domain, after))
+        return { domain, from: before.entry, to: after.entry, changes }
+      })
+
+    /** The evidence over [from, to] (default: from the first entry until now). */
+    const evidence = (domain: string, from: string | undefined, to: string | undefined) =>
+      Effect.gen(function* () {
+        const stored = yield* everything(domain)
+        const iso = (text: string) => new Date(Date.parse(text)).toISOString()
+        const toIso = to === undefined ? new Date(yield* Clock.currentTimeMillis).toISOString() : iso(to)
+        const fromIso = from === undefined ? stored[0]!.entry.scannedAt : iso(from)
+        if (Date.parse(fromIso) > Date.parse(toIso))
+          return yield* Effect.fail(
+            new HistoryRangeInvalid({ message: `the period ends (${toIso}) before it starts (${fromIso})` })
+          )
+        const atStart = stored.filter((s) => Date.parse(s.entry.scannedAt) <= Date.parse(fromIso)).at(-1)
+        const inPeriod = stored.filter((s) => {
+          const at = Date.parse(s.entry.scannedAt)
+          return at > Date.parse(fromIso) && at <= Date.parse(toIso)
+        })
+        const used = atStart === undefined ? inPeriod : [atStart, ...inPeriod.filter((s) => s !== atStart)]
+        const scans = yield* Effect.forEach(used, (s) =>
+          Effect.map(verifiedScan(domain, s), (scan) => ({ entry: s.entry, scan }))
+        )
+        return evidenceOf(domain, { from: fromIso, to: toIso }, chainOf(domain, stored), scans)
+      })
+
+    return { record, list, entry, diff, evidence } as const
+  })
+}) {}
