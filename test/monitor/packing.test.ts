@@ -60,7 +60,7 @@ describe("history packing", () => {
     expect(delta * 10).toBeLessThan(whole)
   })
 
-  it("keeps every 16th entry whole", () => {
-    expect([1, 2, 16, 17, 18, 33].map(isKeyframe)).toEqual([true, false, false, true, false, true])
+  it("keeps every 32nd entry whole", () => {
+    expect([1, 2, 32, 33, 34, 65].map(isKeyframe)).toEqual([true, false, false, true, false, true])
   })
 })
