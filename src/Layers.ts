@@ -34,6 +34,9 @@ export const HistoriesLive = Histories.Default.pipe(
   Layer.provide([HistoryStore.Default, MonitoredDomains.None])
 )
 
+/** Where every fresh full scan is reported: the hall of fame and the domain's history. */
+export const ScanHistoryLive = ScanHistoryWithChain.pipe(Layer.provide(HistoriesLive))
+
 /**
  * The outside world as services (DESIGN.md "one door to the network"), built once for all groups,
  * and what scans over it. Full scans report to the real ScanHistory (the hall of fame's record and
@@ -41,7 +44,7 @@ export const HistoriesLive = Histories.Default.pipe(
  */
 export const ScanServicesLive = Layer.mergeAll(
   CspScanner.Default,
-  Scans.Default.pipe(Layer.provide(ScanHistoryWithChain), Layer.provide(HistoriesLive)),
+  Scans.Default.pipe(Layer.provide(ScanHistoryLive)),
   EmailChecks.Default
 ).pipe(Layer.provideMerge(ScanNetLive))
 

@@ -89,8 +89,9 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
     const monitored = yield* MonitoredDomains
 
     /**
-     * Append `scan` to its domain's history when the `HISTORY` setting keeps it; the entry, or None.
-     * Never fails: a failed write is logged, never the scan's failure.
+     * Append `scan` to its domain's history when the `HISTORY` setting keeps it: the entry that holds
+     * it (the last one, for the same scan again), or None when it is not kept or could not be
+     * written. Never fails: a failed write is logged, never the scan's failure.
      */
     const record = (
       scan: ScanResult,

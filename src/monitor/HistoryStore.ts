@@ -100,7 +100,8 @@ export class HistoryStore extends Effect.Service<HistoryStore>()("HistoryStore",
 
     /**
      * Append the entry `make` builds over the domain's last entry (or none), storing `scan` whole or
-     * as a delta over the last entry's scan. `make` returns None to append nothing (the same scan again).
+     * as a delta over the last entry's scan. `make` returns None to append nothing (the same scan
+     * again): the last entry is returned.
      */
     const append = (
       domain: string,
@@ -112,7 +113,8 @@ export class HistoryStore extends Effect.Service<HistoryStore>()("HistoryStore",
           const seq = yield* lastSeq(domain)
           const last = seq === 0 ? null : Option.getOrNull(yield* at(domain, seq))
           const next = make(last)
-          if (Option.isNone(next)) return next
+          // The same scan again: the entry that holds it already.
+          if (Option.isNone(next)) return Option.fromNullable(last?.entry)
           const entry = next.value
           const whole = isKeyframe(entry.seq) || last === null || last.scan === null
           const body = whole ? packWhole(scan) : packDelta(last.scan!, scan)
