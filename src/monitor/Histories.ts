@@ -75,11 +75,10 @@ const verifiedScan = (domain: string, stored: StoredEntry): Effect.Effect<ScanRe
   const corrupt = new HistoryCorrupt({
     message: `history entry ${stored.entry.seq} of ${domain} failed its integrity check and is not served`
   })
-  if (stored.scan === null) return Effect.fail(corrupt)
-  const scan = decodeScan(stored.scan)
-  if (scan._tag === "Left" || sha256Of(canonicalJson(stored.scan)) !== stored.entry.contentHash)
+  if (stored.scanJson == null || sha256Of(stored.scanJson) !== stored.entry.contentHash)
     return Effect.fail(corrupt)
-  return Effect.succeed(scan.right)
+  const scan = decodeScan(JSON.parse(stored.scanJson))
+  return scan._tag === "Left" ? Effect.fail(corrupt) : Effect.succeed(scan.right)
 }
 
 export class Histories extends Effect.Service<Histories>()("Histories", {
@@ -129,6 +128,38 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
         )
       )
 
+    /**
+     * Domains whose chain verified, through which seq, and the running digest of their rows until
+     * then: a later read whose rows still give that digest need not rebuild and re-hash those scans
+     * again (any byte of them edited since changes the digest, and everything is verified anew).
+     * Only in memory, for the most recently read domains: after a restart each chain is verified whole.
+     */
+    const verified = new Map<string, { readonly through: number; readonly digest: string }>()
+    const VERIFIED_DOMAINS = 10_000
+
+    const running = (rowDigests: ReadonlyArray<string>) => {
+      const out: Array<string> = []
+      let digest = ""
+      for (const row of rowDigests) out.push((digest = sha256Of(digest + row)))
+      return out
+    }
+
+    /** The entries of `domain` with the scans of those not verified before, and how many were. */
+    const readChain = (domain: string) =>
+      Effect.gen(function* () {
+        let trusted = 0
+        const known = verified.get(domain)
+        const stored = yield* store
+          .all(domain, (rowDigests) => {
+            if (known !== undefined && running(rowDigests.slice(0, known.through)).at(-1) === known.digest)
+              trusted = known.through
+            return trusted + 1
+          })
+          .pipe(Effect.orDie)
+        return { stored, trusted }
+      })
+
+    /** Every entry of `domain` with its scan (404 when it has none). */
     const everything = (domain: string) =>
       Effect.flatMap(store.all(domain).pipe(Effect.orDie), (stored) =>
         stored.length === 0
@@ -136,19 +167,32 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
           : Effect.succeed(stored)
       )
 
-    const chainOf = (domain: string, stored: ReadonlyArray<StoredEntry>) =>
-      verifyChain(
-        domain,
-        stored.map(({ entry, scan }) => ({ entry, scanJson: scan === null ? null : canonicalJson(scan) }))
-      )
+    /** The chain's verdict, remembering how far it verified. */
+    const chainOf = (domain: string, stored: ReadonlyArray<StoredEntry>, trusted = 0) => {
+      const verdict = verifyChain(domain, stored, trusted)
+      const through = verdict.invalidSeq === null ? stored.length : verdict.invalidSeq - 1
+      verified.delete(domain)
+      if (through > 0) {
+        verified.set(domain, {
+          through,
+          digest: running(stored.slice(0, through).map((s) => s.rowDigest)).at(-1)!
+        })
+        if (verified.size > VERIFIED_DOMAINS) verified.delete(verified.keys().next().value!)
+      }
+      return verdict
+    }
 
     /** The entries of `domain`, oldest first, and whether the chain verifies (and where not). */
     const list = (domain: string): Effect.Effect<HistoryList, HistoryMissing> =>
-      Effect.map(everything(domain), (stored) => ({
-        domain,
-        entries: stored.map((s) => s.entry),
-        ...chainOf(domain, stored)
-      }))
+      Effect.flatMap(readChain(domain), ({ stored, trusted }) =>
+        stored.length === 0
+          ? Effect.fail(new HistoryMissing({ message: `there is no history of ${domain}` }))
+          : Effect.succeed({
+              domain,
+              entries: stored.map((s) => s.entry),
+              ...chainOf(domain, stored, trusted)
+            })
+      )
 
     const storedAt = (domain: string, seq: number) =>
       Effect.flatMap(store.at(domain, seq).pipe(Effect.orDie), (found) =>
@@ -174,7 +218,9 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
       to: number | undefined
     ): Effect.Effect<HistoryDiff, HistoryMissing | HistoryCorrupt> =>
       Effect.gen(function* () {
-        const last = (yield* everything(domain)).at(-1)!.entry.seq
+        const last = yield* store.lastSeq(domain).pipe(Effect.orDie)
+        if (last === 0)
+          return yield* Effect.fail(new HistoryMissing({ message: `there is no history of ${domain}` }))
         const toSeq = to ?? last
         const fromSeq = from ?? Math.max(1, toSeq - 1)
         const [before, after] = [yield* storedAt(domain, fromSeq), yield* storedAt(domain, toSeq)]

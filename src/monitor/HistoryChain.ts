@@ -70,23 +70,29 @@ export interface ChainVerdict {
 
 /**
  * Verify a domain's entries in order, each with its scan's canonical JSON as rebuilt from storage
- * (null: the stored bytes could not be read): the seq numbers run 1, 2, 3 ...; each entry's
+ * (null or absent: the stored bytes could not be read): the seq numbers run 1, 2, 3 ...; each entry's
  * `previousHash` is the hash of the one before; each `hash` is its own; each scan hashes to its
- * `contentHash`. The first entry that fails is named.
+ * `contentHash`. The first entry that fails is named. The first `trusted` entries are taken as
+ * verified (the caller verified them before and their stored bytes are unchanged since).
  */
 export const verifyChain = (
   domain: string,
-  stored: ReadonlyArray<{ readonly entry: HistoryEntry; readonly scanJson: string | null }>
+  stored: ReadonlyArray<{ readonly entry: HistoryEntry; readonly scanJson?: string | null | undefined }>,
+  trusted = 0
 ): ChainVerdict => {
   let previous: HistoryEntry | null = null
   for (const [i, { entry, scanJson }] of stored.entries()) {
     const broken = (reason: string): ChainVerdict => ({ chainValid: false, invalidSeq: i + 1, reason })
+    if (i < trusted) {
+      previous = entry
+      continue
+    }
     if (entry.seq !== i + 1) return broken(`entry ${i + 1} is missing (found seq ${entry.seq} in its place)`)
     if (entry.previousHash !== (previous === null ? null : previous.hash))
       return broken("its previousHash is not the hash of the entry before it")
     const { hash, ...unhashed } = entry
     if (entryHashOf(domain, unhashed) !== hash) return broken("its fields do not hash to its hash")
-    if (scanJson === null) return broken("its stored scan cannot be read")
+    if (scanJson === null || scanJson === undefined) return broken("its stored scan cannot be read")
     if (sha256Of(scanJson) !== entry.contentHash)
       return broken("its stored scan does not hash to its contentHash")
     previous = entry

@@ -29,7 +29,9 @@ const equal = (a: Json, b: Json): boolean => {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]!))
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a)
-    return keys.length === Object.keys(b).length && keys.every((k) => k in b && equal(a[k]!, b[k]!))
+    return (
+      keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equal(a[k]!, b[k]!))
+    )
   }
   return false
 }
@@ -43,10 +45,10 @@ export const deltaOf = (from: Json, to: Json, path: ReadonlyArray<Key> = []): Re
   if (isObject(from) && isObject(to))
     return [
       ...Object.keys(from)
-        .filter((k) => !(k in to))
+        .filter((k) => !Object.hasOwn(to, k))
         .map((k): Op => [[...path, k]]),
       ...Object.keys(to).flatMap((k) =>
-        k in from ? deltaOf(from[k]!, to[k]!, [...path, k]) : [[[...path, k], to[k]!] as Op]
+        Object.hasOwn(from, k) ? deltaOf(from[k]!, to[k]!, [...path, k]) : [[[...path, k], to[k]!] as Op]
       )
     ]
   if (Array.isArray(from) && Array.isArray(to) && from.length === to.length)
@@ -55,8 +57,12 @@ export const deltaOf = (from: Json, to: Json, path: ReadonlyArray<Key> = []): Re
 }
 
 /** `base` with `ops` applied (a copy: `base` is left as it was). */
-export const applyDelta = (base: Json, ops: ReadonlyArray<Op>): Json => {
-  let root: any = structuredClone(base)
+export const applyDelta = (base: Json, ops: ReadonlyArray<Op>): Json =>
+  applyInPlace(structuredClone(base), ops)
+
+/** `base` with `ops` applied in place: `base` is changed (and returned, or its replacement). */
+const applyInPlace = (base: Json, ops: ReadonlyArray<Op>): Json => {
+  let root: any = base
   for (const op of ops) {
     const path = op[0]
     if (path.length === 0) {
@@ -92,8 +98,11 @@ export const packWhole = (scan: Json): Uint8Array => compress(JSON.stringify(sca
 export const packDelta = (previous: Json, scan: Json): Uint8Array =>
   compress(JSON.stringify(deltaOf(previous, scan)))
 
-/** The scan of a whole row, or of a delta row over the previous entry's scan. Throws on bad bytes. */
+/**
+ * The scan of a whole row, or of a delta row over the previous entry's scan, which is changed in
+ * place into it (rebuilding an entry from its keyframe copies no scan). Throws on bad bytes.
+ */
 export const unpack = (body: Uint8Array, previous: Json | undefined): Json => {
   const parsed = JSON.parse(brotliDecompressSync(body).toString("utf8")) as Json
-  return previous === undefined ? parsed : applyDelta(previous, parsed as unknown as ReadonlyArray<Op>)
+  return previous === undefined ? parsed : applyInPlace(previous, parsed as unknown as ReadonlyArray<Op>)
 }

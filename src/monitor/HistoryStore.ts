@@ -5,8 +5,10 @@
  * INSERT that is not the next seq of its domain or does not name the previous entry's hash. What an attacker with the file can
  * still do (edit it past the triggers) the hash chain reveals (HistoryChain.ts).
  */
+import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { canonicalJson } from "../report/Canonical.ts"
 import type { Grade } from "../score/Model.ts"
 import type { Json } from "./Change.ts"
 import type { HistoryEntry } from "./HistoryChain.ts"
@@ -24,10 +26,15 @@ interface Row {
   readonly body: Uint8Array
 }
 
-/** An entry as stored, with its scan rebuilt (null when its bytes, or an earlier delta's, cannot be read). */
+/**
+ * An entry as stored: its fields; the RFC 8785 canonical JSON of its scan as rebuilt (what its
+ * content hash is over), null when its bytes (or an earlier delta's) cannot be read, undefined when
+ * it was not asked for; and a digest of the whole row as stored, which changes with any byte of it.
+ */
 export interface StoredEntry {
   readonly entry: HistoryEntry
-  readonly scan: Json | null
+  readonly scanJson: string | null | undefined
+  readonly rowDigest: string
 }
 
 const entryOf = (row: Row): HistoryEntry => ({
@@ -41,19 +48,51 @@ const entryOf = (row: Row): HistoryEntry => ({
   hash: row.hash
 })
 
-/** Rows in seq order, each scan rebuilt over the one before (a whole row starts afresh). */
-const rebuild = (rows: ReadonlyArray<Row>): ReadonlyArray<StoredEntry> => {
+/** SHA-256 of a row's columns, unambiguously joined (a JSON array, then the body's bytes). */
+const rowDigestOf = (row: Row): string =>
+  createHash("sha256")
+    .update(
+      JSON.stringify([
+        row.seq,
+        row.scanned_at,
+        row.grade,
+        row.percentage,
+        row.content_hash,
+        row.previous_hash,
+        row.hash,
+        row.packing
+      ]) + "\n"
+    )
+    .update(row.body)
+    .digest("hex")
+
+/**
+ * Rows in seq order, with the canonical JSON of the scans from seq `from` on: each rebuilt over the
+ * one before (a whole row starts afresh, a delta changes the previous scan in place), starting at
+ * the last whole row at or before `from`; rows before it are not unpacked at all.
+ */
+const rebuild = (rows: ReadonlyArray<Row>, from: number): ReadonlyArray<StoredEntry> => {
+  const start = rows.filter((r) => r.seq <= from && r.packing === "whole").at(-1)?.seq ?? 1
   let previous: Json | null = null
   return rows.map((row) => {
-    let scan: Json | null = null
-    try {
-      if (row.packing === "whole") scan = unpack(row.body, undefined)
-      else if (previous !== null) scan = unpack(row.body, previous)
-    } catch {
-      scan = null
+    let scanJson: string | null | undefined = undefined
+    if (row.seq >= start) {
+      let scan: Json | null = null
+      try {
+        if (row.packing === "whole") scan = unpack(row.body, undefined)
+        else if (previous !== null) scan = unpack(row.body, previous)
+      } catch {
+        scan = null
+      }
+      previous = scan
+      if (row.seq >= from)
+        try {
+          scanJson = scan === null ? null : canonicalJson(scan)
+        } catch {
+          scanJson = null
+        }
     }
-    previous = scan
-    return { entry: entryOf(row), scan }
+    return { entry: entryOf(row), scanJson, rowDigest: rowDigestOf(row) }
   })
 }
 
@@ -80,7 +119,7 @@ export class HistoryStore extends Effect.Service<HistoryStore>()("HistoryStore",
     const at = (domain: string, seq: number) =>
       Effect.gen(function* () {
         const rows = yield* rowsBetween(domain, yield* keyframeOf(domain, seq), seq)
-        const last = rebuild(rows).at(-1)
+        const last = rebuild(rows, seq).at(-1)
         return last !== undefined && last.entry.seq === seq ? Option.some(last) : Option.none()
       })
 
@@ -90,12 +129,15 @@ export class HistoryStore extends Effect.Service<HistoryStore>()("HistoryStore",
         (rows) => rows[0]?.seq ?? 0
       )
 
-    /** Every entry of `domain`, oldest first, with its scan. */
-    const all = (domain: string) =>
+    /**
+     * Every entry of `domain`, oldest first, with its scan from the seq `from` answers for the rows'
+     * digests on (1: every scan).
+     */
+    const all = (domain: string, from: (rowDigests: ReadonlyArray<string>) => number = () => 1) =>
       Effect.map(
         sql<Row>`SELECT seq, scanned_at, grade, percentage, content_hash, previous_hash, hash, packing, body
           FROM scan_history WHERE domain = ${domain} ORDER BY seq`,
-        rebuild
+        (rows) => rebuild(rows, from(rows.map(rowDigestOf)))
       )
 
     /**
@@ -116,8 +158,8 @@ export class HistoryStore extends Effect.Service<HistoryStore>()("HistoryStore",
           // The same scan again: the entry that holds it already.
           if (Option.isNone(next)) return Option.fromNullable(last?.entry)
           const entry = next.value
-          const whole = isKeyframe(entry.seq) || last === null || last.scan === null
-          const body = whole ? packWhole(scan) : packDelta(last.scan!, scan)
+          const whole = isKeyframe(entry.seq) || last === null || last.scanJson === null
+          const body = whole ? packWhole(scan) : packDelta(JSON.parse(last.scanJson!) as Json, scan)
           yield* sql`INSERT INTO scan_history
             (domain, seq, scanned_at, grade, percentage, content_hash, previous_hash, hash, packing, body)
             VALUES (${domain}, ${entry.seq}, ${entry.scannedAt}, ${entry.grade}, ${entry.percentage},
@@ -136,6 +178,6 @@ export class HistoryStore extends Effect.Service<HistoryStore>()("HistoryStore",
         (rows) => ({ entries: rows[0]?.entries ?? 0, bytes: rows[0]?.bytes ?? 0 })
       )
 
-    return { append, all, at, bytes } as const
+    return { append, all, at, lastSeq, bytes } as const
   })
 }) {}

@@ -124,45 +124,89 @@ describe("Histories", () => {
 
   it("is append-only in the database, and an entry edited in the file breaks the chain at its seq", async () => {
     const dir = mkdtempSync(join(tmpdir(), "history-test-"))
-    await run(
+    // The file opened directly, as an attacker holding it would, not through the service.
+    const attacker = (statements: ReadonlyArray<string>) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const db = yield* SqliteClient.make({ filename: databaseFile(dir) })
+          const answers: Array<string> = []
+          for (const statement of statements)
+            answers.push(
+              yield* db.unsafe(statement).pipe(
+                Effect.as("done"),
+                Effect.catchAll((e) => Effect.succeed(String(e.cause)))
+              )
+            )
+          return answers
+        })
+      ).pipe(Effect.provide(Reactivity.layer))
+    const [before, refusals, after, later] = await run(
       Effect.gen(function* () {
         const h = yield* Histories
         for (let i = 0; i < 4; i++) yield* h.record(at(i % 2 === 0 ? "perfect.com" : "dmarc-none.com", i))
+        const before = yield* h.list(DOMAIN)
+        const refusals = yield* attacker([
+          "UPDATE scan_history SET grade = 'A+' WHERE seq = 2",
+          "DELETE FROM scan_history WHERE seq = 4",
+          `INSERT INTO scan_history (domain, seq, scanned_at, grade, percentage, content_hash, previous_hash, hash, packing, body)
+           VALUES ('${DOMAIN}', 9, 'x', 'A+', 100, 'sha256:0', NULL, 'sha256:0', 'whole', x'00')`
+        ])
+        // Past the triggers, while the service runs (it verified this chain a moment ago): drop one
+        // and rewrite seq 2's grade from F to A+.
+        yield* attacker([
+          "DROP TRIGGER scan_history_no_update",
+          `UPDATE scan_history SET grade = 'A+', percentage = 100 WHERE domain = '${DOMAIN}' AND seq = 2`
+        ])
+        const after = yield* h.list(DOMAIN)
+        // and then the stored scan of seq 3 (a delta over seq 2's): one byte of its body
+        yield* attacker([
+          `UPDATE scan_history SET body = substr(body, 1, length(body) - 1) || x'00' WHERE domain = '${DOMAIN}' AND seq = 3`
+        ])
+        return [before, refusals, after, yield* h.list(DOMAIN)] as const
       }),
       {},
       dir
     )
-    // The file opened directly, as an attacker holding it would, not through the service.
-    const attacker = await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function* () {
-          const db = yield* SqliteClient.make({ filename: databaseFile(dir) })
-          const refused = (statement: string) =>
-            Effect.flip(db.unsafe(statement)).pipe(Effect.map((e) => String(e.cause)))
-          const update = yield* refused("UPDATE scan_history SET grade = 'A+' WHERE seq = 2")
-          const remove = yield* refused("DELETE FROM scan_history WHERE seq = 4")
-          const insert = yield* refused(
-            `INSERT INTO scan_history (domain, seq, scanned_at, grade, percentage, content_hash, previous_hash, hash, packing, body)
-             VALUES ('${DOMAIN}', 9, 'x', 'A+', 100, 'sha256:0', NULL, 'sha256:0', 'whole', x'00')`
-          )
-          // Past the triggers: drop one and rewrite seq 2's grade from F to A+.
-          yield* db.unsafe("DROP TRIGGER scan_history_no_update")
-          yield* db.unsafe(
-            `UPDATE scan_history SET grade = 'A+', percentage = 100 WHERE domain = '${DOMAIN}' AND seq = 2`
-          )
-          return { update, remove, insert }
-        })
-      ).pipe(Effect.provide(Reactivity.layer))
-    )
-    expect(attacker.update).toMatch(/append-only/)
-    expect(attacker.remove).toMatch(/append-only/)
-    expect(attacker.insert).toMatch(/can only follow/)
-    const list = await run(
+    expect(before).toMatchObject({ chainValid: true, invalidSeq: null })
+    expect(refusals[0]).toMatch(/append-only/)
+    expect(refusals[1]).toMatch(/append-only/)
+    expect(refusals[2]).toMatch(/can only follow/)
+    expect(after).toMatchObject({ chainValid: false, invalidSeq: 2 })
+    expect(after.entries[1]!.grade).toBe("A+")
+    expect(later).toMatchObject({ chainValid: false, invalidSeq: 2 })
+    // A process that reads the file afresh sees the same.
+    const fresh = await run(
       Effect.flatMap(Histories, (h) => h.list(DOMAIN)),
       {},
       dir
     )
-    expect(list).toMatchObject({ chainValid: false, invalidSeq: 2 })
-    expect(list.entries[1]!.grade).toBe("A+")
+    expect(fresh).toMatchObject({ chainValid: false, invalidSeq: 2 })
+  })
+
+  it("finds a scan edited in a chain it verified before, at that entry", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "history-test-"))
+    const [before, after, entry] = await run(
+      Effect.gen(function* () {
+        const h = yield* Histories
+        for (let i = 0; i < 5; i++) yield* h.record(at(i % 2 === 0 ? "perfect.com" : "dmarc-none.com", i))
+        const before = yield* h.list(DOMAIN)
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const db = yield* SqliteClient.make({ filename: databaseFile(dir) })
+            yield* db.unsafe("DROP TRIGGER scan_history_no_update")
+            // seq 4's scan replaced by seq 2's (a valid delta, for another entry)
+            yield* db.unsafe(
+              `UPDATE scan_history SET body = (SELECT body FROM scan_history WHERE domain = '${DOMAIN}' AND seq = 2) WHERE domain = '${DOMAIN}' AND seq = 4`
+            )
+          })
+        ).pipe(Effect.provide(Reactivity.layer))
+        return [before, yield* h.list(DOMAIN), yield* Effect.flip(h.entry(DOMAIN, 4))] as const
+      }),
+      {},
+      dir
+    )
+    expect(before.chainValid).toBe(true)
+    expect(after).toMatchObject({ chainValid: false, invalidSeq: 4 })
+    expect(entry._tag).toBe("HistoryCorrupt")
   })
 })
