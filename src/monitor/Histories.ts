@@ -81,6 +81,19 @@ const verifiedScan = (domain: string, stored: StoredEntry): Effect.Effect<ScanRe
   return scan._tag === "Left" ? Effect.fail(corrupt) : Effect.succeed(scan.right)
 }
 
+/**
+ * The entries in force during [fromMs, toMs], oldest first: the last scanned at or before its start,
+ * then each scanned in it.
+ */
+const inForce = (entries: ReadonlyArray<HistoryEntry>, fromMs: number, toMs: number) => {
+  const atStart = entries.filter((e) => Date.parse(e.scannedAt) <= fromMs).at(-1)
+  const inPeriod = entries.filter((e) => {
+    const at = Date.parse(e.scannedAt)
+    return at > fromMs && at <= toMs && e !== atStart
+  })
+  return atStart === undefined ? inPeriod : [atStart, ...inPeriod]
+}
+
 export class Histories extends Effect.Service<Histories>()("Histories", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -144,28 +157,29 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
       return out
     }
 
-    /** The entries of `domain` with the scans of those not verified before, and how many were. */
-    const readChain = (domain: string) =>
+    /**
+     * The entries of `domain` with the scans of those not verified before (and of those from the seq
+     * `needed` answers on, when given), and how many were verified before. 404 when it has none.
+     */
+    const readChain = (
+      domain: string,
+      needed: (entries: ReadonlyArray<HistoryEntry>) => number = () => Number.MAX_SAFE_INTEGER
+    ) =>
       Effect.gen(function* () {
         let trusted = 0
         const known = verified.get(domain)
         const stored = yield* store
-          .all(domain, (rowDigests) => {
-            if (known !== undefined && running(rowDigests.slice(0, known.through)).at(-1) === known.digest)
+          .all(domain, (rows) => {
+            const digests = rows.map((r) => r.rowDigest)
+            if (known !== undefined && running(digests.slice(0, known.through)).at(-1) === known.digest)
               trusted = known.through
-            return trusted + 1
+            return Math.min(trusted + 1, needed(rows.map((r) => r.entry)))
           })
           .pipe(Effect.orDie)
+        if (stored.length === 0)
+          return yield* Effect.fail(new HistoryMissing({ message: `there is no history of ${domain}` }))
         return { stored, trusted }
       })
-
-    /** Every entry of `domain` with its scan (404 when it has none). */
-    const everything = (domain: string) =>
-      Effect.flatMap(store.all(domain).pipe(Effect.orDie), (stored) =>
-        stored.length === 0
-          ? Effect.fail(new HistoryMissing({ message: `there is no history of ${domain}` }))
-          : Effect.succeed(stored)
-      )
 
     /** The chain's verdict, remembering how far it verified. */
     const chainOf = (domain: string, stored: ReadonlyArray<StoredEntry>, trusted = 0) => {
@@ -184,15 +198,11 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
 
     /** The entries of `domain`, oldest first, and whether the chain verifies (and where not). */
     const list = (domain: string): Effect.Effect<HistoryList, HistoryMissing> =>
-      Effect.flatMap(readChain(domain), ({ stored, trusted }) =>
-        stored.length === 0
-          ? Effect.fail(new HistoryMissing({ message: `there is no history of ${domain}` }))
-          : Effect.succeed({
-              domain,
-              entries: stored.map((s) => s.entry),
-              ...chainOf(domain, stored, trusted)
-            })
-      )
+      Effect.map(readChain(domain), ({ stored, trusted }) => ({
+        domain,
+        entries: stored.map((s) => s.entry),
+        ...chainOf(domain, stored, trusted)
+      }))
 
     const storedAt = (domain: string, seq: number) =>
       Effect.flatMap(store.at(domain, seq).pipe(Effect.orDie), (found) =>
@@ -231,24 +241,25 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
     /** The evidence over [from, to] (default: from the first entry until now). */
     const evidence = (domain: string, from: string | undefined, to: string | undefined) =>
       Effect.gen(function* () {
-        const stored = yield* everything(domain)
         const iso = (text: string) => new Date(Date.parse(text)).toISOString()
         const toIso = to === undefined ? new Date(yield* Clock.currentTimeMillis).toISOString() : iso(to)
-        const fromIso = from === undefined ? stored[0]!.entry.scannedAt : iso(from)
+        const period = (entries: ReadonlyArray<HistoryEntry>) => {
+          const fromIso = from === undefined ? entries[0]!.scannedAt : iso(from)
+          return { fromIso, used: inForce(entries, Date.parse(fromIso), Date.parse(toIso)) }
+        }
+        const { stored, trusted } = yield* readChain(domain, (entries) =>
+          entries.length === 0 ? 1 : (period(entries).used[0]?.seq ?? Number.MAX_SAFE_INTEGER)
+        )
+        const { fromIso, used } = period(stored.map((s) => s.entry))
         if (Date.parse(fromIso) > Date.parse(toIso))
           return yield* Effect.fail(
             new HistoryRangeInvalid({ message: `the period ends (${toIso}) before it starts (${fromIso})` })
           )
-        const atStart = stored.filter((s) => Date.parse(s.entry.scannedAt) <= Date.parse(fromIso)).at(-1)
-        const inPeriod = stored.filter((s) => {
-          const at = Date.parse(s.entry.scannedAt)
-          return at > Date.parse(fromIso) && at <= Date.parse(toIso)
-        })
-        const used = atStart === undefined ? inPeriod : [atStart, ...inPeriod.filter((s) => s !== atStart)]
-        const scans = yield* Effect.forEach(used, (s) =>
-          Effect.map(verifiedScan(domain, s), (scan) => ({ entry: s.entry, scan }))
+        const bySeq = new Map(stored.map((s) => [s.entry.seq, s]))
+        const scans = yield* Effect.forEach(used, (entry) =>
+          Effect.map(verifiedScan(domain, bySeq.get(entry.seq)!), (scan) => ({ entry, scan }))
         )
-        return evidenceOf(domain, { from: fromIso, to: toIso }, chainOf(domain, stored), scans)
+        return evidenceOf(domain, { from: fromIso, to: toIso }, chainOf(domain, stored, trusted), scans)
       })
 
     return { record, list, entry, diff, evidence } as const

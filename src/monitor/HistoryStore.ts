@@ -130,14 +130,20 @@ export class HistoryStore extends Effect.Service<HistoryStore>()("HistoryStore",
       )
 
     /**
-     * Every entry of `domain`, oldest first, with its scan from the seq `from` answers for the rows'
-     * digests on (1: every scan).
+     * Every entry of `domain`, oldest first, with its scan from the seq that `from` answers for the
+     * entries and their rows' digests on (default 1: every scan).
      */
-    const all = (domain: string, from: (rowDigests: ReadonlyArray<string>) => number = () => 1) =>
+    const all = (
+      domain: string,
+      from: (
+        rows: ReadonlyArray<{ readonly entry: HistoryEntry; readonly rowDigest: string }>
+      ) => number = () => 1
+    ) =>
       Effect.map(
         sql<Row>`SELECT seq, scanned_at, grade, percentage, content_hash, previous_hash, hash, packing, body
           FROM scan_history WHERE domain = ${domain} ORDER BY seq`,
-        (rows) => rebuild(rows, from(rows.map(rowDigestOf)))
+        (rows) =>
+          rebuild(rows, from(rows.map((row) => ({ entry: entryOf(row), rowDigest: rowDigestOf(row) }))))
       )
 
     /**

@@ -83,6 +83,29 @@ describe("Histories", () => {
     )
   })
 
+  it("gives the evidence of a period from the entries in force in it", async () => {
+    const minute = (n: number) => new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString()
+    const [wide, narrow, inverted] = await run(
+      Effect.gen(function* () {
+        const h = yield* Histories
+        for (const [i, base] of ["perfect.com", "dmarc-none.com", "perfect.com"].entries())
+          yield* h.record(at(base, i * 10))
+        return [
+          yield* h.evidence(DOMAIN, minute(5), minute(35)),
+          yield* h.evidence(DOMAIN, minute(12), minute(15)),
+          yield* Effect.flip(h.evidence(DOMAIN, minute(15), minute(12)))
+        ] as const
+      })
+    )
+    expect(wide.entries.map((e) => e.seq)).toEqual([1, 2, 3])
+    expect(wide.checks.find((c) => c.id === "email.dmarc.policy")?.passShare).toBe(0.6667)
+    expect(wide.chainValid).toBe(true)
+    expect(narrow.entries.map((e) => e.seq)).toEqual([2])
+    expect(narrow.checks.find((c) => c.id === "email.dmarc.policy")?.passShare).toBe(0)
+    expect(narrow.changes).toEqual([])
+    expect(inverted._tag).toBe("HistoryRangeInvalid")
+  })
+
   it("keeps a scan compactly: bytes per entry of repeated scans of one domain", async () => {
     const { entries, bytes } = await run(
       Effect.gen(function* () {
