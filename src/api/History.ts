@@ -32,6 +32,7 @@ const DomainPath = Schema.Struct({ domain: Domain })
 export class HistoryApi extends HttpApiGroup.make("history")
   .add(
     HttpApiEndpoint.get("historyList", "/history/:domain")
+      .annotate(OpenApi.Summary, "A domain's scan history")
       .setPath(DomainPath)
       .addSuccess(HistoryList)
       .addError(BadRequest)
@@ -43,6 +44,7 @@ export class HistoryApi extends HttpApiGroup.make("history")
   )
   .add(
     HttpApiEndpoint.get("historyDiff", "/history/:domain/diff")
+      .annotate(OpenApi.Summary, "What changed between two history entries")
       .setPath(DomainPath)
       .setUrlParams(Schema.Struct({ from: Schema.optional(Seq), to: Schema.optional(Seq) }))
       .addSuccess(HistoryDiff)
@@ -56,6 +58,7 @@ export class HistoryApi extends HttpApiGroup.make("history")
   )
   .add(
     HttpApiEndpoint.get("historyEvidence", "/history/:domain/evidence")
+      .annotate(OpenApi.Summary, "Evidence of a domain's security over a period")
       .setPath(DomainPath)
       .setUrlParams(
         Schema.Struct({
@@ -75,6 +78,7 @@ export class HistoryApi extends HttpApiGroup.make("history")
   )
   .add(
     HttpApiEndpoint.get("historyEntry", "/history/:domain/:seq")
+      .annotate(OpenApi.Summary, "One entry of a domain's history")
       .setPath(Schema.Struct({ domain: Domain, seq: Seq }))
       .addSuccess(HistoryScan)
       .addError(BadRequest)
