@@ -1,6 +1,7 @@
 /** What the DNSSEC check declares besides gather and analyse (checks/Declaration.ts). */
 import { UNSIGNED, item } from "../Nis2Evidence.ts"
 import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DNSSEC_SPECS, rules } from "./Rules.ts"
 
@@ -8,6 +9,7 @@ export const about: About = {
   rules,
   issues,
   advice,
+  guidance,
   section: {
     key: "dnssec",
     title: "DNSSEC",
