@@ -7,7 +7,7 @@
  */
 import type { EverythingReport, Finding, QuickScoreSection, Section } from "../report/ReportSchema.ts"
 import { evidenceOf } from "./Evidence.ts"
-import { guidanceOf } from "./Guidance.ts"
+import { findingGuidance, guidanceHtml } from "./Guidance.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
 import { type Lang, words } from "./Text.ts"
@@ -28,27 +28,15 @@ export const pathsOf = (domain: string) => {
 
 const SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"]
 
-const findingBlock = (finding: Finding, section: string, lang: Lang): Html => {
-  const w = words(lang)
-  const g = guidanceOf(finding)
-  return html`<article class="finding sev-${finding.severity}" id="issue-${finding.issueId}">
+const findingBlock = (finding: Finding, section: string, domain: string, lang: Lang): Html =>
+  html`<article class="finding sev-${finding.severity}" id="issue-${finding.issueId}">
     <h3>${finding.title}</h3>
     <div class="meta">
       ${severityBadge(finding.severity, lang)}
       <span class="note">${section} · <code>${finding.issueId}</code></span>
     </div>
-    <p><strong>${w.why}:</strong> ${g.why}</p>
-    ${
-      g.steps.length > 0
-        ? html`<p><strong>${w.steps}:</strong></p>
-            <ol>
-              ${g.steps.map((s) => html`<li>${s}</li>`)}
-            </ol>`
-        : ""
-    }
-    ${g.impact !== null ? html`<p><strong>${w.impact}:</strong> ${g.impact}</p>` : ""}
+    ${guidanceHtml(findingGuidance(finding, domain), lang)}
   </article>`
-}
 
 const sectionsOf = (report: EverythingReport): ReadonlyArray<Section> =>
   report.summary.sections
@@ -157,7 +145,7 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
     </section>
     <section aria-labelledby="issues">
       <h2 id="issues">${w.issues} (${findings.length})</h2>
-      ${findings.length === 0 ? html`<p>${statusBadge("pass", lang)} ${w.noIssues}</p>` : findings.map(({ finding, section }) => findingBlock(finding, section, lang))}
+      ${findings.length === 0 ? html`<p>${statusBadge("pass", lang)} ${w.noIssues}</p>` : findings.map(({ finding, section }) => findingBlock(finding, section, report.domain, lang))}
     </section>
     <section aria-labelledby="details">
       <h2 id="details">${w.sections}</h2>
