@@ -7,7 +7,7 @@
  */
 import type { EverythingReport, Finding, QuickScoreSection, Section } from "../report/ReportSchema.ts"
 import { evidenceOf } from "./Evidence.ts"
-import { findingGuidance, guidanceHtml } from "./Guidance.ts"
+import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
 import { type Lang, words } from "./Text.ts"
