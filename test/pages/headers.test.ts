@@ -106,6 +106,21 @@ describe("page headers over plain HTTP", () => {
       })
     )
 
+    it.effect("a scan that cannot ask the DNS is a 503 page saying so, and counts as costly work", () =>
+      Effect.gen(function* () {
+        const port = yield* portOf
+        const raw = yield* fetchRaw(port, "/report/example.com", { Accept: "text/html" })
+        expect([raw.status, raw.headers["content-type"]]).toEqual([503, "text/html; charset=utf-8"])
+        expect(raw.headers["retry-after"]).toBe("60")
+        expect(raw.body.toString()).toContain("This domain could not be checked")
+        expect(raw.headers["ratelimit-policy"]).toContain('"costly"')
+        const home = yield* fetchRaw(port, "/")
+        expect(home.headers["ratelimit-policy"]).toContain('"cheap"')
+        const moved = yield* fetchRaw(port, "/Report/EXAMPLE.com")
+        expect([moved.status, moved.headers["location"]]).toEqual([301, "/report/EXAMPLE.com"])
+      })
+    )
+
     it.effect("a browser gets an HTML 404 for a page that is not there; code gets JSON", () =>
       Effect.gen(function* () {
         const port = yield* portOf
