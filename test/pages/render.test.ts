@@ -9,13 +9,14 @@ import { Arbitrary, FastCheck } from "effect"
 import { parseDocument } from "htmlparser2"
 import { negotiate } from "../../src/http/edge/Compression.ts"
 import { escape, html } from "../../src/pages/Html.ts"
+import { historyPage } from "../../src/pages/HistoryPage.ts"
 import { reportPage } from "../../src/pages/ReportPage.ts"
 import { snapshotPage } from "../../src/pages/SnapshotPage.ts"
 import { pickLang } from "../../src/pages/Text.ts"
 import { EverythingReport } from "../../src/report/ReportSchema.ts"
 
 const ALLOWED = new Set(
-  "html head meta title link body a header nav ul ol li main footer p h1 h2 h3 span div table caption thead tbody tr th td section article details summary dl dt dd time code pre strong form button input label".split(
+  "html head meta title link body a header nav ul ol li main footer p h1 h2 h3 span div table caption thead tbody tr th td section article details summary dl dt dd time code pre strong form button input label svg title desc line text polyline circle".split(
     " "
   )
 )
@@ -121,5 +122,50 @@ describe("report pages", () => {
         expect(markup).toContain("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;")
       }),
       { numRuns: 10 }
+    ))
+})
+
+describe("the history page", () => {
+  const entry = FastCheck.record({
+    seq: FastCheck.integer({ min: 1, max: 10_000 }),
+    scannedAt: FastCheck.date({
+      min: new Date("2020-01-01"),
+      max: new Date("2030-01-01"),
+      noInvalidDate: true
+    }).map((d) => d.toISOString()),
+    grade: FastCheck.constantFrom("A+", "A", "B", "C", "D", "F"),
+    percentage: FastCheck.integer({ min: 0, max: 100 }),
+    hash: FastCheck.string()
+  })
+  const change = FastCheck.record({
+    severity: FastCheck.constantFrom("critical", "high", "medium", "low", "info"),
+    summary: FastCheck.string()
+  })
+
+  it("draws every entry on the chart and lists every change, as text", () =>
+    FastCheck.assert(
+      FastCheck.property(
+        FastCheck.array(entry, { maxLength: 40 }),
+        FastCheck.array(
+          FastCheck.record({ to: FastCheck.nat(), changes: FastCheck.array(change, { maxLength: 5 }) }),
+          {
+            maxLength: 10
+          }
+        ),
+        FastCheck.boolean(),
+        (entries, steps, chainValid) => {
+          const markup = historyPage(
+            { domain: "example.com", entries, chainValid, invalidSeq: chainValid ? null : 1, steps },
+            "en"
+          ).markup
+          const doc = checkMarkup(markup)
+          const circles = elements(doc).filter((e) => e.name === "circle")
+          expect(circles).toHaveLength(entries.length)
+          for (const c of circles) expect(Number(c.attribs!.cy)).not.toBeNaN()
+          const items = elements(doc).filter((e) => e.name === "li")
+          expect(items.length).toBeGreaterThanOrEqual(steps.reduce((s, x) => s + x.changes.length, 0))
+        }
+      ),
+      { numRuns: 40 }
     ))
 })
