@@ -156,6 +156,21 @@ describe("the pages in chromium", () => {
               expect(body).toMatch(/What to fix \([1-9]/)
               expect(body).toContain("Why it matters")
               expect(await page.$$("article.finding ol li")).not.toHaveLength(0)
+              // The browser's print: no navigation and no forms, the findings kept; a PDF to look at.
+              await page.emulateMediaType("print")
+              expect(
+                await page.$$eval("header.site nav, form", (els) =>
+                  els.every((e) => getComputedStyle(e).display === "none")
+                )
+              ).toBe(true)
+              expect(await page.$eval("article.finding", (e) => getComputedStyle(e).display)).not.toBe("none")
+              mkdirSync(SHOTS, { recursive: true })
+              await page.pdf({
+                path: join(SHOTS, "report-dmarc-none.pdf"),
+                format: "A4",
+                printBackground: true
+              })
+              await page.emulateMediaType("screen")
               await judge(page, visit, "report-dmarc-none")
             }
             {
