@@ -13,11 +13,11 @@ export interface PageFrame {
   readonly title: string
   /** The page's own path (no query), for the language switch. */
   readonly path: string
-  /** Query members the page keeps when switching language (the domain of the form, none so far). */
+  /** The page itself, inside `<main>`. */
   readonly body: Html
 }
 
-/** A link to `path` in `lang`: the language rides along only when the page was asked with one. */
+/** A link to `path` in `lang`: links between pages carry the language, so a reader stays in theirs. */
 export const withLang = (path: string, lang: Lang) => `${path}${path.includes("?") ? "&" : "?"}lang=${lang}`
 
 export const page = ({ lang, title, path, body }: PageFrame): Html => {
