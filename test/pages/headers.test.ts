@@ -4,7 +4,8 @@
  * header present and rated good when the service is served over HTTPS (PUBLIC_BASE_URL), and
  * everything but HSTS over plain HTTP, where RFC 6797 §7.2 forbids sending it. Also: a form POST
  * from another site creates nothing, an unknown path is an HTML page for a browser and JSON for
- * code, and the pages, /api/docs and /api/openapi.json are compressed and validated.
+ * code, the pages, /api/docs and /api/openapi.json are compressed and validated, and the snapshot
+ * form creates a snapshot within the snapshot limit.
  */
 import { request as httpRequest } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
@@ -200,4 +201,33 @@ describe("page headers over plain HTTP", () => {
         })
     )
   })
+})
+
+describe("the snapshot form", () => {
+  layer(testApp({ SNAPSHOT_RATE_BURST: "1", SNAPSHOT_RATE_PER_MINUTE: "1" }), { excludeTestServices: true })(
+    (it) => {
+      it.effect("posts, lands on the snapshot's page by 303, and is held to the snapshot limit", () =>
+        Effect.gen(function* () {
+          const port = yield* portOf
+          const form = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Sec-Fetch-Site": "same-origin",
+            Accept: "text/html"
+          }
+          const created = yield* fetchRaw(port, "/report/example.com/snapshot?lang=nl", form, "POST")
+          expect(created.status).toBe(303)
+          const location = created.headers["location"]!
+          expect(location).toMatch(/^\/snapshot\/[^/?]+\?lang=nl$/)
+          const page = yield* fetchRaw(port, location, { Accept: "text/html" })
+          expect(page.status).toBe(200)
+          expect(page.body.toString()).toMatch(/Inhoudshash<\/dt>\s*<dd><code>sha256:[0-9a-f]{64}<\/code>/)
+          const again = yield* fetchRaw(port, "/report/example.com/snapshot", form, "POST")
+          expect([again.status, again.headers["content-type"]]).toEqual([429, "text/html; charset=utf-8"])
+          expect(Number(again.headers["retry-after"])).toBeGreaterThan(0)
+          const missing = yield* fetchRaw(port, "/snapshot/no-such-id", { Accept: "text/html" })
+          expect(missing.status).toBe(404)
+        })
+      )
+    }
+  )
 })
