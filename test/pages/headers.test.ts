@@ -1,6 +1,6 @@
 /**
  * Our own pages pass our own checks: the service's security-headers analysis (checks/headers
- * `analyse`, the one GET /web/headers uses) over the response headers of the pages finds every
+ * `analyse`, the one GET /security-headers/analyze uses) over the response headers of the pages finds every
  * header present and rated good when the service is served over HTTPS (PUBLIC_BASE_URL), and
  * everything but HSTS over plain HTTP, where RFC 6797 §7.2 forbids sending it. Also: a form POST
  * from another site creates nothing, an unknown path is an HTML page for a browser and JSON for
