@@ -1,11 +1,11 @@
 /**
  * Our own pages pass our own checks: the service's security-headers analysis (checks/headers
- * `analyse`, the one GET /security-headers/analyze uses) over the response headers of the pages finds every
- * header present and rated good when the service is served over HTTPS (PUBLIC_BASE_URL), and
- * everything but HSTS over plain HTTP, where RFC 6797 §7.2 forbids sending it. Also: a form POST
- * from another site creates nothing, an unknown path is an HTML page for a browser and JSON for
- * code, the pages, /api/docs and /api/openapi.json are compressed and validated, and the snapshot
- * form creates a snapshot within the snapshot limit.
+ * `analyse`, the one GET /security-headers/analyze uses) over the response headers of the pages
+ * finds every header present and rated good when the service is served over HTTPS
+ * (PUBLIC_BASE_URL), and everything but HSTS over plain HTTP, where RFC 6797 §7.2 forbids sending
+ * it. Also: a form POST from another site creates nothing, an unknown path is an HTML page for a
+ * browser and JSON for code, the pages, /api/docs and /api/openapi.json are compressed and
+ * validated, and the snapshot form creates a snapshot within the snapshot limit.
  */
 import { request as httpRequest } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
