@@ -231,3 +231,24 @@ describe("the snapshot form", () => {
     }
   )
 })
+
+describe("a browser over its limit", () => {
+  layer(testApp({ RATE_COSTLY_BURST: "1", RATE_COSTLY_PER_MINUTE: "1" }), { excludeTestServices: true })(
+    (it) => {
+      it.effect("gets the 429 as a page with the page headers; code gets the JSON", () =>
+        Effect.gen(function* () {
+          const port = yield* portOf
+          const html = { Accept: "text/html", "Accept-Language": "nl" }
+          yield* fetchRaw(port, "/report/example.com", html)
+          const page = yield* fetchRaw(port, "/report/example.com", html)
+          expect([page.status, page.headers["content-type"]]).toEqual([429, "text/html; charset=utf-8"])
+          expect(Number(page.headers["retry-after"])).toBeGreaterThan(0)
+          expect(page.headers["content-security-policy"]).toContain("frame-ancestors 'none'")
+          expect(page.body.toString()).toContain("Te veel verzoeken")
+          const code = yield* fetchRaw(port, "/report/example.com")
+          expect([code.status, code.headers["content-type"]]).toEqual([429, "application/json"])
+        })
+      )
+    }
+  )
+})
