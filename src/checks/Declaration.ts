@@ -257,7 +257,7 @@ export interface About {
   /** The knowledge base's advice on each of its issues (the same ids). */
   readonly advice: Readonly<Record<string, Advice>>
   /** What the domain owner does about each of its issues (the same ids; docs/guidance.md). */
-  readonly guidance?: Readonly<Record<string, Guidance>>
+  readonly guidance: Readonly<Record<string, Guidance>>
   readonly section: Section
   readonly columns: ReadonlyArray<Column>
   readonly nis2: ReadonlyArray<Evidence>

@@ -1,5 +1,6 @@
 /** What the BIMI check declares besides gather and analyse (checks/Declaration.ts). */
 import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { BIMI_SPECS, rules } from "./Rules.ts"
 
@@ -7,6 +8,7 @@ export const about: About = {
   rules,
   issues,
   advice,
+  guidance,
   section: {
     key: "bimi",
     title: "BIMI",

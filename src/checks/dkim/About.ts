@@ -2,6 +2,7 @@
 import { NO_MAIL, item } from "../Nis2Evidence.ts"
 import type { DkimResult } from "./Dkim.ts"
 import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DKIM_SPECS, rules } from "./Rules.ts"
 
@@ -9,6 +10,7 @@ export const about: About = {
   rules,
   issues,
   advice,
+  guidance,
   section: {
     key: "dkim",
     title: "DKIM",

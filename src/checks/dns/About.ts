@@ -1,6 +1,7 @@
 /** What the DNS records check declares besides gather and analyse (checks/Declaration.ts). */
 import { item } from "../Nis2Evidence.ts"
 import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DNS_SPECS, rules } from "./Rules.ts"
 
@@ -8,6 +9,7 @@ export const about: About = {
   rules,
   issues,
   advice,
+  guidance,
   section: {
     key: "dnsRecords",
     title: "DNS records",

@@ -1,6 +1,7 @@
 /** What the headers check declares besides gather and analyse (checks/Declaration.ts). */
 import { NO_WEB, item } from "../Nis2Evidence.ts"
 import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { HEADERS_SPECS, rules } from "./Rules.ts"
 
@@ -8,6 +9,7 @@ export const about: About = {
   rules,
   issues,
   advice,
+  guidance,
   section: {
     key: "webSecurity",
     title: "Web security",

@@ -5,6 +5,7 @@ export const about: About = {
   rules: noRules,
   issues: {},
   advice: {},
+  guidance: {},
   section: {
     key: "senderRequirements",
     title: "Mailbox-provider sender requirements",

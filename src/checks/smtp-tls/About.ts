@@ -1,6 +1,7 @@
 /** What the SMTP TLS check declares besides gather and analyse (checks/Declaration.ts). */
 import { NO_MAIL, item } from "../Nis2Evidence.ts"
 import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { SMTP_TLS_SPECS, rules } from "./Rules.ts"
 
@@ -8,6 +9,7 @@ export const about: About = {
   rules,
   issues,
   advice,
+  guidance,
   section: {
     key: "smtpStarttls",
     title: "SMTP STARTTLS",

@@ -2,6 +2,7 @@
 import { item } from "../Nis2Evidence.ts"
 import { findingIssues, findings } from "./Findings.ts"
 import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"
 import { spfSectionExtra } from "./Section.ts"
@@ -10,6 +11,7 @@ export const about: About = {
   rules,
   issues,
   advice,
+  guidance,
   section: {
     key: "spf",
     title: "SPF",

@@ -1,0 +1,30 @@
+/**
+ * What a domain owner does about each DKIM issue (checks/Declaration.ts `Guidance`,
+ * docs/guidance.md). A DKIM key lives at `<selector>._domainkey.<domain>`; the mailbox provider
+ * that signs holds the private key, so the steps run in its console.
+ */
+import { guide, type Guidance } from "../Declaration.ts"
+import type { issues } from "./Issues.ts"
+
+export const guidance = {
+  dkim_weak_key: guide({
+    why: "Mail is signed with a DKIM key shorter than 2048 bits. Such keys can be broken with affordable computing power, after which others can sign mail that receivers accept as yours.",
+    steps: [
+      "Create a new 2048-bit key under a new selector at the service that signs your mail.",
+      "Publish the new public key (TXT or CNAME at <selector>._domainkey.{domain}) and wait for it to be visible.",
+      "Switch signing to the new selector.",
+      "After a week, empty the old selector's key (p= with no value) so it can no longer be used."
+    ],
+    providers: {
+      "google-workspace":
+        "Admin console > Apps > Google Workspace > Gmail > Authenticate email: generate a new record with key length 2048, publish the TXT record it shows, then Start authentication.",
+      "microsoft-365":
+        "Microsoft Defender portal > Email & collaboration > Policies > Email authentication settings > DKIM: select the domain and Rotate DKIM keys (2048-bit), or rotate with Rotate-DkimSigningConfig -KeySize 2048.",
+      "route53-ses":
+        "SES Easy DKIM uses 2048-bit keys by default; for Bring Your Own DKIM, generate a 2048-bit key and re-verify the identity.",
+      cloudflare: "Cloudflare only holds the DNS record: the new key comes from the service that signs."
+    },
+    record: 'selector2._domainkey.{domain} TXT "v=DKIM1; k=rsa; p=<2048-bit public key>"',
+    references: ["rfc8301", "rfc6376"]
+  })
+} satisfies { readonly [I in keyof typeof issues]: Guidance }

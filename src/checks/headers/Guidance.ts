@@ -1,0 +1,143 @@
+/**
+ * What a domain owner does about each web-security issue (checks/Declaration.ts `Guidance`,
+ * docs/guidance.md). Headers are set where responses are made (the web server, the application,
+ * or a CDN in front of it); the provider notes name the place.
+ */
+import { guide, type Guidance } from "../Declaration.ts"
+import type { issues } from "./Issues.ts"
+
+const GENERATOR = "POST /security-headers/generate"
+
+/** Where a header is added for a site behind each provider. */
+const WHERE = {
+  cloudflare:
+    "Rules > Transform Rules > Modify Response Header adds the header to every response of the zone.",
+  "route53-ses":
+    "Behind CloudFront, add a response headers policy (CloudFront > Policies > Response headers) to the distribution's behaviours.",
+  "generic-dns":
+    'On nginx: add_header <Name> "<value>" always; in the server block. On Apache: Header always set <Name> "<value>".'
+} as const
+
+export const guidance = {
+  https_missing: guide({
+    why: "The web site does not answer over a secure connection with a trusted certificate. Browsers mark it 'Not secure', and anything visitors send or receive can be read and changed on the way.",
+    steps: [
+      "Get a certificate for the site's names ({domain} and www.{domain}) from a public authority; Let's Encrypt issues them free and renews them automatically.",
+      "Configure the web server to answer on port 443 with that certificate and its full chain.",
+      "Redirect plain http:// requests to https://.",
+      "Scan again: HTTPS should answer with a trusted certificate."
+    ],
+    providers: {
+      cloudflare:
+        "With the record proxied (orange cloud), Cloudflare serves HTTPS with its own certificate; set SSL/TLS mode to Full (strict) so the connection to your server is secure too.",
+      "route53-ses":
+        "Request a free certificate in AWS Certificate Manager and attach it to the CloudFront distribution or load balancer."
+    },
+    references: ["rfc2818", "rfc9525"]
+  }),
+  https_certificate_invalid: guide({
+    why: "Browsers refuse the web site: its certificate is expired, not issued by a trusted authority, or made out for another name. Visitors see a full-page warning.",
+    steps: [
+      "Read the certificate problem the report names (expired, untrusted issuer, wrong name).",
+      "Renew or replace the certificate so it covers every name the site is reached by, and install the full chain.",
+      "Set up automatic renewal (ACME, for example certbot or the hosting panel) so it does not expire again."
+    ],
+    providers: {
+      cloudflare:
+        "Behind Cloudflare, check SSL/TLS > Edge Certificates; with Full (strict), the certificate on your own server must be valid too (a free Origin CA certificate is enough)."
+    },
+    references: ["rfc2818", "rfc9525"]
+  }),
+  hsts_missing: guide({
+    why: "Without HSTS a visitor's first request can be intercepted and kept on plain HTTP (a downgrade attack), for example on public Wi-Fi.",
+    steps: [
+      "Make sure the site and all its subdomains work over HTTPS.",
+      "Send the header Strict-Transport-Security: max-age=31536000; includeSubDomains on every HTTPS response.",
+      "Start with a short max-age (for example 300) for a day if unsure, then raise it to a year."
+    ],
+    providers: {
+      ...WHERE,
+      cloudflare:
+        "SSL/TLS > Edge Certificates > HTTP Strict Transport Security (HSTS) enables it with a max-age and includeSubDomains."
+    },
+    record: "Strict-Transport-Security: max-age=31536000; includeSubDomains",
+    generator: GENERATOR,
+    references: ["rfc6797"]
+  }),
+  hsts_weak: guide({
+    why: "HSTS is sent but protects little: a max-age below a year lapses between visits, and without includeSubDomains the subdomains can still be downgraded.",
+    steps: [
+      "Check that every subdomain serves HTTPS.",
+      "Raise max-age to 31536000 (one year) and add includeSubDomains."
+    ],
+    providers: WHERE,
+    record: "Strict-Transport-Security: max-age=31536000; includeSubDomains",
+    generator: GENERATOR,
+    references: ["rfc6797"]
+  }),
+  xcto_missing: guide({
+    why: "Without this header browsers may guess a file's type and, for example, run an uploaded text file as a script.",
+    steps: [
+      "Send X-Content-Type-Options: nosniff on every response.",
+      "Check that your files are served with correct content types."
+    ],
+    providers: WHERE,
+    record: "X-Content-Type-Options: nosniff",
+    generator: GENERATOR,
+    references: ["fetch_nosniff"]
+  }),
+  frame_protection_missing: guide({
+    why: "Any other site can show your pages inside a frame and trick visitors into clicking buttons they cannot see (clickjacking).",
+    steps: [
+      "Send Content-Security-Policy: frame-ancestors 'self' (or 'none' if the site is never framed).",
+      "Also send X-Frame-Options: SAMEORIGIN for older browsers."
+    ],
+    providers: WHERE,
+    record: "Content-Security-Policy: frame-ancestors 'self'",
+    generator: GENERATOR,
+    references: ["csp3", "rfc7034"]
+  }),
+  referrer_policy_missing: guide({
+    why: "Without a referrer policy the full address of your pages, including search terms or tokens in it, may be sent to every other site a visitor goes to from them.",
+    steps: ["Send Referrer-Policy: strict-origin-when-cross-origin (or no-referrer) on every response."],
+    providers: WHERE,
+    record: "Referrer-Policy: strict-origin-when-cross-origin",
+    generator: GENERATOR,
+    references: ["referrer_policy"]
+  }),
+  csp_missing: guide({
+    why: "Without a Content-Security-Policy a script injected into a page (through a comment field or a compromised third-party script) runs with full rights: it can steal sessions and change what visitors see.",
+    steps: [
+      "List where the site loads scripts, styles, images and fonts from.",
+      "Send a policy in report-only mode first (Content-Security-Policy-Report-Only) that allows exactly those sources, with object-src 'none' and base-uri 'self'.",
+      "Fix what the browser console reports as blocked, for a week or two.",
+      "Then send the same policy as Content-Security-Policy."
+    ],
+    providers: WHERE,
+    record:
+      "Content-Security-Policy: default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
+    generator: GENERATOR,
+    references: ["csp3"]
+  }),
+  csp_weak: guide({
+    why: "The Content-Security-Policy leaves gaps attackers use: it allows eval, plug-ins (object-src), or changing the page's base address.",
+    steps: [
+      "Remove 'unsafe-eval' from script-src (update code that uses eval or new Function).",
+      "Add object-src 'none' and base-uri 'self'."
+    ],
+    providers: WHERE,
+    generator: GENERATOR,
+    references: ["csp3"]
+  }),
+  csp_unsafe: guide({
+    why: "The Content-Security-Policy does not restrict scripts (it allows inline scripts without nonces or hashes, or scripts from any host), so an injected script still runs: the policy gives almost no protection.",
+    steps: [
+      "Move inline scripts to files, or give each a nonce (a fresh random value per response) or a hash in script-src.",
+      "Replace wildcard sources (*, https:) with the exact hosts you load scripts from; for loaders, use 'strict-dynamic' with a nonce.",
+      "Remove 'unsafe-inline' from script-src, test in report-only mode, then enforce."
+    ],
+    providers: WHERE,
+    generator: GENERATOR,
+    references: ["csp3"]
+  })
+} satisfies { readonly [I in keyof typeof issues]: Guidance }
