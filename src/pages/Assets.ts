@@ -2,7 +2,10 @@
  * The pages' static files: one style sheet (screen and print) and the icon. They are files, not
  * inline `<style>`, so the pages' Content-Security-Policy allows styles from 'self' only and never
  * 'unsafe-inline' (CSP3 §6.1.13). Colours pair text and background at 4.5:1 or more (WCAG 1.4.3),
- * and every status also carries an icon and a word (Layout.ts).
+ * and every status also carries an icon and a word (Layout.ts). Table cells break between words
+ * only (`overflow-wrap: break-word` keeps a column as wide as its longest word); record values, set
+ * in monospace, and the last column (free text: a detail, a value, which may hold a long header
+ * value) may break anywhere, so that no table is wider than a phone's screen.
  */
 
 export const STYLESHEET_PATH = "/assets/pages.css"
@@ -44,7 +47,8 @@ button:hover { background: #0a4a8c; }
 .grade-c, .grade-d { background: #fff3d6; color: #6b4a00; border-color: #6b4a00; }
 .grade-f { background: #fde7e7; color: #9b1c1c; border-color: #9b1c1c; }
 .headline { font-size: 1.1rem; max-width: 46rem; margin: 0; }
-.status { display: inline-block; white-space: nowrap; padding: .05rem .5rem; border-radius: 999px; font-weight: 600; font-size: .9rem; border: 1px solid; }
+.status { display: inline-block; white-space: normal; padding: .05rem .5rem; border-radius: .8rem; font-weight: 600; font-size: .9rem; border: 1px solid; }
+.nowrap { white-space: nowrap; }
 .tone-pass { background: #e3f3e7; color: #0b5c22; }
 .tone-partial { background: #fff3d6; color: #6b4a00; }
 .tone-fail { background: #fde7e7; color: #9b1c1c; }
@@ -53,8 +57,9 @@ button:hover { background: #0a4a8c; }
 .table-wrap { width: 100%; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; font-size: .95rem; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
-th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-bottom: 1px solid var(--line); overflow-wrap: break-word; hyphens: manual; }
 th { background: var(--panel); }
+td:last-child { overflow-wrap: anywhere; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 .finding { border: 1px solid var(--line); border-left: 6px solid #6b7480; border-radius: 6px; padding: .75rem 1rem; margin: .75rem 0; break-inside: avoid; }
 .finding.sev-critical, .finding.sev-high { border-left-color: #9b1c1c; }
@@ -80,7 +85,12 @@ pre { background: var(--panel); border: 1px solid var(--line); padding: .75rem; 
   main { padding: .75rem; }
   h1 { font-size: 1.4rem; }
   th, td { padding: .3rem .35rem; font-size: .88rem; }
+  .status { font-size: .82rem; padding: .05rem .4rem; }
   dl.pairs { grid-template-columns: 1fr; }
+  table.stack thead { position: absolute; left: -9999px; }
+  table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: .3rem 0; }
+  table.stack td { display: block; border: 0; padding: .1rem .35rem; }
+  table.stack td::before { content: attr(data-label) ": "; font-weight: 600; }
   form.domain input { min-width: 0; }
 }
 @media print {

@@ -42,9 +42,7 @@ export const page = ({ lang, title, path, body }: PageFrame): Html => {
               <li><a href="${withLang("/", lang)}">${w.navHome}</a></li>
               <li><a href="/api/docs">${w.navDocs}</a></li>
               <li>
-                <a href="${withLang(path, other)}" hreflang="${other}" lang="${other}"
-                  >${words(other).language}</a
-                >
+                <a href="${withLang(path, other)}" hreflang="${other}" lang="${other}">${w.language}</a>
               </li>
             </ul>
           </nav>
@@ -56,6 +54,10 @@ export const page = ({ lang, title, path, body }: PageFrame): Html => {
       </body>
     </html> `
 }
+
+/** `table[key]` for the table's own keys only: a status read from a report may be any string. */
+const own = (table: Readonly<Record<string, string>>, key: string): string | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined
 
 const ICONS: Readonly<Record<string, string>> = {
   pass: "✓",
@@ -84,11 +86,15 @@ const TONE: Readonly<Record<string, string>> = {
 }
 
 /** A status as icon and word on its colour; unknown statuses read as themselves, in grey. */
-export const statusBadge = (status: string, lang: Lang): Html =>
-  html`<span class="status tone-${TONE[status] ?? "na"}"
-    ><span class="icon" aria-hidden="true">${ICONS[status] ?? "·"}</span>
-    ${words(lang).statusWord[status] ?? status}</span
+export const statusBadge = (status: string, lang: Lang): Html => {
+  // The icon and the first word stay on one line (a no-break space) when a narrow cell wraps the badge.
+  const [first = "", ...rest] = (own(words(lang).statusWord, status) ?? status).split(" ")
+  return html`<span class="status tone-${own(TONE, status) ?? "na"}"
+    ><span class="nowrap"
+      ><span class="icon" aria-hidden="true">${own(ICONS, status) ?? "·"}</span> ${first}</span
+    >${rest.length > 0 ? ` ${rest.join(" ")}` : ""}</span
   >`
+}
 
 const SEVERITY_TONE: Readonly<Record<string, string>> = {
   critical: "fail",
@@ -99,8 +105,8 @@ const SEVERITY_TONE: Readonly<Record<string, string>> = {
 }
 
 export const severityBadge = (severity: string, lang: Lang): Html =>
-  html`<span class="status tone-${SEVERITY_TONE[severity] ?? "na"}"
-    >${words(lang).severityWord[severity] ?? severity}</span
+  html`<span class="status tone-${own(SEVERITY_TONE, severity) ?? "na"}"
+    >${own(words(lang).severityWord, severity) ?? severity}</span
   >`
 
 /** The grade in its colour band, with its label: the first thing a reader looks for. */
@@ -110,17 +116,20 @@ export const gradeBlock = (grade: string, label: string, lang: Lang): Html =>
     ><span class="grade-label">${label}</span>
   </div>`
 
-/** A table with a caption and column headers (scope="col"), each row's cells as given. */
+/**
+ * A table with a caption and column headers (scope="col"), each row's cells as given. A table of
+ * four columns or more stacks its cells on a narrow screen, each labelled with its column
+ * (`data-label`, shown by the style sheet), instead of growing wider than the screen.
+ */
 export const table = (
   caption: string,
   head: ReadonlyArray<string>,
-  rows: ReadonlyArray<ReadonlyArray<Part>>,
-  className = ""
+  rows: ReadonlyArray<ReadonlyArray<Part>>
 ): Html =>
-  html`<div class="table-wrap"><table${className === "" ? "" : html` class="${className}"`}><caption>${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows.map(
+  html`<div class="table-wrap"><table${head.length > 3 ? html` class="stack"` : ""}><caption>${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows.map(
     (r) =>
       html`<tr>
-        ${r.map((c) => html`<td>${c}</td>`)}
+        ${r.map((c, i) => html`<td data-label="${head[i] ?? ""}">${c}</td>`)}
       </tr>`
   )}</tbody></table></div>`
 

@@ -41,8 +41,9 @@ const findingBlock = (finding: Finding, section: string, domain: string, lang: L
 const sectionsOf = (report: EverythingReport): ReadonlyArray<Section> =>
   report.summary.sections
     .filter((row) => row.key !== "quickScore" && row.key !== "nis2")
+    // Own keys only: a key such as "__proto__" names no section (found by the render property test).
+    .filter((row) => Object.hasOwn(report.sections, row.key))
     .map((row) => (report.sections as unknown as Readonly<Record<string, Section>>)[row.key]!)
-    .filter((s) => s !== undefined)
 
 const allFindings = (report: EverythingReport) => {
   const quick = report.sections.quickScore as QuickScoreSection

@@ -35,6 +35,7 @@ const en = {
   skip: "Skip to content",
   navHome: "Check a domain",
   navDocs: "API documentation",
+  /** The language switch's label: the other language, in its own words. */
   language: "Nederlands",
   homeTitle: "Check a domain",
   homeIntro:

@@ -3,7 +3,8 @@
  * The pages in a real browser (Debian's chromium driven by puppeteer-core; nothing downloads a
  * browser), against the service on the world: each page renders its content with no console error
  * and no failed request, axe-core finds no serious or critical violation, Tab reaches every link,
- * button, field and fold, and a screenshot at 1280 and 390 px wide is written under test-results/.
+ * button, field and fold, nothing is wider than the window, and a screenshot at 1280 and 390 px
+ * wide is written under test-results/.
  * The snapshot page is reached the way a person reaches it, with the report page's button; home
  * comes last, when perfect.com (scanned above, A+) is in its list.
  */
@@ -111,6 +112,11 @@ const shoot = async (page: Page, name: string) => {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
   for (const width of [1280, 390]) {
     await page.setViewport({ width, height: 900 })
+    // Nothing wider than the window: a phone reads the page without scrolling sideways.
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} at ${width} px`
+    ).toBeLessThanOrEqual(width)
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) as `${string}.png`, fullPage: true })
   }
 }
