@@ -320,7 +320,9 @@ export const settings = Config.all({
   // report snapshots (report/SnapshotStore.ts, docs/reports.md)
   snapshotRateBurst: int("SNAPSHOT_RATE_BURST", 5),
   snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
-  snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000)
+  snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000),
+  // scan history (monitor/Histories.ts, docs/monitoring.md): every fresh full scan, or monitored domains' only
+  history: Config.literal("all", "monitored")("HISTORY").pipe(Config.withDefault("all" as const))
 })
 
 export type Settings = Config.Config.Success<typeof settings>
