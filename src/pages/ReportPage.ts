@@ -6,7 +6,7 @@
  * report value the API serves, built by `report/Everything.ts`: no second report engine. Pure.
  */
 import type { EverythingReport, Finding, QuickScoreSection, Section } from "../report/ReportSchema.ts"
-import { evidenceOf } from "./Evidence.ts"
+import { evidenceOf } from "./EvidenceBlocks.ts"
 import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
