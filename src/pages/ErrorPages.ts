@@ -1,8 +1,7 @@
 /**
  * The pages that say why there is no report: an address with no page (404), a domain that does not
  * exist (NXDOMAIN: 404) or could not be scanned now (resolver down: 503), a snapshot that is not
- * there, too many requests (429) or a busy service (503), and history where the service keeps none
- * (501). Each says it plainly, in the page's language, with the way back. Pure.
+ * there, too many requests (429) or a busy service (503), and a domain with no history (404). Each says it plainly, in the page's language, with the way back. Pure.
  */
 import { type Html, html } from "./Html.ts"
 import { notice, page } from "./Layout.ts"
@@ -63,9 +62,9 @@ export const busyPage = (lang: Lang, path: string, retryAfter: number): ErrorPag
   return { status: 503, retryAfter, html: frame(lang, path, w.busyTitle, [w.busyText]) }
 }
 
-export const historyUnavailablePage = (lang: Lang, path: string): ErrorPage => {
+export const historyMissingPage = (lang: Lang, path: string, why: string): ErrorPage => {
   const w = words(lang)
-  return { status: 501, html: frame(lang, path, w.historyUnavailableTitle, [w.historyUnavailableText]) }
+  return { status: 404, html: frame(lang, path, w.historyMissingTitle, [w.historyMissingText, why]) }
 }
 
 export const failurePage = (lang: Lang, path: string, status: number, message: string): ErrorPage => ({

@@ -148,9 +148,9 @@ const en = {
   rateTitle: "Too many requests",
   rateText: "You have asked for more than the service allows from one address. Try again in",
   seconds: "seconds",
-  historyUnavailableTitle: "History is not available",
-  historyUnavailableText:
-    "This service does not keep a history of scans yet, so there is no grade over time to show.",
+  historyMissingTitle: "No history for this domain",
+  historyMissingText:
+    "The service keeps a history of every full scan; this domain has none yet. Check it once, then come back.",
   snapshotMissingTitle: "No such snapshot",
   errorTitle: "Something went wrong",
   tryAgain: "Check another domain",
@@ -294,9 +294,9 @@ const nl: Words = {
   rateTitle: "Te veel verzoeken",
   rateText: "U vroeg meer dan de dienst vanaf één adres toestaat. Probeer het opnieuw over",
   seconds: "seconden",
-  historyUnavailableTitle: "Geschiedenis is niet beschikbaar",
-  historyUnavailableText:
-    "Deze dienst houdt nog geen geschiedenis van scans bij, dus er is geen cijferverloop te tonen.",
+  historyMissingTitle: "Geen geschiedenis voor dit domein",
+  historyMissingText:
+    "De dienst bewaart elke volledige scan; van dit domein is er nog geen. Controleer het eerst, kom dan terug.",
   snapshotMissingTitle: "Deze momentopname bestaat niet",
   errorTitle: "Er ging iets mis",
   tryAgain: "Een ander domein controleren",

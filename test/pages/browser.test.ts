@@ -207,6 +207,13 @@ describe("the pages in chromium", () => {
               await judge(page, visit, "no-such-domain")
             }
             {
+              // perfect.com was scanned above: its history has at least that scan.
+              const { page, visit } = await open(browser, `${base}/history/perfect.com`)
+              expect(await page.$("svg.chart circle")).not.toBeNull()
+              expect(await text(page)).toContain("The hash chain of this history verifies.")
+              await judge(page, visit, "history-perfect")
+            }
+            {
               // Last: perfect.com, scanned above, is in the hall of fame by now.
               const { page, visit } = await open(browser, `${base}/`)
               expect(await page.$("form input#domain")).not.toBeNull()

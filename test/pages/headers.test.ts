@@ -252,3 +252,16 @@ describe("a browser over its limit", () => {
     }
   )
 })
+
+describe("the history page", () => {
+  layer(testApp(), { excludeTestServices: true })((it) => {
+    it.effect("is a 404 page for a domain without history, then shows the scans once there are some", () =>
+      Effect.gen(function* () {
+        const port = yield* portOf
+        const none = yield* fetchRaw(port, "/history/example.com", { Accept: "text/html" })
+        expect([none.status, none.headers["content-type"]]).toEqual([404, "text/html; charset=utf-8"])
+        expect(none.body.toString()).toContain("No history for this domain")
+      })
+    )
+  })
+})

@@ -10,12 +10,14 @@ import { Domain } from "../../api/Domain.ts"
 import { AppConfig } from "../../Config.ts"
 import {
   failurePage,
-  historyUnavailablePage,
+  historyMissingPage,
   snapshotMissingPage,
   tooManyPage,
   unscannablePage
 } from "../../pages/ErrorPages.ts"
+import { historyPage } from "../../pages/HistoryPage.ts"
 import { homePage } from "../../pages/HomePage.ts"
+import { Histories } from "../../monitor/Histories.ts"
 import { nis2Page } from "../../pages/Nis2Page.ts"
 import { pathsOf, reportPage } from "../../pages/ReportPage.ts"
 import { snapshotPage, snapshotPath } from "../../pages/SnapshotPage.ts"
@@ -151,10 +153,39 @@ export const snapshot = Effect.gen(function* () {
   return htmlResponse(snapshotPage(stored.right, lang))
 })
 
-/** GET /history/{domain}: no history is kept by this service, which says so (501). */
+/** How many of the latest scans' changes the history page lists (each diff reads two stored scans). */
+const HISTORY_STEPS = 10
+
+/**
+ * GET /history/{domain}: the domain's history (GET /api/history/{domain}) and the changes of its
+ * latest scans; a domain without history is a 404 page.
+ */
 export const history = withDomain(
   (d) => pathsOf(d).history,
-  (domain, lang) => Effect.succeed(errorResponse(historyUnavailablePage(lang, pathsOf(domain).history)))
+  (domain, lang) =>
+    Effect.gen(function* () {
+      const histories = yield* Histories
+      const listed = yield* Effect.either(histories.list(domain))
+      if (Either.isLeft(listed))
+        return errorResponse(historyMissingPage(lang, pathsOf(domain).history, listed.left.message))
+      const list = listed.right
+      const seqs = list.entries
+        .map((e) => e.seq)
+        .filter((seq) => seq > 1)
+        .slice(-HISTORY_STEPS)
+      const steps = yield* Effect.forEach(seqs, (seq) =>
+        Effect.map(Effect.either(histories.diff(domain, seq - 1, seq)), (d) => ({
+          to: seq,
+          changes: Either.isRight(d) ? d.right.changes : []
+        }))
+      )
+      return htmlResponse(
+        historyPage(
+          { domain, entries: list.entries, chainValid: list.chainValid, invalidSeq: list.invalidSeq, steps },
+          lang
+        )
+      )
+    })
 )
 
 /** GET /assets/...: the style sheet and icon, cached for a day and revalidated by ETag. */
@@ -167,4 +198,5 @@ export const asset = (path: string) =>
   )
 
 /** The services the page handlers read, for the route layer's context. */
-export type PageServices = Scans | Snapshots | Limits | AppConfig | Effect.Effect.Context<typeof hallOfFame>
+export type PageServices =
+  Scans | Snapshots | Histories | Limits | AppConfig | Effect.Effect.Context<typeof hallOfFame>
