@@ -1,6 +1,7 @@
 /**
  * The HTTP server: every group's handlers, the generated OpenAPI document at /api/openapi.json,
- * interactive docs at /api/docs, all behind the edge rules of Edge.ts.
+ * interactive docs at /api/docs and the pages for people outside /api (pages/PageRoutes.ts), all
+ * behind the edge rules of Edge.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
@@ -15,6 +16,9 @@ import { AdmissionGate, type Gate } from "./edge/Admission.ts"
 import { type GatekeeperSettings, makeGatekeeper } from "./edge/Gatekeeper.ts"
 import { trustedCidrs } from "./edge/ClientAddress.ts"
 import { edge } from "./edge/Edge.ts"
+import { withCompression } from "./edge/Compression.ts"
+import { withPageHeaders } from "./edge/PageHeaders.ts"
+import { PageRoutes } from "./pages/PageRoutes.ts"
 import { Health, type HealthAnswer } from "./edge/Health.ts"
 import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
@@ -59,11 +63,14 @@ export const AppLive = Effect.gen(function* () {
       ignoreDuplicateSlashes: false
     })
   )
-  return HttpServer.serve(edge(config, yield* AdmissionGate)(app))
+  // Pages get their security headers, and pages and docs their compression, outside the edge, so
+  // that the edge's own answers to page requests carry them too.
+  return HttpServer.serve(withCompression()(withPageHeaders(config)(edge(config, yield* AdmissionGate)(app))))
 }).pipe(
   Layer.unwrapEffect,
   Layer.provide([AdmissionGate.Default, Limits.Default]),
   Layer.provide(HttpApiScalar.layer({ path: "/api/docs" })),
+  Layer.provide(PageRoutes),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
   Layer.provide(ApiLive),
   Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])

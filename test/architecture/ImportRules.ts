@@ -49,6 +49,7 @@ const ALL_FOLDERS = [
   "lib/",
   "mail/",
   "net/",
+  "pages/",
   "records/",
   "report/",
   "scan/",
@@ -128,6 +129,22 @@ export const rules: ReadonlyArray<LayerRule> = [
     name: "report/ takes a scan result: it starts no scan and touches no network",
     from: ["report/"],
     forbidden: ["ai/", "api/", "batch/", "cli/", "composite/", "http/", "jobs/", "net/", "scan/", ...APP_ROOT]
+  },
+  {
+    name: "pages/ renders finished reports as HTML: it starts no scan, reads no store, touches no network",
+    from: ["pages/"],
+    forbidden: [
+      "api/",
+      "batch/",
+      "cli/",
+      "composite/",
+      "http/",
+      "jobs/",
+      "net/",
+      "scan/",
+      "store/",
+      ...APP_ROOT
+    ]
   },
   {
     name: "http/ wires the contract to services: no check, store or net module directly",

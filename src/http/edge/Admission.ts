@@ -29,16 +29,20 @@
 import { Effect } from "effect"
 import { AppConfig } from "../../Config.ts"
 import { Limits } from "./Limits.ts"
+import { isPagePath, pageRouteClass } from "../pages/PagePaths.ts"
 
 /** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
 export type RouteClass = "exempt" | "cheap" | "costly"
 
-/** Classify by path: generators, docs, the OpenAPI document and stored snapshots are local; the rest reach out. */
+/**
+ * Classify by path: generators, docs, the OpenAPI document and stored snapshots are local; the rest
+ * reach out. Pages outside /api are classed by PagePaths.ts (a report page scans: costly).
+ */
 export const routeClass = (requestMethod: string, path: string): RouteClass => {
   // HEAD runs the GET's handler (the router answers it with the GET), so it costs what the GET does.
   const method = requestMethod === "HEAD" ? "GET" : requestMethod
   if (path === "/api/health" || path === "/api/health/") return "exempt"
-  if (!path.startsWith("/api/")) return "cheap"
+  if (!path.startsWith("/api/")) return isPagePath(path) ? pageRouteClass(method, path) : "cheap"
   if (path.startsWith("/api/docs") || path === "/api/openapi.json" || path === "/api/hall-of-fame")
     return "cheap"
   if (method === "POST" && /\/generate\/?$/.test(path)) return "cheap"

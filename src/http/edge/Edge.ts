@@ -24,6 +24,9 @@ import type { Settings } from "../../Config.ts"
 import { type Gate, makeGate, routeClass } from "./Admission.ts"
 import { hasBody, isJsonContentType, nestedDeeperThan, readBody, withBodyText } from "./BodyRules.ts"
 import { allowedMethods, quote, readTarget, targetAnswer } from "./RequestTarget.ts"
+import { notFoundPage } from "../../pages/ErrorPages.ts"
+import { isPagePath } from "../pages/PagePaths.ts"
+import { errorResponse, langOf } from "../pages/Respond.ts"
 
 const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
@@ -107,9 +110,17 @@ const GENERIC: Record<number, string> = {
   503: "a dependency is temporarily unavailable; retry later"
 }
 
+/** A page's own error page (HTML) is kept as it is: only API answers are JSON. */
+const isHtml = (response: HttpServerResponse.HttpServerResponse) =>
+  (
+    response.headers["content-type"] ??
+    (response.body as { contentType?: string }).contentType ??
+    ""
+  ).startsWith("text/html")
+
 /** Rewrite an error response so its body is `{ error }` (keeping documented extras). */
 const normalise = (response: HttpServerResponse.HttpServerResponse) => {
-  if (response.status < 400) return response
+  if (response.status < 400 || isHtml(response)) return response
   let body: Record<string, unknown> | undefined
   if (response.body._tag === "Uint8Array") {
     try {
@@ -165,6 +176,9 @@ const fromCause = (maxBodyBytes: number) => (cause: Cause.Cause<unknown>) =>
             },
             { Allow: allowed.join(", ") }
           )
+        // A browser asking for a page that is not there gets a page; code gets the JSON answer.
+        if (isPagePath(path) && (request.headers["accept"] ?? "").includes("text/html"))
+          return errorResponse(notFoundPage(langOf(request), path))
         return json(404, {
           error: `no endpoint ${quote(request.method, 20)} ${quote(path)}; the API is described at /api/docs`
         })
@@ -277,7 +291,11 @@ export const edge = (
       if (request.headers["sec-fetch-site"] === "cross-site" && createsState(request.method, path))
         return json(403, { error: "cross-site requests are refused; call the API from your own code" })
       let admitted = request
-      if (request.method === "POST") {
+      // A page's form posts nothing the handler reads (the action's path says it all): only its size
+      // is held to the limit, whatever its form encoding.
+      if (request.method === "POST" && isPagePath(path)) {
+        if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return tooLarge(maxBodyBytes)
+      } else if (request.method === "POST") {
         const checked = yield* bodyRules(request)
         if (HttpServerResponse.isServerResponse(checked)) return checked
         admitted = checked

@@ -10,6 +10,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Cidr } from "../../records/IpAddress.ts"
 import { type Gate, routeClass } from "./Admission.ts"
+import { busyPage, tooManyPage } from "../../pages/ErrorPages.ts"
+import { pickLang } from "../../pages/Text.ts"
+import { isPagePath } from "../pages/PagePaths.ts"
+import { HTML } from "../pages/Respond.ts"
+import { PAGE_HEADERS } from "./PageHeaders.ts"
 import { resolveClient } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"
 import { type LimitSet, makeRefusals, type Meters, type RefusalReason, type Refusals } from "./Limits.ts"
@@ -36,16 +41,35 @@ interface Refusal {
 }
 
 const refuse = (
+  req: IncomingMessage,
   res: ServerResponse,
   { status, error, retryAfter }: Pick<Refusal, "status" | "error" | "retryAfter">
 ) => {
-  const body = JSON.stringify(status === 429 ? { error, retryAfter } : { error })
+  // A browser refused on a page is shown a page (docs/pages.md); everything else gets the JSON.
+  const page = refusalPage(req, status, retryAfter)
+  const body = page ?? JSON.stringify(status === 429 ? { error, retryAfter } : { error })
   res.writeHead(status, {
-    "content-type": "application/json",
+    ...(page === undefined
+      ? { "content-type": "application/json" }
+      : { ...PAGE_HEADERS, "content-type": HTML }),
     "content-length": Buffer.byteLength(body),
     "retry-after": String(retryAfter)
   })
   res.end(body)
+}
+
+/** The HTML of a refusal when `req` is a browser's request for a page, else undefined. */
+const refusalPage = (req: IncomingMessage, status: 429 | 503, retryAfter: number): string | undefined => {
+  const url = req.url ?? "/"
+  const q = url.indexOf("?")
+  const path = q < 0 ? url : url.slice(0, q)
+  if (!path.startsWith("/") || !isPagePath(path) || !(req.headers.accept ?? "").includes("text/html"))
+    return undefined
+  const lang = pickLang(
+    q < 0 ? undefined : (new URLSearchParams(url.slice(q + 1)).get("lang") ?? undefined),
+    req.headers["accept-language"]
+  )
+  return (status === 429 ? tooManyPage(lang, path, retryAfter) : busyPage(lang, path, retryAfter)).html.markup
 }
 
 /** How far back the clients served count towards the shedding decision (Saturation.ts's window). */
@@ -190,7 +214,7 @@ export const makeGatekeeper = (
     }
     told.set(req.socket, { client, until: performance.now() + refusal.retryAfter * 1000 })
     limits.refusals.record(refusal.status, refusal.reason, refusal.meters)
-    refuse(res, refusal)
+    refuse(req, res, refusal)
     return true
   }
 
@@ -227,7 +251,7 @@ export const makeGatekeeper = (
       // connection ends instead of waiting for an answer that will not come.
       if (!decide(req, res, kind, client) && !pass(req, res)) {
         limits.refusals.record(503, "shutting-down", { client })
-        refuse(res, {
+        refuse(req, res, {
           status: 503,
           error: "the service is shutting down; retry in a few seconds",
           retryAfter: 5

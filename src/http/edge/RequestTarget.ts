@@ -16,6 +16,7 @@
  */
 import { HttpApi } from "@effect/platform"
 import { Api } from "../../Api.ts"
+import { PAGE_ROUTES } from "../pages/PagePaths.ts"
 
 /** One route: its method and its path's segments, `undefined` where a parameter goes. */
 export interface RouteTemplate {
@@ -31,7 +32,7 @@ const template = (method: string, path: string): RouteTemplate => ({
     .map((s) => (s.startsWith(":") ? undefined : s))
 })
 
-/** Every route the server has: the contract's endpoints, the OpenAPI document and the docs page. */
+/** Every route the server has: the contract's endpoints, the OpenAPI document, the docs and the pages. */
 export const routeTemplates: ReadonlyArray<RouteTemplate> = (() => {
   const out: Array<RouteTemplate> = []
   HttpApi.reflect(Api, {
@@ -41,6 +42,7 @@ export const routeTemplates: ReadonlyArray<RouteTemplate> = (() => {
     }
   })
   out.push(template("GET", "/api/openapi.json"), template("GET", "/api/docs"))
+  for (const [method, path] of PAGE_ROUTES) out.push(template(method, path))
   return out
 })()
 

@@ -1,0 +1,202 @@
+/**
+ * What each page route does (docs/pages.md): read the request, call the service the matching API
+ * endpoint calls (the shared, cached scan; the snapshot store; the hall of fame), and render the
+ * page from the same report value the API serves. Refusals are pages too: an invalid domain is a
+ * 400 page, a domain that cannot be scanned a 404 or 503 page, a missing snapshot a 404 page.
+ */
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, Either, Schema } from "effect"
+import { Domain } from "../../api/Domain.ts"
+import { AppConfig } from "../../Config.ts"
+import {
+  failurePage,
+  historyMissingPage,
+  snapshotMissingPage,
+  tooManyPage,
+  unscannablePage
+} from "../../pages/ErrorPages.ts"
+import { historyPage } from "../../pages/HistoryPage.ts"
+import { homePage } from "../../pages/HomePage.ts"
+import { Histories } from "../../monitor/Histories.ts"
+import { nis2Page } from "../../pages/Nis2Page.ts"
+import { pathsOf, reportPage } from "../../pages/ReportPage.ts"
+import { snapshotPage, snapshotPath } from "../../pages/SnapshotPage.ts"
+import { withLang } from "../../pages/Layout.ts"
+import { type Lang } from "../../pages/Text.ts"
+import { verdictOf } from "../../pages/Verdict.ts"
+import { ASSETS } from "../../pages/Assets.ts"
+import { everythingOf } from "../../report/Everything.ts"
+import { hallOfFame } from "../../report/HallOfFameList.ts"
+import { EverythingReport } from "../../report/ReportSchema.ts"
+import { Snapshots } from "../../report/Snapshots.ts"
+import { Scans } from "../../scan/Scans.ts"
+import { nis2Scorecard } from "../../score/Nis2.ts"
+import { clientAddress } from "../edge/ClientAddress.ts"
+import { Limits } from "../edge/Limits.ts"
+import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
+import { errorResponse, htmlResponse, requestLang, seeOther } from "./Respond.ts"
+
+const decodeDomain = Schema.decodeUnknownEither(Domain)
+
+/** The path of the request, for the language switch of an error page. */
+const requestPath = Effect.map(HttpServerRequest.HttpServerRequest, (r) => r.url.split("?")[0]!)
+
+/**
+ * The domain of a page path, normalised as every endpoint normalises it; a spelling other than the
+ * normalised one (upper case, a URL, a trailing dot) is redirected to it, so a report has one
+ * permalink.
+ */
+const withDomain = <A, E, R>(
+  page: (domain: string) => string,
+  run: (domain: string, lang: Lang) => Effect.Effect<A, E, R>
+) =>
+  Effect.gen(function* () {
+    const lang = yield* requestLang
+    const given = (yield* HttpRouter.params).domain ?? ""
+    const decoded = decodeDomain(given)
+    if (Either.isLeft(decoded))
+      return errorResponse(
+        failurePage(lang, yield* requestPath, 400, decoded.left.message.split("\n").slice(-1)[0]!.trim())
+      )
+    if (decoded.right !== given)
+      return HttpServerResponse.empty({
+        status: 301,
+        headers: { Location: withLang(page(decoded.right), lang) }
+      })
+    return yield* run(decoded.right, lang)
+  })
+
+/** GET /: the domain box (a submitted domain redirects to its report) and the recent A+ domains. */
+export const home = Effect.gen(function* () {
+  const lang = yield* requestLang
+  const { domain } = yield* HttpServerRequest.ParsedSearchParams
+  const hall = yield* hallOfFame
+  if (typeof domain !== "string") return htmlResponse(homePage(hall, lang))
+  const decoded = decodeDomain(domain)
+  if (Either.isLeft(decoded))
+    return htmlResponse(
+      homePage(hall, lang, domain.slice(0, 253), decoded.left.message.split("\n").slice(-1)[0]!.trim()),
+      400
+    )
+  return seeOther(withLang(pathsOf(decoded.right).report, lang))
+})
+
+/** GET /report/{domain}: the live Everything Report of the shared scan. */
+export const report = withDomain(
+  (d) => pathsOf(d).report,
+  (domain, lang) =>
+    Effect.gen(function* () {
+      const scan = yield* (yield* Scans).scan(domain)
+      const verdict = verdictOf(scan)
+      if (verdict._tag === "Unscannable")
+        return errorResponse(
+          unscannablePage(lang, pathsOf(domain).report, domain, verdict.nxdomain, verdict.reason)
+        )
+      return htmlResponse(reportPage(everythingOf(scan, yield* publicBaseUrl), lang))
+    })
+)
+
+/** GET /nis2/{domain}: the NIS2 scorecard of the shared scan, in the page's language. */
+export const nis2 = withDomain(
+  (d) => pathsOf(d).nis2,
+  (domain, lang) =>
+    Effect.gen(function* () {
+      const scan = yield* (yield* Scans).scan(domain)
+      const verdict = verdictOf(scan)
+      if (verdict._tag === "Unscannable")
+        return errorResponse(
+          unscannablePage(lang, pathsOf(domain).nis2, domain, verdict.nxdomain, verdict.reason)
+        )
+      return htmlResponse(nis2Page(nis2Scorecard(scan, lang), lang))
+    })
+)
+
+/**
+ * POST /report/{domain}/snapshot: the form's action. Held to the snapshot limit of
+ * POST /api/report/snapshot (a snapshot is kept for good), then 303 to the snapshot's page.
+ */
+export const createSnapshot = withDomain(
+  (d) => pathsOf(d).snapshotCreate,
+  (domain, lang) =>
+    Effect.gen(function* () {
+      const limits = yield* Limits
+      const client = yield* clientAddress
+      const now = yield* Clock.currentTimeMillis
+      const reading = limits.take("snapshot", client, now)
+      if (reading.retryAfterS > 0)
+        return errorResponse(tooManyPage(lang, pathsOf(domain).report, reading.retryAfterS))
+      const scan = yield* (yield* Scans).scan(domain)
+      const { snapshot } = yield* (yield* Snapshots).create(scan, yield* storedBaseUrl)
+      return seeOther(withLang(snapshotPath(snapshot.id), lang))
+    })
+)
+
+const decodeStored = Schema.decodeUnknown(Schema.parseJson(EverythingReport))
+
+/** GET /snapshot/{snapshotId}: the stored snapshot, verified on read, as a page. */
+export const snapshot = Effect.gen(function* () {
+  const lang = yield* requestLang
+  const path = yield* requestPath
+  const id = (yield* HttpRouter.params).snapshotId ?? ""
+  const found = yield* Effect.either((yield* Snapshots).read(id))
+  if (Either.isLeft(found))
+    return errorResponse(
+      found.left._tag === "SnapshotMissing"
+        ? snapshotMissingPage(lang, path, found.left.message)
+        : failurePage(lang, path, 500, "this snapshot failed its integrity check and is not served")
+    )
+  const stored = yield* Effect.either(decodeStored(found.right.body))
+  if (Either.isLeft(stored))
+    return errorResponse(
+      failurePage(lang, path, 500, "this snapshot failed its integrity check and is not served")
+    )
+  return htmlResponse(snapshotPage(stored.right, lang))
+})
+
+/** How many of the latest scans' changes the history page lists (each diff reads two stored scans). */
+const HISTORY_STEPS = 10
+
+/**
+ * GET /history/{domain}: the domain's history (GET /api/history/{domain}) and the changes of its
+ * latest scans; a domain without history is a 404 page.
+ */
+export const history = withDomain(
+  (d) => pathsOf(d).history,
+  (domain, lang) =>
+    Effect.gen(function* () {
+      const histories = yield* Histories
+      const listed = yield* Effect.either(histories.list(domain))
+      if (Either.isLeft(listed))
+        return errorResponse(historyMissingPage(lang, pathsOf(domain).history, listed.left.message))
+      const list = listed.right
+      const seqs = list.entries
+        .map((e) => e.seq)
+        .filter((seq) => seq > 1)
+        .slice(-HISTORY_STEPS)
+      const steps = yield* Effect.forEach(seqs, (seq) =>
+        Effect.map(Effect.either(histories.diff(domain, seq - 1, seq)), (d) => ({
+          to: seq,
+          changes: Either.isRight(d) ? d.right.changes : []
+        }))
+      )
+      return htmlResponse(
+        historyPage(
+          { domain, entries: list.entries, chainValid: list.chainValid, invalidSeq: list.invalidSeq, steps },
+          lang
+        )
+      )
+    })
+)
+
+/** GET /assets/...: the style sheet and icon, cached for a day and revalidated by ETag. */
+export const asset = (path: string) =>
+  Effect.succeed(
+    HttpServerResponse.text(ASSETS[path]!.body, {
+      contentType: ASSETS[path]!.contentType,
+      headers: { "Cache-Control": "public, max-age=86400" }
+    })
+  )
+
+/** The services the page handlers read, for the route layer's context. */
+export type PageServices =
+  Scans | Snapshots | Histories | Limits | AppConfig | Effect.Effect.Context<typeof hallOfFame>

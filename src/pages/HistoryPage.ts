@@ -1,0 +1,129 @@
+/**
+ * A domain's history as a page: the grade over time as an SVG chart (drawn in the page with
+ * presentation attributes only, so the CSP needs no style or image source for it; a table beside it
+ * says the same in text, WCAG 1.1.1), whether the hash chain verifies, and what changed between
+ * each scan and the one before, most recent first, each change in its own sentence. Pure: it
+ * renders the values GET /api/history/{domain} and its diffs answer.
+ */
+import { type Html, html, join } from "./Html.ts"
+import { page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
+import { pathsOf } from "./ReportPage.ts"
+import { type Lang, words } from "./Text.ts"
+
+export interface HistoryView {
+  readonly domain: string
+  readonly entries: ReadonlyArray<{
+    readonly seq: number
+    readonly scannedAt: string
+    readonly grade: string
+    readonly percentage: number
+    readonly hash: string
+  }>
+  readonly chainValid: boolean
+  readonly invalidSeq: number | null
+  /** Each entry's changes from the one before it (the first entry has none). */
+  readonly steps: ReadonlyArray<{
+    readonly to: number
+    readonly changes: ReadonlyArray<{ readonly severity: string; readonly summary: string }>
+  }>
+}
+
+const W = 720
+const H = 240
+const PAD = { left: 44, right: 16, top: 16, bottom: 32 }
+
+/** The percentage of every entry, left to right by time, on a 0-100 axis with grade bands. */
+export const gradeChart = (view: HistoryView, lang: Lang): Html => {
+  const w = words(lang)
+  const n = view.entries.length
+  const times = view.entries.map((e) => Date.parse(e.scannedAt))
+  const t0 = Math.min(...times)
+  const span = Math.max(1, Math.max(...times) - t0)
+  const x = (i: number) =>
+    PAD.left +
+    (n === 1 ? (W - PAD.left - PAD.right) / 2 : ((times[i]! - t0) / span) * (W - PAD.left - PAD.right))
+  const y = (p: number) => PAD.top + ((100 - p) / 100) * (H - PAD.top - PAD.bottom)
+  const points = view.entries.map((e, i) => `${x(i).toFixed(1)},${y(e.percentage).toFixed(1)}`).join(" ")
+  const grid = [0, 50, 70, 80, 90, 100].map(
+    (p) =>
+      html`<line
+          x1="${PAD.left}"
+          x2="${W - PAD.right}"
+          y1="${y(p).toFixed(1)}"
+          y2="${y(p).toFixed(1)}"
+          stroke="#d3d8de"
+          stroke-width="1"
+        /><text
+          x="${PAD.left - 6}"
+          y="${(y(p) + 4).toFixed(1)}"
+          text-anchor="end"
+          font-size="11"
+          fill="#4a5360"
+          >${p}</text
+        >`
+  )
+  const first = view.entries[0]
+  const last = view.entries[n - 1]
+  return html`<svg
+    class="chart"
+    viewBox="0 0 ${W} ${H}"
+    role="img"
+    aria-labelledby="chart-title chart-desc"
+    xmlns="http://www.w3.org/2000/svg"
+  >
+    <title id="chart-title">${w.historyChart}</title>
+    <desc id="chart-desc">
+      ${first === undefined || last === undefined ? "" : `${first.grade} (${first.percentage}%) → ${last.grade} (${last.percentage}%), ${n}`}
+    </desc>
+    ${grid}
+    <polyline points="${points}" fill="none" stroke="#0b57a4" stroke-width="2.5" />
+    ${join(view.entries.map((e, i) => html`<circle cx="${x(i).toFixed(1)}" cy="${y(e.percentage).toFixed(1)}" r="4" fill="#0b57a4" /><text x="${x(i).toFixed(1)}" y="${(y(e.percentage) - 8).toFixed(1)}" text-anchor="middle" font-size="11" fill="#1b1f24">${e.grade}</text>`))}
+  </svg>`
+}
+
+export const historyPage = (view: HistoryView, lang: Lang): Html => {
+  const w = words(lang)
+  const paths = pathsOf(view.domain)
+  const recent = [...view.steps].filter((s) => s.changes.length > 0).reverse()
+  return page({
+    lang,
+    title: `${w.historyTitle}: ${view.domain}`,
+    path: paths.history,
+    body: html`<h1>${w.historyTitle}: <span class="mono">${view.domain}</span></h1>
+      <p>
+        ${view.chainValid ? statusBadge("pass", lang) : statusBadge("fail", lang)}
+        ${view.chainValid ? w.chainValid : `${w.chainInvalid} ${view.invalidSeq ?? ""}`}
+      </p>
+      ${view.entries.length > 0 ? gradeChart(view, lang) : ""}
+      ${table(
+        w.historyTitle,
+        ["#", w.scannedAt, w.grade, w.score],
+        [...view.entries]
+          .reverse()
+          .map((e) => [
+            String(e.seq),
+            html`<time datetime="${e.scannedAt}">${e.scannedAt.replace("T", " ").slice(0, 19)} UTC</time>`,
+            e.grade,
+            `${e.percentage}%`
+          ])
+      )}
+      <section aria-labelledby="changes">
+        <h2 id="changes">${w.changes}</h2>
+        ${
+          recent.length === 0
+            ? html`<p>${w.noChanges}</p>`
+            : recent.map(
+                (s) =>
+                  html`<h3>#${s.to}</h3>
+                    <ul>
+                      ${s.changes.map((c) => html`<li>${severityBadge(c.severity, lang)} ${c.summary}</li>`)}
+                    </ul>`
+              )
+        }
+      </section>
+      <p>
+        <a href="${withLang(paths.report, lang)}">${w.reportTitle}: ${view.domain}</a> ·
+        <a href="/api/history/${encodeURIComponent(view.domain)}">${w.json}</a>
+      </p>`
+  })
+}

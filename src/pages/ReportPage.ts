@@ -1,0 +1,190 @@
+/**
+ * The Everything Report as a page (docs/pages.md): the grade and its statement, the categories and
+ * sections with their status, every finding with its guidance, each section's checks and facts, the
+ * evidence, and what to do with the report (snapshot, permalink, other formats). The same page
+ * renders a stored snapshot, with its hash and how to verify it (SnapshotPage.ts). It renders the
+ * report value the API serves, built by `report/Everything.ts`: no second report engine. Pure.
+ */
+import type { EverythingReport, Finding, QuickScoreSection, Section } from "../report/ReportSchema.ts"
+import { evidenceOf } from "./EvidenceBlocks.ts"
+import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
+import { type Html, html, safeUrl } from "./Html.ts"
+import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
+import { type Lang, words } from "./Text.ts"
+
+/** The paths of a domain's pages and of its API representations. */
+export const pathsOf = (domain: string) => {
+  const d = encodeURIComponent(domain)
+  return {
+    report: `/report/${d}`,
+    snapshotCreate: `/report/${d}/snapshot`,
+    nis2: `/nis2/${d}`,
+    history: `/history/${d}`,
+    json: `/api/report/everything?domain=${d}`,
+    markdown: `/api/report/everything?domain=${d}&format=markdown`,
+    pdf: `/api/pdf/${d}`
+  }
+}
+
+const SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"]
+
+const findingBlock = (finding: Finding, section: string, domain: string, lang: Lang): Html =>
+  html`<article class="finding sev-${finding.severity}" id="issue-${finding.issueId}">
+    <h3>${finding.title}</h3>
+    <div class="meta">
+      ${severityBadge(finding.severity, lang)}
+      <span class="note">${section} · <code>${finding.issueId}</code></span>
+    </div>
+    ${guidanceHtml(findingGuidance(finding, domain), lang)}
+  </article>`
+
+const sectionsOf = (report: EverythingReport): ReadonlyArray<Section> =>
+  report.summary.sections
+    .filter((row) => row.key !== "quickScore" && row.key !== "nis2")
+    // Own keys only: a key such as "__proto__" names no section (found by the render property test).
+    .filter((row) => Object.hasOwn(report.sections, row.key))
+    .map((row) => (report.sections as unknown as Readonly<Record<string, Section>>)[row.key]!)
+
+const allFindings = (report: EverythingReport) => {
+  const quick = report.sections.quickScore as QuickScoreSection
+  return [
+    ...quick.findings.map((f) => ({ finding: f, section: quick.title })),
+    ...sectionsOf(report).flatMap((s) => s.findings.map((f) => ({ finding: f, section: s.title })))
+  ].sort((a, b) => SEVERITY_ORDER.indexOf(a.finding.severity) - SEVERITY_ORDER.indexOf(b.finding.severity))
+}
+
+const sectionDetail = (section: Section, lang: Lang): Html => {
+  const w = words(lang)
+  return html`<section class="concern" id="sec-${section.key}" aria-labelledby="h-${section.key}">
+    <header>
+      <h3 id="h-${section.key}">${section.title}</h3>
+      ${statusBadge(section.status, lang)}${section.maxPoints > 0 ? html`<span class="note">${section.points} / ${section.maxPoints} ${w.points.toLowerCase()}</span>` : ""}
+    </header>
+    ${section.unknownReason !== null ? html`<p>${w.notFinished} ${section.unknownReason}</p>` : ""}
+    ${
+      section.records.length > 0
+        ? table(
+            `${w.checks}: ${section.title}`,
+            [w.check_, w.status, w.points, w.detail],
+            section.records.map((r) => [
+              r.title,
+              statusBadge(r.status, lang),
+              `${r.points}/${r.maxPoints}`,
+              r.detail
+            ])
+          )
+        : ""
+    }
+    ${
+      section.facts.length > 0
+        ? html`<details>
+            <summary>${w.facts} (${section.facts.length})</summary>
+            ${table(
+              `${w.facts}: ${section.title}`,
+              [w.fact, w.value],
+              section.facts.map((f) => [f.label, html`<span class="mono">${f.value}</span>`])
+            )}
+          </details>`
+        : ""
+    }
+    ${section.findings.length > 0 ? html`<p>${w.findings}: ${section.findings.map((f, i) => html`${i > 0 ? ", " : ""}<a href="#issue-${f.issueId}">${f.title}</a>`)}</p>` : ""}
+  </section>`
+}
+
+/** How the page was reached: the live report, or a stored snapshot with its evidence. */
+export type ReportMode =
+  { readonly kind: "live" } | { readonly kind: "snapshot"; readonly intro: Html; readonly verify: Html }
+
+/** The body of a report page (live or snapshot). */
+export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMode): Html => {
+  const w = words(lang)
+  const quick = report.sections.quickScore as QuickScoreSection
+  const paths = pathsOf(report.domain)
+  const findings = allFindings(report)
+  const nis2 = (report.sections as unknown as { nis2: { status: string; total: number } }).nis2
+  return html`<h1>
+      ${mode.kind === "live" ? w.reportTitle : w.snapshotTitle}: <span class="mono">${report.domain}</span>
+    </h1>
+    ${mode.kind === "snapshot" ? mode.intro : html`<p class="note">${w.liveNote} <time datetime="${report.generatedAt}">${report.generatedAt.replace("T", " ").slice(0, 19)} UTC</time>.</p>`}
+    <div class="hero">
+      ${gradeBlock(report.summary.grade, report.summary.label, lang)}
+      <p class="headline">${report.summary.headline}</p>
+    </div>
+    ${
+      quick.gradeInfo.caps.length > 0
+        ? html`<ul>
+            ${quick.gradeInfo.caps.map((c) => html`<li>${c}</li>`)}
+          </ul>`
+        : ""
+    }
+    ${lang === "nl" ? html`<p class="note">${w.englishOnly}</p>` : ""}
+    <section aria-labelledby="summary">
+      <h2 id="summary">${w.summary}</h2>
+      ${table(
+        w.categories,
+        [w.category, w.score, w.points, w.status],
+        Object.entries(quick.categories).map(([key, c]) => [
+          key,
+          `${c.percentage}%`,
+          `${c.points}/${c.maxPoints}`,
+          statusBadge(c.status, lang)
+        ])
+      )}
+      ${table(
+        w.sections,
+        [w.section, w.status, w.findings],
+        report.summary.sections.map((row) => [
+          row.key === "quickScore"
+            ? row.title
+            : row.key === "nis2"
+              ? html`<a href="${withLang(paths.nis2, lang)}">${w.nis2Link}</a>`
+              : html`<a href="#sec-${row.key}">${row.title}</a>`,
+          row.key === "nis2" ? statusBadge(nis2.status, lang) : statusBadge(row.status, lang),
+          String(row.findings)
+        ])
+      )}
+    </section>
+    <section aria-labelledby="issues">
+      <h2 id="issues">${w.issues} (${findings.length})</h2>
+      ${findings.length === 0 ? html`<p>${statusBadge("pass", lang)} ${w.noIssues}</p>` : findings.map(({ finding, section }) => findingBlock(finding, section, report.domain, lang))}
+    </section>
+    <section aria-labelledby="details">
+      <h2 id="details">${w.sections}</h2>
+      ${sectionsOf(report).map((s) => sectionDetail(s, lang))}
+    </section>
+    ${evidenceOf(report, lang)} ${mode.kind === "snapshot" ? mode.verify : ""}
+    ${actions(report.domain, lang, mode)}`
+}
+
+const actions = (domain: string, lang: Lang, mode: ReportMode): Html => {
+  const w = words(lang)
+  const paths = pathsOf(domain)
+  return html`<section class="actions" aria-labelledby="actions">
+    <h2 id="actions">${w.actions}</h2>
+    <form method="post" action="${withLang(paths.snapshotCreate, lang)}">
+      <p>${w.snapshotHelp}</p>
+      <button type="submit">${w.snapshotCreate}</button>
+    </form>
+    <div>
+      <p>
+        <a href="${safeUrl(withLang(paths.report, lang))}" rel="bookmark"
+          >${mode.kind === "live" ? w.permalink : w.reportTitle}</a
+        >
+      </p>
+      <p>
+        ${w.formats}: <a href="${paths.json}">${w.json}</a> · <a href="${paths.pdf}">${w.pdf}</a> ·
+        <a href="${paths.markdown}">${w.markdown}</a> ·
+        <a href="${withLang(paths.nis2, lang)}">${w.nis2Link}</a>
+      </p>
+    </div>
+  </section>`
+}
+
+/** The live report page. */
+export const reportPage = (report: EverythingReport, lang: Lang): Html =>
+  page({
+    lang,
+    title: `${words(lang).reportTitle}: ${report.domain}`,
+    path: pathsOf(report.domain).report,
+    body: reportBody(report, lang, { kind: "live" })
+  })
