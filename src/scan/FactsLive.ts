@@ -23,6 +23,7 @@ import { Resolver } from "../net/Resolver.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
+import { exportedSpan } from "../observe/Spans.ts"
 import {
   dnsKey,
   eitherOf,
@@ -107,7 +108,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) =>
       Effect.clockWith((clock) =>
         dnsQuestion(name, type, options.checkingDisabled === true, clock.unsafeCurrentTimeMillis()).await()
-      )
+      ).pipe(exportedSpan("Dns.query", { "dns.name": name, "dns.type": type }))
     const lookups = lookupsOver(query, resolver.upstreams)
     /**
      * A fan of `count` questions in one fiber: a window of `concurrency` in flight, refilled by
