@@ -88,12 +88,13 @@ describe("SIGTERM", () => {
         }))
       )
       // Every request has arrived (and is counted in flight) before the signal.
-      for (let i = 0; i < 100; i++) {
-        const metrics = await (await fetch(`${first.healthBase}/metrics`)).text()
-        const inFlight = /^domain_audit_http_requests_in_flight (\d+)/m.exec(metrics)?.[1]
-        if (Number(inFlight) >= DOMAINS.length) break
+      let inFlight = 0
+      for (let i = 0; i < 100 && inFlight < DOMAINS.length; i++) {
         await sleep(50)
+        const metrics = await (await fetch(`${first.healthBase}/metrics`)).text()
+        inFlight = Number(/^domain_audit_http_requests_in_flight (\d+)/m.exec(metrics)?.[1])
       }
+      expect(inFlight).toBe(DOMAINS.length)
       first.child.kill("SIGTERM")
       await sleep(200)
       const refused = await fetch(`${first.base}/api/health`).then(
