@@ -9,7 +9,9 @@ import { Cause, Context, FiberRef, FiberRefs, HashMap, Layer, Logger, Option, Tr
 
 const text = (message: unknown): string => {
   const parts = Array.isArray(message) ? message : [message]
-  return parts.map((p) => (typeof p === "string" ? p : safeJson(p))).join(" ")
+  return parts
+    .map((p) => (typeof p === "string" ? p : p instanceof Error ? `${p.name}: ${p.message}` : safeJson(p)))
+    .join(" ")
 }
 
 const safeJson = (value: unknown): string => {
