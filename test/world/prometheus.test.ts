@@ -4,9 +4,10 @@
  * carries a domain in a label (every label value is bounded: docs/operations.md).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { freePort, sleep } from "../support/processes.ts"
 import { type Service, serviceEnv, startService } from "./serviceProcess.ts"
@@ -56,7 +57,23 @@ const eventually = async (base: string, promql: string, ready: (s: ReadonlyArray
 
 const total = (series: ReadonlyArray<Series>) => series.reduce((sum, s) => sum + Number(s.value[1]), 0)
 
+/** The alerting rules of docs/operations.md, as an operator would copy them. */
+const documentedRules = () => {
+  const doc = readFileSync(fileURLToPath(new URL("../../docs/operations.md", import.meta.url)), "utf8")
+  const block = /```yaml\n(# domain-audit\.rules\.yml[\s\S]*?)```/.exec(doc)?.[1]
+  if (block === undefined) throw new Error("docs/operations.md has no rules block")
+  return block
+}
+
 describe("metrics scraped by Prometheus", () => {
+  it("the documented alerting rules pass promtool", () => {
+    ensurePrometheus()
+    const file = join(mkdtempSync(join(tmpdir(), "domain-audit-rules-")), "rules.yml")
+    writeFileSync(file, documentedRules())
+    const out = execFileSync("/usr/bin/promtool", ["check", "rules", file], { encoding: "utf8" })
+    expect(out).toContain("SUCCESS: 3 rules found")
+  })
+
   it(
     "has the scan and check series, non-zero, and no domain in any label",
     { timeout: 900_000 },
