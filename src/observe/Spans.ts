@@ -3,15 +3,7 @@
  * (scripts/bench/resolver), so its span is made only while traces are exported (Tracing.ts sets
  * `Exporting`); the check spans and the scan's are made whenever the tracer is on.
  */
-import { Effect, FiberRef } from "effect"
+import { FiberRef } from "effect"
 
 /** True inside the server when `OTEL_EXPORTER_OTLP_ENDPOINT` is set. */
 export const Exporting = FiberRef.unsafeMake(false)
-
-/** `self` in a span named `name` when traces are exported; `self` alone otherwise. */
-export const exportedSpan =
-  (name: string, attributes: Record<string, string>) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(FiberRef.get(Exporting), (on) =>
-      on ? Effect.withSpan(self, name, { attributes, captureStackTrace: false }) : self
-    )
