@@ -1,6 +1,7 @@
 /**
- * A graceful stop: SIGTERM while 20 scans are in flight and a deep scan runs. Every scan request is
- * answered (200, the scan itself), new connections are refused meanwhile, the process exits 0; the
+ * A graceful stop: SIGTERM while 20 scan requests are in flight (two scanning, the rest queued at the
+ * admission gate) and a deep scan runs. Every scan request is answered (200, the scan itself), new
+ * connections are refused meanwhile, the process exits 0; the
  * deep scan, still waiting on mx-slow.com's silent MX when the cluster closed, is handed back (its
  * workflow stays a message in the cluster's database) and completes after the restart, begun twice
  * and recorded once.
@@ -13,8 +14,10 @@ import { afterAll, describe, expect, it } from "vitest"
 import { sleep } from "../support/processes.ts"
 import { type Service, serviceEnv, startService } from "./serviceProcess.ts"
 
+// web-slow.com's server sends its headers after 60 s: its scan holds the one admission permit for
+// HTTP_TIMEOUT_MS while the other 19 wait in the queue.
 const DOMAINS = [
-  "perfect.com",
+  "web-slow.com",
   "unsigned.net",
   "bogus-ds.org",
   "expired-sig.com",
@@ -27,13 +30,13 @@ const DOMAINS = [
   "spf-softfail.com",
   "spf-passall.com",
   "dmarc-none.com",
+  "perfect.com",
   "dmarc-invalid.net",
   "dkim-weak.com",
   "mtasts-testing.com",
   "mx-expired.com",
   "mx-selfsigned.com",
-  "web-noheaders.com",
-  "csp-weak.com"
+  "web-noheaders.com"
 ]
 
 const services: Array<Service> = []
@@ -64,7 +67,16 @@ describe("SIGTERM", () => {
     },
     async () => {
       // The silent MX holds the deep scan's mail checks for 20 s: longer than the drain.
-      const env = await serviceEnv({ SMTP_BANNER_TIMEOUT_MS: "20000", SHUTDOWN_GRACE_MS: "60000" })
+      const env = await serviceEnv({
+        // the deep scan waits on the silent MX longer than the drain lasts
+        SMTP_BANNER_TIMEOUT_MS: "40000",
+        HTTP_TIMEOUT_MS: "5000",
+        SHUTDOWN_GRACE_MS: "60000",
+        // One scan at a time, the rest queued (not refused): the 20 stay in flight for seconds
+        // however fast the world answers, and the drain must answer the queued ones too.
+        ADMISSION_CONCURRENCY: "1",
+        ADMISSION_QUEUE_MS: "120000"
+      })
       const first = await startService(env)
       services.push(first)
       const submitted = await fetch(`${first.base}/api/scan/deep`, {
@@ -76,7 +88,7 @@ describe("SIGTERM", () => {
       const { scan_id: scanId } = (await submitted.json()) as { scan_id: string }
       for (let i = 0; i < 80 && !(await jobRow(env.DATA_DIR, scanId))?.started_at; i++) await sleep(100)
 
-      const answers = DOMAINS.map((domain) =>
+      const scanOf = (domain: string) =>
         fetch(`${first.base}/api/scan`, {
           method: "POST",
           headers: { "content-type": "application/json" },
@@ -86,15 +98,23 @@ describe("SIGTERM", () => {
           status: res.status,
           body: (await res.json()) as { domain?: string }
         }))
-      )
-      // Every request has arrived (and is counted in flight) before the signal.
-      let inFlight = 0
-      for (let i = 0; i < 100 && inFlight < DOMAINS.length; i++) {
-        await sleep(50)
+      const inFlightNow = async () => {
         const metrics = await (await fetch(`${first.healthBase}/metrics`)).text()
-        inFlight = Number(/^domain_audit_http_requests_in_flight (\d+)/m.exec(metrics)?.[1])
+        return Number(/^domain_audit_http_requests_in_flight (\d+)/m.exec(metrics)?.[1])
       }
-      expect(inFlight).toBe(DOMAINS.length)
+      /** Polls until `n` requests are in flight (the gauge counts them as they arrive). */
+      const untilInFlight = async (n: number) => {
+        let now = 0
+        for (let i = 0; i < 200 && now < n; i++) {
+          await sleep(25)
+          now = await inFlightNow()
+        }
+        return now
+      }
+      const answers = [scanOf(DOMAINS[0]!)]
+      expect(await untilInFlight(1)).toBe(1)
+      answers.push(...DOMAINS.slice(1).map(scanOf))
+      expect(await untilInFlight(DOMAINS.length)).toBe(DOMAINS.length)
       first.child.kill("SIGTERM")
       await sleep(200)
       const refused = await fetch(`${first.base}/api/health`).then(
