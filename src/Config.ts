@@ -342,6 +342,8 @@ export const settings = Config.all({
   snapshotRateBurst: int("SNAPSHOT_RATE_BURST", 5),
   snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
   snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000),
+  // scan history (monitor/Histories.ts, docs/monitoring.md): every fresh full scan, or monitored domains' only
+  history: Config.literal("all", "monitored")("HISTORY").pipe(Config.withDefault("all" as const)),
   // operations (docs/operations.md): log lines as text or one JSON object each; /metrics on the API
   // port too (it is always on HEALTH_PORT); OTLP/HTTP traces when an endpoint is set; on SIGTERM,
   // how long requests in flight get to finish
