@@ -226,6 +226,27 @@ const aiModel = Config.all({
   })
 )
 
+/** `OTEL_EXPORTER_OTLP_ENDPOINT`: empty (no traces), or the http(s) base URL of an OTLP/HTTP receiver. */
+const otlpEndpoint = Config.string("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((raw) => {
+    if (raw === "") return Either.right("")
+    try {
+      const url = new URL(raw)
+      if (url.protocol === "http:" || url.protocol === "https:")
+        return Either.right(url.href.replace(/\/$/, ""))
+    } catch {
+      // refused below
+    }
+    return Either.left(
+      ConfigError.InvalidData(
+        ["OTEL_EXPORTER_OTLP_ENDPOINT"],
+        `'${raw}' is not an http(s) URL such as http://collector:4318`
+      )
+    )
+  })
+)
+
 const int = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
 
 const ms = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
@@ -322,7 +343,14 @@ export const settings = Config.all({
   snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
   snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000),
   // scan history (monitor/Histories.ts, docs/monitoring.md): every fresh full scan, or monitored domains' only
-  history: Config.literal("all", "monitored")("HISTORY").pipe(Config.withDefault("all" as const))
+  history: Config.literal("all", "monitored")("HISTORY").pipe(Config.withDefault("all" as const)),
+  // operations (docs/operations.md): log lines as text or one JSON object each; /metrics on the API
+  // port too (it is always on HEALTH_PORT); OTLP/HTTP traces when an endpoint is set; on SIGTERM,
+  // how long requests in flight get to finish
+  logFormat: Config.literal("text", "json")("LOG_FORMAT").pipe(Config.withDefault("text" as const)),
+  metricsOnApi: Config.boolean("METRICS_ON_API").pipe(Config.withDefault(false)),
+  otlpEndpoint: otlpEndpoint,
+  shutdownGraceMs: ms("SHUTDOWN_GRACE_MS", 25_000)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

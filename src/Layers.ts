@@ -11,6 +11,10 @@ import { AdmissionGate } from "./http/edge/Admission.ts"
 import { Health } from "./http/edge/Health.ts"
 import { HealthPortLive } from "./http/edge/HealthPort.ts"
 import { Limits } from "./http/edge/Limits.ts"
+import { Traffic } from "./http/edge/Traffic.ts"
+
+/** The server's traffic (requests in flight, the drain on shutdown), for the command that runs it. */
+export { Traffic }
 import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
 import { AiModel } from "./net/AiModel.ts"
@@ -77,7 +81,10 @@ export const AppLive = Server.AppLive.pipe(Layer.provide(ServicesLive))
 export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
   Server.nodeServerLayer(listen).pipe(Layer.provide(HealthLive))
 
-/** Serve on AppConfig's HOST:PORT, and /health alone on HEALTH_PORT when set. */
+/**
+ * Serve on AppConfig's HOST:PORT, and /health and /metrics on HEALTH_PORT when set; Traffic (one
+ * instance, shared with both listeners) is kept for the shutdown's drain.
+ */
 export const ServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, ({ host, port }) =>
     Layer.merge(
@@ -85,4 +92,4 @@ export const ServerLive = Layer.unwrapEffect(
       HealthPortLive.pipe(Layer.provide(HealthLive))
     )
   )
-)
+).pipe(Layer.provideMerge(Traffic.Default))

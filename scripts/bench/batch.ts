@@ -15,14 +15,17 @@
  * `--node=<flag>` passes a node or V8 flag to the measured runs (GC settings: docs/bench.md).
  * With RTT_MS=<ms> in the environment, batchRun delivers every DNS answer from the network that
  * much later: the world answers in well under a millisecond, a resolver on the internet in tens.
- *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof] [--live-heap] [--node=<flag>]
+ * With `--against=<git ref>`, it instead runs that commit's batch and this checkout's in turn, three
+ * times each per concurrency, and prints the ratios of their median throughput and peak RSS: a
+ * change's cost measured in one invocation on the same machine state.
+ *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof] [--live-heap] [--node=<flag>] [--against=<ref>]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
  * (batchRun.ts scans `<domain>`): the same zones, the same work per scan, fewer answers unseen by
  * Unbound. Figures: docs/bench.md.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -96,32 +99,46 @@ interface Run {
   peak: { rss: number; heapUsed: number; heapTotal: number; external: number; inFlight: number; atMs: number }
 }
 
-/** batchRun.ts as one ES module (what package.json's "build" does for the scanner), built once. */
+/** batchRun.ts of the checkout at `checkout` as one ES module (what package.json's "build" does). */
+const bundle = (checkout: string) => {
+  // inside the checkout: the bundle imports its packages from node_modules
+  const file = join(checkout, "dist/bench/batchRun.mjs")
+  execFileSync(
+    join(root, "node_modules/.bin/esbuild"),
+    [
+      "scripts/bench/batchRun.ts",
+      "--bundle",
+      "--platform=node",
+      "--format=esm",
+      "--target=node20",
+      "--packages=external",
+      `--outfile=${file}`,
+      "--log-level=warning"
+    ],
+    { cwd: checkout, stdio: "inherit" }
+  )
+  return file
+}
+
+/** This checkout's batchRun.ts, bundled once. */
 const bundled = (() => {
   let file: string | undefined
-  return () => {
-    if (file !== undefined) return file
-    // inside the checkout: the bundle imports its packages from node_modules
-    file = join(root, "dist/bench/batchRun.mjs")
-    execFileSync(
-      join(root, "node_modules/.bin/esbuild"),
-      [
-        "scripts/bench/batchRun.ts",
-        "--bundle",
-        "--platform=node",
-        "--format=esm",
-        "--target=node20",
-        "--packages=external",
-        `--outfile=${file}`,
-        "--log-level=warning"
-      ],
-      { cwd: root, stdio: "inherit" }
-    )
-    return file
-  }
+  return () => (file ??= bundle(root))
 })()
 
-const runAt = (concurrency: number, withProfile: boolean): Run => {
+/**
+ * `--against=<git ref>`: the same bench of that commit's code, extracted beside (git archive, this
+ * checkout's node_modules linked in), for runs alternating with this checkout's in one invocation.
+ */
+const against = flags.find((a) => a.startsWith("--against="))?.slice("--against=".length)
+const againstBundle = (ref: string) => {
+  const checkout = mkdtempSync(join(tmpdir(), "bench-against-"))
+  execFileSync("sh", ["-c", `git -C "${root}" archive "$1" | tar -x -C "${checkout}"`, "sh", ref])
+  symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"))
+  return bundle(checkout)
+}
+
+const runAt = (concurrency: number, withProfile: boolean, file = bundled()): Run => {
   const out = join(dir, `out-${concurrency}.jsonl`)
   rmSync(out, { force: true })
   const args = [
@@ -132,7 +149,7 @@ const runAt = (concurrency: number, withProfile: boolean): Run => {
     ...(withProfile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []),
     ...(liveHeap ? ["--expose-gc"] : []),
     ...nodeFlags,
-    ...(profile ? ["--import", "tsx", "scripts/bench/batchRun.ts"] : [bundled()]),
+    ...(profile ? ["--import", "tsx", "scripts/bench/batchRun.ts"] : [file]),
     list,
     out,
     String(concurrency)
@@ -193,8 +210,38 @@ const summariseProfile = (file: string) => {
     .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
 }
 
+/**
+ * This checkout against `ref`, alternating (ref, this, ref, this, ...) `rounds` times at each
+ * concurrency, so that a busy machine's drift falls on both alike: the ratios of the medians.
+ */
+const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
+  const other = againstBundle(ref)
+  const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
+  console.log("concurrency  code      domains/min (each run)      peak RSS MB (each run)")
+  for (const c of levels) {
+    const runs = { ref: [] as Array<Run>, this: [] as Array<Run> }
+    for (let i = 0; i < rounds; i++) {
+      runs.ref.push(runAt(c, false, other))
+      runs.this.push(runAt(c, false))
+    }
+    const rate = (r: Run) => (r.scanned * 60_000) / r.wallMs
+    for (const [name, rs] of Object.entries(runs))
+      console.log(
+        `${String(c).padStart(11)}  ${name.padEnd(8)}  ${rs
+          .map((r) => rate(r).toFixed(0))
+          .join(", ")
+          .padEnd(26)}  ${rs.map((r) => r.peakRssMb.toFixed(0)).join(", ")}`
+      )
+    const ratio = (f: (r: Run) => number) => median(runs.this.map(f)) / median(runs.ref.map(f))
+    console.log(
+      `${String(c).padStart(11)}  this/${ref}: throughput ${ratio(rate).toFixed(3)}, peak RSS ${ratio((r) => r.peakRssMb).toFixed(3)}`
+    )
+  }
+}
+
 const main = async () => {
   const levels = levelsText.split(",").map(Number)
+  if (against !== undefined) return compare(against, levels)
   console.log(
     `${domains.length} synthetic domains (${synthetic.length} in the world), full scans, concurrency ${levels.join(", ")}` +
       (nodeFlags.length > 0 ? `, node ${nodeFlags.join(" ")}` : "") +

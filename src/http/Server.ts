@@ -28,6 +28,7 @@ import { ReportHandlers } from "./handlers/ReportHandlers.ts"
 import { ScanHandlers } from "./handlers/ScanHandlers.ts"
 import { WebHandlers } from "./handlers/WebHandlers.ts"
 import { quote } from "./edge/RequestTarget.ts"
+import { Traffic, type TrafficShape, withRequestId } from "./edge/Traffic.ts"
 
 /**
  * The implemented API: the contract plus every group's handlers. The services they call (scans,
@@ -64,8 +65,10 @@ export const AppLive = Effect.gen(function* () {
     })
   )
   // Pages get their security headers, and pages and docs their compression, outside the edge, so
-  // that the edge's own answers to page requests carry them too.
-  return HttpServer.serve(withCompression()(withPageHeaders(config)(edge(config, yield* AdmissionGate)(app))))
+  // that the edge's own answers to page requests carry them too; every answer carries its request id.
+  return HttpServer.serve(
+    withRequestId(withCompression()(withPageHeaders(config)(edge(config, yield* AdmissionGate)(app))))
+  )
 }).pipe(
   Layer.unwrapEffect,
   Layer.provide([AdmissionGate.Default, Limits.Default]),
@@ -146,7 +149,8 @@ export const makeNodeServer = (
   config: GatekeeperSettings & { readonly maxHeaderBytes: number; readonly requestTimeoutMs: number },
   health?: () => HealthAnswer,
   gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "queue" | "stats">,
-  limits?: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals }
+  limits?: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals },
+  traffic?: { readonly shape: TrafficShape; readonly serveMetrics: boolean }
 ): Server => {
   const server = createServer({
     maxHeaderSize: config.maxHeaderBytes,
@@ -163,11 +167,15 @@ export const makeNodeServer = (
   // later what it held.
   const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
   const gatekeeper = makeGatekeeper(config, health, gate, (req, res) => emit("request", req, res), limits)
+  // Traffic (request id, metrics, drain) sees every request first, refusals included.
   server.emit = ((event: string, ...args: Array<unknown>) =>
-    event === "request" && gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse)
+    event === "request" &&
+    (traffic?.shape.observe(args[0] as IncomingMessage, args[1] as ServerResponse, traffic.serveMetrics) ||
+      gatekeeper.handle(args[0] as IncomingMessage, args[1] as ServerResponse))
       ? true
       : emit(event, ...args)) as Server["emit"]
   server.on("close", gatekeeper.stop)
+  traffic?.shape.attach(server)
   return server
 }
 
@@ -182,15 +190,17 @@ export const nodeServerLayer = (listen: { readonly host?: string; readonly port:
       const gate = yield* AdmissionGate
       // The per-client buckets, shared with the handlers that advertise them beside their own.
       const limits = yield* Limits
+      const traffic = { shape: yield* Traffic, serveMetrics: config.metricsOnApi }
       return NodeHttpServer.layer(
         () =>
           makeNodeServer(
             { ...config, trustedProxies: trustedCidrs(config.trustedProxies) },
             health.answer,
             gate,
-            limits
+            limits,
+            traffic
           ),
         listen
       )
     })
-  ).pipe(Layer.provide([AdmissionGate.Default, Limits.Default]))
+  ).pipe(Layer.provide([AdmissionGate.Default, Limits.Default, Traffic.Default]))

@@ -11,6 +11,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import * as M from "../observe/Metrics.ts"
 
 /** What a scan job is: the two deep scans of the API, and the full scan the batch scanner submits. */
 export type ScanKind = "web" | "mail" | "full"
@@ -95,7 +96,7 @@ export const insertJob = (job: {
       sql`INSERT INTO deep_scans (scan_id, domain, kind, requested_at, status)
           VALUES (${job.scanId}, ${job.domain}, ${job.kind}, ${job.requestedAt}, 'running')
           ON CONFLICT (scan_id) DO NOTHING`
-  )
+  ).pipe(Effect.tap(() => M.deepScans.unsafeUpdate(1, ACCEPTED)))
 
 export const getJob = (scanId: string) =>
   Effect.map(
@@ -123,7 +124,7 @@ export const markStarted = (scanId: string, nowMs: number, runner: string) =>
     (sql) =>
       sql`UPDATE deep_scans SET runs = runs + 1, started_at = COALESCE(started_at, ${nowMs}), last_runner = ${runner}
           WHERE scan_id = ${scanId}`
-  )
+  ).pipe(Effect.tap(() => M.deepScans.unsafeUpdate(1, STARTED)))
 
 /**
  * The final state, written once: only a job still `running` changes (a repeated run of the step
@@ -147,7 +148,13 @@ export const finishJob = (
             WHERE scan_id = ${scanId} AND status = 'running'`
       )
     )
-  )
+  ).pipe(Effect.tap(() => M.deepScans.unsafeUpdate(1, outcome.status === "completed" ? COMPLETED : FAILED)))
+
+// The states a job reaches, counted by the runner that wrote them: `started` again on a resumed run.
+const ACCEPTED = M.labels({ state: "accepted" })
+const STARTED = M.labels({ state: "started" })
+const COMPLETED = M.labels({ state: "completed" })
+const FAILED = M.labels({ state: "failed" })
 
 /** Work durations (ms) of the most recent completed jobs of `kind`, newest first. */
 export const recentDurations = (kind: ScanKind, limit = 20) =>

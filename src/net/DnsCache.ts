@@ -11,6 +11,7 @@
  */
 import { Exit } from "effect"
 import type { DnsAnswer, DnsError, DnsRecord } from "./DnsTypes.ts"
+import * as M from "../observe/Metrics.ts"
 
 /** One asker of a question, callback style (see `Ask` in `Resolver.ts`). */
 export interface Asked {
@@ -55,6 +56,11 @@ const aged = (stored: Stored, now: number): DnsAnswer => {
   }
 }
 
+const FROM_CACHE = M.labels({ source: "cache" })
+const SHARED = M.labels({ source: "shared" })
+/** Asked upstream: a cache miss, or a question that must not be answered from the cache. */
+export const UPSTREAM = M.labels({ source: "upstream" })
+
 export class DnsCache {
   private readonly answers = new Map<string, Stored>()
   private readonly flights = new Map<string, Array<Asked>>()
@@ -67,11 +73,16 @@ export class DnsCache {
       this.answers.delete(id)
       if (asked.now < stored.until) {
         this.answers.set(id, stored)
+        M.dnsQuestions.unsafeUpdate(1, FROM_CACHE)
         return asked.done(Exit.succeed(aged(stored, asked.now)))
       }
     }
     const waiting = this.flights.get(id)
-    if (waiting) return void waiting.push(asked)
+    if (waiting) {
+      M.dnsQuestions.unsafeUpdate(1, SHARED)
+      return void waiting.push(asked)
+    }
+    M.dnsQuestions.unsafeUpdate(1, UPSTREAM)
     const flight = new Flight(this, id, asked)
     this.flights.set(id, flight.askers)
     start(flight)

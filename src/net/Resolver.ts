@@ -16,12 +16,13 @@ import { normaliseName } from "../records/DomainName.ts"
 import { type FakeZone, makeFake } from "./ResolverFake.ts"
 import { type Ask, type QueryOptions, resolverOver } from "./ResolverShape.ts"
 import * as fs from "node:fs"
-import { Effect, Exit, Layer } from "effect"
+import { Effect, Exit, Layer, type MetricLabel } from "effect"
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
 import { type DnsAnswer, DnsError, type RecordType } from "./DnsTypes.ts"
-import { type Asked, DnsCache } from "./DnsCache.ts"
+import { type Asked, DnsCache, UPSTREAM } from "./DnsCache.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { type Question, show, tcpQuery, type TransportFailure, UdpPool, type Waiter } from "./DnsTransport.ts"
+import * as M from "../observe/Metrics.ts"
 
 export { type Asked, cacheSeconds } from "./DnsCache.ts"
 export type { FakeEntry, FakeZone } from "./ResolverFake.ts"
@@ -92,6 +93,15 @@ export const classify = (
     elapsedMs,
     fromCache: false
   }
+}
+
+const RESULTS = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
+/** The metric labels of an upstream question's end: its outcome, or its failure's reason. */
+const upstreamResult = (result: DnsAnswer | DnsError) => {
+  const name = result instanceof DnsError ? result.reason : result.outcome
+  let tags = RESULTS.get(name)
+  if (tags === undefined) RESULTS.set(name, (tags = M.labels({ result: name })))
+  return tags
 }
 
 /** The real engine: UDP pool, TCP fallback, retries rotating over upstreams, cache. */
@@ -184,6 +194,7 @@ const makeLive = Effect.gen(function* () {
 
     private finish(result: DnsAnswer | DnsError) {
       this.done = true
+      M.dnsUpstreamAnswers.unsafeUpdate(1, upstreamResult(result))
       this.asked.done(result instanceof DnsError ? Exit.fail(result) : Exit.succeed(result))
     }
   }
@@ -191,7 +202,10 @@ const makeLive = Effect.gen(function* () {
   const cache = new DnsCache(Math.max(1, config.dnsCacheSize))
   const ask: Ask = (name, type, options, asked) => {
     const n = normaliseName(name)
-    if (options.fresh) return new Asking(n, type, options, asked).attempt()
+    if (options.fresh) {
+      M.dnsQuestions.unsafeUpdate(1, UPSTREAM)
+      return new Asking(n, type, options, asked).attempt()
+    }
     const id = `${options.checkingDisabled ? "cd" : ""}|${options.upstream ? show(options.upstream) : ""}|${type}|${n}`
     cache.ask(id, asked, (flight) => new Asking(n, type, options, flight).attempt())
   }

@@ -14,6 +14,15 @@ import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./Smtp
 import { vetText } from "./Targets.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { peerChain, sharedSecureContext } from "./TlsPeer.ts"
+import * as M from "../observe/Metrics.ts"
+
+/** A probe's metric labels: its status, or `refused` when the address policy forbade it. */
+const PROBE_OUTCOMES = {
+  complete: M.labels({ outcome: "complete" }),
+  unknown: M.labels({ outcome: "unknown" }),
+  error: M.labels({ outcome: "error" }),
+  refused: M.labels({ outcome: "refused" })
+}
 
 export { SmtpFailure, type SmtpReply, type SmtpStage }
 
@@ -317,7 +326,9 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
       timeToLive: CACHE_TTL,
       lookup: (key: string) => {
         const [host = "", address = ""] = key.split("\u0000")
-        return limited(address, probeOnce(settings, host, address))
+        return limited(address, probeOnce(settings, host, address)).pipe(
+          Effect.tap((probe) => M.smtpProbes.unsafeUpdate(1, PROBE_OUTCOMES[probe.status]))
+        )
       }
     })
     const allowed = parseAllowList(config.allowTargets)
@@ -327,7 +338,10 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
       // The address policy (Targets.ts): an MX pointing into a private or loopback range is not
       // contacted, so a scan cannot be used to reach the service's own network.
       const verdict = vetText(address, allow)
-      if (!verdict.ok) return refused(settings.port, host, address, verdict.refusal)
+      if (!verdict.ok) {
+        M.smtpProbes.unsafeUpdate(1, PROBE_OUTCOMES.refused)
+        return refused(settings.port, host, address, verdict.refusal)
+      }
       const key = `${host.toLowerCase().replace(/\.$/, "")}\u0000${address}`
       // Concurrent callers share the first caller's session; when that caller is interrupted (its
       // client went away), the others see an interruption that is not theirs: ask again.

@@ -6,7 +6,7 @@
  * after it. Built from settings and an address lookup, so tests drive it without a Resolver or
  * AppConfig.
  */
-import { Effect, FiberRef } from "effect"
+import { Effect, FiberRef, type MetricLabel } from "effect"
 import { Permits } from "./Permits.ts"
 import { attempt, type Deadline } from "./WebExchange.ts"
 import { parseTarget, vettedAddresses } from "./WebTarget.ts"
@@ -19,6 +19,7 @@ import {
   type WebResponse,
   type WebSettings
 } from "./WebTypes.ts"
+import * as M from "../observe/Metrics.ts"
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const MAX_REDIRECTS = 5
@@ -46,6 +47,15 @@ const traced =
     Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (on) =>
       on ? Effect.withSpan(self, name, { attributes }) : self
     )
+
+const RESPONSE = M.labels({ outcome: "response" })
+const FAILURES = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
+/** A failed fetch's metric labels: its reason, one of WebError's fixed list. */
+const fetchFailure = (reason: string) => {
+  let tags = FAILURES.get(reason)
+  if (tags === undefined) FAILURES.set(reason, (tags = M.labels({ outcome: reason })))
+  return tags
+}
 
 /** Build the client from settings and an address lookup (tests inject a fake lookup). */
 export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
@@ -139,7 +149,13 @@ export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
           return response
         }
       })
-    }).pipe(traced("Web.get", { url: text }))
+    }).pipe(
+      Effect.tapBoth({
+        onSuccess: () => Effect.sync(() => M.httpsFetches.unsafeUpdate(1, RESPONSE)),
+        onFailure: (e) => Effect.sync(() => M.httpsFetches.unsafeUpdate(1, fetchFailure(e.reason)))
+      }),
+      traced("Web.get", { url: text })
+    )
 
   return { get } as const
 }

@@ -17,6 +17,10 @@ import { contentOf, encodeContent, snapshotEvidence } from "./Everything.ts"
 import { renderMarkdown } from "./Markdown.ts"
 import { EverythingReport, formatVersion } from "./ReportSchema.ts"
 import { SnapshotCorrupt, SnapshotStore, type StoredSnapshot } from "./SnapshotStore.ts"
+import * as M from "../observe/Metrics.ts"
+
+const CREATED = M.labels({ outcome: "created" })
+const REUSED = M.labels({ outcome: "reused" })
 
 export type SnapshotFormat = "json" | "markdown" | undefined
 
@@ -81,6 +85,7 @@ export class Snapshots extends Effect.Service<Snapshots>()("Snapshots", {
         },
         snapshotDedupeMs
       )
+      M.snapshotWrites.unsafeUpdate(1, reused ? REUSED : CREATED)
       yield* Effect.logInfo(reused ? "snapshot reused" : "snapshot stored").pipe(
         Effect.annotateLogs({
           snapshotId: snapshot.id,

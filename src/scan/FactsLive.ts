@@ -23,6 +23,7 @@ import { Resolver } from "../net/Resolver.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
+import { Exporting } from "../observe/Spans.ts"
 import {
   dnsKey,
   eitherOf,
@@ -81,6 +82,8 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const web = yield* Web
     const smtp = yield* Smtp
     const config = yield* AppConfig
+    // Read once per scan, not per question: a DNS question's Effect cost is counted in microseconds.
+    const exporting = yield* FiberRef.get(Exporting)
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
     const scan = new ScanState()
@@ -104,10 +107,17 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       const n = normaliseName(name)
       return question(dnsKey(n, type, cd), n, type, cd ? { checkingDisabled: true } : {}, now)
     }
-    const query = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) =>
+    const ask = (name: string, type: RecordType, options: { readonly checkingDisabled?: boolean } = {}) =>
       Effect.clockWith((clock) =>
         dnsQuestion(name, type, options.checkingDisabled === true, clock.unsafeCurrentTimeMillis()).await()
       )
+    const query: typeof ask = exporting
+      ? (name, type, options) =>
+          Effect.withSpan(ask(name, type, options), "Dns.query", {
+            attributes: { "dns.name": name, "dns.type": type },
+            captureStackTrace: false
+          })
+      : ask
     const lookups = lookupsOver(query, resolver.upstreams)
     /**
      * A fan of `count` questions in one fiber: a window of `concurrency` in flight, refilled by

@@ -21,6 +21,7 @@ import { registry, type Registry } from "../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
 import { makeFacts, type ScanContext } from "./FactsLive.ts"
 import { criticalPath } from "./Timing.ts"
+import * as M from "../observe/Metrics.ts"
 
 export interface ScanOptions<Cs extends ReadonlyArray<AnyCheck>> {
   /** The checks to run (default: the whole registry). */
@@ -41,6 +42,7 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     const deadlineMs = options.deadlineMs ?? config.scanDeadlineMs
     const trace: ScanTrace = new Map()
     const startMs = yield* Clock.currentTimeMillis
+    M.scansStarted.unsafeUpdate(1, [])
     const facts = yield* makeFacts(domain, yield* Effect.scope)
     // Every check starts now, each in a fiber of the scan's scope; then one fiber awaits them in
     // turn, each until its own budget from the scan's start: the same outcomes as a waiter (and
@@ -88,16 +90,51 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
             result: null
           }
     }
+    const outcomes = runs.map(outcome)
+    const criticalPathMs = Math.round(criticalPath(trace, endMs))
+    const unknown = recordScan(outcomes, endMs - startMs, criticalPathMs)
+    // The critical path on the scan's span: an exported trace shows what bounded the wall time.
+    yield* Effect.annotateCurrentSpan({
+      "scan.duration_ms": endMs - startMs,
+      "scan.critical_path_ms": criticalPathMs,
+      "scan.checks": outcomes.length,
+      "scan.unknown_checks": unknown
+    })
     return {
       domain,
       computedAt: new Date(startMs).toISOString(),
       cached: false,
       durationMs: endMs - startMs,
       deadlineMs,
-      criticalPathMs: Math.round(criticalPath(trace, endMs)),
-      checks: Object.fromEntries(runs.map((run) => [run.check.id, outcome(run)]))
+      criticalPathMs,
+      checks: Object.fromEntries(outcomes.map((o) => [o.id, o]))
     } as unknown as ScanResult<Cs>
-  }).pipe(Effect.scoped, Effect.withSpan("Scanner.scan", { attributes: { domain: rawDomain } }))
+  }).pipe(
+    Effect.scoped,
+    Effect.withSpan("Scanner.scan", { attributes: { domain: rawDomain } }),
+    Effect.annotateLogs("domain", rawDomain)
+  )
+
+/** The scan's metrics: each check's status and duration, the scan's outcome; the unknown count. */
+const recordScan = (
+  outcomes: ReadonlyArray<CheckOutcome<unknown>>,
+  durationMs: number,
+  criticalPathMs: number
+): number => {
+  let unknown = 0
+  for (const o of outcomes) {
+    if (o.status === "unknown") unknown++
+    M.checks.unsafeUpdate(1, M.labels({ check: o.id, status: o.status }))
+    M.checkDuration.unsafeUpdate(o.durationMs / 1000, M.labels({ check: o.id }))
+  }
+  M.scansFinished.unsafeUpdate(1, unknown === 0 ? COMPLETE : PARTIAL)
+  M.scanDuration.unsafeUpdate(durationMs / 1000, [])
+  M.scanCriticalPath.unsafeUpdate(criticalPathMs / 1000, [])
+  return unknown
+}
+
+const COMPLETE = M.labels({ outcome: "complete" })
+const PARTIAL = M.labels({ outcome: "partial" })
 
 /**
  * One check (and whatever it needs) for one domain, over fresh Facts: what a single-check

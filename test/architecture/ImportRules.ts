@@ -162,6 +162,11 @@ export const rules: ReadonlyArray<LayerRule> = [
     forbidden: NETWORK_PACKAGES,
     // Config.ts validates address settings with node:net's `isIP`, a pure parser; it opens nothing.
     except: ["Config.ts"]
+  },
+  {
+    name: "observe/ (metrics, log format, tracing) is a leaf: every layer records into it",
+    from: ["observe/"],
+    forbidden: everythingBut()
   }
 ]
 

@@ -118,7 +118,7 @@ describe("HEALTH_PORT", () => {
         const other = yield* Effect.promise(() => get(`${base}/api/scan/quick?domain=perfect.com`))
         expect(other).toMatchObject({
           status: 404,
-          body: { error: expect.stringMatching(/GET \/health only/) }
+          body: { error: expect.stringMatching(/GET \/health and GET \/metrics only/) }
         })
         const post = yield* Effect.promise(() => get(`${base}/health`, "POST"))
         expect(post).toMatchObject({ status: 405, allow: "GET, HEAD", body: { error: "use GET" } })

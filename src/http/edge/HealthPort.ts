@@ -1,6 +1,7 @@
 /**
  * `HEALTH_PORT`: a second listener that answers only `GET /health` (and `/api/health`), from the
- * same background-refreshed state as the API's (Health.ts).
+ * same background-refreshed state as the API's (Health.ts), and `GET /metrics` (the Prometheus
+ * text, observe/Prometheus.ts): the management port, private to probes and the scraper.
  *
  * Why a listener of its own: node accepts one new connection per event-loop iteration (libuv 1.45+,
  * libuv/libuv#3696), each listener in turn. When a crowd opens hundreds of connections at once, a
@@ -12,7 +13,9 @@
 import { createServer, type ServerResponse } from "node:http"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../Config.ts"
+import { MetricsEndpoint } from "../../observe/Prometheus.ts"
 import { Health, writeHealth } from "./Health.ts"
+import { Traffic } from "./Traffic.ts"
 
 /** A JSON `{ error }` answer (the contract's error shape, on this port too). */
 const refuse = (
@@ -30,17 +33,23 @@ const refuse = (
   res.end(body)
 }
 
-/** The health listener on HOST:HEALTH_PORT while the layer lives; nothing when HEALTH_PORT is 0. */
+/** The health and metrics listener on HOST:HEALTH_PORT while the layer lives; nothing when HEALTH_PORT is 0. */
 export const HealthPortLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const { host, healthPort } = yield* AppConfig
     if (healthPort === 0) return
     const health = yield* Health
+    const { respond: metrics } = yield* MetricsEndpoint
+    const traffic = yield* Traffic
     const server = createServer({ maxHeaderSize: 8_192, headersTimeout: 10_000 }, (req, res) => {
       const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "")
-      if (path !== "/health" && path !== "/api/health") refuse(res, 404, "this port answers GET /health only")
+      if (path === "/metrics") metrics(req, res)
+      else if (path !== "/health" && path !== "/api/health")
+        refuse(res, 404, "this port answers GET /health and GET /metrics only")
       else if (req.method !== "GET" && req.method !== "HEAD")
         refuse(res, 405, "use GET", { allow: "GET, HEAD" })
+      // Draining: the load balancer should stop sending now, before the listener goes away.
+      else if (traffic.draining()) writeHealth(req, res, { status: 503, body: { error: "shutting down" } })
       else writeHealth(req, res, health.answer())
     })
     // A probe sends one short line: anything malformed or slow is closed, not answered.
@@ -56,6 +65,6 @@ export const HealthPortLive = Layer.scopedDiscard(
           server.closeAllConnections() // probes' keep-alive connections would hold close() open
         })
     )
-    yield* Effect.logInfo(`health on http://${host}:${healthPort}/health`)
+    yield* Effect.logInfo(`health and metrics on http://${host}:${healthPort}/health and /metrics`)
   })
-)
+).pipe(Layer.provide([Traffic.Default, MetricsEndpoint.Default]))

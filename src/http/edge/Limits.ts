@@ -4,11 +4,13 @@
  *
  * Refusals are logged at most once per reason every `LOG_EVERY_MS`, with how many of that reason
  * went unlogged since and the meters that decided it (a crowd refused by the thousand writes a
- * few lines, not thousands); the counts since start are in `/health`'s `services.admission`.
+ * few lines, not thousands); the counts since start are in `/health`'s `services.admission` and
+ * in the metric `domain_audit_admission_refusals_total`.
  */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { Effect, Runtime } from "effect"
+import { Effect, type MetricLabel, Runtime } from "effect"
 import { AppConfig } from "../../Config.ts"
+import * as M from "../../observe/Metrics.ts"
 import { type Limiter, makeLimiter, type Reading, rateLimitHeaders } from "./RateLimit.ts"
 
 const LOG_EVERY_MS = 10_000
@@ -34,8 +36,13 @@ export type Meters = Readonly<Record<string, number | string>>
 export const makeRefusals = (log: (message: string, annotations: Meters) => void) => {
   const counts: Partial<Record<RefusalReason, number>> = {}
   const lastLogged = new Map<RefusalReason, { at: number; unlogged: number }>()
+  const series = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
   const record = (status: 429 | 503, reason: RefusalReason, meters: Meters, now = Date.now()) => {
     counts[reason] = (counts[reason] ?? 0) + 1
+    const key = `${status}${reason}`
+    let tags = series.get(key)
+    if (tags === undefined) series.set(key, (tags = M.labels({ status: String(status), reason })))
+    M.admissionRefusals.unsafeUpdate(1, tags)
     const last = lastLogged.get(reason)
     if (last !== undefined && now - last.at < LOG_EVERY_MS) {
       last.unlogged++
