@@ -9,6 +9,7 @@ import { EmailApi } from "./api/Email.ts"
 import { InternalError, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
 import { MiscApi } from "./api/Misc.ts"
 import { ReportApi } from "./api/Report.ts"
+import { ReportsApi } from "./api/Inbound.ts"
 import { ScanApi } from "./api/Scan.ts"
 import { WebApi } from "./api/WebSecurity.ts"
 import { UpstreamProblem } from "./composite/UpstreamProblem.ts"
@@ -21,6 +22,7 @@ export class Api extends HttpApi.make("domain-audit")
   .add(WebApi)
   .add(AiApi)
   .add(MiscApi)
+  .add(ReportsApi)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)

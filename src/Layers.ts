@@ -15,6 +15,8 @@ import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
+import { ReportsIn } from "./inbound/ReportsIn.ts"
+import { ReportSummaries } from "./inbound/Summaries.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { Snapshots } from "./report/Snapshots.ts"
 import { ScanHistory } from "./scan/ScanHistory.ts"
@@ -49,7 +51,10 @@ export const ServicesLive = JobsLive.pipe(
       Snapshots.Default.pipe(Layer.provideMerge(SnapshotStore.Default)),
       HealthLive,
       // the per-client limits the handlers charge and advertise, shared with the gatekeeper
-      Limits.Default
+      Limits.Default,
+      // reports in (docs/reports-in.md): the store and the summaries over the scan's net services
+      ReportsIn.Default,
+      ReportSummaries.Default.pipe(Layer.provide(ScanNetLive))
     )
   ),
   Layer.provide(SqlLive)

@@ -20,6 +20,7 @@ import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
 import { MiscHandlers } from "./handlers/MiscHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
+import { ReportsInHandlers } from "./handlers/ReportsInHandlers.ts"
 import { ScanHandlers } from "./handlers/ScanHandlers.ts"
 import { WebHandlers } from "./handlers/WebHandlers.ts"
 import { quote } from "./edge/RequestTarget.ts"
@@ -36,7 +37,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ReportHandlers,
     WebHandlers,
     AiHandlers,
-    MiscHandlers
+    MiscHandlers,
+    ReportsInHandlers
   ])
 )
 

@@ -43,9 +43,16 @@ describe("the API contract", () => {
     expect(served).toEqual(expect.arrayContaining(expected))
   })
 
-  it("adds only the deep-scan result path beyond the spec", () => {
+  it("adds only the deep-scan result path and the reports-in group beyond the spec", () => {
     const extra = served.filter((line) => !checkedIn.map((l) => l.replace(" /", " /api/")).includes(line))
-    expect(extra).toEqual(["GET /api/scan/deep/{scan_id}"])
+    expect(extra).toEqual([
+      "GET /api/scan/deep/{scan_id}",
+      // reports in (docs/reports-in.md)
+      "POST /api/reports/dmarc",
+      "POST /api/reports/tls",
+      "GET /api/reports/dmarc/{domain}",
+      "GET /api/reports/tls/{domain}"
+    ])
   })
 
   it("declares 400 wherever the spec says an endpoint rejects invalid input", () => {

@@ -45,6 +45,7 @@ const ALL_FOLDERS = [
   "composite/",
   "generate/",
   "http/",
+  "inbound/",
   "jobs/",
   "mail/",
   "net/",
@@ -122,6 +123,11 @@ export const rules: ReadonlyArray<LayerRule> = [
     name: "report/ takes a scan result: it starts no scan and touches no network",
     from: ["report/"],
     forbidden: ["ai/", "api/", "batch/", "cli/", "composite/", "http/", "jobs/", "net/", "scan/", ...APP_ROOT]
+  },
+  {
+    name: "inbound/ takes reports in and summarises them over the engine, below the contract and handlers",
+    from: ["inbound/"],
+    forbidden: ["ai/", "api/", "batch/", "cli/", "composite/", "http/", "jobs/", "report/", ...APP_ROOT]
   },
   {
     name: "http/ wires the contract to services: no check, store or net module directly",
