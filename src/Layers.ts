@@ -15,7 +15,7 @@ import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
-import { ReportsIn } from "./inbound/ReportsIn.ts"
+import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
 import { ReportSummaries } from "./inbound/Summaries.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { Snapshots } from "./report/Snapshots.ts"
@@ -28,13 +28,15 @@ import { SqlLive } from "./store/Sql.ts"
 /**
  * The outside world as services (DESIGN.md "one door to the network"), built once for all groups,
  * and what scans over it. Full scans report to the real ScanHistory (the hall of fame's record),
- * which needs the database.
+ * which needs the database; DKIM discovery in them asks the selectors stored reports name first.
  */
 export const ScanServicesLive = Layer.mergeAll(
   CspScanner.Default,
   Scans.Default.pipe(Layer.provide(ScanHistory.Live)),
   EmailChecks.Default
-).pipe(Layer.provideMerge(ScanNetLive))
+).pipe(
+  Layer.provideMerge(Layer.merge(ScanNetLive, ReportedSelectorsLive.pipe(Layer.provide(ReportsIn.Default))))
+)
 
 /** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
 export const HealthLive = Health.Default.pipe(

@@ -5,7 +5,8 @@
  * past `REPORTS_RETENTION` are pruned hourly.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Metric, Schedule, Schema } from "effect"
+import { Clock, Effect, Layer, Metric, Schedule, Schema } from "effect"
+import { SelectorSource } from "../checks/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
@@ -126,3 +127,9 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     return { post, mail, refusedEarly, prune, selectorsFor, limits }
   })
 }) {}
+
+/** The selectors stored reports name, as the scan's Facts read them (checks/Facts.ts `reportedSelectors`). */
+export const ReportedSelectorsLive = Layer.effect(
+  SelectorSource,
+  Effect.map(ReportsIn, (inbound) => ({ selectorsFor: inbound.selectorsFor }))
+)
