@@ -16,6 +16,7 @@ import { JobsLive } from "./jobs/DeepScans.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
 import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
+import { ReportsSmtpLive } from "./inbound/SmtpReceiver.ts"
 import { ReportSummaries } from "./inbound/Summaries.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { Snapshots } from "./report/Snapshots.ts"
@@ -62,8 +63,11 @@ export const ServicesLive = JobsLive.pipe(
   Layer.provide(SqlLive)
 )
 
-/** The routes with their services, waiting for an HttpServer (a real port, or a test server). */
-export const AppLive = Server.AppLive.pipe(Layer.provide(ServicesLive))
+/**
+ * The routes with their services, waiting for an HttpServer (a real port, or a test server), and
+ * the reports SMTP receiver when REPORTS_SMTP_PORT is set.
+ */
+export const AppLive = Layer.merge(Server.AppLive, ReportsSmtpLive).pipe(Layer.provide(ServicesLive))
 
 /** The node server on `listen` (port 0: a free one), sharing the app's /health state. */
 export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
