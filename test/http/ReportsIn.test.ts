@@ -3,22 +3,13 @@
  * stored: each accepted media type, dedupe, and hostile input refused with a clear error (400,
  * 413, 415) while the service keeps serving and the store holds nothing of it.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { gzipSync, zipSync } from "fflate"
-import { dmarcXml, gzipText, type RowSpec, tlsJson, zipText } from "../inbound/reports.ts"
+import { dmarcXml, gzipText, postReport, type RowSpec, tlsJson, zipText } from "../inbound/reports.ts"
 import { call, testApp } from "./harness.ts"
 
-const send = (path: string, type: string | undefined, body: Uint8Array | string) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body
-    // no type: a body without a Content-Type header at all
-    const request = HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUint8Array(bytes, type ?? ""))
-    const response = yield* client.execute(request)
-    return { status: response.status, json: (yield* response.json) as any }
-  }).pipe(Effect.scoped)
+const send = postReport
 
 const rows: ReadonlyArray<RowSpec> = [
   {

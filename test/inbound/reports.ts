@@ -1,4 +1,6 @@
 /** Report documents as senders write them, for tests and the bench. */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect } from "effect"
 import { gzipSync, zipSync } from "fflate"
 
 export interface RowSpec {
@@ -110,3 +112,13 @@ export const tlsJson = (t: TlsSpec): string =>
       }
     ]
   })
+
+/** POST a report as its sender would: the bytes with their media type (none: no Content-Type at all). */
+export const postReport = (path: string, type: string | undefined, body: Uint8Array | string) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body
+    const request = HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUint8Array(bytes, type ?? ""))
+    const response = yield* client.execute(request)
+    return { status: response.status, json: (yield* response.json) as any }
+  }).pipe(Effect.scoped)
