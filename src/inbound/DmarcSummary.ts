@@ -49,6 +49,7 @@ export const Blocker = Schema.Struct({
 export const ReadyForReject = Schema.Struct({
   /** `no-data`: no report covers the period. */
   verdict: Schema.Literal("ready", "not-ready", "no-data"),
+  /** The busiest blockers (at most 100; `note` gives how many there are). */
   blockers: Schema.Array(Blocker),
   note: Schema.String
 })
@@ -248,7 +249,7 @@ export const summariseDmarc = (input: {
         : blockers.length > 0
           ? {
               verdict: "not-ready",
-              blockers,
+              blockers: blockers.slice(0, SOURCES_SHOWN),
               note: `${blockers.length} legitimate-looking source(s) send mail that fails DMARC; under p=reject it would be refused. Align them first.`
             }
           : {

@@ -21,6 +21,29 @@ export const decodeXmlText = (text: string): string =>
       })
     : text
 
+/** One parser per set of array paths: building one costs more than parsing a small report. */
+const parsers = new WeakMap<ReadonlySet<string>, XMLParser>()
+
+const parserFor = (arrays: ReadonlySet<string>) => {
+  let parser = parsers.get(arrays)
+  if (parser === undefined) {
+    parser = new XMLParser({
+      processEntities: false,
+      htmlEntities: false,
+      ignoreAttributes: true,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+      parseTagValue: false,
+      trimValues: true,
+      jPath: true,
+      maxNestedTags: 32,
+      isArray: (_name, path) => typeof path === "string" && arrays.has(path)
+    })
+    parsers.set(arrays, parser)
+  }
+  return parser
+}
+
 /**
  * Parse `text` into plain objects (text nodes as strings, attributes dropped), with the elements
  * named by `arrays` (dotted paths) always arrays. Refuses a DOCTYPE, an entity declaration and
@@ -36,18 +59,7 @@ export const parseXml = (
   const valid = XMLValidator.validate(text)
   if (valid !== true)
     return refuse("malformed", `the XML is not well-formed: ${valid.err.msg} (line ${valid.err.line})`)
-  const parser = new XMLParser({
-    processEntities: false,
-    htmlEntities: false,
-    ignoreAttributes: true,
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    parseTagValue: false,
-    trimValues: true,
-    jPath: true,
-    maxNestedTags: 32,
-    isArray: (_name, path) => typeof path === "string" && arrays.has(path)
-  })
+  const parser = parserFor(arrays)
   try {
     return parser.parse(text) as Record<string, unknown>
   } catch (e) {
