@@ -344,6 +344,8 @@ export const settings = Config.all({
   snapshotRateBurst: int("SNAPSHOT_RATE_BURST", 5),
   snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
   snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000),
+  // scan history (monitor/Histories.ts, docs/monitoring.md): every fresh full scan, or monitored domains' only
+  history: Config.literal("all", "monitored")("HISTORY").pipe(Config.withDefault("all" as const)),
   // reports in (inbound/, docs/reports-in.md): limits on what strangers send, retention, SMTP receiver
   reportsMaxBytes: int("REPORTS_MAX_BYTES", 10_485_760),
   reportsMaxUnpackedBytes: int("REPORTS_MAX_UNPACKED_BYTES", 52_428_800),

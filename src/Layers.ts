@@ -20,20 +20,35 @@ import { ReportsSmtpLive } from "./inbound/SmtpReceiver.ts"
 import { ReportSummaries } from "./inbound/Summaries.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { Snapshots } from "./report/Snapshots.ts"
-import { ScanHistory } from "./scan/ScanHistory.ts"
 import { ScanNetLive } from "./scan/ScanLive.ts"
 import { Scans } from "./scan/Scans.ts"
 import { HallOfFameStore } from "./store/HallOfFame.ts"
+import { Histories } from "./monitor/Histories.ts"
+import { ScanHistoryWithChain } from "./monitor/HistoryHook.ts"
+import { HistoryStore } from "./monitor/HistoryStore.ts"
+import { MonitoredDomains } from "./monitor/MonitoredDomains.ts"
 import { SqlLive } from "./store/Sql.ts"
 
 /**
+ * Each domain's history of fresh full scans (docs/monitoring.md). `MonitoredDomains` says which
+ * domains `HISTORY=monitored` keeps: the monitors' lookup where they run, none otherwise.
+ */
+export const HistoriesLive = Histories.Default.pipe(
+  Layer.provide([HistoryStore.Default, MonitoredDomains.None])
+)
+
+/** Where every fresh full scan is reported: the hall of fame and the domain's history. */
+export const ScanHistoryLive = ScanHistoryWithChain.pipe(Layer.provide(HistoriesLive))
+
+/**
  * The outside world as services (DESIGN.md "one door to the network"), built once for all groups,
- * and what scans over it. Full scans report to the real ScanHistory (the hall of fame's record),
- * which needs the database; DKIM discovery in them asks the selectors stored reports name first.
+ * and what scans over it. Full scans report to the real ScanHistory (the hall of fame's record and
+ * the domain's history), which needs the database; DKIM discovery in them asks the selectors stored
+ * reports name first.
  */
 export const ScanServicesLive = Layer.mergeAll(
   CspScanner.Default,
-  Scans.Default.pipe(Layer.provide(ScanHistory.Live)),
+  Scans.Default.pipe(Layer.provide(ScanHistoryLive)),
   EmailChecks.Default
 ).pipe(
   Layer.provideMerge(Layer.merge(ScanNetLive, ReportedSelectorsLive.pipe(Layer.provide(ReportsIn.Default))))
@@ -50,6 +65,7 @@ export const ServicesLive = JobsLive.pipe(
     Layer.mergeAll(
       ScanServicesLive,
       HallOfFameStore.Default,
+      HistoriesLive,
       AiModel.Default,
       Snapshots.Default.pipe(Layer.provideMerge(SnapshotStore.Default)),
       HealthLive,

@@ -11,6 +11,7 @@ import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
+import { historyMigrations } from "./HistoryTable.ts"
 import { inboundReportMigrations } from "./InboundReports.ts"
 
 export const migrations = {
@@ -58,6 +59,7 @@ export const migrations = {
       BEGIN SELECT RAISE(ABORT, 'report snapshots are immutable: removal needs the logged operator command'); END`
   }),
   ...hallOfFameMigrations,
+  ...historyMigrations,
   ...inboundReportMigrations
 }
 
