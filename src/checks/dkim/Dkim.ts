@@ -161,13 +161,16 @@ export const DkimResult = Schema.Struct({
    * `confirmed`: a key found (selector and strength in `stateDetail`); `not-confirmed`: no key under
    * the selectors tried (listed in `selectorsChecked`), DKIM may use another; `absent`:
    * `_domainkey.<domain>` does not exist (NXDOMAIN, RFC 8020), so no selector holds a key;
-   * `unknown`: look-ups failed.
+   * `unknown`: look-ups failed. Every new result has these four; results stored before they existed
+   * (snapshots, history) lack them, hence optional.
    */
-  state: Schema.Literal("confirmed", "not-confirmed", "absent", "unknown"),
-  stateDetail: Schema.String,
+  state: Schema.optionalWith(Schema.Literal("confirmed", "not-confirmed", "absent", "unknown"), {
+    exact: true
+  }),
+  stateDetail: Schema.optionalWith(Schema.String, { exact: true }),
   /** Selectors named by DMARC aggregate reports received for the domain, tried before the list. */
-  reportedSelectors: Strings,
-  selectorsTried: Schema.Int
+  reportedSelectors: Schema.optionalWith(Strings, { exact: true }),
+  selectorsTried: Schema.optionalWith(Schema.Int, { exact: true })
 })
 export type DkimResult = typeof DkimResult.Type
 
@@ -292,7 +295,7 @@ const keyState = (
   g: DkimGathered,
   found: ReadonlyArray<DkimSelectorResult>,
   failed: number
-): { state: DkimResult["state"]; stateDetail: string } => {
+): { state: NonNullable<DkimResult["state"]>; stateDetail: string } => {
   if (found.length > 0)
     return {
       state: "confirmed",
