@@ -10,6 +10,7 @@ import { HistoryApi } from "./api/History.ts"
 import { InternalError, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
 import { MiscApi } from "./api/Misc.ts"
 import { ReportApi } from "./api/Report.ts"
+import { ReportsApi } from "./api/Inbound.ts"
 import { ScanApi } from "./api/Scan.ts"
 import { WebApi } from "./api/WebSecurity.ts"
 import { UpstreamProblem } from "./composite/UpstreamProblem.ts"
@@ -24,6 +25,7 @@ export class Api extends HttpApi.make("domain-audit")
   .add(AiApi)
   .add(MiscApi)
   .add(HistoryApi)
+  .add(ReportsApi)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)

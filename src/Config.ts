@@ -247,6 +247,29 @@ const otlpEndpoint = Config.string("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
   })
 )
 
+/**
+ * `REPORTS_RETENTION`: an ISO 8601 duration in days or weeks (`P400D`, `P57W`), as seconds. Reports
+ * whose period ended longer ago are removed.
+ */
+export const parseRetention = (text: string): number | undefined => {
+  const m = /^P(\d{1,5})([DW])$/i.exec(text.trim())
+  if (!m) return undefined
+  const days = Number(m[1]) * (m[2]!.toUpperCase() === "W" ? 7 : 1)
+  return days > 0 ? days * 86_400 : undefined
+}
+
+const reportsRetention = Config.string("REPORTS_RETENTION").pipe(
+  Config.withDefault("P400D"),
+  Config.mapOrFail((raw) => {
+    const seconds = parseRetention(raw)
+    return seconds === undefined
+      ? Either.left(
+          ConfigError.InvalidData(["REPORTS_RETENTION"], `'${raw}' must be a duration such as P400D or P57W`)
+        )
+      : Either.right(seconds)
+  })
+)
+
 const int = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
 
 const ms = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
@@ -350,7 +373,19 @@ export const settings = Config.all({
   logFormat: Config.literal("text", "json")("LOG_FORMAT").pipe(Config.withDefault("text" as const)),
   metricsOnApi: Config.boolean("METRICS_ON_API").pipe(Config.withDefault(false)),
   otlpEndpoint: otlpEndpoint,
-  shutdownGraceMs: ms("SHUTDOWN_GRACE_MS", 25_000)
+  shutdownGraceMs: ms("SHUTDOWN_GRACE_MS", 25_000),
+  // reports in (inbound/, docs/reports-in.md): limits on what strangers send, retention, SMTP receiver
+  reportsMaxBytes: int("REPORTS_MAX_BYTES", 10_485_760),
+  reportsMaxUnpackedBytes: int("REPORTS_MAX_UNPACKED_BYTES", 52_428_800),
+  reportsMaxRatio: int("REPORTS_MAX_RATIO", 200),
+  reportsMaxRecords: int("REPORTS_MAX_RECORDS", 100_000),
+  reportsMaxZipEntries: int("REPORTS_MAX_ZIP_ENTRIES", 16),
+  reportsRetentionS: reportsRetention,
+  // 0: no SMTP receiver
+  reportsSmtpPort: int("REPORTS_SMTP_PORT", 0),
+  reportsSmtpHost: Config.string("REPORTS_SMTP_HOST").pipe(Config.withDefault("0.0.0.0")),
+  reportsSmtpName: Config.string("REPORTS_SMTP_NAME").pipe(Config.withDefault("domain-audit.invalid")),
+  reportsDomains: list("REPORTS_DOMAINS", "").pipe(Config.map((ds) => ds.map((d) => d.toLowerCase())))
 })
 
 export type Settings = Config.Config.Success<typeof settings>

@@ -19,6 +19,9 @@ import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
+import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
+import { ReportsSmtpLive } from "./inbound/SmtpReceiver.ts"
+import { ReportSummaries } from "./inbound/Summaries.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { Snapshots } from "./report/Snapshots.ts"
 import { ScanNetLive } from "./scan/ScanLive.ts"
@@ -44,13 +47,16 @@ export const ScanHistoryLive = ScanHistoryWithChain.pipe(Layer.provide(Histories
 /**
  * The outside world as services (DESIGN.md "one door to the network"), built once for all groups,
  * and what scans over it. Full scans report to the real ScanHistory (the hall of fame's record and
- * the domain's history), which needs the database.
+ * the domain's history), which needs the database; DKIM discovery in them asks the selectors stored
+ * reports name first.
  */
 export const ScanServicesLive = Layer.mergeAll(
   CspScanner.Default,
   Scans.Default.pipe(Layer.provide(ScanHistoryLive)),
   EmailChecks.Default
-).pipe(Layer.provideMerge(ScanNetLive))
+).pipe(
+  Layer.provideMerge(Layer.merge(ScanNetLive, ReportedSelectorsLive.pipe(Layer.provide(ReportsIn.Default))))
+)
 
 /** The /health state, one per server: the gatekeeper and the handler share it (same layer value). */
 export const HealthLive = Health.Default.pipe(
@@ -68,14 +74,20 @@ export const ServicesLive = JobsLive.pipe(
       Snapshots.Default.pipe(Layer.provideMerge(SnapshotStore.Default)),
       HealthLive,
       // the per-client limits the handlers charge and advertise, shared with the gatekeeper
-      Limits.Default
+      Limits.Default,
+      // reports in (docs/reports-in.md): the store and the summaries over the scan's net services
+      ReportsIn.Default,
+      ReportSummaries.Default.pipe(Layer.provide(ScanNetLive))
     )
   ),
   Layer.provide(SqlLive)
 )
 
-/** The routes with their services, waiting for an HttpServer (a real port, or a test server). */
-export const AppLive = Server.AppLive.pipe(Layer.provide(ServicesLive))
+/**
+ * The routes with their services, waiting for an HttpServer (a real port, or a test server), and
+ * the reports SMTP receiver when REPORTS_SMTP_PORT is set.
+ */
+export const AppLive = Layer.merge(Server.AppLive, ReportsSmtpLive).pipe(Layer.provide(ServicesLive))
 
 /** The node server on `listen` (port 0: a free one), sharing the app's /health state. */
 export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>

@@ -116,6 +116,18 @@ export interface FactsShape {
     url: string,
     options?: WebRequestOptions
   ) => Effect.Effect<Effect.Effect<WebResponse, WebError>>
+  /**
+   * The DKIM selectors that DMARC aggregate reports received for the domain name (RFC 7489
+   * Appendix C `auth_results/dkim/selector`), asked once per scan; absent where no report store is
+   * wired (a batch without the service's database, a unit test's fake).
+   */
+  readonly reportedSelectors?: Effect.Effect<ReadonlyArray<string>>
 }
+
+/** Where the live Facts find the selectors of `reportedSelectors` (inbound/ReportsIn.ts provides it). */
+export class SelectorSource extends Context.Tag("SelectorSource")<
+  SelectorSource,
+  { readonly selectorsFor: (domain: string) => Effect.Effect<ReadonlyArray<string>> }
+>() {}
 
 export class Facts extends Context.Tag("Facts")<Facts, FactsShape>() {}

@@ -25,6 +25,7 @@ import { EmailHandlers } from "./handlers/EmailHandlers.ts"
 import { HistoryHandlers } from "./handlers/HistoryHandlers.ts"
 import { MiscHandlers } from "./handlers/MiscHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
+import { ReportsInHandlers } from "./handlers/ReportsInHandlers.ts"
 import { ScanHandlers } from "./handlers/ScanHandlers.ts"
 import { WebHandlers } from "./handlers/WebHandlers.ts"
 import { quote } from "./edge/RequestTarget.ts"
@@ -43,7 +44,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     WebHandlers,
     AiHandlers,
     MiscHandlers,
-    HistoryHandlers
+    HistoryHandlers,
+    ReportsInHandlers
   ])
 )
 

@@ -14,10 +14,10 @@
  * a few dozen, are forked into the scan's scope.
  */
 import { normaliseName } from "../records/DomainName.ts"
-import { Context, Deferred, Effect, FiberId, FiberRef, Scope } from "effect"
+import { Context, Deferred, Effect, FiberId, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { traced } from "../checks/Check.ts"
-import { type Fact, Facts, type FactsShape } from "../checks/Facts.ts"
+import { type Fact, Facts, type FactsShape, SelectorSource } from "../checks/Facts.ts"
 import type { RecordType } from "../net/DnsTypes.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
@@ -84,6 +84,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const config = yield* AppConfig
     // Read once per scan, not per question: a DNS question's Effect cost is counted in microseconds.
     const exporting = yield* FiberRef.get(Exporting)
+    const selectorSource = yield* Effect.serviceOption(SelectorSource)
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
     const scan = new ScanState()
@@ -257,7 +258,13 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       probe: (host, address) =>
         memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
       get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
-      start
+      start,
+      ...Option.match(selectorSource, {
+        onNone: () => ({}),
+        onSome: (source) => ({
+          reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(normaliseName(domain)))
+        })
+      })
     }
     return facts
   })

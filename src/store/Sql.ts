@@ -12,6 +12,7 @@ import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
+import { inboundReportMigrations } from "./InboundReports.ts"
 
 export const migrations = {
   "0001_meta": Effect.gen(function* () {
@@ -58,7 +59,8 @@ export const migrations = {
       BEGIN SELECT RAISE(ABORT, 'report snapshots are immutable: removal needs the logged operator command'); END`
   }),
   ...hallOfFameMigrations,
-  ...historyMigrations
+  ...historyMigrations,
+  ...inboundReportMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */

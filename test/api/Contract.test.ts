@@ -43,9 +43,21 @@ describe("the API contract", () => {
     expect(served).toEqual(expect.arrayContaining(expected))
   })
 
-  it("adds only the deep-scan result path beyond the spec", () => {
+  it("adds only the deep-scan result path, the history and the reports-in groups beyond the spec", () => {
     const extra = served.filter((line) => !checkedIn.map((l) => l.replace(" /", " /api/")).includes(line))
-    expect(extra).toEqual(["GET /api/scan/deep/{scan_id}"])
+    expect(extra).toEqual([
+      "GET /api/scan/deep/{scan_id}",
+      // history (docs/monitoring.md)
+      "GET /api/history/{domain}",
+      "GET /api/history/{domain}/diff",
+      "GET /api/history/{domain}/evidence",
+      "GET /api/history/{domain}/{seq}",
+      // reports in (docs/reports-in.md)
+      "POST /api/reports/dmarc",
+      "POST /api/reports/tls",
+      "GET /api/reports/dmarc/{domain}",
+      "GET /api/reports/tls/{domain}"
+    ])
   })
 
   it("declares 400 wherever the spec says an endpoint rejects invalid input", () => {

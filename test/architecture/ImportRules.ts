@@ -45,6 +45,7 @@ const ALL_FOLDERS = [
   "composite/",
   "generate/",
   "http/",
+  "inbound/",
   "jobs/",
   "lib/",
   "mail/",
@@ -145,6 +146,11 @@ export const rules: ReadonlyArray<LayerRule> = [
       "store/",
       ...APP_ROOT
     ]
+  },
+  {
+    name: "inbound/ takes reports in and summarises them over the engine, below the contract and handlers",
+    from: ["inbound/"],
+    forbidden: ["ai/", "api/", "batch/", "cli/", "composite/", "http/", "jobs/", "report/", ...APP_ROOT]
   },
   {
     name: "http/ wires the contract to services: no check, store or net module directly",

@@ -6,7 +6,7 @@
 import { normaliseName } from "../../records/DomainName.ts"
 import { Clock, Effect, Schema } from "effect"
 import { define, need } from "../Check.ts"
-import { type FactContext, Facts } from "../Facts.ts"
+import { type FactContext, Facts, type FactsShape } from "../Facts.ts"
 import { type CheckStatus, Status } from "../Status.ts"
 import { isTxtError, lookupTxtEach, type TxtOutcome, type TxtSource } from "../shared/TxtOutcome.ts"
 import { DkimKeyStatus, looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
@@ -32,9 +32,16 @@ export const dkimName = (selector: string, domain: string) => `${selector}._doma
 
 export interface DkimGathered {
   readonly domain: string
-  /** The caller's selectors first, then the known list, de-duplicated (case-insensitive). */
+  /** The caller's selectors first, then those reports named, then the known list, de-duplicated (case-insensitive). */
   readonly selectors: ReadonlyArray<string>
   readonly requested: ReadonlyArray<string>
+  /** Selectors seen in DMARC aggregate reports received for the domain (absent: none known). */
+  readonly reported?: ReadonlyArray<string>
+  /**
+   * `_domainkey.<domain>`: `nxdomain` means no selector can exist below it (RFC 8020); `exists`
+   * (an answer or NODATA, an empty non-terminal), `error` (unknown), absent when not asked.
+   */
+  readonly domainKeyNode?: "nxdomain" | "exists" | "error"
   readonly answers: ReadonlyArray<{ readonly selector: string; readonly outcome: TxtOutcome }>
   /** A selector nobody uses: a key there means a wildcard `*._domainkey` record answers every selector. */
   readonly wildcardProbe: TxtOutcome | null
@@ -52,9 +59,21 @@ export const WILDCARD_PROBE_SELECTOR = "domain-audit-wildcard-probe"
  */
 export const SELECTOR_CONCURRENCY = 64
 
+/** What DKIM discovery asks through: TXT (and a sweep) always; the raw query and reported selectors when the source has them (a scan's Facts). */
+export type DkimSource = TxtSource & Partial<Pick<FactsShape, "query" | "reportedSelectors">>
+
+/** Whether `_domainkey.<domain>` exists (RFC 8020: NXDOMAIN means nothing below it exists). */
+const domainKeyNode = (dns: DkimSource, domain: string) =>
+  dns.query === undefined
+    ? Effect.succeed(undefined)
+    : dns.query(`_domainkey.${domain}`, "TXT").pipe(
+        Effect.map((a) => (a.outcome === "nxdomain" ? ("nxdomain" as const) : ("exists" as const))),
+        Effect.orElseSucceed(() => "error" as const)
+      )
+
 /** Asks every selector, and the wildcard probe beside them, concurrently (bounded); keeps each answer or failure. */
 export const gatherDkim = (
-  dns: TxtSource,
+  dns: DkimSource,
   rawDomain: string,
   requested: ReadonlyArray<string> = [],
   options: { readonly concurrency?: number; readonly known?: ReadonlyArray<KnownSelector> } = {}
@@ -62,21 +81,39 @@ export const gatherDkim = (
   Effect.gen(function* () {
     const domain = normaliseName(rawDomain)
     const wanted = requested.map((s) => s.trim().toLowerCase()).filter(isValidSelector)
-    const selectors = [...new Set([...wanted, ...(options.known ?? KNOWN_SELECTORS).map((k) => k.selector)])]
+    const reported = (dns.reportedSelectors === undefined ? [] : yield* dns.reportedSelectors)
+      .map((s) => s.toLowerCase())
+      .filter(isValidSelector)
+    const selectors = [
+      ...new Set([...wanted, ...reported, ...(options.known ?? KNOWN_SELECTORS).map((k) => k.selector)])
+    ]
     const started = yield* Clock.currentTimeMillis
     // The probe goes with the selectors: asked after them, it was one more round trip.
     // One fiber for the whole sweep when the source can (a scan's Facts): a fiber per selector
     // was most of a scan's memory in flight (docs/bench.md, the batch).
     const asked = [...selectors, WILDCARD_PROBE_SELECTOR]
-    const outcomes = yield* lookupTxtEach(
-      dns,
-      asked.map((selector) => dkimName(selector, domain)),
-      options.concurrency ?? SELECTOR_CONCURRENCY
+    const [outcomes, node] = yield* Effect.zip(
+      lookupTxtEach(
+        dns,
+        asked.map((selector) => dkimName(selector, domain)),
+        options.concurrency ?? SELECTOR_CONCURRENCY
+      ),
+      domainKeyNode(dns, domain),
+      { concurrent: true }
     )
     const elapsedMs = (yield* Clock.currentTimeMillis) - started
     const answers = selectors.map((selector, i) => ({ selector, outcome: outcomes[i]! }))
     const wildcardProbe = outcomes[selectors.length]!
-    return { domain, selectors, requested: wanted, answers, wildcardProbe, elapsedMs }
+    return {
+      domain,
+      selectors,
+      requested: wanted,
+      ...(dns.reportedSelectors === undefined ? {} : { reported }),
+      ...(node === undefined ? {} : { domainKeyNode: node }),
+      answers,
+      wildcardProbe,
+      elapsedMs
+    }
   })
 
 export const DkimSelector = Schema.Struct({
@@ -119,13 +156,28 @@ export const DkimResult = Schema.Struct({
   failedSelectors: Schema.Array(Schema.Struct({ selector: Schema.String, error: Schema.String })),
   note: Schema.String,
   /** How long asking every selector took, in ms (a "not found" asks them all). */
-  lookupMs: Schema.optional(Schema.Finite)
+  lookupMs: Schema.optional(Schema.Finite),
+  /**
+   * `confirmed`: a key found (selector and strength in `stateDetail`); `not-confirmed`: no key under
+   * the selectors tried (listed in `selectorsChecked`), DKIM may use another; `absent`:
+   * `_domainkey.<domain>` does not exist (NXDOMAIN, RFC 8020), so no selector holds a key;
+   * `unknown`: look-ups failed. Every new result has these four; results stored before they existed
+   * (snapshots, history) lack them, hence optional.
+   */
+  state: Schema.optionalWith(Schema.Literal("confirmed", "not-confirmed", "absent", "unknown"), {
+    exact: true
+  }),
+  stateDetail: Schema.optionalWith(Schema.String, { exact: true }),
+  /** Selectors named by DMARC aggregate reports received for the domain, tried before the list. */
+  reportedSelectors: Schema.optionalWith(Strings, { exact: true }),
+  selectorsTried: Schema.optionalWith(Schema.Int, { exact: true })
 })
 export type DkimResult = typeof DkimResult.Type
 
 const NOTE =
-  "Selectors cannot be listed from DNS: we check common selectors of major providers and those you pass " +
-  "as ?selector=. A key not found here may still exist under another selector (see the DKIM-Signature s= tag of a sent message)."
+  "Selectors cannot be listed from DNS: we check those you pass as ?selector=, those named in DMARC aggregate reports " +
+  "received for the domain, and common selectors of major providers. A key not found here may still exist under another " +
+  "selector (see the DKIM-Signature s= tag of a sent message)."
 
 /** Judges the keys found (RFC 6376 3.6.1, RFC 8301, RFC 8463). Pure and total. */
 export const analyseDkim = (g: DkimGathered): DkimResult => {
@@ -216,9 +268,14 @@ export const analyseDkim = (g: DkimGathered): DkimResult => {
         : anyWarn
           ? "warning"
           : "pass"
+  const { state, stateDetail } = keyState(g, found, failedSelectors.length)
   return {
     domain: g.domain,
     status,
+    state,
+    stateDetail,
+    reportedSelectors: g.reported ?? [],
+    selectorsTried: g.selectors.length,
     selectors_found: found.map((f) => f.selector),
     valid_keys: validKeys.length,
     selectorsChecked: g.selectors,
@@ -233,8 +290,49 @@ export const analyseDkim = (g: DkimGathered): DkimResult => {
   }
 }
 
+/** The three states of discovery (and unknown), in words a domain owner can act on. */
+const keyState = (
+  g: DkimGathered,
+  found: ReadonlyArray<DkimSelectorResult>,
+  failed: number
+): { state: NonNullable<DkimResult["state"]>; stateDetail: string } => {
+  if (found.length > 0)
+    return {
+      state: "confirmed",
+      stateDetail: `DKIM key found under ${found
+        .slice(0, 5)
+        .map(
+          (f) =>
+            `${f.selector} (${f.keyType}${f.keyLength === null ? "" : ` ${f.keyLength}-bit`}${f.valid ? "" : ", not usable"})`
+        )
+        .join(
+          ", "
+        )}${g.reported?.some((r) => found.some((f) => f.selector === r)) ? "; named by DMARC reports" : ""}`
+    }
+  if (g.domainKeyNode === "nxdomain")
+    return {
+      state: "absent",
+      stateDetail: `_domainkey.${g.domain} does not exist (NXDOMAIN, RFC 8020): no selector can hold a key, so the domain publishes no DKIM key`
+    }
+  if (failed > 0)
+    return {
+      state: "unknown",
+      stateDetail: `${failed} selector look-up(s) failed: whether a key exists is unknown`
+    }
+  return {
+    state: "not-confirmed",
+    stateDetail: `No DKIM key under the ${g.selectors.length} selectors tried (${g.selectors.slice(0, 8).join(", ")}${
+      g.selectors.length > 8 ? ", ..." : ""
+    }); DKIM may still use another selector${
+      (g.reported ?? []).length === 0
+        ? ": point rua= at this service so its reports name the selectors in use"
+        : ""
+    }`
+  }
+}
+
 /** gather + analyse over any TXT source (unit tests with a fake; callers outside a scan). */
-export const checkDkim = (dns: TxtSource, domain: string, selectors: ReadonlyArray<string> = []) =>
+export const checkDkim = (dns: DkimSource, domain: string, selectors: ReadonlyArray<string> = []) =>
   Effect.map(gatherDkim(dns, domain, selectors), analyseDkim).pipe(
     Effect.withSpan("Dkim.check", { attributes: { domain, selectors: selectors.length } })
   )

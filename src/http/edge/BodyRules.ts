@@ -6,6 +6,11 @@
  *   connection reset, so the client reads its 413.
  * - A nesting depth cap checked on the raw text: deeper documents are refused (400) before the
  *   parser and the schema decoder, whose error formatting recurses once per level.
+ *
+ * The two endpoints that take reports from strangers (`POST /api/reports/dmarc`, `/api/reports/tls`)
+ * are the deliberate exception: they accept the report media types of RFC 7489 7.2.1.1 and RFC 8460
+ * 5.3 instead of JSON, as bytes (gzip and zip are binary), under their own size limit
+ * (`REPORTS_MAX_BYTES`); what the bytes hold is judged by inbound/.
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
@@ -37,8 +42,24 @@ export const nestedDeeperThan = (text: string, limit: number): boolean => {
 export const hasBody = (headers: Readonly<Record<string, string | undefined>>): boolean =>
   headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0
 
+/** The media types each report endpoint accepts (the same list inbound/Decode.ts judges by). */
+export const REPORT_BODY_TYPES: Readonly<Record<string, ReadonlyArray<string>>> = {
+  "/api/reports/dmarc": [
+    "application/xml",
+    "text/xml",
+    "application/gzip",
+    "application/x-gzip",
+    "application/zip",
+    "message/rfc822"
+  ],
+  "/api/reports/tls": ["application/tlsrpt+json", "application/tlsrpt+gzip"]
+}
+
+/** The bare media type, lower case. */
+export const bareMediaType = (value: string | undefined) => (value ?? "").split(";")[0]!.trim().toLowerCase()
+
 export type BodyRead =
-  | { readonly _tag: "Body"; readonly text: string }
+  | { readonly _tag: "Body"; readonly text: string; readonly bytes: Buffer }
   | { readonly _tag: "TooLarge" }
   | { readonly _tag: "Aborted" }
 
@@ -65,7 +86,16 @@ export const readBody = (request: HttpServerRequest.HttpServerRequest, maxBytes:
         finish({ _tag: "TooLarge" })
       } else chunks.push(chunk)
     })
-    source.once("end", () => finish({ _tag: "Body", text: Buffer.concat(chunks).toString("utf8") }))
+    source.once("end", () => {
+      const bytes = Buffer.concat(chunks)
+      finish({
+        _tag: "Body",
+        bytes,
+        get text() {
+          return bytes.toString("utf8")
+        }
+      })
+    })
     source.once("error", () => finish({ _tag: "Aborted" }))
     source.once("aborted", () => finish({ _tag: "Aborted" }))
   })
@@ -81,4 +111,16 @@ export const withBodyText = (
   Object.create(request, {
     text: { value: Effect.succeed(text) },
     arrayBuffer: { value: Effect.sync(() => new TextEncoder().encode(text).buffer) }
+  }) as HttpServerRequest.HttpServerRequest
+
+/** The request with its body served as the bytes read here (a report's gzip or zip is binary). */
+export const withBodyBytes = (
+  request: HttpServerRequest.HttpServerRequest,
+  bytes: Buffer
+): HttpServerRequest.HttpServerRequest =>
+  Object.create(request, {
+    text: { value: Effect.sync(() => bytes.toString("utf8")) },
+    arrayBuffer: {
+      value: Effect.sync(() => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
+    }
   }) as HttpServerRequest.HttpServerRequest

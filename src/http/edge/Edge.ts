@@ -22,7 +22,16 @@ import {
 import { Cause, Effect, Option, Scheduler } from "effect"
 import type { Settings } from "../../Config.ts"
 import { type Gate, makeGate, routeClass } from "./Admission.ts"
-import { hasBody, isJsonContentType, nestedDeeperThan, readBody, withBodyText } from "./BodyRules.ts"
+import {
+  bareMediaType,
+  hasBody,
+  isJsonContentType,
+  nestedDeeperThan,
+  readBody,
+  REPORT_BODY_TYPES,
+  withBodyBytes,
+  withBodyText
+} from "./BodyRules.ts"
 import { allowedMethods, quote, readTarget, targetAnswer } from "./RequestTarget.ts"
 import { notFoundPage } from "../../pages/ErrorPages.ts"
 import { isPagePath } from "../pages/PagePaths.ts"
@@ -213,7 +222,8 @@ const tooLarge = (maxBodyBytes: number) =>
 export type EdgeSettings = Pick<
   Settings,
   "maxBodyBytes" | "maxJsonDepth" | "admissionConcurrency" | "admissionQueue" | "admissionQueueMs"
->
+> &
+  Partial<Pick<Settings, "reportsMaxBytes">>
 
 /**
  * Wrap the whole app (API, OpenAPI and docs routes) with the edge rules. Each call makes its own
@@ -236,11 +246,29 @@ export const edge = (
     )
   )
 
+  /** A report endpoint's body: one of its media types, as bytes, under REPORTS_MAX_BYTES. */
+  const reportBody = (request: HttpServerRequest.HttpServerRequest, accepted: ReadonlyArray<string>) =>
+    Effect.gen(function* () {
+      const type = request.headers["content-type"]
+      const limit = settings.reportsMaxBytes ?? maxBodyBytes
+      if (!accepted.includes(bareMediaType(type)))
+        return json(415, {
+          error: `Content-Type must be one of ${accepted.join(", ")}; got ${type === undefined ? "none" : `'${cut(type, 60)}'`}`
+        })
+      if (Number(request.headers["content-length"] ?? 0) > limit) return tooLarge(limit)
+      const body = yield* readBody(request, limit)
+      if (body._tag === "TooLarge") return tooLarge(limit)
+      if (body._tag === "Aborted") return json(400, { error: "the request body was not received completely" })
+      return withBodyBytes(request, body.bytes)
+    })
+
   /** Content type, size and depth of a JSON body; the request to pass on, or the refusal. */
   const bodyRules = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function* () {
       const headers = request.headers
       const type = headers["content-type"]
+      const reportTypes = REPORT_BODY_TYPES[pathOf(request.url)]
+      if (reportTypes !== undefined) return yield* reportBody(request, reportTypes)
       if (type === undefined && !hasBody(headers)) return request
       if (!isJsonContentType(type))
         return json(415, {

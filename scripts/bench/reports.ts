@@ -1,0 +1,179 @@
+/**
+ * Reports in, measured: N DMARC aggregate reports of 50 records each posted over HTTP (gzip, as
+ * receivers send them) with `concurrency` requests in flight: reports per second and the server's
+ * peak RSS; then one summary (GET /api/reports/dmarc/{domain}) over everything stored, by default
+ * 20,000 reports = 1,000,000 records: its time.
+ *
+ * The service runs as `npm start` does (dist/main.mjs, its default heap cap), on a free loopback port
+ * with a fresh data directory and DNS pointed at a closed port (the summary's PTR and SPF look-ups
+ * fail at once: the time measured is the store's and the summary's, not a resolver's).
+ *
+ *   npx tsx scripts/bench/reports.ts [reports=20000] [concurrency=8] [timed=10000]
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync } from "node:fs"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as net from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { dmarcXml, gzipText, type RowSpec } from "../../test/inbound/reports.ts"
+
+const total = Number(process.argv[2] ?? 20_000)
+const concurrency = Number(process.argv[3] ?? 8)
+const timed = Math.min(total, Number(process.argv[4] ?? 10_000))
+const RECORDS = 50
+const DOMAIN = "bench-reports.com"
+const here = new URL(".", import.meta.url).pathname
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as AddressInfo).port
+      s.close(() => resolve(port))
+    })
+  })
+
+const peakRssMb = (pid: number) => {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+  return m ? Math.round(Number(m[1]) / 1024) : NaN
+}
+
+/** A report like a big receiver's: 50 sources out of 2,000, a few selectors, some failing. */
+const report = (i: number) => {
+  const rows: Array<RowSpec> = Array.from({ length: RECORDS }, (_, j) => {
+    const n = (i * 31 + j * 7) % 2000
+    const failing = n % 10 === 0
+    return {
+      ip: `10.${(n >> 8) & 255}.${n & 255}.${(j % 8) + 1}`,
+      count: 1 + ((i + j) % 20),
+      dkim: failing ? "fail" : "pass",
+      spf: failing ? "fail" : "pass",
+      dkimAuth: [{ domain: failing ? "esp.example" : DOMAIN, selector: `s${n % 5}`, result: "pass" }]
+    }
+  })
+  const day = 1_764_028_800 - (i % 30) * 86_400
+  return gzipText(
+    dmarcXml({
+      domain: DOMAIN,
+      org: `Receiver ${i % 50}`,
+      reportId: `bench-${i}`,
+      begin: day,
+      end: day + 86_399,
+      rows
+    })
+  )
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+
+const request = (port: number, method: string, path: string, body?: Uint8Array, type?: string) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        agent,
+        headers: body ? { "content-type": type!, "content-length": body.length } : {}
+      },
+      (res) => {
+        const chunks: Array<Buffer> = []
+        res.on("data", (c: Buffer) => chunks.push(c))
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") })
+        )
+      }
+    )
+    req.on("error", reject)
+    req.end(body)
+  })
+
+const start = async (): Promise<{ child: ChildProcess; port: number }> => {
+  execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit", cwd: join(here, "../..") })
+  const port = await freePort()
+  const child = spawn(
+    process.execPath,
+    [`--max-old-space-size=${process.env.MAX_HEAP_MB ?? 384}`, "dist/main.mjs"],
+    {
+      cwd: join(here, "../.."),
+      env: {
+        ...process.env,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATA_DIR: mkdtempSync(join(tmpdir(), "domain-audit-reports-bench-")),
+        DNS_RESOLVERS: "127.0.0.1:9",
+        RATE_CHEAP_BURST: "100000000",
+        RATE_COSTLY_BURST: "100000000",
+        LOG_LEVEL: "Error"
+      },
+      stdio: ["ignore", "inherit", "inherit"]
+    }
+  )
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await request(port, "GET", "/api/health")).status === 200) return { child, port }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  child.kill()
+  throw new Error("the service did not start")
+}
+
+const main = async () => {
+  const { child, port } = await start()
+  try {
+    // every report its own id (the same bytes would be duplicates), made before the clock starts
+    const bodies = Array.from({ length: total }, (_, i) => report(i))
+    let next = 0
+    let failed = 0
+    let timedMs = 0
+    const t0 = performance.now()
+    const worker = async () => {
+      while (next < total) {
+        const i = next++
+        const r = await request(port, "POST", "/api/reports/dmarc", bodies[i]!, "application/gzip")
+        if (r.status !== 202) failed++
+        if (i === timed - 1) timedMs = performance.now() - t0
+      }
+    }
+    await Promise.all(Array.from({ length: concurrency }, worker))
+    const allMs = performance.now() - t0
+    const rss = peakRssMb(child.pid!)
+    const s0 = performance.now()
+    const summary = await request(port, "GET", `/api/reports/dmarc/${DOMAIN}?from=2025-01-01&to=2026-01-01`)
+    const summaryMs = performance.now() - s0
+    const parsed = JSON.parse(summary.text) as { messages: number; sourcesTotal: number; reports: number }
+    console.log(
+      JSON.stringify(
+        {
+          reports: total,
+          recordsPerReport: RECORDS,
+          concurrency,
+          refused: failed,
+          [`first ${timed}: reports/s`]: Math.round((timed / (timedMs || allMs)) * 1000),
+          [`all ${total}: reports/s`]: Math.round((total / allMs) * 1000),
+          serverPeakRssMb: rss,
+          summary: {
+            status: summary.status,
+            ms: Math.round(summaryMs),
+            records: total * RECORDS,
+            reports: parsed.reports,
+            messages: parsed.messages,
+            sourcesTotal: parsed.sourcesTotal
+          }
+        },
+        null,
+        2
+      )
+    )
+  } finally {
+    child.kill()
+    agent.destroy()
+  }
+}
+
+await main()

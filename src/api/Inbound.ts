@@ -1,0 +1,90 @@
+/**
+ * The reports-in group (docs/reports-in.md): DMARC aggregate and SMTP TLS reports posted by mail
+ * receivers and senders, and the summaries a domain owner reads. The bodies of the two POSTs are
+ * reports, not JSON: the edge admits their media types as bytes (http/edge/BodyRules.ts).
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { DmarcSummary } from "../inbound/DmarcSummary.ts"
+import { IngestResult } from "../inbound/ReportsIn.ts"
+import { TlsSummary } from "../inbound/TlsSummary.ts"
+import { Domain } from "./Domain.ts"
+import { BadRequest, PayloadTooLarge, Unavailable } from "./Errors.ts"
+
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  { error: Schema.String },
+  HttpApiSchema.annotations({
+    status: 415,
+    description: "Not a report media type, or a message without a report"
+  })
+) {}
+
+const ContentType = Schema.Struct({ "content-type": Schema.optional(Schema.String) })
+const DomainPath = Schema.Struct({ domain: Domain })
+const PeriodQuery = Schema.Struct({
+  from: Schema.optional(Schema.String).annotations({
+    description: "date or RFC 3339 date-time; default: 30 days before `to`"
+  }),
+  to: Schema.optional(Schema.String).annotations({
+    description: "date or RFC 3339 date-time (exclusive); default: now"
+  })
+})
+
+const post = <const N extends string>(
+  name: N,
+  path: `/${string}`,
+  contentType: string,
+  description: string
+) =>
+  HttpApiEndpoint.post(name, path)
+    .setHeaders(ContentType)
+    .setPayload(HttpApiSchema.Uint8Array({ contentType }))
+    .addSuccess(IngestResult, { status: 202 })
+    .addError(BadRequest)
+    .addError(PayloadTooLarge)
+    .addError(UnsupportedMediaType)
+    .addError(Unavailable)
+    .annotate(OpenApi.Description, description)
+
+export class ReportsApi extends HttpApiGroup.make("reports")
+  .add(
+    post(
+      "postDmarc",
+      "/reports/dmarc",
+      "application/xml",
+      "Store a DMARC aggregate report (RFC 7489 Appendix C, RFC 9990) sent as application/xml, application/gzip, application/zip or a whole message (message/rfc822) carrying one. The same report (reporter and report id) is stored once: `duplicate: true`."
+    )
+  )
+  .add(
+    post(
+      "postTls",
+      "/reports/tls",
+      "application/tlsrpt+json",
+      "Store an SMTP TLS report (RFC 8460) sent as application/tlsrpt+json or application/tlsrpt+gzip (RFC 8460 5.3, the https rua= of a _smtp._tls record)."
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("dmarcSummary", "/reports/dmarc/:domain")
+      .setPath(DomainPath)
+      .setUrlParams(PeriodQuery)
+      .addSuccess(DmarcSummary)
+      .addError(BadRequest)
+      .addError(Unavailable)
+      .annotate(
+        OpenApi.Description,
+        "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("tlsSummary", "/reports/tls/:domain")
+      .setPath(DomainPath)
+      .setUrlParams(PeriodQuery)
+      .addSuccess(TlsSummary)
+      .addError(BadRequest)
+      .addError(Unavailable)
+      .annotate(
+        OpenApi.Description,
+        "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy."
+      )
+  ) {}

@@ -1,0 +1,59 @@
+/** Handlers of the reports-in group (docs/reports-in.md): decode -> inbound/ -> encode. */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Either } from "effect"
+import { Api } from "../../Api.ts"
+import { BadRequest, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
+import { UnsupportedMediaType } from "../../api/Inbound.ts"
+import type { ReportKind } from "../../inbound/Decode.ts"
+import type { ReportRefused } from "../../inbound/Refusal.ts"
+import { ReportsIn } from "../../inbound/ReportsIn.ts"
+import { type Period, readPeriod, ReportSummaries } from "../../inbound/Summaries.ts"
+
+const refusal = (e: ReportRefused) =>
+  e.kind === "too-large"
+    ? new PayloadTooLarge({ error: e.message })
+    : e.kind === "unsupported"
+      ? new UnsupportedMediaType({ error: e.message })
+      : new BadRequest({ error: e.message })
+
+const unavailable = () => new Unavailable({ error: "the report store is unavailable; retry later" })
+
+const post = (
+  kind: ReportKind,
+  headers: { readonly "content-type"?: string | undefined },
+  payload: Uint8Array
+) =>
+  Effect.flatMap(ReportsIn, (inbound) =>
+    inbound.post(kind, headers["content-type"], payload).pipe(
+      Effect.catchTags({
+        ReportRefused: (e) => Effect.fail(refusal(e)),
+        SqlError: () => Effect.fail(unavailable())
+      })
+    )
+  )
+
+const summary = <A, E>(
+  domain: string,
+  period: Period,
+  run: (s: ReportSummaries, p: { from: number; to: number }) => Effect.Effect<A, E>
+) =>
+  Effect.flatMap(ReportSummaries, (s) =>
+    Effect.flatMap(s.now, (now): Effect.Effect<A, BadRequest | Unavailable> =>
+      Either.match(readPeriod(period, now), {
+        onLeft: (error) => Effect.fail(new BadRequest({ error })),
+        onRight: (p) => Effect.catchAll(run(s, p), () => Effect.fail(unavailable()))
+      })
+    )
+  )
+
+export const ReportsInHandlers = HttpApiBuilder.group(Api, "reports", (handlers) =>
+  handlers
+    .handle("postDmarc", ({ headers, payload }) => post("dmarc", headers, payload))
+    .handle("postTls", ({ headers, payload }) => post("tls", headers, payload))
+    .handle("dmarcSummary", ({ path, urlParams }) =>
+      summary(path.domain, urlParams, (s, p) => s.dmarc(path.domain, p))
+    )
+    .handle("tlsSummary", ({ path, urlParams }) =>
+      summary(path.domain, urlParams, (s, p) => s.tls(path.domain, p))
+    )
+)

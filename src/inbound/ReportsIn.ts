@@ -1,0 +1,135 @@
+/**
+ * Reports in (docs/reports-in.md): a report posted or mailed to the service is decoded within the
+ * limits, stored whole in one transaction or not at all, and deduplicated on reporter and report
+ * id. Every refusal is counted (by a bounded reason, never the domain) and logged; stored reports
+ * past `REPORTS_RETENTION` are pruned hourly.
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Layer, Metric, Schedule, Schema } from "effect"
+import { SelectorSource } from "../checks/Facts.ts"
+import { AppConfig, type Settings } from "../Config.ts"
+import { DateTime } from "../records/Schemas.ts"
+import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
+import { type ParsedReport, readMessage, readPosted, type ReportKind } from "./Decode.ts"
+import { ReportRefused, type ReportLimits } from "./Refusal.ts"
+import { storable } from "./Storable.ts"
+
+/** 202 of POST /api/reports/dmarc and /api/reports/tls. */
+export const IngestResult = Schema.Struct({
+  /** The report's own id, as its sender wrote it (`report_id`, `report-id`). */
+  reportId: Schema.String,
+  domain: Schema.String,
+  /** The sender's organisation (`org_name`, `organization-name`). */
+  reporter: Schema.String,
+  period: Schema.Struct({ begin: DateTime, end: DateTime }),
+  /** DMARC: records; TLS-RPT: policies. */
+  records: Schema.Int,
+  /** The same report (reporter and report id) was stored before; nothing new was written. */
+  duplicate: Schema.Boolean
+})
+export type IngestResult = typeof IngestResult.Type
+
+export const limitsOf = (s: Settings): ReportLimits => ({
+  maxBytes: s.reportsMaxBytes,
+  maxUnpackedBytes: s.reportsMaxUnpackedBytes,
+  maxRatio: s.reportsMaxRatio,
+  maxRecords: s.reportsMaxRecords,
+  maxZipEntries: s.reportsMaxZipEntries
+})
+
+/** How a report arrived: a label of the counters. */
+export type Via = "http" | "smtp"
+
+const received = Metric.counter("domain_audit_reports_received_total", {
+  description: "reports stored (duplicates included), by kind and how they arrived",
+  incremental: true
+})
+const refused = Metric.counter("domain_audit_reports_refused_total", {
+  description:
+    "reports refused, by how they arrived and why (too-large, bomb, unsupported, malformed, forbidden, schema)",
+  incremental: true
+})
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
+
+/** The most selectors from reports DKIM discovery asks first. */
+export const MAX_REPORTED_SELECTORS = 20
+
+export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
+  scoped: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const sql = yield* SqlClient.SqlClient
+    const limits = limitsOf(config)
+
+    const store = (parsed: ParsedReport, via: Via) =>
+      Effect.gen(function* () {
+        const { head, rows } = storable(parsed)
+        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        const fresh = yield* storeReport(head, now, rows)
+        yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
+        return {
+          reportId: head.reportId,
+          domain: head.domain,
+          reporter: head.reporter,
+          period: { begin: iso(head.begin), end: iso(head.end) },
+          records: head.records,
+          duplicate: !fresh
+        } satisfies IngestResult
+      }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+
+    const counted = <A, E>(via: Via, effect: Effect.Effect<A, E>) =>
+      Effect.tapError(effect, (e) =>
+        e instanceof ReportRefused
+          ? Effect.zipRight(
+              Metric.increment(Metric.tagged(Metric.tagged(refused, "via", via), "reason", e.kind)),
+              Effect.logWarning("report refused", { via, reason: e.kind, message: e.message })
+            )
+          : Effect.logError("a report could not be stored", e)
+      )
+
+    /** A report posted to the endpoint for `kind` with its Content-Type. */
+    const post = (kind: ReportKind, contentType: string | undefined, bytes: Uint8Array) =>
+      counted(
+        "http",
+        Effect.flatMap(readPosted(kind, contentType, bytes, limits), (p) => store(p, "http"))
+      ).pipe(Effect.withSpan("ReportsIn.post", { attributes: { kind } }))
+
+    /** A whole message (RFC 5322) carrying a DMARC or TLS report, as the SMTP receiver takes it. */
+    const mail = (bytes: Uint8Array) =>
+      counted(
+        "smtp",
+        Effect.flatMap(readMessage(bytes, limits), (p) => store(p, "smtp"))
+      ).pipe(Effect.withSpan("ReportsIn.mail"))
+
+    /** Count a refusal made before a report was read (a message over the size limit). */
+    const refusedEarly = (via: Via, error: ReportRefused) =>
+      counted(via, Effect.fail(error)).pipe(Effect.ignore)
+
+    /** Remove what is past retention; returns how many reports went. */
+    const prune = Effect.gen(function* () {
+      const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+      return yield* pruneReports(now - config.reportsRetentionS)
+    }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+
+    /** The DKIM selectors stored reports name for `domain`; [] when the store cannot answer. */
+    const selectorsFor = (domain: string) =>
+      selectorsSeen(domain, MAX_REPORTED_SELECTORS).pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.catchAll((e) => Effect.as(Effect.logWarning("reported selectors unavailable", e), []))
+      )
+
+    yield* prune.pipe(
+      Effect.tap((n) => (n > 0 ? Effect.logInfo(`pruned ${n} reports past REPORTS_RETENTION`) : Effect.void)),
+      Effect.catchAllCause((cause) => Effect.logWarning("pruning reports failed", cause)),
+      Effect.repeat(Schedule.spaced("1 hour")),
+      Effect.forkScoped
+    )
+    return { post, mail, refusedEarly, prune, selectorsFor, limits }
+  })
+}) {}
+
+/** The selectors stored reports name, as the scan's Facts read them (checks/Facts.ts `reportedSelectors`). */
+export const ReportedSelectorsLive = Layer.effect(
+  SelectorSource,
+  Effect.map(ReportsIn, (inbound) => ({ selectorsFor: inbound.selectorsFor }))
+)

@@ -1,0 +1,95 @@
+/**
+ * The built-in SMTP receiver for reports mailed to a `rua=mailto:` (RFC 7489 7.2.1.1) or a TLS-RPT
+ * `rua=mailto:` (RFC 8460 3): smtp-server speaks SMTP; each message goes to `ReportsIn.mail`. It
+ * accepts RCPT only for the domains of `REPORTS_DOMAINS`, refuses a message over
+ * `REPORTS_MAX_BYTES` (SIZE, RFC 1870), and answers the end of DATA with 250 only once the report
+ * is stored: a malformed or hostile report gets a 5xx naming the problem, a store that cannot
+ * answer a 4xx so the sender retries (RFC 5321 4.2.5).
+ */
+import { Cause, Effect, Exit, Layer, Runtime } from "effect"
+import { SMTPServer } from "smtp-server"
+import { AppConfig } from "../Config.ts"
+import { refuse, ReportRefused } from "./Refusal.ts"
+import { ReportsIn } from "./ReportsIn.ts"
+
+/** An SMTP reply as smtp-server sends it: the error's message after the code. */
+const reply = (code: number, text: string) =>
+  Object.assign(new Error(text.replace(/[\r\n]+/g, " ").slice(0, 400)), { responseCode: code })
+
+/** RFC 3463 enhanced status per refusal: 5.3.4 too big, 5.6.x media/content problems. */
+const refusalReply = (e: ReportRefused) =>
+  e.kind === "too-large" ? reply(552, `5.3.4 ${e.message}`) : reply(550, `5.6.0 report refused: ${e.message}`)
+
+/** The recipient's domain, lower case. */
+export const recipientDomain = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase()
+
+/** Listening on REPORTS_SMTP_HOST:REPORTS_SMTP_PORT while the app runs; nothing when the port is 0. */
+export const ReportsSmtpLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    if (config.reportsSmtpPort === 0) return
+    if (config.reportsDomains.length === 0)
+      return yield* Effect.dieMessage(
+        "REPORTS_SMTP_PORT is set but REPORTS_DOMAINS is empty: no mail would be accepted"
+      )
+    const inbound = yield* ReportsIn
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    const domains = new Set(config.reportsDomains)
+    const maxBytes = inbound.limits.maxBytes
+    const server = new SMTPServer({
+      name: config.reportsSmtpName,
+      banner: "domain-audit: DMARC and TLS reports in",
+      size: maxBytes,
+      authOptional: true,
+      disabledCommands: ["AUTH", "STARTTLS"],
+      hideSTARTTLS: true,
+      logger: false,
+      onRcptTo: (address, _session, callback) =>
+        domains.has(recipientDomain(address.address))
+          ? callback()
+          : callback(
+              reply(
+                550,
+                `5.1.1 <${address.address.slice(0, 80)}>: this receiver takes reports only for ${config.reportsDomains.join(", ").slice(0, 200)}`
+              )
+            ),
+      onData: (stream, _session, callback) => {
+        const chunks: Array<Buffer> = []
+        let size = 0
+        stream.on("data", (chunk: Buffer) => {
+          size += chunk.length
+          if (size <= maxBytes) chunks.push(chunk)
+        })
+        stream.on("end", () => {
+          if (stream.sizeExceeded || size > maxBytes) {
+            const error = refuse("too-large", `the message is larger than ${maxBytes} bytes`)
+            runFork(inbound.refusedEarly("smtp", error))
+            return callback(refusalReply(error))
+          }
+          const fiber = runFork(inbound.mail(Buffer.concat(chunks)))
+          fiber.addObserver((exit) => {
+            if (Exit.isSuccess(exit))
+              return callback(
+                null,
+                `2.0.0 report ${exit.value.reportId.slice(0, 80)} from ${exit.value.reporter.slice(0, 80)} ${exit.value.duplicate ? "was already stored" : "stored"}`
+              )
+            const failure = Cause.failureOption(exit.cause)
+            if (failure._tag === "Some" && failure.value instanceof ReportRefused)
+              return callback(refusalReply(failure.value))
+            callback(reply(451, "4.3.0 the report could not be stored now; try again later"))
+          })
+        })
+      }
+    })
+    yield* Effect.acquireRelease(
+      Effect.async<void>((resume) => {
+        server.once("error", (e) => resume(Effect.die(e)))
+        server.listen(config.reportsSmtpPort, config.reportsSmtpHost, () => resume(Effect.void))
+      }),
+      () => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+    )
+    // errors after start (a client's broken connection) are the connection's, not the server's
+    server.on("error", (e) => runFork(Effect.logWarning("reports SMTP receiver", e.message)))
+    yield* Effect.logInfo(`reports SMTP receiver on ${config.reportsSmtpHost}:${config.reportsSmtpPort}`)
+  })
+)

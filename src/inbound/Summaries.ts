@@ -1,0 +1,113 @@
+/**
+ * The summaries served at GET /api/reports/dmarc/{domain} and /api/reports/tls/{domain}: the stored
+ * rows of a period, and for DMARC what DNS says of the sources: the PTR of the busiest (through
+ * the Resolver) and which of the domain's SPF includes covers each address (the SPF check's
+ * lookup graph, run as /email/spf runs it).
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Either } from "effect"
+import { Spf } from "../checks/spf/Spf.ts"
+import { Resolver } from "../net/Resolver.ts"
+import type { ScanContext } from "../scan/FactsLive.ts"
+import { runCheck } from "../scan/Scanner.ts"
+import { dmarcGroups, reporters, tlsPolicies } from "../store/InboundReports.ts"
+import { busiestSources, SOURCES_SHOWN, type SourceFacts, summariseDmarc } from "./DmarcSummary.ts"
+import { providerOfName, spfProviderOf, spfProviders } from "./Providers.ts"
+import { summariseTls } from "./TlsSummary.ts"
+
+/** A period asked for: `from` and `to` as dates or date-times; by default the last 30 days. */
+export interface Period {
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+}
+
+const DAY = 86_400
+
+/** The period in epoch seconds, or why it cannot be read. Pure. */
+export const readPeriod = (p: Period, nowS: number): Either.Either<{ from: number; to: number }, string> => {
+  const parse = (text: string | undefined, name: string, fallback: number) => {
+    if (text === undefined || text === "") return Either.right(fallback)
+    const ok = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text)
+    const ms = ok ? Date.parse(text) : NaN
+    return Number.isNaN(ms)
+      ? Either.left(
+          `'${name}' must be a date (2026-11-01) or an RFC 3339 date-time; got '${text.slice(0, 40)}'`
+        )
+      : Either.right(Math.floor(ms / 1000))
+  }
+  return Either.flatMap(parse(p.to, "to", nowS), (to) =>
+    Either.flatMap(parse(p.from, "from", to - 30 * DAY), (from) =>
+      from < to ? Either.right({ from, to }) : Either.left("'from' must be before 'to'")
+    )
+  )
+}
+
+/** PTR look-ups in flight at once for one summary. */
+const PTR_CONCURRENCY = 16
+
+export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSummaries", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const resolver = yield* Resolver
+    const scanContext = yield* Effect.context<ScanContext>()
+
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
+
+    /** Each source's PTR and provider; the PTR only for the busiest, failures read as "no PTR". */
+    const sourceFacts = (domain: string, ips: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const [spf, ptrs] = yield* Effect.all(
+          [
+            runCheck(Spf, domain).pipe(Effect.provide(scanContext)),
+            Effect.forEach(
+              ips,
+              (ip) =>
+                resolver.ptr(ip).pipe(
+                  Effect.map((names) => [ip, names[0]?.replace(/\.$/, "") ?? null] as const),
+                  Effect.orElseSucceed(() => [ip, null] as const)
+                ),
+              { concurrency: PTR_CONCURRENCY }
+            )
+          ],
+          { concurrency: 2 }
+        )
+        const providers = spfProviders(spf.lookupGraph)
+        const ptrOf = new Map(ptrs)
+        return (ip: string): SourceFacts => {
+          const ptr = ptrOf.get(ip) ?? null
+          const viaSpf = spfProviderOf(providers, ip)
+          const viaPtr = ptr === null ? undefined : providerOfName(ptr)
+          return {
+            ptr,
+            provider: viaSpf ?? viaPtr?.name ?? null,
+            providerFrom: viaSpf !== undefined ? "spf-include" : viaPtr !== undefined ? "ptr" : null,
+            knownForwarder: viaSpf === undefined && viaPtr?.forwarder === true
+          }
+        }
+      })
+
+    const dmarc = (domain: string, period: { from: number; to: number }) =>
+      Effect.gen(function* () {
+        const [groups, who] = yield* Effect.all([
+          dmarcGroups(domain, period.from, period.to),
+          reporters("dmarc", domain, period.from, period.to)
+        ])
+        const facts =
+          groups.length === 0
+            ? () => ({ ptr: null, provider: null, providerFrom: null, knownForwarder: false })
+            : yield* sourceFacts(domain, busiestSources(groups, SOURCES_SHOWN))
+        return summariseDmarc({ domain, ...period, groups, reporters: who, facts })
+      }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.dmarc"))
+
+    const tls = (domain: string, period: { from: number; to: number }) =>
+      Effect.gen(function* () {
+        const [policies, who] = yield* Effect.all([
+          tlsPolicies(domain, period.from, period.to),
+          reporters("tls", domain, period.from, period.to)
+        ])
+        return summariseTls({ domain, ...period, policies, reporters: who })
+      }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.tls"))
+
+    return { dmarc, tls, now }
+  })
+}) {}

@@ -1,0 +1,247 @@
+/**
+ * The storage of reports received (docs/reports-in.md): one row per report, deduplicated on
+ * (kind, reporter, report id); a DMARC report's records and a TLS report's policies beside it; the
+ * DKIM selectors reports name, per domain, which DKIM discovery asks first. A report is written in
+ * one transaction, whole or not at all. What is kept is only what the summaries read (no recipient
+ * domains, no free-text results): see "Privacy" in docs/reports-in.md.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+/** Migrations appended to `store/Sql.ts`'s list. */
+export const inboundReportMigrations = {
+  "0010_inbound_reports": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE inbound_report (
+      id INTEGER PRIMARY KEY,
+      kind TEXT NOT NULL CHECK (kind IN ('dmarc', 'tls')),
+      domain TEXT NOT NULL,
+      reporter TEXT NOT NULL,
+      report_id TEXT NOT NULL,
+      begin_at INTEGER NOT NULL,
+      end_at INTEGER NOT NULL,
+      received_at INTEGER NOT NULL,
+      records INTEGER NOT NULL,
+      messages INTEGER NOT NULL,
+      contact TEXT,
+      policy TEXT NOT NULL,
+      UNIQUE (kind, reporter, report_id)
+    )`
+    yield* sql`CREATE INDEX inbound_report_period ON inbound_report (kind, domain, begin_at)`
+    yield* sql`CREATE INDEX inbound_report_end ON inbound_report (end_at)`
+    yield* sql`CREATE TABLE dmarc_row (
+      report INTEGER NOT NULL,
+      domain TEXT NOT NULL,
+      begin_at INTEGER NOT NULL,
+      source_ip TEXT NOT NULL,
+      count INTEGER NOT NULL,
+      disposition TEXT NOT NULL,
+      dkim TEXT NOT NULL,
+      spf TEXT NOT NULL,
+      overrides TEXT NOT NULL,
+      arc INTEGER NOT NULL,
+      header_from TEXT NOT NULL,
+      dkim_auth TEXT NOT NULL,
+      spf_auth TEXT NOT NULL
+    )`
+    yield* sql`CREATE INDEX dmarc_row_period ON dmarc_row (domain, begin_at)`
+    yield* sql`CREATE INDEX dmarc_row_report ON dmarc_row (report)`
+    yield* sql`CREATE TABLE tls_policy (
+      report INTEGER NOT NULL,
+      domain TEXT NOT NULL,
+      begin_at INTEGER NOT NULL,
+      policy_type TEXT NOT NULL,
+      policy_domain TEXT NOT NULL,
+      mx_hosts TEXT NOT NULL,
+      successful INTEGER NOT NULL,
+      failed INTEGER NOT NULL,
+      failures TEXT NOT NULL
+    )`
+    yield* sql`CREATE INDEX tls_policy_period ON tls_policy (domain, begin_at)`
+    yield* sql`CREATE INDEX tls_policy_report ON tls_policy (report)`
+    yield* sql`CREATE TABLE dmarc_selector (
+      domain TEXT NOT NULL,
+      selector TEXT NOT NULL,
+      last_seen INTEGER NOT NULL,
+      PRIMARY KEY (domain, selector)
+    ) WITHOUT ROWID`
+  })
+}
+
+export interface ReportHead {
+  readonly kind: "dmarc" | "tls"
+  readonly domain: string
+  readonly reporter: string
+  readonly reportId: string
+  readonly begin: number
+  readonly end: number
+  readonly records: number
+  readonly messages: number
+  readonly contact: string | null
+  /** JSON of what the sender says the domain published (DMARC) or of its policies (TLS). */
+  readonly policy: string
+}
+
+export interface DmarcRowInsert {
+  readonly source_ip: string
+  readonly count: number
+  readonly disposition: string
+  readonly dkim: string
+  readonly spf: string
+  readonly overrides: string
+  readonly arc: number
+  readonly header_from: string
+  readonly dkim_auth: string
+  readonly spf_auth: string
+}
+
+export interface TlsPolicyInsert {
+  readonly policy_type: string
+  readonly policy_domain: string
+  readonly mx_hosts: string
+  readonly successful: number
+  readonly failed: number
+  readonly failures: string
+}
+
+/** Rows per INSERT statement: well under SQLite's 32,766 bound parameters. */
+const CHUNK = 500
+
+const chunks = <A>(rows: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK))
+  return out
+}
+
+/**
+ * Store a report with its rows in one transaction; `false` when the same report (kind, reporter,
+ * report id) is stored already, in which case nothing is written.
+ */
+export const storeReport = (
+  head: ReportHead,
+  receivedAt: number,
+  rows:
+    | {
+        readonly kind: "dmarc"
+        readonly rows: ReadonlyArray<DmarcRowInsert>
+        readonly selectors: ReadonlyArray<string>
+      }
+    | { readonly kind: "tls"; readonly rows: ReadonlyArray<TlsPolicyInsert> }
+) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const inserted = yield* sql<{ id: number }>`INSERT INTO inbound_report
+          (kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy)
+          VALUES (${head.kind}, ${head.domain}, ${head.reporter}, ${head.reportId}, ${head.begin}, ${head.end},
+            ${receivedAt}, ${head.records}, ${head.messages}, ${head.contact}, ${head.policy})
+          ON CONFLICT (kind, reporter, report_id) DO NOTHING RETURNING id`
+        const id = inserted[0]?.id
+        if (id === undefined) return false
+        const common = { report: id, domain: head.domain, begin_at: head.begin }
+        if (rows.kind === "dmarc") {
+          for (const chunk of chunks(rows.rows))
+            yield* sql`INSERT INTO dmarc_row ${sql.insert(chunk.map((r) => ({ ...common, ...r })))}`
+          for (const selector of rows.selectors)
+            yield* sql`INSERT INTO dmarc_selector (domain, selector, last_seen) VALUES (${head.domain}, ${selector}, ${head.end})
+              ON CONFLICT (domain, selector) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`
+        } else
+          for (const chunk of chunks(rows.rows))
+            yield* sql`INSERT INTO tls_policy ${sql.insert(chunk.map((r) => ({ ...common, ...r })))}`
+        return true
+      })
+    )
+  })
+
+/** Remove every report whose period ended before `before` (epoch seconds), and selectors last seen then. */
+export const pruneReports = (before: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql`DELETE FROM dmarc_row WHERE report IN (SELECT id FROM inbound_report WHERE end_at < ${before})`
+        yield* sql`DELETE FROM tls_policy WHERE report IN (SELECT id FROM inbound_report WHERE end_at < ${before})`
+        const gone = yield* sql<{
+          id: number
+        }>`DELETE FROM inbound_report WHERE end_at < ${before} RETURNING id`
+        yield* sql`DELETE FROM dmarc_selector WHERE last_seen < ${before}`
+        return gone.length
+      })
+    )
+  })
+
+/** The selectors reports named for `domain` (signatures with d= the domain), most recently seen first. */
+export const selectorsSeen = (domain: string, limit: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      sql<{ selector: string }>`SELECT selector FROM dmarc_selector WHERE domain = ${domain}
+        ORDER BY last_seen DESC, selector LIMIT ${limit}`,
+      (rows) => rows.map((r) => r.selector)
+    )
+  )
+
+export interface SourceGroup {
+  readonly source_ip: string
+  readonly disposition: string
+  readonly dkim: string
+  readonly spf: string
+  readonly overrides: string
+  readonly arc: number
+  readonly dkim_auth: string
+  readonly spf_auth: string
+  readonly messages: number
+}
+
+/** A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads them. */
+export const dmarcGroups = (domain: string, from: number, to: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<SourceGroup>`SELECT source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth,
+        SUM(count) AS messages
+      FROM dmarc_row WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
+      GROUP BY source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth`
+  )
+
+export interface ReporterRow {
+  readonly reporter: string
+  readonly reports: number
+  readonly messages: number
+}
+
+/** Who sent `kind` reports about `domain` in [from, to). */
+export const reporters = (kind: "dmarc" | "tls", domain: string, from: number, to: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<ReporterRow>`SELECT reporter, COUNT(*) AS reports, SUM(messages) AS messages
+      FROM inbound_report WHERE kind = ${kind} AND domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
+      GROUP BY reporter ORDER BY messages DESC, reporter`
+  )
+
+export interface TlsPolicyRow {
+  readonly policy_type: string
+  readonly policy_domain: string
+  readonly mx_hosts: string
+  readonly successful: number
+  readonly failed: number
+  readonly failures: string
+}
+
+export const tlsPolicies = (domain: string, from: number, to: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<TlsPolicyRow>`SELECT policy_type, policy_domain, mx_hosts, successful, failed, failures
+      FROM tls_policy WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}`
+  )
+
+/** How many reports of each kind are stored (tests and the bench). */
+export const reportCounts = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<{
+      kind: string
+      reports: number
+      rows: number
+    }>`SELECT kind, COUNT(*) AS reports, SUM(records) AS rows
+    FROM inbound_report GROUP BY kind`
+)
