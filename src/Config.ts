@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net"
 import { Config, ConfigError, Effect, Either, LogLevel, Redacted } from "effect"
+import { parseEvery } from "./records/IsoDuration.ts"
 
 /** A DNS server to ask: `address` is an IP literal, `port` usually 53. */
 export interface Upstream {
@@ -320,7 +321,22 @@ export const settings = Config.all({
   // report snapshots (report/SnapshotStore.ts, docs/reports.md)
   snapshotRateBurst: int("SNAPSHOT_RATE_BURST", 5),
   snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
-  snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000)
+  snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000),
+  // monitors and alerts (monitor/, docs/monitoring.md)
+  monitorMinIntervalMs: Config.string("MONITOR_MIN_INTERVAL").pipe(
+    Config.withDefault("PT15M"),
+    Config.mapOrFail((text) => {
+      const parsed = parseEvery(text)
+      return "ms" in parsed
+        ? Either.right(parsed.ms)
+        : Either.left(ConfigError.InvalidData(["MONITOR_MIN_INTERVAL"], parsed.error))
+    })
+  ),
+  alertSmtpUrl: Config.redacted("ALERT_SMTP_URL").pipe(Config.withDefault(Redacted.make(""))),
+  alertMailFrom: Config.string("ALERT_MAIL_FROM").pipe(Config.withDefault("domain-audit@localhost")),
+  alertRetryForMs: ms("ALERT_RETRY_FOR_MS", 86_400_000),
+  alertRetryBaseMs: ms("ALERT_RETRY_BASE_MS", 30_000),
+  alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000)
 })
 
 export type Settings = Config.Config.Success<typeof settings>
