@@ -1,0 +1,134 @@
+/**
+ * What changed between two stored scans of a domain, in words its owner reads ("DMARC policy went
+ * from reject to none"): the grade, each score record's status, the issues opened and closed, and
+ * the facts of `DiffFacts.ts` (records, certificates, blocklist listings).
+ *
+ * Pure and total: both scans are scored here by the same rules (`score/Score.ts`), so a diff is a
+ * function of the two stored scans alone. The diff of a scan with itself is empty, and swapping the
+ * scans gives the same changes with `before` and `after` swapped and opened/closed exchanged
+ * (test/monitor/diff.test.ts). Values are compared by their RFC 8785 canonical JSON.
+ */
+import { Categories } from "../checks/Check.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
+import type { Severity } from "../checks/Status.ts"
+import { canonicalJson } from "../report/Canonical.ts"
+import { gradeRank } from "../score/Model.ts"
+import type { RecordStatus } from "../score/Model.ts"
+import { score, type ScanScore } from "../score/Score.ts"
+import type { Change, Json } from "./Change.ts"
+import { families, type Family } from "./DiffFacts.ts"
+
+// A status is worse when it holds less: passing (or not applying) > partial > unanswered > failing.
+const STATUS_RANK: Readonly<Record<RecordStatus, number>> = {
+  pass: 4,
+  "not-applicable": 4,
+  partial: 2,
+  unknown: 1,
+  fail: 0
+}
+
+const gradeChanges = (before: ScanScore, after: ScanScore): ReadonlyArray<Change> => {
+  if (before.grade === after.grade) return []
+  const dropped = gradeRank(after.grade) < gradeRank(before.grade)
+  return [
+    {
+      kind: "grade",
+      id: "grade",
+      before: before.grade,
+      after: after.grade,
+      severity: dropped ? "high" : "info",
+      summary: `The grade ${dropped ? "dropped" : "rose"} from ${before.grade} to ${after.grade} (${before.percentage}% to ${after.percentage}%).`
+    }
+  ]
+}
+
+const recordsOf = (s: ScanScore) =>
+  new Map(Categories.flatMap((c) => s.categories[c].checks).map((r) => [r.id, r]))
+
+const checkChanges = (before: ScanScore, after: ScanScore): ReadonlyArray<Change> => {
+  const was = recordsOf(before)
+  return [...recordsOf(after).values()].flatMap((now): ReadonlyArray<Change> => {
+    const then = was.get(now.id)
+    if (then === undefined || then.status === now.status) return []
+    const worse = STATUS_RANK[now.status] < STATUS_RANK[then.status]
+    const severity: Severity = !worse ? "info" : now.status === "fail" ? "medium" : "low"
+    return [
+      {
+        kind: "check",
+        id: `check/${now.id}`,
+        before: then.status,
+        after: now.status,
+        severity,
+        summary: `${now.title} went from ${then.status} to ${now.status}.`
+      }
+    ]
+  })
+}
+
+const issueChanges = (before: ScanScore, after: ScanScore): ReadonlyArray<Change> => {
+  const was = new Set(before.issues.map((i) => i.id))
+  const now = new Set(after.issues.map((i) => i.id))
+  const issueValue = (i: ScanScore["issues"][number]): Json => ({
+    id: i.id,
+    severity: i.severity,
+    title: i.title
+  })
+  return [
+    ...after.issues
+      .filter((i) => !was.has(i.id))
+      .map((i): Change => ({
+        kind: "issue-opened",
+        id: `issue/${i.id}`,
+        before: null,
+        after: issueValue(i),
+        severity: i.severity,
+        summary: `New issue: ${i.title}.`
+      })),
+    ...before.issues
+      .filter((i) => !now.has(i.id))
+      .map((i): Change => ({
+        kind: "issue-closed",
+        id: `issue/${i.id}`,
+        before: issueValue(i),
+        after: null,
+        severity: "info",
+        summary: `Resolved: ${i.title}.`
+      }))
+  ]
+}
+
+const same = (a: Json, b: Json) => canonicalJson(a) === canonicalJson(b)
+
+const familyChanges = (family: Family, before: ScanResult, after: ScanResult): ReadonlyArray<Change> => {
+  const then = family.read(before)
+  const now = family.read(after)
+  if (then === null || now === null) return []
+  const unsure = new Set([...(then.unsure ?? []), ...(now.unsure ?? [])])
+  const was = new Map(then.facts.map((f) => [f.id, f.value]))
+  const is = new Map(now.facts.map((f) => [f.id, f.value]))
+  // Ids sorted over both sides, so that swapping the scans lists the same ids in the same order.
+  const ids = [...new Set([...then.facts, ...now.facts].map((f) => f.id))].sort()
+  return ids.flatMap((id): ReadonlyArray<Change> => {
+    if (unsure.has(id)) return []
+    const b = was.get(id) ?? null
+    const a = is.get(id) ?? null
+    if (b !== null && a !== null && same(b, a)) return []
+    if (family.bothOnly === true && (b === null || a === null)) return []
+    return [{ kind: family.kind, id, before: b, after: a, ...family.word(id, b, a) }]
+  })
+}
+
+/**
+ * The changes from `before` to `after` (two scans of one domain, oldest first): grade, score
+ * records, issues, then records, certificates and blocklist listings.
+ */
+export const diffScans = (before: ScanResult, after: ScanResult): ReadonlyArray<Change> => {
+  const then = score(before)
+  const now = score(after)
+  return [
+    ...gradeChanges(then, now),
+    ...checkChanges(then, now),
+    ...issueChanges(then, now),
+    ...families.flatMap((f) => familyChanges(f, before, after))
+  ]
+}

@@ -1,0 +1,115 @@
+/**
+ * The diff of two stored scans: the changes between world scenarios' scans named as their owner
+ * would read them, and its laws over generated variations (a scan with itself: nothing; swapped:
+ * the inverse changes).
+ */
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { type Change, inverseKind } from "../../src/monitor/Change.ts"
+import { diffScans } from "../../src/monitor/Diff.ts"
+import { arbScan, asDomain, FIXTURES, storedScan } from "./scans.ts"
+
+const inverse = (c: Change) => ({ kind: inverseKind(c.kind), id: c.id, before: c.after, after: c.before })
+const bare = (c: Change) => ({ kind: c.kind, id: c.id, before: c.before, after: c.after })
+const byId = (a: { readonly id: string }, b: { readonly id: string }) => a.id.localeCompare(b.id)
+
+describe("diffScans", () => {
+  it("finds the DMARC policy going from reject to none, in words", () => {
+    const before = asDomain(storedScan("perfect.com"), "example.test")
+    const after = asDomain(storedScan("dmarc-none.com"), "example.test")
+    const changes = diffScans(before, after)
+    expect(changes.find((c) => c.id === "record/dmarc-policy")).toEqual({
+      kind: "record",
+      id: "record/dmarc-policy",
+      before: "reject",
+      after: "none",
+      severity: "high",
+      summary: "DMARC policy went from reject to none."
+    })
+    expect(changes[0]).toMatchObject({ kind: "grade", before: "A+", after: "F", severity: "high" })
+    expect(changes).toContainEqual(
+      expect.objectContaining({ kind: "issue-opened", id: "issue/dmarc_policy_none", severity: "high" })
+    )
+    expect(changes).toContainEqual(
+      expect.objectContaining({
+        kind: "check",
+        id: "check/email.dmarc.policy",
+        before: "pass",
+        after: "fail"
+      })
+    )
+    expect(changes).toContainEqual(expect.objectContaining({ kind: "record", id: "record/mx" }))
+  })
+
+  it("names a new blocklist listing and an issue closed", () => {
+    const changes = diffScans(
+      storedScan("mx-listed.com"),
+      asDomain(storedScan("mx-expired.com"), "mx-listed.com")
+    )
+    expect(changes).toContainEqual(
+      expect.objectContaining({ kind: "issue-closed", id: "issue/blocklisted", severity: "info" })
+    )
+    const listed = diffScans(
+      storedScan("mx-expired.com"),
+      asDomain(storedScan("mx-listed.com"), "mx-expired.com")
+    )
+    const listing = listed.find((c) => c.id === "blocklist/127.25.0.12/zen.spamhaus.org")
+    expect(listing).toMatchObject({ before: null, severity: "high" })
+    expect(listing!.summary).toMatch(
+      /^mx\.mx-listed\.com \(127\.25\.0\.12\) is now listed on Spamhaus ZEN\.$/
+    )
+  })
+
+  it("reports a rotated DKIM key and a renewed certificate", () => {
+    const before = storedScan("perfect.com")
+    const after = structuredClone(before) as any
+    after.checks.dkim.result.selectorsFound[0].record = "v=DKIM1; k=rsa; p=AAAA"
+    after.checks["smtp-tls"].result.servers[0].certificate.validTo = "2028-01-01T00:00:00.000Z"
+    const changes = diffScans(before, after)
+    expect(changes.map((c) => c.summary)).toEqual([
+      "The DKIM key under selector selector1 was rotated.",
+      "The certificate of mx.perfect.com now expires on 2028-01-01 (it was 2027-12-27)."
+    ])
+  })
+
+  it("says nothing of what a scan could not tell (unknown is not missing)", () => {
+    const before = storedScan("perfect.com")
+    const after = structuredClone(before) as any
+    after.checks["dns-records"].result.outcomes.MX = "timeout"
+    delete after.checks["dns-records"].result.records.MX
+    after.checks.dmarc = { ...after.checks.dmarc, status: "unknown", reason: "timeout", result: null }
+    const changes = diffScans(before, after)
+    expect(changes.filter((c) => c.kind === "record")).toEqual([])
+  })
+
+  it("of a scan with itself is empty", () => {
+    for (const domain of FIXTURES) expect(diffScans(storedScan(domain), storedScan(domain))).toEqual([])
+    fc.assert(
+      fc.property(arbScan, (scan) => {
+        expect(diffScans(scan, structuredClone(scan))).toEqual([])
+      }),
+      { numRuns: 60 }
+    )
+  })
+
+  it("with the scans swapped gives the inverse changes", () => {
+    fc.assert(
+      fc.property(arbScan, arbScan, (a, b) => {
+        const forward = diffScans(a, b).map(inverse).sort(byId)
+        const backward = diffScans(b, a).map(bare).sort(byId)
+        expect(backward).toEqual(forward)
+      }),
+      { numRuns: 60 }
+    )
+  })
+
+  it("gives each change one id", () => {
+    fc.assert(
+      fc.property(arbScan, arbScan, (a, b) => {
+        const ids = diffScans(a, b).map((c) => c.id)
+        expect(new Set(ids).size).toBe(ids.length)
+      }),
+      { numRuns: 40 }
+    )
+  })
+})
