@@ -8,6 +8,7 @@ import { DnsApi } from "./api/Dns.ts"
 import { EmailApi } from "./api/Email.ts"
 import { InternalError, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
 import { MiscApi } from "./api/Misc.ts"
+import { MonitorsApi } from "./api/Monitors.ts"
 import { ReportApi } from "./api/Report.ts"
 import { ScanApi } from "./api/Scan.ts"
 import { WebApi } from "./api/WebSecurity.ts"
@@ -21,6 +22,7 @@ export class Api extends HttpApi.make("domain-audit")
   .add(WebApi)
   .add(AiApi)
   .add(MiscApi)
+  .add(MonitorsApi)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)

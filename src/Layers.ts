@@ -13,6 +13,7 @@ import { HealthPortLive } from "./http/edge/HealthPort.ts"
 import { Limits } from "./http/edge/Limits.ts"
 import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
+import { MonitorsLive } from "./monitor/Monitors.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
@@ -39,11 +40,15 @@ export const HealthLive = Health.Default.pipe(
   Layer.provide([SqlLive, AdmissionGate.Default, Limits.Default, Resolver.Default])
 )
 
-/** Every service the handlers call. Deep scans need the net services for their workflow. */
-export const ServicesLive = JobsLive.pipe(
+/**
+ * Every service the handlers call. Deep scans and monitors need the net services for their
+ * workflows; monitors report their scans to the history as every fresh full scan does.
+ */
+export const ServicesLive = Layer.merge(JobsLive, MonitorsLive).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       ScanServicesLive,
+      ScanHistory.Live,
       HallOfFameStore.Default,
       AiModel.Default,
       Snapshots.Default.pipe(Layer.provideMerge(SnapshotStore.Default)),

@@ -19,6 +19,7 @@ import { Health, type HealthAnswer } from "./edge/Health.ts"
 import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
 import { MiscHandlers } from "./handlers/MiscHandlers.ts"
+import { MonitorHandlers } from "./handlers/MonitorHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
 import { ScanHandlers } from "./handlers/ScanHandlers.ts"
 import { WebHandlers } from "./handlers/WebHandlers.ts"
@@ -36,7 +37,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ReportHandlers,
     WebHandlers,
     AiHandlers,
-    MiscHandlers
+    MiscHandlers,
+    MonitorHandlers
   ])
 )
 

@@ -31,6 +31,8 @@ export interface MonitorRow {
   readonly lastRunAt: number | null
   readonly lastGrade: string | null
   readonly runs: number
+  /** The API's base URL (ending in `/api`) as the monitor's creator reached it: the alerts' links. */
+  readonly baseUrl: string
 }
 
 export interface MonitorState {
@@ -72,7 +74,8 @@ const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
   nextDue: num(r.next_due)!,
   lastRunAt: num(r.last_run_at),
   lastGrade: (r.last_grade as string | null) ?? null,
-  runs: num(r.runs) ?? 0
+  runs: num(r.runs) ?? 0,
+  baseUrl: String(r.base_url)
 })
 
 const toAlert = (r: Record<string, unknown>): AlertRow => ({
@@ -114,7 +117,8 @@ export const ensureMonitorTables = Effect.gen(function* () {
     runs INTEGER NOT NULL DEFAULT 0,
     last_scan TEXT,
     last_scanned_at BIGINT,
-    warned TEXT NOT NULL DEFAULT '[]'
+    warned TEXT NOT NULL DEFAULT '[]',
+    base_url TEXT NOT NULL
   )`
   yield* sql`CREATE TABLE IF NOT EXISTS monitor_runs (
     monitor_id TEXT NOT NULL,
@@ -149,6 +153,7 @@ export const ensureMonitorTables = Effect.gen(function* () {
 
 export const insertMonitor = (m: {
   readonly id: string
+  readonly baseUrl: string
   readonly domain: string
   readonly everyMs: number
   readonly channels: ReadonlyArray<Channel>
@@ -158,8 +163,9 @@ export const insertMonitor = (m: {
   Effect.flatMap(
     SqlClient.SqlClient,
     (sql) =>
-      sql`INSERT INTO monitors (id, domain, every_ms, channels, created_at, next_due)
-          VALUES (${m.id}, ${m.domain}, ${m.everyMs}, ${JSON.stringify(m.channels)}, ${m.createdAt}, ${m.nextDue})`
+      sql`INSERT INTO monitors (id, domain, every_ms, channels, created_at, next_due, base_url)
+          VALUES (${m.id}, ${m.domain}, ${m.everyMs}, ${JSON.stringify(m.channels)}, ${m.createdAt}, ${m.nextDue},
+            ${m.baseUrl})`
   )
 
 /** A monitor that has not been deleted. */
@@ -235,15 +241,8 @@ export const alertIdsOfRun = (monitorId: string, dueAt: number) =>
     (rows) => rows.map((r) => String(r.id))
   )
 
-/**
- * A run's outcome, in one transaction: the run finished, the monitor's state moved on (only if this
- * scan is newer than the one it holds: a manual run and a scheduled one may overlap), its alerts
- * recorded as pending.
- */
-export const finishRun = (run: {
-  readonly monitorId: string
-  readonly dueAt: number
-  readonly nowMs: number
+/** What a run writes: the new state, and its alerts (to be recorded as pending). */
+export interface RunOutcome {
   readonly scannedAt: number
   readonly grade: string | null
   readonly scanJson: string
@@ -251,16 +250,41 @@ export const finishRun = (run: {
   readonly alerts: ReadonlyArray<
     Omit<AlertRow, "status" | "attempts" | "lastAttemptAt" | "deliveredAt" | "lastError">
   >
-}) =>
+}
+
+/**
+ * Settle a run in one transaction: read the monitor's state (the row locked on Postgres, so two
+ * overlapping runs of one monitor, a manual and a scheduled one, take turns), let `decide` judge
+ * the new scan against it, write the new state and the alerts, and mark the run finished. `decide`
+ * returns null to leave the state as it is (a scan that could not grade the domain says nothing
+ * about it). The state moves only to a newer scan. Returns the ids of the alerts written.
+ */
+export const settleRun = (
+  monitorId: string,
+  dueAt: number,
+  nowMs: number,
+  decide: (state: MonitorState) => RunOutcome | null
+) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql.withTransaction(
       Effect.gen(function* () {
-        yield* sql`UPDATE monitor_runs SET finished_at = ${run.nowMs}
-                   WHERE monitor_id = ${run.monitorId} AND due_at = ${run.dueAt}`
-        yield* sql`UPDATE monitors SET runs = runs + 1, last_run_at = ${run.nowMs}, last_grade = ${run.grade},
+        yield* sql.onDialectOrElse({
+          pg: () => sql`SELECT id FROM monitors WHERE id = ${monitorId} FOR UPDATE`,
+          orElse: () => Effect.void
+        })
+        const state = yield* monitorState(monitorId)
+        const run = decide(state)
+        yield* sql`UPDATE monitor_runs SET finished_at = ${nowMs}
+                   WHERE monitor_id = ${monitorId} AND due_at = ${dueAt}`
+        if (run === null) {
+          yield* sql`UPDATE monitors SET runs = runs + 1, last_run_at = ${nowMs} WHERE id = ${monitorId}`
+          return []
+        }
+        if (state.lastScannedAt !== null && state.lastScannedAt >= run.scannedAt) return []
+        yield* sql`UPDATE monitors SET runs = runs + 1, last_run_at = ${nowMs}, last_grade = ${run.grade},
                      last_scan = ${packScan(run.scanJson)}, last_scanned_at = ${run.scannedAt},
                      warned = ${JSON.stringify(run.warned)}
-                   WHERE id = ${run.monitorId} AND (last_scanned_at IS NULL OR last_scanned_at < ${run.scannedAt})`
+                   WHERE id = ${monitorId}`
         for (const a of run.alerts)
           yield* sql`INSERT INTO monitor_alerts (id, monitor_id, domain, due_at, created_at, channel, channel_type,
                        target, rules, summaries, body, status, attempts, next_attempt_at)
@@ -268,6 +292,7 @@ export const finishRun = (run: {
                        ${a.channelType}, ${a.target}, ${JSON.stringify(a.rules)}, ${JSON.stringify(a.summaries)},
                        ${a.body}, 'pending', 0, ${a.nextAttemptAt})
                      ON CONFLICT (id) DO NOTHING`
+        return run.alerts.map((a) => a.id)
       })
     )
   )
@@ -314,5 +339,12 @@ export const recordAttempt = (
           WHERE id = ${id} AND status = 'pending'`
   )
 
-/** Active monitors (for the start-up sweep that makes sure each has its next run scheduled). */
-export const activeMonitors = listMonitors
+/** Whether `domain` has a monitor (for the history's `HISTORY=monitored`). */
+export const isMonitored = (domain: string) =>
+  Effect.map(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) => sql`SELECT 1 AS one FROM monitors WHERE domain = ${domain} AND deleted_at IS NULL LIMIT 1`
+    ),
+    (rows) => rows.length > 0
+  )
