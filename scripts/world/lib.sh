@@ -88,10 +88,12 @@ step() {
 
 # --- freshness -----------------------------------------------------------------------------------
 # A world is stale when the code that built it differs from this checkout's: the fingerprint of
-# every file of scripts/world except the commands that only observe or stop a world. `up` writes
-# it, with where the world came from, to $WORLD/origin.env; `status` compares.
+# every file of scripts/world except the commands that only observe, stop or change a running world
+# (mutate changes one domain, recorded in $WORLD/mutations.json). `up` writes it, with where the
+# world came from, to $WORLD/origin.env; `status` compares.
 code_fingerprint() {
-  (cd "$WORLD_SCRIPTS" && find . -type f ! -name status ! -name down ! -name soak ! -name isolated -print0 |
+  (cd "$WORLD_SCRIPTS" && find . -type f ! -name status ! -name down ! -name soak ! -name isolated \
+    ! -name mutate ! -name mutate.mjs -print0 |
     LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 }
 

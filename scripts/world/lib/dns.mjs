@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto"
 import { BASE_TLDS, DNSBLS, INFRA } from "./model.mjs"
 import { fqdn, mkdirp, reverseName, run, txtStrings, write } from "./util.mjs"
 
-const SERIAL = 2026010100
+export const SERIAL = 2026010100
 /** The reverse zone of ::1 alone (RFC 3596 2.5), delegated straight from the root. */
 const V6_LOOPBACK_REVERSE = `1.${"0.".repeat(31)}ip6.arpa`
 const LAG_SERIAL = 2025120100
@@ -15,7 +15,7 @@ const NS_SET = ["ns1.dns-host.net.", "ns2.dns-host.net."]
 const TLD_NS = ["a.gtld-servers.net.", "b.gtld-servers.net."]
 
 /** Knot signing policies by scenario `dnssec` value (docs/world.md). */
-const POLICIES = {
+export const POLICIES = {
   ecdsa: { algorithm: "ecdsap256sha256", nsec3: { iterations: 0, salt: 0 } },
   "bogus-ds": { algorithm: "ecdsap256sha256", nsec3: { iterations: 0, salt: 0 } },
   "nsec3-legacy": { algorithm: "ecdsap256sha256", nsec3: { iterations: 10, salt: 8 } },
@@ -33,7 +33,7 @@ const substitute = (line, s) =>
     .replace(/\{domain\}/g, s.domain)
 
 /** The zone file body for one scenario (auto records first, then the scenario's own lines). */
-const scenarioZone = (s, extra, serial, records) => {
+export const scenarioZone = (s, extra, serial, records) => {
   const lines = [soa(s.domain, serial)]
   for (const ns of NS_SET) lines.push(`@ NS ${ns}`)
   if (s.web) {
@@ -65,7 +65,7 @@ const keymgr = (conf, zone, ...args) => run("keymgr", ["-c", conf, zone, ...args
  * cached beside the KASP database (deleted with it), which saves two keymgr runs per zone per boot.
  */
 const dsCache = new Map()
-const ensureKeys = (conf, zone, policy) => {
+export const ensureKeys = (conf, zone, policy) => {
   const cacheFile = join(conf, "..", "keys", "ds-cache.json")
   if (dsCache.size === 0 && existsSync(cacheFile))
     for (const [k, v] of Object.entries(JSON.parse(readFileSync(cacheFile, "utf8")))) dsCache.set(k, v)
@@ -91,7 +91,7 @@ const ensureKeys = (conf, zone, policy) => {
 }
 
 /** Pre-sign expired-sig style zones with ldns, validity in the past (2024-01). Returns DS lines. */
-const presignExpired = (dir, zone, text) => {
+export const presignExpired = (dir, zone, text) => {
   const kdir = join(dir, "ldns", zone)
   mkdirp(kdir)
   const keys = readdirSync(kdir).filter((f) => f.endsWith(".key"))
@@ -111,6 +111,10 @@ const presignExpired = (dir, zone, text) => {
   ]) // prettier-ignore
   return [run("ldns-key2ds", ["-n", "-2", join(kdir, ksk)]).trim()]
 }
+
+/** The DS records the parent publishes: bogus-ds keeps the key tag with a digest that matches no key. */
+export const publishedDs = (dnssec, ds) =>
+  dnssec === "bogus-ds" ? ds.map((l) => l.replace(/[0-9a-f]{64}$/i, randomBytes(32).toString("hex"))) : ds
 
 export const knotConf = (dir, zones, listen, policies) => {
   const out = [
@@ -145,14 +149,40 @@ export const knotConf = (dir, zones, listen, policies) => {
     }
   }
   out.push("zone:")
-  for (const z of zones) {
-    out.push(`  - domain: "${z.name}"`, `    file: "${z.file}"`)
-    if (z.policy) out.push("    dnssec-signing: on", `    dnssec-policy: ${z.policy}`)
-  }
+  for (const z of zones) out.push(...knotZoneEntry(z))
   return out.join("\n") + "\n"
 }
 
-const zoneFile = (name) => (name === "." ? "root.zone" : `${name.replace(/\.$/, "")}.zone`)
+/** A zone's entry in knot.conf: its file and, when signed, its policy. */
+export const knotZoneEntry = (z) => [
+  `  - domain: "${z.name}"`,
+  `    file: "${z.file}"`,
+  ...(z.policy ? ["    dnssec-signing: on", `    dnssec-policy: ${z.policy}`] : [])
+]
+
+/** The PTR record of an MX host's address, by its `ptr` (match, none or a host name). */
+export const ptrLines = (m) => {
+  const ptr = m.ptr ?? "match"
+  return ptr === "none" ? [] : [`${reverseName(m.addr)} PTR ${fqdn(ptr === "match" ? m.host : ptr)}`]
+}
+
+/** A listing of `ip` in DNSBL zone `bl` (RFC 5782): its return codes and the list's TXT reason. */
+export const dnsblLines = (bl, ip) => {
+  const name = ip.split(".").reverse().join(".")
+  return [...DNSBL_CODES[bl].map((code) => `${name} A ${code}`), `${name} TXT "${DNSBL_WHY[bl](ip)}"`]
+}
+const DNSBL_CODES = {
+  "zen.spamhaus.org": ["127.0.0.2", "127.0.0.4"],
+  "bl.spamcop.net": ["127.0.0.2"],
+  "b.barracudacentral.org": ["127.0.0.2"]
+}
+const DNSBL_WHY = {
+  "zen.spamhaus.org": (ip) => `https://www.spamhaus.org/query/ip/${ip}`,
+  "bl.spamcop.net": (ip) => `Blocked - see https://www.spamcop.net/bl.shtml?${ip}`,
+  "b.barracudacentral.org": (ip) => `http://www.barracudanetworks.com/reputation/?pr=1&ip=${ip}`
+}
+
+export const zoneFile = (name) => (name === "." ? "root.zone" : `${name.replace(/\.$/, "")}.zone`)
 
 /**
  * Write all zones and the Knot configs; returns { rootDs, zones } for the Unbound configs.
@@ -191,14 +221,7 @@ export const generateDns = (root, scenarios, extra) => {
     }
     write(join(dir, "zones", zoneFile(s.domain)), text)
     if (!signed.includes(s)) continue
-    const ds = ensureKeys(conf, s.domain, POLICIES[s.dnssec] ?? POLICIES.ecdsa)
-    // bogus-ds: keep the key tag, publish a digest that matches no key.
-    addDs(
-      s.tld,
-      s.dnssec === "bogus-ds"
-        ? ds.map((l) => l.replace(/[0-9a-f]{64}$/i, randomBytes(32).toString("hex")))
-        : ds
-    )
+    addDs(s.tld, publishedDs(s.dnssec, ensureKeys(conf, s.domain, POLICIES[s.dnssec] ?? POLICIES.ecdsa)))
   }
 
   for (const tld of tlds) {
@@ -238,11 +261,7 @@ export const generateDns = (root, scenarios, extra) => {
     `${reverseName("127.53.0.2")} PTR ns2.dns-host.net.`
   )
   for (const s of scenarios) {
-    for (const m of s.mx) {
-      const ptr = m.ptr ?? "match"
-      if (ptr === "none") continue
-      rev.push(`${reverseName(m.addr)} PTR ${fqdn(ptr === "match" ? m.host : ptr)}`)
-    }
+    for (const m of s.mx) rev.push(...ptrLines(m))
   }
   write(join(dir, "zones", zoneFile("127.in-addr.arpa")), rev.join("\n") + "\n")
   const rev6 = [soa(V6_LOOPBACK_REVERSE, SERIAL), ...NS_SET.map((n) => `@ NS ${n}`)]
@@ -252,23 +271,9 @@ export const generateDns = (root, scenarios, extra) => {
 
   // DNSBLs (RFC 5782): the test entry 127.0.0.2 plus every listed MX address, with real return codes.
   const listed = scenarios.flatMap((s) => s.mx.filter((m) => m.listed).map((m) => m.addr))
-  const codes = {
-    "zen.spamhaus.org": ["127.0.0.2", "127.0.0.4"],
-    "bl.spamcop.net": ["127.0.0.2"],
-    "b.barracudacentral.org": ["127.0.0.2"]
-  }
-  const why = {
-    "zen.spamhaus.org": (ip) => `https://www.spamhaus.org/query/ip/${ip}`,
-    "bl.spamcop.net": (ip) => `Blocked - see https://www.spamcop.net/bl.shtml?${ip}`,
-    "b.barracudacentral.org": (ip) => `http://www.barracudanetworks.com/reputation/?pr=1&ip=${ip}`
-  }
   for (const bl of DNSBLS) {
     const lines = [soa(bl, SERIAL), ...NS_SET.map((n) => `@ NS ${n}`)]
-    for (const ip of ["127.0.0.2", ...listed]) {
-      const name = ip.split(".").reverse().join(".")
-      for (const code of codes[bl]) lines.push(`${name} A ${code}`)
-      lines.push(`${name} TXT "${why[bl](ip)}"`)
-    }
+    for (const ip of ["127.0.0.2", ...listed]) lines.push(...dnsblLines(bl, ip))
     write(join(dir, "zones", zoneFile(bl)), lines.join("\n") + "\n")
   }
 
@@ -320,8 +325,11 @@ export const unboundConf = (dir, addrs, rootDs, stubs) => {
     "  val-bogus-ttl: 5",
     "  serve-expired: no",
     "  harden-below-nxdomain: yes",
+    // unbound-control over a socket of the world's own (no TCP port): scripts/world/mutate flushes
+    // a changed domain's names from the cache.
     "remote-control:",
-    "  control-enable: no"
+    "  control-enable: yes",
+    `  control-interface: "${dir}/unbound.ctl"`
   ]
   for (const s of stubs) out.push("stub-zone:", `  name: "${s.name}"`, `  stub-addr: ${s.addr}`)
   return out.join("\n") + "\n"

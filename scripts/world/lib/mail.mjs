@@ -94,14 +94,16 @@ export const postfixConfig = (root, hosts, extra = []) => {
     ...extra,
     ""
   ].join("\n")
-  const listeners = hosts.map((h) => {
-    const opts = [`-o myhostname=${h.host}`]
-    if (h.tls === "none") opts.push("-o smtpd_tls_security_level=none")
-    else opts.push("-o smtpd_tls_security_level=may", `-o smtpd_tls_chain_files=${h.key},${h.cert}`)
-    const addrs = [h.addr, ...(h.aaaa ? [`[${h.aaaa}]`] : [])]
-    return addrs.map((a) => `${a}:25 inet n - n - - smtpd\n  ${opts.join("\n  ")}`).join("\n")
-  })
-  return { main, master: [...listeners, SERVICES].join("\n") }
+  return { main, master: [...hosts.map(listeners), SERVICES].join("\n") }
+}
+
+/** The master.cf entries of one MX host: an smtpd on its address (and on [::1] with `aaaa`). */
+export const listeners = (h) => {
+  const opts = [`-o myhostname=${h.host}`]
+  if (h.tls === "none") opts.push("-o smtpd_tls_security_level=none")
+  else opts.push("-o smtpd_tls_security_level=may", `-o smtpd_tls_chain_files=${h.key},${h.cert}`)
+  const addrs = [h.addr, ...(h.aaaa ? [`[${h.aaaa}]`] : [])]
+  return addrs.map((a) => `${a}:25 inet n - n - - smtpd\n  ${opts.join("\n  ")}`).join("\n")
 }
 
 export const generatePostfix = (root, hosts) => {

@@ -65,17 +65,46 @@ export const synthetic = (n, scenarios) => {
     const template = byName.get(SYNTHETIC_TEMPLATES[(i - 1) % SYNTHETIC_TEMPLATES.length])
     if (!template) continue
     const domain = `synth-${String(i).padStart(5, "0")}.${tlds[(i - 1) % tlds.length]}`
-    const copy = replaceDomain(structuredClone(template), template.domain, domain)
-    copy.domain = domain
+    const copy = copyAs(template, domain)
     copy.about = `synthetic copy of ${template.domain}`
     copy.synthetic = true
     delete copy.lagging
-    // ::1 is one address: only the template may listen there (postfix picks no certificate by name).
-    if (copy.aaaa === "::1") delete copy.aaaa
-    for (const mx of copy.mx ?? []) if (mx.aaaa === "::1") delete mx.aaaa
     out.push(copy)
   }
   return out
+}
+
+/** `template` served under `domain`: every mention of its name replaced (synthetic copies, mutate). */
+export const copyAs = (template, domain) => {
+  const copy = replaceDomain(structuredClone(template), template.domain, domain)
+  copy.domain = domain
+  // ::1 is one address: only the template may listen there (postfix picks no certificate by name).
+  if (copy.aaaa === "::1") delete copy.aaaa
+  for (const mx of copy.mx ?? []) if (mx.aaaa === "::1") delete mx.aaaa
+  return copy
+}
+
+/** The ASCII form of a scenario's domain name (lower case, no trailing dot). */
+export const asciiDomain = (name) => {
+  const ascii = domainToASCII(name.toLowerCase().replace(/\.$/, ""))
+  if (!ascii) throw new Error(`invalid domain ${name}`)
+  return ascii
+}
+
+/**
+ * One scenario with its hosts' addresses: MX host j gets `mxAddr(j)`, the web host `webAddr()`.
+ * Host names become absolute ("@" is the domain itself, a trailing dot an outside name).
+ */
+export const placeScenario = (s, mxAddr, webAddr) => {
+  const tld = s.domain.split(".").pop()
+  const mx = (s.mx ?? []).map((m, j) => {
+    // "@" is the domain itself: with `implicit`, the host that receives mail with no MX record.
+    const host =
+      m.host === "@" ? s.domain : m.host.endsWith(".") ? m.host.slice(0, -1) : `${m.host}.${s.domain}`
+    return { pref: 10 * (j + 1), ...m, host, addr: mxAddr(j) }
+  })
+  const web = s.web ? { https: true, ...s.web, addr: webAddr() } : undefined
+  return { ...s, tld, mx, web }
 }
 
 /**
@@ -85,24 +114,50 @@ export const synthetic = (n, scenarios) => {
 export const plan = (scenarios) => {
   const byDomain = new Map()
   for (const s of scenarios) {
-    const ascii = domainToASCII(s.domain.toLowerCase().replace(/\.$/, ""))
-    if (!ascii) throw new Error(`invalid domain ${s.domain}`)
+    const ascii = asciiDomain(s.domain)
     byDomain.set(ascii, { ...s, unicode: s.domain, domain: ascii })
   }
   let mxCount = 0
   let webCount = 0
-  const at = (prefix, i) => `127.${prefix}.${Math.floor(i / 250)}.${(i % 250) + 1}`
-  const out = []
-  for (const s of byDomain.values()) {
-    const tld = s.domain.split(".").pop()
-    const mx = (s.mx ?? []).map((m, j) => {
-      // "@" is the domain itself: with `implicit`, the host that receives mail with no MX record.
-      const host =
-        m.host === "@" ? s.domain : m.host.endsWith(".") ? m.host.slice(0, -1) : `${m.host}.${s.domain}`
-      return { pref: 10 * (j + 1), ...m, host, addr: at(25, mxCount++) }
-    })
-    const web = s.web ? { https: true, ...s.web, addr: at(80, webCount++) } : undefined
-    out.push({ ...s, tld, mx, web })
-  }
-  return out
+  return [...byDomain.values()].map((s) =>
+    placeScenario(
+      s,
+      () => hostAddress(25, mxCount++),
+      () => hostAddress(80, webCount++)
+    )
+  )
 }
+
+/** The i-th host address of a range: 127.PREFIX.A.B, B in 1..250 (docs/world.md, "Address plan"). */
+export const hostAddress = (prefix, i) => `127.${prefix}.${Math.floor(i / 250)}.${(i % 250) + 1}`
+
+/**
+ * A scenario's manifest entry (docs/world.md, WORLD_MANIFEST): planned scenario `s`, its MX hosts
+ * with their certificate paths, and the DKIM private keys by `selector._domainkey.domain`.
+ */
+export const manifestEntry = (s, hosts, dkimKeys) => ({
+  domain: s.domain,
+  unicode: s.unicode,
+  about: s.about,
+  dnssec: s.dnssec ?? null,
+  synthetic: s.synthetic === true,
+  web: s.web ? { addr: s.web.addr, https: s.web.https !== false, server: s.web.server ?? "nginx" } : null,
+  mx: hosts.map((h) => ({
+    host: h.host,
+    implicit: h.implicit === true,
+    addr: h.addr,
+    aaaa: h.aaaa ?? null,
+    tls: h.tls,
+    ptr: h.ptr ?? "match",
+    listed: h.listed === true,
+    tlsa: h.tlsa ?? null,
+    server: h.server ?? "postfix",
+    cert: h.cert,
+    key: h.key
+  })),
+  dkim: (s.dkim ?? []).map((d) => ({
+    selector: d.selector,
+    key: d.key,
+    privateKey: dkimKeys[`${d.selector}._domainkey.${s.domain}`] ?? null
+  }))
+})

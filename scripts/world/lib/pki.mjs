@@ -88,6 +88,19 @@ export const ensureCert = (ca, id, names, kind) => {
   return { key, cert, spkiSha256: spkiSha256(readFileSync(cert, "utf8")) }
 }
 
+/**
+ * The certificate an MX host presents, by its TLS situation (docs/world.md, `mx[].tls`): `wrongname`
+ * is CA-issued for another name; `none` still gets one (its TLSA record may name it).
+ */
+export const ensureMxCert = (ca, m) => {
+  const tls = m.tls ?? "valid"
+  const names = tls === "wrongname" ? [`mail.some-other-name.net`] : [m.host]
+  return ensureCert(ca, `mx-${m.host}-${tls}`, names, tls === "none" || tls === "wrongname" ? "valid" : tls)
+}
+
+/** The web certificate of a domain: its apex and every name under it. */
+export const ensureWebCert = (ca, domain) => ensureCert(ca, `web-${domain}`, [domain, `*.${domain}`], "valid")
+
 /** SHA-256 of the certificate's SubjectPublicKeyInfo: the TLSA 3 1 1 association data (RFC 6698 2.1). */
 export const spkiSha256 = (pem) =>
   createHash("sha256")

@@ -117,6 +117,39 @@ export const special = (value) => {
   throw new Error(`unknown special file ${value}`)
 }
 
+/** Write the site of planned scenario `s` under nginx/www/<domain> (its generated pages and files). */
+export const writeSite = (dir, s) => {
+  const docroot = join(dir, "www", s.domain)
+  const files = { ...site(s.web.site, s.domain) }
+  for (const [path, body] of Object.entries(s.web.files ?? {})) files[path] = special(body)
+  for (const [path, body] of Object.entries(files)) write(join(docroot, path), body)
+}
+
+/**
+ * The nginx server blocks of planned scenario `s` (`cert`: { key, cert }): HTTPS with HTTP
+ * redirecting to it, or HTTP only.
+ */
+export const serverBlocks = (dir, s, cert) => {
+  const docroot = join(dir, "www", s.domain)
+  const names = (s.web.names ?? ["@"]).map((n) => (n === "@" ? s.domain : `${n}.${s.domain}`)).join(" ")
+  const headers = Object.entries(HEADER_SETS[s.web.headers ?? "none"] ?? {})
+    .map(([k, v]) => `    add_header ${k} "${v}" always;`)
+    .join("\n")
+  const body = `    server_name ${names};
+    root ${docroot};
+    index index.html;
+${headers}
+    location = /.well-known/mta-sts.txt { default_type text/plain; }
+    location / { try_files $uri $uri/ =404; }`
+  const listens = [`listen ${s.web.addr}:443 ssl;`]
+  if (s.aaaa === "::1") listens.push("listen [::1]:443 ssl;")
+  if (s.web.https === false) return [`server {\n    listen ${s.web.addr}:80;\n${body}\n}`]
+  return [
+    `server {\n    ${listens.join("\n    ")}\n    ssl_certificate ${cert.cert};\n    ssl_certificate_key ${cert.key};\n${body}\n}`,
+    `server {\n    listen ${s.web.addr}:80;\n    server_name ${names};\n    return 301 https://$host$request_uri;\n}`
+  ]
+}
+
 /** `webs`: planned scenarios with `web`, plus `certs[domain]` = { key, cert }. Returns the nginx dir. */
 export const generateNginx = (root, webs, certs) => {
   const dir = join(root, "nginx")
@@ -126,33 +159,8 @@ export const generateNginx = (root, webs, certs) => {
   const servers = []
   for (const s of webs) {
     if (s.web.server === "slow") continue
-    const docroot = join(dir, "www", s.domain)
-    const files = { ...site(s.web.site, s.domain) }
-    for (const [path, body] of Object.entries(s.web.files ?? {})) files[path] = special(body)
-    for (const [path, body] of Object.entries(files)) write(join(docroot, path), body)
-    const names = (s.web.names ?? ["@"]).map((n) => (n === "@" ? s.domain : `${n}.${s.domain}`)).join(" ")
-    const headers = Object.entries(HEADER_SETS[s.web.headers ?? "none"] ?? {})
-      .map(([k, v]) => `    add_header ${k} "${v}" always;`)
-      .join("\n")
-    const body = `    server_name ${names};
-    root ${docroot};
-    index index.html;
-${headers}
-    location = /.well-known/mta-sts.txt { default_type text/plain; }
-    location / { try_files $uri $uri/ =404; }`
-    const listens = [`listen ${s.web.addr}:443 ssl;`]
-    if (s.aaaa === "::1") listens.push("listen [::1]:443 ssl;")
-    if (s.web.https !== false) {
-      const c = certs[s.domain]
-      servers.push(
-        `server {\n    ${listens.join("\n    ")}\n    ssl_certificate ${c.cert};\n    ssl_certificate_key ${c.key};\n${body}\n}`
-      )
-      servers.push(
-        `server {\n    listen ${s.web.addr}:80;\n    server_name ${names};\n    return 301 https://$host$request_uri;\n}`
-      )
-    } else {
-      servers.push(`server {\n    listen ${s.web.addr}:80;\n${body}\n}`)
-    }
+    writeSite(dir, s)
+    servers.push(...serverBlocks(dir, s, certs[s.domain]))
   }
   // Workers run as root too: the checkout (and so the docroot) may sit under a private home directory.
   const conf = `user root;

@@ -1,0 +1,271 @@
+#!/usr/bin/env node
+// The generating half of scripts/world/mutate: rewrite one domain's part of a running world's files
+// so that it serves another scenario (or its own again), then print what must be reloaded, one
+// action a line, for the shell half to run under time limits:
+//   knot-conf | zone NAME | postfix | nginx | flush NAME | verify DOMAIN SIGNED
+//   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset)
+// Exit 2: a usage error, an unknown domain or scenario, or a scenario that cannot be moved.
+import { existsSync, readFileSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import {
+  asciiDomain,
+  copyAs,
+  DNSBLS,
+  hostAddress,
+  loadScenarioFile,
+  manifestEntry,
+  placeScenario,
+  synthetic
+} from "./lib/model.mjs"
+import { ensureCa, ensureMxCert, ensureVmc, ensureWebCert } from "./lib/pki.mjs"
+import { ensureDkim } from "./lib/dkim.mjs"
+import {
+  dnsblLines,
+  ensureKeys,
+  knotZoneEntry,
+  POLICIES,
+  presignExpired,
+  ptrLines,
+  publishedDs,
+  scenarioZone,
+  SERIAL,
+  zoneFile
+} from "./lib/dns.mjs"
+import { listeners } from "./lib/mail.mjs"
+import { serverBlocks, special, writeSite } from "./lib/web.mjs"
+import { reverseName, write } from "./lib/util.mjs"
+import {
+  isDsOf,
+  ownedBy,
+  replaceKnotZone,
+  replaceListeners,
+  replaceServerBlocks,
+  replaceZoneLines,
+  setRelayDomain,
+  soaSerial
+} from "./lib/edit.mjs"
+
+class UsageError extends Error {}
+
+/** { root, domain, target, reset, ttl } from the command line; target undefined with --reset. */
+const parseArgs = (args) => {
+  const out = { reset: false }
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    if (a === "--root") out.root = args[++i]
+    else if (a === "--as") out.target = args[++i]
+    else if (a === "--reset") out.reset = true
+    else if (a === "--ttl") {
+      out.ttl = Number(args[++i])
+      if (!Number.isInteger(out.ttl) || out.ttl < 1 || out.ttl > 86400)
+        throw new UsageError("--ttl takes a number of seconds, 1 to 86400")
+    } else if (!a.startsWith("-") && out.domain === undefined) out.domain = a
+    else throw new UsageError(`unknown argument ${a}`)
+  }
+  if (!out.root || !out.domain || (out.reset ? out.target !== undefined : !out.target))
+    throw new UsageError("usage: scripts/world/mutate DOMAIN (--as SCENARIO | --reset) [--ttl SECONDS]")
+  return out
+}
+
+const readJson = (path) => JSON.parse(readFileSync(path, "utf8"))
+const writeJson = (path, value) => write(path, JSON.stringify(value, null, 2) + "\n")
+
+/**
+ * The scenarios the world was built from: data/world/scenarios.json (written by gen.mjs), or, for a
+ * world built before that file existed, its code's scenarios.json plus its synthetic copies.
+ */
+const builtScenarios = (root, manifest) => {
+  let list
+  if (existsSync(join(root, "scenarios.json"))) list = loadScenarioFile(join(root, "scenarios.json"))
+  else {
+    const origin = existsSync(join(root, "origin.env")) ? readFileSync(join(root, "origin.env"), "utf8") : ""
+    const scripts = /^WORLD_SCRIPTS=(.*)$/m.exec(origin)?.[1] ?? new URL(".", import.meta.url).pathname
+    const base = loadScenarioFile(join(scripts, "scenarios.json"))
+    list = base.concat(synthetic(manifest.scenarios.filter((s) => s.synthetic).length, base))
+  }
+  const byDomain = new Map()
+  for (const s of list) byDomain.set(asciiDomain(s.domain), { ...s, domain: asciiDomain(s.domain) })
+  return byDomain
+}
+
+/** Why a scenario cannot be moved to another name, or undefined. */
+const unmovable = (s) =>
+  s.lagging
+    ? "its older zone version is served by the lagging name server, which mutate does not change"
+    : (s.mx ?? []).some((m) => m.server === "slow") || s.web?.server === "slow"
+      ? "its slow servers are node processes (slow.mjs) that mutate does not start"
+      : undefined
+
+const main = () => {
+  const { root, domain: domainArg, target, reset, ttl } = parseArgs(process.argv.slice(2))
+  const manifest = readJson(join(root, "manifest.json"))
+  const mutationsFile = join(root, "mutations.json")
+  const mutations = existsSync(mutationsFile) ? readJson(mutationsFile) : {}
+  const domain = asciiDomain(domainArg)
+  const current = manifest.scenarios.find((s) => s.domain === domain)
+  if (!current)
+    throw new UsageError(`${domain} is not a domain of this world (see ${join(root, "manifest.json")})`)
+  const original = mutations[domain]?.original ?? current
+  const scenarios = builtScenarios(root, manifest)
+  const own = scenarios.get(domain)
+  if (!own) throw new UsageError(`${domain}'s own scenario is unknown (the world did not record it)`)
+  const as = reset ? domain : asciiDomain(target)
+  const template = scenarios.get(as)
+  if (!template) throw new UsageError(`${as} is not a scenario of this world`)
+  for (const [name, s] of [
+    [domain, own],
+    [as, template]
+  ]) {
+    const why = unmovable(s)
+    if (why) throw new UsageError(`${name} cannot be ${name === domain ? "mutated" : "moved"}: ${why}`)
+  }
+
+  // The scenario under the domain's name, on the domain's own addresses (new ones from
+  // 127.25.250.x / 127.80.250.x when it needs more hosts than it had).
+  const def = as === domain ? structuredClone(own) : copyAs(template, domain)
+  if (as !== domain) def.about = `${domain} serving ${as}'s scenario: ${template.about ?? ""}`
+  def.synthetic = original.synthetic
+  const used = new Set(
+    manifest.scenarios
+      .filter((s) => s.domain !== domain)
+      .flatMap((s) => [...s.mx.map((m) => m.addr), ...(s.web ? [s.web.addr] : [])])
+  )
+  const spare = (prefix) => {
+    for (let i = 250 * 250; ; i++) {
+      const addr = hostAddress(prefix, i)
+      if (!used.has(addr)) return used.add(addr) && addr
+    }
+  }
+  const taken = (addr) => (addr && !used.has(addr) ? used.add(addr) && addr : undefined)
+  const s = placeScenario(
+    { ...def, unicode: original.unicode ?? domain },
+    (j) => taken(original.mx[j]?.addr) ?? spare(25),
+    () => taken(original.web?.addr) ?? spare(80)
+  )
+
+  // Certificates from the world CA for the new names and TLS situations, and DKIM keys.
+  const ca = ensureCa(root)
+  const spki = {}
+  const hosts = s.mx.map((m) => {
+    const c = ensureMxCert(ca, m)
+    spki[m.host] = c.spkiSha256
+    return { ...m, tls: m.tls ?? "valid", domain, key: c.key, cert: c.cert }
+  })
+  const dkim = ensureDkim(root, s)
+  s._dkim = dkim.records
+
+  const actions = []
+  const dnsDir = join(root, "dns")
+  const conf = join(dnsDir, "knot.conf")
+  const zonePath = (name) => join(dnsDir, "zones", zoneFile(name))
+  const edit = (path, change) => {
+    const before = readFileSync(path, "utf8")
+    const after = change(before)
+    if (after !== before) write(path, after)
+    return after !== before
+  }
+
+  // The zone, signed as the scenario says; a later serial, so no cache or secondary keeps the old.
+  const serial = Math.max(SERIAL, soaSerial(readFileSync(zonePath(domain), "utf8"))) + 1
+  // --ttl: the zone's default TTL, so that caches (the service's own too) hold its answers briefly.
+  const text = scenarioZone(s, { spki }, serial, s.records ?? []).replace(
+    /^\$TTL 300$/m,
+    `$TTL ${ttl ?? 300}`
+  )
+  const policy = POLICIES[s.dnssec] ? s.dnssec : undefined
+  let ds = []
+  if (s.dnssec === "expired") ds = presignExpired(dnsDir, domain, text)
+  else {
+    write(zonePath(domain), text)
+    if (policy) ds = publishedDs(s.dnssec, ensureKeys(conf, domain, POLICIES[policy]))
+  }
+  const confChanged = edit(conf, (t) =>
+    replaceKnotZone(t, domain, knotZoneEntry({ name: domain, file: zoneFile(domain), policy }))
+  )
+  const tldChanged = edit(zonePath(s.tld), (t) => replaceZoneLines(t, isDsOf(domain), ds))
+  // Signed: the zone first, then its DS; unsigned: the DS goes first (a DS without keys is bogus).
+  const zoneActions = [...(confChanged ? ["knot-conf"] : []), `zone ${domain}`]
+  const dsActions = tldChanged ? [`zone ${s.tld}`] : []
+  actions.push(...(ds.length > 0 ? [...zoneActions, ...dsActions] : [...dsActions, ...zoneActions]))
+
+  // Reverse DNS and the DNSBLs: the old addresses' entries out, the new ones' in.
+  const oldAddrs = current.mx.map((m) => m.addr)
+  const addrs = [...new Set([...oldAddrs, ...hosts.map((h) => h.addr)])]
+  const reverse = "127.in-addr.arpa"
+  if (
+    edit(zonePath(reverse), (t) =>
+      replaceZoneLines(t, ownedBy(addrs.map(reverseName)), hosts.flatMap(ptrLines))
+    )
+  )
+    actions.push(`zone ${reverse}`)
+  const blName = (ip) => ip.split(".").reverse().join(".")
+  for (const bl of DNSBLS) {
+    const listed = hosts.filter((h) => h.listed).flatMap((h) => dnsblLines(bl, h.addr))
+    if (edit(zonePath(bl), (t) => replaceZoneLines(t, ownedBy(addrs.map(blName)), listed)))
+      actions.push(`zone ${bl}`)
+  }
+
+  // Postfix: one smtpd per MX host address, with the host's name and certificate.
+  const postfixDir = join(root, "postfix")
+  const served = hosts.filter((h) => h.server !== "slow")
+  const gone = current.mx.flatMap((m) => [m.addr, ...(m.aaaa ? [`[${m.aaaa}]`] : [])])
+  const master = edit(join(postfixDir, "master.cf"), (t) => replaceListeners(t, gone, served.map(listeners)))
+  const mainCf = edit(join(postfixDir, "main.cf"), (t) => setRelayDomain(t, domain, served.length > 0))
+  if (master || mainCf) actions.push("postfix")
+
+  // nginx: the domain's server blocks and site.
+  const nginxDir = join(root, "nginx")
+  let blocks = []
+  rmSync(join(nginxDir, "www", domain), { recursive: true, force: true })
+  if (s.web) {
+    for (const [path, body] of Object.entries(s.web.files ?? {}))
+      if (body === "@vmc") s.web.files[path] = ensureVmc(ca, domain, special("@bimi-tiny-ps"))
+    writeSite(nginxDir, s)
+    blocks = serverBlocks(nginxDir, s, ensureWebCert(ca, domain))
+  }
+  const webAddrs = [current.web?.addr, s.web?.addr].filter((a) => a !== undefined)
+  if (edit(join(nginxDir, "nginx.conf"), (t) => replaceServerBlocks(t, webAddrs, blocks)))
+    actions.push("nginx")
+
+  // Caches: the domain's names (DS and keys included), the reverse names and DNSBL names touched.
+  actions.push(`flush ${domain}`)
+  for (const a of addrs) {
+    actions.push(`flush ${reverseName(a)}`)
+    for (const bl of DNSBLS) actions.push(`flush ${blName(a)}.${bl}.`)
+  }
+  actions.push(
+    `verify ${domain} ${s.dnssec === "bogus-ds" || s.dnssec === "expired" ? "bogus" : policy ? "secure" : "insecure"}`
+  )
+  for (const h of served) actions.push(`listen ${h.addr} 25`)
+  if (s.web && s.web.server !== "slow")
+    actions.push(`listen ${s.web.addr} ${s.web.https === false ? 80 : 443}`)
+  actions.push(
+    as === domain
+      ? `done ${domain} serves its own scenario${ttl === undefined ? "" : ` (TTL ${ttl} s)`}`
+      : `done ${domain} serves ${as}'s scenario (scripts/world/mutate ${domain} --reset restores it)`
+  )
+
+  // What was built: the manifest as the world now is, and the mutation (none after a reset).
+  const entry = manifestEntry(s, hosts, dkim.keys)
+  if (as !== domain) entry.mutatedAs = as
+  manifest.scenarios = manifest.scenarios.map((x) => (x.domain === domain ? entry : x))
+  manifest.zones = manifest.zones.map((z) => (z.name === domain ? { ...z, signed: Boolean(s.dnssec) } : z))
+  writeJson(join(root, "manifest.json"), manifest)
+  if (as === domain && ttl === undefined) delete mutations[domain]
+  else
+    mutations[domain] = {
+      as,
+      ...(ttl === undefined ? {} : { ttl }),
+      since: mutations[domain]?.as === as ? mutations[domain].since : new Date().toISOString(),
+      original
+    }
+  writeJson(mutationsFile, mutations)
+  process.stdout.write(actions.join("\n") + "\n")
+}
+
+try {
+  main()
+} catch (e) {
+  process.stderr.write(`world: ${e.message}\n`)
+  process.exit(e instanceof UsageError ? 2 : 1)
+}
