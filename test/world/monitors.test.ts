@@ -52,6 +52,8 @@ let hookServer: Server
 let relay: SMTPServer
 let service: ChildProcess | undefined
 let base = ""
+/** While true, the relay answers 451 to every message (a relay outage). */
+let relayDown = false
 
 beforeAll(async () => {
   mutate("--reset")
@@ -67,6 +69,11 @@ beforeAll(async () => {
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     onData(stream, _session, callback) {
+      if (relayDown) {
+        stream.resume()
+        stream.on("end", () => callback(Object.assign(new Error("try again later"), { responseCode: 451 })))
+        return
+      }
       simpleParser(stream).then(
         (mail) => {
           mails.push({
@@ -122,7 +129,7 @@ describe("a monitor on a domain that changes", () => {
     await listen(hookServer, hookPort)
     await listen(relay.server, smtpPort)
     base = `http://127.0.0.1:${port}`
-    service = await startService({
+    const env = {
       ...worldEnv(),
       ...UNLIMITED,
       HOST: "127.0.0.1",
@@ -132,8 +139,11 @@ describe("a monitor on a domain that changes", () => {
       MONITOR_MIN_INTERVAL: "PT5S",
       HTTP_ALLOWED_PORTS: `443,${hookPort}`,
       ALERT_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      ALERT_MAIL_FROM: "monitor@domain-audit.test"
-    })
+      ALERT_MAIL_FROM: "monitor@domain-audit.test",
+      ALERT_RETRY_BASE_MS: "1000",
+      ALERT_RETRY_MAX_MS: "2000"
+    }
+    service = await startService(env)
     const secret = `whsec_${randomBytes(32).toString("base64")}`
 
     // Refused: an interval under the minimum, a webhook in clear text outside ALLOW_TARGETS, a weak secret.
@@ -233,9 +243,40 @@ describe("a monitor on a domain that changes", () => {
     expect(alerts.map((a: { id: string }) => a.id)).toContain(hook!.headers["webhook-id"])
     expect(mail!.messageId).toContain(alerts.find((a: any) => a.channel.type === "email").id)
 
-    // Run now, then delete: 202, 204, and 404 after.
+    // The way back is a change too. With the relay down, the e-mail is retried; the service is
+    // killed while it is pending and started again: the delivery goes on and succeeds once.
+    relayDown = true
+    mutate("--reset")
     const ran = await fetch(`${base}/api/monitors/${monitor.id}/run`, { method: "POST" })
     expect(ran.status).toBe(202)
+    for (let i = 0; i < 240 && hooks.length < 2; i++) await sleep(250)
+    expect(hooks).toHaveLength(2)
+    const pending = async () =>
+      ((await getJson(`/api/monitors/${monitor.id}/alerts`)).alerts as Array<any>).find(
+        (a) => a.channel.type === "email" && a.id !== alerts.find((b: any) => b.channel.type === "email").id
+      )
+    let retried: any
+    for (let i = 0; i < 120; i++) {
+      retried = await pending()
+      if (retried?.attempts >= 2) break
+      await sleep(250)
+    }
+    expect(retried).toMatchObject({ status: "pending", lastError: expect.stringContaining("451") })
+    service.kill("SIGKILL")
+    await new Promise((resolve) => service!.once("exit", resolve))
+    relayDown = false
+    service = await startService(env)
+    for (let i = 0; i < 240 && mails.length < 2; i++) await sleep(250)
+    expect(mails).toHaveLength(2)
+    expect(mails[1]!.text).toMatch(/DMARC policy went from none to reject/)
+    const delivered = await pending()
+    expect(delivered.status).toBe("delivered")
+    expect(delivered.attempts).toBeGreaterThan(retried.attempts)
+    await sleep(3_000)
+    expect(mails).toHaveLength(2)
+    expect(hooks).toHaveLength(2)
+
+    // Delete: 204, and 404 after.
     expect((await fetch(`${base}/api/monitors/${monitor.id}`, { method: "DELETE" })).status).toBe(204)
     expect((await fetch(`${base}/api/monitors/${monitor.id}`)).status).toBe(404)
     expect((await fetch(`${base}/api/monitors/${monitor.id}`, { method: "DELETE" })).status).toBe(404)
