@@ -111,8 +111,8 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
           })
         yield* checkChannels(request.alerts)
         const now = yield* Clock.currentTimeMillis
-        // Spread over one interval: monitors created together do not scan together (the first,
-        // baseline run is now; the series follows from the random phase).
+        // Spread over one interval: monitors created together do not scan together. The first run
+        // is the baseline later runs are compared with (POST /monitors/{id}/run for one now).
         const firstDue = now + Math.floor((yield* Random.next) * every.ms)
         const id = `mon_${randomUUID().replaceAll("-", "")}`
         const row = {

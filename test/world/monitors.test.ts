@@ -188,7 +188,7 @@ describe("a monitor on a domain that changes", () => {
     expect(JSON.stringify(monitor)).not.toContain(secret)
     expect((await getJson("/api/monitors")).monitors.map((m: { id: string }) => m.id)).toContain(monitor.id)
 
-    // The baseline (the run at creation) and one scheduled run: nothing to alert about.
+    // The first run (the baseline) and the next: nothing to alert about.
     let state: any
     for (let i = 0; i < 240; i++) {
       state = await getJson(`/api/monitors/${monitor.id}`)
