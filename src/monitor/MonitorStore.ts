@@ -102,7 +102,24 @@ const toAlert = (r: Record<string, unknown>): AlertRow => ({
 export const packScan = (json: string) => gzipSync(json).toString("base64")
 export const unpackScan = (packed: string) => gunzipSync(Buffer.from(packed, "base64")).toString("utf8")
 
-export const ensureMonitorTables = Effect.gen(function* () {
+/**
+ * Create the tables if missing, each runner at start-up. On Postgres under a transaction-scoped
+ * advisory lock: runners starting together would otherwise race in `CREATE TABLE IF NOT EXISTS`,
+ * which Postgres does not serialise (jobs/Cluster.ts has the story).
+ */
+export const ensureMonitorTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql.withTransaction(
+    Effect.zipRight(
+      sql.onDialectOrElse({
+        pg: () => sql`SELECT pg_advisory_xact_lock(${0x646f6d63}, 1)`,
+        orElse: () => Effect.void
+      }),
+      createTables
+    )
+  )
+)
+
+const createTables = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE IF NOT EXISTS monitors (
     id TEXT PRIMARY KEY,

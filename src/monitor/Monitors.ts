@@ -181,6 +181,17 @@ export const MonitorWorkflowsLive = Layer.mergeAll(monitorRunLayer(startDelivery
   Layer.provideMerge(Layer.effectDiscard(ensureMonitorTables))
 )
 
+/**
+ * The workflows alone, on this process's cluster: for a process that joins the cluster as a runner
+ * without serving the API (the batch scanner's `--cluster`). Every runner must register them: the
+ * cluster may give any runner the shards that hold monitor runs, and a runner without the workflow
+ * fails their messages.
+ */
+export const MonitorWorkflowsOnCluster = MonitorWorkflowsLive.pipe(
+  Layer.provide(ClusterLive),
+  Layer.provide(Mailer.Default)
+)
+
 /** The Monitors service with its workflows, on this process's cluster (the one deep scans use). */
 export const MonitorsLive = Monitors.Default.pipe(
   Layer.provideMerge(MonitorWorkflowsLive),
