@@ -90,21 +90,31 @@ for (let i = 0; ; i++) {
 // Create the monitors, 16 requests at a time.
 const createdAt = Date.now()
 let next = 0
+let refused = 0
 await Promise.all(
   Array.from({ length: 16 }, async () => {
     for (let i = next++; i < count; i = next++) {
-      const r = await fetch(`${base}/monitors`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ domain: domains[i % domains.length], every: everyText, alerts: [] })
-      })
-      if (r.status !== 201) throw new Error(`POST /monitors answered ${r.status}: ${await r.text()}`)
+      for (;;) {
+        const r = await fetch(`${base}/monitors`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ domain: domains[i % domains.length], every: everyText, alerts: [] })
+        })
+        if (r.status === 201) break
+        // Shed while the process is busy scanning: wait as told, as a client should.
+        if (r.status === 503 || r.status === 429) {
+          refused++
+          await sleep(Number(r.headers.get("retry-after") ?? 1) * 1000)
+          continue
+        }
+        throw new Error(`POST /monitors answered ${r.status}: ${await r.text()}`)
+      }
     }
   })
 )
 const createMs = Date.now() - createdAt
 console.log(
-  `created ${count} monitors in ${(createMs / 1000).toFixed(1)} s (${Math.round((count / createMs) * 1000)}/s)`
+  `created ${count} monitors in ${(createMs / 1000).toFixed(1)} s (${Math.round((count / createMs) * 1000)}/s; ${refused} answers 503/429, retried)`
 )
 
 /** One row of a read-only query on a database file beside the running service (WAL allows it). */

@@ -125,7 +125,6 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
           baseUrl: request.baseUrl
         }
         yield* provide(insertMonitor(row))
-        yield* provide(MonitorRun.execute({ monitorId: id, dueAt: now, manual: true }, { discard: true }))
         yield* provide(
           MonitorRun.execute({ monitorId: id, dueAt: firstDue, manual: false }, { discard: true })
         )
