@@ -6,6 +6,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { AiApi } from "./api/Ai.ts"
 import { DnsApi } from "./api/Dns.ts"
 import { EmailApi } from "./api/Email.ts"
+import { HistoryApi } from "./api/History.ts"
 import { InternalError, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
 import { MiscApi } from "./api/Misc.ts"
 import { MonitorsApi } from "./api/Monitoring.ts"
@@ -22,6 +23,7 @@ export class Api extends HttpApi.make("domain-audit")
   .add(WebApi)
   .add(AiApi)
   .add(MiscApi)
+  .add(HistoryApi)
   .add(MonitorsApi)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)

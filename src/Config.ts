@@ -322,6 +322,8 @@ export const settings = Config.all({
   snapshotRateBurst: int("SNAPSHOT_RATE_BURST", 5),
   snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
   snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000),
+  // scan history (monitor/Histories.ts, docs/monitoring.md): every fresh full scan, or monitored domains' only
+  history: Config.literal("all", "monitored")("HISTORY").pipe(Config.withDefault("all" as const)),
   // monitors and alerts (monitor/, docs/monitoring.md)
   monitorMinIntervalMs: Config.string("MONITOR_MIN_INTERVAL").pipe(
     Config.withDefault("PT15M"),

@@ -13,25 +13,38 @@ import { HealthPortLive } from "./http/edge/HealthPort.ts"
 import { Limits } from "./http/edge/Limits.ts"
 import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
-import { MonitorsLive } from "./monitor/Monitors.ts"
+import { MonitoredDomainsLive, MonitorsLive } from "./monitor/Monitors.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { Snapshots } from "./report/Snapshots.ts"
-import { ScanHistory } from "./scan/ScanHistory.ts"
 import { ScanNetLive } from "./scan/ScanLive.ts"
 import { Scans } from "./scan/Scans.ts"
 import { HallOfFameStore } from "./store/HallOfFame.ts"
+import { Histories } from "./monitor/Histories.ts"
+import { ScanHistoryWithChain } from "./monitor/HistoryHook.ts"
+import { HistoryStore } from "./monitor/HistoryStore.ts"
 import { SqlLive } from "./store/Sql.ts"
 
 /**
+ * Each domain's history of fresh full scans (docs/monitoring.md). `MonitoredDomains` says which
+ * domains `HISTORY=monitored` keeps: the monitors' lookup where they run, none otherwise.
+ */
+export const HistoriesLive = Histories.Default.pipe(
+  Layer.provide([HistoryStore.Default, MonitoredDomainsLive])
+)
+
+/** Where every fresh full scan is reported: the hall of fame and the domain's history. */
+export const ScanHistoryLive = ScanHistoryWithChain.pipe(Layer.provide(HistoriesLive))
+
+/**
  * The outside world as services (DESIGN.md "one door to the network"), built once for all groups,
- * and what scans over it. Full scans report to the real ScanHistory (the hall of fame's record),
- * which needs the database.
+ * and what scans over it. Full scans report to the real ScanHistory (the hall of fame's record and
+ * the domain's history), which needs the database.
  */
 export const ScanServicesLive = Layer.mergeAll(
   CspScanner.Default,
-  Scans.Default.pipe(Layer.provide(ScanHistory.Live)),
+  Scans.Default.pipe(Layer.provide(ScanHistoryLive)),
   EmailChecks.Default
 ).pipe(Layer.provideMerge(ScanNetLive))
 
@@ -48,8 +61,9 @@ export const ServicesLive = Layer.merge(JobsLive, MonitorsLive).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       ScanServicesLive,
-      ScanHistory.Live,
+      ScanHistoryLive,
       HallOfFameStore.Default,
+      HistoriesLive,
       AiModel.Default,
       Snapshots.Default.pipe(Layer.provideMerge(SnapshotStore.Default)),
       HealthLive,

@@ -28,6 +28,11 @@ const lines = [
   `WORLD_LAG_AUTH_DNS=${q(m.infra.knotLag)}`,
   `WORLD_LAGGING_RESOLVER=${q(m.infra.lagging.addr)}`,
   `WORLD_MANIFEST=${q(join(m.root, "manifest.json"))}`,
-  `WORLD_ROOT_ANCHOR=${q(join(m.root, "root-anchor.ds"))}`
+  `WORLD_ROOT_ANCHOR=${q(join(m.root, "root-anchor.ds"))}`,
+  "# The world's mailbox: its SMTP relay (port 25, no STARTTLS) takes mail for any address at the",
+  "# domain into one Maildir (a message a file in WORLD_MAILBOX_DIR/new, with a Delivered-To header).",
+  `WORLD_MAIL_RELAY=${q(m.infra.mailbox.relay)}`,
+  `WORLD_MAILBOX_DOMAIN=${q(m.infra.mailbox.domain)}`,
+  `WORLD_MAILBOX_DIR=${q(join(m.root, "postfix", "mail", "inbox"))}`
 ]
 process.stdout.write(lines.join("\n") + "\n")

@@ -5,7 +5,7 @@
 //   knot-conf | zone NAME | postfix | nginx | flush NAME | verify DOMAIN SIGNED
 //   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset)
 // Exit 2: a usage error, an unknown domain or scenario, or a scenario that cannot be moved.
-import { existsSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import {
   asciiDomain,
@@ -33,7 +33,7 @@ import {
 } from "./lib/dns.mjs"
 import { listeners } from "./lib/mail.mjs"
 import { serverBlocks, special, writeSite } from "./lib/web.mjs"
-import { reverseName, write } from "./lib/util.mjs"
+import { reverseName } from "./lib/util.mjs"
 import {
   isDsOf,
   ownedBy,
@@ -68,7 +68,12 @@ const parseArgs = (args) => {
 }
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"))
-const writeJson = (path, value) => write(path, JSON.stringify(value, null, 2) + "\n")
+/** Written whole, then renamed: servers and tests may read a file while a mutate runs. */
+const replaceFile = (path, text) => {
+  writeFileSync(`${path}.tmp`, text)
+  renameSync(`${path}.tmp`, path)
+}
+const writeJson = (path, value) => replaceFile(path, JSON.stringify(value, null, 2) + "\n")
 
 /**
  * The scenarios the world was built from: data/world/scenarios.json (written by gen.mjs), or, for a
@@ -161,7 +166,7 @@ const main = () => {
   const edit = (path, change) => {
     const before = readFileSync(path, "utf8")
     const after = change(before)
-    if (after !== before) write(path, after)
+    if (after !== before) replaceFile(path, after)
     return after !== before
   }
 
@@ -176,7 +181,7 @@ const main = () => {
   let ds = []
   if (s.dnssec === "expired") ds = presignExpired(dnsDir, domain, text)
   else {
-    write(zonePath(domain), text)
+    replaceFile(zonePath(domain), text)
     if (policy) ds = publishedDs(s.dnssec, ensureKeys(conf, domain, POLICIES[policy]))
   }
   const confChanged = edit(conf, (t) =>

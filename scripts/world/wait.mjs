@@ -87,6 +87,12 @@ if (phase === "knot") {
       else checks.push([`postfix ${mx.host} ${mx.addr}`, "postfix", () => banner(mx.addr, 25, "220 ")])
     }
   }
+  if (m.infra.mailbox)
+    checks.push([
+      `postfix mailbox relay ${m.infra.mailbox.relay}`,
+      "postfix",
+      () => banner(m.infra.mailbox.relay, 25, "220 ")
+    ])
 }
 
 // A synthetic world has hundreds of listeners: name the first few, count the rest.

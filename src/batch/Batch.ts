@@ -19,6 +19,7 @@ import { parseLine } from "./Lines.ts"
 import { Progress, type ProgressSink } from "./Progress.ts"
 import { type BatchRecord, csvHeader, formatRecord, isFailure, unansweredRecords } from "./Record.ts"
 import { readWritten, type ResumeError } from "./Resume.ts"
+import { comparedLine, readPrevious } from "./Compare.ts"
 import { interruptedText, standardFiles } from "./ResumeCommand.ts"
 import { type BatchSummary, summaryText, Tally } from "./Summary.ts"
 
@@ -97,6 +98,8 @@ export const runBatch = <R>(
     }
 
     const output = yield* openOutput(options.out)
+    const previous = options.compare ? yield* readPrevious(options.compare) : undefined
+    if (previous !== undefined) yield* Effect.addFinalizer(() => Effect.sync(() => previous.close()))
     const rejects = options.rejects ? yield* openOutput(options.rejects, false) : undefined
     if (!written.hasHeader) yield* output.write(csvHeader())
 
@@ -134,7 +137,9 @@ export const runBatch = <R>(
       }),
       Stream.runForEach((record) =>
         Effect.zipRight(
-          output.write(formatRecord(options.format, record)),
+          output.write(
+            previous === undefined ? formatRecord(options.format, record) : comparedLine(record, previous)
+          ),
           Effect.sync(() => {
             progress.record(outcomeOf(record))
             tally.add(record)

@@ -21,6 +21,8 @@ export interface BatchOptions {
   readonly quiet: boolean
   /** Submit each domain to the cluster of CLUSTER_DATABASE_URL instead of scanning in this process. */
   readonly cluster: boolean
+  /** An earlier JSONL output: each record gains the changes since that file's record of its domain. */
+  readonly compare?: string | undefined
 }
 
 export const DEFAULT_CONCURRENCY = 50
@@ -39,6 +41,8 @@ options:
   -c, --concurrency N     scans in flight at once, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})
       --rejects FILE      also list the invalid lines in FILE (line number, text, reason; tab-separated)
   -q, --quiet             no progress and no per-line reports on stderr, only the summary
+      --compare FILE      an earlier JSONL output: each record gains "changes", what changed since
+                          FILE's record of the domain (null when it has none); JSONL only
       --cluster           submit each domain to the cluster of CLUSTER_DATABASE_URL (this process
                           joins it as one runner: set RUNNER_HOST/RUNNER_PORT; docs/cluster.md)
   -h, --help              this text
@@ -66,6 +70,7 @@ export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, str
         rejects: { type: "string" },
         quiet: { type: "boolean", short: "q" },
         cluster: { type: "boolean" },
+        compare: { type: "string" },
         help: { type: "boolean", short: "h" }
       }
     })
@@ -91,6 +96,10 @@ export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, str
     )
   if (values.out !== undefined && values.out === values.rejects)
     return Either.left("--out and --rejects must be different files")
+  if (values.compare !== undefined && format !== "jsonl")
+    return Either.left("--compare adds the changes to JSONL records: use --format jsonl")
+  if (values.compare !== undefined && (values.compare === values.out || values.compare === "-"))
+    return Either.left("--compare takes an earlier output file, not this run's output or stdin")
   if (values.out === "-") return Either.left("--out takes a file; leave it out to write to stdout")
   return Either.right({
     _tag: "Run",
@@ -101,7 +110,8 @@ export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, str
       concurrency,
       rejects: values.rejects,
       quiet: values.quiet ?? false,
-      cluster: values.cluster ?? false
+      cluster: values.cluster ?? false,
+      compare: values.compare
     }
   })
 }

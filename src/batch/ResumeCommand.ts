@@ -53,7 +53,8 @@ export const resumeCommand = (
     String(options.concurrency),
     ...(options.rejects ? ["--rejects", options.rejects] : []),
     ...(options.quiet ? ["--quiet"] : []),
-    ...(options.cluster ? ["--cluster"] : [])
+    ...(options.cluster ? ["--cluster"] : []),
+    ...(options.compare ? ["--compare", options.compare] : [])
   ]
   const stdin =
     options.input !== "-"

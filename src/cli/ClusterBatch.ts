@@ -7,7 +7,7 @@ import { batchId, onCluster } from "../batch/OnCluster.ts"
 import { multiRunner } from "../jobs/Cluster.ts"
 import { JobsLive } from "../jobs/DeepScans.ts"
 import { MonitorWorkflowsOnCluster } from "../monitor/Monitors.ts"
-import { ScanHistory } from "../scan/ScanHistory.ts"
+import { ScanHistoryLive } from "../Layers.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
 import { SqlLive } from "../store/Sql.ts"
 
@@ -17,7 +17,7 @@ import { SqlLive } from "../store/Sql.ts"
  * process's database as every fresh scan is).
  */
 const RunnerLive = Layer.merge(JobsLive, MonitorWorkflowsOnCluster).pipe(
-  Layer.provide(ScanHistory.Live),
+  Layer.provide(ScanHistoryLive),
   Layer.provide(SqlLive),
   Layer.provide(ScanNetLive)
 )

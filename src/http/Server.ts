@@ -18,6 +18,7 @@ import { edge } from "./edge/Edge.ts"
 import { Health, type HealthAnswer } from "./edge/Health.ts"
 import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
+import { HistoryHandlers } from "./handlers/HistoryHandlers.ts"
 import { MiscHandlers } from "./handlers/MiscHandlers.ts"
 import { MonitorHandlers } from "./handlers/MonitorHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
@@ -38,6 +39,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     WebHandlers,
     AiHandlers,
     MiscHandlers,
+    HistoryHandlers,
     MonitorHandlers
   ])
 )

@@ -19,6 +19,7 @@ import { parseAllowList } from "../records/IpAddress.ts"
 import { ClusterLive } from "../jobs/Cluster.ts"
 import { AlertDeliveryLive, startDelivery } from "./AlertDelivery.ts"
 import type { Alert, Channel, Monitor } from "./MonitorModel.ts"
+import { MonitoredDomains } from "./MonitoredDomains.ts"
 import { MonitorRun, monitorRunLayer } from "./MonitorRun.ts"
 import {
   type AlertRow,
@@ -26,6 +27,7 @@ import {
   ensureMonitorTables,
   getMonitor,
   insertMonitor,
+  isMonitored,
   listAlerts,
   listMonitors,
   type MonitorRow
@@ -190,6 +192,24 @@ export const MonitorWorkflowsOnCluster = MonitorWorkflowsLive.pipe(
   Layer.provide(ClusterLive),
   Layer.provide(Mailer.Default)
 )
+
+/**
+ * Which domains have a monitor, for `HISTORY=monitored`: read from the monitors' table in the
+ * cluster's database, so every runner answers alike. A failed read answers false (logged): the
+ * scan is then not kept, never the scan failed.
+ */
+export const MonitoredDomainsLive = Layer.effect(
+  MonitoredDomains,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    isMonitored: (domain: string) =>
+      isMonitored(domain).pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logError(`could not tell whether ${domain} is monitored`, cause), false)
+        )
+      )
+  }))
+).pipe(Layer.provide(Layer.effectDiscard(ensureMonitorTables)), Layer.provide(ClusterLive))
 
 /** The Monitors service with its workflows, on this process's cluster (the one deep scans use). */
 export const MonitorsLive = Monitors.Default.pipe(

@@ -11,6 +11,7 @@ import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
+import { historyMigrations } from "./HistoryTable.ts"
 
 export const migrations = {
   "0001_meta": Effect.gen(function* () {
@@ -56,7 +57,8 @@ export const migrations = {
       WHEN NOT EXISTS (SELECT 1 FROM report_snapshot_removal WHERE snapshot_id = OLD.id)
       BEGIN SELECT RAISE(ABORT, 'report snapshots are immutable: removal needs the logged operator command'); END`
   }),
-  ...hallOfFameMigrations
+  ...hallOfFameMigrations,
+  ...historyMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */

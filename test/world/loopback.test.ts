@@ -128,6 +128,14 @@ describe("no world server uses the machine's resolver", () => {
     expect(loopback.auditPostfix(main.replace("relay_transport = discard:x", ""), "").join()).toMatch(
       /relay_transport/
     )
+    // virtual(8) delivers the mailbox's mail into files; as the relay transport it would look up MX.
+    const ok = main + "\nsmtpd_peername_lookup = no\n"
+    expect(
+      loopback.auditPostfix(ok.replace("virtual_transport = discard:x", "virtual_transport = virtual"), "")
+    ).toEqual([])
+    expect(
+      loopback.auditPostfix(ok.replace("relay_transport = discard:x", "relay_transport = virtual"), "").join()
+    ).toMatch(/relay_transport = virtual would deliver/)
     const leakyMaster =
       "127.25.0.1:25 inet n - n - - smtpd\n  -o smtpd_peername_lookup=yes\nsmtp unix - - n - - smtp\n"
     expect(loopback.auditPostfix(main + "\nsmtpd_peername_lookup = no\n", leakyMaster)).toHaveLength(2)

@@ -7,7 +7,7 @@
  * mutation touches no other domain's entries and `--reset` gives back every file (byte for byte,
  * but for where the domain's own entries stand in the files all domains share).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawnSync } from "node:child_process"
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
@@ -61,6 +61,11 @@ const dmarcAndDnssec = (d: string) =>
   )
 
 describe("scripts/world/mutate on the running world", () => {
+  // Whatever fails, the domain serves its own scenario again afterwards.
+  afterAll(() => {
+    if (domain !== undefined) mutate(domain, "--reset")
+  })
+
   it("the world has a synthetic copy of perfect.com to mutate (globalSetup starts --synthetic 200)", () => {
     expect(domain).toBeDefined()
   })
@@ -124,6 +129,23 @@ describe("scripts/world/mutate on the running world", () => {
     expect(mutate(d, "--reset").status).toBe(0)
     const trusted = await ask((get) => get(`/api/email/smtp-tls?domain=${d}`))
     expect(trusted.servers[0]).toMatchObject({ host: `mx.${d}`, trusted: true, certificateValid: true })
+  }, 300_000)
+
+  it("with --ttl, a service that keeps running sees the change once the short TTL has passed", async () => {
+    const d = domain!
+    // Short TTLs before the service first asks: its DNS cache keeps answers for their TTL.
+    expect(mutate(d, "--reset", "--ttl", "2").status).toBe(0)
+    const [before, after] = await ask((get) =>
+      Effect.gen(function* () {
+        const before = yield* get(`/api/email/dmarc?domain=${d}`)
+        expect(yield* Effect.sync(() => mutate(d, "--as", "dmarc-none.com", "--ttl", "2").status)).toBe(0)
+        yield* Effect.sleep("3 seconds")
+        return [before, yield* get(`/api/email/dmarc?domain=${d}`)] as const
+      })
+    )
+    expect(before.policy).toBe("reject")
+    expect(after.policy).toBe("none")
+    expect(mutate(d, "--reset").status).toBe(0)
   }, 300_000)
 
   it("refuses, with exit 2 and a reason, what it cannot do", () => {

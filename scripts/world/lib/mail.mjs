@@ -1,9 +1,11 @@
 // Postfix: one instance (own config and queue directory under data/world/postfix) with one smtpd
 // listener per MX address, each with its own host name and TLS settings. Nothing is ever relayed:
 // every transport is `discard`, and mail is accepted only for the scenario domains.
+import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, lstatSync, rmSync, symlinkSync } from "node:fs"
+import { chownSync, existsSync, lstatSync, rmSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
+import { INFRA } from "./model.mjs"
 import { mkdirp, write } from "./util.mjs"
 
 /**
@@ -39,17 +41,24 @@ proxymap  unix  -       -       n       -       -       proxymap
 anvil     unix  -       -       n       -       1       anvil
 scache    unix  -       -       n       -       1       scache
 discard   unix  -       -       n       -       -       discard
+virtual   unix  -       n       n       -       -       virtual
 error     unix  -       -       n       -       -       error
 retry     unix  -       -       n       -       -       error
 postlog   unix-dgram n  -       n       -       1       postlogd
 `
 
+/** The uid and gid of the `postfix` user: the owner of the mailbox files virtual(8) writes. */
+export const postfixOwner = () => {
+  const id = (flag) => Number(execFileSync("id", [flag, "postfix"], { encoding: "utf8" }).trim())
+  return { uid: id("-u"), gid: id("-g") }
+}
+
 /**
  * main.cf and master.cf for `hosts`: [{ host, addr, tls: valid|expired|selfsigned|wrongname|none,
- * key, cert, domain }]; `extra` main.cf lines go last (they override). Pure: `generatePostfix`
- * writes them, test/world/loopback.test.ts audits them.
+ * key, cert, domain }]; `extra` main.cf lines go last (they override); `owner` owns the mailbox
+ * files. Pure: `generatePostfix` writes them, test/world/loopback.test.ts audits them.
  */
-export const postfixConfig = (root, hosts, extra = []) => {
+export const postfixConfig = (root, hosts, extra = [], owner = { uid: 100, gid: 100 }) => {
   const state = stateDir(root)
   const domains = [...new Set(hosts.map((h) => h.domain))]
   const main = [
@@ -69,7 +78,15 @@ export const postfixConfig = (root, hosts, extra = []) => {
     "default_transport = discard:the world never relays",
     "relay_transport = discard:the world never relays",
     "local_transport = discard:the world never delivers",
-    "virtual_transport = discard:the world never delivers",
+    // The world's mailbox (docs/world.md): mail for any address at mailbox.test goes into one
+    // Maildir under the state directory (virtual(8) adds a Delivered-To header naming the recipient;
+    // it allows no per-recipient regexp substitution), written by virtual(8), which resolves nothing.
+    `virtual_mailbox_domains = ${INFRA.mailbox.domain}`,
+    `virtual_mailbox_base = ${state}/mail`,
+    "virtual_mailbox_maps = static:inbox/",
+    `virtual_uid_maps = static:${owner.uid}`,
+    `virtual_gid_maps = static:${owner.gid}`,
+    "virtual_transport = virtual",
     "alias_maps =",
     "alias_database =",
     "local_recipient_maps =",
@@ -94,7 +111,9 @@ export const postfixConfig = (root, hosts, extra = []) => {
     ...extra,
     ""
   ].join("\n")
-  return { main, master: [...hosts.map(listeners), SERVICES].join("\n") }
+  // The mailbox's own listener, which mutate never touches; no STARTTLS (a relay on loopback).
+  const relay = `${INFRA.mailbox.relay}:25 inet n - n - - smtpd\n  -o myhostname=${INFRA.mailbox.host}\n  -o smtpd_tls_security_level=none`
+  return { main, master: [relay, ...hosts.map(listeners), SERVICES].join("\n") }
 }
 
 /** The master.cf entries of one MX host: an smtpd on its address (and on [::1] with `aaaa`). */
@@ -110,14 +129,16 @@ export const generatePostfix = (root, hosts) => {
   const dir = join(root, "postfix")
   const state = stateDir(root)
   mkdirp(dir)
-  for (const sub of ["log", "lib", "spool"]) {
+  const owner = postfixOwner()
+  for (const sub of ["log", "lib", "spool", "mail"]) {
     mkdirp(join(state, sub))
     link(join(state, sub), join(dir, sub))
   }
+  chownSync(join(state, "mail"), owner.uid, owner.gid)
   // WORLD_POSTFIX_MAIN_CF: main.cf lines to add (one a line), to try a setting without editing the
   // generator, or to make Postfix misbehave on purpose (test/world/lifecycle.test.ts).
   const extra = (process.env.WORLD_POSTFIX_MAIN_CF ?? "").split("\n").filter((line) => line.trim() !== "")
-  const { main, master } = postfixConfig(root, hosts, extra)
+  const { main, master } = postfixConfig(root, hosts, extra, owner)
   write(join(dir, "main.cf"), main)
   write(join(dir, "master.cf"), master)
   return dir

@@ -13,7 +13,9 @@ export const INFRA = {
     { addr: "127.53.2.3", name: "World Resolver New York", location: "New York", country: "US" },
     { addr: "127.53.2.4", name: "World Resolver Singapore", location: "Singapore", country: "SG" }
   ],
-  lagging: { addr: "127.53.2.9", name: "World Resolver Sydney (lagging)", location: "Sydney", country: "AU" }
+  lagging: { addr: "127.53.2.9", name: "World Resolver Sydney (lagging)", location: "Sydney", country: "AU" },
+  /** The world's mailbox: a Postfix listener that takes mail for any address at `domain` into files. */
+  mailbox: { relay: "127.25.255.1", host: "relay.mailbox.test", domain: "mailbox.test" }
 }
 
 export const BASE_TLDS = ["com", "net", "org", "nl", "de", "io"]

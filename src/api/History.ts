@@ -1,0 +1,87 @@
+/**
+ * The history group (docs/monitoring.md "History and evidence"): each domain's fresh full scans as
+ * a hash chain, one stored scan, the diff of two entries and the evidence over a period. The
+ * shapes are monitor/'s (Histories.ts, Evidence.ts).
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { HistoryEvidence } from "../monitor/Evidence.ts"
+import { HistoryDiff, HistoryList, HistoryScan } from "../monitor/Histories.ts"
+import { Format } from "./Common.ts"
+import { Domain } from "./Domain.ts"
+import { BadRequest, InternalError, NotFound } from "./Errors.ts"
+
+const Seq = Schema.NumberFromString.pipe(
+  Schema.int(),
+  Schema.between(1, Number.MAX_SAFE_INTEGER)
+).annotations({
+  description: "an entry's seq (1, 2, ...)"
+})
+
+const Instant = Schema.String.pipe(
+  Schema.filter(
+    (s) => /^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
+    {
+      message: () => "expected an RFC 3339 date-time (2026-01-31T12:00:00Z) or a date (2026-01-31)"
+    }
+  )
+)
+
+const DomainPath = Schema.Struct({ domain: Domain })
+
+export class HistoryApi extends HttpApiGroup.make("history")
+  .add(
+    HttpApiEndpoint.get("historyList", "/history/:domain")
+      .setPath(DomainPath)
+      .addSuccess(HistoryList)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "The domain's history: one entry per fresh full scan, oldest first, and whether the hash chain verifies (chainValid; invalidSeq names the first entry that does not)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("historyDiff", "/history/:domain/diff")
+      .setPath(DomainPath)
+      .setUrlParams(Schema.Struct({ from: Schema.optional(Seq), to: Schema.optional(Seq) }))
+      .addSuccess(HistoryDiff)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(InternalError)
+      .annotate(
+        OpenApi.Description,
+        "What changed from entry `from` to entry `to` (default: the last two), each change with a sentence for the domain's owner."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("historyEvidence", "/history/:domain/evidence")
+      .setPath(DomainPath)
+      .setUrlParams(
+        Schema.Struct({
+          from: Schema.optional(Instant),
+          to: Schema.optional(Instant),
+          format: Schema.optional(Format)
+        })
+      )
+      .addSuccess(HistoryEvidence)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(InternalError)
+      .annotate(
+        OpenApi.Description,
+        "Evidence over a period (default: from the first entry until now): the entries with their hashes, the share of the period each score record and NIS2 measure held pass, and the changes between. With format=markdown, as text/markdown."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("historyEntry", "/history/:domain/:seq")
+      .setPath(Schema.Struct({ domain: Domain, seq: Seq }))
+      .addSuccess(HistoryScan)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(InternalError)
+      .annotate(
+        OpenApi.Description,
+        "One entry with its stored scan, re-verified against the entry's content hash."
+      )
+  ) {}

@@ -1,0 +1,49 @@
+/**
+ * Handlers of the history group (monitor/Histories.ts): a history that is not there is a 404, a
+ * period that ends before it starts a 400, a stored scan that fails its integrity check a 500.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "../../Api.ts"
+import { BadRequest, InternalError, NotFound } from "../../api/Errors.ts"
+import { evidenceMarkdown } from "../../monitor/EvidenceMarkdown.ts"
+import { Histories } from "../../monitor/Histories.ts"
+
+const answered = <A, R>(
+  effect: Effect.Effect<
+    A,
+    | { _tag: "HistoryMissing"; message: string }
+    | { _tag: "HistoryRangeInvalid"; message: string }
+    | { _tag: "HistoryCorrupt"; message: string },
+    R
+  >
+) =>
+  Effect.catchAll(effect, (e) =>
+    Effect.fail(
+      e._tag === "HistoryMissing"
+        ? new NotFound({ error: e.message })
+        : e._tag === "HistoryRangeInvalid"
+          ? new BadRequest({ error: e.message })
+          : new InternalError({ error: e.message })
+    )
+  )
+
+export const HistoryHandlers = HttpApiBuilder.group(Api, "history", (handlers) =>
+  Effect.map(Histories, (histories) =>
+    handlers
+      .handle("historyList", ({ path }) => answered(histories.list(path.domain)))
+      .handle("historyEntry", ({ path }) => answered(histories.entry(path.domain, path.seq)))
+      .handle("historyDiff", ({ path, urlParams }) =>
+        answered(histories.diff(path.domain, urlParams.from, urlParams.to))
+      )
+      .handle("historyEvidence", ({ path, urlParams }) =>
+        Effect.map(answered(histories.evidence(path.domain, urlParams.from, urlParams.to)), (evidence) =>
+          urlParams.format === "markdown"
+            ? HttpServerResponse.text(evidenceMarkdown(evidence), {
+                contentType: "text/markdown; charset=utf-8"
+              })
+            : evidence
+        )
+      )
+  )
+)
