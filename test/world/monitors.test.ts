@@ -243,6 +243,11 @@ describe("a monitor on a domain that changes", () => {
     expect(alerts.map((a: { id: string }) => a.id)).toContain(hook!.headers["webhook-id"])
     expect(mail!.messageId).toContain(alerts.find((a: any) => a.channel.type === "email").id)
 
+    // Each run is a fresh full scan: it entered the domain's history, whose chain holds.
+    const history = await getJson(`/api/history/${domain}`)
+    expect(history.chainValid).toBe(true)
+    expect(history.entries.length).toBeGreaterThanOrEqual(2)
+
     // The way back is a change too. With the relay down, the e-mail is retried; the service is
     // killed while it is pending and started again: the delivery goes on and succeeds once.
     relayDown = true
