@@ -59,7 +59,7 @@ const checkChanges = (before: ScanScore, after: ScanScore): ReadonlyArray<Change
         before: then.status,
         after: now.status,
         severity,
-        summary: `${now.title} went from ${then.status} to ${now.status}.`
+        summary: `The "${now.title}" check went from ${then.status} to ${now.status}.`
       }
     ]
   })

@@ -1,11 +1,23 @@
 /**
  * The live network services a scan runs over (Resolver, Web, Smtp), as one layer: the server
- * (`Layers.ts`) and the batch scanner (`batch/`) build the same thing from here, so a scan from
- * either asks the world through the same doors with the same settings. Needs `AppConfig`.
+ * (`Layers.ts`), the batch scanner (`batch/`) and the library (`lib/`) build the same thing from
+ * here, so a scan from any of them asks the world through the same doors with the same settings.
+ * Needs `AppConfig`.
  */
 import { Layer } from "effect"
+import type { ConfigError } from "effect/ConfigError"
+import type { AppConfig } from "../Config.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 
-export const ScanNetLive = Layer.merge(Web.Default, Smtp.Default).pipe(Layer.provideMerge(Resolver.Default))
+/**
+ * The live HTTPS client and MX prober over `resolver`, and that resolver: they ask it for
+ * addresses, so every DNS question of a scan goes through the one resolver given.
+ */
+export const netLayer = <E, R>(
+  resolver: Layer.Layer<Resolver, E, R>
+): Layer.Layer<Resolver | Web | Smtp, E | ConfigError, R | AppConfig> =>
+  Layer.merge(Web.Default, Smtp.Default).pipe(Layer.provideMerge(resolver))
+
+export const ScanNetLive = netLayer(Resolver.Default)

@@ -106,6 +106,22 @@ const LABELS: Record<Grade, string> = {
   F: "Failing"
 }
 
+/**
+ * The grade scale, best first: each grade's label and the band of percentages it holds (SPEC). A+
+ * is A's band at 100 with no cap applied; a cap can lower any grade (docs/scoring.md).
+ */
+export const gradeScale: ReadonlyArray<{
+  readonly grade: Grade
+  readonly label: string
+  readonly minPercentage: number
+  readonly maxPercentage: number
+}> = [...ORDER].reverse().map((grade) => ({
+  grade,
+  label: LABELS[grade],
+  minPercentage: grade === "F" ? 0 : BAND_TOP[ORDER[gradeRank(grade) - 1]!] + 1,
+  maxPercentage: BAND_TOP[grade]
+}))
+
 /** The grade of a set of records: the band of the percentage, then the caps (docs/scoring.md). */
 export const gradeOf = (records: ReadonlyArray<CheckRecord>, percentage: number): GradeInfo => {
   const band = bandOf(percentage)

@@ -46,6 +46,7 @@ const ALL_FOLDERS = [
   "generate/",
   "http/",
   "jobs/",
+  "lib/",
   "mail/",
   "net/",
   "records/",
@@ -81,6 +82,11 @@ export const rules: ReadonlyArray<LayerRule> = [
     name: "nothing imports batch/ but the command line",
     from: everythingBut("batch/", "cli/", "main.ts"),
     forbidden: ["batch/"]
+  },
+  {
+    name: "nothing imports lib/: it is the package's public surface, over the engine the app runs",
+    from: everythingBut("lib/"),
+    forbidden: ["lib/"]
   },
   {
     name: "net/ imports nothing of ours but Config.ts and the pure grammars of records/",

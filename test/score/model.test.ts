@@ -1,51 +1,14 @@
 /** Property tests of the scoring model over generated check records. */
-import fc from "fast-check"
+import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { Categories } from "../../src/checks/Check.ts"
-import { catalogue, type IssueId, issueIds } from "../../src/score/Catalogue.ts"
-import { bandOf, type Grade, gradeRank, percentOf, type RecordStatus } from "../../src/score/Model.ts"
+import { catalogue, type IssueId } from "../../src/score/Catalogue.ts"
+import { scoredRecords } from "../../src/score/Arbitraries.ts"
+import { bandOf, type Grade, gradeRank, percentOf } from "../../src/score/Model.ts"
 import { type Scored, scored } from "../../src/score/Rules.ts"
 import { scoreRecords } from "../../src/score/Score.ts"
 
-const statuses: ReadonlyArray<RecordStatus> = ["pass", "partial", "fail", "not-applicable", "unknown"]
-
-const arbRecord = (i: number) =>
-  fc
-    .record({
-      category: fc.constantFrom(...Categories),
-      maxPoints: fc.integer({ min: 0, max: 8 }),
-      level: fc.constantFrom("required" as const, "recommended" as const, "info" as const),
-      critical: fc.boolean(),
-      status: fc.constantFrom(...statuses),
-      points: fc.integer({ min: -2, max: 10 }),
-      fatal: fc.boolean().map((b) => b && Math.random() < 0.2),
-      issues: fc.array(fc.constantFrom(...issueIds), { maxLength: 2 })
-    })
-    .map((r): Scored =>
-      scored(
-        {
-          id: `check.${i}`,
-          title: `Check ${i}`,
-          category: r.category,
-          maxPoints: r.maxPoints,
-          level: r.level,
-          critical: r.critical,
-          rule: "",
-          rank: 0
-        },
-        {
-          status: r.status,
-          points: r.points,
-          detail: "generated",
-          issues: r.issues as Array<IssueId>,
-          fatal: r.fatal && (r.status === "fail" || r.status === "partial")
-        }
-      )
-    )
-
-const arbRecords = fc
-  .integer({ min: 1, max: 24 })
-  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => arbRecord(i))))
+const arbRecords = scoredRecords
 const meta = { domain: "example.com", timestamp: "2026-01-01T00:00:00.000Z", cached: false }
 const run = (rs: ReadonlyArray<Scored>) => scoreRecords(rs, meta)
 const asPass = (r: Scored): Scored =>

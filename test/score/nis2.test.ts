@@ -3,43 +3,15 @@
  * a not-applicable measure never moves it, improving any evidence item never lowers it, and the
  * English and Dutch scorecards differ only in text.
  */
-import fc from "fast-check"
+import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { type IssueId, issueIds } from "../../src/score/Catalogue.ts"
-import { type CheckRecord, record, type RecordStatus } from "../../src/score/Model.ts"
+import { checkRecord } from "../../src/score/Arbitraries.ts"
+import { type CheckRecord, record } from "../../src/score/Model.ts"
 import { nis2FromRecords, type Nis2Scorecard, nis2Summary } from "../../src/score/Nis2.ts"
 import { evidenceCheckIds, MEASURES } from "../../src/score/Nis2Mapping.ts"
 import type { Lang } from "../../src/score/Nis2Text.ts"
 
-const statuses: ReadonlyArray<RecordStatus> = ["pass", "partial", "fail", "not-applicable", "unknown"]
-const ordinaryIssues = issueIds.filter((id) => id !== "dns_no_such_domain")
-
-const arbRecord = (id: string) =>
-  fc
-    .record({
-      maxPoints: fc.integer({ min: 1, max: 8 }),
-      critical: fc.boolean(),
-      status: fc.constantFrom(...statuses),
-      points: fc.integer({ min: 0, max: 8 }),
-      fatal: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
-      issues: fc.array(fc.constantFrom(...ordinaryIssues), { minLength: 1, maxLength: 2 })
-    })
-    .map((r): CheckRecord =>
-      record({
-        id,
-        title: id,
-        maxPoints: r.maxPoints,
-        level: "required",
-        critical: r.critical,
-        status: r.status,
-        points: r.points,
-        detail: "generated",
-        fatal: r.fatal && r.status === "fail",
-        issues: r.issues as Array<IssueId>
-      })
-    )
-
-const arbRecords = fc.tuple(...evidenceCheckIds.map(arbRecord))
+const arbRecords = fc.tuple(...evidenceCheckIds.map(checkRecord))
 const meta = { domain: "perfect.com", scannedAt: "2026-01-01T00:00:00.000Z", cached: false }
 const card = (rs: ReadonlyArray<CheckRecord>, lang: Lang = "en", measures = MEASURES) =>
   nis2FromRecords(rs, meta, lang, measures)

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ConfigProvider, Effect, Layer } from "effect"
+import { parseEnvText } from "../../src/lib/LibraryOptions.ts"
 
 /** This checkout's world.env. */
 export const OWN_WORLD_ENV_FILE = fileURLToPath(new URL("../../data/world/world.env", import.meta.url))
@@ -15,18 +16,7 @@ export const OWN_WORLD_ENV_FILE = fileURLToPath(new URL("../../data/world/world.
 export const WORLD_POINTER_FILE = join(tmpdir(), "domain-audit-world.path")
 
 /** Parse `KEY=value` lines (comments and blank lines skipped; a value may be single- or double-quoted). */
-export const parseEnvFile = (text: string): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const line of text.split("\n")) {
-    const trimmed = line.trim()
-    if (trimmed === "" || trimmed.startsWith("#")) continue
-    const eq = trimmed.indexOf("=")
-    if (eq <= 0) continue
-    const value = trimmed.slice(eq + 1).trim()
-    out[trimmed.slice(0, eq).trim()] = /^(['"]).*\1$/.test(value) ? value.slice(1, -1) : value
-  }
-  return out
-}
+export const parseEnvFile = (text: string): Record<string, string> => Object.fromEntries(parseEnvText(text))
 
 /** The world.env in use: WORLD_ENV_FILE if set, this checkout's, else the running world's. */
 export const worldEnvFile = (): string | undefined => {

@@ -1,0 +1,68 @@
+/**
+ * The Scanner as an Effect service: the engine the server, the batch and the command line run (the
+ * fiber graph of `scan/Scanner.ts` and the pure `score/`), behind a typed door for Effect programs.
+ * It adds nothing to a scan but the domain's normalisation (the API's own) and its score.
+ *
+ * - `Scanner.Default`: the live net services (Resolver, Web, Smtp) and AppConfig from the runtime's
+ *   ConfigProvider (the environment, unless `settingsLayer(options)` says otherwise).
+ * - `Scanner.DefaultWithoutDependencies`: needs `Resolver | Web | Smtp | AppConfig`, so a program
+ *   can give it a resolver (or web client) of its own; `netLayer(resolver)` builds the rest over it.
+ */
+import { Effect, Either, Layer, Schema } from "effect"
+import { AppConfig } from "../Config.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
+import { normaliseDomain } from "../records/DomainName.ts"
+import type { ScanContext } from "../scan/FactsLive.ts"
+import { netLayer, ScanNetLive } from "../scan/ScanLive.ts"
+import { scan } from "../scan/Scanner.ts"
+import { score, type ScanScore } from "../score/Score.ts"
+
+/** What was given is not a domain the scanner can scan; `message` says why (the API's words). */
+export class InvalidDomain extends Schema.TaggedError<InvalidDomain>()("InvalidDomain", {
+  input: Schema.String,
+  message: Schema.String
+}) {}
+
+/** A scan and its score: what `POST /api/scan` scores, with the checks' full results beside it. */
+export interface GradedScan {
+  /** The normalised domain (lower-case A-label, no trailing dot). */
+  readonly domain: string
+  readonly scan: ScanResult
+  readonly score: ScanScore
+}
+
+export interface ScanSettings {
+  /** Override `SCAN_DEADLINE_MS` for this scan. */
+  readonly deadlineMs?: number
+}
+
+/** The live net services, each reading AppConfig: what the server and the batch scan over. */
+export const NetLive = ScanNetLive
+
+export { netLayer }
+
+export class Scanner extends Effect.Service<Scanner>()("domain-audit/Scanner", {
+  effect: Effect.gen(function* () {
+    const context = yield* Effect.context<ScanContext>()
+    return {
+      /**
+       * Scans `input` (a domain, or a URL whose host is scanned) and scores it. Never fails for a
+       * slow or broken domain: what could not be answered is `unknown` in the result.
+       */
+      scan: (input: string, settings: ScanSettings = {}): Effect.Effect<GradedScan, InvalidDomain> =>
+        Either.match(normaliseDomain(input), {
+          onLeft: (message) => Effect.fail(new InvalidDomain({ input, message })),
+          onRight: (domain) =>
+            scan(domain, settings.deadlineMs === undefined ? {} : { deadlineMs: settings.deadlineMs }).pipe(
+              // no traces: the library exports none, and a span costs memory in every scan in flight
+              Effect.withTracerEnabled(false),
+              Effect.map((result): GradedScan => ({ domain, scan: result, score: score(result) })),
+              Effect.provide(context)
+            )
+        }),
+      /** The score of a scan (pure; `score` of the package). */
+      score
+    } as const
+  }),
+  dependencies: [NetLive.pipe(Layer.provideMerge(AppConfig.Default))]
+}) {}
