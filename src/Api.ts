@@ -9,6 +9,7 @@ import { EmailApi } from "./api/Email.ts"
 import { HistoryApi } from "./api/History.ts"
 import { InternalError, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
 import { MiscApi } from "./api/Misc.ts"
+import { MonitorsApi } from "./api/Monitoring.ts"
 import { ReportApi } from "./api/Report.ts"
 import { ReportsApi } from "./api/Inbound.ts"
 import { ScanApi } from "./api/Scan.ts"
@@ -26,6 +27,7 @@ export class Api extends HttpApi.make("domain-audit")
   .add(MiscApi)
   .add(HistoryApi)
   .add(ReportsApi)
+  .add(MonitorsApi)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)

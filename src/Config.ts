@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net"
 import { Config, ConfigError, Effect, Either, LogLevel, Redacted } from "effect"
+import { parseEvery } from "./records/IsoDuration.ts"
 
 /** A DNS server to ask: `address` is an IP literal, `port` usually 53. */
 export interface Upstream {
@@ -385,7 +386,22 @@ export const settings = Config.all({
   reportsSmtpPort: int("REPORTS_SMTP_PORT", 0),
   reportsSmtpHost: Config.string("REPORTS_SMTP_HOST").pipe(Config.withDefault("0.0.0.0")),
   reportsSmtpName: Config.string("REPORTS_SMTP_NAME").pipe(Config.withDefault("domain-audit.invalid")),
-  reportsDomains: list("REPORTS_DOMAINS", "").pipe(Config.map((ds) => ds.map((d) => d.toLowerCase())))
+  reportsDomains: list("REPORTS_DOMAINS", "").pipe(Config.map((ds) => ds.map((d) => d.toLowerCase()))),
+  // monitors and alerts (monitor/, docs/monitoring.md)
+  monitorMinIntervalMs: Config.string("MONITOR_MIN_INTERVAL").pipe(
+    Config.withDefault("PT15M"),
+    Config.mapOrFail((text) => {
+      const parsed = parseEvery(text)
+      return "ms" in parsed
+        ? Either.right(parsed.ms)
+        : Either.left(ConfigError.InvalidData(["MONITOR_MIN_INTERVAL"], parsed.error))
+    })
+  ),
+  alertSmtpUrl: Config.redacted("ALERT_SMTP_URL").pipe(Config.withDefault(Redacted.make(""))),
+  alertMailFrom: Config.string("ALERT_MAIL_FROM").pipe(Config.withDefault("domain-audit@localhost")),
+  alertRetryForMs: ms("ALERT_RETRY_FOR_MS", 86_400_000),
+  alertRetryBaseMs: ms("ALERT_RETRY_BASE_MS", 30_000),
+  alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

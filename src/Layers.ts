@@ -17,6 +17,7 @@ import { Traffic } from "./http/edge/Traffic.ts"
 export { Traffic }
 import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
+import { MonitoredDomainsLive, MonitorsLive } from "./monitor/Monitors.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
 import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
@@ -30,7 +31,6 @@ import { HallOfFameStore } from "./store/HallOfFame.ts"
 import { Histories } from "./monitor/Histories.ts"
 import { ScanHistoryWithChain } from "./monitor/HistoryHook.ts"
 import { HistoryStore } from "./monitor/HistoryStore.ts"
-import { MonitoredDomains } from "./monitor/MonitoredDomains.ts"
 import { SqlLive } from "./store/Sql.ts"
 
 /**
@@ -38,7 +38,7 @@ import { SqlLive } from "./store/Sql.ts"
  * domains `HISTORY=monitored` keeps: the monitors' lookup where they run, none otherwise.
  */
 export const HistoriesLive = Histories.Default.pipe(
-  Layer.provide([HistoryStore.Default, MonitoredDomains.None])
+  Layer.provide([HistoryStore.Default, MonitoredDomainsLive])
 )
 
 /** Where every fresh full scan is reported: the hall of fame and the domain's history. */
@@ -63,11 +63,15 @@ export const HealthLive = Health.Default.pipe(
   Layer.provide([SqlLive, AdmissionGate.Default, Limits.Default, Resolver.Default])
 )
 
-/** Every service the handlers call. Deep scans need the net services for their workflow. */
-export const ServicesLive = JobsLive.pipe(
+/**
+ * Every service the handlers call. Deep scans and monitors need the net services for their
+ * workflows; monitors report their scans to the history as every fresh full scan does.
+ */
+export const ServicesLive = Layer.merge(JobsLive, MonitorsLive).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       ScanServicesLive,
+      ScanHistoryLive,
       HallOfFameStore.Default,
       HistoriesLive,
       AiModel.Default,

@@ -6,7 +6,21 @@ import type { BatchOptions } from "../batch/Cli.ts"
 import { batchId, onCluster } from "../batch/OnCluster.ts"
 import { multiRunner } from "../jobs/Cluster.ts"
 import { JobsLive } from "../jobs/DeepScans.ts"
+import { MonitorWorkflowsOnCluster } from "../monitor/Monitors.ts"
+import { ScanHistoryLive } from "../Layers.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
+import { SqlLive } from "../store/Sql.ts"
+
+/**
+ * This process as a runner: the deep-scan jobs it submits, and the monitors' workflows every runner
+ * registers (a monitor run on a shard this runner holds runs here, its scan recorded in this
+ * process's database as every fresh scan is).
+ */
+const RunnerLive = Layer.merge(JobsLive, MonitorWorkflowsOnCluster).pipe(
+  Layer.provide(ScanHistoryLive),
+  Layer.provide(SqlLive),
+  Layer.provide(ScanNetLive)
+)
 
 /** Fails with the reason when no cluster is configured. */
 export const batchOnCluster = (options: BatchOptions) =>
@@ -14,7 +28,7 @@ export const batchOnCluster = (options: BatchOptions) =>
     if (!multiRunner(yield* AppConfig))
       return yield* Effect.fail({ message: "--cluster needs CLUSTER_DATABASE_URL (docs/cluster.md)" })
     return yield* runBatch(options, onCluster(batchId(options))).pipe(
-      Effect.provide(JobsLive.pipe(Layer.provide(ScanNetLive))),
+      Effect.provide(RunnerLive),
       Effect.scoped
     )
   })

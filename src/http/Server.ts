@@ -24,6 +24,7 @@ import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
 import { HistoryHandlers } from "./handlers/HistoryHandlers.ts"
 import { MiscHandlers } from "./handlers/MiscHandlers.ts"
+import { MonitorHandlers } from "./handlers/MonitorHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
 import { ReportsInHandlers } from "./handlers/ReportsInHandlers.ts"
 import { ScanHandlers } from "./handlers/ScanHandlers.ts"
@@ -45,7 +46,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AiHandlers,
     MiscHandlers,
     HistoryHandlers,
-    ReportsInHandlers
+    ReportsInHandlers,
+    MonitorHandlers
   ])
 )
 

@@ -131,6 +131,8 @@ export const attempt = (
       agent: false,
       maxHeaderSize: settings.maxHeaderBytes,
       headers: {
+        ...options.headers,
+        ...(options.body ? { "content-length": String(options.body.byteLength) } : {}),
         host: url.host,
         "user-agent": settings.userAgent,
         accept: options.accept ?? "*/*",
@@ -241,7 +243,7 @@ export const attempt = (
       )
       res.on("end", () => complete(false))
     })
-    req.end()
+    req.end(options.body)
     return Effect.sync(() => {
       done = true
       clearTimeout(connectTimer)

@@ -47,7 +47,11 @@ export interface WebRequestOptions {
   /** Follow 301/302/303/307/308 (default true, at most 5 hops, each vetted again). */
   readonly followRedirects?: boolean
   readonly accept?: string
-  readonly method?: "GET" | "HEAD"
+  readonly method?: "GET" | "HEAD" | "POST"
+  /** A request body (POST: a webhook delivery); sent with its length. */
+  readonly body?: Uint8Array
+  /** Further request headers (a webhook's content type and signature); the client's own win. */
+  readonly headers?: Readonly<Record<string, string>>
   /** Total budget for this request; defaults to (and is capped by) `HTTP_TIMEOUT_MS`. */
   readonly timeoutMs?: number
   /**

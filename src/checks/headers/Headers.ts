@@ -44,6 +44,8 @@ export type HeadersGathered =
       readonly metaReferrer?: string | null
       /** Only the first part of the page was read (a meta element further down was not seen). */
       readonly bodyTruncated: boolean
+      /** When the certificate of the final page's host expires (RFC 5280 §4.1.2.5 notAfter), ISO. */
+      readonly certificateExpiresAt?: string | null
     }
   | {
       readonly kind: "failed"
@@ -87,6 +89,8 @@ export const HeadersResult = Schema.Struct({
    * past it without verification. Absent when the certificate is fine or no handshake completed.
    */
   certificateError: Schema.optional(Schema.String),
+  /** When the site's certificate expires (its notAfter); absent when no handshake completed. */
+  certificateExpiresAt: Schema.optional(Schema.String),
   current: Schema.Array(HeaderEntry),
   missing: Strings,
   recommended: ConfigValues,
@@ -267,6 +271,7 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     httpsAvailable: gathered.tlsError === null,
     headerFetchTimedOut: false,
     ...(gathered.tlsError === null ? {} : { certificateError: gathered.tlsError }),
+    ...(gathered.certificateExpiresAt ? { certificateExpiresAt: gathered.certificateExpiresAt } : {}),
     current,
     // Confidently missing means not sent (SPEC): a header that is sent but protects nothing (an
     // unsafe CSP, an ignored X-Frame-Options) is judged in its entry, not listed as missing.
@@ -276,6 +281,12 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
     warnings,
     csp: reading
   }
+}
+
+/** node's certificate dates ("Mar  1 00:00:00 2027 GMT") as ISO, or null. */
+const isoOrNull = (text: string | undefined): string | null => {
+  const ms = text === undefined ? NaN : Date.parse(text)
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null
 }
 
 const fromError = (e: WebError): HeadersGathered => ({ kind: "failed", reason: e.reason, message: e.message })
@@ -303,6 +314,7 @@ export const gather = Effect.gen(function* () {
           finalUrl: res.finalUrl,
           redirects: res.redirects.length,
           tlsError: res.tls && !res.tls.authorized ? (res.tls.authorizationError ?? "untrusted") : null,
+          certificateExpiresAt: isoOrNull(res.tls?.peerCertificate?.validTo),
           // The page itself may deliver the policy (CSP3 §3.3); the head comes first in the body.
           metaCsp: isHtml(res.headers["content-type"])
             ? metaPolicies(new TextDecoder().decode(res.body))

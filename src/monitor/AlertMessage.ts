@@ -1,0 +1,93 @@
+/**
+ * What an alert says, built once when the run fires it and stored with it, so every retry sends the
+ * same bytes: the webhook's JSON body and the e-mail's subject and text. Pure.
+ *
+ * The webhook body follows the Standard Webhooks payload structure (`type`, `timestamp`, `data`);
+ * the signature headers are added at each attempt (`AlertDelivery.ts`), since they carry the time of
+ * sending.
+ */
+import type { Change } from "./Change.ts"
+import type { AlertRule } from "./AlertRules.ts"
+import type { Warning } from "./Warnings.ts"
+
+export interface AlertContent {
+  readonly alertId: string
+  readonly monitorId: string
+  readonly domain: string
+  readonly every: string
+  /** The API's base URL (ending in `/api`) as the monitor's creator reached it. */
+  readonly baseUrl: string
+  readonly scannedAt: string
+  readonly createdAt: string
+  readonly grade: { readonly before: string | null; readonly after: string | null }
+  readonly rules: ReadonlyArray<AlertRule>
+  readonly changes: ReadonlyArray<Change>
+  readonly warnings: ReadonlyArray<Warning>
+}
+
+/** Where a reader follows up: the monitor, its alerts, the domain's history, the diff and a live scan. */
+export const alertLinks = (c: Pick<AlertContent, "baseUrl" | "monitorId" | "domain">) => {
+  const d = encodeURIComponent(c.domain)
+  const m = encodeURIComponent(c.monitorId)
+  return {
+    monitor: `${c.baseUrl}/monitors/${m}`,
+    alerts: `${c.baseUrl}/monitors/${m}/alerts`,
+    history: `${c.baseUrl}/history/${d}`,
+    diff: `${c.baseUrl}/history/${d}/diff`,
+    scan: `${c.baseUrl}/scan/quick?domain=${d}`
+  }
+}
+
+/** One sentence per change that fired or matters and per warning, most severe first. */
+export const summaries = (c: Pick<AlertContent, "changes" | "warnings">): ReadonlyArray<string> => {
+  const rank = { critical: 0, high: 1, medium: 2, low: 3, info: 4 } as const
+  const changes = [...c.changes].sort((a, b) => rank[a.severity] - rank[b.severity])
+  return [...changes.map((ch) => ch.summary), ...c.warnings.map((w) => w.summary)]
+}
+
+/** The webhook's JSON body. */
+export const webhookBody = (c: AlertContent): string =>
+  JSON.stringify({
+    type: "monitor.alert",
+    timestamp: c.createdAt,
+    data: {
+      alertId: c.alertId,
+      monitor: { id: c.monitorId, domain: c.domain, every: c.every },
+      domain: c.domain,
+      scannedAt: c.scannedAt,
+      grade: c.grade,
+      rules: c.rules,
+      summaries: summaries(c),
+      changes: c.changes,
+      warnings: c.warnings.map(({ rule, summary, expiresAt, daysLeft }) => ({
+        rule,
+        summary,
+        expiresAt,
+        daysLeft
+      })),
+      links: alertLinks(c)
+    }
+  })
+
+/** The e-mail: a subject naming the domain and the first finding, and a plain-text body. */
+export const emailMessage = (c: AlertContent): { readonly subject: string; readonly text: string } => {
+  const lines = summaries(c)
+  const links = alertLinks(c)
+  const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""
+  const text = [
+    `The monitor of ${c.domain} (every ${c.every}) found, in its scan of ${c.scannedAt}:`,
+    "",
+    ...lines.map((l) => `- ${l}`),
+    "",
+    `Grade: ${c.grade.before ?? "none"} -> ${c.grade.after ?? "none"}`,
+    `Rules: ${c.rules.join(", ")}`,
+    "",
+    `History: ${links.history}`,
+    `Changes: ${links.diff}`,
+    `Monitor: ${links.monitor}`,
+    `Alerts: ${links.alerts}`,
+    "",
+    `Alert id: ${c.alertId}`
+  ].join("\n")
+  return { subject: `[domain-audit] ${c.domain}: ${lines[0] ?? "alert"}${more}`.slice(0, 200), text }
+}

@@ -1,0 +1,219 @@
+/**
+ * Monitors as the API offers them: create, list, read, delete, run now, and the alerts of one.
+ * The work is the workflows' (MonitorRun.ts, AlertDelivery.ts); this service validates, records and
+ * starts them, over the cluster's database and workflow engine, which it captures when built.
+ *
+ * On start, every runner makes sure each active monitor has its next run under way (starting the
+ * run for its `next_due` is a no-op when it exists): a chain broken by a lost message resumes.
+ */
+import { randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { WorkflowEngine } from "@effect/workflow"
+import { Clock, Data, Effect, Layer, Random } from "effect"
+import { AppConfig } from "../Config.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { Mailer } from "../net/Mailer.ts"
+import { normaliseName } from "../records/DomainName.ts"
+import { formatEvery, parseEvery } from "../records/IsoDuration.ts"
+import { parseAllowList } from "../records/IpAddress.ts"
+import { ClusterLive } from "../jobs/Cluster.ts"
+import { AlertDeliveryLive, startDelivery } from "./AlertDelivery.ts"
+import type { Alert, Channel, Monitor } from "./MonitorModel.ts"
+import { MonitoredDomains } from "./MonitoredDomains.ts"
+import { MonitorRun, monitorRunLayer } from "./MonitorRun.ts"
+import {
+  type AlertRow,
+  deleteMonitor,
+  ensureMonitorTables,
+  getMonitor,
+  insertMonitor,
+  isMonitored,
+  listAlerts,
+  listMonitors,
+  type MonitorRow
+} from "./MonitorStore.ts"
+import { secretProblem, webhookUrlProblem } from "./WebhookTarget.ts"
+
+/** The request is not a monitor we accept: the message says why (400). */
+export class MonitorRefused extends Data.TaggedError("MonitorRefused")<{ readonly message: string }> {}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+const channelView = (c: Channel) =>
+  c.type === "webhook" ? { type: c.type, url: c.url } : { type: c.type, to: c.to }
+
+export const monitorView = (m: MonitorRow): Monitor => ({
+  id: m.id,
+  domain: m.domain,
+  every: formatEvery(m.everyMs),
+  alerts: m.channels.map(channelView),
+  createdAt: iso(m.createdAt)!,
+  nextRunAt: iso(m.nextDue)!,
+  lastRunAt: iso(m.lastRunAt),
+  lastGrade: m.lastGrade,
+  runs: m.runs
+})
+
+export const alertView = (a: AlertRow): Alert => ({
+  id: a.id,
+  monitorId: a.monitorId,
+  domain: a.domain,
+  createdAt: iso(a.createdAt)!,
+  channel: a.channelType === "webhook" ? { type: "webhook", url: a.target } : { type: "email", to: a.target },
+  rules: a.rules,
+  summaries: a.summaries,
+  status: a.status,
+  attempts: a.attempts,
+  lastAttemptAt: iso(a.lastAttemptAt),
+  nextAttemptAt: a.status === "pending" ? iso(a.nextAttemptAt) : null,
+  deliveredAt: iso(a.deliveredAt),
+  lastError: a.lastError
+})
+
+export class Monitors extends Effect.Service<Monitors>()("Monitors", {
+  scoped: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const resolver = yield* Resolver
+    const mailer = yield* Mailer
+    const context = yield* Effect.context<SqlClient.SqlClient | WorkflowEngine.WorkflowEngine>()
+    const allow = parseAllowList(config.allowTargets)
+    const allowed = allow.ok ? allow.cidrs : []
+    const provide = <A, E>(
+      effect: Effect.Effect<A, E, SqlClient.SqlClient | WorkflowEngine.WorkflowEngine>
+    ) => Effect.provide(effect, context).pipe(Effect.orDie)
+
+    const checkChannels = (channels: ReadonlyArray<Channel>) =>
+      Effect.gen(function* () {
+        for (const c of channels) {
+          if (c.type === "email") {
+            if (!mailer.configured)
+              return yield* new MonitorRefused({
+                message: "e-mail alerts are not available: this service has no SMTP relay (ALERT_SMTP_URL)"
+              })
+            continue
+          }
+          const problem =
+            secretProblem(c.secret) ?? (yield* webhookUrlProblem(c.url, allowed, resolver.addresses))
+          if (problem !== null) return yield* new MonitorRefused({ message: problem })
+        }
+      })
+
+    const create = (request: {
+      readonly domain: string
+      readonly every: string
+      readonly alerts: ReadonlyArray<Channel>
+      readonly baseUrl: string
+    }) =>
+      Effect.gen(function* () {
+        const every = parseEvery(request.every)
+        if ("error" in every) return yield* new MonitorRefused({ message: `every: ${every.error}` })
+        if (every.ms < config.monitorMinIntervalMs)
+          return yield* new MonitorRefused({
+            message: `every must be at least ${formatEvery(config.monitorMinIntervalMs)} (MONITOR_MIN_INTERVAL); got ${request.every}`
+          })
+        yield* checkChannels(request.alerts)
+        const now = yield* Clock.currentTimeMillis
+        // Spread over one interval: monitors created together do not scan together. The first run
+        // is the baseline later runs are compared with (POST /monitors/{id}/run for one now).
+        const firstDue = now + Math.floor((yield* Random.next) * every.ms)
+        const id = `mon_${randomUUID().replaceAll("-", "")}`
+        const row = {
+          id,
+          domain: normaliseName(request.domain),
+          everyMs: every.ms,
+          channels: request.alerts,
+          createdAt: now,
+          nextDue: firstDue,
+          baseUrl: request.baseUrl
+        }
+        yield* provide(insertMonitor(row))
+        yield* provide(
+          MonitorRun.execute({ monitorId: id, dueAt: firstDue, manual: false }, { discard: true })
+        )
+        return monitorView({ ...row, deletedAt: null, lastRunAt: null, lastGrade: null, runs: 0 })
+      })
+
+    const get = (id: string) =>
+      provide(getMonitor(id)).pipe(Effect.map((m) => (m ? monitorView(m) : undefined)))
+
+    const list = provide(listMonitors).pipe(Effect.map((rows) => ({ monitors: rows.map(monitorView) })))
+
+    /** true when it existed; its sleeping run wakes, finds it gone and ends the chain. */
+    const remove = (id: string) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => provide(deleteMonitor(id, now)))
+
+    /** Scan now (202): undefined when there is no such monitor. */
+    const runNow = (id: string) =>
+      Effect.gen(function* () {
+        const monitor = yield* provide(getMonitor(id))
+        if (monitor === undefined) return undefined
+        const now = yield* Clock.currentTimeMillis
+        yield* provide(MonitorRun.execute({ monitorId: id, dueAt: now, manual: true }, { discard: true }))
+        return { success: true, id, status: "queued" as const, dueAt: iso(now)! }
+      })
+
+    const alerts = (id: string) =>
+      Effect.gen(function* () {
+        const monitor = yield* provide(getMonitor(id))
+        if (monitor === undefined) return undefined
+        return { alerts: (yield* provide(listAlerts(id))).map(alertView) }
+      })
+
+    // Every active monitor's chain under way (no-op for each that is).
+    yield* Effect.forkScoped(
+      provide(
+        Effect.gen(function* () {
+          for (const m of yield* listMonitors)
+            yield* MonitorRun.execute({ monitorId: m.id, dueAt: m.nextDue, manual: false }, { discard: true })
+        })
+      ).pipe(Effect.catchAllCause((cause) => Effect.logError("the monitors could not be resumed", cause)))
+    )
+
+    return { create, get, list, remove, runNow, alerts } as const
+  })
+}) {}
+
+/**
+ * The workflows of monitors and alerts registered on this runner, over the cluster's database
+ * (its tables created) and engine. Needs the scan's net services, `ScanHistory`, `Mailer` and
+ * `AppConfig`.
+ */
+export const MonitorWorkflowsLive = Layer.mergeAll(monitorRunLayer(startDelivery), AlertDeliveryLive).pipe(
+  Layer.provideMerge(Layer.effectDiscard(ensureMonitorTables))
+)
+
+/**
+ * The workflows alone, on this process's cluster: for a process that joins the cluster as a runner
+ * without serving the API (the batch scanner's `--cluster`). Every runner must register them: the
+ * cluster may give any runner the shards that hold monitor runs, and a runner without the workflow
+ * fails their messages.
+ */
+export const MonitorWorkflowsOnCluster = MonitorWorkflowsLive.pipe(
+  Layer.provide(ClusterLive),
+  Layer.provide(Mailer.Default)
+)
+
+/**
+ * Which domains have a monitor, for `HISTORY=monitored`: read from the monitors' table in the
+ * cluster's database, so every runner answers alike. A failed read answers false (logged): the
+ * scan is then not kept, never the scan failed.
+ */
+export const MonitoredDomainsLive = Layer.effect(
+  MonitoredDomains,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    isMonitored: (domain: string) =>
+      isMonitored(domain).pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logError(`could not tell whether ${domain} is monitored`, cause), false)
+        )
+      )
+  }))
+).pipe(Layer.provide(Layer.effectDiscard(ensureMonitorTables)), Layer.provide(ClusterLive))
+
+/** The Monitors service with its workflows, on this process's cluster (the one deep scans use). */
+export const MonitorsLive = Monitors.Default.pipe(
+  Layer.provideMerge(MonitorWorkflowsLive),
+  Layer.provide(ClusterLive),
+  Layer.provide(Mailer.Default)
+)

@@ -1,0 +1,289 @@
+/**
+ * A monitor alerts when its domain changes for the worse, by webhook and by e-mail, exactly once.
+ *
+ * The service runs as a child process with a short interval (MONITOR_MIN_INTERVAL=PT5S). A webhook
+ * receiver on loopback (inside ALLOW_TARGETS, so plain http is accepted) and a local SMTP relay
+ * (`smtp-server`, standing in for the operator's relay) collect what the service sends. A synthetic
+ * copy of perfect.com that no other test reads is mutated into dmarc-none.com's scenario just after
+ * a run; within two intervals one webhook and one e-mail arrive, the webhook's Standard Webhooks
+ * signature verifies with the monitor's secret, both name the DMARC policy, and one interval later
+ * still nothing more has arrived. The domain is reset afterwards.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, readFileSync } from "node:fs"
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { simpleParser } from "mailparser"
+import { SMTPServer } from "smtp-server"
+import { Webhook } from "standardwebhooks"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { UNLIMITED } from "../http/harness.ts"
+import { freePort, sleep } from "../support/processes.ts"
+import { worldEnv, worldEnvFile } from "./env.ts"
+
+const root = fileURLToPath(new URL("../../", import.meta.url))
+const worldDir = dirname(worldEnvFile() ?? "")
+const INTERVAL_S = 15
+
+/** The second-last synthetic copy of perfect.com: mutate.test.ts takes the last one. */
+const domain = (
+  JSON.parse(readFileSync(join(worldDir, "manifest.json"), "utf8")) as {
+    scenarios: Array<{ domain: string; synthetic?: boolean; about?: string }>
+  }
+).scenarios
+  .filter((s) => s.synthetic === true && s.about === "synthetic copy of perfect.com")
+  .at(-2)?.domain
+
+const mutate = (...args: Array<string>) => {
+  const r = spawnSync(join(root, "scripts/world/mutate"), [domain!, ...args, "--ttl", "2"], {
+    encoding: "utf8",
+    timeout: 240_000,
+    env: { ...process.env, WORLD_DIR: worldDir }
+  })
+  if (r.status !== 0) throw new Error(`mutate ${args.join(" ")} failed: ${r.stdout}${r.stderr}`)
+}
+
+const hooks: Array<{ headers: IncomingHttpHeaders; body: string }> = []
+const mails: Array<{ subject: string; text: string; to: string; messageId: string }> = []
+let hookServer: Server
+let relay: SMTPServer
+let service: ChildProcess | undefined
+let base = ""
+/** While true, the relay answers 451 to every message (a relay outage). */
+let relayDown = false
+
+beforeAll(async () => {
+  mutate("--reset")
+  hookServer = createServer((req, res) => {
+    let body = ""
+    req.on("data", (chunk) => (body += chunk))
+    req.on("end", () => {
+      hooks.push({ headers: req.headers, body })
+      res.end("ok")
+    })
+  })
+  relay = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, _session, callback) {
+      if (relayDown) {
+        stream.resume()
+        stream.on("end", () => callback(Object.assign(new Error("try again later"), { responseCode: 451 })))
+        return
+      }
+      simpleParser(stream).then(
+        (mail) => {
+          mails.push({
+            subject: mail.subject ?? "",
+            text: mail.text ?? "",
+            to: mail.to && !Array.isArray(mail.to) ? mail.to.text : "",
+            messageId: mail.messageId ?? ""
+          })
+          callback()
+        },
+        (e) => callback(e)
+      )
+    }
+  })
+})
+
+afterAll(async () => {
+  if (service && service.exitCode === null) service.kill("SIGKILL")
+  hookServer?.close()
+  relay?.close()
+  if (domain) mutate("--reset")
+})
+
+const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown }, port: number) =>
+  new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
+
+const startService = async (env: Record<string, string>) => {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return child
+    await sleep(250)
+  }
+  throw new Error("the service did not start")
+}
+
+const getJson = async (path: string) => (await fetch(`${base}${path}`)).json() as Promise<any>
+
+describe("a monitor on a domain that changes", () => {
+  it("sends one signed webhook and one e-mail naming the DMARC policy", { timeout: 300_000 }, async () => {
+    expect(domain).toBeDefined()
+    const [port, hookPort, smtpPort] = [await freePort(), await freePort(), await freePort()]
+    await listen(hookServer, hookPort)
+    await listen(relay.server, smtpPort)
+    base = `http://127.0.0.1:${port}`
+    const env = {
+      ...worldEnv(),
+      ...UNLIMITED,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(join(tmpdir(), "domain-audit-monitors-")),
+      LOG_LEVEL: "Error",
+      MONITOR_MIN_INTERVAL: "PT5S",
+      HTTP_ALLOWED_PORTS: `443,${hookPort}`,
+      ALERT_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      ALERT_MAIL_FROM: "monitor@domain-audit.test",
+      ALERT_RETRY_BASE_MS: "1000",
+      ALERT_RETRY_MAX_MS: "2000"
+    }
+    service = await startService(env)
+    const secret = `whsec_${randomBytes(32).toString("base64")}`
+
+    // Refused: an interval under the minimum, a webhook in clear text outside ALLOW_TARGETS, a weak secret.
+    const refused = async (body: object) =>
+      fetch(`${base}/api/monitors`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body)
+      }).then(async (r) => ({ status: r.status, body: await r.json() }))
+    expect(await refused({ domain, every: "PT1S", alerts: [] })).toMatchObject({ status: 400 })
+    expect(
+      await refused({
+        domain,
+        every: "PT1M",
+        alerts: [{ type: "webhook", url: "http://192.0.2.1/x", secret }]
+      })
+    ).toMatchObject({ status: 400, body: { error: expect.stringContaining("https") } })
+    expect(
+      await refused({
+        domain,
+        every: "PT1M",
+        alerts: [{ type: "webhook", url: "https://example.com/x", secret: "short" }]
+      })
+    ).toMatchObject({ status: 400, body: { error: expect.stringContaining("secret") } })
+
+    const created = await fetch(`${base}/api/monitors`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        domain,
+        every: `PT${INTERVAL_S}S`,
+        alerts: [
+          { type: "webhook", url: `http://127.0.0.1:${hookPort}/hooks/domain-audit`, secret },
+          { type: "email", to: "owner@example.test" }
+        ]
+      })
+    })
+    expect(created.status).toBe(201)
+    const monitor = (await created.json()) as { id: string }
+    expect(created.headers.get("location")).toBe(`${base}/api/monitors/${monitor.id}`)
+    expect(monitor).toMatchObject({ domain, every: `PT${INTERVAL_S}S`, runs: 0 })
+    expect(JSON.stringify(monitor)).not.toContain(secret)
+    expect((await getJson("/api/monitors")).monitors.map((m: { id: string }) => m.id)).toContain(monitor.id)
+
+    // The first run (the baseline) and the next: nothing to alert about.
+    let state: any
+    for (let i = 0; i < 240; i++) {
+      state = await getJson(`/api/monitors/${monitor.id}`)
+      if (state.runs >= 2) break
+      await sleep(250)
+    }
+    expect(state.runs).toBeGreaterThanOrEqual(2)
+    expect(state.lastGrade).toMatch(/^A/)
+    expect(hooks).toHaveLength(0)
+
+    // Mutate just after a run, so that no run sees the domain half-way (mutate takes a few seconds).
+    const runs = state.runs
+    for (let i = 0; i < 200 && (await getJson(`/api/monitors/${monitor.id}`)).runs === runs; i++)
+      await sleep(100)
+    mutate("--as", "dmarc-none.com")
+    const mutatedAt = Date.now()
+    while (Date.now() - mutatedAt < 2 * INTERVAL_S * 1000 && (hooks.length === 0 || mails.length === 0))
+      await sleep(250)
+    expect(hooks).toHaveLength(1)
+    expect(mails).toHaveLength(1)
+    // One interval more: nothing else arrives (the next run compares with the changed scan).
+    await sleep(INTERVAL_S * 1000)
+    expect(hooks).toHaveLength(1)
+    expect(mails).toHaveLength(1)
+
+    const [hook] = hooks
+    const payload = new Webhook(secret).verify(hook!.body, hook!.headers as Record<string, string>) as any
+    expect(payload.type).toBe("monitor.alert")
+    expect(payload.data).toMatchObject({ domain, monitor: { id: monitor.id } })
+    expect(payload.data.rules).toContain("record-change")
+    const dmarc = payload.data.changes.find((c: { id: string }) => c.id === "record/dmarc-policy")
+    expect(dmarc).toMatchObject({ kind: "record", before: "reject", after: "none" })
+    expect(dmarc.summary).toMatch(/DMARC policy/)
+    expect(payload.data.links.history).toBe(`${base}/api/history/${domain}`)
+    // A signature made with another secret does not verify.
+    expect(() =>
+      new Webhook(`whsec_${randomBytes(32).toString("base64")}`).verify(
+        hook!.body,
+        hook!.headers as Record<string, string>
+      )
+    ).toThrow()
+
+    const [mail] = mails
+    expect(mail!.to).toBe("owner@example.test")
+    expect(mail!.subject).toContain(domain)
+    expect(mail!.text).toMatch(/DMARC policy/)
+
+    const { alerts } = await getJson(`/api/monitors/${monitor.id}/alerts`)
+    expect(alerts).toHaveLength(2)
+    for (const alert of alerts)
+      expect(alert).toMatchObject({ status: "delivered", attempts: 1, monitorId: monitor.id })
+    expect(alerts.map((a: { id: string }) => a.id)).toContain(hook!.headers["webhook-id"])
+    expect(mail!.messageId).toContain(alerts.find((a: any) => a.channel.type === "email").id)
+
+    // Each run is a fresh full scan: it entered the domain's history, whose chain holds.
+    const history = await getJson(`/api/history/${domain}`)
+    expect(history.chainValid).toBe(true)
+    expect(history.entries.length).toBeGreaterThanOrEqual(2)
+
+    // The way back is a change too. With the relay down, the e-mail is retried; the service is
+    // killed while it is pending and started again: the delivery goes on and succeeds once.
+    relayDown = true
+    mutate("--reset")
+    const ran = await fetch(`${base}/api/monitors/${monitor.id}/run`, { method: "POST" })
+    expect(ran.status).toBe(202)
+    for (let i = 0; i < 240 && hooks.length < 2; i++) await sleep(250)
+    expect(hooks).toHaveLength(2)
+    const pending = async () =>
+      ((await getJson(`/api/monitors/${monitor.id}/alerts`)).alerts as Array<any>).find(
+        (a) => a.channel.type === "email" && a.id !== alerts.find((b: any) => b.channel.type === "email").id
+      )
+    let retried: any
+    for (let i = 0; i < 120; i++) {
+      retried = await pending()
+      if (retried?.attempts >= 2) break
+      await sleep(250)
+    }
+    expect(retried).toMatchObject({ status: "pending", lastError: expect.stringContaining("451") })
+    service.kill("SIGKILL")
+    await new Promise((resolve) => service!.once("exit", resolve))
+    relayDown = false
+    service = await startService(env)
+    for (let i = 0; i < 240 && mails.length < 2; i++) await sleep(250)
+    expect(mails).toHaveLength(2)
+    expect(mails[1]!.text).toMatch(/DMARC policy went from none to reject/)
+    const delivered = await pending()
+    expect(delivered.status).toBe("delivered")
+    expect(delivered.attempts).toBeGreaterThan(retried.attempts)
+    await sleep(3_000)
+    expect(mails).toHaveLength(2)
+    expect(hooks).toHaveLength(2)
+
+    // Delete: 204, and 404 after.
+    expect((await fetch(`${base}/api/monitors/${monitor.id}`, { method: "DELETE" })).status).toBe(204)
+    expect((await fetch(`${base}/api/monitors/${monitor.id}`)).status).toBe(404)
+    expect((await fetch(`${base}/api/monitors/${monitor.id}`, { method: "DELETE" })).status).toBe(404)
+  })
+})
