@@ -155,26 +155,24 @@ const ports = (name: string, fallback: string) =>
     })
   )
 
-/** `PUBLIC_BASE_URL`: empty, or an absolute http(s) URL without query or fragment. */
-const publicBaseUrl = Config.string("PUBLIC_BASE_URL").pipe(
-  Config.withDefault(""),
-  Config.mapOrFail((raw) => {
-    if (raw === "") return Either.right("")
-    try {
-      const url = new URL(raw)
-      if ((url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "")
-        return Either.right(url.href.replace(/\/$/, ""))
-    } catch {
-      // fall through to the error below
-    }
-    return Either.left(
-      ConfigError.InvalidData(
-        ["PUBLIC_BASE_URL"],
-        `'${raw}' must be an http(s) URL such as https://audit.example.net/api`
+/** An empty setting, or an absolute http(s) URL (without query or fragment), kept without its last `/`. */
+const baseUrl = (name: string, example: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(""),
+    Config.mapOrFail((raw) => {
+      if (raw === "") return Either.right("")
+      try {
+        const url = new URL(raw)
+        if ((url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "")
+          return Either.right(url.href.replace(/\/$/, ""))
+      } catch {
+        // fall through to the error below
+      }
+      return Either.left(
+        ConfigError.InvalidData([name], `'${raw}' must be an http(s) URL such as ${example}`)
       )
-    )
-  })
-)
+    })
+  )
 
 /**
  * `ALLOWED_HOSTS`: the names (`audit.example.net`, any port) or `name:port`s a client's `Host` may
@@ -227,49 +225,17 @@ const aiModel = Config.all({
   })
 )
 
-/** `OTEL_EXPORTER_OTLP_ENDPOINT`: empty (no traces), or the http(s) base URL of an OTLP/HTTP receiver. */
-const otlpEndpoint = Config.string("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
-  Config.withDefault(""),
-  Config.mapOrFail((raw) => {
-    if (raw === "") return Either.right("")
-    try {
-      const url = new URL(raw)
-      if (url.protocol === "http:" || url.protocol === "https:")
-        return Either.right(url.href.replace(/\/$/, ""))
-    } catch {
-      // refused below
-    }
-    return Either.left(
-      ConfigError.InvalidData(
-        ["OTEL_EXPORTER_OTLP_ENDPOINT"],
-        `'${raw}' is not an http(s) URL such as http://collector:4318`
-      )
-    )
-  })
-)
-
-/**
- * `REPORTS_RETENTION`: an ISO 8601 duration in days or weeks (`P400D`, `P57W`), as seconds. Reports
- * whose period ended longer ago are removed.
- */
-export const parseRetention = (text: string): number | undefined => {
-  const m = /^P(\d{1,5})([DW])$/i.exec(text.trim())
-  if (!m) return undefined
-  const days = Number(m[1]) * (m[2]!.toUpperCase() === "W" ? 7 : 1)
-  return days > 0 ? days * 86_400 : undefined
-}
-
-const reportsRetention = Config.string("REPORTS_RETENTION").pipe(
-  Config.withDefault("P400D"),
-  Config.mapOrFail((raw) => {
-    const seconds = parseRetention(raw)
-    return seconds === undefined
-      ? Either.left(
-          ConfigError.InvalidData(["REPORTS_RETENTION"], `'${raw}' must be a duration such as P400D or P57W`)
-        )
-      : Either.right(seconds)
-  })
-)
+/** An ISO 8601 duration of fixed length (`PT15M`, `P400D`, `P57W`: records/IsoDuration.ts), in ms. */
+const duration = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.mapOrFail((text) => {
+      const parsed = parseEvery(text)
+      return "ms" in parsed
+        ? Either.right(parsed.ms)
+        : Either.left(ConfigError.InvalidData([name], parsed.error))
+    })
+  )
 
 const int = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
 
@@ -280,7 +246,7 @@ export const settings = Config.all({
   // HTTP server
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  publicBaseUrl,
+  publicBaseUrl: baseUrl("PUBLIC_BASE_URL", "https://audit.example.net/api"),
   allowedHosts,
   maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(1_048_576)),
   maxHeaderBytes: int("MAX_HEADER_BYTES", 16_384),
@@ -373,7 +339,7 @@ export const settings = Config.all({
   // how long requests in flight get to finish
   logFormat: Config.literal("text", "json")("LOG_FORMAT").pipe(Config.withDefault("text" as const)),
   metricsOnApi: Config.boolean("METRICS_ON_API").pipe(Config.withDefault(false)),
-  otlpEndpoint: otlpEndpoint,
+  otlpEndpoint: baseUrl("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318"),
   shutdownGraceMs: ms("SHUTDOWN_GRACE_MS", 25_000),
   // reports in (inbound/, docs/reports-in.md): limits on what strangers send, retention, SMTP receiver
   reportsMaxBytes: int("REPORTS_MAX_BYTES", 10_485_760),
@@ -381,22 +347,14 @@ export const settings = Config.all({
   reportsMaxRatio: int("REPORTS_MAX_RATIO", 200),
   reportsMaxRecords: int("REPORTS_MAX_RECORDS", 100_000),
   reportsMaxZipEntries: int("REPORTS_MAX_ZIP_ENTRIES", 16),
-  reportsRetentionS: reportsRetention,
+  reportsRetentionS: duration("REPORTS_RETENTION", "P400D").pipe(Config.map((ms) => ms / 1000)),
   // 0: no SMTP receiver
   reportsSmtpPort: int("REPORTS_SMTP_PORT", 0),
   reportsSmtpHost: Config.string("REPORTS_SMTP_HOST").pipe(Config.withDefault("0.0.0.0")),
   reportsSmtpName: Config.string("REPORTS_SMTP_NAME").pipe(Config.withDefault("domain-audit.invalid")),
   reportsDomains: list("REPORTS_DOMAINS", "").pipe(Config.map((ds) => ds.map((d) => d.toLowerCase()))),
   // monitors and alerts (monitor/, docs/monitoring.md)
-  monitorMinIntervalMs: Config.string("MONITOR_MIN_INTERVAL").pipe(
-    Config.withDefault("PT15M"),
-    Config.mapOrFail((text) => {
-      const parsed = parseEvery(text)
-      return "ms" in parsed
-        ? Either.right(parsed.ms)
-        : Either.left(ConfigError.InvalidData(["MONITOR_MIN_INTERVAL"], parsed.error))
-    })
-  ),
+  monitorMinIntervalMs: duration("MONITOR_MIN_INTERVAL", "PT15M"),
   alertSmtpUrl: Config.redacted("ALERT_SMTP_URL").pipe(Config.withDefault(Redacted.make(""))),
   alertMailFrom: Config.string("ALERT_MAIL_FROM").pipe(Config.withDefault("domain-audit@localhost")),
   alertRetryForMs: ms("ALERT_RETRY_FOR_MS", 86_400_000),

@@ -3,11 +3,12 @@
  * receivers and senders, and the summaries a domain owner reads. The bodies of the two POSTs are
  * reports, not JSON: the edge admits their media types as bytes (http/edge/BodyRules.ts).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { DmarcSummary } from "../inbound/DmarcSummary.ts"
 import { IngestResult } from "../inbound/ReportsIn.ts"
 import { TlsSummary } from "../inbound/TlsSummary.ts"
+import { documented } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, PayloadTooLarge, Unavailable } from "./Errors.ts"
 
@@ -35,6 +36,7 @@ const post = <const N extends string>(
   name: N,
   path: `/${string}`,
   contentType: string,
+  summary: string,
   description: string
 ) =>
   HttpApiEndpoint.post(name, path)
@@ -45,7 +47,7 @@ const post = <const N extends string>(
     .addError(PayloadTooLarge)
     .addError(UnsupportedMediaType)
     .addError(Unavailable)
-    .annotate(OpenApi.Description, description)
+    .annotateContext(documented(summary, description))
 
 export class ReportsApi extends HttpApiGroup.make("reports")
   .add(
@@ -53,6 +55,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       "postDmarc",
       "/reports/dmarc",
       "application/xml",
+      "Receive a DMARC aggregate report",
       "Store a DMARC aggregate report (RFC 7489 Appendix C, RFC 9990) sent as application/xml, application/gzip, application/zip or a whole message (message/rfc822) carrying one. The same report (reporter and report id) is stored once: `duplicate: true`."
     )
   )
@@ -61,6 +64,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       "postTls",
       "/reports/tls",
       "application/tlsrpt+json",
+      "Receive an SMTP TLS report",
       "Store an SMTP TLS report (RFC 8460) sent as application/tlsrpt+json or application/tlsrpt+gzip (RFC 8460 5.3, the https rua= of a _smtp._tls record)."
     )
   )
@@ -71,9 +75,11 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .addSuccess(DmarcSummary)
       .addError(BadRequest)
       .addError(Unavailable)
-      .annotate(
-        OpenApi.Description,
-        "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject)."
+      .annotateContext(
+        documented(
+          "Summarise a domain's DMARC aggregate reports",
+          "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject)."
+        )
       )
   )
   .add(
@@ -83,8 +89,10 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .addSuccess(TlsSummary)
       .addError(BadRequest)
       .addError(Unavailable)
-      .annotate(
-        OpenApi.Description,
-        "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy."
+      .annotateContext(
+        documented(
+          "Summarise a domain's SMTP TLS reports",
+          "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy."
+        )
       )
   ) {}

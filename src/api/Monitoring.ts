@@ -12,6 +12,7 @@ import {
   MonitorList,
   MonitorRunAccepted
 } from "../monitor/MonitorModel.ts"
+import { documented } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, NotFound } from "./Errors.ts"
 
@@ -29,28 +30,70 @@ const MonitorPath = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(64))
 export class MonitorsApi extends HttpApiGroup.make("monitors")
   .add(
     HttpApiEndpoint.post("create", "/monitors")
+      .annotateContext(
+        documented(
+          "Create a monitor",
+          "Watches a domain: a fresh full scan every `every` (an ISO 8601 duration of at least MONITOR_MIN_INTERVAL), each entering the domain's history, and an alert to the monitor's channels (a Standard Webhooks-signed webhook or an e-mail) when a scan changes something for the worse. The first run comes within one interval, spread so monitors created together do not scan together. Webhook secrets are never answered back."
+        )
+      )
       .setPayload(Schema.Struct({ ...CreateMonitor.fields, domain: Domain }))
       .addSuccess(Monitor, { status: 201 })
       .addError(BadRequest)
   )
-  .add(HttpApiEndpoint.get("list", "/monitors").addSuccess(MonitorList))
   .add(
-    HttpApiEndpoint.get("get", "/monitors/:id").setPath(MonitorPath).addSuccess(Monitor).addError(NotFound)
+    HttpApiEndpoint.get("list", "/monitors")
+      .annotateContext(
+        documented(
+          "List monitors",
+          "Every monitor: its domain, interval, channels (without secrets), next and last run, last grade and runs so far."
+        )
+      )
+      .addSuccess(MonitorList)
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/monitors/:id")
+      .annotateContext(
+        documented(
+          "Read a monitor",
+          "One monitor: its domain, interval, channels (without secrets), next and last run, last grade and runs so far."
+        )
+      )
+      .setPath(MonitorPath)
+      .addSuccess(Monitor)
+      .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.del("delete", "/monitors/:id")
+      .annotateContext(
+        documented(
+          "Delete a monitor",
+          "Stops the monitor: no further runs or alerts. Its domain's history stays."
+        )
+      )
       .setPath(MonitorPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.post("run", "/monitors/:id/run")
+      .annotateContext(
+        documented(
+          "Run a monitor now",
+          "Queues a run of the monitor at once (a fresh full scan, judged against the previous entry of the history, alerting on changes for the worse); the regular schedule keeps its phase."
+        )
+      )
       .setPath(MonitorPath)
       .addSuccess(MonitorRunAccepted, { status: 202 })
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.get("alerts", "/monitors/:id/alerts")
+      .annotateContext(
+        documented(
+          "List a monitor's alerts",
+          "The monitor's last 200 alerts, newest first: the changes that raised each, and each channel's delivery state (pending, delivered, or failed after its retries)."
+        )
+      )
       .setPath(MonitorPath)
       .addSuccess(AlertList)
       .addError(NotFound)

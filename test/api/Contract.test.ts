@@ -43,7 +43,7 @@ describe("the API contract", () => {
     expect(served).toEqual(expect.arrayContaining(expected))
   })
 
-  it("adds only the deep-scan result path, the history and the reports-in groups beyond the spec", () => {
+  it("adds only the deep-scan result path, the history, reports-in and monitors groups beyond the spec", () => {
     const extra = served.filter((line) => !checkedIn.map((l) => l.replace(" /", " /api/")).includes(line))
     expect(extra).toEqual([
       "GET /api/scan/deep/{scan_id}",
@@ -56,7 +56,14 @@ describe("the API contract", () => {
       "POST /api/reports/dmarc",
       "POST /api/reports/tls",
       "GET /api/reports/dmarc/{domain}",
-      "GET /api/reports/tls/{domain}"
+      "GET /api/reports/tls/{domain}",
+      // monitors (docs/monitoring.md)
+      "POST /api/monitors",
+      "GET /api/monitors",
+      "GET /api/monitors/{id}",
+      "DELETE /api/monitors/{id}",
+      "POST /api/monitors/{id}/run",
+      "GET /api/monitors/{id}/alerts"
     ])
   })
 
