@@ -21,6 +21,7 @@ import { Clock, Effect, Either, Schema } from "effect"
 import { Webhook } from "standardwebhooks"
 import { AppConfig } from "../Config.ts"
 import { Mailer } from "../net/Mailer.ts"
+import * as M from "../observe/Metrics.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Web } from "../net/Web.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
@@ -80,6 +81,18 @@ const send = (alert: AlertRow) =>
       return yield* Effect.fail(`the webhook answered HTTP ${response.status}`)
   })
 
+const attemptLabels = Object.fromEntries(
+  ["webhook", "email"].flatMap((channel) =>
+    ["delivered", "failed", "abandoned"].map((outcome) => [
+      `${channel} ${outcome}`,
+      M.labels({ channel, outcome })
+    ])
+  )
+)
+
+const countAttempt = (alert: AlertRow, outcome: "delivered" | "failed" | "abandoned") =>
+  M.alertDeliveries.unsafeUpdate(1, attemptLabels[`${alert.channelType} ${outcome}`] ?? [])
+
 /** One attempt: delivered, given up (too old), or the wait before the next. */
 const attemptOnce = (alertId: string) =>
   Effect.gen(function* () {
@@ -89,11 +102,13 @@ const attemptOnce = (alertId: string) =>
     const outcome = yield* Effect.either(send(alert))
     const now = yield* Clock.currentTimeMillis
     if (Either.isRight(outcome)) {
+      countAttempt(alert, "delivered")
       yield* recordAttempt(alertId, { nowMs: now, status: "delivered", error: null, nextAttemptAt: null })
       return { done: true, retryInMs: 0 }
     }
     const wait = backoffMs(alert.attempts + 1, config.alertRetryBaseMs, config.alertRetryMaxMs)
     const giveUp = now + wait - alert.createdAt > config.alertRetryForMs
+    countAttempt(alert, giveUp ? "abandoned" : "failed")
     yield* recordAttempt(alertId, {
       nowMs: now,
       status: giveUp ? "failed" : "pending",

@@ -23,6 +23,7 @@ import { Cause, Clock, Context, Effect, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { ScanResult } from "../checks/ScanResult.ts"
 import { multiRunner } from "../jobs/Cluster.ts"
+import * as M from "../observe/Metrics.ts"
 import { formatEvery } from "../records/IsoDuration.ts"
 import { ScanHistory } from "../scan/ScanHistory.ts"
 import { scan } from "../scan/Scanner.ts"
@@ -124,6 +125,10 @@ const Outcome = Schema.Struct({
   alertIds: Schema.Array(Schema.String)
 })
 
+const QUIET = M.labels({ outcome: "quiet" })
+const ALERTED = M.labels({ outcome: "alerted" })
+const FAILED = M.labels({ outcome: "failed" })
+
 /**
  * Scan the monitor's domain (a fresh full scan, reported to `ScanHistory` as every fresh scan is)
  * and settle the run. A run found finished (re-delivered) is not scanned again.
@@ -141,7 +146,9 @@ const runOnce = (monitorId: string, dueAt: number) =>
       const result = yield* scan(monitor.domain).pipe(Effect.scoped)
       yield* history.record(result)
       const now = yield* Clock.currentTimeMillis
-      return yield* settleRun(monitorId, dueAt, now, judge(monitor, dueAt, result, now))
+      const alertIds = yield* settleRun(monitorId, dueAt, now, judge(monitor, dueAt, result, now))
+      M.monitorRuns.unsafeUpdate(1, alertIds.length > 0 ? ALERTED : QUIET)
+      return alertIds
     }).pipe(
       // A run that breaks (a defect, the database) is logged and the chain goes on: the next due
       // time scans again, rather than the monitor silently stopping.
@@ -151,7 +158,10 @@ const runOnce = (monitorId: string, dueAt: number) =>
           : Effect.logError(
               `monitor ${monitorId}: the run due at ${new Date(dueAt).toISOString()} failed`,
               cause
-            ).pipe(Effect.as([] as ReadonlyArray<string>))
+            ).pipe(
+              Effect.tap(() => M.monitorRuns.unsafeUpdate(1, FAILED)),
+              Effect.as([] as ReadonlyArray<string>)
+            )
       )
     )
     return { deleted: false, everyMs: monitor.everyMs, alertIds }

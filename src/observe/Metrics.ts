@@ -96,6 +96,17 @@ export const snapshotWrites = counter(
   "POST /report/snapshot outcomes: created (committed) or reused (an identical recent one)"
 )
 
+// Monitors and their alerts (docs/monitoring.md)
+
+export const monitorRuns = counter(
+  "domain_audit_monitor_runs_total",
+  "Monitor runs, by outcome: quiet (nothing worse), alerted (alerts started), failed (the run broke; the next due time scans again)"
+)
+export const alertDeliveries = counter(
+  "domain_audit_alert_deliveries_total",
+  "Alert delivery attempts, by channel (webhook, email) and outcome: delivered, failed (retried later) or abandoned (retries exhausted: the alert is failed)"
+)
+
 // The process (sampled when scraped: Runtime.ts)
 
 export const eventLoopDelay = Metric.gauge("domain_audit_event_loop_delay_seconds", {

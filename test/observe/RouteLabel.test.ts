@@ -12,6 +12,12 @@ describe("routeLabel", () => {
     expect(routeLabel("/api/openapi.json")).toBe("/api/openapi.json")
     expect(routeLabel("/api/no/such/thing")).toBe("/api/other")
     expect(routeLabel("/wp-login.php")).toBe("other")
+    // the pages outside /api (docs/pages.md)
+    expect(routeLabel("/")).toBe("/")
+    expect(routeLabel("/report/example.com")).toBe("/report/:domain")
+    expect(routeLabel("/report/example.com/snapshot")).toBe("/report/:domain/snapshot")
+    expect(routeLabel("/snapshot/abc")).toBe("/snapshot/:snapshotId")
+    expect(routeLabel("/assets/pages.css")).toBe("/assets/pages.css")
   })
 
   it("has a bounded set of values whatever clients send", () => {
@@ -24,7 +30,7 @@ describe("routeLabel", () => {
     )
     // every value is a template of the contract or a fixed name, never the text sent
     for (const label of seen)
-      expect(label).toMatch(/^(other|\/api\/other|\/metrics|\/health|\/api\/[a-z0-9/:._-]+)$/i)
+      expect(label).toMatch(/^(other|\/api\/other|\/metrics|\/health|\/|\/api\/[a-z0-9/:._-]+)$/i)
     expect(seen.size).toBeLessThan(10)
   })
 })

@@ -141,7 +141,8 @@ describe("a monitor on a domain that changes", () => {
       ALERT_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       ALERT_MAIL_FROM: "monitor@domain-audit.test",
       ALERT_RETRY_BASE_MS: "1000",
-      ALERT_RETRY_MAX_MS: "2000"
+      ALERT_RETRY_MAX_MS: "2000",
+      METRICS_ON_API: "true"
     }
     service = await startService(env)
     const secret = `whsec_${randomBytes(32).toString("base64")}`
@@ -242,6 +243,20 @@ describe("a monitor on a domain that changes", () => {
       expect(alert).toMatchObject({ status: "delivered", attempts: 1, monitorId: monitor.id })
     expect(alerts.map((a: { id: string }) => a.id)).toContain(hook!.headers["webhook-id"])
     expect(mail!.messageId).toContain(alerts.find((a: any) => a.channel.type === "email").id)
+
+    // Operators see the deliveries and the runs in the metrics (docs/operations.md).
+    const metrics = (await (await fetch(`${base}/metrics`)).text()).split("\n")
+    const sample = (name: string, ...labels: Array<string>) =>
+      metrics
+        .filter((line) => line.startsWith(`${name}{`) && labels.every((l) => line.includes(l)))
+        .map((line) => Number(line.split(" ").at(-1)))
+    expect(sample("domain_audit_alert_deliveries_total", 'channel="webhook"', 'outcome="delivered"')).toEqual(
+      [1]
+    )
+    expect(sample("domain_audit_alert_deliveries_total", 'channel="email"', 'outcome="delivered"')).toEqual([
+      1
+    ])
+    expect(sample("domain_audit_monitor_runs_total", 'outcome="alerted"')[0]).toBeGreaterThanOrEqual(1)
 
     // Each run is a fresh full scan: it entered the domain's history, whose chain holds.
     const history = await getJson(`/api/history/${domain}`)

@@ -1,10 +1,12 @@
 /**
  * The route template of a request path, as a metric label: `/api/scan/deep/:scan_id` for every
- * scan id, so that the label's values are the contract's endpoints and a few fixed names, however
+ * scan id, `/report/:domain` for every page of a report, so that the label's values are the contract's endpoints and a few fixed names, however
  * many paths clients send.
  */
 import { HttpApi } from "@effect/platform"
 import { Api } from "../../Api.ts"
+import { PAGE_PATHS } from "../pages/PageRoutes.ts"
+import { ASSETS } from "../../pages/Assets.ts"
 
 interface Labelled {
   readonly label: string
@@ -12,7 +14,12 @@ interface Labelled {
 }
 
 const TEMPLATES: ReadonlyArray<Labelled> = (() => {
-  const paths = new Set<string>(["/api/openapi.json", "/api/docs"])
+  const paths = new Set<string>([
+    "/api/openapi.json",
+    "/api/docs",
+    ...Object.values(PAGE_PATHS),
+    ...Object.keys(ASSETS)
+  ])
   HttpApi.reflect(Api, { onGroup() {}, onEndpoint: ({ endpoint }) => void paths.add(endpoint.path) })
   return [...paths].map((label) => ({
     label,

@@ -7,17 +7,27 @@ import { Effect } from "effect"
 import { ASSETS } from "../../pages/Assets.ts"
 import * as Page from "./PageHandlers.ts"
 
+/** The page templates; also the metrics' route labels (edge/RouteLabel.ts). */
+export const PAGE_PATHS = {
+  home: "/",
+  report: "/report/:domain",
+  createSnapshot: "/report/:domain/snapshot",
+  snapshot: "/snapshot/:snapshotId",
+  nis2: "/nis2/:domain",
+  history: "/history/:domain"
+} as const
+
 export const PageRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const context = yield* Effect.context<Page.PageServices>()
     const serve = <A, E, R>(handler: Effect.Effect<A, E, R>) =>
       Effect.provide(handler, context) as Effect.Effect<A, E, Exclude<R, Page.PageServices>>
-    yield* router.get("/", serve(Page.home))
-    yield* router.get("/report/:domain", serve(Page.report))
-    yield* router.post("/report/:domain/snapshot", serve(Page.createSnapshot))
-    yield* router.get("/snapshot/:snapshotId", serve(Page.snapshot))
-    yield* router.get("/nis2/:domain", serve(Page.nis2))
-    yield* router.get("/history/:domain", serve(Page.history))
+    yield* router.get(PAGE_PATHS.home, serve(Page.home))
+    yield* router.get(PAGE_PATHS.report, serve(Page.report))
+    yield* router.post(PAGE_PATHS.createSnapshot, serve(Page.createSnapshot))
+    yield* router.get(PAGE_PATHS.snapshot, serve(Page.snapshot))
+    yield* router.get(PAGE_PATHS.nis2, serve(Page.nis2))
+    yield* router.get(PAGE_PATHS.history, serve(Page.history))
     for (const path of Object.keys(ASSETS)) yield* router.get(path as `/${string}`, Page.asset(path))
   })
 )
