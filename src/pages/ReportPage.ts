@@ -152,13 +152,15 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
       <h2 id="details">${w.sections}</h2>
       ${sectionsOf(report).map((s) => sectionDetail(s, lang))}
     </section>
-    ${evidenceOf(report, lang)} ${mode.kind === "snapshot" ? mode.verify : ""}
-    ${actions(report.domain, lang, mode)}`
+    ${evidenceOf(report, lang)} ${mode.kind === "snapshot" ? mode.verify : ""} ${actions(report, lang, mode)}`
 }
 
-const actions = (domain: string, lang: Lang, mode: ReportMode): Html => {
+const actions = (report: EverythingReport, lang: Lang, mode: ReportMode): Html => {
   const w = words(lang)
-  const paths = pathsOf(domain)
+  const paths = pathsOf(report.domain)
+  // a snapshot's PDF is drawn from what it stored, with its hash in the footer; the live one from the scan
+  const pdf =
+    mode.kind === "snapshot" ? `/snapshot/${encodeURIComponent(report.evidence.snapshotId)}/pdf` : paths.pdf
   return html`<section class="actions" aria-labelledby="actions">
     <h2 id="actions">${w.actions}</h2>
     <form method="post" action="${withLang(paths.snapshotCreate, lang)}">
@@ -172,7 +174,7 @@ const actions = (domain: string, lang: Lang, mode: ReportMode): Html => {
         >
       </p>
       <p>
-        ${w.formats}: <a href="${paths.json}">${w.json}</a> · <a href="${paths.pdf}">${w.pdf}</a> ·
+        ${w.formats}: <a href="${paths.json}">${w.json}</a> · <a href="${pdf}">${w.pdf}</a> ·
         <a href="${paths.markdown}">${w.markdown}</a> ·
         <a href="${withLang(paths.nis2, lang)}">${w.nis2Link}</a>
       </p>

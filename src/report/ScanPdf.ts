@@ -11,6 +11,7 @@ import type { ScanResult } from "../checks/ScanResult.ts"
 import { nis2Scorecard, type Nis2Scorecard } from "../score/Nis2.ts"
 import type { ScanScore } from "../score/Score.ts"
 import { type Nis2Summary, renderPdf } from "./PdfReport.ts"
+import type { EverythingReport } from "./ReportSchema.ts"
 
 const PDF_MEMO_SIZE = 32
 const pdfMemo = new Map<string, Uint8Array>()
@@ -42,3 +43,24 @@ export const scanPdf = (score: ScanScore, scan: ScanResult): Effect.Effect<Uint8
     `${score.domain} ${score.timestamp}`,
     Effect.promise(() => renderPdf({ score, nis2: pdfNis2(nis2Scorecard(scan, "en")) }))
   )
+
+/**
+ * The PDF of a stored snapshot: drawn from the scan and score it holds (not a new scan), with its
+ * id and content hash in every footer. A snapshot never changes, so its id is the memo key.
+ */
+export const snapshotPdf = (report: EverythingReport): Effect.Effect<Uint8Array> => {
+  const { scan, score } = report.machineReadable
+  const { snapshotId, contentHash } = report.evidence
+  return memoised(
+    `snapshot ${snapshotId}`,
+    Effect.promise(() =>
+      renderPdf({
+        score: { ...score, cached: false },
+        // the machine-readable scan is the registry's ScanResult without `cached` (ReportSchema.ts);
+        // its Schema is built from the registry's list, so its type names no check
+        nis2: pdfNis2(nis2Scorecard({ ...scan, cached: false } as unknown as ScanResult, "en")),
+        snapshot: { id: snapshotId, contentHash }
+      })
+    )
+  )
+}

@@ -14,6 +14,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { analyse } from "../../src/checks/headers/Headers.ts"
 import { testApp } from "../http/harness.ts"
+import { pdfText } from "../report/pdfText.ts"
 
 interface Raw {
   readonly status: number
@@ -220,7 +221,18 @@ describe("the snapshot form", () => {
           expect(location).toMatch(/^\/snapshot\/[^/?]+\?lang=nl$/)
           const page = yield* fetchRaw(port, location, { Accept: "text/html" })
           expect(page.status).toBe(200)
-          expect(page.body.toString()).toMatch(/Inhoudshash<\/dt>\s*<dd><code>sha256:[0-9a-f]{64}<\/code>/)
+          const hash = /Inhoudshash<\/dt>\s*<dd><code>(sha256:[0-9a-f]{64})<\/code>/.exec(
+            page.body.toString()
+          )?.[1]
+          expect(hash).toBeDefined()
+          // the page's PDF link: the snapshot as stored, its id and hash in the footer
+          const pdfPath = `${location.split("?")[0]}/pdf`
+          expect(page.body.toString()).toContain(`href="${pdfPath}"`)
+          const pdf = yield* fetchRaw(port, pdfPath)
+          expect([pdf.status, pdf.headers["content-type"]]).toEqual([200, "application/pdf"])
+          const text = (yield* Effect.promise(() => pdfText(pdf.body))).replace(/\s+/g, " ")
+          expect(text).toContain(`content hash (SHA-256) ${hash}`)
+          expect(text).toContain(`Snapshot ${decodeURIComponent(location.split("/")[2]!.split("?")[0]!)}`)
           const again = yield* fetchRaw(port, "/report/example.com/snapshot", form, "POST")
           expect([again.status, again.headers["content-type"]]).toEqual([429, "text/html; charset=utf-8"])
           expect(Number(again.headers["retry-after"])).toBeGreaterThan(0)

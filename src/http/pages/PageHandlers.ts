@@ -28,6 +28,7 @@ import { ASSETS } from "../../pages/Assets.ts"
 import { everythingOf } from "../../report/Everything.ts"
 import { hallOfFame } from "../../report/HallOfFameList.ts"
 import { EverythingReport } from "../../report/ReportSchema.ts"
+import { snapshotPdf } from "../../report/ScanPdf.ts"
 import { Snapshots } from "../../report/Snapshots.ts"
 import { Scans } from "../../scan/Scans.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
@@ -133,25 +134,47 @@ export const createSnapshot = withDomain(
 
 const decodeStored = Schema.decodeUnknown(Schema.parseJson(EverythingReport))
 
-/** GET /snapshot/{snapshotId}: the stored snapshot, verified on read, as a page. */
-export const snapshot = Effect.gen(function* () {
-  const lang = yield* requestLang
-  const path = yield* requestPath
-  const id = (yield* HttpRouter.params).snapshotId ?? ""
-  const found = yield* Effect.either((yield* Snapshots).read(id))
-  if (Either.isLeft(found))
-    return errorResponse(
-      found.left._tag === "SnapshotMissing"
-        ? snapshotMissingPage(lang, path, found.left.message)
-        : failurePage(lang, path, 500, "this snapshot failed its integrity check and is not served")
-    )
-  const stored = yield* Effect.either(decodeStored(found.right.body))
-  if (Either.isLeft(stored))
-    return errorResponse(
-      failurePage(lang, path, 500, "this snapshot failed its integrity check and is not served")
-    )
-  return htmlResponse(snapshotPage(stored.right, lang))
-})
+/** The stored snapshot of the path, verified on read, shown by `show`; a missing one is a 404 page. */
+const withSnapshot = <E, R>(
+  show: (report: EverythingReport, lang: Lang) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  Effect.gen(function* () {
+    const lang = yield* requestLang
+    const path = yield* requestPath
+    const id = (yield* HttpRouter.params).snapshotId ?? ""
+    const found = yield* Effect.either((yield* Snapshots).read(id))
+    if (Either.isLeft(found))
+      return errorResponse(
+        found.left._tag === "SnapshotMissing"
+          ? snapshotMissingPage(lang, path, found.left.message)
+          : failurePage(lang, path, 500, "this snapshot failed its integrity check and is not served")
+      )
+    const stored = yield* Effect.either(decodeStored(found.right.body))
+    if (Either.isLeft(stored))
+      return errorResponse(
+        failurePage(lang, path, 500, "this snapshot failed its integrity check and is not served")
+      )
+    return yield* show(stored.right, lang)
+  })
+
+/** GET /snapshot/{snapshotId}: the stored snapshot as a page. */
+export const snapshot = withSnapshot((report, lang) =>
+  Effect.succeed(htmlResponse(snapshotPage(report, lang)))
+)
+
+/** GET /snapshot/{snapshotId}/pdf: the stored snapshot as a PDF, its id and content hash in every footer. */
+export const snapshotPdfFile = withSnapshot((report) =>
+  Effect.map(snapshotPdf(report), (bytes) =>
+    HttpServerResponse.uint8Array(bytes, {
+      contentType: "application/pdf",
+      headers: {
+        // a snapshot never changes
+        "Cache-Control": "public, max-age=31536000, immutable",
+        "Content-Disposition": `inline; filename="${report.domain}-snapshot-${report.evidence.snapshotId}.pdf"`
+      }
+    })
+  )
+)
 
 /** How many of the latest scans' changes the history page lists (each diff reads two stored scans). */
 const HISTORY_STEPS = 10

@@ -13,6 +13,7 @@ export const PAGE_PATHS = {
   report: "/report/:domain",
   createSnapshot: "/report/:domain/snapshot",
   snapshot: "/snapshot/:snapshotId",
+  snapshotPdf: "/snapshot/:snapshotId/pdf",
   nis2: "/nis2/:domain",
   history: "/history/:domain"
 } as const
@@ -26,6 +27,7 @@ export const PageRoutes = HttpApiBuilder.Router.use((router) =>
     yield* router.get(PAGE_PATHS.report, serve(Page.report))
     yield* router.post(PAGE_PATHS.createSnapshot, serve(Page.createSnapshot))
     yield* router.get(PAGE_PATHS.snapshot, serve(Page.snapshot))
+    yield* router.get(PAGE_PATHS.snapshotPdf, serve(Page.snapshotPdfFile))
     yield* router.get(PAGE_PATHS.nis2, serve(Page.nis2))
     yield* router.get(PAGE_PATHS.history, serve(Page.history))
     for (const path of Object.keys(ASSETS)) yield* router.get(path as `/${string}`, Page.asset(path))
