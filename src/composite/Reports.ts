@@ -1,18 +1,55 @@
 /**
  * The report endpoints' compositions: one full scan (shared and cached by `Scans`, like
- * GET /scan/quick) handed to the report builders of `report/`, which take a scan and start none.
+ * GET /scan/quick) handed to the report builders of `report/`, which take a scan and start none,
+ * with the summaries of the DMARC and TLS reports received for the domain (`inbound/`, which looks
+ * up the PTR names of the busiest sources), computed here and handed in.
  */
 import { Effect } from "effect"
+import type { ScanResult } from "../checks/ScanResult.ts"
+import { ReportSummaries } from "../inbound/Summaries.ts"
 import { everythingOf } from "../report/Everything.ts"
+import { receivedOf, receivedPeriod, type ReportsReceived } from "../report/ReceivedReports.ts"
 import { Snapshots } from "../report/Snapshots.ts"
 import { Scans } from "../scan/Scans.ts"
 
+/**
+ * The reports received for the scan's domain over the 30 days before the scan ran (so every report
+ * made from one cached scan reads the same period, and an unchanged store gives the same content
+ * and hash). Undefined when the report store cannot be read: the report then says nothing of
+ * reports, rather than that none arrived.
+ */
+export const reportsReceived = (
+  scan: ScanResult,
+  base: string
+): Effect.Effect<ReportsReceived | undefined, never, ReportSummaries> =>
+  Effect.flatMap(ReportSummaries, (summaries) => {
+    const period = receivedPeriod(scan.computedAt)
+    return Effect.all(
+      { dmarc: summaries.dmarc(scan.domain, period), tls: summaries.tls(scan.domain, period) },
+      { concurrency: 2 }
+    ).pipe(
+      Effect.map((both): ReportsReceived | undefined => receivedOf(scan, base, both)),
+      Effect.catchAll((error) =>
+        Effect.as(
+          Effect.logWarning("reports received left out of the report: the report store failed", error),
+          undefined
+        )
+      )
+    )
+  })
+
 /** The live Everything Report of `domain`, its URLs on `base`. */
 export const liveReport = (domain: string, base: string) =>
-  Effect.flatMap(Scans, (scans) => Effect.map(scans.scan(domain), (scan) => everythingOf(scan, base)))
+  Effect.flatMap(Scans, (scans) =>
+    Effect.flatMap(scans.scan(domain), (scan) =>
+      Effect.map(reportsReceived(scan, base), (received) => everythingOf(scan, base, received))
+    )
+  )
 
 /** A snapshot of `domain`'s report now (or the same content stored moments ago). */
 export const snapshotReport = (domain: string, base: string) =>
   Effect.flatMap(Effect.zip(Scans, Snapshots), ([scans, snapshots]) =>
-    Effect.flatMap(scans.scan(domain), (scan) => snapshots.create(scan, base))
+    Effect.flatMap(scans.scan(domain), (scan) =>
+      Effect.flatMap(reportsReceived(scan, base), (received) => snapshots.create(scan, base, received))
+    )
   )

@@ -10,6 +10,7 @@ import { evidenceOf } from "./EvidenceBlocks.ts"
 import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
+import { receivedSection } from "./ReceivedBlock.ts"
 import { type Lang, words } from "./Text.ts"
 
 /** The paths of a domain's pages and of its API representations. */
@@ -152,7 +153,8 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
       <h2 id="details">${w.sections}</h2>
       ${sectionsOf(report).map((s) => sectionDetail(s, lang))}
     </section>
-    ${evidenceOf(report, lang)} ${mode.kind === "snapshot" ? mode.verify : ""} ${actions(report, lang, mode)}`
+    ${receivedSection(report.domain, report.reportsReceived, lang)} ${evidenceOf(report, lang)}
+    ${mode.kind === "snapshot" ? mode.verify : ""} ${actions(report, lang, mode)}`
 }
 
 const actions = (report: EverythingReport, lang: Lang, mode: ReportMode): Html => {

@@ -7,6 +7,7 @@
  * page says so where it shows them. The NIS2 scorecard is translated by the score (Nis2Text.ts).
  */
 import { Languages, type Lang } from "../score/Nis2Text.ts"
+import { receivedWords } from "./ReceivedText.ts"
 
 export { type Lang } from "../score/Nis2Text.ts"
 
@@ -154,6 +155,7 @@ const en = {
   snapshotMissingTitle: "No such snapshot",
   errorTitle: "Something went wrong",
   tryAgain: "Check another domain",
+  received: receivedWords.en,
   statusWord: {
     pass: "Pass",
     partial: "Partly",
@@ -300,6 +302,7 @@ const nl: Words = {
   snapshotMissingTitle: "Deze momentopname bestaat niet",
   errorTitle: "Er ging iets mis",
   tryAgain: "Een ander domein controleren",
+  received: receivedWords.nl,
   statusWord: {
     pass: "Geslaagd",
     partial: "Gedeeltelijk",

@@ -20,6 +20,7 @@ import { type CitationUse, citationsOf, sourcesOfIssue } from "./Citations.ts"
 import { stepsInline } from "./GuidanceText.ts"
 import { factsOf } from "./SectionFacts.ts"
 import { nis2Of } from "./Nis2Part.ts"
+import type { ReportsReceived } from "./ReceivedReports.ts"
 import {
   type Evidence,
   type EverythingReport,
@@ -209,12 +210,17 @@ const sectionsOf = (scan: ScanResult, score: ScanScore, checks: ReadonlyArray<Re
   return { sections, uses, concerns }
 }
 
-/** The report's content (everything but `evidence`) over the checks of `registry`: pure. */
+/**
+ * The report's content (everything but `evidence`) over the checks of `registry`: pure. `received`
+ * (the reports received for the domain, ReceivedReports.ts) becomes part of the content, and so of
+ * its hash, when given.
+ */
 export const buildContent = (
   scan: ScanResult,
   score: ScanScore,
   base: string,
-  registry: ReadonlyArray<Registered> = registered
+  registry: ReadonlyArray<Registered> = registered,
+  received?: ReportsReceived
 ): ReportContent => {
   const { sections, uses, concerns } = sectionsOf(scan, score, registry)
   const rows = concerns.map((c) => {
@@ -259,7 +265,11 @@ export const buildContent = (
     },
     sections,
     citations: citationsOf(uses),
-    machineReadable: { scan: scanContent, score: scoreContent } as unknown as ReportContent["machineReadable"]
+    machineReadable: {
+      scan: scanContent,
+      score: scoreContent
+    } as unknown as ReportContent["machineReadable"],
+    ...(received === undefined ? {} : { reportsReceived: received })
   }
 }
 
@@ -314,12 +324,16 @@ export const snapshotEvidence = (
   }
 }
 
-/** The report content of one scan and its score. */
-export const contentOf = (scan: ScanResult, base: string): ReportContent =>
-  buildContent(scan, scoreOf(scan), base)
+/** The report content of one scan and its score, with the reports received when given. */
+export const contentOf = (scan: ScanResult, base: string, received?: ReportsReceived): ReportContent =>
+  buildContent(scan, scoreOf(scan), base, registered, received)
 
-/** The live Everything Report of one scan. */
-export const everythingOf = (scan: ScanResult, base: string): EverythingReport => {
-  const content = contentOf(scan, base)
+/** The live Everything Report of one scan, with the reports received when given. */
+export const everythingOf = (
+  scan: ScanResult,
+  base: string,
+  received?: ReportsReceived
+): EverythingReport => {
+  const content = contentOf(scan, base, received)
   return { ...content, evidence: liveEvidence(content, base) }
 }

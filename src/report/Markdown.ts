@@ -11,6 +11,7 @@ import type { Citation } from "./Citations.ts"
 import { type Guidance, providerNames } from "../score/Guidance.ts"
 import type { EverythingReport, Finding, QuickScoreSection, Section, Sections } from "./ReportSchema.ts"
 import type { SpfSectionExtra } from "../checks/spf/Section.ts"
+import { receivedLines } from "./ReceivedMarkdown.ts"
 
 /** The SPF section: every section's fields and the lookup graph with flattening guidance. */
 type SpfSection = Section & SpfSectionExtra
@@ -219,6 +220,7 @@ export const renderMarkdown = (report: EverythingReport): string => {
     ...Object.entries(sections)
       .filter(([key]) => key !== "quickScore" && key !== "nis2")
       .flatMap(([, section]) => sectionLines(section, citations)),
+    ...receivedLines(report.domain, report.reportsReceived, cell, table),
     ...nis2Lines(report.sections.nis2),
     "## Sources",
     "",

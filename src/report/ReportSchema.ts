@@ -16,6 +16,7 @@ import { Guidance } from "../score/Guidance.ts"
 import { Recommendation, ScanScore } from "../score/Score.ts"
 import { Citation } from "./Citations.ts"
 import { Nis2Part } from "./Nis2Part.ts"
+import { ReportsReceived } from "./ReceivedReports.ts"
 import { inReportOrder } from "./Sections.ts"
 
 /**
@@ -196,7 +197,13 @@ export const reportContentSchema = (checks: ReadonlyArray<Registered>) =>
     summary: Summary,
     sections: sectionsSchema(checks),
     citations: Schema.Array(Citation),
-    machineReadable: machineReadable(checks)
+    machineReadable: machineReadable(checks),
+    /**
+     * What DMARC and TLS reports received by this service say of the domain (ReceivedReports.ts);
+     * absent where the report was made without the report store, and in snapshots stored before
+     * reports carried it.
+     */
+    reportsReceived: Schema.optional(ReportsReceived)
   })
 
 export const ReportContent = reportContentSchema(registry)

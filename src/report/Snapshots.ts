@@ -15,6 +15,7 @@ import { AppConfig } from "../Config.ts"
 import { etagOf } from "./Canonical.ts"
 import { contentOf, encodeContent, snapshotEvidence } from "./Everything.ts"
 import { renderMarkdown } from "./Markdown.ts"
+import type { ReportsReceived } from "./ReceivedReports.ts"
 import { EverythingReport, formatVersion } from "./ReportSchema.ts"
 import { SnapshotCorrupt, SnapshotStore, type StoredSnapshot } from "./SnapshotStore.ts"
 import * as M from "../observe/Metrics.ts"
@@ -70,11 +71,15 @@ export class Snapshots extends Effect.Service<Snapshots>()("Snapshots", {
     const store = yield* SnapshotStore
 
     /**
-     * A snapshot of the report of `scan`, or the one stored for the same content within
-     * `SNAPSHOT_DEDUPE_MS` (`reused`). Returns after COMMIT.
+     * A snapshot of the report of `scan` (with the reports received, when given), or the one
+     * stored for the same content within `SNAPSHOT_DEDUPE_MS` (`reused`). Returns after COMMIT.
      */
-    const create = Effect.fn("Snapshots.create")(function* (scan: ScanResult, base: string) {
-      const content = contentOf(scan, base)
+    const create = Effect.fn("Snapshots.create")(function* (
+      scan: ScanResult,
+      base: string,
+      received?: ReportsReceived
+    ) {
+      const content = contentOf(scan, base, received)
       const encoded = encodeContent(content)
       const { snapshot, reused } = yield* store.create(
         {

@@ -16,9 +16,10 @@ describe("renderMarkdown", () => {
         const text = renderMarkdown(report)
         expect(renderMarkdown(structuredClone(report))).toBe(text)
         expect(text).toContain("| Section | Status | Findings |")
-        // Summary, Evidence, one per concern, NIS2, Sources: no value adds or hides one
+        // Summary, Evidence, one per concern, NIS2, Sources, and Reports received when the report
+        // carries them: no value adds or hides one
         const headings = text.split("\n").filter((l) => l.startsWith("## "))
-        expect(headings.length).toBe(concerns.length + 4)
+        expect(headings.length).toBe(concerns.length + 4 + (report.reportsReceived === undefined ? 0 : 1))
         const rows = text.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| Section"))
         for (const row of rows) expect(row.endsWith(" |")).toBe(true)
       }),

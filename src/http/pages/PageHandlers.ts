@@ -8,6 +8,8 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platf
 import { Clock, Effect, Either, Schema } from "effect"
 import { Domain } from "../../api/Domain.ts"
 import { AppConfig } from "../../Config.ts"
+import { reportsReceived, snapshotReport } from "../../composite/Reports.ts"
+import type { ReportSummaries } from "../../inbound/Summaries.ts"
 import {
   failurePage,
   historyMissingPage,
@@ -93,7 +95,8 @@ export const report = withDomain(
         return errorResponse(
           unscannablePage(lang, pathsOf(domain).report, domain, verdict.nxdomain, verdict.reason)
         )
-      return htmlResponse(reportPage(everythingOf(scan, yield* publicBaseUrl), lang))
+      const base = yield* publicBaseUrl
+      return htmlResponse(reportPage(everythingOf(scan, base, yield* reportsReceived(scan, base)), lang))
     })
 )
 
@@ -126,8 +129,7 @@ export const createSnapshot = withDomain(
       const reading = limits.take("snapshot", client, now)
       if (reading.retryAfterS > 0)
         return errorResponse(tooManyPage(lang, pathsOf(domain).report, reading.retryAfterS))
-      const scan = yield* (yield* Scans).scan(domain)
-      const { snapshot } = yield* (yield* Snapshots).create(scan, yield* storedBaseUrl)
+      const { snapshot } = yield* snapshotReport(domain, yield* storedBaseUrl)
       return seeOther(withLang(snapshotPath(snapshot.id), lang))
     })
 )
@@ -222,4 +224,10 @@ export const asset = (path: string) =>
 
 /** The services the page handlers read, for the route layer's context. */
 export type PageServices =
-  Scans | Snapshots | Histories | Limits | AppConfig | Effect.Effect.Context<typeof hallOfFame>
+  | Scans
+  | Snapshots
+  | Histories
+  | Limits
+  | AppConfig
+  | ReportSummaries
+  | Effect.Effect.Context<typeof hallOfFame>

@@ -1,0 +1,94 @@
+/**
+ * The words of the report page's "Reports received" section (ReceivedBlock.ts), in English and
+ * Dutch; Text.ts gives them to every page as `words(lang).received`.
+ */
+
+const en = {
+  title: "Reports received",
+  intro: (from: string, to: string) =>
+    `What the reports mail receivers sent to this service say about this domain's mail, from ${from} to ${to}. A scan sees what the domain publishes; these reports show what happened to its mail.`,
+  dmarcTitle: "DMARC aggregate reports",
+  tlsTitle: "TLS reports (SMTP TLS Reporting)",
+  reports: "Reports",
+  from: "from",
+  messages: "Messages",
+  passing: "Passing DMARC",
+  sources: "Sending sources",
+  source: "Source",
+  ptr: "Reverse name (PTR)",
+  provider: "Provider",
+  forwarder: "forwarder",
+  ofTotal: (shown: number, total: number) => `The busiest ${shown} of ${total} sources.`,
+  readyTitle: "Ready for p=reject?",
+  ready:
+    "Yes. Every source whose mail failed DMARC in this period is unknown (most likely spoofing) or a forwarder: a policy of p=reject would have lost no legitimate mail seen here.",
+  notReady: (n: number) =>
+    `Not yet. ${n} legitimate-looking source${n === 1 ? "" : "s"} send${n === 1 ? "s" : ""} mail that fails DMARC; under p=reject receivers would refuse it. Align ${n === 1 ? "it" : "them"} first:`,
+  noData: "Not known: no report counted any message in this period.",
+  blockers: "Sources that block p=reject",
+  align: "What to align",
+  sessions: "TLS sessions",
+  successful: "successful",
+  failed: "failed",
+  failuresByType: "Failures by result type",
+  resultType: "Result type",
+  failuresByMx: "Failures by mail server",
+  policies: "By policy",
+  policy: "Policy",
+  fullSummary: "Full summary",
+  noneDmarc: "No DMARC aggregate report for this period reached this service.",
+  noneTls: "No TLS report for this period reached this service.",
+  askedAt: "The domain asks for them at:",
+  askedAtHint: "Point one of these addresses at this service to see them here.",
+  howDmarc: (domain: string) =>
+    `Its DMARC record asks for none. Add rua=mailto: with an address whose mail reaches this service to the record at _dmarc.${domain}; receivers then send a report a day.`,
+  howTls: (domain: string) =>
+    `It publishes no TLS-RPT record. Publish v=TLSRPTv1; rua=mailto: with an address whose mail reaches this service at _smtp._tls.${domain}; sending servers then report on their TLS sessions daily.`,
+  orPost: "Reports can also be posted to this service:"
+}
+
+const nl: typeof en = {
+  title: "Ontvangen rapporten",
+  intro: (from: string, to: string) =>
+    `Wat de rapporten die ontvangende mailservers naar deze dienst stuurden zeggen over de mail van dit domein, van ${from} tot ${to}. Een scan ziet wat het domein publiceert; deze rapporten tonen wat er met de mail gebeurde.`,
+  dmarcTitle: "DMARC-verzamelrapporten",
+  tlsTitle: "TLS-rapporten (SMTP TLS Reporting)",
+  reports: "Rapporten",
+  from: "van",
+  messages: "Berichten",
+  passing: "Slaagt voor DMARC",
+  sources: "Verzendende bronnen",
+  source: "Bron",
+  ptr: "Omgekeerde naam (PTR)",
+  provider: "Aanbieder",
+  forwarder: "doorstuurder",
+  ofTotal: (shown: number, total: number) => `De drukste ${shown} van ${total} bronnen.`,
+  readyTitle: "Klaar voor p=reject?",
+  ready:
+    "Ja. Elke bron waarvan mail in deze periode niet door DMARC kwam, is onbekend (vrijwel zeker vervalsing) of een doorstuurder: met p=reject was hier geen legitieme mail verloren gegaan.",
+  notReady: (n: number) =>
+    `Nog niet. ${n} legitiem ogende bron${n === 1 ? "" : "nen"} ${n === 1 ? "verstuurt" : "versturen"} mail die niet door DMARC komt; met p=reject zouden ontvangers die weigeren. Breng ${n === 1 ? "die" : "ze"} eerst in lijn:`,
+  noData: "Onbekend: geen rapport telde een bericht in deze periode.",
+  blockers: "Bronnen die p=reject in de weg staan",
+  align: "Wat in lijn te brengen",
+  sessions: "TLS-sessies",
+  successful: "geslaagd",
+  failed: "mislukt",
+  failuresByType: "Mislukkingen per soort",
+  resultType: "Soort",
+  failuresByMx: "Mislukkingen per mailserver",
+  policies: "Per beleid",
+  policy: "Beleid",
+  fullSummary: "Volledig overzicht",
+  noneDmarc: "Er kwam voor deze periode geen DMARC-verzamelrapport bij deze dienst binnen.",
+  noneTls: "Er kwam voor deze periode geen TLS-rapport bij deze dienst binnen.",
+  askedAt: "Het domein vraagt ze aan op:",
+  askedAtHint: "Laat een van deze adressen bij deze dienst uitkomen om ze hier te zien.",
+  howDmarc: (domain: string) =>
+    `Het DMARC-record vraagt er geen aan. Voeg rua=mailto: toe aan het record op _dmarc.${domain}, met een adres waarvan de mail bij deze dienst uitkomt; ontvangers sturen dan dagelijks een rapport.`,
+  howTls: (domain: string) =>
+    `Het domein publiceert geen TLS-RPT-record. Publiceer v=TLSRPTv1; rua=mailto: met een adres waarvan de mail bij deze dienst uitkomt op _smtp._tls.${domain}; verzendende servers rapporteren dan dagelijks over hun TLS-sessies.`,
+  orPost: "Rapporten kunnen ook naar deze dienst worden gepost:"
+}
+
+export const receivedWords = { en, nl }

@@ -1,0 +1,127 @@
+/**
+ * The "Reports received" section of the Everything Report's markdown (Markdown.ts): what the DMARC
+ * aggregate reports (RFC 7489 7.2) and TLS reports (RFC 8460) received for the domain say, whether
+ * p=reject would lose legitimate mail and what stands in the way; with none received, how to have
+ * them sent. The same content as the report page's section. Pure.
+ */
+import type { ReceivedDmarc, ReceivedTls, ReportsReceived } from "./ReceivedReports.ts"
+
+type Cell = (text: string) => string
+type Table = (head: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => Array<string>
+
+const percent = (rate: number | null) => (rate === null ? "–" : `${(rate * 100).toFixed(1)}%`)
+
+const READY: Readonly<Record<string, (n: number) => string>> = {
+  ready: () =>
+    "**Yes.** Every source whose mail failed DMARC in this period is unknown (most likely spoofing) or a forwarder: p=reject would have lost no legitimate mail seen here.",
+  "not-ready": (n) =>
+    `**Not yet.** ${n} legitimate-looking source(s) send mail that fails DMARC; under p=reject receivers would refuse it. Align them first.`,
+  "no-data": () => "**Not known:** no report counted any message in this period."
+}
+
+const dmarcLines = (d: ReceivedDmarc, url: string, cell: Cell, table: Table): Array<string> => [
+  `${d.reports} report(s)${d.reporters.length > 0 ? ` from ${cell(d.reporters.join(", "))}` : ""}: ${d.messages} message(s), ${d.dmarcPass} passing DMARC (${percent(d.passRate)}).`,
+  "",
+  `Ready for p=reject? ${READY[d.readyForReject.verdict]!(d.readyForReject.blockersTotal)}`,
+  "",
+  ...(d.readyForReject.blockers.length > 0
+    ? [
+        ...table(
+          ["Blocker", "PTR", "Provider", "Messages", "What to align"],
+          d.readyForReject.blockers.map((b) => [
+            b.ip,
+            b.ptr ?? "",
+            b.provider ?? "",
+            String(b.messages),
+            b.reason
+          ])
+        ),
+        ""
+      ]
+    : []),
+  ...table(
+    ["Source", "PTR", "Provider", "Messages", "Passing DMARC"],
+    d.topSources.map((s) => [
+      s.ip,
+      s.ptr ?? "",
+      [s.provider ?? "", s.forwarder ? "forwarder" : ""].filter((x) => x !== "").join(", "),
+      String(s.messages),
+      `${s.dmarcPass} (${percent(s.messages === 0 ? null : s.dmarcPass / s.messages)})`
+    ])
+  ),
+  "",
+  ...(d.sourcesTotal > d.topSources.length
+    ? [`The busiest ${d.topSources.length} of ${d.sourcesTotal} sources.`, ""]
+    : []),
+  `Full summary: ${url}`,
+  ""
+]
+
+const tlsLines = (t: ReceivedTls, url: string, cell: Cell, table: Table): Array<string> => [
+  `${t.reports} report(s)${t.reporters.length > 0 ? ` from ${cell(t.reporters.join(", "))}` : ""}: ${t.sessions.successful} successful and ${t.sessions.failed} failed TLS session(s) (${percent(t.successRate)} successful).`,
+  "",
+  ...(t.failuresByResultType.length > 0
+    ? [
+        ...table(
+          ["Result type", "Sessions"],
+          t.failuresByResultType.map((f) => [f.resultType, String(f.sessions)])
+        ),
+        ""
+      ]
+    : []),
+  ...(t.failuresByMx.length > 0
+    ? [
+        ...table(
+          ["MX", "Failed sessions"],
+          t.failuresByMx.map((f) => [f.mx, String(f.sessions)])
+        ),
+        ""
+      ]
+    : []),
+  ...table(
+    ["Policy", "Policy domain", "Successful", "Failed"],
+    t.byPolicy.map((p) => [p.policyType, p.policyDomain, String(p.successful), String(p.failed)])
+  ),
+  "",
+  `Full summary: ${url}`,
+  ""
+]
+
+const noneLines = (kind: "dmarc" | "tls", domain: string, rua: ReadonlyArray<string>, cell: Cell) => [
+  kind === "dmarc"
+    ? "No DMARC aggregate report for this period reached this service."
+    : "No TLS report for this period reached this service.",
+  rua.length > 0
+    ? `The domain asks for them at ${cell(rua.join(", "))}: point one of these addresses at this service to see them here.`
+    : kind === "dmarc"
+      ? `Its DMARC record asks for none: add \`rua=mailto:\` with an address whose mail reaches this service to the record at \`_dmarc.${domain}\`.`
+      : `It publishes no TLS-RPT record: publish \`v=TLSRPTv1; rua=mailto:\` with an address whose mail reaches this service at \`_smtp._tls.${domain}\`.`,
+  `Reports can also be posted to this service: \`POST /api/reports/${kind}\`.`,
+  ""
+]
+
+/** The section's lines; none when the report carries no `reportsReceived`. */
+export const receivedLines = (
+  domain: string,
+  received: ReportsReceived | undefined,
+  cell: Cell,
+  table: Table
+): Array<string> =>
+  received === undefined
+    ? []
+    : [
+        "## Reports received",
+        "",
+        `What the reports mail receivers sent to this service say about this domain's mail, from ${received.from} to ${received.to}.`,
+        "",
+        "### DMARC aggregate reports",
+        "",
+        ...(received.dmarc === null
+          ? noneLines("dmarc", domain, received.rua.dmarc, cell)
+          : dmarcLines(received.dmarc, received.summaryUrls.dmarc, cell, table)),
+        "### TLS reports (SMTP TLS Reporting)",
+        "",
+        ...(received.tls === null
+          ? noneLines("tls", domain, received.rua.tls, cell)
+          : tlsLines(received.tls, received.summaryUrls.tls, cell, table))
+      ]

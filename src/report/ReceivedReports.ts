@@ -1,0 +1,170 @@
+/**
+ * "Reports received": what the DMARC aggregate reports (RFC 7489 7.2, RFC 9990) and SMTP TLS
+ * reports (RFC 8460) that reached this service say of a domain, as the Everything Report carries it
+ * (`reportsReceived`). The essentials of the summaries GET /api/reports/dmarc/{domain} and
+ * /api/reports/tls/{domain} serve for the same period: how much mail, how much passes, the busiest
+ * sources, whether p=reject would lose legitimate mail and what blocks it; TLS sessions and their
+ * failures. Reports measure what happened to the domain's mail, which no scan can see; in a
+ * snapshot they are part of the hashed content, so the evidence keeps them.
+ *
+ * Pure: the summaries are computed where the report is assembled (composite/, which may look up
+ * PTR names), and handed in.
+ */
+import { Schema } from "effect"
+import type { ScanResult } from "../checks/ScanResult.ts"
+import { Blocker, type DmarcSummary, ReadyForReject } from "../inbound/DmarcSummary.ts"
+import type { TlsSummary } from "../inbound/TlsSummary.ts"
+import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
+
+/** Rows kept of each list: a report shows the essentials; the summary endpoint has them all. */
+export const RECEIVED_ROWS = 10
+
+export const ReceivedSource = Schema.Struct({
+  ip: Schema.String,
+  ptr: Nullable(Schema.String),
+  provider: Nullable(Schema.String),
+  messages: Schema.Int,
+  /** Messages with an aligned SPF or DKIM pass (RFC 7489 4.2). */
+  dmarcPass: Schema.Int,
+  forwarder: Schema.Boolean
+})
+
+export const ReceivedDmarc = Schema.Struct({
+  reports: Schema.Int,
+  messages: Schema.Int,
+  dmarcPass: Schema.Int,
+  /** dmarcPass / messages; null without messages. */
+  passRate: Nullable(Schema.Number),
+  /** The busiest sources (at most 10), by messages. */
+  topSources: Schema.Array(ReceivedSource),
+  sourcesTotal: Schema.Int,
+  /** The summary's verdict and note, with its busiest blockers (at most 10 of `blockersTotal`). */
+  readyForReject: Schema.Struct({
+    verdict: ReadyForReject.fields.verdict,
+    blockers: Schema.Array(Blocker),
+    blockersTotal: Schema.Int,
+    note: Schema.String
+  }),
+  reporters: Strings
+})
+export type ReceivedDmarc = typeof ReceivedDmarc.Type
+
+export const ReceivedTls = Schema.Struct({
+  reports: Schema.Int,
+  sessions: Schema.Struct({ successful: Schema.Int, failed: Schema.Int }),
+  /** successful / all sessions; null without sessions. */
+  successRate: Nullable(Schema.Number),
+  failuresByResultType: Schema.Array(Schema.Struct({ resultType: Schema.String, sessions: Schema.Int })),
+  failuresByMx: Schema.Array(Schema.Struct({ mx: Schema.String, sessions: Schema.Int })),
+  byPolicy: Schema.Array(
+    Schema.Struct({
+      policyType: Schema.String,
+      policyDomain: Schema.String,
+      successful: Schema.Int,
+      failed: Schema.Int
+    })
+  ),
+  reporters: Strings
+})
+export type ReceivedTls = typeof ReceivedTls.Type
+
+export const ReportsReceived = Schema.Struct({
+  /** The period: the 30 days before the report's `generatedAt`, as the summary endpoints default. */
+  from: DateTime,
+  to: DateTime,
+  /** Null: no DMARC aggregate report covering the period reached this service. */
+  dmarc: Nullable(ReceivedDmarc),
+  /** Null: no TLS report covering the period reached this service. */
+  tls: Nullable(ReceivedTls),
+  /**
+   * Where the domain asks for reports, as the scan read them: the `rua=` of its DMARC record and of
+   * its TLS-RPT record (`_smtp._tls`); empty when it asks for none (or the record was not read).
+   */
+  rua: Schema.Struct({ dmarc: Strings, tls: Strings }),
+  /** The full summaries of the same period, on this service. */
+  summaryUrls: Schema.Struct({ dmarc: Schema.String, tls: Schema.String })
+})
+export type ReportsReceived = typeof ReportsReceived.Type
+
+/** The days a report looks back for reports received, as GET /api/reports/{kind}/{domain} by default. */
+export const RECEIVED_DAYS = 30
+
+/** The period of the reports a report made at `at` carries, in epoch seconds. */
+export const receivedPeriod = (at: string): { from: number; to: number } => {
+  const to = Math.floor(Date.parse(at) / 1000)
+  return { from: to - RECEIVED_DAYS * 86_400, to }
+}
+
+const dmarcOf = (s: DmarcSummary): ReceivedDmarc | null =>
+  s.reports === 0 && s.messages === 0
+    ? null
+    : {
+        reports: s.reports,
+        messages: s.messages,
+        dmarcPass: s.dmarcPass,
+        passRate: s.passRate,
+        topSources: s.sources.slice(0, RECEIVED_ROWS).map((x) => ({
+          ip: x.ip,
+          ptr: x.ptr,
+          provider: x.provider,
+          messages: x.messages,
+          dmarcPass: x.dmarcPass,
+          forwarder: x.forwarder
+        })),
+        sourcesTotal: s.sourcesTotal,
+        readyForReject: {
+          verdict: s.readyForReject.verdict,
+          blockers: s.readyForReject.blockers.slice(0, RECEIVED_ROWS),
+          blockersTotal: s.readyForReject.blockers.length,
+          note: s.readyForReject.note
+        },
+        reporters: s.reporters.map((r) => r.name)
+      }
+
+const tlsOf = (s: TlsSummary): ReceivedTls | null =>
+  s.reports === 0 && s.sessions.successful + s.sessions.failed === 0
+    ? null
+    : {
+        reports: s.reports,
+        sessions: s.sessions,
+        successRate: s.successRate,
+        failuresByResultType: s.failuresByResultType.slice(0, RECEIVED_ROWS),
+        failuresByMx: s.failuresByMx.slice(0, RECEIVED_ROWS),
+        byPolicy: s.byPolicy.slice(0, RECEIVED_ROWS).map((p) => ({
+          policyType: p.policyType,
+          policyDomain: p.policyDomain,
+          successful: p.successful,
+          failed: p.failed
+        })),
+        reporters: s.reporters.map((r) => r.name)
+      }
+
+/** Where the scan found the domain asking for reports (RFC 7489 6.3 rua, RFC 8460 3 rua). */
+const ruaOf = (scan: ScanResult) => ({
+  dmarc: [...(scan.checks.dmarc.result?.rua ?? [])],
+  tls: [...(scan.checks["mta-sts"].result?.tlsRpt.rua ?? [])]
+})
+
+/** The summary endpoints of `domain` for the period, under the service's base URL (ends in /api). */
+const summaryUrlsOf = (base: string, domain: string, s: { from: string; to: string }) => {
+  const query = `from=${encodeURIComponent(s.from)}&to=${encodeURIComponent(s.to)}`
+  const d = encodeURIComponent(domain)
+  return { dmarc: `${base}/reports/dmarc/${d}?${query}`, tls: `${base}/reports/tls/${d}?${query}` }
+}
+
+/**
+ * The report's `reportsReceived` from the summaries of one period (both of the same period) and the
+ * scan the report is made of.
+ */
+export const receivedOf = (
+  scan: ScanResult,
+  base: string,
+  summaries: { readonly dmarc: DmarcSummary; readonly tls: TlsSummary }
+): ReportsReceived => ({
+  from: summaries.dmarc.from,
+  to: summaries.dmarc.to,
+  dmarc: dmarcOf(summaries.dmarc),
+  tls: tlsOf(summaries.tls),
+  rua: ruaOf(scan),
+  summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc)
+})
