@@ -76,13 +76,18 @@ export interface TlsSpec {
   readonly success?: number
   readonly failures?: ReadonlyArray<{ readonly type: string; readonly count: number; readonly mx?: string }>
   readonly policyType?: "sts" | "tlsa" | "no-policy-found"
+  /** The report's period, RFC 3339 date-times; 2026-11-24 by default. */
+  readonly range?: { readonly start: string; readonly end: string }
 }
 
 /** An RFC 8460 4.4 report. */
 export const tlsJson = (t: TlsSpec): string =>
   JSON.stringify({
     "organization-name": t.org ?? "Example Sender",
-    "date-range": { "start-datetime": "2026-11-24T00:00:00Z", "end-datetime": "2026-11-24T23:59:59Z" },
+    "date-range": {
+      "start-datetime": t.range?.start ?? "2026-11-24T00:00:00Z",
+      "end-datetime": t.range?.end ?? "2026-11-24T23:59:59Z"
+    },
     "contact-info": "tlsrpt@sender.example",
     "report-id": t.reportId ?? "tls-1",
     policies: [

@@ -5,6 +5,7 @@
  * and no failed request, axe-core finds no serious or critical violation, Tab reaches every link,
  * button, field and fold, nothing is wider than the window, and a screenshot at 1280 and 390 px
  * wide is written under test-results/.
+ * perfect.com gets a DMARC and a TLS report first, so its page shows "Reports received" in full.
  * The snapshot page is reached the way a person reaches it, with the report page's button; home
  * comes last, when perfect.com (scanned above, A+) is in its list.
  */
@@ -18,6 +19,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import puppeteer, { type Browser, type Page } from "puppeteer-core"
 import { testApp } from "../http/harness.ts"
+import { dmarcXml, gzipText, tlsJson } from "../inbound/reports.ts"
 import { worldEnv } from "../world/env.ts"
 
 const CHROMIUM = "/usr/bin/chromium"
@@ -135,6 +137,48 @@ const judge = async (page: Page, visit: Visit, name: string) => {
 
 const text = (page: Page) => page.evaluate(() => document.body.innerText)
 
+/**
+ * A DMARC aggregate report (with a source that blocks p=reject) and a TLS report for perfect.com,
+ * of yesterday, posted as senders post them: its report page then shows "Reports received" in full.
+ */
+const postReports = async (base: string) => {
+  const today = Math.floor(Date.now() / 86_400_000) * 86_400
+  const xml = dmarcXml({
+    domain: "perfect.com",
+    reportId: `browser-${Date.now()}`,
+    begin: today - 86_400,
+    end: today - 1,
+    rows: [
+      {
+        ip: "127.25.0.1",
+        count: 40,
+        dkimAuth: [{ domain: "perfect.com", selector: "selector1", result: "pass" }]
+      },
+      {
+        ip: "198.51.100.7",
+        count: 6,
+        dkim: "fail",
+        spf: "fail",
+        spfAuth: [{ domain: "bounce.esp.example", result: "pass" }]
+      }
+    ]
+  })
+  const day = new Date((today - 86_400) * 1000).toISOString().slice(0, 10)
+  const tls = tlsJson({
+    domain: "perfect.com",
+    reportId: `browser-tls-${Date.now()}`,
+    range: { start: `${day}T00:00:00Z`, end: `${day}T23:59:59Z` },
+    failures: [{ type: "certificate-expired", count: 2 }]
+  })
+  for (const [path, type, body] of [
+    ["/api/reports/dmarc", "application/gzip", gzipText(xml)],
+    ["/api/reports/tls", "application/tlsrpt+json", tls]
+  ] as const) {
+    const posted = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": type }, body })
+    expect(posted.status, path).toBe(202)
+  }
+}
+
 describe("the pages in chromium", () => {
   layer(testApp(worldEnv()), { timeout: 600_000, excludeTestServices: true })((it) => {
     it.scoped(
@@ -146,11 +190,14 @@ describe("the pages in chromium", () => {
           const base = `http://127.0.0.1:${address.port}`
           const browser = yield* launch()
           yield* Effect.promise(async () => {
+            await postReports(base)
             {
               const { page, visit } = await open(browser, `${base}/report/perfect.com`)
               const body = await text(page)
               expect(body).toContain("perfect.com")
               expect(body).toContain("A+")
+              expect(body).toContain("Reports received")
+              expect(body).toContain("Not yet. 1 legitimate-looking source sends mail that fails DMARC")
               for (const part of ["DNS records", "SPF include tree", "DNSSEC chain of trust", "Mail servers"])
                 expect(body).toContain(part)
               await judge(page, visit, "report-perfect")
@@ -161,6 +208,7 @@ describe("the pages in chromium", () => {
               expect(body).toContain("dmarc-none.com")
               expect(body).toMatch(/What to fix \([1-9]/)
               expect(body).toContain("Why it matters")
+              expect(body).toContain("No DMARC aggregate report for this period reached this service.")
               expect(await page.$$("article.finding ol li")).not.toHaveLength(0)
               // The browser's print: no navigation and no forms, the findings kept; a PDF to look at.
               await page.emulateMediaType("print")
