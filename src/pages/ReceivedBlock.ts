@@ -36,14 +36,16 @@ const none = (
     <p>${w.orPost} <code>POST ${postPath}</code></p>`
 }
 
-const readiness = (dmarc: ReceivedDmarc, lang: Lang): Html => {
+/** Ready for p=reject, in words; a domain at p=reject already loses the blockers' mail now. */
+const readiness = (dmarc: ReceivedDmarc, atReject: boolean, lang: Lang): Html => {
   const w = words(lang).received
   const r = dmarc.readyForReject
   const verdict =
     r.verdict === "ready"
-      ? html`${statusBadge("pass", lang)} ${w.ready}`
+      ? html`${statusBadge("pass", lang)} ${atReject ? w.readyAtReject : w.ready}`
       : r.verdict === "not-ready"
-        ? html`${statusBadge("fail", lang)} ${w.notReady(r.blockersTotal)}`
+        ? html`${statusBadge("fail", lang)}
+          ${atReject ? w.notReadyAtReject(r.blockersTotal) : w.notReady(r.blockersTotal)}`
         : html`${statusBadge("unknown", lang)} ${w.noData}`
   return html`<p><strong>${w.readyTitle}</strong> ${verdict}</p>
     ${
@@ -57,7 +59,7 @@ const readiness = (dmarc: ReceivedDmarc, lang: Lang): Html => {
     }`
 }
 
-const dmarcPart = (dmarc: ReceivedDmarc, url: string, lang: Lang): Html => {
+const dmarcPart = (dmarc: ReceivedDmarc, received: ReportsReceived, lang: Lang): Html => {
   const w = words(lang).received
   return html`<dl class="pairs">
       <dt>${w.reports}</dt>
@@ -69,7 +71,7 @@ const dmarcPart = (dmarc: ReceivedDmarc, url: string, lang: Lang): Html => {
       <dt>${w.passing}</dt>
       <dd>${dmarc.dmarcPass} (${percent(dmarc.passRate, lang)})</dd>
     </dl>
-    ${readiness(dmarc, lang)}
+    ${readiness(dmarc, received.dmarcPolicy === "reject", lang)}
     ${table(
       w.sources,
       [w.source, w.ptr, w.provider, w.messages, w.passing],
@@ -82,7 +84,7 @@ const dmarcPart = (dmarc: ReceivedDmarc, url: string, lang: Lang): Html => {
       ])
     )}
     ${dmarc.sourcesTotal > dmarc.topSources.length ? html`<p class="note">${w.ofTotal(dmarc.topSources.length, dmarc.sourcesTotal)}</p>` : ""}
-    <p><a href="${safeUrl(url)}">${w.fullSummary}</a></p>`
+    <p><a href="${safeUrl(received.summaryUrls.dmarc)}">${w.fullSummary}</a></p>`
 }
 
 const tlsPart = (tls: ReceivedTls, url: string, lang: Lang): Html => {
@@ -141,7 +143,7 @@ export const receivedSection = (
     ${
       received.dmarc === null
         ? none(lang, { none: w.noneDmarc, how: w.howDmarc(domain) }, received.rua.dmarc, "/api/reports/dmarc")
-        : dmarcPart(received.dmarc, received.summaryUrls.dmarc, lang)
+        : dmarcPart(received.dmarc, received, lang)
     }
     <h3 id="received-tls">${w.tlsTitle}</h3>
     ${

@@ -24,6 +24,10 @@ const en = {
     "Yes. Every source whose mail failed DMARC in this period is unknown (most likely spoofing) or a forwarder: a policy of p=reject would have lost no legitimate mail seen here.",
   notReady: (n: number) =>
     `Not yet. ${n} legitimate-looking source${n === 1 ? "" : "s"} send${n === 1 ? "s" : ""} mail that fails DMARC; under p=reject receivers would refuse it. Align ${n === 1 ? "it" : "them"} first:`,
+  readyAtReject:
+    "Yes, and it publishes p=reject already: no legitimate-looking source had its mail fail DMARC in this period.",
+  notReadyAtReject: (n: number) =>
+    `It publishes p=reject already, so receivers refuse this mail now: ${n} legitimate-looking source${n === 1 ? "" : "s"} send${n === 1 ? "s" : ""} mail that fails DMARC. Align ${n === 1 ? "it" : "them"}:`,
   noData: "Not known: no report counted any message in this period.",
   blockers: "Sources that block p=reject",
   align: "What to align",
@@ -68,6 +72,10 @@ const nl: typeof en = {
     "Ja. Elke bron waarvan mail in deze periode niet door DMARC kwam, is onbekend (vrijwel zeker vervalsing) of een doorstuurder: met p=reject was hier geen legitieme mail verloren gegaan.",
   notReady: (n: number) =>
     `Nog niet. ${n} legitiem ogende bron${n === 1 ? "" : "nen"} ${n === 1 ? "verstuurt" : "versturen"} mail die niet door DMARC komt; met p=reject zouden ontvangers die weigeren. Breng ${n === 1 ? "die" : "ze"} eerst in lijn:`,
+  readyAtReject:
+    "Ja, en het publiceert al p=reject: van geen enkele legitiem ogende bron kwam in deze periode mail niet door DMARC.",
+  notReadyAtReject: (n: number) =>
+    `Het publiceert al p=reject, dus ontvangers weigeren deze mail nu: ${n} legitiem ogende bron${n === 1 ? "" : "nen"} ${n === 1 ? "verstuurt" : "versturen"} mail die niet door DMARC komt. Breng ${n === 1 ? "die" : "ze"} in lijn:`,
   noData: "Onbekend: geen rapport telde een bericht in deze periode.",
   blockers: "Bronnen die p=reject in de weg staan",
   align: "Wat in lijn te brengen",

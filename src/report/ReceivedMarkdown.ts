@@ -11,6 +11,15 @@ type Table = (head: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<str
 
 const percent = (rate: number | null) => (rate === null ? "–" : `${(rate * 100).toFixed(1)}%`)
 
+/** At p=reject already, the blockers' mail is refused now rather than after a move to it. */
+const READY_AT_REJECT: Readonly<Record<string, (n: number) => string>> = {
+  ready: () =>
+    "**Yes,** and it publishes p=reject already: no legitimate-looking source had its mail fail DMARC in this period.",
+  "not-ready": (n) =>
+    `**It publishes p=reject already,** so receivers refuse this mail now: ${n} legitimate-looking source(s) send mail that fails DMARC. Align them.`,
+  "no-data": () => "**Not known:** no report counted any message in this period."
+}
+
 const READY: Readonly<Record<string, (n: number) => string>> = {
   ready: () =>
     "**Yes.** Every source whose mail failed DMARC in this period is unknown (most likely spoofing) or a forwarder: p=reject would have lost no legitimate mail seen here.",
@@ -19,10 +28,10 @@ const READY: Readonly<Record<string, (n: number) => string>> = {
   "no-data": () => "**Not known:** no report counted any message in this period."
 }
 
-const dmarcLines = (d: ReceivedDmarc, url: string, cell: Cell, table: Table): Array<string> => [
+const dmarcLines = (d: ReceivedDmarc, received: ReportsReceived, cell: Cell, table: Table): Array<string> => [
   `${d.reports} report(s)${d.reporters.length > 0 ? ` from ${cell(d.reporters.join(", "))}` : ""}: ${d.messages} message(s), ${d.dmarcPass} passing DMARC (${percent(d.passRate)}).`,
   "",
-  `Ready for p=reject? ${READY[d.readyForReject.verdict]!(d.readyForReject.blockersTotal)}`,
+  `Ready for p=reject? ${(received.dmarcPolicy === "reject" ? READY_AT_REJECT : READY)[d.readyForReject.verdict]!(d.readyForReject.blockersTotal)}`,
   "",
   ...(d.readyForReject.blockers.length > 0
     ? [
@@ -53,7 +62,7 @@ const dmarcLines = (d: ReceivedDmarc, url: string, cell: Cell, table: Table): Ar
   ...(d.sourcesTotal > d.topSources.length
     ? [`The busiest ${d.topSources.length} of ${d.sourcesTotal} sources.`, ""]
     : []),
-  `Full summary: ${url}`,
+  `Full summary: ${received.summaryUrls.dmarc}`,
   ""
 ]
 
@@ -118,7 +127,7 @@ export const receivedLines = (
         "",
         ...(received.dmarc === null
           ? noneLines("dmarc", domain, received.rua.dmarc, cell)
-          : dmarcLines(received.dmarc, received.summaryUrls.dmarc, cell, table)),
+          : dmarcLines(received.dmarc, received, cell, table)),
         "### TLS reports (SMTP TLS Reporting)",
         "",
         ...(received.tls === null

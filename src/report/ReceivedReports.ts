@@ -81,6 +81,12 @@ export const ReportsReceived = Schema.Struct({
    * its TLS-RPT record (`_smtp._tls`); empty when it asks for none (or the record was not read).
    */
   rua: Schema.Struct({ dmarc: Strings, tls: Strings }),
+  /**
+   * The DMARC policy receivers apply to the domain's own mail (`effectivePolicy`), as the scan read
+   * it; null when no record applies or it could not be read. With `reject`, blockers' mail is
+   * refused now rather than at a future move to p=reject.
+   */
+  dmarcPolicy: Nullable(Schema.String),
   /** The full summaries of the same period, on this service. */
   summaryUrls: Schema.Struct({ dmarc: Schema.String, tls: Schema.String })
 })
@@ -166,5 +172,6 @@ export const receivedOf = (
   dmarc: dmarcOf(summaries.dmarc),
   tls: tlsOf(summaries.tls),
   rua: ruaOf(scan),
+  dmarcPolicy: scan.checks.dmarc.result?.effectivePolicy ?? null,
   summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc)
 })

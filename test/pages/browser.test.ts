@@ -197,7 +197,7 @@ describe("the pages in chromium", () => {
               expect(body).toContain("perfect.com")
               expect(body).toContain("A+")
               expect(body).toContain("Reports received")
-              expect(body).toContain("Not yet. 1 legitimate-looking source sends mail that fails DMARC")
+              expect(body).toContain("receivers refuse this mail now: 1 legitimate-looking source sends mail")
               for (const part of ["DNS records", "SPF include tree", "DNSSEC chain of trust", "Mail servers"])
                 expect(body).toContain(part)
               await judge(page, visit, "report-perfect")

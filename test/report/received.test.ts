@@ -31,7 +31,14 @@ const scan = ((): ScanResult => {
     computedAt: "2026-11-25T12:00:00.000Z",
     checks: {
       ...s.checks,
-      dmarc: { ...dmarc, result: dmarc.result && { ...dmarc.result, rua: ["mailto:dmarc@example.org"] } },
+      dmarc: {
+        ...dmarc,
+        result: dmarc.result && {
+          ...dmarc.result,
+          rua: ["mailto:dmarc@example.org"],
+          effectivePolicy: "none"
+        }
+      },
       "mta-sts": {
         ...mtaSts,
         result: mtaSts.result && {
@@ -196,6 +203,14 @@ describe("the page's section", () => {
     expect(page).toContain(`href="${received.summaryUrls.dmarc.replace(/&/g, "&amp;")}"`)
     // the snapshot page is the same page
     expect(snapshotPage(report, "en").markup).toContain("Not yet. 1 legitimate-looking source")
+  })
+
+  it("says the blockers' mail is refused now when the domain publishes p=reject already", () => {
+    const atReject = everythingOf(scan, BASE, { ...received, dmarcPolicy: "reject" })
+    expect(reportPage(atReject, "en").markup).toContain(
+      "It publishes p=reject already, so receivers refuse this mail now: 1 legitimate-looking source sends mail"
+    )
+    expect(renderMarkdown(atReject)).toContain("Ready for p=reject? **It publishes p=reject already,**")
   })
 
   it("speaks Dutch on a Dutch page", () => {

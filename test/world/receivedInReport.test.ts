@@ -107,13 +107,17 @@ layer(App, { timeout: 180_000, excludeTestServices: true })("reports received, i
 
         const markdown = yield* call("GET", "/api/report/everything?domain=perfect.com&format=markdown")
         expect(markdown.text).toContain("## Reports received")
-        expect(markdown.text).toContain("Ready for p=reject? **Not yet.**")
+        // perfect.com publishes p=reject: the blocker's mail is refused now
+        expect(received.dmarcPolicy).toBe("reject")
+        expect(markdown.text).toContain("Ready for p=reject? **It publishes p=reject already,**")
         expect(markdown.text).toContain("| 127.25.0.1 | mx.perfect.com |")
 
         const page = yield* call("GET", "/report/perfect.com", undefined, { accept: "text/html" })
         expect(page.status).toBe(200)
         expect(page.text).toContain(`<h2 id="received">Reports received</h2>`)
-        expect(page.text).toContain("Not yet. 1 legitimate-looking source sends mail that fails DMARC")
+        expect(page.text).toContain(
+          "It publishes p=reject already, so receivers refuse this mail now: 1 legitimate-looking source sends mail that fails DMARC"
+        )
         expect(page.text).toContain("198.51.100.7")
         expect(page.text).toContain("certificate-expired")
 
@@ -129,7 +133,7 @@ layer(App, { timeout: 180_000, excludeTestServices: true })("reports received, i
         const snapshotPage = yield* call("GET", `/snapshot/${created.json.evidence.snapshotId}`, undefined, {
           accept: "text/html"
         })
-        expect(snapshotPage.text).toContain("Not yet. 1 legitimate-looking source sends mail")
+        expect(snapshotPage.text).toContain("so receivers refuse this mail now: 1 legitimate-looking source")
       })
   )
 
