@@ -20,6 +20,9 @@ const percent = (rate: number | null, lang: Lang) =>
 
 const mono = (text: string | null) => (text === null ? "" : html`<span class="mono">${text}</span>`)
 
+/** An address kept on one line: a table of four columns or more stacks on a narrow screen instead. */
+const address = (ip: string) => html`<span class="mono nowrap">${ip}</span>`
+
 const ruaList = (rua: ReadonlyArray<string>) =>
   html`${rua.map((u, i) => html`${i > 0 ? ", " : ""}<code>${u}</code>`)}`
 
@@ -53,7 +56,13 @@ const readiness = (dmarc: ReceivedDmarc, atReject: boolean, lang: Lang): Html =>
         ? table(
             w.blockers,
             [w.source, w.ptr, w.provider, w.messages, w.align],
-            r.blockers.map((b) => [mono(b.ip), mono(b.ptr), b.provider ?? "", String(b.messages), b.reason])
+            r.blockers.map((b) => [
+              address(b.ip),
+              mono(b.ptr),
+              b.provider ?? "",
+              String(b.messages),
+              b.reason
+            ])
           )
         : ""
     }`
@@ -76,7 +85,7 @@ const dmarcPart = (dmarc: ReceivedDmarc, received: ReportsReceived, lang: Lang):
       w.sources,
       [w.source, w.ptr, w.provider, w.messages, w.passing],
       dmarc.topSources.map((s) => [
-        mono(s.ip),
+        address(s.ip),
         mono(s.ptr),
         `${s.provider ?? ""}${s.forwarder ? `${s.provider === null ? "" : ", "}${w.forwarder}` : ""}`,
         String(s.messages),
@@ -84,7 +93,7 @@ const dmarcPart = (dmarc: ReceivedDmarc, received: ReportsReceived, lang: Lang):
       ])
     )}
     ${dmarc.sourcesTotal > dmarc.topSources.length ? html`<p class="note">${w.ofTotal(dmarc.topSources.length, dmarc.sourcesTotal)}</p>` : ""}
-    <p><a href="${safeUrl(received.summaryUrls.dmarc)}">${w.fullSummary}</a></p>`
+    <p><a href="${safeUrl(received.summaryUrls.dmarc)}">${w.fullDmarc}</a></p>`
 }
 
 const tlsPart = (tls: ReceivedTls, url: string, lang: Lang): Html => {
@@ -118,14 +127,14 @@ const tlsPart = (tls: ReceivedTls, url: string, lang: Lang): Html => {
     }
     ${table(
       w.policies,
-      [w.policy, w.successful, w.failed],
+      [w.policy, w.successfulHead, w.failedHead],
       tls.byPolicy.map((p) => [
         html`${p.policyType} ${mono(p.policyDomain)}`,
         String(p.successful),
         String(p.failed)
       ])
     )}
-    <p><a href="${safeUrl(url)}">${w.fullSummary}</a></p>`
+    <p><a href="${safeUrl(url)}">${w.fullTls}</a></p>`
 }
 
 /** The section, or nothing when the report carries no `reportsReceived`. */
