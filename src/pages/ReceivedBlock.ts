@@ -34,7 +34,7 @@ const none = (
   postPath: string
 ): Html => {
   const w = words(lang).received
-  return html`<p>${statusBadge("not-applicable", lang)} ${said.none}</p>
+  return html`<p>${said.none}</p>
     <p>${rua.length > 0 ? html`${w.askedAt} ${ruaList(rua)}. ${w.askedAtHint}` : said.how}</p>
     <p>${w.orPost} <code>POST ${postPath}</code></p>`
 }
