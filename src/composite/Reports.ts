@@ -13,9 +13,9 @@ import { Snapshots } from "../report/Snapshots.ts"
 import { Scans } from "../scan/Scans.ts"
 
 /**
- * The reports received for the scan's domain over the 30 days before the scan ran (so every report
- * made from one cached scan reads the same period, and an unchanged store gives the same content
- * and hash). Undefined when the report store cannot be read: the report then says nothing of
+ * The reports received for the scan's domain over the 30 days before the scan ran, read once per
+ * scan (`ReportSummaries.forReport`): every report made from one cached scan has the same content
+ * and hash. Undefined when the report store cannot be read: the report then says nothing of
  * reports, rather than that none arrived.
  */
 export const reportsReceived = (
@@ -24,10 +24,7 @@ export const reportsReceived = (
 ): Effect.Effect<ReportsReceived | undefined, never, ReportSummaries> =>
   Effect.flatMap(ReportSummaries, (summaries) => {
     const period = receivedPeriod(scan.computedAt)
-    return Effect.all(
-      { dmarc: summaries.dmarc(scan.domain, period), tls: summaries.tls(scan.domain, period) },
-      { concurrency: 2 }
-    ).pipe(
+    return summaries.forReport(scan.domain, period).pipe(
       Effect.map((both): ReportsReceived | undefined => receivedOf(scan, base, both)),
       Effect.catchAll((error) =>
         Effect.as(

@@ -7,9 +7,11 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Either } from "effect"
 import { Spf } from "../checks/spf/Spf.ts"
+import { AppConfig } from "../Config.ts"
 import { Resolver } from "../net/Resolver.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { runCheck } from "../scan/Scanner.ts"
+import { makeShared } from "../scan/Shared.ts"
 import { dmarcGroups, reporters, tlsPolicies } from "../store/InboundReports.ts"
 import { busiestSources, SOURCES_SHOWN, type SourceFacts, summariseDmarc } from "./DmarcSummary.ts"
 import { providerOfName, spfProviderOf, spfProviders } from "./Providers.ts"
@@ -46,7 +48,9 @@ export const readPeriod = (p: Period, nowS: number): Either.Either<{ from: numbe
 const PTR_CONCURRENCY = 16
 
 export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSummaries", {
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const scope = yield* Effect.scope
     const sql = yield* SqlClient.SqlClient
     const resolver = yield* Resolver
     const scanContext = yield* Effect.context<ScanContext>()
@@ -108,6 +112,24 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
         return summariseTls({ domain, ...period, policies, reporters: who })
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.tls"))
 
-    return { dmarc, tls, now }
+    /**
+     * Both summaries of a report's period (the days before its scan ran): every report made from one
+     * cached scan asks for the same period, so they are read once per scan, shared by concurrent
+     * asks and kept as long as the scan (`SCAN_CACHE_TTL_MS`; a failure is not kept). One scan thus
+     * gives one report content, and its snapshots one content hash, while reports keep arriving; and
+     * a domain with a million stored records costs its summaries once, not once per page view.
+     */
+    const shared = makeShared(
+      (key) => {
+        const [domain = "", from = "0", to = "0"] = key.split(" ")
+        const period = { from: Number(from), to: Number(to) }
+        return Effect.all({ dmarc: dmarc(domain, period), tls: tls(domain, period) }, { concurrency: 2 })
+      },
+      { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope }
+    )
+    const forReport = (domain: string, period: { from: number; to: number }) =>
+      shared.get(`${domain} ${period.from} ${period.to}`)
+
+    return { dmarc, tls, now, forReport }
   })
 }) {}
