@@ -100,3 +100,18 @@ export const checksRun = <C extends AnyCheck>(
   const run = checks.filter((c) => outcomes[c.id]?.reason !== NOT_CHECKED)
   return run.length === checks.length ? checks : run
 }
+
+/**
+ * `scan` as if it had run only `checks`: every other outcome reads not checked. Two scans of
+ * different registries, each so restricted to the checks both ran, are judged alike (monitor/Diff.ts).
+ */
+export const restrictTo = (scan: ScanResult, checks: ReadonlyArray<AnyCheck>): ScanResult => {
+  const kept = new Set(checks.map((c) => c.id))
+  const outcomes = scan.checks as unknown as { readonly [check: string]: unknown }
+  return {
+    ...scan,
+    checks: Object.fromEntries(
+      registry.map((c) => [c.id, kept.has(c.id) ? outcomes[c.id] : notCheckedOutcome(c)])
+    ) as unknown as Outcomes
+  }
+}

@@ -17,7 +17,7 @@
 import { Categories, type Registered } from "../checks/Check.ts"
 import { registry } from "../checks/index.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
-import { checksRun } from "../checks/StoredScan.ts"
+import { checksRun, restrictTo } from "../checks/StoredScan.ts"
 import type { Severity } from "../checks/Status.ts"
 import { canonicalJson } from "../report/Canonical.ts"
 import { gradeRank } from "../score/Model.ts"
@@ -173,14 +173,16 @@ export const diffScans = (before: ScanResult, after: ScanResult): ReadonlyArray<
       ...issueChanges(then, now),
       ...families.flatMap((f) => familyChanges(f, before, after))
     ]
-  // Different registries: compared over the checks both scans made.
+  // Different registries: both judged as if they had made only the checks both made, so that a
+  // rule that reads a check one of them lacks reads it as not checked on both sides.
   const common: ReadonlyArray<Registered> = ranThen.filter((c) => ranNow.includes(c))
-  const [thenCommon, nowCommon] = [score(before, common), score(after, common)]
+  const [was, is] = [restrictTo(before, common), restrictTo(after, common)]
+  const [thenCommon, nowCommon] = [score(was, common), score(is, common)]
   return [
     ...gradeChanges(then, now, thenCommon.grade !== nowCommon.grade),
     ...checkChanges(thenCommon, nowCommon),
     ...coverageChanges(then, now),
     ...issueChanges(thenCommon, nowCommon),
-    ...families.flatMap((f) => familyChanges(f, before, after))
+    ...families.flatMap((f) => familyChanges(f, was, is))
   ]
 }
