@@ -89,8 +89,8 @@ export const readStoredScan = (json: unknown): Either.Either<ScanResult, ParseRe
   Either.map(decodeStored(json), completeScan)
 
 /**
- * The checks of `checks` (the registry's, by default) that `scan` ran: all but those it did not
- * have then (`NOT_CHECKED`). `checks` itself when it ran all of them, so a caller can tell cheaply.
+ * The checks of `checks` that `scan` ran: all but those its service did not have then
+ * (`NOT_CHECKED`). `checks` itself when it ran all of them, so a caller can tell cheaply.
  */
 export const checksRun = <C extends AnyCheck>(
   scan: { readonly checks: object },
