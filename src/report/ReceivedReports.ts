@@ -16,6 +16,11 @@ import { Blocker, type DmarcSummary, ReadyForReject } from "../inbound/DmarcSumm
 import type { TlsSummary } from "../inbound/TlsSummary.ts"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
 
+/**
+ * A share in [0, 1]: a finite number, as the content hash needs (RFC 8785 refuses NaN and Infinity).
+ */
+const Rate = Schema.Number.pipe(Schema.between(0, 1))
+
 /** Rows kept of each list: a report shows the essentials; the summary endpoint has them all. */
 export const RECEIVED_ROWS = 10
 
@@ -34,7 +39,7 @@ export const ReceivedDmarc = Schema.Struct({
   messages: Schema.Int,
   dmarcPass: Schema.Int,
   /** dmarcPass / messages; null without messages. */
-  passRate: Nullable(Schema.Number),
+  passRate: Nullable(Rate),
   /** The busiest sources (at most 10), by messages. */
   topSources: Schema.Array(ReceivedSource),
   sourcesTotal: Schema.Int,
@@ -53,7 +58,7 @@ export const ReceivedTls = Schema.Struct({
   reports: Schema.Int,
   sessions: Schema.Struct({ successful: Schema.Int, failed: Schema.Int }),
   /** successful / all sessions; null without sessions. */
-  successRate: Nullable(Schema.Number),
+  successRate: Nullable(Rate),
   failuresByResultType: Schema.Array(Schema.Struct({ resultType: Schema.String, sessions: Schema.Int })),
   failuresByMx: Schema.Array(Schema.Struct({ mx: Schema.String, sessions: Schema.Int })),
   byPolicy: Schema.Array(
