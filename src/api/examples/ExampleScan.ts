@@ -1,0 +1,84 @@
+/**
+ * The example domain's scan: every registered check's outcome (ExampleChecks.ts) in the shape the
+ * Scanner produces, and a day-earlier scan of the same domain that still had DMARC at p=none and
+ * no MTA-STS (the history, diff, evidence and alert examples compare the two).
+ */
+import { registry } from "../../checks/index.ts"
+import type { ScanResult } from "../../checks/ScanResult.ts"
+import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
+import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
+import * as C from "./ExampleChecks.ts"
+import { BEFORE_ISO, DOMAIN, NOW_ISO } from "./ExampleZone.ts"
+
+type Results = { readonly [Id in keyof ScanResult["checks"]]: NonNullable<ScanResult["checks"][Id]["result"]> }
+
+/** Each check's share of a 1.9 s scan, as the Scanner measures it. */
+const DURATION_MS: Readonly<Record<string, number>> = { "smtp-tls": 1240, dane: 1260, "dns-records": 18 }
+
+const scanOf = (results: Results, computedAt: string): ScanResult => ({
+  domain: DOMAIN,
+  computedAt,
+  cached: false,
+  durationMs: 1_912,
+  deadlineMs: 25_000,
+  criticalPathMs: 1_604,
+  checks: Object.fromEntries(
+    registry.map((check) => [
+      check.id,
+      {
+        id: check.id,
+        title: check.title,
+        category: check.category,
+        status: "done",
+        reason: null,
+        durationMs: DURATION_MS[check.id] ?? 64,
+        needs: [],
+        result: results[check.id as keyof Results]
+      }
+    ])
+  ) as unknown as ScanResult["checks"]
+})
+
+const results: Results = {
+  "dns-records": C.lookup,
+  fcrdns: C.fcrdns,
+  dnssec: C.dnssec,
+  spf: C.spf,
+  dmarc: C.dmarc,
+  dkim: C.dkim,
+  bimi: C.bimi,
+  "mta-sts": C.mtaSts,
+  "smtp-tls": C.smtpTls,
+  dane: C.tlsa,
+  blocklist: C.blocklist,
+  "sender-requirements": C.senderRequirements,
+  headers: C.headers
+}
+
+/** example.com now. */
+export const scan: ScanResult = scanOf(results, NOW_ISO)
+
+/** example.com a day earlier: DMARC at p=none (reports only) and no MTA-STS record yet. */
+export const earlierScan: ScanResult = scanOf(
+  {
+    ...results,
+    dmarc: analyseDmarc({
+      domain: DOMAIN,
+      direct: {
+        name: `_dmarc.${DOMAIN}`,
+        records: ["v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com"]
+      },
+      organisationalDomain: null,
+      organisational: null,
+      authorisations: []
+    }),
+    "mta-sts": analyseMtaSts({
+      domain: DOMAIN,
+      txt: { name: `_mta-sts.${DOMAIN}`, records: [] },
+      policy: null,
+      mx: { hosts: ["mx1.example.com"], nullMx: false, implicit: false },
+      tlsRpt: { name: `_smtp._tls.${DOMAIN}`, records: ["v=TLSRPTv1; rua=mailto:tls-reports@example.com"] }
+    })
+  },
+  BEFORE_ISO
+)
