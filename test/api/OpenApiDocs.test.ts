@@ -1,7 +1,7 @@
 /**
- * The OpenAPI document is worth reading: every operation has a summary and a description, and the
- * examples (computed by the code that answers, src/api/Examples.ts) decode with the operation's
- * success schema and appear on its success response.
+ * The OpenAPI document is worth reading: every operation has a summary and a description, and
+ * every operation with a JSON success response has an example (computed by the code that answers,
+ * src/api/Examples.ts) that decodes with the operation's success schema and appears on that response.
  */
 import { OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -40,6 +40,22 @@ describe("the OpenAPI document", () => {
     expect(op.description?.trim() ?? "").not.toBe("")
     expect(op.description!.length).toBeGreaterThan(op.summary!.length)
   })
+
+  /** The operations whose success response is JSON, read from the document itself. */
+  const jsonOperations = operations.filter(({ op }) => {
+    const status = Object.keys(op.responses).find((code) => code.startsWith("2"))
+    return status !== undefined && op.responses[status].content?.["application/json"] !== undefined
+  })
+
+  it("lists the operations with a JSON success response", () =>
+    expect(jsonOperations.length).toBeGreaterThanOrEqual(45))
+
+  it.each(jsonOperations)("$name has an example", ({ op }) =>
+    expect(Object.keys(examples), `no example for ${op.operationId}`).toContain(op.operationId)
+  )
+
+  it("has no example for an operation that does not exist", () =>
+    expect(Object.keys(examples).filter((id) => !successOf.has(id))).toEqual([]))
 
   it.each(Object.keys(examples))(
     "%s: its example decodes with the success schema and is on the response",

@@ -3,18 +3,16 @@
  * (ExampleChecks.ts), the propagation check over three resolvers' answers, the email check's
  * combined score and the record generators.
  */
-import { Either } from "effect"
-import { mxSet } from "../../checks/email/EmailMx.ts"
-import { analyseMx } from "../../checks/email/EmailMx.ts"
+import { Effect, Either } from "effect"
+import { analyseMx, mxSet } from "../../checks/email/EmailMx.ts"
 import { analyse as analysePropagation } from "../../checks/dns/Propagation.ts"
 import { generateDmarc } from "../../generate/DmarcGenerator.ts"
 import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
 import { generate as generateTlsa } from "../../generate/TlsaGenerator.ts"
 import { emailCategory } from "../../score/Score.ts"
 import { BASE, type Example } from "./Example.ts"
-import * as C from "./ExampleChecks.ts"
+import { exampleChecks as checks } from "./ExampleChecks.ts"
 import { ask, dns, DOMAIN, MX_HOST, MX_PUBLIC_KEY_PEM, NOW } from "./ExampleZone.ts"
-import { Effect } from "effect"
 
 const RESOLVERS = [
   { address: "1.1.1.1", port: 53, name: "Cloudflare", location: "San Francisco", country: "US" },
@@ -26,18 +24,18 @@ const done = <A>(result: A) => ({ status: "done" as const, reason: null, result 
 
 const emailScore = () =>
   emailCategory({
-    spf: done(C.spf),
-    dkim: done(C.dkim),
-    dmarc: done(C.dmarc),
-    "mta-sts": done(C.mtaSts),
-    bimi: done(C.bimi)
+    spf: done(checks().spf),
+    dkim: done(checks().dkim),
+    dmarc: done(checks().dmarc),
+    "mta-sts": done(checks().mtaSts),
+    bimi: done(checks().bimi)
   })
 
 const check = (request: string, answer: () => unknown): Example => ({ request, answer })
 
 export const dnsEmailExamples: Readonly<Record<string, Example>> = {
-  "dns.lookup": check("all record types of example.com", () => C.lookup),
-  "dns.dnssec": check("example.com, signed with ECDSA P-256 and NSEC3", () => C.dnssec),
+  "dns.lookup": check("all record types of example.com", () => checks().lookup),
+  "dns.dnssec": check("example.com, signed with ECDSA P-256 and NSEC3", () => checks().dnssec),
   "dns.propagation": check("the A record of example.com at three resolvers", () =>
     analysePropagation(
       {
@@ -52,7 +50,7 @@ export const dnsEmailExamples: Readonly<Record<string, Example>> = {
       NOW
     )
   ),
-  "dns.tlsa": check("example.com, whose MX publishes 3 1 1 for its key", () => C.tlsa),
+  "dns.tlsa": check("example.com, whose MX publishes 3 1 1 for its key", () => checks().tlsa),
   "dns.tlsaGenerate": check("3 1 1 for the mail server's public key", () =>
     Either.getOrThrow(
       generateTlsa({ pem: MX_PUBLIC_KEY_PEM, usage: 3, selector: 1, matching: 1, host: MX_HOST, port: 25 })
@@ -63,26 +61,26 @@ export const dnsEmailExamples: Readonly<Record<string, Example>> = {
     return {
       success: true,
       domain: DOMAIN,
-      spf: C.spf,
-      dkim: C.dkim,
-      dmarc: C.dmarc,
-      mx: analyseMx({ ...mxSet(Effect.runSync(dns.mx(DOMAIN))), implicit: false }),
+      spf: checks().spf,
+      dkim: checks().dkim,
+      dmarc: checks().dmarc,
+      mx: analyseMx({ ...mxSet(Effect.runSync(dns().mx(DOMAIN))), implicit: false }),
       score: breakdown.score,
       scoreBreakdown: breakdown
     }
   }),
-  "email.spf": check("mx, a /24 and a provider's include, -all", () => C.spf),
-  "email.dkim": check("example.com (selector1 found among the known selectors)", () => C.dkim),
-  "email.dmarc": check("p=reject with aggregate reports and strict DKIM alignment", () => C.dmarc),
-  "email.bimi": check("example.com, which publishes no BIMI record", () => C.bimi),
-  "email.mtaSts": check("a policy in testing mode, with TLS reporting", () => C.mtaSts),
-  "email.smtpTls": check("one MX over IPv4 and IPv6, TLS 1.3", () => C.smtpTls),
+  "email.spf": check("mx, a /24 and a provider's include, -all", () => checks().spf),
+  "email.dkim": check("example.com (selector1 found among the known selectors)", () => checks().dkim),
+  "email.dmarc": check("p=reject with aggregate reports and strict DKIM alignment", () => checks().dmarc),
+  "email.bimi": check("example.com, which publishes no BIMI record", () => checks().bimi),
+  "email.mtaSts": check("a policy in testing mode, with TLS reporting", () => checks().mtaSts),
+  "email.smtpTls": check("one MX over IPv4 and IPv6, TLS 1.3", () => checks().smtpTls),
   "email.fcrdns": check("one MX over IPv4 and IPv6, both confirmed", () => ({
-    ...C.fcrdns,
+    ...checks().fcrdns,
     apiUrl: `${BASE}/email/fcrdns?domain=${DOMAIN}`
   })),
-  "email.blacklist": check("two blocklists, listed on neither", () => C.blocklist),
-  "email.senderRequirements": check("example.com", () => C.senderRequirements),
+  "email.blacklist": check("two blocklists, listed on neither", () => checks().blocklist),
+  "email.senderRequirements": check("example.com", () => checks().senderRequirements),
   "email.spfGenerate": check("Google Workspace and one own server, softfail", () =>
     Either.getOrThrow(
       generateSpf({

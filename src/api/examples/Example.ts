@@ -8,3 +8,9 @@ export interface Example {
 
 /** The service's public base URL (it ends in /api) as the examples' URLs show it. */
 export const BASE = "https://audit.example.com/api"
+
+/** `f`'s value, computed on the first call: the examples cost nothing until the document is built. */
+export const once = <A>(f: () => A): (() => A) => {
+  let value: { readonly a: A } | undefined
+  return () => (value ??= { a: f() }).a
+}

@@ -5,6 +5,7 @@
  * session with STARTTLS). The scan they make up is the material of most other examples.
  */
 import { Effect } from "effect"
+import { once } from "./Example.ts"
 import { analyseBimi } from "../../checks/bimi/Bimi.ts"
 import { analyse as analyseBlocklist } from "../../checks/blocklist/Blocklist.ts"
 import { analyseDkim, gatherDkim } from "../../checks/dkim/Dkim.ts"
@@ -42,166 +43,189 @@ const answered = (name: string, type: RecordType): Gathered => {
     : { _tag: "Failed", error: result.left }
 }
 
-export const lookup = analyseLookup(
-  { domain: DOMAIN, results: DEFAULT_TYPES.map((type) => ({ type, result: ask(DOMAIN, type) })), responseTime: 18 },
-  NOW
-)
+/** Every check's result for the example domain, computed on first use (the OpenAPI document's). */
+export const exampleChecks = once(() => {
+  const lookup = analyseLookup(
+    {
+      domain: DOMAIN,
+      results: DEFAULT_TYPES.map((type) => ({ type, result: ask(DOMAIN, type) })),
+      responseTime: 18
+    },
+    NOW
+  )
 
-export const dnssec = analyseDnssec(
-  {
+  const dnssec = analyseDnssec(
+    {
+      domain: DOMAIN,
+      zone: DOMAIN,
+      dnskey: answered(DOMAIN, "DNSKEY"),
+      ds: answered(DOMAIN, "DS"),
+      soa: answered(DOMAIN, "SOA"),
+      nsec3param: answered(DOMAIN, "NSEC3PARAM"),
+      resolverValidates: true
+    },
+    NOW
+  )
+
+  const spf = analyseSpf(DOMAIN, Effect.runSync(gatherSpfGraph(dns(), DOMAIN)))
+
+  const dmarc = analyseDmarc(Effect.runSync(gatherDmarc(dns(), DOMAIN)))
+
+  const dkim = analyseDkim(Effect.runSync(gatherDkim(dns(), DOMAIN)))
+
+  /** No BIMI record: the logo is optional (and needs a mark certificate to show in most inboxes). */
+  const bimi = analyseBimi(
+    {
+      domain: DOMAIN,
+      organisationalDomain: DOMAIN,
+      direct: { name: `default._bimi.${DOMAIN}`, records: [] },
+      organisational: null,
+      logo: null,
+      authority: null,
+      dmarc
+    },
+    NOW
+  )
+
+  const policyUrl = `https://mta-sts.${DOMAIN}/.well-known/mta-sts.txt`
+  const mtaSts = analyseMtaSts({
     domain: DOMAIN,
-    zone: DOMAIN,
-    dnskey: answered(DOMAIN, "DNSKEY"),
-    ds: answered(DOMAIN, "DS"),
-    soa: answered(DOMAIN, "SOA"),
-    nsec3param: answered(DOMAIN, "NSEC3PARAM"),
-    resolverValidates: true
-  },
-  NOW
-)
+    txt: { name: `_mta-sts.${DOMAIN}`, records: ["v=STSv1; id=20261124T000000"] },
+    policy: {
+      url: policyUrl,
+      status: 200,
+      contentType: "text/plain",
+      body: new TextEncoder().encode(MTA_STS_POLICY),
+      finalUrl: policyUrl,
+      redirects: 0,
+      tlsAuthorized: true,
+      tlsError: null
+    },
+    mx: { hosts: [MX_HOST], nullMx: false, implicit: false },
+    tlsRpt: { name: `_smtp._tls.${DOMAIN}`, records: ["v=TLSRPTv1; rua=mailto:tls-reports@example.com"] }
+  })
 
-export const spf = analyseSpf(DOMAIN, Effect.runSync(gatherSpfGraph(dns, DOMAIN)))
+  /** One SMTP session with STARTTLS, as a sending MTA sees a well-run server (RFC 3207). */
+  const probe = (address: string, family: 4 | 6): SmtpProbe => ({
+    host: MX_HOST,
+    address,
+    family,
+    port: 25,
+    checkedAt: NOW_ISO,
+    elapsedMs: 142,
+    status: "complete",
+    failure: null,
+    banner: `220 ${MX_HOST} ESMTP Postfix`,
+    bannerCode: 220,
+    ehloCode: 250,
+    extensions: ["PIPELINING", "SIZE 52428800", "STARTTLS", "ENHANCEDSTATUSCODES", "8BITMIME", "SMTPUTF8"],
+    starttlsOffered: true,
+    starttlsCode: 220,
+    tls: {
+      protocol: "TLSv1.3",
+      cipher: "TLS_AES_256_GCM_SHA384",
+      chain: [mxCertificate()],
+      trusted: true,
+      trustError: null,
+      hostnameMatch: true,
+      hostnameError: null,
+      daysUntilExpiry: Math.floor((Date.parse(mxCertificate().validTo) - NOW.getTime()) / 86_400_000),
+      extensions: ["PIPELINING", "SIZE 52428800", "ENHANCEDSTATUSCODES", "8BITMIME", "SMTPUTF8"]
+    }
+  })
+  const probes = [probe(MX_V4, 4), probe(MX_V6, 6)]
 
-export const dmarc = analyseDmarc(Effect.runSync(gatherDmarc(dns, DOMAIN)))
+  const addressInput = (ip: string) => ({
+    hostname: MX_HOST,
+    ip,
+    ptr: { outcome: "answer" as const, value: [MX_HOST] },
+    forward: { [MX_HOST]: { outcome: "answer" as const, value: [ip] } }
+  })
+  const fcrdns = analyseFcrdns(
+    { domain: DOMAIN, mxStatus: "answer", addresses: [addressInput(MX_V4), addressInput(MX_V6)] },
+    NOW
+  )
 
-export const dkim = analyseDkim(Effect.runSync(gatherDkim(dns, DOMAIN)))
+  const smtpTls = analyseSmtpTls(
+    {
+      domain: DOMAIN,
+      mxStatus: "answer",
+      mxRecords: [{ priority: 10, host: MX_HOST }],
+      unresolved: [],
+      probes,
+      fcrdns: {
+        [MX_V4]: { ptr: [MX_HOST], confirmed: true },
+        [MX_V6]: { ptr: [MX_HOST], confirmed: true }
+      }
+    },
+    NOW
+  )
 
-/** No BIMI record: the logo is optional (and needs a mark certificate to show in most inboxes). */
-export const bimi = analyseBimi(
-  {
+  const tlsa = analyseTlsa({
     domain: DOMAIN,
-    organisationalDomain: DOMAIN,
-    direct: { name: `default._bimi.${DOMAIN}`, records: [] },
-    organisational: null,
-    logo: null,
-    authority: null,
-    dmarc
-  },
-  NOW
-)
+    mxError: null,
+    hosts: [{ host: MX_HOST, priority: 10, lookup: answered(`_25._tcp.${MX_HOST}`, "TLSA"), probes }]
+  })
 
-const policyUrl = `https://mta-sts.${DOMAIN}/.well-known/mta-sts.txt`
-export const mtaSts = analyseMtaSts({
-  domain: DOMAIN,
-  txt: { name: `_mta-sts.${DOMAIN}`, records: ["v=STSv1; id=20261124T000000"] },
-  policy: {
-    url: policyUrl,
-    status: 200,
-    contentType: "text/plain",
-    body: new TextEncoder().encode(MTA_STS_POLICY),
-    finalUrl: policyUrl,
-    redirects: 0,
-    tlsAuthorized: true,
-    tlsError: null
-  },
-  mx: { hosts: [MX_HOST], nullMx: false, implicit: false },
-  tlsRpt: { name: `_smtp._tls.${DOMAIN}`, records: ["v=TLSRPTv1; rua=mailto:tls-reports@example.com"] }
-})
+  const BLOCKLISTS = [
+    { zone: "zen.spamhaus.org", name: "Spamhaus ZEN", severity: "high" },
+    { zone: "bl.spamcop.net", name: "SpamCop", severity: "medium" }
+  ] as const
+  const blocklist = analyseBlocklist(
+    {
+      domain: DOMAIN,
+      zones: BLOCKLISTS,
+      mxStatus: "answer",
+      servers: [MX_V4, MX_V6].map((ip) => ({
+        hostname: MX_HOST,
+        ip,
+        answers: BLOCKLISTS.map((zone) => ({ zone, answer: { outcome: "none" as const } }))
+      }))
+    },
+    NOW
+  )
 
-/** One SMTP session with STARTTLS, as a sending MTA sees a well-run server (RFC 3207). */
-const probe = (address: string, family: 4 | 6): SmtpProbe => ({
-  host: MX_HOST,
-  address,
-  family,
-  port: 25,
-  checkedAt: NOW_ISO,
-  elapsedMs: 142,
-  status: "complete",
-  failure: null,
-  banner: `220 ${MX_HOST} ESMTP Postfix`,
-  bannerCode: 220,
-  ehloCode: 250,
-  extensions: ["PIPELINING", "SIZE 52428800", "STARTTLS", "ENHANCEDSTATUSCODES", "8BITMIME", "SMTPUTF8"],
-  starttlsOffered: true,
-  starttlsCode: 220,
-  tls: {
-    protocol: "TLSv1.3",
-    cipher: "TLS_AES_256_GCM_SHA384",
-    chain: [mxCertificate],
-    trusted: true,
-    trustError: null,
-    hostnameMatch: true,
-    hostnameError: null,
-    daysUntilExpiry: Math.floor((Date.parse(mxCertificate.validTo) - NOW.getTime()) / 86_400_000),
-    extensions: ["PIPELINING", "SIZE 52428800", "ENHANCEDSTATUSCODES", "8BITMIME", "SMTPUTF8"]
+  const senderRequirements = judge({ domain: DOMAIN, spf, dkim, dmarc, fcrdns, tls: smtpTls })
+
+  /** The home page's response: strong headers, but no Permissions-Policy. */
+  const headers = analyseHeaders(
+    DOMAIN,
+    {
+      kind: "response",
+      status: 200,
+      headers: {
+        "strict-transport-security": "max-age=63072000; includeSubDomains; preload",
+        "content-security-policy":
+          "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
+        "x-content-type-options": "nosniff",
+        "x-frame-options": "DENY",
+        "referrer-policy": "strict-origin-when-cross-origin",
+        "content-type": "text/html; charset=utf-8"
+      },
+      finalUrl: `https://www.${DOMAIN}/`,
+      redirects: 1,
+      tlsError: null,
+      metaCsp: [],
+      bodyTruncated: false,
+      certificateExpiresAt: "2027-02-20T12:00:00.000Z"
+    },
+    NOW
+  )
+  return {
+    lookup,
+    dnssec,
+    spf,
+    dmarc,
+    dkim,
+    bimi,
+    mtaSts,
+    fcrdns,
+    smtpTls,
+    tlsa,
+    blocklist,
+    senderRequirements,
+    headers
   }
 })
-const probes = [probe(MX_V4, 4), probe(MX_V6, 6)]
 
-const ptrOf = (ip: string) => ({ outcome: "answer" as const, value: [MX_HOST] })
-const addressInput = (ip: string) => ({
-  hostname: MX_HOST,
-  ip,
-  ptr: ptrOf(ip),
-  forward: { [MX_HOST]: { outcome: "answer" as const, value: [ip] } }
-})
-export const fcrdns = analyseFcrdns(
-  { domain: DOMAIN, mxStatus: "answer", addresses: [addressInput(MX_V4), addressInput(MX_V6)] },
-  NOW
-)
-
-export const smtpTls = analyseSmtpTls(
-  {
-    domain: DOMAIN,
-    mxStatus: "answer",
-    mxRecords: [{ priority: 10, host: MX_HOST }],
-    unresolved: [],
-    probes,
-    fcrdns: {
-      [MX_V4]: { ptr: [MX_HOST], confirmed: true },
-      [MX_V6]: { ptr: [MX_HOST], confirmed: true }
-    }
-  },
-  NOW
-)
-
-export const tlsa = analyseTlsa({
-  domain: DOMAIN,
-  mxError: null,
-  hosts: [{ host: MX_HOST, priority: 10, lookup: answered(`_25._tcp.${MX_HOST}`, "TLSA"), probes }]
-})
-
-const BLOCKLISTS = [
-  { zone: "zen.spamhaus.org", name: "Spamhaus ZEN", severity: "high" },
-  { zone: "bl.spamcop.net", name: "SpamCop", severity: "medium" }
-] as const
-export const blocklist = analyseBlocklist(
-  {
-    domain: DOMAIN,
-    zones: BLOCKLISTS,
-    mxStatus: "answer",
-    servers: [MX_V4, MX_V6].map((ip) => ({
-      hostname: MX_HOST,
-      ip,
-      answers: BLOCKLISTS.map((zone) => ({ zone, answer: { outcome: "none" as const } }))
-    }))
-  },
-  NOW
-)
-
-export const senderRequirements = judge({ domain: DOMAIN, spf, dkim, dmarc, fcrdns, tls: smtpTls })
-
-/** The home page's response: strong headers, but no Permissions-Policy. */
-export const headers = analyseHeaders(
-  DOMAIN,
-  {
-    kind: "response",
-    status: 200,
-    headers: {
-      "strict-transport-security": "max-age=63072000; includeSubDomains; preload",
-      "content-security-policy":
-        "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
-      "x-content-type-options": "nosniff",
-      "x-frame-options": "DENY",
-      "referrer-policy": "strict-origin-when-cross-origin",
-      "content-type": "text/html; charset=utf-8"
-    },
-    finalUrl: `https://www.${DOMAIN}/`,
-    redirects: 1,
-    tlsError: null,
-    metaCsp: [],
-    bodyTruncated: false,
-    certificateExpiresAt: "2027-02-20T12:00:00.000Z"
-  },
-  NOW
-)
+export type ExampleChecks = ReturnType<typeof exampleChecks>

@@ -7,10 +7,13 @@ import { registry } from "../../checks/index.ts"
 import type { ScanResult } from "../../checks/ScanResult.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
 import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
-import * as C from "./ExampleChecks.ts"
+import { once } from "./Example.ts"
+import { exampleChecks } from "./ExampleChecks.ts"
 import { BEFORE_ISO, DOMAIN, NOW_ISO } from "./ExampleZone.ts"
 
-type Results = { readonly [Id in keyof ScanResult["checks"]]: NonNullable<ScanResult["checks"][Id]["result"]> }
+type Results = {
+  readonly [Id in keyof ScanResult["checks"]]: NonNullable<ScanResult["checks"][Id]["result"]>
+}
 
 /** Each check's share of a 1.9 s scan, as the Scanner measures it. */
 const DURATION_MS: Readonly<Record<string, number>> = { "smtp-tls": 1240, dane: 1260, "dns-records": 18 }
@@ -39,46 +42,48 @@ const scanOf = (results: Results, computedAt: string): ScanResult => ({
   ) as unknown as ScanResult["checks"]
 })
 
-const results: Results = {
-  "dns-records": C.lookup,
-  fcrdns: C.fcrdns,
-  dnssec: C.dnssec,
-  spf: C.spf,
-  dmarc: C.dmarc,
-  dkim: C.dkim,
-  bimi: C.bimi,
-  "mta-sts": C.mtaSts,
-  "smtp-tls": C.smtpTls,
-  dane: C.tlsa,
-  blocklist: C.blocklist,
-  "sender-requirements": C.senderRequirements,
-  headers: C.headers
-}
+/** example.com now, and a day earlier: DMARC at p=none (reports only) and no MTA-STS record yet. */
+export const exampleScans = once(() => {
+  const C = exampleChecks()
+  const results: Results = {
+    "dns-records": C.lookup,
+    fcrdns: C.fcrdns,
+    dnssec: C.dnssec,
+    spf: C.spf,
+    dmarc: C.dmarc,
+    dkim: C.dkim,
+    bimi: C.bimi,
+    "mta-sts": C.mtaSts,
+    "smtp-tls": C.smtpTls,
+    dane: C.tlsa,
+    blocklist: C.blocklist,
+    "sender-requirements": C.senderRequirements,
+    headers: C.headers
+  }
 
-/** example.com now. */
-export const scan: ScanResult = scanOf(results, NOW_ISO)
-
-/** example.com a day earlier: DMARC at p=none (reports only) and no MTA-STS record yet. */
-export const earlierScan: ScanResult = scanOf(
-  {
-    ...results,
-    dmarc: analyseDmarc({
-      domain: DOMAIN,
-      direct: {
-        name: `_dmarc.${DOMAIN}`,
-        records: ["v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com"]
-      },
-      organisationalDomain: null,
-      organisational: null,
-      authorisations: []
-    }),
-    "mta-sts": analyseMtaSts({
-      domain: DOMAIN,
-      txt: { name: `_mta-sts.${DOMAIN}`, records: [] },
-      policy: null,
-      mx: { hosts: ["mx1.example.com"], nullMx: false, implicit: false },
-      tlsRpt: { name: `_smtp._tls.${DOMAIN}`, records: ["v=TLSRPTv1; rua=mailto:tls-reports@example.com"] }
-    })
-  },
-  BEFORE_ISO
-)
+  const scan = scanOf(results, NOW_ISO)
+  const earlier = scanOf(
+    {
+      ...results,
+      dmarc: analyseDmarc({
+        domain: DOMAIN,
+        direct: {
+          name: `_dmarc.${DOMAIN}`,
+          records: ["v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com"]
+        },
+        organisationalDomain: null,
+        organisational: null,
+        authorisations: []
+      }),
+      "mta-sts": analyseMtaSts({
+        domain: DOMAIN,
+        txt: { name: `_mta-sts.${DOMAIN}`, records: [] },
+        policy: null,
+        mx: { hosts: ["mx1.example.com"], nullMx: false, implicit: false },
+        tlsRpt: { name: `_smtp._tls.${DOMAIN}`, records: ["v=TLSRPTv1; rua=mailto:tls-reports@example.com"] }
+      })
+    },
+    BEFORE_ISO
+  )
+  return { scan, earlier }
+})

@@ -9,6 +9,7 @@ import { Effect, Either } from "effect"
 import { type CertificateFacts, certificateFacts } from "../../net/Certificate.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import { type FakeZone, makeFake } from "../../net/ResolverFake.ts"
+import { once } from "./Example.ts"
 
 export const DOMAIN = "example.com"
 export const MX_HOST = "mx1.example.com"
@@ -44,14 +45,15 @@ XDfs80eXyYQQnuP8Ra+ydO51xwg7Xry9QLZUUYZLsQ1hfjuDX/voj8myoA==
 -----END PUBLIC KEY-----
 `
 
-const der = (pem: string) =>
-  Buffer.from(pem.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, ""), "base64")
+const der = (pem: string) => Buffer.from(pem.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, ""), "base64")
 
 /** What the mail server presents over STARTTLS, read by the same code as a live probe. */
-export const mxCertificate: CertificateFacts = certificateFacts(der(MX_CERTIFICATE_PEM))
+export const mxCertificate: () => CertificateFacts = once(() => certificateFacts(der(MX_CERTIFICATE_PEM)))
 
-const KSK = "257 3 13 VKU/WmYkSafTB1Mr5Z6EmaF6+f6dicnPKlUW4ThGJ8eFEfcUuet97tukRm6LCokMZ110TADZWNQFDzsVNLaYBA=="
-const ZSK = "256 3 13 jt2BVFdmu/22ILdV5gLY+NZaSRwcmMdf69y0R21z5T8c9DMZ3mC9B1egeeaU/0+WqyMvg+LnQQ8hURWmNzj1Lg=="
+const KSK =
+  "257 3 13 VKU/WmYkSafTB1Mr5Z6EmaF6+f6dicnPKlUW4ThGJ8eFEfcUuet97tukRm6LCokMZ110TADZWNQFDzsVNLaYBA=="
+const ZSK =
+  "256 3 13 jt2BVFdmu/22ILdV5gLY+NZaSRwcmMdf69y0R21z5T8c9DMZ3mC9B1egeeaU/0+WqyMvg+LnQQ8hURWmNzj1Lg=="
 const DS = "43196 13 2 6cba96899c9ad22dd18bb458d83b8cd566ef810530452cf4a94d633df542a832"
 const SIGNATURE = "kUOQ6ibKf3x1sE8hXcUHTO/2m3QZxvT9Ph+ABqpVzPaC1M4lQ9H6bJjX3o2L7yRr8a0WcvE5xYfNtGqDsIuKzA=="
 const rrsig = (type: string, keyTag: number, labels = 2) =>
@@ -74,7 +76,9 @@ export const MTA_STS_POLICY = "version: STSv1\nmode: testing\nmx: mx1.example.co
 
 /** example.com as its name servers would serve it: signed, with mail, SPF, DMARC, DKIM, MTA-STS, DANE. */
 export const zone = (): FakeZone => ({
-  "example.com SOA": signed("SOA", ["ns1.example.com. hostmaster.example.com. 2026112401 7200 3600 1209600 3600"]),
+  "example.com SOA": signed("SOA", [
+    "ns1.example.com. hostmaster.example.com. 2026112401 7200 3600 1209600 3600"
+  ]),
   "example.com NS": signed("NS", ["ns1.example.com.", "ns2.example.net."]),
   "example.com A": signed("A", ["192.0.2.80"]),
   "example.com AAAA": signed("AAAA", ["2001:db8::80"]),
@@ -87,7 +91,7 @@ export const zone = (): FakeZone => ({
   "www.example.com A": signed("A", ["192.0.2.80"], 19947, 3),
   [`${MX_HOST} A`]: signed("A", [MX_V4], 19947, 3),
   [`${MX_HOST} AAAA`]: signed("AAAA", [MX_V6], 19947, 3),
-  [`_25._tcp.${MX_HOST} TLSA`]: signed("TLSA", [`3 1 1 ${mxCertificate.spkiSha256}`], 19947, 5),
+  [`_25._tcp.${MX_HOST} TLSA`]: signed("TLSA", [`3 1 1 ${mxCertificate().spkiSha256}`], 19947, 5),
   "_dmarc.example.com TXT": signed("TXT", [DMARC_RECORD], 19947, 3),
   "selector1._domainkey.example.com TXT": signed("TXT", [`v=DKIM1; k=rsa; p=${DKIM_KEY}`], 19947, 4),
   "_mta-sts.example.com TXT": signed("TXT", ["v=STSv1; id=20261124T000000"], 19947, 3),
@@ -98,10 +102,10 @@ export const zone = (): FakeZone => ({
 })
 
 /** The in-memory resolver over the example zone; its answers come at once, so they run synchronously. */
-export const dns = makeFake(zone())
+export const dns = once(() => makeFake(zone()))
 
 /** The answer to one question, or the failure the resolver would give. */
 export const ask = (name: string, type: RecordType): Either.Either<DnsAnswer, DnsError> =>
-  Effect.runSync(Effect.either(dns.query(name, type)))
+  Effect.runSync(Effect.either(dns().query(name, type)))
 
 export const answerOf = (name: string, type: RecordType): DnsAnswer => Either.getOrThrow(ask(name, type))
