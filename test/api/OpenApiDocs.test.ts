@@ -70,4 +70,16 @@ describe("the OpenAPI document", () => {
       expect(shown.map((e) => e.value)).toEqual([value])
     }
   )
+
+  it.each(Object.keys(examples).filter((id) => examples[id]!.text !== undefined))(
+    "%s: its markdown example is on the response beside the JSON one",
+    (id) => {
+      const op = operations.find((o) => o.op.operationId === id)!.op
+      const status = Object.keys(op.responses).find((code) => code.startsWith("2"))!
+      const text = examples[id]!.text!
+      const shown = Object.values<any>(op.responses[status].content[text.mediaType].examples)
+      expect(shown.map((e) => e.value)).toEqual([text.answer()])
+      expect(text.answer()).toMatch(/^# /)
+    }
+  )
 })

@@ -5,6 +5,7 @@
  */
 import { Effect, Either } from "effect"
 import { analyseMx, mxSet } from "../../checks/email/EmailMx.ts"
+import { analyse as analyseLookup } from "../../checks/dns/Lookup.ts"
 import { analyse as analysePropagation } from "../../checks/dns/Propagation.ts"
 import { generateDmarc } from "../../generate/DmarcGenerator.ts"
 import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
@@ -20,6 +21,9 @@ const RESOLVERS = [
   { address: "9.9.9.9", port: 53, name: "Quad9", location: "Zurich", country: "CH" }
 ]
 
+/** The types a caller asks with `types=`: every one of them has records in the signed zone. */
+const LOOKED_UP = ["A", "AAAA", "MX", "TXT", "NS", "SOA", "CAA"] as const
+
 const done = <A>(result: A) => ({ status: "done" as const, reason: null, result })
 
 const emailScore = () =>
@@ -34,7 +38,16 @@ const emailScore = () =>
 const check = (request: string, answer: () => unknown): Example => ({ request, answer })
 
 export const dnsEmailExamples: Readonly<Record<string, Example>> = {
-  "dns.lookup": check("all record types of example.com", () => checks().lookup),
+  "dns.lookup": check("types=A,AAAA,MX,TXT,NS,SOA,CAA for example.com", () =>
+    analyseLookup(
+      {
+        domain: DOMAIN,
+        results: LOOKED_UP.map((type) => ({ type, result: ask(DOMAIN, type) })),
+        responseTime: 16
+      },
+      NOW
+    )
+  ),
   "dns.dnssec": check("example.com, signed with ECDSA P-256 and NSEC3", () => checks().dnssec),
   "dns.propagation": check("the A record of example.com at three resolvers", () =>
     analysePropagation(

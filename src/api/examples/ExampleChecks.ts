@@ -27,7 +27,7 @@ import {
   ask,
   dns,
   DOMAIN,
-  MTA_STS_POLICY,
+  mtaStsPolicy,
   MX_HOST,
   MX_V4,
   MX_V6,
@@ -42,6 +42,27 @@ const answered = (name: string, type: RecordType): Gathered => {
     ? { _tag: "Answer", answer: result.right, bogus: false }
     : { _tag: "Failed", error: result.left }
 }
+
+const policyUrl = `https://mta-sts.${DOMAIN}/.well-known/mta-sts.txt`
+
+/** The MTA-STS verdict with the policy served in `mode` (RFC 8461 5). */
+export const mtaStsIn = (mode: "testing" | "enforce") =>
+  analyseMtaSts({
+    domain: DOMAIN,
+    txt: { name: `_mta-sts.${DOMAIN}`, records: ["v=STSv1; id=20261124T000000"] },
+    policy: {
+      url: policyUrl,
+      status: 200,
+      contentType: "text/plain",
+      body: new TextEncoder().encode(mtaStsPolicy(mode)),
+      finalUrl: policyUrl,
+      redirects: 0,
+      tlsAuthorized: true,
+      tlsError: null
+    },
+    mx: { hosts: [MX_HOST], nullMx: false, implicit: false },
+    tlsRpt: { name: `_smtp._tls.${DOMAIN}`, records: ["v=TLSRPTv1; rua=mailto:tls-reports@example.com"] }
+  })
 
 /** Every check's result for the example domain, computed on first use (the OpenAPI document's). */
 export const exampleChecks = once(() => {
@@ -87,23 +108,7 @@ export const exampleChecks = once(() => {
     NOW
   )
 
-  const policyUrl = `https://mta-sts.${DOMAIN}/.well-known/mta-sts.txt`
-  const mtaSts = analyseMtaSts({
-    domain: DOMAIN,
-    txt: { name: `_mta-sts.${DOMAIN}`, records: ["v=STSv1; id=20261124T000000"] },
-    policy: {
-      url: policyUrl,
-      status: 200,
-      contentType: "text/plain",
-      body: new TextEncoder().encode(MTA_STS_POLICY),
-      finalUrl: policyUrl,
-      redirects: 0,
-      tlsAuthorized: true,
-      tlsError: null
-    },
-    mx: { hosts: [MX_HOST], nullMx: false, implicit: false },
-    tlsRpt: { name: `_smtp._tls.${DOMAIN}`, records: ["v=TLSRPTv1; rua=mailto:tls-reports@example.com"] }
-  })
+  const mtaSts = mtaStsIn("testing")
 
   /** One SMTP session with STARTTLS, as a sending MTA sees a well-run server (RFC 3207). */
   const probe = (address: string, family: 4 | 6): SmtpProbe => ({

@@ -1,15 +1,18 @@
 /**
  * The example domain's scan: every registered check's outcome (ExampleChecks.ts) in the shape the
- * Scanner produces, and a day-earlier scan of the same domain that still had DMARC at p=none and
- * no MTA-STS (the history, diff, evidence and alert examples compare the two).
+ * Scanner produces; a day-earlier scan of the same domain that still had DMARC at p=none and no
+ * MTA-STS (the history, diff, evidence and alert examples compare the two); and a week-later one
+ * with the MTA-STS policy enforced (graded A+, the hall of fame's example).
  */
 import { registry } from "../../checks/index.ts"
 import type { ScanResult } from "../../checks/ScanResult.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
 import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
 import { once } from "./Example.ts"
-import { exampleChecks } from "./ExampleChecks.ts"
-import { BEFORE_ISO, DOMAIN, NOW_ISO } from "./ExampleZone.ts"
+import { exampleChecks, mtaStsIn } from "./ExampleChecks.ts"
+import { BEFORE_ISO, DOMAIN, NOW, NOW_ISO } from "./ExampleZone.ts"
+
+const LATER_ISO = new Date(NOW.getTime() + 7 * 86_400_000).toISOString()
 
 type Results = {
   readonly [Id in keyof ScanResult["checks"]]: NonNullable<ScanResult["checks"][Id]["result"]>
@@ -85,5 +88,7 @@ export const exampleScans = once(() => {
     },
     BEFORE_ISO
   )
-  return { scan, earlier }
+  // A week later: the MTA-STS policy moved to enforce.
+  const enforced = scanOf({ ...results, "mta-sts": mtaStsIn("enforce") }, LATER_ISO)
+  return { scan, earlier, enforced }
 })

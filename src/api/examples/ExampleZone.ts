@@ -72,7 +72,8 @@ export const DKIM_KEY =
 
 export const SPF_RECORD = "v=spf1 mx ip4:192.0.2.0/24 include:_spf.mail.example.net -all"
 export const DMARC_RECORD = "v=DMARC1; p=reject; rua=mailto:dmarc-reports@example.com; adkim=s"
-export const MTA_STS_POLICY = "version: STSv1\nmode: testing\nmx: mx1.example.com\nmax_age: 604800\n"
+export const mtaStsPolicy = (mode: "testing" | "enforce") =>
+  `version: STSv1\nmode: ${mode}\nmx: mx1.example.com\nmax_age: 604800\n`
 
 /** example.com as its name servers would serve it: signed, with mail, SPF, DMARC, DKIM, MTA-STS, DANE. */
 export const zone = (): FakeZone => ({

@@ -9,6 +9,7 @@ import { summaries } from "../../monitor/AlertMessage.ts"
 import { evaluate } from "../../monitor/AlertRules.ts"
 import { diffScans } from "../../monitor/Diff.ts"
 import { evidenceOf } from "../../monitor/Evidence.ts"
+import { evidenceMarkdown } from "../../monitor/EvidenceMarkdown.ts"
 import { type HistoryEntry, nextEntry, verifyChain } from "../../monitor/HistoryChain.ts"
 import type { Alert, Monitor } from "../../monitor/MonitorModel.ts"
 import { alertId } from "../../monitor/MonitorRun.ts"
@@ -75,6 +76,16 @@ const alert = (): Alert => {
   }
 }
 
+const evidence = () => {
+  const stored = history()
+  return evidenceOf(
+    DOMAIN,
+    { from: stored[0]!.entry.scannedAt, to: NOW_ISO },
+    verifyChain(DOMAIN, stored),
+    stored
+  )
+}
+
 export const historyExamples: Readonly<Record<string, Example>> = {
   "history.historyList": {
     request: "example.com, scanned twice a day apart",
@@ -96,15 +107,8 @@ export const historyExamples: Readonly<Record<string, Example>> = {
   },
   "history.historyEvidence": {
     request: "example.com from its first entry until now",
-    answer: () => {
-      const stored = history()
-      return evidenceOf(
-        DOMAIN,
-        { from: stored[0]!.entry.scannedAt, to: NOW_ISO },
-        verifyChain(DOMAIN, stored),
-        stored
-      )
-    }
+    answer: evidence,
+    text: { mediaType: "text/markdown", answer: () => evidenceMarkdown(evidence()) }
   },
   "monitors.create": {
     request: "example.com every hour, alerting a webhook",

@@ -10,9 +10,12 @@ import { crawlAndAnalyse } from "../../composite/CspScanner.ts"
 import { parseMessage } from "../../mail/Message.ts"
 import { reportOf } from "../../mail/DebugEmail.ts"
 import { generate as generateHeaders } from "../../records/SecurityHeaders.ts"
+import { score } from "../../score/Score.ts"
+import { HALL_OF_FAME_GRADE } from "../../store/HallOfFame.ts"
 import type { Example } from "./Example.ts"
 import { exampleChecks } from "./ExampleChecks.ts"
 import { overExample } from "./ExampleNet.ts"
+import { exampleScans } from "./ExampleScan.ts"
 import { DOMAIN, MX_HOST, MX_V4, NOW, NOW_ISO } from "./ExampleZone.ts"
 
 /** A newsletter from example.com as its recipient's mailbox received it. */
@@ -104,11 +107,16 @@ export const webAiExamples: Readonly<Record<string, Example>> = {
   },
   "ai.debugEmail": { request: "a newsletter from example.com, authenticated", answer: debugEmail },
   "misc.hallOfFame": {
-    request: "one A+ domain",
-    answer: () => ({
-      entries: [{ domain: "example.org", score: 100, grade: "A+", addedAt: NOW.getTime() }],
-      total: 1
-    })
+    request: "example.com, once its MTA-STS policy is enforced",
+    answer: () => {
+      const { enforced } = exampleScans()
+      const { grade, percentage } = score(enforced)
+      if (grade !== HALL_OF_FAME_GRADE) throw new Error(`the enforced example scan is graded ${grade}`)
+      return {
+        entries: [{ domain: DOMAIN, score: percentage, grade, addedAt: Date.parse(enforced.computedAt) }],
+        total: 1
+      }
+    }
   },
   "misc.health": {
     request: "a healthy service",
@@ -116,7 +124,18 @@ export const webAiExamples: Readonly<Record<string, Example>> = {
       status: "healthy",
       timestamp: NOW_ISO,
       uptime: 3600,
-      services: { database: { status: "healthy" }, resolver: { status: "healthy" } }
+      // What the background checks last found (http/edge/Health.ts): a database write read back in
+      // WAL mode, the resolver's answer to the root's NS set, the admission queue.
+      services: {
+        database: { status: "healthy", journalMode: "wal", latencyMs: 1, checkedAt: NOW_ISO, ageMs: 4_000 },
+        resolver: {
+          status: "healthy",
+          answered: true,
+          detail: "the root's NS set was answered",
+          latencyMs: 12
+        },
+        admission: { status: "healthy", active: 1, waiting: 0, permits: 8, refused: {} }
+      }
     })
   }
 }
