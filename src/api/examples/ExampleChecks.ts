@@ -5,7 +5,6 @@
  * session with STARTTLS). The scan they make up is the material of most other examples.
  */
 import { Effect } from "effect"
-import { once } from "./Example.ts"
 import { analyseBimi } from "../../checks/bimi/Bimi.ts"
 import { analyse as analyseBlocklist } from "../../checks/blocklist/Blocklist.ts"
 import { analyseDkim, gatherDkim } from "../../checks/dkim/Dkim.ts"
@@ -23,6 +22,7 @@ import { gather as gatherSpfGraph } from "../../checks/spf/SpfGraph.ts"
 import { analyse as analyseTlsa } from "../../checks/tlsa/Tlsa.ts"
 import type { RecordType } from "../../net/DnsTypes.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
+import { once } from "./Example.ts"
 import {
   ask,
   dns,
