@@ -24,12 +24,15 @@ export const examples: Readonly<Record<string, Example>> = {
 }
 
 /** An answer as JSON carries it (what the operation's success schema encodes to). */
-export const exampleJson = (operationId: string): unknown =>
-  examples[operationId] === undefined ? undefined : JSON.parse(JSON.stringify(examples[operationId].answer()))
+export const exampleJson = (operationId: string): unknown => {
+  const answer = examples[operationId]?.answer
+  return answer === undefined ? undefined : JSON.parse(JSON.stringify(answer()))
+}
 
 /**
- * The OpenAPI document with each example set on its operation's success response, and the
- * markdown form where the operation answers one (`OpenApi.Transform` of the whole API, src/Api.ts).
+ * The OpenAPI document with each example set on its operation's success response: the JSON answer,
+ * and the text form (markdown, SVG) where the operation answers one (`OpenApi.Transform` of the
+ * whole API, src/Api.ts).
  */
 export const withExamples = (spec: Record<string, any>): Record<string, any> => {
   for (const item of Object.values<Record<string, any>>(spec["paths"] ?? {}))
@@ -38,14 +41,14 @@ export const withExamples = (spec: Record<string, any>): Record<string, any> => 
       if (example === undefined) continue
       const status = Object.keys(op["responses"] ?? {}).find((code) => code.startsWith("2"))
       const content = status === undefined ? undefined : op["responses"][status]["content"]
-      if (content?.["application/json"] === undefined) continue
-      content["application/json"]["examples"] = {
-        [example.request]: { summary: example.request, value: exampleJson(op["operationId"]) }
-      }
+      if (content === undefined) continue
+      const shown = (value: unknown) => ({ [example.request]: { summary: example.request, value } })
+      if (example.answer !== undefined && content["application/json"] !== undefined)
+        content["application/json"]["examples"] = shown(exampleJson(op["operationId"]))
       if (example.text !== undefined)
         content[example.text.mediaType] = {
-          schema: { type: "string" },
-          examples: { [example.request]: { summary: example.request, value: example.text.answer() } }
+          schema: content[example.text.mediaType]?.["schema"] ?? { type: "string" },
+          examples: shown(example.text.answer())
         }
     }
   return spec

@@ -1,8 +1,9 @@
 /** The example of an operation: its request in words, and the answer the service's code gives for it. */
 export interface Example {
   readonly request: string
-  readonly answer: () => unknown
-  /** The same answer in another media type (text/markdown), where the operation offers one. */
+  /** The JSON answer; absent for an operation that answers only in another media type. */
+  readonly answer?: () => unknown
+  /** The answer as text in another media type (text/markdown, image/svg+xml), where it offers one. */
   readonly text?: { readonly mediaType: string; readonly answer: () => string }
 }
 

@@ -4,6 +4,7 @@
  */
 import { MAIL_CHECKS, type MailScan } from "../../jobs/DeepScan.ts"
 import type { DeepScanState } from "../../jobs/DeepScans.ts"
+import { badgeSvg } from "../../report/Badge.ts"
 import { contentHashOf } from "../../report/Canonical.ts"
 import { contentOf, encodeContent, everythingOf, snapshotEvidence } from "../../report/Everything.ts"
 import { renderMarkdown } from "../../report/Markdown.ts"
@@ -81,6 +82,16 @@ export const scanExamples: Readonly<Record<string, Example>> = {
       result: { type: "mail", domain: DOMAIN, scan: mailScan() },
       error: null
     })
+  },
+  "misc.badge": {
+    request: "the badge of example.com",
+    text: {
+      mediaType: "image/svg+xml",
+      answer: () => {
+        const { grade, unscannable } = score(exampleScans().scan)
+        return badgeSvg(DOMAIN, unscannable === null ? grade : null, unscannable)
+      }
+    }
   },
   "report.everything": live,
   "report.snapshotCreate": stored,
