@@ -6,6 +6,17 @@
  * and its scans are in examples/; test/api/OpenApiDocs.test.ts requires an example on every
  * operation with a JSON success response and decodes each with that operation's success schema.
  */
+import { Schema } from "effect"
+import { AiApi } from "./Ai.ts"
+import { DnsApi } from "./Dns.ts"
+import { EmailApi } from "./Email.ts"
+import { HistoryApi } from "./History.ts"
+import { ReportsApi } from "./Inbound.ts"
+import { MiscApi } from "./Misc.ts"
+import { MonitorsApi } from "./Monitoring.ts"
+import { ReportApi } from "./Report.ts"
+import { ScanApi } from "./Scan.ts"
+import { WebApi } from "./WebSecurity.ts"
 import { dnsEmailExamples } from "./examples/DnsEmailExamples.ts"
 import type { Example } from "./examples/Example.ts"
 import { historyExamples } from "./examples/HistoryExamples.ts"
@@ -23,10 +34,35 @@ export const examples: Readonly<Record<string, Example>> = {
   ...inboundExamples
 }
 
-/** An answer as JSON carries it (what the operation's success schema encodes to). */
+const groups = [
+  DnsApi,
+  EmailApi,
+  ScanApi,
+  ReportApi,
+  WebApi,
+  AiApi,
+  MiscApi,
+  HistoryApi,
+  ReportsApi,
+  MonitorsApi
+]
+
+/** Each operation's success schema, by operation id (`group.endpoint`). */
+const successSchemas: ReadonlyMap<string, Schema.Schema<any, any>> = new Map(
+  groups.flatMap((group) =>
+    Object.values<{ name: string; successSchema: Schema.Schema<any, any> }>(group.endpoints).map(
+      (endpoint) => [`${group.identifier}.${endpoint.name}`, endpoint.successSchema] as const
+    )
+  )
+)
+
+/** An answer as the operation sends it: encoded with its success schema, as JSON carries it. */
 export const exampleJson = (operationId: string): unknown => {
   const answer = examples[operationId]?.answer
-  return answer === undefined ? undefined : JSON.parse(JSON.stringify(answer()))
+  if (answer === undefined) return undefined
+  const schema = successSchemas.get(operationId)
+  const encoded = schema === undefined ? answer() : Schema.encodeUnknownSync(schema)(answer())
+  return JSON.parse(JSON.stringify(encoded))
 }
 
 /**
