@@ -68,24 +68,39 @@ export const exampleJson = (operationId: string): unknown => {
 /**
  * The OpenAPI document with each example set on its operation's success response: the JSON answer,
  * and the text form (markdown, SVG) where the operation answers one (`OpenApi.Transform` of the
- * whole API, src/Api.ts).
+ * whole API, src/Api.ts). An example several operations share (a snapshot created, read, or created
+ * by the deprecated GET) is written once under `components.examples` and referenced.
  */
 export const withExamples = (spec: Record<string, any>): Record<string, any> => {
-  for (const item of Object.values<Record<string, any>>(spec["paths"] ?? {}))
-    for (const op of Object.values<Record<string, any>>(item)) {
-      const example = examples[op["operationId"]]
-      if (example === undefined) continue
-      const status = Object.keys(op["responses"] ?? {}).find((code) => code.startsWith("2"))
-      const content = status === undefined ? undefined : op["responses"][status]["content"]
-      if (content === undefined) continue
-      const shown = (value: unknown) => ({ [example.request]: { summary: example.request, value } })
-      if (example.answer !== undefined && content["application/json"] !== undefined)
-        content["application/json"]["examples"] = shown(exampleJson(op["operationId"]))
-      if (example.text !== undefined)
-        content[example.text.mediaType] = {
-          schema: content[example.text.mediaType]?.["schema"] ?? { type: "string" },
-          examples: shown(example.text.answer())
-        }
-    }
+  const operations = Object.values<Record<string, any>>(spec["paths"] ?? {}).flatMap((item) =>
+    Object.values<Record<string, any>>(item).filter((op) => examples[op["operationId"]] !== undefined)
+  )
+  /** The operations showing each example, in document order. */
+  const users = new Map<Example, Array<string>>()
+  for (const op of operations) {
+    const example = examples[op["operationId"]]!
+    users.set(example, [...(users.get(example) ?? []), op["operationId"]])
+  }
+  const components = (spec["components"] ??= {})
+  const place = (example: Example, name: string, value: () => unknown) => {
+    const entry = { summary: example.request, value: value() }
+    if (users.get(example)!.length < 2) return { [example.request]: entry }
+    ;(components["examples"] ??= {})[name] ??= entry
+    return { [example.request]: { $ref: `#/components/examples/${name}` } }
+  }
+  for (const op of operations) {
+    const example = examples[op["operationId"]]!
+    const status = Object.keys(op["responses"] ?? {}).find((code) => code.startsWith("2"))
+    const content = status === undefined ? undefined : op["responses"][status]["content"]
+    if (content === undefined) continue
+    const name = users.get(example)![0]!
+    if (example.answer !== undefined && content["application/json"] !== undefined)
+      content["application/json"]["examples"] = place(example, name, () => exampleJson(name))
+    if (example.text !== undefined)
+      content[example.text.mediaType] = {
+        schema: content[example.text.mediaType]?.["schema"] ?? { type: "string" },
+        examples: place(example, `${name}.text`, example.text.answer)
+      }
+  }
   return spec
 }
