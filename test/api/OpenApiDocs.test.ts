@@ -5,7 +5,7 @@
  */
 import { OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Api } from "../../src/Api.ts"
 import { exampleJson, examples } from "../../src/api/Examples.ts"
 
@@ -91,4 +91,17 @@ describe("the OpenAPI document", () => {
       expect(text.answer()).toMatch(opening[text.mediaType]!)
     }
   )
+
+  it("has the same examples whenever they are computed: they stamp the example's instant, not the clock's", async () => {
+    const answers = (of: typeof import("../../src/api/Examples.ts")) =>
+      Object.keys(of.examples).map((id) => [id, of.exampleJson(id), of.examples[id]!.text?.answer()])
+    const now = answers({ examples, exampleJson } as typeof import("../../src/api/Examples.ts"))
+    vi.useFakeTimers({ now: new Date("2031-05-05T05:05:05.000Z") })
+    try {
+      vi.resetModules()
+      expect(answers(await import("../../src/api/Examples.ts"))).toEqual(now)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

@@ -3,7 +3,7 @@
  * (ExampleChecks.ts), the propagation check over three resolvers' answers, the email check's
  * combined score and the record generators.
  */
-import { Effect, Either } from "effect"
+import { Either } from "effect"
 import { analyseMx, mxSet } from "../../checks/email/EmailMx.ts"
 import { analyse as analyseLookup } from "../../checks/dns/Lookup.ts"
 import { analyse as analysePropagation } from "../../checks/dns/Propagation.ts"
@@ -13,7 +13,7 @@ import { generate as generateTlsa } from "../../generate/TlsaGenerator.ts"
 import { emailCategory } from "../../score/Score.ts"
 import { BASE, type Example } from "./Example.ts"
 import { exampleChecks as checks } from "./ExampleChecks.ts"
-import { ask, dns, DOMAIN, MX_HOST, MX_PUBLIC_KEY_PEM, NOW } from "./ExampleZone.ts"
+import { ask, dns, DOMAIN, MX_HOST, MX_PUBLIC_KEY_PEM, NOW, runAtNow } from "./ExampleZone.ts"
 
 const RESOLVERS = [
   { address: "1.1.1.1", port: 53, name: "Cloudflare", location: "San Francisco", country: "US" },
@@ -77,7 +77,7 @@ export const dnsEmailExamples: Readonly<Record<string, Example>> = {
       spf: checks().spf,
       dkim: checks().dkim,
       dmarc: checks().dmarc,
-      mx: analyseMx({ ...mxSet(Effect.runSync(dns().mx(DOMAIN))), implicit: false }),
+      mx: analyseMx({ ...mxSet(runAtNow(dns().mx(DOMAIN))), implicit: false }),
       score: breakdown.score,
       scoreBreakdown: breakdown
     }

@@ -4,7 +4,6 @@
  * a mail server analyse what such a server would have answered (a response's headers, an SMTP
  * session with STARTTLS). The scan they make up is the material of most other examples.
  */
-import { Effect } from "effect"
 import { analyseBimi } from "../../checks/bimi/Bimi.ts"
 import { analyse as analyseBlocklist } from "../../checks/blocklist/Blocklist.ts"
 import { analyseDkim, gatherDkim } from "../../checks/dkim/Dkim.ts"
@@ -33,7 +32,8 @@ import {
   MX_V6,
   mxCertificate,
   NOW,
-  NOW_ISO
+  NOW_ISO,
+  runAtNow
 } from "./ExampleZone.ts"
 
 const answered = (name: string, type: RecordType): Gathered => {
@@ -88,11 +88,11 @@ export const exampleChecks = once(() => {
     NOW
   )
 
-  const spf = analyseSpf(DOMAIN, Effect.runSync(gatherSpfGraph(dns(), DOMAIN)))
+  const spf = analyseSpf(DOMAIN, runAtNow(gatherSpfGraph(dns(), DOMAIN)))
 
-  const dmarc = analyseDmarc(Effect.runSync(gatherDmarc(dns(), DOMAIN)))
+  const dmarc = analyseDmarc(runAtNow(gatherDmarc(dns(), DOMAIN)))
 
-  const dkim = analyseDkim(Effect.runSync(gatherDkim(dns(), DOMAIN)))
+  const dkim = analyseDkim(runAtNow(gatherDkim(dns(), DOMAIN)))
 
   /** No BIMI record: the logo is optional (and needs a mark certificate to show in most inboxes). */
   const bimi = analyseBimi(

@@ -4,7 +4,7 @@
  * the services (the fix proposals, the CSP crawler) run their own code over these, synchronously,
  * since every answer is already at hand.
  */
-import { Clock, ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../Config.ts"
 import { Resolver } from "../../net/Resolver.ts"
 import type { FakeZone } from "../../net/ResolverFake.ts"
@@ -12,7 +12,7 @@ import { Smtp } from "../../net/Smtp.ts"
 import { Web } from "../../net/Web.ts"
 import { webError } from "../../net/WebTypes.ts"
 import type { ScanContext } from "../../scan/FactsLive.ts"
-import { DOMAIN, NOW, zone } from "./ExampleZone.ts"
+import { DOMAIN, runAtNow, zone } from "./ExampleZone.ts"
 
 const SITE = `https://www.${DOMAIN}`
 
@@ -52,16 +52,6 @@ const exampleNet = (overrides: FakeZone) =>
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map())))
   )
 
-/** The examples' clock: always `NOW`; nothing the examples run waits, so a sleep never ends. */
-const clock: Clock.Clock = {
-  [Clock.ClockTypeId]: Clock.ClockTypeId,
-  unsafeCurrentTimeMillis: () => NOW.getTime(),
-  currentTimeMillis: Effect.sync(() => NOW.getTime()),
-  unsafeCurrentTimeNanos: () => BigInt(NOW.getTime()) * 1_000_000n,
-  currentTimeNanos: Effect.sync(() => BigInt(NOW.getTime()) * 1_000_000n),
-  sleep: () => Effect.never
-}
-
 /** Runs `effect` over the example domain's services; they answer at once, so it runs synchronously. */
 export const overExample = <A, E>(effect: Effect.Effect<A, E, ScanContext>, overrides: FakeZone = {}): A =>
-  Effect.runSync(Effect.orDie(Effect.provide(Effect.withClock(effect, clock), exampleNet(overrides))))
+  runAtNow(Effect.orDie(Effect.provide(effect, exampleNet(overrides))))

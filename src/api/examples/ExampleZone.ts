@@ -5,7 +5,7 @@
  * addresses of RFC 5737 and RFC 3849, a real EC P-256 key pair and certificate); every verdict
  * drawn from them is computed by the checks' own code.
  */
-import { Effect, Either } from "effect"
+import { Clock, Effect, Either } from "effect"
 import { type CertificateFacts, certificateFacts } from "../../net/Certificate.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import { type FakeZone, makeFake } from "../../net/ResolverFake.ts"
@@ -19,6 +19,21 @@ export const MX_V6 = "2001:db8::25"
 /** The instant every example is computed at (the certificate and the signatures are valid then). */
 export const NOW = new Date("2026-12-01T09:00:00.000Z")
 export const NOW_ISO = NOW.toISOString()
+
+/** The examples' clock: always `NOW`; nothing the examples run waits, so a sleep never ends. */
+const clock: Clock.Clock = {
+  [Clock.ClockTypeId]: Clock.ClockTypeId,
+  unsafeCurrentTimeMillis: () => NOW.getTime(),
+  currentTimeMillis: Effect.sync(() => NOW.getTime()),
+  unsafeCurrentTimeNanos: () => BigInt(NOW.getTime()) * 1_000_000n,
+  currentTimeNanos: Effect.sync(() => BigInt(NOW.getTime()) * 1_000_000n),
+  sleep: () => Effect.never
+}
+
+/** Runs `effect`, which waits for nothing, at `NOW`: what it measures or stamps is the same every time. */
+export const runAtNow = <A, E>(effect: Effect.Effect<A, E>): A =>
+  Effect.runSync(Effect.withClock(effect, clock))
+
 /** A day before `NOW`: the earlier scan of the history and diff examples. */
 export const BEFORE_ISO = new Date(NOW.getTime() - 86_400_000).toISOString()
 
@@ -107,6 +122,4 @@ export const dns = once(() => makeFake(zone()))
 
 /** The answer to one question, or the failure the resolver would give. */
 export const ask = (name: string, type: RecordType): Either.Either<DnsAnswer, DnsError> =>
-  Effect.runSync(Effect.either(dns().query(name, type)))
-
-export const answerOf = (name: string, type: RecordType): DnsAnswer => Either.getOrThrow(ask(name, type))
+  runAtNow(Effect.either(dns().query(name, type)))
