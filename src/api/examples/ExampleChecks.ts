@@ -33,7 +33,8 @@ import {
   mxCertificate,
   NOW,
   NOW_ISO,
-  runAtNow
+  runAtNow,
+  SITE_CSP
 } from "./ExampleZone.ts"
 
 const answered = (name: string, type: RecordType): Gathered => {
@@ -200,8 +201,7 @@ export const exampleChecks = once(() => {
       status: 200,
       headers: {
         "strict-transport-security": "max-age=63072000; includeSubDomains; preload",
-        "content-security-policy":
-          "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
+        "content-security-policy": SITE_CSP,
         "x-content-type-options": "nosniff",
         "x-frame-options": "DENY",
         "referrer-policy": "strict-origin-when-cross-origin",

@@ -12,7 +12,7 @@ import { Smtp } from "../../net/Smtp.ts"
 import { Web } from "../../net/Web.ts"
 import { webError } from "../../net/WebTypes.ts"
 import type { ScanContext } from "../../scan/FactsLive.ts"
-import { DOMAIN, runAtNow, zone } from "./ExampleZone.ts"
+import { DOMAIN, runAtNow, SITE_CSP, zone } from "./ExampleZone.ts"
 
 const SITE = `https://www.${DOMAIN}`
 
@@ -36,7 +36,7 @@ const webLayer = Web.Test((url) => {
       status: 200,
       headers: {
         "content-type": "text/html; charset=utf-8",
-        "content-security-policy": "default-src 'self'"
+        "content-security-policy": SITE_CSP
       },
       body: new TextEncoder().encode(html)
     }

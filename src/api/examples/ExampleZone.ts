@@ -85,6 +85,10 @@ const signed = (type: string, rdata: ReadonlyArray<string>, keyTag = 19947, labe
 export const DKIM_KEY =
   "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAul94p5ij8xVfJ+pEO3GbpJPLR33k8r3T8kG8T//dGYe/2Zyg7BerhUs9i16F4hVaHDIv5/iBLCDSYYYtnXcl2LRXYQIUOrYhsiBEl/jH1raO7NsUQ1x9MYHgDO/HtV+5W42dJLvpgCM0GXeU4EPrU+pfwpKFTuKZ7a2BhqOlu5mDNfZSTPTryodtgRwQ+aql3SewTETpOq9NkklNetvws4OnMfc2QrBYj4MfuIzHpF9Kz3vbmMUNEYLnTn4vc/+p/uzNFXw6JOnb8p7wFBOyX91vnjx3ky2ub0h8tM5N4kOovWWcYlFIyP+8h/wYUDSN/WNOmiiF32sqCf4f1nVqvwIDAQAB"
 
+/** The Content-Security-Policy www.example.com sends (CSP3): strict, with the framing and base-uri set. */
+export const SITE_CSP =
+  "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'"
+
 export const SPF_RECORD = "v=spf1 mx ip4:192.0.2.0/24 include:_spf.mail.example.net -all"
 export const DMARC_RECORD = "v=DMARC1; p=reject; rua=mailto:dmarc-reports@example.com; adkim=s"
 export const mtaStsPolicy = (mode: "testing" | "enforce") =>
