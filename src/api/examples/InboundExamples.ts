@@ -12,10 +12,10 @@ import { summariseTls } from "../../inbound/TlsSummary.ts"
 import type { ParsedReport } from "../../inbound/Decode.ts"
 import type { SourceGroup } from "../../store/InboundReports.ts"
 import type { Example } from "./Example.ts"
-import { DOMAIN, MX_HOST } from "./ExampleZone.ts"
+import { DOMAIN, MX_HOST, NOW } from "./ExampleZone.ts"
 
 const LIMITS = { maxRecords: 10_000 }
-const BEGIN = 1_764_460_800 // 2025-11-30T00:00:00Z
+const BEGIN = 1_795_996_800 // 2026-11-30T00:00:00Z, the day before the example scan
 const END = BEGIN + 86_399
 
 const row = (ip: string, count: number, dkim: string, spf: string, auth: string) => `
@@ -30,7 +30,7 @@ const row = (ip: string, count: number, dkim: string, spf: string, auth: string)
 const DMARC_XML = `<?xml version="1.0" encoding="UTF-8"?>
 <feedback>
   <report_metadata><org_name>mail.example.org</org_name><email>noreply-dmarc@mail.example.org</email>
-    <report_id>17644608001234567890</report_id><date_range><begin>${BEGIN}</begin><end>${END}</end></date_range></report_metadata>
+    <report_id>17959968001234567890</report_id><date_range><begin>${BEGIN}</begin><end>${END}</end></date_range></report_metadata>
   <policy_published><domain>example.com</domain><adkim>s</adkim><aspf>r</aspf><p>reject</p><sp>reject</sp><pct>100</pct></policy_published>
   ${row("192.0.2.25", 1840, "pass", "pass", "<dkim><domain>example.com</domain><selector>selector1</selector><result>pass</result></dkim><spf><domain>example.com</domain><result>pass</result></spf>")}
   ${row("198.51.100.7", 312, "pass", "pass", "<dkim><domain>example.com</domain><selector>selector1</selector><result>pass</result></dkim><spf><domain>example.com</domain><result>pass</result></spf>")}
@@ -40,9 +40,9 @@ const DMARC_XML = `<?xml version="1.0" encoding="UTF-8"?>
 /** The same day's SMTP TLS report (RFC 8460 4.4): every session with the MX negotiated TLS. */
 const TLS_JSON = JSON.stringify({
   "organization-name": "mail.example.org",
-  "date-range": { "start-datetime": "2025-11-30T00:00:00Z", "end-datetime": "2025-11-30T23:59:59Z" },
+  "date-range": { "start-datetime": "2026-11-30T00:00:00Z", "end-datetime": "2026-11-30T23:59:59Z" },
   "contact-info": "smtp-tls-reporting@mail.example.org",
-  "report-id": "2025-11-30T00:00:00Z_example.com",
+  "report-id": "2026-11-30T00:00:00Z_example.com",
   policies: [
     {
       policy: {
@@ -89,7 +89,41 @@ const SOURCES: Readonly<Record<string, { ptr: string | null; provider: string | 
   "198.51.100.7": { ptr: "out-7.mail.example.net", provider: "mail.example.net" }
 }
 
-const period = { from: BEGIN, to: BEGIN + 30 * 86_400 }
+/** The summaries' default period: the 30 days before now (the example scan's time). */
+const period = { from: NOW.getTime() / 1000 - 30 * 86_400, to: NOW.getTime() / 1000 }
+
+/** The DMARC summary of the example report, as GET /api/reports/dmarc/{domain} answers it. */
+const dmarcSummary = () => {
+  const { head, rows } = storable(parsed("dmarc"))
+  const groups: Array<SourceGroup> =
+    rows.kind === "dmarc" ? rows.rows.map(({ count, header_from, ...g }) => ({ ...g, messages: count })) : []
+  return summariseDmarc({
+    domain: DOMAIN,
+    ...period,
+    groups,
+    reporters: [{ reporter: head.reporter, reports: 1, messages: head.messages }],
+    facts: (ip) => ({
+      ptr: SOURCES[ip]?.ptr ?? null,
+      provider: SOURCES[ip]?.provider ?? null,
+      providerFrom: SOURCES[ip]?.provider ? "spf-include" : SOURCES[ip]?.ptr ? "ptr" : null,
+      knownForwarder: false
+    })
+  })
+}
+
+/** The TLS summary of the example report, as GET /api/reports/tls/{domain} answers it. */
+const tlsSummary = () => {
+  const { head, rows } = storable(parsed("tls"))
+  return summariseTls({
+    domain: DOMAIN,
+    ...period,
+    policies: rows.kind === "tls" ? rows.rows : [],
+    reporters: [{ reporter: head.reporter, reports: 1, messages: head.messages }]
+  })
+}
+
+/** Both summaries of the example domain: what its Everything Report carries as reports received. */
+export const exampleSummaries = () => ({ dmarc: dmarcSummary(), tls: tlsSummary() })
 
 export const inboundExamples: Readonly<Record<string, Example>> = {
   "reports.postDmarc": {
@@ -101,37 +135,11 @@ export const inboundExamples: Readonly<Record<string, Example>> = {
     answer: () => ingested("tls")
   },
   "reports.dmarcSummary": {
-    request: "example.com over the 30 days from 2025-11-30",
-    answer: () => {
-      const { head, rows } = storable(parsed("dmarc"))
-      const groups: Array<SourceGroup> =
-        rows.kind === "dmarc"
-          ? rows.rows.map(({ count, header_from, ...g }) => ({ ...g, messages: count }))
-          : []
-      return summariseDmarc({
-        domain: DOMAIN,
-        ...period,
-        groups,
-        reporters: [{ reporter: head.reporter, reports: 1, messages: head.messages }],
-        facts: (ip) => ({
-          ptr: SOURCES[ip]?.ptr ?? null,
-          provider: SOURCES[ip]?.provider ?? null,
-          providerFrom: SOURCES[ip]?.provider ? "spf-include" : SOURCES[ip]?.ptr ? "ptr" : null,
-          knownForwarder: false
-        })
-      })
-    }
+    request: "example.com over the 30 days before 2026-12-01T09:00Z",
+    answer: dmarcSummary
   },
   "reports.tlsSummary": {
-    request: "example.com over the 30 days from 2025-11-30",
-    answer: () => {
-      const { head, rows } = storable(parsed("tls"))
-      return summariseTls({
-        domain: DOMAIN,
-        ...period,
-        policies: rows.kind === "tls" ? rows.rows : [],
-        reporters: [{ reporter: head.reporter, reports: 1, messages: head.messages }]
-      })
-    }
+    request: "example.com over the 30 days before 2026-12-01T09:00Z",
+    answer: tlsSummary
   }
 }

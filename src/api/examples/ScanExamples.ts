@@ -8,11 +8,13 @@ import { badgeSvg } from "../../report/Badge.ts"
 import { contentHashOf } from "../../report/Canonical.ts"
 import { contentOf, encodeContent, everythingOf, snapshotEvidence } from "../../report/Everything.ts"
 import { renderMarkdown } from "../../report/Markdown.ts"
+import { receivedOf } from "../../report/ReceivedReports.ts"
 import type { EverythingReport } from "../../report/ReportSchema.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
 import { score } from "../../score/Score.ts"
 import { BASE, type Example } from "./Example.ts"
 import { exampleScans } from "./ExampleScan.ts"
+import { exampleSummaries } from "./InboundExamples.ts"
 import { DOMAIN, NOW_ISO } from "./ExampleZone.ts"
 
 const SCAN_ID = "3f6c2a9e-8d41-4b7a-9c55-0e2d7f1b6a84"
@@ -23,9 +25,12 @@ const quick: Example = {
   answer: () => score(exampleScans().scan)
 }
 
+/** The reports received for example.com that its report carries (the summaries' examples). */
+const received = () => receivedOf(exampleScans().scan, BASE, exampleSummaries())
+
 /** The snapshot the store writes for the example scan: the content and its RFC 8785 hash. */
 const snapshot = (): EverythingReport => {
-  const content = contentOf(exampleScans().scan, BASE)
+  const content = contentOf(exampleScans().scan, BASE, received())
   const contentHash = contentHashOf(encodeContent(content))
   return {
     ...content,
@@ -40,8 +45,8 @@ const markdown = (report: () => EverythingReport) => ({
 
 const live: Example = {
   request: "the live report of example.com",
-  answer: () => everythingOf(exampleScans().scan, BASE),
-  text: markdown(() => everythingOf(exampleScans().scan, BASE))
+  answer: () => everythingOf(exampleScans().scan, BASE, received()),
+  text: markdown(() => everythingOf(exampleScans().scan, BASE, received()))
 }
 const stored: Example = {
   request: "a snapshot of example.com's report",
