@@ -179,7 +179,8 @@ const expected = (count / every.ms) * 60_000
 console.log(`the schedule asks ${expected.toFixed(0)} scans/min`)
 console.log("minute  scans/min  in flight  RSS MB  peak MB  heap MB  entities")
 const start = Date.now()
-let before = await finished()
+const atStart = await finished()
+let before = atStart
 let highestRss = 0
 for (let minute = 1; minute <= minutes; minute++) {
   await sleep(start + minute * 60_000 - Date.now())
@@ -202,7 +203,7 @@ const lateness = await one(
   "SELECT avg(started_at - due_at) AS mean, max(started_at - due_at) AS max FROM monitor_runs"
 )
 console.log(
-  `sustained: ${((total / (Date.now() - start)) * 60_000).toFixed(0)} scans/min over ${minutes} min` +
+  `sustained: ${(((total - atStart) / (Date.now() - start)) * 60_000).toFixed(0)} scans/min over ${minutes} min` +
     ` (asked ${expected.toFixed(0)}); highest RSS sampled ${highestRss.toFixed(0)} MB, peak ${memory(child.pid!).peak.toFixed(0)} MB`
 )
 console.log(
