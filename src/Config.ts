@@ -355,6 +355,8 @@ export const settings = Config.all({
   reportsDomains: list("REPORTS_DOMAINS", "").pipe(Config.map((ds) => ds.map((d) => d.toLowerCase()))),
   // monitors and alerts (monitor/, docs/monitoring.md)
   monitorMinIntervalMs: duration("MONITOR_MIN_INTERVAL", "PT15M"),
+  // who may manage monitors (api/Monitoring.ts MonitorsAccess): the bearer token; empty: this machine only
+  monitorsToken: Config.redacted("MONITORS_TOKEN").pipe(Config.withDefault(Redacted.make(""))),
   alertSmtpUrl: Config.redacted("ALERT_SMTP_URL").pipe(Config.withDefault(Redacted.make(""))),
   alertMailFrom: Config.string("ALERT_MAIL_FROM").pipe(Config.withDefault("domain-audit@localhost")),
   alertRetryForMs: ms("ALERT_RETRY_FOR_MS", 86_400_000),

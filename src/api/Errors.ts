@@ -16,6 +16,18 @@ export class BadRequest extends Schema.TaggedError<BadRequest>()(
   status<BadRequest>(400, "Invalid or missing parameter")
 ) {}
 
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  { error: Schema.String },
+  status<Unauthorized>(401, "Missing or wrong bearer token")
+) {}
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  { error: Schema.String },
+  status<Forbidden>(403, "Not allowed from this client")
+) {}
+
 export class NotFound extends Schema.TaggedError<NotFound>()(
   "NotFound",
   { error: Schema.String },

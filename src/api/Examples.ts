@@ -1,125 +1,106 @@
 /**
  * Example responses for the OpenAPI document (`/api/docs`): computed by the code that answers the
- * operation (the generators, the knowledge base, the scoring), so an example is what the service
- * really says for its request, never a hand-written copy that drifts. Each is encoded with the
- * operation's success schema; test/api/OpenApiDocs.test.ts decodes it back.
+ * operation (the checks' analysis over the example domain, the scoring, the report builders, the
+ * history chain, the report parsers and summaries, the generators), so an example is what the
+ * service really says for its request, never a hand-written copy that drifts. The example domain
+ * and its scans are in examples/; test/api/OpenApiDocs.test.ts requires an example on every
+ * operation with a JSON success response and decodes each with that operation's success schema.
  */
-import { Either } from "effect"
-import { explainIssue } from "../ai/Knowledge.ts"
-import { fail, partial } from "../checks/Declaration.ts"
-import { scored } from "../score/Rules.ts"
-import { DMARC_SPECS } from "../checks/dmarc/Rules.ts"
-import { HEADERS_SPECS } from "../checks/headers/Rules.ts"
-import { scoreRecords } from "../score/Score.ts"
-import { generateDmarc } from "../generate/DmarcGenerator.ts"
-import { generate as generateSpf } from "../generate/SpfGenerator.ts"
-import { generate as generateHeaders } from "../records/SecurityHeaders.ts"
+import { Schema } from "effect"
+import { AiApi } from "./Ai.ts"
+import { DnsApi } from "./Dns.ts"
+import { EmailApi } from "./Email.ts"
+import { HistoryApi } from "./History.ts"
+import { ReportsApi } from "./Inbound.ts"
+import { MiscApi } from "./Misc.ts"
+import { MonitorsApi } from "./Monitoring.ts"
+import { ReportApi } from "./Report.ts"
+import { ScanApi } from "./Scan.ts"
+import { WebApi } from "./WebSecurity.ts"
+import { dnsEmailExamples } from "./examples/DnsEmailExamples.ts"
+import type { Example } from "./examples/Example.ts"
+import { historyExamples } from "./examples/HistoryExamples.ts"
+import { inboundExamples } from "./examples/InboundExamples.ts"
+import { scanExamples } from "./examples/ScanExamples.ts"
+import { webAiExamples } from "./examples/WebAiExamples.ts"
 
-/** The example of an operation: its request in words, and the answer the code gives for it. */
-export interface Example {
-  readonly request: string
-  readonly answer: () => unknown
-}
-
-const DOMAIN = "example.com"
-
-const quick: Example = {
-  request: "a domain with DMARC at p=none and no HSTS",
-  answer: () =>
-    scoreRecords(
-      [
-        scored(DMARC_SPECS.dmarcPolicy, partial(2, "p=none: reports only", "dmarc_policy_none")),
-        scored(HEADERS_SPECS.hsts, fail("no Strict-Transport-Security header", "hsts_missing"))
-      ],
-      { domain: DOMAIN, timestamp: "2026-01-01T00:00:00.000Z", cached: false }
-    )
-}
+export type { Example } from "./examples/Example.ts"
 
 export const examples: Readonly<Record<string, Example>> = {
-  "email.spfGenerate": {
-    request: "Google Workspace and one own server, softfail",
-    answer: () =>
-      Either.getOrThrow(
-        generateSpf({
-          mechanisms: [
-            { type: "include", value: "_spf.google.com" },
-            { type: "ip4", value: "192.0.2.10" }
-          ],
-          policy: "softfail",
-          domain: DOMAIN
-        })
-      )
-  },
-  "email.dmarcGenerate": {
-    request: "the first stage: p=none with aggregate reports",
-    answer: () =>
-      Either.getOrThrow(
-        generateDmarc({ domain: DOMAIN, policy: "none", rua: [`mailto:dmarc-reports@${DOMAIN}`] })
-      )
-  },
-  "web.headersGenerate": {
-    request: "the recommended preset",
-    answer: () => Either.getOrThrow(generateHeaders({ preset: "recommended" }))
-  },
-  "ai.explain": {
-    request: "issue_type dmarc_policy_none, no model configured",
-    answer: () => {
-      const kb = explainIssue("dmarc_policy_none")
-      return {
-        success: true,
-        explanation: kb.explanation,
-        severity: kb.severity,
-        impact: kb.impact,
-        recommendation: kb.recommendation,
-        guidance: kb.guidance,
-        source: "knowledge-base"
-      }
-    }
-  },
-  "scan.quick": quick,
-  "scan.full": quick,
-  "misc.health": {
-    request: "a healthy service",
-    answer: () => ({
-      status: "healthy",
-      timestamp: "2026-01-01T00:00:00.000Z",
-      uptime: 3600,
-      services: { database: { status: "healthy" }, resolver: { status: "healthy" } }
-    })
-  },
-  "scan.deep": {
-    request: "a mail deep scan",
-    answer: () => ({ success: true, scan_id: "ds_01J9Z3X7Q4", status: "running", estimated_time: 60 })
-  },
-  "misc.hallOfFame": {
-    request: "one A+ domain",
-    answer: () => ({
-      entries: [{ domain: "perfect.com", score: 100, grade: "A+", addedAt: 1767225600000 }],
-      total: 1
-    })
-  }
+  ...dnsEmailExamples,
+  ...scanExamples,
+  ...webAiExamples,
+  ...historyExamples,
+  ...inboundExamples
 }
 
-/** An answer as JSON carries it (what the operation's success schema encodes to). */
-export const exampleJson = (operationId: string): unknown =>
-  examples[operationId] === undefined ? undefined : JSON.parse(JSON.stringify(examples[operationId].answer()))
+const groups = [
+  DnsApi,
+  EmailApi,
+  ScanApi,
+  ReportApi,
+  WebApi,
+  AiApi,
+  MiscApi,
+  HistoryApi,
+  ReportsApi,
+  MonitorsApi
+]
+
+/** Each operation's success schema, by operation id (`group.endpoint`). */
+const successSchemas: ReadonlyMap<string, Schema.Schema<any, any>> = new Map(
+  groups.flatMap((group) =>
+    Object.values<{ name: string; successSchema: Schema.Schema<any, any> }>(group.endpoints).map(
+      (endpoint) => [`${group.identifier}.${endpoint.name}`, endpoint.successSchema] as const
+    )
+  )
+)
+
+/** An answer as the operation sends it: encoded with its success schema, as JSON carries it. */
+export const exampleJson = (operationId: string): unknown => {
+  const answer = examples[operationId]?.answer
+  if (answer === undefined) return undefined
+  const schema = successSchemas.get(operationId)
+  const encoded = schema === undefined ? answer() : Schema.encodeUnknownSync(schema)(answer())
+  return JSON.parse(JSON.stringify(encoded))
+}
 
 /**
- * The OpenAPI document with each example set on its operation's success response
- * (`OpenApi.Transform` of the whole API, src/Api.ts).
+ * The OpenAPI document with each example set on its operation's success response: the JSON answer,
+ * and the text form (markdown, SVG) where the operation answers one (`OpenApi.Transform` of the
+ * whole API, src/Api.ts). An example several operations share (a snapshot created, read, or created
+ * by the deprecated GET) is written once under `components.examples` and referenced.
  */
 export const withExamples = (spec: Record<string, any>): Record<string, any> => {
-  for (const item of Object.values<Record<string, any>>(spec["paths"] ?? {}))
-    for (const op of Object.values<Record<string, any>>(item)) {
-      const example = examples[op["operationId"]]
-      if (example === undefined) continue
-      const status = Object.keys(op["responses"] ?? {}).find((code) => code.startsWith("2"))
-      const content =
-        status === undefined ? undefined : op["responses"][status]["content"]?.["application/json"]
-      if (content === undefined) continue
-      content["examples"] = {
-        [example.request]: { summary: example.request, value: exampleJson(op["operationId"]) }
+  const operations = Object.values<Record<string, any>>(spec["paths"] ?? {}).flatMap((item) =>
+    Object.values<Record<string, any>>(item).filter((op) => examples[op["operationId"]] !== undefined)
+  )
+  /** The operations showing each example, in document order. */
+  const users = new Map<Example, Array<string>>()
+  for (const op of operations) {
+    const example = examples[op["operationId"]]!
+    users.set(example, [...(users.get(example) ?? []), op["operationId"]])
+  }
+  const components = (spec["components"] ??= {})
+  const place = (example: Example, name: string, value: () => unknown) => {
+    const entry = { summary: example.request, value: value() }
+    if (users.get(example)!.length < 2) return { [example.request]: entry }
+    ;(components["examples"] ??= {})[name] ??= entry
+    return { [example.request]: { $ref: `#/components/examples/${name}` } }
+  }
+  for (const op of operations) {
+    const example = examples[op["operationId"]]!
+    const status = Object.keys(op["responses"] ?? {}).find((code) => code.startsWith("2"))
+    const content = status === undefined ? undefined : op["responses"][status]["content"]
+    if (content === undefined) continue
+    const name = users.get(example)![0]!
+    if (example.answer !== undefined && content["application/json"] !== undefined)
+      content["application/json"]["examples"] = place(example, name, () => exampleJson(name))
+    if (example.text !== undefined)
+      content[example.text.mediaType] = {
+        schema: content[example.text.mediaType]?.["schema"] ?? { type: "string" },
+        examples: place(example, `${name}.text`, example.text.answer)
       }
-    }
+  }
   return spec
 }

@@ -3,7 +3,13 @@
  * something changes for the worse (docs/monitoring.md). The shapes are the monitor's own
  * (monitor/MonitorModel.ts).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import {
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity
+} from "@effect/platform"
 import { Schema } from "effect"
 import {
   AlertList,
@@ -14,7 +20,7 @@ import {
 } from "../monitor/MonitorModel.ts"
 import { documented } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
-import { BadRequest, NotFound } from "./Errors.ts"
+import { BadRequest, Forbidden, NotFound, Unauthorized } from "./Errors.ts"
 
 export {
   Alert,
@@ -24,6 +30,17 @@ export {
   MonitorList,
   MonitorRunAccepted
 } from "../monitor/MonitorModel.ts"
+
+/**
+ * Who may manage monitors: a monitor makes the service scan, and send webhooks and e-mail to the
+ * addresses it names, for ever, and its channels are its owner's data. With `MONITORS_TOKEN` set,
+ * `Authorization: Bearer <token>` (401 otherwise); without it, only clients on this machine
+ * (loopback, behind `TRUSTED_PROXIES` the forwarded client; 403 otherwise).
+ */
+export class MonitorsAccess extends HttpApiMiddleware.Tag<MonitorsAccess>()("MonitorsAccess", {
+  failure: Schema.Union(Unauthorized, Forbidden),
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
 
 const MonitorPath = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(64)) })
 
@@ -97,4 +114,5 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       .setPath(MonitorPath)
       .addSuccess(AlertList)
       .addError(NotFound)
-  ) {}
+  )
+  .middleware(MonitorsAccess) {}

@@ -9,7 +9,8 @@
  */
 import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from "node:fs"
 import { Effect, Either, Schema } from "effect"
-import { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../checks/ScanResult.ts"
+import { readStoredScan } from "../checks/StoredScan.ts"
 import { Change } from "../monitor/Change.ts"
 import { diffScans } from "../monitor/Diff.ts"
 import { BatchFileError } from "./Files.ts"
@@ -20,7 +21,6 @@ const LF = 0x0a
 // The domain is the first member of every record: its first bytes name it.
 const HEAD_BYTES = 512
 
-const decodeScan = Schema.decodeUnknownEither(ScanResult)
 const encodeResult = Schema.encodeSync(BatchResult)
 const encodeChanges = Schema.encodeSync(Schema.Array(Change))
 
@@ -79,7 +79,8 @@ export const readPrevious = (path: string): Effect.Effect<Previous, BatchFileErr
       } catch {
         return null
       }
-      return Either.getOrNull(decodeScan(parsed.scan))
+      // Written by the registry of its time: a check added since is "not checked then" (StoredScan.ts).
+      return Either.getOrNull(readStoredScan(parsed.scan))
     }
     return {
       changesOf: (record) => {

@@ -93,6 +93,42 @@ const alignment = (message: Message, auth: AuthVerdicts) => {
   }
 }
 
+/** The answer for a parsed message and what authenticating it found: pure, so its example is computed too. */
+export const reportOf = (message: Message, auth: AuthVerdicts): DebugEmailResult => {
+  const findings = analyseHeaders(message, auth)
+  const aligned = alignment(message, auth)
+  const result: DebugEmailResult = {
+    spf: { status: auth.spf.result, details: auth.spf.details, aligned: aligned.spf },
+    dkim: {
+      status: dkimStatus(auth.dkim),
+      aligned: aligned.dkim,
+      signatures: auth.dkim.map((s) => ({
+        domain: s.domain,
+        selector: s.selector,
+        status: s.result,
+        aligned: s.aligned,
+        details: s.comment ?? null
+      }))
+    },
+    dmarc: {
+      status: auth.dmarc.result,
+      alignment: { spf: auth.dmarc.spfAligned, dkim: auth.dmarc.dkimAligned },
+      policy: auth.dmarc.policy ?? null,
+      details: auth.dmarc.details
+    },
+    arc: { status: auth.arc.result, details: auth.arc.details },
+    spamScore: spamScore({ message, auth }),
+    headerAnalysis: {
+      issues: findings.filter((f) => f.level === "issue").map((f) => f.text),
+      warnings: findings.filter((f) => f.level === "warning").map((f) => f.text)
+    },
+    suggestions: findings
+      .flatMap((f) => (f.fix === undefined ? [] : [{ issue: f.text, fix: f.fix, priority: f.priority }]))
+      .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority])
+  }
+  return result
+}
+
 export const debugEmail = (raw: string) =>
   Effect.gen(function* () {
     const { debugEmailMaxBytes } = yield* AppConfig
@@ -111,36 +147,5 @@ export const debugEmail = (raw: string) =>
         Effect.fail(new EmailUnreadable({ error: `the message could not be authenticated (${e.reason})` }))
       )
     )
-    const findings = analyseHeaders(message, auth)
-    const aligned = alignment(message, auth)
-    const result: DebugEmailResult = {
-      spf: { status: auth.spf.result, details: auth.spf.details, aligned: aligned.spf },
-      dkim: {
-        status: dkimStatus(auth.dkim),
-        aligned: aligned.dkim,
-        signatures: auth.dkim.map((s) => ({
-          domain: s.domain,
-          selector: s.selector,
-          status: s.result,
-          aligned: s.aligned,
-          details: s.comment ?? null
-        }))
-      },
-      dmarc: {
-        status: auth.dmarc.result,
-        alignment: { spf: auth.dmarc.spfAligned, dkim: auth.dmarc.dkimAligned },
-        policy: auth.dmarc.policy ?? null,
-        details: auth.dmarc.details
-      },
-      arc: { status: auth.arc.result, details: auth.arc.details },
-      spamScore: spamScore({ message, auth }),
-      headerAnalysis: {
-        issues: findings.filter((f) => f.level === "issue").map((f) => f.text),
-        warnings: findings.filter((f) => f.level === "warning").map((f) => f.text)
-      },
-      suggestions: findings
-        .flatMap((f) => (f.fix === undefined ? [] : [{ issue: f.text, fix: f.fix, priority: f.priority }]))
-        .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority])
-    }
-    return result
+    return reportOf(message, auth)
   }).pipe(Effect.withSpan("DebugEmail"))

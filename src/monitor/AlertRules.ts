@@ -40,8 +40,11 @@ export interface Evaluation {
 const WARNED_KEPT = 500
 
 const firedBy = (change: Change): AlertRule | undefined => {
+  // A grade that moved only because the service's checks changed is info (Diff.ts): no alert.
   if (change.kind === "grade" && typeof change.before === "string" && typeof change.after === "string")
-    return gradeRank(change.after as Grade) < gradeRank(change.before as Grade) ? "grade-drop" : undefined
+    return gradeRank(change.after as Grade) < gradeRank(change.before as Grade) && change.severity !== "info"
+      ? "grade-drop"
+      : undefined
   if (change.kind === "issue-opened" && (change.severity === "critical" || change.severity === "high"))
     return "new-issue"
   if (change.kind === "record") return "record-change"

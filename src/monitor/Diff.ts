@@ -7,9 +7,17 @@
  * function of the two stored scans alone. The diff of a scan with itself is empty, and swapping the
  * scans gives the same changes with `before` and `after` swapped and opened/closed exchanged
  * (test/monitor/diff.test.ts). Values are compared by their RFC 8785 canonical JSON.
+ *
+ * Two scans made by different registries (a check added or removed in between, StoredScan.ts) are
+ * compared like with like: records and issues over the checks both scans ran, so that a check the
+ * service added reads as no change of the domain. A record only one side judged is a `check` change
+ * with `null` on the other side (`info`: the service changed, not the domain), and a grade that
+ * moved only because of those checks is reported at `info`, never as a drop that alerts.
  */
-import { Categories } from "../checks/Check.ts"
+import { Categories, type Registered } from "../checks/Check.ts"
+import { registry } from "../checks/index.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
+import { checksRun, restrictTo } from "../checks/StoredScan.ts"
 import type { Severity } from "../checks/Status.ts"
 import { canonicalJson } from "../report/Canonical.ts"
 import { gradeRank } from "../score/Model.ts"
@@ -27,23 +35,55 @@ const STATUS_RANK: Readonly<Record<RecordStatus, number>> = {
   fail: 0
 }
 
-const gradeChanges = (before: ScanScore, after: ScanScore): ReadonlyArray<Change> => {
+/**
+ * The grade each scan has by its own checks (the entries' grades). `domainMoved` is false when the
+ * grade over the checks both scans ran did not change: then only the checks did, and it is info.
+ */
+const gradeChanges = (before: ScanScore, after: ScanScore, domainMoved: boolean): ReadonlyArray<Change> => {
   if (before.grade === after.grade) return []
   const dropped = gradeRank(after.grade) < gradeRank(before.grade)
+  const moved = `from ${before.grade} to ${after.grade} (${before.percentage}% to ${after.percentage}%)`
   return [
     {
       kind: "grade",
       id: "grade",
       before: before.grade,
       after: after.grade,
-      severity: dropped ? "high" : "info",
-      summary: `The grade ${dropped ? "dropped" : "rose"} from ${before.grade} to ${after.grade} (${before.percentage}% to ${after.percentage}%).`
+      severity: dropped && domainMoved ? "high" : "info",
+      summary: domainMoved
+        ? `The grade ${dropped ? "dropped" : "rose"} ${moved}.`
+        : `The grade went ${moved} because the checks made changed, not the domain: over the checks both scans made it is the same.`
     }
   ]
 }
 
 const recordsOf = (s: ScanScore) =>
   new Map(Categories.flatMap((c) => s.categories[c].checks).map((r) => [r.id, r]))
+
+/**
+ * Records judged on one side only: a check the other scan did not make (added to the service since,
+ * or removed from it). Ids sorted, so that swapping the scans lists the same ids in the same order.
+ */
+const coverageChanges = (before: ScanScore, after: ScanScore): ReadonlyArray<Change> => {
+  const was = recordsOf(before)
+  const is = recordsOf(after)
+  const ids = [...new Set([...was.keys(), ...is.keys()])].filter((id) => was.has(id) !== is.has(id)).sort()
+  return ids.map((id): Change => {
+    const then = was.get(id)
+    const now = is.get(id)
+    return {
+      kind: "check",
+      id: `check/${id}`,
+      before: then?.status ?? null,
+      after: now?.status ?? null,
+      severity: "info",
+      summary:
+        now !== undefined
+          ? `The "${now.title}" check was not made then (the service has added it since); it now reads ${now.status}.`
+          : `The "${then!.title}" check is no longer made (the service has removed it); it read ${then!.status}.`
+    }
+  })
+}
 
 const checkChanges = (before: ScanScore, after: ScanScore): ReadonlyArray<Change> => {
   const was = recordsOf(before)
@@ -123,12 +163,26 @@ const familyChanges = (family: Family, before: ScanResult, after: ScanResult): R
  * records, issues, then records, certificates and blocklist listings.
  */
 export const diffScans = (before: ScanResult, after: ScanResult): ReadonlyArray<Change> => {
-  const then = score(before)
-  const now = score(after)
+  const [ranThen, ranNow] = [checksRun(before, registry), checksRun(after, registry)]
+  const then = score(before, ranThen)
+  const now = score(after, ranNow)
+  if (ranThen.length === ranNow.length && ranThen.every((c) => ranNow.includes(c)))
+    return [
+      ...gradeChanges(then, now, true),
+      ...checkChanges(then, now),
+      ...issueChanges(then, now),
+      ...families.flatMap((f) => familyChanges(f, before, after))
+    ]
+  // Different registries: both judged as if they had made only the checks both made, so that a
+  // rule that reads a check one of them lacks reads it as not checked on both sides.
+  const common: ReadonlyArray<Registered> = ranThen.filter((c) => ranNow.includes(c))
+  const [was, is] = [restrictTo(before, common), restrictTo(after, common)]
+  const [thenCommon, nowCommon] = [score(was, common), score(is, common)]
   return [
-    ...gradeChanges(then, now),
-    ...checkChanges(then, now),
-    ...issueChanges(then, now),
-    ...families.flatMap((f) => familyChanges(f, before, after))
+    ...gradeChanges(then, now, thenCommon.grade !== nowCommon.grade),
+    ...checkChanges(thenCommon, nowCommon),
+    ...coverageChanges(then, now),
+    ...issueChanges(thenCommon, nowCommon),
+    ...families.flatMap((f) => familyChanges(f, was, is))
   ]
 }

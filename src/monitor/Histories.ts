@@ -12,11 +12,14 @@
  * - The same scan recorded twice (same content hash as the last entry) is one entry.
  * - Every read re-verifies: the list verifies the whole chain, and a stored scan served, diffed or
  *   used as evidence must hash to its entry's `contentHash`, or it is refused (`HistoryCorrupt`).
+ * - A scan stored before the registry gained or lost a check still reads (checks/StoredScan.ts): it
+ *   is served as stored, and diffed and used as evidence over the checks it ran.
  */
 import { Clock, Data, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { noSuchDomain } from "../checks/dns/Rules.ts"
 import { ScanResult } from "../checks/ScanResult.ts"
+import { completeScan, StoredScanResult } from "../checks/StoredScan.ts"
 import { canonicalJson, sha256Of } from "../report/Canonical.ts"
 import { unscannableReason } from "../score/Scannable.ts"
 import { score } from "../score/Score.ts"
@@ -39,8 +42,9 @@ export type HistoryList = typeof HistoryList.Type
 export const HistoryScan = Schema.Struct({
   domain: Schema.String,
   entry: HistoryEntry,
-  scan: ScanResult.annotations({
-    description: "the stored scan: the SHA-256 of its RFC 8785 canonical JSON is entry.contentHash"
+  scan: StoredScanResult.annotations({
+    description:
+      "the stored scan, as stored: the SHA-256 of its RFC 8785 canonical JSON is entry.contentHash. A scan stored before a check was added lacks that check's outcome; one stored before a check was removed still holds it"
   })
 }).annotations({ identifier: "HistoryScan" })
 export type HistoryScan = typeof HistoryScan.Type
@@ -63,23 +67,30 @@ export class HistoryRangeInvalid extends Data.TaggedError("HistoryRangeInvalid")
 export class HistoryCorrupt extends Data.TaggedError("HistoryCorrupt")<{ readonly message: string }> {}
 
 const encodeScan = Schema.encodeSync(ScanResult)
-const decodeScan = Schema.decodeUnknownEither(ScanResult)
+const decodeStored = Schema.decodeUnknownEither(StoredScanResult)
 
 /** Whether a finished scan is a verdict on its domain (graded, or it does not exist). */
 const isVerdict = (scan: ScanResult) =>
   unscannableReason(scan) === null ||
   (scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result))
 
-/** The stored scan of `stored`, re-verified against its content hash. */
-const verifiedScan = (domain: string, stored: StoredEntry): Effect.Effect<ScanResult, HistoryCorrupt> => {
+/**
+ * The stored scan of `stored` as stored (whatever registry made it), re-verified against its content
+ * hash: the hash is over the stored JSON, before any decoding.
+ */
+const storedScan = (domain: string, stored: StoredEntry): Effect.Effect<StoredScanResult, HistoryCorrupt> => {
   const corrupt = new HistoryCorrupt({
     message: `history entry ${stored.entry.seq} of ${domain} failed its integrity check and is not served`
   })
   if (stored.scanJson == null || sha256Of(stored.scanJson) !== stored.entry.contentHash)
     return Effect.fail(corrupt)
-  const scan = decodeScan(JSON.parse(stored.scanJson))
+  const scan = decodeStored(JSON.parse(stored.scanJson))
   return scan._tag === "Left" ? Effect.fail(corrupt) : Effect.succeed(scan.right)
 }
+
+/** The stored scan of `stored`, verified, as a scan of today's registry (checks/StoredScan.ts). */
+const verifiedScan = (domain: string, stored: StoredEntry): Effect.Effect<ScanResult, HistoryCorrupt> =>
+  Effect.map(storedScan(domain, stored), completeScan)
 
 /**
  * The entries in force during [fromMs, toMs], oldest first: the last scanned at or before its start,
@@ -218,7 +229,7 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
       seq: number
     ): Effect.Effect<HistoryScan, HistoryMissing | HistoryCorrupt> =>
       Effect.flatMap(storedAt(domain, seq), (stored) =>
-        Effect.map(verifiedScan(domain, stored), (scan) => ({ domain, entry: stored.entry, scan }))
+        Effect.map(storedScan(domain, stored), (scan) => ({ domain, entry: stored.entry, scan }))
       )
 
     /** The changes from entry `from` to entry `to` (default: the last two; one entry: none). */

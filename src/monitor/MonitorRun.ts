@@ -21,9 +21,10 @@
  */
 import { Activity, DurableClock, Workflow, WorkflowEngine } from "@effect/workflow"
 import { createHash } from "node:crypto"
-import { Cause, Clock, Context, Effect, Layer, Schema } from "effect"
+import { Cause, Clock, Context, Effect, Either, Layer, Schema } from "effect"
 import { AppConfig, type Settings } from "../Config.ts"
 import { ScanResult } from "../checks/ScanResult.ts"
+import { readStoredScan } from "../checks/StoredScan.ts"
 import { multiRunner } from "../jobs/Cluster.ts"
 import * as M from "../observe/Metrics.ts"
 import { formatEvery } from "../records/IsoDuration.ts"
@@ -63,7 +64,9 @@ export const nextDueAfter = (dueAt: number, everyMs: number, afterMs: number): n
 export const alertId = (monitorId: string, dueAt: number, channel: number) =>
   `msg_${createHash("sha256").update(`${monitorId}|${dueAt}|${channel}`).digest("hex").slice(0, 32)}`
 
-const decodeScan = Schema.decodeSync(Schema.parseJson(ScanResult))
+// The last scan was stored by the registry of its time: read as StoredScan.ts reads stored scans.
+const decodeScan = (text: string): ScanResult =>
+  Either.getOrThrowWith(readStoredScan(JSON.parse(text)), (e) => e)
 const encodeScan = Schema.encodeSync(Schema.parseJson(ScanResult))
 
 /** Judge `result` against the monitor's state: the new state and one alert per channel, or nothing. */

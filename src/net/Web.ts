@@ -69,8 +69,8 @@ export class Web extends Effect.Service<Web>()("Web", {
   })
 }) {
   /**
-   * A fake for checks' tests: `handler` answers each URL with a response or a `WebError`.
-   * Redirects are the handler's business (return the final response).
+   * A fake for checks' tests (and the OpenAPI examples' web site): `handler` answers each URL with
+   * a response or a `WebError`. Redirects are the handler's business (return the final response).
    */
   static Test = (
     handler: (

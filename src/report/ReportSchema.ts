@@ -124,7 +124,7 @@ export const QuickScoreSection = Schema.Struct({
 export type QuickScoreSection = typeof QuickScoreSection.Type
 
 /** A check's section: every section's fields, and those the check adds (`about.section.extra`). */
-const sectionOf = (check: Registered) => {
+export const sectionOf = (check: Registered) => {
   const extra = check.about.section.extra
   return extra === undefined ? Section : Schema.Struct({ ...sectionFields, ...extra.fields })
 }

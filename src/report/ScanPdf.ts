@@ -28,7 +28,9 @@ const memoised = (key: string, render: Effect.Effect<Uint8Array>) =>
   })
 
 /** The scorecard's summary, its critical gaps named in words ("g: <the measure's label>"). */
-export const pdfNis2 = (card: Nis2Scorecard): Nis2Summary => ({
+export const pdfNis2 = (
+  card: Pick<Nis2Scorecard, "total" | "status" | "criticalGaps" | "measures">
+): Nis2Summary => ({
   total: card.total,
   status: card.status,
   criticalGaps: card.measures
@@ -45,20 +47,19 @@ export const scanPdf = (score: ScanScore, scan: ScanResult): Effect.Effect<Uint8
   )
 
 /**
- * The PDF of a stored snapshot: drawn from the scan and score it holds (not a new scan), with its
- * id and content hash in every footer. A snapshot never changes, so its id is the memo key.
+ * The PDF of a stored snapshot: drawn from the score and NIS2 scorecard it holds (not a new scan,
+ * and not the scan judged again by today's checks and mapping), with its id and content hash in
+ * every footer. A snapshot never changes, so its id is the memo key.
  */
 export const snapshotPdf = (report: EverythingReport): Effect.Effect<Uint8Array> => {
-  const { scan, score } = report.machineReadable
+  const { score } = report.machineReadable
   const { snapshotId, contentHash } = report.evidence
   return memoised(
     `snapshot ${snapshotId}`,
     Effect.promise(() =>
       renderPdf({
         score: { ...score, cached: false },
-        // the machine-readable scan is the registry's ScanResult without `cached` (ReportSchema.ts);
-        // its Schema is built from the registry's list, so its type names no check
-        nis2: pdfNis2(nis2Scorecard({ ...scan, cached: false } as unknown as ScanResult, "en")),
+        nis2: pdfNis2(report.sections.nis2),
         snapshot: { id: snapshotId, contentHash }
       })
     )

@@ -5,7 +5,8 @@
  *
  * - The 201 is sent only after the snapshot's transaction committed (SnapshotStore.create).
  * - Stored bytes are served as stored; the markdown form is rendered from them after decoding them
- *   with the report's Schema, so it reads the same typed report a live report renders from.
+ *   with the report's Schema, so it reads the same typed report a live report renders from (one
+ *   stored before the registry gained or lost a check too: StoredReport.ts).
  * - A snapshot that fails re-verification (or no longer decodes) is logged and refused: its bytes
  *   are never served.
  */
@@ -15,8 +16,9 @@ import { AppConfig } from "../Config.ts"
 import { etagOf } from "./Canonical.ts"
 import { contentOf, encodeContent, snapshotEvidence } from "./Everything.ts"
 import { renderMarkdown } from "./Markdown.ts"
-import { EverythingReport, formatVersion } from "./ReportSchema.ts"
+import { formatVersion } from "./ReportSchema.ts"
 import { SnapshotCorrupt, SnapshotStore, type StoredSnapshot } from "./SnapshotStore.ts"
+import { readStoredReport } from "./StoredReport.ts"
 import * as M from "../observe/Metrics.ts"
 
 const CREATED = M.labels({ outcome: "created" })
@@ -38,15 +40,13 @@ export interface SnapshotRepresentation {
 
 const MARKDOWN = "text/markdown; charset=utf-8"
 
-const decodeStored = Schema.decodeUnknown(Schema.parseJson(EverythingReport))
-
 /** The stored bytes, or the markdown rendered from the report they decode to. */
 export const representation = (
   snapshot: StoredSnapshot,
   format: SnapshotFormat
 ): Effect.Effect<SnapshotRepresentation, SnapshotCorrupt> =>
   format === "markdown"
-    ? decodeStored(snapshot.body).pipe(
+    ? readStoredReport(snapshot.body).pipe(
         Effect.map((report) => ({
           body: renderMarkdown(report),
           contentType: MARKDOWN,

@@ -31,12 +31,15 @@ import {
   MeasureIds,
   type MeasureSpec,
   MEASURES,
+  measuresOf,
   NON_COMPLIANT_BELOW
 } from "./Nis2Mapping.ts"
 import { type Lang, MEASURE_TEXT, PHRASES, type Text } from "./Nis2Text.ts"
 import { recordsOf } from "./Score.ts"
 import { DKIM_NOT_FOUND } from "../checks/dkim/Rules.ts"
 import { unscannableReason } from "./Scannable.ts"
+import { registry } from "../checks/index.ts"
+import { checksRun } from "../checks/StoredScan.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -303,18 +306,24 @@ export const nis2FromRecords = (
   return { ...base, total, status, unscannable: null, measures: scored.map((m) => m.measure), criticalGaps }
 }
 
-/** The NIS2 scorecard of a scan, in `lang`. */
-export const nis2Scorecard = (scan: ScanResult, lang: Lang): Nis2Scorecard =>
-  nis2FromRecords(
-    recordsOf(scan),
+/**
+ * The NIS2 scorecard of a scan, in `lang`: over the checks the scan ran, so a stored scan made
+ * before a check was added is judged on the evidence it had (StoredScan.ts).
+ */
+export const nis2Scorecard = (scan: ScanResult, lang: Lang): Nis2Scorecard => {
+  const checks = checksRun(scan, registry)
+  return nis2FromRecords(
+    recordsOf(scan, checks),
     {
       domain: scan.domain,
       scannedAt: scan.computedAt,
       cached: scan.cached,
       unscannable: unscannableReason(scan)
     },
-    lang
+    lang,
+    checks === registry ? MEASURES : measuresOf(checks)
   )
+}
 
 /** The part of a scorecard a report or PDF shows in its summary. */
 export interface Nis2Summary {

@@ -10,6 +10,7 @@ import { NO_SUCH_DOMAIN_FATAL, noSuchDomain } from "../checks/dns/Rules.ts"
 import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
+import { checksRun } from "../checks/StoredScan.ts"
 import { catalogue, catalogueOf, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import {
   type CategoryTotal,
@@ -99,10 +100,13 @@ const noSuchDomainRecords = (registry: ReadonlyArray<Registered>): ReadonlyArray
     })
   )
 
-/** Every record of a scan, in category order: the rules of every registered check (`registry`). */
+/**
+ * Every record of a scan, in category order: the rules of every registered check (`registry`; by
+ * default those the scan ran: a stored scan is not judged by checks added since, StoredScan.ts).
+ */
 export const recordsOf = (
   scan: Pick<ScanResult, "checks">,
-  registry: ReadonlyArray<Registered> = registered
+  registry: ReadonlyArray<Registered> = checksRun(scan, registered)
 ): ReadonlyArray<Scored> =>
   scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result)
     ? noSuchDomainRecords(registry)
@@ -195,8 +199,14 @@ export const scoreRecords = (
   }
 }
 
-/** The score of a scan, by the rules of `registry`'s checks. */
-export const score = (scan: ScanResult, registry: ReadonlyArray<Registered> = registered): ScanScore => {
+/**
+ * The score of a scan, by the rules of `registry`'s checks (by default the registry's checks that
+ * the scan ran: one stored before a check was added is scored as it was, StoredScan.ts).
+ */
+export const score = (
+  scan: ScanResult,
+  registry: ReadonlyArray<Registered> = checksRun(scan, registered)
+): ScanScore => {
   const records = recordsOf(scan, registry)
   const nx = records.some((r) => r.issues.includes("dns_no_such_domain"))
   const outcomes: Readonly<Record<string, { readonly result: unknown } | undefined>> = scan.checks

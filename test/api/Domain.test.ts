@@ -54,7 +54,11 @@ describe("normaliseDomain", () => {
     expect(message).toContain(reason)
   })
 
-  const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?$/)
+  // Hyphens in the third and fourth places are reserved for A-labels (RFC 5891 §4.2.3.1): `xn--a`
+  // is invalid punycode, rightly refused, so such labels are not "valid hostnames" here.
+  const label = fc
+    .stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?$/)
+    .filter((l) => l.slice(2, 4) !== "--")
   const tld = fc.constantFrom("com", "net", "org", "nl", "de", "io", "co.uk", "com.au", "xn--p1ai")
   const hostname = fc
     .tuple(fc.array(label, { minLength: 1, maxLength: 4 }), tld)

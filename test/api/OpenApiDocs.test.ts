@@ -1,11 +1,11 @@
 /**
- * The OpenAPI document is worth reading: every operation has a summary and a description, and the
- * examples (computed by the code that answers, src/api/Examples.ts) decode with the operation's
- * success schema and appear on its success response.
+ * The OpenAPI document is worth reading: every operation has a summary and a description, and
+ * every operation with a JSON success response has an example (computed by the code that answers,
+ * src/api/Examples.ts) that decodes with the operation's success schema and appears on that response.
  */
 import { OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Api } from "../../src/Api.ts"
 import { exampleJson, examples } from "../../src/api/Examples.ts"
 
@@ -15,6 +15,12 @@ const spec = OpenApi.fromApi(Api) as unknown as {
     Record<string, { operationId: string; summary?: string; description?: string; responses: any }>
   >
 }
+/** An example as shown on a response: in place, or a reference to one under components.examples. */
+const shownValue = (shown: { value?: unknown; $ref?: string }): unknown =>
+  shown.$ref === undefined
+    ? shown.value
+    : (spec as any).components.examples[shown.$ref.replace("#/components/examples/", "")].value
+
 const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
   Object.entries(item)
     .filter(([method]) => ["get", "post", "put", "delete", "patch"].includes(method))
@@ -41,7 +47,23 @@ describe("the OpenAPI document", () => {
     expect(op.description!.length).toBeGreaterThan(op.summary!.length)
   })
 
-  it.each(Object.keys(examples))(
+  /** The operations whose success response is JSON, read from the document itself. */
+  const jsonOperations = operations.filter(({ op }) => {
+    const status = Object.keys(op.responses).find((code) => code.startsWith("2"))
+    return status !== undefined && op.responses[status].content?.["application/json"] !== undefined
+  })
+
+  it("lists the operations with a JSON success response", () =>
+    expect(jsonOperations.length).toBeGreaterThanOrEqual(45))
+
+  it.each(jsonOperations)("$name has an example", ({ op }) =>
+    expect(Object.keys(examples), `no example for ${op.operationId}`).toContain(op.operationId)
+  )
+
+  it("has no example for an operation that does not exist", () =>
+    expect(Object.keys(examples).filter((id) => !successOf.has(id))).toEqual([]))
+
+  it.each(Object.keys(examples).filter((id) => examples[id]!.answer !== undefined))(
     "%s: its example decodes with the success schema and is on the response",
     (id) => {
       const schema = successOf.get(id)
@@ -51,7 +73,35 @@ describe("the OpenAPI document", () => {
       const op = operations.find((o) => o.op.operationId === id)!.op
       const status = Object.keys(op.responses).find((code) => code.startsWith("2"))!
       const shown = Object.values<any>(op.responses[status].content["application/json"].examples)
-      expect(shown.map((e) => e.value)).toEqual([value])
+      expect(shown.map(shownValue)).toEqual([value])
     }
   )
+
+  /** What a text example must start with, by its media type. */
+  const opening: Record<string, RegExp> = { "text/markdown": /^# /, "image/svg+xml": /^<svg / }
+
+  it.each(Object.keys(examples).filter((id) => examples[id]!.text !== undefined))(
+    "%s: its text example (markdown, SVG) is on the response",
+    (id) => {
+      const op = operations.find((o) => o.op.operationId === id)!.op
+      const status = Object.keys(op.responses).find((code) => code.startsWith("2"))!
+      const text = examples[id]!.text!
+      const shown = Object.values<any>(op.responses[status].content[text.mediaType].examples)
+      expect(shown.map(shownValue)).toEqual([text.answer()])
+      expect(text.answer()).toMatch(opening[text.mediaType]!)
+    }
+  )
+
+  it("has the same examples whenever they are computed: they stamp the example's instant, not the clock's", async () => {
+    const answers = (of: typeof import("../../src/api/Examples.ts")) =>
+      Object.keys(of.examples).map((id) => [id, of.exampleJson(id), of.examples[id]!.text?.answer()])
+    const now = answers({ examples, exampleJson } as typeof import("../../src/api/Examples.ts"))
+    vi.useFakeTimers({ now: new Date("2031-05-05T05:05:05.000Z") })
+    try {
+      vi.resetModules()
+      expect(answers(await import("../../src/api/Examples.ts"))).toEqual(now)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

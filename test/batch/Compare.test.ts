@@ -9,6 +9,7 @@ import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { runBatch } from "../../src/batch/Batch.ts"
 import { type BatchOptions, parseCli } from "../../src/batch/Cli.ts"
+import { readPrevious } from "../../src/batch/Compare.ts"
 import { type BatchRecord, jsonLine } from "../../src/batch/Record.ts"
 import { score } from "../../src/score/Score.ts"
 import { asDomain, storedScan } from "../monitor/scans.ts"
@@ -80,5 +81,24 @@ describe("batch --compare", () => {
     expect(parseCli(["list.txt", "--compare", "a.jsonl"])).toMatchObject({
       right: { options: { compare: "a.jsonl", format: "jsonl" } }
     })
+  })
+
+  it("compares with a record written before a check was added: it was not checked then", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "batch-compare-"))
+    const previous = join(dir, "previous.jsonl")
+    // An earlier output by a version without the DNSSEC check: its scan has no such outcome.
+    const old = JSON.parse(jsonLine(recordOf("shop.example.com", "dmarc-none.com")))
+    delete old.scan.checks.dnssec
+    writeFileSync(previous, JSON.stringify(old) + "\n")
+    const read = await Effect.runPromise(readPrevious(previous))
+    const changes = read.changesOf(recordOf("shop.example.com", "dmarc-none.com"))
+    read.close()
+    expect(changes).not.toBeNull()
+    expect(changes!.find((c) => c.id === "check/dnssec.signed")).toMatchObject({
+      before: null,
+      after: "fail",
+      severity: "info"
+    })
+    expect(changes!.filter((c) => c.severity !== "info")).toEqual([])
   })
 })

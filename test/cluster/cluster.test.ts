@@ -7,41 +7,19 @@
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { worldEnv } from "../world/env.ts"
-import { sleep } from "../support/processes.ts"
+import { freePorts, psqlRows, sleep } from "../support/processes.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const scripts = join(root, "scripts/cluster")
 const dir = mkdtempSync(join(tmpdir(), "domain-audit-cluster-test-"))
 
-const freePorts = (n: number) =>
-  Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const server = createServer()
-          server.once("error", reject)
-          server.listen(0, "127.0.0.1", () => {
-            const { port } = server.address() as { port: number }
-            server.close(() => resolve(port))
-          })
-        })
-    )
-  )
-
-const sql = (url: string, text: string): Array<Row> =>
-  JSON.parse(
-    execFileSync("psql", [url, "-qtAc", `SELECT coalesce(json_agg(t), '[]') FROM (${text}) t`], {
-      encoding: "utf8"
-    })
-  )
+const sql = (url: string, text: string): Array<Row> => psqlRows<Row>(url, text)
 
 /** What the first test leaves running for the second: the surviving runner and its database. */
 let cluster: { env: NodeJS.ProcessEnv; url: string; domains: Array<string> } | undefined

@@ -10,13 +10,12 @@
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
-import { sleep } from "../support/processes.ts"
+import { freePorts, psqlRows, sleep } from "../support/processes.ts"
 import { worldEnv } from "../world/env.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -25,28 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), "domain-audit-monitors-cluster-"))
 const COUNT = Number(process.env.MONITORS_IN_CLUSTER_TEST ?? 200)
 const EVERY_S = 60
 
-const freePorts = (n: number) =>
-  Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const server = createServer()
-          server.once("error", reject)
-          server.listen(0, "127.0.0.1", () => {
-            const { port } = server.address() as { port: number }
-            server.close(() => resolve(port))
-          })
-        })
-    )
-  )
-
-const sql = <Row>(url: string, text: string): Array<Row> =>
-  JSON.parse(
-    execFileSync("psql", [url, "-qtAc", `SELECT coalesce(json_agg(t), '[]') FROM (${text}) t`], {
-      encoding: "utf8"
-    })
-  )
+const sql = psqlRows
 
 afterAll(() => {
   execFileSync(join(scripts, "down"), ["--dir", dir, "--clean"], { stdio: "inherit", timeout: 120_000 })

@@ -6,7 +6,11 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { type Change, inverseKind } from "../../src/monitor/Change.ts"
+import { registry } from "../../src/checks/index.ts"
+import type { ScanResult } from "../../src/checks/ScanResult.ts"
+import { evaluate } from "../../src/monitor/AlertRules.ts"
 import { diffScans } from "../../src/monitor/Diff.ts"
+import { readBack, without } from "../fixtures/registries.ts"
 import { arbScan, asDomain, FIXTURES, storedScan } from "./scans.ts"
 
 const inverse = (c: Change) => ({ kind: inverseKind(c.kind), id: c.id, before: c.after, after: c.before })
@@ -108,6 +112,101 @@ describe("diffScans", () => {
       fc.property(arbScan, arbScan, (a, b) => {
         const ids = diffScans(a, b).map((c) => c.id)
         expect(new Set(ids).size).toBe(ids.length)
+      }),
+      { numRuns: 40 }
+    )
+  })
+})
+
+describe("diffScans of scans made by different registries", () => {
+  // perfect.com, its zone unsigned: a domain that fails only the DNSSEC check.
+  const unsigned = (): ScanResult => {
+    const scan = structuredClone(storedScan("perfect.com")) as any
+    scan.checks.dnssec = structuredClone(storedScan("dmarc-none.com").checks.dnssec)
+    return scan
+  }
+
+  it("says a check added since was not checked then, and moves the grade only at info (no alert)", () => {
+    const full = unsigned()
+    const old = readBack(without("dnssec"), full)
+    const changes = diffScans(old, full)
+    expect(changes.find((c) => c.id === "check/dnssec.signed")).toEqual({
+      kind: "check",
+      id: "check/dnssec.signed",
+      before: null,
+      after: "fail",
+      severity: "info",
+      summary:
+        'The "DNSSEC signed" check was not made then (the service has added it since); it now reads fail.'
+    })
+    const grade = changes.find((c) => c.kind === "grade")
+    expect(grade).toMatchObject({ before: "A+", severity: "info" })
+    expect(grade!.summary).toMatch(/because the checks made changed, not the domain/)
+    // The domain did not change: no issue opened, no record changed, no alert.
+    expect(changes.filter((c) => c.kind !== "grade" && (c.kind !== "check" || c.before !== null))).toEqual([])
+    expect(evaluate(old, full, [], Date.parse(full.computedAt)).rules).toEqual([])
+    // The other way round: the check the service removed is no longer made.
+    expect(diffScans(full, old).find((c) => c.id === "check/dnssec.signed")).toMatchObject({
+      before: "fail",
+      after: null,
+      severity: "info"
+    })
+  })
+
+  it("still reports what the domain changed, over the checks both scans made", () => {
+    const before = readBack(without("dnssec"), storedScan("perfect.com"))
+    const after = asDomain(storedScan("dmarc-none.com"), "perfect.com")
+    const changes = diffScans(before, after)
+    expect(changes.find((c) => c.kind === "grade")).toMatchObject({
+      before: "A+",
+      after: "F",
+      severity: "high"
+    })
+    expect(changes).toContainEqual(
+      expect.objectContaining({ id: "issue/dmarc_policy_none", kind: "issue-opened" })
+    )
+    expect(changes.map((c) => c.id)).not.toContain("issue/dnssec_unsigned")
+    expect(changes.find((c) => c.id === "check/dnssec.signed")).toMatchObject({
+      before: null,
+      severity: "info"
+    })
+  })
+
+  const gone = fc.subarray(
+    registry.map((c) => c.id).filter((id) => id !== "dns-records"),
+    { maxLength: 4 }
+  )
+
+  it("of a scan with itself is empty, whatever checks it lacks", () => {
+    fc.assert(
+      fc.property(arbScan, gone, (scan, ids) => {
+        const old = readBack(without(...ids), scan)
+        expect(diffScans(old, structuredClone(old))).toEqual([])
+      }),
+      { numRuns: 40 }
+    )
+  })
+
+  it("with the scans swapped gives the inverse changes", () => {
+    fc.assert(
+      fc.property(arbScan, gone, arbScan, gone, (a, goneA, b, goneB) => {
+        const [x, y] = [readBack(without(...goneA), a), readBack(without(...goneB), b)]
+        const forward = diffScans(x, y).map(inverse).sort(byId)
+        const backward = diffScans(y, x).map(bare).sort(byId)
+        expect(backward).toEqual(forward)
+      }),
+      { numRuns: 40 }
+    )
+  })
+
+  it("between a scan and the same scan with checks it lacked says only that, at info", () => {
+    fc.assert(
+      fc.property(arbScan, gone, (scan, ids) => {
+        const changes = diffScans(readBack(without(...ids), scan), scan)
+        for (const c of changes) {
+          expect(c.severity).toBe("info")
+          expect(c.kind === "grade" || (c.kind === "check" && c.before === null)).toBe(true)
+        }
       }),
       { numRuns: 40 }
     )

@@ -1,5 +1,10 @@
 /** What the tests that start the service (or its runners) as child processes share. */
+import { execFileSync } from "node:child_process"
 import { createServer } from "node:net"
+import { join } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { Effect } from "effect"
 
 /** A TCP port on loopback that nothing listens on now (the kernel's pick). */
 export const freePort = () =>
@@ -13,3 +18,29 @@ export const freePort = () =>
   })
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** `n` such ports. */
+export const freePorts = (n: number) => Promise.all(Array.from({ length: n }, freePort))
+
+/** The rows of a query on a Postgres database, through `psql`, as JSON. */
+export const psqlRows = <Row>(url: string, text: string): Array<Row> =>
+  JSON.parse(
+    execFileSync("psql", [url, "-qtAc", `SELECT coalesce(json_agg(t), '[]') FROM (${text}) t`], {
+      encoding: "utf8"
+    })
+  )
+
+/** A deep scan's row in a running service's cluster database, read beside it (WAL allows it). */
+export const deepScanRow = (dataDir: string, scanId: string) =>
+  Effect.runPromise(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) => sql`SELECT status, runs, recorded, started_at FROM deep_scans WHERE scan_id = ${scanId}`
+    ).pipe(
+      Effect.map(
+        (rows) =>
+          rows[0] as { status: string; runs: number; recorded: number; started_at: number | null } | undefined
+      ),
+      Effect.provide(SqliteClient.layer({ filename: join(dataDir, "cluster.sqlite"), readonly: true }))
+    )
+  )

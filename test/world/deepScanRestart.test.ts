@@ -9,13 +9,10 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
-import { freePort, sleep } from "../support/processes.ts"
+import { deepScanRow, freePort, sleep } from "../support/processes.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -51,21 +48,6 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals) =>
     child.kill(signal)
   })
 
-/** The job's row in the cluster's database, read beside the running service (WAL allows it). */
-const jobRow = (dataDir: string, scanId: string) =>
-  Effect.runPromise(
-    Effect.flatMap(
-      SqlClient.SqlClient,
-      (sql) => sql`SELECT status, runs, recorded, started_at FROM deep_scans WHERE scan_id = ${scanId}`
-    ).pipe(
-      Effect.map(
-        (rows) =>
-          rows[0] as { status: string; runs: number; recorded: number; started_at: number | null } | undefined
-      ),
-      Effect.provide(SqliteClient.layer({ filename: join(dataDir, "cluster.sqlite"), readonly: true }))
-    )
-  )
-
 describe("a deep scan across a restart of the service", () => {
   it("is killed mid-scan, resumed after the restart, and completes once", { timeout: 180_000 }, async () => {
     const port = await freePort()
@@ -91,10 +73,10 @@ describe("a deep scan across a restart of the service", () => {
     const { scan_id: scanId, status } = (await submitted.json()) as { scan_id: string; status: string }
     expect(status).toBe("running")
     // wait until a runner has begun the workflow, then kill the service under it
-    for (let i = 0; i < 80 && !(await jobRow(dataDir, scanId))?.started_at; i++) await sleep(100)
+    for (let i = 0; i < 80 && !(await deepScanRow(dataDir, scanId))?.started_at; i++) await sleep(100)
     await sleep(1_000)
     await stop(first, "SIGKILL")
-    expect(await jobRow(dataDir, scanId)).toMatchObject({ status: "running", runs: 1, recorded: 0 })
+    expect(await deepScanRow(dataDir, scanId)).toMatchObject({ status: "running", runs: 1, recorded: 0 })
 
     const second = await startService(env, base)
     let state: any
@@ -105,7 +87,7 @@ describe("a deep scan across a restart of the service", () => {
     }
     expect(state).toMatchObject({ scan_id: scanId, domain: "mx-slow.com", status: "completed", error: null })
     expect(state.result.scan.checks["smtp-tls"].result.servers[0]).toMatchObject({ status: "unknown" })
-    expect(await jobRow(dataDir, scanId)).toMatchObject({ status: "completed", runs: 2, recorded: 1 })
+    expect(await deepScanRow(dataDir, scanId)).toMatchObject({ status: "completed", runs: 2, recorded: 1 })
     await stop(second, "SIGTERM")
   })
 })

@@ -6,12 +6,8 @@
  * workflow stays a message in the cluster's database) and completes after the restart, begun twice
  * and recorded once.
  */
-import { join } from "node:path"
-import { SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { sleep } from "../support/processes.ts"
+import { deepScanRow, sleep } from "../support/processes.ts"
 import { type Service, serviceEnv, startService } from "./serviceProcess.ts"
 
 // web-slow.com's server sends its headers after 60 s: its scan holds the one admission permit for
@@ -44,21 +40,6 @@ afterAll(() => {
   for (const s of services) s.child.kill("SIGKILL")
 })
 
-/** The job's row in the cluster's database, read beside the running service (WAL allows it). */
-const jobRow = (dataDir: string, scanId: string) =>
-  Effect.runPromise(
-    Effect.flatMap(
-      SqlClient.SqlClient,
-      (sql) => sql`SELECT status, runs, recorded, started_at FROM deep_scans WHERE scan_id = ${scanId}`
-    ).pipe(
-      Effect.map(
-        (rows) =>
-          rows[0] as { status: string; runs: number; recorded: number; started_at: number | null } | undefined
-      ),
-      Effect.provide(SqliteClient.layer({ filename: join(dataDir, "cluster.sqlite"), readonly: true }))
-    )
-  )
-
 describe("SIGTERM", () => {
   it(
     "answers every request in flight, exits 0, and the deep scan completes after the restart",
@@ -86,7 +67,7 @@ describe("SIGTERM", () => {
       })
       expect(submitted.status).toBe(202)
       const { scan_id: scanId } = (await submitted.json()) as { scan_id: string }
-      for (let i = 0; i < 80 && !(await jobRow(env.DATA_DIR, scanId))?.started_at; i++) await sleep(100)
+      for (let i = 0; i < 80 && !(await deepScanRow(env.DATA_DIR, scanId))?.started_at; i++) await sleep(100)
 
       const scanOf = (domain: string) =>
         fetch(`${first.base}/api/scan`, {
@@ -126,7 +107,11 @@ describe("SIGTERM", () => {
       expect(refused).toBe("refused")
       for (const r of results) expect(r, r.domain).toMatchObject({ status: 200, body: { domain: r.domain } })
       expect(first.stdout()).toContain("every request answered")
-      expect(await jobRow(env.DATA_DIR, scanId)).toMatchObject({ status: "running", runs: 1, recorded: 0 })
+      expect(await deepScanRow(env.DATA_DIR, scanId)).toMatchObject({
+        status: "running",
+        runs: 1,
+        recorded: 0
+      })
 
       const second = await startService(env)
       services.push(second)
@@ -137,7 +122,11 @@ describe("SIGTERM", () => {
         await sleep(250)
       }
       expect(state).toMatchObject({ status: "completed", error: null })
-      expect(await jobRow(env.DATA_DIR, scanId)).toMatchObject({ status: "completed", runs: 2, recorded: 1 })
+      expect(await deepScanRow(env.DATA_DIR, scanId)).toMatchObject({
+        status: "completed",
+        runs: 2,
+        recorded: 1
+      })
       second.child.kill("SIGTERM")
       expect(await second.exited).toBe(0)
     }

@@ -13,6 +13,7 @@
  * (`REPORTS_MAX_BYTES`); what the bytes hold is judged by inbound/.
  */
 import type { HttpServerRequest } from "@effect/platform"
+import { ACCEPTED_TYPES, mediaType } from "../../inbound/Decode.ts"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 
@@ -42,21 +43,13 @@ export const nestedDeeperThan = (text: string, limit: number): boolean => {
 export const hasBody = (headers: Readonly<Record<string, string | undefined>>): boolean =>
   headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0
 
-/** The media types each report endpoint accepts (the same list inbound/Decode.ts judges by). */
+/** The media types each report endpoint accepts: the ones inbound/Decode.ts judges by. */
 export const REPORT_BODY_TYPES: Readonly<Record<string, ReadonlyArray<string>>> = {
-  "/api/reports/dmarc": [
-    "application/xml",
-    "text/xml",
-    "application/gzip",
-    "application/x-gzip",
-    "application/zip",
-    "message/rfc822"
-  ],
-  "/api/reports/tls": ["application/tlsrpt+json", "application/tlsrpt+gzip"]
+  "/api/reports/dmarc": ACCEPTED_TYPES.dmarc,
+  "/api/reports/tls": ACCEPTED_TYPES.tls
 }
 
-/** The bare media type, lower case. */
-export const bareMediaType = (value: string | undefined) => (value ?? "").split(";")[0]!.trim().toLowerCase()
+export { mediaType as bareMediaType }
 
 export type BodyRead =
   | { readonly _tag: "Body"; readonly text: string; readonly bytes: Buffer }

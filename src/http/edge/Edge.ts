@@ -148,7 +148,10 @@ const normalise = (response: HttpServerResponse.HttpServerResponse) => {
     const headers: Record<string, string> =
       (response.status === 429 || response.status === 503) && typeof retryAfter === "number"
         ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) }
-        : {}
+        : // the only 401 is the monitors' bearer token (RFC 6750 §3)
+          response.status === 401
+          ? { "WWW-Authenticate": 'Bearer realm="monitors"' }
+          : {}
     return json(response.status, rest, { ...response.headers, ...headers })
   }
   const error = GENERIC[response.status] ?? `request failed with status ${response.status}`

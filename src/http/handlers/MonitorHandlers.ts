@@ -1,6 +1,8 @@
 /** Handlers of the monitors group (docs/monitoring.md). */
 import { HttpApiBuilder } from "@effect/platform"
+import { Layer } from "effect"
 import { Api } from "../../Api.ts"
+import { MonitorsAccessLive } from "./MonitorsAccess.ts"
 import {
   createMonitor,
   deleteMonitor,
@@ -18,4 +20,4 @@ export const MonitorHandlers = HttpApiBuilder.group(Api, "monitors", (handlers) 
     .handle("delete", ({ path }) => deleteMonitor(path.id))
     .handle("run", ({ path }) => runMonitor(path.id))
     .handle("alerts", ({ path }) => monitorAlerts(path.id))
-)
+).pipe(Layer.provide(MonitorsAccessLive))

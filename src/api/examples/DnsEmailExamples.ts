@@ -1,0 +1,114 @@
+/**
+ * Examples of the dns and email groups: the checks' results for the example domain
+ * (ExampleChecks.ts), the propagation check over three resolvers' answers, the email check's
+ * combined score and the record generators.
+ */
+import { Either } from "effect"
+import { analyseMx, mxSet } from "../../checks/email/EmailMx.ts"
+import { analyse as analyseLookup } from "../../checks/dns/Lookup.ts"
+import { analyse as analysePropagation } from "../../checks/dns/Propagation.ts"
+import { generateDmarc } from "../../generate/DmarcGenerator.ts"
+import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
+import { generate as generateTlsa } from "../../generate/TlsaGenerator.ts"
+import { emailCategory } from "../../score/Score.ts"
+import { BASE, type Example } from "./Example.ts"
+import { exampleChecks as checks } from "./ExampleChecks.ts"
+import { ask, dns, DOMAIN, MX_HOST, MX_PUBLIC_KEY_PEM, NOW, runAtNow } from "./ExampleZone.ts"
+
+const RESOLVERS = [
+  { address: "1.1.1.1", port: 53, name: "Cloudflare", location: "San Francisco", country: "US" },
+  { address: "8.8.8.8", port: 53, name: "Google Public DNS", location: "Mountain View", country: "US" },
+  { address: "9.9.9.9", port: 53, name: "Quad9", location: "Zurich", country: "CH" }
+]
+
+/** The types a caller asks with `types=`: every one of them has records in the signed zone. */
+const LOOKED_UP = ["A", "AAAA", "MX", "TXT", "NS", "SOA", "CAA"] as const
+
+const done = <A>(result: A) => ({ status: "done" as const, reason: null, result })
+
+const emailScore = () =>
+  emailCategory({
+    spf: done(checks().spf),
+    dkim: done(checks().dkim),
+    dmarc: done(checks().dmarc),
+    "mta-sts": done(checks().mtaSts),
+    bimi: done(checks().bimi)
+  })
+
+const check = (request: string, answer: () => unknown): Example => ({ request, answer })
+
+export const dnsEmailExamples: Readonly<Record<string, Example>> = {
+  "dns.lookup": check("types=A,AAAA,MX,TXT,NS,SOA,CAA for example.com", () =>
+    analyseLookup(
+      {
+        domain: DOMAIN,
+        results: LOOKED_UP.map((type) => ({ type, result: ask(DOMAIN, type) })),
+        responseTime: 16
+      },
+      NOW
+    )
+  ),
+  "dns.dnssec": check("example.com, signed with ECDSA P-256 and NSEC3", () => checks().dnssec),
+  "dns.propagation": check("the A record of example.com at three resolvers", () =>
+    analysePropagation(
+      {
+        domain: DOMAIN,
+        type: "A",
+        results: RESOLVERS.map((resolver, i) => ({
+          resolver,
+          result: ask(DOMAIN, "A"),
+          elapsedMs: 14 + 9 * i
+        }))
+      },
+      NOW
+    )
+  ),
+  "dns.tlsa": check("example.com, whose MX publishes 3 1 1 for its key", () => checks().tlsa),
+  "dns.tlsaGenerate": check("3 1 1 for the mail server's public key", () =>
+    Either.getOrThrow(
+      generateTlsa({ pem: MX_PUBLIC_KEY_PEM, usage: 3, selector: 1, matching: 1, host: MX_HOST, port: 25 })
+    )
+  ),
+  "email.check": check("example.com", () => {
+    const breakdown = emailScore()
+    return {
+      success: true,
+      domain: DOMAIN,
+      spf: checks().spf,
+      dkim: checks().dkim,
+      dmarc: checks().dmarc,
+      mx: analyseMx({ ...mxSet(runAtNow(dns().mx(DOMAIN))), implicit: false }),
+      score: breakdown.score,
+      scoreBreakdown: breakdown
+    }
+  }),
+  "email.spf": check("mx, a /24 and a provider's include, -all", () => checks().spf),
+  "email.dkim": check("example.com (selector1 found among the known selectors)", () => checks().dkim),
+  "email.dmarc": check("p=reject with aggregate reports and strict DKIM alignment", () => checks().dmarc),
+  "email.bimi": check("example.com, which publishes no BIMI record", () => checks().bimi),
+  "email.mtaSts": check("a policy in testing mode, with TLS reporting", () => checks().mtaSts),
+  "email.smtpTls": check("one MX over IPv4 and IPv6, TLS 1.3", () => checks().smtpTls),
+  "email.fcrdns": check("one MX over IPv4 and IPv6, both confirmed", () => ({
+    ...checks().fcrdns,
+    apiUrl: `${BASE}/email/fcrdns?domain=${DOMAIN}`
+  })),
+  "email.blacklist": check("two blocklists, listed on neither", () => checks().blocklist),
+  "email.senderRequirements": check("example.com", () => checks().senderRequirements),
+  "email.spfGenerate": check("Google Workspace and one own server, softfail", () =>
+    Either.getOrThrow(
+      generateSpf({
+        mechanisms: [
+          { type: "include", value: "_spf.google.com" },
+          { type: "ip4", value: "192.0.2.10" }
+        ],
+        policy: "softfail",
+        domain: DOMAIN
+      })
+    )
+  ),
+  "email.dmarcGenerate": check("the first stage: p=none with aggregate reports", () =>
+    Either.getOrThrow(
+      generateDmarc({ domain: DOMAIN, policy: "none", rua: [`mailto:dmarc-reports@${DOMAIN}`] })
+    )
+  )
+}

@@ -1,0 +1,236 @@
+/**
+ * The example domain's check results (ExampleZone.ts), each from its check's own code: the
+ * DNS-only checks gather over the in-memory zone and analyse; the checks that need a web server or
+ * a mail server analyse what such a server would have answered (a response's headers, an SMTP
+ * session with STARTTLS). The scan they make up is the material of most other examples.
+ */
+import { analyseBimi } from "../../checks/bimi/Bimi.ts"
+import { analyse as analyseBlocklist } from "../../checks/blocklist/Blocklist.ts"
+import { analyseDkim, gatherDkim } from "../../checks/dkim/Dkim.ts"
+import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
+import { gatherDmarc } from "../../checks/dmarc/DmarcGather.ts"
+import { analyse as analyseLookup, DEFAULT_TYPES } from "../../checks/dns/Lookup.ts"
+import { analyse as analyseDnssec, type Gathered } from "../../checks/dnssec/Dnssec.ts"
+import { analyse as analyseFcrdns } from "../../checks/fcrdns/Fcrdns.ts"
+import { analyse as analyseHeaders } from "../../checks/headers/Headers.ts"
+import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
+import { judge } from "../../checks/sender/SenderRequirements.ts"
+import { analyse as analyseSmtpTls } from "../../checks/smtp-tls/SmtpTls.ts"
+import { analyse as analyseSpf } from "../../checks/spf/Spf.ts"
+import { gather as gatherSpfGraph } from "../../checks/spf/SpfGraph.ts"
+import { analyse as analyseTlsa } from "../../checks/tlsa/Tlsa.ts"
+import type { RecordType } from "../../net/DnsTypes.ts"
+import type { SmtpProbe } from "../../net/Smtp.ts"
+import { once } from "./Example.ts"
+import {
+  ask,
+  dns,
+  DOMAIN,
+  mtaStsPolicy,
+  MX_HOST,
+  MX_V4,
+  MX_V6,
+  mxCertificate,
+  NOW,
+  NOW_ISO,
+  runAtNow,
+  SITE_CSP
+} from "./ExampleZone.ts"
+
+const answered = (name: string, type: RecordType): Gathered => {
+  const result = ask(name, type)
+  return result._tag === "Right"
+    ? { _tag: "Answer", answer: result.right, bogus: false }
+    : { _tag: "Failed", error: result.left }
+}
+
+const policyUrl = `https://mta-sts.${DOMAIN}/.well-known/mta-sts.txt`
+
+/** The MTA-STS verdict with the policy served in `mode` (RFC 8461 5). */
+export const mtaStsIn = (mode: "testing" | "enforce") =>
+  analyseMtaSts({
+    domain: DOMAIN,
+    txt: { name: `_mta-sts.${DOMAIN}`, records: ["v=STSv1; id=20261124T000000"] },
+    policy: {
+      url: policyUrl,
+      status: 200,
+      contentType: "text/plain",
+      body: new TextEncoder().encode(mtaStsPolicy(mode)),
+      finalUrl: policyUrl,
+      redirects: 0,
+      tlsAuthorized: true,
+      tlsError: null
+    },
+    mx: { hosts: [MX_HOST], nullMx: false, implicit: false },
+    tlsRpt: { name: `_smtp._tls.${DOMAIN}`, records: ["v=TLSRPTv1; rua=mailto:tls-reports@example.com"] }
+  })
+
+/** Every check's result for the example domain, computed on first use (the OpenAPI document's). */
+export const exampleChecks = once(() => {
+  const lookup = analyseLookup(
+    {
+      domain: DOMAIN,
+      results: DEFAULT_TYPES.map((type) => ({ type, result: ask(DOMAIN, type) })),
+      responseTime: 18
+    },
+    NOW
+  )
+
+  const dnssec = analyseDnssec(
+    {
+      domain: DOMAIN,
+      zone: DOMAIN,
+      dnskey: answered(DOMAIN, "DNSKEY"),
+      ds: answered(DOMAIN, "DS"),
+      soa: answered(DOMAIN, "SOA"),
+      nsec3param: answered(DOMAIN, "NSEC3PARAM"),
+      resolverValidates: true
+    },
+    NOW
+  )
+
+  const spf = analyseSpf(DOMAIN, runAtNow(gatherSpfGraph(dns(), DOMAIN)))
+
+  const dmarc = analyseDmarc(runAtNow(gatherDmarc(dns(), DOMAIN)))
+
+  const dkim = analyseDkim(runAtNow(gatherDkim(dns(), DOMAIN)))
+
+  /** No BIMI record: the logo is optional (and needs a mark certificate to show in most inboxes). */
+  const bimi = analyseBimi(
+    {
+      domain: DOMAIN,
+      organisationalDomain: DOMAIN,
+      direct: { name: `default._bimi.${DOMAIN}`, records: [] },
+      organisational: null,
+      logo: null,
+      authority: null,
+      dmarc
+    },
+    NOW
+  )
+
+  const mtaSts = mtaStsIn("testing")
+
+  /** One SMTP session with STARTTLS, as a sending MTA sees a well-run server (RFC 3207). */
+  const probe = (address: string, family: 4 | 6): SmtpProbe => ({
+    host: MX_HOST,
+    address,
+    family,
+    port: 25,
+    checkedAt: NOW_ISO,
+    elapsedMs: 142,
+    status: "complete",
+    failure: null,
+    banner: `220 ${MX_HOST} ESMTP Postfix`,
+    bannerCode: 220,
+    ehloCode: 250,
+    extensions: ["PIPELINING", "SIZE 52428800", "STARTTLS", "ENHANCEDSTATUSCODES", "8BITMIME", "SMTPUTF8"],
+    starttlsOffered: true,
+    starttlsCode: 220,
+    tls: {
+      protocol: "TLSv1.3",
+      cipher: "TLS_AES_256_GCM_SHA384",
+      chain: [mxCertificate()],
+      trusted: true,
+      trustError: null,
+      hostnameMatch: true,
+      hostnameError: null,
+      daysUntilExpiry: Math.floor((Date.parse(mxCertificate().validTo) - NOW.getTime()) / 86_400_000),
+      extensions: ["PIPELINING", "SIZE 52428800", "ENHANCEDSTATUSCODES", "8BITMIME", "SMTPUTF8"]
+    }
+  })
+  const probes = [probe(MX_V4, 4), probe(MX_V6, 6)]
+
+  const addressInput = (ip: string) => ({
+    hostname: MX_HOST,
+    ip,
+    ptr: { outcome: "answer" as const, value: [MX_HOST] },
+    forward: { [MX_HOST]: { outcome: "answer" as const, value: [ip] } }
+  })
+  const fcrdns = analyseFcrdns(
+    { domain: DOMAIN, mxStatus: "answer", addresses: [addressInput(MX_V4), addressInput(MX_V6)] },
+    NOW
+  )
+
+  const smtpTls = analyseSmtpTls(
+    {
+      domain: DOMAIN,
+      mxStatus: "answer",
+      mxRecords: [{ priority: 10, host: MX_HOST }],
+      unresolved: [],
+      probes,
+      fcrdns: {
+        [MX_V4]: { ptr: [MX_HOST], confirmed: true },
+        [MX_V6]: { ptr: [MX_HOST], confirmed: true }
+      }
+    },
+    NOW
+  )
+
+  const tlsa = analyseTlsa({
+    domain: DOMAIN,
+    mxError: null,
+    hosts: [{ host: MX_HOST, priority: 10, lookup: answered(`_25._tcp.${MX_HOST}`, "TLSA"), probes }]
+  })
+
+  const BLOCKLISTS = [
+    { zone: "zen.spamhaus.org", name: "Spamhaus ZEN", severity: "high" },
+    { zone: "bl.spamcop.net", name: "SpamCop", severity: "medium" }
+  ] as const
+  const blocklist = analyseBlocklist(
+    {
+      domain: DOMAIN,
+      zones: BLOCKLISTS,
+      mxStatus: "answer",
+      servers: [MX_V4, MX_V6].map((ip) => ({
+        hostname: MX_HOST,
+        ip,
+        answers: BLOCKLISTS.map((zone) => ({ zone, answer: { outcome: "none" as const } }))
+      }))
+    },
+    NOW
+  )
+
+  const senderRequirements = judge({ domain: DOMAIN, spf, dkim, dmarc, fcrdns, tls: smtpTls })
+
+  /** The home page's response: strong headers, but no Permissions-Policy. */
+  const headers = analyseHeaders(
+    DOMAIN,
+    {
+      kind: "response",
+      status: 200,
+      headers: {
+        "strict-transport-security": "max-age=63072000; includeSubDomains; preload",
+        "content-security-policy": SITE_CSP,
+        "x-content-type-options": "nosniff",
+        "x-frame-options": "DENY",
+        "referrer-policy": "strict-origin-when-cross-origin",
+        "content-type": "text/html; charset=utf-8"
+      },
+      finalUrl: `https://www.${DOMAIN}/`,
+      redirects: 1,
+      tlsError: null,
+      metaCsp: [],
+      bodyTruncated: false,
+      certificateExpiresAt: "2027-02-20T12:00:00.000Z"
+    },
+    NOW
+  )
+  return {
+    lookup,
+    dnssec,
+    spf,
+    dmarc,
+    dkim,
+    bimi,
+    mtaSts,
+    fcrdns,
+    smtpTls,
+    tlsa,
+    blocklist,
+    senderRequirements,
+    headers
+  }
+})
+
+export type ExampleChecks = ReturnType<typeof exampleChecks>

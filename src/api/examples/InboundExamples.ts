@@ -1,0 +1,137 @@
+/**
+ * Examples of the reports-in group: an aggregate report as a receiver mails it and an SMTP TLS
+ * report, parsed by the service's parsers, reduced to the rows the store keeps (`storable`), and
+ * summarised by the summary builders.
+ */
+import { parseDmarcXml } from "../../inbound/DmarcXml.ts"
+import { summariseDmarc } from "../../inbound/DmarcSummary.ts"
+import type { IngestResult } from "../../inbound/ReportsIn.ts"
+import { storable } from "../../inbound/Storable.ts"
+import { parseTlsReport } from "../../inbound/TlsReport.ts"
+import { summariseTls } from "../../inbound/TlsSummary.ts"
+import type { ParsedReport } from "../../inbound/Decode.ts"
+import type { SourceGroup } from "../../store/InboundReports.ts"
+import type { Example } from "./Example.ts"
+import { DOMAIN, MX_HOST } from "./ExampleZone.ts"
+
+const LIMITS = { maxRecords: 10_000 }
+const BEGIN = 1_764_460_800 // 2025-11-30T00:00:00Z
+const END = BEGIN + 86_399
+
+const row = (ip: string, count: number, dkim: string, spf: string, auth: string) => `
+  <record>
+    <row><source_ip>${ip}</source_ip><count>${count}</count>
+      <policy_evaluated><disposition>${dkim === "pass" || spf === "pass" ? "none" : "reject"}</disposition><dkim>${dkim}</dkim><spf>${spf}</spf></policy_evaluated></row>
+    <identifiers><header_from>example.com</header_from></identifiers>
+    <auth_results>${auth}</auth_results>
+  </record>`
+
+/** A day of mail from example.com as a large mailbox provider reports it (RFC 7489 Appendix C). */
+const DMARC_XML = `<?xml version="1.0" encoding="UTF-8"?>
+<feedback>
+  <report_metadata><org_name>mail.example.org</org_name><email>noreply-dmarc@mail.example.org</email>
+    <report_id>17644608001234567890</report_id><date_range><begin>${BEGIN}</begin><end>${END}</end></date_range></report_metadata>
+  <policy_published><domain>example.com</domain><adkim>s</adkim><aspf>r</aspf><p>reject</p><sp>reject</sp><pct>100</pct></policy_published>
+  ${row("192.0.2.25", 1840, "pass", "pass", "<dkim><domain>example.com</domain><selector>selector1</selector><result>pass</result></dkim><spf><domain>example.com</domain><result>pass</result></spf>")}
+  ${row("198.51.100.7", 312, "pass", "pass", "<dkim><domain>example.com</domain><selector>selector1</selector><result>pass</result></dkim><spf><domain>example.com</domain><result>pass</result></spf>")}
+  ${row("203.0.113.99", 4, "fail", "fail", "<spf><domain>example.net</domain><result>fail</result></spf>")}
+</feedback>`
+
+/** The same day's SMTP TLS report (RFC 8460 4.4): every session with the MX negotiated TLS. */
+const TLS_JSON = JSON.stringify({
+  "organization-name": "mail.example.org",
+  "date-range": { "start-datetime": "2025-11-30T00:00:00Z", "end-datetime": "2025-11-30T23:59:59Z" },
+  "contact-info": "smtp-tls-reporting@mail.example.org",
+  "report-id": "2025-11-30T00:00:00Z_example.com",
+  policies: [
+    {
+      policy: {
+        "policy-type": "sts",
+        "policy-string": ["version: STSv1", "mode: testing", `mx: ${MX_HOST}`, "max_age: 604800"],
+        "policy-domain": DOMAIN,
+        "mx-host": [MX_HOST]
+      },
+      summary: { "total-successful-session-count": 2148, "total-failure-session-count": 2 },
+      "failure-details": [
+        {
+          "result-type": "certificate-expired",
+          "sending-mta-ip": "198.51.100.20",
+          "receiving-mx-hostname": MX_HOST,
+          "failed-session-count": 2
+        }
+      ]
+    }
+  ]
+})
+
+const parsed = (kind: "dmarc" | "tls"): ParsedReport => {
+  const report = kind === "dmarc" ? parseDmarcXml(DMARC_XML, LIMITS) : parseTlsReport(TLS_JSON, LIMITS)
+  if ("refused" in report || "_tag" in report) throw new Error(`the example ${kind} report is refused`)
+  return { kind, report } as ParsedReport
+}
+
+const ingested = (kind: "dmarc" | "tls"): IngestResult => {
+  const { head } = storable(parsed(kind))
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
+  return {
+    reportId: head.reportId,
+    domain: head.domain,
+    reporter: head.reporter,
+    period: { begin: iso(head.begin), end: iso(head.end) },
+    records: head.records,
+    duplicate: false
+  }
+}
+
+/** What the look-ups say of each source: the MX by its PTR, a provider by its SPF include. */
+const SOURCES: Readonly<Record<string, { ptr: string | null; provider: string | null }>> = {
+  "192.0.2.25": { ptr: MX_HOST, provider: null },
+  "198.51.100.7": { ptr: "out-7.mail.example.net", provider: "mail.example.net" }
+}
+
+const period = { from: BEGIN, to: BEGIN + 30 * 86_400 }
+
+export const inboundExamples: Readonly<Record<string, Example>> = {
+  "reports.postDmarc": {
+    request: "a day's aggregate report from mail.example.org (application/xml)",
+    answer: () => ingested("dmarc")
+  },
+  "reports.postTls": {
+    request: "a day's TLS report from mail.example.org (application/tlsrpt+json)",
+    answer: () => ingested("tls")
+  },
+  "reports.dmarcSummary": {
+    request: "example.com over the 30 days from 2025-11-30",
+    answer: () => {
+      const { head, rows } = storable(parsed("dmarc"))
+      const groups: Array<SourceGroup> =
+        rows.kind === "dmarc"
+          ? rows.rows.map(({ count, header_from, ...g }) => ({ ...g, messages: count }))
+          : []
+      return summariseDmarc({
+        domain: DOMAIN,
+        ...period,
+        groups,
+        reporters: [{ reporter: head.reporter, reports: 1, messages: head.messages }],
+        facts: (ip) => ({
+          ptr: SOURCES[ip]?.ptr ?? null,
+          provider: SOURCES[ip]?.provider ?? null,
+          providerFrom: SOURCES[ip]?.provider ? "spf-include" : SOURCES[ip]?.ptr ? "ptr" : null,
+          knownForwarder: false
+        })
+      })
+    }
+  },
+  "reports.tlsSummary": {
+    request: "example.com over the 30 days from 2025-11-30",
+    answer: () => {
+      const { head, rows } = storable(parsed("tls"))
+      return summariseTls({
+        domain: DOMAIN,
+        ...period,
+        policies: rows.kind === "tls" ? rows.rows : [],
+        reporters: [{ reporter: head.reporter, reports: 1, messages: head.messages }]
+      })
+    }
+  }
+}
