@@ -196,7 +196,7 @@ export const monitorRunLayer = <R>(deliver: (alertId: string) => Effect.Effect<v
     Effect.gen(function* () {
       // Runs due together wait for a permit rather than all scanning at once: a scan in flight holds
       // its memory (docs/bench.md), and 10,000 monitors woken by a restart would otherwise start
-      // 10,000 scans. Runs wait while sleeping durably no more than they did; only the scan queues.
+      // 10,000 scans. Only the scan queues: a run's durable sleep is as it was.
       const scans = yield* Effect.makeSemaphore(Math.max(1, (yield* AppConfig).monitorScansInFlight))
       return monitorRunWorkflow(deliver, scans)
     })
