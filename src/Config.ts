@@ -361,7 +361,9 @@ export const settings = Config.all({
   alertMailFrom: Config.string("ALERT_MAIL_FROM").pipe(Config.withDefault("domain-audit@localhost")),
   alertRetryForMs: ms("ALERT_RETRY_FOR_MS", 86_400_000),
   alertRetryBaseMs: ms("ALERT_RETRY_BASE_MS", 30_000),
-  alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000)
+  alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000),
+  // monitor runs scanning at once on this process (monitor/MonitorRun.ts); more due wait their turn
+  monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

@@ -26,6 +26,9 @@ import { Duration, Effect, Layer, Logger, Option, Redacted } from "effect"
 import { AppConfig, type Settings } from "../Config.ts"
 import { ensureTable } from "./DeepScanStore.ts"
 
+/** How long an idle entity is kept in memory (the reaper looks every 5 s at best). */
+export const ENTITY_MAX_IDLE_MS = 5_000
+
 /** Whether CLUSTER_DATABASE_URL asks for multi-runner mode. */
 export const multiRunner = (config: Pick<Settings, "clusterDatabaseUrl">) =>
   Redacted.value(config.clusterDatabaseUrl).trim() !== ""
@@ -45,7 +48,13 @@ export const shardingConfig = (config: Settings): ShardingConfig.ShardingConfig[
     shardsPerGroup: config.clusterShards,
     runnerHealthCheckInterval: Duration.millis(config.clusterHealthCheckMs),
     // A finished message is looked for in storage at this interval when its reply was not pushed.
-    entityReplyPollInterval: Duration.millis(200)
+    entityReplyPollInterval: Duration.millis(200),
+    // An entity with no request in progress is dropped after this (the library's default is a
+    // minute). A workflow that waits for a durable clock has none: its wake-up is a message in
+    // storage, and the entity is built again from storage when it arrives. Held for a minute, the
+    // suspended runs of 10,000 monitors (every run is an entity of its own) took the heap past a
+    // 384 MB cap (docs/bench.md, "scripts/bench/monitors.ts").
+    entityMaxIdleTime: Duration.millis(ENTITY_MAX_IDLE_MS)
   }
 }
 

@@ -16,11 +16,13 @@
  *   for more than one interval, none run in a burst to catch up.
  * - A manual run (`POST /monitors/{id}/run`) is a run keyed by its request time that starts no
  *   successor.
+ * - At most MONITOR_SCANS_IN_FLIGHT runs scan at once on a process; the others wait for a permit
+ *   (docs/monitoring.md, "Memory").
  */
 import { Activity, DurableClock, Workflow, WorkflowEngine } from "@effect/workflow"
 import { createHash } from "node:crypto"
-import { Cause, Clock, Context, Effect, Either, Schema } from "effect"
-import { AppConfig } from "../Config.ts"
+import { Cause, Clock, Context, Effect, Either, Layer, Schema } from "effect"
+import { AppConfig, type Settings } from "../Config.ts"
 import { ScanResult } from "../checks/ScanResult.ts"
 import { readStoredScan } from "../checks/StoredScan.ts"
 import { multiRunner } from "../jobs/Cluster.ts"
@@ -136,12 +138,19 @@ const FAILED = M.labels({ outcome: "failed" })
  * Scan the monitor's domain (a fresh full scan, reported to `ScanHistory` as every fresh scan is)
  * and settle the run. A run found finished (re-delivered) is not scanned again.
  */
-const runOnce = (monitorId: string, dueAt: number) =>
+const runOnce = (monitorId: string, dueAt: number, scans: Effect.Semaphore) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const history = yield* ScanHistory
     const monitor = yield* getMonitor(monitorId)
     if (monitor === undefined) return { deleted: true, everyMs: 0, alertIds: [] }
+    return yield* scans.withPermits(1)(claimAndScan(monitor, dueAt, config, history))
+  })
+
+/** The run proper, holding one of the process's monitor-scan permits. */
+const claimAndScan = (monitor: MonitorRow, dueAt: number, config: Settings, history: ScanHistory["Type"]) =>
+  Effect.gen(function* () {
+    const monitorId = monitor.id
     const runner = multiRunner(config) ? `${config.runnerHost}:${config.runnerPort}` : "single"
     const claimed = yield* claimRun(monitorId, dueAt, yield* Clock.currentTimeMillis, runner)
     if (!claimed) return { deleted: false, everyMs: monitor.everyMs, alertIds: [] }
@@ -183,6 +192,20 @@ export const detached = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 /** The workflow; `deliver` starts an alert's delivery (AlertDelivery.ts). */
 export const monitorRunLayer = <R>(deliver: (alertId: string) => Effect.Effect<void, never, R>) =>
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      // Runs due together wait for a permit rather than all scanning at once: a scan in flight holds
+      // its memory (docs/bench.md), and 10,000 monitors woken by a restart would otherwise start
+      // 10,000 scans. Only the scan queues: a run's durable sleep is as it was.
+      const scans = yield* Effect.makeSemaphore(Math.max(1, (yield* AppConfig).monitorScansInFlight))
+      return monitorRunWorkflow(deliver, scans)
+    })
+  )
+
+const monitorRunWorkflow = <R>(
+  deliver: (alertId: string) => Effect.Effect<void, never, R>,
+  scans: Effect.Semaphore
+) =>
   MonitorRun.toLayer(({ monitorId, dueAt, manual }) =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
@@ -190,7 +213,7 @@ export const monitorRunLayer = <R>(deliver: (alertId: string) => Effect.Effect<v
       const outcome = yield* Activity.make({
         name: "scan-and-judge",
         success: Outcome,
-        execute: runOnce(monitorId, dueAt).pipe(Effect.orDie)
+        execute: runOnce(monitorId, dueAt, scans).pipe(Effect.orDie)
       })
       if (outcome.deleted) return
       for (const id of outcome.alertIds) yield* detached(deliver(id))
