@@ -11,7 +11,7 @@ import { generateDmarc } from "../../generate/DmarcGenerator.ts"
 import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
 import { generate as generateTlsa } from "../../generate/TlsaGenerator.ts"
 import { emailCategory } from "../../score/Score.ts"
-import { BASE, type Example } from "./Example.ts"
+import { BASE, type Example, inGroup } from "./Example.ts"
 import { exampleChecks as checks } from "./ExampleChecks.ts"
 import { ask, dns, DOMAIN, MX_HOST, MX_PUBLIC_KEY_PEM, NOW, runAtNow } from "./ExampleZone.ts"
 
@@ -37,8 +37,8 @@ const emailScore = () =>
 
 const check = (request: string, answer: () => unknown): Example => ({ request, answer })
 
-export const dnsEmailExamples: Readonly<Record<string, Example>> = {
-  "dns.lookup": check("types=A,AAAA,MX,TXT,NS,SOA,CAA for example.com", () =>
+const dnsOperations: Readonly<Record<string, Example>> = {
+  lookup: check("types=A,AAAA,MX,TXT,NS,SOA,CAA for example.com", () =>
     analyseLookup(
       {
         domain: DOMAIN,
@@ -48,8 +48,8 @@ export const dnsEmailExamples: Readonly<Record<string, Example>> = {
       NOW
     )
   ),
-  "dns.dnssec": check("example.com, signed with ECDSA P-256 and NSEC3", () => checks().dnssec),
-  "dns.propagation": check("the A record of example.com at three resolvers", () =>
+  dnssec: check("example.com, signed with ECDSA P-256 and NSEC3", () => checks().dnssec),
+  propagation: check("the A record of example.com at three resolvers", () =>
     analysePropagation(
       {
         domain: DOMAIN,
@@ -63,13 +63,16 @@ export const dnsEmailExamples: Readonly<Record<string, Example>> = {
       NOW
     )
   ),
-  "dns.tlsa": check("example.com, whose MX publishes 3 1 1 for its key", () => checks().tlsa),
-  "dns.tlsaGenerate": check("3 1 1 for the mail server's public key", () =>
+  tlsa: check("example.com, whose MX publishes 3 1 1 for its key", () => checks().tlsa),
+  tlsaGenerate: check("3 1 1 for the mail server's public key", () =>
     Either.getOrThrow(
       generateTlsa({ pem: MX_PUBLIC_KEY_PEM, usage: 3, selector: 1, matching: 1, host: MX_HOST, port: 25 })
     )
-  ),
-  "email.check": check("example.com", () => {
+  )
+}
+
+const emailOperations: Readonly<Record<string, Example>> = {
+  check: check("example.com", () => {
     const breakdown = emailScore()
     return {
       success: true,
@@ -82,19 +85,19 @@ export const dnsEmailExamples: Readonly<Record<string, Example>> = {
       scoreBreakdown: breakdown
     }
   }),
-  "email.spf": check("mx, a /24 and a provider's include, -all", () => checks().spf),
-  "email.dkim": check("example.com (selector1 found among the known selectors)", () => checks().dkim),
-  "email.dmarc": check("p=reject with aggregate reports and strict DKIM alignment", () => checks().dmarc),
-  "email.bimi": check("example.com, which publishes no BIMI record", () => checks().bimi),
-  "email.mtaSts": check("a policy in testing mode, with TLS reporting", () => checks().mtaSts),
-  "email.smtpTls": check("one MX over IPv4 and IPv6, TLS 1.3", () => checks().smtpTls),
-  "email.fcrdns": check("one MX over IPv4 and IPv6, both confirmed", () => ({
+  spf: check("mx, a /24 and a provider's include, -all", () => checks().spf),
+  dkim: check("example.com (selector1 found among the known selectors)", () => checks().dkim),
+  dmarc: check("p=reject with aggregate reports and strict DKIM alignment", () => checks().dmarc),
+  bimi: check("example.com, which publishes no BIMI record", () => checks().bimi),
+  mtaSts: check("a policy in testing mode, with TLS reporting", () => checks().mtaSts),
+  smtpTls: check("one MX over IPv4 and IPv6, TLS 1.3", () => checks().smtpTls),
+  fcrdns: check("one MX over IPv4 and IPv6, both confirmed", () => ({
     ...checks().fcrdns,
     apiUrl: `${BASE}/email/fcrdns?domain=${DOMAIN}`
   })),
-  "email.blacklist": check("two blocklists, listed on neither", () => checks().blocklist),
-  "email.senderRequirements": check("example.com", () => checks().senderRequirements),
-  "email.spfGenerate": check("Google Workspace and one own server, softfail", () =>
+  blacklist: check("two blocklists, listed on neither", () => checks().blocklist),
+  senderRequirements: check("example.com", () => checks().senderRequirements),
+  spfGenerate: check("Google Workspace and one own server, softfail", () =>
     Either.getOrThrow(
       generateSpf({
         mechanisms: [
@@ -106,9 +109,15 @@ export const dnsEmailExamples: Readonly<Record<string, Example>> = {
       })
     )
   ),
-  "email.dmarcGenerate": check("the first stage: p=none with aggregate reports", () =>
+  dmarcGenerate: check("the first stage: p=none with aggregate reports", () =>
     Either.getOrThrow(
       generateDmarc({ domain: DOMAIN, policy: "none", rua: [`mailto:dmarc-reports@${DOMAIN}`] })
     )
   )
+}
+
+/** By operation id (`group.endpoint`). */
+export const dnsEmailExamples: Readonly<Record<string, Example>> = {
+  ...inGroup("dns", dnsOperations),
+  ...inGroup("email", emailOperations)
 }

@@ -15,3 +15,7 @@ export const once = <A>(f: () => A): (() => A) => {
   let value: { readonly a: A } | undefined
   return () => (value ??= { a: f() }).a
 }
+
+/** Examples keyed by endpoint name, keyed by operation id (`group.endpoint`). */
+export const inGroup = (group: string, examples: Readonly<Record<string, Example>>) =>
+  Object.fromEntries(Object.entries(examples).map(([name, example]) => [`${group}.${name}`, example]))
