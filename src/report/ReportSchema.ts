@@ -164,8 +164,11 @@ export const Summary = Schema.Struct({
 })
 export type Summary = typeof Summary.Type
 
-/** The scan's typed results, as `POST /scan` and the single-check endpoints give them. */
-const machineReadable = (checks: ReadonlyArray<Registered>) =>
+/**
+ * The scan's typed results, as `POST /scan` and the single-check endpoints give them, with the
+ * outcomes read by `checks` (a stored report reads them tolerantly: StoredReport.ts).
+ */
+export const machineReadableWith = <A, I>(checks: Schema.Schema<A, I>) =>
   Schema.Struct({
     scan: Schema.Struct({
       domain: Schema.String,
@@ -173,14 +176,17 @@ const machineReadable = (checks: ReadonlyArray<Registered>) =>
       durationMs: Schema.Int,
       deadlineMs: Schema.Int,
       criticalPathMs: Schema.Int,
-      checks: Schema.Struct(
-        Object.fromEntries(
-          checks.map((c) => [c.id, CheckOutcome(c.result as Schema.Schema<unknown, unknown>)])
-        )
-      )
+      checks
     }),
     score: ScanScore.pipe(Schema.omit("cached"))
   })
+
+const machineReadable = (checks: ReadonlyArray<Registered>) =>
+  machineReadableWith(
+    Schema.Struct(
+      Object.fromEntries(checks.map((c) => [c.id, CheckOutcome(c.result as Schema.Schema<unknown, unknown>)]))
+    )
+  )
 
 export const MachineReadable = machineReadable(registry)
 export type MachineReadable = typeof MachineReadable.Type

@@ -14,10 +14,15 @@ import { Effect, type ParseResult, Schema } from "effect"
 import type { Registered } from "../checks/Check.ts"
 import { registry } from "../checks/index.ts"
 import { completeOutcomes, type StoredOutcomes, storedOutcomesSchema } from "../checks/StoredScan.ts"
-import { DateTime } from "../records/Schemas.ts"
-import { ScanScore } from "../score/Score.ts"
 import { Nis2Part } from "./Nis2Part.ts"
-import { EverythingReport, QuickScoreSection, ReportContent, Section, sectionOf } from "./ReportSchema.ts"
+import {
+  EverythingReport,
+  machineReadableWith,
+  QuickScoreSection,
+  ReportContent,
+  Section,
+  sectionOf
+} from "./ReportSchema.ts"
 import { inReportOrder } from "./Sections.ts"
 
 // Unknown, not a Section: an index signature's value is also checked against the known members.
@@ -36,25 +41,12 @@ const storedSections = (checks: ReadonlyArray<Registered>) =>
     Others
   )
 
-const storedMachineReadable = (checks: ReadonlyArray<Registered>) =>
-  Schema.Struct({
-    scan: Schema.Struct({
-      domain: Schema.String,
-      computedAt: DateTime,
-      durationMs: Schema.Int,
-      deadlineMs: Schema.Int,
-      criticalPathMs: Schema.Int,
-      checks: storedOutcomesSchema(checks)
-    }),
-    score: ScanScore.pipe(Schema.omit("cached"))
-  })
-
 /** The Schema of a stored report (with its evidence) over `checks`, the registry's by default. */
 export const storedReportSchema = (checks: ReadonlyArray<Registered>) =>
   Schema.Struct({
     ...ReportContent.fields,
     sections: storedSections(checks),
-    machineReadable: storedMachineReadable(checks),
+    machineReadable: machineReadableWith(storedOutcomesSchema(checks)),
     evidence: EverythingReport.fields.evidence
   })
 
