@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { worldEnv } from "../world/env.ts"
-import { freePorts, psqlRows, sleep } from "../support/processes.ts"
+import { clusterUp, freePorts, psqlRows, sleep } from "../support/processes.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const scripts = join(root, "scripts/cluster")
@@ -50,23 +50,7 @@ describe("two runners on Postgres, one killed mid-way", () => {
       // notice the dead runner within seconds rather than the minute of the default
       CLUSTER_HEALTH_CHECK_MS: "1000"
     }
-    execFileSync(
-      join(scripts, "up"),
-      [
-        "--runners",
-        "2",
-        "--dir",
-        dir,
-        "--http-port",
-        String(httpBase),
-        "--runner-port",
-        String(runnerBase),
-        "--pg-port",
-        String(pgPort)
-      ],
-      { env, stdio: "inherit", timeout: 240_000 }
-    )
-    const url = `postgres://postgres@127.0.0.1:${pgPort}/domain_audit`
+    const url = clusterUp(scripts, dir, { httpBase, runnerBase, pgPort }, env)
     const query = (text: string): Array<Row> => sql(url, text)
     const manifest = JSON.parse(readFileSync(worldEnv().WORLD_MANIFEST!, "utf8"))
     const synthetic: Array<string> = manifest.scenarios

@@ -15,7 +15,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
-import { freePorts, psqlRows, sleep } from "../support/processes.ts"
+import { clusterUp, freePorts, psqlRows, sleep } from "../support/processes.ts"
 import { worldEnv } from "../world/env.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -41,23 +41,7 @@ describe("monitors on two runners, one killed", () => {
       MONITOR_MIN_INTERVAL: "PT5S",
       CLUSTER_HEALTH_CHECK_MS: "1000"
     }
-    execFileSync(
-      join(scripts, "up"),
-      [
-        "--runners",
-        "2",
-        "--dir",
-        dir,
-        "--http-port",
-        String(httpBase),
-        "--runner-port",
-        String(runnerBase),
-        "--pg-port",
-        String(pgPort)
-      ],
-      { env, stdio: "inherit", timeout: 240_000 }
-    )
-    const url = `postgres://postgres@127.0.0.1:${pgPort}/domain_audit`
+    const url = clusterUp(scripts, dir, { httpBase, runnerBase, pgPort }, env)
     const manifest = JSON.parse(readFileSync(worldEnv().WORLD_MANIFEST!, "utf8"))
     const domains: Array<string> = manifest.scenarios
       .filter((s: any) => s.synthetic && s.mx.length > 0 && s.mutatedAs === undefined)

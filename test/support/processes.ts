@@ -44,3 +44,32 @@ export const deepScanRow = (dataDir: string, scanId: string) =>
       Effect.provide(SqliteClient.layer({ filename: join(dataDir, "cluster.sqlite"), readonly: true }))
     )
   )
+
+/**
+ * `scripts/cluster/up` with two runners in `dir` (Postgres and runner i on consecutive ports from
+ * the bases given); the cluster's database URL.
+ */
+export const clusterUp = (
+  scripts: string,
+  dir: string,
+  ports: { readonly httpBase: number; readonly runnerBase: number; readonly pgPort: number },
+  env: NodeJS.ProcessEnv
+) => {
+  execFileSync(
+    join(scripts, "up"),
+    [
+      "--runners",
+      "2",
+      "--dir",
+      dir,
+      "--http-port",
+      String(ports.httpBase),
+      "--runner-port",
+      String(ports.runnerBase),
+      "--pg-port",
+      String(ports.pgPort)
+    ],
+    { env, stdio: "inherit", timeout: 240_000 }
+  )
+  return `postgres://postgres@127.0.0.1:${ports.pgPort}/domain_audit`
+}
