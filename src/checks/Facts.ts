@@ -14,6 +14,7 @@
 import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
+import type { VrpLoad } from "../net/RpkiVrps.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
 import type { WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 
@@ -122,6 +123,11 @@ export interface FactsShape {
    * wired (a batch without the service's database, a unit test's fake).
    */
   readonly reportedSelectors?: Effect.Effect<ReadonlyArray<string>>
+  /**
+   * The Validated ROA Payloads of the configured source (`RPKI_VRPS`, net/RpkiVrps.ts), read once
+   * per scan; absent where no source service is wired (a unit test's fake): validation is off.
+   */
+  readonly vrps?: Effect.Effect<VrpLoad>
 }
 
 /** Where the live Facts find the selectors of `reportedSelectors` (inbound/ReportsIn.ts provides it). */

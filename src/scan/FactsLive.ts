@@ -20,6 +20,7 @@ import { traced } from "../checks/Check.ts"
 import { type Fact, Facts, type FactsShape, SelectorSource } from "../checks/Facts.ts"
 import type { RecordType } from "../net/DnsTypes.ts"
 import { Resolver } from "../net/Resolver.ts"
+import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
@@ -85,6 +86,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     // Read once per scan, not per question: a DNS question's Effect cost is counted in microseconds.
     const exporting = yield* FiberRef.get(Exporting)
     const selectorSource = yield* Effect.serviceOption(SelectorSource)
+    const vrpSource = yield* Effect.serviceOption(RpkiVrps)
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
     const scan = new ScanState()
@@ -264,6 +266,10 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         onSome: (source) => ({
           reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(normaliseName(domain)))
         })
+      }),
+      ...Option.match(vrpSource, {
+        onNone: () => ({}),
+        onSome: (source) => ({ vrps: memo.get("rpki-vrps", () => source.current) })
       })
     }
     return facts

@@ -8,16 +8,21 @@ import { Layer } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type { AppConfig } from "../Config.ts"
 import { Resolver } from "../net/Resolver.ts"
+import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 
 /**
  * The live HTTPS client and MX prober over `resolver`, and that resolver: they ask it for
- * addresses, so every DNS question of a scan goes through the one resolver given.
+ * addresses, so every DNS question of a scan goes through the one resolver given. The RPKI
+ * payloads (`RPKI_VRPS`) are read through that client when the source is a URL.
  */
 export const netLayer = <E, R>(
   resolver: Layer.Layer<Resolver, E, R>
-): Layer.Layer<Resolver | Web | Smtp, E | ConfigError, R | AppConfig> =>
-  Layer.merge(Web.Default, Smtp.Default).pipe(Layer.provideMerge(resolver))
+): Layer.Layer<Resolver | Web | Smtp | RpkiVrps, E | ConfigError, R | AppConfig> =>
+  Layer.merge(RpkiVrps.Default, Smtp.Default).pipe(
+    Layer.provideMerge(Web.Default),
+    Layer.provideMerge(resolver)
+  )
 
 export const ScanNetLive = netLayer(Resolver.Default)

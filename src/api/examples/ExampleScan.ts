@@ -4,6 +4,7 @@
  * MTA-STS (the history, diff, evidence and alert examples compare the two); and a week-later one
  * with the MTA-STS policy enforced (graded A+, the hall of fame's example).
  */
+import { exampleCaa, exampleRpki } from "./ExampleDependencies.ts"
 import { registry } from "../../checks/index.ts"
 import type { ScanResult } from "../../checks/ScanResult.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
@@ -61,7 +62,9 @@ export const exampleScans = once(() => {
     dane: C.tlsa,
     blocklist: C.blocklist,
     "sender-requirements": C.senderRequirements,
-    headers: C.headers
+    headers: C.headers,
+    caa: exampleCaa(),
+    rpki: exampleRpki()
   }
 
   const scan = scanOf(results, NOW_ISO)
