@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net"
 import { Config, ConfigError, Effect, Either, LogLevel, Redacted } from "effect"
+import { type CaaIssuer, parseCaaIssuer } from "./records/CaaRecord.ts"
 import { parseEvery } from "./records/IsoDuration.ts"
 
 /** A DNS server to ask: `address` is an IP literal, `port` usually 53. */
@@ -225,39 +226,16 @@ const aiModel = Config.all({
   })
 )
 
-/** A certificate issuer (its organisation or common name) and the CAA identifiers it answers to. */
-export interface CaaIssuer {
-  readonly name: string
-  readonly identifiers: ReadonlyArray<string>
-}
-
-/**
- * `CAA_ISSUERS`: `Issuer Name=caa.domain[ other.domain],...`, issuers the built-in table
- * (checks/caa/Issuers.ts) does not know, such as a private CA (the world's: `Domain Audit
- * World=world-ca.test`). The name is matched against the issuer's O or CN, ignoring case.
- */
+/** `CAA_ISSUERS`: issuers the built-in table lacks, `Issuer Name=caa.domain[ other.domain],...`. */
 const caaIssuers = list("CAA_ISSUERS", "").pipe(
   Config.mapOrFail((items) => {
-    const out: Array<CaaIssuer> = []
-    for (const item of items) {
-      const eq = item.lastIndexOf("=")
-      const name = eq < 0 ? "" : item.slice(0, eq).trim()
-      const identifiers =
-        eq < 0
-          ? []
-          : item
-              .slice(eq + 1)
-              .trim()
-              .toLowerCase()
-              .split(/\s+/)
-              .filter(Boolean)
-      if (name === "" || identifiers.length === 0 || !identifiers.every((d) => /^[a-z0-9.-]+$/.test(d)))
-        return Either.left(
-          ConfigError.InvalidData(["CAA_ISSUERS"], `'${item}' is not 'Issuer Name=caa.domain[ other.domain]'`)
+    const parsed = items.map(parseCaaIssuer)
+    const bad = items.find((_, i) => parsed[i] === null)
+    return bad === undefined
+      ? Either.right(parsed as ReadonlyArray<CaaIssuer>)
+      : Either.left(
+          ConfigError.InvalidData(["CAA_ISSUERS"], `'${bad}' is not 'Issuer Name=caa.domain[ other.domain]'`)
         )
-      out.push({ name, identifiers })
-    }
-    return Either.right(out as ReadonlyArray<CaaIssuer>)
   })
 )
 
@@ -400,8 +378,8 @@ export const settings = Config.all({
   alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000),
   // monitor runs scanning at once on this process (monitor/MonitorRun.ts); more due wait their turn
   monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32),
-  // CAA and RPKI (docs/dependencies.md): issuers the built-in table does not know; the VRP source
-  // (a file or URL; empty: route-origin validation off) and the origin zones asked over DNS
+  // CAA and RPKI (docs/dependencies.md): issuers the CA table lacks; the VRP source (file or URL;
+  // empty: route-origin validation off) and the origin zones asked over DNS
   caaIssuers,
   rpkiVrps: Config.string("RPKI_VRPS").pipe(Config.withDefault("")),
   rpkiVrpsRefreshMs: ms("RPKI_VRPS_REFRESH_MS", 3_600_000),

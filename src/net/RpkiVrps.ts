@@ -8,7 +8,7 @@
 import { stat, readFile } from "node:fs/promises"
 import { Clock, Effect } from "effect"
 import { AppConfig } from "../Config.ts"
-import { parseVrpJson, type Vrp } from "../records/Rpki.ts"
+import { parseVrpJson, type Vrp } from "../records/RouteOrigin.ts"
 import { Web } from "./Web.ts"
 
 export type VrpLoad =

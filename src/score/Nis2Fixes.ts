@@ -268,7 +268,19 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Een RRSIG verloopt binnen 7 dagen of is verlopen; onderteken de zone opnieuw."
   ),
   ipv6_mx_missing: nl("Mailservers zonder IPv6", "Geen enkele mailserver heeft een AAAA-adres."),
-  ipv6_web_missing: nl("Website zonder IPv6", "Het domein heeft geen AAAA-record.")
+  ipv6_web_missing: nl("Website zonder IPv6", "Het domein heeft geen AAAA-record."),
+  caa_forbids_issuer: nl(
+    "CAA verbiedt de CA die een gebruikt certificaat uitgaf",
+    "De CAA-records die voor een hostnaam gelden staan de certificaatautoriteit niet toe waarvan de host het certificaat gebruikt (RFC 8659), dus die CA moet de volgende verlenging weigeren."
+  ),
+  rpki_invalid: nl(
+    "Route naar een server is RPKI-ongeldig",
+    "De route naar een adres van een web-, mail- of nameserver wordt aangekondigd door een AS, of met een prefixlengte, die de ROA's niet toestaan (RFC 6811): netwerken die routes valideren laten haar vallen."
+  ),
+  rpki_not_found: nl(
+    "Route naar een server heeft geen ROA",
+    "Geen ROA dekt de route naar een adres van een web-, mail- of nameserver (RFC 6811 not-found), dus een kaping van die route is niet van de echte te onderscheiden."
+  )
 }
 
 /** The title of an issue in a language. */

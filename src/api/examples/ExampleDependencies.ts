@@ -5,8 +5,8 @@
  */
 import { analyse as analyseCaa, type Served, toLookup } from "../../checks/caa/Caa.ts"
 import { analyse as analyseRpki } from "../../checks/rpki/Rpki.ts"
-import { climb } from "../../records/Caa.ts"
-import { parsePrefix } from "../../records/Rpki.ts"
+import { climb } from "../../records/CaaRecord.ts"
+import { parsePrefix } from "../../records/RouteOrigin.ts"
 import { once } from "./Example.ts"
 import { ask, DOMAIN, MX_HOST, MX_V4, MX_V6, NOW } from "./ExampleZone.ts"
 

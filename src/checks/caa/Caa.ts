@@ -4,13 +4,14 @@
  * it serves (RFC 8659: the set found by climbing toward the root, `issue` or, for a wildcard,
  * `issuewild`). A certificate whose issuer the CA table does not know is unknown, never a failure.
  * `gather` reads the certificates through the fetch and the SMTP probes the scan already makes,
- * and asks CAA at each name of each climb; `analyse` (records/Caa.ts) judges.
+ * and asks CAA at each name of each climb; `analyse` (records/CaaRecord.ts) judges.
  */
 import { Effect, Either, Schema } from "effect"
-import { AppConfig, type CaaIssuer } from "../../Config.ts"
+import { AppConfig } from "../../Config.ts"
 import { certificateFacts } from "../../net/Certificate.ts"
 import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
 import {
+  type CaaIssuer,
   type CaaLookup,
   type CaaRecord,
   climb,
@@ -18,7 +19,7 @@ import {
   decide,
   permittedIssuers,
   relevantSet
-} from "../../records/Caa.ts"
+} from "../../records/CaaRecord.ts"
 import type { CaaData } from "../../records/DnsRdata.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"

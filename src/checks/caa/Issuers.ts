@@ -5,7 +5,7 @@
  * Certificate Records report); operators add issuers it lacks, a private CA above all, through
  * `CAA_ISSUERS`. An issuer neither knows is unknown: the check says so and fails nothing.
  */
-import type { CaaIssuer } from "../../Config.ts"
+import type { CaaIssuer } from "../../records/CaaRecord.ts"
 
 interface KnownIssuer {
   /** Tested against the issuer's O and CN values. */

@@ -17,7 +17,7 @@ import {
   type RouteState,
   validate,
   type Vrp
-} from "../../records/Rpki.ts"
+} from "../../records/RouteOrigin.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts, type FactsShape } from "../Facts.ts"

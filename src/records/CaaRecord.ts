@@ -165,3 +165,29 @@ export const coveringName = (host: string, dnsNames: ReadonlyArray<string>): str
   const wildcard = dot < 0 ? null : `*.${h.slice(dot + 1)}`
   return wildcard !== null && names.includes(wildcard) ? wildcard : null
 }
+
+/** A certificate issuer (its organisation or common name) and the CAA identifiers it answers to. */
+export interface CaaIssuer {
+  readonly name: string
+  readonly identifiers: ReadonlyArray<string>
+}
+
+/**
+ * One `CAA_ISSUERS` entry, `Issuer Name=caa.domain[ other.domain]`: an issuer the CA table does
+ * not know, such as a private CA. Null when malformed.
+ */
+export const parseCaaIssuer = (item: string): CaaIssuer | null => {
+  const eq = item.lastIndexOf("=")
+  const name = eq < 0 ? "" : item.slice(0, eq).trim()
+  const identifiers =
+    eq < 0
+      ? []
+      : item
+          .slice(eq + 1)
+          .trim()
+          .toLowerCase()
+          .split(/\s+/)
+          .filter(Boolean)
+  const valid = identifiers.every((d) => d.split(".").every((l) => LABEL.test(l)))
+  return name === "" || identifiers.length === 0 || !valid ? null : { name, identifiers }
+}
