@@ -11,6 +11,7 @@ import { ensureDkim } from "./lib/dkim.mjs"
 import { generateDns, generateResolvers } from "./lib/dns.mjs"
 import { generateNginx, slowServers, special } from "./lib/web.mjs"
 import { generatePostfix } from "./lib/mail.mjs"
+import { writeVrps } from "./lib/rpki.mjs"
 import { mkdirp, write } from "./lib/util.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -83,6 +84,8 @@ const manifest = {
   generated: new Date().toISOString(),
   root,
   ca: ca.pem,
+  // The Validated ROA Payloads of the world's routes (lib/rpki.mjs), for RPKI_VRPS.
+  vrps: writeVrps(root),
   infra: INFRA,
   resolvers,
   zones,

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { randomBytes } from "node:crypto"
 import { BASE_TLDS, DNSBLS, INFRA } from "./model.mjs"
+import { ORIGIN_ZONES, originRecords } from "./rpki.mjs"
 import { fqdn, mkdirp, reverseName, run, txtStrings, write } from "./util.mjs"
 
 export const SERIAL = 2026010100
@@ -205,7 +206,8 @@ export const generateDns = (root, scenarios, extra) => {
     })),
     { name: "127.in-addr.arpa" },
     { name: V6_LOOPBACK_REVERSE },
-    ...DNSBLS.map((name) => ({ name }))
+    ...DNSBLS.map((name) => ({ name })),
+    ...Object.values(ORIGIN_ZONES).map((name) => ({ name }))
   ].map((z) => ({ ...z, file: zoneFile(z.name) }))
   const conf = join(dir, "knot.conf")
   write(conf, knotConf(dir, zones, [...INFRA.knot, "::1"], true))
@@ -237,7 +239,7 @@ export const generateDns = (root, scenarios, extra) => {
     }
     for (const s of scenarios.filter((x) => x.tld === tld))
       for (const ns of NS_SET) lines.push(`${s.domain}. NS ${ns}`)
-    for (const bl of DNSBLS.filter((b) => b.endsWith(`.${tld}`)))
+    for (const bl of [...DNSBLS, ...Object.values(ORIGIN_ZONES)].filter((b) => b.endsWith(`.${tld}`)))
       for (const ns of NS_SET) lines.push(`${bl}. NS ${ns}`)
     lines.push(...(dsByParent.get(tld) ?? []))
     write(join(dir, "zones", zoneFile(tld)), lines.join("\n") + "\n")
@@ -275,6 +277,12 @@ export const generateDns = (root, scenarios, extra) => {
     const lines = [soa(bl, SERIAL), ...NS_SET.map((n) => `@ NS ${n}`)]
     for (const ip of ["127.0.0.2", ...listed]) lines.push(...dnsblLines(bl, ip))
     write(join(dir, "zones", zoneFile(bl)), lines.join("\n") + "\n")
+  }
+
+  // Origin zones (the route of each address, for RPKI validation): scripts/world/lib/rpki.mjs.
+  for (const [zone, records] of Object.entries(originRecords(scenarios))) {
+    const lines = [soa(zone, SERIAL), ...NS_SET.map((n) => `@ NS ${n}`), ...records]
+    write(join(dir, "zones", zoneFile(zone)), lines.join("\n") + "\n")
   }
 
   // The lagging authoritative server: older versions of zones that declare `lagging` records.
