@@ -40,6 +40,11 @@ export class Permits {
     )
   }
 
+  /** Holds a permit while `effect` runs, waiting for one as long as it takes. */
+  holding<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+    return this.around(effect, Infinity, () => undefined as never)
+  }
+
   private take<E>(deadlineAt: number, onTimeout: () => E): Effect.Effect<void, E> {
     return Effect.async<void, E>((resume) => {
       if (this.free > 0 && this.waiting.size === 0) {
