@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net"
 import { Config, ConfigError, Effect, Either, LogLevel, Redacted } from "effect"
-import { type CaaIssuer, parseCaaIssuer } from "./records/CaaRecord.ts"
+import { dependencySettings } from "./ConfigDependencies.ts"
 import { parseEvery } from "./records/IsoDuration.ts"
 
 /** A DNS server to ask: `address` is an IP literal, `port` usually 53. */
@@ -226,24 +226,24 @@ const aiModel = Config.all({
   })
 )
 
-/** `CAA_ISSUERS`: issuers the built-in table lacks, `Issuer Name=caa.domain[ other.domain],...`. */
-const caaIssuers = list("CAA_ISSUERS", "").pipe(
-  Config.mapOrFail((items) => {
-    const parsed = items.map(parseCaaIssuer)
-    const bad = items.find((_, i) => parsed[i] === null)
-    return bad === undefined
-      ? Either.right(parsed as ReadonlyArray<CaaIssuer>)
-      : Either.left(
-          ConfigError.InvalidData(["CAA_ISSUERS"], `'${bad}' is not 'Issuer Name=caa.domain[ other.domain]'`)
-        )
-  })
-)
-
 /** An ISO 8601 duration of fixed length (`PT15M`, `P400D`, `P57W`: records/IsoDuration.ts), in ms. */
 const duration = (name: string, fallback: string) =>
   Config.string(name).pipe(
     Config.withDefault(fallback),
     Config.mapOrFail((text) => {
+      const parsed = parseEvery(text)
+      return "ms" in parsed
+        ? Either.right(parsed.ms)
+        : Either.left(ConfigError.InvalidData([name], parsed.error))
+    })
+  )
+
+/** A `duration`, or 0 (spelt `0` or `PT0S`): the feature it times is off. */
+const durationOrOff = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.mapOrFail((text) => {
+      if (/^\s*(0|PT0S)\s*$/i.test(text)) return Either.right(0)
       const parsed = parseEvery(text)
       return "ms" in parsed
         ? Either.right(parsed.ms)
@@ -306,7 +306,6 @@ export const settings = Config.all({
   smtpCommandTimeoutMs: ms("SMTP_COMMAND_TIMEOUT_MS", 5_000),
   smtpTlsTimeoutMs: ms("SMTP_TLS_TIMEOUT_MS", 5_000),
   smtpConcurrency: Config.integer("SMTP_CONCURRENCY").pipe(Config.withDefault(32)),
-  smtpPerAddressConcurrency: Config.integer("SMTP_PER_ADDRESS_CONCURRENCY").pipe(Config.withDefault(2)),
   // HTTPS client
   httpConnectTimeoutMs: ms("HTTP_CONNECT_TIMEOUT_MS", 5_000),
   httpTimeoutMs: ms("HTTP_TIMEOUT_MS", 10_000),
@@ -378,14 +377,18 @@ export const settings = Config.all({
   alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000),
   // monitor runs scanning at once on this process (monitor/MonitorRun.ts); more due wait their turn
   monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32),
-  // CAA and RPKI (docs/dependencies.md): issuers the CA table lacks; the VRP source (file or URL;
-  // empty: route-origin validation off) and the origin zones asked over DNS
-  caaIssuers,
-  rpkiVrps: Config.string("RPKI_VRPS").pipe(Config.withDefault("")),
-  rpkiVrpsRefreshMs: ms("RPKI_VRPS_REFRESH_MS", 3_600_000),
-  rpkiVrpsMaxBytes: int("RPKI_VRPS_MAX_BYTES", 134_217_728),
-  rpkiOriginZone: Config.string("RPKI_ORIGIN_ZONE").pipe(Config.withDefault("origin.asn.cymru.com")),
-  rpkiOrigin6Zone: Config.string("RPKI_ORIGIN6_ZONE").pipe(Config.withDefault("origin6.asn.cymru.com"))
+  // politeness towards the servers probed (net/Destinations.ts, net/ProbeCache.ts, docs/batch.md)
+  probeCacheTtlMs: durationOrOff("PROBE_CACHE_TTL", "PT10M"),
+  // SMTP_PER_ADDRESS_CONCURRENCY is this setting's former name, still read when it is unset
+  perDestinationConcurrency: Config.integer("PER_DESTINATION_CONCURRENCY").pipe(
+    Config.orElse(() => Config.integer("SMTP_PER_ADDRESS_CONCURRENCY")),
+    Config.withDefault(2)
+  ),
+  perDestinationHttp: int("PER_DESTINATION_HTTP", 4),
+  perPrefixConcurrency: int("PER_PREFIX_CONCURRENCY", 8),
+  perPrefixHttp: int("PER_PREFIX_HTTP", 16),
+  destinationBackoffMs: durationOrOff("DESTINATION_BACKOFF", "PT30M"),
+  ...dependencySettings // CAA and RPKI (ConfigDependencies.ts, docs/dependencies.md)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

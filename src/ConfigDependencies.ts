@@ -1,0 +1,36 @@
+/**
+ * The settings of the checks of what a domain depends on (docs/dependencies.md), part of AppConfig
+ * (`Config.ts` spreads them into its settings; the README's table lists them): issuers the CA
+ * table lacks, and the RPKI payloads' source and the origin zones.
+ */
+import { Config, ConfigError, Either } from "effect"
+import { type CaaIssuer, parseCaaIssuer } from "./records/CaaRecord.ts"
+
+/** `CAA_ISSUERS`: `Issuer Name=caa.domain[ other.domain],...` (a private CA, such as the world's). */
+const caaIssuers = Config.string("CAA_ISSUERS").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((raw) => {
+    const items = raw
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0)
+    const parsed = items.map(parseCaaIssuer)
+    const bad = items.find((_, i) => parsed[i] === null)
+    return bad === undefined
+      ? Either.right(parsed as ReadonlyArray<CaaIssuer>)
+      : Either.left(
+          ConfigError.InvalidData(["CAA_ISSUERS"], `'${bad}' is not 'Issuer Name=caa.domain[ other.domain]'`)
+        )
+  })
+)
+
+export const dependencySettings = {
+  caaIssuers,
+  // the VRP source (a file or URL; empty: route-origin validation off), re-read after the refresh
+  rpkiVrps: Config.string("RPKI_VRPS").pipe(Config.withDefault("")),
+  rpkiVrpsRefreshMs: Config.integer("RPKI_VRPS_REFRESH_MS").pipe(Config.withDefault(3_600_000)),
+  rpkiVrpsMaxBytes: Config.integer("RPKI_VRPS_MAX_BYTES").pipe(Config.withDefault(134_217_728)),
+  // where an address's route is asked over DNS (Team Cymru's convention)
+  rpkiOriginZone: Config.string("RPKI_ORIGIN_ZONE").pipe(Config.withDefault("origin.asn.cymru.com")),
+  rpkiOrigin6Zone: Config.string("RPKI_ORIGIN6_ZONE").pipe(Config.withDefault("origin6.asn.cymru.com"))
+}
