@@ -19,6 +19,7 @@ import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
+import { WebTls } from "./web-tls/WebTls.ts"
 import type { Registered } from "./Check.ts"
 
 export const registry = [
@@ -39,7 +40,8 @@ export const registry = [
   Blocklist,
   SenderRequirements,
   // web
-  Headers
+  Headers,
+  WebTls
 ] as const satisfies ReadonlyArray<Registered>
 
 export type Registry = typeof registry

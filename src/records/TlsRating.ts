@@ -36,7 +36,8 @@ export const VERSION_RATINGS: Readonly<Record<string, TlsRating>> = {
   SSLv2: "insufficient"
 }
 
-export const rateVersion = (version: string): TlsRating => VERSION_RATINGS[version] ?? "insufficient"
+export const rateVersion = (version: string): TlsRating =>
+  Object.hasOwn(VERSION_RATINGS, version) ? VERSION_RATINGS[version]! : "insufficient"
 
 /** The parts of an IANA cipher suite name (RFC 8446 B.4, RFC 5246 A.5). */
 export interface SuiteParts {
@@ -91,7 +92,9 @@ export const rateCipher = (name: string): TlsRating => {
   const kx =
     parts.authentication === "ANON" || parts.authentication === "NULL"
       ? "insufficient"
-      : (KEY_EXCHANGE[parts.keyExchange] ?? "insufficient")
+      : Object.hasOwn(KEY_EXCHANGE, parts.keyExchange)
+        ? KEY_EXCHANGE[parts.keyExchange]!
+        : "insufficient"
   const mac = parts.mac === "MD5" || parts.mac === "NULL" ? "insufficient" : "good"
   return worst([kx, bulkRating(parts.bulk), mac])
 }
@@ -170,4 +173,5 @@ export const SIGNATURE_ALGORITHMS: Readonly<Record<string, string>> = {
 }
 
 /** A signature algorithm's name by its OID; the dotted OID when it has none here. */
-export const signatureName = (oid: string): string => SIGNATURE_ALGORITHMS[oid] ?? oid
+export const signatureName = (oid: string): string =>
+  Object.hasOwn(SIGNATURE_ALGORITHMS, oid) ? SIGNATURE_ALGORITHMS[oid]! : oid
