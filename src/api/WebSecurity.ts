@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { CspScanResult } from "../checks/csp/CspResult.ts"
 import { HeadersResult } from "../checks/headers/Headers.ts"
+import { WebTlsResult } from "../checks/web-tls/WebTls.ts"
 import { GenerateRequest, GenerateResult } from "../records/SecurityHeaders.ts"
 import { DomainQuery } from "./Domain.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "./Errors.ts"
@@ -54,4 +55,16 @@ export class WebApi extends HttpApiGroup.make("web")
       .addError(BadRequest)
       .addError(TooManyRequests)
       .addError(Inconclusive)
+  )
+  .add(
+    HttpApiEndpoint.get("webTls", "/web/tls")
+      .annotateContext(
+        documented(
+          "Probe the web site's TLS configuration",
+          "For every address (IPv4 and IPv6) of the domain and its www. host: which TLS versions are accepted (1.0 to 1.3, each probed on its own), which cipher suites and in what order, the key exchange, the certificate chain (trust, names, expiry, key, signature) and OCSP stapling, each rated good / sufficient / phase-out / insufficient by the NCSC-NL TLS guidelines. An address that does not answer is unknown, never rated; SSL 3 is untested (this client cannot speak it)."
+        )
+      )
+      .setUrlParams(DomainQuery)
+      .addSuccess(WebTlsResult)
+      .addError(BadRequest)
   ) {}

@@ -16,6 +16,7 @@ import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
 import type { VrpLoad } from "../net/RpkiVrps.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
+import type { TlsScanResult } from "../net/TlsScan.ts"
 import type { WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 
 export interface Addresses {
@@ -98,6 +99,8 @@ export interface FactsShape {
   readonly fetch: (url: string, options?: WebRequestOptions) => Effect.Effect<WebResponse, WebError>
   /** One SMTP session with one MX address (RFC 5321, STARTTLS per RFC 3207). */
   readonly probe: (host: string, address: string) => Effect.Effect<SmtpProbe>
+  /** The TLS scan of a web host's address on port 443 (versions, suites, certificate: net/TlsScan.ts). */
+  readonly webTlsScan: (host: string, address: string) => Effect.Effect<TlsScanResult>
   /** A derived fact, computed at most once per scan. */
   readonly get: <A, E>(fact: Fact<A, E>) => Effect.Effect<A, E>
   /*

@@ -21,6 +21,7 @@ import { Headers } from "./headers/Headers.ts"
 import { Rpki } from "./rpki/Rpki.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
+import { WebTls } from "./web-tls/WebTls.ts"
 import type { Registered } from "./Check.ts"
 
 export const registry = [
@@ -42,6 +43,7 @@ export const registry = [
   SenderRequirements,
   // web
   Headers,
+  WebTls,
   // what the domain depends on: CAA against the certificates served, RPKI of its addresses
   Caa,
   Rpki

@@ -9,6 +9,7 @@ import { Dmarc } from "../checks/dmarc/Dmarc.ts"
 import { Headers } from "../checks/headers/Headers.ts"
 import { MtaSts } from "../checks/mta-sts/MtaSts.ts"
 import { Spf } from "../checks/spf/Spf.ts"
+import { WebTls } from "../checks/web-tls/WebTls.ts"
 import { Effect } from "effect"
 import { runCheck, withFacts } from "../scan/Scanner.ts"
 
@@ -17,6 +18,7 @@ export const dmarc = (domain: string) => runCheck(Dmarc, domain)
 export const mtaSts = (domain: string) => runCheck(MtaSts, domain)
 export const bimi = (domain: string) => runCheck(Bimi, domain)
 export const headers = (domain: string) => runCheck(Headers, domain)
+export const webTls = (domain: string) => runCheck(WebTls, domain)
 
 /** DKIM over the default selectors and `selectors`. */
 export const dkim = (domain: string, selectors: ReadonlyArray<string>) =>

@@ -21,6 +21,8 @@ import { AppConfig } from "../Config.ts"
 import { Resolver } from "./Resolver.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { makeWeb } from "./WebClient.ts"
+import type { TlsScanResult } from "./TlsScan.ts"
+import { makeWebTlsScan, unreachableScan } from "./WebTls.ts"
 import {
   type AddressLookup,
   WebError,
@@ -68,7 +70,7 @@ export class Web extends Effect.Service<Web>()("Web", {
   effect: Effect.gen(function* () {
     const settings = yield* loadSettings
     const resolver = yield* Resolver
-    return makeWeb(settings, (host) => resolver.addresses(host))
+    return { ...makeWeb(settings, (host) => resolver.addresses(host)), tlsScan: makeWebTlsScan(settings) }
   })
 }) {
   /**
@@ -79,11 +81,15 @@ export class Web extends Effect.Service<Web>()("Web", {
     handler: (
       url: string,
       options: WebRequestOptions
-    ) => (Partial<WebResponse> & { status: number }) | WebError
+    ) => (Partial<WebResponse> & { status: number }) | WebError,
+    /** TLS scans of port 443 keyed `host|address`; others are unreachable. */
+    tlsScans: Readonly<Record<string, TlsScanResult>> = {}
   ) =>
     Layer.succeed(
       Web,
       Web.make({
+        tlsScan: (host: string, address: string) =>
+          Effect.succeed(tlsScans[`${host}|${address}`] ?? unreachableScan(host, address)),
         get: (url: string, options: WebRequestOptions = {}) => {
           const out = handler(url, options)
           if (out instanceof WebError) return Effect.fail(out)
@@ -112,5 +118,7 @@ export class Web extends Effect.Service<Web>()("Web", {
 export const webLayerWith = (lookup: AddressLookup) =>
   Layer.effect(
     Web,
-    Effect.map(loadSettings, (settings) => Web.make(makeWeb(settings, lookup)))
+    Effect.map(loadSettings, (settings) =>
+      Web.make({ ...makeWeb(settings, lookup), tlsScan: makeWebTlsScan(settings) })
+    )
   )

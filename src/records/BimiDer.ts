@@ -88,3 +88,13 @@ export const certificateExtensions = (der: Uint8Array): ReadonlyArray<DerExtensi
   }
   return out
 }
+
+/** The OID of a DER certificate's signatureAlgorithm (RFC 5280 4.1.1.2), or null when unreadable. */
+export const certificateSignatureOid = (der: Uint8Array): string | null => {
+  const cert = readTlv(der, 0)
+  if (cert === null || cert.tag !== 0x30) return null
+  const algorithm = children(der, cert)?.[1]
+  if (algorithm === undefined || algorithm.tag !== 0x30) return null
+  const oid = children(der, algorithm)?.[0]
+  return oid === undefined || oid.tag !== 0x06 ? null : decodeOid(der.subarray(oid.start, oid.end))
+}

@@ -56,8 +56,16 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     rfc(8624, "Algorithm implementation requirements and usage guidance for DNSSEC"),
     rfc(8659, "DNS certification authority authorization (CAA) resource record"),
     rfc(9276, "Guidance for NSEC3 parameter settings"),
-    rfc(9525, "Service identity in TLS")
+    rfc(9525, "Service identity in TLS"),
+    rfc(6066, "TLS extensions: extension definitions"),
+    rfc(7919, "Negotiated finite field Diffie-Hellman ephemeral parameters for TLS"),
+    rfc(8446, "The Transport Layer Security (TLS) protocol version 1.3"),
+    rfc(8996, "Deprecating TLS 1.0 and TLS 1.1")
   ]),
+  ncsc_tls: {
+    title: "NCSC-NL: IT security guidelines for Transport Layer Security (TLS), v2.1",
+    url: "https://english.ncsc.nl/publications/publications/2021/january/19/it-security-guidelines-for-transport-layer-security-2.1"
+  },
   bimi: {
     title: "Brand Indicators for Message Identification (BIMI), IETF draft",
     url: "https://datatracker.ietf.org/doc/draft-brand-indicators-for-message-identification/"
@@ -94,7 +102,8 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
 const NAMED: ReadonlyArray<readonly [RegExp, string]> = [
   [/NIST SP 800-57/, "nist_sp800_57"],
   [/M3AAWG/, "m3aawg"],
-  [/DMARCbis/, "dmarcbis"]
+  [/DMARCbis/, "dmarcbis"],
+  [/NCSC-NL/, "ncsc_tls"]
 ]
 
 /**
@@ -118,7 +127,8 @@ const BY_PREFIX: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ["blocklisted", ["rfc5782"]],
   ["fcrdns_", ["rfc1912", "m3aawg"]],
   ["dnssec_", ["rfc4035"]],
-  ["dns_no_such_domain", ["rfc1035"]]
+  ["dns_no_such_domain", ["rfc1035"]],
+  ["web_tls_", ["ncsc_tls", "rfc8446"]]
 ]
 
 /** The sources an issue cites: those its description names, else the one its id prefix rests on. */

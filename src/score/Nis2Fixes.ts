@@ -219,6 +219,22 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Zonder Strict-Transport-Security kunnen browsers worden teruggedwongen naar HTTP (RFC 6797)."
   ),
   hsts_weak: nl("Zwakke HSTS", "max-age korter dan een jaar of zonder includeSubDomains."),
+  web_tls_version_outdated: nl(
+    "Webserver accepteert TLS 1.0 of 1.1",
+    "TLS 1.0 en 1.1 zijn verouderd (RFC 8996) en volgens de NCSC-TLS-richtlijnen uit te faseren; accepteer alleen TLS 1.2 en 1.3."
+  ),
+  web_tls_cipher_weak: nl(
+    "Webserver accepteert zwakke cipher suites",
+    "De webserver accepteert cipher suites die de NCSC-TLS-richtlijnen uit te faseren (RSA-sleuteluitwisseling, 3DES) of onvoldoende (RC4, NULL, EXPORT, DES) noemen."
+  ),
+  web_tls_key_exchange_weak: nl(
+    "Webserver gebruikt een zwakke sleuteluitwisseling",
+    "De sleuteluitwisseling gebruikt een eindige-veldgroep onder 3072 bits of een curve die de NCSC-TLS-richtlijnen niet goed noemen."
+  ),
+  web_tls_certificate_weak: nl(
+    "Webcertificaat met zwakke sleutel of handtekening",
+    "De sleutel (RSA onder 2048 bits, een ongebruikelijke curve) of handtekening (SHA-1, MD5) van het webcertificaat voldoet niet aan de NCSC-TLS-richtlijnen."
+  ),
   xcto_missing: nl(
     "Geen X-Content-Type-Options",
     "Zonder nosniff kunnen browsers antwoorden als een ander inhoudstype behandelen."

@@ -35,7 +35,8 @@ describe("cross-check against the reference tools, on the world", () => {
     ["zonemaster", "Zonemaster"],
     ["starttls", "openssl and testssl.sh"],
     ["headers", "the MDN HTTP Observatory"],
-    ["header-values", "the MDN HTTP Observatory's rules, on its test suite's header values"]
+    ["header-values", "the MDN HTTP Observatory's rules, on its test suite's header values"],
+    ["web-tls", "testssl.sh on the web hosts"]
   ] as const)
     it(
       `${tool}: no unexplained disagreement`,

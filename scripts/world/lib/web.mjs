@@ -144,8 +144,17 @@ ${headers}
   const listens = [`listen ${s.web.addr}:443 ssl;`]
   if (s.aaaa === "::1") listens.push("listen [::1]:443 ssl;")
   if (s.web.https === false) return [`server {\n    listen ${s.web.addr}:80;\n${body}\n}`]
+  // `tls`: this host's own protocols and suites (its address is its own, so nginx applies them:
+  // the protocol is settled before SNI could pick another server block).
+  const tls = s.web.tls
+    ? [
+        `    ssl_protocols ${s.web.tls.protocols};`,
+        `    ssl_ciphers "${s.web.tls.ciphers}";`,
+        `    ssl_prefer_server_ciphers ${s.web.tls.serverOrder === false ? "off" : "on"};`
+      ].join("\n") + "\n"
+    : ""
   return [
-    `server {\n    ${listens.join("\n    ")}\n    ssl_certificate ${cert.cert};\n    ssl_certificate_key ${cert.key};\n${body}\n}`,
+    `server {\n    ${listens.join("\n    ")}\n    ssl_certificate ${cert.cert};\n    ssl_certificate_key ${cert.key};\n${tls}${body}\n}`,
     `server {\n    listen ${s.web.addr}:80;\n    server_name ${names};\n    return 301 https://$host$request_uri;\n}`
   ]
 }

@@ -63,6 +63,7 @@ export const exampleScans = once(() => {
     blocklist: C.blocklist,
     "sender-requirements": C.senderRequirements,
     headers: C.headers,
+    "web-tls": C.webTls,
     caa: exampleCaa(),
     rpki: exampleRpki()
   }

@@ -83,6 +83,10 @@ export const webAiExamples: Readonly<Record<string, Example>> = {
         crawlAndAnalyse(new URL(`https://www.${DOMAIN}/`), false, { maxPages: 20, budgetMs: 45_000 })
       )
   },
+  "web.webTls": {
+    request: "example.com: TLS 1.2 and 1.3, ECDHE suites in the server's order",
+    answer: () => exampleChecks().webTls
+  },
   "ai.explain": {
     request: "issue_type dmarc_policy_none, no model configured",
     answer: () => {

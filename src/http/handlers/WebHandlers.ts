@@ -41,4 +41,5 @@ export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
           .pipe(Effect.ensuring(Effect.suspend(() => limits.advertise("cspScan", client, now, taken))))
       }).pipe(Effect.catchTag("CspScanError", cspScanError))
     )
+    .handle("webTls", ({ urlParams }) => SingleChecks.webTls(urlParams.domain))
 )

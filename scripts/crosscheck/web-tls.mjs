@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+/**
+ * Cross-check of GET /web/tls against testssl.sh (Debian `testssl.sh` 3.0.8, `-p -S -s`) on every
+ * HTTPS web host of the test world's built-in scenarios (each apex address the service probed),
+ * trusting the world's private CA (EXTRA_CA_FILE, as the service does). Per address and check:
+ * - addresses (per domain): we probed the apex's world address (none when the world gives the web
+ *   address only to other names, as the MTA-STS policy hosts);
+ * - TLS1, TLS1_1, TLS1_2, TLS1_3: testssl's protocol finding (offered / not offered) vs our
+ *   `versions` (accepted / refused);
+ * - trust, name, expired, notAfter: testssl's cert_chain_of_trust, cert_trust,
+ *   cert_expirationStatus and cert_notAfter vs `trusted`, `hostnameMatch`, `expired`, `expiresAt`;
+ * - null: testssl's cipherlist_NULL offered vs a NULL suite among our `ciphers`.
+ * Exit 1 on an unexplained disagreement.
+ *
+ * Usage: node scripts/crosscheck/web-tls.mjs API_BASE   (scripts/crosscheck/all.mjs starts a service)
+ */
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { domainToASCII } from "node:url"
+import { ensureApt, getJson, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
+
+/** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
+export const EXCEPTIONS = {}
+
+/** Run a tool with stdin at EOF; its output, whatever its exit. */
+const tool = (command, args, timeoutMs) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs })
+    let out = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.stderr.on("data", (d) => (out += d))
+    child.on("close", () => resolve(out))
+  })
+
+/** testssl.sh's findings for one address, by id; null when it wrote none. */
+const testssl = async (ca, dir, host, ip) => {
+  const file = join(dir, `${host}-${ip.replaceAll(":", "_")}.json`)
+  await tool(
+    "testssl",
+    [
+      "--quiet",
+      "--color",
+      "0",
+      "--ip",
+      ip,
+      "--nodns",
+      "min",
+      "--add-ca",
+      ca,
+      ...(ip.includes(":") ? ["-6"] : []),
+      "-p",
+      "-S",
+      "-s",
+      "--warnings",
+      "off",
+      "--connect-timeout",
+      "5",
+      "--openssl-timeout",
+      "10",
+      "--jsonfile",
+      file,
+      `${host}:443`
+    ],
+    240_000
+  )
+  return existsSync(file) ? new Map(JSON.parse(readFileSync(file, "utf8")).map((f) => [f.id, f])) : null
+}
+
+const PROTOCOLS = [
+  ["TLS1", "TLSv1"],
+  ["TLS1_1", "TLSv1.1"],
+  ["TLS1_2", "TLSv1.2"],
+  ["TLS1_3", "TLSv1.3"]
+]
+
+/** testssl's "offered" / "not offered" (with or without remarks) as true / false; anything else null. */
+const offered = (finding) =>
+  finding === undefined
+    ? null
+    : /^not offered/.test(finding.finding)
+      ? false
+      : /^offered/.test(finding.finding)
+        ? true
+        : null
+
+/** Compare and print (through `log`); the totals. */
+export const run = async (api, log = console.log) => {
+  ensureApt(["testssl"], ["testssl.sh", "bind9-dnsutils"])
+  const env = worldEnv()
+  const ca = env.EXTRA_CA_FILE
+  const dir = mkdtempSync(join(tmpdir(), "crosscheck-web-tls-"))
+  const scenarios = worldScenarios(env, log).filter((s) => s.web?.https && s.web.server === "nginx")
+  const tally = report("testssl", EXCEPTIONS, log)
+  // The names the world gives the web address ("@" is the apex; some hosts serve only mta-sts.).
+  const names = new Map(
+    JSON.parse(readFileSync(join(repo, "scripts/world/scenarios.json"), "utf8")).scenarios.map((s) => [
+      domainToASCII(s.domain),
+      s.web?.names ?? ["@"]
+    ])
+  )
+  const servers = []
+  for (const { domain, web } of scenarios) {
+    const { status, body } = await getJson(api, `/web/tls?domain=${domain}`)
+    if (status !== 200) {
+      tally.add(`${domain} web-tls`, false, `HTTP ${status} ${body.error ?? ""}`, "-")
+      continue
+    }
+    const apex = body.servers.filter((s) => s.host === domain && s.family === 4)
+    const expected = names.get(domain)?.includes("@") ? web.addr : ""
+    tally.add(
+      `${domain} addresses`,
+      apex.map((s) => s.ip).join() === expected,
+      apex.map((s) => s.ip).join(),
+      expected
+    )
+    servers.push(...apex)
+  }
+  // three addresses at a time: testssl is a few hundred openssl processes per address
+  const findings = []
+  for (let i = 0; i < servers.length; i += 3)
+    findings.push(...(await Promise.all(servers.slice(i, i + 3).map((s) => testssl(ca, dir, s.host, s.ip)))))
+  servers.forEach((ours, i) => {
+    const t = findings[i]
+    const at = `${ours.host}@${ours.ip}`
+    const compare = (check, a, b) => tally.add(`${at} ${check}`, a === b, String(a), String(b))
+    if (t === null) {
+      tally.add(`${at} testssl`, false, ours.status, "testssl wrote no findings")
+      return
+    }
+    for (const [id, version] of PROTOCOLS) {
+      const support = ours.versions.find((v) => v.version === version)?.support
+      compare(id, support === "accepted" ? true : support === "refused" ? false : null, offered(t.get(id)))
+    }
+    const nullSuite = ours.ciphers.some((c) => /_WITH_NULL_/.test(c.name))
+    compare("null", nullSuite, offered(t.get("cipherlist_NULL")))
+    // testssl's server-defaults run (-S) sometimes ends without a certificate section (seen on the
+    // hosts with their own suite lists, and on a loaded machine): it then says nothing either way.
+    if (!t.has("cert_notAfter")) {
+      log(`note     ${at}: testssl reported no certificate; the certificate checks are skipped`)
+      return
+    }
+    const ok = (id) => t.get(id)?.severity === "OK"
+    compare("trust", ours.trusted, ok("cert_chain_of_trust"))
+    compare("name", ours.hostnameMatch, ok("cert_trust"))
+    compare("expired", ours.expired, t.get("cert_expirationStatus")?.finding === "expired")
+    compare(
+      "notAfter",
+      ours.expiresAt?.slice(0, 16).replace("T", " ") ?? null,
+      t.get("cert_notAfter")?.finding ?? null
+    )
+  })
+  rmSync(dir, { recursive: true, force: true })
+  return tally.finish()
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const api = process.argv[2] ?? "http://localhost:8080/api"
+  process.exit((await run(api)).unexplained === 0 ? 0 : 1)
+}

@@ -1,0 +1,69 @@
+/**
+ * The example domain's HTTPS transport: TLS scans of example.com (IPv4 and IPv6) and
+ * www.example.com as a modern server would answer them (TLS 1.2 and 1.3, ECDHE suites in the
+ * server's order, X25519), judged by the check's own `analyse`.
+ */
+import { analyse } from "../../checks/web-tls/WebTlsAnalyse.ts"
+import type { AcceptedSuite, TlsScanResult } from "../../net/TlsScan.ts"
+import { DOMAIN, mxCertificate, NOW } from "./ExampleZone.ts"
+
+const WEB_V4 = "192.0.2.80"
+const WEB_V6 = "2001:db8::80"
+
+const X25519 = { type: "ECDH", name: "X25519", size: 253 } as const
+
+const suites: ReadonlyArray<AcceptedSuite> = [
+  ["TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLSv1.2"],
+  ["TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLSv1.2"],
+  ["TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLSv1.2"],
+  ["TLS_AES_256_GCM_SHA384", "TLSv1.3"],
+  ["TLS_CHACHA20_POLY1305_SHA256", "TLSv1.3"],
+  ["TLS_AES_128_GCM_SHA256", "TLSv1.3"]
+].map(([cipher, version]) => ({ cipher: cipher!, version: version!, keyExchange: X25519 }))
+
+/** The site's certificate: the example's P-256 key, made out for the apex and www. */
+const certificate = () => ({
+  ...mxCertificate(),
+  subject: `CN=${DOMAIN}`,
+  commonName: DOMAIN,
+  subjectAltNames: [DOMAIN, `www.${DOMAIN}`]
+})
+
+const scan = (host: string, address: string): TlsScanResult => ({
+  host,
+  address,
+  family: address.includes(":") ? 6 : 4,
+  port: 443,
+  checkedAt: NOW.toISOString(),
+  elapsedMs: 212,
+  handshakes: 13,
+  status: "complete",
+  failure: null,
+  versions: { TLSv1: "refused", "TLSv1.1": "refused", "TLSv1.2": "accepted", "TLSv1.3": "accepted" },
+  suites,
+  serverOrder: true,
+  suitesComplete: true,
+  negotiated: { protocol: "TLSv1.3", cipher: "TLS_AES_256_GCM_SHA384" },
+  certificate: {
+    chain: [certificate()],
+    trusted: true,
+    trustError: null,
+    hostnameMatch: true,
+    hostnameError: null,
+    signatureAlgorithm: "ecdsa-with-SHA256"
+  },
+  ocspStapled: false
+})
+
+export const exampleWebTls = () =>
+  analyse(
+    {
+      domain: DOMAIN,
+      hosts: [
+        { host: DOMAIN, lookup: "answer", addresses: [WEB_V4, WEB_V6] },
+        { host: `www.${DOMAIN}`, lookup: "answer", addresses: [WEB_V4] }
+      ],
+      scans: [scan(DOMAIN, WEB_V4), scan(DOMAIN, WEB_V6), scan(`www.${DOMAIN}`, WEB_V4)]
+    },
+    NOW
+  )

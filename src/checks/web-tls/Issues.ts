@@ -1,0 +1,60 @@
+/**
+ * The issues the HTTPS transport check reports: its entries of the issue catalogue
+ * (docs/issues.md) and the knowledge base's advice on each (`/ai/explain`, `/ai/fix`).
+ */
+import { type Advice, e, type Entry } from "../Declaration.ts"
+
+export const issues = {
+  web_tls_version_outdated: e(
+    "security",
+    "medium",
+    false,
+    "Web server accepts TLS 1.0 or 1.1",
+    "TLS 1.0 and 1.1 are deprecated (RFC 8996) and rated phase out by the NCSC-NL TLS guidelines; only TLS 1.2 and 1.3 should be accepted."
+  ),
+  web_tls_cipher_weak: e(
+    "security",
+    "medium",
+    false,
+    "Web server accepts weak cipher suites",
+    "The web server accepts cipher suites the NCSC-NL TLS guidelines rate phase out (RSA key exchange, 3DES) or insufficient (RC4, NULL, EXPORT, DES)."
+  ),
+  web_tls_key_exchange_weak: e(
+    "security",
+    "medium",
+    false,
+    "Web server uses a weak key exchange",
+    "The web server's key exchange uses a finite-field group under 3072 bits or a curve the NCSC-NL TLS guidelines do not rate good (RFC 7919, RFC 8422)."
+  ),
+  web_tls_certificate_weak: e(
+    "security",
+    "medium",
+    false,
+    "Web certificate has a weak key or signature",
+    "The web certificate's key (RSA under 2048 bits, an unusual curve) or signature (SHA-1, MD5) is below the NCSC-NL TLS guidelines."
+  )
+} satisfies Record<string, Entry>
+
+export const advice = {
+  web_tls_version_outdated: {
+    impact:
+      "Old protocol versions have known weaknesses (BEAST, POODLE-style downgrades) and fail compliance audits.",
+    recommendation:
+      "Accept only TLS 1.2 and 1.3 (nginx: ssl_protocols TLSv1.2 TLSv1.3; Apache: SSLProtocol -all +TLSv1.2 +TLSv1.3)."
+  },
+  web_tls_cipher_weak: {
+    impact: "A weak suite offers no forward secrecy or breakable encryption to any client that asks for it.",
+    recommendation:
+      "Offer only ECDHE suites with AES-GCM or ChaCha20-Poly1305 (and, for old clients, ECDHE with AES-CBC), and let the server choose the order."
+  },
+  web_tls_key_exchange_weak: {
+    impact: "A small finite-field group (Logjam) weakens every session's keys.",
+    recommendation:
+      "Prefer ECDHE with X25519 or secp256r1/secp384r1; if DHE stays, use an RFC 7919 group of 3072 bits or more."
+  },
+  web_tls_certificate_weak: {
+    impact: "A short key or a SHA-1 signature can be forged or broken; browsers reject SHA-1 certificates.",
+    recommendation:
+      "Issue a new certificate with an RSA key of 2048 bits or more (3072 preferred) or ECDSA P-256, signed with SHA-256."
+  }
+} satisfies { readonly [I in keyof typeof issues]: Advice }

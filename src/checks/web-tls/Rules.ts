@@ -1,0 +1,60 @@
+/**
+ * The rule of the HTTPS transport check (docs/scoring.md): the TLS configuration of the web hosts,
+ * rated by the NCSC-NL TLS guidelines v2.1 as internet.nl applies them.
+ */
+import type { ScanResult } from "../ScanResult.ts"
+import {
+  fail,
+  judge,
+  notApplicable,
+  partial,
+  pass,
+  type Rules,
+  scored,
+  spec,
+  unknown
+} from "../Declaration.ts"
+import type { WebTlsResult } from "./WebTlsResult.ts"
+
+export const WEB_TLS_SPECS = {
+  tls: spec({
+    id: "security.web.tls",
+    title: "HTTPS transport (TLS)",
+    category: "security",
+    maxPoints: 3,
+    level: "recommended",
+    rule: "Every web address of the domain and www. rated good or sufficient by the NCSC-NL TLS guidelines (versions, cipher suites, key exchange, certificate key and signature) 3; phase-out 1; insufficient 0; no web address is not applicable",
+    rank: 57
+  })
+} as const
+
+/** The catalogue ids a result's weaknesses name, worst first. */
+export const weaknesses = (r: WebTlsResult): ReadonlyArray<string> => {
+  const servers = r.servers.filter((s) => s.rating !== null)
+  const ids: Array<string> = []
+  const weak = (x: string | null) => x === "phase-out" || x === "insufficient"
+  if (servers.some((s) => weak(s.versionsRating))) ids.push("web_tls_version_outdated")
+  if (servers.some((s) => weak(s.ciphersRating))) ids.push("web_tls_cipher_weak")
+  if (servers.some((s) => weak(s.keyExchangeRating))) ids.push("web_tls_key_exchange_weak")
+  if (servers.some((s) => weak(s.certificateRating))) ids.push("web_tls_certificate_weak")
+  return ids
+}
+
+const webTlsRecords = (scan: Pick<ScanResult, "checks">) => {
+  const verdict = judge(scan.checks["web-tls"], (r) => {
+    if (r.servers.length === 0)
+      return r.summary.status === "unknown"
+        ? unknown("the web hosts' address lookups failed")
+        : notApplicable("no web address")
+    const rating = r.summary.rating
+    if (rating === null) return unknown("no web address completed a TLS handshake")
+    const ids = weaknesses(r)
+    const detail = `rated ${rating} (NCSC-NL); versions ${r.summary.versionsAccepted.join(", ") || "none"}`
+    if (rating === "insufficient") return fail(detail, ...ids)
+    if (rating === "phase-out") return partial(1, detail, ...ids)
+    return r.summary.status === "unknown" ? unknown(`${detail}; some addresses did not answer`) : pass(detail)
+  })
+  return [scored(WEB_TLS_SPECS.tls, verdict)]
+}
+
+export const rules: Rules = { specs: Object.values(WEB_TLS_SPECS), judge: webTlsRecords }

@@ -1,0 +1,54 @@
+/**
+ * HTTPS transport: the TLS configuration of every address of the domain and of `www.` (IPv4 and
+ * IPv6), as internet.nl tests it against the NCSC-NL TLS guidelines v2.1: versions, cipher suites
+ * and their order, key exchange, certificate chain, OCSP stapling (RFC 6066 8). `gather` resolves
+ * the two names and takes one TLS scan per address through `facts.webTlsScan`; `analyse` rates it
+ * (WebTlsAnalyse.ts).
+ */
+import { Effect, Either } from "effect"
+import { define } from "../Check.ts"
+import { Facts } from "../Facts.ts"
+import { about } from "./About.ts"
+import { analyse, type WebTlsHostInput, type WebTlsInput } from "./WebTlsAnalyse.ts"
+import { WebTlsResult } from "./WebTlsResult.ts"
+
+export { WebTlsResult }
+
+/** Addresses scanned per family and name: enough for a redundant pair, bounded for a large pool. */
+export const ADDRESSES_PER_FAMILY = 2
+
+/** The names a visitor types: the domain itself and its `www.` host. */
+export const webHosts = (domain: string): ReadonlyArray<string> => [domain, `www.${domain}`]
+
+export const gather = Effect.gen(function* () {
+  const facts = yield* Facts
+  const hosts: ReadonlyArray<WebTlsHostInput> = yield* Effect.forEach(
+    webHosts(facts.domain),
+    (host) =>
+      Effect.map(Effect.either(facts.addresses(host)), (found): WebTlsHostInput => {
+        if (Either.isLeft(found)) return { host, lookup: "unknown", addresses: [] }
+        const addresses = [
+          ...found.right.v4.slice(0, ADDRESSES_PER_FAMILY),
+          ...found.right.v6.slice(0, ADDRESSES_PER_FAMILY)
+        ]
+        return { host, lookup: addresses.length > 0 ? "answer" : "none", addresses }
+      }),
+    { concurrency: "unbounded" }
+  )
+  const scans = yield* Effect.forEach(
+    hosts.flatMap((h) => h.addresses.map((address) => ({ host: h.host, address }))),
+    ({ host, address }) => facts.webTlsScan(host, address),
+    { concurrency: "unbounded" }
+  )
+  return { domain: facts.domain, hosts, scans } satisfies WebTlsInput
+}).pipe(Effect.withSpan("WebTls.gather"))
+
+export const WebTls = define({
+  id: "web-tls",
+  title: "HTTPS transport (TLS)",
+  category: "security",
+  result: WebTlsResult,
+  about,
+  gather,
+  analyse: (input: WebTlsInput, now) => analyse(input, now)
+})

@@ -1,0 +1,284 @@
+/**
+ * The TLS scan of one server address: which protocol versions it accepts (one handshake per version,
+ * `minVersion` = `maxVersion`), which cipher suites it accepts and in what order (repeated
+ * handshakes, each leaving out the suite chosen before, so the server's own preference shows), the
+ * key exchange of each, and the certificate chain with OCSP stapling from one ordinary handshake.
+ * It records; records/TlsRating.ts judges. The same scan serves HTTPS (a TCP opener) and SMTP (an
+ * opener that runs the STARTTLS dialogue first, net/Smtp.ts).
+ *
+ * Bounded: at most `maxHandshakes` per address, the version handshakes `concurrency` at a time and
+ * the enumerations one at a time (the order is what they measure). What this client cannot offer
+ * (SSL 2 and 3, RC4, 3DES, EXPORT: not built into node's OpenSSL) is reported as untested, never as
+ * not accepted.
+ */
+import * as net from "node:net"
+import * as tls from "node:tls"
+import { Effect } from "effect"
+import { certificateSignatureOid } from "../records/BimiDer.ts"
+import { signatureName } from "../records/TlsRating.ts"
+import { type CertificateFacts, certificateFacts } from "./Certificate.ts"
+import { peerChain } from "./TlsPeer.ts"
+import {
+  CLIENT_SUITES,
+  handshake,
+  type HandshakeOutcome,
+  type KeyExchangeFacts,
+  type Opener,
+  PROBED_VERSIONS,
+  type ProbedVersion,
+  TLS13_SUITES
+} from "./TlsHandshake.ts"
+
+export {
+  CLIENT_SUITES,
+  type KeyExchangeFacts,
+  type Opener,
+  PROBED_VERSIONS,
+  type ProbedVersion,
+  TLS13_SUITES
+}
+
+/** `accepted` / `refused` by the server; `unknown`: no answer, or this client could not ask. */
+export type VersionSupport = "accepted" | "refused" | "unknown"
+
+export interface AcceptedSuite {
+  /** IANA name. */
+  readonly cipher: string
+  /** The version it was negotiated at (the highest pre-1.3 version accepted, or TLSv1.3). */
+  readonly version: string
+  readonly keyExchange: KeyExchangeFacts | null
+}
+
+export interface TlsCertificate {
+  /** As presented (leaf first); node may append the trust-store root it chained to. */
+  readonly chain: ReadonlyArray<CertificateFacts>
+  readonly trusted: boolean
+  readonly trustError: string | null
+  readonly hostnameMatch: boolean
+  readonly hostnameError: string | null
+  /** The leaf's signature algorithm (RFC 5280 4.1.1.2), e.g. `sha256WithRSAEncryption`. */
+  readonly signatureAlgorithm: string | null
+}
+
+export interface TlsScanResult {
+  readonly host: string
+  readonly address: string
+  readonly family: 4 | 6
+  readonly port: number
+  readonly checkedAt: string
+  readonly elapsedMs: number
+  readonly handshakes: number
+  /** `complete`: the scan ran; `unknown`: no handshake could be made; `refused`: the address policy forbade it. */
+  readonly status: "complete" | "unknown" | "refused"
+  readonly failure: string | null
+  readonly versions: Readonly<Record<ProbedVersion, VersionSupport>>
+  /** Pre-1.3 suites in the server's order when it enforces one, then the TLS 1.3 suites likewise. */
+  readonly suites: ReadonlyArray<AcceptedSuite>
+  /** The server picks by its own order (true), the client's (false), or we could not tell (null). */
+  readonly serverOrder: boolean | null
+  /** Every suite this client can offer was asked about (false: the bound was hit or a handshake failed). */
+  readonly suitesComplete: boolean
+  /** The negotiated version and suite of an ordinary handshake (the best both sides share). */
+  readonly negotiated: { readonly protocol: string; readonly cipher: string } | null
+  readonly certificate: TlsCertificate | null
+  /** Whether an OCSP response was stapled (RFC 6066 8); null when no handshake completed. */
+  readonly ocspStapled: boolean | null
+}
+
+export interface TlsScanSettings {
+  readonly ca: ReadonlyArray<string>
+  readonly handshakeTimeoutMs: number
+  readonly maxHandshakes: number
+  readonly concurrency: number
+}
+
+const noVersions = (): Record<ProbedVersion, VersionSupport> => ({
+  TLSv1: "unknown",
+  "TLSv1.1": "unknown",
+  "TLSv1.2": "unknown",
+  "TLSv1.3": "unknown"
+})
+
+/** A scan that never connected: `status` says why. */
+export const blankScan = (
+  host: string,
+  address: string,
+  port: number,
+  status: TlsScanResult["status"],
+  failure: string | null,
+  checkedAt: Date = new Date()
+): TlsScanResult => ({
+  host,
+  address,
+  family: net.isIPv6(address) ? 6 : 4,
+  port,
+  checkedAt: checkedAt.toISOString(),
+  elapsedMs: 0,
+  handshakes: 0,
+  status,
+  failure,
+  versions: noVersions(),
+  suites: [],
+  serverOrder: null,
+  suitesComplete: false,
+  negotiated: null,
+  certificate: null,
+  ocspStapled: null
+})
+
+const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
+  const ders = peerChain(socket)
+  const chain = ders.flatMap((der) => {
+    try {
+      return [certificateFacts(der)]
+    } catch {
+      return []
+    }
+  })
+  const leaf = socket.getPeerCertificate()
+  const identity = leaf && leaf.raw ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
+  const authError = socket.authorizationError as unknown
+  // node checks the name only after the chain verified, and reports a mismatch as the
+  // authorization error: the chain is trusted then, the name is judged on its own.
+  const trusted = socket.authorized || String(authError) === "ERR_TLS_CERT_ALTNAME_INVALID"
+  const oid = ders[0] ? certificateSignatureOid(ders[0]) : null
+  return {
+    chain,
+    trusted,
+    trustError: trusted ? null : String(authError ?? "not trusted"),
+    hostnameMatch: identity === undefined,
+    hostnameError: identity?.message ?? null,
+    signatureAlgorithm: oid === null ? null : signatureName(oid)
+  }
+}
+
+const end = (outcome: HandshakeOutcome) => {
+  if (outcome.kind === "accepted") outcome.socket.destroy()
+}
+
+/**
+ * Scans `host` (SNI and the name the certificate must carry) at the server `open` connects to.
+ * `address` and `port` only label the result.
+ */
+export const scanTls = (
+  settings: TlsScanSettings,
+  host: string,
+  address: string,
+  port: number,
+  open: Opener
+): Effect.Effect<TlsScanResult> =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    const checkedAt = new Date()
+    const name = host.toLowerCase().replace(/\.$/, "")
+    let handshakes = 0
+    const shake = (request: Omit<Parameters<typeof handshake>[1], "servername" | "timeoutMs">) =>
+      Effect.suspend(() => {
+        handshakes++
+        return handshake(open, { ...request, servername: name, timeoutMs: settings.handshakeTimeoutMs })
+      })
+    // An ordinary handshake (what a browser gets) for the certificate and stapling, and one per version.
+    const ordinary = shake({
+      minVersion: "TLSv1",
+      maxVersion: "TLSv1.3",
+      suites: CLIENT_SUITES,
+      ca: settings.ca,
+      requestOcsp: true
+    }).pipe(
+      Effect.map((o) => {
+        if (o.kind !== "accepted")
+          return { negotiated: null, certificate: null, ocspStapled: null, failure: o.message }
+        const certificate = certificateOf(o.socket, name)
+        end(o)
+        return {
+          negotiated: { protocol: o.protocol, cipher: o.cipher },
+          certificate,
+          ocspStapled: o.ocspStapled,
+          failure: null
+        }
+      })
+    )
+    const perVersion = PROBED_VERSIONS.map((version) =>
+      shake({ minVersion: version, maxVersion: version, suites: CLIENT_SUITES }).pipe(
+        Effect.tap(end),
+        Effect.map((o) => [version, o] as const)
+      )
+    )
+    const [first, ...outcomes] = yield* Effect.all([ordinary, ...perVersion], {
+      concurrency: Math.max(1, settings.concurrency)
+    })
+    const main = first as Effect.Effect.Success<typeof ordinary>
+    const byVersion = outcomes as ReadonlyArray<readonly [ProbedVersion, HandshakeOutcome]>
+    const versions = noVersions()
+    for (const [version, o] of byVersion) versions[version] = o.kind === "accepted" ? "accepted" : o.kind
+    if (main.negotiated === null && byVersion.every(([, o]) => o.kind !== "accepted")) {
+      const reachable = byVersion.some(([, o]) => o.kind === "refused")
+      return {
+        ...blankScan(name, address, port, reachable ? "complete" : "unknown", main.failure, checkedAt),
+        versions,
+        handshakes,
+        elapsedMs: Date.now() - started
+      }
+    }
+    const suites: Array<AcceptedSuite> = []
+    let complete = true
+    /** Server-order enumeration at `version`: offer all, note the choice, offer the rest again. */
+    const enumerate = (version: tls.SecureVersion, pool: ReadonlyArray<string>, tls13: boolean) =>
+      Effect.gen(function* () {
+        const left = [...pool]
+        const found: Array<string> = []
+        while (left.length > 0) {
+          if (handshakes >= settings.maxHandshakes) {
+            complete = false
+            break
+          }
+          const o = yield* shake({
+            minVersion: version,
+            maxVersion: version,
+            // TLS 1.3 suites go apart; a pre-1.3 list must still be non-empty for OpenSSL.
+            suites: tls13 ? [CLIENT_SUITES[0]!] : left,
+            tls13Suites: tls13 ? left : []
+          })
+          end(o)
+          if (o.kind === "refused") break
+          if (o.kind === "unknown") {
+            complete = false
+            break
+          }
+          const at = left.indexOf(o.opensslName.toUpperCase())
+          const index = at >= 0 ? at : left.indexOf(o.cipher.toUpperCase())
+          if (index < 0) {
+            complete = false
+            break
+          }
+          left.splice(index, 1)
+          found.push(o.opensslName.toUpperCase())
+          suites.push({ cipher: o.cipher, version: o.protocol, keyExchange: o.keyExchange })
+        }
+        return found
+      })
+    const legacy = (["TLSv1.2", "TLSv1.1", "TLSv1"] as const).find((v) => versions[v] === "accepted")
+    let serverOrder: boolean | null = null
+    if (legacy !== undefined) {
+      const found = yield* enumerate(legacy, CLIENT_SUITES, false)
+      // Offered backwards: a server that keeps its first choice picks by its own order.
+      if (found.length >= 2 && handshakes < settings.maxHandshakes) {
+        const o = yield* shake({ minVersion: legacy, maxVersion: legacy, suites: [...found].reverse() })
+        end(o)
+        if (o.kind === "accepted") serverOrder = o.opensslName.toUpperCase() === found[0]
+      }
+    }
+    if (versions["TLSv1.3"] === "accepted") yield* enumerate("TLSv1.3", TLS13_SUITES, true)
+    return {
+      ...blankScan(name, address, port, "complete", null, checkedAt),
+      versions,
+      suites,
+      serverOrder,
+      suitesComplete: complete,
+      negotiated: main.negotiated,
+      certificate: main.certificate,
+      ocspStapled: main.ocspStapled,
+      handshakes,
+      elapsedMs: Date.now() - started
+    }
+  })

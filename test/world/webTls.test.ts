@@ -1,0 +1,118 @@
+/**
+ * HTTPS transport (the web-tls check, GET /web/tls) against the world's web hosts (docs/world.md):
+ * each NCSC-NL verdict from a real nginx configured for it, probed by real handshakes.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { about } from "../../src/checks/web-tls/About.ts"
+import { WebTls } from "../../src/checks/web-tls/WebTls.ts"
+import type { WebTlsResult } from "../../src/checks/web-tls/WebTlsResult.ts"
+import { runCheck } from "../../src/scan/Scanner.ts"
+import { ScanWorld } from "./scanWorld.ts"
+
+const supported = (r: WebTlsResult, i = 0) =>
+  r.servers[i]!.versions.filter((v) => v.support === "accepted").map((v) => v.version)
+
+/** The verdict of `security.web.tls` for this result, as the score reads it. */
+const rule = (r: WebTlsResult) =>
+  about.rules.judge({
+    checks: { "web-tls": { status: "done", reason: null, result: r } }
+  })[0]!.verdict
+
+describe("HTTPS transport in the world", () => {
+  it.live("perfect.com: TLS 1.2 and 1.3 on every address of the apex and www, sufficient", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(WebTls, "perfect.com")
+      expect(r.servers.map((s) => [s.host, s.ip])).toEqual([
+        ["perfect.com", "127.80.0.1"],
+        ["perfect.com", "::1"],
+        ["www.perfect.com", "127.80.0.1"]
+      ])
+      for (const s of r.servers) {
+        expect(s.status).toBe("pass")
+        expect(s.versions.map((v) => [v.version, v.support])).toEqual([
+          ["SSLv3", "untested"],
+          ["TLSv1", "refused"],
+          ["TLSv1.1", "refused"],
+          ["TLSv1.2", "accepted"],
+          ["TLSv1.3", "accepted"]
+        ])
+        expect(s.rating).toBe("sufficient")
+        expect(s.ciphersComplete).toBe(true)
+        expect(s.ciphers.every((c) => c.rating === "good" || c.rating === "sufficient")).toBe(true)
+        expect(s.ciphers.filter((c) => c.version === "TLSv1.3").map((c) => c.name)).toContain(
+          "TLS_AES_256_GCM_SHA384"
+        )
+        expect(s.keyExchanges.map((k) => [k.name, k.rating])).toEqual([["X25519", "good"]])
+        expect([s.trusted, s.hostnameMatch, s.expired]).toEqual([true, true, false])
+        expect(s.certificate?.keyType).toBe("ec")
+        expect(s.signatureAlgorithm).toBe("ecdsa-with-SHA256")
+        expect(s.certificateRating).toBe("good")
+        // The world CA runs no OCSP responder, so nothing can be stapled.
+        expect(s.ocspStapled).toBe(false)
+      }
+      expect(r.summary).toMatchObject({ status: "pass", rating: "sufficient", serversReachable: 3 })
+      expect(rule(r).status).toBe("pass")
+    }).pipe(Effect.provide(ScanWorld))
+  )
+
+  it.live("tls-legacy.com: TLS 1.0 and 1.1 accepted, phase out", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(WebTls, "tls-legacy.com")
+      expect(r.servers.length).toBe(2)
+      expect(supported(r)).toEqual(["TLSv1", "TLSv1.1", "TLSv1.2"])
+      const s = r.servers[0]!
+      expect([s.versionsRating, s.rating, s.status]).toEqual(["phase-out", "phase-out", "warning"])
+      expect(s.ciphers.map((c) => [c.name, c.rating])).toEqual(
+        expect.arrayContaining([["TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", "sufficient"]])
+      )
+      expect(s.issues.join("\n")).toMatch(/accepts TLSv1, TLSv1.1/)
+      expect(rule(r)).toMatchObject({ status: "partial", issues: ["web_tls_version_outdated"] })
+    }).pipe(Effect.provide(ScanWorld))
+  )
+
+  it.live("tls-weak-cipher.com: a NULL suite accepted in the server's order, insufficient", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(WebTls, "tls-weak-cipher.com")
+      const s = r.servers[0]!
+      expect(supported(r)).toEqual(["TLSv1.2"])
+      expect(s.ciphers.map((c) => [c.name, c.rating])).toEqual([
+        ["TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "good"],
+        ["TLS_ECDHE_ECDSA_WITH_NULL_SHA", "insufficient"]
+      ])
+      expect(s.serverCipherOrder).toBe(true)
+      expect([s.rating, s.status]).toEqual(["insufficient", "fail"])
+      expect(r.summary.rating).toBe("insufficient")
+      expect(rule(r)).toMatchObject({ status: "fail", issues: ["web_tls_cipher_weak"] })
+    }).pipe(Effect.provide(ScanWorld))
+  )
+
+  it.live("tls-modern.com: TLS 1.3 only, good", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(WebTls, "tls-modern.com")
+      expect(supported(r)).toEqual(["TLSv1.3"])
+      expect(r.servers.every((s) => s.rating === "good" && s.status === "pass")).toBe(true)
+      expect(r.servers[0]!.ciphers.map((c) => c.version)).toEqual(["TLSv1.3", "TLSv1.3", "TLSv1.3"])
+      expect(rule(r).status).toBe("pass")
+    }).pipe(Effect.provide(ScanWorld))
+  )
+
+  it.live("web-httponly.com: nothing answers TLS on 443, so nothing is rated", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(WebTls, "web-httponly.com")
+      expect(r.servers.length).toBeGreaterThan(0)
+      expect(r.servers.every((s) => s.rating === null && s.status !== "pass")).toBe(true)
+      expect(r.summary.rating).toBeNull()
+      expect(rule(r).status).not.toBe("pass")
+    }).pipe(Effect.provide(ScanWorld))
+  )
+
+  it.live("a domain without web addresses is not applicable", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(WebTls, "dmarc-none.com")
+      expect(r.hosts.map((h) => h.lookup)).toEqual(["none", "none"])
+      expect(r.summary.status).toBe("not-applicable")
+      expect(rule(r).status).toBe("not-applicable")
+    }).pipe(Effect.provide(ScanWorld))
+  )
+})
