@@ -363,7 +363,11 @@ export const settings = Config.all({
   alertRetryBaseMs: ms("ALERT_RETRY_BASE_MS", 30_000),
   alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000),
   // monitor runs scanning at once on this process (monitor/MonitorRun.ts); more due wait their turn
-  monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32)
+  monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32),
+  // the name-server check (checks/nameservers/): each direct question's wait, and how many name
+  // server addresses one scan asks (four questions each)
+  nsQueryTimeoutMs: ms("NS_QUERY_TIMEOUT_MS", 2_000),
+  nsMaxAddresses: int("NS_MAX_ADDRESSES", 8)
 })
 
 export type Settings = Config.Config.Success<typeof settings>
