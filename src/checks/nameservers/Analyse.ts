@@ -96,13 +96,10 @@ export const analyseAddress = (domain: string, probe: AddressProbe): NsAddressRe
     ns !== null && ns.aa && ns.rcode === "NOERROR"
       ? sortedSet(ns.answers.filter((r) => r.type === "NS").map((r) => String(r.data)))
       : null
-  // A TCP connection refused or closed unanswered is an answer (no TCP); a timeout is not.
+  // Any reply over TCP, whatever its rcode, is TCP answered (its authority is the SOA question's
+  // business); a connection refused or closed unanswered is no TCP; a timeout is unknown.
   const tcp =
-    "reply" in probe.soaTcp
-      ? probe.soaTcp.reply.rcode === "NOERROR" || probe.soaTcp.reply.rcode === "NXDOMAIN"
-      : /timeout|no TCP reply within/.test(probe.soaTcp.failed)
-        ? null
-        : false
+    "reply" in probe.soaTcp ? true : /timeout|no TCP reply within/.test(probe.soaTcp.failed) ? null : false
   const openRecursion = "reply" in probe.recursion ? probe.recursion.reply.ra : null
   const problems: Array<string> = []
   if (authoritative === false)

@@ -60,8 +60,12 @@ const probeAddress = (facts: FactsShape, domain: string, address: string) =>
     ([soa, ns, soaTcp, recursion]): AddressProbe => ({ address, soa, ns, soaTcp, recursion })
   )
 
+/**
+ * With CD set (RFC 4035 3.2.2): a zone whose DNSSEC is bogus still has name servers to judge, and
+ * judging its signatures is the DNSSEC check's business.
+ */
 const nsNames = (facts: FactsShape, name: string) =>
-  Effect.map(Effect.either(facts.query(name, "NS")), (e) =>
+  Effect.map(Effect.either(facts.query(name, "NS", { checkingDisabled: true })), (e) =>
     Either.isLeft(e)
       ? ({ failed: why(e.left) } as const)
       : e.right.outcome === "answer"
@@ -73,7 +77,7 @@ const nsNames = (facts: FactsShape, name: string) =>
 const parentZoneOf = (facts: FactsShape, domain: string) => {
   const labels = domain.split(".")
   const parent = labels.length > 1 ? labels.slice(1).join(".") : "."
-  return Effect.map(Effect.either(facts.query(parent, "SOA")), (e) => {
+  return Effect.map(Effect.either(facts.query(parent, "SOA", { checkingDisabled: true })), (e) => {
     if (Either.isLeft(e)) return null
     const soa = [...e.right.answers, ...e.right.authority].find((r) => r.type === "SOA")
     return soa ? bare(soa.name) || "." : null
