@@ -5,7 +5,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { NameServerCheck } from "../../src/checks/nameservers/NameServers.ts"
+import { NameServerCheck } from "../../src/checks/nameservers/NameServerCheck.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
 
