@@ -1,7 +1,7 @@
 /**
  * The settings of the checks of what a domain depends on (docs/dependencies.md), part of AppConfig
- * (`Config.ts` spreads them into its settings; the README's table lists them): issuers the CA
- * table lacks, and the RPKI payloads' source and the origin zones.
+ * (`Config.ts` spreads them into its settings; the README's table lists them): the name servers'
+ * direct questions, issuers the CA table lacks, and the RPKI payloads' source and the origin zones.
  */
 import { Config, ConfigError, Either } from "effect"
 import { type CaaIssuer, parseCaaIssuer } from "./records/CaaRecord.ts"
@@ -25,6 +25,10 @@ const caaIssuers = Config.string("CAA_ISSUERS").pipe(
 )
 
 export const dependencySettings = {
+  // the name-server check (checks/nameservers/): each direct question's wait, and how many name
+  // server addresses one scan asks (four questions each)
+  nsQueryTimeoutMs: Config.integer("NS_QUERY_TIMEOUT_MS").pipe(Config.withDefault(2_000)),
+  nsMaxAddresses: Config.integer("NS_MAX_ADDRESSES").pipe(Config.withDefault(8)),
   caaIssuers,
   // the VRP source (a file or URL; empty: route-origin validation off), re-read after the refresh
   rpkiVrps: Config.string("RPKI_VRPS").pipe(Config.withDefault("")),

@@ -23,6 +23,7 @@ import type { DnsAnswer, DnsError } from "../../src/net/DnsTypes.ts"
 import { type Asked, Resolver } from "../../src/net/Resolver.ts"
 import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
+import { NameServers } from "../../src/net/NameServers.ts"
 import { Web } from "../../src/net/Web.ts"
 
 const [list = "", out = "", concurrencyText = "100"] = process.argv.slice(2)
@@ -64,7 +65,7 @@ const counting = Layer.effect(
     )
   )
 ).pipe(Layer.provide(Resolver.Default))
-const layer = Layer.merge(Web.Default, Smtp.Default).pipe(
+const layer = Layer.mergeAll(Web.Default, Smtp.Default, NameServers.Default).pipe(
   Layer.provideMerge(counting),
   Layer.provideMerge(AppConfig.Default)
 )

@@ -16,6 +16,7 @@ import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
+import { NameServers } from "../../src/net/NameServers.ts"
 import { Web } from "../../src/net/Web.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { worldEnv } from "../../test/world/env.ts"
@@ -97,7 +98,7 @@ const main = async () => {
         )
       )
     ).pipe(Layer.provide(Resolver.Default))
-    const layer = Layer.mergeAll(Web.Default, Smtp.Default).pipe(
+    const layer = Layer.mergeAll(Web.Default, Smtp.Default, NameServers.Default).pipe(
       Layer.provideMerge(resolver),
       Layer.provideMerge(AppConfig.Default),
       Layer.provide(config)

@@ -4,7 +4,7 @@
  * a service it starts with the running world's settings, or against a given API base. Prints each
  * tool's cases and totals; exit 1 when any unexplained disagreement remains.
  *
- *   node scripts/crosscheck/all.mjs [--only dnssec,zonemaster,starttls,headers,header-values,web-tls] [API_BASE]
+ *   node scripts/crosscheck/all.mjs [--only dnssec,zonemaster,nameservers,starttls,headers,header-values,web-tls] [API_BASE]
  *   npm run crosscheck
  */
 import { startService } from "./lib.mjs"
@@ -12,6 +12,7 @@ import { startService } from "./lib.mjs"
 const CHECKS = {
   dnssec: () => import("./dnssec.mjs"),
   zonemaster: () => import("./zonemaster.mjs"),
+  nameservers: () => import("./nameservers.mjs"),
   starttls: () => import("./starttls.mjs"),
   headers: () => import("./headers.mjs"),
   "header-values": () => import("./header-values.mjs"),

@@ -56,7 +56,7 @@ const zonemaster = async (hints, domain) => {
 }
 
 /** A root hints file naming the world's root servers (Zonemaster starts every walk there). */
-const worldHints = (env) => {
+export const worldHints = (env) => {
   const auth = env.WORLD_AUTH_DNS
   const dig = (...args) =>
     execFileSync("dig", [`@${auth}`, ...args, "+short"])

@@ -14,6 +14,7 @@
 import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
+import type { DirectQuestion, DirectReply } from "../net/NameServers.ts"
 import type { VrpLoad } from "../net/RpkiVrps.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
 import type { TlsScanResult } from "../net/TlsScan.ts"
@@ -97,6 +98,11 @@ export interface FactsShape {
   readonly queryAt: (upstream: Upstream, name: string, type: RecordType) => Effect.Effect<DnsAnswer, DnsError>
   /** One HTTPS (or HTTP) fetch through the guarded client, host names resolved through `addresses`. */
   readonly fetch: (url: string, options?: WebRequestOptions) => Effect.Effect<WebResponse, WebError>
+  /**
+   * One question straight to one name server's address (port 53), past the resolver: what that
+   * server itself answers (the name-server check). Memoised per scan by address and question.
+   */
+  readonly askServer: (address: string, question: DirectQuestion) => Effect.Effect<DirectReply, DnsError>
   /** One SMTP session with one MX address (RFC 5321, STARTTLS per RFC 3207). */
   readonly probe: (host: string, address: string) => Effect.Effect<SmtpProbe>
   /** The TLS scan of a web host's address on port 443 (versions, suites, certificate: net/TlsScan.ts). */

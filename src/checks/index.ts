@@ -16,6 +16,7 @@ import { MtaSts } from "./mta-sts/MtaSts.ts"
 import { SenderRequirements } from "./sender/SenderRequirements.ts"
 import { SmtpTls } from "./smtp-tls/SmtpTls.ts"
 import { Lookup } from "./dns/Lookup.ts"
+import { NameServerCheck } from "./nameservers/NameServerCheck.ts"
 import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
 import { Rpki } from "./rpki/Rpki.ts"
@@ -27,6 +28,7 @@ import type { Registered } from "./Check.ts"
 export const registry = [
   // dns
   Lookup,
+  NameServerCheck,
   Fcrdns,
   // dnssec
   Dnssec,

@@ -19,6 +19,8 @@ import { AppConfig } from "../Config.ts"
 import { traced } from "../checks/Check.ts"
 import { type Fact, Facts, type FactsShape, SelectorSource } from "../checks/Facts.ts"
 import type { RecordType } from "../net/DnsTypes.ts"
+import { DnsError } from "../net/DnsTypes.ts"
+import { NameServers } from "../net/NameServers.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
@@ -87,6 +89,9 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const exporting = yield* FiberRef.get(Exporting)
     const selectorSource = yield* Effect.serviceOption(SelectorSource)
     const vrpSource = yield* Effect.serviceOption(RpkiVrps)
+    // Optional, so every context that builds Facts need not provide it: without it (a unit test's
+    // fake that gives none) each direct question is unknown, never a negative answer.
+    const nameServers = yield* Effect.serviceOption(NameServers)
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
     const scan = new ScanState()
@@ -257,6 +262,18 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
             for (const { name, type } of questions) if (scan.open) dnsQuestion(name, type, false, now)
           })
         ),
+      askServer: (address, q) =>
+        Option.match(nameServers, {
+          onNone: () =>
+            Effect.fail(
+              new DnsError({ name: q.name, type: q.type, reason: "other", message: "no direct DNS here" })
+            ),
+          onSome: (direct) =>
+            memo.get(
+              `server\u0000${address}\u0000${normaliseName(q.name)}\u0000${q.type}\u0000${q.recursionDesired}\u0000${q.transport}`,
+              () => direct.ask(address, q)
+            )
+        }),
       probe: (host, address) =>
         memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
       webTlsScan: (host, address) =>

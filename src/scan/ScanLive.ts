@@ -1,5 +1,5 @@
 /**
- * The live network services a scan runs over (Resolver, Web, Smtp), as one layer: the server
+ * The live network services a scan runs over (Resolver, Web, Smtp, NameServers), as one layer: the server
  * (`Layers.ts`), the batch scanner (`batch/`) and the library (`lib/`) build the same thing from
  * here, so a scan from any of them asks the world through the same doors with the same settings.
  * Needs `AppConfig`.
@@ -7,6 +7,7 @@
 import { Layer } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type { AppConfig } from "../Config.ts"
+import { NameServers } from "../net/NameServers.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { Smtp } from "../net/Smtp.ts"
@@ -19,8 +20,8 @@ import { Web } from "../net/Web.ts"
  */
 export const netLayer = <E, R>(
   resolver: Layer.Layer<Resolver, E, R>
-): Layer.Layer<Resolver | Web | Smtp | RpkiVrps, E | ConfigError, R | AppConfig> =>
-  Layer.merge(RpkiVrps.Default, Smtp.Default).pipe(
+): Layer.Layer<Resolver | Web | Smtp | RpkiVrps | NameServers, E | ConfigError, R | AppConfig> =>
+  Layer.mergeAll(RpkiVrps.Default, Smtp.Default, NameServers.Default).pipe(
     Layer.provideMerge(Web.Default),
     Layer.provideMerge(resolver)
   )

@@ -24,6 +24,30 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "RFC 1034 4.1 en RFC 2182 vragen om minstens twee nameservers, zodat één storing het domein niet onbereikbaar maakt."
   ),
   soa_missing: nl("Geen SOA-record", "De top van de zone geeft geen SOA-record (RFC 1035 3.3.13)."),
+  ns_one_network: nl(
+    "Nameservers delen één netwerk",
+    "Alle adressen van de nameservers liggen in één IPv4-/24 (of één IPv6-/48): één netwerkstoring legt ze allemaal plat (RFC 2182 3.1)."
+  ),
+  ns_lame: nl(
+    "Kreupele delegatie",
+    "Een opgegeven nameserver van het domein antwoordt niet met autoriteit voor de zone (RFC 1912 2.8): resolvers die hem vragen falen of wachten."
+  ),
+  ns_inconsistent: nl(
+    "Nameservers spreken elkaar tegen",
+    "De nameservers geven verschillende SOA-serienummers of NS-sets, of hun NS-set wijkt af van de delegatie in de bovenliggende zone (RFC 1034 4.2.2)."
+  ),
+  ns_no_tcp: nl(
+    "Nameserver antwoordt niet via TCP",
+    "Elke gezaghebbende server moet via TCP antwoorden (RFC 7766 5); grote antwoorden zoals DNSSEC-sleutels hebben het nodig."
+  ),
+  ns_open_recursion: nl(
+    "Nameserver is een open resolver",
+    "Een nameserver beantwoordt recursieve vragen van iedereen en is zo bruikbaar voor reflectieaanvallen en cachevergiftiging (RFC 5358)."
+  ),
+  ns_no_ipv6: nl(
+    "Geen nameserver via IPv6",
+    "Geen nameserver van het domein antwoordt op een IPv6-adres (RFC 3596), dus resolvers met alleen IPv6 kunnen het niet opzoeken."
+  ),
   mx_unresolvable: nl(
     "Namen van mailservers zijn niet vindbaar",
     "Een MX-doel heeft geen A- of AAAA-adres, dus mail daarheen kan niet worden afgeleverd (RFC 5321 5.1)."

@@ -33,6 +33,7 @@ describe("cross-check against the reference tools, on the world", () => {
   for (const [name, tool] of [
     ["dnssec", "DNSViz"],
     ["zonemaster", "Zonemaster"],
+    ["nameservers", "Zonemaster's name-server test cases"],
     ["starttls", "openssl and testssl.sh"],
     ["headers", "the MDN HTTP Observatory"],
     ["header-values", "the MDN HTTP Observatory's rules, on its test suite's header values"],

@@ -56,7 +56,7 @@ describe("alert rules", () => {
   it("a grade drop fires grade-drop and a new high issue fires new-issue; the way back fires neither", () => {
     const listed = asDomain(storedScan("mx-listed.com"), "perfect.com", later)
     const worse = evaluate(perfect, listed, [], now)
-    expect(worse.changes).toContainEqual(expect.objectContaining({ kind: "grade", before: "A+", after: "F" }))
+    expect(worse.changes).toContainEqual(expect.objectContaining({ kind: "grade", before: "A+", after: "D" }))
     expect(worse.rules).toEqual(expect.arrayContaining(["grade-drop", "new-issue"]))
     const better = evaluate(listed, asDomain(perfect, "perfect.com", later), [], now)
     expect(better.rules).not.toContain("grade-drop")

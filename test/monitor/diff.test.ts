@@ -30,7 +30,7 @@ describe("diffScans", () => {
       severity: "high",
       summary: "DMARC policy went from reject to none."
     })
-    expect(changes[0]).toMatchObject({ kind: "grade", before: "A+", after: "F", severity: "high" })
+    expect(changes[0]).toMatchObject({ kind: "grade", before: "A+", after: "D", severity: "high" })
     expect(changes).toContainEqual(
       expect.objectContaining({ kind: "issue-opened", id: "issue/dmarc_policy_none", severity: "high" })
     )
@@ -159,7 +159,7 @@ describe("diffScans of scans made by different registries", () => {
     const changes = diffScans(before, after)
     expect(changes.find((c) => c.kind === "grade")).toMatchObject({
       before: "A+",
-      after: "F",
+      after: "D",
       severity: "high"
     })
     expect(changes).toContainEqual(

@@ -58,7 +58,7 @@ describe("Histories", () => {
     )
     expect(list.entries.map((e) => [e.seq, e.grade])).toEqual([
       [1, "A+"],
-      [2, "F"]
+      [2, "D"]
     ])
     expect(list.entries[1]!.previousHash).toBe(list.entries[0]!.hash)
     expect(list).toMatchObject({ chainValid: true, invalidSeq: null })

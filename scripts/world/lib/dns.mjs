@@ -13,6 +13,19 @@ export const SERIAL = 2026010100
 const V6_LOOPBACK_REVERSE = `1.${"0.".repeat(31)}ip6.arpa`
 const LAG_SERIAL = 2025120100
 const NS_SET = ["ns1.dns-host.net.", "ns2.dns-host.net."]
+/**
+ * The name-server hosts a scenario's `ns` may list (docs/world.md): ns1 has IPv4 and IPv6, ns2 and
+ * ns4 IPv4 only, each in a /24 of its own; lame.dns-host.net is the lagging Knot, which does not
+ * serve the scenario zones (it answers REFUSED: a lame delegation, RFC 1912 2.8).
+ */
+const NS_HOSTS = {
+  "ns1.dns-host.net.": ["A 127.53.0.1", "AAAA ::1"],
+  "ns2.dns-host.net.": ["A 127.53.3.2"],
+  "ns4.dns-host.net.": ["A 127.53.4.4"],
+  "lame.dns-host.net.": ["A 127.53.0.9"]
+}
+/** A scenario's NS set: its `ns` (host names, absolute) or the default pair. */
+export const nsSetOf = (s) => (s.ns ?? NS_SET).map((n) => fqdn(n))
 const TLD_NS = ["a.gtld-servers.net.", "b.gtld-servers.net."]
 
 /** Knot signing policies by scenario `dnssec` value (docs/world.md). */
@@ -36,7 +49,7 @@ const substitute = (line, s) =>
 /** The zone file body for one scenario (auto records first, then the scenario's own lines). */
 export const scenarioZone = (s, extra, serial, records) => {
   const lines = [soa(s.domain, serial)]
-  for (const ns of NS_SET) lines.push(`@ NS ${ns}`)
+  for (const ns of nsSetOf(s)) lines.push(`@ NS ${ns}`)
   if (s.web) {
     for (const name of s.web.names ?? ["@"]) {
       lines.push(`${name} A ${s.web.addr}`)
@@ -231,14 +244,10 @@ export const generateDns = (root, scenarios, extra) => {
     if (tld === "net") {
       lines.push("a.gtld-servers.net. A 127.53.0.1", "b.gtld-servers.net. A 127.53.0.2")
       lines.push("a.root-servers.net. A 127.53.0.1")
-      lines.push(
-        "ns1.dns-host.net. A 127.53.0.1",
-        "ns1.dns-host.net. AAAA ::1",
-        "ns2.dns-host.net. A 127.53.0.2"
-      )
+      for (const [host, rrs] of Object.entries(NS_HOSTS)) for (const rr of rrs) lines.push(`${host} ${rr}`)
     }
     for (const s of scenarios.filter((x) => x.tld === tld))
-      for (const ns of NS_SET) lines.push(`${s.domain}. NS ${ns}`)
+      for (const ns of nsSetOf(s)) lines.push(`${s.domain}. NS ${ns}`)
     for (const bl of [...DNSBLS, ...Object.values(ORIGIN_ZONES)].filter((b) => b.endsWith(`.${tld}`)))
       for (const ns of NS_SET) lines.push(`${bl}. NS ${ns}`)
     lines.push(...(dsByParent.get(tld) ?? []))
@@ -260,7 +269,9 @@ export const generateDns = (root, scenarios, extra) => {
   const rev = [soa("127.in-addr.arpa", SERIAL), ...NS_SET.map((n) => `@ NS ${n}`)]
   rev.push(
     `${reverseName("127.53.0.1")} PTR ns1.dns-host.net.`,
-    `${reverseName("127.53.0.2")} PTR ns2.dns-host.net.`
+    `${reverseName("127.53.0.2")} PTR b.gtld-servers.net.`,
+    `${reverseName("127.53.3.2")} PTR ns2.dns-host.net.`,
+    `${reverseName("127.53.4.4")} PTR ns4.dns-host.net.`
   )
   for (const s of scenarios) {
     for (const m of s.mx) rev.push(...ptrLines(m))

@@ -4,7 +4,9 @@ import { domainToASCII } from "node:url"
 
 /** Fixed infrastructure addresses (docs/world.md, "Address plan"). */
 export const INFRA = {
-  knot: ["127.53.0.1", "127.53.0.2"],
+  // .1 and .2 serve the root and the TLDs; ns2.dns-host.net and ns4.dns-host.net answer in /24s of
+  // their own (127.53.3.2, 127.53.4.4), so a domain's name servers span networks (RFC 2182 3.1)
+  knot: ["127.53.0.1", "127.53.0.2", "127.53.3.2", "127.53.4.4"],
   knotLag: "127.53.0.9",
   unbound: "127.53.1.1",
   propagation: [

@@ -14,6 +14,7 @@ import { analyse as analyseDnssec, type Gathered } from "../../checks/dnssec/Dns
 import { analyse as analyseFcrdns } from "../../checks/fcrdns/Fcrdns.ts"
 import { analyse as analyseHeaders } from "../../checks/headers/Headers.ts"
 import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
+import { exampleNameServers } from "./ExampleNameServers.ts"
 import { judge } from "../../checks/sender/SenderRequirements.ts"
 import { analyse as analyseSmtpTls } from "../../checks/smtp-tls/SmtpTls.ts"
 import { analyse as analyseSpf } from "../../checks/spf/Spf.ts"
@@ -219,6 +220,7 @@ export const exampleChecks = once(() => {
   )
   return {
     lookup,
+    nameServers: exampleNameServers(),
     dnssec,
     spf,
     dmarc,

@@ -51,6 +51,7 @@ export const exampleScans = once(() => {
   const C = exampleChecks()
   const results: Results = {
     "dns-records": C.lookup,
+    nameservers: C.nameServers,
     fcrdns: C.fcrdns,
     dnssec: C.dnssec,
     spf: C.spf,

@@ -1,0 +1,126 @@
+/**
+ * The rules of the name-server check (docs/scoring.md): each property Zonemaster tests, scored
+ * once. The count of name servers stays the DNS records check's `dns.ns.count`.
+ */
+import type { ScanResult } from "../ScanResult.ts"
+import {
+  fail,
+  judge,
+  notApplicable,
+  pass,
+  type Rules,
+  type Ruling,
+  scored,
+  spec,
+  unknown,
+  type Verdict
+} from "../Declaration.ts"
+import type { NameServersReport, NsVerdict } from "./Result.ts"
+
+export const NS_SPECS = {
+  networks: spec({
+    id: "dns.ns.networks",
+    title: "Name servers in different networks",
+    category: "dns",
+    maxPoints: 2,
+    level: "recommended",
+    rule: "The name servers' IPv4 addresses span at least two /24 prefixes, and their IPv6 addresses two /48s when there are several (RFC 2182 3.1)",
+    rank: 11
+  }),
+  authoritative: spec({
+    id: "dns.ns.authoritative",
+    title: "Name servers answer authoritatively",
+    category: "dns",
+    maxPoints: 3,
+    level: "required",
+    rule: "Every address of every name server answers the zone's SOA with authority: no lame delegation (RFC 1912 2.8)",
+    rank: 12
+  }),
+  consistent: spec({
+    id: "dns.ns.consistent",
+    title: "Name servers agree",
+    category: "dns",
+    maxPoints: 2,
+    level: "required",
+    rule: "Every name server serves one SOA serial and one NS set, the same as the parent's delegation",
+    rank: 13
+  }),
+  tcp: spec({
+    id: "dns.ns.tcp",
+    title: "Name servers answer over TCP",
+    category: "dns",
+    maxPoints: 1,
+    level: "required",
+    rule: "Every name server address answers over TCP (RFC 7766 5)",
+    rank: 14
+  }),
+  recursion: spec({
+    id: "dns.ns.recursion",
+    title: "No open recursion",
+    category: "dns",
+    maxPoints: 2,
+    level: "recommended",
+    rule: "No name server recurses for a stranger's question (RFC 5358)",
+    rank: 15
+  }),
+  ipv6: spec({
+    id: "ipv6.ns",
+    title: "IPv6 for the name servers",
+    category: "ipv6",
+    maxPoints: 2,
+    level: "recommended",
+    rule: "At least one name server answers for the zone on an IPv6 address",
+    rank: 30
+  })
+} as const
+
+/** A verdict of the check as the rule's: fail names `issue`, not-applicable and unknown pass through. */
+const asRule =
+  (pick: (r: NameServersReport) => NsVerdict, issue: string) =>
+  (r: NameServersReport): Verdict => {
+    const v = pick(r)
+    switch (v.status) {
+      case "pass":
+        return pass(v.message)
+      case "unknown":
+        return unknown(v.message)
+      case "not-applicable":
+        return notApplicable(v.message)
+      default:
+        return fail(v.message, issue)
+    }
+  }
+
+const nameServerRules = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+  const outcome = scan.checks.nameservers
+  const rule = (pick: (r: NameServersReport) => NsVerdict, issue: string) =>
+    judge(outcome, asRule(pick, issue))
+  return [
+    scored(
+      NS_SPECS.networks,
+      rule((r) => r.verdicts.networks, "ns_one_network")
+    ),
+    scored(
+      NS_SPECS.authoritative,
+      rule((r) => r.verdicts.authoritative, "ns_lame")
+    ),
+    scored(
+      NS_SPECS.consistent,
+      rule((r) => r.verdicts.consistent, "ns_inconsistent")
+    ),
+    scored(
+      NS_SPECS.tcp,
+      rule((r) => r.verdicts.tcp, "ns_no_tcp")
+    ),
+    scored(
+      NS_SPECS.recursion,
+      rule((r) => r.verdicts.recursion, "ns_open_recursion")
+    ),
+    scored(
+      NS_SPECS.ipv6,
+      rule((r) => r.verdicts.ipv6, "ns_no_ipv6")
+    )
+  ]
+}
+
+export const rules: Rules = { specs: Object.values(NS_SPECS), judge: nameServerRules }
