@@ -17,6 +17,8 @@ import { SmtpTls } from "./smtp-tls/SmtpTls.ts"
 import { Lookup } from "./dns/Lookup.ts"
 import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
+import { HttpRedirect } from "./http-redirect/HttpRedirect.ts"
+import { SecurityTxt } from "./security-txt/SecurityTxt.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
 import type { Registered } from "./Check.ts"
@@ -39,7 +41,9 @@ export const registry = [
   Blocklist,
   SenderRequirements,
   // web
-  Headers
+  Headers,
+  HttpRedirect,
+  SecurityTxt
 ] as const satisfies ReadonlyArray<Registered>
 
 export type Registry = typeof registry

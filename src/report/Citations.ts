@@ -54,6 +54,8 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     rfc(8461, "SMTP MTA strict transport security (MTA-STS)"),
     rfc(8624, "Algorithm implementation requirements and usage guidance for DNSSEC"),
     rfc(8659, "DNS certification authority authorization (CAA) resource record"),
+    rfc(9110, "HTTP semantics"),
+    rfc(9116, "A file format to aid in security vulnerability disclosure"),
     rfc(9276, "Guidance for NSEC3 parameter settings"),
     rfc(9525, "Service identity in TLS")
   ]),
@@ -108,6 +110,9 @@ const BY_PREFIX: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ["frame_", ["rfc7034", "csp3"]],
   ["referrer_", ["referrer_policy"]],
   ["csp_", ["csp3"]],
+  ["http_redirect_", ["rfc9110", "rfc6797"]],
+  ["www_", ["rfc9110", "rfc6797"]],
+  ["security_txt_", ["rfc9116"]],
   ["mx_cert_", ["rfc9525"]],
   ["dmarc_", ["rfc7489"]],
   ["spf_", ["rfc7208"]],

@@ -22,6 +22,7 @@ import { analyse as analyseTlsa } from "../../checks/tlsa/Tlsa.ts"
 import type { RecordType } from "../../net/DnsTypes.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { once } from "./Example.ts"
+import { exampleRedirect, exampleSecurityTxt } from "./ExampleWebHttp.ts"
 import {
   ask,
   dns,
@@ -229,7 +230,9 @@ export const exampleChecks = once(() => {
     tlsa,
     blocklist,
     senderRequirements,
-    headers
+    headers,
+    httpRedirect: exampleRedirect(),
+    securityTxt: exampleSecurityTxt()
   }
 })
 

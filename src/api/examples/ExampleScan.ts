@@ -61,7 +61,9 @@ export const exampleScans = once(() => {
     dane: C.tlsa,
     blocklist: C.blocklist,
     "sender-requirements": C.senderRequirements,
-    headers: C.headers
+    headers: C.headers,
+    "http-redirect": C.httpRedirect,
+    "security-txt": C.securityTxt
   }
 
   const scan = scanOf(results, NOW_ISO)

@@ -1,4 +1,4 @@
-/** Handlers of the web group: security headers (analyse, generate) and the CSP scan. */
+/** Handlers of the web group: security headers (analyse, generate), the CSP scan and security.txt. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { Api } from "../../Api.ts"
@@ -41,4 +41,5 @@ export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
           .pipe(Effect.ensuring(Effect.suspend(() => limits.advertise("cspScan", client, now, taken))))
       }).pipe(Effect.catchTag("CspScanError", cspScanError))
     )
+    .handle("securityTxt", ({ urlParams }) => SingleChecks.securityTxt(urlParams.domain))
 )
