@@ -51,6 +51,7 @@ export const HostVerdict = Schema.Literal(
   "redirects-via-http",
   "no-redirect",
   "not-https",
+  "no-web-server",
   "absent",
   "unknown"
 )
@@ -65,7 +66,8 @@ export const HostRedirect = Schema.Struct({
    * redirects-to-https (first hop to https on the same host, ends on https); https-only (nothing on
    * port 80, HTTPS answers); redirects-elsewhere-first (first hop to another host, ends on https);
    * redirects-via-http (first hop stays on http, ends on https); no-redirect (content over http);
-   * not-https (the chain does not end on https, or is broken); absent (no such host); unknown.
+   * not-https (the chain does not end on https, or is broken); no-web-server (neither port 80 nor
+   * HTTPS answers: the headers check's HTTPS rule carries that); absent (no such host); unknown.
    */
   verdict: HostVerdict,
   /** What http://<host>/ answered, and its Location. */
@@ -130,11 +132,7 @@ export const judgeHost = (host: string, g: HostGathered): HostRedirect => {
   if (g.kind === "absent") return blank(host, "absent")
   if (g.kind === "unknown") return blank(host, "unknown", g.error)
   if (g.kind === "no-http") {
-    if (g.https === null)
-      return {
-        ...blank(host, "not-https", g.error),
-        issues: [`neither http:// nor https:// answers: ${g.error}`]
-      }
+    if (g.https === null) return blank(host, "no-web-server", g.error)
     const hsts = hstsOf(g.https)
     return {
       ...blank(host, "https-only"),

@@ -23,7 +23,7 @@ export const HTTP_REDIRECT_SPECS = {
     category: "security",
     maxPoints: 2,
     level: "recommended",
-    rule: "http:// on port 80 redirects first to https:// on the same host and ends on https, or nothing answers on port 80 (HTTPS only) 2; ends on https after a first hop to another host or over http 1; serves content over http, or ends elsewhere 0; no A/AAAA is not applicable",
+    rule: "http:// on port 80 redirects first to https:// on the same host and ends on https, or nothing answers on port 80 (HTTPS only) 2; ends on https after a first hop to another host or over http 1; serves content over http, or ends elsewhere 0; no A/AAAA, or no web server on 80 or 443, is not applicable",
     rank: 104
   }),
   www: spec({
@@ -32,7 +32,7 @@ export const HTTP_REDIRECT_SPECS = {
     category: "security",
     maxPoints: 1,
     level: "recommended",
-    rule: "www.<domain> redirects http to https on its own host (or serves HTTPS only) and sends HSTS whenever the apex does; not applicable without www",
+    rule: "Where the apex redirects to https on its own host, www.<domain> does too (or serves HTTPS only) and sends HSTS whenever the apex does; not applicable without www or when the apex does not redirect",
     rank: 108
   })
 } as const
@@ -58,6 +58,8 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
         return fail(describe(a), "http_no_redirect")
       case "not-https":
         return fail(describe(a), "http_redirect_not_https")
+      case "no-web-server":
+        return notApplicable(`nothing answers on port 80 or 443 (security.web.https carries it)`)
       case "absent":
         return notApplicable(`${a.host} has no address`)
       case "unknown":
@@ -68,6 +70,9 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
     if (na) return na
     const w = r.www
     if (w.verdict === "absent") return notApplicable(`${w.host} does not exist`)
+    if (w.verdict === "no-web-server") return notApplicable(`nothing answers on ${w.host}`)
+    // A broken apex is the redirect rule's finding; www is judged against an apex that redirects.
+    if (!SECURE.has(r.apex.verdict)) return notApplicable(`${r.apex.host} itself does not redirect to HTTPS`)
     if (w.verdict === "unknown")
       return unknown(`http://${w.host}/ could not be asked: ${w.error ?? "no answer"}`)
     if (!SECURE.has(w.verdict)) return fail(`${w.host}: ${describe(w)}`, "www_inconsistent")

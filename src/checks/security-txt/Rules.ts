@@ -3,6 +3,7 @@ import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
+  notApplicable,
   partial,
   pass,
   type Rules,
@@ -21,7 +22,7 @@ export const SECURITY_TXT_SPECS = {
     category: "security",
     maxPoints: 2,
     level: "recommended",
-    rule: "A valid /.well-known/security.txt over HTTPS (RFC 9116: Contact, Expires in the future, text/plain, Canonical listing its URL when present) 2; a valid file only at the legacy /security.txt 1; missing, expired, invalid or redirected to another host 0; no A/AAAA is not applicable",
+    rule: "A valid /.well-known/security.txt over HTTPS (RFC 9116: Contact, Expires in the future, text/plain, Canonical listing its URL when present) 2; a valid file only at the legacy /security.txt 1; missing, expired, invalid or redirected to another host 0; no A/AAAA, or no HTTPS site, is not applicable",
     rank: 112
   })
 } as const
@@ -44,6 +45,9 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
       case "redirected-elsewhere":
         return fail(`${r.url} redirects to ${r.redirectedTo}`, "security_txt_redirect_elsewhere")
       case "missing":
+        // The file is served over HTTPS only (RFC 9116 §3): without an HTTPS site the HTTPS rule carries it.
+        if (/^(connect|no-address|tls):/.test(r.fetchError ?? ""))
+          return notApplicable(`no HTTPS site to serve it (${r.fetchError})`)
         return fail(`no security.txt${r.fetchError ? ` (${r.fetchError})` : ""}`, "security_txt_missing")
       case "unknown":
         return unknown(`security.txt could not be fetched: ${r.fetchError ?? "no answer"}`)
