@@ -2,12 +2,12 @@
  * security.txt (RFC 9116, `GET /web/security-txt`): gather fetches
  * https://<domain>/.well-known/security.txt (§3) hop by hop, following a redirect only within the
  * same host, and the legacy https://<domain>/security.txt only when the first has no file; analyse
- * judges the file (records/SecurityTxt.ts) against the clock, the address it came from and its
+ * judges the file (records/SecurityTxtFile.ts) against the clock, the address it came from and its
  * media type. A timeout or a failed DNS look-up is unknown, never "missing".
  */
 import { Effect, Schema } from "effect"
 import type { Redirect } from "../../net/Web.ts"
-import { parseSecurityTxt } from "../../records/SecurityTxt.ts"
+import { parseSecurityTxt } from "../../records/SecurityTxtFile.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts } from "../Facts.ts"

@@ -7,7 +7,7 @@ import {
   parseRfc3339,
   parseSecurityTxt,
   renderSecurityTxt
-} from "../../src/records/SecurityTxt.ts"
+} from "../../src/records/SecurityTxtFile.ts"
 
 const VALID = [
   "# Our security contacts",
