@@ -1,9 +1,10 @@
-/** The web group: security headers (analyse and generate) and the CSP crawler. */
+/** The web group: security headers (analyse and generate), the CSP crawler and security.txt. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { CspScanResult } from "../checks/csp/CspResult.ts"
 import { HeadersResult } from "../checks/headers/Headers.ts"
 import { WebTlsResult } from "../checks/web-tls/WebTls.ts"
+import { SecurityTxtResult } from "../checks/security-txt/SecurityTxt.ts"
 import { GenerateRequest, GenerateResult } from "../records/SecurityHeaders.ts"
 import { DomainQuery } from "./Domain.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "./Errors.ts"
@@ -66,5 +67,17 @@ export class WebApi extends HttpApiGroup.make("web")
       )
       .setUrlParams(DomainQuery)
       .addSuccess(WebTlsResult)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.get("securityTxt", "/web/security-txt")
+      .annotateContext(
+        documented(
+          "Check the domain's security.txt",
+          "Fetches https://<domain>/.well-known/security.txt (RFC 9116), and the legacy /security.txt when that has none, and judges it: Contact and Expires present, Expires in the future and under a year away, https URIs, served as text/plain, Canonical listing the URL it was fetched from, no redirect to another host, and the OpenPGP signature block when signed (well formed; not verified, which needs the signer's key). A timeout is unknown, never missing."
+        )
+      )
+      .setUrlParams(DomainQuery)
+      .addSuccess(SecurityTxtResult)
       .addError(BadRequest)
   ) {}

@@ -20,6 +20,8 @@ import { NameServerCheck } from "./nameservers/NameServerCheck.ts"
 import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
 import { Rpki } from "./rpki/Rpki.ts"
+import { HttpRedirect } from "./http-redirect/HttpRedirect.ts"
+import { SecurityTxt } from "./security-txt/SecurityTxt.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
 import { WebTls } from "./web-tls/WebTls.ts"
@@ -46,6 +48,8 @@ export const registry = [
   // web
   Headers,
   WebTls,
+  HttpRedirect,
+  SecurityTxt,
   // what the domain depends on: CAA against the certificates served, RPKI of its addresses
   Caa,
   Rpki

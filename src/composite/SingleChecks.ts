@@ -8,6 +8,7 @@ import { dkimWith } from "../checks/dkim/Dkim.ts"
 import { Dmarc } from "../checks/dmarc/Dmarc.ts"
 import { Headers } from "../checks/headers/Headers.ts"
 import { MtaSts } from "../checks/mta-sts/MtaSts.ts"
+import { SecurityTxt } from "../checks/security-txt/SecurityTxt.ts"
 import { Spf } from "../checks/spf/Spf.ts"
 import { WebTls } from "../checks/web-tls/WebTls.ts"
 import { Effect } from "effect"
@@ -19,6 +20,7 @@ export const mtaSts = (domain: string) => runCheck(MtaSts, domain)
 export const bimi = (domain: string) => runCheck(Bimi, domain)
 export const headers = (domain: string) => runCheck(Headers, domain)
 export const webTls = (domain: string) => runCheck(WebTls, domain)
+export const securityTxt = (domain: string) => runCheck(SecurityTxt, domain)
 
 /** DKIM over the default selectors and `selectors`. */
 export const dkim = (domain: string, selectors: ReadonlyArray<string>) =>

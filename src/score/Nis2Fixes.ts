@@ -320,6 +320,46 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
   rpki_not_found: nl(
     "Route naar een server heeft geen ROA",
     "Geen ROA dekt de route naar een adres van een web-, mail- of nameserver (RFC 6811 not-found), dus een kaping van die route is niet van de echte te onderscheiden."
+  ),
+  http_no_redirect: nl(
+    "Onversleuteld HTTP stuurt niet door naar HTTPS",
+    "http:// op poort 80 toont de site onversleuteld in plaats van door te sturen naar https:// (RFC 9110 15.4)."
+  ),
+  http_redirect_off_host: nl(
+    "HTTP stuurt eerst door naar een andere host",
+    "http:// stuurt eerst door naar https:// op een andere host (bijvoorbeeld van het domein naar www), zodat browsers het HSTS-beleid van de host zelf nooit ontvangen (RFC 6797 7.2, 8.1)."
+  ),
+  http_redirect_via_http: nl(
+    "HTTP stuurt eerst door via onversleuteld HTTP",
+    "http:// stuurt eerst door naar een ander http://-adres voordat HTTPS volgt: een extra onversleutelde stap die een aanvaller kan herschrijven."
+  ),
+  http_redirect_not_https: nl(
+    "Doorsturen vanaf HTTP eindigt niet op HTTPS",
+    "De keten van doorverwijzingen vanaf http:// eindigt op onversleuteld HTTP, loopt rond of breekt af voordat een HTTPS-pagina antwoordt."
+  ),
+  www_inconsistent: nl(
+    "www gedraagt zich anders dan het domein",
+    "www.<domein> stuurt onversleuteld HTTP niet door naar HTTPS op dezelfde host, of stuurt geen HSTS terwijl het domein dat wel doet."
+  ),
+  security_txt_missing: nl(
+    "Geen security.txt",
+    "Er is geen /.well-known/security.txt die zegt waar een kwetsbaarheid gemeld kan worden (RFC 9116)."
+  ),
+  security_txt_expired: nl(
+    "security.txt verlopen",
+    "De Expires-datum van de security.txt is verstreken, dus de contactgegevens gelden als verouderd (RFC 9116 2.5.5)."
+  ),
+  security_txt_invalid: nl(
+    "security.txt ongeldig",
+    "De security.txt mist een verplicht veld (Contact, Expires), gebruikt een onversleutelde HTTP-link, wordt niet als text/plain geleverd, of de Canonical noemt het eigen adres niet (RFC 9116)."
+  ),
+  security_txt_legacy_location: nl(
+    "security.txt alleen op de oude plek",
+    "Het bestand staat op /security.txt maar niet op /.well-known/security.txt, waar RFC 9116 3 het plaatst."
+  ),
+  security_txt_redirect_elsewhere: nl(
+    "security.txt stuurt door naar een andere host",
+    "/.well-known/security.txt stuurt door buiten de host (of buiten HTTPS), dus het bestand spreekt niet voor dit domein (RFC 9116 3)."
   )
 }
 

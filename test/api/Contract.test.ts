@@ -43,12 +43,13 @@ describe("the API contract", () => {
     expect(served).toEqual(expect.arrayContaining(expected))
   })
 
-  it("adds only the deep-scan result path, the history, reports-in and monitors groups and the web checks beyond the spec", () => {
+  it("adds only the deep-scan result path, the web checks, the history, reports-in and monitors groups beyond the spec", () => {
     const extra = served.filter((line) => !checkedIn.map((l) => l.replace(" /", " /api/")).includes(line))
     expect(extra).toEqual([
       "GET /api/scan/deep/{scan_id}",
-      // web checks beyond the spec (docs/web-tls.md)
+      // web checks beyond the spec (docs/web-tls.md, docs/web.md)
       "GET /api/web/tls",
+      "GET /api/web/security-txt",
       // history (docs/monitoring.md)
       "GET /api/history/{domain}",
       "GET /api/history/{domain}/diff",

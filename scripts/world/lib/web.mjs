@@ -117,17 +117,76 @@ export const special = (value) => {
   throw new Error(`unknown special file ${value}`)
 }
 
+const DAY = 86_400_000
+
+/**
+ * The security.txt of scenario `web.securityTxt` (RFC 9116), dated from when the world is built:
+ * `valid` expires in 180 days, `expired` expired 30 days ago; `html` is a valid file served as
+ * text/html, `legacy` a valid file only at /security.txt, `elsewhere` a redirect to another host.
+ */
+const securityTxt = (kind, domain) => {
+  if (kind === undefined || kind === "elsewhere") return {}
+  const expires = new Date(Date.now() + (kind === "expired" ? -30 : 180) * DAY).toISOString()
+  const path = kind === "legacy" ? "/security.txt" : "/.well-known/security.txt"
+  const body = [
+    "# Where to report a vulnerability",
+    `Contact: mailto:security@${domain}`,
+    `Expires: ${expires}`,
+    "Preferred-Languages: en, nl",
+    `Canonical: https://${domain}${path}`,
+    ""
+  ].join("\n")
+  return { [path]: body }
+}
+
+/** nginx locations for the security.txt of `kind` (media type and charset per RFC 9116 §3). */
+const securityTxtLocation = (kind) =>
+  kind === "html"
+    ? "    location = /.well-known/security.txt { types { } default_type text/html; }"
+    : kind === "elsewhere"
+      ? "    location = /.well-known/security.txt { return 301 https://perfect.com/.well-known/security.txt; }"
+      : "    location ~ ^/(\\.well-known/)?security\\.txt$ { charset utf-8; }"
+
 /** Write the site of planned scenario `s` under nginx/www/<domain> (its generated pages and files). */
 export const writeSite = (dir, s) => {
   const docroot = join(dir, "www", s.domain)
-  const files = { ...site(s.web.site, s.domain) }
+  const files = { ...site(s.web.site, s.domain), ...securityTxt(s.web.securityTxt, s.domain) }
   for (const [path, body] of Object.entries(s.web.files ?? {})) files[path] = special(body)
   for (const [path, body] of Object.entries(files)) write(join(docroot, path), body)
 }
 
 /**
- * The nginx server blocks of planned scenario `s` (`cert`: { key, cert }): HTTPS with HTTP
- * redirecting to it, or HTTP only.
+ * The port 80 server blocks of `web.http`: `redirect` (the default: to https on the same host),
+ * `none` (nothing on port 80: HTTPS only), `content` (the site over plain HTTP), `www-first` (the apex redirects straight to
+ * https://www.<domain>, another host), `www-content` (the apex redirects, www serves plain HTTP).
+ */
+const plainServers = (s, names, body) => {
+  const listen = `listen ${s.web.addr}:80;`
+  const redirect = (serverNames, target) =>
+    `server {\n    ${listen}\n    server_name ${serverNames};\n    return 301 ${target}$request_uri;\n}`
+  const www = `www.${s.domain}`
+  switch (s.web.http ?? "redirect") {
+    case "none":
+      return []
+    case "content":
+      return [`server {\n    ${listen}\n${body}\n}`]
+    case "www-first":
+      return [redirect(names, `https://${www}`)]
+    case "www-content": {
+      const others = names.split(" ").filter((n) => n !== www)
+      return [
+        redirect(others.join(" "), "https://$host"),
+        `server {\n    ${listen}\n${body.replace(/server_name [^;]*;/, `server_name ${www};`)}\n}`
+      ]
+    }
+    default:
+      return [redirect(names, "https://$host")]
+  }
+}
+
+/**
+ * The nginx server blocks of planned scenario `s` (`cert`: { key, cert }): HTTPS with port 80 as
+ * `web.http` says, or HTTP only.
  */
 export const serverBlocks = (dir, s, cert) => {
   const docroot = join(dir, "www", s.domain)
@@ -140,6 +199,7 @@ export const serverBlocks = (dir, s, cert) => {
     index index.html;
 ${headers}
     location = /.well-known/mta-sts.txt { default_type text/plain; }
+${securityTxtLocation(s.web.securityTxt)}
     location / { try_files $uri $uri/ =404; }`
   const listens = [`listen ${s.web.addr}:443 ssl;`]
   if (s.aaaa === "::1") listens.push("listen [::1]:443 ssl;")
@@ -155,7 +215,7 @@ ${headers}
     : ""
   return [
     `server {\n    ${listens.join("\n    ")}\n    ssl_certificate ${cert.cert};\n    ssl_certificate_key ${cert.key};\n${tls}${body}\n}`,
-    `server {\n    listen ${s.web.addr}:80;\n    server_name ${names};\n    return 301 https://$host$request_uri;\n}`
+    ...plainServers(s, names, body)
   ]
 }
 

@@ -24,6 +24,7 @@ import type { RecordType } from "../../net/DnsTypes.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { once } from "./Example.ts"
 import { exampleWebTls } from "./ExampleWebTls.ts"
+import { exampleRedirect, exampleSecurityTxt } from "./ExampleWebHttp.ts"
 import {
   ask,
   dns,
@@ -233,7 +234,9 @@ export const exampleChecks = once(() => {
     blocklist,
     senderRequirements,
     headers,
-    webTls: exampleWebTls()
+    webTls: exampleWebTls(),
+    httpRedirect: exampleRedirect(),
+    securityTxt: exampleSecurityTxt()
   }
 })
 

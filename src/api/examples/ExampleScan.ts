@@ -66,7 +66,9 @@ export const exampleScans = once(() => {
     headers: C.headers,
     "web-tls": C.webTls,
     caa: exampleCaa(),
-    rpki: exampleRpki()
+    rpki: exampleRpki(),
+    "http-redirect": C.httpRedirect,
+    "security-txt": C.securityTxt
   }
 
   const scan = scanOf(results, NOW_ISO)

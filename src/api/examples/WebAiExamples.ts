@@ -72,6 +72,10 @@ export const webAiExamples: Readonly<Record<string, Example>> = {
     request: "example.com: strong headers, no Permissions-Policy",
     answer: () => exampleChecks().headers
   },
+  "web.securityTxt": {
+    request: "example.com: a current security.txt under /.well-known/",
+    answer: () => exampleChecks().securityTxt
+  },
   "web.headersGenerate": {
     request: "the recommended preset",
     answer: () => Either.getOrThrow(generateHeaders({ preset: "recommended" }))

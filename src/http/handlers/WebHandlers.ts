@@ -1,4 +1,4 @@
-/** Handlers of the web group: security headers (analyse, generate) and the CSP scan. */
+/** Handlers of the web group: security headers (analyse, generate), the CSP scan and security.txt. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { Api } from "../../Api.ts"
@@ -42,4 +42,5 @@ export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
       }).pipe(Effect.catchTag("CspScanError", cspScanError))
     )
     .handle("webTls", ({ urlParams }) => SingleChecks.webTls(urlParams.domain))
+    .handle("securityTxt", ({ urlParams }) => SingleChecks.securityTxt(urlParams.domain))
 )

@@ -1,0 +1,39 @@
+/** What the HTTP-to-HTTPS check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_WEB, item } from "../Nis2Evidence.ts"
+import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
+import { advice, issues } from "./Issues.ts"
+import { HTTP_REDIRECT_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  guidance,
+  section: {
+    key: "httpRedirect",
+    title: "HTTP to HTTPS",
+    rank: 143,
+    sources: ["rfc9110", "rfc6797"],
+    facts: ["apex", "www", "wwwConsistent", "issues"],
+    generator: null
+  },
+  columns: [],
+  nis2: [
+    {
+      measure: "h",
+      record: HTTP_REDIRECT_SPECS.redirect.id,
+      weight: 1,
+      rank: 23,
+      text: item(
+        { en: "HTTP redirects to HTTPS", nl: "HTTP stuurt door naar HTTPS" },
+        {
+          en: "Plain HTTP redirects to HTTPS on the same host first.",
+          nl: "Onversleuteld HTTP stuurt eerst door naar HTTPS op dezelfde host."
+        },
+        NO_WEB
+      )
+    }
+  ],
+  deepScans: ["web"]
+}

@@ -1,0 +1,55 @@
+/** What the security.txt check declares besides gather and analyse (checks/Declaration.ts). */
+import { NO_WEB, item } from "../Nis2Evidence.ts"
+import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
+import { advice, issues } from "./Issues.ts"
+import { SECURITY_TXT_SPECS, rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  guidance,
+  section: {
+    key: "securityTxt",
+    title: "security.txt",
+    rank: 147,
+    sources: ["rfc9116"],
+    facts: [
+      "url",
+      "verdict",
+      "fetchedUrl",
+      "contentType",
+      "contact",
+      "expires",
+      "canonical",
+      "signed",
+      "redirectedTo",
+      "errors",
+      "warnings",
+      "fetchError"
+    ],
+    generator: null
+  },
+  columns: [],
+  nis2: [
+    {
+      measure: "e",
+      record: SECURITY_TXT_SPECS.securityTxt.id,
+      weight: 1,
+      rank: 83,
+      text: item(
+        {
+          en: "Vulnerability disclosure contact (security.txt)",
+          nl: "Meldpunt voor kwetsbaarheden (security.txt)"
+        },
+        {
+          en: "A current security.txt says where to report a vulnerability.",
+          nl: "Een geldige security.txt zegt waar een kwetsbaarheid gemeld kan worden."
+        },
+        NO_WEB
+      )
+    }
+  ],
+  deepScans: ["web"]
+}

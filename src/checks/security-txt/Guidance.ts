@@ -1,0 +1,82 @@
+/**
+ * What a domain owner does about each security.txt issue (checks/Declaration.ts `Guidance`,
+ * docs/guidance.md). The file is a static text file on the web server, under /.well-known/.
+ */
+import { guide, type Guidance } from "../Declaration.ts"
+import type { issues } from "./Issues.ts"
+
+const RECORD = [
+  "Contact: mailto:security@{domain}",
+  "Expires: <a date within a year, such as 2027-06-30T00:00:00Z>",
+  "Preferred-Languages: en",
+  "Canonical: https://{domain}/.well-known/security.txt"
+].join("\n")
+
+/** Where a static file is served for a site behind each provider. */
+const WHERE = {
+  cloudflare:
+    "Cloudflare serves what your origin serves: put the file on the origin, or answer the path with a Worker; make sure no page rule redirects /.well-known/.",
+  "route53-ses":
+    "Put the file in the S3 bucket or origin behind CloudFront under .well-known/security.txt with Content-Type text/plain; charset=utf-8.",
+  "generic-dns":
+    "On nginx: location = /.well-known/security.txt { default_type text/plain; charset utf-8; } with the file in the document root; most hosting panels serve a file put in .well-known/ as is."
+} as const
+
+export const guidance = {
+  security_txt_missing: guide({
+    why: "Someone who finds a weakness in your systems needs to know whom to tell. Without a security.txt they may not find a contact, and the problem stays open or becomes public first.",
+    steps: [
+      "Choose a contact that someone reads: a mailbox such as security@{domain} or a web form.",
+      "Write a text file with at least a Contact and an Expires line (a date less than a year ahead).",
+      "Publish it at https://{domain}/.well-known/security.txt as text/plain.",
+      "Put renewing the Expires date on the calendar."
+    ],
+    providers: WHERE,
+    record: RECORD,
+    references: ["rfc9116"]
+  }),
+  security_txt_expired: guide({
+    why: "The file's Expires date has passed, which tells researchers its contacts may be out of date and not to rely on them.",
+    steps: [
+      "Check that every Contact still reaches someone.",
+      "Set Expires to a date within the next year and publish the file again.",
+      "Renew it before that date, for example every six months."
+    ],
+    providers: WHERE,
+    record: RECORD,
+    references: ["rfc9116"]
+  }),
+  security_txt_invalid: guide({
+    why: "The file breaks the rules of the standard (a required line missing, an insecure link, the wrong file type, or a Canonical line naming another address), so tools and researchers ignore or distrust it.",
+    steps: [
+      "Read the errors the report lists for the file.",
+      "Make sure it has at least one Contact and exactly one Expires line, in the form 2027-06-30T00:00:00Z.",
+      "Use https:// (or mailto:) links only.",
+      "Serve it as text/plain; charset=utf-8.",
+      "If it has Canonical lines, one of them must be https://{domain}/.well-known/security.txt."
+    ],
+    providers: WHERE,
+    record: RECORD,
+    references: ["rfc9116"]
+  }),
+  security_txt_legacy_location: guide({
+    why: "The file is found only at the old location in the root of the site. The standard puts it under /.well-known/, where tools look first.",
+    steps: [
+      "Publish the same file at https://{domain}/.well-known/security.txt.",
+      "Keep the copy at /security.txt or let it redirect to the new one on the same host."
+    ],
+    providers: WHERE,
+    record: RECORD,
+    references: ["rfc9116"]
+  }),
+  security_txt_redirect_elsewhere: guide({
+    why: "The address of the file sends visitors to another web site, so the file found there does not speak for this domain; researchers are told to be wary of it.",
+    steps: [
+      "Serve the file from {domain} itself at /.well-known/security.txt, over HTTPS.",
+      "If a central team handles reports for several domains, copy the file to each domain (its Contact can point to the central team)."
+    ],
+    providers: WHERE,
+    record: RECORD,
+    references: ["rfc9116"]
+  })
+} satisfies { readonly [I in keyof typeof issues]: Guidance }

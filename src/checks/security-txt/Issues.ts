@@ -1,0 +1,72 @@
+/**
+ * The issues the security.txt check reports: its entries of the issue catalogue (docs/issues.md)
+ * and the knowledge base's advice on each (`/ai/explain`, `/ai/fix`).
+ */
+import { type Advice, e, type Entry } from "../Declaration.ts"
+
+export const issues = {
+  security_txt_missing: e(
+    "security",
+    "low",
+    false,
+    "No security.txt",
+    "No /.well-known/security.txt says where to report a vulnerability (RFC 9116)."
+  ),
+  security_txt_expired: e(
+    "security",
+    "low",
+    false,
+    "security.txt expired",
+    "The Expires date of the security.txt has passed, so its contacts must be treated as stale (RFC 9116 2.5.5)."
+  ),
+  security_txt_invalid: e(
+    "security",
+    "low",
+    false,
+    "security.txt invalid",
+    "The security.txt lacks a required field (Contact, Expires), uses a plain-HTTP URI, is not served as text/plain, or its Canonical does not list its own address (RFC 9116)."
+  ),
+  security_txt_legacy_location: e(
+    "security",
+    "info",
+    false,
+    "security.txt only at the legacy location",
+    "The file is served at /security.txt but not at /.well-known/security.txt, where RFC 9116 3 puts it."
+  ),
+  security_txt_redirect_elsewhere: e(
+    "security",
+    "low",
+    false,
+    "security.txt redirects to another host",
+    "/.well-known/security.txt redirects off the host (or off HTTPS), so it does not speak for this domain (RFC 9116 3)."
+  )
+} satisfies Record<string, Entry>
+
+export const advice = {
+  security_txt_missing: {
+    impact:
+      "Someone who finds a vulnerability has no published way to tell you, so it may go unreported or be published.",
+    recommendation:
+      "Publish /.well-known/security.txt over HTTPS with at least Contact and Expires (under a year ahead)."
+  },
+  security_txt_expired: {
+    impact: "Researchers are told not to rely on the contacts it lists, so reports may not reach you.",
+    recommendation:
+      "Check the contacts, set Expires to a date within the next year, and renew it on a schedule."
+  },
+  security_txt_invalid: {
+    impact: "Tools and researchers that follow RFC 9116 ignore or distrust the file.",
+    recommendation:
+      "Fix the errors the report lists: Contact and Expires present, https URIs, text/plain; charset=utf-8, Canonical naming the file's own URL."
+  },
+  security_txt_legacy_location: {
+    impact: "Tools that look only under /.well-known/ do not find the file.",
+    recommendation:
+      "Serve the same file at /.well-known/security.txt (the root copy may stay, or redirect to it)."
+  },
+  security_txt_redirect_elsewhere: {
+    impact:
+      "A file on another host does not speak for this domain; researchers are told to treat it with suspicion.",
+    recommendation: "Serve the file from this host itself, over HTTPS, without a redirect to another host."
+  }
+} satisfies { readonly [I in keyof typeof issues]: Advice }
