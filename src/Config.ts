@@ -363,7 +363,11 @@ export const settings = Config.all({
   alertRetryBaseMs: ms("ALERT_RETRY_BASE_MS", 30_000),
   alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000),
   // monitor runs scanning at once on this process (monitor/MonitorRun.ts); more due wait their turn
-  monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32)
+  monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32),
+  // registration data (net/Rdap.ts, docs/dependencies.md): an IANA dns.json file or URL; empty: off
+  rdapBootstrap: Config.string("RDAP_BOOTSTRAP").pipe(Config.withDefault("")),
+  rdapCacheTtlMs: duration("RDAP_CACHE_TTL", "PT12H"),
+  rdapConcurrency: int("RDAP_CONCURRENCY", 4)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

@@ -14,6 +14,7 @@
 import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
+import type { RdapAnswer } from "../net/Rdap.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
 import type { WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 
@@ -122,6 +123,11 @@ export interface FactsShape {
    * wired (a batch without the service's database, a unit test's fake).
    */
   readonly reportedSelectors?: Effect.Effect<ReadonlyArray<string>>
+  /**
+   * What RDAP says of a registrable domain (RFC 9083), asked once per scan and kept across scans
+   * by the Rdap service; absent where none is wired (a unit test's fake): read as `off`.
+   */
+  readonly registration?: (domain: string) => Effect.Effect<RdapAnswer>
 }
 
 /** Where the live Facts find the selectors of `reportedSelectors` (inbound/ReportsIn.ts provides it). */

@@ -19,6 +19,8 @@ import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
+import { Registration } from "./registration/Registration.ts"
+import { Takeover } from "./takeover/Takeover.ts"
 import type { Registered } from "./Check.ts"
 
 export const registry = [
@@ -39,7 +41,10 @@ export const registry = [
   Blocklist,
   SenderRequirements,
   // web
-  Headers
+  Headers,
+  // dependencies: registration expiry (RDAP) and takeover risks
+  Registration,
+  Takeover
 ] as const satisfies ReadonlyArray<Registered>
 
 export type Registry = typeof registry

@@ -19,6 +19,7 @@ import { AppConfig } from "../Config.ts"
 import { traced } from "../checks/Check.ts"
 import { type Fact, Facts, type FactsShape, SelectorSource } from "../checks/Facts.ts"
 import type { RecordType } from "../net/DnsTypes.ts"
+import { Rdap } from "../net/Rdap.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
@@ -85,6 +86,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     // Read once per scan, not per question: a DNS question's Effect cost is counted in microseconds.
     const exporting = yield* FiberRef.get(Exporting)
     const selectorSource = yield* Effect.serviceOption(SelectorSource)
+    const rdap = yield* Effect.serviceOption(Rdap)
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
     const scan = new ScanState()
@@ -263,6 +265,12 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         onNone: () => ({}),
         onSome: (source) => ({
           reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(normaliseName(domain)))
+        })
+      }),
+      ...Option.match(rdap, {
+        onNone: () => ({}),
+        onSome: (service) => ({
+          registration: (name: string) => memo.get(`rdap\u0000${name}`, () => service.lookup(name))
         })
       })
     }

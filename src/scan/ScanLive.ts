@@ -1,5 +1,5 @@
 /**
- * The live network services a scan runs over (Resolver, Web, Smtp), as one layer: the server
+ * The live network services a scan runs over (Resolver, Web, Smtp, Rdap), as one layer: the server
  * (`Layers.ts`), the batch scanner (`batch/`) and the library (`lib/`) build the same thing from
  * here, so a scan from any of them asks the world through the same doors with the same settings.
  * Needs `AppConfig`.
@@ -7,17 +7,18 @@
 import { Layer } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type { AppConfig } from "../Config.ts"
+import { Rdap } from "../net/Rdap.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 
 /**
- * The live HTTPS client and MX prober over `resolver`, and that resolver: they ask it for
+ * The live HTTPS client, MX prober and RDAP client over `resolver`, and that resolver: they ask it for
  * addresses, so every DNS question of a scan goes through the one resolver given.
  */
 export const netLayer = <E, R>(
   resolver: Layer.Layer<Resolver, E, R>
-): Layer.Layer<Resolver | Web | Smtp, E | ConfigError, R | AppConfig> =>
-  Layer.merge(Web.Default, Smtp.Default).pipe(Layer.provideMerge(resolver))
+): Layer.Layer<Resolver | Web | Smtp | Rdap, E | ConfigError, R | AppConfig> =>
+  Rdap.Default.pipe(Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)), Layer.provideMerge(resolver))
 
 export const ScanNetLive = netLayer(Resolver.Default)

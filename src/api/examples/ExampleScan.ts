@@ -61,7 +61,9 @@ export const exampleScans = once(() => {
     dane: C.tlsa,
     blocklist: C.blocklist,
     "sender-requirements": C.senderRequirements,
-    headers: C.headers
+    headers: C.headers,
+    registration: C.registration,
+    takeover: C.takeover
   }
 
   const scan = scanOf(results, NOW_ISO)
