@@ -19,7 +19,7 @@ import {
   type DomainRegistration,
   parseBootstrap,
   parseDomainObject
-} from "../records/Rdap.ts"
+} from "../records/RdapData.ts"
 import { Web, type WebResponse } from "./Web.ts"
 
 /** What RDAP says of one registrable domain. */

@@ -10,7 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { RdapAnswer } from "../../net/Rdap.ts"
-import { daysUntil, expiryBand } from "../../records/Rdap.ts"
+import { daysUntil, expiryBand } from "../../records/RdapData.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
 import { Facts } from "../Facts.ts"
