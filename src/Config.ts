@@ -225,6 +225,42 @@ const aiModel = Config.all({
   })
 )
 
+/** A certificate issuer (its organisation or common name) and the CAA identifiers it answers to. */
+export interface CaaIssuer {
+  readonly name: string
+  readonly identifiers: ReadonlyArray<string>
+}
+
+/**
+ * `CAA_ISSUERS`: `Issuer Name=caa.domain[ other.domain],...`, issuers the built-in table
+ * (checks/caa/Issuers.ts) does not know, such as a private CA (the world's: `Domain Audit
+ * World=world-ca.test`). The name is matched against the issuer's O or CN, ignoring case.
+ */
+const caaIssuers = list("CAA_ISSUERS", "").pipe(
+  Config.mapOrFail((items) => {
+    const out: Array<CaaIssuer> = []
+    for (const item of items) {
+      const eq = item.lastIndexOf("=")
+      const name = eq < 0 ? "" : item.slice(0, eq).trim()
+      const identifiers =
+        eq < 0
+          ? []
+          : item
+              .slice(eq + 1)
+              .trim()
+              .toLowerCase()
+              .split(/\s+/)
+              .filter(Boolean)
+      if (name === "" || identifiers.length === 0 || !identifiers.every((d) => /^[a-z0-9.-]+$/.test(d)))
+        return Either.left(
+          ConfigError.InvalidData(["CAA_ISSUERS"], `'${item}' is not 'Issuer Name=caa.domain[ other.domain]'`)
+        )
+      out.push({ name, identifiers })
+    }
+    return Either.right(out as ReadonlyArray<CaaIssuer>)
+  })
+)
+
 /** An ISO 8601 duration of fixed length (`PT15M`, `P400D`, `P57W`: records/IsoDuration.ts), in ms. */
 const duration = (name: string, fallback: string) =>
   Config.string(name).pipe(
@@ -364,6 +400,14 @@ export const settings = Config.all({
   alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000),
   // monitor runs scanning at once on this process (monitor/MonitorRun.ts); more due wait their turn
   monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32),
+  // CAA and RPKI (docs/dependencies.md): issuers the built-in table does not know; the VRP source
+  // (a file or URL; empty: route-origin validation off) and the origin zones asked over DNS
+  caaIssuers,
+  rpkiVrps: Config.string("RPKI_VRPS").pipe(Config.withDefault("")),
+  rpkiVrpsRefreshMs: ms("RPKI_VRPS_REFRESH_MS", 3_600_000),
+  rpkiVrpsMaxBytes: int("RPKI_VRPS_MAX_BYTES", 134_217_728),
+  rpkiOriginZone: Config.string("RPKI_ORIGIN_ZONE").pipe(Config.withDefault("origin.asn.cymru.com")),
+  rpkiOrigin6Zone: Config.string("RPKI_ORIGIN6_ZONE").pipe(Config.withDefault("origin6.asn.cymru.com")),
   // registration data (net/Rdap.ts, docs/dependencies.md): an IANA dns.json file or URL; empty: off
   rdapBootstrap: Config.string("RDAP_BOOTSTRAP").pipe(Config.withDefault("")),
   rdapCacheTtlMs: duration("RDAP_CACHE_TTL", "PT12H"),

@@ -15,6 +15,7 @@ import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
 import type { RdapAnswer } from "../net/Rdap.ts"
+import type { VrpLoad } from "../net/RpkiVrps.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
 import type { WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 
@@ -123,6 +124,11 @@ export interface FactsShape {
    * wired (a batch without the service's database, a unit test's fake).
    */
   readonly reportedSelectors?: Effect.Effect<ReadonlyArray<string>>
+  /**
+   * The Validated ROA Payloads of the configured source (`RPKI_VRPS`, net/RpkiVrps.ts), read once
+   * per scan; absent where no source service is wired (a unit test's fake): validation is off.
+   */
+  readonly vrps?: Effect.Effect<VrpLoad>
   /**
    * What RDAP says of a registrable domain (RFC 9083), asked once per scan and kept across scans
    * by the Rdap service; absent where none is wired (a unit test's fake): read as `off`.

@@ -7,6 +7,7 @@
  * question per domain. `GET /dns/propagation` runs it on demand.
  */
 import { Bimi } from "./bimi/Bimi.ts"
+import { Caa } from "./caa/Caa.ts"
 import { Blocklist } from "./blocklist/Blocklist.ts"
 import { Dkim } from "./dkim/Dkim.ts"
 import { Dmarc } from "./dmarc/Dmarc.ts"
@@ -17,6 +18,7 @@ import { SmtpTls } from "./smtp-tls/SmtpTls.ts"
 import { Lookup } from "./dns/Lookup.ts"
 import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
+import { Rpki } from "./rpki/Rpki.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
 import { Registration } from "./registration/Registration.ts"
@@ -42,6 +44,9 @@ export const registry = [
   SenderRequirements,
   // web
   Headers,
+  // what the domain depends on: CAA against the certificates served, RPKI of its addresses
+  Caa,
+  Rpki,
   // dependencies: registration expiry (RDAP) and takeover risks
   Registration,
   Takeover

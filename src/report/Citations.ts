@@ -43,6 +43,7 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     rfc(6376, "DomainKeys Identified Mail (DKIM) signatures"),
     rfc(6698, "The DNS-based authentication of named entities (DANE) TLSA protocol"),
     rfc(6781, "DNSSEC operational practices, version 2"),
+    rfc(6811, "BGP prefix origin validation"),
     rfc(6797, "HTTP strict transport security (HSTS)"),
     rfc(7034, "HTTP header field X-Frame-Options"),
     rfc(7208, "Sender Policy Framework (SPF)"),

@@ -21,6 +21,7 @@ import { type Fact, Facts, type FactsShape, SelectorSource } from "../checks/Fac
 import type { RecordType } from "../net/DnsTypes.ts"
 import { Rdap } from "../net/Rdap.ts"
 import { Resolver } from "../net/Resolver.ts"
+import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
@@ -87,6 +88,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     const exporting = yield* FiberRef.get(Exporting)
     const selectorSource = yield* Effect.serviceOption(SelectorSource)
     const rdap = yield* Effect.serviceOption(Rdap)
+    const vrpSource = yield* Effect.serviceOption(RpkiVrps)
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
     const scan = new ScanState()
@@ -272,6 +274,10 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         onSome: (service) => ({
           registration: (name: string) => memo.get(`rdap\u0000${name}`, () => service.lookup(name))
         })
+      }),
+      ...Option.match(vrpSource, {
+        onNone: () => ({}),
+        onSome: (source) => ({ vrps: memo.get("rpki-vrps", () => source.current) })
       })
     }
     return facts

@@ -9,16 +9,22 @@ import type { ConfigError } from "effect/ConfigError"
 import type { AppConfig } from "../Config.ts"
 import { Rdap } from "../net/Rdap.ts"
 import { Resolver } from "../net/Resolver.ts"
+import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { Web } from "../net/Web.ts"
 
 /**
- * The live HTTPS client, MX prober and RDAP client over `resolver`, and that resolver: they ask it for
- * addresses, so every DNS question of a scan goes through the one resolver given.
+ * The live HTTPS client, MX prober and RDAP client over `resolver`, and that resolver: they ask it
+ * for addresses, so every DNS question of a scan goes through the one resolver given. The RPKI
+ * payloads (`RPKI_VRPS`) and the RDAP bootstrap (`RDAP_BOOTSTRAP`) are read through that client
+ * when their source is a URL.
  */
 export const netLayer = <E, R>(
   resolver: Layer.Layer<Resolver, E, R>
-): Layer.Layer<Resolver | Web | Smtp | Rdap, E | ConfigError, R | AppConfig> =>
-  Rdap.Default.pipe(Layer.provideMerge(Layer.merge(Web.Default, Smtp.Default)), Layer.provideMerge(resolver))
+): Layer.Layer<Resolver | Web | Smtp | RpkiVrps | Rdap, E | ConfigError, R | AppConfig> =>
+  Layer.mergeAll(RpkiVrps.Default, Smtp.Default, Rdap.Default).pipe(
+    Layer.provideMerge(Web.Default),
+    Layer.provideMerge(resolver)
+  )
 
 export const ScanNetLive = netLayer(Resolver.Default)

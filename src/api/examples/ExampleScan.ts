@@ -4,6 +4,7 @@
  * MTA-STS (the history, diff, evidence and alert examples compare the two); and a week-later one
  * with the MTA-STS policy enforced (graded A+, the hall of fame's example).
  */
+import { exampleCaa, exampleRpki } from "./ExampleDependencies.ts"
 import { registry } from "../../checks/index.ts"
 import type { ScanResult } from "../../checks/ScanResult.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
@@ -62,6 +63,8 @@ export const exampleScans = once(() => {
     blocklist: C.blocklist,
     "sender-requirements": C.senderRequirements,
     headers: C.headers,
+    caa: exampleCaa(),
+    rpki: exampleRpki(),
     registration: C.registration,
     takeover: C.takeover
   }
