@@ -24,7 +24,7 @@ export const TAKEOVER_SPECS = {
     maxPoints: 3,
     level: "required",
     rule: 'No CNAME at the apex, www, the MTA-STS or BIMI hosts ends in NXDOMAIN or at a hosting service\'s "no such site" page; not applicable when none is an alias',
-    rank: 113
+    rank: 121
   }),
   dependencies: spec({
     id: "security.takeover.dependencies",
@@ -33,7 +33,7 @@ export const TAKEOVER_SPECS = {
     maxPoints: 3,
     level: "required",
     rule: "Every domain the records name is registered (RDAP) and answers in DNS (name servers failing: 1); without an RDAP source only a failure is scored",
-    rank: 114
+    rank: 122
   })
 } as const
 
