@@ -4,14 +4,18 @@
  * checks gave about it. Pure: it reads the scan's results and runs nothing again.
  *
  * Each check that judges dependencies contributes its verdicts through one function of
- * `CONTRIBUTORS` (scan, dependency domain -> verdicts): registration expiry and takeover risk
- * today; a check about the name servers, the CAs or the routes of a dependency adds one line there.
+ * `CONTRIBUTORS` (scan, dependency domain -> verdicts): registration expiry, takeover risk, the
+ * route origins (RPKI) of the hosts under the dependency and, once it runs in the scan, the
+ * name-server check's verdict on the name servers under it. Another check adds one line there.
  */
 import { Schema } from "effect"
 import { type RegistrationEntry, RegistrationResult } from "../checks/registration/Registration.ts"
 import type { CheckOutcome } from "../checks/ScanResult.ts"
 import { Dependency as DependencySchema, DependencyUse } from "../checks/shared/Dependencies.ts"
-import { Status } from "../checks/Status.ts"
+import type { NameServersReport } from "../checks/nameservers/Result.ts"
+import type { RpkiReport } from "../checks/rpki/Rpki.ts"
+import { type CheckStatus, Status, worstOf } from "../checks/Status.ts"
+import { organisationalDomainOf } from "../records/DmarcRecord.ts"
 import { AliasResult, type TakeoverResult } from "../checks/takeover/Takeover.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
 
@@ -52,6 +56,8 @@ export interface DependencyScan {
   readonly checks: {
     readonly registration?: Pick<CheckOutcome<RegistrationResult>, "result">
     readonly takeover?: Pick<CheckOutcome<TakeoverResult>, "result">
+    readonly rpki?: Pick<CheckOutcome<RpkiReport>, "result">
+    readonly nameservers?: Pick<CheckOutcome<NameServersReport>, "result">
   }
 }
 
@@ -69,8 +75,35 @@ const takeoverVerdict: Contributor = (scan, domain) => {
   return risk ? [{ check: "takeover", status: risk.status, detail: risk.message }] : []
 }
 
+/** One verdict over the items of a check that concern hosts under `domain` (none: no verdict). */
+const hostsUnder = <T extends { readonly status: CheckStatus; readonly message: string }>(
+  check: string,
+  items: ReadonlyArray<T>,
+  hostOf: (item: T) => string,
+  domain: string
+): ReadonlyArray<DependencyVerdict> => {
+  const mine = items.filter(
+    (i) => organisationalDomainOf(hostOf(i).toLowerCase().replace(/\.$/, "")) === domain
+  )
+  if (mine.length === 0) return []
+  return [
+    { check, status: worstOf(mine.map((i) => i.status)), detail: mine.map((i) => i.message).join("; ") }
+  ]
+}
+
+const rpkiVerdict: Contributor = (scan, domain) =>
+  hostsUnder("rpki", scan.checks.rpki?.result?.result.addresses ?? [], (a) => a.host, domain)
+
+const nameServerVerdict: Contributor = (scan, domain) =>
+  hostsUnder("nameservers", scan.checks.nameservers?.result?.servers ?? [], (s) => s.host, domain)
+
 /** Every check's verdicts about a dependency, in this order. */
-export const CONTRIBUTORS: ReadonlyArray<Contributor> = [registrationVerdict, takeoverVerdict]
+export const CONTRIBUTORS: ReadonlyArray<Contributor> = [
+  registrationVerdict,
+  takeoverVerdict,
+  nameServerVerdict,
+  rpkiVerdict
+]
 
 /** The map of `scan` (pure). */
 export const dependencyMap = (scan: DependencyScan): DependencyMap => {
