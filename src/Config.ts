@@ -388,7 +388,7 @@ export const settings = Config.all({
   perPrefixConcurrency: int("PER_PREFIX_CONCURRENCY", 8),
   perPrefixHttp: int("PER_PREFIX_HTTP", 16),
   destinationBackoffMs: durationOrOff("DESTINATION_BACKOFF", "PT30M"),
-  ...dependencySettings // name servers, CAA and RPKI (ConfigDependencies.ts, docs/dependencies.md)
+  ...dependencySettings // name servers, CAA, RPKI and RDAP (ConfigDependencies.ts, docs/dependencies.md)
 })
 
 export type Settings = Config.Config.Success<typeof settings>

@@ -1,10 +1,12 @@
 /**
  * The settings of the checks of what a domain depends on (docs/dependencies.md), part of AppConfig
  * (`Config.ts` spreads them into its settings; the README's table lists them): the name servers'
- * direct questions, issuers the CA table lacks, and the RPKI payloads' source and the origin zones.
+ * direct questions, issuers the CA table lacks, the RPKI payloads' source and the origin zones, and
+ * where registration data is asked (RDAP).
  */
 import { Config, ConfigError, Either } from "effect"
 import { type CaaIssuer, parseCaaIssuer } from "./records/CaaRecord.ts"
+import { parseEvery } from "./records/IsoDuration.ts"
 
 /** `CAA_ISSUERS`: `Issuer Name=caa.domain[ other.domain],...` (a private CA, such as the world's). */
 const caaIssuers = Config.string("CAA_ISSUERS").pipe(
@@ -24,6 +26,17 @@ const caaIssuers = Config.string("CAA_ISSUERS").pipe(
   })
 )
 
+/** `RDAP_CACHE_TTL`: an ISO 8601 duration (`PT12H`), in milliseconds. */
+const rdapCacheTtl = Config.string("RDAP_CACHE_TTL").pipe(
+  Config.withDefault("PT12H"),
+  Config.mapOrFail((text) => {
+    const parsed = parseEvery(text)
+    return "ms" in parsed
+      ? Either.right(parsed.ms)
+      : Either.left(ConfigError.InvalidData(["RDAP_CACHE_TTL"], parsed.error))
+  })
+)
+
 export const dependencySettings = {
   // the name-server check (checks/nameservers/): each direct question's wait, and how many name
   // server addresses one scan asks (four questions each)
@@ -36,5 +49,10 @@ export const dependencySettings = {
   rpkiVrpsMaxBytes: Config.integer("RPKI_VRPS_MAX_BYTES").pipe(Config.withDefault(134_217_728)),
   // where an address's route is asked over DNS (Team Cymru's convention)
   rpkiOriginZone: Config.string("RPKI_ORIGIN_ZONE").pipe(Config.withDefault("origin.asn.cymru.com")),
-  rpkiOrigin6Zone: Config.string("RPKI_ORIGIN6_ZONE").pipe(Config.withDefault("origin6.asn.cymru.com"))
+  rpkiOrigin6Zone: Config.string("RPKI_ORIGIN6_ZONE").pipe(Config.withDefault("origin6.asn.cymru.com")),
+  // registration data (net/Rdap.ts): an IANA dns.json file or URL (empty: off), how long an answer
+  // is kept per registrable domain, and how many RDAP requests run at once
+  rdapBootstrap: Config.string("RDAP_BOOTSTRAP").pipe(Config.withDefault("")),
+  rdapCacheTtlMs: rdapCacheTtl,
+  rdapConcurrency: Config.integer("RDAP_CONCURRENCY").pipe(Config.withDefault(4))
 }

@@ -37,6 +37,9 @@ const lines = [
   "# domain into one Maildir (a message a file in WORLD_MAILBOX_DIR/new, with a Delivered-To header).",
   `WORLD_MAIL_RELAY=${q(m.infra.mailbox.relay)}`,
   `WORLD_MAILBOX_DOMAIN=${q(m.infra.mailbox.domain)}`,
-  `WORLD_MAILBOX_DIR=${q(join(m.root, "postfix", "mail", "inbox"))}`
+  `WORLD_MAILBOX_DIR=${q(join(m.root, "postfix", "mail", "inbox"))}`,
+  "# The registry's RDAP bootstrap (RFC 9224): set RDAP_BOOTSTRAP to it to check registrations",
+  "# against the world's RDAP server (not set by default, so scores read as without an RDAP source).",
+  `WORLD_RDAP_BOOTSTRAP=${q(m.rdapBootstrap)}`
 ]
 process.stdout.write(lines.join("\n") + "\n")

@@ -12,6 +12,7 @@ import { generateDns, generateResolvers } from "./lib/dns.mjs"
 import { generateNginx, slowServers, special } from "./lib/web.mjs"
 import { generatePostfix } from "./lib/mail.mjs"
 import { writeVrps } from "./lib/rpki.mjs"
+import { generateRegistry } from "./lib/registry.mjs"
 import { mkdirp, write } from "./lib/util.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -80,6 +81,9 @@ const postfixDir = generatePostfix(root, postfixHosts)
 const slow = slowServers(mxHosts, planned, webCerts)
 write(join(root, "slow.json"), JSON.stringify(slow, null, 2) + "\n")
 
+// The registry's RDAP server and the hosting service (rdap.mjs) share one certificate.
+const rdapBootstrap = generateRegistry(root, planned, ensureWebCert(ca, INFRA.registry.domain))
+
 const manifest = {
   generated: new Date().toISOString(),
   root,
@@ -92,6 +96,7 @@ const manifest = {
   lagZones,
   nginx: nginxDir,
   postfix: postfixDir,
+  rdapBootstrap,
   scenarios: planned.map((s) =>
     manifestEntry(
       s,

@@ -19,6 +19,7 @@ unbound-lag|$WORLD/unbound-lag/unbound.pid|unbound
 nginx|$WORLD/nginx/nginx.pid|nginx
 postfix|$WORLD/postfix/spool/pid/master.pid|master
 slow|$WORLD/slow.pid|node
+rdap|$WORLD/rdap.pid|node
 EOT
 }
 
@@ -42,6 +43,7 @@ component_log() {
   nginx) echo "$WORLD/nginx/logs/error.log" ;;
   postfix) echo "$WORLD/postfix/log/postfix.log" ;;
   slow) echo "$WORLD/slow.log" ;;
+  rdap) echo "$WORLD/rdap.log" ;;
   esac
 }
 

@@ -90,6 +90,10 @@ if (phase === "knot") {
       else checks.push([`postfix ${mx.host} ${mx.addr}`, "postfix", () => banner(mx.addr, 25, "220 ")])
     }
   }
+  if (m.infra.registry) {
+    checks.push([`rdap ${m.infra.registry.rdap}`, "rdap", () => banner(m.infra.registry.rdap, 443)])
+    checks.push([`hosting ${m.infra.registry.hosting}`, "rdap", () => banner(m.infra.registry.hosting, 443)])
+  }
   if (m.infra.mailbox)
     checks.push([
       `postfix mailbox relay ${m.infra.mailbox.relay}`,

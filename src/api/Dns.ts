@@ -11,6 +11,7 @@ import { Status, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { BadRequest } from "./Errors.ts"
 import { documented } from "./Docs.ts"
+import { DependencyMap } from "../report/DependencyMap.ts"
 
 /** The record types the Resolver speaks (SPEC lists A..PTR for `type`; the issue allows all of them). */
 export const LookupType = Schema.Literal(...RecordTypes)
@@ -95,5 +96,17 @@ export class DnsApi extends HttpApiGroup.make("dns")
       )
       .setPayload(TlsaGenerateRequest)
       .addSuccess(TlsaGenerated)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.get("dependencies", "/dns/dependencies")
+      .annotateContext(
+        documented(
+          "Map the domains this domain depends on",
+          "Lists every other registrable domain the domain's records name (NS and MX hosts, SPF includes and redirects, DMARC and TLS-RPT report addresses, BIMI hosts, CNAME targets), why, and each check's verdict about it: registration expiry over RDAP (RFC 9083) and takeover risk (not registered, not resolving). Also the domain's own registration and its aliases (a CNAME ending in NXDOMAIN or at an unclaimed hosting site). Read from the domain's full scan; without an RDAP source registration is unknown, never failed."
+        )
+      )
+      .setUrlParams(DomainQuery)
+      .addSuccess(DependencyMap)
       .addError(BadRequest)
   ) {}

@@ -15,6 +15,7 @@ import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
 import type { DirectQuestion, DirectReply } from "../net/NameServers.ts"
+import type { RdapAnswer } from "../net/Rdap.ts"
 import type { VrpLoad } from "../net/RpkiVrps.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
 import type { TlsScanResult } from "../net/TlsScan.ts"
@@ -137,6 +138,11 @@ export interface FactsShape {
    * per scan; absent where no source service is wired (a unit test's fake): validation is off.
    */
   readonly vrps?: Effect.Effect<VrpLoad>
+  /**
+   * What RDAP says of a registrable domain (RFC 9083), asked once per scan and kept across scans
+   * by the Rdap service; absent where none is wired (a unit test's fake): read as `off`.
+   */
+  readonly registration?: (domain: string) => Effect.Effect<RdapAnswer>
 }
 
 /** Where the live Facts find the selectors of `reportedSelectors` (inbound/ReportsIn.ts provides it). */

@@ -24,6 +24,8 @@ import { HttpRedirect } from "./http-redirect/HttpRedirect.ts"
 import { SecurityTxt } from "./security-txt/SecurityTxt.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
+import { Registration } from "./registration/Registration.ts"
+import { Takeover } from "./takeover/Takeover.ts"
 import { WebTls } from "./web-tls/WebTls.ts"
 import type { Registered } from "./Check.ts"
 
@@ -52,7 +54,10 @@ export const registry = [
   SecurityTxt,
   // what the domain depends on: CAA against the certificates served, RPKI of its addresses
   Caa,
-  Rpki
+  Rpki,
+  // dependencies: registration expiry (RDAP) and takeover risks
+  Registration,
+  Takeover
 ] as const satisfies ReadonlyArray<Registered>
 
 export type Registry = typeof registry

@@ -4,7 +4,8 @@
  * - `grade-drop`: the grade went down.
  * - `new-issue`: an issue of severity critical or high opened.
  * - `record-change`: a DNS or mail record changed (SPF, DMARC, MX, DKIM keys, MTA-STS, TLSA, CAA, NS).
- * - `certificate-expiry`, `dnssec-expiry`: the early warnings of `Warnings.ts`, each sent once.
+ * - `certificate-expiry`, `dnssec-expiry`, `registration-expiry`: the early warnings of
+ *   `Warnings.ts`, each sent once.
  *
  * The changes come from the history's diff (`Diff.ts`): an alert carries all of them, so its reader
  * sees what else moved. A first run has nothing to compare with and only warns. Pure.
@@ -21,7 +22,8 @@ export const AlertRuleIds = [
   "new-issue",
   "record-change",
   "certificate-expiry",
-  "dnssec-expiry"
+  "dnssec-expiry",
+  "registration-expiry"
 ] as const
 export type AlertRule = (typeof AlertRuleIds)[number]
 

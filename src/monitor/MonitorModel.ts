@@ -83,7 +83,7 @@ export const Alert = Schema.Struct({
   domain: Schema.String,
   createdAt: DateTime,
   channel: ChannelView,
-  /** Which rules fired: `grade-drop`, `new-issue`, `record-change`, `certificate-expiry`, `dnssec-expiry`. */
+  /** Which rules fired: `grade-drop`, `new-issue`, `record-change`, `certificate-expiry`, `dnssec-expiry`, `registration-expiry`. */
   rules: Schema.Array(Schema.String),
   /** One sentence per change or warning, as a domain owner reads it. */
   summaries: Schema.Array(Schema.String),

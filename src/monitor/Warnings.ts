@@ -3,7 +3,9 @@
  * expires within 30, 14 or 7 days, and a DNSSEC signature (RRSIG, RFC 4034 §3.1.5) that expires
  * within 7 days. Each is warned once per threshold: a warning's key names the certificate or
  * signature by its expiry and the threshold crossed, so a renewed certificate starts afresh and a
- * certificate first seen at 5 days is warned at 7, not also at 30 and 14. Pure.
+ * certificate first seen at 5 days is warned at 7, not also at 30 and 14. The registration of the
+ * domain and of each domain it depends on (RDAP, checks/registration) is warned at 30, 14 and 7
+ * days the same way. Pure.
  */
 import type { ScanResult } from "../checks/ScanResult.ts"
 
@@ -13,7 +15,7 @@ export const SIGNATURE_THRESHOLD = 7
 export interface Warning {
   /** Unique per certificate or signature and threshold: sent once. */
   readonly key: string
-  readonly rule: "certificate-expiry" | "dnssec-expiry"
+  readonly rule: "certificate-expiry" | "dnssec-expiry" | "registration-expiry"
   readonly summary: string
   readonly expiresAt: string
   readonly daysLeft: number
@@ -54,6 +56,25 @@ export const earlyWarnings = (scan: ScanResult, nowMs: number): ReadonlyArray<Wa
     if (seen.has(id)) continue
     seen.add(id)
     certificate(`the mail server ${server.host}`, `mx:${server.host}`, server.expiresAt)
+  }
+  // Absent in a scan stored before the registration check existed.
+  const registration = scan.checks.registration?.result
+  for (const entry of registration ? [registration.registration, ...registration.dependencies] : []) {
+    if (entry.expires === null || !Number.isFinite(Date.parse(entry.expires))) continue
+    const days = daysLeft(entry.expires, nowMs)
+    const threshold = thresholdFor(days, CERTIFICATE_THRESHOLDS)
+    if (threshold === undefined) continue
+    const whose =
+      entry.uses.length === 0
+        ? ""
+        : `, which ${scan.domain} depends on (${entry.uses[0]!.reason} ${entry.uses[0]!.name}),`
+    out.push({
+      key: `registration:${entry.domain}:${entry.expires}:${threshold}`,
+      rule: "registration-expiry",
+      summary: `The registration of ${entry.domain}${whose} expires ${inDays(days)} (${entry.expires.slice(0, 10)}).`,
+      expiresAt: entry.expires,
+      daysLeft: days
+    })
   }
   for (const sig of scan.checks.dnssec.result?.rrsig.records ?? []) {
     const days = daysLeft(sig.expiration, nowMs)

@@ -59,6 +59,9 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     rfc(8659, "DNS certification authority authorization (CAA) resource record"),
     rfc(9110, "HTTP semantics"),
     rfc(9116, "A file format to aid in security vulnerability disclosure"),
+    rfc(9082, "Registration Data Access Protocol (RDAP) query format"),
+    rfc(9083, "JSON responses for the Registration Data Access Protocol (RDAP)"),
+    rfc(9224, "Finding the authoritative Registration Data Access Protocol (RDAP) service"),
     rfc(9276, "Guidance for NSEC3 parameter settings"),
     rfc(9525, "Service identity in TLS"),
     rfc(6066, "TLS extensions: extension definitions"),
@@ -99,7 +102,11 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     title: "WHATWG Fetch: X-Content-Type-Options",
     url: "https://fetch.spec.whatwg.org/#x-content-type-options-header"
   },
-  referrer_policy: { title: "W3C: Referrer Policy", url: "https://www.w3.org/TR/referrer-policy/" }
+  referrer_policy: { title: "W3C: Referrer Policy", url: "https://www.w3.org/TR/referrer-policy/" },
+  can_i_take_over: {
+    title: "can-i-take-over-xyz: which services are vulnerable to subdomain takeover",
+    url: "https://github.com/EdOverflow/can-i-take-over-xyz"
+  }
 }
 
 /** Documents named in catalogue descriptions other than by RFC number. */

@@ -21,6 +21,7 @@ import { type Fact, Facts, type FactsShape, SelectorSource } from "../checks/Fac
 import type { RecordType } from "../net/DnsTypes.ts"
 import { DnsError } from "../net/DnsTypes.ts"
 import { NameServers } from "../net/NameServers.ts"
+import { Rdap } from "../net/Rdap.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
@@ -88,6 +89,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     // Read once per scan, not per question: a DNS question's Effect cost is counted in microseconds.
     const exporting = yield* FiberRef.get(Exporting)
     const selectorSource = yield* Effect.serviceOption(SelectorSource)
+    const rdap = yield* Effect.serviceOption(Rdap)
     const vrpSource = yield* Effect.serviceOption(RpkiVrps)
     // Optional, so every context that builds Facts need not provide it: without it (a unit test's
     // fake that gives none) each direct question is unknown, never a negative answer.
@@ -284,6 +286,12 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
         onNone: () => ({}),
         onSome: (source) => ({
           reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(normaliseName(domain)))
+        })
+      }),
+      ...Option.match(rdap, {
+        onNone: () => ({}),
+        onSome: (service) => ({
+          registration: (name: string) => memo.get(`rdap\u0000${name}`, () => service.lookup(name))
         })
       }),
       ...Option.match(vrpSource, {

@@ -14,7 +14,40 @@ interface Dutch {
 
 const nl = (title: string, description: string): Dutch => ({ title, description })
 
+/** The issues of the registration and takeover checks (checks/registration, checks/takeover). */
+const DEPENDENCY_ISSUES = {
+  registration_expiring: nl(
+    "Registratie van het domein verloopt binnenkort",
+    "Volgens RDAP (RFC 9083) verloopt de registratie van het domein binnen 30 dagen, of staat ze op hold of pending delete."
+  ),
+  registration_expired: nl(
+    "Registratie van het domein is verlopen",
+    "Volgens RDAP (RFC 9083) ligt de vervaldatum van de registratie in het verleden: het register kan het domein verwijderen en iedereen kan het registreren."
+  ),
+  dependency_expiring: nl(
+    "Een domein waarvan dit domein afhangt verloopt binnenkort",
+    "Een domein dat de NS-, MX-, SPF-, DMARC-, TLS-RPT-, BIMI- of CNAME-records noemen verloopt volgens RDAP (RFC 9083) binnen 30 dagen; wie het daarna registreert, beheert dat deel van dit domein."
+  ),
+  cname_dangling: nl(
+    "CNAME naar een naam die niet bestaat",
+    "Een CNAME van het domein wijst naar een naam die niet bestaat (NXDOMAIN, RFC 1034 3.6.2): wie die naam aanmaakt, publiceert inhoud onder dit domein."
+  ),
+  cname_unclaimed: nl(
+    "CNAME naar een niet-geclaimde hostingsite",
+    "Een CNAME van het domein wijst naar een hostingdienst die meldt dat er voor die naam geen site is: iedereen met een account daar kan de naam claimen (can-i-take-over-xyz)."
+  ),
+  dependency_unregistered: nl(
+    "Een domein waarvan dit domein afhangt is niet geregistreerd",
+    "Een domein dat de NS-, MX-, SPF-, DMARC-, TLS-RPT-, BIMI- of CNAME-records noemen is niet geregistreerd (RDAP 404, RFC 9083) of bestaat niet in DNS: iedereen kan het registreren en dat deel van dit domein overnemen."
+  ),
+  dependency_unresolvable: nl(
+    "Een domein waarvan dit domein afhangt antwoordt niet",
+    "De nameservers van een domein dat de records van dit domein noemen falen (SERVFAIL, RFC 1035 4.1.1): wat het levert is niet op te vragen, en een vervallen delegatie kan worden overgenomen."
+  )
+}
+
 export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
+  ...DEPENDENCY_ISSUES,
   dns_no_such_domain: nl(
     "Domein bestaat niet",
     "De nameservers van het domein antwoorden NXDOMAIN: elke controle op basis van DNS faalt."

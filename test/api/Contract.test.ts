@@ -43,9 +43,11 @@ describe("the API contract", () => {
     expect(served).toEqual(expect.arrayContaining(expected))
   })
 
-  it("adds only the deep-scan result path, the web checks, the history, reports-in and monitors groups beyond the spec", () => {
+  it("adds only the dependency map, the deep-scan result path, the web checks, the history, reports-in and monitors groups beyond the spec", () => {
     const extra = served.filter((line) => !checkedIn.map((l) => l.replace(" /", " /api/")).includes(line))
     expect(extra).toEqual([
+      // the dependency map (docs/dependencies.md)
+      "GET /api/dns/dependencies",
       "GET /api/scan/deep/{scan_id}",
       // web checks beyond the spec (docs/web-tls.md, docs/web.md)
       "GET /api/web/tls",

@@ -119,6 +119,47 @@ describe("early warnings", () => {
   })
 })
 
+describe("registration warnings", () => {
+  it("the domain's and a dependency's registration are warned at 30, 14 and 7 days, each once", () => {
+    const entry = (domain: string, days: number, uses: Array<{ reason: string; name: string }>) => ({
+      domain,
+      uses,
+      rdap: "registered",
+      rdapUrl: null,
+      expires: new Date(now + days * DAY + 3_600_000).toISOString(),
+      daysLeft: days,
+      band: null,
+      statuses: [],
+      status: "pass",
+      message: ""
+    })
+    const scan = structuredClone(perfect) as any
+    scan.checks.registration = {
+      ...scan.checks.registration,
+      status: "done",
+      reason: null,
+      result: {
+        domain: "perfect.com",
+        timestamp: perfect.computedAt,
+        rdapConfigured: true,
+        status: "warning",
+        registration: entry("perfect.com", 200, []),
+        dependencies: [
+          entry("soon-expiring.net", 10, [{ reason: "SPF include", name: "_spf.soon-expiring.net" }])
+        ],
+        issues: []
+      }
+    }
+    const warnings = earlyWarnings(scan, now).filter((w) => w.rule === "registration-expiry")
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]!.key).toMatch(/^registration:soon-expiring\.net:.*:14$/)
+    expect(warnings[0]!.summary).toMatch(/soon-expiring\.net, which perfect\.com depends on \(SPF include/)
+    expect(
+      evaluate(null, scan, [warnings[0]!.key], now).warnings.filter((w) => w.rule === "registration-expiry")
+    ).toEqual([])
+  })
+})
+
 describe("schedule and retries", () => {
   it("the next due time is the first of the series after now, never a burst of missed ones", () => {
     fc.assert(

@@ -188,5 +188,11 @@ export const auditWorld = (root) => {
       auditUnbound(conf, (path) => (existsSync(path) ? readFileSync(path, "utf8") : undefined))
     )
   need("slow", read("slow.json"), auditSlow)
+  need("rdap", read("rdap.json"), (json) => {
+    const c = JSON.parse(json)
+    return [c.rdap, c.hosting]
+      .filter((a) => !isLiteral(a))
+      .map((a) => `rdap: a server on ${a} is not an address literal`)
+  })
   return problems
 }

@@ -17,8 +17,21 @@ export const INFRA = {
   ],
   lagging: { addr: "127.53.2.9", name: "World Resolver Sydney (lagging)", location: "Sydney", country: "AU" },
   /** The world's mailbox: a Postfix listener that takes mail for any address at `domain` into files. */
-  mailbox: { relay: "127.25.255.1", host: "relay.mailbox.test", domain: "mailbox.test" }
+  mailbox: { relay: "127.25.255.1", host: "relay.mailbox.test", domain: "mailbox.test" },
+  /**
+   * The registry's RDAP server (rdap.world-registry.net, port 443) and a hosting service that
+   * answers every name "no such site" (names under github.io point at it): scripts/world/rdap.mjs.
+   */
+  registry: {
+    rdap: "127.43.0.1",
+    host: "rdap.world-registry.net",
+    domain: "world-registry.net",
+    hosting: "127.43.0.2"
+  }
 }
+
+/** Domains registered in the world that are no scenario (the infrastructure's own). */
+export const INFRA_DOMAINS = ["dns-host.net", "gtld-servers.net", "root-servers.net"]
 
 export const BASE_TLDS = ["com", "net", "org", "nl", "de", "io"]
 

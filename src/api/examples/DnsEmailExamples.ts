@@ -12,7 +12,9 @@ import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
 import { generate as generateTlsa } from "../../generate/TlsaGenerator.ts"
 import { emailCategory } from "../../score/Score.ts"
 import { BASE, type Example, inGroup } from "./Example.ts"
+import { dependencyMap } from "../../report/DependencyMap.ts"
 import { exampleChecks as checks } from "./ExampleChecks.ts"
+import { exampleScans } from "./ExampleScan.ts"
 import { ask, dns, DOMAIN, MX_HOST, MX_PUBLIC_KEY_PEM, NOW, runAtNow } from "./ExampleZone.ts"
 
 const RESOLVERS = [
@@ -68,7 +70,8 @@ const dnsOperations: Readonly<Record<string, Example>> = {
     Either.getOrThrow(
       generateTlsa({ pem: MX_PUBLIC_KEY_PEM, usage: 3, selector: 1, matching: 1, host: MX_HOST, port: 25 })
     )
-  )
+  ),
+  dependencies: check("example.com, whose records name example.net", () => dependencyMap(exampleScans().scan))
 }
 
 const emailOperations: Readonly<Record<string, Example>> = {

@@ -20,6 +20,9 @@ import { analyse as analyseSmtpTls } from "../../checks/smtp-tls/SmtpTls.ts"
 import { analyse as analyseSpf } from "../../checks/spf/Spf.ts"
 import { gather as gatherSpfGraph } from "../../checks/spf/SpfGraph.ts"
 import { analyse as analyseTlsa } from "../../checks/tlsa/Tlsa.ts"
+import { analyse as analyseRegistration } from "../../checks/registration/Registration.ts"
+import { cnameProbeOf, dependenciesOf, probedNames } from "../../checks/shared/Dependencies.ts"
+import { analyse as analyseTakeover } from "../../checks/takeover/Takeover.ts"
 import type { RecordType } from "../../net/DnsTypes.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { once } from "./Example.ts"
@@ -219,7 +222,55 @@ export const exampleChecks = once(() => {
     },
     NOW
   )
+  /** What the records name, each registrable domain registered for another year (RDAP). */
+  const cnames = probedNames(DOMAIN, bimi).map((name) => cnameProbeOf(name, ask(name, "A")))
+  const nsAnswer = ask(DOMAIN, "NS")
+  const dependencies = dependenciesOf({
+    domain: DOMAIN,
+    ns: nsAnswer._tag === "Right" ? nsAnswer.right.answers.map((r) => String(r.data)) : [],
+    mx: [MX_HOST],
+    spf,
+    dmarc,
+    mtaSts,
+    bimi,
+    cnames
+  })
+  const registered = (domain: string, days: number) => ({
+    outcome: "registered" as const,
+    url: `https://rdap.example/domain/${domain}`,
+    expires: new Date(NOW.getTime() + days * 86_400_000).toISOString(),
+    registered: "2001-05-14T00:00:00.000Z",
+    statuses: ["client transfer prohibited"]
+  })
+  const registration = analyseRegistration(
+    {
+      domain: DOMAIN,
+      registrable: DOMAIN,
+      own: registered(DOMAIN, 254),
+      dependencies: dependencies.map((dependency) => ({
+        dependency,
+        answer: registered(dependency.domain, 400)
+      }))
+    },
+    NOW
+  )
+  const takeover = analyseTakeover(
+    {
+      domain: DOMAIN,
+      cnames,
+      pages: [],
+      rdapConfigured: true,
+      dependencies: dependencies.map((dependency) => ({
+        dependency,
+        rdap: "registered" as const,
+        dns: "exists" as const
+      }))
+    },
+    NOW
+  )
   return {
+    registration,
+    takeover,
     lookup,
     nameServers: exampleNameServers(),
     dnssec,

@@ -68,7 +68,9 @@ export const exampleScans = once(() => {
     caa: exampleCaa(),
     rpki: exampleRpki(),
     "http-redirect": C.httpRedirect,
-    "security-txt": C.securityTxt
+    "security-txt": C.securityTxt,
+    registration: C.registration,
+    takeover: C.takeover
   }
 
   const scan = scanOf(results, NOW_ISO)

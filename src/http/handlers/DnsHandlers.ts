@@ -10,6 +10,7 @@ import { BadRequest } from "../../api/Errors.ts"
 import * as TlsaGenerator from "../../generate/TlsaGenerator.ts"
 import * as Dns from "../../composite/DnsLookups.ts"
 import * as MailTransport from "../../composite/MailTransport.ts"
+import { dependencies } from "../../composite/DependencyMapScan.ts"
 import { generated } from "./Generated.ts"
 
 export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
@@ -23,4 +24,5 @@ export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
     .handle("propagation", ({ urlParams }) => Dns.propagation(urlParams.domain, urlParams.type ?? "A"))
     .handle("tlsa", ({ urlParams }) => MailTransport.tlsa(urlParams.domain))
     .handle("tlsaGenerate", ({ payload }) => generated(TlsaGenerator.generate(payload)))
+    .handle("dependencies", ({ urlParams }) => dependencies(urlParams.domain))
 )

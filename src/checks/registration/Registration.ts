@@ -1,0 +1,178 @@
+/**
+ * Registration: when the domain's registration expires, and that of every domain it depends on
+ * (checks/shared/Dependencies.ts), read over RDAP (RFC 9082 queries, RFC 9083 `events`, found
+ * through the RFC 9224 bootstrap in `RDAP_BOOTSTRAP`). An expired registration can be bought by
+ * anybody, with the name servers, mail and reports that come with it; registrars and registries
+ * warn at 30, 14 and 7 days, and so does this check.
+ *
+ * Without an RDAP source every entry is `unknown` and the rules are not applicable: nothing is
+ * scored as failed for a question that was not asked.
+ */
+import { Effect, Schema } from "effect"
+import type { RdapAnswer } from "../../net/Rdap.ts"
+import { daysUntil, expiryBand } from "../../records/RdapData.ts"
+import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
+import { define } from "../Check.ts"
+import { Facts } from "../Facts.ts"
+import { Dependencies, type Dependency, DependencyUse } from "../shared/Dependencies.ts"
+import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { about } from "./About.ts"
+
+/** At most this many dependency domains are asked about (a huge SPF tree must not flood a registry). */
+export const MAX_DEPENDENCIES = 40
+
+export const RdapOutcome = Schema.Literal("registered", "not-registered", "unsupported", "unknown", "off")
+export type RdapOutcome = typeof RdapOutcome.Type
+
+export const ExpiryBand = Schema.Literal("expired", "7", "14", "30")
+export type ExpiryBand = typeof ExpiryBand.Type
+
+export const RegistrationEntry = Schema.Struct({
+  /** A registrable domain: the scanned domain's own, or a dependency's. */
+  domain: Schema.String,
+  /** Why the scanned domain depends on it (none for its own registration). */
+  uses: Schema.Array(DependencyUse),
+  /** What RDAP said: `not-registered` is a 404 from the registry's server. */
+  rdap: RdapOutcome,
+  rdapUrl: Nullable(Schema.String),
+  expires: Nullable(DateTime),
+  daysLeft: Nullable(Schema.Int),
+  /** The warning threshold crossed (30, 14, 7 days) or `expired`; null when further away. */
+  band: Nullable(ExpiryBand),
+  /** RFC 9083 4.6 status values. */
+  statuses: Strings,
+  status: Status,
+  message: Schema.String
+})
+export type RegistrationEntry = typeof RegistrationEntry.Type
+
+export const RegistrationResult = Schema.Struct({
+  domain: Schema.String,
+  timestamp: DateTime,
+  /** Whether an RDAP source (`RDAP_BOOTSTRAP`) was configured. */
+  rdapConfigured: Schema.Boolean,
+  status: Status,
+  registration: RegistrationEntry,
+  dependencies: Schema.Array(RegistrationEntry),
+  issues: Strings
+})
+export type RegistrationResult = typeof RegistrationResult.Type
+
+export interface RegistrationInput {
+  readonly domain: string
+  readonly registrable: string
+  readonly own: RdapAnswer
+  readonly dependencies: ReadonlyArray<{ readonly dependency: Dependency; readonly answer: RdapAnswer }>
+}
+
+const ON_HOLD = ["client hold", "server hold", "pending delete", "redemption period"]
+
+/** One registrable domain's verdict from its RDAP answer at `now` (pure). */
+export const entryOf = (
+  domain: string,
+  uses: Dependency["uses"],
+  answer: RdapAnswer,
+  now: Date
+): RegistrationEntry => {
+  const base = { domain, uses, rdapUrl: null, expires: null, daysLeft: null, band: null, statuses: [] }
+  switch (answer.outcome) {
+    case "off":
+      return { ...base, rdap: "off", status: "unknown", message: "no RDAP source configured" }
+    case "unknown":
+      return { ...base, rdap: "unknown", status: "unknown", message: answer.reason }
+    case "unsupported":
+      return { ...base, rdap: "unsupported", status: "not-applicable", message: answer.reason }
+    case "not-registered":
+      return {
+        ...base,
+        rdap: "not-registered",
+        rdapUrl: answer.url,
+        status: "fail",
+        message: `${domain} is not registered (RDAP answered 404): anybody can register it`
+      }
+    case "registered": {
+      const held = answer.statuses.filter((s) => ON_HOLD.includes(s))
+      const registered = {
+        ...base,
+        rdap: "registered" as const,
+        rdapUrl: answer.url,
+        statuses: answer.statuses
+      }
+      if (answer.expires === null)
+        return {
+          ...registered,
+          status: held.length > 0 ? "fail" : "pass",
+          message:
+            held.length > 0
+              ? `${domain} is registered but ${held.join(", ")}`
+              : `${domain} is registered (RDAP gives no expiry date)`
+        }
+      const daysLeft = daysUntil(answer.expires, now)
+      const band = expiryBand(daysLeft)
+      const status: CheckStatus =
+        band === "expired" || band === 7 || held.length > 0 ? "fail" : band === null ? "pass" : "warning"
+      const when = answer.expires.slice(0, 10)
+      return {
+        ...registered,
+        expires: answer.expires,
+        daysLeft,
+        band: band === null ? null : (String(band) as ExpiryBand),
+        status,
+        message:
+          band === "expired"
+            ? `${domain}'s registration expired on ${when}`
+            : `${domain} is registered until ${when} (${daysLeft} days)${held.length > 0 ? `, ${held.join(", ")}` : ""}`
+      }
+    }
+  }
+}
+
+/** Pure and total; `now` is when the days left are counted from. */
+export const analyse = (input: RegistrationInput, now: Date): RegistrationResult => {
+  const registration = entryOf(input.registrable, [], input.own, now)
+  const dependencies = input.dependencies.map(({ dependency, answer }) =>
+    entryOf(dependency.domain, dependency.uses, answer, now)
+  )
+  const all = [registration, ...dependencies]
+  const rdapConfigured = input.own.outcome !== "off"
+  const issues = all.filter((e) => e.status === "fail" || e.status === "warning").map((e) => e.message)
+  return {
+    domain: input.domain,
+    timestamp: now.toISOString(),
+    rdapConfigured,
+    status: rdapConfigured
+      ? worstOf(all.filter((e) => e.status !== "not-applicable").map((e) => e.status))
+      : "unknown",
+    registration,
+    dependencies,
+    issues
+  }
+}
+
+const OFF: RdapAnswer = { outcome: "off" }
+
+export const Registration = define({
+  id: "registration",
+  title: "Registration expiry of the domain and its dependencies",
+  category: "dns",
+  result: RegistrationResult,
+  about,
+  gather: Effect.gen(function* () {
+    const facts = yield* Facts
+    const found = yield* facts.get(Dependencies)
+    const ask = (domain: string) => (facts.registration ? facts.registration(domain) : Effect.succeed(OFF))
+    const own = yield* ask(found.registrable)
+    const dependencies = yield* Effect.forEach(
+      found.dependencies.slice(0, MAX_DEPENDENCIES),
+      (dependency) => Effect.map(ask(dependency.domain), (answer) => ({ dependency, answer })),
+      { concurrency: 8 }
+    )
+    return {
+      domain: facts.domain,
+      registrable: found.registrable,
+      own,
+      dependencies
+    } satisfies RegistrationInput
+  }),
+  analyse: (input: RegistrationInput, now: Date) => analyse(input, now)
+})

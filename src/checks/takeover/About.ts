@@ -1,0 +1,42 @@
+/** What the takeover check declares besides gather and analyse (checks/Declaration.ts). */
+import type { About } from "../Declaration.ts"
+import { item } from "../Nis2Evidence.ts"
+import { guidance } from "./Guidance.ts"
+import { advice, issues } from "./Issues.ts"
+import { rules, TAKEOVER_SPECS } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  guidance,
+  section: {
+    key: "takeover",
+    title: "Takeover risks",
+    rank: 146,
+    sources: ["rfc1034", "rfc9083", "can_i_take_over"],
+    facts: ["aliases", "dependencies", "issues"],
+    generator: null
+  },
+  columns: [],
+  nis2: [
+    {
+      measure: "d",
+      record: TAKEOVER_SPECS.dependencies.id,
+      weight: 1,
+      rank: 42,
+      text: item(
+        { en: "Dependencies cannot be taken over", nl: "Afhankelijkheden kunnen niet worden overgenomen" },
+        {
+          en: "Every domain the records name is registered and answers.",
+          nl: "Elk domein dat de records noemen is geregistreerd en antwoordt."
+        },
+        {
+          en: "The records name no other domain, or no registration data (RDAP) was available.",
+          nl: "De records noemen geen ander domein, of er waren geen registratiegegevens (RDAP) beschikbaar."
+        }
+      )
+    }
+  ],
+  deepScans: ["mail", "web"]
+}

@@ -1,0 +1,84 @@
+/** The RDAP service over a fake web client: bootstrap, 404, cache per domain, off when unset. */
+import { writeFileSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { makeRdap } from "../../src/net/Rdap.ts"
+import type { WebResponse } from "../../src/net/Web.ts"
+
+const response = (url: string, status: number, body: unknown): WebResponse => ({
+  url,
+  finalUrl: url,
+  status,
+  headers: {},
+  rawHeaders: [],
+  body: new TextEncoder().encode(JSON.stringify(body)),
+  redirects: [],
+  address: "192.0.2.1",
+  tls: null
+})
+
+const bootstrapFile = () => {
+  const path = join(mkdtempSync(join(tmpdir(), "rdap-")), "dns.json")
+  writeFileSync(path, JSON.stringify({ version: "1.0", services: [[["com"], ["https://rdap.test/"]]] }))
+  return path
+}
+
+describe("the RDAP service", () => {
+  it("answers registered, not registered and unsupported, asking each domain once", async () => {
+    const asked: Array<string> = []
+    const get = (url: string) => {
+      asked.push(url)
+      return Effect.succeed(
+        url.endsWith("/taken.com")
+          ? response(url, 200, {
+              objectClassName: "domain",
+              events: [{ eventAction: "expiration", eventDate: "2027-01-01T00:00:00Z" }]
+            })
+          : response(url, 404, { errorCode: 404 })
+      )
+    }
+    const answers = await Effect.runPromise(
+      Effect.gen(function* () {
+        const rdap = yield* makeRdap(bootstrapFile(), { cacheTtlMs: 3_600_000, concurrency: 2 }, get)
+        return [
+          yield* rdap.lookup("taken.com"),
+          yield* rdap.lookup("taken.com"),
+          yield* rdap.lookup("free.com"),
+          yield* rdap.lookup("example.de")
+        ]
+      })
+    )
+    expect(answers.map((a) => a.outcome)).toEqual([
+      "registered",
+      "registered",
+      "not-registered",
+      "unsupported"
+    ])
+    expect(answers[0]).toMatchObject({
+      expires: "2027-01-01T00:00:00.000Z",
+      url: "https://rdap.test/domain/taken.com"
+    })
+    expect(asked).toEqual(["https://rdap.test/domain/taken.com", "https://rdap.test/domain/free.com"])
+  })
+
+  it("is off without a source, and unknown when the server fails", async () => {
+    const off = await Effect.runPromise(
+      Effect.flatMap(
+        makeRdap("", { cacheTtlMs: 1, concurrency: 1 }, () => Effect.die("no request")),
+        (r) => r.lookup("a.com")
+      )
+    )
+    expect(off).toEqual({ outcome: "off" })
+    const failing = await Effect.runPromise(
+      Effect.flatMap(
+        makeRdap(bootstrapFile(), { cacheTtlMs: 1, concurrency: 1 }, (url) =>
+          Effect.succeed(response(url, 503, {}))
+        ),
+        (r) => r.lookup("a.com")
+      )
+    )
+    expect(failing).toMatchObject({ outcome: "unknown" })
+  })
+})
