@@ -172,11 +172,20 @@ const main = Effect.gen(function* () {
   const wallMs = performance.now() - start
   // The checks unknown, by check id, from the records written.
   const unknown: Record<string, number> = {}
+  let shown = false
   for (const line of readFileSync(out, "utf8").split("\n")) {
     if (!line.startsWith("{")) continue
     const record = JSON.parse(line) as { scan?: { checks?: Record<string, { status?: string }> } }
+    if (process.env.SHOW_SMTP && !shown && record.scan?.checks?.["smtp-tls"]) {
+      shown = true
+      console.error(`smtp-tls: ${JSON.stringify(record.scan.checks["smtp-tls"]).slice(0, 1500)}`)
+    }
     for (const [id, outcome] of Object.entries(record.scan?.checks ?? {}))
-      if (outcome.status === "unknown") unknown[id] = (unknown[id] ?? 0) + 1
+      if (outcome.status === "unknown") {
+        if (unknown[id] === undefined && process.env.SHOW_UNKNOWN)
+          console.error(`unknown ${id}: ${JSON.stringify(outcome).slice(0, 600)}`)
+        unknown[id] = (unknown[id] ?? 0) + 1
+      }
   }
   const used = process.cpuUsage(cpu)
   clearInterval(sampler)

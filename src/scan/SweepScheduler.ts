@@ -180,7 +180,7 @@ export const sweepScheduler = new SweepScheduler({
   crowdedZone: CROWDED_ZONE_IN_FLIGHT,
   // A quarter of a check's default budget (CHECK_TIMEOUT_MS, 20 s): room for the rest of DKIM.
   targetMs: 5_000,
-  initialWindow: 200,
+  initialWindow: 32,
   minWindow: 16
 })
 
