@@ -99,6 +99,8 @@ interface Run {
   heldForDns: number
   /** TCP connections to port 25: SMTP sessions opened. */
   smtpSessions: number
+  /** TCP connections that completed, by remote port. */
+  connects: Record<string, number>
   /** Domains with each check unknown, by check id. */
   unknown: Record<string, number>
   /** DKIM sweeps that took longer than the scheduler's target, and its window at the end. */
@@ -295,13 +297,16 @@ const main = async () => {
     )
   }
   console.log(
-    "concurrency  SMTP sessions/domain  DNS queries/domain  CPU ms/domain  DKIM unknown  held for DNS  late sweeps  sweep window  checks unknown"
+    "concurrency  SMTP sessions/domain  HTTP(S) connections/domain  DNS queries/domain  CPU ms/domain  DKIM unknown  held for DNS  late sweeps  sweep window  checks unknown"
   )
   for (const r of runs)
     console.log(
       [
         String(r.concurrency).padStart(11),
         (r.smtpSessions / Math.max(1, r.scanned)).toFixed(2).padStart(21),
+        (((r.connects["443"] ?? 0) + (r.connects["80"] ?? 0)) / Math.max(1, r.scanned))
+          .toFixed(2)
+          .padStart(27),
         (r.sent / Math.max(1, r.scanned)).toFixed(0).padStart(19),
         (r.cpuMs / Math.max(1, r.scanned)).toFixed(0).padStart(14),
         String(r.unknown["dkim"] ?? 0).padStart(13),

@@ -17,7 +17,7 @@
  *   scripts/world/isolated bash -c 'scripts/world/up --synthetic 1000 && npx tsx scripts/bench/cluster.ts 1000 300'
  */
 import { execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -38,7 +38,9 @@ const list = join(dir, "domains.txt")
 writeFileSync(list, domains.join("\n") + "\n")
 
 const pgScript = join(root, "scripts/cluster/postgres")
-const pgDir = join(dir, "postgres")
+// Outside `dir` (mode 700): Postgres runs as its package's user, which must reach its directory.
+const pgDir = mkdtempSync("/tmp/bench-cluster-pg-")
+chmodSync(pgDir, 0o755)
 const pgPort = 55499
 /** psql as the server's owner, one statement, the first column of its rows. */
 const psql = (database: string, sql: string) =>
