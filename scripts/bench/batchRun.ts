@@ -13,7 +13,8 @@
  * that much later (a model of a resolver on the internet), and every TCP connection (SMTP, HTTPS)
  * reports itself connected that much later (the handshake's round trip: `modelConnectRtt`). It
  * counts the TCP connections opened by port (SMTP sessions are those to port 25), and, from the
- * records written, the domains with each check unknown. Prints one JSON line of figures on
+ * records written, the domains with each check unknown (with SHOW_UNKNOWN=1, the first unknown
+ * outcome of each check on stderr). Prints one JSON line of figures on
  * stdout. Started by scripts/bench/batch.ts:
  *   node [--cpu-prof] [--expose-gc] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
  */
@@ -172,14 +173,9 @@ const main = Effect.gen(function* () {
   const wallMs = performance.now() - start
   // The checks unknown, by check id, from the records written.
   const unknown: Record<string, number> = {}
-  let shown = false
   for (const line of readFileSync(out, "utf8").split("\n")) {
     if (!line.startsWith("{")) continue
     const record = JSON.parse(line) as { scan?: { checks?: Record<string, { status?: string }> } }
-    if (process.env.SHOW_SMTP && !shown && record.scan?.checks?.["smtp-tls"]) {
-      shown = true
-      console.error(`smtp-tls: ${JSON.stringify(record.scan.checks["smtp-tls"]).slice(0, 1500)}`)
-    }
     for (const [id, outcome] of Object.entries(record.scan?.checks ?? {}))
       if (outcome.status === "unknown") {
         if (unknown[id] === undefined && process.env.SHOW_UNKNOWN)
