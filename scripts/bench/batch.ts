@@ -95,6 +95,17 @@ interface Run {
   liveInFlight: number
   liveMbPerScan: number | null
   heldForMemory: number
+  /** Scans that waited for the DNS sweeps' window (`src/scan/SweepScheduler.ts`). */
+  heldForDns: number
+  /** TCP connections to port 25: SMTP sessions opened. */
+  smtpSessions: number
+  /** TCP connections that completed, by remote port. */
+  connects: Record<string, number>
+  /** Domains with each check unknown, by check id. */
+  unknown: Record<string, number>
+  /** DKIM sweeps that took longer than the scheduler's target, and its window at the end. */
+  lateSweeps: number
+  sweepWindow: number
   /** process.memoryUsage() at the highest RSS seen (sampled every 100 ms), with the scans in flight then. */
   peak: { rss: number; heapUsed: number; heapTotal: number; external: number; inFlight: number; atMs: number }
 }
@@ -246,7 +257,7 @@ const main = async () => {
     `${domains.length} synthetic domains (${synthetic.length} in the world), full scans, concurrency ${levels.join(", ")}` +
       (nodeFlags.length > 0 ? `, node ${nodeFlags.join(" ")}` : "") +
       (process.env.RTT_MS
-        ? `, every DNS answer from the network delayed ${process.env.RTT_MS} ms (RTT_MS)`
+        ? `, every DNS answer from the network and every TCP connect delayed ${process.env.RTT_MS} ms (RTT_MS)`
         : "")
   )
   const before = await ceiling()
@@ -285,6 +296,31 @@ const main = async () => {
       ].join(" ")
     )
   }
+  console.log(
+    "concurrency  SMTP sessions/domain  HTTP(S) connections/domain  DNS queries/domain  CPU ms/domain  DKIM unknown  held for DNS  late sweeps  sweep window  checks unknown"
+  )
+  for (const r of runs)
+    console.log(
+      [
+        String(r.concurrency).padStart(11),
+        (r.smtpSessions / Math.max(1, r.scanned)).toFixed(2).padStart(21),
+        (((r.connects["443"] ?? 0) + (r.connects["80"] ?? 0)) / Math.max(1, r.scanned))
+          .toFixed(2)
+          .padStart(27),
+        (r.sent / Math.max(1, r.scanned)).toFixed(0).padStart(19),
+        (r.cpuMs / Math.max(1, r.scanned)).toFixed(0).padStart(14),
+        String(r.unknown["dkim"] ?? 0).padStart(13),
+        String(r.heldForDns).padStart(13),
+        String(r.lateSweeps).padStart(12),
+        String(r.sweepWindow).padStart(13),
+        ` ${
+          Object.entries(r.unknown)
+            .sort((a, b) => b[1] - a[1])
+            .map(([id, n]) => `${id} ${n}`)
+            .join(", ") || "none"
+        }`
+      ].join(" ")
+    )
   const mb = (n: number) => Math.round(n / 2 ** 20)
   for (const { concurrency, peak } of runs)
     console.log(

@@ -10,11 +10,16 @@
  * concurrency in flight; with LIVE_EVERY_MS=<ms>, it samples that often and prints each sample on
  * stderr (the live heap's curve over the run). It records process.memoryUsage() at the highest RSS
  * (sampled every 100 ms). With RTT_MS=<ms>, every DNS answer that left for the resolver is delivered
- * that much later (a model of a resolver on the internet). Prints one JSON line of figures on
+ * that much later (a model of a resolver on the internet), and every TCP connection (SMTP, HTTPS)
+ * reports itself connected that much later (the handshake's round trip: `modelConnectRtt`). It
+ * counts the TCP connections opened by port (SMTP sessions are those to port 25), and, from the
+ * records written, the domains with each check unknown (with SHOW_UNKNOWN=1, the first unknown
+ * outcome of each check on stderr). Prints one JSON line of figures on
  * stdout. Started by scripts/bench/batch.ts:
  *   node [--cpu-prof] [--expose-gc] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
  */
 import { readFileSync } from "node:fs"
+import net from "node:net"
 import { writeHeapSnapshot } from "node:v8"
 import { Effect, type Exit, Layer, Supervisor } from "effect"
 import { inProcess, runBatch } from "../../src/batch/Batch.ts"
@@ -25,6 +30,7 @@ import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { NameServers } from "../../src/net/NameServers.ts"
 import { Web } from "../../src/net/Web.ts"
+import { sweepScheduler } from "../../src/scan/SweepScheduler.ts"
 
 const [list = "", out = "", concurrencyText = "100"] = process.argv.slice(2)
 let sent = 0
@@ -52,6 +58,32 @@ class Counted implements Asked {
     else this.asked.done(exit)
   }
 }
+
+/** TCP connections that completed, by remote port. */
+const connects = new Map<number, number>()
+/**
+ * Counts every TCP connection as it completes and, with RTT_MS, lets it say so that much later:
+ * a SYN and its SYN-ACK cross the network once each way before anything can be sent (RFC 9293
+ * 3.5). Node starts a TLS handshake, and our SMTP client its reading, on the socket's `connect`
+ * event, so delaying the event delays all that follows as a real round trip would. The later
+ * exchanges of a session (banner, EHLO, STARTTLS, the TLS handshake) are not delayed: a floor.
+ */
+const modelConnectRtt = () => {
+  const emit = net.Socket.prototype.emit as (
+    this: net.Socket,
+    event: string | symbol,
+    ...args: Array<unknown>
+  ) => boolean
+  net.Socket.prototype.emit = function (this: net.Socket, event: string | symbol, ...args: Array<unknown>) {
+    if (event !== "connect") return emit.call(this, event, ...args)
+    const port = this.remotePort ?? 0
+    connects.set(port, (connects.get(port) ?? 0) + 1)
+    if (rttMs <= 0) return emit.call(this, event, ...args)
+    setTimeout(() => emit.call(this, event, ...args), rttMs)
+    return true
+  } as typeof net.Socket.prototype.emit
+}
+modelConnectRtt()
 
 // The same services as ScanNetLive, with a counting Resolver under Web and Smtp too.
 const counting = Layer.effect(
@@ -140,6 +172,18 @@ const main = Effect.gen(function* () {
     { isTTY: false, write: () => true }
   ).pipe(Effect.supervised(new CountFibers()))
   const wallMs = performance.now() - start
+  // The checks unknown, by check id, from the records written.
+  const unknown: Record<string, number> = {}
+  for (const line of readFileSync(out, "utf8").split("\n")) {
+    if (!line.startsWith("{")) continue
+    const record = JSON.parse(line) as { scan?: { checks?: Record<string, { status?: string }> } }
+    for (const [id, outcome] of Object.entries(record.scan?.checks ?? {}))
+      if (outcome.status === "unknown") {
+        if (unknown[id] === undefined && process.env.SHOW_UNKNOWN)
+          console.error(`unknown ${id}: ${JSON.stringify(outcome).slice(0, 600)}`)
+        unknown[id] = (unknown[id] ?? 0) + 1
+      }
+  }
   const used = process.cpuUsage(cpu)
   clearInterval(sampler)
   clearInterval(rssSampler)
@@ -156,6 +200,12 @@ const main = Effect.gen(function* () {
       peakRssMb: peakRssMb(),
       fibers,
       heldForMemory: summary.heldForMemory,
+      heldForDns: summary.heldForDns ?? 0,
+      smtpSessions: connects.get(25) ?? 0,
+      connects: Object.fromEntries(connects),
+      unknown,
+      lateSweeps: sweepScheduler.late,
+      sweepWindow: sweepScheduler.window,
       peak: atPeak,
       liveInFlight: best.inFlight,
       liveMbPerScan: best.inFlight > 0 ? best.liveMb / best.inFlight : null

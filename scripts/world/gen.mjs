@@ -20,20 +20,26 @@ const args = process.argv.slice(2)
 let root = resolve(here, "../../data/world")
 const specs = []
 let syntheticCount = 0
+let providers = 0
 for (let i = 0; i < args.length; i++) {
   const a = args[i]
   if (a === "--spec") specs.push(resolve(args[++i] ?? ""))
   else if (a === "--synthetic") syntheticCount = Number(args[++i] ?? "0")
+  else if (a === "--providers") providers = Number(args[++i] ?? "0")
   else if (a === "--root") root = resolve(args[++i] ?? "")
   else throw new Error(`unknown argument ${a}`)
 }
 if (!Number.isInteger(syntheticCount) || syntheticCount < 0) throw new Error("--synthetic needs a count")
+if (!Number.isInteger(providers) || providers < 0) throw new Error("--providers needs a count")
 mkdirp(root)
 
 let scenarios = loadScenarioFile(join(here, "scenarios.json"))
 for (const spec of specs) scenarios = scenarios.concat(loadScenarioFile(spec))
-scenarios = scenarios.concat(synthetic(syntheticCount, scenarios))
+scenarios = scenarios.concat(synthetic(syntheticCount, scenarios, { providers }))
 const planned = plan(scenarios)
+// A shared MX host (a mail provider's) answers at the address its own scenario gave it.
+const hostAddr = new Map(planned.flatMap((s) => s.mx.filter((m) => !m.shared).map((m) => [m.host, m.addr])))
+for (const s of planned) for (const m of s.mx) if (m.shared) m.addr = hostAddr.get(m.host) ?? "0.0.0.0"
 // The scenarios as built (--spec and --synthetic included): what scripts/world/mutate serves a domain
 // as, and restores it from.
 write(join(root, "scenarios.json"), JSON.stringify({ scenarios }, null, 1) + "\n")
@@ -45,7 +51,7 @@ const ca = ensureCa(root)
 const spki = {}
 const mxHosts = []
 for (const s of planned) {
-  for (const m of s.mx) {
+  for (const m of s.mx.filter((x) => !x.shared)) {
     const c = ensureMxCert(ca, m)
     spki[m.host] = c.spkiSha256
     mxHosts.push({ ...m, tls: m.tls ?? "valid", domain: s.domain, key: c.key, cert: c.cert })

@@ -169,6 +169,7 @@ export const runBatch = <R>(
       invalid,
       tornBytes: written.tornBytes,
       heldForMemory: room.held,
+      heldForDns: room.heldForDns,
       elapsedMs: counts.elapsedMs,
       grades: tally.grades,
       topIssues: tally.top()

@@ -8,9 +8,15 @@
  * cap, or when no other scan is in flight (one scan always runs: a list never stalls). The heap in
  * use counts garbage not yet collected; a scan held back waits, polling, for a collection or for
  * other scans to end. `--concurrency` stays the upper bound.
+ *
+ * The same room holds a scan while the scans in flight fill the DNS sweeps' window
+ * (`src/scan/SweepScheduler.ts`): how many scans the resolver serves with every DKIM sweep ending
+ * within its target. A scan held has not started, so its checks' budgets have not either: against a
+ * resolver that cannot keep up, scans wait their turn here instead of running out of time in flight.
  */
 import { getHeapStatistics } from "node:v8"
 import { Effect } from "effect"
+import { sweepScheduler } from "../scan/SweepScheduler.ts"
 
 export interface HeapMeter {
   /** Bytes of heap in use now, garbage included. */
@@ -25,19 +31,31 @@ export const v8Heap = (): HeapMeter => ({
   limit: getHeapStatistics().heap_size_limit
 })
 
+/** How many scans the DNS sweeps serve in time (`SweepScheduler.window`). */
+export interface SweepWindow {
+  readonly window: number
+}
+
 export class HeapRoom {
   private inFlight = 0
-  /** Scans that waited for room. */
+  /** Scans that waited for heap room. */
   held = 0
+  /** Scans that waited for the DNS sweeps' window. */
+  heldForDns = 0
 
   constructor(
     private readonly meter: HeapMeter,
     private readonly share = 0.8,
-    private readonly pollMs = 50
+    private readonly pollMs = 50,
+    private readonly sweeps: SweepWindow = sweepScheduler
   ) {}
 
+  private heapRoom() {
+    return this.meter.used() < this.share * this.meter.limit
+  }
+
   private hasRoom() {
-    return this.inFlight === 0 || this.meter.used() < this.share * this.meter.limit
+    return this.inFlight === 0 || (this.inFlight < this.sweeps.window && this.heapRoom())
   }
 
   private readonly wait: Effect.Effect<void> = Effect.suspend(() =>
@@ -54,7 +72,8 @@ export class HeapRoom {
         )
       )
       if (this.hasRoom()) return run
-      this.held++
+      if (this.heapRoom()) this.heldForDns++
+      else this.held++
       return Effect.zipRight(this.wait, run)
     })
   }

@@ -21,6 +21,8 @@ export interface BatchSummary {
   readonly tornBytes: number
   /** Scans that waited for room on the heap before starting (`HeapRoom.ts`). */
   readonly heldForMemory: number
+  /** Scans that waited for the DNS sweeps' window before starting (`HeapRoom.ts`, `SweepScheduler.ts`). */
+  readonly heldForDns?: number
   readonly elapsedMs: number
   /** Domains per grade: this run's and, resuming, those the output held before. */
   readonly grades: ReadonlyMap<Grade, number>
@@ -97,6 +99,7 @@ export const summaryText = (s: BatchSummary, out: string | undefined): string =>
       (out ? `, ${s.alreadyWritten} already in ${out}` : "") +
       `, ${s.duplicates} duplicates, ${s.invalid} invalid lines` +
       (s.heldForMemory > 0 ? `, ${s.heldForMemory} scans waited for room on the heap` : "") +
+      ((s.heldForDns ?? 0) > 0 ? `, ${s.heldForDns} waited for the resolver` : "") +
       `; ${duration(s.elapsedMs)}${rateOf(s.scanned, s.elapsedMs)}`
   ]
   const graded = [...s.grades.values()].reduce((a, b) => a + b, 0)

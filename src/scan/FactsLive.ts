@@ -28,16 +28,14 @@ import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShap
 import { Smtp } from "../net/Smtp.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 import { Exporting } from "../observe/Spans.ts"
-import {
-  dnsKey,
-  eitherOf,
-  type Outcome,
-  ScanQuestion,
-  ScanState,
-  SweepQuestion,
-  type SweepSlots,
-  sweepSlots
-} from "./ScanQuestions.ts"
+import { dnsKey, eitherOf, type Outcome, ScanQuestion, ScanState, SweepQuestion } from "./ScanQuestions.ts"
+import { sweepScheduler, type SweepTurn } from "./SweepScheduler.ts"
+
+/** The zone a sweep asks, as the scheduler bounds it: its first name's parent (DKIM's `_domainkey.<domain>`). */
+const zoneOf = (name: string) => {
+  const dot = name.indexOf(".")
+  return dot < 0 ? name : name.slice(dot + 1)
+}
 
 /**
  * Memoises effects by key in `scope`: the first `start` forks the work and every `start` returns
@@ -132,14 +130,15 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
     /**
      * A fan of `count` questions in one fiber: a window of `concurrency` in flight, refilled by
      * callbacks; `ask(i, settle)` asks the i-th, and each outcome is kept as `keep` makes it. With
-     * `slots`, each question in flight also holds one of those.
+     * a `zone`, it is a sweep: each question in flight also holds room in the process's
+     * `sweepScheduler`, taken in the scan's turn.
      */
     const fan = <A>(
       count: number,
       concurrency: number,
       ask: (i: number, now: number, settle: (outcome: Outcome) => void) => void,
       keep: (outcome: Outcome, i: number) => A,
-      slots?: SweepSlots
+      zone?: string
     ) =>
       Effect.clockWith((clock) =>
         Effect.async<ReadonlyArray<A>>((resume) => {
@@ -150,25 +149,39 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           let settled = 0
           let gone = false
           let queued = false
+          const turn: SweepTurn | undefined =
+            zone === undefined
+              ? undefined
+              : {
+                  ticket: scan.ticket,
+                  zone,
+                  launch: () => {
+                    queued = false
+                    launch()
+                  }
+                }
           const launch = () => {
             // `queued` also stops this loop when an answer at hand (read synchronously) relaunched
             // the fan and it queued there.
             while (!queued && !gone && inFlight < Math.max(1, concurrency) && next < count && scan.open) {
-              if (slots !== undefined && !slots.take()) {
+              if (turn !== undefined && !sweepScheduler.take(turn)) {
                 queued = true
-                return slots.wait(() => {
-                  queued = false
-                  launch()
-                })
+                return
               }
               const i = next++
               inFlight++
               ask(i, now, (outcome) => {
                 results[i] = keep(outcome, i)
                 inFlight--
-                slots?.release()
-                if (++settled === count) resume(Effect.succeed(results))
-                else launch()
+                if (turn !== undefined)
+                  sweepScheduler.release(turn.zone, next < count && !queued ? turn : undefined)
+                if (++settled === count) {
+                  if (turn !== undefined) {
+                    const end = clock.unsafeCurrentTimeMillis()
+                    sweepScheduler.finished(end - now, end)
+                  }
+                  resume(Effect.succeed(results))
+                } else launch()
               })
             }
           }
@@ -196,7 +209,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
           else resolver.ask(n, type, {}, new SweepQuestion(now, scan, settle))
         },
         (outcome, i) => keep(eitherOf(outcome, names[i]!, type), i),
-        sweepSlots
+        names.length === 0 ? undefined : zoneOf(normaliseName(names[0]!))
       )
     /** A and AAAA as one fan (one fiber; `lookups.addresses` would fork one per question). */
     const addresses = (host: string) =>

@@ -2,11 +2,12 @@
  * A scan's DNS questions as the live Facts hold them (`FactsLive.ts`): callback objects over the
  * Resolver's `ask`, not fibers, since a batch keeps ~1,000 scans of ~175 questions in flight
  * (docs/bench.md, the batch). A memoised question keeps its answer for the scan; a sweep's
- * goes to its one reader; the sweeps of all scans share the slots for questions in flight.
+ * goes to its one reader (the sweeps of all scans share `SweepScheduler.ts`).
  */
 import { Cause, Effect, Either, Exit, Option } from "effect"
 import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "../net/DnsTypes.ts"
 import type { Asked } from "../net/Resolver.ts"
+import { nextTicket } from "./SweepScheduler.ts"
 
 export type Outcome = Exit.Exit<DnsAnswer, DnsError>
 
@@ -19,6 +20,8 @@ export type Outcome = Exit.Exit<DnsAnswer, DnsError>
  */
 export class ScanState {
   open = true
+  /** The scan's start order: older scans' sweeps go first (`SweepScheduler.ts`). */
+  readonly ticket = nextTicket()
   private readonly authority = new Map<string, Array<DnsRecord>>()
 
   /** The answer, its authority records replaced by equal ones the scan already holds. */
@@ -89,49 +92,6 @@ export class ScanQuestion implements Asked {
     )
   }
 }
-
-/**
- * Slots for the sweeps' questions in flight (`facts.sweep`), shared by every scan of the process.
- * A sweep's own window (DKIM's 64) keeps one scan quick, but a thousand scans in flight would keep
- * 64,000 questions in flight, ~1 KB of state each on its way, where a few thousand keep any
- * resolver busy (15,000 answers a second at 200 ms each is 3,000). A sweep that finds every slot
- * taken waits its turn, first come first served. `queryEach` is not held: other checks wait on its
- * questions (an MX host's addresses).
- */
-export class SweepSlots {
-  /** The sweeps waiting: a queue read from `head`, compacted now and then. */
-  private waiting: Array<(() => void) | undefined> = []
-  private head = 0
-  constructor(private free: number) {}
-
-  take(): boolean {
-    if (this.free === 0) return false
-    this.free--
-    return true
-  }
-
-  wait(launch: () => void) {
-    this.waiting.push(launch)
-  }
-
-  /** A slot back: the sweeps waiting launch in turn while slots are free (one given up takes none). */
-  release() {
-    this.free++
-    while (this.free > 0 && this.head < this.waiting.length) {
-      const launch = this.waiting[this.head]!
-      this.waiting[this.head++] = undefined
-      if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-        this.waiting = this.waiting.slice(this.head)
-        this.head = 0
-      }
-      launch()
-    }
-  }
-}
-
-/** The sweeps' questions in flight at once, all scans of the process together. */
-export const SWEEP_QUESTIONS_IN_FLIGHT = 4096
-export const sweepSlots = new SweepSlots(SWEEP_QUESTIONS_IN_FLIGHT)
 
 /** A sweep's question (`facts.sweep`): wanted while the scan is open; its outcome goes to one reader, not the memo. */
 export class SweepQuestion implements Asked {

@@ -61,4 +61,32 @@ describe("HeapRoom", () => {
       expect(room.held).toBe(0)
     })
   )
+
+  it.effect(
+    "holds a scan while the scans in flight fill the DNS sweeps' window, until one ends or it grows",
+    () =>
+      Effect.gen(function* () {
+        const sweeps = { window: 2 }
+        const room = new HeapRoom(heap(10), 0.8, 50, sweeps)
+        const release = yield* Deferred.make<void>()
+        const running = [
+          yield* Effect.fork(room.admit(Deferred.await(release))),
+          yield* Effect.fork(room.admit(Deferred.await(release)))
+        ]
+        yield* Effect.yieldNow()
+        let started = false
+        const third = yield* Effect.fork(room.admit(Effect.sync(() => (started = true))))
+        yield* TestClock.adjust("200 millis")
+        expect(started).toBe(false)
+        expect(room.heldForDns).toBe(1)
+        expect(room.held).toBe(0)
+        // the sweeps ended in time: the window grew
+        sweeps.window = 3
+        yield* TestClock.adjust("50 millis")
+        yield* Fiber.join(third)
+        expect(started).toBe(true)
+        yield* Deferred.succeed(release, undefined)
+        yield* Effect.all(running.map(Fiber.join))
+      })
+  )
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Effect, Layer, Schema } from "effect"
+import { Either, Effect, Fiber, Layer, Schema } from "effect"
 import fc from "fast-check"
 import { type CheckTiming, define, needAll, type ScanTrace } from "../../src/checks/Check.ts"
 import { Fact, Facts } from "../../src/checks/Facts.ts"
@@ -7,7 +7,7 @@ import { Resolver, type FakeZone } from "../../src/net/Resolver.ts"
 import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
-import { SWEEP_QUESTIONS_IN_FLIGHT } from "../../src/scan/ScanQuestions.ts"
+import { CROWDED_ZONE_IN_FLIGHT, SWEEP_QUESTIONS_IN_FLIGHT } from "../../src/scan/SweepScheduler.ts"
 import { scan, withFacts } from "../../src/scan/Scanner.ts"
 import { criticalPath, unionLength } from "../../src/scan/Timing.ts"
 import { fakeNet } from "../checks/facts.ts"
@@ -245,6 +245,87 @@ describe("Facts of one scan", () => {
         expect(seen.peak).toBe(64)
       }).pipe(Effect.provide(slow))
     }
+  )
+
+  it.live(
+    "sweeps beyond the shared room run in their scans' order: once started, each ends within a few rounds of the room",
+    () => {
+      // Every question answered 1 ms later, counted as it is: "when" below is in answers given, not time.
+      let answered = 0
+      const timed = Layer.effect(
+        Resolver,
+        Effect.map(Resolver, (r) =>
+          Resolver.make(
+            resolverOver((n, t, o, question) => {
+              const at = question.now
+              setTimeout(
+                () =>
+                  r.ask(n, t, o, {
+                    now: at,
+                    wanted: () => question.wanted(),
+                    done: (outcome) => {
+                      answered++
+                      question.done(outcome)
+                    }
+                  }),
+                1
+              )
+            }, r.upstreams)
+          )
+        )
+      ).pipe(Layer.provideMerge(fakeNet({ zone })))
+      // Enough sweeps that the room, not the fake resolver, is the bound: ~39 rounds of the room.
+      const scans = 1000
+      const names = Array.from({ length: 40 }, (_, i) => `s${i}`)
+      const spans: Array<{ readonly scan: number; first: number; last: number }> = []
+      const finished: Array<number> = []
+      return Effect.gen(function* () {
+        const fibers = []
+        for (let n = 0; n < scans; n++) {
+          const span = { scan: n, first: -1, last: -1 }
+          spans.push(span)
+          // Forked in order, so the scans start (and take their tickets) in order.
+          fibers.push(
+            yield* Effect.fork(
+              withFacts(
+                `scan${n}.example`,
+                Effect.flatMap(Facts, (facts) =>
+                  facts.sweep(
+                    "TXT",
+                    names.map((s) => `${s}._domainkey.scan${n}.example`),
+                    (o) => {
+                      if (span.first < 0) span.first = answered
+                      return Either.isRight(o) && o.right.outcome === "nxdomain"
+                    },
+                    { concurrency: 64 }
+                  )
+                )
+              ).pipe(
+                Effect.tap(() =>
+                  Effect.sync(() => {
+                    span.last = answered
+                    finished.push(n)
+                  })
+                )
+              )
+            )
+          )
+        }
+        const kept = yield* Effect.all(fibers.map(Fiber.join))
+        expect(kept.every((k) => k.length === names.length && k.every((x) => x === true))).toBe(true)
+        const total = answered
+        expect(total).toBe(scans * names.length)
+        // In order: a scan finishes after at most the sweeps the room holds at once of younger scans.
+        const active = SWEEP_QUESTIONS_IN_FLIGHT / CROWDED_ZONE_IN_FLIGHT
+        const overtaken = finished.map((scan, position) => Math.max(0, scan - position))
+        expect(Math.max(...overtaken)).toBeLessThanOrEqual(active)
+        // Once started, a sweep of 40 questions, 8 at a time, ends within a few turns of the room (all
+        // advancing together, every sweep spanned nearly all 40,000 answers).
+        const longest = Math.max(...spans.map((s) => s.last - s.first))
+        expect(longest / total).toBeLessThan(0.25)
+      }).pipe(Effect.provide(timed))
+    },
+    60_000
   )
 
   it.effect("closing the scan's scope tells its unanswered questions that nobody waits", () => {

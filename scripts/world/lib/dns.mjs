@@ -274,7 +274,7 @@ export const generateDns = (root, scenarios, extra) => {
     `${reverseName("127.53.4.4")} PTR ns4.dns-host.net.`
   )
   for (const s of scenarios) {
-    for (const m of s.mx) rev.push(...ptrLines(m))
+    for (const m of s.mx) if (!m.shared) rev.push(...ptrLines(m))
   }
   write(join(dir, "zones", zoneFile("127.in-addr.arpa")), rev.join("\n") + "\n")
   const rev6 = [soa(V6_LOOPBACK_REVERSE, SERIAL), ...NS_SET.map((n) => `@ NS ${n}`)]

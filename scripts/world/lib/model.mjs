@@ -104,11 +104,32 @@ const replaceDomain = (value, from, to) =>
           )
         : value
 
-/** N generated domains synth-00001.<tld> ... mixing the templates above. */
-export const synthetic = (n, scenarios) => {
+/**
+ * The mail providers of `synthetic(n, scenarios, { providers })`: provider-K.net, each with two MX
+ * hosts (mx1, mx2) that every domain hosted there names as its MX: one address set shared by many
+ * domains, as at a large mail provider on the internet.
+ */
+export const mailProviders = (count) =>
+  Array.from({ length: count }, (_, k) => ({
+    domain: `provider-${k + 1}.net`,
+    about: `mail provider ${k + 1} of the internet-like bench: two MX hosts that many synthetic domains name`,
+    mx: [
+      { host: "mx1", tls: "valid", ptr: "match" },
+      { host: "mx2", tls: "valid", ptr: "match" }
+    ],
+    records: ['@ TXT "v=spf1 mx -all"']
+  }))
+
+/**
+ * N generated domains synth-00001.<tld> ... mixing the templates above. With `providers` P > 0 (the
+ * internet-like bench, docs/bench.md): of every 20 domains, one has a silent MX (it accepts and never
+ * sends a banner), 16 (80%) name the two MX hosts of one of P shared mail providers
+ * (`mailProviders`), and 3 keep the template's own MX.
+ */
+export const synthetic = (n, scenarios, { providers = 0 } = {}) => {
   const byName = new Map(scenarios.map((s) => [s.domain, s]))
   const tlds = ["com", "net", "org", "nl", "de", "io"]
-  const out = []
+  const out = providers > 0 ? mailProviders(providers) : []
   for (let i = 1; i <= n; i++) {
     const template = byName.get(SYNTHETIC_TEMPLATES[(i - 1) % SYNTHETIC_TEMPLATES.length])
     if (!template) continue
@@ -117,6 +138,19 @@ export const synthetic = (n, scenarios) => {
     copy.about = `synthetic copy of ${template.domain}`
     copy.synthetic = true
     delete copy.lagging
+    const slot = i % 20
+    if (providers > 0 && slot === 0) {
+      copy.mx = [{ host: "mx", tls: "valid", ptr: "match", server: "slow" }]
+      copy.about += ", its MX silent"
+    } else if (providers > 0 && slot <= 16) {
+      const provider = `provider-${(i % providers) + 1}.net`
+      // `shared`: the host and its address belong to the provider's scenario, not to this one.
+      copy.mx = [
+        { host: `mx1.${provider}.`, shared: true },
+        { host: `mx2.${provider}.`, shared: true }
+      ]
+      copy.about += `, mail at ${provider}`
+    }
     out.push(copy)
   }
   return out
