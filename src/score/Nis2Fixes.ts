@@ -219,6 +219,18 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Zonder Strict-Transport-Security kunnen browsers worden teruggedwongen naar HTTP (RFC 6797)."
   ),
   hsts_weak: nl("Zwakke HSTS", "max-age korter dan een jaar of zonder includeSubDomains."),
+  cookies_insecure: nl(
+    "Onveilige cookies",
+    "Een cookie zonder Secure, een sessiecookie zonder HttpOnly of met een ongeldige SameSite (RFC 6265bis 4.1.2)."
+  ),
+  sri_missing: nl(
+    "Scripts van andere sites zonder integriteitscontrole",
+    "De pagina laadt een script van een andere site zonder integrity-attribuut of via gewoon HTTP (W3C Subresource Integrity)."
+  ),
+  cors_credentials_any_origin: nl(
+    "Elke site kan de pagina lezen als de bezoeker",
+    "De pagina herhaalt elke Origin met Access-Control-Allow-Credentials: true (WHATWG Fetch CORS)."
+  ),
   xcto_missing: nl(
     "Geen X-Content-Type-Options",
     "Zonder nosniff kunnen browsers antwoorden als een ander inhoudstype behandelen."
