@@ -15,7 +15,7 @@ import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
-import type { WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
+import type { AlpnAnswer, WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 
 export interface Addresses {
   readonly v4: ReadonlyArray<string>
@@ -95,6 +95,15 @@ export interface FactsShape {
   readonly queryAt: (upstream: Upstream, name: string, type: RecordType) => Effect.Effect<DnsAnswer, DnsError>
   /** One HTTPS (or HTTP) fetch through the guarded client, host names resolved through `addresses`. */
   readonly fetch: (url: string, options?: WebRequestOptions) => Effect.Effect<WebResponse, WebError>
+  /**
+   * TLS handshakes with a web host offering each protocol alone (ALPN, RFC 7301), through the web
+   * client's address policy: what an HTTPS record's alpn is checked against.
+   */
+  readonly alpn: (
+    host: string,
+    protocols: ReadonlyArray<string>,
+    options?: { readonly port?: number }
+  ) => Effect.Effect<ReadonlyArray<AlpnAnswer>, WebError>
   /** One SMTP session with one MX address (RFC 5321, STARTTLS per RFC 3207). */
   readonly probe: (host: string, address: string) => Effect.Effect<SmtpProbe>
   /** A derived fact, computed at most once per scan. */

@@ -17,6 +17,7 @@ import { SmtpTls } from "./smtp-tls/SmtpTls.ts"
 import { Lookup } from "./dns/Lookup.ts"
 import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
+import { HttpsRecord } from "./https-record/HttpsRecord.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
 import type { Registered } from "./Check.ts"
@@ -39,7 +40,8 @@ export const registry = [
   Blocklist,
   SenderRequirements,
   // web
-  Headers
+  Headers,
+  HttpsRecord
 ] as const satisfies ReadonlyArray<Registered>
 
 export type Registry = typeof registry

@@ -8,6 +8,7 @@
  */
 import { Effect, FiberRef, type MetricLabel } from "effect"
 import { Permits } from "./Permits.ts"
+import { probeAlpn } from "./WebAlpn.ts"
 import { attempt, type Deadline } from "./WebExchange.ts"
 import { parseTarget, vettedAddresses } from "./WebTarget.ts"
 import {
@@ -157,7 +158,7 @@ export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
       traced("Web.get", { url: text })
     )
 
-  return { get } as const
+  return { get, alpn: probeAlpn(settings, lookup) } as const
 }
 
 export type WebClient = ReturnType<typeof makeWeb>

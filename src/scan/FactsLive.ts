@@ -256,6 +256,11 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
             for (const { name, type } of questions) if (scan.open) dnsQuestion(name, type, false, now)
           })
         ),
+      alpn: (host, protocols, options = {}) =>
+        memo.get(
+          `alpn\u0000${normaliseName(host)}\u0000${options.port ?? 443}\u0000${protocols.join(",")}`,
+          () => web.alpn(host, protocols, { ...options, lookup: addresses })
+        ),
       probe: (host, address) =>
         memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
       get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),

@@ -219,6 +219,10 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Zonder Strict-Transport-Security kunnen browsers worden teruggedwongen naar HTTP (RFC 6797)."
   ),
   hsts_weak: nl("Zwakke HSTS", "max-age korter dan een jaar of zonder includeSubDomains."),
+  https_record_mismatch: nl(
+    "HTTPS-record klopt niet met de server",
+    "Het HTTPS-record (RFC 9460) noemt een protocol dat de server niet onderhandelt of een adreshint die niet van de site is."
+  ),
   cookies_insecure: nl(
     "Onveilige cookies",
     "Een cookie zonder Secure, een sessiecookie zonder HttpOnly of met een ongeldige SameSite (RFC 6265bis 4.1.2)."

@@ -49,7 +49,7 @@ const slowWeb = (requested: Array<string>) =>
   Layer.effect(
     Web,
     Effect.map(Web, (web) =>
-      Web.make({ get: (url, options) => Effect.delay(web.get(url, options), "5 millis") })
+      Web.make({ ...web, get: (url, options) => Effect.delay(web.get(url, options), "5 millis") })
     )
   ).pipe(Layer.provide(Web.Test(site(requested))))
 

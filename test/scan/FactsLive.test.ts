@@ -38,7 +38,7 @@ const counted = () => {
     ),
     Layer.effect(
       Web,
-      Effect.map(Web, (w) => Web.make({ get: (url, o) => note(`GET ${url}`, w.get(url, o)) }))
+      Effect.map(Web, (w) => Web.make({ ...w, get: (url, o) => note(`GET ${url}`, w.get(url, o)) }))
     ),
     Layer.effect(
       Smtp,

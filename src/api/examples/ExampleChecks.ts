@@ -19,6 +19,8 @@ import { analyse as analyseSmtpTls } from "../../checks/smtp-tls/SmtpTls.ts"
 import { analyse as analyseSpf } from "../../checks/spf/Spf.ts"
 import { gather as gatherSpfGraph } from "../../checks/spf/SpfGraph.ts"
 import { analyse as analyseTlsa } from "../../checks/tlsa/Tlsa.ts"
+import { analyse as analyseHttpsRecord } from "../../checks/https-record/HttpsRecord.ts"
+import { encodeSvcb } from "../../records/SvcbRecord.ts"
 import type { RecordType } from "../../net/DnsTypes.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { once } from "./Example.ts"
@@ -212,7 +214,49 @@ export const exampleChecks = once(() => {
       tlsError: null,
       metaCsp: [],
       bodyTruncated: false,
-      certificateExpiresAt: "2027-02-20T12:00:00.000Z"
+      certificateExpiresAt: "2027-02-20T12:00:00.000Z",
+      setCookies: ["__Host-session=3f9a; Path=/; Secure; HttpOnly; SameSite=Lax"],
+      scripts: [{ src: "/app.js", integrity: null, crossorigin: null }],
+      corsHeaders: {}
+    },
+    NOW
+  )
+
+  /** An HTTPS record (RFC 9460) that matches the server: h2 and http/1.1 negotiated, hint = A. */
+  const httpsRecord = analyseHttpsRecord(
+    {
+      domain: DOMAIN,
+      chain: [DOMAIN],
+      records: {
+        outcome: "answer",
+        value: [
+          {
+            owner: DOMAIN,
+            rdata: encodeSvcb({
+              priority: 1,
+              target: ".",
+              mandatory: [],
+              alpn: ["h2", "http/1.1"],
+              noDefaultAlpn: false,
+              port: null,
+              ipv4hint: ["93.184.215.14"],
+              ipv6hint: [],
+              ech: null,
+              other: []
+            }),
+            addresses: { outcome: "answer", value: { v4: ["93.184.215.14"], v6: [] } },
+            alpn: {
+              outcome: "answer",
+              value: ["h2", "http/1.1"].map((p) => ({
+                address: "93.184.215.14",
+                offered: p,
+                selected: true,
+                refusal: null
+              }))
+            }
+          }
+        ]
+      }
     },
     NOW
   )
@@ -229,7 +273,8 @@ export const exampleChecks = once(() => {
     tlsa,
     blocklist,
     senderRequirements,
-    headers
+    headers,
+    httpsRecord
   }
 })
 

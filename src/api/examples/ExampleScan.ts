@@ -61,7 +61,8 @@ export const exampleScans = once(() => {
     dane: C.tlsa,
     blocklist: C.blocklist,
     "sender-requirements": C.senderRequirements,
-    headers: C.headers
+    headers: C.headers,
+    "https-record": C.httpsRecord
   }
 
   const scan = scanOf(results, NOW_ISO)

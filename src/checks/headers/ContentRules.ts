@@ -37,10 +37,16 @@ export const CONTENT_SPECS = {
   })
 } as const
 
+/**
+ * A scan stored before cookies, scripts and CORS were read has none of the three: they were not
+ * checked then, so they neither count nor are called unknown (a fresh scan always has the first two).
+ */
+const NOT_READ = notApplicable("not read when this scan was made")
+
 /** Cookies: the Observatory's verdict in points; its HSTS-protected results keep 1 of 2. */
 export const cookiesVerdict = (r: HeadersResult): Verdict => {
   const c = r.cookies
-  if (c === undefined) return unknown("the page's cookies were not read")
+  if (c === undefined) return NOT_READ
   if (c.result === "cookies-not-found") return notApplicable("the home page sets no cookie")
   const names = c.cookies.map((k) => k.name).join(", ")
   if (c.pass) return pass(`${c.cookies.length} cookie(s) (${names}): ${c.result}`)
@@ -55,7 +61,7 @@ export const cookiesVerdict = (r: HeadersResult): Verdict => {
 
 export const sriVerdict = (r: HeadersResult): Verdict => {
   const s = r.sri
-  if (s === undefined) return unknown("the page's scripts were not read")
+  if (s === undefined) return NOT_READ
   if (s.externalScripts.length === 0) return notApplicable(`no script from another site (${s.result})`)
   if (s.pass)
     return pass(`${s.externalScripts.length} script(s) from other sites, each with integrity over https`)
@@ -65,7 +71,8 @@ export const sriVerdict = (r: HeadersResult): Verdict => {
 
 export const corsVerdict = (r: HeadersResult): Verdict => {
   const c = r.cors
-  if (c === undefined) return unknown("the page was not asked with an Origin")
+  if (r.cookies === undefined) return NOT_READ
+  if (c === undefined) return unknown("the page could not be asked with an Origin")
   if (c.result === "cross-origin-resource-sharing-not-implemented")
     return notApplicable("no Access-Control-Allow-Origin header")
   if (c.pass) return pass(`Access-Control-Allow-Origin: ${c.allowOrigin}`)
