@@ -237,6 +237,19 @@ const duration = (name: string, fallback: string) =>
     })
   )
 
+/** A `duration`, or 0 (spelt `0` or `PT0S`): the feature it times is off. */
+const durationOrOff = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.mapOrFail((text) => {
+      if (/^\s*(0|PT0S)\s*$/i.test(text)) return Either.right(0)
+      const parsed = parseEvery(text)
+      return "ms" in parsed
+        ? Either.right(parsed.ms)
+        : Either.left(ConfigError.InvalidData([name], parsed.error))
+    })
+  )
+
 const int = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
 
 const ms = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
@@ -292,7 +305,6 @@ export const settings = Config.all({
   smtpCommandTimeoutMs: ms("SMTP_COMMAND_TIMEOUT_MS", 5_000),
   smtpTlsTimeoutMs: ms("SMTP_TLS_TIMEOUT_MS", 5_000),
   smtpConcurrency: Config.integer("SMTP_CONCURRENCY").pipe(Config.withDefault(32)),
-  smtpPerAddressConcurrency: Config.integer("SMTP_PER_ADDRESS_CONCURRENCY").pipe(Config.withDefault(2)),
   // HTTPS client
   httpConnectTimeoutMs: ms("HTTP_CONNECT_TIMEOUT_MS", 5_000),
   httpTimeoutMs: ms("HTTP_TIMEOUT_MS", 10_000),
@@ -363,7 +375,18 @@ export const settings = Config.all({
   alertRetryBaseMs: ms("ALERT_RETRY_BASE_MS", 30_000),
   alertRetryMaxMs: ms("ALERT_RETRY_MAX_MS", 3_600_000),
   // monitor runs scanning at once on this process (monitor/MonitorRun.ts); more due wait their turn
-  monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32)
+  monitorScansInFlight: int("MONITOR_SCANS_IN_FLIGHT", 32),
+  // politeness towards the servers probed (net/Destinations.ts, net/ProbeCache.ts, docs/batch.md)
+  probeCacheTtlMs: durationOrOff("PROBE_CACHE_TTL", "PT10M"),
+  // SMTP_PER_ADDRESS_CONCURRENCY is this setting's former name, still read when it is unset
+  perDestinationConcurrency: Config.integer("PER_DESTINATION_CONCURRENCY").pipe(
+    Config.orElse(() => Config.integer("SMTP_PER_ADDRESS_CONCURRENCY")),
+    Config.withDefault(2)
+  ),
+  perDestinationHttp: int("PER_DESTINATION_HTTP", 4),
+  perPrefixConcurrency: int("PER_PREFIX_CONCURRENCY", 8),
+  perPrefixHttp: int("PER_PREFIX_HTTP", 16),
+  destinationBackoffMs: durationOrOff("DESTINATION_BACKOFF", "PT30M")
 })
 
 export type Settings = Config.Config.Success<typeof settings>

@@ -22,6 +22,36 @@ describe("AppConfig", () => {
     }).pipe(Effect.provide(withEnv({})))
   )
 
+  it.effect(
+    "politeness: documented defaults, durations or 0, and the former name of the per-address bound",
+    () =>
+      Effect.gen(function* () {
+        const defaults = yield* AppConfig.pipe(Effect.provide(withEnv({})))
+        expect(defaults).toMatchObject({
+          probeCacheTtlMs: 600_000,
+          perDestinationConcurrency: 2,
+          perDestinationHttp: 4,
+          perPrefixConcurrency: 8,
+          perPrefixHttp: 16,
+          destinationBackoffMs: 1_800_000
+        })
+        const off = yield* AppConfig.pipe(
+          Effect.provide(withEnv({ PROBE_CACHE_TTL: "0", DESTINATION_BACKOFF: "PT0S" }))
+        )
+        expect([off.probeCacheTtlMs, off.destinationBackoffMs]).toEqual([0, 0])
+        const former = yield* AppConfig.pipe(Effect.provide(withEnv({ SMTP_PER_ADDRESS_CONCURRENCY: "3" })))
+        expect(former.perDestinationConcurrency).toBe(3)
+        const both = yield* AppConfig.pipe(
+          Effect.provide(withEnv({ SMTP_PER_ADDRESS_CONCURRENCY: "3", PER_DESTINATION_CONCURRENCY: "1" }))
+        )
+        expect(both.perDestinationConcurrency).toBe(1)
+        const bad = yield* Effect.either(
+          AppConfig.pipe(Effect.provide(withEnv({ PROBE_CACHE_TTL: "10 minutes" })))
+        )
+        expect(bad._tag).toBe("Left")
+      })
+  )
+
   it.effect("reads the world's resolver lists", () =>
     Effect.gen(function* () {
       const config = yield* AppConfig

@@ -5,7 +5,7 @@
 import { rmSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { INFRA, loadScenarioFile, manifestEntry, plan, synthetic } from "./lib/model.mjs"
+import { INFRA, loadScenarioFile, manifestEntry, NODE_MX_SERVERS, plan, synthetic } from "./lib/model.mjs"
 import { ensureCa, ensureMxCert, ensureVmc, ensureWebCert } from "./lib/pki.mjs"
 import { ensureDkim } from "./lib/dkim.mjs"
 import { generateDns, generateResolvers } from "./lib/dns.mjs"
@@ -73,7 +73,7 @@ const nginxDir = generateNginx(
   planned.filter((s) => s.web),
   webCerts
 )
-const postfixHosts = mxHosts.filter((h) => h.server !== "slow")
+const postfixHosts = mxHosts.filter((h) => !NODE_MX_SERVERS.has(h.server))
 const postfixDir = generatePostfix(root, postfixHosts)
 
 const slow = slowServers(mxHosts, planned, webCerts)

@@ -14,6 +14,7 @@ import {
   hostAddress,
   loadScenarioFile,
   manifestEntry,
+  NODE_MX_SERVERS,
   placeScenario,
   synthetic
 } from "./lib/model.mjs"
@@ -97,7 +98,7 @@ const builtScenarios = (root, manifest) => {
 const unmovable = (s) =>
   s.lagging
     ? "its older zone version is served by the lagging name server, which mutate does not change"
-    : (s.mx ?? []).some((m) => m.server === "slow") || s.web?.server === "slow"
+    : (s.mx ?? []).some((m) => NODE_MX_SERVERS.has(m.server)) || s.web?.server === "slow"
       ? "its slow servers are node processes (slow.mjs) that mutate does not start"
       : undefined
 
@@ -212,7 +213,7 @@ const main = () => {
 
   // Postfix: one smtpd per MX host address, with the host's name and certificate.
   const postfixDir = join(root, "postfix")
-  const served = hosts.filter((h) => h.server !== "slow")
+  const served = hosts.filter((h) => !NODE_MX_SERVERS.has(h.server))
   const gone = current.mx.flatMap((m) => [m.addr, ...(m.aaaa ? [`[${m.aaaa}]`] : [])])
   const master = edit(join(postfixDir, "master.cf"), (t) => replaceListeners(t, gone, served.map(listeners)))
   const mainCf = edit(join(postfixDir, "main.cf"), (t) => setRelayDomain(t, domain, served.length > 0))

@@ -83,7 +83,10 @@ if (phase === "knot") {
       checks.push([`web ${s.domain}`, "nginx", () => banner(s.web.addr, s.web.https ? 443 : 80)])
     if (s.web?.server === "slow") checks.push([`slow web ${s.domain}`, "slow", () => banner(s.web.addr, 443)])
     for (const mx of s.mx) {
-      if (mx.server === "slow") checks.push([`slow mx ${mx.host}`, "slow", () => banner(mx.addr, 25)])
+      if (mx.server === "slow" || mx.server === "counting-silent")
+        checks.push([`slow mx ${mx.host}`, "slow", () => banner(mx.addr, 25)])
+      else if (mx.server === "counting")
+        checks.push([`counting mx ${mx.host}`, "slow", () => banner(mx.addr, 25, "220 ")])
       else checks.push([`postfix ${mx.host} ${mx.addr}`, "postfix", () => banner(mx.addr, 25, "220 ")])
     }
   }

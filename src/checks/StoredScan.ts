@@ -71,15 +71,21 @@ export const notCheckedOutcome = (check: AnyCheck) => ({
  * The registry's outcomes of stored `outcomes`: each as stored, or not checked; outcomes of checks
  * the registry no longer knows are left out (typed code cannot read them).
  */
-export const completeOutcomes = (outcomes: { readonly [check: string]: unknown }): Outcomes =>
+export const completeOutcomes = (
+  outcomes: { readonly [check: string]: unknown },
+  checks: ReadonlyArray<AnyCheck> = registry
+): Outcomes =>
   Object.fromEntries(
-    registry.map((c) => [c.id, Object.hasOwn(outcomes, c.id) ? outcomes[c.id] : notCheckedOutcome(c)])
+    checks.map((c) => [c.id, Object.hasOwn(outcomes, c.id) ? outcomes[c.id] : notCheckedOutcome(c)])
   ) as unknown as Outcomes
 
-/** A stored scan as a scan of today's registry (`completeOutcomes`). */
-export const completeScan = (stored: StoredScanResult): ScanResult => ({
+/** A stored scan as a scan of today's registry, or of `checks` of it (`completeOutcomes`). */
+export const completeScan = (
+  stored: StoredScanResult,
+  checks: ReadonlyArray<AnyCheck> = registry
+): ScanResult => ({
   ...stored,
-  checks: completeOutcomes(stored.checks)
+  checks: completeOutcomes(stored.checks, checks)
 })
 
 const decodeStored = Schema.decodeUnknownEither(StoredScanResult)

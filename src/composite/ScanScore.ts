@@ -8,6 +8,8 @@ import { score, type ScanScore } from "../score/Score.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 import { Scans } from "../scan/Scans.ts"
 import { scanPdf } from "../report/ScanPdf.ts"
+import type { ReportSummaries } from "../inbound/Summaries.ts"
+import { reportsReceived } from "./Reports.ts"
 
 export const scanScore = (domain: string): Effect.Effect<ScanScore, never, Scans> =>
   Effect.map(gradedScan(domain), (graded) => graded.score)
@@ -38,6 +40,11 @@ export const badgeVerdict = (
     )
   )
 
-/** The PDF report of `domain`, from its shared scan. */
-export const pdfReport = (domain: string): Effect.Effect<Uint8Array, never, Scans> =>
-  Effect.flatMap(gradedScan(domain), ({ score, scan }) => scanPdf(score, scan))
+/** The PDF report of `domain`, from its shared scan, with the reports received (their URLs on `base`). */
+export const pdfReport = (
+  domain: string,
+  base: string
+): Effect.Effect<Uint8Array, never, Scans | ReportSummaries> =>
+  Effect.flatMap(gradedScan(domain), ({ score, scan }) =>
+    Effect.flatMap(reportsReceived(scan, base), (received) => scanPdf(score, scan, received))
+  )

@@ -29,6 +29,7 @@ import { Nullable } from "../records/Schemas.ts"
 import { crawlAndAnalyse } from "../composite/CspScanner.ts"
 import { scan } from "../scan/Scanner.ts"
 import { ScanResult, scanResultSchema } from "../checks/ScanResult.ts"
+import { completeScan, StoredScanResult, storedScanSchema } from "../checks/StoredScan.ts"
 import { multiRunner } from "./Cluster.ts"
 import { finishJob, markStarted } from "./DeepScanStore.ts"
 
@@ -57,6 +58,32 @@ export const DeepScanResult = Schema.Union(
   Schema.Struct({ type: Schema.Literal("full"), domain: Schema.String, scan: ScanResult })
 )
 export type DeepScanResult = typeof DeepScanResult.Type
+
+/**
+ * A result as the jobs table keeps it, read by a registry that may have changed since it was
+ * stored: each scan decoded as a stored scan (checks/StoredScan.ts), then completed to the checks
+ * its type runs today, so a check added since reads "not checked" instead of failing the read.
+ */
+const StoredDeepScanResult = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("mail"), domain: Schema.String, scan: storedScanSchema(MAIL_CHECKS) }),
+  Schema.Struct({
+    type: Schema.Literal("web"),
+    domain: Schema.String,
+    scan: storedScanSchema(WEB_CHECKS),
+    csp: CspOutcome
+  }),
+  Schema.Struct({ type: Schema.Literal("full"), domain: Schema.String, scan: StoredScanResult })
+)
+const CHECKS_OF = { mail: MAIL_CHECKS, web: WEB_CHECKS, full: registry }
+const decodeStored = Schema.decodeUnknown(Schema.parseJson(StoredDeepScanResult))
+
+/** A stored result (its JSON text) as a result of today's registry. */
+export const readStoredResult = (text: string) =>
+  Effect.map(
+    decodeStored(text),
+    (stored) =>
+      ({ ...stored, scan: completeScan(stored.scan, CHECKS_OF[stored.type]) }) as unknown as DeepScanResult
+  )
 
 export class ScanJobFailed extends Schema.TaggedError<ScanJobFailed>()("ScanJobFailed", {
   reason: Schema.String

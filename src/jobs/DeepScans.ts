@@ -17,7 +17,7 @@ import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { ClusterLive } from "./Cluster.ts"
-import { DeepScanResult, ScanJob, ScanJobLive } from "./DeepScan.ts"
+import { DeepScanResult, readStoredResult, ScanJob, ScanJobLive } from "./DeepScan.ts"
 import {
   finishJob,
   findReusable,
@@ -87,8 +87,6 @@ export const median = (values: ReadonlyArray<number>): number | undefined => {
  */
 const CLAIM_LOCK_CLASS = 0x646f6d62
 
-const decodeResult = Schema.decodeUnknown(Schema.parseJson(DeepScanResult))
-
 export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -111,11 +109,12 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
         }
         const total = yield* estimateMs(row.kind)
         const elapsed = nowMs - (row.startedAt ?? nowMs)
-        // A result stored by an earlier version may not match today's Schema (a field added since):
-        // say so, rather than fail the read or serve a shape the contract does not promise.
+        // A check added or removed since is read as not checked / left out (readStoredResult); a
+        // result that still does not decode (a check's result changed shape): say so, rather than
+        // fail the read or serve a shape the contract does not promise.
         const decoded =
           status === "completed" && row.result !== null
-            ? yield* Effect.option(decodeResult(row.result))
+            ? yield* Effect.option(readStoredResult(row.result))
             : null
         const result = decoded === null ? null : Option.getOrNull(decoded)
         if (decoded !== null && Option.isNone(decoded))
@@ -224,7 +223,7 @@ const awaitJob = (scanId: string) =>
       const row = yield* getJob(scanId).pipe(Effect.orDie)
       if (row && row.status !== "running")
         return row.status === "completed" && row.result !== null
-          ? yield* Effect.orDie(decodeResult(row.result))
+          ? yield* Effect.orDie(readStoredResult(row.result))
           : yield* Effect.fail(row.error ?? "the scan failed")
       yield* Effect.sleep("250 millis")
     }

@@ -22,7 +22,7 @@ export class Permits {
 
   /**
    * Holds a permit while `effect` runs; fails with `onTimeout()` if none comes before `deadlineAt`
-   * (`performance.now()` milliseconds).
+   * (`performance.now()` milliseconds; `Infinity` waits as long as it takes).
    */
   around<A, E, R, E2>(
     effect: Effect.Effect<A, E, R>,
@@ -38,6 +38,11 @@ export class Permits {
         )
       )
     )
+  }
+
+  /** Holds a permit while `effect` runs, waiting for one as long as it takes. */
+  holding<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+    return this.around(effect, Infinity, () => undefined as never)
   }
 
   private take<E>(deadlineAt: number, onTimeout: () => E): Effect.Effect<void, E> {
@@ -56,10 +61,12 @@ export class Permits {
           resume(Effect.void)
         }
       }
-      waiter.timer = setTimeout(() => {
-        this.waiting.delete(waiter)
-        resume(Effect.fail(onTimeout()))
-      }, left)
+      // setTimeout would fire at once for Infinity (it overflows to 1 ms): no deadline, no timer.
+      if (Number.isFinite(left))
+        waiter.timer = setTimeout(() => {
+          this.waiting.delete(waiter)
+          resume(Effect.fail(onTimeout()))
+        }, left)
       this.waiting.add(waiter)
       return Effect.sync(() => {
         clearTimeout(waiter.timer)

@@ -7,13 +7,16 @@
 import { readFileSync } from "node:fs"
 import * as net from "node:net"
 import * as tls from "node:tls"
-import { Cache, Cause, Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { type CertificateFacts, certificateFacts, daysUntil } from "./Certificate.ts"
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
 import { vetText } from "./Targets.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { peerChain, sharedSecureContext } from "./TlsPeer.ts"
+import { Destinations } from "./Destinations.ts"
+import { Permits } from "./Permits.ts"
+import { makeProbeCache, normalSni, type ProbeKey } from "./ProbeCache.ts"
 import * as M from "../observe/Metrics.ts"
 
 /** A probe's metric labels: its status, or `refused` when the address policy forbade it. */
@@ -25,6 +28,9 @@ const PROBE_OUTCOMES = {
 }
 
 export { SmtpFailure, type SmtpReply, type SmtpStage }
+
+/** Probes remembered at most: one with its chain (DER included) is ~10 kB, so ~20 MB at most. */
+const PROBE_CACHE_ENTRIES = 2_048
 
 export interface TlsFacts {
   readonly protocol: string | null
@@ -282,8 +288,20 @@ const refused = (port: number, host: string, address: string, refusal: string): 
   })
 })
 
-/** Results per (host, address) live this long, so a scan and its sub-endpoints share one session. */
-const CACHE_TTL = Duration.seconds(60)
+/**
+ * A probe that did not happen because `address` did not answer a moment ago (Destinations.ts):
+ * unknown, with that first failure's stage and reason, so the checks read it as they read the
+ * original (a refusal stays a refusal, a silent banner a silent banner).
+ */
+const backedOff = (port: number, host: string, address: string, first: SmtpFailure): SmtpProbe => ({
+  ...blankProbe(port, host, address, new Date()),
+  status: "unknown",
+  failure: new SmtpFailure({
+    stage: first.stage,
+    reason: first.reason,
+    message: `not contacted: backed off after an earlier probe (${first.message})`
+  })
+})
 
 export class Smtp extends Effect.Service<Smtp>()("Smtp", {
   effect: Effect.gen(function* () {
@@ -298,38 +316,39 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
       tlsTimeoutMs: config.smtpTlsTimeoutMs,
       ca: [...tls.rootCertificates, ...extra]
     }
-    const global = yield* Effect.makeSemaphore(Math.max(1, config.smtpConcurrency))
-    // Per-address semaphores, dropped when idle so the map does not grow with every address seen.
-    const perAddress = new Map<string, { readonly lock: Effect.Semaphore; users: number }>()
-    const limited = <A, E>(address: string, self: Effect.Effect<A, E>) =>
-      Effect.acquireUseRelease(
-        Effect.sync(() => {
-          let entry = perAddress.get(address)
-          if (!entry) {
-            entry = {
-              lock: Effect.unsafeMakeSemaphore(Math.max(1, config.smtpPerAddressConcurrency)),
-              users: 0
-            }
-            perAddress.set(address, entry)
-          }
-          entry.users++
-          return entry
-        }),
-        (entry) => global.withPermits(1)(entry.lock.withPermits(1)(self)),
-        (entry) =>
+    const global = new Permits(Math.max(1, config.smtpConcurrency))
+    const destinations = new Destinations<SmtpFailure>({
+      kind: "smtp",
+      perAddress: config.perDestinationConcurrency,
+      perPrefix: config.perPrefixConcurrency,
+      backoffMs: config.destinationBackoffMs
+    })
+    // One session per (address, port, SNI) for PROBE_CACHE_TTL, however many domains share the MX.
+    const session = ({ address, port, sni }: ProbeKey) => {
+      const silent = () => destinations.backedOff(address, port)
+      const open = probeOnce(settings, sni, address).pipe(
+        Effect.tap((probe) =>
           Effect.sync(() => {
-            if (--entry.users === 0) perAddress.delete(address)
+            M.smtpProbes.unsafeUpdate(1, PROBE_OUTCOMES[probe.status])
+            // No answer in time, a refusal, a dropped connection: the next domain would get the same.
+            if (probe.status === "unknown" && probe.failure)
+              destinations.backOff(address, port, probe.failure)
           })
-      )
-    const cache = yield* Cache.make({
-      capacity: 2048,
-      timeToLive: CACHE_TTL,
-      lookup: (key: string) => {
-        const [host = "", address = ""] = key.split("\u0000")
-        return limited(address, probeOnce(settings, host, address)).pipe(
-          Effect.tap((probe) => M.smtpProbes.unsafeUpdate(1, PROBE_OUTCOMES[probe.status]))
         )
-      }
+      )
+      // Asked before waiting for a permit and again after: those waiting behind the probe that
+      // found the server silent do not knock again.
+      const ifAnswering = (then: Effect.Effect<SmtpProbe>) =>
+        Effect.suspend(() => {
+          const first = silent()
+          return first ? Effect.succeed(backedOff(port, sni, address, first)) : then
+        })
+      // The destination's permits first: a global one is not held while waiting on a busy server.
+      return ifAnswering(destinations.around(address, ifAnswering(global.holding(open))))
+    }
+    const cache = yield* makeProbeCache("smtp", session, {
+      ttlMs: config.probeCacheTtlMs,
+      capacity: PROBE_CACHE_ENTRIES
     })
     const allowed = parseAllowList(config.allowTargets)
     const allow = allowed.ok ? allowed.cidrs : []
@@ -342,16 +361,7 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
         M.smtpProbes.unsafeUpdate(1, PROBE_OUTCOMES.refused)
         return refused(settings.port, host, address, verdict.refusal)
       }
-      const key = `${host.toLowerCase().replace(/\.$/, "")}\u0000${address}`
-      // Concurrent callers share the first caller's session; when that caller is interrupted (its
-      // client went away), the others see an interruption that is not theirs: ask again.
-      return yield* cache
-        .get(key)
-        .pipe(
-          Effect.catchAllCause((cause) =>
-            Cause.isInterruptedOnly(cause) ? cache.get(key) : Effect.failCause(cause)
-          )
-        )
+      return yield* cache.get({ address, port: settings.port, sni: normalSni(host) })
     })
     return { probe, settings }
   }),

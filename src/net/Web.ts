@@ -58,7 +58,10 @@ const loadSettings = Effect.gen(function* () {
     maxBodyBytes: config.httpMaxBodyBytes,
     maxHeaderBytes: config.httpMaxHeaderBytes,
     userAgent: "domain-audit/0.1 (security scanner)",
-    allowedPort: config.httpAllowedPorts
+    allowedPort: config.httpAllowedPorts,
+    perDestination: config.perDestinationHttp,
+    perPrefix: config.perPrefixHttp,
+    backoffMs: config.destinationBackoffMs
   } satisfies WebSettings
 })
 

@@ -7,9 +7,10 @@
  * AppConfig.
  */
 import { Effect, FiberRef, type MetricLabel } from "effect"
+import { Destinations } from "./Destinations.ts"
 import { Permits } from "./Permits.ts"
 import { probeAlpn } from "./WebAlpn.ts"
-import { attempt, type Deadline } from "./WebExchange.ts"
+import { attempt, type Deadline, unanswered } from "./WebExchange.ts"
 import { parseTarget, vettedAddresses } from "./WebTarget.ts"
 import {
   type AddressLookup,
@@ -25,7 +26,6 @@ import * as M from "../observe/Metrics.ts"
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const MAX_REDIRECTS = 5
 const GLOBAL_CONCURRENCY = 64
-const PER_HOST_CONCURRENCY = 6
 
 /** Repeated fields combine with ", " (RFC 9110 §5.3); Set-Cookie cannot (RFC 6265 §3), so it joins with "\n". */
 const joinHeaders = (pairs: ReadonlyArray<readonly [string, string]>): Record<string, string> => {
@@ -60,18 +60,15 @@ const fetchFailure = (reason: string) => {
 
 /** Build the client from settings and an address lookup (tests inject a fake lookup). */
 export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
-  // DESIGN principle 6: bounded concurrency globally and per target host.
+  // DESIGN principle 6: bounded concurrency globally, per destination address and per prefix
+  // (Destinations.ts): many sites share one hosting address, so a batch must not crowd it.
   const global = new Permits(GLOBAL_CONCURRENCY)
-  const perHost = new Map<string, Permits>()
-  const hostPermits = (host: string) => {
-    let permits = perHost.get(host)
-    if (!permits) {
-      if (perHost.size > 10_000) perHost.clear()
-      permits = new Permits(PER_HOST_CONCURRENCY)
-      perHost.set(host, permits)
-    }
-    return permits
-  }
+  const destinations = new Destinations<WebError>({
+    kind: "https",
+    perAddress: settings.perDestination ?? 4,
+    perPrefix: settings.perPrefix ?? 16,
+    backoffMs: settings.backoffMs ?? 0
+  })
   const fetchOnce = (url: URL, options: WebRequestOptions, maxBytes: number, deadline: Deadline) =>
     Effect.gen(function* () {
       // The look-up is bounded by the resolver's own timeouts; the budget is checked after it.
@@ -79,17 +76,29 @@ export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
       let last: WebError | undefined
       for (const address of addresses) {
         if (performance.now() >= deadline.at) return yield* Effect.fail(deadline.error())
-        // The host's permit first: a global one is not held while waiting on a busy host.
+        const port = Number(url.port || (url.protocol === "https:" ? 443 : 80))
+        // An address that did not answer a moment ago gives the same answer without a knock; asked
+        // before waiting for its permit and again after, so those queued behind it do not knock.
+        let remembered = false
+        const ifAnswering = <A>(then: Effect.Effect<A, WebError>) =>
+          Effect.suspend(() => {
+            const first = destinations.backedOff(address, port)
+            if (first === undefined) return then
+            remembered = true
+            return Effect.fail(webError(url.href, first.reason, first.message, address))
+          })
+        // The destination's permits first: a global one is not held while waiting on a busy address.
         const exchange = global.around(
           attempt(settings, url, address, options, maxBytes, deadline),
           deadline.at,
           deadline.error
         )
         const result = yield* Effect.either(
-          hostPermits(url.hostname).around(exchange, deadline.at, deadline.error)
+          ifAnswering(destinations.around(address, ifAnswering(exchange), deadline.at, deadline.error))
         )
         if (result._tag === "Right") return { ...result.right, address }
         last = result.left
+        if (!remembered && unanswered(last)) destinations.backOff(address, port, last)
         // Only an unreachable address is worth trying the next one for; TLS and HTTP errors are the site's answer.
         if (last.reason !== "connect" && last.reason !== "timeout") break
       }

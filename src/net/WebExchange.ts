@@ -52,6 +52,15 @@ export const failureMessage = (reason: WebErrorReason, secure: boolean, code: st
   }
 }
 
+/**
+ * Whether a failed exchange says the destination itself did not answer: no connection (refused,
+ * reset, unreachable) or none within the connect timeout. A slow response is not one: that is
+ * the page's answer, not the server's silence.
+ */
+export const unanswered = (error: WebError): boolean =>
+  error.reason === "connect" ||
+  (error.reason === "timeout" && error.message.startsWith("the site could not be reached"))
+
 export interface Attempt {
   readonly status: number
   readonly rawHeaders: ReadonlyArray<readonly [string, string]>

@@ -129,6 +129,12 @@ export interface WebSettings {
    * use 80. Anything else is refused like a forbidden address, so the client is no port scanner.
    */
   readonly allowedPort: (port: number) => boolean
+  /** Exchanges at once per destination address (`PER_DESTINATION_HTTP`, default 4). */
+  readonly perDestination?: number
+  /** Exchanges at once per /24 or /48 (`PER_PREFIX_HTTP`, default 16). */
+  readonly perPrefix?: number
+  /** How long an address that did not answer is left alone (`DESTINATION_BACKOFF`; 0 or unset: never). */
+  readonly backoffMs?: number
 }
 
 /** A `WebError` with the address only when one is known (exactOptionalPropertyTypes). */

@@ -84,6 +84,14 @@ export const httpsFetches = counter(
   "domain_audit_https_fetches_total",
   "HTTPS fetches of scanned sites, by outcome: response, or the failure's reason"
 )
+export const probeCache = counter(
+  "domain_audit_probe_cache_total",
+  "Transport probes asked for (kind smtp), by source: hit (remembered or under way) or miss (probed)"
+)
+export const destinationBackoffs = counter(
+  "domain_audit_destination_backoffs_total",
+  "Probes and fetches not attempted because their destination was backed off, by kind: smtp or https"
+)
 
 // Jobs and storage
 

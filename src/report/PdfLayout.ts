@@ -87,21 +87,28 @@ export const drawable = (text: string): string => (fonts().embedded ? text : win
 /**
  * A cell's text with its line breaks chosen here, at spaces only, so that each line fits `width`.
  * pdfkit's own wrapping (UAX #14) also breaks after a hyphen or a slash, which splits a host name,
- * a URL or a status in two; lines that already fit are left whole.
+ * a URL or a status in two; lines that already fit are left whole. pdfkit measures a line that
+ * ends in a line break with the break's glyph (about 0.6 em), so each line is measured with it:
+ * a line that fits only without it would be wrapped again, leaving its last word alone on a line.
  */
+const BREAK = "\n"
+
 export const wrapAtSpaces = (measure: (text: string) => number, text: string, width: number): string =>
   text
-    .split("\n")
-    .map((paragraph) => {
+    .split(BREAK)
+    .map((paragraph, i, all) => {
+      // the last paragraph, when it fits, is one line that ends in no break
+      if (i === all.length - 1 && measure(paragraph) <= width) return paragraph
       const lines: Array<string> = []
       for (const word of paragraph.split(/\s+/).filter((w) => w !== "")) {
         const last = lines.length - 1
-        if (last >= 0 && measure(`${lines[last]} ${word}`) <= width) lines[last] = `${lines[last]} ${word}`
+        if (last >= 0 && measure(`${lines[last]} ${word}${BREAK}`) <= width)
+          lines[last] = `${lines[last]} ${word}`
         else lines.push(word)
       }
-      return lines.join("\n")
+      return lines.join(BREAK)
     })
-    .join("\n")
+    .join(BREAK)
 
 /** A status as colour and label: green pass, amber partial, red fail, grey otherwise. */
 export interface Look {
@@ -164,8 +171,10 @@ export const fitColumns = (
     { text: head[c]!, face: "Bold" as Face },
     ...rows.map((r) => ({ text: r[c]!.text, face: (r[c]!.look === undefined ? "Body" : "Bold") as Face }))
   ]
+  // A word may end a line that ends in a break, which pdfkit measures with the break (wrapAtSpaces).
   const min = head.map(
-    (_, c) => Math.max(...cells(c).flatMap((x) => wordsOf(x.text).map((w) => measure(w, x.face)))) + pad
+    (_, c) =>
+      Math.max(...cells(c).flatMap((x) => wordsOf(x.text).map((w) => measure(`${w}${BREAK}`, x.face)))) + pad
   )
   const natural = head.map((_, c) => Math.max(...cells(c).map((x) => measure(x.text, x.face))) + pad)
   if (min.reduce((s, w) => s + w, 0) > total) return undefined

@@ -14,6 +14,8 @@ import PDFDocument from "pdfkit"
 import { guidanceOf, providerNames } from "../score/Guidance.ts"
 import type { Recommendation, ScanScore } from "../score/Score.ts"
 import { referenceOf } from "./GuidanceText.ts"
+import { receivedLines } from "./ReceivedMarkdown.ts"
+import type { ReportsReceived } from "./ReceivedReports.ts"
 import {
   type Cell,
   drawable,
@@ -48,6 +50,8 @@ export interface PdfReportInput {
   readonly nis2: Nis2Summary | null
   /** Set when the PDF is of a stored snapshot rather than of a live scan. */
   readonly snapshot?: PdfSnapshot
+  /** The reports received for the domain, as the Everything Report carries them; no section without. */
+  readonly received?: ReportsReceived | undefined
 }
 
 const SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"]
@@ -264,6 +268,36 @@ const nis2Section = (doc: PDFKit.PDFDocument, nis2: Nis2Summary | null) => {
     .list(nis2.criticalGaps.map(drawable), { indent: 4, bulletIndent: 4, textIndent: 12 })
 }
 
+/**
+ * "Reports received": the markdown section's own lines (ReceivedMarkdown.ts), so the PDF says what
+ * the report and its page say; its tables drawn as tables, its emphasis as plain text.
+ */
+const receivedSection = (doc: PDFKit.PDFDocument, domain: string, received: ReportsReceived | undefined) => {
+  const tables: Array<{ head: ReadonlyArray<string>; rows: ReadonlyArray<ReadonlyArray<string>> }> = []
+  const table = (head: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => [
+    `\u0000${tables.push({ head, rows }) - 1}`
+  ]
+  const plain = (line: string) => line.replace(/\*\*|`/g, "")
+  for (const line of receivedLines(domain, received, (text) => text, table)) {
+    if (line.startsWith("## ")) heading(doc, line.slice(3))
+    else if (line.startsWith("### "))
+      doc
+        .moveDown(0.4)
+        .font("Bold")
+        .fontSize(11.5)
+        .text(drawable(line.slice(4)))
+    else if (line.startsWith("\u0000")) {
+      const { head, rows } = tables[Number(line.slice(1))]!
+      drawTable(
+        doc,
+        head,
+        rows.map((row) => row.map((text) => ({ text: text === "" ? "-" : text })))
+      )
+    } else if (line === "") doc.moveDown(0.3)
+    else body(doc, plain(line))
+  }
+}
+
 const footers = (doc: PDFKit.PDFDocument, domain: string, snapshot: PdfSnapshot | undefined) => {
   const range = doc.bufferedPageRange()
   for (let i = range.start; i < range.start + range.count; i++) {
@@ -315,6 +349,7 @@ export const renderPdf = (input: PdfReportInput): Promise<Uint8Array> =>
       categoryTable(doc, s)
       nis2Section(doc, input.nis2)
       issueSection(doc, s)
+      receivedSection(doc, s.domain, input.received)
       checkTable(doc, s)
       footers(doc, s.domain, input.snapshot)
       doc.end()

@@ -11,6 +11,7 @@ import type { ScanResult } from "../checks/ScanResult.ts"
 import { nis2Scorecard, type Nis2Scorecard } from "../score/Nis2.ts"
 import type { ScanScore } from "../score/Score.ts"
 import { type Nis2Summary, renderPdf } from "./PdfReport.ts"
+import type { ReportsReceived } from "./ReceivedReports.ts"
 import type { EverythingReport } from "./ReportSchema.ts"
 
 const PDF_MEMO_SIZE = 32
@@ -38,12 +39,17 @@ export const pdfNis2 = (
     .map((m) => `${m.id}: ${m.label}`)
 })
 
-/** The PDF of `scan` graded as `score`. */
-export const scanPdf = (score: ScanScore, scan: ScanResult): Effect.Effect<Uint8Array> =>
-  // The NIS2 summary comes from the same scan, so the memo key (domain and scan time) covers it.
+/** The PDF of `scan` graded as `score`, with the reports received for its domain when given. */
+export const scanPdf = (
+  score: ScanScore,
+  scan: ScanResult,
+  received?: ReportsReceived
+): Effect.Effect<Uint8Array> =>
+  // The NIS2 summary comes from the same scan, so the domain and scan time cover it; reports may
+  // arrive for the same period after the scan, so they are part of the key.
   memoised(
-    `${score.domain} ${score.timestamp}`,
-    Effect.promise(() => renderPdf({ score, nis2: pdfNis2(nis2Scorecard(scan, "en")) }))
+    `${score.domain} ${score.timestamp} ${JSON.stringify(received ?? null)}`,
+    Effect.promise(() => renderPdf({ score, nis2: pdfNis2(nis2Scorecard(scan, "en")), received }))
   )
 
 /**
@@ -60,7 +66,8 @@ export const snapshotPdf = (report: EverythingReport): Effect.Effect<Uint8Array>
       renderPdf({
         score: { ...score, cached: false },
         nis2: pdfNis2(report.sections.nis2),
-        snapshot: { id: snapshotId, contentHash }
+        snapshot: { id: snapshotId, contentHash },
+        received: report.reportsReceived
       })
     )
   )

@@ -144,7 +144,7 @@ describe("probeOnce", () => {
 })
 
 describe("Smtp service", () => {
-  const layer = (port: number, allow = "127.0.0.0/8") => {
+  const layer = (port: number, allow = "127.0.0.0/8", extra: ReadonlyArray<[string, string]> = []) => {
     return Smtp.Default.pipe(
       Layer.provide(
         Layer.setConfigProvider(
@@ -153,7 +153,8 @@ describe("Smtp service", () => {
               ["SMTP_PORT", String(port)],
               ["EXTRA_CA_FILE", pki.caFile],
               ["SMTP_BANNER_TIMEOUT_MS", "300"],
-              ["ALLOW_TARGETS", allow]
+              ["ALLOW_TARGETS", allow],
+              ...extra
             ])
           )
         )
@@ -195,6 +196,37 @@ describe("Smtp service", () => {
       const result = yield* Fiber.join(second)
       expect(result.failure?.stage).toBe("banner")
     }).pipe(Effect.provide(Layer.fresh(layer(silentPort))))
+  )
+
+  it.live("a silent server is backed off: other names on its address are not probed again", () =>
+    Effect.gen(function* () {
+      const smtp = yield* Smtp
+      const before = silentConnections
+      const first = yield* smtp.probe(HOST, "127.0.0.1")
+      expect(first).toMatchObject({ status: "unknown", failure: { stage: "banner", reason: "timeout" } })
+      const others = yield* Effect.forEach(
+        ["alt.test.example", "mx2.test.example", "MX3.test.example."],
+        (host) => smtp.probe(host, "127.0.0.1"),
+        { concurrency: "unbounded" }
+      )
+      expect(silentConnections).toBe(before + 1)
+      for (const probe of others) {
+        // Unknown with the first probe's stage and reason, never a verdict of its own.
+        expect(probe).toMatchObject({ status: "unknown", failure: { stage: "banner", reason: "timeout" } })
+        expect(probe.failure?.message).toMatch(/backed off/)
+      }
+      expect(others.map((p) => p.host)).toEqual(["alt.test.example", "mx2.test.example", "mx3.test.example"])
+    }).pipe(Effect.provide(Layer.fresh(layer(silentPort))))
+  )
+
+  it.live("with DESTINATION_BACKOFF=0 every name is probed", () =>
+    Effect.gen(function* () {
+      const smtp = yield* Smtp
+      const before = silentConnections
+      yield* smtp.probe(HOST, "127.0.0.1")
+      yield* smtp.probe("alt.test.example", "127.0.0.1")
+      expect(silentConnections).toBe(before + 2)
+    }).pipe(Effect.provide(Layer.fresh(layer(silentPort, "127.0.0.0/8", [["DESTINATION_BACKOFF", "0"]]))))
   )
 
   it.live("refuses addresses outside the address policy without connecting", () =>

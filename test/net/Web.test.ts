@@ -173,7 +173,7 @@ describe("Web.get against a local HTTPS server", () => {
     })
   )
 
-  it.live("bounds concurrent requests per host", () =>
+  it.live("bounds concurrent requests per destination address", () =>
     Effect.gen(function* () {
       // generous total timeout: the permits are waited for inside it, and CI machines are slow
       const web = makeWeb(settings(["127.0.0.1/32"], { timeoutMs: 30_000 }), lookup)
@@ -183,7 +183,7 @@ describe("Web.get against a local HTTPS server", () => {
         { concurrency: "unbounded" }
       )
       expect(maxActive).toBeGreaterThan(1)
-      expect(maxActive).toBeLessThanOrEqual(6)
+      expect(maxActive).toBeLessThanOrEqual(4)
     })
   )
 
@@ -385,6 +385,54 @@ describe("the port policy and what failures say", () => {
       )
       const dns = yield* Effect.flip(allowed().get("https://fail.example.net/"))
       expect(dns.message).toBe("the name fail.example.net could not be resolved (timeout)")
+    })
+  )
+})
+
+describe("Web.get backs off a destination that does not answer", () => {
+  it.live("an address that accepted but never spoke TLS is not knocked on again", () =>
+    Effect.gen(function* () {
+      let knocks = 0
+      const held = new Set<net.Socket>()
+      const silent = net.createServer((socket) => {
+        knocks++
+        held.add(socket)
+        socket.on("error", () => {})
+      })
+      const port = yield* Effect.async<number>((resume) => {
+        silent.listen(0, "127.0.0.1", () => resume(Effect.succeed((silent.address() as AddressInfo).port)))
+      })
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          for (const socket of held) socket.destroy()
+          silent.close()
+        })
+      )
+      const web = makeWeb(settings(["127.0.0.1/32"], { connectTimeoutMs: 200, backoffMs: 60_000 }), lookup)
+      const first = yield* Effect.flip(web.get(`https://good.example.net:${port}/`))
+      expect(first.reason).toBe("timeout")
+      expect(knocks).toBe(1)
+      // Another name on the same address and port, and several at once: answered without a knock.
+      const again = yield* Effect.forEach(
+        ["good.example.net", "other.example.net", "good.example.net"],
+        (host) => Effect.flip(web.get(`https://${host}:${port}/page`)),
+        { concurrency: "unbounded" }
+      )
+      expect(again.map((e) => [e.reason, e.message])).toEqual(
+        Array.from({ length: 3 }, () => [first.reason, first.message])
+      )
+      expect(knocks).toBe(1)
+      // The site itself is still asked where it answers: the backoff is per address and port.
+      expect((yield* web.get(`https://good.example.net:${portA}/`)).status).toBe(200)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("a slow response is not a silent destination", () =>
+    Effect.gen(function* () {
+      const web = makeWeb(settings(["127.0.0.1/32"], { backoffMs: 60_000 }), lookup)
+      const slow = yield* Effect.flip(web.get(`https://good.example.net:${portA}/hang`, { timeoutMs: 300 }))
+      expect(slow.reason).toBe("timeout")
+      expect((yield* web.get(`https://good.example.net:${portA}/`)).status).toBe(200)
     })
   )
 })

@@ -13,7 +13,8 @@ import { type IssueId, issueIds } from "../../src/score/Catalogue.ts"
 import { scored } from "../../src/score/Rules.ts"
 import { scoreRecords } from "../../src/score/Score.ts"
 import { renderPdf } from "../../src/report/PdfReport.ts"
-import { fitColumns, fonts, wrapAtSpaces } from "../../src/report/PdfLayout.ts"
+import { drawable, fitColumns, fonts, registerFonts, wrapAtSpaces } from "../../src/report/PdfLayout.ts"
+import PDFDocument from "pdfkit"
 
 const has = (tool: string) => {
   try {
@@ -192,4 +193,30 @@ describe("column fitting", () => {
         }
       )
     ))
+})
+
+describe("a cell's lines as pdfkit draws them", () => {
+  const word = fc.stringMatching(/^[A-Za-z0-9.:/()-]{1,12}$/)
+
+  it("are the lines chosen here: pdfkit wraps none again, at the cell's width or at the text's own", () => {
+    const doc = new PDFDocument({ size: "A4" })
+    registerFonts(doc)
+    doc.font("Body").fontSize(9)
+    const measure = (text: string) => doc.widthOfString(drawable(text))
+    const linesOf = (text: string, width: number) =>
+      Math.round(doc.boundsOfString(text, 0, 0, { width }).height / doc.currentLineHeight(true))
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 90, max: 300 }),
+        (ws, width) => {
+          const wrapped = wrapAtSpaces(measure, drawable(ws.join(" ")), width)
+          const lines = wrapped.split("\n").length
+          // the table lays a cell out at its width, then draws it at the width of its widest line
+          expect(linesOf(wrapped, width)).toBe(lines)
+          expect(linesOf(wrapped, doc.boundsOfString(wrapped, 0, 0, { width }).width)).toBe(lines)
+        }
+      )
+    )
+  })
 })

@@ -17,6 +17,9 @@ import { renderMarkdown } from "../../src/report/Markdown.ts"
 import { receivedOf, receivedPeriod, type ReportsReceived } from "../../src/report/ReceivedReports.ts"
 import { EverythingReport } from "../../src/report/ReportSchema.ts"
 import { scanResult } from "../../src/score/Arbitraries.ts"
+import { snapshotPdf } from "../../src/report/ScanPdf.ts"
+import { Effect } from "effect"
+import { pdfText } from "./pdfText.ts"
 import type { SourceGroup } from "../../src/store/InboundReports.ts"
 
 const [generated] = FastCheck.sample(scanResult({ gradable: true }), { numRuns: 1, seed: 7 })
@@ -266,5 +269,30 @@ describe("the markdown's section", () => {
     expect(text).toContain("No DMARC aggregate report for this period reached this service.")
     expect(text).toContain("`_dmarc.example.org`")
     expect(text).toContain("`POST /api/reports/tls`")
+  })
+})
+
+/** A report's PDF as its snapshot's (the evidence's id and hash made up: they go in the footers). */
+const snapshotPdfBytes = (report: ReturnType<typeof everythingOf>) =>
+  Effect.runPromise(
+    snapshotPdf({
+      ...report,
+      evidence: { ...report.evidence, snapshotId: `s-${Math.random()}`, contentHash: "0".repeat(64) }
+    } as unknown as Parameters<typeof snapshotPdf>[0])
+  )
+
+describe("the PDF's section", () => {
+  it("says what the markdown says, its tables as tables; and is absent without reports", async () => {
+    const report = everythingOf(scan, BASE, received)
+    const pdf = async (r: typeof report) => (await pdfText(await snapshotPdfBytes(r))).replace(/\s+/g, " ")
+    const text = await pdf(report)
+    expect(text).toContain("Reports received")
+    expect(text).toContain("Ready for p=reject? Not yet. 1 legitimate-looking source(s)")
+    expect(text).toContain("1000 message(s), 900 passing DMARC (90.0%)")
+    expect(text).toMatch(/192\.0\.2\.1 mail\.esp\.example ESP 80/)
+    expect(text).toContain("certificate-expired")
+    expect(text).not.toContain("**")
+    const { reportsReceived: _, ...without } = report
+    expect(await pdf(without as typeof report)).not.toContain("Reports received")
   })
 })

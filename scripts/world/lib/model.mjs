@@ -22,14 +22,45 @@ export const BASE_TLDS = ["com", "net", "org", "nl", "de", "io"]
 
 export const DNSBLS = ["zen.spamhaus.org", "bl.spamcop.net", "b.barracudacentral.org"]
 
-/** Read one scenario file: { "scenarios": [ ... ] } (docs/world.md). */
+/** Read one scenario file: { "scenarios": [ ... ] } (docs/world.md); customers are expanded. */
 export const loadScenarioFile = (path) => {
   const parsed = JSON.parse(readFileSync(path, "utf8"))
   const list = Array.isArray(parsed) ? parsed : parsed.scenarios
   if (!Array.isArray(list)) throw new Error(`${path}: expected { "scenarios": [...] }`)
   for (const s of list) if (typeof s.domain !== "string") throw new Error(`${path}: scenario without domain`)
-  return list
+  return list.flatMap(withCustomers)
 }
+
+/**
+ * A provider scenario with `customers: N`, and its N customers: domains
+ * `<provider label>-customer-01.com` ... whose only mail server is the provider's first MX host, as
+ * most domains on the internet share a few mail providers. The provider comes out without the
+ * field, so a built scenarios.json read again is not expanded twice.
+ */
+const withCustomers = (s) => {
+  if (s.customers === undefined) return [s]
+  const { customers, ...provider } = s
+  const mx = provider.mx?.[0]
+  if (!Number.isInteger(customers) || customers < 1 || !mx)
+    throw new Error(`${s.domain}: customers needs an MX`)
+  const host = mx.host === "@" ? s.domain : mx.host.endsWith(".") ? mx.host : `${mx.host}.${s.domain}.`
+  const label = s.domain.split(".")[0]
+  return [
+    provider,
+    ...Array.from({ length: customers }, (_, i) => ({
+      domain: `${label}-customer-${String(i + 1).padStart(2, "0")}.com`,
+      about: `a customer of ${s.domain}'s mail service: its MX is ${host.replace(/\.$/, "")}`,
+      customerOf: s.domain,
+      records: [
+        `@ MX 10 ${host.endsWith(".") ? host : `${host}.`}`,
+        `@ TXT "v=spf1 include:${s.domain} -all"`
+      ]
+    }))
+  ]
+}
+
+/** MX servers that are node processes (slow.mjs), not Postfix. */
+export const NODE_MX_SERVERS = new Set(["slow", "counting", "counting-silent"])
 
 /** Templates that synthetic domains copy, cycling through mixes of good and broken setups. */
 const SYNTHETIC_TEMPLATES = [

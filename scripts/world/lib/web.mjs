@@ -231,12 +231,27 @@ ${servers.join("\n").replace(/^/gm, "    ")}
   return dir
 }
 
+/** Where a counting MX serves its session counts, on its own address (docs/world.md). */
+export const COUNTING_STATUS_PORT = 8025
+
 /**
  * The node servers of slow.mjs: MX hosts whose banner never comes, HTTPS hosts whose response
  * headers come after a minute. `mxHosts` carry `server`, `webs` are planned scenarios.
  */
 export const slowServers = (mxHosts, webs, certs) => [
   ...mxHosts.filter((h) => h.server === "slow").map((h) => ({ kind: "smtp", host: h.addr, port: 25 })),
+  ...mxHosts
+    .filter((h) => h.server === "counting" || h.server === "counting-silent")
+    .map((h) => ({
+      kind: "counting-smtp",
+      host: h.addr,
+      port: 25,
+      statusPort: COUNTING_STATUS_PORT,
+      name: h.host,
+      silent: h.server === "counting-silent",
+      key: h.key,
+      cert: h.cert
+    })),
   ...webs
     .filter((s) => s.web?.server === "slow")
     .map((s) => ({

@@ -7,6 +7,7 @@ import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { badgeVerdict, pdfReport } from "../../composite/ScanScore.ts"
 import { badgeSvg } from "../../report/Badge.ts"
+import { publicBaseUrl } from "../edge/PublicUrl.ts"
 
 /** A graded badge may be cached as long as the scan it shows; "unknown" is retried sooner. */
 export const BADGE_MAX_AGE_S = 300
@@ -28,13 +29,15 @@ export const badgeResponse = (domain: string) =>
 
 /** The PDF report of `domain` from its shared scan. */
 export const pdfResponse = (domain: string) =>
-  Effect.map(pdfReport(domain), (bytes) =>
-    HttpServerResponse.uint8Array(bytes, {
-      contentType: "application/pdf",
-      headers: {
-        "Cache-Control": `public, max-age=${BADGE_MAX_AGE_S}`,
-        "Content-Disposition": `inline; filename="${domain}-security-report.pdf"`,
-        "X-Content-Type-Options": "nosniff"
-      }
-    })
+  Effect.map(
+    Effect.flatMap(publicBaseUrl, (base) => pdfReport(domain, base)),
+    (bytes) =>
+      HttpServerResponse.uint8Array(bytes, {
+        contentType: "application/pdf",
+        headers: {
+          "Cache-Control": `public, max-age=${BADGE_MAX_AGE_S}`,
+          "Content-Disposition": `inline; filename="${domain}-security-report.pdf"`,
+          "X-Content-Type-Options": "nosniff"
+        }
+      })
   )

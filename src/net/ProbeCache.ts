@@ -1,0 +1,74 @@
+/**
+ * Transport facts of one server, learnt once and shared: results keyed by (address, port, SNI
+ * name) are kept for `ttlMs` across every scan of the process, and concurrent callers for one key
+ * share one probe in flight. The SNI is part of the key because a server may present another
+ * certificate for another name (RFC 6066 3), so a result for one name never answers another.
+ *
+ * Only what the server said and presented belongs here (banner, EHLO, STARTTLS, TLS version,
+ * chain); a domain's judgement of it (names, DANE, MTA-STS coverage) runs per domain on top.
+ * Bounded in entries, least recently used dropped first, so a batch of 1,000 scans in flight
+ * keeps a fixed amount of memory. In a cluster each runner has its own.
+ *
+ * Generic over the probe: `Smtp` wraps its session in one; any other transport probe (a TLS
+ * handshake per web address) builds its own with `makeProbeCache(kind, lookup, options)`.
+ */
+import { Cache, Cause, Duration, Effect } from "effect"
+import * as M from "../observe/Metrics.ts"
+
+export interface ProbeKey {
+  readonly address: string
+  readonly port: number
+  /** The name sent as SNI and expected in the certificate, lower case without a trailing dot. */
+  readonly sni: string
+}
+
+export interface ProbeCacheOptions {
+  readonly ttlMs: number
+  readonly capacity: number
+}
+
+/** The cache key's text form: the fields cannot contain NUL, so it is unambiguous. */
+const keyText = (key: ProbeKey) => `${key.address}\u0000${key.port}\u0000${normalSni(key.sni)}`
+
+const parseKey = (text: string): ProbeKey => {
+  const [address = "", port = "0", sni = ""] = text.split("\u0000")
+  return { address, port: Number(port), sni }
+}
+
+/** SNI names compare as DNS names do: case-insensitively, the root's trailing dot dropped. */
+export const normalSni = (name: string) => name.toLowerCase().replace(/\.$/, "")
+
+export const makeProbeCache = <A>(
+  kind: string,
+  lookup: (key: ProbeKey) => Effect.Effect<A>,
+  options: ProbeCacheOptions
+) =>
+  Effect.gen(function* () {
+    const hit = M.labels({ kind, source: "hit" })
+    const miss = M.labels({ kind, source: "miss" })
+    const cache = yield* Cache.make({
+      capacity: Math.max(1, options.capacity),
+      // A TTL of 0 still shares a probe in flight; its result is dropped at once.
+      timeToLive: Duration.millis(Math.max(0, options.ttlMs)),
+      lookup: (text: string) => lookup(parseKey(text))
+    })
+    const once = (text: string) =>
+      cache.getEither(text).pipe(
+        Effect.tap((result) => M.probeCache.unsafeUpdate(1, result._tag === "Left" ? hit : miss)),
+        Effect.map((result) => (result._tag === "Left" ? result.left : result.right))
+      )
+    /** The facts for `key`: remembered, shared with a probe under way, or probed now. */
+    const get = (key: ProbeKey): Effect.Effect<A> => {
+      const text = keyText(key)
+      // Concurrent callers share the first caller's probe; when that caller is interrupted (its
+      // client went away), the others see an interruption that is not theirs: ask again.
+      return once(text).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause) ? once(text) : Effect.failCause(cause)
+        )
+      )
+    }
+    return { get } as const
+  })
+
+export type ProbeCache<A> = Effect.Effect.Success<ReturnType<typeof makeProbeCache<A>>>

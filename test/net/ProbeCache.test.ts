@@ -1,0 +1,93 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, TestClock } from "effect"
+import { makeProbeCache, type ProbeKey } from "../../src/net/ProbeCache.ts"
+
+const mx = (sni: string, address = "192.0.2.25"): ProbeKey => ({ address, port: 25, sni })
+
+/** A cache whose probe counts its runs and answers with the key it was asked. */
+const counting = (options = { ttlMs: 600_000, capacity: 100 }, delay: Effect.Effect<void> = Effect.void) =>
+  Effect.gen(function* () {
+    const runs: Array<ProbeKey> = []
+    const cache = yield* makeProbeCache(
+      "test",
+      (key) =>
+        Effect.sync(() => runs.push(key)).pipe(
+          Effect.zipRight(delay),
+          Effect.as(`${key.address}:${key.port} ${key.sni}`)
+        ),
+      options
+    )
+    return { cache, runs }
+  })
+
+describe("makeProbeCache", () => {
+  it.effect("50 concurrent callers for one key share one probe", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      const { cache, runs } = yield* counting(undefined, Deferred.await(gate))
+      const all = yield* Effect.fork(
+        Effect.forEach(
+          Array.from({ length: 50 }, () => mx("mx.example.net")),
+          (key) => cache.get(key),
+          { concurrency: "unbounded" }
+        )
+      )
+      yield* Effect.yieldNow()
+      yield* Deferred.succeed(gate, undefined)
+      const results = yield* Fiber.join(all)
+      expect(runs).toHaveLength(1)
+      expect(new Set(results)).toEqual(new Set(["192.0.2.25:25 mx.example.net"]))
+    })
+  )
+
+  it.effect("a result for one SNI name never answers another; names compare as DNS names", () =>
+    Effect.gen(function* () {
+      const { cache, runs } = yield* counting()
+      expect(yield* cache.get(mx("mx.a.example"))).toBe("192.0.2.25:25 mx.a.example")
+      expect(yield* cache.get(mx("mx.b.example"))).toBe("192.0.2.25:25 mx.b.example")
+      expect(yield* cache.get(mx("MX.A.example."))).toBe("192.0.2.25:25 mx.a.example")
+      expect(yield* cache.get({ ...mx("mx.a.example"), port: 465 })).toBe("192.0.2.25:465 mx.a.example")
+      expect(yield* cache.get(mx("mx.a.example", "192.0.2.26"))).toBe("192.0.2.26:25 mx.a.example")
+      expect(runs).toHaveLength(4)
+    })
+  )
+
+  it.effect("a result is served for the TTL and probed again after it", () =>
+    Effect.gen(function* () {
+      const { cache, runs } = yield* counting({ ttlMs: 600_000, capacity: 100 })
+      yield* cache.get(mx("mx.example.net"))
+      yield* TestClock.adjust("599 seconds")
+      yield* cache.get(mx("mx.example.net"))
+      expect(runs).toHaveLength(1)
+      yield* TestClock.adjust("2 seconds")
+      yield* cache.get(mx("mx.example.net"))
+      expect(runs).toHaveLength(2)
+    })
+  )
+
+  it.effect("holds at most its capacity: the least recently used is probed again", () =>
+    Effect.gen(function* () {
+      const { cache, runs } = yield* counting({ ttlMs: 600_000, capacity: 3 })
+      for (const name of ["a", "b", "c", "d"]) yield* cache.get(mx(`mx.${name}.example`))
+      yield* cache.get(mx("mx.d.example"))
+      expect(runs).toHaveLength(4)
+      yield* cache.get(mx("mx.a.example"))
+      expect(runs).toHaveLength(5)
+    })
+  )
+
+  it.effect("callers sharing a probe survive the interruption of the caller that started it", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      const { cache, runs } = yield* counting(undefined, Deferred.await(gate))
+      const first = yield* Effect.fork(cache.get(mx("mx.example.net")))
+      yield* Effect.yieldNow()
+      const second = yield* Effect.fork(cache.get(mx("mx.example.net")))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(first)
+      yield* Deferred.succeed(gate, undefined)
+      expect(yield* Fiber.join(second)).toBe("192.0.2.25:25 mx.example.net")
+      expect(runs).toHaveLength(2)
+    })
+  )
+})
