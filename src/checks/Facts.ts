@@ -19,7 +19,7 @@ import type { RdapAnswer } from "../net/Rdap.ts"
 import type { VrpLoad } from "../net/RpkiVrps.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
 import type { TlsScanResult } from "../net/TlsScan.ts"
-import type { WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
+import type { AlpnAnswer, WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 
 export interface Addresses {
   readonly v4: ReadonlyArray<string>
@@ -104,6 +104,15 @@ export interface FactsShape {
    * server itself answers (the name-server check). Memoised per scan by address and question.
    */
   readonly askServer: (address: string, question: DirectQuestion) => Effect.Effect<DirectReply, DnsError>
+  /**
+   * TLS handshakes with a web host offering each protocol alone (ALPN, RFC 7301), through the web
+   * client's address policy: what an HTTPS record's alpn is checked against.
+   */
+  readonly alpn: (
+    host: string,
+    protocols: ReadonlyArray<string>,
+    options?: { readonly port?: number }
+  ) => Effect.Effect<ReadonlyArray<AlpnAnswer>, WebError>
   /** One SMTP session with one MX address (RFC 5321, STARTTLS per RFC 3207). */
   readonly probe: (host: string, address: string) => Effect.Effect<SmtpProbe>
   /** The TLS scan of a web host's address on port 443 (versions, suites, certificate: net/TlsScan.ts). */

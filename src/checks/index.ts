@@ -22,6 +22,7 @@ import { Headers } from "./headers/Headers.ts"
 import { Rpki } from "./rpki/Rpki.ts"
 import { HttpRedirect } from "./http-redirect/HttpRedirect.ts"
 import { SecurityTxt } from "./security-txt/SecurityTxt.ts"
+import { HttpsRecord } from "./https-record/HttpsRecord.ts"
 import { Spf } from "./spf/Spf.ts"
 import { Tlsa } from "./tlsa/Tlsa.ts"
 import { Registration } from "./registration/Registration.ts"
@@ -52,6 +53,7 @@ export const registry = [
   WebTls,
   HttpRedirect,
   SecurityTxt,
+  HttpsRecord,
   // what the domain depends on: CAA against the certificates served, RPKI of its addresses
   Caa,
   Rpki,

@@ -28,6 +28,8 @@ const TYPE_NAMES: Record<number, string> = {
   50: "NSEC3",
   51: "NSEC3PARAM",
   52: "TLSA",
+  64: "SVCB",
+  65: "HTTPS",
   257: "CAA"
 }
 const TYPE_NUMBERS: Record<string, number> = Object.fromEntries(

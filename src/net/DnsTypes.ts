@@ -20,7 +20,10 @@ export const RecordTypes = [
   "DS",
   "RRSIG",
   "NSEC3PARAM",
-  "TLSA"
+  "TLSA",
+  // RFC 9460: rdata kept as hex (records/SvcbRecord.ts reads it).
+  "SVCB",
+  "HTTPS"
 ] as const
 export type RecordType = (typeof RecordTypes)[number]
 

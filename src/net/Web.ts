@@ -32,6 +32,7 @@ import {
 } from "./WebTypes.ts"
 
 export { makeWeb, type WebClient } from "./WebClient.ts"
+export type { AlpnAnswer } from "./WebAlpn.ts"
 export { parseTarget } from "./WebTarget.ts"
 export {
   type AddressLookup,
@@ -109,7 +110,11 @@ export class Web extends Effect.Service<Web>()("Web", {
             headers
           }
           return Effect.succeed(response)
-        }
+        },
+        alpn: (host: string) =>
+          Effect.fail(
+            new WebError({ url: `https://${host}/`, reason: "connect", message: "no TLS in the fake" })
+          )
       })
     )
 }

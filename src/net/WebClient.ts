@@ -9,6 +9,7 @@
 import { Effect, FiberRef, type MetricLabel } from "effect"
 import { Destinations } from "./Destinations.ts"
 import { Permits } from "./Permits.ts"
+import { probeAlpn } from "./WebAlpn.ts"
 import { attempt, type Deadline, unanswered } from "./WebExchange.ts"
 import { parseTarget, vettedAddresses } from "./WebTarget.ts"
 import {
@@ -166,7 +167,7 @@ export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
       traced("Web.get", { url: text })
     )
 
-  return { get } as const
+  return { get, alpn: probeAlpn(settings, lookup) } as const
 }
 
 export type WebClient = ReturnType<typeof makeWeb>

@@ -72,7 +72,8 @@ export type LiveFacts = FactsShape
 
 /** Options that change the answer; `timeoutMs` is the asker's budget, not part of the question. */
 const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebRequestOptions) =>
-  `${url}\u0000${JSON.stringify(rest, Object.keys(rest).sort())}`
+  // Sorted top-level entries: a replacer array would also drop nested keys (the request headers).
+  `${url}\u0000${JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1)))}`
 
 /** The services a scan's Facts are built over. */
 export type ScanContext = Resolver | Web | Smtp | AppConfig
@@ -289,6 +290,11 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
               () => direct.ask(address, q)
             )
         }),
+      alpn: (host, protocols, options = {}) =>
+        memo.get(
+          `alpn\u0000${normaliseName(host)}\u0000${options.port ?? 443}\u0000${protocols.join(",")}`,
+          () => web.alpn(host, protocols, { ...options, lookup: addresses })
+        ),
       probe: (host, address) =>
         memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
       webTlsScan: (host, address) =>

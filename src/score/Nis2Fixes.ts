@@ -292,6 +292,22 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Webcertificaat met zwakke sleutel of handtekening",
     "De sleutel (RSA onder 2048 bits, een ongebruikelijke curve) of handtekening (SHA-1, MD5) van het webcertificaat voldoet niet aan de NCSC-TLS-richtlijnen."
   ),
+  https_record_mismatch: nl(
+    "HTTPS-record klopt niet met de server",
+    "Het HTTPS-record (RFC 9460) noemt een protocol dat de server niet onderhandelt of een adreshint die niet van de site is."
+  ),
+  cookies_insecure: nl(
+    "Onveilige cookies",
+    "Een cookie zonder Secure, een sessiecookie zonder HttpOnly of met een ongeldige SameSite (RFC 6265bis 4.1.2)."
+  ),
+  sri_missing: nl(
+    "Scripts van andere sites zonder integriteitscontrole",
+    "De pagina laadt een script van een andere site zonder integrity-attribuut of via gewoon HTTP (W3C Subresource Integrity)."
+  ),
+  cors_credentials_any_origin: nl(
+    "Elke site kan de pagina lezen als de bezoeker",
+    "De pagina herhaalt elke Origin met Access-Control-Allow-Credentials: true (WHATWG Fetch CORS)."
+  ),
   xcto_missing: nl(
     "Geen X-Content-Type-Options",
     "Zonder nosniff kunnen browsers antwoorden als een ander inhoudstype behandelen."

@@ -24,6 +24,27 @@ export const HEADER_SETS = {
     "Content-Security-Policy":
       "default-src * 'unsafe-inline'; script-src 'self' 'unsafe-inline' *; style-src 'self' 'unsafe-inline' *"
   },
+  // A session cookie without Secure or HttpOnly, on a site without HSTS (RFC 6265bis 4.1.2).
+  "cookies-insecure": {
+    "X-Content-Type-Options": "nosniff",
+    "Set-Cookie": ["sessionid=a1b2c3; Path=/", "theme=dark; Path=/; SameSite=Lax"]
+  },
+  // Echoes any Origin with credentials: every site may read the page as the visitor (Fetch 3.2.5).
+  "cors-credentials": {
+    "Strict-Transport-Security": "max-age=31536000",
+    "Access-Control-Allow-Origin": "$http_origin",
+    "Access-Control-Allow-Credentials": "true"
+  },
+  // Cookies as they should be, and public CORS (any site may read, without credentials).
+  "content-good": {
+    "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
+    "X-Content-Type-Options": "nosniff",
+    "Set-Cookie": [
+      "__Host-session=s3cr3t; Path=/; Secure; HttpOnly; SameSite=Lax",
+      "__Secure-prefs=compact; Path=/; Secure; SameSite=Strict"
+    ],
+    "Access-Control-Allow-Origin": "*"
+  },
   "csp-reportonly": {
     "Strict-Transport-Security": "max-age=31536000",
     "X-Content-Type-Options": "nosniff",
@@ -77,6 +98,23 @@ const site = (kind, domain) => {
         files[`/page-${i}.html`] = page(`${domain} ${i}`, body(`page ${i}`), head)
       return files
     }
+    // A script from another site without integrity next to one with it (W3C SRI).
+    case "sri-missing":
+      return {
+        "/index.html": page(
+          domain,
+          `<h1>${domain}</h1>\n<script src="/app.js"></script>\n<script src="https://cdn.thirdparty-cdn.net/lib/widget.js"></script>\n<script src="https://cdn.thirdparty-cdn.net/lib/lib-1.2.3.js" integrity="sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC" crossorigin="anonymous"></script>`
+        ),
+        "/app.js": "void 0\n"
+      }
+    case "sri-good":
+      return {
+        "/index.html": page(
+          domain,
+          `<h1>${domain}</h1>\n<script src="/app.js"></script>\n<script src="https://cdn.thirdparty-cdn.net/lib/lib-1.2.3.js" integrity="sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC" crossorigin="anonymous"></script>`
+        ),
+        "/app.js": "void 0\n"
+      }
     case "csp-meta":
       return {
         "/index.html": page(
@@ -192,7 +230,8 @@ export const serverBlocks = (dir, s, cert) => {
   const docroot = join(dir, "www", s.domain)
   const names = (s.web.names ?? ["@"]).map((n) => (n === "@" ? s.domain : `${n}.${s.domain}`)).join(" ")
   const headers = Object.entries(HEADER_SETS[s.web.headers ?? "none"] ?? {})
-    .map(([k, v]) => `    add_header ${k} "${v}" always;`)
+    // A header given as a list is sent once per value (Set-Cookie: one cookie each).
+    .flatMap(([k, v]) => [v].flat().map((one) => `    add_header ${k} "${one}" always;`))
     .join("\n")
   const body = `    server_name ${names};
     root ${docroot};
@@ -201,8 +240,10 @@ ${headers}
     location = /.well-known/mta-sts.txt { default_type text/plain; }
 ${securityTxtLocation(s.web.securityTxt)}
     location / { try_files $uri $uri/ =404; }`
-  const listens = [`listen ${s.web.addr}:443 ssl;`]
-  if (s.aaaa === "::1") listens.push("listen [::1]:443 ssl;")
+  // `web.http2`: the server also negotiates h2 by ALPN (RFC 7301), for HTTPS records that claim it.
+  const ssl = s.web.http2 ? "ssl http2" : "ssl"
+  const listens = [`listen ${s.web.addr}:443 ${ssl};`]
+  if (s.aaaa === "::1") listens.push(`listen [::1]:443 ${ssl};`)
   if (s.web.https === false) return [`server {\n    listen ${s.web.addr}:80;\n${body}\n}`]
   // `tls`: this host's own protocols and suites (its address is its own, so nginx applies them:
   // the protocol is settled before SNI could pick another server block).

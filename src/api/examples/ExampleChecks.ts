@@ -23,6 +23,8 @@ import { analyse as analyseTlsa } from "../../checks/tlsa/Tlsa.ts"
 import { analyse as analyseRegistration } from "../../checks/registration/Registration.ts"
 import { cnameProbeOf, dependenciesOf, probedNames } from "../../checks/shared/Dependencies.ts"
 import { analyse as analyseTakeover } from "../../checks/takeover/Takeover.ts"
+import { analyse as analyseHttpsRecord } from "../../checks/https-record/HttpsRecord.ts"
+import { encodeSvcb } from "../../records/SvcbRecord.ts"
 import type { RecordType } from "../../net/DnsTypes.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { once } from "./Example.ts"
@@ -218,7 +220,49 @@ export const exampleChecks = once(() => {
       tlsError: null,
       metaCsp: [],
       bodyTruncated: false,
-      certificateExpiresAt: "2027-02-20T12:00:00.000Z"
+      certificateExpiresAt: "2027-02-20T12:00:00.000Z",
+      setCookies: ["__Host-session=3f9a; Path=/; Secure; HttpOnly; SameSite=Lax"],
+      scripts: [{ src: "/app.js", integrity: null, crossorigin: null }],
+      corsHeaders: {}
+    },
+    NOW
+  )
+
+  /** An HTTPS record (RFC 9460) that matches the server: h2 and http/1.1 negotiated, hint = A. */
+  const httpsRecord = analyseHttpsRecord(
+    {
+      domain: DOMAIN,
+      chain: [DOMAIN],
+      records: {
+        outcome: "answer",
+        value: [
+          {
+            owner: DOMAIN,
+            rdata: encodeSvcb({
+              priority: 1,
+              target: ".",
+              mandatory: [],
+              alpn: ["h2", "http/1.1"],
+              noDefaultAlpn: false,
+              port: null,
+              ipv4hint: ["93.184.215.14"],
+              ipv6hint: [],
+              ech: null,
+              other: []
+            }),
+            addresses: { outcome: "answer", value: { v4: ["93.184.215.14"], v6: [] } },
+            alpn: {
+              outcome: "answer",
+              value: ["h2", "http/1.1"].map((p) => ({
+                address: "93.184.215.14",
+                offered: p,
+                selected: true,
+                refusal: null
+              }))
+            }
+          }
+        ]
+      }
     },
     NOW
   )
@@ -287,7 +331,8 @@ export const exampleChecks = once(() => {
     headers,
     webTls: exampleWebTls(),
     httpRedirect: exampleRedirect(),
-    securityTxt: exampleSecurityTxt()
+    securityTxt: exampleSecurityTxt(),
+    httpsRecord
   }
 })
 

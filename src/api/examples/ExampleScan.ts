@@ -70,7 +70,8 @@ export const exampleScans = once(() => {
     "http-redirect": C.httpRedirect,
     "security-txt": C.securityTxt,
     registration: C.registration,
-    takeover: C.takeover
+    takeover: C.takeover,
+    "https-record": C.httpsRecord
   }
 
   const scan = scanOf(results, NOW_ISO)

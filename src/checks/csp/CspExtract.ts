@@ -340,3 +340,33 @@ const referrerToken = (content: string): string | null => {
   const token = LEGACY_REFERRER[content] ?? content
   return REFERRER_TOKENS.has(token) ? token : null
 }
+
+/** A `<script>` element as Subresource Integrity reads it: its src, integrity and crossorigin. */
+export interface ScriptElement {
+  /** The src attribute as written (null for an inline script). */
+  readonly src: string | null
+  readonly integrity: string | null
+  readonly crossorigin: string | null
+}
+
+/** Every `<script>` element of the page, in document order (W3C Subresource Integrity §3.8). */
+export const scriptElements = (html: string): Array<ScriptElement> => {
+  const found: Array<ScriptElement> = []
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name !== "script") return
+        const src = attribs["src"]?.trim()
+        found.push({
+          src: src ? src : null,
+          integrity: attribs["integrity"]?.trim() || null,
+          crossorigin: attribs["crossorigin"] ?? null
+        })
+      }
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }
+  )
+  parser.write(html)
+  parser.end()
+  return found
+}

@@ -139,5 +139,46 @@ export const guidance = {
     providers: WHERE,
     generator: GENERATOR,
     references: ["csp3"]
+  }),
+  cookies_insecure: guide({
+    why: "The site sets cookies that are not protected: without Secure a cookie is also sent over plain HTTP, where anyone on the network can read it; a session cookie without HttpOnly can be read by any script injected into the page, which then takes over the session.",
+    steps: [
+      "Add the Secure attribute to every cookie the site sets.",
+      "Add HttpOnly to session and login cookies (scripts do not need to read them).",
+      "Add SameSite=Lax (or Strict) so other sites cannot send the cookie along with forged requests.",
+      "Where possible, name the session cookie __Host-<name> with Path=/ and no Domain: browsers then refuse it unless it is Secure and bound to this host."
+    ],
+    providers: {
+      cloudflare:
+        "Set the attributes in the application that sets the cookie; a Cloudflare Worker or Transform Rule can rewrite Set-Cookie where the application cannot be changed.",
+      "route53-ses":
+        "Set the attributes in the application; a CloudFront Function on viewer response can add them to Set-Cookie.",
+      "generic-dns":
+        "In the application's session settings (for example PHP session.cookie_secure and session.cookie_httponly), or on nginx: proxy_cookie_flags ~ secure httponly samesite=lax;"
+    },
+    record: "Set-Cookie: __Host-session=<value>; Path=/; Secure; HttpOnly; SameSite=Lax",
+    references: ["https://datatracker.ietf.org/doc/draft-ietf-httpbis-rfc6265bis/"]
+  }),
+  sri_missing: guide({
+    why: "The page loads a script from another site without an integrity check. If that site or its content network is compromised, the script it serves runs in your page with your visitors' data and sessions.",
+    steps: [
+      "For each <script src> from another site, compute the file's hash (openssl dgst -sha384 -binary FILE | openssl base64 -A).",
+      'Add integrity="sha384-<hash>" and crossorigin="anonymous" to the element, and load it over https.',
+      "Pin the version in the URL, so the file and its hash do not change underneath you; or host the script on your own site."
+    ],
+    providers: {},
+    record:
+      '<script src="https://cdn.example/lib-1.2.3.js" integrity="sha384-..." crossorigin="anonymous"></script>',
+    references: ["https://www.w3.org/TR/SRI/"]
+  }),
+  cors_credentials_any_origin: guide({
+    why: "The site tells browsers that any other web site may read its pages with the visitor's cookies: it echoes whatever Origin asks, with Access-Control-Allow-Credentials: true. A malicious page a signed-in visitor opens can read their data.",
+    steps: [
+      "Find where the server sets Access-Control-Allow-Origin from the request's Origin (often a CORS middleware configured to allow all).",
+      "Allow only a fixed list of trusted origins, and send Access-Control-Allow-Credentials only for those that need it.",
+      "Scan again: the page asked from an unknown origin should not echo it."
+    ],
+    providers: WHERE,
+    references: ["https://fetch.spec.whatwg.org/#http-cors-protocol"]
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

@@ -11,11 +11,12 @@ import type { WebError, WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
-import { isHtml, metaPolicies, metaReferrer } from "../csp/CspExtract.ts"
+import { isHtml, metaPolicies, metaReferrer, type ScriptElement, scriptElements } from "../csp/CspExtract.ts"
 import { PageCsp, readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../Facts.ts"
 import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp, judgeReferrer } from "./Judges.ts"
 import { about } from "./About.ts"
+import { CookiesResult, CorsResult, judgeContent, PROBE_ORIGIN, SriJudgement } from "./WebContent.ts"
 
 export {
   INSPECTED,
@@ -46,6 +47,12 @@ export type HeadersGathered =
       readonly bodyTruncated: boolean
       /** When the certificate of the final page's host expires (RFC 5280 §4.1.2.5 notAfter), ISO. */
       readonly certificateExpiresAt?: string | null
+      /** Every Set-Cookie header of the final response, one cookie each (RFC 6265bis 5.6). */
+      readonly setCookies?: ReadonlyArray<string>
+      /** The page's `<script>` elements; absent when the response is not HTML. */
+      readonly scripts?: ReadonlyArray<ScriptElement>
+      /** The headers of the same page asked with an `Origin` (CORS); null when that request failed. */
+      readonly corsHeaders?: Readonly<Record<string, string>> | null
     }
   | {
       readonly kind: "failed"
@@ -101,7 +108,13 @@ export const HeadersResult = Schema.Struct({
    * header, Report-Only header and meta element, where the policy comes from and what a meta
    * policy cannot do. Absent when the page could not be read.
    */
-  csp: Schema.optional(PageCsp)
+  csp: Schema.optional(PageCsp),
+  /** The cookies the page sets, judged as the MDN HTTP Observatory does (docs/security-headers.md). */
+  cookies: Schema.optional(CookiesResult),
+  /** Subresource Integrity of the page's scripts from other sites (from the first 64 KiB of the page). */
+  sri: Schema.optional(SriJudgement),
+  /** Cross-origin reads the page allows (a request with an Origin); absent when that request failed. */
+  cors: Schema.optional(CorsResult)
 })
 export type HeadersResult = typeof HeadersResult.Type
 
@@ -264,8 +277,11 @@ export const analyse = (domain: string, gathered: HeadersGathered, scannedAt: Da
       `Content-Security-Policy: the meta element's ${reading.metaIgnored.join(", ")} ${reading.metaIgnored.length > 1 ? "are" : "is"} ignored by browsers; send ${reading.metaIgnored.length > 1 ? "them" : "it"} in a header (CSP3 §3.3)`
     )
   const rec = recommend(current)
+  const content = judgeContent(gathered, domain, current)
+  for (const issue of content.warnings) warnings.push(issue)
   return {
     ...base,
+    ...content.fields,
     finalUrl: gathered.finalUrl,
     statusCode: gathered.status,
     httpsAvailable: gathered.tlsError === null,
@@ -322,9 +338,30 @@ export const gather = Effect.gen(function* () {
           metaReferrer: isHtml(res.headers["content-type"])
             ? metaReferrer(new TextDecoder().decode(res.body))
             : null,
-          bodyTruncated: res.truncated === true
+          bodyTruncated: res.truncated === true,
+          setCookies: res.rawHeaders
+            .filter(([name]) => name.toLowerCase() === "set-cookie")
+            .map(([, v]) => v),
+          ...(isHtml(res.headers["content-type"])
+            ? { scripts: scriptElements(new TextDecoder().decode(res.body)) }
+            : {})
         }))
       )
+  // The same page asked as another site's script would (WHATWG Fetch 3.2: a request with Origin).
+  const withCors = (g: HeadersGathered) =>
+    g.kind === "response"
+      ? facts
+          .fetch(`https://${domain}/`, {
+            verifyTls: g.tlsError === null,
+            headers: { Origin: PROBE_ORIGIN },
+            maxBytes: 4096,
+            truncateBody: true
+          })
+          .pipe(
+            Effect.map((res): HeadersGathered => ({ ...g, corsHeaders: res.headers })),
+            Effect.catchAll(() => Effect.succeed<HeadersGathered>({ ...g, corsHeaders: null }))
+          )
+      : Effect.succeed(g)
   // Without HTTPS, say whether the site is at least there over plain HTTP.
   const probePlain = (g: HeadersGathered) =>
     g.kind === "failed" && (g.reason === "connect" || g.reason === "tls")
@@ -344,7 +381,8 @@ export const gather = Effect.gen(function* () {
           )
         : Effect.succeed(fromError(e))
     ),
-    Effect.flatMap(probePlain)
+    Effect.flatMap(probePlain),
+    Effect.flatMap(withCors)
   )
   return { domain, gathered }
 }).pipe(Effect.withSpan("Headers.gather"))

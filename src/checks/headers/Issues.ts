@@ -69,6 +69,27 @@ export const issues = {
     true,
     "Content-Security-Policy does not restrict scripts",
     "The CSP allows 'unsafe-inline' scripts without nonces or hashes, scripts from any host, or sets no script-src or default-src, so an injected script still runs (the HTTP Observatory scores it almost as no CSP)."
+  ),
+  cookies_insecure: e(
+    "security",
+    "medium",
+    false,
+    "Insecure cookies",
+    "A cookie is set without Secure, a session cookie without HttpOnly, or with an invalid SameSite (RFC 6265bis 4.1.2)."
+  ),
+  sri_missing: e(
+    "security",
+    "low",
+    false,
+    "Scripts from other sites without integrity",
+    "The page loads a script from another site without an integrity attribute or over plain HTTP: whoever controls that site controls the page (W3C Subresource Integrity)."
+  ),
+  cors_credentials_any_origin: e(
+    "security",
+    "high",
+    false,
+    "Any site can read the page as the visitor",
+    "The page echoes any Origin in Access-Control-Allow-Origin with Access-Control-Allow-Credentials: true (WHATWG Fetch CORS protocol)."
   )
 } satisfies Record<string, Entry>
 
@@ -119,5 +140,23 @@ export const advice = {
       "An injected script runs as if the policy were absent: inline script, or script from any host, is allowed.",
     recommendation:
       "Set script-src (or default-src) to your own origins with nonces or hashes ('strict-dynamic' for loaders), drop 'unsafe-inline' and wildcard hosts; POST /csp/scan suggests a policy from your pages."
+  },
+  cookies_insecure: {
+    impact:
+      "A cookie without Secure travels over plain HTTP where anyone on the network reads it; a session cookie without HttpOnly is stolen by any injected script.",
+    recommendation:
+      "Set every cookie with Secure, session cookies also with HttpOnly, and SameSite=Lax (or Strict); name them __Host-<name> with Path=/ and no Domain."
+  },
+  sri_missing: {
+    impact:
+      "If the other site or its CDN is compromised, the script it serves runs in your page with your visitors' sessions.",
+    recommendation:
+      'Add integrity="sha384-..." and crossorigin="anonymous" to each <script> from another site, loaded over https, or host the script yourself.'
+  },
+  cors_credentials_any_origin: {
+    impact:
+      "Any web site a signed-in visitor opens can read your pages and their data in the visitor's name.",
+    recommendation:
+      "Send Access-Control-Allow-Origin only for a fixed list of trusted origins, and Access-Control-Allow-Credentials only where those need it."
   }
 } satisfies { readonly [I in keyof typeof issues]: Advice }

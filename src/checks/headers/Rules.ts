@@ -15,6 +15,7 @@ import {
 } from "../Declaration.ts"
 import { noSuchDomain } from "../dns/Rules.ts"
 import type { HeaderEntry } from "./Headers.ts"
+import { CONTENT_SPECS, cookiesVerdict, corsVerdict, sriVerdict } from "./ContentRules.ts"
 
 export const HEADERS_SPECS = {
   https: spec({
@@ -72,7 +73,8 @@ export const HEADERS_SPECS = {
     level: "recommended",
     rule: "An enforced CSP read as CSP Level 3 and rated good 3; weak (unsafe-eval, plugin hosts instead of object-src 'none', no base-uri) 1; unsafe 0: scripts or plugins unrestricted ('unsafe-inline' that no nonce or hash cancels, any host such as * or https: or https://*, no script-src, no object-src or default-src)",
     rank: 100
-  })
+  }),
+  ...CONTENT_SPECS
 } as const
 
 const header = (entries: ReadonlyArray<HeaderEntry>, name: string) => entries.find((h) => h.name === name)
@@ -155,7 +157,25 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
     scored(HEADERS_SPECS.xcto, headerRule("X-Content-Type-Options", 1, "xcto_missing")),
     scored(HEADERS_SPECS.frame, headerRule("X-Frame-Options", 1, "frame_protection_missing")),
     scored(HEADERS_SPECS.referrer, headerRule("Referrer-Policy", 1, "referrer_policy_missing")),
-    scored(HEADERS_SPECS.csp, rated("Content-Security-Policy", 1, "csp_missing", "csp_weak", "csp_unsafe"))
+    scored(HEADERS_SPECS.csp, rated("Content-Security-Policy", 1, "csp_missing", "csp_weak", "csp_unsafe")),
+    ...(
+      [
+        [HEADERS_SPECS.cookies, cookiesVerdict],
+        [HEADERS_SPECS.sri, sriVerdict],
+        [HEADERS_SPECS.cors, corsVerdict]
+      ] as const
+    ).map(([s, verdict]) =>
+      // Judged only on a page that was read: without HTTPS the https rule has already failed.
+      scored(
+        s,
+        webNa ??
+          (https.status === "pass"
+            ? judge(h, verdict)
+            : https.status === "unknown"
+              ? https
+              : notApplicable("no HTTPS page to read"))
+      )
+    )
   ]
 }
 

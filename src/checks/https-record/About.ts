@@ -1,0 +1,23 @@
+/** What the HTTPS record check declares besides gather and analyse (checks/Declaration.ts). */
+import type { About } from "../Declaration.ts"
+import { guidance } from "./Guidance.ts"
+import { advice, issues } from "./Issues.ts"
+import { rules } from "./Rules.ts"
+
+export const about: About = {
+  rules,
+  issues,
+  advice,
+  guidance,
+  section: {
+    key: "httpsRecord",
+    title: "HTTPS record (SVCB)",
+    rank: 145,
+    sources: ["rfc9460"],
+    facts: ["status", "chain", "echPresent", "consistent", "issues", "note"],
+    generator: null
+  },
+  columns: [],
+  nis2: [],
+  deepScans: ["web"]
+}

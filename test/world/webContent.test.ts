@@ -1,0 +1,70 @@
+/** Cookies, Subresource Integrity and CORS of the world's web hosts, through GET /security-headers/analyze's check. */
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { Headers } from "../../src/checks/headers/Headers.ts"
+import { AppConfig } from "../../src/Config.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { Smtp } from "../../src/net/Smtp.ts"
+import { Web } from "../../src/net/Web.ts"
+import { runCheck } from "../../src/scan/Scanner.ts"
+import { worldEnv } from "./env.ts"
+
+const world = Layer.merge(Web.Default, Smtp.Default).pipe(
+  Layer.provideMerge(Resolver.Default),
+  Layer.provideMerge(AppConfig.Default),
+  Layer.provide(
+    Layer.unwrapEffect(
+      Effect.sync(() => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(worldEnv())))))
+    )
+  )
+)
+
+describe("cookies, SRI and CORS in the world", () => {
+  it.live(
+    "web-cookies-insecure.com: a session cookie without Secure or HttpOnly, every Set-Cookie kept",
+    () =>
+      Effect.gen(function* () {
+        const r = yield* runCheck(Headers, "web-cookies-insecure.com")
+        expect(r.cookies?.result).toBe("cookies-session-without-secure-flag")
+        expect(r.cookies?.pass).toBe(false)
+        expect(r.cookies?.cookies.map((c) => [c.name, c.secure, c.httpOnly, c.sameSite, c.session])).toEqual([
+          ["sessionid", false, false, null, true],
+          ["theme", false, false, "lax", false]
+        ])
+        expect(r.warnings.some((w) => w.startsWith("Cookie sessionid:"))).toBe(true)
+        expect(r.cors?.result).toBe("cross-origin-resource-sharing-not-implemented")
+      }).pipe(Effect.provide(world))
+  )
+
+  it.live("web-sri-missing.com: a script from another site without integrity", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(Headers, "web-sri-missing.com")
+      expect(r.sri?.result).toBe("sri-not-implemented-but-external-scripts-loaded-securely")
+      expect(r.sri?.pass).toBe(false)
+      expect(r.sri?.externalScripts.map((s) => [s.src, s.integrity !== null])).toEqual([
+        ["https://cdn.thirdparty-cdn.net/lib/widget.js", false],
+        ["https://cdn.thirdparty-cdn.net/lib/lib-1.2.3.js", true]
+      ])
+      expect(r.cookies?.result).toBe("cookies-not-found")
+    }).pipe(Effect.provide(world))
+  )
+
+  it.live("web-cors-credentials.com: any Origin echoed with credentials", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(Headers, "web-cors-credentials.com")
+      expect(r.cors?.result).toBe("cross-origin-resource-sharing-implemented-with-universal-access")
+      expect(r.cors?.allowOrigin).toBe(r.cors?.origin)
+      expect(r.cors?.allowCredentials).toBe(true)
+    }).pipe(Effect.provide(world))
+  )
+
+  it.live("web-content-good.com: prefixed Secure cookies, SRI, public CORS all pass", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(Headers, "web-content-good.com")
+      expect(r.cookies?.result).toBe("cookies-secure-with-httponly-sessions-and-samesite")
+      expect(r.cookies?.cookies.every((c) => c.accepted)).toBe(true)
+      expect(r.sri?.result).toBe("sri-implemented-and-external-scripts-loaded-securely")
+      expect(r.cors?.result).toBe("cross-origin-resource-sharing-implemented-with-public-access")
+    }).pipe(Effect.provide(world))
+  )
+})
