@@ -7,44 +7,7 @@
 import { catalogue, type IssueId } from "./Catalogue.ts"
 import type { Lang } from "./Nis2Text.ts"
 
-interface Dutch {
-  readonly title: string
-  readonly description: string
-}
-
-const nl = (title: string, description: string): Dutch => ({ title, description })
-
-/** The issues of the registration and takeover checks (checks/registration, checks/takeover). */
-const DEPENDENCY_ISSUES = {
-  registration_expiring: nl(
-    "Registratie van het domein verloopt binnenkort",
-    "Volgens RDAP (RFC 9083) verloopt de registratie van het domein binnen 30 dagen, of staat ze op hold of pending delete."
-  ),
-  registration_expired: nl(
-    "Registratie van het domein is verlopen",
-    "Volgens RDAP (RFC 9083) ligt de vervaldatum van de registratie in het verleden: het register kan het domein verwijderen en iedereen kan het registreren."
-  ),
-  dependency_expiring: nl(
-    "Een domein waarvan dit domein afhangt verloopt binnenkort",
-    "Een domein dat de NS-, MX-, SPF-, DMARC-, TLS-RPT-, BIMI- of CNAME-records noemen verloopt volgens RDAP (RFC 9083) binnen 30 dagen; wie het daarna registreert, beheert dat deel van dit domein."
-  ),
-  cname_dangling: nl(
-    "CNAME naar een naam die niet bestaat",
-    "Een CNAME van het domein wijst naar een naam die niet bestaat (NXDOMAIN, RFC 1034 3.6.2): wie die naam aanmaakt, publiceert inhoud onder dit domein."
-  ),
-  cname_unclaimed: nl(
-    "CNAME naar een niet-geclaimde hostingsite",
-    "Een CNAME van het domein wijst naar een hostingdienst die meldt dat er voor die naam geen site is: iedereen met een account daar kan de naam claimen (can-i-take-over-xyz)."
-  ),
-  dependency_unregistered: nl(
-    "Een domein waarvan dit domein afhangt is niet geregistreerd",
-    "Een domein dat de NS-, MX-, SPF-, DMARC-, TLS-RPT-, BIMI- of CNAME-records noemen is niet geregistreerd (RDAP 404, RFC 9083) of bestaat niet in DNS: iedereen kan het registreren en dat deel van dit domein overnemen."
-  ),
-  dependency_unresolvable: nl(
-    "Een domein waarvan dit domein afhangt antwoordt niet",
-    "De nameservers van een domein dat de records van dit domein noemen falen (SERVFAIL, RFC 1035 4.1.1): wat het levert is niet op te vragen, en een vervallen delegatie kan worden overgenomen."
-  )
-}
+import { DEPENDENCY_ISSUES, type Dutch, nl } from "./Nis2FixesDependencies.ts"
 
 export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
   ...DEPENDENCY_ISSUES,
@@ -358,18 +321,6 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
   ),
   ipv6_mx_missing: nl("Mailservers zonder IPv6", "Geen enkele mailserver heeft een AAAA-adres."),
   ipv6_web_missing: nl("Website zonder IPv6", "Het domein heeft geen AAAA-record."),
-  caa_forbids_issuer: nl(
-    "CAA verbiedt de CA die een gebruikt certificaat uitgaf",
-    "De CAA-records die voor een hostnaam gelden staan de certificaatautoriteit niet toe waarvan de host het certificaat gebruikt (RFC 8659), dus die CA moet de volgende verlenging weigeren."
-  ),
-  rpki_invalid: nl(
-    "Route naar een server is RPKI-ongeldig",
-    "De route naar een adres van een web-, mail- of nameserver wordt aangekondigd door een AS, of met een prefixlengte, die de ROA's niet toestaan (RFC 6811): netwerken die routes valideren laten haar vallen."
-  ),
-  rpki_not_found: nl(
-    "Route naar een server heeft geen ROA",
-    "Geen ROA dekt de route naar een adres van een web-, mail- of nameserver (RFC 6811 not-found), dus een kaping van die route is niet van de echte te onderscheiden."
-  ),
   http_no_redirect: nl(
     "Onversleuteld HTTP stuurt niet door naar HTTPS",
     "http:// op poort 80 toont de site onversleuteld in plaats van door te sturen naar https:// (RFC 9110 15.4)."
