@@ -11,7 +11,7 @@ import * as tls from "node:tls"
 import { Effect } from "effect"
 import { CLIENT_SUITES, handshake, tcpOpener } from "../../src/net/TlsHandshake.ts"
 import { scanTls } from "../../src/net/TlsScan.ts"
-import { HANDSHAKE_CONCURRENCY, MAX_HANDSHAKES } from "../../src/net/WebTls.ts"
+import { HANDSHAKE_CONCURRENCY, MAX_HANDSHAKES } from "../../src/net/WebTlsScan.ts"
 import { worldEnv } from "../../test/world/env.ts"
 
 const rounds = Number(process.argv[2] ?? 3)

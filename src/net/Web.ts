@@ -22,7 +22,7 @@ import { Resolver } from "./Resolver.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { makeWeb } from "./WebClient.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
-import { makeWebTlsScan, unreachableScan } from "./WebTls.ts"
+import { makeWebTlsScan, unreachableScan } from "./WebTlsScan.ts"
 import {
   type AddressLookup,
   WebError,
