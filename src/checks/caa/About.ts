@@ -12,7 +12,7 @@ export const about: About = {
   section: {
     key: "caa",
     title: "CAA and the certificates served",
-    rank: 143,
+    rank: 148,
     sources: ["rfc8659"],
     facts: ["description", "result"],
     generator: null

@@ -13,7 +13,7 @@ export const about: About = {
   section: {
     key: "httpRedirect",
     title: "HTTP to HTTPS",
-    rank: 143,
+    rank: 142,
     sources: ["rfc9110", "rfc6797"],
     facts: ["apex", "www", "wwwConsistent", "issues"],
     generator: null

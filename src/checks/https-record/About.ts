@@ -12,7 +12,7 @@ export const about: About = {
   section: {
     key: "httpsRecord",
     title: "HTTPS record (SVCB)",
-    rank: 145,
+    rank: 144,
     sources: ["rfc9460"],
     facts: ["status", "chain", "echPresent", "consistent", "issues", "note"],
     generator: null

@@ -12,7 +12,7 @@ export const about: About = {
   section: {
     key: "rpki",
     title: "RPKI route-origin validation",
-    rank: 147,
+    rank: 149,
     sources: ["rfc6811"],
     facts: ["description", "result"],
     generator: null

@@ -13,7 +13,7 @@ export const about: About = {
   section: {
     key: "securityTxt",
     title: "security.txt",
-    rank: 147,
+    rank: 143,
     sources: ["rfc9116"],
     facts: [
       "url",
