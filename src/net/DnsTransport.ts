@@ -29,13 +29,43 @@ export type Callback = (failure: TransportFailure | undefined, reply: DecodedRep
 /** RFC 6891 6.2.5 / DNS Flag Day 2020: 1232 bytes avoids IP fragmentation. */
 export const EDNS_PAYLOAD = 1232
 
+/**
+ * A type as dns-packet encodes it: by name when it knows the name, else by number (its `UNKNOWN_n`
+ * spelling): it writes type 0 for a name it does not know (HTTPS and SVCB, RFC 9460), which a
+ * resolver answers with SERVFAIL for another question.
+ */
+const wireType = (type: string): DnsPacket.RecordType =>
+  (KNOWN_BY_DNS_PACKET.has(type) ? type : `UNKNOWN_${typeNumber(type) ?? 0}`) as DnsPacket.RecordType
+const KNOWN_BY_DNS_PACKET = new Set([
+  "A",
+  "AAAA",
+  "CAA",
+  "CNAME",
+  "DNAME",
+  "DNSKEY",
+  "DS",
+  "MX",
+  "NS",
+  "NSEC",
+  "NSEC3",
+  "NSEC3PARAM",
+  "PTR",
+  "RRSIG",
+  "SOA",
+  "SRV",
+  "TLSA",
+  "TXT",
+  "OPT",
+  "ANY"
+])
+
 /** The query packet: RD, optional CD, EDNS0 with the DO bit (RFC 3225) so we get RRSIGs and AD. */
 export const encodeQuery = (id: number, q: Question): Buffer =>
   DnsPacket.encode({
     type: "query",
     id,
     flags: DnsPacket.RECURSION_DESIRED | (q.checkingDisabled ? DnsPacket.CHECKING_DISABLED : 0),
-    questions: [{ type: q.type as DnsPacket.RecordType, name: q.name, class: "IN" }],
+    questions: [{ type: wireType(q.type), name: q.name, class: "IN" }],
     additionals: [
       {
         type: "OPT",
