@@ -13,7 +13,7 @@ import { Schema } from "effect"
 import { Categories, type Category } from "../checks/Check.ts"
 
 /** The model's version: a result says which rules produced it (HTTP Observatory's algorithmVersion). */
-export const scoringVersion = "2026.1"
+export const scoringVersion = "2026.2"
 
 export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
 export type RecordStatus = typeof RecordStatus.Type

@@ -28,7 +28,7 @@ describe("the scan endpoints", () => {
         expect(res.status).toBe(200)
         expect(res.json).toMatchObject({
           domain: "example.com",
-          scoringVersion: "2026.1",
+          scoringVersion: "2026.2",
           points: 0,
           maxPoints: 0,
           grade: "F"

@@ -81,7 +81,7 @@ describe("the score in the world", () => {
           maxScore: 100,
           percentage: 100,
           grade: "A+",
-          scoringVersion: "2026.1"
+          scoringVersion: "2026.2"
         })
       }).pipe(Effect.scoped)
     )
