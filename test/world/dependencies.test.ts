@@ -33,9 +33,11 @@ describe("dependencies in the world, with its RDAP server", () => {
         expect(m.registration.rdapUrl).toBe("https://rdap.world-registry.net/domain/perfect.com")
         const host = m.dependencies.find((d: any) => d.domain === "dns-host.net")
         expect(host.uses).toContainEqual({ reason: "NS host", name: "ns1.dns-host.net" })
+        // the name servers' own check plugs in for the NS hosts' domain
         expect(host.verdicts.map((v: any) => [v.check, v.status])).toEqual([
           ["registration", "pass"],
-          ["takeover", "pass"]
+          ["takeover", "pass"],
+          ["nameservers", "pass"]
         ])
         const r = yield* records("perfect.com")
         expect(r["dns.registration"].status).toBe("pass")
