@@ -98,7 +98,7 @@ describe("history in the world", () => {
               severity: "high",
               summary: "DMARC policy went from reject to none."
             })
-            expect(changes.find((c) => c.kind === "grade")).toMatchObject({ before: "A+", after: "F" })
+            expect(changes.find((c) => c.kind === "grade")).toMatchObject({ before: "A+", after: "D" })
             expect(changes.map((c) => c.id)).toContain("issue/dmarc_policy_none")
           })
       )
