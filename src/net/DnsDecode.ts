@@ -5,6 +5,7 @@
  * use), with name decompression bounded against pointer loops (RFC 1035 4.1.4).
  * Throws on anything malformed; the transport reports that as a malformed reply.
  */
+import type { RecordType as DnsPacketType } from "dns-packet"
 import type { DnsRecord } from "./DnsTypes.ts"
 import { decodeNsec3Param, formatData } from "./DnsWire.ts"
 import { compressV6 } from "../records/IpAddress.ts"
@@ -351,3 +352,14 @@ export const decodeReply = (buf: Buffer): DecodedReply => {
     authority
   }
 }
+
+/**
+ * A type as dns-packet encodes it: by name when it knows the name, else by number (its `UNKNOWN_n`
+ * spelling): it writes type 0 for a name it does not know (HTTPS and SVCB, RFC 9460), which a
+ * resolver answers with SERVFAIL for another question.
+ */
+export const wireType = (type: string): DnsPacketType =>
+  (KNOWN_BY_DNS_PACKET.has(type) ? type : `UNKNOWN_${typeNumber(type) ?? 0}`) as DnsPacketType
+const KNOWN_BY_DNS_PACKET = new Set(
+  "A AAAA CAA CNAME DNAME DNSKEY DS MX NS NSEC NSEC3 NSEC3PARAM PTR RRSIG SOA SRV TLSA TXT OPT ANY".split(" ")
+)

@@ -10,7 +10,7 @@ import * as dgram from "node:dgram"
 import * as net from "node:net"
 import * as DnsPacket from "dns-packet"
 import type { Upstream } from "../Config.ts"
-import { type DecodedReply, decodeReply, typeNumber } from "./DnsDecode.ts"
+import { type DecodedReply, decodeReply, typeNumber, wireType } from "./DnsDecode.ts"
 import { expandV6 } from "./DnsWire.ts"
 
 export interface Question {
@@ -28,36 +28,6 @@ export type Callback = (failure: TransportFailure | undefined, reply: DecodedRep
 
 /** RFC 6891 6.2.5 / DNS Flag Day 2020: 1232 bytes avoids IP fragmentation. */
 export const EDNS_PAYLOAD = 1232
-
-/**
- * A type as dns-packet encodes it: by name when it knows the name, else by number (its `UNKNOWN_n`
- * spelling): it writes type 0 for a name it does not know (HTTPS and SVCB, RFC 9460), which a
- * resolver answers with SERVFAIL for another question.
- */
-const wireType = (type: string): DnsPacket.RecordType =>
-  (KNOWN_BY_DNS_PACKET.has(type) ? type : `UNKNOWN_${typeNumber(type) ?? 0}`) as DnsPacket.RecordType
-const KNOWN_BY_DNS_PACKET = new Set([
-  "A",
-  "AAAA",
-  "CAA",
-  "CNAME",
-  "DNAME",
-  "DNSKEY",
-  "DS",
-  "MX",
-  "NS",
-  "NSEC",
-  "NSEC3",
-  "NSEC3PARAM",
-  "PTR",
-  "RRSIG",
-  "SOA",
-  "SRV",
-  "TLSA",
-  "TXT",
-  "OPT",
-  "ANY"
-])
 
 /** The query packet: RD, optional CD, EDNS0 with the DO bit (RFC 3225) so we get RRSIGs and AD. */
 export const encodeQuery = (id: number, q: Question): Buffer =>
