@@ -76,7 +76,7 @@ describe("the history of a domain that changes", () => {
       severity: "high",
       summary: "DMARC policy went from reject to none."
     })
-    expect(changes.find((c) => c.kind === "grade")?.summary).toMatch(/^The grade dropped from A\+? to F /)
+    expect(changes.find((c) => c.kind === "grade")?.summary).toMatch(/^The grade dropped from A\+? to D /)
     expect(changes.find((c) => c.id === "record/mx")).toMatchObject({ after: null, severity: "high" })
     expect(changes.map((c) => c.id)).toContain("issue/dmarc_policy_none")
     expect(evidence.text).toContain("- high: DMARC policy went from reject to none.")
