@@ -11,7 +11,8 @@
  * `pg_stat_statements` loaded): it prints domains per minute, the CPU of our processes per domain
  * (the batch, and the second runner), Postgres's own CPU per domain, the statements Postgres ran per
  * domain (`pg_stat_statements` calls: one round trip each, the client not pipelining) and the peak
- * RSS of each of our processes. Needs root (Postgres runs as its package's user) and the world up
+ * RSS of each of our processes. Each measured batch is then run again on its complete output, which
+ * only starts and stops the process: its CPU is the fixed cost, also given per domain without it. Needs root (Postgres runs as its package's user) and the world up
  * with synthetic domains; best in an isolated world (docs/world.md), which has its own loopback:
  *
  *   scripts/world/isolated bash -c 'scripts/world/up --synthetic 1000 && npx tsx scripts/bench/cluster.ts 1000 300'
@@ -21,6 +22,7 @@ import { chmodSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { freePort } from "../../test/support/processes.ts"
 import { benchEnv } from "./dnsBaseline.ts"
 
 const [countText = "1000", concurrencyText = "300"] = process.argv.slice(2)
@@ -161,7 +163,7 @@ const batch = (name: string, extraEnv: Record<string, string>, args: Array<strin
 
 /** A `domain-audit serve` runner of the cluster at `url`, healthy. */
 const startRunner = async (url: string) => {
-  const port = 18499
+  const port = await freePort()
   const child = spawn(
     process.execPath,
     [`--max-old-space-size=${process.env.MAX_HEAP_MB ?? "384"}`, join(root, "dist/cli/main.mjs"), "serve"],
@@ -174,7 +176,7 @@ const startRunner = async (url: string) => {
         HOST: "127.0.0.1",
         PORT: String(port),
         RUNNER_HOST: "127.0.0.1",
-        RUNNER_PORT: "34499",
+        RUNNER_PORT: String(await freePort()),
         DATA_DIR: mkdtempSync(join(dir, "runner-"))
       },
       stdio: ["ignore", "ignore", "inherit"]
@@ -196,6 +198,8 @@ interface Row {
   readonly name: string
   readonly wallMs: number
   readonly cpuMs: number
+  /** The batch process's CPU to start and stop with nothing to scan (the same run again). */
+  readonly fixedCpuMs: number
   readonly peakRssMb: string
   readonly pgCpuMs: number
   readonly statements: number
@@ -214,6 +218,7 @@ const main = async () => {
   rows.push({
     name: "in process",
     ...inProcess,
+    fixedCpuMs: (await batch("in-process", {}, [])).cpuMs,
     peakRssMb: inProcess.peakRssMb.toFixed(0),
     pgCpuMs: 0,
     statements: 0
@@ -229,11 +234,12 @@ const main = async () => {
     const secondBefore = second ? processFigures(second.pid!) : undefined
     psql(database, "SELECT pg_stat_statements_reset()")
     const pgBefore = postgresCpuMs()
-    const run = await batch(
-      `cluster-${runners}`,
-      { CLUSTER_DATABASE_URL: dbUrl, RUNNER_HOST: "127.0.0.1", RUNNER_PORT: "34498" },
-      ["--cluster"]
-    )
+    const clusterEnv = {
+      CLUSTER_DATABASE_URL: dbUrl,
+      RUNNER_HOST: "127.0.0.1",
+      RUNNER_PORT: String(await freePort())
+    }
+    const run = await batch(`cluster-${runners}`, clusterEnv, ["--cluster"])
     const pgCpuMs = postgresCpuMs() - pgBefore
     const statements = Number(
       psql(
@@ -242,6 +248,8 @@ const main = async () => {
       )
     )
     const secondAfter = second ? processFigures(second.pid!) : undefined
+    // Its output complete, the same run again only starts (joining the cluster) and stops.
+    const fixedCpuMs = (await batch(`cluster-${runners}`, clusterEnv, ["--cluster"])).cpuMs
     if (second) {
       second.kill("SIGTERM")
       await new Promise((r) => second.on("exit", r))
@@ -250,6 +258,7 @@ const main = async () => {
       name: `--cluster, ${runners} runner${runners > 1 ? "s" : ""}`,
       wallMs: run.wallMs,
       cpuMs: run.cpuMs + (secondAfter && secondBefore ? secondAfter.cpuMs - secondBefore.cpuMs : 0),
+      fixedCpuMs,
       peakRssMb: run.peakRssMb.toFixed(0) + (secondAfter ? ` + ${secondAfter.peakRssMb.toFixed(0)}` : ""),
       pgCpuMs,
       statements,
@@ -258,9 +267,12 @@ const main = async () => {
   }
   execFileSync(pgScript, ["stop", pgDir])
   const base = rows[0]!
+  // "less start": the CPU per domain without the batch process's fixed cost of starting and stopping
+  // (the cluster's runner starts with more to load and shards to claim), which a short list magnifies.
   console.log(
-    "run                      domains/min  CPU ms/domain (ours)  vs in process  Postgres CPU ms/domain  statements/domain  peak RSS MB"
+    "run                      domains/min  CPU ms/domain (ours)  vs in process  start+stop CPU s  less start ms/domain  vs in process  Postgres CPU ms/domain  statements/domain  peak RSS MB"
   )
+  const lessStart = (r: Row) => (r.cpuMs - r.fixedCpuMs) / domains.length
   for (const r of rows) {
     const perDomain = r.cpuMs / domains.length
     console.log(
@@ -269,6 +281,9 @@ const main = async () => {
         ((domains.length * 60_000) / r.wallMs).toFixed(0).padStart(11),
         perDomain.toFixed(1).padStart(21),
         `${(perDomain / (base.cpuMs / domains.length)).toFixed(2)}x`.padStart(14),
+        (r.fixedCpuMs / 1000).toFixed(2).padStart(17),
+        lessStart(r).toFixed(1).padStart(21),
+        `${(lessStart(r) / lessStart(base)).toFixed(2)}x`.padStart(14),
         (r.pgCpuMs / domains.length).toFixed(1).padStart(23),
         (r.statements / domains.length).toFixed(1).padStart(18),
         r.peakRssMb.padStart(12)
