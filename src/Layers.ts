@@ -17,6 +17,7 @@ import { Traffic } from "./http/edge/Traffic.ts"
 export { Traffic }
 import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
+import { BatchChunksLive } from "./batch/ClusterChunks.ts"
 import { MonitoredDomainsLive, MonitorsLive } from "./monitor/Monitors.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
@@ -64,10 +65,11 @@ export const HealthLive = Health.Default.pipe(
 )
 
 /**
- * Every service the handlers call. Deep scans and monitors need the net services for their
- * workflows; monitors report their scans to the history as every fresh full scan does.
+ * Every service the handlers call, and what this process takes on as a runner of the cluster. Deep
+ * scans, monitors and the batch's chunks (`batch --cluster`) need the net services for their work;
+ * monitors report their scans to the history as every fresh full scan does.
  */
-export const ServicesLive = Layer.merge(JobsLive, MonitorsLive).pipe(
+export const ServicesLive = Layer.mergeAll(JobsLive, MonitorsLive, BatchChunksLive).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       ScanServicesLive,

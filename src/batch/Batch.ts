@@ -5,10 +5,11 @@
  *   most `concurrency` domains ahead), and each record is written as soon as its scan ends, in
  *   completion order. What stays in memory is the set of domain names seen, for duplicates.
  * - Resuming: the domains the output already holds are skipped (`Resume.ts`).
- * - How a domain is scanned is an `Executor`: `inProcess` runs the Scanner here. This is where a
- *   cluster executor (submitting each domain to the scan entities of `@effect/cluster`) plugs in.
+ * - How a domain is scanned is an `Executor`: `inProcess` runs the Scanner here, one domain at a
+ *   time; a `ChunkExecutor` takes the domains in chunks and answers each domain's record as written
+ *   (`OnCluster.ts`: a chunk per message to the cluster's runners).
  */
-import { Cause, Effect, Option, Stream } from "effect"
+import { Cause, Chunk, Effect, Option, Stream } from "effect"
 import { scan } from "../scan/Scanner.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { score } from "../score/Score.ts"
@@ -17,14 +18,27 @@ import { type BatchFileError, lines, openInput, openOutput } from "./Files.ts"
 import { type HeapMeter, HeapRoom, v8Heap } from "./HeapRoom.ts"
 import { parseLine } from "./Lines.ts"
 import { Progress, type ProgressSink } from "./Progress.ts"
-import { type BatchRecord, csvHeader, formatRecord, isFailure, unansweredRecords } from "./Record.ts"
+import { type BatchRecord, csvHeader } from "./Record.ts"
 import { readWritten, type ResumeError } from "./Resume.ts"
-import { comparedLine, readPrevious } from "./Compare.ts"
+import { comparedLine, type Previous, readPrevious } from "./Compare.ts"
 import { interruptedText, standardFiles } from "./ResumeCommand.ts"
 import { type BatchSummary, summaryText, Tally } from "./Summary.ts"
+import { recordOfLine, toWritten, type Written } from "./Written.ts"
 
 /** Scans one (normalised) domain into its record; never fails: a failure is a record too. */
 export type Executor<R> = (domain: string) => Effect.Effect<BatchRecord, never, R>
+
+/**
+ * Scans `size` domains at a time (the last chunk may be shorter) and answers each one's record as
+ * written in `format` (JSONL whenever `--compare` is given); never fails.
+ */
+export interface ChunkExecutor<R> {
+  readonly size: number
+  readonly run: (
+    domains: ReadonlyArray<string>,
+    format: BatchOptions["format"]
+  ) => Effect.Effect<ReadonlyArray<Written>, never, R>
+}
 
 /** The Scanner and the score, in this process, over the live net layers. */
 export const inProcess: Executor<ScanContext> = (domain) =>
@@ -42,16 +56,9 @@ export const inProcess: Executor<ScanContext> = (domain) =>
     )
   )
 
-/**
- * How a written record counts in the progress and the summary: failed when the scan could not run
- * or not one of its checks finished; incomplete when some of its score could not be judged for an
- * unanswered question (`unansweredRecords`).
- */
-export const outcomeOf = (record: BatchRecord) => {
-  if (isFailure(record)) return { failed: true, incomplete: false }
-  const failed = Object.values(record.scan.checks).every((o) => o.status === "unknown")
-  return { failed, incomplete: !failed && unansweredRecords(record).length > 0 }
-}
+/** A domain's text: its record, with the changes since `previous` when comparing. */
+const textOf = (done: Written, previous: Previous | undefined, record?: BatchRecord) =>
+  previous === undefined ? done.text : comparedLine(record ?? recordOfLine(done.text), previous)
 
 /** Classifies each domain of the list once: new, a repeat within the list, or written before. */
 class Seen {
@@ -66,7 +73,7 @@ class Seen {
 
 export const runBatch = <R>(
   options: BatchOptions,
-  executor: Executor<R>,
+  executor: Executor<R> | ChunkExecutor<R>,
   stderr: ProgressSink = process.stderr,
   heap: HeapMeter = v8Heap()
 ): Effect.Effect<BatchSummary, BatchFileError | ResumeError, R> =>
@@ -130,22 +137,39 @@ export const runBatch = <R>(
       Stream.filterMap((domain) => domain)
     )
     const room = new HeapRoom(heap)
-    yield* domains.pipe(
-      Stream.mapEffect((domain) => room.admit(executor(domain)), {
-        concurrency: options.concurrency,
-        unordered: true
-      }),
-      Stream.runForEach((record) =>
-        Effect.zipRight(
-          output.write(
-            previous === undefined ? formatRecord(options.format, record) : comparedLine(record, previous)
-          ),
-          Effect.sync(() => {
-            progress.record(outcomeOf(record))
-            tally.add(record)
-          })
-        )
-      ),
+    const write = (done: Written, record?: BatchRecord) =>
+      Effect.zipRight(
+        output.write(textOf(done, previous, record)),
+        Effect.sync(() => {
+          progress.record(done)
+          tally.addCounts(done.grade, done.issues)
+        })
+      )
+    const scanned =
+      typeof executor === "function"
+        ? domains.pipe(
+            Stream.mapEffect(
+              (domain) =>
+                // Comparing formats the record with its changes: no plain text to format first.
+                Effect.map(room.admit(executor(domain)), (record) => ({
+                  done: toWritten(record, options.format, previous === undefined ? undefined : ""),
+                  record
+                })),
+              { concurrency: options.concurrency, unordered: true }
+            ),
+            Stream.runForEach(({ done, record }) => write(done, record))
+          )
+        : domains.pipe(
+            // Fixed sizes, not time windows: a resumed run cuts what is left into the same chunks
+            // (whole chunks were written), so a chunk already scanned is answered from storage.
+            Stream.grouped(executor.size),
+            Stream.mapEffect(
+              (chunk) => room.admit(executor.run(Chunk.toReadonlyArray(chunk), options.format), chunk.length),
+              { concurrency: Math.max(1, Math.ceil(options.concurrency / executor.size)), unordered: true }
+            ),
+            Stream.runForEach((chunk) => Effect.forEach(chunk, (done) => write(done), { discard: true }))
+          )
+    yield* scanned.pipe(
       Effect.ensuring(Effect.sync(() => progress.stop())),
       Effect.onInterrupt(() =>
         Effect.sync(() =>

@@ -62,13 +62,13 @@ export class HeapRoom {
     this.hasRoom() ? Effect.void : Effect.zipRight(Effect.sleep(this.pollMs), this.wait)
   )
 
-  /** Runs `scan` once there is room for it, counted in flight until it ends. */
-  admit<A, E, R>(scan: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+  /** Runs `scan` (of `scans` domains: a chunk sent to the cluster) once there is room for it, counted in flight until it ends. */
+  admit<A, E, R>(scan: Effect.Effect<A, E, R>, scans = 1): Effect.Effect<A, E, R> {
     return Effect.suspend(() => {
       const run = Effect.uninterruptibleMask((restore) =>
         Effect.zipRight(
-          Effect.sync(() => void this.inFlight++),
-          Effect.onExit(restore(scan), () => Effect.sync(() => void this.inFlight--))
+          Effect.sync(() => void (this.inFlight += scans)),
+          Effect.onExit(restore(scan), () => Effect.sync(() => void (this.inFlight -= scans)))
         )
       )
       if (this.hasRoom()) return run

@@ -59,6 +59,15 @@ export class Tally {
     if (!isFailure(record)) this.count(record.score.grade, record.score.issues)
   }
 
+  /** A record written by this run, by its grade and issue ids (`Written.ts`); null: not graded. */
+  addCounts(grade: Grade | null, issueIds: ReadonlyArray<string>) {
+    if (grade !== null)
+      this.count(
+        grade,
+        issueIds.map((id) => ({ id, title: titles[id]?.title ?? id }))
+      )
+  }
+
   /** A record the output held before this run (as `Resume.ts` reads it); failures count for nothing. */
   addWritten(format: Format, line: string) {
     if (format === "csv") {
