@@ -73,6 +73,28 @@ describe("the HTTPS record in the world", () => {
       })
   )
 
+  it.live(
+    "web-https-rr-alias.com: AliasMode followed to cdn, whose alpn is true and whose ipv4hint is not",
+    () =>
+      Effect.gen(function* () {
+        const r = yield* check("web-https-rr-alias.com")
+        expect(r.status).toBe("present")
+        expect(r.chain).toEqual(["web-https-rr-alias.com", "cdn.web-https-rr-alias.com"])
+        const [record] = r.records
+        expect(record).toMatchObject({
+          owner: "cdn.web-https-rr-alias.com",
+          target: "cdn.web-https-rr-alias.com",
+          alpn: ["http/1.1"],
+          hintsMatch: false
+        })
+        expect(record!.alpnChecks.map((a) => [a.protocol, a.negotiated])).toEqual([["http/1.1", true]])
+        expect(r.consistent).toBe(false)
+        expect(r.issues).toEqual([
+          `ipv4hint 127.0.0.9 is not an address of the target (${webAddress("web-https-rr-alias.com")}) (RFC 9460 7.3)`
+        ])
+      })
+  )
+
   it.live("web-noheaders.com: no HTTPS record, which is normal", () =>
     Effect.gen(function* () {
       const r = yield* check("web-noheaders.com")
@@ -107,6 +129,10 @@ describe("the HTTPS record's scored verdict in the world", () => {
           const lying = yield* scored("web-https-rr-lying.com")
           expect(lying).toMatchObject({ status: "fail", points: 0, maxPoints: 1 })
           expect(lying.issues).toEqual(["https_record_mismatch"])
+          // the hint alone is enough to fail, through an AliasMode record
+          const alias = yield* scored("web-https-rr-alias.com")
+          expect(alias).toMatchObject({ status: "fail", points: 0, issues: ["https_record_mismatch"] })
+          expect(alias.detail).toMatch(/^ipv4hint 127\.0\.0\.9 is not an address of the target/)
           const none = yield* scored("web-noheaders.com")
           expect(none).toMatchObject({ status: "not-applicable", detail: "no HTTPS record" })
         })
