@@ -129,9 +129,9 @@ const cookieIssues = (c: SetCookie, session: boolean, rejected: string | null): 
 }
 
 /**
- * The Observatory's cookies test over the final response's Set-Cookie headers (`path`: the path it
- * answered). `hsts` is whether the page's HSTS protects (a cookie without Secure is then never sent
- * over plain HTTP).
+ * The Observatory's cookies test over the Set-Cookie headers of the page and the redirects to it
+ * (`host`, `path`: the page's). `hsts` is whether the page's HSTS protects (a cookie without Secure
+ * is then never sent over plain HTTP).
  */
 export const judgeCookies = (
   setCookies: ReadonlyArray<string>,
