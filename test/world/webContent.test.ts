@@ -63,6 +63,17 @@ describe("cookies, SRI and CORS in the world", () => {
     }).pipe(Effect.provide(world))
   )
 
+  it.live("web-cookies-redirect.com: the cookie the home page's redirect sets is judged too", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(Headers, "web-cookies-redirect.com")
+      expect(r.finalUrl).toBe("https://web-cookies-redirect.com/index.html")
+      expect(r.cookies?.result).toBe("cookies-session-without-secure-flag-but-protected-by-hsts")
+      expect(r.cookies?.cookies.map((c) => [c.name, c.secure, c.httpOnly, c.sameSite, c.accepted])).toEqual([
+        ["sessionid", false, true, "lax", true]
+      ])
+    }).pipe(Effect.provide(world))
+  )
+
   it.live("web-content-good.com: prefixed Secure cookies, SRI, public CORS all pass", () =>
     Effect.gen(function* () {
       const r = yield* runCheck(Headers, "web-content-good.com")
@@ -107,6 +118,12 @@ describe("cookies, SRI and CORS scored in the world", () => {
             "security.web.sri": na(),
             "security.web.cors": ["fail", 0, ["cors_credentials_any_origin"]]
           })
+          // HSTS keeps the redirect's cookie without Secure off plain HTTP: 1 of 2
+          expect((yield* verdicts("web-cookies-redirect.com"))["security.web.cookies"]).toEqual([
+            "partial",
+            1,
+            ["cookies_insecure"]
+          ])
           expect(yield* verdicts("web-content-good.com")).toEqual({
             "security.web.cookies": ["pass", 2, []],
             "security.web.sri": ["pass", 1, []],

@@ -232,6 +232,18 @@ const preflight = (set) =>
   "Access-Control-Allow-Origin" in set ? "    if ($request_method = OPTIONS) { return 204; }\n" : ""
 
 /**
+ * `web.landing` ({ path, setCookie }): the home page redirects (302) to `path`, setting cookies on
+ * the way, as sites that pick a language or start a session do. Browsers store them (RFC 6265bis 5.7).
+ */
+const landing = (l) =>
+  l
+    ? `    location = / {\n${[l.setCookie ?? []]
+        .flat()
+        .map((c) => `        add_header Set-Cookie "${c}" always;\n`)
+        .join("")}        return 302 ${l.path};\n    }\n`
+    : ""
+
+/**
  * The nginx server blocks of planned scenario `s` (`cert`: { key, cert }): HTTPS with port 80 as
  * `web.http` says, or HTTP only.
  */
@@ -247,7 +259,7 @@ export const serverBlocks = (dir, s, cert) => {
     root ${docroot};
     index index.html;
 ${headers}
-${preflight(set)}    location = /.well-known/mta-sts.txt { default_type text/plain; }
+${preflight(set)}${landing(s.web.landing)}    location = /.well-known/mta-sts.txt { default_type text/plain; }
 ${securityTxtLocation(s.web.securityTxt)}
     location / { try_files $uri $uri/ =404; }`
   // `web.http2`: the server also negotiates h2 by ALPN (RFC 7301), for HTTPS records that claim it.
