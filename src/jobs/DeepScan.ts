@@ -1,6 +1,6 @@
 /**
  * A scan as a durable workflow (@effect/workflow on @effect/cluster): the deep scans of
- * POST /scan/deep and the full scans the batch scanner submits to a cluster.
+ * POST /scan/deep and the full scans of `scanOnCluster` (one domain as a durable job).
  *
  * - The execution id (a hash of the workflow name and the idempotency key) is the `scan_id`.
  * - Each part of a scan is an Activity: its result is journalled in the cluster's message storage,
@@ -13,7 +13,8 @@
  * - `web`: the checks that declare the `web` deep scan (the `headers` check: HTTPS reachability,
  *   certificate, redirects, security headers and the home page's policy) and the CSP crawl
  *   (`composite/CspScanner.ts`'s `crawlAndAnalyse`).
- * - `full`: the whole registry, what `POST /scan` computes, for the batch scanner.
+ * - `full`: the whole registry, what `POST /scan` computes (the batch scanner sends chunks of
+ *   domains instead: `batch/ClusterChunks.ts`).
  * A part that cannot finish is `unknown` with its reason inside the result (a timeout is never
  * "missing"); the job itself fails only on an unexpected defect, or when it was interrupted and not
  * resumed within `DEEP_SCAN_MAX_AGE_MS`.

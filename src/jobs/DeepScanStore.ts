@@ -13,7 +13,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import * as M from "../observe/Metrics.ts"
 
-/** What a scan job is: the two deep scans of the API, and the full scan the batch scanner submits. */
+/** What a scan job is: the two deep scans of the API, and the full scan of `scanOnCluster`. */
 export type ScanKind = "web" | "mail" | "full"
 export type JobStatus = "running" | "completed" | "failed"
 

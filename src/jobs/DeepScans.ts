@@ -1,6 +1,6 @@
 /**
  * Deep scans as the API offers them (POST /scan/deep, GET /scan/deep/{scan_id}) over the durable
- * `ScanJob` workflow, and `scanOnCluster`, the batch scanner's way to run a scan on the cluster.
+ * `ScanJob` workflow, and `scanOnCluster`, one full scan as a durable job on the cluster.
  *
  * - Submitting reuses the newest job of the same domain and type requested within
  *   `DEEP_SCAN_REUSE_MS` that has not failed (running or completed); else it starts a new one.
@@ -46,7 +46,7 @@ export const DeepScanState = Schema.Struct({
   success: Schema.Boolean,
   scan_id: Schema.String,
   domain: Schema.String,
-  /** `full`: a full scan submitted by the batch scanner to the cluster (docs/cluster.md). */
+  /** `full`: a full scan run as a job by `scanOnCluster` (docs/cluster.md). */
   type: Schema.Literal("web", "mail", "full"),
   status: DeepScanStatus,
   /** Seconds still expected while running (0 once finished). */
@@ -230,10 +230,10 @@ const awaitJob = (scanId: string) =>
   })
 
 /**
- * The batch scanner's door to the cluster: run a full scan of `domain` as a durable job on whichever
+ * One full scan on the cluster: `domain` as a durable `full` job on whichever
  * runner owns it, and await its result (`{ type: "full", scan }`; score it with `score/Score.ts`).
  * `batchId` groups a run: the same (domain, batchId) is one job however often it is submitted, so
- * a re-run of an interrupted batch picks up the jobs it had already started. Fails with the job's
+ * a caller that re-runs with the same id picks up the jobs it had already started. Fails with the job's
  * reason when the job failed. Needs `DeepScans` (from `JobsLive`, in a runner or a client process).
  */
 export const scanOnCluster = (domain: string, batchId: string) =>
