@@ -120,12 +120,16 @@ export interface Waiter {
   settle(failure: TransportFailure | undefined, reply: DecodedReply | undefined): void
 }
 
+/** `address:port`, IPv6 in brackets (RFC 3986 3.2.2). */
+export const showAddress = (address: string, port: number): string =>
+  address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`
+
 const shown = new WeakMap<Upstream, string>()
-/** `address:port` (IPv6 in brackets), remembered per upstream: every answer names its resolver. */
+/** `address:port` remembered per upstream: every answer names its resolver. */
 export const show = (u: Upstream): string => {
   let text = shown.get(u)
   if (text === undefined) {
-    text = u.address.includes(":") ? `[${u.address}]:${u.port}` : `${u.address}:${u.port}`
+    text = showAddress(u.address, u.port)
     shown.set(u, text)
   }
   return text
