@@ -85,7 +85,8 @@ export const queryPacket = (id: number, q: Question): Buffer => {
     templateCount++
   }
   const packet = Buffer.allocUnsafe(template.length)
-  template.copy(packet)
+  // TypedArray.set is a native copy; Buffer.copy goes through a JS bounds-checking wrapper first.
+  packet.set(template)
   packet[0] = id >> 8
   packet[1] = id & 0xff
   return packet
