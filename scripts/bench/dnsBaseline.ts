@@ -85,8 +85,6 @@ export const bareNode = (
     }
     const ask = () => {
       if (performance.now() >= end) {
-        // A datagram lost on a loaded machine never answers: wait a second for stragglers, no more.
-        straggler ??= setTimeout(stop, 1000)
         if (waiting.size === 0) stop()
         return
       }
@@ -108,6 +106,8 @@ export const bareNode = (
       start = performance.now()
       cpu = process.cpuUsage()
       end = deadline()
+      // A datagram lost on a loaded machine never answers: wait a second for stragglers, no more.
+      straggler = setTimeout(stop, seconds * 1000 + 1000)
       for (let i = 0; i < outstanding; i++) ask()
     })
   })
