@@ -59,7 +59,7 @@ export const bareNode = (
   seconds: number,
   outstanding: number
 ) =>
-  Effect.async<{ qps: number; cpuPerQuery: number }>((resume) => {
+  Effect.async<{ qps: number; cpuPerQuery: number; lost: number }>((resume) => {
     const socket = dgram.createSocket("udp4")
     const packets = settled.map(([name, type]) => queryPacket(0, { name, type, checkingDisabled: false }))
     const waiting = new Set<number>()
@@ -81,7 +81,14 @@ export const bareNode = (
       socket.close()
       // Up to the last reply: the second spent waiting for a lost datagram is not the loop's rate.
       const elapsed = (lastReply - start) / 1000
-      resume(Effect.succeed({ qps: ok / elapsed, cpuPerQuery: (used.user + used.system) / Math.max(1, ok) }))
+      resume(
+        Effect.succeed({
+          qps: ok / elapsed,
+          cpuPerQuery: (used.user + used.system) / Math.max(1, ok),
+          // Each lost query also took one of the loop's slots for the rest of the run.
+          lost: waiting.size
+        })
+      )
     }
     const ask = () => {
       if (performance.now() >= end) {
