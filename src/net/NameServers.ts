@@ -6,9 +6,9 @@
  * hide all of that.
  *
  * Every reply is checked against its question (`acceptReply`, RFC 5452 9.1); TCP goes through the
- * Resolver's own exchange (`tcpExchange`, DnsTcp.ts). The address policy
- * (Targets.ts) applies as for every outbound connection: a name server in a private or loopback
- * range is not contacted unless ALLOW_TARGETS covers it. No cache and no retry: the check wants
+ * Resolver's own exchange (`tcpExchange`, DnsTcp.ts). The address policy (Targets.ts) applies as
+ * for every outbound connection: a name server in a private or loopback range is not contacted
+ * unless ALLOW_TARGETS covers it. No cache and no retry: the check wants
  * what this server says now, once; a question that gets no reply in NS_QUERY_TIMEOUT_MS is a
  * `timeout` DnsError (unknown), never a negative answer.
  */
