@@ -14,11 +14,15 @@ const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContex
  */
 export const sharedSecureContext = (
   ca: ReadonlyArray<string>,
-  options: { readonly minVersion: tls.SecureVersion; readonly ciphers?: string }
+  options: {
+    readonly minVersion: tls.SecureVersion
+    readonly maxVersion?: tls.SecureVersion
+    readonly ciphers?: string
+  }
 ): tls.SecureContext => {
   let byOptions = contexts.get(ca)
   if (byOptions === undefined) contexts.set(ca, (byOptions = new Map()))
-  const key = `${options.minVersion} ${options.ciphers ?? ""}`
+  const key = `${options.minVersion} ${options.maxVersion ?? ""} ${options.ciphers ?? ""}`
   let context = byOptions.get(key)
   if (context === undefined)
     byOptions.set(key, (context = tls.createSecureContext({ ...options, ca: [...ca] })))
