@@ -90,6 +90,11 @@ export interface TlsScanSettings {
   readonly handshakeTimeoutMs: number
   readonly maxHandshakes: number
   readonly concurrency: number
+  /**
+   * After this long the suites found so far are the answer (`suitesComplete` false), so a crowded
+   * process or server yields a partial scan within its check's budget rather than none.
+   */
+  readonly budgetMs?: number
   /** Runs each handshake (its connection included) under the caller's permits; its timeout starts inside. */
   readonly gate?: (handshake: Effect.Effect<HandshakeOutcome>) => Effect.Effect<HandshakeOutcome>
 }
@@ -174,6 +179,8 @@ export const scanTls = (
     const checkedAt = new Date()
     const name = host.toLowerCase().replace(/\.$/, "")
     let handshakes = 0
+    const spent = () =>
+      handshakes >= settings.maxHandshakes || Date.now() - started >= (settings.budgetMs ?? Infinity)
     const shake = (request: Omit<Parameters<typeof handshake>[1], "servername" | "timeoutMs">) =>
       Effect.suspend(() => {
         handshakes++
@@ -251,7 +258,7 @@ export const scanTls = (
         const found: Array<string> = []
         let given: HandshakeOutcome | undefined = opening
         while (left.length > 0) {
-          if (given === undefined && handshakes >= settings.maxHandshakes) {
+          if (given === undefined && spent()) {
             complete = false
             break
           }
@@ -289,7 +296,7 @@ export const scanTls = (
       const opening = byVersion.find(([version]) => version === legacy)![1]
       const found = yield* enumerate(legacy, CLIENT_SUITES, false, opening)
       // Offered backwards: a server that keeps its first choice picks by its own order.
-      if (found.length >= 2 && handshakes < settings.maxHandshakes) {
+      if (found.length >= 2 && !spent()) {
         const o = yield* shake({ minVersion: legacy, maxVersion: legacy, suites: [...found].reverse() })
         end(o)
         if (o.kind === "accepted") serverOrder = o.opensslName.toUpperCase() === found[0]

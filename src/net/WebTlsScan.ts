@@ -42,7 +42,10 @@ export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations
       ca: settings.ca,
       handshakeTimeoutMs: settings.connectTimeoutMs,
       maxHandshakes: MAX_HANDSHAKES,
-      concurrency: HANDSHAKE_CONCURRENCY
+      concurrency: HANDSHAKE_CONCURRENCY,
+      // A page fetch's whole budget (HTTP_TIMEOUT_MS) for the suites: the check (CHECK_TIMEOUT_MS)
+      // gets a partial answer in time even when handshakes queue behind other scans.
+      budgetMs: settings.timeoutMs
     }
     const scanOnce = ({ address, port, sni }: ProbeKey) =>
       Effect.suspend(() => {

@@ -131,6 +131,25 @@ describe("makeWebTlsScan", () => {
   )
 
   it.live(
+    "past HTTP_TIMEOUT_MS the suites found so far are the answer, marked incomplete",
+    () =>
+      Effect.gen(function* () {
+        const full = yield* (yield* makeScan({ probeCacheTtlMs: 0 }))("a.example", address)
+        expect(full.suitesComplete).toBe(true)
+        acceptDelayMs = 100
+        const partial = yield* (yield* makeScan({ probeCacheTtlMs: 0, timeoutMs: 400 }))("a.example", address)
+        acceptDelayMs = 0
+        expect(partial.status).toBe("complete")
+        expect(partial.versions).toEqual(full.versions)
+        expect(partial.suitesComplete).toBe(false)
+        expect(partial.suites.length).toBeGreaterThanOrEqual(1)
+        expect(partial.suites.length).toBeLessThan(full.suites.length)
+        expect(partial.handshakes).toBeLessThan(full.handshakes)
+      }),
+    30_000
+  )
+
+  it.live(
     "an address that answers nothing is unknown, and its other names are not knocked on again",
     () =>
       Effect.gen(function* () {
