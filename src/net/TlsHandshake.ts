@@ -6,7 +6,7 @@
 import * as net from "node:net"
 import * as tls from "node:tls"
 import { Effect } from "effect"
-import { sharedSecureContext } from "./TlsPeer.ts"
+import { probeSecureContext, sharedSecureContext } from "./TlsPeer.ts"
 
 /** A connected socket to hand to TLS: plain TCP for HTTPS, the SMTP session after STARTTLS for mail. */
 export type Opener = Effect.Effect<net.Socket, string>
@@ -109,7 +109,7 @@ export const handshake = (open: Opener, request: HandshakeRequest): Effect.Effec
           // handshake cost ~80 ms of CPU and ~1 MB outside the heap until the next collection.
           ...(request.ca
             ? { secureContext: sharedSecureContext(request.ca, { ...versions, ciphers }) }
-            : { ...versions, ciphers }),
+            : { secureContext: probeSecureContext({ ...versions, ciphers }) }),
           requestOCSP: request.requestOcsp === true,
           rejectUnauthorized: false
         }
