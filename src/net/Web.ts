@@ -38,6 +38,7 @@ export {
   type AddressLookup,
   type PeerCertificate,
   type Redirect,
+  setCookieValues,
   type TlsInfo,
   WebError,
   type WebErrorReason,

@@ -15,6 +15,7 @@ import { parseTarget, vettedAddresses } from "./WebTarget.ts"
 import {
   type AddressLookup,
   type Redirect,
+  setCookieValues,
   webError,
   WebError,
   type WebRequestOptions,
@@ -149,7 +150,8 @@ export const makeWeb = (
             const parsed = parseTarget(next.href)
             if (parsed instanceof WebError)
               return yield* Effect.fail(webError(url.href, "redirect", parsed.message))
-            redirects.push({ url: url.href, status: res.status, location: parsed.url.href })
+            const setCookies = setCookieValues(res.rawHeaders)
+            redirects.push({ url: url.href, status: res.status, location: parsed.url.href, setCookies })
             url = parsed.url
             continue
           }

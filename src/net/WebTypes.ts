@@ -89,7 +89,16 @@ export interface Redirect {
   readonly url: string
   readonly status: number
   readonly location: string
+  /**
+   * The redirect's Set-Cookie values: browsers store them before they follow it (RFC 6265bis 5.7).
+   * Set by the client; absent in hops a caller followed itself.
+   */
+  readonly setCookies?: ReadonlyArray<string>
 }
+
+/** The Set-Cookie values among raw header lines, each apart (RFC 6265bis 3: never folded into one). */
+export const setCookieValues = (raw: ReadonlyArray<readonly [string, string]>): Array<string> =>
+  raw.filter(([name]) => name.toLowerCase() === "set-cookie").map(([, value]) => value)
 
 export interface WebResponse {
   /** The URL asked for. */
