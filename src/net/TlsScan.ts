@@ -90,6 +90,18 @@ export interface TlsScanSettings {
   readonly handshakeTimeoutMs: number
   readonly maxHandshakes: number
   readonly concurrency: number
+  /** Runs each handshake, opener included (the SMTP scan holds a destination permit per session). */
+  readonly around?: <A>(handshake: Effect.Effect<A>) => Effect.Effect<A>
+  /**
+   * A smaller suite probe for servers that throttle (SMTP): instead of every suite in the server's
+   * order, its first `preferred` choices among the suites not in `weakSuites`, then up to `weak` of
+   * the `weakSuites` it still accepts (one refused handshake when it accepts none).
+   */
+  readonly sampling?: {
+    readonly preferred: number
+    readonly weak: number
+    readonly weakSuites: ReadonlyArray<string>
+  }
 }
 
 const noVersions = (): Record<ProbedVersion, VersionSupport> => ({
@@ -175,7 +187,8 @@ export const scanTls = (
     const shake = (request: Omit<Parameters<typeof handshake>[1], "servername" | "timeoutMs">) =>
       Effect.suspend(() => {
         handshakes++
-        return handshake(open, { ...request, servername: name, timeoutMs: settings.handshakeTimeoutMs })
+        const one = handshake(open, { ...request, servername: name, timeoutMs: settings.handshakeTimeoutMs })
+        return settings.around ? settings.around(one) : one
       })
     // An ordinary handshake (what a browser gets) for the certificate and stapling, and one per version.
     const ordinary = shake({
@@ -223,12 +236,17 @@ export const scanTls = (
     const suites: Array<AcceptedSuite> = []
     let complete = true
     /** Server-order enumeration at `version`: offer all, note the choice, offer the rest again. */
-    const enumerate = (version: tls.SecureVersion, pool: ReadonlyArray<string>, tls13: boolean) =>
+    const enumerate = (
+      version: tls.SecureVersion,
+      pool: ReadonlyArray<string>,
+      tls13: boolean,
+      limit = Infinity
+    ) =>
       Effect.gen(function* () {
         const left = [...pool]
         const found: Array<string> = []
         while (left.length > 0) {
-          if (handshakes >= settings.maxHandshakes) {
+          if (handshakes >= settings.maxHandshakes || found.length >= limit) {
             complete = false
             break
           }
@@ -259,14 +277,18 @@ export const scanTls = (
       })
     const legacy = (["TLSv1.2", "TLSv1.1", "TLSv1"] as const).find((v) => versions[v] === "accepted")
     let serverOrder: boolean | null = null
+    const sampling = settings.sampling
+    const weak = new Set(sampling?.weakSuites ?? [])
     if (legacy !== undefined) {
-      const found = yield* enumerate(legacy, CLIENT_SUITES, false)
+      const pool = sampling ? CLIENT_SUITES.filter((c) => !weak.has(c)) : CLIENT_SUITES
+      const found = yield* enumerate(legacy, pool, false, sampling?.preferred)
       // Offered backwards: a server that keeps its first choice picks by its own order.
       if (found.length >= 2 && handshakes < settings.maxHandshakes) {
         const o = yield* shake({ minVersion: legacy, maxVersion: legacy, suites: [...found].reverse() })
         end(o)
         if (o.kind === "accepted") serverOrder = o.opensslName.toUpperCase() === found[0]
       }
+      if (sampling && sampling.weak > 0) yield* enumerate(legacy, [...weak], false, sampling.weak)
     }
     if (versions["TLSv1.3"] === "accepted") yield* enumerate("TLSv1.3", TLS13_SUITES, true)
     return {
