@@ -4,7 +4,7 @@
  * a service it starts with the running world's settings, or against a given API base. Prints each
  * tool's cases and totals; exit 1 when any unexplained disagreement remains.
  *
- *   node scripts/crosscheck/all.mjs [--only dnssec,zonemaster,nameservers,starttls,headers,header-values,web-tls] [API_BASE]
+ *   node scripts/crosscheck/all.mjs [--only dnssec,zonemaster,nameservers,starttls,headers,header-values,web-tls,content-values] [API_BASE]
  *   npm run crosscheck
  */
 import { startService } from "./lib.mjs"
@@ -16,7 +16,8 @@ const CHECKS = {
   starttls: () => import("./starttls.mjs"),
   headers: () => import("./headers.mjs"),
   "header-values": () => import("./header-values.mjs"),
-  "web-tls": () => import("./web-tls.mjs")
+  "web-tls": () => import("./web-tls.mjs"),
+  "content-values": () => import("./content-values.mjs")
 }
 
 const args = process.argv.slice(2)

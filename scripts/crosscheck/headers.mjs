@@ -8,6 +8,8 @@
  * - absent: not sent (the Observatory's `*-not-implemented` results; ours rating `absent`);
  * - pass / fail: the Observatory's own `pass` of its test; ours `status` pass or not;
  * - unknown: the page could not be read (the Observatory's "site seems to be down"; ours `unknown`).
+ * Per site also what the page sets and loads: cookies, Subresource Integrity and CORS, whose
+ * results carry the Observatory's own names on both sides (its `result` and `pass`).
  * A disagreement we keep on purpose is in EXCEPTIONS with its reason (docs/security-headers.md).
  *
  * The Observatory runs in its own process with the world's resolver (observatory/world-dns.mjs)
@@ -18,10 +20,19 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { getJson, here, report, worldEnv, worldScenarios } from "./lib.mjs"
 
+/** A site without HTTPS: we read no page, the Observatory reads the plain HTTP one. */
+const PLAIN_HTTP_ONLY =
+  "The site answers only plain HTTP (nothing listens on 443). We judge what the HTTPS page sets and loads, and leave cookies, SRI and CORS not applicable without one (the https rule already fails it); the Observatory falls back to the plain HTTP page. Over plain HTTP every cookie travels in clear (RFC 6265 8.3) and the page itself, with its integrity attributes, can be rewritten in transit (SRI guards a subresource, not the page that names it), whatever the attributes say"
+
 /** Disagreements kept on purpose, with the reason ("* header" applies to every site). */
 export const EXCEPTIONS = {
   "* site":
-    'The apex has no A/AAAA record (the site lives at mta-sts.<domain> only). The Observatory gives no verdict ("the site seems to be down"); a definite DNS answer is not an outage, so we report every header missing with "the site does not serve HTTPS" (docs/security-headers.md). Unknown stays for timeouts and failures'
+    'The apex has no A/AAAA record (the site lives at mta-sts.<domain> only). The Observatory gives no verdict ("the site seems to be down"); a definite DNS answer is not an outage, so we report every header missing with "the site does not serve HTTPS" (docs/security-headers.md). Unknown stays for timeouts and failures',
+  "web-httponly.com cookies": PLAIN_HTTP_ONLY,
+  "web-httponly.com sri": PLAIN_HTTP_ONLY,
+  "web-httponly.com cors": PLAIN_HTTP_ONLY,
+  "web-cors-credentials.com cors":
+    "The page echoes any Origin with Access-Control-Allow-Credentials: true, which the Observatory's own rule calls universal access (a fail). Its 1.4.8 reads the Origin it sent from `response.request.headers`, which Node's ClientRequest does not have (its headers are read with getHeader), so it never sees its Origin echoed and reports restricted access (a pass). Browsers let every site read the page as the visitor (WHATWG Fetch, CORS check): we fail it"
 }
 
 export const OBSERVATORY = join(here, "observatory")
@@ -34,6 +45,17 @@ export const TESTS = {
   "X-Frame-Options": "x-frame-options",
   "X-Content-Type-Options": "x-content-type-options",
   "Referrer-Policy": "referrer-policy"
+}
+
+/**
+ * What the page sets and loads, beyond its headers: our field -> the Observatory's test. Ours carry
+ * the Observatory's result names (src/checks/headers/WebContent.ts), so the result itself is
+ * compared, not only pass or fail.
+ */
+export const CONTENT_TESTS = {
+  cookies: "cookies",
+  sri: "subresource-integrity",
+  cors: "cross-origin-resource-sharing"
 }
 
 /**
@@ -141,6 +163,13 @@ export const run = async (api, log = console.log) => {
       const detail = site.error ?? site.tests[test].result
       const rating = body.current.find((e) => e.name === header)?.rating
       tally.add(`${host} ${header}`, ours === their, `${ours} (${rating})`, `${their} (${detail})`)
+    }
+    for (const [field, test] of Object.entries(CONTENT_TESTS)) {
+      // No verdict: we read no HTTPS page (or the Origin request failed); the site seems down to them.
+      const verdict = (r) => (r ? `${r.result} (${r.pass ? "pass" : "fail"})` : "no verdict")
+      const ours = verdict(body[field])
+      const their = verdict(theirs[host].tests?.[test])
+      tally.add(`${host} ${field}`, ours === their, ours, their)
     }
   }
   return tally.finish()

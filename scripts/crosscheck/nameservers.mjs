@@ -2,7 +2,7 @@
 /**
  * Cross-check of the name-server verdicts (the scan's `dns.ns.*` and `ipv6.ns` records,
  * docs/nameservers.md) against Zonemaster (Debian `zonemaster-cli` 5.0.2, engine 4.6.2) on every
- * world domain. Zonemaster walks from the world's root (the hints file of zonemaster.mjs) and runs
+ * world domain. Zonemaster walks from the world's root (zonemaster.mjs runs it) and runs
  * its DELEGATION, NAMESERVER, CONNECTIVITY and CONSISTENCY test cases; each of our records fails
  * exactly when one of the tags of TAGS is reported:
  *
@@ -22,12 +22,8 @@
  *
  * Usage: node scripts/crosscheck/nameservers.mjs API_BASE   (scripts/crosscheck/all starts a service)
  */
-import { execFile } from "node:child_process"
-import { rmSync } from "node:fs"
-import { dirname } from "node:path"
-import { promisify } from "node:util"
-import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
-import { worldHints } from "./zonemaster.mjs"
+import { getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
+import { zonemasterOnWorld } from "./zonemaster.mjs"
 
 /** Disagreements kept on purpose, keyed "domain record" (`*` for every domain), with the reason. */
 export const EXCEPTIONS = {
@@ -57,35 +53,17 @@ export const TAGS = {
   "dns.ns.recursion": ["IS_A_RECURSOR"]
 }
 
-/** The tags Zonemaster reports for one domain (every level: presence is what counts). */
-const zonemaster = async (hints, domain) => {
-  const args = ["--json-stream", "--raw", "--level", "INFO", "--hints", hints]
-  for (const t of ["Delegation", "Nameserver", "Connectivity", "Consistency"]) args.push("--test", t)
-  const { stdout } = await promisify(execFile)("zonemaster-cli", [...args, domain], {
-    maxBuffer: 16 * 1024 * 1024
-  })
-  return new Set(
-    stdout
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l).tag)
-  )
-}
-
 /** Compare and print (through `log`); the totals. */
 export const run = async (api, log = console.log) => {
-  ensureApt(["zonemaster-cli", "dig"], ["zonemaster-cli", "bind9-dnsutils"])
   const env = worldEnv()
-  const hints = worldHints(env)
   const domains = worldScenarios(env, log).map((s) => s.domain)
   const tally = report("zonemaster", EXCEPTIONS, log)
-  const theirs = new Map()
-  // four at a time: each run is a few seconds of queries to the world's Knot
-  for (let i = 0; i < domains.length; i += 4)
-    for (const [d, tags] of await Promise.all(
-      domains.slice(i, i + 4).map(async (d) => [d, await zonemaster(hints, d)])
-    ))
-      theirs.set(d, tags)
+  const messages = await zonemasterOnWorld(env, domains, [
+    "Delegation",
+    "Nameserver",
+    "Connectivity",
+    "Consistency"
+  ])
   for (const domain of domains) {
     const { status, body } = await getJson(api, `/scan/quick?domain=${domain}`)
     if (status !== 200) {
@@ -93,7 +71,8 @@ export const run = async (api, log = console.log) => {
       continue
     }
     const records = Object.values(body.categories).flatMap((c) => c.checks)
-    const tags = theirs.get(domain)
+    // every level counts: the presence of a tag is what decides
+    const tags = new Set(messages.get(domain).map((m) => m.tag))
     for (const [id, failing] of Object.entries(TAGS)) {
       const ours = records.find((r) => r.id === id)
       if (!ours || (ours.status !== "pass" && ours.status !== "fail")) continue
@@ -102,7 +81,6 @@ export const run = async (api, log = console.log) => {
       tally.add(`${domain} ${id}`, ours.status === zm, ours.status, `${zm} ${seen.join(",")}`.trim())
     }
   }
-  rmSync(dirname(hints), { recursive: true, force: true })
   return tally.finish()
 }
 

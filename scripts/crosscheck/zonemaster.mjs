@@ -31,17 +31,8 @@ export const EXCEPTIONS = {
 const CHAIN_CASES = new Set(["DNSSEC02", "DNSSEC07", "DNSSEC08", "DNSSEC09", "DNSSEC10", "DNSSEC11"])
 const RANK = { CRITICAL: 3, ERROR: 3, WARNING: 2 }
 
-/** Zonemaster's verdict for one zone: state, status and the tags that decided them. */
-const zonemaster = async (hints, domain) => {
-  const { stdout } = await promisify(execFile)(
-    "zonemaster-cli",
-    ["--json-stream", "--raw", "--level", "INFO", "--test", "DNSSEC", "--hints", hints, domain],
-    { maxBuffer: 16 * 1024 * 1024 }
-  )
-  const entries = stdout
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l))
+/** Zonemaster's verdict on one zone from its messages: state, status and the tags that decided them. */
+const verdict = (entries) => {
   const unsigned = entries.some((e) => e.tag === "NOT_SIGNED" || e.tag === "NEITHER_DNSKEY_NOR_DS")
   const bad = entries.filter((e) => RANK[e.level] >= 2)
   const bogus = bad.some(
@@ -56,7 +47,7 @@ const zonemaster = async (hints, domain) => {
 }
 
 /** A root hints file naming the world's root servers (Zonemaster starts every walk there). */
-export const worldHints = (env) => {
+const worldHints = (env) => {
   const auth = env.WORLD_AUTH_DNS
   const dig = (...args) =>
     execFileSync("dig", [`@${auth}`, ...args, "+short"])
@@ -73,22 +64,50 @@ export const worldHints = (env) => {
   return file
 }
 
+/**
+ * Zonemaster's messages (the JSON lines of `--json-stream --raw --level INFO`) on `domain`, walking
+ * from the root servers of the `hints` file, for the test modules `tests` (`--test`, e.g. DNSSEC).
+ */
+const zonemasterMessages = async (hints, domain, tests) => {
+  const args = ["--json-stream", "--raw", "--level", "INFO", "--hints", hints]
+  for (const t of tests) args.push("--test", t)
+  const { stdout } = await promisify(execFile)("zonemaster-cli", [...args, domain], {
+    maxBuffer: 16 * 1024 * 1024
+  })
+  return stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l))
+}
+
+/**
+ * Zonemaster on each of `domains` from the world's root, for the test modules `tests`: domain -> its
+ * messages. Four at a time: each run is a few seconds of queries to the world's Knot.
+ */
+export const zonemasterOnWorld = async (env, domains, tests) => {
+  ensureApt(["zonemaster-cli", "dig"], ["zonemaster-cli", "bind9-dnsutils"])
+  const hints = worldHints(env)
+  const messages = new Map()
+  try {
+    for (let i = 0; i < domains.length; i += 4)
+      for (const [d, m] of await Promise.all(
+        domains.slice(i, i + 4).map(async (d) => [d, await zonemasterMessages(hints, d, tests)])
+      ))
+        messages.set(d, m)
+  } finally {
+    rmSync(dirname(hints), { recursive: true, force: true })
+  }
+  return messages
+}
+
 /** Compare and print (through `log`); the totals. */
 export const run = async (api, log = console.log) => {
-  ensureApt(["zonemaster-cli", "dig"], ["zonemaster-cli", "bind9-dnsutils"])
   const env = worldEnv()
-  const hints = worldHints(env)
   const domains = worldScenarios(env, log).map((s) => s.domain)
   const tally = report("zonemaster", EXCEPTIONS, log)
-  const theirs = new Map()
-  // four at a time: each run is a second or less of queries to the world's Knot
-  for (let i = 0; i < domains.length; i += 4)
-    for (const [d, v] of await Promise.all(
-      domains.slice(i, i + 4).map(async (d) => [d, await zonemaster(hints, d)])
-    ))
-      theirs.set(d, v)
+  const messages = await zonemasterOnWorld(env, domains, ["DNSSEC"])
   for (const domain of domains) {
-    const zm = theirs.get(domain)
+    const zm = verdict(messages.get(domain))
     const { status, body: ours } = await getJson(api, `/dns/dnssec?domain=${domain}`)
     if (status !== 200) {
       tally.add(domain, false, `HTTP ${status} ${ours.error ?? ""}`, `${zm.state}/${zm.status}`)
@@ -97,7 +116,6 @@ export const run = async (api, log = console.log) => {
     const agree = ours.state === zm.state && (ours.signed ? ours.status === zm.status : true)
     tally.add(domain, agree, `${ours.state}/${ours.status}`, `${zm.state}/${zm.status} ${zm.tags.join(",")}`)
   }
-  rmSync(dirname(hints), { recursive: true, force: true })
   return tally.finish()
 }
 

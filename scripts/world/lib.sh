@@ -7,6 +7,9 @@ WORLD="${WORLD_DIR:-$REPO/data/world}"
 # `up` writes the path of the running world's world.env here (one world per machine, or per network
 # namespace: scripts/world/isolated gives each its own TMPDIR).
 WORLD_POINTER="${TMPDIR:-/tmp}/domain-audit-world.path"
+# Held by `up` and `down` while they run (world_lock), beside the pointer file: one at a time per
+# machine, as the addresses are.
+WORLD_LOCK="${TMPDIR:-/tmp}/domain-audit-world.lock"
 
 # name|pidfile|expected program (checked against /proc/PID/exe so a reused pid is never killed)
 world_components() {
@@ -97,6 +100,33 @@ code_fingerprint() {
   (cd "$WORLD_SCRIPTS" && find . -type f ! -name status ! -name down ! -name soak ! -name isolated \
     ! -name mutate ! -name mutate.mjs -print0 |
     LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+}
+
+# --- one up or down at a time --------------------------------------------------------------------
+# Two `up`s at once (a test run's globalSetup starting the world while a person's `up` boots it) each
+# stopped what the other had started and overwrote its pid files, leaving servers no pid file named.
+# world_lock WHAT holds an flock(1) lock on WORLD_LOCK through fd 9 until the script exits (the
+# kernel drops it however the script ends), waiting up to 20 minutes for the holder, whose WHAT,
+# pid and world are written in the file. A `down` run by the `up` holding the lock (exported
+# WORLD_LOCK_HELD) proceeds under it. Servers must not inherit fd 9, or the lock would outlive
+# `up`: start_component closes it. Sets WORLD_LOCK_WAITED=1 when another command held the lock.
+WORLD_LOCK_WAITED=0
+world_lock() {
+  [ "${WORLD_LOCK_HELD:-}" = "$WORLD_LOCK" ] && return 0
+  [ -e "$WORLD_LOCK" ] || : >>"$WORLD_LOCK"
+  exec 9<"$WORLD_LOCK"
+  if ! flock -n 9; then
+    local holder
+    holder="$(cat "$WORLD_LOCK" 2>/dev/null)"
+    echo "world: waiting for ${holder:-another up or down} to finish" >&2
+    if ! flock -w "$(seconds 1200)" 9; then
+      echo "world: ${holder:-another up or down} still holds $WORLD_LOCK after $(seconds 1200)s; giving up" >&2
+      exit 1
+    fi
+    WORLD_LOCK_WAITED=1
+  fi
+  echo "$1 (pid $$, $WORLD)" >"$WORLD_LOCK" 2>/dev/null || true
+  export WORLD_LOCK_HELD="$WORLD_LOCK"
 }
 
 # --- processes -----------------------------------------------------------------------------------

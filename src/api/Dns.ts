@@ -8,7 +8,7 @@ import { PropagationResult } from "../checks/dns/Propagation.ts"
 import { DnssecResult } from "../checks/dnssec/Dnssec.ts"
 import { RecordTypes } from "../net/DnsTypes.ts"
 import { Status, Strings } from "./Common.ts"
-import { Domain, DomainQuery } from "./Domain.ts"
+import { Domain, DomainNamesQuery, DomainQuery } from "./Domain.ts"
 import { BadRequest } from "./Errors.ts"
 import { documented } from "./Docs.ts"
 import { DependencyMap } from "../report/DependencyMap.ts"
@@ -103,10 +103,10 @@ export class DnsApi extends HttpApiGroup.make("dns")
       .annotateContext(
         documented(
           "Map the domains this domain depends on",
-          "Lists every other registrable domain the domain's records name (NS and MX hosts, SPF includes and redirects, DMARC and TLS-RPT report addresses, BIMI hosts, CNAME targets), why, and each check's verdict about it: registration expiry over RDAP (RFC 9083) and takeover risk (not registered, not resolving). Also the domain's own registration and its aliases (a CNAME ending in NXDOMAIN or at an unclaimed hosting site). Read from the domain's full scan; without an RDAP source registration is unknown, never failed."
+          "Lists every other registrable domain the domain's records name (NS and MX hosts, SPF includes and redirects, DMARC and TLS-RPT report addresses, BIMI hosts, CNAME targets), why, and each check's verdict about it: registration expiry over RDAP (RFC 9083) and takeover risk (not registered, not resolving). Also the domain's own registration and its aliases (a CNAME ending in NXDOMAIN or at an unclaimed hosting site). Read from the domain's full scan; without an RDAP source registration is unknown, never failed. With names (host names of the domain that DNS cannot list, such as shop.example.com), those names are probed too and their CNAME targets listed, each use naming the listed name (alias)."
         )
       )
-      .setUrlParams(DomainQuery)
+      .setUrlParams(DomainNamesQuery)
       .addSuccess(DependencyMap)
       .addError(BadRequest)
   ) {}

@@ -3,8 +3,9 @@
  * (URLs, upper case, trailing dots, IDNs) to the registrable-or-deeper host name in A-labels,
  * and refuses what cannot be scanned, with a message that says why (`records/DomainName.ts`).
  */
-import { Either, ParseResult, Schema } from "effect"
+import { Either, ParseResult, Schema, type SchemaAST as AST } from "effect"
 import { normaliseDomain } from "../records/DomainName.ts"
+import { MAX_LISTED_NAMES, nameOutside, parseListedNames } from "../records/ListedNames.ts"
 
 /** A host name, normalised by `normaliseDomain`. */
 export const Domain = Schema.transformOrFail(Schema.String, Schema.String, {
@@ -24,3 +25,48 @@ export const Domain = Schema.transformOrFail(Schema.String, Schema.String, {
 
 /** The `?domain=` query most endpoints take. */
 export const DomainQuery = Schema.Struct({ domain: Domain })
+
+const decodeNames = (input: string | ReadonlyArray<string>, ast: AST.AST) =>
+  Either.match(parseListedNames(input), {
+    onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, input, message)),
+    onRight: ParseResult.succeed
+  })
+
+const NAMES_ABOUT = {
+  description: `Host names of the domain that DNS cannot list (shop.example.com, status.example.com), comma-separated: each is examined for a takeover as www is (a dangling CNAME, a hosting service's "no such site"). Each must be the domain or a name under it; at most ${MAX_LISTED_NAMES}.`
+}
+
+/** `names=` of a query: a comma-separated list, normalised (records/ListedNames.ts). */
+export const ListedNames = Schema.transformOrFail(Schema.String, Schema.Array(Schema.String), {
+  strict: true,
+  decode: (input, _, ast) => decodeNames(input, ast),
+  encode: (names) => ParseResult.succeed(names.join(","))
+}).annotations({ ...NAMES_ABOUT, examples: [["shop.example.com", "status.example.com"]] })
+
+/** `names` of a JSON body: a comma-separated string or an array of names. */
+export const ListedNamesField = Schema.transformOrFail(
+  Schema.Union(Schema.String, Schema.Array(Schema.String).pipe(Schema.maxItems(100))),
+  Schema.Array(Schema.String),
+  {
+    strict: true,
+    decode: (input, _, ast) => decodeNames(input, ast),
+    encode: (names) => ParseResult.succeed(names)
+  }
+).annotations({ ...NAMES_ABOUT, examples: [["shop.example.com", "status.example.com"]] })
+
+/** Every listed name is the domain or under it; the 400 names the first that is not. */
+export const namesUnderDomain = (value: {
+  readonly domain: string
+  readonly names?: ReadonlyArray<string> | undefined
+}) => nameOutside(value.domain, value.names ?? []) ?? true
+
+/** `?domain=` with the names its owner lists for the takeover check (`?names=`). */
+export const DomainNamesQuery = Schema.Struct({ domain: Domain, names: Schema.optional(ListedNames) }).pipe(
+  Schema.filter(namesUnderDomain)
+)
+
+/** `{ domain, names? }` as a JSON body. */
+export const DomainNamesBody = Schema.Struct({
+  domain: Domain,
+  names: Schema.optional(ListedNamesField)
+}).pipe(Schema.filter(namesUnderDomain))

@@ -4,7 +4,7 @@ import { Schema } from "effect"
 import { Nis2Scorecard } from "../score/Nis2.ts"
 import { Languages } from "../score/Nis2Text.ts"
 import { ScanScore } from "../score/Score.ts"
-import { Domain, DomainQuery } from "./Domain.ts"
+import { Domain, DomainNamesBody, DomainNamesQuery, ListedNames, namesUnderDomain } from "./Domain.ts"
 import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
 
 /**
@@ -28,10 +28,10 @@ export class ScanApi extends HttpApiGroup.make("scan")
       .annotateContext(
         documented(
           "Score a domain",
-          "Scans the domain (DNS, DNSSEC, email authentication, mail transport, web security), or answers from the scan cache, and returns its grade, percentage, categories, issues under their catalogue ids and recommendations ordered by the points they regain (docs/scoring.md)."
+          "Scans the domain (DNS, DNSSEC, email authentication, mail transport, web security), or answers from the scan cache, and returns its grade, percentage, categories, issues under their catalogue ids and recommendations ordered by the points they regain (docs/scoring.md). With names, the takeover check also examines those names of the domain (a scan of its own, not kept in the domain's history)."
         )
       )
-      .setUrlParams(DomainQuery)
+      .setUrlParams(DomainNamesQuery)
       .addSuccess(ScanScore)
       .addError(BadRequest)
   )
@@ -40,10 +40,10 @@ export class ScanApi extends HttpApiGroup.make("scan")
       .annotateContext(
         documented(
           "Score a domain (POST form)",
-          "The same scan and score as GET /scan/quick, with the domain in the JSON body."
+          "The same scan and score as GET /scan/quick, with the domain (and the optional names, a comma-separated string or an array) in the JSON body."
         )
       )
-      .setPayload(DomainQuery)
+      .setPayload(DomainNamesBody)
       .addSuccess(ScanScore)
       .addError(BadRequest)
   )
@@ -55,7 +55,13 @@ export class ScanApi extends HttpApiGroup.make("scan")
           "Reads the domain's scan as evidence for the measures of Article 21(2) of Directive (EU) 2022/2555 and answers a scorecard per measure with its fixes and critical gaps, in English or Dutch (lang=nl). Evidence, not a compliance certificate."
         )
       )
-      .setUrlParams(Schema.Struct({ domain: Domain, lang: Schema.optional(Schema.Literal(...Languages)) }))
+      .setUrlParams(
+        Schema.Struct({
+          domain: Domain,
+          lang: Schema.optional(Schema.Literal(...Languages)),
+          names: Schema.optional(ListedNames)
+        }).pipe(Schema.filter(namesUnderDomain))
+      )
       .addSuccess(Nis2Scorecard)
       .addError(BadRequest)
   )

@@ -58,6 +58,11 @@ export const Fact = {
 export interface FactsShape {
   /** The scanned domain, normalised (lower case, no trailing dot). */
   readonly domain: string
+  /**
+   * The names of the domain its owner listed for the scan (`names=`, records/ListedNames.ts:
+   * normalised, the domain or under it), which DNS cannot enumerate; [] when none were.
+   */
+  readonly names: ReadonlyArray<string>
   /** One DNS question; `checkingDisabled` (RFC 4035 3.2.2) is a separate question. */
   readonly query: (
     name: string,

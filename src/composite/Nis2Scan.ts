@@ -7,5 +7,9 @@ import { type Nis2Scorecard, nis2Scorecard } from "../score/Nis2.ts"
 import type { Lang } from "../score/Nis2Text.ts"
 import { Scans } from "../scan/Scans.ts"
 
-export const scanNis2 = (domain: string, lang: Lang = "en"): Effect.Effect<Nis2Scorecard, never, Scans> =>
-  Effect.flatMap(Scans, (scans) => Effect.map(scans.scan(domain), (scan) => nis2Scorecard(scan, lang)))
+export const scanNis2 = (
+  domain: string,
+  lang: Lang = "en",
+  names: ReadonlyArray<string> = []
+): Effect.Effect<Nis2Scorecard, never, Scans> =>
+  Effect.flatMap(Scans, (scans) => Effect.map(scans.scan(domain, names), (scan) => nis2Scorecard(scan, lang)))

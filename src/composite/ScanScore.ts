@@ -11,14 +11,20 @@ import { scanPdf } from "../report/ScanPdf.ts"
 import type { ReportSummaries } from "../inbound/Summaries.ts"
 import { reportsReceived } from "./Reports.ts"
 
-export const scanScore = (domain: string): Effect.Effect<ScanScore, never, Scans> =>
-  Effect.map(gradedScan(domain), (graded) => graded.score)
+/** The score of `domain`'s full scan; `names`: names its owner lists for the takeover check. */
+export const scanScore = (
+  domain: string,
+  names: ReadonlyArray<string> = []
+): Effect.Effect<ScanScore, never, Scans> => Effect.map(gradedScan(domain, names), (graded) => graded.score)
 
 /** The shared full scan with its score (whose `unscannable` says why it cannot grade the domain). */
 export const gradedScan = (
-  domain: string
+  domain: string,
+  names: ReadonlyArray<string> = []
 ): Effect.Effect<{ readonly scan: ScanResult; readonly score: ScanScore }, never, Scans> =>
-  Effect.flatMap(Scans, (scans) => Effect.map(scans.scan(domain), (scan) => ({ scan, score: score(scan) })))
+  Effect.flatMap(Scans, (scans) =>
+    Effect.map(scans.scan(domain, names), (scan) => ({ scan, score: score(scan) }))
+  )
 
 /**
  * What a badge of `domain` shows: its grade, or no grade (the grey badge) with the reason the scan

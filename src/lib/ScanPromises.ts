@@ -17,7 +17,8 @@ export type ScanEntry =
   | ({ readonly ok: true; readonly input: string } & GradedScan)
   | { readonly ok: false; readonly input: string; readonly error: string }
 
-export interface ScanManyOptions extends ScanOptions {
+/** `names` belong to one domain, so a list of domains takes none. */
+export interface ScanManyOptions extends Omit<ScanOptions, "names"> {
   /** Scans in flight at once (default 8). */
   readonly concurrency?: number
   /** Called with each entry as it completes, before the iterator yields it; awaited. */

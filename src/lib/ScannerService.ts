@@ -12,6 +12,7 @@ import { Effect, Either, Layer, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import type { ScanResult } from "../checks/ScanResult.ts"
 import { normaliseDomain } from "../records/DomainName.ts"
+import { nameOutside, parseListedNames } from "../records/ListedNames.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { netLayer, ScanNetLive } from "../scan/ScanLive.ts"
 import { scan } from "../scan/Scanner.ts"
@@ -34,7 +35,21 @@ export interface GradedScan {
 export interface ScanSettings {
   /** Override `SCAN_DEADLINE_MS` for this scan. */
   readonly deadlineMs?: number
+  /**
+   * Names of the domain that DNS cannot list (`shop.example.com`), examined by the takeover check
+   * as www is: the API's `names` (at most 20, each the domain or under it; docs/dependencies.md).
+   */
+  readonly names?: ReadonlyArray<string>
 }
+
+/** The domain and its listed names, normalised as the API does, or why they cannot be scanned. */
+const normalised = (input: string, names: ReadonlyArray<string>) =>
+  Either.flatMap(normaliseDomain(input), (domain) =>
+    Either.flatMap(parseListedNames(names), (listed) => {
+      const outside = nameOutside(domain, listed)
+      return outside === null ? Either.right({ domain, listed }) : Either.left(outside)
+    })
+  )
 
 /** The live net services, each reading AppConfig: what the server and the batch scan over. */
 export const NetLive = ScanNetLive
@@ -50,10 +65,13 @@ export class Scanner extends Effect.Service<Scanner>()("domain-audit/Scanner", {
        * slow or broken domain: what could not be answered is `unknown` in the result.
        */
       scan: (input: string, settings: ScanSettings = {}): Effect.Effect<GradedScan, InvalidDomain> =>
-        Either.match(normaliseDomain(input), {
+        Either.match(normalised(input, settings.names ?? []), {
           onLeft: (message) => Effect.fail(new InvalidDomain({ input, message })),
-          onRight: (domain) =>
-            scan(domain, settings.deadlineMs === undefined ? {} : { deadlineMs: settings.deadlineMs }).pipe(
+          onRight: ({ domain, listed }) =>
+            scan(domain, {
+              names: listed,
+              ...(settings.deadlineMs === undefined ? {} : { deadlineMs: settings.deadlineMs })
+            }).pipe(
               // no traces: the library exports none, and a span costs memory in every scan in flight
               Effect.withTracerEnabled(false),
               Effect.map((result): GradedScan => ({ domain, scan: result, score: score(result) })),

@@ -10,7 +10,7 @@
  * - Address policy: the endpoint is the operator's configuration, never a user's input, so it is not
  *   held to the policy for user-supplied targets (a model on the operator's private network is
  *   normal). What is enforced instead: only that exact URL is called, redirects are not followed,
- *   the URL is https (plain http only on loopback: Config.ts), and the whole exchange has a deadline
+ *   the URL is https (plain http only on loopback: ConfigOperations.ts), and the whole exchange has a deadline
  *   (AI_TIMEOUT_MS), after which the caller serves the knowledge-base answer.
  * - Nothing is logged: neither the prompt nor the answer (they may carry what the user submitted).
  */

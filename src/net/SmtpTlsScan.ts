@@ -23,10 +23,11 @@ import { makeProbeCache, normalSni } from "./ProbeCache.ts"
 import type { SmtpFailure } from "./SmtpReader.ts"
 import { type StartTlsSettings, starttlsOpener } from "./StartTls.ts"
 import { vetText } from "./Targets.ts"
-import { CLIENT_SUITES } from "./TlsHandshake.ts"
+import { CLIENT_SUITES, type HandshakeOutcome } from "./TlsHandshake.ts"
 import { blankScan, scanTls, type TlsScanResult } from "./TlsScan.ts"
 
-/** Sessions per MX address: 5 for certificate and versions, 4 for preferred suites, 3 weak, 4 TLS 1.3. */
+/** Sessions per MX address: 4 for certificate and versions (TLS 1.3 answered by the first), 3 for
+ * preferred suites and the order check, 3 weak, 3 TLS 1.3; 11 against a current Postfix. */
 export const SMTP_MAX_HANDSHAKES = 16
 /** The server's first choices among the acceptable suites: its preference and whether it keeps one. */
 export const PREFERRED_SUITES = 3
@@ -61,7 +62,7 @@ export const makeSmtpTlsScan = (options: SmtpTlsScanOptions): Effect.Effect<Smtp
       maxHandshakes: SMTP_MAX_HANDSHAKES,
       concurrency: SMTP_HANDSHAKE_CONCURRENCY,
       // The destination's permits first: a global one is not held while waiting on a busy server.
-      around: <A>(one: Effect.Effect<A>) => destinations.around(address, global.holding(one)),
+      gate: (one: Effect.Effect<HandshakeOutcome>) => destinations.around(address, global.holding(one)),
       sampling: { preferred: PREFERRED_SUITES, weak: WEAK_SUITES, weakSuites: WEAK_CLIENT_SUITES }
     })
     const cache = yield* makeProbeCache(

@@ -89,7 +89,16 @@ export interface Redirect {
   readonly url: string
   readonly status: number
   readonly location: string
+  /**
+   * The redirect's Set-Cookie values: browsers store them before they follow it (RFC 6265bis 5.7).
+   * Set by the client; absent in hops a caller followed itself.
+   */
+  readonly setCookies?: ReadonlyArray<string>
 }
+
+/** The Set-Cookie values among raw header lines, each apart (RFC 6265bis 3: never folded into one). */
+export const setCookieValues = (raw: ReadonlyArray<readonly [string, string]>): Array<string> =>
+  raw.filter(([name]) => name.toLowerCase() === "set-cookie").map(([, value]) => value)
 
 export interface WebResponse {
   /** The URL asked for. */
@@ -135,6 +144,8 @@ export interface WebSettings {
   readonly perPrefix?: number
   /** How long an address that did not answer is left alone (`DESTINATION_BACKOFF`; 0 or unset: never). */
   readonly backoffMs?: number
+  /** How long a TLS scan of (address, 443, SNI) is reused (`PROBE_CACHE_TTL`; 0 or unset: only while in flight). */
+  readonly probeCacheTtlMs?: number
 }
 
 /** A `WebError` with the address only when one is known (exactOptionalPropertyTypes). */

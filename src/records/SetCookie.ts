@@ -111,6 +111,36 @@ export const prefixViolation = (cookie: SetCookie): string | null => {
   return null
 }
 
+/** RFC 6265bis 5.1.3: the Domain attribute must domain-match the host, or the cookie is ignored (5.7 step 10). */
+const domainMatches = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`)
+
+/** Why a user agent does not store a cookie `host` sets (its name prefix, or its Domain), or null. */
+export const storageRefusal = (cookie: SetCookie, host: string): string | null =>
+  prefixViolation(cookie) ??
+  (cookie.domain !== null && !domainMatches(host, cookie.domain)
+    ? `Domain=${cookie.domain} does not cover ${host}: browsers ignore the cookie`
+    : null)
+
+/** RFC 6265 5.1.4: the default path of a cookie set by a response to a request for `path`. */
+export const defaultPath = (path: string): string => {
+  const last = path.lastIndexOf("/")
+  return !path.startsWith("/") || last === 0 ? "/" : path.slice(0, last)
+}
+
+/**
+ * Which cookies of one response a later cookie of the same response replaces in the store: the
+ * same name, Domain (or none: host-only) and path (RFC 6265 5.3 step 11; RFC 6265bis 5.7 adds the
+ * host-only flag). Only a cookie the user agent stores (`stored[j]`) replaces another.
+ */
+export const replacedLater = (
+  cookies: ReadonlyArray<SetCookie>,
+  stored: ReadonlyArray<boolean>,
+  requestPath: string
+): Array<boolean> => {
+  const key = (c: SetCookie) => [c.name, c.domain ?? "", c.path ?? defaultPath(requestPath)].join("\0")
+  return cookies.map((c, i) => cookies.some((later, j) => j > i && stored[j] && key(later) === key(c)))
+}
+
 /** A set-cookie-string that parses back to `cookie` (for tests, and the generator's examples). */
 export const serializeSetCookie = (cookie: SetCookie): string => {
   const parts = [cookie.name === "" ? cookie.value : `${cookie.name}=${cookie.value}`]

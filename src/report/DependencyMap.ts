@@ -45,7 +45,9 @@ export const DependencyMap = Schema.Struct({
   registration: Nullable(RegistrationResult.fields.registration),
   dependencies: Schema.Array(DependencyEntry),
   /** The names of the domain that are aliases (CNAMEs), with their takeover verdicts. */
-  aliases: Schema.Array(AliasResult)
+  aliases: Schema.Array(AliasResult),
+  /** The names the owner listed (`names=`), probed as www is; absent when none were. */
+  names: Schema.optional(Schema.Array(Schema.String))
 })
 export type DependencyMap = typeof DependencyMap.Type
 
@@ -120,6 +122,7 @@ export const dependencyMap = (scan: DependencyScan): DependencyMap => {
     dependencies: [...known.values()]
       .sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
       .map((d) => ({ ...d, verdicts: CONTRIBUTORS.flatMap((contribute) => contribute(scan, d.domain)) })),
-    aliases: takeover?.aliases ?? []
+    aliases: takeover?.aliases ?? [],
+    ...(takeover?.names !== undefined ? { names: takeover.names } : {})
   }
 }

@@ -10,6 +10,7 @@
  * so either way the same input gives the same bytes.
  */
 import { existsSync, readFileSync } from "node:fs"
+import LineBreaker from "linebreak"
 import PDFDocument from "pdfkit"
 
 const DEJAVU = "/usr/share/fonts/truetype/dejavu"
@@ -83,6 +84,23 @@ export const winAnsi = (text: string): string =>
 
 /** Text as the fonts in use can draw it. */
 export const drawable = (text: string): string => (fonts().embedded ? text : winAnsi(text))
+
+/**
+ * A line's width as pdfkit's line wrapper sums it: piece by piece between the UAX #14 break
+ * opportunities (the `linebreak` package pdfkit uses), each piece measured alone. The whole line
+ * measured at once can be narrower, by the kerning across those opportunities ("W)" or "/."), and
+ * a line chosen by that width could still be wrapped by pdfkit.
+ */
+export const wrappedWidth = (widthOf: (text: string) => number, line: string): number => {
+  const breaker = new LineBreaker(line)
+  let width = 0
+  let start = 0
+  for (let bk = breaker.nextBreak(); bk !== null; bk = breaker.nextBreak()) {
+    width += widthOf(line.slice(start, bk.position))
+    start = bk.position
+  }
+  return width
+}
 
 /**
  * A cell's text with its line breaks chosen here, at spaces only, so that each line fits `width`.
@@ -212,7 +230,10 @@ export const drawTable = (
   const measure = (face: Face) => (text: string) => {
     const key = `${face}\u0000${text}`
     let w = unit.get(key)
-    if (w === undefined) unit.set(key, (w = doc.font(face).fontSize(1).widthOfString(drawable(text))))
+    if (w === undefined) {
+      const sized = doc.font(face).fontSize(1)
+      unit.set(key, (w = wrappedWidth((piece) => sized.widthOfString(piece), drawable(text))))
+    }
     return w * size
   }
   for (; size >= 6; size -= 0.5) {

@@ -78,8 +78,11 @@ const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebReques
 /** The services a scan's Facts are built over. */
 export type ScanContext = Resolver | Web | Smtp | AppConfig
 
-/** Facts for `domain`, memoised in `scope` (the scan's), over the net services. */
-export const makeFacts = (domain: string, scope: Scope.Scope) =>
+/**
+ * Facts for `domain`, memoised in `scope` (the scan's), over the net services; `names` are the
+ * names its owner listed for the takeover check (records/ListedNames.ts), none by default.
+ */
+export const makeFacts = (domain: string, scope: Scope.Scope, names: ReadonlyArray<string> = []) =>
   Effect.gen(function* () {
     const resolver = yield* Resolver
     const web = yield* Web
@@ -256,6 +259,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope) =>
       })
     const facts: LiveFacts = {
       domain: normaliseName(domain),
+      names,
       query,
       txt: lookups.txt,
       queryEach,

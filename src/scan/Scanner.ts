@@ -28,6 +28,8 @@ export interface ScanOptions<Cs extends ReadonlyArray<AnyCheck>> {
   readonly checks?: Cs
   /** Override `SCAN_DEADLINE_MS` for this scan. */
   readonly deadlineMs?: number
+  /** Names of the domain its owner lists for the takeover check (records/ListedNames.ts). */
+  readonly names?: ReadonlyArray<string>
 }
 
 /** One scan, computed now: every check of `options.checks` over one Facts for `domain`. */
@@ -43,7 +45,7 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     const trace: ScanTrace = new Map()
     const startMs = yield* Clock.currentTimeMillis
     M.scansStarted.unsafeUpdate(1, [])
-    const facts = yield* makeFacts(domain, yield* Effect.scope)
+    const facts = yield* makeFacts(domain, yield* Effect.scope, options.names)
     // Every check starts now, each in a fiber of the scan's scope; then one fiber awaits them in
     // turn, each until its own budget from the scan's start: the same outcomes as a waiter (and
     // a timeout race, two fibers more) per check, for a fiber instead of 39 (docs/bench.md).

@@ -8,6 +8,10 @@
  *   disconnected) before the scan is done, the run is interrupted, so no scan outlives all its askers.
  * - Each run, once finished, is reported to `ScanHistory` (the hall of fame's record) exactly once,
  *   inside the run: a request joining a run or served from the cache writes nothing.
+ * - A scan with names its owner listed for the takeover check (`names=`) is a run of its own, shared
+ *   and cached under the domain and the names. It is not reported to `ScanHistory`: the history and
+ *   the hall of fame keep the scan anybody gets of the domain, so that a diff never shows a finding
+ *   come and go with what one caller listed.
  */
 import { normaliseName } from "../records/DomainName.ts"
 import { Effect } from "effect"
@@ -20,6 +24,15 @@ import { scan } from "./Scanner.ts"
 import { makeShared } from "./Shared.ts"
 import { type ScanResult } from "../checks/ScanResult.ts"
 
+// A normalised domain or name holds no space or comma, so the key reads back unambiguously.
+const keyOf = (domain: string, names: ReadonlyArray<string>) =>
+  names.length === 0 ? domain : `${domain} ${[...names].sort().join(",")}`
+
+const fromKey = (key: string) => {
+  const [domain = key, names = ""] = key.split(" ")
+  return { domain, names: names === "" ? [] : names.split(",") }
+}
+
 export class Scans extends Effect.Service<Scans>()("Scans", {
   scoped: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -27,13 +40,21 @@ export class Scans extends Effect.Service<Scans>()("Scans", {
     const scope = yield* Effect.scope
     const history = yield* ScanHistory
     const shared = makeShared(
-      (domain) => scan(domain).pipe(Effect.tap(history.record), Effect.provide(context)),
+      (key) => {
+        const { domain, names } = fromKey(key)
+        return names.length === 0
+          ? scan(domain).pipe(Effect.tap(history.record), Effect.provide(context))
+          : scan(domain, { names }).pipe(Effect.provide(context))
+      },
       { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope }
     )
 
-    /** The full scan of `domain`: cached (`cached: true`), shared with a run under way, or computed now. */
-    const get = (rawDomain: string): Effect.Effect<ScanResult> =>
-      Effect.map(shared.share(normaliseName(rawDomain)), ({ result, source }) =>
+    /**
+     * The full scan of `domain` (with the takeover check also at `names`, normalised): cached
+     * (`cached: true`), shared with a run under way, or computed now.
+     */
+    const get = (rawDomain: string, names: ReadonlyArray<string> = []): Effect.Effect<ScanResult> =>
+      Effect.map(shared.share(keyOf(normaliseName(rawDomain), names)), ({ result, source }) =>
         source === "cache" ? { ...result, cached: true } : result
       )
 

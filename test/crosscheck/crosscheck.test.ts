@@ -37,7 +37,8 @@ describe("cross-check against the reference tools, on the world", () => {
     ["starttls", "openssl and testssl.sh"],
     ["headers", "the MDN HTTP Observatory"],
     ["header-values", "the MDN HTTP Observatory's rules, on its test suite's header values"],
-    ["web-tls", "testssl.sh on the web hosts"]
+    ["web-tls", "testssl.sh on the web hosts"],
+    ["content-values", "the MDN HTTP Observatory's cookie and SRI rules, on Set-Cookie headers and pages"]
   ] as const)
     it(
       `${tool}: no unexplained disagreement`,

@@ -3,7 +3,7 @@
  * over an env file over the environment), the Effect Scanner over a resolver of one's own, and
  * `scan` / `scanMany` against the world, graded by the same `score` as every other front end.
  */
-import { ConfigProvider, Effect, FastCheck, Layer, Schema } from "effect"
+import { ConfigProvider, Effect, Either, FastCheck, Layer, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/Config.ts"
 import { ScanResult } from "../../src/checks/ScanResult.ts"
@@ -100,6 +100,38 @@ describe("the Effect door", () => {
     expect(Schema.is(ScanResult)(graded.scan)).toBe(true)
     expect(graded.score).toEqual(score(graded.scan))
     expect(graded.score.unscannable).toContain("does not exist")
+  })
+
+  it("examines the names it is given for takeover, and refuses one outside the domain", async () => {
+    const layer = Scanner.DefaultWithoutDependencies.pipe(
+      Layer.provide(
+        netLayer(
+          Resolver.Test({
+            "elsewhere.com A": ["192.0.2.1"],
+            "shop.elsewhere.com CNAME": ["gone.elsewhere.net."],
+            "elsewhere.net NS": ["ns.elsewhere.net."]
+          })
+        )
+      ),
+      Layer.provide(AppConfig.Default),
+      Layer.provide(
+        Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["DNS_RESOLVERS", "192.0.2.1"]])))
+      )
+    )
+    const run = (names: ReadonlyArray<string>) =>
+      Effect.runPromise(
+        Effect.flatMap(Scanner, (scanner) =>
+          scanner.scan("elsewhere.com", { names, deadlineMs: 5_000 })
+        ).pipe(Effect.either, Effect.provide(layer))
+      )
+    const listed = await run(["Shop.Elsewhere.com."])
+    expect(Either.isRight(listed) && listed.right.scan.checks.takeover.result?.aliases).toEqual([
+      expect.objectContaining({ name: "shop.elsewhere.com", risk: "dangling" })
+    ])
+    const outside = await run(["shop.elsewhere.net"])
+    expect(Either.isLeft(outside) && outside.left.message).toMatch(
+      /'shop\.elsewhere\.net' is not elsewhere\.com or a name under it/
+    )
   })
 })
 

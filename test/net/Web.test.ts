@@ -92,7 +92,7 @@ beforeAll(async () => {
       res.writeHead(200, { "content-encoding": "gzip" })
       res.end(zlib.gzipSync("compressed body"))
     } else if (path === "/redirect-ok") {
-      res.writeHead(301, { location: "/?from=redirect" })
+      res.writeHead(301, { location: "/?from=redirect", "set-cookie": ["lang=nl; Secure", "sid=1"] })
       res.end()
     } else if (path === "/redirect-loop") {
       res.writeHead(302, { location: "/redirect-loop" })
@@ -144,13 +144,18 @@ describe("Web.get against a local HTTPS server", () => {
     })
   )
 
-  it.live("follows redirects and records them", () =>
+  it.live("follows redirects and records them, with the cookies each sets", () =>
     Effect.gen(function* () {
       const res = yield* allowed().get(`https://good.example.net:${portA}/redirect-ok`)
       expect(res.status).toBe(200)
       expect(res.finalUrl).toBe(`https://good.example.net:${portA}/?from=redirect`)
       expect(res.redirects).toEqual([
-        { url: `https://good.example.net:${portA}/redirect-ok`, status: 301, location: res.finalUrl }
+        {
+          url: `https://good.example.net:${portA}/redirect-ok`,
+          status: 301,
+          location: res.finalUrl,
+          setCookies: ["lang=nl; Secure", "sid=1"]
+        }
       ])
       const raw = yield* allowed().get(`https://good.example.net:${portA}/redirect-ok`, {
         followRedirects: false

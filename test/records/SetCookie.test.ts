@@ -2,10 +2,13 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
+  defaultPath,
   parseSetCookie,
   prefixViolation,
+  replacedLater,
   type SetCookie,
-  serializeSetCookie
+  serializeSetCookie,
+  storageRefusal
 } from "../../src/records/SetCookie.ts"
 
 describe("parseSetCookie", () => {
@@ -91,5 +94,79 @@ describe("prefixViolation (4.1.3)", () => {
     const v = prefixViolation(parsed(header))
     if (reason === null) expect(v).toBeNull()
     else expect(v).toContain(reason)
+  })
+})
+
+describe("storageRefusal", () => {
+  it.each([
+    ["a=1; Domain=example.com", "www.example.com", null],
+    ["a=1; Domain=.EXAMPLE.com", "example.com", null],
+    ["a=1; Domain=other.org", "example.com", "does not cover example.com"],
+    ["a=1; Domain=ample.com", "example.com", "does not cover"],
+    ["__Host-a=1; Path=/", "example.com", "without Secure"]
+  ])("%s set by %s", (header, host, reason) => {
+    const v = storageRefusal(parseSetCookie(header)!, host)
+    if (reason === null) expect(v).toBeNull()
+    else expect(v).toContain(reason)
+  })
+})
+
+describe("defaultPath (RFC 6265 5.1.4)", () => {
+  it.each([
+    ["/", "/"],
+    ["", "/"],
+    ["/home", "/"],
+    ["/a/b", "/a"],
+    ["/a/b/", "/a/b"],
+    ["relative", "/"]
+  ])("%j -> %s", (path, expected) => expect(defaultPath(path)).toBe(expected))
+})
+
+describe("replacedLater (RFC 6265 5.3 step 11)", () => {
+  const replaced = (headers: ReadonlyArray<string>, stored = headers.map(() => true), path = "/") =>
+    replacedLater(
+      headers.map((h) => parseSetCookie(h)!),
+      stored,
+      path
+    )
+
+  it("a later cookie of the same name, domain and path replaces an earlier one", () => {
+    expect(replaced(["s=1", "s=2; Secure", "t=3"])).toEqual([true, false, false])
+    // no Path on a page at /shop/cart is /shop; Path=/shop is the same
+    expect(replaced(["s=1", "s=2; Path=/shop"], undefined, "/shop/cart")).toEqual([true, false])
+  })
+
+  it("another path, another Domain (or none: host-only) or another name's case keeps both", () => {
+    expect(replaced(["s=1; Path=/", "s=2; Path=/app"])).toEqual([false, false])
+    expect(replaced(["s=1", "s=2; Domain=example.com"])).toEqual([false, false])
+    expect(replaced(["s=1", "S=2"])).toEqual([false, false])
+  })
+
+  it("a later cookie the user agent refuses replaces nothing", () => {
+    expect(replaced(["s=1", "s=2"], [true, false])).toEqual([false, false])
+  })
+
+  it("the last of each key is never replaced (property)", () => {
+    const cookie = fc.record({
+      name: fc.constantFrom("a", "b"),
+      path: fc.constantFrom(null, "/", "/x"),
+      domain: fc.constantFrom(null, "example.com")
+    })
+    fc.assert(
+      fc.property(fc.array(cookie, { maxLength: 8 }), (specs) => {
+        const cookies = specs.map((c) => ({
+          ...parseSetCookie(`${c.name}=v`)!,
+          path: c.path,
+          domain: c.domain
+        }))
+        const out = replacedLater(
+          cookies,
+          cookies.map(() => true),
+          "/"
+        )
+        const keys = cookies.map((c) => `${c.name} ${c.domain} ${c.path ?? "/"}`)
+        keys.forEach((k, i) => expect(out[i]).toBe(keys.indexOf(k, i + 1) !== -1))
+      })
+    )
   })
 })

@@ -8,6 +8,7 @@
  *   writes), current or stale, is reused (saying so when stale): the addresses are fixed, so two
  *   worlds cannot run at once on one machine. Under CI this checkout's world replaces it (`up` stops
  *   it through its own scripts/world/down).
+ * An `up` or `down` running (someone's, or another test run's) is waited for first.
  * The world is left running for fast re-runs in development; under CI (process.env.CI) a world
  * started here is stopped at teardown. WORLD_SKIP=1 skips all of this.
  * A world started here has 200 synthetic domains (`--synthetic 200`, about 20 s more) for the batch
@@ -80,8 +81,22 @@ const mustStart = (): boolean => {
   return false
 }
 
+/** Held by `up` and `down` while they run (scripts/world/lib.sh world_lock), beside the pointer file. */
+const WORLD_LOCK_FILE = join(dirname(WORLD_POINTER_FILE), "domain-audit-world.lock")
+
+/**
+ * Waits while an `up` or `down` runs, so that what runs is asked of a world that is finished: else
+ * a world still booting (someone's `up`) reads as none, and this checkout's `up` would replace it.
+ */
+const awaitWorldCommands = (): void => {
+  if (spawnSync("flock", ["-n", WORLD_LOCK_FILE, "true"]).status !== 1) return
+  say(`waiting for the world's running up or down to finish (${WORLD_LOCK_FILE})`)
+  spawnSync("flock", ["-w", "1200", WORLD_LOCK_FILE, "true"], { stdio: "ignore", timeout: 1_260_000 })
+}
+
 export default function setup(): () => void {
   if (process.env.WORLD_SKIP === "1") return () => {}
+  awaitWorldCommands()
   const started = mustStart()
   // up bounds each of its steps; this limit only guards against a step without one.
   if (started)

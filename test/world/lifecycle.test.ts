@@ -47,6 +47,20 @@ const POSTLOGD = `master=$(tr -dc 0-9 <"$WORLD_DIR/postfix/spool/pid/master.pid"
 postlogd=""
 for p in $(ps -o pid= -g "$master"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = postlogd ] && postlogd=$p; done`
 
+/**
+ * `world_processes`: the sorted names of the long-lived server processes in this network namespace
+ * (bash, the test's own shell, aside; Postfix's daemons other than its master come and go).
+ */
+const WORLD_PROCESSES = `world_processes() {
+  local p comm names=()
+  for p in /proc/[0-9]*; do
+    [ "$p/ns/net" -ef /proc/$$/ns/net ] || continue
+    read -r comm <"$p/comm" 2>/dev/null || continue
+    case "$comm" in knotd | unbound | nginx | master | node) names+=("$comm") ;; esac
+  done
+  printf '%s\\n' "\${names[@]}" | sort | tr '\\n' ' ' | sed 's/ $//'
+}`
+
 describe.skipIf(!canIsolate)("world commands", () => {
   it("up fails, naming Postfix and its error, when Postfix rejects its config, and leaves no server running", async () => {
     const out = await isolated(
@@ -128,5 +142,40 @@ scripts/world/status >/dev/null; echo "second status exit $?"`)
     expect(out).toContain("first status exit 3")
     expect(out).toContain("down exit 0")
     expect(out).toContain("second status exit 3")
+  }, 300_000)
+
+  it("two ups started at once leave one world: the second waits for the first and finds it up; a down waits for an up", async () => {
+    const out = await isolated(`${WORLD_PROCESSES}
+scripts/world/up >"$TMPDIR/first.log" 2>&1 & first=$!
+scripts/world/up >"$TMPDIR/second.log" 2>&1 & second=$!
+wait "$first"; echo "first up exit $?"
+wait "$second"; echo "second up exit $?"
+grep -h '^world: waiting\\|^world: up' "$TMPDIR/first.log" "$TMPDIR/second.log"
+scripts/world/status >/dev/null; echo "status exit $?"
+flock -n "$TMPDIR/domain-audit-world.lock" true; echo "lock free exit $?"
+echo "servers: $(world_processes)"
+# A down while an up boots: it waits for the up, then stops what that up started.
+scripts/world/up >"$TMPDIR/third.log" 2>&1 & third=$!
+for i in $(seq 1 100); do flock -n "$TMPDIR/domain-audit-world.lock" true || break; sleep 0.1; done
+timeout 180 scripts/world/down >"$TMPDIR/down.log" 2>&1; echo "down exit $?"
+wait "$third"; echo "third up exit $?"
+grep -h '^world: waiting' "$TMPDIR/down.log" | sed 's/^/down: /'
+echo "left after down: $(world_processes)"
+scripts/world/status >/dev/null; echo "final status exit $?"`)
+    expect(out).toContain("first up exit 0")
+    expect(out).toContain("second up exit 0")
+    expect(out).toMatch(/^world: waiting for up \(pid \d+, .*\) to finish$/m)
+    expect(out).toContain("world: up, started by the up this one waited for;")
+    expect(out).toContain("status exit 0")
+    // No server inherited the lock: it ended with the ups.
+    expect(out).toContain("lock free exit 0")
+    // One set: two Knots (knot, knot-lag), three Unbounds, one nginx master and worker, one
+    // Postfix master, the slow and RDAP servers (node).
+    expect(out).toMatch(/^servers: knotd knotd master nginx nginx node node unbound unbound unbound$/m)
+    expect(out).toContain("down exit 0")
+    expect(out).toContain("third up exit 0")
+    expect(out).toMatch(/^down: world: waiting for up \(pid \d+, .*\) to finish$/m)
+    expect(out).toMatch(/^left after down: $/m)
+    expect(out).toContain("final status exit 3")
   }, 300_000)
 })

@@ -1,5 +1,8 @@
-/** Cookies, Subresource Integrity and CORS of the world's web hosts, through GET /security-headers/analyze's check. */
-import { describe, expect, it } from "@effect/vitest"
+/**
+ * Cookies, Subresource Integrity and CORS of the world's web hosts, through GET
+ * /security-headers/analyze's check, and their scored verdicts in a quick scan.
+ */
+import { describe, expect, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { Headers } from "../../src/checks/headers/Headers.ts"
 import { AppConfig } from "../../src/Config.ts"
@@ -7,7 +10,9 @@ import { Resolver } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
+import { testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
+import { getJson } from "./world-http.ts"
 
 const world = Layer.merge(Web.Default, Smtp.Default).pipe(
   Layer.provideMerge(Resolver.Default),
@@ -58,6 +63,17 @@ describe("cookies, SRI and CORS in the world", () => {
     }).pipe(Effect.provide(world))
   )
 
+  it.live("web-cookies-redirect.com: the cookie the home page's redirect sets is judged too", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(Headers, "web-cookies-redirect.com")
+      expect(r.finalUrl).toBe("https://web-cookies-redirect.com/index.html")
+      expect(r.cookies?.result).toBe("cookies-session-without-secure-flag-but-protected-by-hsts")
+      expect(r.cookies?.cookies.map((c) => [c.name, c.secure, c.httpOnly, c.sameSite, c.accepted])).toEqual([
+        ["sessionid", false, true, "lax", true]
+      ])
+    }).pipe(Effect.provide(world))
+  )
+
   it.live("web-content-good.com: prefixed Secure cookies, SRI, public CORS all pass", () =>
     Effect.gen(function* () {
       const r = yield* runCheck(Headers, "web-content-good.com")
@@ -67,4 +83,53 @@ describe("cookies, SRI and CORS in the world", () => {
       expect(r.cors?.result).toBe("cross-origin-resource-sharing-implemented-with-public-access")
     }).pipe(Effect.provide(world))
   )
+})
+
+/** The quick scan's cookies, SRI and CORS records of a domain: [status, points, issues] by id. */
+const verdicts = (domain: string) =>
+  Effect.map(getJson(`/api/scan/quick?domain=${domain}`), (r) => {
+    const out: Record<string, [string, number, ReadonlyArray<string>]> = {}
+    for (const category of Object.values(r.categories) as Array<any>)
+      for (const c of category.checks)
+        if (["security.web.cookies", "security.web.sri", "security.web.cors"].includes(c.id))
+          out[c.id] = [c.status, c.points, c.issues]
+    return out
+  })
+
+describe("cookies, SRI and CORS scored in the world", () => {
+  layer(testApp(worldEnv()), { timeout: 120_000, excludeTestServices: true })((it) => {
+    it.effect(
+      "each scenario fails its own rule and leaves the others not applicable; the good one passes all",
+      () =>
+        Effect.gen(function* () {
+          const na = (points = 0) => ["not-applicable", points, []]
+          expect(yield* verdicts("web-cookies-insecure.com")).toEqual({
+            "security.web.cookies": ["fail", 0, ["cookies_insecure"]],
+            "security.web.sri": na(),
+            "security.web.cors": na()
+          })
+          expect(yield* verdicts("web-sri-missing.com")).toEqual({
+            "security.web.cookies": na(),
+            "security.web.sri": ["fail", 0, ["sri_missing"]],
+            "security.web.cors": na()
+          })
+          expect(yield* verdicts("web-cors-credentials.com")).toEqual({
+            "security.web.cookies": na(),
+            "security.web.sri": na(),
+            "security.web.cors": ["fail", 0, ["cors_credentials_any_origin"]]
+          })
+          // HSTS keeps the redirect's cookie without Secure off plain HTTP: 1 of 2
+          expect((yield* verdicts("web-cookies-redirect.com"))["security.web.cookies"]).toEqual([
+            "partial",
+            1,
+            ["cookies_insecure"]
+          ])
+          expect(yield* verdicts("web-content-good.com")).toEqual({
+            "security.web.cookies": ["pass", 2, []],
+            "security.web.sri": ["pass", 1, []],
+            "security.web.cors": ["pass", 1, []]
+          })
+        })
+    )
+  })
 })

@@ -223,13 +223,35 @@ const plainServers = (s, names, body) => {
 }
 
 /**
+ * A site that grants cross-origin reads also answers the CORS preflight (an OPTIONS request with
+ * Access-Control-Request-Method, WHATWG Fetch "CORS-preflight fetch") with its headers, as a
+ * CORS-enabled server does, where nginx refuses OPTIONS on static files (405). The MDN HTTP
+ * Observatory reads CORS from that answer (docs/crosscheck.md).
+ */
+const preflight = (set) =>
+  "Access-Control-Allow-Origin" in set ? "    if ($request_method = OPTIONS) { return 204; }\n" : ""
+
+/**
+ * `web.landing` ({ path, setCookie }): the home page redirects (302) to `path`, setting cookies on
+ * the way, as sites that pick a language or start a session do. Browsers store them (RFC 6265bis 5.7).
+ */
+const landing = (l) =>
+  l
+    ? `    location = / {\n${[l.setCookie ?? []]
+        .flat()
+        .map((c) => `        add_header Set-Cookie "${c}" always;\n`)
+        .join("")}        return 302 ${l.path};\n    }\n`
+    : ""
+
+/**
  * The nginx server blocks of planned scenario `s` (`cert`: { key, cert }): HTTPS with port 80 as
  * `web.http` says, or HTTP only.
  */
 export const serverBlocks = (dir, s, cert) => {
   const docroot = join(dir, "www", s.domain)
   const names = (s.web.names ?? ["@"]).map((n) => (n === "@" ? s.domain : `${n}.${s.domain}`)).join(" ")
-  const headers = Object.entries(HEADER_SETS[s.web.headers ?? "none"] ?? {})
+  const set = HEADER_SETS[s.web.headers ?? "none"] ?? {}
+  const headers = Object.entries(set)
     // A header given as a list is sent once per value (Set-Cookie: one cookie each).
     .flatMap(([k, v]) => [v].flat().map((one) => `    add_header ${k} "${one}" always;`))
     .join("\n")
@@ -237,7 +259,7 @@ export const serverBlocks = (dir, s, cert) => {
     root ${docroot};
     index index.html;
 ${headers}
-    location = /.well-known/mta-sts.txt { default_type text/plain; }
+${preflight(set)}${landing(s.web.landing)}    location = /.well-known/mta-sts.txt { default_type text/plain; }
 ${securityTxtLocation(s.web.securityTxt)}
     location / { try_files $uri $uri/ =404; }`
   // `web.http2`: the server also negotiates h2 by ALPN (RFC 7301), for HTTPS records that claim it.

@@ -71,7 +71,17 @@ const dnsOperations: Readonly<Record<string, Example>> = {
       generateTlsa({ pem: MX_PUBLIC_KEY_PEM, usage: 3, selector: 1, matching: 1, host: MX_HOST, port: 25 })
     )
   ),
-  dependencies: check("example.com, whose records name example.net", () => dependencyMap(exampleScans().scan))
+  dependencies: check(
+    "example.com with names=status.example.com (a CNAME to example.statuspage.io); its records name example.net",
+    () => {
+      const { scan } = exampleScans()
+      const { registration, takeover } = checks().listed
+      return dependencyMap({
+        ...scan,
+        checks: { ...scan.checks, registration: { result: registration }, takeover: { result: takeover } }
+      })
+    }
+  )
 }
 
 const emailOperations: Readonly<Record<string, Example>> = {

@@ -269,55 +269,64 @@ export const exampleChecks = once(() => {
     },
     NOW
   )
-  /** What the records name, each registrable domain registered for another year (RDAP). */
-  const cnames = probedNames(DOMAIN, bimi).map((name) => cnameProbeOf(name, ask(name, "A")))
-  const nsAnswer = ask(DOMAIN, "NS")
-  const dependencies = dependenciesOf({
-    domain: DOMAIN,
-    ns: nsAnswer._tag === "Right" ? nsAnswer.right.answers.map((r) => String(r.data)) : [],
-    mx: [MX_HOST],
-    spf,
-    dmarc,
-    mtaSts,
-    bimi,
-    cnames
-  })
-  const registered = (domain: string, days: number) => ({
-    outcome: "registered" as const,
-    url: `https://rdap.example/domain/${domain}`,
-    expires: new Date(NOW.getTime() + days * 86_400_000).toISOString(),
-    registered: "2001-05-14T00:00:00.000Z",
-    statuses: ["client transfer prohibited"]
-  })
-  const registration = analyseRegistration(
-    {
+  /**
+   * What the records name, each registrable domain registered for another year (RDAP); `listed`:
+   * the names an owner lists (`names=`), probed as www is.
+   */
+  const dependencyChecks = (listed: ReadonlyArray<string>) => {
+    const cnames = probedNames(DOMAIN, bimi, listed).map((name) => cnameProbeOf(name, ask(name, "A")))
+    const nsAnswer = ask(DOMAIN, "NS")
+    const dependencies = dependenciesOf({
       domain: DOMAIN,
-      registrable: DOMAIN,
-      own: registered(DOMAIN, 254),
-      dependencies: dependencies.map((dependency) => ({
-        dependency,
-        answer: registered(dependency.domain, 400)
-      }))
-    },
-    NOW
-  )
-  const takeover = analyseTakeover(
-    {
-      domain: DOMAIN,
+      ns: nsAnswer._tag === "Right" ? nsAnswer.right.answers.map((r) => String(r.data)) : [],
+      mx: [MX_HOST],
+      spf,
+      dmarc,
+      mtaSts,
+      bimi,
       cnames,
-      pages: [],
-      rdapConfigured: true,
-      dependencies: dependencies.map((dependency) => ({
-        dependency,
-        rdap: "registered" as const,
-        dns: "exists" as const
-      }))
-    },
-    NOW
-  )
+      listed
+    })
+    const registered = (domain: string, days: number) => ({
+      outcome: "registered" as const,
+      url: `https://rdap.example/domain/${domain}`,
+      expires: new Date(NOW.getTime() + days * 86_400_000).toISOString(),
+      registered: "2001-05-14T00:00:00.000Z",
+      statuses: ["client transfer prohibited"]
+    })
+    const registration = analyseRegistration(
+      {
+        domain: DOMAIN,
+        registrable: DOMAIN,
+        own: registered(DOMAIN, 254),
+        dependencies: dependencies.map((dependency) => ({
+          dependency,
+          answer: registered(dependency.domain, 400)
+        }))
+      },
+      NOW
+    )
+    const takeover = analyseTakeover(
+      {
+        domain: DOMAIN,
+        cnames,
+        listed,
+        pages: [],
+        rdapConfigured: true,
+        dependencies: dependencies.map((dependency) => ({
+          dependency,
+          rdap: "registered" as const,
+          dns: "exists" as const
+        }))
+      },
+      NOW
+    )
+    return { registration, takeover }
+  }
   return {
-    registration,
-    takeover,
+    ...dependencyChecks([]),
+    /** The same with status.example.com listed: an alias of a hosted status page. */
+    listed: dependencyChecks([`status.${DOMAIN}`]),
     lookup,
     nameServers: exampleNameServers(),
     dnssec,

@@ -109,6 +109,8 @@ export const zone = (): FakeZone => ({
   "example.com DS": signed("DS", [DS]),
   "example.com NSEC3PARAM": signed("NSEC3PARAM", ["1 0 0 -"]),
   "www.example.com A": signed("A", ["192.0.2.80"], 19947, 3),
+  "status.example.com CNAME": signed("CNAME", ["example.statuspage.io."], 19947, 3),
+  "example.statuspage.io A": ["203.0.113.40"],
   [`${MX_HOST} A`]: signed("A", [MX_V4], 19947, 3),
   [`${MX_HOST} AAAA`]: signed("AAAA", [MX_V6], 19947, 3),
   [`_25._tcp.${MX_HOST} TLSA`]: signed("TLSA", [`3 1 1 ${mxCertificate().spkiSha256}`], 19947, 5),

@@ -7,7 +7,7 @@
 import { Effect, Either, Schema } from "effect"
 import { ConfigValues, generate, type HeadersConfig } from "../../records/SecurityHeaders.ts"
 import { HeaderOutputs } from "../../records/SecurityHeadersOutputs.ts"
-import type { WebError, WebErrorReason } from "../../net/Web.ts"
+import { setCookieValues, type WebError, type WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
 import { define } from "../Check.ts"
@@ -323,29 +323,28 @@ export const gather = Effect.gen(function* () {
         truncateBody: true
       })
       .pipe(
-        Effect.map((res): HeadersGathered => ({
-          kind: "response",
-          status: res.status,
-          headers: res.headers,
-          finalUrl: res.finalUrl,
-          redirects: res.redirects.length,
-          tlsError: res.tls && !res.tls.authorized ? (res.tls.authorizationError ?? "untrusted") : null,
-          certificateExpiresAt: isoOrNull(res.tls?.peerCertificate?.validTo),
+        Effect.map((res): HeadersGathered => {
           // The page itself may deliver the policy (CSP3 §3.3); the head comes first in the body.
-          metaCsp: isHtml(res.headers["content-type"])
-            ? metaPolicies(new TextDecoder().decode(res.body))
-            : [],
-          metaReferrer: isHtml(res.headers["content-type"])
-            ? metaReferrer(new TextDecoder().decode(res.body))
-            : null,
-          bodyTruncated: res.truncated === true,
-          setCookies: res.rawHeaders
-            .filter(([name]) => name.toLowerCase() === "set-cookie")
-            .map(([, v]) => v),
-          ...(isHtml(res.headers["content-type"])
-            ? { scripts: scriptElements(new TextDecoder().decode(res.body)) }
-            : {})
-        }))
+          const html = isHtml(res.headers["content-type"]) ? new TextDecoder().decode(res.body) : null
+          return {
+            kind: "response",
+            status: res.status,
+            headers: res.headers,
+            finalUrl: res.finalUrl,
+            redirects: res.redirects.length,
+            tlsError: res.tls && !res.tls.authorized ? (res.tls.authorizationError ?? "untrusted") : null,
+            certificateExpiresAt: isoOrNull(res.tls?.peerCertificate?.validTo),
+            metaCsp: html === null ? [] : metaPolicies(html),
+            metaReferrer: html === null ? null : metaReferrer(html),
+            bodyTruncated: res.truncated === true,
+            // Browsers also store what the redirects on the way set, as the Observatory's cookie jar does.
+            setCookies: [
+              ...res.redirects.flatMap((r) => r.setCookies ?? []),
+              ...setCookieValues(res.rawHeaders)
+            ],
+            ...(html === null ? {} : { scripts: scriptElements(html) })
+          }
+        })
       )
   // The same page asked as another site's script would (WHATWG Fetch 3.2: a request with Origin).
   const withCors = (g: HeadersGathered) =>

@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { parse as parseDomain } from "tldts"
-import { parseSetCookie, prefixViolation, type SetCookie } from "../../records/SetCookie.ts"
+import { parseSetCookie, replacedLater, type SetCookie, storageRefusal } from "../../records/SetCookie.ts"
 import { Strings } from "../../records/Schemas.ts"
 import type { ScriptElement } from "../csp/CspExtract.ts"
 
@@ -19,7 +19,10 @@ export const CookieEntry = Schema.Struct({
   sameSite: Schema.NullOr(Schema.Literal("strict", "lax", "none", "invalid")),
   /** The name looks like a session or login cookie (contains `sess` or `login`, as the Observatory reads it). */
   session: Schema.Boolean,
-  /** Browsers store it: false when its name prefix (`__Host-`, `__Secure-`) or Domain is violated. */
+  /**
+   * Browsers store it: false when its name prefix (`__Host-`, `__Secure-`) or Domain is violated, or
+   * a later Set-Cookie of the response replaces it.
+   */
   accepted: Schema.Boolean,
   issues: Strings
 })
@@ -110,8 +113,8 @@ const COOKIE_ORDER: ReadonlyArray<CookieResult> = [
   "cookies-session-without-secure-flag"
 ]
 
-/** RFC 6265bis 5.1.3: the Domain attribute must domain-match the host, or the cookie is ignored (5.7 step 10). */
-const domainMatches = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`)
+const REPLACED =
+  "a later Set-Cookie of the same response replaces it (same name, domain and path): browsers keep only that one"
 
 const cookieIssues = (c: SetCookie, session: boolean, rejected: string | null): Array<string> => {
   const out: Array<string> = []
@@ -126,40 +129,45 @@ const cookieIssues = (c: SetCookie, session: boolean, rejected: string | null): 
 }
 
 /**
- * The Observatory's cookies test over the final response's Set-Cookie headers. `hsts` is whether
- * the page's HSTS protects (a cookie without Secure is then never sent over plain HTTP).
+ * The Observatory's cookies test over the Set-Cookie headers of the page and the redirects to it
+ * (`host`, `path`: the page's). `hsts` is whether the page's HSTS protects (a cookie without Secure
+ * is then never sent over plain HTTP).
  */
 export const judgeCookies = (
   setCookies: ReadonlyArray<string>,
   host: string,
-  hsts: boolean
+  hsts: boolean,
+  path = "/"
 ): CookiesResult => {
   let result: CookieResult | null = null
   let missingSameSite = false
   const cookies: Array<CookieEntry> = []
-  for (const header of setCookies) {
-    const c = parseSetCookie(header)
-    // An ignored header, or one without a name (the Observatory keeps only named cookies).
-    if (c === null || c.name === "" || c.name === "heroku-session-affinity") continue
+  // Ignored headers, and those without a name (the Observatory keeps only named cookies), are left out.
+  const parsed = setCookies
+    .map(parseSetCookie)
+    .filter((c): c is SetCookie => c !== null && c.name !== "" && c.name !== "heroku-session-affinity")
+  const refusals = parsed.map((c) => storageRefusal(c, host))
+  const replaced = replacedLater(
+    parsed,
+    refusals.map((r) => r === null),
+    path
+  )
+  for (const [i, c] of parsed.entries()) {
     const lower = c.name.toLowerCase()
     const session = lower.includes("login") || lower.includes("sess")
-    const rejected =
-      prefixViolation(c) ??
-      (c.domain !== null && !domainMatches(host, c.domain)
-        ? `Domain=${c.domain} does not cover ${host}: browsers ignore the cookie`
-        : null)
+    const rejected = refusals[i] ?? null
     cookies.push({
       name: c.name,
       secure: c.secure,
       httpOnly: c.httpOnly,
       sameSite: c.sameSite,
       session,
-      accepted: rejected === null,
-      issues: cookieIssues(c, session, rejected)
+      accepted: rejected === null && !replaced[i],
+      issues: replaced[i] ? [REPLACED] : cookieIssues(c, session, rejected)
     })
     // The raw header's SameSite is checked before storage, the rest only of stored cookies.
     if (c.sameSite === "invalid") result = worse("cookies-samesite-flag-invalid", result, COOKIE_ORDER)
-    if (rejected !== null) continue
+    if (rejected !== null || replaced[i]) continue
     const sameSite = c.sameSite === "invalid" ? null : c.sameSite
     if (!c.secure && sameSite === "none")
       result = worse("cookies-samesite-flag-invalid", result, COOKIE_ORDER)
@@ -357,7 +365,7 @@ export const judgeContent = (
   const hsts = entries.some((e) => e.name === "Strict-Transport-Security" && e.status === "pass")
   // Scans stored before cookies were read have no `setCookies`: nothing is judged then.
   if (gathered.setCookies !== undefined) {
-    const cookies = judgeCookies(gathered.setCookies, host, hsts)
+    const cookies = judgeCookies(gathered.setCookies, host, hsts, finalUrl?.pathname)
     fields.cookies = cookies
     for (const c of cookies.cookies) for (const issue of c.issues) warnings.push(`Cookie ${c.name}: ${issue}`)
   }

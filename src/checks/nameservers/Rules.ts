@@ -15,7 +15,7 @@ import {
   unknown,
   type Verdict
 } from "../Declaration.ts"
-import type { NameServersReport, NsVerdict } from "./Result.ts"
+import type { NsVerdict } from "./Result.ts"
 
 export const NS_SPECS = {
   networks: spec({
@@ -75,52 +75,35 @@ export const NS_SPECS = {
 } as const
 
 /** A verdict of the check as the rule's: fail names `issue`, not-applicable and unknown pass through. */
-const asRule =
-  (pick: (r: NameServersReport) => NsVerdict, issue: string) =>
-  (r: NameServersReport): Verdict => {
-    const v = pick(r)
-    switch (v.status) {
-      case "pass":
-        return pass(v.message)
-      case "unknown":
-        return unknown(v.message)
-      case "not-applicable":
-        return notApplicable(v.message)
-      default:
-        return fail(v.message, issue)
-    }
+const asRule = (v: NsVerdict, issue: string): Verdict => {
+  switch (v.status) {
+    case "pass":
+      return pass(v.message)
+    case "unknown":
+      return unknown(v.message)
+    case "not-applicable":
+      return notApplicable(v.message)
+    default:
+      return fail(v.message, issue)
   }
-
-const nameServerRules = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
-  const outcome = scan.checks.nameservers
-  const rule = (pick: (r: NameServersReport) => NsVerdict, issue: string) =>
-    judge(outcome, asRule(pick, issue))
-  return [
-    scored(
-      NS_SPECS.networks,
-      rule((r) => r.verdicts.networks, "ns_one_network")
-    ),
-    scored(
-      NS_SPECS.authoritative,
-      rule((r) => r.verdicts.authoritative, "ns_lame")
-    ),
-    scored(
-      NS_SPECS.consistent,
-      rule((r) => r.verdicts.consistent, "ns_inconsistent")
-    ),
-    scored(
-      NS_SPECS.tcp,
-      rule((r) => r.verdicts.tcp, "ns_no_tcp")
-    ),
-    scored(
-      NS_SPECS.recursion,
-      rule((r) => r.verdicts.recursion, "ns_open_recursion")
-    ),
-    scored(
-      NS_SPECS.ipv6,
-      rule((r) => r.verdicts.ipv6, "ns_no_ipv6")
-    )
-  ]
 }
+
+/** Each rule's verdict (`verdicts` of the report, named as its spec) and the issue its failure names. */
+const ISSUES: { readonly [K in keyof typeof NS_SPECS]: string } = {
+  networks: "ns_one_network",
+  authoritative: "ns_lame",
+  consistent: "ns_inconsistent",
+  tcp: "ns_no_tcp",
+  recursion: "ns_open_recursion",
+  ipv6: "ns_no_ipv6"
+}
+
+const nameServerRules = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> =>
+  (Object.keys(ISSUES) as Array<keyof typeof ISSUES>).map((key) =>
+    scored(
+      NS_SPECS[key],
+      judge(scan.checks.nameservers, (r) => asRule(r.verdicts[key], ISSUES[key]))
+    )
+  )
 
 export const rules: Rules = { specs: Object.values(NS_SPECS), judge: nameServerRules }

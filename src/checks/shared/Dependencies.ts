@@ -13,6 +13,7 @@
 import { Effect, Either, Schema } from "effect"
 import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
 import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
+import { isUnder } from "../../records/ListedNames.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
 import { Bimi, type BimiResult } from "../bimi/Bimi.ts"
 import { needAll } from "../Check.ts"
@@ -38,7 +39,15 @@ export const DependencyReason = Schema.Literal(...DependencyReasons)
 export type DependencyReason = typeof DependencyReason.Type
 
 /** One use of a dependency: why the domain depends on it, and the name that says so. */
-export const DependencyUse = Schema.Struct({ reason: DependencyReason, name: Schema.String })
+export const DependencyUse = Schema.Struct({
+  reason: DependencyReason,
+  name: Schema.String,
+  /**
+   * For a `CNAME target` reached from a name the owner listed (`names=`): that name. Absent for the
+   * names every scan probes (the apex, www, mta-sts, BIMI hosts), so their maps read as before.
+   */
+  alias: Schema.optional(Schema.String)
+})
 export type DependencyUse = typeof DependencyUse.Type
 
 export const Dependency = Schema.Struct({
@@ -64,8 +73,13 @@ export interface DependencyFacts {
   /** The scanned domain's own registrable domain. */
   readonly registrable: string
   readonly dependencies: ReadonlyArray<Dependency>
-  /** The names probed for CNAMEs: the apex, www, mta-sts and the BIMI hosts under the domain. */
+  /**
+   * The names probed for CNAMEs: the apex, www, mta-sts and the BIMI hosts under the domain, then
+   * the names its owner listed (`Facts.names`).
+   */
   readonly cnames: ReadonlyArray<CnameProbe>
+  /** The names its owner listed (`names=`), as probed; [] when none were. */
+  readonly listed: ReadonlyArray<string>
 }
 
 /** The host of an address: `mailto:a@host`, `https://host/...`, or a bare host name. */
@@ -103,6 +117,8 @@ export interface DependencyInput {
   readonly mtaSts: { readonly tlsRpt: Pick<MtaStsResult["tlsRpt"], "rua"> } | null
   readonly bimi: Pick<BimiResult, "logoUrl" | "authorityUrl"> | null
   readonly cnames: ReadonlyArray<CnameProbe>
+  /** The names of `cnames` that the owner listed: their targets' uses name them (`alias`). */
+  readonly listed?: ReadonlyArray<string>
 }
 
 /** Every other registrable domain the domain's records name, with the uses of each (pure). */
@@ -122,8 +138,14 @@ export const dependenciesOf = (input: DependencyInput): ReadonlyArray<Dependency
     const host = url ? hostOf(url) : null
     if (host !== null) uses.push({ reason: "BIMI host", name: host })
   }
+  const listed = new Set(input.listed ?? [])
   for (const probe of input.cnames)
-    for (const target of probe.chain) uses.push({ reason: "CNAME target", name: target })
+    for (const target of probe.chain)
+      uses.push(
+        listed.has(probe.name)
+          ? { reason: "CNAME target", name: target, alias: probe.name }
+          : { reason: "CNAME target", name: target }
+      )
   const self = organisationalDomainOf(bareHost(input.domain))
   const byDomain = new Map<string, Array<DependencyUse>>()
   for (const use of uses) {
@@ -131,7 +153,8 @@ export const dependenciesOf = (input: DependencyInput): ReadonlyArray<Dependency
     const registrable = organisationalDomainOf(use.name)
     if (registrable === self || !registrable.includes(".")) continue
     const list = byDomain.get(registrable) ?? []
-    if (!list.some((u) => u.reason === use.reason && u.name === use.name)) list.push(use)
+    if (!list.some((u) => u.reason === use.reason && u.name === use.name && u.alias === use.alias))
+      list.push(use)
     byDomain.set(registrable, list)
   }
   return [...byDomain.entries()]
@@ -156,13 +179,21 @@ export const cnameProbeOf = (name: string, answer: Either.Either<DnsAnswer, DnsE
   return { name: bareHost(name), chain, outcome: answer.right.outcome, reason: null }
 }
 
-/** The names whose CNAMEs a takeover would use: the web site, www, the MTA-STS host, BIMI hosts. */
-export const probedNames = (domain: string, bimi: Pick<BimiResult, "logoUrl" | "authorityUrl"> | null) => {
+/**
+ * The names whose CNAMEs a takeover would use: the web site, www, the MTA-STS host, BIMI hosts,
+ * then the names the owner listed (`listed`; one outside the domain is not its risk and is left out).
+ */
+export const probedNames = (
+  domain: string,
+  bimi: Pick<BimiResult, "logoUrl" | "authorityUrl"> | null,
+  listed: ReadonlyArray<string> = []
+) => {
   const names = [domain, `www.${domain}`, `mta-sts.${domain}`]
   for (const url of [bimi?.logoUrl, bimi?.authorityUrl]) {
     const host = url ? hostOf(url) : null
-    if (host !== null && (host === domain || host.endsWith(`.${domain}`))) names.push(host)
+    if (host !== null && isUnder(domain, host)) names.push(host)
   }
+  for (const name of listed) if (isUnder(domain, bareHost(name))) names.push(bareHost(name))
   return [...new Set(names)]
 }
 
@@ -177,7 +208,8 @@ export const Dependencies = Fact.define(
       mtaSts: MtaSts,
       bimi: Bimi
     })
-    const names = probedNames(domain, bimi)
+    const names = probedNames(domain, bimi, facts.names)
+    const listed = facts.names.map(bareHost).filter((name) => isUnder(domain, name))
     const answers = yield* facts.queryEach(
       [{ name: domain, type: "NS" as const }, ...names.map((name) => ({ name, type: "A" as const }))],
       { concurrency: 4 }
@@ -197,13 +229,15 @@ export const Dependencies = Fact.define(
       dmarc,
       mtaSts,
       bimi,
-      cnames
+      cnames,
+      listed
     })
     return {
       domain,
       registrable: organisationalDomainOf(domain),
       dependencies,
-      cnames
+      cnames,
+      listed
     } satisfies DependencyFacts
   })
 )

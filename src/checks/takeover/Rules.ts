@@ -23,7 +23,7 @@ export const TAKEOVER_SPECS = {
     category: "security",
     maxPoints: 3,
     level: "required",
-    rule: 'No CNAME at the apex, www, the MTA-STS or BIMI hosts ends in NXDOMAIN or at a hosting service\'s "no such site" page; not applicable when none is an alias',
+    rule: 'No CNAME at the apex, www, the MTA-STS or BIMI hosts, or a name the scan was given (names=), ends in NXDOMAIN or at a hosting service\'s "no such site" page; not applicable when none is an alias',
     rank: 121
   }),
   dependencies: spec({

@@ -2,8 +2,9 @@
  * Takeover risks: names of the domain that someone else could claim, and the domains it depends on
  * that someone else could register.
  *
- * - A CNAME (RFC 1034 3.6.2) at the apex, `www`, the MTA-STS host or a BIMI host whose chain ends in
- *   a name that does not exist (NXDOMAIN): whoever creates that name (a cloud app, a bucket, a
+ * - A CNAME (RFC 1034 3.6.2) at the apex, `www`, the MTA-STS host, a BIMI host or a name the owner
+ *   listed (`names=`: `shop.`, `status.`, which DNS cannot enumerate) whose chain ends in a name
+ *   that does not exist (NXDOMAIN): whoever creates that name (a cloud app, a bucket, a
  *   registration) serves the domain's site, policy or logo.
  * - A CNAME to a hosting service whose page says "no such site" (checks/takeover/Signatures.ts):
  *   anybody with an account there can claim the name.
@@ -75,7 +76,9 @@ export const TakeoverResult = Schema.Struct({
   dependencies: Schema.Array(DependencyRisk),
   /** Whether RDAP was asked (RDAP_BOOTSTRAP); without it, registration is not known. */
   rdapConfigured: Schema.Boolean,
-  issues: Strings
+  issues: Strings,
+  /** The names the owner listed (`names=`), each probed as www is; absent when none were. */
+  names: Schema.optional(Strings)
 })
 export type TakeoverResult = typeof TakeoverResult.Type
 
@@ -91,6 +94,8 @@ export interface TakeoverInput {
   readonly cnames: ReadonlyArray<CnameProbe>
   readonly pages: ReadonlyArray<HostingPage>
   readonly rdapConfigured: boolean
+  /** The names the owner listed, probed among `cnames`. */
+  readonly listed?: ReadonlyArray<string>
   readonly dependencies: ReadonlyArray<{
     readonly dependency: Dependency
     readonly rdap: RdapOutcome
@@ -115,7 +120,9 @@ export const recordNaming = (domain: string, use: DependencyUse): string => {
     case "TLS-RPT rua":
       return `the rua address at ${use.name} in _smtp._tls.${domain}`
     case "CNAME target":
-      return `the CNAME pointing to ${use.name}`
+      return use.alias === undefined
+        ? `the CNAME pointing to ${use.name}`
+        : `the CNAME at ${use.alias} leading to ${use.name}`
     case "BIMI host":
       return `the logo or certificate URL at ${use.name} in the BIMI record`
   }
@@ -227,7 +234,9 @@ export const analyse = (input: TakeoverInput, now: Date): TakeoverResult => {
     aliases,
     dependencies,
     rdapConfigured: input.rdapConfigured,
-    issues: all.filter((x) => x.status === "fail" || x.status === "warning").map((x) => x.message)
+    issues: all.filter((x) => x.status === "fail" || x.status === "warning").map((x) => x.message),
+    // Only when names were listed: a scan without them reads exactly as before.
+    ...(input.listed !== undefined && input.listed.length > 0 ? { names: input.listed } : {})
   }
 }
 
@@ -291,6 +300,7 @@ export const Takeover = define({
     return {
       domain: facts.domain,
       cnames: found.cnames,
+      listed: found.listed,
       pages,
       rdapConfigured: registration.rdapConfigured,
       dependencies: found.dependencies.map((dependency, i) => ({

@@ -24,5 +24,5 @@ export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
     .handle("propagation", ({ urlParams }) => Dns.propagation(urlParams.domain, urlParams.type ?? "A"))
     .handle("tlsa", ({ urlParams }) => MailTransport.tlsa(urlParams.domain))
     .handle("tlsaGenerate", ({ payload }) => generated(TlsaGenerator.generate(payload)))
-    .handle("dependencies", ({ urlParams }) => dependencies(urlParams.domain))
+    .handle("dependencies", ({ urlParams }) => dependencies(urlParams.domain, urlParams.names))
 )

@@ -37,6 +37,21 @@ describe("judgeCookies", () => {
     expect(judged.cookies[0]!.issues[0]).toContain("__Host-")
   })
 
+  it("judges only the cookie a later Set-Cookie of the same name does not replace, as browsers store it", () => {
+    const judged = judgeCookies(
+      ["sessionid=1", "sessionid=2; Secure; HttpOnly; SameSite=Lax"],
+      "example.com",
+      false
+    )
+    expect(judged.result).toBe("cookies-secure-with-httponly-sessions-and-samesite")
+    expect(judged.cookies.map((c) => c.accepted)).toEqual([false, true])
+    expect(judged.cookies[0]!.issues).toEqual([expect.stringContaining("replaces it")])
+    // the other way round the insecure one is what stays
+    expect(judgeCookies(["sessionid=2; Secure; HttpOnly", "sessionid=1"], "example.com", false).result).toBe(
+      "cookies-session-without-secure-flag"
+    )
+  })
+
   it("is total", () => {
     fc.assert(
       fc.property(fc.array(fc.string()), fc.domain(), fc.boolean(), (headers, host, hsts) => {
