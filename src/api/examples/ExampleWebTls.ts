@@ -64,8 +64,8 @@ export const exampleMxTlsScan = (host: string, address: string): TlsScanResult =
   return {
     ...web,
     port: 25,
-    elapsedMs: 388,
-    handshakes: 14,
+    elapsedMs: 96,
+    handshakes: 11,
     suitesComplete: false,
     certificate: { ...web.certificate!, chain: [mxCertificate()] }
   }
