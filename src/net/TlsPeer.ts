@@ -2,7 +2,9 @@
  * The certificate chain a TLS peer sent, leaf first, as DER. Shared by the SMTP STARTTLS probe and
  * the web client, which both report the chain as the server presented it (RFC 8446 4.4.2).
  */
+import { readFileSync } from "node:fs"
 import * as tls from "node:tls"
+import { Effect } from "effect"
 
 const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContext>>()
 
@@ -69,3 +71,16 @@ export const peerChain = (socket: tls.TLSSocket): Array<Buffer> => {
   }
   return out
 }
+
+/** PEM blocks of a CA bundle file; an unreadable file is logged and trusted as empty. */
+export const readCaFile = (path: string): Effect.Effect<ReadonlyArray<string>> =>
+  path === ""
+    ? Effect.succeed([])
+    : Effect.try(
+        () =>
+          readFileSync(path, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ??
+          []
+      ).pipe(
+        Effect.tapError((e) => Effect.logWarning(`EXTRA_CA_FILE ${path} unreadable: ${String(e)}`)),
+        Effect.orElseSucceed(() => [])
+      )

@@ -97,6 +97,16 @@ export interface TlsScanSettings {
   readonly budgetMs?: number
   /** Runs each handshake (its connection included) under the caller's permits; its timeout starts inside. */
   readonly gate?: (handshake: Effect.Effect<HandshakeOutcome>) => Effect.Effect<HandshakeOutcome>
+  /**
+   * A smaller suite probe for servers that throttle (SMTP): instead of every suite in the server's
+   * order, its first `preferred` choices among the suites not in `weakSuites`, then up to `weak` of
+   * the `weakSuites` it still accepts (one refused handshake when it accepts none).
+   */
+  readonly sampling?: {
+    readonly preferred: number
+    readonly weak: number
+    readonly weakSuites: ReadonlyArray<string>
+  }
 }
 
 const noVersions = (): Record<ProbedVersion, VersionSupport> => ({
@@ -246,19 +256,21 @@ export const scanTls = (
     /**
      * Server-order enumeration at `version`: offer all, note the choice, offer the rest again. The
      * first offer of all was already made (the version's own handshake): `opening` is its answer.
+     * At most `limit` suites are named.
      */
     const enumerate = (
       version: tls.SecureVersion,
       pool: ReadonlyArray<string>,
       tls13: boolean,
-      opening: HandshakeOutcome
+      opening: HandshakeOutcome | undefined,
+      limit = Infinity
     ) =>
       Effect.gen(function* () {
         const left = [...pool]
         const found: Array<string> = []
         let given: HandshakeOutcome | undefined = opening
         while (left.length > 0) {
-          if (given === undefined && spent()) {
+          if ((given === undefined && spent()) || found.length >= limit) {
             complete = false
             break
           }
@@ -292,15 +304,21 @@ export const scanTls = (
       })
     const legacy = (["TLSv1.2", "TLSv1.1", "TLSv1"] as const).find((v) => versions[v] === "accepted")
     let serverOrder: boolean | null = null
+    const sampling = settings.sampling
+    const weak = new Set(sampling?.weakSuites ?? [])
     if (legacy !== undefined) {
       const opening = byVersion.find(([version]) => version === legacy)![1]
-      const found = yield* enumerate(legacy, CLIENT_SUITES, false, opening)
+      const pool = sampling ? CLIENT_SUITES.filter((c) => !weak.has(c)) : CLIENT_SUITES
+      // The version's handshake offered every suite: its answer opens a sample only if in the pool.
+      const opens = opening.kind !== "accepted" || pool.includes(opening.opensslName.toUpperCase())
+      const found = yield* enumerate(legacy, pool, false, opens ? opening : undefined, sampling?.preferred)
       // Offered backwards: a server that keeps its first choice picks by its own order.
       if (found.length >= 2 && !spent()) {
         const o = yield* shake({ minVersion: legacy, maxVersion: legacy, suites: [...found].reverse() })
         end(o)
         if (o.kind === "accepted") serverOrder = o.opensslName.toUpperCase() === found[0]
       }
+      if (sampling && sampling.weak > 0) yield* enumerate(legacy, [...weak], false, undefined, sampling.weak)
     }
     if (versions["TLSv1.3"] === "accepted") yield* enumerate("TLSv1.3", TLS13_SUITES, true, main.outcome)
     return {
