@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Cross-check of GET /email/smtp-tls against `openssl s_client -starttls smtp` and testssl.sh
- * (Debian `testssl.sh` 3.0.8, `-t smtp -S -p`) on every MX address of the test world's built-in
+ * (Debian `testssl.sh` 3.0.8, `-t smtp -S -p -s`) on every MX address of the test world's built-in
  * scenarios, both trusting the world's private CA (EXTRA_CA_FILE, as the service does). Per address
  * and check:
  * - addresses (per domain): we probed exactly the addresses the world gives its MX hosts;
@@ -11,9 +11,12 @@
  * - trust, name, expired, notAfter, key: testssl's cert_chain_of_trust, cert_trust,
  *   cert_expirationStatus, cert_notAfter and cert_keySize vs `trusted`, `hostnameMatch`, `expired`,
  *   `expiresAt` and our key-size warning;
- * - protocols: a deprecated protocol (SSLv2/3, TLS 1.0/1.1) offered (testssl) vs negotiated (ours);
- * - verdict: the address's status derived from the tools (no STARTTLS or a bad certificate: fail;
- *   a weak key or a deprecated protocol negotiated: warning; no answer: unknown) vs ours.
+ * - TLS1, TLS1_1, TLS1_2, TLS1_3: testssl's protocol finding (offered / not offered) vs our
+ *   `versions` (accepted / refused), each version probed on its own as `web-tls.mjs` does;
+ * - null: testssl's NULL cipher list offered vs a NULL suite among our `ciphers`;
+ * - verdict: the address's status derived from the tools (no STARTTLS, a bad certificate or a suite
+ *   without encryption: fail; a weak key or TLS 1.0/1.1 offered: warning, NCSC-NL phase out; no
+ *   answer: unknown) vs ours.
  * testssl runs only where openssl completed a handshake (on a silent or TLS-less server it retries
  * for minutes). Exit 1 on an unexplained disagreement.
  *
@@ -26,10 +29,7 @@ import { join } from "node:path"
 import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
-export const EXCEPTIONS = {
-  "* protocols":
-    "testssl flags TLS 1.0/1.1 that a server still offers; we judge what a current sender negotiates (TLS 1.2+ here). For opportunistic SMTP TLS any encryption beats the plaintext fallback (RFC 7435 1.1), so offering old versions to old senders is not a failure; RFC 8996 forbids negotiating them, which we report (warning)"
-}
+export const EXCEPTIONS = {}
 
 /** Run a tool with stdin at EOF (s_client ends its session then); its output, whatever its exit. */
 const tool = (command, args, timeoutMs) =>
@@ -66,6 +66,7 @@ const testssl = async (ca, dir, host, ip, port) => {
       ...(ip.includes(":") ? ["-6"] : []),
       "-S",
       "-p",
+      "-s",
       "--warnings",
       "off",
       "--connect-timeout",
@@ -83,7 +84,24 @@ const testssl = async (ca, dir, host, ip, port) => {
 }
 
 const OLD = ["SSLv2", "SSLv3", "TLS1", "TLS1_1"]
-const OLD_OURS = new Set(["SSLv2", "SSLv3", "TLSv1", "TLSv1.1"])
+
+/** testssl's protocol ids and ours. */
+const PROTOCOLS = [
+  ["TLS1", "TLSv1"],
+  ["TLS1_1", "TLSv1.1"],
+  ["TLS1_2", "TLSv1.2"],
+  ["TLS1_3", "TLSv1.3"]
+]
+
+/** testssl's "offered" / "not offered" (with or without remarks) as true / false; anything else null. */
+const offered = (finding) =>
+  finding === undefined
+    ? null
+    : /^not offered/.test(finding.finding)
+      ? false
+      : /^offered/.test(finding.finding)
+        ? true
+        : null
 
 /** What the tools say about one address, in our terms. */
 const theirView = (o, t) => {
@@ -98,11 +116,13 @@ const theirView = (o, t) => {
     expired: t.get("cert_expirationStatus")?.finding === "expired",
     notAfter: t.get("cert_notAfter")?.finding ?? null,
     weakKey: !ok("cert_keySize"),
-    oldOffered: OLD.filter((id) => t.get(id)?.finding?.startsWith("offered"))
+    oldOffered: OLD.filter((id) => t.get(id)?.finding?.startsWith("offered")),
+    versions: Object.fromEntries(PROTOCOLS.map(([id]) => [id, offered(t.get(id))])),
+    nullOffered: offered(t.get("cipherlist_NULL"))
   }
-  // Deprecated versions only offered do not enter the verdict: see the "* protocols" exception.
-  const bad = !view.trusted || !view.nameMatch || view.expired
-  return { ...view, verdict: bad ? "fail" : view.weakKey ? "warning" : "pass" }
+  const bad = !view.trusted || !view.nameMatch || view.expired || view.nullOffered === true
+  const phaseOut = view.weakKey || view.oldOffered.length > 0
+  return { ...view, verdict: bad ? "fail" : phaseOut ? "warning" : "pass" }
 }
 
 /** Compare and print (through `log`); the totals. */
@@ -159,7 +179,15 @@ export const run = async (api, log = console.log) => {
         ours.issues.some((x) => /key of \d+ bits/.test(x)),
         theirs.weakKey
       )
-      compare("protocols", OLD_OURS.has(ours.tlsVersion), theirs.oldOffered.length > 0)
+      for (const [id, version] of PROTOCOLS) {
+        const support = (ours.versions ?? []).find((v) => v.version === version)?.support
+        compare(id, support === "accepted" ? true : support === "refused" ? false : null, theirs.versions[id])
+      }
+      compare(
+        "null",
+        (ours.ciphers ?? []).some((c) => /_WITH_NULL_/.test(c.name)),
+        theirs.nullOffered
+      )
     }
     compare("verdict", ours.status, theirs.verdict)
   })

@@ -122,6 +122,8 @@ export interface FactsShape {
   readonly probe: (host: string, address: string) => Effect.Effect<SmtpProbe>
   /** The TLS scan of a web host's address on port 443 (versions, suites, certificate: net/TlsScan.ts). */
   readonly webTlsScan: (host: string, address: string) => Effect.Effect<TlsScanResult>
+  /** The TLS scan of an MX address through STARTTLS (versions, suites: net/SmtpTlsScan.ts). */
+  readonly smtpTlsScan: (host: string, address: string) => Effect.Effect<TlsScanResult>
   /** A derived fact, computed at most once per scan. */
   readonly get: <A, E>(fact: Fact<A, E>) => Effect.Effect<A, E>
   /*

@@ -5,9 +5,10 @@
  * set it serves, whether TCP works and whether it recurses for strangers; a resolver answer would
  * hide all of that.
  *
- * Every reply is checked against its question (`acceptReply`, RFC 5452 9.1). The address policy
- * (Targets.ts) applies as for every outbound connection: a name server in a private or loopback
- * range is not contacted unless ALLOW_TARGETS covers it. No cache and no retry: the check wants
+ * Every reply is checked against its question (`acceptReply`, RFC 5452 9.1); TCP goes through the
+ * Resolver's own exchange (`tcpExchange`, DnsTcp.ts). The address policy (Targets.ts) applies as
+ * for every outbound connection: a name server in a private or loopback range is not contacted
+ * unless ALLOW_TARGETS covers it. No cache and no retry: the check wants
  * what this server says now, once; a question that gets no reply in NS_QUERY_TIMEOUT_MS is a
  * `timeout` DnsError (unknown), never a negative answer.
  */
@@ -18,7 +19,8 @@ import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
-import { acceptReply, EDNS_PAYLOAD, type Question, randomId } from "./DnsTransport.ts"
+import { tcpExchange } from "./DnsTcp.ts"
+import { acceptReply, EDNS_PAYLOAD, type Question, randomId, showAddress } from "./DnsTransport.ts"
 import { DnsError, type DnsRecord, type RecordType } from "./DnsTypes.ts"
 import { vetText } from "./Targets.ts"
 
@@ -63,7 +65,7 @@ const encode = (id: number, q: DirectQuestion): Buffer =>
     ]
   })
 
-const shown = (address: string) => (address.includes(":") ? `[${address}]:53` : `${address}:53`)
+const shown = (address: string) => showAddress(address, 53)
 
 type Settle = (
   failure: { reason: DnsError["reason"]; message: string } | undefined,
@@ -109,55 +111,6 @@ const overUdp = (
     if (err) return finish({ reason: "network", message: `${shown(address)}: ${err.message}` })
     socket.send(packet)
   })
-}
-
-const overTcp = (
-  address: string,
-  id: number,
-  packet: Buffer,
-  q: Question,
-  timeoutMs: number,
-  done: Settle
-) => {
-  let over = false
-  const socket = net.connect({ host: address, port: 53 })
-  const finish: Settle = (failure, reply) => {
-    if (over) return
-    over = true
-    clearTimeout(timer)
-    socket.destroy()
-    done(failure, reply)
-  }
-  const timer = setTimeout(
-    () =>
-      finish({ reason: "timeout", message: `no TCP reply from ${shown(address)} within ${timeoutMs} ms` }),
-    timeoutMs
-  )
-  let buffered = Buffer.alloc(0)
-  socket.on("connect", () => {
-    const framed = Buffer.alloc(2 + packet.length)
-    framed.writeUInt16BE(packet.length, 0)
-    packet.copy(framed, 2)
-    socket.write(framed)
-  })
-  socket.on("data", (chunk) => {
-    buffered = Buffer.concat([buffered, chunk])
-    while (buffered.length >= 2) {
-      const length = buffered.readUInt16BE(0)
-      if (buffered.length < 2 + length) return
-      const msg = buffered.subarray(2, 2 + length)
-      buffered = buffered.subarray(2 + length)
-      const verdict = acceptReply(msg, id, q)
-      if (!verdict) continue
-      if ("malformed" in verdict)
-        return finish({ reason: "malformed", message: `malformed TCP reply from ${shown(address)}` })
-      return finish(undefined, verdict.packet)
-    }
-  })
-  socket.on("error", (err) => finish({ reason: "network", message: `TCP ${shown(address)}: ${err.message}` }))
-  socket.on("close", () =>
-    finish({ reason: "network", message: `TCP connection to ${shown(address)} closed without a reply` })
-  )
 }
 
 /** The live service: each question once, over the transport asked, within NS_QUERY_TIMEOUT_MS. */
@@ -211,7 +164,8 @@ const makeLive = Effect.gen(function* () {
                 elapsedMs: Math.round(performance.now() - began)
               })
         )
-      ;(q.transport === "tcp" ? overTcp : overUdp)(address, id, packet, question, timeoutMs, settle)
+      if (q.transport === "tcp") tcpExchange({ address, port: 53, packet, id, question, timeoutMs }, settle)
+      else overUdp(address, id, packet, question, timeoutMs, settle)
     })
   }
   return { ask }

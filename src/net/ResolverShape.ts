@@ -2,7 +2,7 @@
  * The Resolver's shape, whatever engine answers: the options of a question, the callback `ask`
  * and the Effect `query` over it, and the lookups every check uses (TXT, addresses, MX, PTR).
  */
-import { Effect } from "effect"
+import { Clock, Context, Effect, type Fiber } from "effect"
 import type { Upstream } from "../Config.ts"
 import type { MxData } from "../records/DnsRdata.ts"
 import type { Asked } from "./DnsCache.ts"
@@ -30,24 +30,36 @@ export type Query = (
  */
 export type Ask = (name: string, type: RecordType, options: QueryOptions, asked: Asked) => void
 
+/**
+ * The asker behind `query`: its fiber, the time it asked and its `resume`. An object rather than
+ * closures: a query is the hot path, and each closure per query costs an allocation.
+ */
+class FiberAsked implements Asked {
+  constructor(
+    readonly now: number,
+    private readonly fiber: Fiber.RuntimeFiber<DnsAnswer, DnsError>,
+    readonly done: Asked["done"]
+  ) {}
+
+  wanted() {
+    return this.fiber.unsafePoll() === null
+  }
+}
+
 /** `ask` as an Effect: the asking fiber waits; once it is interrupted, nobody does (no further attempt). */
 export const queryOver =
   (ask: Ask): Query =>
   (name, type, options = {}) =>
-    Effect.clockWith((clock) =>
-      Effect.withFiberRuntime<DnsAnswer, DnsError>((fiber) =>
-        // No interruption handler: Effect wraps an `async` that returns a canceller in an
-        // `onInterrupt`, which tripled the Effect cost of a query (5-7 µs of ~15); an interrupted
-        // fiber ignores a late resume, and `wanted` tells the question that nobody waits.
-        Effect.async<DnsAnswer, DnsError>((resume) =>
-          ask(name, type, options, {
-            now: clock.unsafeCurrentTimeMillis(),
-            wanted: () => fiber.unsafePoll() === null,
-            done: resume
-          })
-        )
+    Effect.withFiberRuntime<DnsAnswer, DnsError>((fiber) => {
+      // The fiber's own Clock (a TestClock in tests), read without a further Effect layer.
+      const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
+      // No interruption handler: Effect wraps an `async` that returns a canceller in an
+      // `onInterrupt`, which tripled the Effect cost of a query (5-7 µs of ~15); an interrupted
+      // fiber ignores a late resume, and `wanted` tells the question that nobody waits.
+      return Effect.async<DnsAnswer, DnsError>((resume) =>
+        ask(name, type, options, new FiberAsked(now, fiber, resume))
       )
-    )
+    })
 
 const ofType = (answer: DnsAnswer, type: string): ReadonlyArray<DnsRecord> =>
   answer.answers.filter((r) => r.type === type)

@@ -4,7 +4,6 @@
  * the checks' job (SmtpTls, Dane). Every stage has its own timeout from AppConfig, so a server that
  * stalls costs at most that timeout and is reported `unknown` with the stage that stalled.
  */
-import { readFileSync } from "node:fs"
 import * as net from "node:net"
 import * as tls from "node:tls"
 import { Duration, Effect, Layer } from "effect"
@@ -13,7 +12,9 @@ import { type CertificateFacts, certificateFacts, daysUntil } from "./Certificat
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
 import { vetText } from "./Targets.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
-import { peerChain, sharedSecureContext } from "./TlsPeer.ts"
+import { peerChain, readCaFile, sharedSecureContext } from "./TlsPeer.ts"
+import { makeSmtpTlsScan, unreachableSmtpScan } from "./SmtpTlsScan.ts"
+import type { TlsScanResult } from "./TlsScan.ts"
 import { Destinations } from "./Destinations.ts"
 import { Permits } from "./Permits.ts"
 import { makeProbeCache, normalSni, type ProbeKey } from "./ProbeCache.ts"
@@ -27,7 +28,7 @@ const PROBE_OUTCOMES = {
   refused: M.labels({ outcome: "refused" })
 }
 
-export { SmtpFailure, type SmtpReply, type SmtpStage }
+export { readCaFile, SmtpFailure, type SmtpReply, type SmtpStage }
 
 /** Probes remembered at most: one with its chain (DER included) is ~10 kB, so ~20 MB at most. */
 const PROBE_CACHE_ENTRIES = 2_048
@@ -264,19 +265,6 @@ export const probeOnce = (settings: ProbeSettings, host: string, address: string
     return state as SmtpProbe
   })
 
-/** PEM blocks of a CA bundle file; an unreadable file is logged and trusted as empty. */
-export const readCaFile = (path: string): Effect.Effect<ReadonlyArray<string>> =>
-  path === ""
-    ? Effect.succeed([])
-    : Effect.try(
-        () =>
-          readFileSync(path, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ??
-          []
-      ).pipe(
-        Effect.tapError((e) => Effect.logWarning(`EXTRA_CA_FILE ${path} unreadable: ${String(e)}`)),
-        Effect.orElseSucceed(() => [])
-      )
-
 /** A probe that never happened: the address policy refused the address. */
 const refused = (port: number, host: string, address: string, refusal: string): SmtpProbe => ({
   ...blankProbe(port, host.toLowerCase().replace(/\.$/, ""), address, new Date()),
@@ -363,12 +351,20 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
       }
       return yield* cache.get({ address, port: settings.port, sni: normalSni(host) })
     })
-    return { probe, settings }
+    // The TLS scan of an MX address (versions, suites): its sessions under the same permits.
+    const tlsScan = yield* makeSmtpTlsScan({
+      probe: settings,
+      destinations,
+      global,
+      allow,
+      ttlMs: config.probeCacheTtlMs
+    })
+    return { probe, tlsScan, settings }
   }),
   dependencies: [AppConfig.Default]
 }) {
-  /** A fake that answers from a table keyed `host|address`; unknown keys are unreachable. */
-  static Test = (probes: Record<string, SmtpProbe>) =>
+  /** A fake that answers from tables keyed `host|address`; unknown keys are unreachable. */
+  static Test = (probes: Record<string, SmtpProbe>, tlsScans: Readonly<Record<string, TlsScanResult>> = {}) =>
     Layer.succeed(
       Smtp,
       Smtp.make({
@@ -384,6 +380,8 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
               })
             }
           ),
+        tlsScan: (host: string, address: string) =>
+          Effect.succeed(tlsScans[`${host}|${address}`] ?? unreachableSmtpScan(host, address)),
         settings: {
           port: 25,
           heloName: "test.invalid",

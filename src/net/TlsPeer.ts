@@ -2,7 +2,9 @@
  * The certificate chain a TLS peer sent, leaf first, as DER. Shared by the SMTP STARTTLS probe and
  * the web client, which both report the chain as the server presented it (RFC 8446 4.4.2).
  */
+import { readFileSync } from "node:fs"
 import * as tls from "node:tls"
+import { Effect } from "effect"
 
 const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContext>>()
 
@@ -14,14 +16,43 @@ const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContex
  */
 export const sharedSecureContext = (
   ca: ReadonlyArray<string>,
-  options: { readonly minVersion: tls.SecureVersion; readonly ciphers?: string }
+  options: {
+    readonly minVersion: tls.SecureVersion
+    readonly maxVersion?: tls.SecureVersion
+    readonly ciphers?: string
+  }
 ): tls.SecureContext => {
   let byOptions = contexts.get(ca)
   if (byOptions === undefined) contexts.set(ca, (byOptions = new Map()))
-  const key = `${options.minVersion} ${options.ciphers ?? ""}`
+  const key = `${options.minVersion} ${options.maxVersion ?? ""} ${options.ciphers ?? ""}`
   let context = byOptions.get(key)
   if (context === undefined)
     byOptions.set(key, (context = tls.createSecureContext({ ...options, ca: [...ca] })))
+  return context
+}
+
+/** Contexts without a trust store of their own, by versions and suites (a few KB each). */
+const probeContexts = new Map<string, tls.SecureContext>()
+const PROBE_CONTEXTS = 512
+
+/**
+ * The context of a probe's handshake that pins versions and suites and verifies against node's
+ * bundled roots: built once per distinct offer, since a TLS scan makes the same offers to every
+ * server configured alike. Building one per handshake (OpenSSL's SSL_CTX_new) was ~25 % of a
+ * handshake's CPU on this client. Least recently built dropped first past 512.
+ */
+export const probeSecureContext = (options: {
+  readonly minVersion: tls.SecureVersion
+  readonly maxVersion: tls.SecureVersion
+  readonly ciphers: string
+}): tls.SecureContext => {
+  const key = `${options.minVersion} ${options.maxVersion} ${options.ciphers}`
+  let context = probeContexts.get(key)
+  if (context === undefined) {
+    context = tls.createSecureContext(options)
+    probeContexts.set(key, context)
+    if (probeContexts.size > PROBE_CONTEXTS) probeContexts.delete(probeContexts.keys().next().value!)
+  }
   return context
 }
 
@@ -40,3 +71,16 @@ export const peerChain = (socket: tls.TLSSocket): Array<Buffer> => {
   }
   return out
 }
+
+/** PEM blocks of a CA bundle file; an unreadable file is logged and trusted as empty. */
+export const readCaFile = (path: string): Effect.Effect<ReadonlyArray<string>> =>
+  path === ""
+    ? Effect.succeed([])
+    : Effect.try(
+        () =>
+          readFileSync(path, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ??
+          []
+      ).pipe(
+        Effect.tapError((e) => Effect.logWarning(`EXTRA_CA_FILE ${path} unreadable: ${String(e)}`)),
+        Effect.orElseSucceed(() => [])
+      )

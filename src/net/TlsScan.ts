@@ -90,6 +90,23 @@ export interface TlsScanSettings {
   readonly handshakeTimeoutMs: number
   readonly maxHandshakes: number
   readonly concurrency: number
+  /**
+   * After this long the suites found so far are the answer (`suitesComplete` false), so a crowded
+   * process or server yields a partial scan within its check's budget rather than none.
+   */
+  readonly budgetMs?: number
+  /** Runs each handshake (its connection included) under the caller's permits; its timeout starts inside. */
+  readonly gate?: (handshake: Effect.Effect<HandshakeOutcome>) => Effect.Effect<HandshakeOutcome>
+  /**
+   * A smaller suite probe for servers that throttle (SMTP): instead of every suite in the server's
+   * order, its first `preferred` choices among the suites not in `weakSuites`, then up to `weak` of
+   * the `weakSuites` it still accepts (one refused handshake when it accepts none).
+   */
+  readonly sampling?: {
+    readonly preferred: number
+    readonly weak: number
+    readonly weakSuites: ReadonlyArray<string>
+  }
 }
 
 const noVersions = (): Record<ProbedVersion, VersionSupport> => ({
@@ -172,33 +189,41 @@ export const scanTls = (
     const checkedAt = new Date()
     const name = host.toLowerCase().replace(/\.$/, "")
     let handshakes = 0
+    const spent = () =>
+      handshakes >= settings.maxHandshakes || Date.now() - started >= (settings.budgetMs ?? Infinity)
     const shake = (request: Omit<Parameters<typeof handshake>[1], "servername" | "timeoutMs">) =>
       Effect.suspend(() => {
         handshakes++
-        return handshake(open, { ...request, servername: name, timeoutMs: settings.handshakeTimeoutMs })
+        const one = handshake(open, { ...request, servername: name, timeoutMs: settings.handshakeTimeoutMs })
+        return settings.gate ? settings.gate(one) : one
       })
-    // An ordinary handshake (what a browser gets) for the certificate and stapling, and one per version.
+    // An ordinary handshake (what a browser gets) for the certificate and stapling, offering every
+    // TLS 1.3 suite in OpenSSL's default order (the CCM ones last), so that it also answers for
+    // TLS 1.3: a server picks the highest version both sides have (RFC 8446 4.2.1, with the
+    // downgrade sentinel of 4.1.3), and its choice is the first step of the TLS 1.3 enumeration.
     const ordinary = shake({
       minVersion: "TLSv1",
       maxVersion: "TLSv1.3",
       suites: CLIENT_SUITES,
+      tls13Suites: TLS13_SUITES,
       ca: settings.ca,
       requestOcsp: true
     }).pipe(
       Effect.map((o) => {
         if (o.kind !== "accepted")
-          return { negotiated: null, certificate: null, ocspStapled: null, failure: o.message }
+          return { negotiated: null, certificate: null, ocspStapled: null, failure: o.message, outcome: o }
         const certificate = certificateOf(o.socket, name)
         end(o)
         return {
           negotiated: { protocol: o.protocol, cipher: o.cipher },
           certificate,
           ocspStapled: o.ocspStapled,
-          failure: null
+          failure: null,
+          outcome: o
         }
       })
     )
-    const perVersion = PROBED_VERSIONS.map((version) =>
+    const perVersion = PROBED_VERSIONS.filter((version) => version !== "TLSv1.3").map((version) =>
       shake({ minVersion: version, maxVersion: version, suites: CLIENT_SUITES }).pipe(
         Effect.tap(end),
         Effect.map((o) => [version, o] as const)
@@ -211,8 +236,14 @@ export const scanTls = (
     const byVersion = outcomes as ReadonlyArray<readonly [ProbedVersion, HandshakeOutcome]>
     const versions = noVersions()
     for (const [version, o] of byVersion) versions[version] = o.kind === "accepted" ? "accepted" : o.kind
+    versions["TLSv1.3"] =
+      main.outcome.kind === "accepted"
+        ? main.outcome.protocol === "TLSv1.3"
+          ? "accepted"
+          : "refused"
+        : main.outcome.kind
     if (main.negotiated === null && byVersion.every(([, o]) => o.kind !== "accepted")) {
-      const reachable = byVersion.some(([, o]) => o.kind === "refused")
+      const reachable = main.outcome.kind === "refused" || byVersion.some(([, o]) => o.kind === "refused")
       return {
         ...blankScan(name, address, port, reachable ? "complete" : "unknown", main.failure, checkedAt),
         versions,
@@ -222,23 +253,37 @@ export const scanTls = (
     }
     const suites: Array<AcceptedSuite> = []
     let complete = true
-    /** Server-order enumeration at `version`: offer all, note the choice, offer the rest again. */
-    const enumerate = (version: tls.SecureVersion, pool: ReadonlyArray<string>, tls13: boolean) =>
+    /**
+     * Server-order enumeration at `version`: offer all, note the choice, offer the rest again. The
+     * first offer of all was already made (the version's own handshake): `opening` is its answer.
+     * At most `limit` suites are named.
+     */
+    const enumerate = (
+      version: tls.SecureVersion,
+      pool: ReadonlyArray<string>,
+      tls13: boolean,
+      opening: HandshakeOutcome | undefined,
+      limit = Infinity
+    ) =>
       Effect.gen(function* () {
         const left = [...pool]
         const found: Array<string> = []
+        let given: HandshakeOutcome | undefined = opening
         while (left.length > 0) {
-          if (handshakes >= settings.maxHandshakes) {
+          if ((given === undefined && spent()) || found.length >= limit) {
             complete = false
             break
           }
-          const o = yield* shake({
-            minVersion: version,
-            maxVersion: version,
-            // TLS 1.3 suites go apart; a pre-1.3 list must still be non-empty for OpenSSL.
-            suites: tls13 ? [CLIENT_SUITES[0]!] : left,
-            tls13Suites: tls13 ? left : []
-          })
+          const o: HandshakeOutcome =
+            given ??
+            (yield* shake({
+              minVersion: version,
+              maxVersion: version,
+              // TLS 1.3 suites go apart; a pre-1.3 list must still be non-empty for OpenSSL.
+              suites: tls13 ? [CLIENT_SUITES[0]!] : left,
+              tls13Suites: tls13 ? left : []
+            }))
+          given = undefined
           end(o)
           if (o.kind === "refused") break
           if (o.kind === "unknown") {
@@ -259,16 +304,23 @@ export const scanTls = (
       })
     const legacy = (["TLSv1.2", "TLSv1.1", "TLSv1"] as const).find((v) => versions[v] === "accepted")
     let serverOrder: boolean | null = null
+    const sampling = settings.sampling
+    const weak = new Set(sampling?.weakSuites ?? [])
     if (legacy !== undefined) {
-      const found = yield* enumerate(legacy, CLIENT_SUITES, false)
+      const opening = byVersion.find(([version]) => version === legacy)![1]
+      const pool = sampling ? CLIENT_SUITES.filter((c) => !weak.has(c)) : CLIENT_SUITES
+      // The version's handshake offered every suite: its answer opens a sample only if in the pool.
+      const opens = opening.kind !== "accepted" || pool.includes(opening.opensslName.toUpperCase())
+      const found = yield* enumerate(legacy, pool, false, opens ? opening : undefined, sampling?.preferred)
       // Offered backwards: a server that keeps its first choice picks by its own order.
-      if (found.length >= 2 && handshakes < settings.maxHandshakes) {
+      if (found.length >= 2 && !spent()) {
         const o = yield* shake({ minVersion: legacy, maxVersion: legacy, suites: [...found].reverse() })
         end(o)
         if (o.kind === "accepted") serverOrder = o.opensslName.toUpperCase() === found[0]
       }
+      if (sampling && sampling.weak > 0) yield* enumerate(legacy, [...weak], false, undefined, sampling.weak)
     }
-    if (versions["TLSv1.3"] === "accepted") yield* enumerate("TLSv1.3", TLS13_SUITES, true)
+    if (versions["TLSv1.3"] === "accepted") yield* enumerate("TLSv1.3", TLS13_SUITES, true, main.outcome)
     return {
       ...blankScan(name, address, port, "complete", null, checkedAt),
       versions,

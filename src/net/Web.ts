@@ -20,7 +20,7 @@ import * as tls from "node:tls"
 import { AppConfig } from "../Config.ts"
 import { Resolver } from "./Resolver.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
-import { makeWeb } from "./WebClient.ts"
+import { makeWeb, webDestinations } from "./WebClient.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
 import { makeWebTlsScan, unreachableScan } from "./WebTlsScan.ts"
 import {
@@ -64,15 +64,25 @@ const loadSettings = Effect.gen(function* () {
     allowedPort: config.httpAllowedPorts,
     perDestination: config.perDestinationHttp,
     perPrefix: config.perPrefixHttp,
-    backoffMs: config.destinationBackoffMs
+    backoffMs: config.destinationBackoffMs,
+    probeCacheTtlMs: config.probeCacheTtlMs
   } satisfies WebSettings
 })
+
+/** The client and the TLS scan over one set of destination permits. */
+const webService = (settings: WebSettings, lookup: AddressLookup) => {
+  const destinations = webDestinations(settings)
+  return Effect.map(makeWebTlsScan(settings, destinations), (tlsScan) => ({
+    ...makeWeb(settings, lookup, destinations),
+    tlsScan
+  }))
+}
 
 export class Web extends Effect.Service<Web>()("Web", {
   effect: Effect.gen(function* () {
     const settings = yield* loadSettings
     const resolver = yield* Resolver
-    return { ...makeWeb(settings, (host) => resolver.addresses(host)), tlsScan: makeWebTlsScan(settings) }
+    return yield* webService(settings, (host) => resolver.addresses(host))
   })
 }) {
   /**
@@ -124,7 +134,5 @@ export class Web extends Effect.Service<Web>()("Web", {
 export const webLayerWith = (lookup: AddressLookup) =>
   Layer.effect(
     Web,
-    Effect.map(loadSettings, (settings) =>
-      Web.make({ ...makeWeb(settings, lookup), tlsScan: makeWebTlsScan(settings) })
-    )
+    Effect.flatMap(loadSettings, (settings) => Effect.map(webService(settings, lookup), Web.make))
   )

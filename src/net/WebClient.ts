@@ -60,16 +60,25 @@ const fetchFailure = (reason: string) => {
 }
 
 /** Build the client from settings and an address lookup (tests inject a fake lookup). */
-export const makeWeb = (settings: WebSettings, lookup: AddressLookup) => {
-  // DESIGN principle 6: bounded concurrency globally, per destination address and per prefix
-  // (Destinations.ts): many sites share one hosting address, so a batch must not crowd it.
-  const global = new Permits(GLOBAL_CONCURRENCY)
-  const destinations = new Destinations<WebError>({
+/**
+ * DESIGN principle 6: bounded concurrency per destination address and per prefix
+ * (Destinations.ts): many sites share one hosting address, so a batch must not crowd it. One per
+ * Web service, shared by its page fetches and its TLS scans (WebTlsScan.ts).
+ */
+export const webDestinations = (settings: WebSettings) =>
+  new Destinations<WebError>({
     kind: "https",
     perAddress: settings.perDestination ?? 4,
     perPrefix: settings.perPrefix ?? 16,
     backoffMs: settings.backoffMs ?? 0
   })
+
+export const makeWeb = (
+  settings: WebSettings,
+  lookup: AddressLookup,
+  destinations: Destinations<WebError> = webDestinations(settings)
+) => {
+  const global = new Permits(GLOBAL_CONCURRENCY)
   const fetchOnce = (url: URL, options: WebRequestOptions, maxBytes: number, deadline: Deadline) =>
     Effect.gen(function* () {
       // The look-up is bounded by the resolver's own timeouts; the budget is checked after it.

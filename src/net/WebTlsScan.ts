@@ -1,42 +1,107 @@
 /**
  * The TLS scan of a web host's address on port 443 (TlsScan.ts over a TCP opener), under the same
  * address policy as every web request (Targets.ts): an address the policy refuses is not contacted.
- * A few scans run at once across the service, so a batch does not open hundreds of handshakes.
+ *
+ * Polite and shared, as the SMTP probe is (DESIGN.md principle 15):
+ * - one scan per (address, 443, SNI name) for `PROBE_CACHE_TTL` (ProbeCache.ts), however many
+ *   scans ask at once or in turn; the name is part of the key, since a server may answer another
+ *   name with another certificate or configuration (RFC 6066 3);
+ * - every handshake holds a permit of the web client's own `Destinations` (the HTTPS bounds per
+ *   address and per /24 or /48, shared with the pages fetched from the same address) and one of
+ *   the process's handshakes at once, which bound the TLS sockets' memory outside the heap. The
+ *   handshake's timeout starts once it holds them, so waiting out of politeness never makes a
+ *   server look silent;
+ * - an address that answered none of a scan's handshakes is backed off like a silent web server:
+ *   the scans of its other names are answered `unknown` at once instead of waiting again.
  */
 import { Effect } from "effect"
+import type { Destinations } from "./Destinations.ts"
+import { Permits } from "./Permits.ts"
+import { makeProbeCache, normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
 import { blankScan, scanTls, type TlsScanResult } from "./TlsScan.ts"
-import { tcpOpener } from "./TlsHandshake.ts"
-import type { WebSettings } from "./WebTypes.ts"
+import { type HandshakeOutcome, tcpOpener } from "./TlsHandshake.ts"
+import { webError, type WebError, type WebSettings } from "./WebTypes.ts"
 
-/** Per address: 5 handshakes for versions and certificate, the rest for suites (a server accepting ~30). */
+/** Per address: 4 handshakes for versions and certificate, the rest for suites (a server accepting ~30). */
 export const MAX_HANDSHAKES = 48
 /** Version handshakes at once against one address. */
 export const HANDSHAKE_CONCURRENCY = 3
-/** Web TLS scans at once in this process. */
-export const SCANS_AT_ONCE = 8
+/** TLS handshakes open at once in this process: each socket holds OpenSSL state outside the heap. */
+export const HANDSHAKES_AT_ONCE = 128
+/** Scans remembered (a few KB each: versions, suites, the certificate's facts). */
+const PROBE_CACHE_ENTRIES = 2_048
+const PORT = 443
 
 export type WebTlsScan = (host: string, address: string) => Effect.Effect<TlsScanResult>
 
-export const makeWebTlsScan = (settings: WebSettings): WebTlsScan => {
-  const permits = Effect.unsafeMakeSemaphore(SCANS_AT_ONCE)
-  const scanSettings = {
-    ca: settings.ca,
-    handshakeTimeoutMs: settings.connectTimeoutMs,
-    maxHandshakes: MAX_HANDSHAKES,
-    concurrency: HANDSHAKE_CONCURRENCY
-  }
-  return (host, address) => {
-    const verdict = vetText(address, settings.allow)
-    if (!verdict.ok)
-      return Effect.succeed(
-        blankScan(host, address, 443, "refused", `${address} is a ${verdict.refusal} address: not contacted`)
-      )
-    return permits.withPermits(1)(
-      scanTls(scanSettings, host, address, 443, tcpOpener(address, 443, settings.connectTimeoutMs))
-    )
-  }
-}
+export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations<WebError>) =>
+  Effect.gen(function* () {
+    const handshakes = new Permits(HANDSHAKES_AT_ONCE)
+    const base = {
+      ca: settings.ca,
+      handshakeTimeoutMs: settings.connectTimeoutMs,
+      maxHandshakes: MAX_HANDSHAKES,
+      concurrency: HANDSHAKE_CONCURRENCY,
+      // A page fetch's whole budget (HTTP_TIMEOUT_MS) for the suites: the check (CHECK_TIMEOUT_MS)
+      // gets a partial answer in time even when handshakes queue behind other scans.
+      budgetMs: settings.timeoutMs
+    }
+    const scanOnce = ({ address, port, sni }: ProbeKey) =>
+      Effect.suspend(() => {
+        let remembered = false
+        // Asked before waiting for the permits and again after: handshakes queued behind the one
+        // that found the address silent do not knock again.
+        const ifAnswering = (then: Effect.Effect<HandshakeOutcome>) =>
+          Effect.suspend(() => {
+            const first = destinations.backedOff(address, port)
+            if (first === undefined) return then
+            remembered = true
+            const message = `not contacted: no answer a moment ago (${first.message})`
+            return Effect.succeed<HandshakeOutcome>({ kind: "unknown", message })
+          })
+        // The destination's permits first: a process-wide one is not held while waiting on a busy address.
+        const gate = (one: Effect.Effect<HandshakeOutcome>) =>
+          ifAnswering(destinations.around(address, ifAnswering(handshakes.holding(one))))
+        return scanTls(
+          { ...base, gate },
+          sni,
+          address,
+          port,
+          tcpOpener(address, port, base.handshakeTimeoutMs)
+        ).pipe(
+          Effect.tap((scan) =>
+            Effect.sync(() => {
+              if (scan.status === "unknown" && !remembered)
+                destinations.backOff(
+                  address,
+                  port,
+                  webError(`https://${sni}/`, "connect", scan.failure ?? "no answer", address)
+                )
+            })
+          )
+        )
+      })
+    const cache = yield* makeProbeCache("web-tls", scanOnce, {
+      ttlMs: settings.probeCacheTtlMs ?? 0,
+      capacity: PROBE_CACHE_ENTRIES
+    })
+    const scan: WebTlsScan = (host, address) => {
+      const verdict = vetText(address, settings.allow)
+      if (!verdict.ok)
+        return Effect.succeed(
+          blankScan(
+            host,
+            address,
+            PORT,
+            "refused",
+            `${address} is a ${verdict.refusal} address: not contacted`
+          )
+        )
+      return cache.get({ address, port: PORT, sni: normalSni(host) })
+    }
+    return scan
+  })
 
 /** What a fake answers for an address it has no scan for: nothing listened. */
 export const unreachableScan = (host: string, address: string): TlsScanResult =>

@@ -175,3 +175,15 @@ export const SIGNATURE_ALGORITHMS: Readonly<Record<string, string>> = {
 /** A signature algorithm's name by its OID; the dotted OID when it has none here. */
 export const signatureName = (oid: string): string =>
   Object.hasOwn(SIGNATURE_ALGORITHMS, oid) ? SIGNATURE_ALGORITHMS[oid]! : oid
+
+/**
+ * Whether a pre-1.3 suite, by its OpenSSL name (`ECDHE-RSA-AES128-GCM-SHA256`), is one `rateCipher`
+ * rates good or sufficient: ECDHE or DHE key exchange with RSA, ECDSA or DSS authentication, and
+ * AES-GCM, AES-CBC or ChaCha20-Poly1305 (no AES-CCM: `rateCipher` reads those names as unknown, and
+ * this client does not offer them). What a probe offers apart to find the weak suites a server still
+ * accepts (net/SmtpTlsScan.ts) without naming every suite it accepts.
+ */
+export const acceptableOpensslSuite = (name: string): boolean =>
+  /^(ECDHE-(RSA|ECDSA)|DHE-(RSA|DSS))-(AES(128|256)(-GCM-SHA(256|384)|-SHA(256|384)?)|CHACHA20-POLY1305)$/.test(
+    name.toUpperCase()
+  )

@@ -303,6 +303,8 @@ export const makeFacts = (domain: string, scope: Scope.Scope, names: ReadonlyArr
         memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
       webTlsScan: (host, address) =>
         memo.get(`web-tls\u0000${normaliseName(host)}\u0000${address}`, () => web.tlsScan(host, address)),
+      smtpTlsScan: (host, address) =>
+        memo.get(`smtp-tls\u0000${normaliseName(host)}\u0000${address}`, () => smtp.tlsScan(host, address)),
       get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
       start,
       ...Option.match(selectorSource, {

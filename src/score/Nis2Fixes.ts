@@ -217,6 +217,18 @@ export const DUTCH_ISSUES: { readonly [I in IssueId]: Dutch } = {
     "Certificaat van een mailserver is niet geldig",
     "Het certificaat van een mailserver is verlopen, niet vertrouwd of noemt de host niet."
   ),
+  mx_tls_version_outdated: nl(
+    "Mailserver accepteert TLS 1.0 of 1.1",
+    "Een mailserver accepteert nog TLS 1.0 of 1.1, verouderd volgens RFC 8996 en volgens de NCSC-TLS-richtlijnen uit te faseren."
+  ),
+  mx_tls_cipher_weak: nl(
+    "Mailserver accepteert zwakke cipher suites",
+    "Een mailserver accepteert cipher suites die de NCSC-TLS-richtlijnen uit te faseren (RSA-sleuteluitwisseling, 3DES) of onvoldoende (RC4, NULL, EXPORT, DES) noemen."
+  ),
+  mx_tls_key_exchange_weak: nl(
+    "Mailserver gebruikt een zwakke sleuteluitwisseling",
+    "De sleuteluitwisseling van een mailserver gebruikt een eindige-veldgroep onder 3072 bits of een curve die de NCSC-TLS-richtlijnen niet goed noemen."
+  ),
   dane_invalid: nl(
     "DANE-TLSA valideert niet",
     "TLSA-records passen niet bij het certificaat of zijn niet met DNSSEC ondertekend (RFC 7672)."

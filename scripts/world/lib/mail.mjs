@@ -97,6 +97,14 @@ export const postfixConfig = (root, hosts, extra = [], owner = { uid: 100, gid: 
     "smtpd_tls_security_level = may",
     "smtpd_tls_loglevel = 0",
     "smtpd_tls_auth_only = yes",
+    // Current TLS unless a scenario's MX asks otherwise (`tlsPolicy`, listeners below): TLS 1.2
+    // and 1.3, ECDHE with AEAD in the server's order, what the NCSC-NL guidelines rate good or
+    // sufficient. Postfix's own defaults (TLS 1.0 up, the "medium" suites) are the "legacy" policy.
+    "smtpd_tls_protocols = >=TLSv1.2",
+    "smtpd_tls_mandatory_protocols = >=TLSv1.2",
+    "smtpd_tls_ciphers = high",
+    "tls_high_cipherlist = ECDHE+AESGCM:ECDHE+CHACHA20",
+    "tls_preempt_cipherlist = yes",
     "disable_vrfy_command = yes",
     "smtpd_helo_required = yes",
     "message_size_limit = 10485760",
@@ -116,11 +124,26 @@ export const postfixConfig = (root, hosts, extra = [], owner = { uid: 100, gid: 
   return { main, master: [relay, ...hosts.map(listeners), SERVICES].join("\n") }
 }
 
+/**
+ * An MX's TLS settings beyond the current default (main.cf): `legacy` is Postfix left at its own
+ * defaults (TLS 1.0 and 1.1 accepted, the "medium" suites, the client's order); `null` also accepts
+ * suites without encryption (NULL, OpenSSL security level 0), the insufficient case.
+ */
+const TLS_POLICIES = {
+  legacy: ["smtpd_tls_protocols=>=TLSv1", "smtpd_tls_ciphers=medium", "tls_preempt_cipherlist=no"],
+  null: [
+    "smtpd_tls_protocols=>=TLSv1",
+    "smtpd_tls_ciphers=medium",
+    "tls_medium_cipherlist=ECDHE+AESGCM:ECDHE+AES:eNULL:!aNULL:@SECLEVEL=0"
+  ]
+}
+
 /** The master.cf entries of one MX host: an smtpd on its address (and on [::1] with `aaaa`). */
 export const listeners = (h) => {
   const opts = [`-o myhostname=${h.host}`]
   if (h.tls === "none") opts.push("-o smtpd_tls_security_level=none")
   else opts.push("-o smtpd_tls_security_level=may", `-o smtpd_tls_chain_files=${h.key},${h.cert}`)
+  if (h.tls !== "none" && h.tlsPolicy) opts.push(...(TLS_POLICIES[h.tlsPolicy] ?? []).map((o) => `-o ${o}`))
   const addrs = [h.addr, ...(h.aaaa ? [`[${h.aaaa}]`] : [])]
   return addrs.map((a) => `${a}:25 inet n - n - - smtpd\n  ${opts.join("\n  ")}`).join("\n")
 }

@@ -191,7 +191,9 @@ export const placeScenario = (s, mxAddr, webAddr) => {
 
 /**
  * Normalise scenarios (ASCII names, later duplicates replace earlier ones) and give each MX host and
- * each web host its own address: MX hosts 127.25.A.B, web hosts 127.80.A.B, B in 1..250.
+ * each web host its own address: MX hosts 127.25.A.B, web hosts 127.80.A.B, B in 1..250. Synthetic
+ * copies' web hosts are spread over the /24s after the scenarios' (`spreadAddress`), a few per /24
+ * as on the internet, where the batch's per-/24 politeness bound would otherwise be the world's.
  */
 export const plan = (scenarios) => {
   const byDomain = new Map()
@@ -199,15 +201,28 @@ export const plan = (scenarios) => {
     const ascii = asciiDomain(s.domain)
     byDomain.set(ascii, { ...s, unicode: s.domain, domain: ascii })
   }
+  const all = [...byDomain.values()]
+  const firstSpread = Math.ceil(all.filter((s) => s.web && s.synthetic !== true).length / 250)
   let mxCount = 0
   let webCount = 0
-  return [...byDomain.values()].map((s) =>
+  let spreadCount = 0
+  return all.map((s) =>
     placeScenario(
       s,
       () => hostAddress(25, mxCount++),
-      () => hostAddress(80, webCount++)
+      () =>
+        s.synthetic === true ? spreadAddress(80, spreadCount++, firstSpread) : hostAddress(80, webCount++)
     )
   )
+}
+
+/**
+ * The i-th spread host address: 127.PREFIX.A.B, A cycling through firstA..249 before B grows, so
+ * N hosts share a /24 N / (250 - firstA) at a time (127.PREFIX.250.x stays spare).
+ */
+export const spreadAddress = (prefix, i, firstA) => {
+  const span = 250 - Math.max(1, firstA)
+  return `127.${prefix}.${Math.max(1, firstA) + (i % span)}.${Math.floor(i / span) + 1}`
 }
 
 /** The i-th host address of a range: 127.PREFIX.A.B, B in 1..250 (docs/world.md, "Address plan"). */

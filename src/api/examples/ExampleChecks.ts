@@ -28,7 +28,7 @@ import { encodeSvcb } from "../../records/SvcbRecord.ts"
 import type { RecordType } from "../../net/DnsTypes.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { once } from "./Example.ts"
-import { exampleWebTls } from "./ExampleWebTls.ts"
+import { exampleMxTlsScan, exampleWebTls } from "./ExampleWebTls.ts"
 import { exampleRedirect, exampleSecurityTxt } from "./ExampleWebHttp.ts"
 import {
   ask,
@@ -167,6 +167,9 @@ export const exampleChecks = once(() => {
       mxRecords: [{ priority: 10, host: MX_HOST }],
       unresolved: [],
       probes,
+      tlsScans: Object.fromEntries(
+        probes.map((p) => [`${p.host}|${p.address}`, exampleMxTlsScan(p.host, p.address)])
+      ),
       fcrdns: {
         [MX_V4]: { ptr: [MX_HOST], confirmed: true },
         [MX_V6]: { ptr: [MX_HOST], confirmed: true }

@@ -55,6 +55,22 @@ const scan = (host: string, address: string): TlsScanResult => ({
   ocspStapled: false
 })
 
+/**
+ * The example MX's TLS scan through STARTTLS (net/SmtpTlsScan.ts): the same server settings, the
+ * suites sampled (the server's first three choices, no weak suite accepted, TLS 1.3's three).
+ */
+export const exampleMxTlsScan = (host: string, address: string): TlsScanResult => {
+  const web = scan(host, address)
+  return {
+    ...web,
+    port: 25,
+    elapsedMs: 96,
+    handshakes: 11,
+    suitesComplete: false,
+    certificate: { ...web.certificate!, chain: [mxCertificate()] }
+  }
+}
+
 export const exampleWebTls = () =>
   analyse(
     {

@@ -14,7 +14,7 @@ export const about: About = {
     key: "smtpStarttls",
     title: "SMTP STARTTLS",
     rank: 100,
-    sources: ["rfc3207", "rfc5321", "rfc9525"],
+    sources: ["rfc3207", "rfc5321", "rfc9525", "ncsc_tls", "rfc8996"],
     facts: ["summary", "issues"],
     generator: null
   },
@@ -48,6 +48,23 @@ export const about: About = {
         {
           en: "No mail server offered TLS, or the domain receives no mail, so there is no certificate to judge.",
           nl: "Geen mailserver bood TLS aan, of het domein ontvangt geen mail, dus er is geen certificaat te beoordelen."
+        }
+      )
+    },
+    {
+      measure: "h",
+      record: SMTP_TLS_SPECS.mxTls.id,
+      weight: 2,
+      rank: 45,
+      text: item(
+        { en: "TLS configuration of the mail servers", nl: "TLS-configuratie van de mailservers" },
+        {
+          en: "Every mail server accepts only TLS versions, cipher suites and key exchanges the NCSC-NL TLS guidelines rate good or sufficient.",
+          nl: "Elke mailserver accepteert alleen TLS-versies, cipher suites en sleuteluitwisselingen die de NCSC-TLS-richtlijnen goed of voldoende noemen."
+        },
+        {
+          en: "No mail server offered TLS, or the domain receives no mail, so there is no TLS configuration to judge.",
+          nl: "Geen mailserver bood TLS aan, of het domein ontvangt geen mail, dus er is geen TLS-configuratie te beoordelen."
         }
       )
     }

@@ -32,5 +32,36 @@ export const guidance = {
       "Set up automatic renewal, and reload the mail server after each renewal."
     ],
     references: ["rfc9525", "rfc8461"]
+  }),
+  mx_tls_version_outdated: guide({
+    why: "A mail server that receives your mail still accepts TLS 1.0 or 1.1, versions from 1999 and 2006. A sending server that speaks only those gets encryption with known weaknesses; current guidelines ask to phase them out.",
+    steps: [
+      "Find the mail server the report names and where its TLS is configured.",
+      "Allow only TLS 1.2 and 1.3 (Postfix: smtpd_tls_protocols = >=TLSv1.2 and smtpd_tls_mandatory_protocols = >=TLSv1.2; Exim: tls_require_ciphers with openssl_options = +no_tlsv1 +no_tlsv1_1).",
+      "Reload the mail server and scan again: TLS 1.0 and 1.1 should be refused."
+    ],
+    providers: {
+      "microsoft-365":
+        "Exchange Online accepts only TLS 1.2 and later: an MX that accepts older versions is a server of your own or of another provider."
+    },
+    references: ["ncsc_tls", "rfc8996", "rfc3207"]
+  }),
+  mx_tls_cipher_weak: guide({
+    why: "A mail server that receives your mail agrees to weak encryption or encryption without forward secrecy for any sender that asks for it, so mail could be decrypted later or read on the way.",
+    steps: [
+      "Find the mail server the report names.",
+      "Limit its cipher suites to ECDHE with AES-GCM or ChaCha20-Poly1305, keeping ECDHE with AES-CBC only for old senders (Postfix: smtpd_tls_ciphers = high, tls_high_cipherlist = ECDHE+AESGCM:ECDHE+CHACHA20:ECDHE+AES, tls_preempt_cipherlist = yes).",
+      "Remove suites with RSA key exchange, 3DES, RC4, NULL or EXPORT, reload the server and scan again."
+    ],
+    references: ["ncsc_tls", "rfc3207"]
+  }),
+  mx_tls_key_exchange_weak: guide({
+    why: "A mail server agrees the keys of each connection with a group that is too small or unusual; with enough effort an attacker could recover them.",
+    steps: [
+      "Prefer ECDHE key exchange with X25519, secp256r1 or secp384r1 (Postfix: tls_eecdh_auto_curves).",
+      "If DHE must stay, configure an RFC 7919 group of 3072 bits or more (Postfix: smtpd_tls_dh1024_param_file with ffdhe3072), or remove the DHE suites.",
+      "Reload the mail server and scan again."
+    ],
+    references: ["ncsc_tls", "rfc7919"]
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

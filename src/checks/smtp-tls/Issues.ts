@@ -19,6 +19,27 @@ export const issues = {
     false,
     "Mail server certificate is not valid",
     "A mail server's certificate is expired, untrusted or does not name the host."
+  ),
+  mx_tls_version_outdated: e(
+    "security",
+    "low",
+    false,
+    "Mail server accepts TLS 1.0 or 1.1",
+    "A mail server still accepts TLS 1.0 or 1.1, deprecated by RFC 8996 and rated phase out by the NCSC-NL TLS guidelines."
+  ),
+  mx_tls_cipher_weak: e(
+    "security",
+    "medium",
+    false,
+    "Mail server accepts weak cipher suites",
+    "A mail server accepts cipher suites the NCSC-NL TLS guidelines rate phase out (RSA key exchange, 3DES) or insufficient (RC4, NULL, EXPORT, DES)."
+  ),
+  mx_tls_key_exchange_weak: e(
+    "security",
+    "low",
+    false,
+    "Mail server uses a weak key exchange",
+    "A mail server's key exchange uses a finite-field group under 3072 bits or a curve the NCSC-NL TLS guidelines do not rate good (RFC 7919, RFC 8422)."
   )
 } satisfies Record<string, Entry>
 
@@ -32,5 +53,22 @@ export const advice = {
       "Senders enforcing MTA-STS or DANE refuse to deliver; others fall back to unauthenticated encryption.",
     recommendation:
       "Install a certificate from a public CA that names the MX host, renew it before expiry, and send the full chain."
+  },
+  mx_tls_version_outdated: {
+    impact:
+      "A sender that still speaks only an old version gets weaker encryption than it could; audits flag the server.",
+    recommendation:
+      "Accept only TLS 1.2 and 1.3 (Postfix: smtpd_tls_protocols = >=TLSv1.2 and smtpd_tls_mandatory_protocols = >=TLSv1.2)."
+  },
+  mx_tls_cipher_weak: {
+    impact:
+      "A sender that picks a weak suite sends mail with breakable encryption or without forward secrecy.",
+    recommendation:
+      "Offer only ECDHE suites with AES-GCM or ChaCha20-Poly1305 (and ECDHE with AES-CBC for old senders); Postfix: smtpd_tls_ciphers = high with tls_high_cipherlist set so."
+  },
+  mx_tls_key_exchange_weak: {
+    impact: "A small finite-field group (Logjam) weakens the keys of every session.",
+    recommendation:
+      "Prefer ECDHE with X25519 or secp256r1/secp384r1; if DHE stays, use an RFC 7919 group of 3072 bits or more (Postfix: smtpd_tls_dh1024_param_file)."
   }
 } satisfies { readonly [I in keyof typeof issues]: Advice }

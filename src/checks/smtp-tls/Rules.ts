@@ -4,6 +4,7 @@ import {
   fail,
   judge,
   notApplicable,
+  partial,
   pass,
   type Rules,
   type Ruling,
@@ -13,6 +14,8 @@ import {
   type Verdict
 } from "../Declaration.ts"
 import { noMailServers } from "../dns/Rules.ts"
+import type { ServerResult } from "./SmtpTls.ts"
+import { worst } from "../../records/TlsRating.ts"
 
 export const SMTP_TLS_SPECS = {
   starttls: spec({
@@ -33,8 +36,27 @@ export const SMTP_TLS_SPECS = {
     level: "required",
     rule: "Every MX certificate is trusted, names the host and is not expired",
     rank: 20
+  }),
+  mxTls: spec({
+    id: "security.mx.tls",
+    title: "Mail server TLS configuration",
+    category: "security",
+    maxPoints: 3,
+    level: "recommended",
+    rule: "Every MX address with STARTTLS rated good or sufficient by the NCSC-NL TLS guidelines (versions each probed, sampled cipher suites, key exchange, certificate key and signature) 3; phase-out (TLS 1.0/1.1, RSA key exchange) 1; insufficient 0; no STARTTLS is not applicable",
+    rank: 25
   })
 } as const
+
+/** The catalogue ids an MX's weak parts name, worst first. */
+const mxTlsWeaknesses = (servers: ReadonlyArray<ServerResult>): ReadonlyArray<string> => {
+  const weak = (x: string | null | undefined) => x === "phase-out" || x === "insufficient"
+  return [
+    ...(servers.some((s) => weak(s.ciphersRating)) ? ["mx_tls_cipher_weak"] : []),
+    ...(servers.some((s) => weak(s.versionsRating)) ? ["mx_tls_version_outdated"] : []),
+    ...(servers.some((s) => weak(s.keyExchangeRating)) ? ["mx_tls_key_exchange_weak"] : [])
+  ]
+}
 
 const TLS_OK = new Set(["TLSv1.2", "TLSv1.3"])
 
@@ -70,7 +92,39 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
       ? unknown("a certificate could not be judged")
       : pass("every certificate is valid")
   })
-  return [scored(SMTP_TLS_SPECS.starttls, starttls), scored(SMTP_TLS_SPECS.mxCert, mxCert)]
+  const mxTls = judge(smtp, (s): Verdict => {
+    if (servers.status !== "pass") return servers
+    const tls = s.servers.filter((v) => v.starttls === true)
+    // A result stored before the TLS scan existed has none of its fields: scored as it was then.
+    if (tls.length > 0 && tls.every((v) => v.rating === undefined))
+      return notApplicable("stored before the TLS configuration was probed")
+    if (tls.length === 0)
+      return s.servers.some((v) => v.starttls === null)
+        ? unknown("no mail server could be reached")
+        : notApplicable("no STARTTLS")
+    const rated = tls.filter((v) => v.rating !== null && v.rating !== undefined)
+    const rating = rated.length === 0 ? null : worst(rated.map((v) => v.rating!))
+    const versions = [
+      ...new Set(
+        rated.flatMap((v) => (v.versions ?? []).filter((x) => x.support === "accepted").map((x) => x.version))
+      )
+    ]
+    const detail = `rated ${rating ?? "unknown"} (NCSC-NL); versions ${versions.join(", ") || "none"}`
+    if (rating === "insufficient") return fail(detail, ...mxTlsWeaknesses(rated))
+    if (rating === "phase-out") return partial(1, detail, ...mxTlsWeaknesses(rated))
+    return rating === null || rated.length < tls.length || s.servers.some((v) => v.starttls === null)
+      ? unknown(
+          rating === null
+            ? "no MX address could be scanned"
+            : `${detail}; some addresses could not be scanned`
+        )
+      : pass(detail)
+  })
+  return [
+    scored(SMTP_TLS_SPECS.starttls, starttls),
+    scored(SMTP_TLS_SPECS.mxCert, mxCert),
+    scored(SMTP_TLS_SPECS.mxTls, mxTls)
+  ]
 }
 
 export const rules: Rules = { specs: Object.values(SMTP_TLS_SPECS), judge: records }

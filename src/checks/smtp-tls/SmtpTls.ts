@@ -7,6 +7,7 @@
 import { Effect, Schema } from "effect"
 import { publicFacts } from "../../net/Certificate.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
+import type { TlsScanResult } from "../../net/TlsScan.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { define, need } from "../Check.ts"
 import { Facts } from "../Facts.ts"
@@ -22,6 +23,8 @@ import {
 } from "../shared/MailServers.ts"
 import { type CheckStatus, Status, worstOf } from "../Status.ts"
 import { about } from "./About.ts"
+import { gather } from "./SmtpTlsGather.ts"
+import { rateMxTls, TlsScanFields } from "./SmtpTlsRating.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
 export const EXPIRY_WARNING_DAYS = 14
@@ -84,6 +87,8 @@ export const SmtpServer = Schema.Struct({
   certificateValid: Nullable(Schema.Boolean),
   fcrdns: Nullable(ReverseDns),
   elapsedMs: Schema.Int,
+  /** The TLS scan (versions each probed, sampled suites), NCSC-NL rated: SmtpTlsRating.ts. */
+  ...TlsScanFields,
   issues: Strings
 }).annotations({ identifier: "SmtpServer" })
 export type ServerResult = typeof SmtpServer.Type
@@ -139,6 +144,8 @@ export interface SmtpTlsInput {
   readonly probes: ReadonlyArray<SmtpProbe>
   /** FCrDNS per address, when the caller has it (the spec lists it per server). */
   readonly fcrdns?: Readonly<Record<string, typeof ReverseDns.Type>>
+  /** The TLS scan per address that completed STARTTLS, keyed `host|address` (host as probed). */
+  readonly tlsScans?: Readonly<Record<string, TlsScanResult>>
 }
 
 const OLD_PROTOCOLS = new Set(["SSLv3", "TLSv1", "TLSv1.1"])
@@ -154,7 +161,8 @@ export const analyseServer = (
   priority: number | null,
   fcrdns: ServerResult["fcrdns"],
   now: Date,
-  implicit = false
+  implicit = false,
+  scan: TlsScanResult | null = null
 ): ServerResult => {
   const issues: Array<string> = []
   const where = `${probe.host} (${probe.address})`
@@ -206,6 +214,9 @@ export const analyseServer = (
     // authenticated delivery: a failure of the certificate, shown as a failing server.
     status = problems.length > 0 ? "fail" : warnings.length > 0 ? "warning" : "pass"
   }
+  const rated = rateMxTls(tls ? scan : null, where, now)
+  issues.push(...rated.issues)
+  if (tls) status = worstOf([status, rated.status])
   return {
     host: probe.host,
     ip: probe.address,
@@ -233,6 +244,7 @@ export const analyseServer = (
     certificateValid,
     fcrdns,
     elapsedMs: probe.elapsedMs,
+    ...rated.view,
     issues
   }
 }
@@ -268,7 +280,14 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
       : (input.mxRecords.find((m) => m.host.toLowerCase().replace(/\.$/, "") === host.toLowerCase())
           ?.priority ?? null)
   const servers = input.probes.map((p) =>
-    analyseServer(p, priorityOf(p.host), input.fcrdns?.[p.address] ?? null, now, implicit)
+    analyseServer(
+      p,
+      priorityOf(p.host),
+      input.fcrdns?.[p.address] ?? null,
+      now,
+      implicit,
+      input.tlsScans?.[`${p.host}|${p.address}`] ?? null
+    )
   )
   if (input.mxStatus === "unknown") issues.push(mxUnknown({ bogus: input.mxBogus === true }))
   if (input.mxStatus === "none")
@@ -347,30 +366,6 @@ export const SmtpTls = define({
   category: "security",
   result: SmtpTlsResult,
   about,
-  gather: Effect.gen(function* () {
-    const facts = yield* Facts
-    const servers = yield* facts.get(MailServers)
-    const [probes, reverse] = yield* Effect.all(
-      [
-        Effect.forEach(targets(servers), (t) => facts.probe(t.host, t.ip), { concurrency: "unbounded" }),
-        need(Fcrdns)
-      ],
-      { concurrency: 2 }
-    )
-    return {
-      domain: facts.domain,
-      mxStatus: servers.mxStatus,
-      mxBogus: servers.bogus,
-      mxRecords: servers.mxRecords,
-      unresolved: unresolvedHosts(servers).map((h) => ({
-        host: h.host,
-        reason: h.status === "unknown" ? ("unknown" as const) : ("none" as const)
-      })),
-      probes,
-      fcrdns: Object.fromEntries(
-        reverse.result.results.map((r) => [r.ip, { ptr: r.ptrRecords, confirmed: r.forwardConfirmed }])
-      )
-    } satisfies SmtpTlsInput
-  }),
+  gather,
   analyse: (input: SmtpTlsInput, now: Date) => analyse(input, now)
 })

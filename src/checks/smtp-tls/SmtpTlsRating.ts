@@ -1,0 +1,106 @@
+/**
+ * The TLS configuration of an MX address as internet.nl's mail test judges it: the TLS scan
+ * (net/SmtpTlsScan.ts: versions each probed, a sample of suites in the server's order, key
+ * exchange) rated part by part by the NCSC-NL TLS guidelines v2.1 (records/TlsRating.ts), with the
+ * same fields and the same rating as the web's (web-tls). Pure: the scan comes in, fields go out.
+ */
+import { Schema } from "effect"
+import type { TlsScanResult } from "../../net/TlsScan.ts"
+import { Nullable } from "../../records/Schemas.ts"
+import { acceptable } from "../../records/TlsRating.ts"
+import { CipherResult, KeyExchangeResult, Rating, TlsVersionResult } from "../shared/TlsRatingSchemas.ts"
+import { analyseServer as rateScan, statusOfRating } from "../web-tls/WebTlsAnalyse.ts"
+import type { CheckStatus } from "../Status.ts"
+
+/**
+ * The fields the TLS scan adds to each server of the result (named as web-tls names them). Optional,
+ * so a result stored before the scan existed still reads; every result made now carries them all.
+ */
+export const TlsScanFields = {
+  /** The worst of versions, suites, key exchange and certificate key and signature; null: not scanned. */
+  rating: Schema.optional(Nullable(Rating)),
+  versions: Schema.optional(Schema.Array(TlsVersionResult)),
+  versionsRating: Schema.optional(Nullable(Rating)),
+  /** A sample: the server's first choices among the acceptable suites, then weak ones it accepts. */
+  ciphers: Schema.optional(Schema.Array(CipherResult)),
+  ciphersRating: Schema.optional(Nullable(Rating)),
+  /** Every suite this client can offer was asked about (false for the sampled SMTP scan). */
+  ciphersComplete: Schema.optional(Schema.Boolean),
+  /** The server chooses by its own preference order (true) or the client's (false); null: not known. */
+  serverCipherOrder: Schema.optional(Nullable(Schema.Boolean)),
+  keyExchanges: Schema.optional(Schema.Array(KeyExchangeResult)),
+  keyExchangeRating: Schema.optional(Nullable(Rating)),
+  signatureAlgorithm: Schema.optional(Nullable(Schema.String)),
+  certificateRating: Schema.optional(Nullable(Rating)),
+  /** SMTP sessions the scan opened at this address (at most 16). */
+  handshakes: Schema.optional(Schema.Int)
+}
+
+export type TlsScanView = {
+  -readonly [K in keyof typeof TlsScanFields]-?: Exclude<
+    Schema.Schema.Type<(typeof TlsScanFields)[K]>,
+    undefined
+  >
+}
+
+const NOT_SCANNED: TlsScanView = {
+  rating: null,
+  versions: [],
+  versionsRating: null,
+  ciphers: [],
+  ciphersRating: null,
+  ciphersComplete: false,
+  serverCipherOrder: null,
+  keyExchanges: [],
+  keyExchangeRating: null,
+  signatureAlgorithm: null,
+  certificateRating: null,
+  handshakes: 0
+}
+
+/**
+ * The scan's fields, the issues it raises and the status it earns for the server at `where`
+ * (`pass` when not scanned or not rated: the STARTTLS probe judges reachability on its own).
+ */
+export const rateMxTls = (
+  scan: TlsScanResult | null,
+  where: string,
+  now: Date
+): { readonly view: TlsScanView; readonly issues: ReadonlyArray<string>; readonly status: CheckStatus } => {
+  if (scan === null) return { view: NOT_SCANNED, issues: [], status: "pass" }
+  const r = rateScan(scan, now)
+  const view: TlsScanView = {
+    rating: r.rating,
+    versions: r.versions,
+    versionsRating: r.versionsRating,
+    ciphers: r.ciphers,
+    ciphersRating: r.ciphersRating,
+    ciphersComplete: r.ciphersComplete,
+    serverCipherOrder: r.serverCipherOrder,
+    keyExchanges: r.keyExchanges,
+    keyExchangeRating: r.keyExchangeRating,
+    signatureAlgorithm: r.signatureAlgorithm,
+    certificateRating: r.certificateRating,
+    handshakes: r.handshakes
+  }
+  const issues: Array<string> = []
+  if (scan.status !== "complete" || r.rating === null)
+    issues.push(`${where}: TLS versions and ciphers could not be probed (${scan.failure ?? "no handshake"})`)
+  const old = r.versions
+    .filter((v) => v.support === "accepted" && !acceptable(v.rating))
+    .map((v) => v.version)
+  if (old.length > 0) issues.push(`${where}: accepts ${old.join(", ")} (phase out: NCSC-NL, RFC 8996)`)
+  const weak = r.ciphers.filter((c) => !acceptable(c.rating))
+  if (weak.length > 0)
+    issues.push(`${where}: accepts ${weak.map((c) => `${c.name} (${c.rating})`).join(", ")}`)
+  const weakKx = r.keyExchanges.filter((k) => !acceptable(k.rating))
+  if (weakKx.length > 0)
+    issues.push(
+      `${where}: key exchange ${weakKx.map((k) => `${k.name ?? k.type} ${k.bits} bits (${k.rating})`).join(", ")}`
+    )
+  if (r.certificateRating !== null && !acceptable(r.certificateRating))
+    issues.push(
+      `${where}: certificate key or signature rated ${r.certificateRating} (${r.signatureAlgorithm ?? "?"})`
+    )
+  return { view, issues, status: r.rating === null ? "pass" : statusOfRating(r.rating) }
+}

@@ -1,0 +1,177 @@
+/**
+ * The web TLS scan's sharing and politeness against a real TLS server on loopback: one scan per
+ * (address, 443, SNI) however many ask at once, the HTTPS permits per address held per handshake,
+ * and a silent address backed off. The server listens on port 443 (the scan's only port) of an
+ * address of its own in 127.0.0.0/8, outside the world's address plan.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as net from "node:net"
+import * as tls from "node:tls"
+import { parseAllowList } from "../../src/records/IpAddress.ts"
+import { webDestinations } from "../../src/net/WebClient.ts"
+import { makeWebTlsScan } from "../../src/net/WebTlsScan.ts"
+import type { WebSettings } from "../../src/net/WebTypes.ts"
+import { makePki, type TestPki } from "./pki.ts"
+
+const octet = () => 1 + Math.floor(Math.random() * 250)
+/** An address of this file's own (127.201-250.x.y): no other test or world server is there. */
+const address = `127.${200 + Math.ceil(Math.random() * 50)}.${octet()}.${octet()}`
+/** Beside it, where nothing listens. */
+const silentAddress = address.replace(/\.\d+$/, (last) => `.${(Number(last.slice(1)) % 250) + 1}`)
+
+let pki: TestPki
+let server: net.Server
+/**
+ * Connections the server has accepted and not yet begun the handshake of: it holds each for
+ * `acceptDelayMs` first, so a client's next connection cannot overlap the count of its last.
+ */
+const seen = { connections: 0, waiting: 0, maxWaiting: 0 }
+let acceptDelayMs = 0
+
+const settings = (extra: Partial<WebSettings> = {}): WebSettings => {
+  const parsed = parseAllowList(["127.0.0.0/8"])
+  if (!parsed.ok) throw new Error(parsed.bad)
+  return {
+    allow: parsed.cidrs,
+    ca: [...tls.rootCertificates, pki.caPem],
+    connectTimeoutMs: 3_000,
+    timeoutMs: 5_000,
+    maxBodyBytes: 4_096,
+    maxHeaderBytes: 8_192,
+    userAgent: "test",
+    allowedPort: () => true,
+    perDestination: 2,
+    perPrefix: 16,
+    backoffMs: 60_000,
+    probeCacheTtlMs: 600_000,
+    ...extra
+  }
+}
+
+const makeScan = (extra: Partial<WebSettings> = {}) => {
+  const s = settings(extra)
+  return makeWebTlsScan(s, webDestinations(s))
+}
+
+beforeAll(async () => {
+  pki = makePki({ names: ["a.example", "b.example", "c.example", "d.example"] })
+  const tlsServer = tls.createServer({ cert: pki.leafPem, key: pki.leafKey, minVersion: "TLSv1.2" })
+  tlsServer.on("tlsClientError", () => {})
+  server = net.createServer((socket) => {
+    seen.connections++
+    seen.maxWaiting = Math.max(seen.maxWaiting, ++seen.waiting)
+    setTimeout(() => {
+      seen.waiting--
+      tlsServer.emit("connection", socket)
+    }, acceptDelayMs)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(443, address, () => resolve())
+  })
+})
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve))
+  pki.cleanup()
+})
+
+describe("makeWebTlsScan", () => {
+  it.live(
+    "six concurrent scans of one name at one address make one scan; another name is scanned apart",
+    () =>
+      Effect.gen(function* () {
+        const scan = yield* makeScan()
+        const before = seen.connections
+        const results = yield* Effect.forEach(
+          ["a.example", "A.example", "a.example.", "a.example", "a.example", "a.example"],
+          (host) => scan(host, address),
+          { concurrency: "unbounded" }
+        )
+        const first = results[0]!
+        expect(first.status).toBe("complete")
+        expect(first.versions["TLSv1.2"]).toBe("accepted")
+        expect(first.versions["TLSv1.3"]).toBe("accepted")
+        expect(first.certificate?.trusted).toBe(true)
+        expect(first.handshakes).toBeGreaterThan(4)
+        // One scan's handshakes reached the server, and every caller got that scan.
+        expect(seen.connections - before).toBe(first.handshakes)
+        for (const r of results) expect(r).toBe(first)
+        // Asked again later: remembered for PROBE_CACHE_TTL.
+        expect(yield* scan("a.example", address)).toBe(first)
+        expect(seen.connections - before).toBe(first.handshakes)
+        // Another name at the same address is another key (RFC 6066 3): scanned on its own.
+        const other = yield* scan("b.example", address)
+        expect(other).not.toBe(first)
+        expect(other.host).toBe("b.example")
+        expect(seen.connections - before).toBe(first.handshakes + other.handshakes)
+      }),
+    30_000
+  )
+
+  it.live(
+    "scans of several names at one address hold at most PER_DESTINATION_HTTP connections at once",
+    () =>
+      Effect.gen(function* () {
+        const scan = yield* makeScan({ probeCacheTtlMs: 0 })
+        acceptDelayMs = 100
+        seen.maxWaiting = 0
+        const results = yield* Effect.forEach(
+          ["a.example", "b.example", "c.example", "d.example"],
+          (host) => scan(host, address),
+          { concurrency: "unbounded" }
+        )
+        acceptDelayMs = 0
+        for (const r of results) expect(r.status).toBe("complete")
+        // Unbounded, the four scans' version handshakes alone would be 12 at once.
+        expect(seen.maxWaiting).toBe(2)
+      }),
+    30_000
+  )
+
+  it.live(
+    "past HTTP_TIMEOUT_MS the suites found so far are the answer, marked incomplete",
+    () =>
+      Effect.gen(function* () {
+        const full = yield* (yield* makeScan({ probeCacheTtlMs: 0 }))("a.example", address)
+        expect(full.suitesComplete).toBe(true)
+        acceptDelayMs = 100
+        const partial = yield* (yield* makeScan({ probeCacheTtlMs: 0, timeoutMs: 400 }))("a.example", address)
+        acceptDelayMs = 0
+        expect(partial.status).toBe("complete")
+        expect(partial.versions).toEqual(full.versions)
+        expect(partial.suitesComplete).toBe(false)
+        expect(partial.suites.length).toBeGreaterThanOrEqual(1)
+        expect(partial.suites.length).toBeLessThan(full.suites.length)
+        expect(partial.handshakes).toBeLessThan(full.handshakes)
+      }),
+    30_000
+  )
+
+  it.live(
+    "an address that answers nothing is unknown, and its other names are not knocked on again",
+    () =>
+      Effect.gen(function* () {
+        const scan = yield* makeScan()
+        const first = yield* scan("a.example", silentAddress)
+        expect(first.status).toBe("unknown")
+        expect(first.failure).toMatch(/ECONNREFUSED/)
+        const second = yield* scan("b.example", silentAddress)
+        expect(second.status).toBe("unknown")
+        expect(second.failure).toMatch(/not contacted/)
+      }),
+    30_000
+  )
+
+  it.live("an address the policy forbids is not contacted", () =>
+    Effect.gen(function* () {
+      const s = settings()
+      const scan = yield* makeWebTlsScan({ ...s, allow: [] }, webDestinations(s))
+      const before = seen.connections
+      const result = yield* scan("a.example", address)
+      expect(result.status).toBe("refused")
+      expect(seen.connections).toBe(before)
+    })
+  )
+})
