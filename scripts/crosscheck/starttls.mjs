@@ -22,24 +22,14 @@
  *
  * Usage: node scripts/crosscheck/starttls.mjs API_BASE   (scripts/crosscheck/all.mjs starts a service)
  */
-import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
+import { offered, PROTOCOLS, testssl, tool } from "./testssl.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
 export const EXCEPTIONS = {}
-
-/** Run a tool with stdin at EOF (s_client ends its session then); its output, whatever its exit. */
-const tool = (command, args, timeoutMs) =>
-  new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs })
-    let out = ""
-    child.stdout.on("data", (d) => (out += d))
-    child.stderr.on("data", (d) => (out += d))
-    child.on("close", () => resolve(out))
-  })
 
 /** openssl s_client's STARTTLS session: `starttls` true/false/null (no answer), `verified`. */
 const openssl = async (ca, host, ip, port) => {
@@ -54,54 +44,7 @@ const openssl = async (ca, host, ip, port) => {
   }
 }
 
-/** testssl.sh's findings for one address, by id. */
-const testssl = async (ca, dir, host, ip, port) => {
-  const file = join(dir, `${host}-${ip.replaceAll(":", "_")}.json`)
-  const args = ["--quiet", "--color", "0", "-t", "smtp", "--ip", ip, "--nodns", "min", "--add-ca", ca]
-  // testssl exits non-zero when it found problems; the JSON file has them
-  await tool(
-    "testssl",
-    [
-      ...args,
-      ...(ip.includes(":") ? ["-6"] : []),
-      "-S",
-      "-p",
-      "-s",
-      "--warnings",
-      "off",
-      "--connect-timeout",
-      "5",
-      "--openssl-timeout",
-      "10",
-      "--jsonfile",
-      file,
-      `${host}:${port}`
-    ],
-    240_000
-  )
-  // no file: testssl itself failed; the address then counts as unknown (and disagrees)
-  return existsSync(file) ? new Map(JSON.parse(readFileSync(file, "utf8")).map((f) => [f.id, f])) : null
-}
-
 const OLD = ["SSLv2", "SSLv3", "TLS1", "TLS1_1"]
-
-/** testssl's protocol ids and ours. */
-const PROTOCOLS = [
-  ["TLS1", "TLSv1"],
-  ["TLS1_1", "TLSv1.1"],
-  ["TLS1_2", "TLSv1.2"],
-  ["TLS1_3", "TLSv1.3"]
-]
-
-/** testssl's "offered" / "not offered" (with or without remarks) as true / false; anything else null. */
-const offered = (finding) =>
-  finding === undefined
-    ? null
-    : /^not offered/.test(finding.finding)
-      ? false
-      : /^offered/.test(finding.finding)
-        ? true
-        : null
 
 /** What the tools say about one address, in our terms. */
 const theirView = (o, t) => {
@@ -159,7 +102,10 @@ export const run = async (api, log = console.log) => {
       ...(await Promise.all(
         servers.slice(i, i + 3).map(async (s) => {
           const o = await openssl(ca, s.host, s.ip, port)
-          return theirView(o, o.starttls === true ? await testssl(ca, dir, s.host, s.ip, port) : null)
+          return theirView(
+            o,
+            o.starttls === true ? await testssl(ca, dir, s.host, s.ip, port, ["-t", "smtp"]) : null
+          )
         })
       ))
     )

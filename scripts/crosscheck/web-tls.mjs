@@ -14,76 +14,15 @@
  *
  * Usage: node scripts/crosscheck/web-tls.mjs API_BASE   (scripts/crosscheck/all.mjs starts a service)
  */
-import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { domainToASCII } from "node:url"
 import { ensureApt, getJson, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
+import { offered, PROTOCOLS, testssl } from "./testssl.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
 export const EXCEPTIONS = {}
-
-/** Run a tool with stdin at EOF; its output, whatever its exit. */
-const tool = (command, args, timeoutMs) =>
-  new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs })
-    let out = ""
-    child.stdout.on("data", (d) => (out += d))
-    child.stderr.on("data", (d) => (out += d))
-    child.on("close", () => resolve(out))
-  })
-
-/** testssl.sh's findings for one address, by id; null when it wrote none. */
-const testssl = async (ca, dir, host, ip) => {
-  const file = join(dir, `${host}-${ip.replaceAll(":", "_")}.json`)
-  await tool(
-    "testssl",
-    [
-      "--quiet",
-      "--color",
-      "0",
-      "--ip",
-      ip,
-      "--nodns",
-      "min",
-      "--add-ca",
-      ca,
-      ...(ip.includes(":") ? ["-6"] : []),
-      "-p",
-      "-S",
-      "-s",
-      "--warnings",
-      "off",
-      "--connect-timeout",
-      "5",
-      "--openssl-timeout",
-      "10",
-      "--jsonfile",
-      file,
-      `${host}:443`
-    ],
-    240_000
-  )
-  return existsSync(file) ? new Map(JSON.parse(readFileSync(file, "utf8")).map((f) => [f.id, f])) : null
-}
-
-const PROTOCOLS = [
-  ["TLS1", "TLSv1"],
-  ["TLS1_1", "TLSv1.1"],
-  ["TLS1_2", "TLSv1.2"],
-  ["TLS1_3", "TLSv1.3"]
-]
-
-/** testssl's "offered" / "not offered" (with or without remarks) as true / false; anything else null. */
-const offered = (finding) =>
-  finding === undefined
-    ? null
-    : /^not offered/.test(finding.finding)
-      ? false
-      : /^offered/.test(finding.finding)
-        ? true
-        : null
 
 /** Compare and print (through `log`); the totals. */
 export const run = async (api, log = console.log) => {
@@ -120,7 +59,9 @@ export const run = async (api, log = console.log) => {
   // three addresses at a time: testssl is a few hundred openssl processes per address
   const findings = []
   for (let i = 0; i < servers.length; i += 3)
-    findings.push(...(await Promise.all(servers.slice(i, i + 3).map((s) => testssl(ca, dir, s.host, s.ip)))))
+    findings.push(
+      ...(await Promise.all(servers.slice(i, i + 3).map((s) => testssl(ca, dir, s.host, s.ip, 443))))
+    )
   servers.forEach((ours, i) => {
     const t = findings[i]
     const at = `${ours.host}@${ours.ip}`
