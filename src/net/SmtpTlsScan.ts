@@ -19,12 +19,11 @@ import type { Cidr } from "../records/IpAddress.ts"
 import { acceptableOpensslSuite } from "../records/TlsRating.ts"
 import type { Destinations } from "./Destinations.ts"
 import type { Permits } from "./Permits.ts"
-import { makeProbeCache, normalSni } from "./ProbeCache.ts"
+import { makeProbeCache } from "./ProbeCache.ts"
 import type { SmtpFailure } from "./SmtpReader.ts"
 import { type StartTlsSettings, starttlsOpener } from "./StartTls.ts"
-import { vetText } from "./Targets.ts"
 import { CLIENT_SUITES, type HandshakeOutcome } from "./TlsHandshake.ts"
-import { blankScan, scanTls, type TlsScanResult } from "./TlsScan.ts"
+import { blankScan, scanTls, type TlsScanResult, vettedScan } from "./TlsScan.ts"
 
 /** Sessions per MX address: 4 for certificate and versions (TLS 1.3 answered by the first), 3 for
  * preferred suites and the order check, 3 weak, 3 TLS 1.3; 11 against a current Postfix. */
@@ -77,20 +76,7 @@ export const makeSmtpTlsScan = (options: SmtpTlsScanOptions): Effect.Effect<Smtp
       },
       { ttlMs: options.ttlMs, capacity: SCAN_CACHE_ENTRIES }
     )
-    return (host, address) => {
-      const verdict = vetText(address, options.allow)
-      if (!verdict.ok)
-        return Effect.succeed(
-          blankScan(
-            host,
-            address,
-            probe.port,
-            "refused",
-            `${address} is a ${verdict.refusal} address: not contacted`
-          )
-        )
-      return cache.get({ address, port: probe.port, sni: normalSni(host) })
-    }
+    return vettedScan(options.allow, probe.port, cache.get)
   })
 
 /** What a fake answers for an address it has no scan for: nothing listened. */

@@ -16,7 +16,10 @@ import * as tls from "node:tls"
 import { Effect } from "effect"
 import { certificateSignatureOid } from "../records/BimiDer.ts"
 import { signatureName } from "../records/TlsRating.ts"
+import type { Cidr } from "../records/IpAddress.ts"
 import { type CertificateFacts, certificateFacts } from "./Certificate.ts"
+import { normalSni, type ProbeKey } from "./ProbeCache.ts"
+import { vetText } from "./Targets.ts"
 import { peerChain } from "./TlsPeer.ts"
 import {
   CLIENT_SUITES,
@@ -142,6 +145,27 @@ export const blankScan = (
   certificate: null,
   ocspStapled: null
 })
+
+/**
+ * A scan of `host` at `address` through `cached` (the probe cache), unless the address policy
+ * refuses the address: that one is answered as refused and never contacted.
+ */
+export const vettedScan =
+  (allow: ReadonlyArray<Cidr>, port: number, cached: (key: ProbeKey) => Effect.Effect<TlsScanResult>) =>
+  (host: string, address: string): Effect.Effect<TlsScanResult> => {
+    const verdict = vetText(address, allow)
+    return verdict.ok
+      ? cached({ address, port, sni: normalSni(host) })
+      : Effect.succeed(
+          blankScan(
+            host,
+            address,
+            port,
+            "refused",
+            `${address} is a ${verdict.refusal} address: not contacted`
+          )
+        )
+  }
 
 const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
   const ders = peerChain(socket)

@@ -17,9 +17,8 @@
 import { Effect } from "effect"
 import type { Destinations } from "./Destinations.ts"
 import { Permits } from "./Permits.ts"
-import { makeProbeCache, normalSni, type ProbeKey } from "./ProbeCache.ts"
-import { vetText } from "./Targets.ts"
-import { blankScan, scanTls, type TlsScanResult } from "./TlsScan.ts"
+import { makeProbeCache, type ProbeKey } from "./ProbeCache.ts"
+import { blankScan, scanTls, type TlsScanResult, vettedScan } from "./TlsScan.ts"
 import { type HandshakeOutcome, tcpOpener } from "./TlsHandshake.ts"
 import { webError, type WebError, type WebSettings } from "./WebTypes.ts"
 
@@ -86,21 +85,7 @@ export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations
       ttlMs: settings.probeCacheTtlMs ?? 0,
       capacity: PROBE_CACHE_ENTRIES
     })
-    const scan: WebTlsScan = (host, address) => {
-      const verdict = vetText(address, settings.allow)
-      if (!verdict.ok)
-        return Effect.succeed(
-          blankScan(
-            host,
-            address,
-            PORT,
-            "refused",
-            `${address} is a ${verdict.refusal} address: not contacted`
-          )
-        )
-      return cache.get({ address, port: PORT, sni: normalSni(host) })
-    }
-    return scan
+    return vettedScan(settings.allow, PORT, cache.get) satisfies WebTlsScan
   })
 
 /** What a fake answers for an address it has no scan for: nothing listened. */
