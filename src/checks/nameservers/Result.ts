@@ -20,8 +20,8 @@ export const NsAddressResult = Schema.Struct({
   family: Schema.Literal(4, 6),
   /** The SOA of the zone came back over UDP with the AA bit (RFC 1035 4.1.1); false is lame. */
   authoritative: Nullable(Schema.Boolean),
-  /** The zone's SOA serial as this address serves it. */
-  serial: Nullable(Schema.Number),
+  /** The zone's SOA serial as this address serves it: an unsigned 32-bit number (RFC 1035 3.3.13). */
+  serial: Nullable(Schema.Int.pipe(Schema.between(0, 4294967295))),
   /** The zone's NS set as this address serves it (lower case, no trailing dot, sorted). */
   nameServers: Nullable(Strings),
   /** The SOA question was answered over TCP (RFC 7766 5, RFC 9210 3). */
