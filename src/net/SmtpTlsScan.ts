@@ -11,8 +11,13 @@
  * - each session holds the destination permits of every SMTP probe (Destinations.ts: at most 2 per
  *   address, 8 per /24 or /48) and the service's SMTP permit; an address backed off as silent is not
  *   contacted; the address policy (Targets.ts) is the probe's;
- * - the whole scan is kept in a probe cache keyed (address, port, MX name) for PROBE_CACHE_TTL, so
- *   fifty domains sharing an MX scan it once.
+ * - one scan per address and port, whatever MX name it is reached by, kept in a probe cache for
+ *   PROBE_CACHE_TTL: fifty domains sharing an MX scan it once, and so do a thousand tenants whose MX
+ *   names are their own but point at a provider's few addresses (Microsoft 365's
+ *   `<tenant>.mail.protection.outlook.com`). It sends no SNI, as a sending MTA by default does not
+ *   (Postfix's `smtp_tls_servername` and Exim's `tls_sni` are unset): versions and suites are the
+ *   server's, and the result does not depend on which domain asked first. Each name's certificate
+ *   (trust, name, expiry) is the STARTTLS probe's, which is per name (net/Smtp.ts).
  */
 import { Effect } from "effect"
 import type { Cidr } from "../records/IpAddress.ts"
@@ -76,7 +81,9 @@ export const makeSmtpTlsScan = (options: SmtpTlsScanOptions): Effect.Effect<Smtp
       },
       { ttlMs: options.ttlMs, capacity: SCAN_CACHE_ENTRIES }
     )
-    return vettedScan(options.allow, probe.port, cache.get)
+    // Scanned under the address itself: an address literal is never sent as SNI (RFC 6066 3).
+    const scanOf = vettedScan(options.allow, probe.port, cache.get)
+    return (_host: string, address: string) => scanOf(address, address)
   })
 
 /** What a fake answers for an address it has no scan for: nothing listened. */

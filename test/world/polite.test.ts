@@ -129,6 +129,27 @@ describe.skipIf(!built)("a mail provider shared by many domains", () => {
       }).pipe(Effect.provide(world())),
     120_000
   )
+
+  it.live(
+    "its TLS configuration is scanned once, however many MX names point at it",
+    () =>
+      Effect.gen(function* () {
+        const mx = mxOf("mx-shared.com")
+        const smtp = yield* Smtp
+        // A provider's tenants, each with an MX name of its own on the provider's address.
+        const names = Array.from({ length: 30 }, (_, i) => `tenant${i}.mx-shared.com`)
+        yield* counts(mx, true)
+        const scans = yield* Effect.forEach(names, (name) => smtp.tlsScan(name, mx), {
+          concurrency: "unbounded"
+        })
+        const seen = yield* counts(mx)
+        expect(scans[0]!.status).toBe("complete")
+        expect(scans.every((scan) => scan === scans[0])).toBe(true)
+        expect(seen.total).toBe(scans[0]!.handshakes)
+        expect(seen.peak).toBeLessThanOrEqual(2)
+      }).pipe(Effect.provide(world())),
+    120_000
+  )
 })
 
 describe.skipIf(!built)("a mail server that does not answer", () => {
