@@ -8,9 +8,9 @@ import * as zlib from "node:zlib"
 import { AppConfig } from "../../src/Config.ts"
 import { DnsError } from "../../src/net/DnsTypes.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
-import { parseAllowList } from "../../src/records/IpAddress.ts"
 import { type AddressLookup, makeWeb, Web, webLayerWith, type WebSettings } from "../../src/net/Web.ts"
 import { makePki, type TestPki } from "./pki.ts"
+import { testWebSettings } from "./webSettings.ts"
 
 let pki: TestPki
 let serverA: https.Server
@@ -38,21 +38,8 @@ const lookup: AddressLookup = (host) =>
         v6: (zone[host] ?? []).filter((a) => a.includes(":"))
       })
 
-const settings = (allow: ReadonlyArray<string>, extra: Partial<WebSettings> = {}): WebSettings => {
-  const parsed = parseAllowList(allow)
-  if (!parsed.ok) throw new Error(parsed.bad)
-  return {
-    allow: parsed.cidrs,
-    ca: [...tls.rootCertificates, pki.caPem],
-    connectTimeoutMs: 2_000,
-    timeoutMs: 3_000,
-    maxBodyBytes: 4_096,
-    maxHeaderBytes: 8_192,
-    userAgent: "test",
-    allowedPort: () => true,
-    ...extra
-  }
-}
+const settings = (allow: ReadonlyArray<string>, extra: Partial<WebSettings> = {}): WebSettings =>
+  testWebSettings(pki.caPem, allow, extra)
 
 const listen = (server: https.Server, host: string) =>
   new Promise<number>((resolve) =>

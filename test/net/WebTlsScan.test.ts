@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as net from "node:net"
 import * as tls from "node:tls"
-import { parseAllowList } from "../../src/records/IpAddress.ts"
 import { webDestinations } from "../../src/net/WebClient.ts"
 import { makeWebTlsScan } from "../../src/net/WebTlsScan.ts"
 import type { WebSettings } from "../../src/net/WebTypes.ts"
 import { makePki, type TestPki } from "./pki.ts"
+import { testWebSettings } from "./webSettings.ts"
 
 const octet = () => 1 + Math.floor(Math.random() * 250)
 /** An address of this file's own (127.201-250.x.y): no other test or world server is there. */
@@ -29,25 +29,16 @@ let server: net.Server
 const seen = { connections: 0, waiting: 0, maxWaiting: 0 }
 let acceptDelayMs = 0
 
-const settings = (extra: Partial<WebSettings> = {}): WebSettings => {
-  const parsed = parseAllowList(["127.0.0.0/8"])
-  if (!parsed.ok) throw new Error(parsed.bad)
-  return {
-    allow: parsed.cidrs,
-    ca: [...tls.rootCertificates, pki.caPem],
+const settings = (extra: Partial<WebSettings> = {}): WebSettings =>
+  testWebSettings(pki.caPem, ["127.0.0.0/8"], {
     connectTimeoutMs: 3_000,
     timeoutMs: 5_000,
-    maxBodyBytes: 4_096,
-    maxHeaderBytes: 8_192,
-    userAgent: "test",
-    allowedPort: () => true,
     perDestination: 2,
     perPrefix: 16,
     backoffMs: 60_000,
     probeCacheTtlMs: 600_000,
     ...extra
-  }
-}
+  })
 
 const makeScan = (extra: Partial<WebSettings> = {}) => {
   const s = settings(extra)
