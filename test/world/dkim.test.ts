@@ -3,7 +3,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { dkimWith } from "../../src/checks/dkim/Dkim.ts"
+import { dkimWith, FIRST_SELECTORS } from "../../src/checks/dkim/Dkim.ts"
 import { withFacts } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
 
@@ -26,6 +26,19 @@ layer(ScanWorld, { timeout: 60_000 })("DKIM in the world", (it) => {
         ["selector1", "rsa", 2048, true]
       ])
       expect(r.failedSelectors).toEqual([])
+    })
+  )
+
+  it.effect("unsigned.net has no _domainkey node: absent after the first selectors, the list not swept", () =>
+    Effect.gen(function* () {
+      const r = yield* dkim("unsigned.net")
+      expect(r).toMatchObject({
+        state: "absent",
+        discovery: "not-found",
+        hasDkim: false,
+        failedSelectors: []
+      })
+      expect(r.selectorsChecked).toEqual(FIRST_SELECTORS)
     })
   )
 

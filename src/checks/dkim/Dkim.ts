@@ -71,7 +71,30 @@ const domainKeyNode = (dns: DkimSource, domain: string) =>
         Effect.orElseSucceed(() => "error" as const)
       )
 
-/** Asks every selector, and the wildcard probe beside them, concurrently (bounded); keeps each answer or failure. */
+/**
+ * Asked beside `_domainkey.<domain>`, before the rest of the list: the largest providers' selectors
+ * (Google, Microsoft 365, Mailchimp, SendGrid, and the usual defaults). RFC 8020 section 4 knows
+ * servers that answer NXDOMAIN for an empty non-terminal; a key under one of these is found even
+ * there (and then the whole list is asked), and the caller's and the reports' selectors always are.
+ */
+export const FIRST_SELECTORS: ReadonlyArray<string> = [
+  "google",
+  "selector1",
+  "selector2",
+  "k1",
+  "s1",
+  "s2",
+  "default",
+  "dkim"
+]
+
+/**
+ * Asks the caller's, the reports' and the largest providers' selectors beside `_domainkey.<domain>`;
+ * then, unless that node is NXDOMAIN (RFC 8020: nothing below it exists), the rest of the list and
+ * the wildcard probe, concurrently (bounded). Keeps each answer or failure. Most domains without
+ * DKIM end after the first round trip instead of ~155 questions; one with DKIM pays one round trip
+ * more. A source without `query` (a plain TXT fake) is swept whole at once.
+ */
 export const gatherDkim = (
   dns: DkimSource,
   rawDomain: string,
@@ -84,34 +107,44 @@ export const gatherDkim = (
     const reported = (dns.reportedSelectors === undefined ? [] : yield* dns.reportedSelectors)
       .map((s) => s.toLowerCase())
       .filter(isValidSelector)
-    const selectors = [
+    const all = [
       ...new Set([...wanted, ...reported, ...(options.known ?? KNOWN_SELECTORS).map((k) => k.selector)])
     ]
-    const started = yield* Clock.currentTimeMillis
-    // The probe goes with the selectors: asked after them, it was one more round trip.
-    // One fiber for the whole sweep when the source can (a scan's Facts): a fiber per selector
-    // was most of a scan's memory in flight (docs/bench.md, the batch).
-    const asked = [...selectors, WILDCARD_PROBE_SELECTOR]
-    const [outcomes, node] = yield* Effect.zip(
+    const early = new Set([...wanted, ...reported, ...FIRST_SELECTORS])
+    const concurrency = options.concurrency ?? SELECTOR_CONCURRENCY
+    // One fiber per sweep when the source can (a scan's Facts): a fiber per selector was most of a
+    // scan's memory in flight (docs/bench.md, the batch).
+    const ask = (selectors: ReadonlyArray<string>) =>
       lookupTxtEach(
         dns,
-        asked.map((selector) => dkimName(selector, domain)),
-        options.concurrency ?? SELECTOR_CONCURRENCY
-      ),
-      domainKeyNode(dns, domain),
-      { concurrent: true }
-    )
+        selectors.map((selector) => dkimName(selector, domain)),
+        concurrency
+      )
+    const started = yield* Clock.currentTimeMillis
+    // The wildcard probe goes with the rest: a wildcard `*._domainkey` makes the node exist.
+    const whole = [...all, WILDCARD_PROBE_SELECTOR]
+    const first = dns.query === undefined ? whole : all.filter((s) => early.has(s))
+    const [firstOutcomes, node] = yield* Effect.zip(ask(first), domainKeyNode(dns, domain), {
+      concurrent: true
+    })
+    // A record under an NXDOMAIN node is a server that breaks RFC 8020: its NXDOMAIN proves nothing.
+    const nothingBelow =
+      node === "nxdomain" && firstOutcomes.every((o) => isTxtError(o) || o.records.length === 0)
+    const rest = nothingBelow ? [] : whole.filter((s) => !first.includes(s))
+    const restOutcomes = rest.length === 0 ? [] : yield* ask(rest)
     const elapsedMs = (yield* Clock.currentTimeMillis) - started
-    const answers = selectors.map((selector, i) => ({ selector, outcome: outcomes[i]! }))
-    const wildcardProbe = outcomes[selectors.length]!
+    const outcomes = new Map<string, TxtOutcome>()
+    first.forEach((selector, i) => outcomes.set(selector, firstOutcomes[i]!))
+    rest.forEach((selector, i) => outcomes.set(selector, restOutcomes[i]!))
+    const selectors = all.filter((s) => outcomes.has(s))
     return {
       domain,
       selectors,
       requested: wanted,
       ...(dns.reportedSelectors === undefined ? {} : { reported }),
       ...(node === undefined ? {} : { domainKeyNode: node }),
-      answers,
-      wildcardProbe,
+      answers: selectors.map((selector) => ({ selector, outcome: outcomes.get(selector)! })),
+      wildcardProbe: outcomes.get(WILDCARD_PROBE_SELECTOR) ?? null,
       elapsedMs
     }
   })

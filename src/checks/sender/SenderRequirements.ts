@@ -254,6 +254,7 @@ export const spfVerdict = (spf: SpfResult): Verdict =>
 /** A valid key at a discoverable selector; none found is a warning (selectors cannot be listed). */
 export const dkimVerdict = (dkim: DkimResult): Verdict => {
   if (dkim.discovery === "unknown") return { status: "unknown", detail: "the DKIM lookups failed" }
+  if (dkim.state === "absent") return { status: "warning", detail: dkim.stateDetail ?? "no DKIM key" }
   if (dkim.discovery === "not-found")
     return {
       status: "warning",

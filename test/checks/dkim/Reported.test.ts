@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { generateKeyPairSync } from "node:crypto"
 import { Effect } from "effect"
-import { Dkim, KNOWN_SELECTORS } from "../../../src/checks/dkim/Dkim.ts"
+import { Dkim, FIRST_SELECTORS, KNOWN_SELECTORS } from "../../../src/checks/dkim/Dkim.ts"
 import { SelectorSource } from "../../../src/checks/Facts.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { runCheck } from "../../../src/scan/Scanner.ts"
@@ -61,6 +61,26 @@ describe("DKIM selectors from reports", () => {
       const r = yield* dkim({ "example.com TXT": ["v=spf1 -all"] }, ["rpt2026"])
       expect(r).toMatchObject({ state: "absent", hasDkim: false })
       expect(r.stateDetail).toMatch(/_domainkey\.example\.com does not exist/)
+    })
+  )
+
+  it.effect("absent ends the sweep: only the reports' and the largest providers' selectors are asked", () =>
+    Effect.gen(function* () {
+      const r = yield* dkim({ "example.com TXT": ["v=spf1 -all"] }, ["rpt2026"])
+      expect(r.selectorsChecked).toEqual(["rpt2026", ...FIRST_SELECTORS])
+      expect(r.selectorsTried).toBe(FIRST_SELECTORS.length + 1)
+    })
+  )
+
+  it.effect("a key beneath an NXDOMAIN node (a server breaking RFC 8020) has the whole list asked", () =>
+    Effect.gen(function* () {
+      // The fake answers NXDOMAIN for `_domainkey.example.com`, an empty non-terminal.
+      const r = yield* dkim({
+        "google._domainkey.example.com TXT": [`v=DKIM1; k=rsa; p=${key}`],
+        "zoho._domainkey.example.com TXT": [`v=DKIM1; k=rsa; p=${key}`]
+      })
+      expect(r).toMatchObject({ state: "confirmed", selectorsTried: KNOWN_SELECTORS.length })
+      expect([...r.selectors_found].sort()).toEqual(["google", "zoho"])
     })
   )
 
