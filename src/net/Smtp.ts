@@ -12,7 +12,7 @@ import { type CertificateFacts, certificateFacts, daysUntil } from "./Certificat
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
 import { vetText } from "./Targets.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
-import { peerChain, readCaFile, sharedSecureContext } from "./TlsPeer.ts"
+import { peerCertificates, readCaFile, sharedSecureContext } from "./TlsPeer.ts"
 import { makeSmtpTlsScan, unreachableSmtpScan } from "./SmtpTlsScan.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
 import { Destinations } from "./Destinations.ts"
@@ -132,15 +132,15 @@ const upgrade = (socket: net.Socket, servername: string, ca: ReadonlyArray<strin
   })
 
 const tlsFacts = (socket: tls.TLSSocket, host: string, now: Date): Omit<TlsFacts, "extensions"> => {
-  const chain = peerChain(socket).flatMap((der) => {
+  const { leaf, chain: ders } = peerCertificates(socket)
+  const chain = ders.flatMap((der) => {
     try {
       return [certificateFacts(der)]
     } catch {
       return []
     }
   })
-  const leaf = socket.getPeerCertificate()
-  const identity = leaf && leaf.raw ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
+  const identity = leaf ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
   const cipher = socket.getCipher()
   const authError = socket.authorizationError as unknown
   // node checks the name only after the chain verified, and reports a mismatch as the

@@ -57,19 +57,26 @@ export const probeSecureContext = (options: {
 }
 
 /**
- * Follows node's `issuerCertificate` links. Node links a self-signed root to itself and may close a
- * cycle through certificates it completed from the trust store, so each certificate is taken once.
+ * The peer's leaf as node describes it, and its chain as DER, leaf first, from one call to
+ * `getPeerCertificate(true)` (each call builds every certificate's object again: it was the
+ * largest single cost of a TLS connection in the batch's profile). Follows node's
+ * `issuerCertificate` links; node links a self-signed root to itself and may close a cycle through
+ * certificates it completed from the trust store, so each certificate is taken once.
  */
-export const peerChain = (socket: tls.TLSSocket): Array<Buffer> => {
-  const out: Array<Buffer> = []
+export const peerCertificates = (
+  socket: tls.TLSSocket
+): { readonly leaf: tls.DetailedPeerCertificate | undefined; readonly chain: Array<Buffer> } => {
+  const chain: Array<Buffer> = []
   const seen = new Set<string>()
-  let cert: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true)
+  const detailed = socket.getPeerCertificate(true)
+  const leaf = detailed && detailed.raw ? detailed : undefined
+  let cert: tls.DetailedPeerCertificate | undefined = leaf
   while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
     seen.add(cert.fingerprint256)
-    out.push(cert.raw)
+    chain.push(cert.raw)
     cert = cert.issuerCertificate
   }
-  return out
+  return { leaf, chain }
 }
 
 /** PEM blocks of a CA bundle file; an unreadable file is logged and trusted as empty. */

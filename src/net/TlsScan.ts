@@ -20,7 +20,7 @@ import type { Cidr } from "../records/IpAddress.ts"
 import { type CertificateFacts, certificateFacts } from "./Certificate.ts"
 import { normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
-import { peerChain } from "./TlsPeer.ts"
+import { peerCertificates } from "./TlsPeer.ts"
 import {
   CLIENT_SUITES,
   handshake,
@@ -168,7 +168,7 @@ export const vettedScan =
   }
 
 const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
-  const ders = peerChain(socket)
+  const { leaf, chain: ders } = peerCertificates(socket)
   const chain = ders.flatMap((der) => {
     try {
       return [certificateFacts(der)]
@@ -176,8 +176,7 @@ const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
       return []
     }
   })
-  const leaf = socket.getPeerCertificate()
-  const identity = leaf && leaf.raw ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
+  const identity = leaf ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
   const authError = socket.authorizationError as unknown
   // node checks the name only after the chain verified, and reports a mismatch as the
   // authorization error: the chain is trusted then, the name is judged on its own.

@@ -9,7 +9,7 @@ import * as http from "node:http"
 import * as https from "node:https"
 import type * as tls from "node:tls"
 import { hostLiteral } from "../records/IpAddress.ts"
-import { peerChain, sharedSecureContext } from "./TlsPeer.ts"
+import { peerCertificates, sharedSecureContext } from "./TlsPeer.ts"
 import { decodeContentEncoding } from "./WebContentEncoding.ts"
 import { bareHost } from "./WebTarget.ts"
 import {
@@ -70,10 +70,10 @@ export interface Attempt {
 }
 
 const tlsInfo = (socket: tls.TLSSocket): TlsInfo => {
-  const cert = socket.getPeerCertificate()
+  const { leaf: cert, chain: ders } = peerCertificates(socket)
   let peerCertificate: PeerCertificate | null = null
-  if (cert && cert.raw) {
-    const chain = peerChain(socket).map((der) => new Uint8Array(der))
+  if (cert) {
+    const chain = ders.map((der) => new Uint8Array(der))
     const name = (o: unknown) =>
       o && typeof o === "object"
         ? Object.entries(o as Record<string, unknown>)
