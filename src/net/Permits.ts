@@ -7,6 +7,7 @@
  * never leaks one.
  */
 import { Effect } from "effect"
+import { CurrentQueueClock } from "./QueueClock.ts"
 
 interface Waiter {
   granted: boolean
@@ -45,33 +46,46 @@ export class Permits {
     return this.around(effect, Infinity, () => undefined as never)
   }
 
+  /** Waiting counts on the scan's queue clock (`QueueClock.ts`): its budgets do not count our own queue. */
   private take<E>(deadlineAt: number, onTimeout: () => E): Effect.Effect<void, E> {
-    return Effect.async<void, E>((resume) => {
-      if (this.free > 0 && this.waiting.size === 0) {
-        this.free--
-        return resume(Effect.void)
-      }
-      const left = deadlineAt - performance.now()
-      if (left <= 0) return resume(Effect.fail(onTimeout()))
-      const waiter: Waiter = {
-        granted: false,
-        grant: () => {
-          waiter.granted = true
-          clearTimeout(waiter.timer)
-          resume(Effect.void)
+    return Effect.withFiberRuntime((fiber) => {
+      const clock = fiber.getFiberRef(CurrentQueueClock)
+      return Effect.async<void, E>((resume) => {
+        if (this.free > 0 && this.waiting.size === 0) {
+          this.free--
+          return resume(Effect.void)
         }
-      }
-      // setTimeout would fire at once for Infinity (it overflows to 1 ms): no deadline, no timer.
-      if (Number.isFinite(left))
-        waiter.timer = setTimeout(() => {
-          this.waiting.delete(waiter)
-          resume(Effect.fail(onTimeout()))
-        }, left)
-      this.waiting.add(waiter)
-      return Effect.sync(() => {
-        clearTimeout(waiter.timer)
-        // Granted as the waiter was interrupted: the permit is passed on, not lost.
-        if (!this.waiting.delete(waiter) && waiter.granted) this.release()
+        const left = deadlineAt - performance.now()
+        if (left <= 0) return resume(Effect.fail(onTimeout()))
+        clock?.enter()
+        let waited = true
+        const stop = () => {
+          if (waited) clock?.leave()
+          waited = false
+        }
+        const waiter: Waiter = {
+          granted: false,
+          grant: () => {
+            waiter.granted = true
+            clearTimeout(waiter.timer)
+            stop()
+            resume(Effect.void)
+          }
+        }
+        // setTimeout would fire at once for Infinity (it overflows to 1 ms): no deadline, no timer.
+        if (Number.isFinite(left))
+          waiter.timer = setTimeout(() => {
+            this.waiting.delete(waiter)
+            stop()
+            resume(Effect.fail(onTimeout()))
+          }, left)
+        this.waiting.add(waiter)
+        return Effect.sync(() => {
+          clearTimeout(waiter.timer)
+          stop()
+          // Granted as the waiter was interrupted: the permit is passed on, not lost.
+          if (!this.waiting.delete(waiter) && waiter.granted) this.release()
+        })
       })
     })
   }

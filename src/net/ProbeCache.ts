@@ -14,6 +14,7 @@
  */
 import { Cache, Cause, Duration, Effect } from "effect"
 import * as M from "../observe/Metrics.ts"
+import { queued } from "./QueueClock.ts"
 
 export interface ProbeKey {
   readonly address: string
@@ -46,11 +47,20 @@ export const makeProbeCache = <A>(
   Effect.gen(function* () {
     const hit = M.labels({ kind, source: "hit" })
     const miss = M.labels({ kind, source: "miss" })
+    /** Keys probed now: a caller that joins one waits on another scan's probe (`QueueClock.ts`). */
+    const probing = new Set<string>()
     const cache = yield* Cache.make({
       capacity: Math.max(1, options.capacity),
       // A TTL of 0 still shares a probe in flight; its result is dropped at once.
       timeToLive: Duration.millis(Math.max(0, options.ttlMs)),
-      lookup: (text: string) => lookup(parseKey(text))
+      lookup: (text: string) =>
+        Effect.ensuring(
+          Effect.suspend(() => {
+            probing.add(text)
+            return lookup(parseKey(text))
+          }),
+          Effect.sync(() => probing.delete(text))
+        )
     })
     const once = (text: string) =>
       cache.getEither(text).pipe(
@@ -62,7 +72,7 @@ export const makeProbeCache = <A>(
       const text = keyText(key)
       // Concurrent callers share the first caller's probe; when that caller is interrupted (its
       // client went away), the others see an interruption that is not theirs: ask again.
-      return once(text).pipe(
+      return Effect.suspend(() => (probing.has(text) ? queued(once(text)) : once(text))).pipe(
         Effect.catchAllCause((cause) =>
           Cause.isInterruptedOnly(cause) ? once(text) : Effect.failCause(cause)
         )

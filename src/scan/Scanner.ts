@@ -6,7 +6,8 @@
  *   graph's edges are the data dependencies and nothing else.
  * - Each check has its own timeout (its `timeoutMs`, else `CHECK_TIMEOUT_MS`), bounded by
  *   `SCAN_DEADLINE_MS`. A check that misses it, or fails unexpectedly, is `unknown` with the reason;
- *   the scan returns everything else.
+ *   the scan returns everything else. Both count from the scan's start, less the time the scan
+ *   waited on our own politeness (`net/QueueClock.ts`): a queue of ours is not the server's delay.
  * - The scan's work lives in the scan's scope: when the scan returns, or its caller is interrupted
  *   (the client went away), every fiber still running is interrupted.
  * - Each check's duration is recorded (and exported as a span), with the edges it waited on, so
@@ -19,6 +20,7 @@ import { type AnyCheck, CurrentTrace, resultFact, type ResultOf, type ScanTrace 
 import { type FactContext, Facts } from "../checks/Facts.ts"
 import { registry, type Registry } from "../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
+import { CurrentQueueClock, QueueClock } from "../net/QueueClock.ts"
 import { makeFacts, type ScanContext } from "./FactsLive.ts"
 import { criticalPath } from "./Timing.ts"
 import * as M from "../observe/Metrics.ts"
@@ -49,26 +51,34 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     // Every check starts now, each in a fiber of the scan's scope; then one fiber awaits them in
     // turn, each until its own budget from the scan's start: the same outcomes as a waiter (and
     // a timeout race, two fibers more) per check, for a fiber instead of 39 (docs/bench.md).
+    const queue = new QueueClock()
     const started = yield* Effect.forEach(checks, (check) =>
       Effect.map(facts.start(resultFact(check)), (outcome) => ({ check, outcome }))
-    ).pipe(Effect.locally(CurrentTrace, trace))
+    ).pipe(Effect.locally(CurrentTrace, trace), Effect.locally(CurrentQueueClock, queue))
     const runs: Array<{ check: AnyCheck; exit: Exit.Exit<unknown, "timeout">; budgetMs: number }> = []
     for (const { check, outcome } of started) {
       const budgetMs = Math.min(check.timeoutMs ?? config.checkTimeoutMs, deadlineMs)
-      const leftMs = startMs + budgetMs - (yield* Clock.currentTimeMillis)
-      const finished = yield* Deferred.poll(outcome)
-      const exit: Exit.Exit<unknown, "timeout"> = Option.isSome(finished)
-        ? yield* Effect.exit(finished.value)
-        : leftMs <= 0
-          ? Exit.fail("timeout")
-          : yield* Deferred.await(outcome).pipe(
-              Effect.timeoutFail({ duration: leftMs, onTimeout: () => "timeout" as const }),
-              Effect.exit
-            )
+      let exit: Exit.Exit<unknown, "timeout"> | undefined
+      // The budget does not count the scan's time queued for our own permits (net/QueueClock.ts):
+      // a wait that ran out while the scan queued is waited again for what it queued meanwhile.
+      while (exit === undefined) {
+        const leftMs = startMs + budgetMs + queue.ms() - (yield* Clock.currentTimeMillis)
+        const finished = yield* Deferred.poll(outcome)
+        if (Option.isSome(finished)) exit = yield* Effect.exit(finished.value)
+        else if (leftMs <= 0) exit = Exit.fail("timeout")
+        else {
+          const waited = yield* Deferred.await(outcome).pipe(
+            Effect.timeoutFail({ duration: leftMs, onTimeout: () => "timeout" as const }),
+            Effect.exit
+          )
+          if (Exit.isSuccess(waited) || Option.isNone(Cause.failureOption(waited.cause))) exit = waited
+        }
+      }
       if (Exit.isFailure(exit) && Option.isNone(Cause.failureOption(exit.cause)))
         yield* Effect.logError(`check ${check.id} of ${domain} failed`, exit.cause)
       runs.push({ check, exit, budgetMs })
     }
+    const queuedMs = Math.round(queue.ms())
     const endMs = yield* Clock.currentTimeMillis
     const outcome = ({ check, exit, budgetMs }: (typeof runs)[number]): CheckOutcome<unknown> => {
       const timing = trace.get(check.id)
@@ -87,7 +97,7 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
             ...base,
             status: "unknown",
             reason: Option.isSome(Cause.failureOption(exit.cause))
-              ? `did not finish within ${budgetMs} ms`
+              ? `did not finish within ${budgetMs} ms${queuedMs > 0 ? ` (and ${queuedMs} ms queued for busy destinations)` : ""}`
               : "the check failed unexpectedly (logged); its result is unknown",
             result: null
           }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Schema, TestClock } from "effect"
 import { define, need } from "../../src/checks/Check.ts"
 import { Facts } from "../../src/checks/Facts.ts"
+import { Permits } from "../../src/net/Permits.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { scan } from "../../src/scan/Scanner.ts"
@@ -120,6 +121,35 @@ describe("Scanner", () => {
       expect(yield* Deferred.isDone(stopped)).toBe(true)
     }).pipe(Effect.provide(fakeNet()))
   )
+
+  // Real time: the queue is measured by the clock the permits wait on (net/QueueClock.ts).
+  it.live("time queued for our own permits does not count against a check's budget", () => {
+    const { layer } = counted({})
+    const permits = new Permits(1)
+    const queuedCheck = define({
+      id: "queued",
+      title: "Queued",
+      category: "dns",
+      result: Schema.Int,
+      timeoutMs: 100,
+      gather: permits.holding(Effect.succeed(1)),
+      analyse: (n: number) => n
+    })
+    const slowCheck = define({ ...queuedCheck, id: "slow", gather: Effect.as(Effect.sleep(1_000), 1) })
+    return Effect.gen(function* () {
+      // Another holder keeps the only permit for 300 ms, three times the check's budget.
+      const holder = yield* Effect.fork(permits.holding(Effect.sleep(300)))
+      yield* Effect.yieldNow()
+      const result = yield* scan("example.com", { checks: [queuedCheck, slowCheck] })
+      yield* Fiber.join(holder)
+      expect(result.checks.queued).toMatchObject({ status: "done", result: 1 })
+      // The scan's queue extends every check's budget, but no further: slow on its own, it is unknown.
+      expect(result.checks.slow).toMatchObject({ status: "unknown" })
+      expect(result.checks.slow.reason).toMatch(
+        /did not finish within 100 ms \(and \d+ ms queued for busy destinations\)/
+      )
+    }).pipe(Effect.provide(layer))
+  })
 })
 
 /** A history that keeps what it is told, in memory (the app always uses ScanHistory.Live). */
