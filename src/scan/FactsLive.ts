@@ -182,7 +182,7 @@ export const makeFacts = (domain: string, scope: Scope.Scope, names: ReadonlyArr
                 if (++settled === count) {
                   if (turn !== undefined) {
                     const end = clock.unsafeCurrentTimeMillis()
-                    sweepScheduler.finished(end - now, end)
+                    sweepScheduler.finished(end - now, end, count)
                   }
                   resume(Effect.succeed(results))
                 } else launch()

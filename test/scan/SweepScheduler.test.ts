@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { SweepScheduler, type SweepTurn } from "../../src/scan/SweepScheduler.ts"
 
-const options = { capacity: 4, crowdedZone: 2, targetMs: 1_000, initialWindow: 10, minWindow: 2 }
+const options = {
+  capacity: 4,
+  crowdedZone: 2,
+  targetMs: 1_000,
+  growthQuestions: 64,
+  initialWindow: 10,
+  minWindow: 2
+}
 
 /**
  * A sweep that, each time it is launched, notes it and takes questions until it holds `window` or
@@ -115,5 +122,15 @@ describe("SweepScheduler", () => {
     scheduler.finished(2_000, 22_000)
     scheduler.finished(2_000, 23_000)
     expect(scheduler.window).toBe(options.minWindow)
+  })
+
+  it("a small sweep in time grows the window by its share of a full one", () => {
+    const scheduler = new SweepScheduler(options)
+    for (let i = 0; i < 7; i++) scheduler.finished(500, 10_000 + i, 9)
+    expect(scheduler.window).toBe(10)
+    scheduler.finished(500, 10_010, 9)
+    expect(scheduler.window).toBe(11)
+    scheduler.finished(500, 10_020, 500)
+    expect(scheduler.window).toBe(12)
   })
 })
