@@ -1,8 +1,9 @@
 /**
- * How the sweeps of every scan in the process share the resolver (`facts.sweep`: DKIM's ~160
- * selectors a domain). A thousand scans in flight against a resolver that has never seen their
- * domains ask it ~160,000 questions; if every sweep advances at the same pace, all of them run out
- * of their check's budget together (docs/bench.md, the batch). So:
+ * How the sweeps of every scan in the process share the resolver (`facts.sweep`: DKIM's 9
+ * selectors a domain, and ~150 more where `_domainkey` exists). A thousand scans in flight against
+ * a resolver that has never seen their domains may ask it ~160,000 questions; if every sweep
+ * advances at the same pace, all of them run out of their check's budget together (docs/bench.md,
+ * the batch). So:
  *
  * - **A bound across the process** (`capacity` questions in flight): a few hundred keep a resolver
  *   busy (Little's law: 10,000 answers a second at 50 ms each is 500), and a recursive resolver
@@ -16,9 +17,9 @@
  *   flight, so the capacity is spread over many zones: 64 questions at once to one zone's
  *   authoritative servers slowed a cold resolver by a third (docs/bench.md).
  * - **Its pace, measured** (`window`): how many scans a batch should keep in flight so that a
- *   sweep, queue included, ends within `targetMs`. Additive increase (one per sweep in time),
- *   multiplicative decrease (half, at most once per `targetMs`, on a sweep over it), as TCP's
- *   congestion window. The batch admits scans within it (`src/batch/HeapRoom.ts`); a scan held
+ *   sweep, queue included, ends within `targetMs`. Additive increase (one per sweep of
+ *   `growthQuestions` in time, a share for a smaller one), multiplicative decrease (half, at most
+ *   once per `targetMs`, on a sweep over it), as TCP's congestion window. The batch admits scans within it (`src/batch/HeapRoom.ts`); a scan held
  *   there has not started, so its budget has not started either.
  */
 
