@@ -1,10 +1,32 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber } from "effect"
 import { Permits } from "../../src/net/Permits.ts"
+import { CurrentQueueClock, QueueClock } from "../../src/net/QueueClock.ts"
 
 const later = (ms: number) => performance.now() + ms
 
 describe("Permits", () => {
+  it.live("the time a scan waits is counted on its queue clock once, however many of its fibers wait", () =>
+    Effect.gen(function* () {
+      const permits = new Permits(1)
+      const clock = new QueueClock()
+      const holder = yield* Effect.fork(permits.holding(Effect.sleep(200)))
+      yield* Effect.yieldNow()
+      const wait = Effect.locally(permits.holding(Effect.void), CurrentQueueClock, clock)
+      const started = performance.now()
+      yield* Effect.all([wait, wait], { concurrency: 2 })
+      const elapsed = performance.now() - started
+      yield* Fiber.join(holder)
+      // Both waited the holder's 200 ms side by side: counted once, it is within the wall time.
+      expect(clock.ms()).toBeGreaterThan(100)
+      expect(clock.ms()).toBeLessThanOrEqual(elapsed + 1)
+      // A permit free at once is no wait.
+      const free = new QueueClock()
+      yield* Effect.locally(permits.holding(Effect.void), CurrentQueueClock, free)
+      expect(free.ms()).toBe(0)
+    })
+  )
+
   it.live("at most n hold a permit at once; waiters are served in arrival order", () =>
     Effect.gen(function* () {
       const permits = new Permits(2)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, TestClock } from "effect"
 import { makeProbeCache, type ProbeKey } from "../../src/net/ProbeCache.ts"
+import { CurrentQueueClock, QueueClock } from "../../src/net/QueueClock.ts"
 
 const mx = (sni: string, address = "192.0.2.25"): ProbeKey => ({ address, port: 25, sni })
 
@@ -21,6 +22,27 @@ const counting = (options = { ttlMs: 600_000, capacity: 100 }, delay: Effect.Eff
   })
 
 describe("makeProbeCache", () => {
+  // Real time: the queue clock reads performance.now (net/QueueClock.ts).
+  it.live("a caller that joins another scan's probe counts the wait as queued; the prober does not", () =>
+    Effect.gen(function* () {
+      const { cache } = yield* counting(undefined, Effect.sleep(200))
+      const prober = new QueueClock()
+      const joiner = new QueueClock()
+      const first = yield* Effect.fork(
+        Effect.locally(cache.get(mx("mx.example.net")), CurrentQueueClock, prober)
+      )
+      yield* Effect.sleep(20)
+      yield* Effect.locally(cache.get(mx("mx.example.net")), CurrentQueueClock, joiner)
+      yield* Fiber.join(first)
+      expect(prober.ms()).toBe(0)
+      expect(joiner.ms()).toBeGreaterThan(100)
+      // Remembered now: asking again is no wait.
+      const later = new QueueClock()
+      yield* Effect.locally(cache.get(mx("mx.example.net")), CurrentQueueClock, later)
+      expect(later.ms()).toBe(0)
+    })
+  )
+
   it.effect("50 concurrent callers for one key share one probe", () =>
     Effect.gen(function* () {
       const gate = yield* Deferred.make<void>()
