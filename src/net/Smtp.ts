@@ -8,11 +8,11 @@ import * as net from "node:net"
 import * as tls from "node:tls"
 import { Duration, Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
-import { type CertificateFacts, certificateFacts, daysUntil } from "./Certificate.ts"
+import { type CertificateFacts, daysUntil } from "./Certificate.ts"
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
 import { vetText } from "./Targets.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
-import { peerCertificates, readCaFile, sharedSecureContext } from "./TlsPeer.ts"
+import { peerJudged, readCaFile, sharedSecureContext } from "./TlsPeer.ts"
 import { makeSmtpTlsScan, unreachableSmtpScan } from "./SmtpTlsScan.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
 import { Destinations } from "./Destinations.ts"
@@ -132,30 +132,13 @@ const upgrade = (socket: net.Socket, servername: string, ca: ReadonlyArray<strin
   })
 
 const tlsFacts = (socket: tls.TLSSocket, host: string, now: Date): Omit<TlsFacts, "extensions"> => {
-  const { leaf, chain: ders } = peerCertificates(socket)
-  const chain = ders.flatMap((der) => {
-    try {
-      return [certificateFacts(der)]
-    } catch {
-      return []
-    }
-  })
-  const identity = leaf ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
+  const { judged } = peerJudged(socket, host)
   const cipher = socket.getCipher()
-  const authError = socket.authorizationError as unknown
-  // node checks the name only after the chain verified, and reports a mismatch as the
-  // authorization error: the chain is trusted then, the name is judged separately below.
-  const nameOnly = String(authError) === "ERR_TLS_CERT_ALTNAME_INVALID"
-  const trusted = socket.authorized || nameOnly
   return {
     protocol: socket.getProtocol() ?? null,
     cipher: cipher?.standardName ?? cipher?.name ?? null,
-    chain,
-    trusted,
-    trustError: trusted ? null : String(authError ?? "not trusted"),
-    hostnameMatch: identity === undefined,
-    hostnameError: identity?.message ?? null,
-    daysUntilExpiry: chain[0] ? daysUntil(chain[0].validTo, now) : null
+    ...judged,
+    daysUntilExpiry: judged.chain[0] ? daysUntil(judged.chain[0].validTo, now) : null
   }
 }
 

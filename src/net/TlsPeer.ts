@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs"
 import * as tls from "node:tls"
 import { Effect } from "effect"
+import { certificateFacts } from "./Certificate.ts"
 
 const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContext>>()
 
@@ -77,6 +78,37 @@ export const peerCertificates = (
     cert = cert.issuerCertificate
   }
   return { leaf, chain }
+}
+
+/**
+ * What the checks judge of the peer's certificate (the STARTTLS probe's, a TLS scan's ordinary
+ * handshake), `judged`: its chain's facts, leaf first, whether the chain is trusted, and whether
+ * the leaf names `host`; and `ders`, the chain as sent, for what needs the bytes.
+ */
+export const peerJudged = (socket: tls.TLSSocket, host: string) => {
+  const { leaf, chain: ders } = peerCertificates(socket)
+  const chain = ders.flatMap((der) => {
+    try {
+      return [certificateFacts(der)]
+    } catch {
+      return []
+    }
+  })
+  const identity = leaf ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
+  const authError = socket.authorizationError as unknown
+  // node checks the name only after the chain verified, and reports a mismatch as the
+  // authorization error: the chain is trusted then, the name is judged on its own.
+  const trusted = socket.authorized || String(authError) === "ERR_TLS_CERT_ALTNAME_INVALID"
+  return {
+    ders,
+    judged: {
+      chain,
+      trusted,
+      trustError: trusted ? null : String(authError ?? "not trusted"),
+      hostnameMatch: identity === undefined,
+      hostnameError: identity?.message ?? null
+    }
+  }
 }
 
 /** PEM blocks of a CA bundle file; an unreadable file is logged and trusted as empty. */

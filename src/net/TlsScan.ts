@@ -17,10 +17,10 @@ import { Effect } from "effect"
 import { certificateSignatureOid } from "../records/BimiDer.ts"
 import { signatureName } from "../records/TlsRating.ts"
 import type { Cidr } from "../records/IpAddress.ts"
-import { type CertificateFacts, certificateFacts } from "./Certificate.ts"
+import type { CertificateFacts } from "./Certificate.ts"
 import { normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
-import { peerCertificates } from "./TlsPeer.ts"
+import { peerJudged } from "./TlsPeer.ts"
 import {
   CLIENT_SUITES,
   handshake,
@@ -168,28 +168,9 @@ export const vettedScan =
   }
 
 const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
-  const { leaf, chain: ders } = peerCertificates(socket)
-  const chain = ders.flatMap((der) => {
-    try {
-      return [certificateFacts(der)]
-    } catch {
-      return []
-    }
-  })
-  const identity = leaf ? tls.checkServerIdentity(host, leaf) : new Error("no certificate")
-  const authError = socket.authorizationError as unknown
-  // node checks the name only after the chain verified, and reports a mismatch as the
-  // authorization error: the chain is trusted then, the name is judged on its own.
-  const trusted = socket.authorized || String(authError) === "ERR_TLS_CERT_ALTNAME_INVALID"
+  const { ders, judged } = peerJudged(socket, host)
   const oid = ders[0] ? certificateSignatureOid(ders[0]) : null
-  return {
-    chain,
-    trusted,
-    trustError: trusted ? null : String(authError ?? "not trusted"),
-    hostnameMatch: identity === undefined,
-    hostnameError: identity?.message ?? null,
-    signatureAlgorithm: oid === null ? null : signatureName(oid)
-  }
+  return { ...judged, signatureAlgorithm: oid === null ? null : signatureName(oid) }
 }
 
 const end = (outcome: HandshakeOutcome) => {
