@@ -12,9 +12,9 @@
  * Generic over the probe: `Smtp` wraps its session in one; any other transport probe (a TLS
  * handshake per web address) builds its own with `makeProbeCache(kind, lookup, options)`.
  */
-import { Cache, Cause, Duration, Effect } from "effect"
+import { Cache, Cause, Duration, Effect, FiberRef } from "effect"
 import * as M from "../observe/Metrics.ts"
-import { queued } from "./QueueClock.ts"
+import { CurrentQueueClock, QueueClock } from "./QueueClock.ts"
 
 export interface ProbeKey {
   readonly address: string
@@ -47,34 +47,53 @@ export const makeProbeCache = <A>(
   Effect.gen(function* () {
     const hit = M.labels({ kind, source: "hit" })
     const miss = M.labels({ kind, source: "miss" })
-    /** Keys probed now: a caller that joins one waits on another scan's probe (`QueueClock.ts`). */
-    const probing = new Set<string>()
+    /**
+     * Keys probed now, with each probe's own queue clock: it counts the probe's waits for permits
+     * on the prober's scan and on every scan that joined the probe (`QueueClock.ts`).
+     */
+    const probing = new Map<string, QueueClock>()
     const cache = yield* Cache.make({
       capacity: Math.max(1, options.capacity),
       // A TTL of 0 still shares a probe in flight; its result is dropped at once.
       timeToLive: Duration.millis(Math.max(0, options.ttlMs)),
       lookup: (text: string) =>
-        Effect.ensuring(
-          Effect.suspend(() => {
-            probing.add(text)
-            return lookup(parseKey(text))
-          }),
-          Effect.sync(() => probing.delete(text))
-        )
+        Effect.flatMap(FiberRef.get(CurrentQueueClock), (prober) => {
+          const clock = new QueueClock()
+          const unfollow = prober === undefined ? undefined : clock.forward(prober)
+          probing.set(text, clock)
+          return Effect.ensuring(
+            Effect.locally(lookup(parseKey(text)), CurrentQueueClock, clock),
+            Effect.sync(() => {
+              probing.delete(text)
+              unfollow?.()
+            })
+          )
+        })
     })
     const once = (text: string) =>
       cache.getEither(text).pipe(
         Effect.tap((result) => M.probeCache.unsafeUpdate(1, result._tag === "Left" ? hit : miss)),
         Effect.map((result) => (result._tag === "Left" ? result.left : result.right))
       )
+    /** `once`, counting on the caller's scan the time a probe under way that it joins queues. */
+    const joined = (text: string) =>
+      Effect.flatMap(FiberRef.get(CurrentQueueClock), (mine) => {
+        const probe = probing.get(text)
+        if (mine === undefined || probe === undefined) return once(text)
+        return Effect.acquireUseRelease(
+          Effect.sync(() => probe.forward(mine)),
+          () => once(text),
+          (unfollow) => Effect.sync(unfollow)
+        )
+      })
     /** The facts for `key`: remembered, shared with a probe under way, or probed now. */
     const get = (key: ProbeKey): Effect.Effect<A> => {
       const text = keyText(key)
       // Concurrent callers share the first caller's probe; when that caller is interrupted (its
       // client went away), the others see an interruption that is not theirs: ask again.
-      return Effect.suspend(() => (probing.has(text) ? queued(once(text)) : once(text))).pipe(
+      return joined(text).pipe(
         Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause) ? once(text) : Effect.failCause(cause)
+          Cause.isInterruptedOnly(cause) ? joined(text) : Effect.failCause(cause)
         )
       )
     }
