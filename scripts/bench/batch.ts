@@ -103,6 +103,8 @@ interface Run {
   connects: Record<string, number>
   /** Domains with each check unknown, by check id. */
   unknown: Record<string, number>
+  /** Domains with each score record unknown for an unanswered question (the "unknown" column), by id. */
+  unanswered: Record<string, number>
   /** DKIM sweeps that took longer than the scheduler's target, and its window at the end. */
   lateSweeps: number
   sweepWindow: number
@@ -296,6 +298,11 @@ const main = async () => {
       ].join(" ")
     )
   }
+  const tally = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort((a, b) => b[1] - a[1])
+      .map(([id, n]) => `${id} ${n}`)
+      .join(", ") || "none"
   console.log(
     "concurrency  SMTP sessions/domain  HTTP(S) connections/domain  DNS queries/domain  CPU ms/domain  DKIM unknown  held for DNS  late sweeps  sweep window  checks unknown"
   )
@@ -313,13 +320,12 @@ const main = async () => {
         String(r.heldForDns).padStart(13),
         String(r.lateSweeps).padStart(12),
         String(r.sweepWindow).padStart(13),
-        ` ${
-          Object.entries(r.unknown)
-            .sort((a, b) => b[1] - a[1])
-            .map(([id, n]) => `${id} ${n}`)
-            .join(", ") || "none"
-        }`
+        ` ${tally(r.unknown)}`
       ].join(" ")
+    )
+  for (const r of runs)
+    console.log(
+      `at concurrency ${r.concurrency}, the records unknown for an unanswered question: ${tally(r.unanswered ?? {})}`
     )
   const mb = (n: number) => Math.round(n / 2 ** 20)
   for (const { concurrency, peak } of runs)

@@ -14,15 +14,18 @@
  * reports itself connected that much later (the handshake's round trip: `modelConnectRtt`). It
  * counts the TCP connections opened by port (SMTP sessions are those to port 25), and, from the
  * records written, the domains with each check unknown (with SHOW_UNKNOWN=1, the first unknown
- * outcome of each check on stderr). Prints one JSON line of figures on
+ * outcome of each check on stderr) and with each score record unknown for an unanswered question
+ * (with SHOW_UNKNOWN=1, the first of each id too). Prints one JSON line of figures on
  * stdout. Started by scripts/bench/batch.ts:
  *   node [--cpu-prof] [--expose-gc] --import tsx scripts/bench/batchRun.ts <list> <out.jsonl> <concurrency>
  */
-import { readFileSync } from "node:fs"
+import { createReadStream, readFileSync } from "node:fs"
 import net from "node:net"
+import { createInterface } from "node:readline"
 import { writeHeapSnapshot } from "node:v8"
 import { Effect, type Exit, Layer, Supervisor } from "effect"
 import { inProcess, runBatch } from "../../src/batch/Batch.ts"
+import { type BatchRecord, type BatchResult, isFailure, unansweredRecords } from "../../src/batch/Record.ts"
 import { AppConfig } from "../../src/Config.ts"
 import type { DnsAnswer, DnsError } from "../../src/net/DnsTypes.ts"
 import { type Asked, Resolver } from "../../src/net/Resolver.ts"
@@ -144,6 +147,42 @@ const sampleRss = () => {
   if (m.rss > atPeak.rss) atPeak = { ...m, inFlight, atMs: performance.now() - startedAt }
 }
 
+/**
+ * From the records written, line by line (a long list's records, ~50 KB each, read whole would not
+ * fit under the heap cap): the domains with each check unknown, and with each score record left
+ * unknown by an unanswered question (`unansweredRecords`: what the batch counts "with unknown
+ * checks"), by id.
+ */
+const scoreRecord = (record: BatchResult, id: string) =>
+  Object.values(record.score.categories)
+    .flatMap((c) => c.checks)
+    .find((r) => r.id === id)
+
+const unknownsOf = async (out: string) => {
+  const checks: Record<string, number> = {}
+  const unanswered: Record<string, number> = {}
+  for await (const line of createInterface({ input: createReadStream(out), crlfDelay: Infinity })) {
+    if (!line.startsWith("{")) continue
+    // As written (encoded): what these two read is the same in both forms.
+    const record = JSON.parse(line) as BatchRecord
+    if (isFailure(record)) continue
+    for (const [id, outcome] of Object.entries(record.scan.checks))
+      if (outcome.status === "unknown") {
+        if (checks[id] === undefined && process.env.SHOW_UNKNOWN)
+          console.error(`unknown ${id}: ${JSON.stringify(outcome).slice(0, 600)}`)
+        checks[id] = (checks[id] ?? 0) + 1
+      }
+    for (const id of new Set(unansweredRecords(record))) {
+      if (unanswered[id] === undefined && process.env.SHOW_UNKNOWN)
+        console.error(
+          `unanswered ${id} (${record.domain}): ${JSON.stringify(scoreRecord(record, id)).slice(0, 600)}`
+        )
+      unanswered[id] = (unanswered[id] ?? 0) + 1
+    }
+  }
+  return { checks, unanswered }
+}
+
 const main = Effect.gen(function* () {
   if (gc) {
     gc()
@@ -178,18 +217,7 @@ const main = Effect.gen(function* () {
   const peakMb = peakRssMb()
   clearInterval(sampler)
   clearInterval(rssSampler)
-  // The checks unknown, by check id, from the records written.
-  const unknown: Record<string, number> = {}
-  for (const line of readFileSync(out, "utf8").split("\n")) {
-    if (!line.startsWith("{")) continue
-    const record = JSON.parse(line) as { scan?: { checks?: Record<string, { status?: string }> } }
-    for (const [id, outcome] of Object.entries(record.scan?.checks ?? {}))
-      if (outcome.status === "unknown") {
-        if (unknown[id] === undefined && process.env.SHOW_UNKNOWN)
-          console.error(`unknown ${id}: ${JSON.stringify(outcome).slice(0, 600)}`)
-        unknown[id] = (unknown[id] ?? 0) + 1
-      }
-  }
+  const { checks: unknown, unanswered } = yield* Effect.promise(() => unknownsOf(out))
   console.log(
     JSON.stringify({
       concurrency: Number(concurrencyText),
@@ -207,6 +235,7 @@ const main = Effect.gen(function* () {
       smtpSessions: connects.get(25) ?? 0,
       connects: Object.fromEntries(connects),
       unknown,
+      unanswered,
       lateSweeps: sweepScheduler.late,
       sweepWindow: sweepScheduler.window,
       peak: atPeak,
