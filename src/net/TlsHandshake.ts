@@ -88,6 +88,14 @@ const isRefusal = (error: NodeJS.ErrnoException): boolean =>
   /socket disconnected before secure TLS connection|alert/i.test(error.message)
 
 /**
+ * Whether an unknown outcome says that nothing listens: the host refused the TCP connection (a
+ * reset to the SYN, ECONNREFUSED), also as remembered by a destination's backoff. An answer about
+ * the port, not about TLS, and not a silence.
+ */
+export const connectionRefused = (outcome: HandshakeOutcome): boolean =>
+  outcome.kind === "unknown" && /\bECONNREFUSED\b/.test(outcome.message)
+
+/**
  * One handshake over a socket from `open`. The caller ends the socket it gets back (it may read the
  * chain first). A handshake this client cannot even offer (no suite left) is unknown, never refused.
  */

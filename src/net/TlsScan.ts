@@ -23,6 +23,7 @@ import { vetText } from "./Targets.ts"
 import { peerJudged } from "./TlsPeer.ts"
 import {
   CLIENT_SUITES,
+  connectionRefused,
   handshake,
   type HandshakeOutcome,
   type KeyExchangeFacts,
@@ -71,8 +72,11 @@ export interface TlsScanResult {
   readonly checkedAt: string
   readonly elapsedMs: number
   readonly handshakes: number
-  /** `complete`: the scan ran; `unknown`: no handshake could be made; `refused`: the address policy forbade it. */
-  readonly status: "complete" | "unknown" | "refused"
+  /**
+   * `complete`: the scan ran; `closed`: every connection was refused (nothing listens on the port);
+   * `unknown`: no handshake could be made otherwise; `refused`: the address policy forbade it.
+   */
+  readonly status: "complete" | "closed" | "unknown" | "refused"
   readonly failure: string | null
   readonly versions: Readonly<Record<ProbedVersion, VersionSupport>>
   /** Pre-1.3 suites in the server's order when it enforces one, then the TLS 1.3 suites likewise. */
@@ -248,8 +252,10 @@ export const scanTls = (
         : main.outcome.kind
     if (main.negotiated === null && byVersion.every(([, o]) => o.kind !== "accepted")) {
       const reachable = main.outcome.kind === "refused" || byVersion.some(([, o]) => o.kind === "refused")
+      const closed = connectionRefused(main.outcome) && byVersion.every(([, o]) => connectionRefused(o))
+      const status = reachable ? "complete" : closed ? "closed" : "unknown"
       return {
-        ...blankScan(name, address, port, reachable ? "complete" : "unknown", main.failure, checkedAt),
+        ...blankScan(name, address, port, status, main.failure, checkedAt),
         versions,
         handshakes,
         elapsedMs: Date.now() - started

@@ -71,7 +71,7 @@ export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations
         ).pipe(
           Effect.tap((scan) =>
             Effect.sync(() => {
-              if (scan.status === "unknown" && !remembered)
+              if ((scan.status === "unknown" || scan.status === "closed") && !remembered)
                 destinations.backOff(
                   address,
                   port,

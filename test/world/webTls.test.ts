@@ -5,9 +5,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { about } from "../../src/checks/web-tls/About.ts"
-import { WebTls } from "../../src/checks/web-tls/WebTls.ts"
+import { gather, WebTls } from "../../src/checks/web-tls/WebTls.ts"
+import { analyse } from "../../src/checks/web-tls/WebTlsAnalyse.ts"
 import type { WebTlsResult } from "../../src/checks/web-tls/WebTlsResult.ts"
-import { runCheck } from "../../src/scan/Scanner.ts"
+import { blankScan } from "../../src/net/TlsScan.ts"
+import { runCheck, withFacts } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
 
 const supported = (r: WebTlsResult, i = 0) =>
@@ -97,14 +99,39 @@ describe("HTTPS transport in the world", () => {
     }).pipe(Effect.provide(ScanWorld))
   )
 
-  it.live("web-httponly.com: nothing answers TLS on 443, so nothing is rated", () =>
+  it.live("web-httponly.com: every address refuses connections on 443, so there is nothing to rate", () =>
     Effect.gen(function* () {
       const r = yield* runCheck(WebTls, "web-httponly.com")
       expect(r.servers.length).toBeGreaterThan(0)
-      expect(r.servers.every((s) => s.rating === null && s.status !== "pass")).toBe(true)
+      for (const s of r.servers) {
+        expect(s.rating).toBeNull()
+        expect(s.reachable).toBe(false)
+        expect(s.status).toBe("not-applicable")
+        expect(s.issues.join(" ")).toMatch(/nothing accepts connections on port 443/)
+      }
       expect(r.summary.rating).toBeNull()
-      expect(rule(r).status).not.toBe("pass")
+      expect(r.summary.status).toBe("not-applicable")
+      // An answer, not a silence: the missing HTTPS is the headers' and redirect checks' finding.
+      expect(rule(r).status).toBe("not-applicable")
     }).pipe(Effect.provide(ScanWorld))
+  )
+
+  it.live(
+    "an address refusing connections beside one that serves HTTPS fails: some visitors get no site",
+    () =>
+      Effect.gen(function* () {
+        const input = yield* withFacts("tls-modern.com", gather)
+        const closed = blankScan("tls-modern.com", "127.80.255.254", 443, "closed", "ECONNREFUSED")
+        const r = analyse({ ...input, scans: [...input.scans, closed] }, new Date())
+        expect(r.servers.map((s) => [s.ip, s.reachable, s.status])).toEqual([
+          ...input.scans.map((s) => [s.address, true, "pass"]),
+          ["127.80.255.254", false, "fail"]
+        ])
+        expect(r.summary.status).toBe("fail")
+        expect(r.summary.rating).toBe("good")
+        expect(rule(r).status).toBe("fail")
+        expect(rule(r).detail).toMatch(/127\.80\.255\.254 accept no connection on port 443/)
+      }).pipe(Effect.provide(ScanWorld))
   )
 
   it.live("a domain without web addresses is not applicable", () =>

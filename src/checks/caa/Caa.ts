@@ -285,6 +285,17 @@ const mxServed = (facts: FactsShape) =>
           const leaf = probe.tls?.chain[0]
           const base = { service: "mx" as const, host: t.host, address: t.ip }
           if (leaf) return { ...base, certificate: leaf }
+          // Refused (nothing listens on port 25): no certificate served, an answer; any other
+          // failure to connect might have hidden one.
+          if (probe.failure?.reason === "refused")
+            return {
+              ...base,
+              certificate: null,
+              missing: {
+                kind: "none",
+                reason: `nothing accepts connections on port 25 (${probe.failure.message})`
+              }
+            }
           if (probe.status === "unknown")
             return {
               ...base,

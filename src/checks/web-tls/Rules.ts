@@ -23,7 +23,7 @@ export const WEB_TLS_SPECS = {
     category: "security",
     maxPoints: 3,
     level: "recommended",
-    rule: "Every web address of the domain and www. rated good or sufficient by the NCSC-NL TLS guidelines (versions, cipher suites, key exchange, certificate key and signature) 3; phase-out 1; insufficient 0; no web address is not applicable",
+    rule: "Every web address of the domain and www. rated good or sufficient by the NCSC-NL TLS guidelines (versions, cipher suites, key exchange, certificate key and signature) 3; phase-out 1; insufficient, or an address refusing connections on port 443 beside one that serves HTTPS, 0; no web address, or none accepting connections on port 443, is not applicable",
     rank: 57
   })
 } as const
@@ -46,11 +46,18 @@ const webTlsRecords = (scan: Pick<ScanResult, "checks">) => {
       return r.summary.status === "unknown"
         ? unknown("the web hosts' address lookups failed")
         : notApplicable("no web address")
+    // Every address refused the connection: the site serves no HTTPS, nothing to rate.
+    if (r.summary.status === "not-applicable")
+      return notApplicable("no web address accepts connections on port 443")
     const rating = r.summary.rating
     if (rating === null) return unknown("no web address completed a TLS handshake")
     const ids = weaknesses(r)
     const detail = `rated ${rating} (NCSC-NL); versions ${r.summary.versionsAccepted.join(", ") || "none"}`
     if (rating === "insufficient") return fail(detail, ...ids)
+    // Refused beside an address that serves HTTPS (an unreachable one stays unknown, not failed).
+    const closed = r.servers.filter((s) => s.reachable === false && s.status === "fail")
+    if (closed.length > 0)
+      return fail(`${detail}; ${closed.map((s) => s.ip).join(", ")} accept no connection on port 443`, ...ids)
     if (rating === "phase-out") return partial(1, detail, ...ids)
     return r.summary.status === "unknown" ? unknown(`${detail}; some addresses did not answer`) : pass(detail)
   })

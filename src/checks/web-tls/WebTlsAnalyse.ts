@@ -2,7 +2,11 @@
  * The pure half of the HTTPS transport check: each TLS scan (net/TlsScan.ts) rated part by part
  * with the NCSC-NL TLS guidelines v2.1 (records/TlsRating.ts), a server as good as its worst part,
  * the domain as good as its worst server. A server that could not be reached is unknown, never
- * rated; a version this client cannot speak (SSL 3) is untested, never "refused".
+ * rated; a version this client cannot speak (SSL 3) is untested, never "refused". A server that
+ * refused the connection (nothing listens on 443) is an answer, not a silence: the host serves no
+ * HTTPS there, which fails it when another address of the site does (visitors sent there get no
+ * site) and is nothing to rate when none does (the missing HTTPS is the headers' and redirect
+ * checks' finding).
  */
 import { publicFacts } from "../../net/Certificate.ts"
 import type { KeyExchangeFacts, TlsScanResult } from "../../net/TlsScan.ts"
@@ -98,6 +102,10 @@ export const analyseServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
   if (scan.status === "refused") {
     status = "fail"
     issues.push(`${where}: not a public address, so visitors cannot reach it (not probed)`)
+  } else if (scan.status === "closed") {
+    // Settled by `analyse`, which knows whether another address serves HTTPS.
+    status = "not-applicable"
+    issues.push(`${where}: nothing accepts connections on port ${scan.port} (${scan.failure ?? "refused"})`)
   } else if (scan.status === "unknown") {
     status = "unknown"
     issues.push(`${where}: no TLS handshake could be made (${scan.failure ?? "no answer"})`)
@@ -135,7 +143,12 @@ export const analyseServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
     ip: scan.address,
     family: scan.family,
     status,
-    reachable: scan.status === "complete" ? true : scan.status === "unknown" ? false : null,
+    reachable:
+      scan.status === "complete"
+        ? true
+        : scan.status === "unknown" || scan.status === "closed"
+          ? false
+          : null,
     error: scan.failure,
     rating,
     versions,
@@ -170,18 +183,24 @@ const VERSION_ORDER = ["SSLv3", "TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
 
 /** The verdict for the domain's web hosts. Pure and total. */
 export const analyse = (input: WebTlsInput, now: Date): WebTlsResult => {
-  const servers = input.scans.map((s) => analyseServer(s, now))
-  const reachable = servers.filter((s) => s.reachable === true)
+  const rated = input.scans.map((s) => analyseServer(s, now))
+  const reachable = rated.filter((s) => s.reachable === true)
+  // A closed address beside one that serves HTTPS: some visitors get no site.
+  const servers =
+    reachable.length === 0
+      ? rated
+      : rated.map((s): WebTlsServer => (s.status === "not-applicable" ? { ...s, status: "fail" } : s))
+  const judged = servers.filter((s) => s.status !== "not-applicable")
   const issues = servers.flatMap((s) => s.issues)
   const unknownHosts = input.hosts.filter((h) => h.lookup === "unknown")
   for (const h of unknownHosts) issues.push(`${h.host}: address lookup failed`)
-  const rated = servers.flatMap((s) => (s.rating === null ? [] : [s.rating]))
+  const ratings = servers.flatMap((s) => (s.rating === null ? [] : [s.rating]))
   const status: CheckStatus =
-    servers.length === 0
+    judged.length === 0
       ? unknownHosts.length > 0
         ? "unknown"
         : "not-applicable"
-      : worstOf([...servers.map((s) => s.status), ...(unknownHosts.length > 0 ? ["unknown" as const] : [])])
+      : worstOf([...judged.map((s) => s.status), ...(unknownHosts.length > 0 ? ["unknown" as const] : [])])
   const versionsAccepted = VERSION_ORDER.filter((v) =>
     servers.some((s) => s.versions.some((x) => x.version === v && x.support === "accepted"))
   )
@@ -193,7 +212,7 @@ export const analyse = (input: WebTlsInput, now: Date): WebTlsResult => {
     servers,
     summary: {
       status,
-      rating: worstOrNull(rated),
+      rating: worstOrNull(ratings),
       serversChecked: servers.length,
       serversReachable: reachable.length,
       versionsAccepted,

@@ -3,9 +3,10 @@ import { Effect, Schema } from "effect"
 import fc from "fast-check"
 import { analyse, Caa, CaaReport, type CaaInput, type Served } from "../../../src/checks/caa/Caa.ts"
 import { identifiersOf } from "../../../src/checks/caa/Issuers.ts"
-import type { TlsInfo } from "../../../src/net/WebTypes.ts"
+import { type TlsInfo, WebError } from "../../../src/net/WebTypes.ts"
 import { runFake } from "../facts.ts"
-import { type Chain, makeChain, probe, tlsFacts } from "../fixtures.ts"
+import { SmtpFailure } from "../../../src/net/Smtp.ts"
+import { type Chain, makeChain, probe, stalled, tlsFacts } from "../fixtures.ts"
 
 const now = new Date("2026-12-01T00:00:00Z")
 const LE = "C=US, O=Let's Encrypt, CN=R11"
@@ -192,5 +193,33 @@ describe("the check over fakes", () => {
       ])
       expect(r.result.status).toBe("pass")
     })
+  )
+
+  it.live(
+    "a mail server that refuses the connection serves no certificate; one that stays silent might",
+    () =>
+      Effect.gen(function* () {
+        const failed = (reason: "refused" | "timeout") =>
+          stalled("connect", {
+            address: "192.0.2.25",
+            failure: new SmtpFailure({ stage: "connect", reason, message: `connect (${reason})` })
+          })
+        const run = (reason: "refused" | "timeout") =>
+          runFake(Caa, "example.com", {
+            zone: { "example.com MX": ["10 mx.example.com."], "mx.example.com A": ["192.0.2.25"] },
+            web: (url) => new WebError({ url, reason: "connect", message: "connect ECONNREFUSED" }),
+            probes: { "mx.example.com|192.0.2.25": failed(reason) }
+          })
+        const refused = yield* run("refused")
+        expect(refused.result.certificates.map((c) => [c.service, c.status])).toEqual([
+          ["web", "not-applicable"],
+          ["mx", "not-applicable"]
+        ])
+        expect(refused.result.certificates[1]!.message).toMatch(/nothing accepts connections on port 25/)
+        expect(refused.result.status).toBe("not-applicable")
+        const silent = yield* run("timeout")
+        expect(silent.result.certificates[1]!.status).toBe("unknown")
+        expect(silent.result.status).toBe("unknown")
+      })
   )
 })
