@@ -95,7 +95,9 @@ export const makeWeb = (
             const first = destinations.backedOff(address, port)
             if (first === undefined) return then
             remembered = true
-            return Effect.fail(webError(url.href, first.reason, first.message, address))
+            return Effect.fail(
+              webError(url.href, first.reason, first.message, address, first.connectionRefused)
+            )
           })
         // The destination's permits first: a global one is not held while waiting on a busy address.
         const exchange = global.around(

@@ -195,7 +195,13 @@ export const attempt = (
         Effect.logDebug("web exchange failed", url.href, address, code, error.message).pipe(
           Effect.zipRight(
             Effect.fail(
-              new WebError({ url: url.href, reason, message: failureMessage(reason, secure, code), address })
+              new WebError({
+                url: url.href,
+                reason,
+                message: failureMessage(reason, secure, code),
+                address,
+                ...(reason === "connect" && code === "ECONNREFUSED" ? { connectionRefused: true } : {})
+              })
             )
           )
         )

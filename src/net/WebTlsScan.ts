@@ -56,7 +56,10 @@ export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations
             const first = destinations.backedOff(address, port)
             if (first === undefined) return then
             remembered = true
-            const message = `not contacted: no answer a moment ago (${first.message})`
+            // A refusal stays one (TlsScan's `closed`), whichever of a fetch or a scan met it first.
+            const message = first.connectionRefused
+              ? "not contacted: it refused the connection a moment ago (ECONNREFUSED)"
+              : `not contacted: no answer a moment ago (${first.message})`
             return Effect.succeed<HandshakeOutcome>({ kind: "unknown", message })
           })
         // The destination's permits first: a process-wide one is not held while waiting on a busy address.
@@ -75,7 +78,13 @@ export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations
                 destinations.backOff(
                   address,
                   port,
-                  webError(`https://${sni}/`, "connect", scan.failure ?? "no answer", address)
+                  webError(
+                    `https://${sni}/`,
+                    "connect",
+                    scan.failure ?? "no answer",
+                    address,
+                    scan.status === "closed"
+                  )
                 )
             })
           )

@@ -38,7 +38,13 @@ export class WebError extends Schema.TaggedError<WebError>()("WebError", {
   /** The refused or failing address, when one is known. */
   address: Schema.optional(Schema.String),
   /** For `refused-address`: which address class (Targets `Refusal`), or `port`. */
-  refusal: Schema.optional(Schema.String)
+  refusal: Schema.optional(Schema.String),
+  /**
+   * For `connect`: the host refused the TCP connection (ECONNREFUSED), an answer rather than a
+   * silence. Kept for the destination's backoff, whose remembered failure a TLS scan of the same
+   * address reads (net/WebTlsScan.ts); the message does not say it (`failureMessage`).
+   */
+  connectionRefused: Schema.optional(Schema.Boolean)
 }) {}
 
 export interface WebRequestOptions {
@@ -149,5 +155,17 @@ export interface WebSettings {
 }
 
 /** A `WebError` with the address only when one is known (exactOptionalPropertyTypes). */
-export const webError = (url: string, reason: WebErrorReason, message: string, address?: string) =>
-  new WebError({ url, reason, message, ...(address === undefined ? {} : { address }) })
+export const webError = (
+  url: string,
+  reason: WebErrorReason,
+  message: string,
+  address?: string,
+  connectionRefused?: boolean
+) =>
+  new WebError({
+    url,
+    reason,
+    message,
+    ...(address === undefined ? {} : { address }),
+    ...(connectionRefused === true ? { connectionRefused } : {})
+  })

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as net from "node:net"
 import * as tls from "node:tls"
-import { webDestinations } from "../../src/net/WebClient.ts"
+import { makeWeb, webDestinations } from "../../src/net/WebClient.ts"
 import { makeWebTlsScan } from "../../src/net/WebTlsScan.ts"
 import type { WebSettings } from "../../src/net/WebTypes.ts"
 import { makePki, type TestPki } from "./pki.ts"
@@ -153,6 +153,22 @@ describe("makeWebTlsScan", () => {
         expect(second.failure).toMatch(/not contacted.*ECONNREFUSED/)
       }),
     30_000
+  )
+
+  it.live("a refusal a page fetch met first is still a refusal to the scan, never a silence", () =>
+    Effect.gen(function* () {
+      const s = settings()
+      const destinations = webDestinations(s)
+      const web = makeWeb(s, () => Effect.succeed({ v4: [silentAddress], v6: [] }), destinations)
+      const fetched = yield* Effect.flip(web.get("https://c.example/"))
+      expect(fetched.reason).toBe("connect")
+      // The page's error does not tell refused from silent; the backoff remembers which it was.
+      expect(fetched.message).not.toMatch(/refused/i)
+      expect(destinations.backedOff(silentAddress, 443)?.connectionRefused).toBe(true)
+      const scan = yield* (yield* makeWebTlsScan(s, destinations))("c.example", silentAddress)
+      expect(scan.status).toBe("closed")
+      expect(scan.failure).toMatch(/not contacted.*ECONNREFUSED/)
+    })
   )
 
   it.live("an address the policy forbids is not contacted", () =>
