@@ -297,9 +297,12 @@ export const generateNginx = (root, webs, certs) => {
   // Workers run as root too: the checkout (and so the docroot) may sit under a private home directory.
   const conf = `user root;
 worker_processes 1;
+# A batch at 1,000 in flight keeps more than 1,024 connections here at once (handshakes of the TLS
+# scans wait to be read as closed); with too few, nginx drops connections mid-handshake.
+worker_rlimit_nofile 16384;
 pid ${dir}/nginx.pid;
 error_log ${dir}/logs/error.log warn;
-events { worker_connections 1024; }
+events { worker_connections 8192; }
 http {
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
