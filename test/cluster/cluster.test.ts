@@ -52,6 +52,16 @@ describe("two runners on Postgres, one killed mid-way", () => {
     }
     const url = clusterUp(scripts, dir, { httpBase, runnerBase, pgPort }, env)
     const query = (text: string): Array<Row> => sql(url, text)
+    // A runner is healthy before it holds shards (Postgres advisory locks, one session a runner):
+    // jobs sent before the second holds some all go to the first, and none can be killed mid-way.
+    for (let i = 0; i < 240; i++) {
+      const [holders] = psqlRows<{ n: number }>(
+        url,
+        "SELECT count(DISTINCT pid) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted"
+      )
+      if (Number(holders?.n) >= 2) break
+      await sleep(250)
+    }
     const manifest = JSON.parse(readFileSync(worldEnv().WORLD_MANIFEST!, "utf8"))
     const synthetic: Array<string> = manifest.scenarios
       .filter((s: any) => s.synthetic && s.mx.length > 0)
