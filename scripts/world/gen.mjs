@@ -43,8 +43,9 @@ for (const s of planned) for (const m of s.mx) if (m.shared) m.addr = hostAddr.g
 // The scenarios as built (--spec and --synthetic included): what scripts/world/mutate serves a domain
 // as, and restores it from.
 write(join(root, "scenarios.json"), JSON.stringify({ scenarios }, null, 1) + "\n")
-// Every domain is built as its own scenario again: no mutation holds.
+// Every domain is built as its own scenario again: no mutation holds, and none has touched it.
 rmSync(join(root, "mutations.json"), { force: true })
+rmSync(join(root, "touched.json"), { force: true })
 
 // PKI: one certificate per MX host (by its TLS situation) and one per web domain.
 const ca = ensureCa(root)

@@ -266,6 +266,13 @@ const main = () => {
       original
     }
   writeJson(mutationsFile, mutations)
+  // Every domain mutate changed since `up`, a reset included (a reset serves the scenario again,
+  // but with a higher SOA serial and new signatures): a world with such a domain is not the one
+  // `up` made, which the test suite reuses only when the domain is a synthetic copy (its own).
+  const touchedFile = join(root, "touched.json")
+  const touched = existsSync(touchedFile) ? readJson(touchedFile) : {}
+  touched[domain] = { synthetic: own.synthetic === true, at: new Date().toISOString() }
+  writeJson(touchedFile, touched)
   process.stdout.write(actions.join("\n") + "\n")
 }
 

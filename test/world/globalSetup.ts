@@ -1,108 +1,16 @@
 /**
- * vitest globalSetup: bring the test world up once before the tests (scripts/world/up).
- * What runs is asked of `scripts/world/status` (docs/world.md): exit 0 running and current, 3 a
- * server stopped, 4 a config would leak, 5 running but stale (built by other code than its
- * checkout's scripts/world).
- * - This checkout's world, current: reused. Stale: restarted, with a message saying why.
- * - Else a world running from another checkout (its world.env named by the pointer file that `up`
- *   writes), current or stale, is reused (saying so when stale): the addresses are fixed, so two
- *   worlds cannot run at once on one machine. Under CI this checkout's world replaces it (`up` stops
- *   it through its own scripts/world/down).
- * An `up` or `down` running (someone's, or another test run's) is waited for first.
- * The world is left running for fast re-runs in development; under CI (process.env.CI) a world
- * started here is stopped at teardown. WORLD_SKIP=1 skips all of this.
- * A world started here has 200 synthetic domains (`--synthetic 200`, about 20 s more) for the batch
- * scanner's test (test/world/batch.test.ts), which uses the regular scenarios when a reused world
- * has none.
+ * vitest globalSetup: the test world up once before the tests (prepareWorld.ts says which world is
+ * reused and when one is started). The world is left running for fast re-runs in development; under
+ * CI (process.env.CI) a world started here is stopped at teardown. WORLD_SKIP=1 skips all of this.
+ * The test command (scripts/test/run.ts) prepares the world beforehand, beside the type check, so
+ * that here it is found running and reused.
  */
-import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { OWN_WORLD_ENV_FILE, parseEnvFile, WORLD_POINTER_FILE } from "./env.ts"
+import { prepareWorld, stopWorld } from "./prepareWorld.ts"
 
-/** `scripts/world/status` exit codes. */
-const WorldStatus = { current: 0, stopped: 3, leaking: 4, stale: 5 } as const
-
-interface World {
-  readonly dir: string
-  readonly scripts: string
-}
-
-const own: World = {
-  dir: dirname(OWN_WORLD_ENV_FILE),
-  scripts: fileURLToPath(new URL("../../scripts/world/", import.meta.url))
-}
-
-/** The world's own status script, run on its own directory (bounded: it bounds its own steps too). */
-const statusOf = (world: World): number | null =>
-  spawnSync(join(world.scripts, "status"), [], {
-    stdio: "ignore",
-    timeout: 120_000,
-    env: { ...process.env, WORLD_DIR: world.dir }
-  }).status
-
-/** The world the pointer file names, with the scripts that started it (origin.env, written by up). */
-const pointedWorld = (): World | undefined => {
-  if (!existsSync(WORLD_POINTER_FILE)) return undefined
-  const dir = dirname(readFileSync(WORLD_POINTER_FILE, "utf8").trim())
-  const origin = join(dir, "origin.env")
-  // A world started before origin.env existed lives in its checkout's data/world.
-  const scripts = existsSync(origin)
-    ? parseEnvFile(readFileSync(origin, "utf8")).WORLD_SCRIPTS
-    : join(dir, "../../scripts/world")
-  return scripts !== undefined && existsSync(join(scripts, "status")) ? { dir, scripts } : undefined
-}
-
-const say = (message: string) => process.stderr.write(`world: ${message}\n`)
-
-/** Whether a world must be started here; says which world is reused, and why one is restarted. */
-const mustStart = (): boolean => {
-  const ownStatus = statusOf(own)
-  if (ownStatus === WorldStatus.current) return false
-  if (ownStatus === WorldStatus.stale) {
-    say(
-      `this checkout's world in ${own.dir} is running but stale (scripts/world changed since); restarting it`
-    )
-    return true
-  }
-  const other = pointedWorld()
-  if (other === undefined || other.dir === own.dir) return true
-  const otherStatus = statusOf(other)
-  if (otherStatus !== WorldStatus.current && otherStatus !== WorldStatus.stale) return true
-  if (process.env.CI) {
-    say(`CI tests this checkout's world: replacing the world running from ${other.dir}`)
-    return true
-  }
-  if (otherStatus === WorldStatus.stale)
-    say(
-      `reusing the world running from ${other.dir}, which is stale (built by other code than its checkout's scripts/world); to test against the current code restart it: WORLD_DIR=${other.dir} ${join(other.scripts, "up")}`
-    )
-  return false
-}
-
-/** Held by `up` and `down` while they run (scripts/world/lib.sh world_lock), beside the pointer file. */
-const WORLD_LOCK_FILE = join(dirname(WORLD_POINTER_FILE), "domain-audit-world.lock")
-
-/**
- * Waits while an `up` or `down` runs, so that what runs is asked of a world that is finished: else
- * a world still booting (someone's `up`) reads as none, and this checkout's `up` would replace it.
- */
-const awaitWorldCommands = (): void => {
-  if (spawnSync("flock", ["-n", WORLD_LOCK_FILE, "true"]).status !== 1) return
-  say(`waiting for the world's running up or down to finish (${WORLD_LOCK_FILE})`)
-  spawnSync("flock", ["-w", "1200", WORLD_LOCK_FILE, "true"], { stdio: "ignore", timeout: 1_260_000 })
-}
-
-export default function setup(): () => void {
-  if (process.env.WORLD_SKIP === "1") return () => {}
-  awaitWorldCommands()
-  const started = mustStart()
-  // up bounds each of its steps; this limit only guards against a step without one.
-  if (started)
-    execFileSync(join(own.scripts, "up"), ["--synthetic", "200"], { stdio: "inherit", timeout: 900_000 })
-  return () => {
-    if (process.env.CI && started)
-      execFileSync(join(own.scripts, "down"), [], { stdio: "inherit", timeout: 120_000 })
+export default async function setup(): Promise<() => Promise<void>> {
+  if (process.env.WORLD_SKIP === "1") return async () => {}
+  const started = await prepareWorld()
+  return async () => {
+    if (process.env.CI && started) await stopWorld()
   }
 }

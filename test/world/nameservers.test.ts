@@ -24,14 +24,14 @@ layer(ScanWorld, { timeout: 60_000 })("name servers in the world", (it) => {
       const ns1 = r.servers.find((s) => s.host === "ns1.dns-host.net")!
       expect(ns1.addresses).toEqual(["127.53.0.1", "::1"])
       expect(ns1.results.map((x) => x.family)).toEqual([4, 6])
+      // Every server answers the same serial; which one is the zone's business (scripts/world/mutate
+      // --reset raises it, as a zone's owner does), not this check's.
+      const serials = new Set(r.servers.flatMap((s) => s.results.map((x) => x.serial)))
+      expect(serials.size).toBe(1)
+      expect([...serials][0]).toBeGreaterThanOrEqual(2026010100)
       for (const s of r.servers)
         for (const x of s.results)
-          expect(x).toMatchObject({
-            authoritative: true,
-            serial: 2026010100,
-            tcp: true,
-            openRecursion: false
-          })
+          expect(x).toMatchObject({ authoritative: true, tcp: true, openRecursion: false })
       expect(r.verdicts.networks.message).toContain("127.53.3.0/24")
     })
   )

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// The suite's duration guard: each test file's time in the last run (test-results/durations.json,
+// written by `npm test`) against its budget in test/budgets.json. A file over twice its budget
+// fails the run under CI (elsewhere it is reported): a test that became slow is then a decision,
+// taken by raising its budget in the same commit, not an accident. A file without a budget has
+// FLOOR_S. `--write` records the last run's times as the budgets (rounded up, at least FLOOR_S).
+//   node scripts/test/budgets.mjs [--write]
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("../../", import.meta.url))
+const REPORT = `${root}test-results/durations.json`
+const BUDGETS = `${root}test/budgets.json`
+/** Below this a file's time is noise on a shared machine: no file's budget is smaller. */
+const FLOOR_S = 10
+const FACTOR = 2
+
+if (!existsSync(REPORT)) {
+  console.error(`durations: no ${REPORT}; run the suite first (npm test)`)
+  process.exit(1)
+}
+const report = JSON.parse(readFileSync(REPORT, "utf8"))
+const seconds = (ms) => ms / 1000
+
+if (process.argv.includes("--write")) {
+  const budgets = Object.fromEntries(
+    report.files
+      .map((f) => [f.file, Math.max(FLOOR_S, Math.ceil(seconds(f.wallMs) / 5) * 5)])
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+  )
+  writeFileSync(
+    BUDGETS,
+    JSON.stringify({ factor: FACTOR, floorSeconds: FLOOR_S, seconds: budgets }, null, 1) + "\n"
+  )
+  console.log(`durations: ${Object.keys(budgets).length} budgets written to test/budgets.json`)
+  process.exit(0)
+}
+
+const budgets = existsSync(BUDGETS) ? JSON.parse(readFileSync(BUDGETS, "utf8")).seconds : {}
+const over = report.files.filter((f) => seconds(f.wallMs) > FACTOR * (budgets[f.file] ?? FLOOR_S))
+const total = report.files.reduce((sum, f) => sum + f.wallMs, 0)
+console.log(
+  `durations: ${report.files.length} files, ${seconds(report.wallMs).toFixed(0)} s of vitest with ${report.workers} workers (${seconds(total).toFixed(0)} s of files); the slowest: node scripts/test/slowest.mjs`
+)
+for (const f of over) {
+  const budget =
+    budgets[f.file] === undefined ? `${FLOOR_S} s (none recorded: the floor)` : `${budgets[f.file]} s`
+  console.log(
+    `durations: ${f.file} took ${seconds(f.wallMs).toFixed(1)} s, over ${FACTOR}x its budget of ${budget}: make it faster, or raise its budget in test/budgets.json in the same commit`
+  )
+}
+process.exit(over.length > 0 && process.env.CI ? 1 : 0)
