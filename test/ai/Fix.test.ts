@@ -14,6 +14,7 @@ import { fix } from "../../src/ai/Fix.ts"
 import { planDmarc } from "../../src/ai/FixDmarc.ts"
 import { fakeNet } from "../checks/facts.ts"
 import { makeChain, probe, stalled, tlsFacts } from "../checks/fixtures.ts"
+import { runs } from "../support/runs.ts"
 
 const DOMAIN = "example.com"
 
@@ -87,7 +88,7 @@ describe("SPF fixes", () => {
               expect(answer.fix.value).not.toMatch(/[+?]all$/)
             }
           ),
-          { numRuns: 25 }
+          { numRuns: runs(25) }
         )
       )
   )

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
 import { normaliseDomain } from "../../src/records/DomainName.ts"
+import { runs } from "../support/runs.ts"
 
 const ok = (input: string) => Either.getOrThrow(normaliseDomain(input))
 const why = (input: string) => Either.match(normaliseDomain(input), { onLeft: (m) => m, onRight: () => "" })
@@ -97,7 +98,7 @@ describe("normaliseDomain", () => {
           return true
         }
       ),
-      { numRuns: 2000 }
+      { numRuns: runs(2000) }
     )
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { csvField, csvRecord, parseCsvRecord } from "../../src/batch/Csv.ts"
+import { runs } from "../support/runs.ts"
 
 describe("CSV (RFC 4180)", () => {
   it.each([
@@ -30,7 +31,7 @@ describe("CSV (RFC 4180)", () => {
           expect(parseCsvRecord(record.slice(0, -2))).toEqual(fields)
         }
       ),
-      { numRuns: 500 }
+      { numRuns: runs(500) }
     )
   })
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { parseLine, stripComment } from "../../src/batch/Lines.ts"
+import { runs } from "../support/runs.ts"
 
 describe("parseLine", () => {
   it.each([
@@ -47,7 +48,7 @@ describe("parseLine", () => {
         expect(["Skip", "Domain", "Invalid"]).toContain(line._tag)
         if (line._tag === "Domain") expect(parseLine(line.domain)).toEqual(line)
       }),
-      { numRuns: 500 }
+      { numRuns: runs(500) }
     )
   })
 

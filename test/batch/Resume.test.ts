@@ -7,6 +7,7 @@ import fc from "fast-check"
 import { csvRecord } from "../../src/batch/Csv.ts"
 import { CSV_COLUMNS, csvHeader } from "../../src/batch/Record.ts"
 import { readWritten, RecordSplitter } from "../../src/batch/Resume.ts"
+import { runs } from "../support/runs.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "batch-resume-"))
 let n = 0
@@ -54,7 +55,7 @@ describe("RecordSplitter", () => {
           expect(splitter.complete).toBe(Buffer.byteLength(texts.slice(0, expected.length).join("")))
         }
       ),
-      { numRuns: 300 }
+      { numRuns: runs(300) }
     )
   })
 
@@ -70,7 +71,7 @@ describe("RecordSplitter", () => {
           expect(got.map((l) => JSON.parse(l))).toEqual(values.map((v) => JSON.parse(JSON.stringify(v))))
         }
       ),
-      { numRuns: 300 }
+      { numRuns: runs(300) }
     )
   })
 })

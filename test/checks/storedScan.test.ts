@@ -14,6 +14,7 @@ import { score } from "../../src/score/Score.ts"
 import { readBack, storedBy, without, withToy } from "../fixtures/registries.ts"
 import { toyRegistry } from "../fixtures/toy/registry.ts"
 import { arbScan, FIXTURES, storedScan } from "../monitor/scans.ts"
+import { runs } from "../support/runs.ts"
 
 const ids: ReadonlyArray<string> = registry.map((c) => c.id)
 
@@ -86,7 +87,7 @@ describe("a stored scan read by today's registry", () => {
         expect(verdict(score(old))).toEqual(verdict(score(unfinished, checks)))
         expect(nis2Scorecard(old, "en").measures).toHaveLength(10)
       }),
-      { numRuns: 40 }
+      { numRuns: runs(40) }
     )
   })
 

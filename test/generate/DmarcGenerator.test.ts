@@ -3,6 +3,7 @@ import { Either } from "effect"
 import fc from "fast-check"
 import { parseDmarc } from "../../src/records/DmarcRecord.ts"
 import { generateDmarc, type DmarcGenerateInput } from "../../src/generate/DmarcGenerator.ts"
+import { runs } from "../support/runs.ts"
 
 const ok = (input: DmarcGenerateInput) => {
   const r = generateDmarc(input)
@@ -122,7 +123,7 @@ describe("DMARC generator", () => {
         expect(g.dnsEntry.strings.join("")).toBe(g.record)
         for (const s of g.dnsEntry.strings) expect(s.length).toBeLessThanOrEqual(255)
       }),
-      { numRuns: 500 }
+      { numRuns: runs(500) }
     )
   })
 

@@ -3,6 +3,7 @@ import { Either } from "effect"
 import fc from "fast-check"
 import { generate, type SpfGenerateInput } from "../../src/generate/SpfGenerator.ts"
 import { parse } from "../../src/records/SpfParse.ts"
+import { runs } from "../support/runs.ts"
 
 const ok = (input: SpfGenerateInput) => {
   const r = generate(input)
@@ -166,7 +167,7 @@ describe("generate/Spf round trip", () => {
         const back = configOf(r.record)
         expect(normal({ ...back, mechanisms: back.mechanisms })).toEqual(normal(c))
       }),
-      { numRuns: 1000 }
+      { numRuns: runs(1000) }
     )
   })
 

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { Api } from "../../src/Api.ts"
 import { call, testApp } from "./harness.ts"
+import { runs } from "../support/runs.ts"
 
 interface Operation {
   readonly method: "GET" | "POST"
@@ -139,7 +140,7 @@ layer(testApp())("the HTTP edge", (it) => {
             value
           )
         }),
-        { numRuns: 250, seed: 20261122 }
+        { numRuns: runs(250), seed: 20261122 }
       )
       for (const { op, query, body } of samples) {
         const qs = new URLSearchParams(query).toString()

@@ -12,6 +12,7 @@ import { DEFAULT_LIMITS, ReportRefused } from "../../src/inbound/Refusal.ts"
 import { parseTlsReport } from "../../src/inbound/TlsReport.ts"
 import { gunzipBounded, unzipBounded } from "../../src/inbound/Unpack.ts"
 import { dmarcXml, gzipText, type RowSpec, tlsJson, zipText } from "./reports.ts"
+import { runs } from "../support/runs.ts"
 
 const limits = DEFAULT_LIMITS
 const row: RowSpec = {
@@ -130,7 +131,7 @@ describe("DMARC aggregate XML", () => {
           )
         }
       ),
-      { numRuns: 150 }
+      { numRuns: runs(150) }
     )
   })
 
@@ -146,7 +147,7 @@ describe("DMARC aggregate XML", () => {
           expect(r).toBeInstanceOf(ReportRefused)
         }
       ),
-      { numRuns: 300 }
+      { numRuns: runs(300) }
     )
   })
 })
@@ -185,7 +186,7 @@ describe("TLS-RPT JSON", () => {
       fc.property(fc.json(), (s) => {
         expect(parseTlsReport(s, limits)).toBeInstanceOf(ReportRefused)
       }),
-      { numRuns: 300 }
+      { numRuns: runs(300) }
     )
   })
 })

@@ -27,6 +27,7 @@ import { specsOf } from "../../src/score/Rules.ts"
 import { configProviderOf, settingsOf } from "../../src/lib/LibraryOptions.ts"
 import { scanResult } from "../../src/lib/Testing.ts"
 import { worldEnvFile } from "../world/env.ts"
+import { runs } from "../support/runs.ts"
 
 const settings = (provider: ConfigProvider.ConfigProvider) =>
   Effect.runPromise(
@@ -209,7 +210,7 @@ describe("the testing arbitraries", () => {
         const s = score(scan)
         return needsTicket(s) === !["A+", "A", "B"].includes(s.grade)
       }),
-      { numRuns: 50 }
+      { numRuns: runs(50) }
     )
   })
 })

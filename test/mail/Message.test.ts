@@ -12,6 +12,7 @@ import {
 } from "../../src/mail/Message.ts"
 import { spamScore } from "../../src/mail/SpamRules.ts"
 import { build, GOOD_HEADERS, PASSING, withDkim, withField, without } from "./fixtures.ts"
+import { runs } from "../support/runs.ts"
 
 const texts = (headers: ReadonlyArray<string>, body?: string, auth = PASSING) => {
   const findings = analyseHeaders(build(headers, body), auth)
@@ -215,7 +216,7 @@ describe("totality", () => {
         const score = spamScore({ message: m, auth: PASSING })
         return Number.isFinite(score.score)
       }),
-      { numRuns: 500 }
+      { numRuns: runs(500) }
     )
   })
 })

@@ -15,6 +15,7 @@ import { earlyWarnings, thresholdFor } from "../../src/monitor/Warnings.ts"
 import { secretProblem, webhookUrlProblem } from "../../src/monitor/WebhookTarget.ts"
 import { parseCidr } from "../../src/records/IpAddress.ts"
 import { arbScan, asDomain, storedScan } from "./scans.ts"
+import { runs } from "../support/runs.ts"
 
 const DAY = 86_400_000
 const perfect = storedScan("perfect.com")
@@ -35,7 +36,7 @@ describe("alert rules", () => {
         const warned = evaluate(null, scan, [], now).warned
         expect(evaluate(scan, scan, warned, now)).toMatchObject({ rules: [], changes: [], warnings: [] })
       }),
-      { numRuns: 30 }
+      { numRuns: runs(30) }
     )
   })
 

@@ -12,6 +12,7 @@ import { evaluate } from "../../src/monitor/AlertRules.ts"
 import { diffScans } from "../../src/monitor/Diff.ts"
 import { readBack, without } from "../fixtures/registries.ts"
 import { arbScan, asDomain, FIXTURES, storedScan } from "./scans.ts"
+import { runs } from "../support/runs.ts"
 
 const inverse = (c: Change) => ({ kind: inverseKind(c.kind), id: c.id, before: c.after, after: c.before })
 const bare = (c: Change) => ({ kind: c.kind, id: c.id, before: c.before, after: c.after })
@@ -92,7 +93,7 @@ describe("diffScans", () => {
       fc.property(arbScan, (scan) => {
         expect(diffScans(scan, structuredClone(scan))).toEqual([])
       }),
-      { numRuns: 60 }
+      { numRuns: runs(60) }
     )
   })
 
@@ -103,7 +104,7 @@ describe("diffScans", () => {
         const backward = diffScans(b, a).map(bare).sort(byId)
         expect(backward).toEqual(forward)
       }),
-      { numRuns: 60 }
+      { numRuns: runs(60) }
     )
   })
 
@@ -113,7 +114,7 @@ describe("diffScans", () => {
         const ids = diffScans(a, b).map((c) => c.id)
         expect(new Set(ids).size).toBe(ids.length)
       }),
-      { numRuns: 40 }
+      { numRuns: runs(40) }
     )
   })
 })
@@ -183,7 +184,7 @@ describe("diffScans of scans made by different registries", () => {
         const old = readBack(without(...ids), scan)
         expect(diffScans(old, structuredClone(old))).toEqual([])
       }),
-      { numRuns: 40 }
+      { numRuns: runs(40) }
     )
   })
 
@@ -195,7 +196,7 @@ describe("diffScans of scans made by different registries", () => {
         const backward = diffScans(y, x).map(bare).sort(byId)
         expect(backward).toEqual(forward)
       }),
-      { numRuns: 40 }
+      { numRuns: runs(40) }
     )
   })
 
@@ -208,7 +209,7 @@ describe("diffScans of scans made by different registries", () => {
           expect(c.kind === "grade" || (c.kind === "check" && c.before === null)).toBe(true)
         }
       }),
-      { numRuns: 40 }
+      { numRuns: runs(40) }
     )
   })
 })

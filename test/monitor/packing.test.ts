@@ -15,6 +15,7 @@ import {
   unpack
 } from "../../src/monitor/HistoryPacking.ts"
 import { storedScan } from "./scans.ts"
+import { runs } from "../support/runs.ts"
 
 const json = fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>
 
@@ -26,7 +27,7 @@ describe("history packing", () => {
         expect(applyDelta(a, deltaOf(a, b))).toEqual(b)
         expect(JSON.stringify(a)).toBe(before)
       }),
-      { numRuns: 500 }
+      { numRuns: runs(500) }
     )
   })
 

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { DecodedReply } from "../../src/net/DnsDecode.ts"
 import { tcpExchange } from "../../src/net/DnsTcp.ts"
 import { queryPacket, type Question, type TransportFailure } from "../../src/net/DnsTransport.ts"
+import { runs } from "../support/runs.ts"
 
 const question: Question = { name: "example.com", type: "A", checkingDisabled: false }
 const ID = 0x4242
@@ -79,7 +80,7 @@ describe("tcpExchange", () => {
         expect(failure).toBeUndefined()
         expect(reply?.answers.map((r) => r.data)).toEqual(["192.0.2.1"])
       }),
-      { numRuns: 15 }
+      { numRuns: runs(15) }
     )
   })
 

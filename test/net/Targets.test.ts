@@ -12,6 +12,7 @@ import {
   parseIPv4Loose,
   parseIPv6
 } from "../../src/records/IpAddress.ts"
+import { runs } from "../support/runs.ts"
 
 const v4 = fc.integer({ min: 0, max: 0xffffffff }).map((n) => ({ family: 4 as const, value: BigInt(n) }))
 const v6 = fc.bigInt({ min: 0n, max: (1n << 128n) - 1n }).map((value) => ({ family: 6 as const, value }))
@@ -84,7 +85,7 @@ describe("address parsing", () => {
         else if (ours === "invalid") expect(whatwg).toBe("invalid")
         else expect(formatIp(ours)).toBe(whatwg)
       }),
-      { numRuns: 2000 }
+      { numRuns: runs(2000) }
     )
   })
 

@@ -2,6 +2,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { routeLabel } from "../../src/http/edge/RouteLabel.ts"
+import { runs } from "../support/runs.ts"
 
 describe("routeLabel", () => {
   it("names the template, not the path", () => {
@@ -26,7 +27,7 @@ describe("routeLabel", () => {
       fc.property(fc.array(fc.string({ maxLength: 12 }), { maxLength: 6 }), fc.boolean(), (segments, api) => {
         seen.add(routeLabel(`/${api ? "api/" : ""}${segments.join("/")}`))
       }),
-      { numRuns: 2_000 }
+      { numRuns: runs(2_000) }
     )
     // every value is a template of the contract or a fixed name, never the text sent
     for (const label of seen)

@@ -14,6 +14,7 @@ import { reportPage } from "../../src/pages/ReportPage.ts"
 import { snapshotPage } from "../../src/pages/SnapshotPage.ts"
 import { pickLang } from "../../src/pages/Text.ts"
 import { EverythingReport } from "../../src/report/ReportSchema.ts"
+import { runs } from "../support/runs.ts"
 
 const ALLOWED = new Set(
   "html head meta title link body a header nav ul ol li main footer p h1 h2 h3 span div table caption thead tbody tr th td section article details summary dl dt dd time code pre strong form button input label svg title desc line text polyline circle".split(
@@ -104,7 +105,7 @@ describe("report pages", () => {
           checkMarkup(snapshotPage(report, lang).markup)
         }
       ),
-      { numRuns: 25 }
+      { numRuns: runs(25) }
     ))
 
   it("show a hostile domain and record as text", () =>
@@ -121,7 +122,7 @@ describe("report pages", () => {
         expect(markup).not.toContain("<img")
         expect(markup).toContain("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;")
       }),
-      { numRuns: 10 }
+      { numRuns: runs(10) }
     ))
 })
 
@@ -166,6 +167,6 @@ describe("the history page", () => {
           expect(items.length).toBeGreaterThanOrEqual(steps.reduce((s, x) => s + x.changes.length, 0))
         }
       ),
-      { numRuns: 40 }
+      { numRuns: runs(40) }
     ))
 })

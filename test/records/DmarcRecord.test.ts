@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { isDmarcRecord, isNearDmarcRecord, parseDmarc, parseDmarcUri } from "../../src/records/DmarcRecord.ts"
+import { runs } from "../support/runs.ts"
 
 describe("parseDmarc: RFC 7489 examples", () => {
   // RFC 7489 Appendix B.2.1, B.2.3, B.2.4 and section 6.2.
@@ -110,7 +111,7 @@ describe("parseDmarc: properties", () => {
           }
         }
       ),
-      { numRuns: 2000 }
+      { numRuns: runs(2000) }
     )
   })
 

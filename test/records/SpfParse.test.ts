@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { parse, print, selectSpf, type Mechanism, type Term } from "../../src/records/SpfParse.ts"
+import { runs } from "../support/runs.ts"
 
 const strip = (record: string) => parse(record).terms.map((t) => t.term)
 
@@ -190,7 +191,7 @@ describe("SpfParse properties", () => {
         expect(Array.isArray(parsed.errors)).toBe(true)
         for (const e of parsed.errors) expect(e.position).toBeGreaterThanOrEqual(0)
       }),
-      { numRuns: 2000 }
+      { numRuns: runs(2000) }
     )
   })
 
@@ -221,7 +222,7 @@ describe("SpfParse properties", () => {
       fc.property(fc.array(piece, { maxLength: 40 }), (ps) => {
         parse(ps.join(""))
       }),
-      { numRuns: 2000 }
+      { numRuns: runs(2000) }
     )
   })
 
@@ -234,7 +235,7 @@ describe("SpfParse properties", () => {
         expect(parsed.terms.map((t) => t.term)).toEqual(terms)
         expect(print(parsed.terms.map((t) => t.term))).toBe(text)
       }),
-      { numRuns: 1000 }
+      { numRuns: runs(1000) }
     )
   })
 })

@@ -8,6 +8,7 @@ import { scoreRecords } from "../../src/score/Score.ts"
 import { guidanceOf } from "../../src/score/Guidance.ts"
 import { renderPdf, winAnsi } from "../../src/report/PdfReport.ts"
 import { pdfPages, pdfText } from "./pdfText.ts"
+import { runs } from "../support/runs.ts"
 
 const record = (i: number, category: (typeof Categories)[number], points: number, issues: Array<IssueId>) =>
   scored(
@@ -109,7 +110,7 @@ describe("renderPdf", () => {
           for (const issue of s.issues) expect(t).toContain(issue.id)
         }
       ),
-      { numRuns: 15 }
+      { numRuns: runs(15) }
     )
   }, 60_000)
 

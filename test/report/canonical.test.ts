@@ -9,6 +9,7 @@ import { Arbitrary, FastCheck, Schema } from "effect"
 import fc from "fast-check"
 import { canonicalJson, contentHashOf } from "../../src/report/Canonical.ts"
 import { ReportContent } from "../../src/report/ReportSchema.ts"
+import { runs } from "../support/runs.ts"
 
 /** The same JSON value with every object's keys in a shuffled order. */
 const shuffled = (value: unknown, seed: number): unknown => {
@@ -52,7 +53,7 @@ describe("canonical JSON and the content hash", () => {
         expect(contentHashOf(again)).toBe(contentHashOf(encoded))
         expect(contentHashOf(shuffled(encoded, 3))).toBe(contentHashOf(encoded))
       }),
-      { numRuns: 25 }
+      { numRuns: runs(25) }
     )
   })
 

@@ -8,6 +8,7 @@ import { Arbitrary, FastCheck } from "effect"
 import { renderMarkdown } from "../../src/report/Markdown.ts"
 import { EverythingReport } from "../../src/report/ReportSchema.ts"
 import { concerns } from "../../src/report/Sections.ts"
+import { runs } from "../support/runs.ts"
 
 describe("renderMarkdown", () => {
   it("is deterministic and keeps its structure for any report", () =>
@@ -23,6 +24,6 @@ describe("renderMarkdown", () => {
         const rows = text.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| Section"))
         for (const row of rows) expect(row.endsWith(" |")).toBe(true)
       }),
-      { numRuns: 20 }
+      { numRuns: runs(20) }
     ))
 })

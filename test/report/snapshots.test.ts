@@ -9,6 +9,7 @@ import { renderMarkdown } from "../../src/report/Markdown.ts"
 import { EverythingReport } from "../../src/report/ReportSchema.ts"
 import type { StoredSnapshot } from "../../src/report/SnapshotStore.ts"
 import { representation } from "../../src/report/Snapshots.ts"
+import { runs } from "../support/runs.ts"
 
 const stored = (body: string): StoredSnapshot => ({
   id: "00000000-0000-4000-8000-000000000000",
@@ -37,7 +38,7 @@ describe("representation", () => {
         expect(markdown.etag).toBe(etagOf(snapshot.contentHash, "-md"))
         expect(markdown.contentType).toBe("text/markdown; charset=utf-8")
       }),
-      { numRuns: 10 }
+      { numRuns: runs(10) }
     ))
 
   it.effect("refuses to render bytes that are not a report", () =>

@@ -11,6 +11,7 @@ import { CROWDED_ZONE_IN_FLIGHT, SWEEP_QUESTIONS_IN_FLIGHT } from "../../src/sca
 import { scan, withFacts } from "../../src/scan/Scanner.ts"
 import { criticalPath, unionLength } from "../../src/scan/Timing.ts"
 import { fakeNet } from "../checks/facts.ts"
+import { runs } from "../support/runs.ts"
 
 const zone: FakeZone = {
   "example.com TXT": ["v=spf1 mx -all"],
@@ -509,6 +510,6 @@ describe("critical path", () => {
           expect(cp).toBeLessThanOrEqual(wall)
         }
       ),
-      { numRuns: 20_000 }
+      { numRuns: runs(20_000) }
     ))
 })

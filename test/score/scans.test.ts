@@ -11,6 +11,7 @@ import { checkOutcome, checkResult, scanResult } from "../../src/score/Arbitrari
 import { registry } from "../../src/checks/index.ts"
 import { gradeScale } from "../../src/score/Model.ts"
 import { ScanScore, score } from "../../src/score/Score.ts"
+import { runs } from "../support/runs.ts"
 
 const band = (grade: string) => gradeScale.find((g) => g.grade === grade)!
 
@@ -22,7 +23,7 @@ describe("the score of generated scans", () => {
         for (const outcome of Object.values(scan.checks))
           expect(outcome.status === "done" ? outcome.reason : outcome.result).toBeNull()
       }),
-      { numRuns: 50 }
+      { numRuns: runs(50) }
     ))
 
   it("is total, and its percentage lies in the band of its grade", () =>
@@ -34,7 +35,7 @@ describe("the score of generated scans", () => {
         expect(s.percentage).toBeLessThanOrEqual(band(s.grade).maxPercentage)
         if (s.unscannable !== null) expect([s.grade, s.percentage]).toEqual(["F", 0])
       }),
-      { numRuns: 50 }
+      { numRuns: runs(50) }
     ))
 
   it("grades a scan whose lookup answered", () =>
@@ -42,7 +43,7 @@ describe("the score of generated scans", () => {
       fc.property(scanResult({ gradable: true }), (scan) => {
         expect(score(scan).unscannable).toBeNull()
       }),
-      { numRuns: 50 }
+      { numRuns: runs(50) }
     ))
 
   it("generates each check's results as its Schema declares them", () => {
@@ -51,7 +52,7 @@ describe("the score of generated scans", () => {
         fc.property(checkResult(check), (result) => {
           expect(Schema.is(check.result)(result)).toBe(true)
         }),
-        { numRuns: 5 }
+        { numRuns: runs(5) }
       )
   })
 
@@ -63,6 +64,6 @@ describe("the score of generated scans", () => {
           expect([o.id, o.category, o.title]).toEqual([check.id, check.category, check.title])
         }
       ),
-      { numRuns: 30 }
+      { numRuns: runs(30) }
     ))
 })

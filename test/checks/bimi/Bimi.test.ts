@@ -12,6 +12,7 @@ import { WebError, type WebResponse } from "../../../src/net/Web.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet } from "../facts.ts"
 import { makeVmc } from "../vmcFixture.ts"
+import { runs } from "../../support/runs.ts"
 
 const GOOD_SVG = `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100">
@@ -91,7 +92,7 @@ describe("SVG Tiny PS", () => {
   it("property: never throws", () =>
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 500 }), (b) => void checkSvgTinyPs(b)),
-      { numRuns: 300 }
+      { numRuns: runs(300) }
     ))
 })
 

@@ -12,6 +12,7 @@ import {
   violations
 } from "../../../src/checks/csp/CspAnalyse.ts"
 import { extract, type FetchDirective, type PageExtract, sha256 } from "../../../src/checks/csp/CspExtract.ts"
+import { runs } from "../../support/runs.ts"
 
 const ORIGIN = "https://site.example"
 const page = (
@@ -261,7 +262,7 @@ describe("inventory and synthesis", () => {
       fc.property(pagesArb, (pages) => {
         expect(violations(synthesise(pages, ORIGIN).policyString, pages, ORIGIN)).toEqual([])
       }),
-      { numRuns: 300 }
+      { numRuns: runs(300) }
     )
   })
 
@@ -302,7 +303,7 @@ describe("inventory and synthesis", () => {
         expect(r.pagesCrawled).toBe(pages.length)
         expect(r.synthesis.unresolvedViolations).toBe(0)
       }),
-      { numRuns: 200 }
+      { numRuns: runs(200) }
     )
   })
 })

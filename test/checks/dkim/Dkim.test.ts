@@ -17,6 +17,7 @@ import { parseDkimKey, parseTagList } from "../../../src/records/DkimKey.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet, runFake } from "../facts.ts"
 import { fakeTxt } from "../fakeTxt.ts"
+import { runs } from "../../support/runs.ts"
 
 const rsa = (bits: number, type: "spki" | "pkcs1" = "spki") =>
   generateKeyPairSync("rsa", { modulusLength: bits })
@@ -90,7 +91,7 @@ describe("DKIM key records (RFC 6376 3.6.1)", () => {
           if (k.valid) expect(k.keyLength).not.toBeNull()
         }
       ),
-      { numRuns: 1000 }
+      { numRuns: runs(1000) }
     )
   })
 })
@@ -270,7 +271,7 @@ describe("DKIM key lengths", () => {
           expect(k.status).toBe(bits < 1024 ? "fail" : bits < 2048 ? "warning" : "pass")
         }
       ),
-      { numRuns: 10 }
+      { numRuns: runs(10) }
     )
   })
 })

@@ -16,6 +16,7 @@ import { NameServersReport } from "../../../src/checks/nameservers/Result.ts"
 import type { DirectReply } from "../../../src/net/NameServers.ts"
 import type { DnsRecord } from "../../../src/net/DnsTypes.ts"
 import { Schema } from "effect"
+import { runs } from "../../support/runs.ts"
 
 const NOW = new Date("2026-11-26T00:00:00Z")
 const DOMAIN = "example.com"
@@ -270,7 +271,7 @@ describe("analyse (property)", () => {
         for (const s of r.servers)
           for (const x of s.results) if (x.authoritative === false) expect(x.status).toBe("fail")
       }),
-      { numRuns: 200 }
+      { numRuns: runs(200) }
     )
   })
 })

@@ -5,6 +5,7 @@ import { analyse } from "../../../src/checks/spf/Spf.ts"
 import { gather, type SpfDns } from "../../../src/checks/spf/SpfGraph.ts"
 import type { SpfNode } from "../../../src/checks/spf/SpfNode.ts"
 import { fakeDns, type Zone } from "../spfFakeDns.ts"
+import { runs } from "../../support/runs.ts"
 
 /** RFC 7208 Appendix A's zone. */
 const appendixA: Zone = {
@@ -327,7 +328,7 @@ describe("Spf properties", () => {
           expect(after.lookups).toBeGreaterThanOrEqual(before.lookups)
         }
       ),
-      { numRuns: 200 }
+      { numRuns: runs(200) }
     )
   })
 
@@ -357,7 +358,7 @@ describe("Spf properties", () => {
         expect(typeof r.valid).toBe("boolean")
         expect(r.lookups).toBeGreaterThanOrEqual(0)
       }),
-      { numRuns: 300 }
+      { numRuns: runs(300) }
     )
   })
 
@@ -370,7 +371,7 @@ describe("Spf properties", () => {
         expect(sum(r.lookupGraph)).toBe(r.lookups)
         expect(r.valid && r.lookups > 10).toBe(false)
       }),
-      { numRuns: 200 }
+      { numRuns: runs(200) }
     )
   })
 })

@@ -13,6 +13,7 @@ import { Tlsa } from "../../../src/checks/tlsa/Tlsa.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { runFake } from "../facts.ts"
 import { type Chain, makeChain, probe, tlsFacts } from "../fixtures.ts"
+import { runs } from "../../support/runs.ts"
 
 const HOST = "mx.dane.example"
 let good: Chain
@@ -166,7 +167,7 @@ describe("DANE verification (RFC 7671 / 7672)", () => {
           expect(result.records).toHaveLength(records.length)
         }
       ),
-      { numRuns: 200 }
+      { numRuns: runs(200) }
     )
   })
 

@@ -12,6 +12,7 @@ import { baseUrlFor, listenerHost, storedBaseFor, validHost } from "../../../src
 import { parseAllowList } from "../../../src/records/IpAddress.ts"
 import { FORGED_HOSTS } from "../forgedHosts.ts"
 import { call, withTxtDns } from "../harness.ts"
+import { runs } from "../../support/runs.ts"
 
 const cidrs = (...items: Array<string>) => {
   const parsed = parseAllowList(items)
@@ -55,7 +56,7 @@ describe("validHost", () => {
           expect([url.pathname, url.search, url.hash, url.username]).toEqual(["/api", "", "", ""])
         }
       ),
-      { numRuns: 2_000 }
+      { numRuns: runs(2_000) }
     ))
 })
 

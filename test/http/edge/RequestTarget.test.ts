@@ -7,6 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { routeClass } from "../../../src/http/edge/Admission.ts"
 import { allowedMethods, readTarget, routeTemplates } from "../../../src/http/edge/RequestTarget.ts"
+import { runs } from "../../support/runs.ts"
 
 /** A concrete path of each route (parameters filled in), with its method. */
 const concrete = routeTemplates.map((route) => ({
@@ -81,7 +82,7 @@ describe("readTarget", () => {
           expect(routeClass(m, served.split("?")[0]!)).toBe("costly")
         }
       ),
-      { numRuns: 3_000 }
+      { numRuns: runs(3_000) }
     ))
 
   it("redirects to the canonical path, keeping the query, and answers absolute form as origin form", () => {
@@ -125,7 +126,7 @@ describe("readTarget", () => {
         if (target._tag === "Moved") expect(target.location).toMatch(/^\/(?!\/)/)
         if (target._tag === "Refused") expect(target.error.length).toBeLessThan(160)
       }),
-      { numRuns: 3_000 }
+      { numRuns: runs(3_000) }
     ))
 
   it("names the methods a path is served with, HEAD wherever GET", () => {
