@@ -29,7 +29,7 @@ export interface Check<Id extends string, G, A, I = A> {
   /** This check's own budget (default `CHECK_TIMEOUT_MS`); the scan's deadline bounds it too. */
   readonly timeoutMs?: number
   /**
-   * Everything else about it (checks/Declaration.ts): rules, catalogue entries, report section, CSV
+   * Everything else about it (kernel/Declaration.ts): rules, catalogue entries, report section, CSV
    * columns, NIS2 evidence, deep scans. Every check of the registry has it (`Registered`); a check
    * run only on demand (`/dns/propagation`) needs none.
    */

@@ -11,7 +11,7 @@
  */
 import { Schema } from "effect"
 import type { Category } from "./Check.ts"
-import type { CheckOutcome } from "./ScanResult.ts"
+import type { CheckOutcome } from "../scan/ScanResult.ts"
 import type { EvidenceText } from "./Nis2Evidence.ts"
 import type { Severity } from "./Status.ts"
 

@@ -4,8 +4,8 @@
  * NCSC-NL rating (records/TlsRating.ts).
  */
 import { Schema } from "effect"
-import { Nullable } from "../../records/Schemas.ts"
-import { TLS_RATINGS } from "../../records/TlsRating.ts"
+import { Nullable } from "../records/Schemas.ts"
+import { TLS_RATINGS } from "../records/TlsRating.ts"
 
 export const Rating = Schema.Literal(...TLS_RATINGS).annotations({
   description:

@@ -8,7 +8,7 @@
  * to the domain's owner in this direction: a DMARC policy weakened is high, strengthened info.
  */
 import { Schema } from "effect"
-import { Severity } from "../checks/Status.ts"
+import { Severity } from "../kernel/Status.ts"
 
 export const ChangeKinds = [
   "grade",

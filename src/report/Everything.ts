@@ -8,9 +8,9 @@
  * what lets snapshot creation return the existing snapshot instead of storing a duplicate.
  */
 import { Schema } from "effect"
-import type { Registered } from "../checks/Check.ts"
+import type { Registered } from "../kernel/Check.ts"
 import { registry as registered } from "../checks/index.ts"
-import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
+import type { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
 import { guidanceOf } from "../score/Guidance.ts"
 import type { CheckRecord } from "../score/Model.ts"

@@ -6,11 +6,11 @@
  * documented in docs/reports.md.
  */
 import { Schema } from "effect"
-import { Categories, type Category, type Registered } from "../checks/Check.ts"
+import { Categories, type Category, type Registered } from "../kernel/Check.ts"
 import { registry } from "../checks/index.ts"
-import { Severity } from "../checks/Status.ts"
+import { Severity } from "../kernel/Status.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
-import { CheckOutcome } from "../checks/ScanResult.ts"
+import { CheckOutcome } from "../scan/ScanResult.ts"
 import { CheckRecord, Grade, GradeInfo } from "../score/Model.ts"
 import { Guidance } from "../score/Guidance.ts"
 import { Recommendation, ScanScore } from "../score/Score.ts"

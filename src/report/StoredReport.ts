@@ -5,15 +5,15 @@
  * render from:
  *
  * - a check added since has no section and no outcome in the snapshot: it is not shown (the report
- *   lists the sections it was made with), and its outcome reads "not checked" (checks/StoredScan.ts),
+ *   lists the sections it was made with), and its outcome reads "not checked" (scan/StoredScan.ts),
  *   so the NIS2 summary of the PDF is judged on the checks the snapshot ran;
  * - a check removed since keeps its section, read with the fields every section has (its own extra
  *   fields are not shown); its outcome is skipped, since nothing can judge it any more.
  */
 import { Effect, type ParseResult, Schema } from "effect"
-import type { Registered } from "../checks/Check.ts"
+import type { Registered } from "../kernel/Check.ts"
 import { registry } from "../checks/index.ts"
-import { completeOutcomes, type StoredOutcomes, storedOutcomesSchema } from "../checks/StoredScan.ts"
+import { completeOutcomes, type StoredOutcomes, storedOutcomesSchema } from "../scan/StoredScan.ts"
 import { Nis2Part } from "./Nis2Part.ts"
 import {
   EverythingReport,

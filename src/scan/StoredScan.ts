@@ -13,8 +13,8 @@
  * Hashes are never computed over what this module builds: they are over the stored bytes.
  */
 import { Either, type ParseResult, Schema } from "effect"
-import type { AnyCheck } from "./Check.ts"
-import { registry } from "./index.ts"
+import type { AnyCheck } from "../kernel/Check.ts"
+import { registry } from "../checks/index.ts"
 import { CheckOutcome, ScanResult, scanResultSchema } from "./ScanResult.ts"
 
 /** The reason of the outcome of a check that the registry did not have when the scan ran. */

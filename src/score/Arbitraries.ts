@@ -9,9 +9,9 @@
  * Schema that declares it. Run them with that `FastCheck` (`FastCheck.assert`, `FastCheck.property`).
  */
 import { Arbitrary, FastCheck as fc } from "effect"
-import { type AnyCheck, Categories } from "../checks/Check.ts"
+import { type AnyCheck, Categories } from "../kernel/Check.ts"
 import { registry as registered } from "../checks/index.ts"
-import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
+import type { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
 import { type IssueId, issueIds } from "./Catalogue.ts"
 import { type CheckRecord, record, type RecordStatus } from "./Model.ts"
 import { type Scored, scored } from "./Rules.ts"

@@ -10,7 +10,7 @@
  *   critical check passing and no check unknown.
  */
 import { Schema } from "effect"
-import { Categories, type Category } from "../checks/Check.ts"
+import { Categories, type Category } from "../kernel/Check.ts"
 
 /** The model's version: a result says which rules produced it (HTTP Observatory's algorithmVersion). */
 export const scoringVersion = "2026.2"

@@ -4,13 +4,13 @@
  * Pure: the same scan gives the same score.
  */
 import { Schema } from "effect"
-import { Categories, type Category, type Registered } from "../checks/Check.ts"
-import type { Entry, Judged } from "../checks/Declaration.ts"
+import { Categories, type Category, type Registered } from "../kernel/Check.ts"
+import type { Entry, Judged } from "../kernel/Declaration.ts"
 import { NO_SUCH_DOMAIN_FATAL, noSuchDomain } from "../checks/dns/Rules.ts"
 import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
-import { checksRun } from "../checks/StoredScan.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
+import { checksRun } from "../scan/StoredScan.ts"
 import { catalogue, catalogueOf, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import {
   type CategoryTotal,

@@ -65,7 +65,7 @@ describe("the import checker", () => {
         `export { helper } from "../../scan/Scanner.ts"`,
         `const later = () => import("../../report/Everything.ts")`,
         `const text = 'from "../../store/Sql.ts"'`,
-        `import { Facts } from "../Facts.ts"`,
+        `import { Facts } from "../../kernel/Facts.ts"`,
         `import * as net from "node:net"`
       ].join("\n")
     ],
@@ -81,7 +81,7 @@ describe("the import checker", () => {
       { from: "checks/toy/Toy.ts", to: "generate/ToyGenerator.ts" },
       { from: "checks/toy/Toy.ts", to: "scan/Scanner.ts" },
       { from: "checks/toy/Toy.ts", to: "report/Everything.ts" },
-      { from: "checks/toy/Toy.ts", to: "checks/Facts.ts" },
+      { from: "checks/toy/Toy.ts", to: "kernel/Facts.ts" },
       { from: "checks/toy/Toy.ts", to: "node:net" }
     ])
   })
@@ -104,7 +104,7 @@ describe("the import checker", () => {
 
 describe("the source files", () => {
   const entryPoints = new Set(["main.ts"])
-  /** What every check folder declares about its check, under the same names (checks/Declaration.ts). */
+  /** What every check folder declares about its check, under the same names (kernel/Declaration.ts). */
   const checkDeclarations = new Set(["About.ts", "Rules.ts", "Issues.ts", "Findings.ts", "Guidance.ts"])
   const sameMeaning = (path: string, name: string) =>
     entryPoints.has(name) || (checkDeclarations.has(name) && /^checks\/[^/]+\/[^/]+$/.test(path))

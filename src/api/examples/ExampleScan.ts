@@ -6,7 +6,7 @@
  */
 import { exampleCaa, exampleRpki } from "./ExampleDependencies.ts"
 import { registry } from "../../checks/index.ts"
-import type { ScanResult } from "../../checks/ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
 import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
 import { once } from "./Example.ts"

@@ -5,17 +5,17 @@
  * `analyseBimi` is pure. We do not judge trademark ownership, nor trust in the certificate's root.
  */
 import { Effect, Schema } from "effect"
-import { define, need } from "../Check.ts"
-import { type FactContext, Facts } from "../Facts.ts"
-import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxt, type TxtOutcome } from "../shared/TxtOutcome.ts"
+import { define, need } from "../../kernel/Check.ts"
+import { type FactContext, Facts } from "../../kernel/Facts.ts"
+import { type CheckStatus, Status } from "../../kernel/Status.ts"
+import { isTxtError, lookupTxt, type TxtOutcome } from "../../kernel/TxtOutcome.ts"
 import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
 import { isBimiRecord, parseBimi } from "../../records/BimiRecord.ts"
 import { BIMI_MAX_LOGO_BYTES, checkSvgTinyPs, SvgCheck } from "../../records/BimiSvg.ts"
 import { AuthorityCheckFields, checkAuthority } from "../../records/BimiVmc.ts"
 import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
-import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "../shared/FetchOutcome.ts"
+import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "../../kernel/FetchOutcome.ts"
 import { about } from "./About.ts"
 
 export const bimiName = (domain: string, selector = "default") => `${selector}._bimi.${domain}`

@@ -9,7 +9,7 @@ import {
   type Ruling,
   scored,
   spec
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { BimiResult } from "./Bimi.ts"
 
 export const BIMI_SPECS = {

@@ -7,16 +7,16 @@ import { Effect, Either, Schema } from "effect"
 import { AppConfig, type DnsblZone } from "../../Config.ts"
 import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import {
   IMPLICIT_DESCRIPTION,
   MailServers,
   type MxStatus,
   mxUnknown,
   targets
-} from "../shared/MailServers.ts"
-import { type CheckStatus, Status } from "../Status.ts"
+} from "../../kernel/MailServers.ts"
+import { type CheckStatus, Status } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 
 /** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */

@@ -1,5 +1,5 @@
 /** The rule of the blocklist check (docs/scoring.md): no mail server address listed. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -12,7 +12,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { silentImplicitMx } from "../dns/Rules.ts"
 
 export const BLOCKLIST_SPECS = {

@@ -1,6 +1,15 @@
 /** The rule of the CAA check (docs/scoring.md): the served certificates' issuers are permitted by CAA. */
-import type { ScanResult } from "../ScanResult.ts"
-import { fail, judge, notApplicable, pass, type Rules, scored, spec, unknown } from "../Declaration.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
+import {
+  fail,
+  judge,
+  notApplicable,
+  pass,
+  type Rules,
+  scored,
+  spec,
+  unknown
+} from "../../kernel/Declaration.ts"
 
 export const CAA_SPECS = {
   issuer: spec({

@@ -1,7 +1,7 @@
-/** What the DKIM check declares besides gather and analyse (checks/Declaration.ts). */
-import { NO_MAIL, item } from "../Nis2Evidence.ts"
+/** What the DKIM check declares besides gather and analyse (kernel/Declaration.ts). */
+import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
 import type { DkimResult } from "./Dkim.ts"
-import type { About } from "../Declaration.ts"
+import type { About } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DKIM_SPECS, rules } from "./Rules.ts"

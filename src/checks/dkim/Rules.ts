@@ -10,7 +10,7 @@ import {
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { DkimResult } from "./Dkim.ts"
 import type { MtaStsResult } from "../mta-sts/MtaSts.ts"
 

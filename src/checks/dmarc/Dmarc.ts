@@ -5,10 +5,10 @@
  * domain) through Facts in a scan; `analyse` here is pure and total.
  */
 import { Effect, Schema } from "effect"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
-import { Status } from "../Status.ts"
-import { isTxtError, type TxtSource } from "../shared/TxtOutcome.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
+import { Status } from "../../kernel/Status.ts"
+import { isTxtError, type TxtSource } from "../../kernel/TxtOutcome.ts"
 import {
   DmarcPolicy,
   DmarcSyntaxError,

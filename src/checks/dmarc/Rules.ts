@@ -12,7 +12,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { DmarcResult } from "./Dmarc.ts"
 import type { MtaStsResult } from "../mta-sts/MtaSts.ts"
 

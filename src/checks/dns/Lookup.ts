@@ -7,8 +7,8 @@ import { Clock, Effect, Either, Schema } from "effect"
 import { type DnsAnswer, type DnsError, type RecordType, RecordTypes } from "../../net/DnsTypes.ts"
 import { joinTxt } from "../../net/DnsWire.ts"
 import { DateTime } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
 
 /** The types asked when the caller names none (SPEC: "default all types"). */

@@ -3,7 +3,7 @@
  * servers' resolvability, and IPv6 for mail and web. It also holds the gates the mail-transport
  * rules of other checks share (no mail servers, a silent implicit MX, a domain that does not exist).
  */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -15,7 +15,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { LookupResult } from "./Lookup.ts"
 import type { SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
 

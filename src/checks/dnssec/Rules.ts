@@ -1,5 +1,5 @@
 /** The rules of the DNSSEC check (docs/scoring.md): signed, validating, algorithm, NSEC3, signatures. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -12,7 +12,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 
 export const DNSSEC_SPECS = {
   signed: spec({

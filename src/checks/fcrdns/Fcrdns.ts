@@ -9,16 +9,16 @@ import { Effect, Either, Schema } from "effect"
 import type { DnsError } from "../../net/DnsTypes.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { canonicalAddress } from "../blocklist/Blocklist.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import {
   IMPLICIT_DESCRIPTION,
   MailServers,
   type MxStatus,
   mxUnknown,
   targets
-} from "../shared/MailServers.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+} from "../../kernel/MailServers.ts"
+import { type CheckStatus, Status, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"

@@ -1,5 +1,5 @@
 /** The rules of the FCrDNS check (docs/scoring.md): reverse DNS of the mail servers, and its confirmation. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -11,7 +11,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { SILENT_IMPLICIT_MX, silentImplicitMx } from "../dns/Rules.ts"
 
 export const FCRDNS_SPECS = {

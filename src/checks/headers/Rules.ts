@@ -1,5 +1,5 @@
 /** The rules of the headers check (docs/scoring.md): HTTPS, and the security headers it answers with. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -12,7 +12,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { noSuchDomain } from "../dns/Rules.ts"
 import type { HeaderEntry } from "./Headers.ts"
 import { CONTENT_SPECS, cookiesVerdict, corsVerdict, sriVerdict } from "./ContentRules.ts"

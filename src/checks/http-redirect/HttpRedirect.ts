@@ -9,8 +9,8 @@
  */
 import { Effect, Schema } from "effect"
 import { DateTime, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { judgeHsts } from "../headers/Judges.ts"
 import { about } from "./About.ts"
 

@@ -1,5 +1,5 @@
 /** The rules of the HTTP-to-HTTPS check (docs/scoring.md): the apex's redirect, and www alike. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -12,8 +12,8 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import { noWebSite } from "../shared/WebPresence.ts"
+} from "../../kernel/Declaration.ts"
+import { noWebSite } from "../dns/WebPresence.ts"
 import { type HostRedirect, SECURE } from "./HttpRedirect.ts"
 
 export const HTTP_REDIRECT_SPECS = {

@@ -9,8 +9,8 @@ import { Effect, Schema } from "effect"
 import type { AlpnAnswer } from "../../net/Web.ts"
 import { decodeSvcb, keyName, type SvcbRecord } from "../../records/SvcbRecord.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { type Addresses, Facts, type FactsShape } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { type Addresses, Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
 
 /** ALPN ids a TCP handshake can confirm (RFC 7301); h3 runs over QUIC (RFC 9114) and cannot be. */

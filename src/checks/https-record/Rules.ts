@@ -1,5 +1,5 @@
 /** The rule of the HTTPS record check (docs/scoring.md): a published record tells the truth. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -10,7 +10,7 @@ import {
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 
 export const HTTPS_RECORD_SPECS = {
   consistent: spec({

@@ -7,12 +7,12 @@
  * Facts; `analyseMtaSts` is pure.
  */
 import { Effect, Schema } from "effect"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
-import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxt, type TxtOutcome } from "../shared/TxtOutcome.ts"
-import { IMPLICIT_DESCRIPTION } from "../shared/MailServers.ts"
-import { isFetchError, type FetchOutcome } from "../shared/FetchOutcome.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
+import { type CheckStatus, Status } from "../../kernel/Status.ts"
+import { isTxtError, lookupTxt, type TxtOutcome } from "../../kernel/TxtOutcome.ts"
+import { IMPLICIT_DESCRIPTION } from "../../kernel/MailServers.ts"
+import { isFetchError, type FetchOutcome } from "../../kernel/FetchOutcome.ts"
 import {
   isStsRecord,
   mxMatches,

@@ -11,7 +11,7 @@ import {
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { MtaStsResult } from "./MtaSts.ts"
 
 export const MTA_STS_SPECS = {

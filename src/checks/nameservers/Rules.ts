@@ -2,7 +2,7 @@
  * The rules of the name-server check (docs/scoring.md): each property Zonemaster tests, scored
  * once. The count of name servers stays the DNS records check's `dns.ns.count`.
  */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -14,7 +14,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { NsVerdict } from "./Result.ts"
 
 export const NS_SPECS = {

@@ -1,6 +1,6 @@
 /**
  * Registration: when the domain's registration expires, and that of every domain it depends on
- * (checks/shared/Dependencies.ts), read over RDAP (RFC 9082 queries, RFC 9083 `events`, found
+ * (checks/registration/Dependencies.ts), read over RDAP (RFC 9082 queries, RFC 9083 `events`, found
  * through the RFC 9224 bootstrap in `RDAP_BOOTSTRAP`). An expired registration can be bought by
  * anybody, with the name servers, mail and reports that come with it; registrars and registries
  * warn at 30, 14 and 7 days, and so does this check.
@@ -12,10 +12,10 @@ import { Effect, Schema } from "effect"
 import type { RdapAnswer } from "../../net/Rdap.ts"
 import { daysUntil, expiryBand } from "../../records/RdapData.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
-import { Dependencies, type Dependency, DependencyUse } from "../shared/Dependencies.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
+import { Dependencies, type Dependency, DependencyUse } from "./Dependencies.ts"
+import { type CheckStatus, Status, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 
 /** At most this many dependency domains are asked about (a huge SPF tree must not flood a registry). */

@@ -13,8 +13,8 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import type { CheckOutcome } from "../ScanResult.ts"
+} from "../../kernel/Declaration.ts"
+import type { CheckOutcome } from "../../scan/ScanResult.ts"
 import type { RegistrationEntry, RegistrationResult } from "./Registration.ts"
 
 export const REGISTRATION_SPECS = {

@@ -19,10 +19,10 @@ import {
   type Vrp
 } from "../../records/RouteOrigin.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, targets } from "../shared/MailServers.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
+import { MailServers, targets } from "../../kernel/MailServers.ts"
+import { type CheckStatus, Status, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc6811"

@@ -2,7 +2,7 @@
  * The rule of the RPKI check (docs/scoring.md): the routes to the domain's addresses are
  * RPKI-valid. With no source of payloads configured the rule does not apply: nothing is scored.
  */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -13,7 +13,7 @@ import {
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 
 export const RPKI_SPECS = {
   rpki: spec({

@@ -1,5 +1,5 @@
 /** The rule of the security.txt check (docs/scoring.md): a valid, current file where RFC 9116 puts it. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -12,8 +12,8 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import { noWebSite } from "../shared/WebPresence.ts"
+} from "../../kernel/Declaration.ts"
+import { noWebSite } from "../dns/WebPresence.ts"
 
 export const SECURITY_TXT_SPECS = {
   securityTxt: spec({

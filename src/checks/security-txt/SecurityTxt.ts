@@ -9,8 +9,8 @@ import { Effect, Schema } from "effect"
 import type { Redirect } from "../../net/Web.ts"
 import { parseSecurityTxt } from "../../records/SecurityTxtFile.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
 
 /** Read at most this much: a contact file is a few hundred bytes; the RFC sets no limit. */

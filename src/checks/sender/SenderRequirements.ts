@@ -5,14 +5,14 @@
  * FCrDNS and TLS verdicts are gathered by their own checks and passed in as `SenderInput`.
  */
 import { Effect, Schema } from "effect"
-import { define, needAll } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define, needAll } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { Dkim, type DkimResult } from "../dkim/Dkim.ts"
 import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
 import { Spf, type SpfResult } from "../spf/Spf.ts"
 import { Fcrdns, type FcrdnsReport } from "../fcrdns/Fcrdns.ts"
 import { SmtpTls, type SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
-import { type CheckStatus, Status } from "../Status.ts"
+import { type CheckStatus, Status } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 
 /** One upstream verdict, reduced to what the rules need. */

@@ -1,5 +1,5 @@
 /** The rules of the SMTP TLS check (docs/scoring.md): STARTTLS and a valid certificate on every mail server. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -12,7 +12,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { noMailServers } from "../dns/Rules.ts"
 import type { ServerResult } from "./SmtpTls.ts"
 import { worst } from "../../records/TlsRating.ts"

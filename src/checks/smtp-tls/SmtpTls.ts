@@ -9,8 +9,8 @@ import { publicFacts } from "../../net/Certificate.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import type { TlsScanResult } from "../../net/TlsScan.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define, need } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define, need } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { Fcrdns } from "../fcrdns/Fcrdns.ts"
 import {
   IMPLICIT_DESCRIPTION,
@@ -20,8 +20,8 @@ import {
   mxUnknown,
   targets,
   unresolvedHosts
-} from "../shared/MailServers.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+} from "../../kernel/MailServers.ts"
+import { type CheckStatus, Status, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { gather } from "./SmtpTlsGather.ts"
 import { rateMxTls, TlsScanFields } from "./SmtpTlsRating.ts"

@@ -6,10 +6,10 @@
 import { Effect } from "effect"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import type { TlsScanResult } from "../../net/TlsScan.ts"
-import { need } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { need } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { Fcrdns } from "../fcrdns/Fcrdns.ts"
-import { MailServers, targets, unresolvedHosts } from "../shared/MailServers.ts"
+import { MailServers, targets, unresolvedHosts } from "../../kernel/MailServers.ts"
 import type { SmtpTlsInput } from "./SmtpTls.ts"
 
 export const gather = Effect.gen(function* () {

@@ -1,7 +1,7 @@
-/** What the SPF check declares besides gather and analyse (checks/Declaration.ts). */
-import { item } from "../Nis2Evidence.ts"
+/** What the SPF check declares besides gather and analyse (kernel/Declaration.ts). */
+import { item } from "../../kernel/Nis2Evidence.ts"
 import { findingIssues, findings } from "./Findings.ts"
-import type { About } from "../Declaration.ts"
+import type { About } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"

@@ -11,7 +11,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { SpfResult } from "./Spf.ts"
 
 export const SPF_SPECS = {

@@ -3,7 +3,7 @@
  * graph, and what flattening would do (RFC 7208 4.6.4: 10 lookups).
  */
 import { Schema } from "effect"
-import type { SectionExtra } from "../Declaration.ts"
+import type { SectionExtra } from "../../kernel/Declaration.ts"
 import { Nullable } from "../../records/Schemas.ts"
 import { SpfFlattened } from "./SpfFlatten.ts"
 import type { SpfResult } from "./Spf.ts"

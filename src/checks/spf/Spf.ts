@@ -4,9 +4,9 @@
  * lookupGraph, flattened, warnings, issues, plus structured `findings` for scoring.
  */
 import { Effect, Schema } from "effect"
-import { define } from "../Check.ts"
-import { Fact, Facts } from "../Facts.ts"
-import { type CheckStatus, Finding, type Severity, Status } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { Fact, Facts } from "../../kernel/Facts.ts"
+import { type CheckStatus, Finding, type Severity, Status } from "../../kernel/Status.ts"
 import { answerBytes } from "../../records/TxtSize.ts"
 import { flatten, SpfFlattened } from "./SpfFlatten.ts"
 import { gather as gatherGraph, type SpfFetch } from "./SpfGraph.ts"

@@ -12,8 +12,8 @@ import {
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
-import type { CheckOutcome } from "../ScanResult.ts"
+} from "../../kernel/Declaration.ts"
+import type { CheckOutcome } from "../../scan/ScanResult.ts"
 import type { TakeoverResult } from "./Takeover.ts"
 
 export const TAKEOVER_SPECS = {

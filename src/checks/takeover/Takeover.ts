@@ -8,7 +8,7 @@
  *   registration) serves the domain's site, policy or logo.
  * - A CNAME to a hosting service whose page says "no such site" (checks/takeover/Signatures.ts):
  *   anybody with an account there can claim the name.
- * - A dependency domain (checks/shared/Dependencies.ts) that RDAP says is not registered (404), that
+ * - A dependency domain (checks/registration/Dependencies.ts) that RDAP says is not registered (404), that
  *   does not exist in DNS, or whose name servers do not answer.
  *
  * Every risk names the record to remove. `analyse` is pure; `gather` reads the dependency fact, the
@@ -17,8 +17,8 @@
 import { Effect, Either, Schema } from "effect"
 import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define, need } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define, need } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { Registration, RdapOutcome } from "../registration/Registration.ts"
 import {
   type CnameProbe,
@@ -26,8 +26,8 @@ import {
   type Dependency,
   type DependencyUse,
   DependencyUse as DependencyUseSchema
-} from "../shared/Dependencies.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+} from "../registration/Dependencies.ts"
+import { type CheckStatus, Status, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { matchesSignature, signatureFor } from "./Signatures.ts"
 

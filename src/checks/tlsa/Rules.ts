@@ -1,5 +1,5 @@
 /** The rule of the DANE check (docs/scoring.md): TLSA that validates for every mail server. */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -11,7 +11,7 @@ import {
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { noMailServers } from "../dns/Rules.ts"
 
 export const DANE_SPECS = {

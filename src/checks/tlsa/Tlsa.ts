@@ -16,11 +16,11 @@ import {
   USAGES,
   usageDescription
 } from "../../records/TlsaRecord.ts"
-import { define } from "../Check.ts"
+import { define } from "../../kernel/Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
-import { Facts } from "../Facts.ts"
-import { IMPLICIT_DESCRIPTION, MailServers, MX_BOGUS } from "../shared/MailServers.ts"
-import { type CheckStatus, Status } from "../Status.ts"
+import { Facts } from "../../kernel/Facts.ts"
+import { IMPLICIT_DESCRIPTION, MailServers, MX_BOGUS } from "../../kernel/MailServers.ts"
+import { type CheckStatus, Status } from "../../kernel/Status.ts"
 import { DaneHost, DaneSummary, summarise, tlsaName, verifyHost } from "./Dane.ts"
 import { about } from "./About.ts"
 

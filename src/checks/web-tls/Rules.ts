@@ -2,7 +2,7 @@
  * The rule of the HTTPS transport check (docs/scoring.md): the TLS configuration of the web hosts,
  * rated by the NCSC-NL TLS guidelines v2.1 as internet.nl applies them.
  */
-import type { ScanResult } from "../ScanResult.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import {
   fail,
   judge,
@@ -13,7 +13,7 @@ import {
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { WebTlsResult } from "./WebTlsResult.ts"
 
 export const WEB_TLS_SPECS = {

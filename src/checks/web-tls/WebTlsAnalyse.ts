@@ -20,7 +20,7 @@ import {
   type TlsRating,
   worst
 } from "../../records/TlsRating.ts"
-import { type CheckStatus, worstOf } from "../Status.ts"
+import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import type { WebTlsResult, WebTlsServer } from "./WebTlsResult.ts"
 
 export interface WebTlsHostInput {

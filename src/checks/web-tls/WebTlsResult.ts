@@ -7,8 +7,8 @@
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { CertificateInfo } from "../smtp-tls/SmtpTls.ts"
-import { CipherResult, KeyExchangeResult, Rating, TlsVersionResult } from "../shared/TlsRatingSchemas.ts"
-import { Status } from "../Status.ts"
+import { CipherResult, KeyExchangeResult, Rating, TlsVersionResult } from "../../kernel/TlsRatingSchemas.ts"
+import { Status } from "../../kernel/Status.ts"
 
 export {
   CipherResult,
@@ -16,7 +16,7 @@ export {
   Rating,
   TlsVersionResult,
   VersionSupport
-} from "../shared/TlsRatingSchemas.ts"
+} from "../../kernel/TlsRatingSchemas.ts"
 
 export const WebTlsServer = Schema.Struct({
   host: Schema.String,
