@@ -9,7 +9,7 @@ import type { TlsScanResult } from "../../net/TlsScan.ts"
 import { Nullable } from "../../records/Schemas.ts"
 import { acceptable } from "../../records/TlsRating.ts"
 import { CipherResult, KeyExchangeResult, Rating, TlsVersionResult } from "../../kernel/TlsRatingSchemas.ts"
-import { analyseServer as rateScan, statusOfRating } from "../web-tls/WebTlsAnalyse.ts"
+import { rateTlsServer as rateScan, statusOfRating } from "../../kernel/TlsServerRating.ts"
 import type { CheckStatus } from "../../kernel/Status.ts"
 
 /**
