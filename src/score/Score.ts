@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { Categories, type Category, type Registered } from "../kernel/Check.ts"
-import type { Entry, Judged } from "../kernel/Declaration.ts"
+import type { Entry, Outcomes } from "../kernel/Declaration.ts"
 import { NO_SUCH_DOMAIN_FATAL, noSuchDomain } from "../checks/dns/Rules.ts"
 import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
@@ -247,7 +247,7 @@ export type EmailCategoryScore = typeof EmailCategoryScore.Type
  * The outcomes the email category's rules read, by check id: those of every registered check with
  * an `email` rule (SPF, DMARC, DKIM, MTA-STS with TLS-RPT, BIMI).
  */
-export type EmailOutcomes = { readonly [check: string]: Judged<any> }
+export type EmailOutcomes = Outcomes
 
 export const emailCategory = (
   checks: EmailOutcomes,

@@ -5,7 +5,7 @@
  * decide between unknown and a verdict).
  */
 import { fail, notApplicable, type Verdict } from "../../kernel/Declaration.ts"
-import type { LookupResult } from "./Lookup.ts"
+import type { LookupResult } from "./LookupResult.ts"
 import { noSuchDomain } from "./Rules.ts"
 
 export const noWebSite = (lookup: LookupResult | null): Verdict | null => {

@@ -5,7 +5,7 @@
  * so a site that sets no cookie neither gains nor loses.
  */
 import { fail, notApplicable, partial, pass, spec, unknown, type Verdict } from "../../kernel/Declaration.ts"
-import type { HeadersResult } from "./Headers.ts"
+import type { HeadersResult } from "./HeadersResult.ts"
 
 export const CONTENT_SPECS = {
   cookies: spec({

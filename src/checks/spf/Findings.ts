@@ -7,7 +7,7 @@
  * rules' issues.
  */
 import { findingsOf, type FindingTable } from "../../kernel/Declaration.ts"
-import type { SpfResult } from "./Spf.ts"
+import type { SpfResult } from "./SpfResult.ts"
 
 export const findingIssues: FindingTable = {
   "spf-unknown": {
