@@ -82,8 +82,7 @@ const decodeStored = Schema.decodeUnknown(Schema.parseJson(StoredDeepScanResult)
 export const readStoredResult = (text: string) =>
   Effect.map(
     decodeStored(text),
-    (stored) =>
-      ({ ...stored, scan: completeScan(stored.scan, CHECKS_OF[stored.type]) }) as unknown as DeepScanResult
+    (stored) => ({ ...stored, scan: completeScan(stored.scan, CHECKS_OF[stored.type]) }) as DeepScanResult
   )
 
 export class ScanJobFailed extends Schema.TaggedError<ScanJobFailed>()("ScanJobFailed", {

@@ -192,7 +192,7 @@ export const verdictsWith = async (
   const dkimOutcome = (await dkimVerify(Buffer.from(wire, "utf8"), {
     resolver,
     minBitLength: 1024
-  } as Parameters<typeof dkimVerify>[1])) as unknown as DkimOutcome
+  } as Parameters<typeof dkimVerify>[1])) as DkimOutcome
   const dkim = dkimVerdicts(dkimOutcome)
   const { verdict: spfV, passDomain } = await spfVerdict(message, dkimOutcome.envelopeFrom, resolver)
   const arcOutcome = dkimOutcome.arc

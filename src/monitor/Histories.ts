@@ -128,7 +128,7 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
           !(yield* monitored.isMonitored(scan.domain))
         )
           return Option.none()
-        const encoded = encodeScan(scan) as unknown as Json
+        const encoded = encodeScan(scan) as Json
         const scanJson = canonicalJson(encoded)
         const scored = score(scan)
         return yield* store.append(scan.domain, encoded, (last) =>

@@ -120,7 +120,7 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
       deadlineMs,
       criticalPathMs,
       checks: Object.fromEntries(outcomes.map((o) => [o.id, o]))
-    } as unknown as ScanResult<Cs>
+    } as ScanResult<Cs>
   }).pipe(
     Effect.scoped,
     Effect.withSpan("Scanner.scan", { attributes: { domain: rawDomain } }),

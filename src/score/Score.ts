@@ -173,7 +173,7 @@ export const scoreRecords = (
         points > 0 ? `regains ${points} point${points === 1 ? "" : "s"}` : "lifts a cap or an unscored risk",
       points
     }))
-  const categories = Object.fromEntries(totals.map((c) => [c.id, categoryScoreOf(c)])) as unknown as Record<
+  const categories = Object.fromEntries(totals.map((c) => [c.id, categoryScoreOf(c)])) as Record<
     Category,
     CategoryScore
   >

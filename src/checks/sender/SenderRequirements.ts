@@ -197,7 +197,7 @@ export const analyse = (input: SenderInput): SenderRequirementsResult => {
   }
 }
 
-/** compliant: every judged rule passes; non-compliant: any fails; unknown before partial. */
+/** compliant: every judged rule passes; non-compliant: one fails; unknown before partial. */
 const verdictOf = (checks: ReadonlyArray<{ readonly status: CheckStatus }>): ProviderSummary["status"] =>
   checks.some((c) => c.status === "fail" || c.status === "missing")
     ? "non-compliant"
