@@ -44,7 +44,7 @@ export const resolveIssue = (text: string): Effect.Effect<IssueId, UnknownIssue>
 }
 
 /**
- * The knowledge-base answer for a user's `issue_type`: any catalogue id, or any finding id a
+ * The knowledge-base answer for a user's `issue_type`, which is any catalogue id, or any finding id a
  * result's `findings[].id` shows (checks/<check>/Findings.ts); else the 400's message.
  */
 export const resolveExplanation = (

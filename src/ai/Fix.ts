@@ -7,7 +7,7 @@
  */
 import { Effect, Either, Schema } from "effect"
 import { Dmarc } from "../checks/dmarc/Dmarc.ts"
-import { Facts } from "../checks/Facts.ts"
+import { Facts } from "../kernel/Facts.ts"
 import { Headers } from "../checks/headers/Headers.ts"
 import { generate as generateTlsa } from "../generate/TlsaGenerator.ts"
 import type { ConfigValues } from "../records/SecurityHeaders.ts"

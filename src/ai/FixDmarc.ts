@@ -8,7 +8,7 @@
 import { Effect, Either } from "effect"
 import { analyseDmarc, Dmarc } from "../checks/dmarc/Dmarc.ts"
 import { dmarcName, gatherDmarc, mailReach } from "../checks/dmarc/DmarcGather.ts"
-import { Facts } from "../checks/Facts.ts"
+import { Facts } from "../kernel/Facts.ts"
 import { generateDmarc, type DmarcGenerateInput } from "../generate/DmarcGenerator.ts"
 import { isDmarcRecord, isNearDmarcRecord, parseDmarc } from "../records/DmarcRecord.ts"
 import type { IssueId } from "../score/Catalogue.ts"

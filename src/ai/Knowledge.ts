@@ -5,13 +5,13 @@
  * (`score/Guidance.ts`: why it matters, the numbered steps), the same text the PDF, the markdown
  * and the pages show. Pure.
  */
-import type { Advice, FindingNote, FindingTable } from "../checks/Declaration.ts"
+import type { Advice, FindingNote, FindingTable } from "../kernel/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
 import { type Guidance, guidanceOf } from "../score/Guidance.ts"
 import { stepsInline } from "../report/GuidanceText.ts"
 
-export type { Advice } from "../checks/Declaration.ts"
+export type { Advice } from "../kernel/Declaration.ts"
 
 export const advice: Readonly<Record<IssueId, Advice>> = Object.fromEntries(
   registry.flatMap((c) => Object.entries(c.about.advice))

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { Domain } from "./Domain.ts"
 
 export { DateTime, Strings } from "../records/Schemas.ts"
-export { Status } from "../checks/Status.ts"
+export { Status } from "../kernel/Status.ts"
 
 /** An object whose inner fields the spec leaves open ("not shown"); the group's issue defines them. */
 export const Open = Schema.Record({ key: Schema.String, value: Schema.Unknown })

@@ -9,8 +9,8 @@
  */
 import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from "node:fs"
 import { Effect, Either, Schema } from "effect"
-import type { ScanResult } from "../checks/ScanResult.ts"
-import { readStoredScan } from "../checks/StoredScan.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
+import { readStoredScan } from "../scan/StoredScan.ts"
 import { Change } from "../monitor/Change.ts"
 import { diffScans } from "../monitor/Diff.ts"
 import { BatchFileError } from "./Files.ts"

@@ -6,10 +6,12 @@
 import { createReadStream, createWriteStream, existsSync, statSync, type WriteStream } from "node:fs"
 import { createInterface } from "node:readline"
 import type { Readable, Writable } from "node:stream"
-import { Data, Effect, type Scope, Stream } from "effect"
+import { Effect, Schema, type Scope, Stream } from "effect"
 
 /** A fatal problem with the batch's files: the run stops and the process exits non-zero. */
-export class BatchFileError extends Data.TaggedError("BatchFileError")<{ readonly message: string }> {}
+export class BatchFileError extends Schema.TaggedError<BatchFileError>()("BatchFileError", {
+  message: Schema.String
+}) {}
 
 const describe = (e: unknown) => (e instanceof Error ? e.message : String(e))
 

@@ -7,11 +7,11 @@
  * - CSV: one flat row, columns `csvColumns` (docs/batch.md explains each).
  */
 import { Schema } from "effect"
-import { Categories, type Registered } from "../checks/Check.ts"
-import type { Column } from "../checks/Declaration.ts"
+import { Categories, type Registered } from "../kernel/Check.ts"
+import type { Column } from "../kernel/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import type { RecordStatus } from "../score/Model.ts"
-import { ScanResult } from "../checks/ScanResult.ts"
+import { ScanResult } from "../scan/ScanResult.ts"
 import { ScanScore } from "../score/Score.ts"
 import { csvRecord } from "./Csv.ts"
 

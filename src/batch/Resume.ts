@@ -7,7 +7,7 @@
  * duplicated nor glued to a fragment. Every complete record names its domain first.
  */
 import { createReadStream, existsSync, statSync, truncateSync } from "node:fs"
-import { Data, Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { parseCsvRecord } from "./Csv.ts"
 import { CSV_COLUMNS, type Format } from "./Record.ts"
 
@@ -49,7 +49,9 @@ export class RecordSplitter {
 }
 
 /** The output file cannot be resumed (it is another format, or not a batch output). */
-export class ResumeError extends Data.TaggedError("ResumeError")<{ readonly message: string }> {}
+export class ResumeError extends Schema.TaggedError<ResumeError>()("ResumeError", {
+  message: Schema.String
+}) {}
 
 const JSONL_DOMAIN = /^\{"domain":"([a-z0-9.-]+)"/
 

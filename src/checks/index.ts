@@ -28,7 +28,7 @@ import { Tlsa } from "./tlsa/Tlsa.ts"
 import { Registration } from "./registration/Registration.ts"
 import { Takeover } from "./takeover/Takeover.ts"
 import { WebTls } from "./web-tls/WebTls.ts"
-import type { Registered } from "./Check.ts"
+import type { Registered } from "../kernel/Check.ts"
 
 export const registry = [
   // dns

@@ -3,8 +3,8 @@
  * severe issues, and which parts of the score could not be judged (an unanswered question is
  * `unknown`, never a failure). Pure: a scored scan in, text out.
  */
-import { Categories } from "../checks/Check.ts"
-import { Severities } from "../checks/Status.ts"
+import { Categories } from "../kernel/Check.ts"
+import { Severities } from "../kernel/Status.ts"
 import { type BatchResult, unansweredRecords } from "../batch/Record.ts"
 
 /** How many issues the summary lists; the JSON (--json) has them all. */

@@ -4,7 +4,7 @@
  * (SPEC Errors: "upstream resolver problem", 500), decided by the result's own fields; narrower
  * failures stay inside the result as `unknown`.
  */
-import { Clock, Data, Effect, Either } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import * as Lookup from "../checks/dns/Lookup.ts"
 import * as Propagation from "../checks/dns/Propagation.ts"
 import { Dnssec } from "../checks/dnssec/Dnssec.ts"
@@ -20,7 +20,9 @@ const upstreamProblem = (what: string, errors: ReadonlyArray<string>) =>
   })
 
 /** The `type`/`types` parameters name no record type we know. */
-export class UnknownRecordType extends Data.TaggedError("UnknownRecordType")<{ readonly message: string }> {}
+export class UnknownRecordType extends Schema.TaggedError<UnknownRecordType>()("UnknownRecordType", {
+  message: Schema.String
+}) {}
 
 /** `GET /dns/lookup?type=&types=`: `lookup` over the record types the parameters name. */
 export const lookupAsked = (domain: string, type: string | undefined, types: string | undefined) =>

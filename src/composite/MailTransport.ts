@@ -8,11 +8,11 @@
  * `unknown`.
  */
 import { Effect } from "effect"
-import { type AnyCheck, need, type ResultOf } from "../checks/Check.ts"
-import { Facts } from "../checks/Facts.ts"
+import { type AnyCheck, need, type ResultOf } from "../kernel/Check.ts"
+import { Facts } from "../kernel/Facts.ts"
 import { Blocklist } from "../checks/blocklist/Blocklist.ts"
 import { Fcrdns, withApiUrl } from "../checks/fcrdns/Fcrdns.ts"
-import { MailServers } from "../checks/shared/MailServers.ts"
+import { MailServers } from "../kernel/MailServers.ts"
 import { SenderRequirements } from "../checks/sender/SenderRequirements.ts"
 import { SmtpTls } from "../checks/smtp-tls/SmtpTls.ts"
 import { Tlsa } from "../checks/tlsa/Tlsa.ts"

@@ -5,7 +5,7 @@
  * up the PTR names of the busiest sources), computed here and handed in.
  */
 import { Effect } from "effect"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { ReportSummaries } from "../inbound/Summaries.ts"
 import { everythingOf } from "../report/Everything.ts"
 import { receivedOf, receivedPeriod, type ReportsReceived } from "../report/ReceivedReports.ts"

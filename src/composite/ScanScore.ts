@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { score, type ScanScore } from "../score/Score.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { Scans } from "../scan/Scans.ts"
 import { scanPdf } from "../report/ScanPdf.ts"
 import type { ReportSummaries } from "../inbound/Summaries.ts"

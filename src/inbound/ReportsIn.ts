@@ -6,7 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Metric, Schedule, Schema } from "effect"
-import { SelectorSource } from "../checks/Facts.ts"
+import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
@@ -128,7 +128,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
   })
 }) {}
 
-/** The selectors stored reports name, as the scan's Facts read them (checks/Facts.ts `reportedSelectors`). */
+/** The selectors stored reports name, as the scan's Facts read them (kernel/Facts.ts `reportedSelectors`). */
 export const ReportedSelectorsLive = Layer.effect(
   SelectorSource,
   Effect.map(ReportsIn, (inbound) => ({ selectorsFor: inbound.selectorsFor }))

@@ -22,15 +22,15 @@
 import { Activity, Workflow } from "@effect/workflow"
 import { Cause, Clock, Effect, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
-import { type Registered } from "../checks/Check.ts"
+import { type Registered } from "../kernel/Check.ts"
 import { CspScanResult } from "../checks/csp/CspResult.ts"
-import type { DeepScanType } from "../checks/Declaration.ts"
+import type { DeepScanType } from "../kernel/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import { Nullable } from "../records/Schemas.ts"
 import { crawlAndAnalyse } from "../composite/CspScanner.ts"
 import { scan } from "../scan/Scanner.ts"
-import { ScanResult, scanResultSchema } from "../checks/ScanResult.ts"
-import { completeScan, StoredScanResult, storedScanSchema } from "../checks/StoredScan.ts"
+import { ScanResult, scanResultSchema } from "../scan/ScanResult.ts"
+import { completeScan, StoredScanResult, storedScanSchema } from "../scan/StoredScan.ts"
 import { multiRunner } from "./Cluster.ts"
 import { finishJob, markStarted } from "./DeepScanStore.ts"
 
@@ -62,7 +62,7 @@ export type DeepScanResult = typeof DeepScanResult.Type
 
 /**
  * A result as the jobs table keeps it, read by a registry that may have changed since it was
- * stored: each scan decoded as a stored scan (checks/StoredScan.ts), then completed to the checks
+ * stored: each scan decoded as a stored scan (scan/StoredScan.ts), then completed to the checks
  * its type runs today, so a check added since reads "not checked" instead of failing the read.
  */
 const StoredDeepScanResult = Schema.Union(
@@ -82,8 +82,7 @@ const decodeStored = Schema.decodeUnknown(Schema.parseJson(StoredDeepScanResult)
 export const readStoredResult = (text: string) =>
   Effect.map(
     decodeStored(text),
-    (stored) =>
-      ({ ...stored, scan: completeScan(stored.scan, CHECKS_OF[stored.type]) }) as unknown as DeepScanResult
+    (stored) => ({ ...stored, scan: completeScan(stored.scan, CHECKS_OF[stored.type]) }) as DeepScanResult
   )
 
 export class ScanJobFailed extends Schema.TaggedError<ScanJobFailed>()("ScanJobFailed", {

@@ -16,6 +16,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
+import type { DeepScanType } from "../kernel/Declaration.ts"
 import { ClusterLive } from "./Cluster.ts"
 import { DeepScanResult, readStoredResult, ScanJob, ScanJobLive } from "./DeepScan.ts"
 import {
@@ -28,7 +29,7 @@ import {
   type ScanKind
 } from "./DeepScanStore.ts"
 
-export type DeepScanType = "web" | "mail"
+export type { DeepScanType } from "../kernel/Declaration.ts"
 
 export const DeepScanStatus = Schema.Literal("running", "completed", "failed")
 

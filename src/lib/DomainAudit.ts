@@ -6,7 +6,7 @@
  */
 import type { Registry } from "../checks/index.ts"
 import { registry as registered } from "../checks/index.ts"
-import type { Entry, Spec } from "../checks/Declaration.ts"
+import type { Entry, Spec } from "../kernel/Declaration.ts"
 import { catalogue as entries, type IssueId } from "../score/Catalogue.ts"
 import { specsOf } from "../score/Rules.ts"
 
@@ -39,8 +39,8 @@ export { Smtp } from "../net/Smtp.ts"
 export { Web } from "../net/Web.ts"
 
 // The results' Schemas: a scan, a check's outcome, the score and its parts.
-export { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
-export { Categories, type Category } from "../checks/Check.ts"
+export { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
+export { Categories, type Category } from "../kernel/Check.ts"
 export { CategoryScore, Recommendation, ScanScore, score, scoreRecords } from "../score/Score.ts"
 export { Issue, type IssueId } from "../score/Catalogue.ts"
 export {
@@ -56,7 +56,7 @@ export {
   scoringVersion
 } from "../score/Model.ts"
 export type { Scored } from "../score/Rules.ts"
-export type { Entry, Spec } from "../checks/Declaration.ts"
+export type { Entry, Spec } from "../kernel/Declaration.ts"
 export { Nis2Scorecard, nis2Scorecard } from "../score/Nis2.ts"
 
 /** Every check a full scan runs, in report order: id, title, category, result Schema, rules, issues. */

@@ -67,7 +67,7 @@ export const scan = async (domain: string, options: ScanOptions = {}): Promise<G
   }
 }
 
-/** An input of `scanMany`: any iterable or async iterable of domains. */
+/** An input of `scanMany`: an iterable or async iterable of domains. */
 export type Domains = Iterable<string> | AsyncIterable<string>
 
 const streamOf = (domains: Domains): Stream.Stream<string, unknown> =>

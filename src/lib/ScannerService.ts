@@ -10,7 +10,7 @@
  */
 import { Effect, Either, Layer, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { normaliseDomain } from "../records/DomainName.ts"
 import { nameOutside, parseListedNames } from "../records/ListedNames.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"

@@ -12,7 +12,7 @@
  * The whole evaluation has a deadline (CHECK_TIMEOUT_MS): past it, lookups fail at once and
  * mailauth finishes with temperrors. BIMI is not evaluated (it would fetch over HTTPS).
  */
-import { Data, Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { arc, dkimVerify, dmarc, spf } from "mailauth"
 import { AppConfig } from "../Config.ts"
 import { mailauthResolver, type MailauthResolver } from "../net/MailauthResolver.ts"
@@ -29,9 +29,9 @@ import type {
 } from "./Verdicts.ts"
 
 /** mailauth threw (it should not): reported without any of the message's text. */
-export class AuthenticationFailed extends Data.TaggedError("AuthenticationFailed")<{
-  readonly reason: string
-}> {}
+export class AuthenticationFailed extends Schema.TaggedError<AuthenticationFailed>()("AuthenticationFailed", {
+  reason: Schema.String
+}) {}
 
 /** The name our verdicts use in comments (mailauth's `mta`, shown as the evaluating host). */
 const MTA = "domain-audit"
@@ -192,7 +192,7 @@ export const verdictsWith = async (
   const dkimOutcome = (await dkimVerify(Buffer.from(wire, "utf8"), {
     resolver,
     minBitLength: 1024
-  } as Parameters<typeof dkimVerify>[1])) as unknown as DkimOutcome
+  } as Parameters<typeof dkimVerify>[1])) as DkimOutcome
   const dkim = dkimVerdicts(dkimOutcome)
   const { verdict: spfV, passDomain } = await spfVerdict(message, dkimOutcome.envelopeFrom, resolver)
   const arcOutcome = dkimOutcome.arc

@@ -1,7 +1,7 @@
 /**
  * A raw message's header section as data (pure): the fields in order, unfolded (RFC 5322 2.2.3),
  * and the readings the header analysis and the spam rules share: mailboxes, dates, the Received
- * hop SPF is evaluated for, DKIM-Signature tags and the MIME structure. Total: any input, however
+ * hop SPF is evaluated for, DKIM-Signature tags and the MIME structure. Total: every input, however
  * broken, gives a `Message`; what is broken is recorded in `malformed`, never thrown.
  */
 

@@ -10,7 +10,7 @@
  * The changes come from the history's diff (`Diff.ts`): an alert carries all of them, so its reader
  * sees what else moved. A first run has nothing to compare with and only warns. Pure.
  */
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { gradeRank } from "../score/Model.ts"
 import type { Grade } from "../score/Model.ts"
 import type { Change } from "./Change.ts"

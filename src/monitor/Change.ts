@@ -8,7 +8,7 @@
  * to the domain's owner in this direction: a DMARC policy weakened is high, strengthened info.
  */
 import { Schema } from "effect"
-import { Severity } from "../checks/Status.ts"
+import { Severity } from "../kernel/Status.ts"
 
 export const ChangeKinds = [
   "grade",
@@ -27,7 +27,7 @@ export type Json = null | boolean | number | string | ReadonlyArray<Json> | { re
 
 const JsonValue = Schema.Unknown.annotations({
   description: "a JSON value; null when the fact is absent on that side"
-}) as unknown as Schema.Schema<Json>
+}) as Schema.Schema<Json>
 
 export const Change = Schema.Struct({
   kind: ChangeKind.annotations({

@@ -14,11 +14,11 @@
  * with `null` on the other side (`info`: the service changed, not the domain), and a grade that
  * moved only because of those checks is reported at `info`, never as a drop that alerts.
  */
-import { Categories, type Registered } from "../checks/Check.ts"
+import { Categories, type Registered } from "../kernel/Check.ts"
 import { registry } from "../checks/index.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
-import { checksRun, restrictTo } from "../checks/StoredScan.ts"
-import type { Severity } from "../checks/Status.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
+import { checksRun, restrictTo } from "../scan/StoredScan.ts"
+import type { Severity } from "../kernel/Status.ts"
 import { canonicalJson } from "../report/Canonical.ts"
 import { gradeRank } from "../score/Model.ts"
 import type { RecordStatus } from "../score/Model.ts"

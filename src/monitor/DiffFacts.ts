@@ -9,8 +9,8 @@
  * selector whose lookup failed, a blocklist zone that did not answer, a mail server that was not
  * reached) is `unsure`, so its absence is never reported as a removal.
  */
-import type { Severity } from "../checks/Status.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { Severity } from "../kernel/Status.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import type { ChangeKind, Json } from "./Change.ts"
 
 /** One fact of a scan, under its change id; `value` is never null (absence is the fact missing). */

@@ -10,8 +10,8 @@
  * counts as not holding.
  */
 import { Schema } from "effect"
-import { Categories } from "../checks/Check.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import { Categories } from "../kernel/Check.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { MeasureId, nis2Scorecard } from "../score/Nis2.ts"
 import { score } from "../score/Score.ts"

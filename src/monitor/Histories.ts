@@ -12,14 +12,14 @@
  * - The same scan recorded twice (same content hash as the last entry) is one entry.
  * - Every read re-verifies: the list verifies the whole chain, and a stored scan served, diffed or
  *   used as evidence must hash to its entry's `contentHash`, or it is refused (`HistoryCorrupt`).
- * - A scan stored before the registry gained or lost a check still reads (checks/StoredScan.ts): it
+ * - A scan stored before the registry gained or lost a check still reads (scan/StoredScan.ts): it
  *   is served as stored, and diffed and used as evidence over the checks it ran.
  */
 import { Clock, Data, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { noSuchDomain } from "../checks/dns/Rules.ts"
-import { ScanResult } from "../checks/ScanResult.ts"
-import { completeScan, StoredScanResult } from "../checks/StoredScan.ts"
+import { ScanResult } from "../scan/ScanResult.ts"
+import { completeScan, StoredScanResult } from "../scan/StoredScan.ts"
 import { canonicalJson, sha256Of } from "../report/Canonical.ts"
 import { unscannableReason } from "../score/Scannable.ts"
 import { score } from "../score/Score.ts"
@@ -88,7 +88,7 @@ const storedScan = (domain: string, stored: StoredEntry): Effect.Effect<StoredSc
   return scan._tag === "Left" ? Effect.fail(corrupt) : Effect.succeed(scan.right)
 }
 
-/** The stored scan of `stored`, verified, as a scan of today's registry (checks/StoredScan.ts). */
+/** The stored scan of `stored`, verified, as a scan of today's registry (scan/StoredScan.ts). */
 const verifiedScan = (domain: string, stored: StoredEntry): Effect.Effect<ScanResult, HistoryCorrupt> =>
   Effect.map(storedScan(domain, stored), completeScan)
 
@@ -128,7 +128,7 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
           !(yield* monitored.isMonitored(scan.domain))
         )
           return Option.none()
-        const encoded = encodeScan(scan) as unknown as Json
+        const encoded = encodeScan(scan) as Json
         const scanJson = canonicalJson(encoded)
         const scored = score(scan)
         return yield* store.append(scan.domain, encoded, (last) =>

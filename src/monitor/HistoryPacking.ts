@@ -62,15 +62,16 @@ export const applyDelta = (base: Json, ops: ReadonlyArray<Op>): Json =>
 
 /** `base` with `ops` applied in place: `base` is changed (and returned, or its replacement). */
 const applyInPlace = (base: Json, ops: ReadonlyArray<Op>): Json => {
-  let root: any = base
+  let root: Json = base
   for (const op of ops) {
     const path = op[0]
     if (path.length === 0) {
       root = op.length === 2 ? structuredClone(op[1]) : null
       continue
     }
-    let parent = root
-    for (const key of path.slice(0, -1)) parent = parent[key]
+    let parent: Json = root
+    for (const key of path.slice(0, -1)) parent = memberOf(parent, key)
+    if (parent === null || typeof parent !== "object") throw new TypeError(THROUGH_A_VALUE)
     const last = path[path.length - 1]!
     // defineProperty: a member named __proto__ is data, never the object's prototype
     if (op.length === 2)
@@ -80,9 +81,18 @@ const applyInPlace = (base: Json, ops: ReadonlyArray<Op>): Json => {
         enumerable: true,
         configurable: true
       })
-    else delete parent[last]
+    else Reflect.deleteProperty(parent, last)
   }
-  return root as Json
+  return root
+}
+
+const THROUGH_A_VALUE = "a delta's path runs through a value that is neither an object nor an array"
+
+/** The member `key` of an object or array (null when it has none); throws on any other value. */
+const memberOf = (node: Json, key: Key): Json => {
+  if (isObject(node)) return Object.hasOwn(node, key) ? node[key]! : null
+  if (Array.isArray(node)) return node[Number(key)] ?? null
+  throw new TypeError(THROUGH_A_VALUE)
 }
 
 // Quality 5: within 10 % of the best brotli ratio on scans at a twentieth of quality 11's time.
@@ -104,5 +114,5 @@ export const packDelta = (previous: Json, scan: Json): Uint8Array =>
  */
 export const unpack = (body: Uint8Array, previous: Json | undefined): Json => {
   const parsed = JSON.parse(brotliDecompressSync(body).toString("utf8")) as Json
-  return previous === undefined ? parsed : applyInPlace(previous, parsed as unknown as ReadonlyArray<Op>)
+  return previous === undefined ? parsed : applyInPlace(previous, parsed as ReadonlyArray<Op>)
 }

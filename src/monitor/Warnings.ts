@@ -7,7 +7,7 @@
  * domain and of each domain it depends on (RDAP, checks/registration) is warned at 30, 14 and 7
  * days the same way. Pure.
  */
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 
 export const CERTIFICATE_THRESHOLDS = [7, 14, 30] as const
 export const SIGNATURE_THRESHOLD = 7

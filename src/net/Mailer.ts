@@ -4,11 +4,11 @@
  * the operator's own, not an address a caller chose, so it is not subject to the outbound address
  * policy; the recipients are callers', and the relay decides where their mail goes (RFC 5321 §2.3.10).
  */
-import { Data, Effect, Redacted } from "effect"
+import { Effect, Redacted, Schema } from "effect"
 import { createTransport } from "nodemailer"
 import { AppConfig } from "../Config.ts"
 
-export class MailError extends Data.TaggedError("MailError")<{ readonly message: string }> {}
+export class MailError extends Schema.TaggedError<MailError>()("MailError", { message: Schema.String }) {}
 
 export interface OutgoingMail {
   readonly to: string

@@ -11,6 +11,7 @@ import * as Resource from "@effect/opentelemetry/Resource"
 import { PrometheusExporter } from "@opentelemetry/exporter-prometheus"
 import type { MetricReader } from "@opentelemetry/sdk-metrics"
 import { Effect } from "effect"
+import { unsafeCoerce } from "effect/Function"
 import { makeRuntimeSampler } from "./Runtime.ts"
 
 export class MetricsEndpoint extends Effect.Service<MetricsEndpoint>()("MetricsEndpoint", {
@@ -18,7 +19,7 @@ export class MetricsEndpoint extends Effect.Service<MetricsEndpoint>()("MetricsE
     // The scope info would add a label set naming the library to every series: nothing to decide by.
     const exporter = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true })
     // The exporter carries its own copy of sdk-metrics: the same reader, typed by another declaration.
-    const reader = exporter as unknown as MetricReader
+    const reader = unsafeCoerce<PrometheusExporter, MetricReader>(exporter)
     yield* Metrics.registerProducer(yield* Metrics.makeProducer, () => reader)
     const runtime = yield* Effect.acquireRelease(Effect.sync(makeRuntimeSampler), (s) => Effect.sync(s.stop))
     /** Answer a scrape: the process gauges sampled now, then every series. */

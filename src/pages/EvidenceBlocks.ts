@@ -18,7 +18,7 @@ interface Outcome {
 }
 
 const outcomeOf = (report: EverythingReport, check: string): Outcome | undefined =>
-  (report.machineReadable.scan.checks as unknown as Readonly<Record<string, Outcome | undefined>>)[check]
+  (report.machineReadable.scan.checks as Readonly<Record<string, Outcome | undefined>>)[check]
 
 const unfinished = (outcome: Outcome | undefined, lang: Lang): Html | undefined =>
   outcome === undefined || outcome.result === null || outcome.status === "unknown"
@@ -79,7 +79,7 @@ const spfNode = (node: SpfNode, lang: Lang): Html => {
 
 const spfTree = (report: EverythingReport, lang: Lang): Html => {
   const w = words(lang)
-  const graph = (report.sections as unknown as { spf?: { lookupGraph?: SpfNode | null } }).spf?.lookupGraph
+  const graph = (report.sections as { spf?: { lookupGraph?: SpfNode | null } }).spf?.lookupGraph
   const outcome = outcomeOf(report, "spf")
   const body =
     unfinished(outcome, lang) ??

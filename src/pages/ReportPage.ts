@@ -5,7 +5,13 @@
  * renders a stored snapshot, with its hash and how to verify it (SnapshotPage.ts). It renders the
  * report value the API serves, built by `report/Everything.ts`: no second report engine. Pure.
  */
-import type { EverythingReport, Finding, QuickScoreSection, Section } from "../report/ReportSchema.ts"
+import {
+  checkSections,
+  type EverythingReport,
+  type Finding,
+  type QuickScoreSection,
+  type Section
+} from "../report/ReportSchema.ts"
 import { evidenceOf } from "./EvidenceBlocks.ts"
 import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
@@ -43,8 +49,10 @@ const sectionsOf = (report: EverythingReport): ReadonlyArray<Section> =>
   report.summary.sections
     .filter((row) => row.key !== "quickScore" && row.key !== "nis2")
     // Own keys only: a key such as "__proto__" names no section (found by the render property test).
-    .filter((row) => Object.hasOwn(report.sections, row.key))
-    .map((row) => (report.sections as unknown as Readonly<Record<string, Section>>)[row.key]!)
+    .flatMap((row) => {
+      const section = checkSections(report.sections).get(row.key)
+      return section === undefined ? [] : [section]
+    })
 
 const allFindings = (report: EverythingReport) => {
   const quick = report.sections.quickScore as QuickScoreSection
@@ -102,7 +110,7 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
   const quick = report.sections.quickScore as QuickScoreSection
   const paths = pathsOf(report.domain)
   const findings = allFindings(report)
-  const nis2 = (report.sections as unknown as { nis2: { status: string; total: number } }).nis2
+  const nis2 = report.sections.nis2
   return html`<h1>
       ${mode.kind === "live" ? w.reportTitle : w.snapshotTitle}: <span class="mono">${report.domain}</span>
     </h1>

@@ -5,7 +5,7 @@
  * 503, try again). Pure.
  */
 import { noSuchDomain } from "../checks/dns/Rules.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { unscannableReason } from "../score/Scannable.ts"
 
 export type Verdict =

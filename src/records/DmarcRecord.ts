@@ -1,7 +1,7 @@
 /**
  * The DMARC record grammar (RFC 7489 6.3 and 6.4, read as DMARCbis (RFC 9989) reads it: the
  * additions np, t and psd, the removed pct, rf and ri, and p optional).
- * `parseDmarc` is total: any string gives a result whose `errors` carry the offset of each problem,
+ * `parseDmarc` is total: every string gives a result whose `errors` carry the offset of each problem,
  * so the API can say where a record is broken instead of only that it is.
  */
 import { Schema } from "effect"

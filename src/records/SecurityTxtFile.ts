@@ -134,7 +134,7 @@ const cleartext = (lines: ReadonlyArray<string>): { text: Array<string>; signatu
   return { text, signature: { wellFormed: problems.length === 0, hash, problems } }
 }
 
-/** Read a security.txt file (RFC 9116 §2, §4). Total: any text gives a result. */
+/** Read a security.txt file (RFC 9116 §2, §4). Total: every text gives a result. */
 export const parseSecurityTxt = (input: string): ParsedSecurityTxt => {
   const all = input.replace(/^\uFEFF/, "").split(/\r?\n/)
   const signed = all.some((l) => l.trimEnd() === BEGIN_SIGNED)

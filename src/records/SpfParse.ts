@@ -46,7 +46,7 @@ export type SpfProblem = typeof SpfProblem.Type
 export interface ParsedSpf {
   readonly record: string
   readonly terms: ReadonlyArray<Located<Term>>
-  /** Syntax or semantic errors: any of them makes check_host() return permerror. */
+  /** Syntax or semantic errors; each of them makes check_host() return permerror. */
   readonly errors: ReadonlyArray<SpfProblem>
   /** Valid but risky or deprecated constructs. */
   readonly warnings: ReadonlyArray<SpfProblem>

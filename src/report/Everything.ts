@@ -8,9 +8,9 @@
  * what lets snapshot creation return the existing snapshot instead of storing a duplicate.
  */
 import { Schema } from "effect"
-import type { Registered } from "../checks/Check.ts"
+import type { Registered } from "../kernel/Check.ts"
 import { registry as registered } from "../checks/index.ts"
-import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
+import type { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
 import { guidanceOf } from "../score/Guidance.ts"
 import type { CheckRecord } from "../score/Model.ts"
@@ -22,6 +22,7 @@ import { factsOf } from "./SectionFacts.ts"
 import { nis2Of } from "./Nis2Part.ts"
 import type { ReportsReceived } from "./ReceivedReports.ts"
 import {
+  checkSections,
   type Evidence,
   type EverythingReport,
   type Finding,
@@ -155,7 +156,7 @@ const sectionsOf = (scan: ScanResult, score: ScanScore, checks: ReadonlyArray<Re
         return finding
       })
   const outcomes: Readonly<Record<string, CheckOutcome<unknown>>> = scan.checks
-  const out: Record<string, unknown> = {}
+  const out: Record<string, Section> = {}
   for (const concern of concerns) {
     if (concern.check === null) continue
     const outcome = outcomes[concern.check]!
@@ -183,7 +184,9 @@ const sectionsOf = (scan: ScanResult, score: ScanScore, checks: ReadonlyArray<Re
     out[concern.key] = extra === undefined ? section : { ...section, ...extra.of(outcome.result) }
   }
   const quick = concerns[0]!
-  const sections = {
+  // The sections over `checks`: the registry's (so its Sections type) unless a test brings its own
+  // toy registry. Built member by member, so taken to be Sections here.
+  const built: { readonly [key: string]: unknown } = {
     quickScore: {
       key: "quickScore" as const,
       title: quick.title,
@@ -206,7 +209,8 @@ const sectionsOf = (scan: ScanResult, score: ScanScore, checks: ReadonlyArray<Re
     },
     ...out,
     nis2: nis2Of(scan)
-  } as unknown as Sections
+  }
+  const sections = built as Sections
   return { sections, uses, concerns }
 }
 
@@ -223,15 +227,14 @@ export const buildContent = (
   received?: ReportsReceived
 ): ReportContent => {
   const { sections, uses, concerns } = sectionsOf(scan, score, registry)
-  const rows = concerns.map((c) => {
-    const section = (sections as unknown as Record<string, Section>)[c.key]!
-    return {
-      key: c.key,
-      title: c.title,
-      status: c.key === "quickScore" ? gradeStatus(score) : section.status,
-      findings: section.findings.length
-    }
-  })
+  const bySection = checkSections(sections)
+  const checkSection = (key: string) => bySection.get(key)!
+  const rows = concerns.map((c) => ({
+    key: c.key,
+    title: c.title,
+    status: c.key === "quickScore" ? gradeStatus(score) : checkSection(c.key).status,
+    findings: (c.key === "quickScore" ? sections.quickScore : checkSection(c.key)).findings.length
+  }))
   const unknownChecks = Object.values(scan.checks)
     .filter((o) => o.status === "unknown")
     .map((o) => ({ check: o.id, reason: o.reason ?? "unknown" }))
@@ -268,7 +271,7 @@ export const buildContent = (
     machineReadable: {
       scan: scanContent,
       score: scoreContent
-    } as unknown as ReportContent["machineReadable"],
+    } as ReportContent["machineReadable"],
     ...(received === undefined ? {} : { reportsReceived: received })
   }
 }

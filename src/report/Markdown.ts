@@ -9,7 +9,14 @@
 import type { SpfNode } from "../checks/spf/SpfNode.ts"
 import type { Citation } from "./Citations.ts"
 import { type Guidance, providerNames } from "../score/Guidance.ts"
-import type { EverythingReport, Finding, QuickScoreSection, Section, Sections } from "./ReportSchema.ts"
+import {
+  checkSections,
+  type EverythingReport,
+  type Finding,
+  type QuickScoreSection,
+  type Section,
+  type Sections
+} from "./ReportSchema.ts"
 import type { SpfSectionExtra } from "../checks/spf/Section.ts"
 import { receivedLines } from "./ReceivedMarkdown.ts"
 
@@ -177,7 +184,7 @@ const nis2Lines = (nis2: Sections["nis2"]): Array<string> => [
 /** The report as a markdown document. */
 export const renderMarkdown = (report: EverythingReport): string => {
   const { summary, evidence, citations } = report
-  const sections = report.sections as unknown as Record<string, Section>
+  const sections = checkSections(report.sections)
   const lines = [
     `# Everything Report: ${cell(report.domain)}`,
     "",
@@ -217,9 +224,7 @@ export const renderMarkdown = (report: EverythingReport): string => {
     "",
     ...quickLines(report.sections.quickScore, citations),
     // The checks' sections, in the report's order: between the quick score and NIS2.
-    ...Object.entries(sections)
-      .filter(([key]) => key !== "quickScore" && key !== "nis2")
-      .flatMap(([, section]) => sectionLines(section, citations)),
+    ...[...sections.values()].flatMap((section) => sectionLines(section, citations)),
     ...receivedLines(report.domain, report.reportsReceived, cell, table),
     ...nis2Lines(report.sections.nis2),
     "## Sources",

@@ -4,7 +4,7 @@
  * flag (the report leaves it out everywhere, so that one cached scan gives one content hash).
  */
 import { Schema } from "effect"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { nis2Scorecard, Nis2Scorecard } from "../score/Nis2.ts"
 
 export const Nis2Part = Nis2Scorecard.pipe(Schema.omit("cached"))

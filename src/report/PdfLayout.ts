@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import LineBreaker from "linebreak"
 import PDFDocument from "pdfkit"
+import { unsafeCoerce } from "effect/Function"
 
 const DEJAVU = "/usr/share/fonts/truetype/dejavu"
 
@@ -33,7 +34,7 @@ const parsed = (file: Buffer): object => {
   const probe = new PDFDocument({ autoFirstPage: false })
   probe.font(file)
   // pdfkit keeps the parsed fontkit font on its current font object
-  return (probe as unknown as { _font: { font: object } })._font.font
+  return unsafeCoerce<typeof probe, { _font: { font: object } }>(probe)._font.font
 }
 
 const loadFonts = (): Fonts => {

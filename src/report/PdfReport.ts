@@ -13,6 +13,7 @@
 import PDFDocument from "pdfkit"
 import { guidanceOf, providerNames } from "../score/Guidance.ts"
 import type { Recommendation, ScanScore } from "../score/Score.ts"
+import { Severities } from "../kernel/Status.ts"
 import { referenceOf } from "./GuidanceText.ts"
 import { receivedLines } from "./ReceivedMarkdown.ts"
 import type { ReportsReceived } from "./ReceivedReports.ts"
@@ -54,7 +55,6 @@ export interface PdfReportInput {
   readonly received?: ReportsReceived | undefined
 }
 
-const SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"]
 const INK = "#1a1a1a"
 const MUTED = "#5c5c5c"
 
@@ -242,8 +242,7 @@ const issueSection = (doc: PDFKit.PDFDocument, s: ScanScore) => {
   if (s.issues.length === 0) return void body(doc, "No issues: every scored check passes.")
   const fixes = new Map<string, Recommendation>(s.recommendations.map((r) => [r.id, r]))
   const issues = [...s.issues].sort(
-    (a, b) =>
-      SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.id.localeCompare(b.id)
+    (a, b) => Severities.indexOf(a.severity) - Severities.indexOf(b.severity) || a.id.localeCompare(b.id)
   )
   for (const issue of issues) issueBlock(doc, s, issue, fixes.get(issue.id))
 }

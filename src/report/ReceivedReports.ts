@@ -11,7 +11,7 @@
  * PTR names), and handed in.
  */
 import { Schema } from "effect"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { Blocker, type DmarcSummary, ReadyForReject } from "../inbound/DmarcSummary.ts"
 import type { TlsSummary } from "../inbound/TlsSummary.ts"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"

@@ -6,11 +6,12 @@
  * documented in docs/reports.md.
  */
 import { Schema } from "effect"
-import { Categories, type Category, type Registered } from "../checks/Check.ts"
+import { Categories, type Category, type Registered } from "../kernel/Check.ts"
 import { registry } from "../checks/index.ts"
-import { Severity } from "../checks/Status.ts"
+import { RecordStatus } from "../kernel/Declaration.ts"
+import { Severity } from "../kernel/Status.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
-import { CheckOutcome } from "../checks/ScanResult.ts"
+import { CheckOutcome } from "../scan/ScanResult.ts"
 import { CheckRecord, Grade, GradeInfo } from "../score/Model.ts"
 import { Guidance } from "../score/Guidance.ts"
 import { Recommendation, ScanScore } from "../score/Score.ts"
@@ -72,8 +73,9 @@ export const Finding = Schema.Struct({
 })
 export type Finding = typeof Finding.Type
 
-export const SectionStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
-export type SectionStatus = typeof SectionStatus.Type
+/** A section's status speaks as its records do (kernel/Declaration.ts `RecordStatus`). */
+export const SectionStatus = RecordStatus
+export type SectionStatus = RecordStatus
 
 const sectionFields = {
   key: Schema.String,
@@ -143,6 +145,12 @@ export const sectionsSchema = (checks: ReadonlyArray<Registered>) =>
 
 export const Sections = sectionsSchema(registry)
 export type Sections = typeof Sections.Type
+
+/** The checks' sections of `sections` by key: all but the quick score and NIS2. */
+export const checkSections = (sections: Sections): ReadonlyMap<string, Section> => {
+  const { quickScore: _quick, nis2: _nis2, ...checks } = sections
+  return new Map(Object.entries(checks))
+}
 
 export const Summary = Schema.Struct({
   grade: Grade,

@@ -7,7 +7,7 @@
  * are kept by domain and scan time: repeated requests within the scan cache render once.
  */
 import { Effect } from "effect"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { nis2Scorecard, type Nis2Scorecard } from "../score/Nis2.ts"
 import type { ScanScore } from "../score/Score.ts"
 import { type Nis2Summary, renderPdf } from "./PdfReport.ts"

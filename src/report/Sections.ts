@@ -7,7 +7,7 @@
  * check's rules), the catalogue ids it owns (the check's issues) and the sources it rests on
  * (Citations.ts).
  */
-import type { Registered } from "../checks/Check.ts"
+import type { Registered } from "../kernel/Check.ts"
 import { registry } from "../checks/index.ts"
 
 export type CheckId = (typeof registry)[number]["id"]

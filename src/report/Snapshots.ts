@@ -11,7 +11,7 @@
  *   are never served.
  */
 import { Effect, Schema } from "effect"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import { AppConfig } from "../Config.ts"
 import { etagOf } from "./Canonical.ts"
 import { contentOf, encodeContent, snapshotEvidence } from "./Everything.ts"

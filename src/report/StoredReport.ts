@@ -5,15 +5,15 @@
  * render from:
  *
  * - a check added since has no section and no outcome in the snapshot: it is not shown (the report
- *   lists the sections it was made with), and its outcome reads "not checked" (checks/StoredScan.ts),
+ *   lists the sections it was made with), and its outcome reads "not checked" (scan/StoredScan.ts),
  *   so the NIS2 summary of the PDF is judged on the checks the snapshot ran;
  * - a check removed since keeps its section, read with the fields every section has (its own extra
  *   fields are not shown); its outcome is skipped, since nothing can judge it any more.
  */
 import { Effect, type ParseResult, Schema } from "effect"
-import type { Registered } from "../checks/Check.ts"
+import type { Registered } from "../kernel/Check.ts"
 import { registry } from "../checks/index.ts"
-import { completeOutcomes, type StoredOutcomes, storedOutcomesSchema } from "../checks/StoredScan.ts"
+import { completeOutcomes, type StoredOutcomes, storedOutcomesSchema } from "../scan/StoredScan.ts"
 import { Nis2Part } from "./Nis2Part.ts"
 import {
   EverythingReport,
@@ -28,7 +28,7 @@ import { inReportOrder } from "./Sections.ts"
 // Unknown, not a Section: an index signature's value is also checked against the known members.
 const Others = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
-/** The sections of a stored report over `checks`: any of the checks' sections, and others as stored. */
+/** The sections of a stored report over `checks`: some or all of the checks' sections, and others as stored. */
 const storedSections = (checks: ReadonlyArray<Registered>) =>
   Schema.Struct(
     {
@@ -62,7 +62,7 @@ const decodeSection = Schema.decodeUnknownOption(Section)
  * every section reads; one that does not even read so is left out), then NIS2.
  */
 const sectionsOf = (stored: StoredReport): EverythingReport["sections"] => {
-  const { quickScore, nis2, ...rest } = stored.sections as unknown as Readonly<Record<string, unknown>>
+  const { quickScore, nis2, ...rest } = stored.sections as Readonly<Record<string, unknown>>
   const known = inReportOrder(registry).map((c) => c.about.section.key)
   const others = [...new Set([...stored.summary.sections.map((row) => row.key), ...Object.keys(rest)])]
     .filter((key) => Object.hasOwn(rest, key) && !known.includes(key))
@@ -75,7 +75,7 @@ const sectionsOf = (stored: StoredReport): EverythingReport["sections"] => {
     ...Object.fromEntries(known.filter((key) => Object.hasOwn(rest, key)).map((key) => [key, rest[key]])),
     ...Object.fromEntries(others),
     nis2
-  } as unknown as EverythingReport["sections"]
+  } as EverythingReport["sections"]
 }
 
 /** A stored report as the typed report of today's registry (what the renderers read). */

@@ -1,5 +1,5 @@
 /**
- * The live Facts of one scan (the interface and its reasons: `src/checks/Facts.ts`).
+ * The live Facts of one scan (the interface and its reasons: `src/kernel/Facts.ts`).
  *
  * Every question is memoised for the scan, keyed by what it asks: a DNS question by name, type and
  * CD bit; a fetch by URL and options; a probe by host and address; a derived fact by the Fact
@@ -16,8 +16,8 @@
 import { normaliseName } from "../records/DomainName.ts"
 import { Context, Deferred, Effect, FiberId, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
-import { traced } from "../checks/Check.ts"
-import { type Fact, Facts, type FactsShape, SelectorSource } from "../checks/Facts.ts"
+import { traced } from "../kernel/Check.ts"
+import { type Fact, Facts, type FactsShape, SelectorSource } from "../kernel/Facts.ts"
 import type { RecordType } from "../net/DnsTypes.ts"
 import { DnsError } from "../net/DnsTypes.ts"
 import { NameServers } from "../net/NameServers.ts"

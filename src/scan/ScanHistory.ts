@@ -11,7 +11,7 @@ import { Context, Effect, Layer } from "effect"
 import { score } from "../score/Score.ts"
 import { HallOfFameStore } from "../store/HallOfFame.ts"
 import { unscannableReason } from "../score/Scannable.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "./ScanResult.ts"
 
 export class ScanHistory extends Context.Tag("ScanHistory")<
   ScanHistory,

@@ -16,10 +16,10 @@
 import { normaliseName } from "../records/DomainName.ts"
 import { Cause, Clock, Deferred, Effect, Exit, Option } from "effect"
 import { AppConfig } from "../Config.ts"
-import { type AnyCheck, CurrentTrace, resultFact, type ResultOf, type ScanTrace } from "../checks/Check.ts"
-import { type FactContext, Facts } from "../checks/Facts.ts"
+import { type AnyCheck, CurrentTrace, resultFact, type ResultOf, type ScanTrace } from "../kernel/Check.ts"
+import { type FactContext, Facts } from "../kernel/Facts.ts"
 import { registry, type Registry } from "../checks/index.ts"
-import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
+import type { CheckOutcome, ScanResult } from "./ScanResult.ts"
 import { CurrentQueueClock, QueueClock } from "../net/QueueClock.ts"
 import { makeFacts, type ScanContext } from "./FactsLive.ts"
 import { criticalPath } from "./Timing.ts"
@@ -120,7 +120,7 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
       deadlineMs,
       criticalPathMs,
       checks: Object.fromEntries(outcomes.map((o) => [o.id, o]))
-    } as unknown as ScanResult<Cs>
+    } as ScanResult<Cs>
   }).pipe(
     Effect.scoped,
     Effect.withSpan("Scanner.scan", { attributes: { domain: rawDomain } }),

@@ -22,7 +22,7 @@ import { Web } from "../net/Web.ts"
 import { ScanHistory } from "./ScanHistory.ts"
 import { scan } from "./Scanner.ts"
 import { makeShared } from "./Shared.ts"
-import { type ScanResult } from "../checks/ScanResult.ts"
+import { type ScanResult } from "./ScanResult.ts"
 
 // A normalised domain or name holds no space or comma, so the key reads back unambiguously.
 const keyOf = (domain: string, names: ReadonlyArray<string>) =>

@@ -6,7 +6,7 @@
  * scan whose wall time is close to this figure lost nothing to scheduling or to asking the same
  * question twice; a much longer wall time points at a bottleneck outside the graph.
  */
-import type { CheckTiming, ScanTrace } from "../checks/Check.ts"
+import type { CheckTiming, ScanTrace } from "../kernel/Check.ts"
 
 /** Total length of the union of intervals (overlapping ones count once). */
 export const unionLength = (intervals: ReadonlyArray<readonly [number, number]>): number => {

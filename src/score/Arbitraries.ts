@@ -9,9 +9,9 @@
  * Schema that declares it. Run them with that `FastCheck` (`FastCheck.assert`, `FastCheck.property`).
  */
 import { Arbitrary, FastCheck as fc } from "effect"
-import { type AnyCheck, Categories } from "../checks/Check.ts"
+import { type AnyCheck, Categories } from "../kernel/Check.ts"
 import { registry as registered } from "../checks/index.ts"
-import type { CheckOutcome, ScanResult } from "../checks/ScanResult.ts"
+import type { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
 import { type IssueId, issueIds } from "./Catalogue.ts"
 import { type CheckRecord, record, type RecordStatus } from "./Model.ts"
 import { type Scored, scored } from "./Rules.ts"
@@ -28,7 +28,7 @@ export const recordStatuses: ReadonlyArray<RecordStatus> = [
 const oneIn = (n: number) => fc.integer({ min: 0, max: n - 1 }).map((i) => i === 0)
 
 /**
- * A scored record of rule `check.<i>` in any category: any status, points out of bounds on
+ * A scored record of rule `check.<i>` in every category, with every status, points out of bounds on
  * purpose (the model clamps them), a fatal verdict now and then, up to two catalogue issues.
  */
 export const scoredRecord = (i: number): fc.Arbitrary<Scored> =>
@@ -183,5 +183,5 @@ export const scanResult = (options: ScanResultOptions = {}): fc.Arbitrary<ScanRe
       criticalPathMs: fc.nat(60_000),
       checks: fc.record(outcomes)
     })
-    .map((scan) => scan as unknown as ScanResult)
+    .map((scan) => scan as ScanResult)
 }

@@ -5,10 +5,10 @@
  * generators (`src/generate/`: SPF, DMARC, TLSA, security headers) produces the fix.
  */
 import { Schema } from "effect"
-import { Categories, type Registered } from "../checks/Check.ts"
-import type { Entry } from "../checks/Declaration.ts"
+import { Categories, type Registered } from "../kernel/Check.ts"
+import type { Entry } from "../kernel/Declaration.ts"
 import { registry } from "../checks/index.ts"
-import { Severity } from "../checks/Status.ts"
+import { Severity } from "../kernel/Status.ts"
 
 export const Issue = Schema.Struct({
   id: Schema.String,

@@ -5,7 +5,7 @@
  * accessor the PDF, the markdown, `/ai/explain` and the pages read, so they all show the same text.
  * Pure.
  */
-import type { Guidance } from "../checks/Declaration.ts"
+import type { Guidance } from "../kernel/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import { catalogue, type IssueId } from "./Catalogue.ts"
 
@@ -15,7 +15,7 @@ export {
   Providers,
   type Provider,
   type ProviderNote
-} from "../checks/Declaration.ts"
+} from "../kernel/Declaration.ts"
 
 const declared: Readonly<Record<IssueId, Guidance>> = Object.fromEntries(
   registry.flatMap((c) => Object.entries(c.about.guidance))

@@ -10,15 +10,14 @@
  *   critical check passing and no check unknown.
  */
 import { Schema } from "effect"
-import { Categories, type Category } from "../checks/Check.ts"
+import { Categories, type Category } from "../kernel/Check.ts"
+import { Level, RecordStatus } from "../kernel/Declaration.ts"
 
 /** The model's version: a result says which rules produced it (HTTP Observatory's algorithmVersion). */
 export const scoringVersion = "2026.2"
 
-export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
-export type RecordStatus = typeof RecordStatus.Type
-export const Level = Schema.Literal("required", "recommended", "info")
-export type Level = typeof Level.Type
+// Declared with the rules that produce them (kernel/Declaration.ts); the score's records carry them.
+export { Level, RecordStatus } from "../kernel/Declaration.ts"
 
 export const CheckRecord = Schema.Struct({
   id: Schema.String,

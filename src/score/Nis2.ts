@@ -20,7 +20,7 @@
  */
 import { Schema } from "effect"
 import { DateTime } from "../records/Schemas.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 import type { IssueId } from "./Catalogue.ts"
 import type { CheckRecord } from "./Model.ts"
 import { fixText, issueTitle } from "./Nis2Fixes.ts"
@@ -39,7 +39,7 @@ import { recordsOf } from "./Score.ts"
 import { DKIM_NOT_FOUND } from "../checks/dkim/Rules.ts"
 import { unscannableReason } from "./Scannable.ts"
 import { registry } from "../checks/index.ts"
-import { checksRun } from "../checks/StoredScan.ts"
+import { checksRun } from "../scan/StoredScan.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 

@@ -9,13 +9,13 @@
  *   record's points that counts as passing (default 1: only a full pass), so `p=quarantine`
  *   (6 of 8) can pass "DMARC enforces" while `pct=50` (4 of 8) does not.
  */
-import type { Registered } from "../checks/Check.ts"
-import { type MeasureId, MeasureIds } from "../checks/Declaration.ts"
+import type { Registered } from "../kernel/Check.ts"
+import { type MeasureId, MeasureIds } from "../kernel/Declaration.ts"
 import { registry } from "../checks/index.ts"
-import type { EvidenceText } from "../checks/Nis2Evidence.ts"
+import type { EvidenceText } from "../kernel/Nis2Evidence.ts"
 import type { IssueId } from "./Catalogue.ts"
 
-export { type MeasureId, MeasureIds } from "../checks/Declaration.ts"
+export { type MeasureId, MeasureIds } from "../kernel/Declaration.ts"
 
 export interface EvidenceSpec {
   /** The id of a scored check record (the rules of `checks/<check>/Rules.ts`), shown as `checkId`. */

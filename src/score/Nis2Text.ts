@@ -12,10 +12,10 @@
  * Fix texts are the issue catalogue's (English) with Dutch in `Nis2Fixes.ts`; the texts of each
  * evidence item are declared with it, by the check whose rule it reads (`checks/<check>/About.ts`).
  */
-import { type Lang, Languages, type Text } from "../checks/Nis2Evidence.ts"
+import { type Lang, Languages, type Text } from "../kernel/Nis2Evidence.ts"
 import type { MeasureId } from "./Nis2Mapping.ts"
 
-export { type EvidenceText, type Lang, Languages, type Text } from "../checks/Nis2Evidence.ts"
+export { type EvidenceText, type Lang, Languages, type Text } from "../kernel/Nis2Evidence.ts"
 
 export interface MeasureText {
   /** A short name (our wording, taken from the official text). */

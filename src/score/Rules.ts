@@ -3,8 +3,8 @@
  * `checks/<check>/Rules.ts`; docs/scoring.md has the table). A check that is `unknown` in the scan,
  * or whose own status is `unknown` / `not-applicable`, yields a record that carries 0 of 0.
  */
-import { Categories, type Category, type Registered } from "../checks/Check.ts"
-import type { Ruling, Spec, Verdict } from "../checks/Declaration.ts"
+import { Categories, type Category, type Registered } from "../kernel/Check.ts"
+import type { Ruling, Spec, Verdict } from "../kernel/Declaration.ts"
 import { type CheckRecord, record } from "./Model.ts"
 
 export type Scored = CheckRecord & { readonly category: Category }

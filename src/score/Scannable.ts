@@ -6,7 +6,7 @@
  * does not record it (docs/presentation.md). Pure.
  */
 import { noSuchDomain } from "../checks/dns/Rules.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
 
 /** Why `scan` cannot grade its domain, or null when it can. */
 export const unscannableReason = (scan: ScanResult): string | null => {

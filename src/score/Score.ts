@@ -4,13 +4,13 @@
  * Pure: the same scan gives the same score.
  */
 import { Schema } from "effect"
-import { Categories, type Category, type Registered } from "../checks/Check.ts"
-import type { Entry, Judged } from "../checks/Declaration.ts"
+import { Categories, type Category, type Registered } from "../kernel/Check.ts"
+import type { Entry, Outcomes } from "../kernel/Declaration.ts"
 import { NO_SUCH_DOMAIN_FATAL, noSuchDomain } from "../checks/dns/Rules.ts"
 import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
-import type { ScanResult } from "../checks/ScanResult.ts"
-import { checksRun } from "../checks/StoredScan.ts"
+import type { ScanResult } from "../scan/ScanResult.ts"
+import { checksRun } from "../scan/StoredScan.ts"
 import { catalogue, catalogueOf, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import {
   type CategoryTotal,
@@ -173,7 +173,7 @@ export const scoreRecords = (
         points > 0 ? `regains ${points} point${points === 1 ? "" : "s"}` : "lifts a cap or an unscored risk",
       points
     }))
-  const categories = Object.fromEntries(totals.map((c) => [c.id, categoryScoreOf(c)])) as unknown as Record<
+  const categories = Object.fromEntries(totals.map((c) => [c.id, categoryScoreOf(c)])) as Record<
     Category,
     CategoryScore
   >
@@ -247,7 +247,7 @@ export type EmailCategoryScore = typeof EmailCategoryScore.Type
  * The outcomes the email category's rules read, by check id: those of every registered check with
  * an `email` rule (SPF, DMARC, DKIM, MTA-STS with TLS-RPT, BIMI).
  */
-export type EmailOutcomes = { readonly [check: string]: Judged<any> }
+export type EmailOutcomes = Outcomes
 
 export const emailCategory = (
   checks: EmailOutcomes,

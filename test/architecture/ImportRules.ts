@@ -28,6 +28,8 @@ export interface LayerRule {
   readonly forbidden: ReadonlyArray<string>
   /** Paths under `from` the rule does not govern (a folder's own entry point). */
   readonly except?: ReadonlyArray<string>
+  /** Modules matching `forbidden` that may be imported all the same (one module of a folder). */
+  readonly permitted?: ReadonlyArray<string>
 }
 
 export interface Violation {
@@ -47,6 +49,7 @@ const ALL_FOLDERS = [
   "http/",
   "inbound/",
   "jobs/",
+  "kernel/",
   "lib/",
   "mail/",
   "net/",
@@ -71,6 +74,12 @@ const CONFIG = [
   "ConfigValues.ts",
   "ConfigWeb.ts"
 ]
+/**
+ * The registry-typed scan: the Schema of a scan's outcomes over the registry, and a stored scan read
+ * by today's registry. They sit in scan/ above the checks (they import the registry), and every
+ * reader of finished scans (score, report, pages) may import them without importing the engine.
+ */
+const SCAN_RESULT = ["scan/ScanResult.ts", "scan/StoredScan.ts"]
 const everythingBut = (...allowed: ReadonlyArray<string>) =>
   [...ALL_FOLDERS, ...APP_ROOT, ...CONFIG].filter((p) => !allowed.includes(p))
 
@@ -119,14 +128,20 @@ export const rules: ReadonlyArray<LayerRule> = [
     forbidden: everythingBut("generate/", "records/")
   },
   {
+    name: "kernel/ is what every check is made of: it imports no check and nothing above",
+    from: ["kernel/"],
+    forbidden: everythingBut("kernel/", "records/", "net/", ...CONFIG)
+  },
+  {
     name: "checks/ read the world through Facts: nothing above them, no generator",
     from: ["checks/"],
-    forbidden: everythingBut("checks/", "records/", "net/", ...CONFIG)
+    forbidden: everythingBut("checks/", "kernel/", "records/", "net/", ...CONFIG)
   },
   {
     name: "score/ is pure over finished scans",
     from: ["score/"],
-    forbidden: everythingBut("score/", "checks/", "records/")
+    forbidden: everythingBut("score/", "checks/", "kernel/", "records/"),
+    permitted: SCAN_RESULT
   },
   {
     name: "scan/ is the engine: it knows the checks, not what is built on it",
@@ -142,7 +157,19 @@ export const rules: ReadonlyArray<LayerRule> = [
   {
     name: "report/ takes a scan result: it starts no scan and touches no network",
     from: ["report/"],
-    forbidden: ["ai/", "api/", "batch/", "cli/", "composite/", "http/", "jobs/", "net/", "scan/", ...APP_ROOT]
+    forbidden: [
+      "ai/",
+      "api/",
+      "batch/",
+      "cli/",
+      "composite/",
+      "http/",
+      "jobs/",
+      "net/",
+      "scan/",
+      ...APP_ROOT
+    ],
+    permitted: SCAN_RESULT
   },
   {
     name: "pages/ renders finished reports as HTML: it starts no scan, reads no store, touches no network",
@@ -158,7 +185,8 @@ export const rules: ReadonlyArray<LayerRule> = [
       "scan/",
       "store/",
       ...APP_ROOT
-    ]
+    ],
+    permitted: SCAN_RESULT
   },
   {
     name: "inbound/ takes reports in and summarises them over the engine, below the contract and handlers",
@@ -168,7 +196,7 @@ export const rules: ReadonlyArray<LayerRule> = [
   {
     name: "http/ wires the contract to services: no check, store or net module directly",
     from: ["http/"],
-    forbidden: ["checks/", "store/", "net/"]
+    forbidden: ["checks/", "kernel/", "store/", "net/"]
   },
   {
     name: "batch/ and jobs/ use the engine, not the contract or the network",
@@ -216,7 +244,8 @@ export const violations = (
       if (
         rule.from.some((p) => matches(from, p)) &&
         !(rule.except ?? []).some((p) => matches(from, p)) &&
-        rule.forbidden.some((p) => matches(to, p))
+        rule.forbidden.some((p) => matches(to, p)) &&
+        !(rule.permitted ?? []).some((p) => matches(to, p))
       )
         found.push({ rule: rule.name, from, to })
   return found
@@ -235,4 +264,140 @@ export const readTree = (dir: string): SourceTree => {
   }
   walk(dir)
   return tree
+}
+
+/**
+ * The circles of the tree's import graph: each strongly connected component of more than one
+ * module, every kind of import counted (type-only ones too: a type circle still ties the modules
+ * together, and it is how the registry, the scan's type and every check became one knot). `[]` when
+ * the imports form no circle.
+ */
+export const circles = (tree: SourceTree): ReadonlyArray<ReadonlyArray<string>> => {
+  const next = new Map<string, Array<string>>()
+  for (const { from, to } of importsOf(tree))
+    if (tree.has(to) && to !== from) next.set(from, [...(next.get(from) ?? []), to])
+  // Tarjan's algorithm, iterative so a long chain of imports cannot overflow the stack.
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const onStack = new Set<string>()
+  const found: Array<ReadonlyArray<string>> = []
+  let counter = 0
+  for (const root of tree.keys()) {
+    if (index.has(root)) continue
+    const work: Array<{ readonly node: string; edge: number }> = [{ node: root, edge: 0 }]
+    index.set(root, counter)
+    low.set(root, counter++)
+    stack.push(root)
+    onStack.add(root)
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!
+      const edges = next.get(frame.node) ?? []
+      if (frame.edge < edges.length) {
+        const to = edges[frame.edge++]!
+        if (!index.has(to)) {
+          index.set(to, counter)
+          low.set(to, counter++)
+          stack.push(to)
+          onStack.add(to)
+          work.push({ node: to, edge: 0 })
+        } else if (onStack.has(to)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!))
+        continue
+      }
+      work.pop()
+      const parent = work[work.length - 1]
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!))
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: Array<string> = []
+        let member: string
+        do {
+          member = stack.pop()!
+          onStack.delete(member)
+          component.push(member)
+        } while (member !== frame.node)
+        if (component.length > 1) found.push(component.sort())
+      }
+    }
+  }
+  return found
+}
+
+/**
+ * The imports of each module that bring values (not `import type`, not `export type`), resolved
+ * like `importsOf`. A module imported for its types only does not run before the importer, so the
+ * order of the checks governs value imports alone.
+ */
+export const valueImportsOf = (tree: SourceTree): ReadonlyArray<ImportEdge> => {
+  const edges: Array<ImportEdge> = []
+  for (const [from, text] of tree) {
+    const source = ts.createSourceFile(from, text, ts.ScriptTarget.Latest, false)
+    for (const statement of source.statements) {
+      let spec: ts.Expression | undefined
+      if (ts.isImportDeclaration(statement)) {
+        const clause = statement.importClause
+        const bindings = clause?.namedBindings
+        const typesOnly =
+          clause !== undefined &&
+          (clause.isTypeOnly ||
+            (clause.name === undefined &&
+              bindings !== undefined &&
+              ts.isNamedImports(bindings) &&
+              bindings.elements.length > 0 &&
+              bindings.elements.every((e) => e.isTypeOnly)))
+        if (!typesOnly) spec = statement.moduleSpecifier
+      } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) spec = statement.moduleSpecifier
+      if (spec === undefined || !ts.isStringLiteral(spec)) continue
+      const to = spec.text.startsWith(".")
+        ? posix.normalize(posix.join(posix.dirname(from), spec.text))
+        : spec.text
+      edges.push({ from, to })
+    }
+  }
+  return edges
+}
+
+/** The registry (`checks/index.ts`): each registered check's folder, in the registry's order. */
+export const registryOrder = (tree: SourceTree): ReadonlyArray<string> => {
+  const text = tree.get("checks/index.ts") ?? ""
+  const folderOf = new Map<string, string>()
+  for (const m of text.matchAll(/import \{ (\w+) \} from "\.\/([^/]+)\/[^"]+"/g)) folderOf.set(m[1]!, m[2]!)
+  const list = /export const registry = \[([\s\S]*?)\]/.exec(text)?.[1] ?? ""
+  return list
+    .split("\n")
+    .map((line) =>
+      line
+        .replace(/\/\/.*$/, "")
+        .trim()
+        .replace(/,$/, "")
+    )
+    .flatMap((name) => (folderOf.has(name) ? [folderOf.get(name)!] : []))
+}
+
+const checkFolder = (path: string): string | null => /^checks\/([^/]+)\/[^/]+$/.exec(path)?.[1] ?? null
+
+/**
+ * The imports inside checks/ that run upward. A check folder imports the kernel, records/ and the
+ * settings freely; another check's folder by value only when that check comes earlier in the
+ * registry (so a check builds on checks listed before it, as `need` does); another check's result
+ * by type in either direction (what its rules declare they read, `Reads`). A folder of no
+ * registered check (`csp/`, `email/`) ranks below every registered one. No check folder imports
+ * the registry itself (`checks/index.ts`), which sits above them all.
+ */
+export const upwardCheckImports = (tree: SourceTree): ReadonlyArray<Violation> => {
+  const order = registryOrder(tree)
+  const rank = (folder: string) => order.indexOf(folder)
+  const found: Array<Violation> = []
+  for (const { from, to } of importsOf(tree))
+    if (checkFolder(from) !== null && to === "checks/index.ts")
+      found.push({ rule: "no check folder imports the registry", from, to })
+  for (const { from, to } of valueImportsOf(tree)) {
+    const [a, b] = [checkFolder(from), checkFolder(to)]
+    if (a !== null && b !== null && a !== b && rank(b) >= rank(a))
+      found.push({
+        rule: "a check folder imports another by value only when that check comes earlier in the registry",
+        from,
+        to
+      })
+  }
+  return found
 }

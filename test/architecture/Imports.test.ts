@@ -5,7 +5,17 @@
  */
 import { posix } from "node:path"
 import { describe, expect, it } from "vitest"
-import { importsOf, readTree, rules, type SourceTree, violations } from "./ImportRules.ts"
+import {
+  circles,
+  importsOf,
+  readTree,
+  registryOrder,
+  rules,
+  type SourceTree,
+  upwardCheckImports,
+  valueImportsOf,
+  violations
+} from "./ImportRules.ts"
 
 const tree = readTree(new URL("../../src", import.meta.url).pathname)
 
@@ -55,6 +65,87 @@ describe("the layer rules", () => {
   )
 })
 
+/** The tree with `line` added at the top of the module `at`. */
+const withImport = (at: string, line: string): SourceTree =>
+  new Map(tree).set(at, `${line}\n${tree.get(at)!}`)
+
+describe("no circle", () => {
+  it("in src/, type-only imports included", () => {
+    expect(circles(tree)).toEqual([])
+  })
+
+  it("is found when one type-only import closes one (the kernel naming the registry)", () => {
+    const broken = withImport("kernel/Check.ts", `import type { Registry } from "../checks/index.ts"`)
+    const found = circles(broken)
+    expect(found).toHaveLength(1)
+    expect(found[0]).toContain("kernel/Check.ts")
+    expect(found[0]).toContain("checks/index.ts")
+  })
+
+  it("is found in a made-up tree of two modules that import each other's types", () => {
+    const twoModules: SourceTree = new Map([
+      ["a/A.ts", `import type { B } from "../b/B.ts"\nexport type A = B`],
+      ["b/B.ts", `import type { A } from "../a/A.ts"\nexport type B = A`],
+      ["c/C.ts", `import type { A } from "../a/A.ts"`]
+    ])
+    expect(circles(twoModules)).toEqual([["a/A.ts", "b/B.ts"]])
+  })
+})
+
+describe("inside checks/", () => {
+  it("the order is the registry's, read from checks/index.ts", () => {
+    const order = registryOrder(tree)
+    expect(order[0]).toBe("dns")
+    expect(order).toContain("smtp-tls")
+    expect(order.indexOf("fcrdns")).toBeLessThan(order.indexOf("smtp-tls"))
+  })
+
+  it("no import runs upward", () => {
+    expect(upwardCheckImports(tree)).toEqual([])
+  })
+
+  it("a value import of a check later in the registry is upward; a type import of its result is not", () => {
+    const byValue = withImport("checks/dns/Lookup.ts", `import { Takeover } from "../takeover/Takeover.ts"`)
+    expect(upwardCheckImports(byValue)).toEqual([
+      {
+        rule: "a check folder imports another by value only when that check comes earlier in the registry",
+        from: "checks/dns/Lookup.ts",
+        to: "checks/takeover/Takeover.ts"
+      }
+    ])
+    const byType = withImport(
+      "checks/dns/Rules.ts",
+      `import type { TakeoverResult } from "../takeover/TakeoverResult.ts"`
+    )
+    expect(upwardCheckImports(byType)).toEqual([])
+  })
+
+  it("no check folder imports the registry", () => {
+    const broken = withImport("checks/spf/Rules.ts", `import type { Registry } from "../index.ts"`)
+    expect(upwardCheckImports(broken)).toContainEqual({
+      rule: "no check folder imports the registry",
+      from: "checks/spf/Rules.ts",
+      to: "checks/index.ts"
+    })
+  })
+
+  it("tells value imports from type-only ones", () => {
+    const fixture: SourceTree = new Map([
+      [
+        "checks/toy/Toy.ts",
+        [
+          `import type { A } from "../a/A.ts"`,
+          `import { type B, type C } from "../b/B.ts"`,
+          `import { type D, e } from "../d/D.ts"`,
+          `export type { F } from "../f/F.ts"`,
+          `export { g } from "../g/G.ts"`
+        ].join("\n")
+      ]
+    ])
+    expect(valueImportsOf(fixture).map((e) => e.to)).toEqual(["checks/d/D.ts", "checks/g/G.ts"])
+  })
+})
+
 describe("the import checker", () => {
   const fixture: SourceTree = new Map([
     [
@@ -65,7 +156,7 @@ describe("the import checker", () => {
         `export { helper } from "../../scan/Scanner.ts"`,
         `const later = () => import("../../report/Everything.ts")`,
         `const text = 'from "../../store/Sql.ts"'`,
-        `import { Facts } from "../Facts.ts"`,
+        `import { Facts } from "../../kernel/Facts.ts"`,
         `import * as net from "node:net"`
       ].join("\n")
     ],
@@ -81,7 +172,7 @@ describe("the import checker", () => {
       { from: "checks/toy/Toy.ts", to: "generate/ToyGenerator.ts" },
       { from: "checks/toy/Toy.ts", to: "scan/Scanner.ts" },
       { from: "checks/toy/Toy.ts", to: "report/Everything.ts" },
-      { from: "checks/toy/Toy.ts", to: "checks/Facts.ts" },
+      { from: "checks/toy/Toy.ts", to: "kernel/Facts.ts" },
       { from: "checks/toy/Toy.ts", to: "node:net" }
     ])
   })
@@ -104,7 +195,7 @@ describe("the import checker", () => {
 
 describe("the source files", () => {
   const entryPoints = new Set(["main.ts"])
-  /** What every check folder declares about its check, under the same names (checks/Declaration.ts). */
+  /** What every check folder declares about its check, under the same names (kernel/Declaration.ts). */
   const checkDeclarations = new Set(["About.ts", "Rules.ts", "Issues.ts", "Findings.ts", "Guidance.ts"])
   const sameMeaning = (path: string, name: string) =>
     entryPoints.has(name) || (checkDeclarations.has(name) && /^checks\/[^/]+\/[^/]+$/.test(path))

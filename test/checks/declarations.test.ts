@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { Categories, type Registered } from "../../src/checks/Check.ts"
-import { DeepScanTypes, MeasureIds } from "../../src/checks/Declaration.ts"
+import { Categories, type Registered } from "../../src/kernel/Check.ts"
+import { DeepScanTypes, MeasureIds } from "../../src/kernel/Declaration.ts"
 import { registry } from "../../src/checks/index.ts"
 
 const nonEmpty = (s: unknown) => typeof s === "string" && s.trim().length > 0

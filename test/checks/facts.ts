@@ -7,7 +7,7 @@
  * - `env`: settings (see `AppConfig`).
  */
 import { ConfigProvider, Effect, Layer } from "effect"
-import type { AnyCheck, ResultOf } from "../../src/checks/Check.ts"
+import type { AnyCheck, ResultOf } from "../../src/kernel/Check.ts"
 import { AppConfig } from "../../src/Config.ts"
 import type { FakeZone } from "../../src/net/Resolver.ts"
 import { Resolver } from "../../src/net/Resolver.ts"

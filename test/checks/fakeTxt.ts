@@ -1,7 +1,7 @@
 /** A TXT source for unit tests: names map to records, "servfail"/"timeout" fail like the Resolver. */
 import { Effect } from "effect"
 import { DnsError } from "../../src/net/DnsTypes.ts"
-import type { TxtSource } from "../../src/checks/shared/TxtOutcome.ts"
+import type { TxtSource } from "../../src/kernel/TxtOutcome.ts"
 
 export const fakeTxt = (zone: Record<string, ReadonlyArray<string> | "servfail" | "timeout">) => {
   const asked: Array<string> = []

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { Categories } from "../../src/checks/Check.ts"
+import { Categories } from "../../src/kernel/Check.ts"
 import { registry } from "../../src/checks/index.ts"
 
 const doc = readFileSync(new URL("../../docs/architecture.md", import.meta.url), "utf8")

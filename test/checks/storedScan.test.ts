@@ -1,5 +1,5 @@
 /**
- * A stored scan read by a registry that gained or lost checks since (src/checks/StoredScan.ts): a
+ * A stored scan read by a registry that gained or lost checks since (src/scan/StoredScan.ts): a
  * check added since reads "not checked" and is left out of the score and the NIS2 scorecard; a
  * check removed since is kept where the scan is served as stored and skipped where it is typed.
  */
@@ -7,7 +7,7 @@ import { Either, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { registry } from "../../src/checks/index.ts"
-import { checksRun, NOT_CHECKED, readStoredScan, StoredScanResult } from "../../src/checks/StoredScan.ts"
+import { checksRun, NOT_CHECKED, readStoredScan, StoredScanResult } from "../../src/scan/StoredScan.ts"
 import { canonicalJson } from "../../src/report/Canonical.ts"
 import { nis2Scorecard } from "../../src/score/Nis2.ts"
 import { score } from "../../src/score/Score.ts"

@@ -5,7 +5,7 @@
  */
 import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { NOT_CHECKED } from "../../src/checks/StoredScan.ts"
+import { NOT_CHECKED } from "../../src/scan/StoredScan.ts"
 import { MAIL_CHECKS, readStoredResult } from "../../src/jobs/DeepScan.ts"
 import { storedBy, without } from "../fixtures/registries.ts"
 import { storedScan } from "../monitor/scans.ts"

@@ -6,7 +6,7 @@
 import { ConfigProvider, Effect, Either, FastCheck, Layer, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/Config.ts"
-import { ScanResult } from "../../src/checks/ScanResult.ts"
+import { ScanResult } from "../../src/scan/ScanResult.ts"
 import {
   bandOf,
   catalogue,

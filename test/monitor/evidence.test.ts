@@ -3,7 +3,7 @@
  * weighted by how long each entry was in force, and the changes between the entries.
  */
 import { describe, expect, it } from "vitest"
-import type { ScanResult } from "../../src/checks/ScanResult.ts"
+import type { ScanResult } from "../../src/scan/ScanResult.ts"
 import { evidenceOf } from "../../src/monitor/Evidence.ts"
 import { evidenceMarkdown } from "../../src/monitor/EvidenceMarkdown.ts"
 import { type HistoryEntry, nextEntry, verifyChain } from "../../src/monitor/HistoryChain.ts"

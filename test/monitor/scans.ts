@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs"
 import { Either } from "effect"
 import fc from "fast-check"
-import type { ScanResult } from "../../src/checks/ScanResult.ts"
-import { readStoredScan } from "../../src/checks/StoredScan.ts"
+import type { ScanResult } from "../../src/scan/ScanResult.ts"
+import { readStoredScan } from "../../src/scan/StoredScan.ts"
 
 /** Read as stored scans are: a check added since the fixture was written reads "not checked then". */
 const decode = (json: unknown): ScanResult => Either.getOrThrow(readStoredScan(json))

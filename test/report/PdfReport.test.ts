@@ -1,7 +1,7 @@
 /** The PDF report: its text says what the score says, and its bytes are fixed. */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Categories } from "../../src/checks/Check.ts"
+import { Categories } from "../../src/kernel/Check.ts"
 import { type IssueId, issueIds } from "../../src/score/Catalogue.ts"
 import { scored } from "../../src/score/Rules.ts"
 import { scoreRecords } from "../../src/score/Score.ts"

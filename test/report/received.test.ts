@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck, Schema } from "effect"
-import type { ScanResult } from "../../src/checks/ScanResult.ts"
+import type { ScanResult } from "../../src/scan/ScanResult.ts"
 import { type SourceFacts, summariseDmarc } from "../../src/inbound/DmarcSummary.ts"
 import { summariseTls } from "../../src/inbound/TlsSummary.ts"
 import { reportPage } from "../../src/pages/ReportPage.ts"

@@ -1,6 +1,6 @@
 /** The DNSSEC algorithm rule reads the key sizes the DNSSEC check reports. */
 import { describe, expect, it } from "vitest"
-import type { ScanResult } from "../../src/checks/ScanResult.ts"
+import type { ScanResult } from "../../src/scan/ScanResult.ts"
 import { dnssecRecords } from "../../src/checks/dnssec/Rules.ts"
 import { recordsOfRulings } from "../../src/score/Rules.ts"
 

@@ -1,7 +1,7 @@
 /** Property tests of the scoring model over generated check records. */
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { Categories } from "../../src/checks/Check.ts"
+import { Categories } from "../../src/kernel/Check.ts"
 import { catalogue, type IssueId } from "../../src/score/Catalogue.ts"
 import { scoredRecords } from "../../src/score/Arbitraries.ts"
 import { bandOf, type Grade, gradeRank, percentOf } from "../../src/score/Model.ts"

@@ -5,8 +5,8 @@
  */
 import { FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import type { AnyCheck } from "../../src/checks/Check.ts"
-import { ScanResult } from "../../src/checks/ScanResult.ts"
+import type { AnyCheck } from "../../src/kernel/Check.ts"
+import { ScanResult } from "../../src/scan/ScanResult.ts"
 import { checkOutcome, checkResult, scanResult } from "../../src/score/Arbitraries.ts"
 import { registry } from "../../src/checks/index.ts"
 import { gradeScale } from "../../src/score/Model.ts"

@@ -5,7 +5,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { ScanResult } from "../../src/checks/ScanResult.ts"
+import { ScanResult } from "../../src/scan/ScanResult.ts"
 import { canonicalJson, sha256Of } from "../../src/report/Canonical.ts"
 import { diffScans } from "../../src/monitor/Diff.ts"
 import { entryHashOf } from "../../src/monitor/HistoryChain.ts"

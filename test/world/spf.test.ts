@@ -4,8 +4,8 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Facts } from "../../src/checks/Facts.ts"
-import { MailServers } from "../../src/checks/shared/MailServers.ts"
+import { Facts } from "../../src/kernel/Facts.ts"
+import { MailServers } from "../../src/kernel/MailServers.ts"
 import { Spf } from "../../src/checks/spf/Spf.ts"
 import { runCheck, withFacts } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"

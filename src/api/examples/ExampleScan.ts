@@ -6,7 +6,7 @@
  */
 import { exampleCaa, exampleRpki } from "./ExampleDependencies.ts"
 import { registry } from "../../checks/index.ts"
-import type { ScanResult } from "../../checks/ScanResult.ts"
+import type { CheckOutcome, ScanResult } from "../../scan/ScanResult.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
 import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
 import { once } from "./Example.ts"
@@ -30,7 +30,7 @@ const scanOf = (results: Results, computedAt: string): ScanResult => ({
   deadlineMs: 25_000,
   criticalPathMs: 1_604,
   checks: Object.fromEntries(
-    registry.map((check) => [
+    registry.map((check): [string, CheckOutcome<unknown>] => [
       check.id,
       {
         id: check.id,
@@ -43,7 +43,7 @@ const scanOf = (results: Results, computedAt: string): ScanResult => ({
         result: results[check.id as keyof Results]
       }
     ])
-  ) as unknown as ScanResult["checks"]
+  ) as ScanResult["checks"]
 })
 
 /** example.com now, and a day earlier: DMARC at p=none (reports only) and no MTA-STS record yet. */

@@ -5,7 +5,7 @@
  * with, the alert rules, the alert message).
  */
 import { Schema } from "effect"
-import { ScanResult } from "../../checks/ScanResult.ts"
+import { ScanResult } from "../../scan/ScanResult.ts"
 import { summaries, webhookBody } from "../../monitor/AlertMessage.ts"
 import { evaluate } from "../../monitor/AlertRules.ts"
 import { diffScans } from "../../monitor/Diff.ts"

@@ -61,7 +61,7 @@ const mailScan = (): typeof MailScan.Type => {
     ...scan,
     checks: Object.fromEntries(
       MAIL_CHECKS.map((c) => [c.id, scan.checks[c.id as keyof typeof scan.checks]])
-    ) as unknown as (typeof MailScan.Type)["checks"]
+    ) as (typeof MailScan.Type)["checks"]
   }
 }
 

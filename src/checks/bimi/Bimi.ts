@@ -4,19 +4,21 @@
  * check's own result, `need(Dmarc)`). `gather` asks DNS and fetches through the scan's Facts;
  * `analyseBimi` is pure. We do not judge trademark ownership, nor trust in the certificate's root.
  */
-import { Effect, Schema } from "effect"
-import { define, need } from "../Check.ts"
-import { type FactContext, Facts } from "../Facts.ts"
-import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxt, type TxtOutcome } from "../shared/TxtOutcome.ts"
+import { Effect } from "effect"
+import { define, need } from "../../kernel/Check.ts"
+import { type FactContext, Facts } from "../../kernel/Facts.ts"
+import { type CheckStatus } from "../../kernel/Status.ts"
+import { isTxtError, lookupTxt, type TxtOutcome } from "../../kernel/TxtOutcome.ts"
 import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
 import { isBimiRecord, parseBimi } from "../../records/BimiRecord.ts"
-import { BIMI_MAX_LOGO_BYTES, checkSvgTinyPs, SvgCheck } from "../../records/BimiSvg.ts"
-import { AuthorityCheckFields, checkAuthority } from "../../records/BimiVmc.ts"
+import { BIMI_MAX_LOGO_BYTES, checkSvgTinyPs } from "../../records/BimiSvg.ts"
+import { checkAuthority } from "../../records/BimiVmc.ts"
 import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
-import { Nullable, Strings } from "../../records/Schemas.ts"
-import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "../shared/FetchOutcome.ts"
+import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "../../kernel/FetchOutcome.ts"
 import { about } from "./About.ts"
+import { BimiResult, BimiAuthority, BimiLogo } from "./BimiResult.ts"
+
+export * from "./BimiResult.ts"
 
 export const bimiName = (domain: string, selector = "default") => `${selector}._bimi.${domain}`
 
@@ -74,75 +76,6 @@ export const gatherBimi: Effect.Effect<BimiGathered, never, Facts> = Effect.gen(
   )
   return { ...partial, logo, authority, dmarc }
 })
-
-export const BimiLogo = Schema.Struct({
-  url: Schema.String,
-  reachable: Schema.Boolean,
-  httpStatus: Nullable(Schema.Int),
-  contentType: Nullable(Schema.String),
-  contentTypeOk: Schema.Boolean,
-  size: Nullable(Schema.Int),
-  maxSize: Schema.Int,
-  sizeOk: Schema.Boolean,
-  svg: Nullable(SvgCheck),
-  valid: Schema.Boolean,
-  error: Nullable(Schema.String)
-})
-export type BimiLogo = typeof BimiLogo.Type
-
-const optional = <F extends Record<string, Schema.Schema.All>>(fields: F) =>
-  Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, Schema.optional(s)])) as {
-    readonly [K in keyof F]: Schema.optional<F[K]>
-  }
-
-/** The fetch of the evidence document, and what it shows once fetched and parsed. */
-export const BimiAuthority = Schema.Struct({
-  url: Schema.String,
-  reachable: Schema.Boolean,
-  httpStatus: Nullable(Schema.Int),
-  contentType: Nullable(Schema.String),
-  size: Nullable(Schema.Int),
-  valid: Schema.Boolean,
-  error: Nullable(Schema.String),
-  // Present once the document was fetched (absent when it could not be).
-  ...optional(AuthorityCheckFields)
-})
-export type BimiAuthority = typeof BimiAuthority.Type
-
-export const BimiResult = Schema.Struct({
-  domain: Schema.String,
-  status: Status,
-  exists: Schema.Boolean,
-  record: Nullable(Schema.String),
-  valid: Schema.Boolean,
-  logoUrl: Nullable(Schema.String),
-  authorityUrl: Nullable(Schema.String),
-  logo: Nullable(BimiLogo),
-  authority: Nullable(BimiAuthority),
-  issues: Strings,
-  warnings: Strings,
-  declined: Schema.Boolean,
-  /**
-   * `lps=` (local-part selectors, newer drafts of draft-brand-indicators-for-message-identification):
-   * the From local-parts this record is for, lower-cased; null when the record has no lps= (it
-   * then applies to every sender). A malformed list is an issue, and the record is not valid.
-   */
-  localPartSelectors: Nullable(Schema.Array(Schema.String)),
-  /** `avp=` (avatar preference): `brand` or `personal`; null when absent. */
-  avatarPreference: Nullable(Schema.String),
-  source: Nullable(Schema.String),
-  inherited: Schema.Boolean,
-  /** BIMI needs DMARC at enforcement: p=quarantine (pct=100) or reject, subdomains not none. */
-  dmarc: Nullable(
-    Schema.Struct({
-      policy: Nullable(Schema.String),
-      pct: Nullable(Schema.Int),
-      eligible: Nullable(Schema.Boolean)
-    })
-  ),
-  trademarkNote: Schema.String
-})
-export type BimiResult = typeof BimiResult.Type
 
 export const TRADEMARK_NOTE =
   "We check the record, the hosted SVG and the certificate's metadata. We do not verify trademark ownership, " +

@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about a BIMI issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about a BIMI issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). BIMI is optional: the steps are for owners who want their logo shown.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

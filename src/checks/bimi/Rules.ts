@@ -2,15 +2,15 @@
 import {
   fail,
   judge,
-  type Judged,
   notApplicable,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec
-} from "../Declaration.ts"
-import type { BimiResult } from "./Bimi.ts"
+} from "../../kernel/Declaration.ts"
+import type { BimiResult } from "./BimiResult.ts"
 
 export const BIMI_SPECS = {
   bimi: spec({
@@ -24,7 +24,10 @@ export const BIMI_SPECS = {
   })
 } as const
 
-const records = (scan: { readonly checks: { readonly bimi: Judged<BimiResult> } }): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly bimi: BimiResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const bimi = judge(c.bimi, (b) =>
     !b.exists
@@ -36,4 +39,4 @@ const records = (scan: { readonly checks: { readonly bimi: Judged<BimiResult> } 
   return [scored(BIMI_SPECS.bimi, bimi)]
 }
 
-export const rules: Rules = { specs: Object.values(BIMI_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(BIMI_SPECS), records)

@@ -1,6 +1,6 @@
-/** What the blocklist check declares besides gather and analyse (checks/Declaration.ts). */
-import { NO_MAIL, item } from "../Nis2Evidence.ts"
-import type { About } from "../Declaration.ts"
+/** What the blocklist check declares besides gather and analyse (kernel/Declaration.ts). */
+import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
+import type { About } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { BLOCKLIST_SPECS, rules } from "./Rules.ts"

@@ -3,60 +3,24 @@
  * `<reversed address>.<zone>`, each question an A query through the scan's Facts. Pure part: query
  * names and the reading of the return codes.
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either } from "effect"
 import { AppConfig, type DnsblZone } from "../../Config.ts"
 import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
-import {
-  IMPLICIT_DESCRIPTION,
-  MailServers,
-  type MxStatus,
-  mxUnknown,
-  targets
-} from "../shared/MailServers.ts"
-import { type CheckStatus, Status } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
+import { MailServers, type MxStatus, mxUnknown, targets } from "../../kernel/MailServers.ts"
+import { type CheckStatus } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { BlocklistResult, ZoneVerdict } from "./BlocklistResult.ts"
+import { expandIPv6, ipv4Octets } from "../../records/AddressText.ts"
 
-/** Full, lower-case, zero-padded IPv6 (8 groups of 4 hex digits); null when not IPv6. */
-export const expandIPv6 = (text: string): string | null => {
-  let address = text.toLowerCase().replace(/%.*$/, "")
-  // an embedded IPv4 tail (::ffff:1.2.3.4) becomes two groups
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(address)
-  if (v4) {
-    const octets = parseIPv4(v4[1]!)
-    if (!octets) return null
-    address =
-      address.slice(0, v4.index) +
-      ((octets[0]! << 8) | octets[1]!).toString(16) +
-      ":" +
-      ((octets[2]! << 8) | octets[3]!).toString(16)
-  }
-  if (!/^[0-9a-f:]+$/.test(address) || (address.match(/::/g) ?? []).length > 1) return null
-  const [head = "", tail] = address.split("::")
-  const left = head === "" ? [] : head.split(":")
-  const right = tail === undefined ? [] : tail === "" ? [] : tail.split(":")
-  const missing = 8 - left.length - right.length
-  if (tail === undefined ? missing !== 0 : missing < 1) return null
-  const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill("0"), ...right]
-  if (groups.some((g) => g.length === 0 || g.length > 4)) return null
-  return groups.map((g) => g.padStart(4, "0")).join(":")
-}
+export { canonicalAddress, expandIPv6 } from "../../records/AddressText.ts"
 
-export const parseIPv4 = (text: string): ReadonlyArray<number> | null => {
-  const parts = text.split(".")
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return null
-  return parts.map(Number)
-}
-
-/** Canonical text of an address (IPv4 as is, IPv6 expanded), for comparisons; null when invalid. */
-export const canonicalAddress = (text: string): string | null =>
-  parseIPv4(text) ? parseIPv4(text)!.join(".") : expandIPv6(text)
+export * from "./BlocklistResult.ts"
 
 /** RFC 5782 2.1 (IPv4, reversed octets) and 2.4 (IPv6, reversed nibbles) query name. */
 export const queryName = (ip: string, zone: string): string | null => {
-  const v4 = parseIPv4(ip)
+  const v4 = ipv4Octets(ip)
   if (v4) return `${[...v4].reverse().join(".")}.${zone}`
   const v6 = expandIPv6(ip)
   if (v6) return `${v6.replace(/:/g, "").split("").reverse().join(".")}.${zone}`
@@ -83,27 +47,12 @@ const CODES: Record<string, Record<string, string>> = {
   "b.barracudacentral.org": { "127.0.0.2": "listed by Barracuda reputation (poor sender reputation)" }
 }
 
-const numeric = (ip: string) => (parseIPv4(ip) ?? [256]).reduce((n, o) => n * 256 + o, 0)
+const numeric = (ip: string) => (ipv4Octets(ip) ?? [256]).reduce((n, o) => n * 256 + o, 0)
 
 export type ZoneAnswer =
   | { readonly outcome: "answer"; readonly addresses: ReadonlyArray<string> }
   | { readonly outcome: "none" }
   | { readonly outcome: "unknown"; readonly reason: string }
-
-const ZoneStatus = Schema.Literal("listed", "clean", "unknown")
-
-export const ZoneVerdict = Schema.Struct({
-  name: Schema.String,
-  zone: Schema.String,
-  severity: Schema.Literal("high", "medium", "low"),
-  /** True only for a real listing; a refused or failed query is never "listed" (nor clean). */
-  listed: Schema.Boolean,
-  status: ZoneStatus,
-  codes: Strings,
-  meaning: Nullable(Schema.String),
-  query: Nullable(Schema.String)
-})
-export type ZoneVerdict = typeof ZoneVerdict.Type
 
 /**
  * RFC 5782 2.1: a listing is an A record in 127.0.0.0/8; 127.0.0.1 is never a listing. Lists answer
@@ -150,34 +99,6 @@ export interface MailServerInput {
   readonly ip: string
   readonly answers: ReadonlyArray<{ readonly zone: DnsblZone; readonly answer: ZoneAnswer }>
 }
-
-export const BlocklistResult = Schema.Struct({
-  domain: Schema.String,
-  checkedAt: DateTime,
-  status: Status,
-  mailServers: Schema.Array(
-    Schema.Struct({
-      hostname: Schema.String,
-      /** The host is the implicit MX: the domain has no MX, mail goes to its own address (RFC 5321 5.1). */
-      implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
-      ip: Schema.String,
-      status: Status,
-      blacklistResult: Schema.Struct({
-        listed: Schema.Boolean,
-        status: ZoneStatus,
-        blacklists: Schema.Array(ZoneVerdict)
-      })
-    })
-  ),
-  summary: Schema.Struct({
-    serversChecked: Schema.Int,
-    listedServers: Schema.Int,
-    unknownLookups: Schema.Int,
-    zones: Strings
-  }),
-  issues: Strings
-})
-export type BlocklistResult = typeof BlocklistResult.Type
 
 export interface BlocklistInput {
   readonly domain: string

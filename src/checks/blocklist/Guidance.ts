@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about a blocklisting (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about a blocklisting (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md): the cause first, the delisting request after.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

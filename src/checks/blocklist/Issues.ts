@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../Declaration.ts"
+import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
 
 export const issues = {
   blocklisted: e(

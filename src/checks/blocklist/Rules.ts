@@ -1,19 +1,21 @@
 /** The rule of the blocklist check (docs/scoring.md): no mail server address listed. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { silentImplicitMx } from "../dns/Rules.ts"
+import type { BlocklistResult } from "./BlocklistResult.ts"
+import type { SmtpTlsResult } from "../smtp-tls/SmtpTlsResult.ts"
 
 export const BLOCKLIST_SPECS = {
   blocklist: spec({
@@ -28,7 +30,10 @@ export const BLOCKLIST_SPECS = {
   })
 } as const
 
-const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly blocklist: BlocklistResult; readonly "smtp-tls": SmtpTlsResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const silent = silentImplicitMx(scan)
   const blocklist = judge(c.blocklist, (b): Verdict => {
@@ -53,4 +58,4 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
   return [scored(BLOCKLIST_SPECS.blocklist, blocklist)]
 }
 
-export const rules: Rules = { specs: Object.values(BLOCKLIST_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(BLOCKLIST_SPECS), records)

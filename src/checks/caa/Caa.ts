@@ -6,7 +6,7 @@
  * `gather` reads the certificates through the fetch and the SMTP probes the scan already makes,
  * and asks CAA at each name of each climb; `analyse` (records/CaaRecord.ts) judges.
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either } from "effect"
 import { AppConfig } from "../../Config.ts"
 import { certificateFacts } from "../../net/Certificate.ts"
 import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
@@ -21,59 +21,21 @@ import {
   relevantSet
 } from "../../records/CaaRecord.ts"
 import type { CaaData } from "../../records/DnsRdata.ts"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, targets } from "../shared/MailServers.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
+import { MailServers, targets } from "../../kernel/MailServers.ts"
+import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { identifiersOf } from "./Issuers.ts"
+import { CaaReport, CaaCertificate } from "./CaaResult.ts"
+
+export * from "./CaaResult.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc8659"
+
 export const DESCRIPTION =
   "The certificate authority that issued each certificate the domain serves (web and mail servers) " +
   "is one its CAA records permit, so the next renewal is not refused."
-
-export const CaaVerdicts = ["permitted", "forbidden", "no-caa", "unknown", "not-applicable"] as const
-
-export const CaaCertificate = Schema.Struct({
-  /** Where the certificate was served: the web site (https://<domain>/) or an MX address (STARTTLS). */
-  service: Schema.Literal("web", "mx"),
-  /** The name the certificate was asked for (the web host after redirects, or the MX host). */
-  host: Schema.String,
-  address: Nullable(Schema.String),
-  issuer: Nullable(Schema.String),
-  /** The CAA identifiers the issuer answers to (checks/caa/Issuers.ts, CAA_ISSUERS); [] when unknown. */
-  caaIdentifiers: Strings,
-  /** The certificate's name that covers `host`: the host itself or a wildcard (`*.example.com`). */
-  coveredBy: Nullable(Schema.String),
-  wildcard: Schema.Boolean,
-  /** The name whose CAA records govern `host` (RFC 8659 §3); null when none up to the root. */
-  caaAt: Nullable(Schema.String),
-  caaRecords: Strings,
-  /** The property that decided: `issue`, or `issuewild` for a wildcard certificate (RFC 8659 §4.3). */
-  tag: Nullable(Schema.Literal("issue", "issuewild")),
-  /** The issuer domain names that property permits. */
-  permitted: Strings,
-  verdict: Schema.Literal(...CaaVerdicts),
-  status: Status,
-  message: Schema.String
-}).annotations({ identifier: "CaaCertificate" })
-export type CaaCertificate = typeof CaaCertificate.Type
-
-export const CaaReport = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  check: Schema.String,
-  description: Schema.String,
-  result: Schema.Struct({
-    status: Status,
-    certificates: Schema.Array(CaaCertificate),
-    issues: Strings
-  }),
-  citationUrl: Schema.String
-}).annotations({ identifier: "CaaReport" })
-export type CaaReport = typeof CaaReport.Type
 
 /** One certificate the domain served, or why there is none to judge. */
 export interface Served {

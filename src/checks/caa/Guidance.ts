@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about each CAA issue (checks/Declaration.ts `Guidance`, docs/guidance.md).
+ * What a domain owner does about each CAA issue (kernel/Declaration.ts `Guidance`, docs/guidance.md).
  * CAA lives in the domain's own zone, so the fix is a record at the DNS host.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

@@ -2,7 +2,7 @@
  * The issues the CAA check reports: its entries of the issue catalogue (docs/issues.md) and the
  * knowledge base's advice on each (`/ai/explain`, `/ai/fix`).
  */
-import { type Advice, e, type Entry } from "../Declaration.ts"
+import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
 
 export const issues = {
   caa_forbids_issuer: e(

@@ -1,6 +1,16 @@
 /** The rule of the CAA check (docs/scoring.md): the served certificates' issuers are permitted by CAA. */
-import type { ScanResult } from "../ScanResult.ts"
-import { fail, judge, notApplicable, pass, type Rules, scored, spec, unknown } from "../Declaration.ts"
+import {
+  fail,
+  judge,
+  notApplicable,
+  pass,
+  type Judging,
+  rulesOver,
+  scored,
+  spec,
+  unknown
+} from "../../kernel/Declaration.ts"
+import type { CaaReport } from "./CaaResult.ts"
 
 export const CAA_SPECS = {
   issuer: spec({
@@ -14,27 +24,26 @@ export const CAA_SPECS = {
   })
 } as const
 
-export const rules: Rules = {
-  specs: Object.values(CAA_SPECS),
-  judge: (scan: Pick<ScanResult, "checks">) => [
-    scored(
-      CAA_SPECS.issuer,
-      judge(scan.checks.caa, (r) => {
-        const certs = r.result.certificates.filter((c) => c.status !== "not-applicable")
-        if (certs.length === 0) return notApplicable("no certificate issued by a CA was served")
-        const forbidden = certs.filter((c) => c.verdict === "forbidden")
-        if (forbidden.length > 0)
-          return fail(
-            `CAA forbids the issuer of ${forbidden.map((c) => c.host).join(", ")}`,
-            "caa_forbids_issuer"
-          )
-        if (certs.some((c) => c.verdict === "unknown"))
-          return unknown(certs.find((c) => c.verdict === "unknown")!.message)
-        // Without any CAA record nothing restricts issuance: that is dns.caa's finding, not this one's.
-        if (certs.every((c) => c.verdict === "no-caa"))
-          return notApplicable("no CAA record restricts issuance")
-        return pass(`CAA permits the issuer of every certificate served (${certs.length})`)
-      })
-    )
-  ]
-}
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly caa: CaaReport }
+
+export const rules = rulesOver<Reads>(Object.values(CAA_SPECS), (scan: Judging<Reads>) => [
+  scored(
+    CAA_SPECS.issuer,
+    judge(scan.checks.caa, (r) => {
+      const certs = r.result.certificates.filter((c) => c.status !== "not-applicable")
+      if (certs.length === 0) return notApplicable("no certificate issued by a CA was served")
+      const forbidden = certs.filter((c) => c.verdict === "forbidden")
+      if (forbidden.length > 0)
+        return fail(
+          `CAA forbids the issuer of ${forbidden.map((c) => c.host).join(", ")}`,
+          "caa_forbids_issuer"
+        )
+      if (certs.some((c) => c.verdict === "unknown"))
+        return unknown(certs.find((c) => c.verdict === "unknown")!.message)
+      // Without any CAA record nothing restricts issuance: that is dns.caa's finding, not this one's.
+      if (certs.every((c) => c.verdict === "no-caa")) return notApplicable("no CAA record restricts issuance")
+      return pass(`CAA permits the issuer of every certificate served (${certs.length})`)
+    })
+  )
+])

@@ -1,12 +1,12 @@
-/** What the DKIM check declares besides gather and analyse (checks/Declaration.ts). */
-import { NO_MAIL, item } from "../Nis2Evidence.ts"
-import type { DkimResult } from "./Dkim.ts"
-import type { About } from "../Declaration.ts"
+/** What the DKIM check declares besides gather and analyse (kernel/Declaration.ts). */
+import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
+import type { DkimResult } from "./DkimResult.ts"
+import type { AboutOf } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DKIM_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about: AboutOf<DkimResult> = {
   rules,
   issues,
   advice,

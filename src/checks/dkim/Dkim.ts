@@ -4,15 +4,17 @@
  * the caller's. Finding none means "not found among the selectors we know", never "no DKIM".
  */
 import { normaliseName } from "../../records/DomainName.ts"
-import { Clock, Effect, Schema } from "effect"
-import { define, need } from "../Check.ts"
-import { type FactContext, Facts, type FactsShape } from "../Facts.ts"
-import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxtEach, type TxtOutcome, type TxtSource } from "../shared/TxtOutcome.ts"
-import { DkimKeyStatus, looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
-import { Nullable, Strings } from "../../records/Schemas.ts"
+import { Clock, Effect } from "effect"
+import { define, need } from "../../kernel/Check.ts"
+import { type FactContext, Facts, type FactsShape } from "../../kernel/Facts.ts"
+import { type CheckStatus } from "../../kernel/Status.ts"
+import { isTxtError, lookupTxtEach, type TxtOutcome, type TxtSource } from "../../kernel/TxtOutcome.ts"
+import { looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
 import { about } from "./About.ts"
 import selectorData from "./dkim-selectors.json" with { type: "json" }
+import { DkimResult, DkimSelector } from "./DkimResult.ts"
+
+export * from "./DkimResult.ts"
 
 export interface KnownSelector {
   readonly selector: string
@@ -149,63 +151,7 @@ export const gatherDkim = (
     }
   })
 
-export const DkimSelector = Schema.Struct({
-  selector: Schema.String,
-  name: Schema.String,
-  record: Schema.String,
-  valid: Schema.Boolean,
-  keyType: Schema.String,
-  /** Bits measured from the key material; null when it does not decode (or is revoked). */
-  keyLength: Nullable(Schema.Int),
-  revoked: Schema.Boolean,
-  testing: Schema.Boolean,
-  status: DkimKeyStatus,
-  provider: Nullable(Schema.String),
-  requested: Schema.Boolean,
-  hashAlgorithms: Nullable(Strings),
-  errors: Strings,
-  warnings: Strings,
-  /** Other DKIM-looking TXT records at the same name (RFC 6376 3.6.2.2 leaves the choice open). */
-  otherRecords: Strings
-})
 export type DkimSelectorResult = typeof DkimSelector.Type
-
-/** The union of DKIM shapes A and B, plus discovery details. */
-export const DkimResult = Schema.Struct({
-  domain: Schema.String,
-  status: Status,
-  /** Shape A */
-  selectors_found: Strings,
-  valid_keys: Schema.Int,
-  /** Shape B */
-  selectorsChecked: Strings,
-  selectorsFound: Schema.Array(DkimSelector),
-  hasDkim: Schema.Boolean,
-  issues: Strings,
-  /** Ours */
-  warnings: Strings,
-  /** `found`: at least one key; `not-found`: none among the selectors asked; `unknown`: look-ups failed. */
-  discovery: Schema.Literal("found", "not-found", "unknown"),
-  failedSelectors: Schema.Array(Schema.Struct({ selector: Schema.String, error: Schema.String })),
-  note: Schema.String,
-  /** How long asking every selector took, in ms (a "not found" asks them all). */
-  lookupMs: Schema.optional(Schema.Finite),
-  /**
-   * `confirmed`: a key found (selector and strength in `stateDetail`); `not-confirmed`: no key under
-   * the selectors tried (listed in `selectorsChecked`), DKIM may use another; `absent`:
-   * `_domainkey.<domain>` does not exist (NXDOMAIN, RFC 8020), so no selector holds a key;
-   * `unknown`: look-ups failed. Every new result has these four; results stored before they existed
-   * (snapshots, history) lack them, hence optional.
-   */
-  state: Schema.optionalWith(Schema.Literal("confirmed", "not-confirmed", "absent", "unknown"), {
-    exact: true
-  }),
-  stateDetail: Schema.optionalWith(Schema.String, { exact: true }),
-  /** Selectors named by DMARC aggregate reports received for the domain, tried before the list. */
-  reportedSelectors: Schema.optionalWith(Strings, { exact: true }),
-  selectorsTried: Schema.optionalWith(Schema.Int, { exact: true })
-})
-export type DkimResult = typeof DkimResult.Type
 
 const NOTE =
   "Selectors cannot be listed from DNS: we check those you pass as ?selector=, those named in DMARC aggregate reports " +

@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each DKIM issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each DKIM issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). A DKIM key lives at `<selector>._domainkey.<domain>`; the mailbox provider
  * that signs holds the private key, so the steps run in its console.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

@@ -1,18 +1,18 @@
 /** The rule of the DKIM check (docs/scoring.md): a valid key under a known selector. */
 import {
   judge,
-  type Judged,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
-import type { DkimResult } from "./Dkim.ts"
-import type { MtaStsResult } from "../mta-sts/MtaSts.ts"
+} from "../../kernel/Declaration.ts"
+import type { DkimResult } from "./DkimResult.ts"
+import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
 
 /** DKIM's own "unknown": a search that found nothing, not a lookup that failed (RFC 6376 3.6.2.1). */
 export const DKIM_NOT_FOUND = "no key under the selectors we know (DKIM cannot be listed)"
@@ -29,9 +29,10 @@ export const DKIM_SPECS = {
   })
 } as const
 
-const records = (scan: {
-  readonly checks: { readonly dkim: Judged<DkimResult>; readonly "mta-sts": Judged<MtaStsResult> }
-}): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly dkim: DkimResult; readonly "mta-sts": MtaStsResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("") : notApplicable("")))
   const receivesNoMail = nullMx.status === "pass"
@@ -49,4 +50,4 @@ const records = (scan: {
   return [scored(DKIM_SPECS.dkim, dkim)]
 }
 
-export const rules: Rules = { specs: Object.values(DKIM_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(DKIM_SPECS), records)

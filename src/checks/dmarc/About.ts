@@ -1,12 +1,13 @@
-/** What the DMARC check declares besides gather and analyse (checks/Declaration.ts). */
-import { NO_MAIL, item } from "../Nis2Evidence.ts"
+/** What the DMARC check declares besides gather and analyse (kernel/Declaration.ts). */
+import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
 import { findingIssues, findings } from "./Findings.ts"
-import type { About } from "../Declaration.ts"
+import type { AboutOf } from "../../kernel/Declaration.ts"
+import type { DmarcResult } from "./DmarcResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DMARC_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about: AboutOf<DmarcResult> = {
   rules,
   issues,
   advice,

@@ -4,21 +4,11 @@
  * `gather` (DmarcGather.ts) asks TXT questions (and, when the source can, the MX of each rua
  * domain) through Facts in a scan; `analyse` here is pure and total.
  */
-import { Effect, Schema } from "effect"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
-import { Status } from "../Status.ts"
-import { isTxtError, type TxtSource } from "../shared/TxtOutcome.ts"
-import {
-  DmarcPolicy,
-  DmarcSyntaxError,
-  DmarcTag,
-  isDmarcRecord,
-  isNearDmarcRecord,
-  parseDmarc,
-  type DmarcUri
-} from "../../records/DmarcRecord.ts"
-import { Nullable, Strings } from "../../records/Schemas.ts"
+import { Effect } from "effect"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
+import { isTxtError, type TxtSource } from "../../kernel/TxtOutcome.ts"
+import { isDmarcRecord, isNearDmarcRecord, parseDmarc, type DmarcUri } from "../../records/DmarcRecord.ts"
 import { about } from "./About.ts"
 import {
   applicable,
@@ -27,65 +17,9 @@ import {
   gatherDmarc,
   type DmarcGathered
 } from "./DmarcGather.ts"
+import { DmarcResult, ReportDestination, DmarcFinding } from "./DmarcResult.ts"
 
-export const DmarcFinding = Schema.Struct({
-  id: Schema.String,
-  severity: Schema.Literal("error", "warning", "info"),
-  message: Schema.String
-})
-export type DmarcFinding = typeof DmarcFinding.Type
-
-export const ReportDestination = Schema.Struct({
-  kind: Schema.Literal("rua", "ruf"),
-  uri: Schema.String,
-  domain: Nullable(Schema.String),
-  /** True when the destination's organisational domain differs from the policy domain's. */
-  external: Schema.Boolean,
-  /** External only: true authorised, false not authorised, null could not be determined. */
-  authorised: Nullable(Schema.Boolean),
-  verificationName: Nullable(Schema.String),
-  maxBytes: Nullable(Schema.Finite)
-})
-export type ReportDestination = typeof ReportDestination.Type
-
-const Alignment = Schema.Literal("relaxed", "strict")
-
-export const DmarcResult = Schema.Struct({
-  domain: Schema.String,
-  status: Status,
-  exists: Schema.Boolean,
-  valid: Schema.Boolean,
-  /** Absent when no record applies. */
-  record: Schema.optional(Schema.String),
-  policy: Schema.optional(DmarcPolicy),
-  subdomainPolicy: Schema.optional(DmarcPolicy),
-  /** DMARCbis `np`: policy for non-existent subdomains (defaults to sp, then p). */
-  nonExistentSubdomainPolicy: Schema.optional(DmarcPolicy),
-  /** The policy a receiver applies to mail from `domain` itself (sp when inherited). */
-  effectivePolicy: Schema.optional(DmarcPolicy),
-  pct: Schema.optional(Schema.Int),
-  percentage: Schema.optional(Schema.Int),
-  reportingEnabled: Schema.Boolean,
-  rua: Strings,
-  ruf: Strings,
-  adkim: Schema.optional(Alignment),
-  aspf: Schema.optional(Alignment),
-  failureOptions: Schema.optional(Strings),
-  testing: Schema.optional(Schema.Boolean),
-  issues: Strings,
-  warnings: Strings,
-  findings: Schema.Array(DmarcFinding),
-  /** Syntax errors; `position` is the 0-based character offset in the record. */
-  errors: Schema.Array(DmarcSyntaxError),
-  tags: Schema.Array(DmarcTag),
-  /** The name the record was read from, e.g. `_dmarc.example.com`; null when none applies. */
-  source: Nullable(Schema.String),
-  /** True when `domain` has no record and the organisational domain's record applies. */
-  inherited: Schema.Boolean,
-  organisationalDomain: Schema.String,
-  reportDestinations: Schema.Array(ReportDestination)
-})
-export type DmarcResult = typeof DmarcResult.Type
+export * from "./DmarcResult.ts"
 
 const REMOVED_BY_DMARCBIS: Record<string, string> = {
   pct: "pct is removed by DMARCbis (replaced by t=y for testing); receivers may ignore it",

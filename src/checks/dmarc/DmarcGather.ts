@@ -6,8 +6,8 @@
  */
 import { Effect } from "effect"
 import { normaliseName } from "../../records/DomainName.ts"
-import type { FactsShape } from "../Facts.ts"
-import { isTxtError, lookupTxt, type TxtOutcome, type TxtSource } from "../shared/TxtOutcome.ts"
+import type { FactsShape } from "../../kernel/Facts.ts"
+import { isTxtError, lookupTxt, type TxtOutcome, type TxtSource } from "../../kernel/TxtOutcome.ts"
 import {
   isDmarcRecord,
   organisationalDomainOf,

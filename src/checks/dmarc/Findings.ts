@@ -6,8 +6,8 @@
  * emits an id not listed. These issues cost no points of their own: the score lists them beside the
  * rules' issues.
  */
-import { findingsOf, type FindingNote, type FindingTable } from "../Declaration.ts"
-import type { DmarcResult } from "./Dmarc.ts"
+import { findingsOf, type FindingNote, type FindingTable } from "../../kernel/Declaration.ts"
+import type { DmarcResult } from "./DmarcResult.ts"
 
 /** A tag DMARCbis removes (RFC 9989 removes pct, rf and ri; the check emits `dmarc-removed-<tag>`). */
 const removed = (tag: string, instead: string): FindingNote => ({

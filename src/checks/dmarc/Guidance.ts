@@ -1,10 +1,10 @@
 /**
- * What a domain owner does about each DMARC issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each DMARC issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). DMARC is one TXT record at `_dmarc.<domain>`. Moving to enforcement is staged
  * (RFC 7489 6.7, DMARCbis): reports first, to a mailbox that can receive them, then quarantine,
  * then reject, so that legitimate mail that fails is found before it is refused.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 const GENERATOR = "POST /email/dmarc/generate"

@@ -2,19 +2,19 @@
 import {
   fail,
   judge,
-  type Judged,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import type { DmarcResult } from "./Dmarc.ts"
-import type { MtaStsResult } from "../mta-sts/MtaSts.ts"
+} from "../../kernel/Declaration.ts"
+import type { DmarcResult } from "./DmarcResult.ts"
+import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
 
 export const DMARC_SPECS = {
   dmarcValid: spec({
@@ -47,9 +47,10 @@ export const DMARC_SPECS = {
   })
 } as const
 
-const records = (scan: {
-  readonly checks: { readonly dmarc: Judged<DmarcResult>; readonly "mta-sts": Judged<MtaStsResult> }
-}): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly dmarc: DmarcResult; readonly "mta-sts": MtaStsResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const dmarc = c.dmarc
   const dmarcValid = judge(dmarc, (d) =>
@@ -96,4 +97,4 @@ const records = (scan: {
   ]
 }
 
-export const rules: Rules = { specs: Object.values(DMARC_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(DMARC_SPECS), records)

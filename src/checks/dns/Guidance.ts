@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about each DNS issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each DNS issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md): delegation at the registrar, records at the DNS host.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

@@ -3,13 +3,15 @@
  * (SPEC "DNS lookup result", shape B, plus shape A's non-conflicting fields).
  * A type whose lookup failed is absent from `records` and listed in `errors`: unknown, not empty.
  */
-import { Clock, Effect, Either, Schema } from "effect"
+import { Clock, Effect, Either } from "effect"
 import { type DnsAnswer, type DnsError, type RecordType, RecordTypes } from "../../net/DnsTypes.ts"
 import { joinTxt } from "../../net/DnsWire.ts"
-import { DateTime } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { LookupResult, LookupRecord } from "./LookupResult.ts"
+
+export * from "./LookupResult.ts"
 
 /** The types asked when the caller names none (SPEC: "default all types"). */
 export const DEFAULT_TYPES: ReadonlyArray<RecordType> = [
@@ -40,15 +42,6 @@ export const parseTypes = (
   return Either.right([...new Set(asked)] as Array<RecordType>)
 }
 
-export const LookupRecord = Schema.Struct({
-  type: Schema.String,
-  name: Schema.String,
-  ttl: Schema.Int,
-  /** Presentation form; TXT strings joined as one value (RFC 7208 3.3). */
-  data: Schema.String
-})
-export type LookupRecord = typeof LookupRecord.Type
-
 export interface LookupFacts {
   readonly domain: string
   readonly results: ReadonlyArray<{
@@ -57,28 +50,6 @@ export interface LookupFacts {
   }>
   readonly responseTime: number
 }
-
-/** Shape B of the DNS lookup result, plus shape A's non-conflicting fields (success, cached, timestamp). */
-export const LookupResult = Schema.Struct({
-  success: Schema.Boolean,
-  domain: Schema.String,
-  records: Schema.Record({ key: Schema.String, value: Schema.Array(LookupRecord) }).annotations({
-    description:
-      "type -> records of the answer (a CNAME chain included, each item names its own type); a type whose lookup failed is absent and listed in errors"
-  }),
-  outcomes: Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
-    description: "type -> answer, nodata, nxdomain, or the failure reason (timeout, servfail, refused ...)"
-  }),
-  errors: Schema.Array(Schema.Struct({ type: Schema.String, reason: Schema.String, message: Schema.String })),
-  responseTime: Schema.Int,
-  resolver: Schema.String,
-  /** Whether every answer came from our cache. */
-  cached: Schema.Boolean,
-  /** Whether every answer carried the AD bit (DNSSEC-validated by the resolver). */
-  dnssecValidated: Schema.Boolean,
-  timestamp: DateTime
-})
-export type LookupResult = typeof LookupResult.Type
 
 /** The scanned domain's records of `types`, asked concurrently through Facts (failures kept). */
 export const gatherTypes = (types: ReadonlyArray<RecordType>) =>

@@ -8,8 +8,8 @@ import { AppConfig, type PropagationResolver } from "../../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import { joinTxt } from "../../net/DnsWire.ts"
 import { DateTime, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 
 export interface PropagationFacts {
   readonly domain: string

@@ -3,21 +3,22 @@
  * servers' resolvability, and IPv6 for mail and web. It also holds the gates the mail-transport
  * rules of other checks share (no mail servers, a silent implicit MX, a domain that does not exist).
  */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import type { LookupResult } from "./Lookup.ts"
-import type { SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
+} from "../../kernel/Declaration.ts"
+import type { LookupResult } from "./LookupResult.ts"
+import type { SmtpTlsResult } from "../smtp-tls/SmtpTlsResult.ts"
+import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
 
 export const DNS_SPECS = {
   ns: spec({
@@ -108,11 +109,18 @@ export const noMailServers = (s: SmtpTlsResult): Verdict | null =>
       ? notApplicable(SILENT_IMPLICIT_MX)
       : null
 
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = {
+  readonly "dns-records": LookupResult
+  readonly "smtp-tls": SmtpTlsResult
+  readonly "mta-sts": MtaStsResult
+}
+
 /** The SMTP TLS result says the implicit MX did not answer (see `noMailServers`). */
-export const silentImplicitMx = (scan: Pick<ScanResult, "checks">): boolean =>
+export const silentImplicitMx = (scan: Judging<{ readonly "smtp-tls": SmtpTlsResult }>): boolean =>
   Boolean(scan.checks["smtp-tls"].result?.summary.implicitMxSilent)
 
-const dnsRecords = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+const dnsRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const lookup = c["dns-records"]
   const smtp = c["smtp-tls"]
@@ -142,7 +150,7 @@ const dnsRecords = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => 
   ]
 }
 
-const ipv6Records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+const ipv6Records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const mx = judge(c["smtp-tls"], (s) => {
     const none = noMailServers(s)
@@ -164,10 +172,10 @@ const ipv6Records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> =>
   return [scored(DNS_SPECS.ipv6Mx, mx), scored(DNS_SPECS.ipv6Web, web)]
 }
 
-export const rules: Rules = {
-  specs: Object.values(DNS_SPECS),
-  judge: (scan: Pick<ScanResult, "checks">) => [...dnsRecords(scan), ...ipv6Records(scan)]
-}
+export const rules = rulesOver<Reads>(Object.values(DNS_SPECS), (scan: Judging<Reads>) => [
+  ...dnsRecords(scan),
+  ...ipv6Records(scan)
+])
 
 /** The rule whose failure is fatal when the domain does not exist (every rule fails then). */
 export const NO_SUCH_DOMAIN_FATAL = DNS_SPECS.ns.id

@@ -1,6 +1,6 @@
-/** What the DNSSEC check declares besides gather and analyse (checks/Declaration.ts). */
-import { UNSIGNED, item } from "../Nis2Evidence.ts"
-import type { About } from "../Declaration.ts"
+/** What the DNSSEC check declares besides gather and analyse (kernel/Declaration.ts). */
+import { UNSIGNED, item } from "../../kernel/Nis2Evidence.ts"
+import type { About } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DNSSEC_SPECS, rules } from "./Rules.ts"

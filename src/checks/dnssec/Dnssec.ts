@@ -5,18 +5,20 @@
  * standing (RFC 8624) and NSEC3 parameters (RFC 9276). SERVFAIL is retried with CD (RFC 4035 3.2.2):
  * data that then arrives is bogus; no data even then means the zone is unreachable (unknown).
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import type { DnskeyData, DsData, Nsec3ParamData, RrsigData } from "../../records/DnsRdata.ts"
-import { AlgorithmSecurity, algorithmName, algorithmSecurity, weakest } from "../../records/DnssecKeys.ts"
+import { algorithmName, algorithmSecurity, weakest } from "../../records/DnssecKeys.ts"
 import { algorithmRow, unusableReason } from "../../records/DnssecRegistry.ts"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
-import { type CheckStatus, Status } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
+import { type CheckStatus } from "../../kernel/Status.ts"
 import { ChainEntry, chainOf } from "./Chain.ts"
-import { Issue, Nsec3Param, nsec3Verdict, optOutOf } from "./Nsec3.ts"
+import { Issue, nsec3Verdict, optOutOf } from "./Nsec3.ts"
 import { about } from "./About.ts"
+import { DnssecResult, RrsigEntry } from "./DnssecResult.ts"
+
+export * from "./DnssecResult.ts"
 
 export { ChainEntry } from "./Chain.ts"
 
@@ -38,51 +40,6 @@ export interface DnssecFacts {
   /** Whether the resolver validates at all: AD on the root DNSKEY answer (undefined if unknown). */
   readonly resolverValidates: boolean | undefined
 }
-
-export const RrsigEntry = Schema.Struct({
-  typeCovered: Schema.String,
-  algorithm: Schema.Int,
-  algorithmName: Schema.String,
-  originalTTL: Schema.Int,
-  keyTag: Schema.Int,
-  signerName: Schema.String,
-  inception: DateTime,
-  expiration: DateTime,
-  daysUntilExpiry: Schema.Int,
-  isExpired: Schema.Boolean,
-  notYetValid: Schema.Boolean
-})
-export type RrsigEntry = typeof RrsigEntry.Type
-
-export const DnssecResult = Schema.Struct({
-  domain: Schema.String,
-  /** The zone whose keys were examined (differs from `domain` for names below an apex). */
-  zone: Schema.String.annotations({ description: "the zone apex whose keys were examined" }),
-  status: Status,
-  signed: Schema.Boolean,
-  valid: Schema.Boolean,
-  /** "secure", "insecure" (unsigned or no DS), "bogus", or "unknown" (resolver unreachable). */
-  state: Schema.Literal("secure", "insecure", "bogus", "unknown"),
-  /**
-   * Whether the parent zone is signed, read from the DS answer (RFC 4035 3.1.4: a signed parent
-   * signs its DS set, or proves its absence with signed NSEC/NSEC3): false under an unsigned TLD,
-   * where the domain cannot deploy DNSSEC at all; null when the DS lookup failed.
-   */
-  parentSigned: Nullable(Schema.Boolean),
-  chain: Schema.Array(ChainEntry),
-  /** Findings on the DS set and the keys (digest types, key sizes, what we could not verify). */
-  issues: Schema.Array(Issue),
-  nsec3param: Nsec3Param,
-  rrsig: Schema.Struct({
-    exists: Schema.Boolean,
-    records: Schema.Array(RrsigEntry),
-    algorithmSecurity: AlgorithmSecurity,
-    issues: Schema.Array(Issue)
-  }),
-  errors: Strings,
-  resolver: Schema.String
-})
-export type DnssecResult = typeof DnssecResult.Type
 
 /**
  * A lookup that tells bogus from broken (RFC 4035 3.2.2): on SERVFAIL, ask again with CD; data then

@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each DNSSEC issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each DNSSEC issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). The chain of trust runs from the registrar's DS record to the DNS host's keys,
  * so most steps happen in two places: where the zone is hosted, and where the domain is registered.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

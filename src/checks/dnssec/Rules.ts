@@ -1,18 +1,19 @@
 /** The rules of the DNSSEC check (docs/scoring.md): signed, validating, algorithm, NSEC3, signatures. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
+import type { DnssecResult } from "./DnssecResult.ts"
 
 export const DNSSEC_SPECS = {
   signed: spec({
@@ -66,7 +67,10 @@ export const DNSSEC_SPECS = {
 const cannotSign = (r: { readonly signed: boolean; readonly parentSigned: boolean | null }) =>
   !r.signed && r.parentSigned === false
 
-export const dnssecRecords = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly dnssec: DnssecResult }
+
+export const dnssecRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const d = scan.checks.dnssec
   const parentUnsigned = notApplicable("the parent zone is not signed, so DNSSEC cannot be deployed under it")
   const unsignedOr = (f: (r: NonNullable<typeof d.result>) => Verdict) =>
@@ -142,4 +146,4 @@ export const dnssecRecords = (scan: Pick<ScanResult, "checks">): ReadonlyArray<R
   ]
 }
 
-export const rules: Rules = { specs: Object.values(DNSSEC_SPECS), judge: dnssecRecords }
+export const rules = rulesOver<Reads>(Object.values(DNSSEC_SPECS), dnssecRecords)

@@ -4,8 +4,8 @@
  * model's email category (`score/`), which checks must not import; the composite joins the two.
  */
 import { Schema } from "effect"
-import type { MxAnswer } from "../Facts.ts"
-import { Status } from "../Status.ts"
+import type { MxAnswer } from "../../kernel/Facts.ts"
+import { Status } from "../../kernel/Status.ts"
 import { Strings } from "../../records/Schemas.ts"
 
 /** The domain's MX set as RFC 5321 5.1 and RFC 7505 read it. */

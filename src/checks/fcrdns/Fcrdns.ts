@@ -5,23 +5,20 @@
  * name through the scan's Facts (so the SMTP TLS check's `fcrdns` field reads the same answers);
  * `analyse` gives the verdict.
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either } from "effect"
 import type { DnsError } from "../../net/DnsTypes.ts"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { canonicalAddress } from "../blocklist/Blocklist.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
-import {
-  IMPLICIT_DESCRIPTION,
-  MailServers,
-  type MxStatus,
-  mxUnknown,
-  targets
-} from "../shared/MailServers.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { canonicalAddress } from "../../records/AddressText.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
+import { MailServers, type MxStatus, mxUnknown, targets } from "../../kernel/MailServers.ts"
+import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { FcrdnsResult, FcrdnsReport, AddressResult } from "./FcrdnsResult.ts"
+
+export * from "./FcrdnsResult.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc1912#section-2.1"
+
 export const DESCRIPTION =
   "Forward-confirmed reverse DNS: each mail server address has a PTR record whose name resolves back " +
   "to the same address. Receivers such as Gmail and Yahoo reject or penalise mail from addresses without it."
@@ -41,43 +38,6 @@ export interface AddressInput {
   /** Forward addresses (A for IPv4, AAAA for IPv6) of each PTR name, keyed by the name as given. */
   readonly forward: Readonly<Record<string, Lookup<ReadonlyArray<string>>>>
 }
-
-const AddressResult = Schema.Struct({
-  hostname: Schema.String,
-  /** The host is the implicit MX: the domain has no MX, mail goes to its own address (RFC 5321 5.1). */
-  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
-  ip: Schema.String,
-  ptrRecords: Strings,
-  /** The PTR name that resolves back to `ip`, or null. */
-  confirmedName: Nullable(Schema.String),
-  /** true / false when settled; null when a lookup failed and nothing confirmed. */
-  forwardConfirmed: Nullable(Schema.Boolean),
-  matchesMxHost: Schema.Boolean,
-  genericName: Schema.Boolean,
-  status: Status,
-  message: Schema.String
-})
-export type AddressResult = typeof AddressResult.Type
-
-/** The check's verdict: the spec's FCrDNS result without its self link. */
-export const FcrdnsReport = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  check: Schema.String,
-  description: Schema.String,
-  result: Schema.Struct({
-    checked: Schema.Boolean,
-    status: Status,
-    results: Schema.Array(AddressResult),
-    issues: Strings
-  }),
-  citationUrl: Schema.String
-})
-export type FcrdnsReport = typeof FcrdnsReport.Type
-
-/** What GET /email/fcrdns serves: the verdict and the endpoint's own URL (built by the HTTP layer). */
-export const FcrdnsResult = Schema.Struct({ ...FcrdnsReport.fields, apiUrl: Schema.String })
-export type FcrdnsResult = typeof FcrdnsResult.Type
 
 export const withApiUrl = (report: FcrdnsReport, apiUrl: string): FcrdnsResult => ({ ...report, apiUrl })
 

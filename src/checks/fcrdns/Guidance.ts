@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each reverse-DNS issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each reverse-DNS issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). A reverse name is set by whoever owns the address (the hosting or network
  * provider), not in the domain's own zone.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

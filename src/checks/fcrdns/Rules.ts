@@ -1,18 +1,21 @@
 /** The rules of the FCrDNS check (docs/scoring.md): reverse DNS of the mail servers, and its confirmation. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { SILENT_IMPLICIT_MX, silentImplicitMx } from "../dns/Rules.ts"
+import type { FcrdnsReport } from "./FcrdnsResult.ts"
+import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
+import type { SmtpTlsResult } from "../smtp-tls/SmtpTlsResult.ts"
 
 export const FCRDNS_SPECS = {
   ptr: spec({
@@ -35,7 +38,14 @@ export const FCRDNS_SPECS = {
   })
 } as const
 
-const fcrdnsRecords = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = {
+  readonly fcrdns: FcrdnsReport
+  readonly "mta-sts": MtaStsResult
+  readonly "smtp-tls": SmtpTlsResult
+}
+
+const fcrdnsRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("null MX") : notApplicable("")))
   const fc = judge(c.fcrdns, (f) => {
@@ -67,4 +77,4 @@ const fcrdnsRecords = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> 
   return [scored(FCRDNS_SPECS.ptr, gate(fc)), scored(FCRDNS_SPECS.fcrdns, gate(confirmed))]
 }
 
-export const rules: Rules = { specs: Object.values(FCRDNS_SPECS), judge: fcrdnsRecords }
+export const rules = rulesOver<Reads>(Object.values(FCRDNS_SPECS), fcrdnsRecords)

@@ -4,8 +4,8 @@
  * when the page gives it nothing to judge (no cookie, no script from another site, no CORS header),
  * so a site that sets no cookie neither gains nor loses.
  */
-import { fail, notApplicable, partial, pass, spec, unknown, type Verdict } from "../Declaration.ts"
-import type { HeadersResult } from "./Headers.ts"
+import { fail, notApplicable, partial, pass, spec, unknown, type Verdict } from "../../kernel/Declaration.ts"
+import type { HeadersResult } from "./HeadersResult.ts"
 
 export const CONTENT_SPECS = {
   cookies: spec({

@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each web-security issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each web-security issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). Headers are set where responses are made (the web server, the application,
  * or a CDN in front of it); the provider notes name the place.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 const GENERATOR = "POST /security-headers/generate"

@@ -1,21 +1,23 @@
 /** The rules of the headers check (docs/scoring.md): HTTPS, and the security headers it answers with. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { noSuchDomain } from "../dns/Rules.ts"
-import type { HeaderEntry } from "./Headers.ts"
+import type { HeaderEntry } from "./HeadersResult.ts"
 import { CONTENT_SPECS, cookiesVerdict, corsVerdict, sriVerdict } from "./ContentRules.ts"
+import type { HeadersResult } from "./HeadersResult.ts"
+import type { LookupResult } from "../dns/LookupResult.ts"
 
 export const HEADERS_SPECS = {
   https: spec({
@@ -87,7 +89,10 @@ const describe = (e: HeaderEntry): string =>
       ? `is ineffective: ${e.issues.join("; ")}`
       : "is missing"
 
-const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly headers: HeadersResult; readonly "dns-records": LookupResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const lookup = c["dns-records"].result
   const hasWebAddress =
@@ -179,4 +184,4 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
   ]
 }
 
-export const rules: Rules = { specs: Object.values(HEADERS_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(HEADERS_SPECS), records)

@@ -1,6 +1,6 @@
-/** What the HTTP-to-HTTPS check declares besides gather and analyse (checks/Declaration.ts). */
-import { NO_WEB, item } from "../Nis2Evidence.ts"
-import type { About } from "../Declaration.ts"
+/** What the HTTP-to-HTTPS check declares besides gather and analyse (kernel/Declaration.ts). */
+import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
+import type { About } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { HTTP_REDIRECT_SPECS, rules } from "./Rules.ts"

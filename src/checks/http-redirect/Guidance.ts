@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each HTTP-to-HTTPS issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each HTTP-to-HTTPS issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). The redirect is configured where port 80 is answered: the web server, the
  * load balancer or the CDN in front of it.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 const WHERE = {

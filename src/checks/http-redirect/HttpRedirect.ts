@@ -7,12 +7,14 @@
  * Observatory and internet.nl count it). Each hop is fetched without following redirects, through
  * Facts, so a URL two chains share is fetched once.
  */
-import { Effect, Schema } from "effect"
-import { DateTime, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { Effect } from "effect"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { judgeHsts } from "../headers/Judges.ts"
 import { about } from "./About.ts"
+import { SECURE, HostVerdict, HttpRedirectResult, HostRedirect } from "./HttpRedirectResult.ts"
+
+export * from "./HttpRedirectResult.ts"
 
 /** Redirects followed after the first (browsers allow 20; a longer chain is a misconfiguration). */
 const MAX_HOPS = 6
@@ -43,65 +45,6 @@ export interface RedirectGathered {
   readonly apex: HostGathered
   readonly www: HostGathered
 }
-
-export const HostVerdict = Schema.Literal(
-  "redirects-to-https",
-  "https-only",
-  "redirects-elsewhere-first",
-  "redirects-via-http",
-  "no-redirect",
-  "not-https",
-  "no-web-server",
-  "absent",
-  "unknown"
-)
-export type HostVerdict = typeof HostVerdict.Type
-
-/** The verdicts that keep visitors on HTTPS from the first hop. */
-export const SECURE: ReadonlySet<HostVerdict> = new Set(["redirects-to-https", "https-only"])
-
-export const HostRedirect = Schema.Struct({
-  host: Schema.String,
-  /**
-   * redirects-to-https (first hop to https on the same host, ends on https); https-only (nothing on
-   * port 80, HTTPS answers); redirects-elsewhere-first (first hop to another host, ends on https);
-   * redirects-via-http (first hop stays on http, ends on https); no-redirect (content over http);
-   * not-https (the chain does not end on https, or is broken); no-web-server (neither port 80 nor
-   * HTTPS answers: the headers check's HTTPS rule carries that); absent (no such host); unknown.
-   */
-  verdict: HostVerdict,
-  /** What http://<host>/ answered, and its Location. */
-  statusCode: Schema.NullOr(Schema.Int),
-  location: Schema.NullOr(Schema.String),
-  /** The first redirect goes to https://<host> itself. */
-  firstHopSameHost: Schema.NullOr(Schema.Boolean),
-  hops: Schema.Array(
-    Schema.Struct({ url: Schema.String, status: Schema.Int, location: Schema.NullOr(Schema.String) })
-  ),
-  finalUrl: Schema.NullOr(Schema.String),
-  finalHttps: Schema.NullOr(Schema.Boolean),
-  /** Strict-Transport-Security on https://<host>/'s own answer (null: not sent or not reached). */
-  hsts: Schema.NullOr(Schema.String),
-  /** As the headers check rates it; `unknown` when https://<host>/ was never reached. */
-  hstsRating: Schema.Literal("good", "weak", "ineffective", "absent", "unknown"),
-  error: Schema.optional(Schema.String),
-  issues: Strings
-})
-export type HostRedirect = typeof HostRedirect.Type
-
-export const HttpRedirectResult = Schema.Struct({
-  domain: Schema.String,
-  checkedAt: DateTime,
-  apex: HostRedirect,
-  www: HostRedirect,
-  /**
-   * www.<domain> behaves as the apex: both keep visitors on HTTPS from the first hop (or both do
-   * not), and both send HSTS (or neither). Null when www does not exist or either is unknown.
-   */
-  wwwConsistent: Schema.NullOr(Schema.Boolean),
-  issues: Strings
-})
-export type HttpRedirectResult = typeof HttpRedirectResult.Type
 
 const parse = (url: string) => (URL.canParse(url) ? new URL(url) : null)
 

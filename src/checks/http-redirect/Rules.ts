@@ -1,20 +1,22 @@
 /** The rules of the HTTP-to-HTTPS check (docs/scoring.md): the apex's redirect, and www alike. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import { noWebSite } from "../shared/WebPresence.ts"
-import { type HostRedirect, SECURE } from "./HttpRedirect.ts"
+} from "../../kernel/Declaration.ts"
+import { noWebSite } from "../dns/WebPresence.ts"
+import { type HostRedirect, SECURE } from "./HttpRedirectResult.ts"
+import type { HttpRedirectResult } from "./HttpRedirectResult.ts"
+import type { LookupResult } from "../dns/LookupResult.ts"
 
 export const HTTP_REDIRECT_SPECS = {
   redirect: spec({
@@ -39,7 +41,10 @@ export const HTTP_REDIRECT_SPECS = {
 
 const describe = (h: HostRedirect) => h.issues[0] ?? h.verdict
 
-const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly "http-redirect": HttpRedirectResult; readonly "dns-records": LookupResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const na = noWebSite(scan.checks["dns-records"].result)
   const outcome = scan.checks["http-redirect"]
   const redirect = judge(outcome, (r): Verdict => {
@@ -83,4 +88,4 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
   return [scored(HTTP_REDIRECT_SPECS.redirect, redirect), scored(HTTP_REDIRECT_SPECS.www, www)]
 }
 
-export const rules: Rules = { specs: Object.values(HTTP_REDIRECT_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(HTTP_REDIRECT_SPECS), records)

@@ -1,5 +1,5 @@
 /** What a domain owner does about an HTTPS record that does not match the server (docs/guidance.md). */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

@@ -5,16 +5,19 @@
  * target, and which of the record's TCP protocols the server selects by ALPN; `analyse` compares.
  * Absence is normal (most sites publish none) and is reported, not failed; ECH is reported only.
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { AlpnAnswer } from "../../net/Web.ts"
 import { decodeSvcb, keyName, type SvcbRecord } from "../../records/SvcbRecord.ts"
-import { DateTime, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { type Addresses, Facts, type FactsShape } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { type Addresses, Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { HttpsRecordResult, AlpnCheck } from "./HttpsRecordResult.ts"
+
+export * from "./HttpsRecordResult.ts"
 
 /** ALPN ids a TCP handshake can confirm (RFC 7301); h3 runs over QUIC (RFC 9114) and cannot be. */
 const TCP_PROTOCOLS = new Set(["h2", "http/1.1"])
+
 /** AliasMode hops followed before giving up (§2.4.2 lets clients bound the chain; §3 suggests 8). */
 const MAX_ALIASES = 4
 
@@ -36,50 +39,6 @@ export interface HttpsRecordGathered {
   readonly chain: ReadonlyArray<string>
   readonly records: Lookup<ReadonlyArray<ServiceGathered>>
 }
-
-const AlpnCheck = Schema.Struct({
-  protocol: Schema.String,
-  /** The server selected it when offered alone; null when that could not be tried (h3, no handshake). */
-  negotiated: Schema.NullOr(Schema.Boolean),
-  note: Schema.optional(Schema.String)
-})
-
-const ServiceRecord = Schema.Struct({
-  owner: Schema.String,
-  priority: Schema.Int,
-  /** The name clients connect to ("." in the record: the owner itself, RFC 9460 2.5). */
-  target: Schema.String,
-  alpn: Strings,
-  noDefaultAlpn: Schema.Boolean,
-  port: Schema.NullOr(Schema.Int),
-  ipv4hint: Strings,
-  ipv6hint: Strings,
-  /** An ECH config list is published (reported, never scored). */
-  ech: Schema.Boolean,
-  mandatory: Strings,
-  alpnChecks: Schema.Array(AlpnCheck),
-  /** Every hint is an address of the target (true), one is not (false), or the addresses are unknown. */
-  hintsMatch: Schema.NullOr(Schema.Boolean),
-  issues: Strings
-})
-
-export const HttpsRecordResult = Schema.Struct({
-  domain: Schema.String,
-  checkedAt: DateTime,
-  /** present: at least one record; absent: none (normal); unknown: the lookup failed. */
-  status: Schema.Literal("present", "absent", "unknown"),
-  /** The AliasMode chain followed (the apex first). */
-  chain: Strings,
-  records: Schema.Array(ServiceRecord),
-  /** Records that do not parse (RFC 9460 2.2: clients ignore them). */
-  malformed: Strings,
-  echPresent: Schema.Boolean,
-  /** Every record tells the truth (true), one lies (false), or nothing could be verified (null). */
-  consistent: Schema.NullOr(Schema.Boolean),
-  issues: Strings,
-  note: Schema.optional(Schema.String)
-})
-export type HttpsRecordResult = typeof HttpsRecordResult.Type
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 

@@ -1,5 +1,5 @@
 /** The issue the HTTPS record check reports (docs/issues.md) and the knowledge base's advice on it. */
-import { type Advice, e, type Entry } from "../Declaration.ts"
+import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
 
 export const issues = {
   https_record_mismatch: e(

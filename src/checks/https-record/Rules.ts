@@ -1,16 +1,17 @@
 /** The rule of the HTTPS record check (docs/scoring.md): a published record tells the truth. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
+import type { HttpsRecordResult } from "./HttpsRecordResult.ts"
 
 export const HTTPS_RECORD_SPECS = {
   consistent: spec({
@@ -24,7 +25,10 @@ export const HTTPS_RECORD_SPECS = {
   })
 } as const
 
-const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => [
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly "https-record": HttpsRecordResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => [
   scored(
     HTTPS_RECORD_SPECS.consistent,
     judge(scan.checks["https-record"], (r) => {
@@ -39,4 +43,4 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => [
   )
 ]
 
-export const rules: Rules = { specs: Object.values(HTTPS_RECORD_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(HTTPS_RECORD_SPECS), records)

@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each MTA-STS and TLS-RPT issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each MTA-STS and TLS-RPT issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). MTA-STS has two parts: a TXT record at `_mta-sts.<domain>` and a policy file
  * served over HTTPS at `mta-sts.<domain>` (RFC 8461 3); TLS-RPT is one TXT record (RFC 8460 3).
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

@@ -6,28 +6,24 @@
  * inside this result, so it is not a check of its own. Every question goes through the scan's
  * Facts; `analyseMtaSts` is pure.
  */
-import { Effect, Schema } from "effect"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
-import { type CheckStatus, Status } from "../Status.ts"
-import { isTxtError, lookupTxt, type TxtOutcome } from "../shared/TxtOutcome.ts"
-import { IMPLICIT_DESCRIPTION } from "../shared/MailServers.ts"
-import { isFetchError, type FetchOutcome } from "../shared/FetchOutcome.ts"
-import {
-  isStsRecord,
-  mxMatches,
-  parseStsPolicy,
-  parseStsRecord,
-  StsPolicyFields
-} from "../../records/MtaStsPolicy.ts"
-import { Nullable, Strings } from "../../records/Schemas.ts"
-import { analyseTlsRpt, tlsRptName, TlsRptResult } from "./TlsRpt.ts"
+import { Effect } from "effect"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
+import { type CheckStatus } from "../../kernel/Status.ts"
+import { isTxtError, lookupTxt, type TxtOutcome } from "../../kernel/TxtOutcome.ts"
+import { isFetchError, type FetchOutcome } from "../../kernel/FetchOutcome.ts"
+import { isStsRecord, mxMatches, parseStsPolicy, parseStsRecord } from "../../records/MtaStsPolicy.ts"
+import { analyseTlsRpt, tlsRptName } from "./TlsRpt.ts"
 import { about } from "./About.ts"
+import { MtaStsResult, MxCoverage } from "./MtaStsResult.ts"
+
+export * from "./MtaStsResult.ts"
 
 /** RFC 8461 3.3 leaves the cap to senders; 64 KiB is generous for a few lines of text. */
 export const POLICY_MAX_BYTES = 64 * 1024
 
 export const mtaStsName = (domain: string) => `_mta-sts.${domain}`
+
 export const policyUrlOf = (domain: string) => `https://mta-sts.${domain}/.well-known/mta-sts.txt`
 
 export interface MtaStsGathered {
@@ -97,44 +93,6 @@ export const gatherMtaSts: Effect.Effect<MtaStsGathered, never, Facts> = Effect.
   const mxResult = yield* mx
   return { domain, txt, policy: yield* policy, mx: mxResult, tlsRpt }
 })
-
-export const MxCoverage = Schema.Struct({ host: Schema.String, matchedBy: Nullable(Schema.String) })
-export type MxCoverage = typeof MxCoverage.Type
-
-export const MtaStsResult = Schema.Struct({
-  domain: Schema.String,
-  status: Status,
-  exists: Schema.Boolean,
-  record: Nullable(Schema.String),
-  policyId: Nullable(Schema.String),
-  /** The policy file as parsed, with its text. */
-  policy: Nullable(Schema.Struct({ ...StsPolicyFields, raw: Schema.String })),
-  policyUrl: Schema.String,
-  valid: Schema.Boolean,
-  issues: Strings,
-  warnings: Strings,
-  fetch: Nullable(
-    Schema.Struct({
-      reachable: Schema.Boolean,
-      httpStatus: Nullable(Schema.Int),
-      contentType: Nullable(Schema.String),
-      size: Nullable(Schema.Int),
-      tlsAuthorized: Nullable(Schema.Boolean),
-      tlsError: Nullable(Schema.String),
-      error: Nullable(Schema.String)
-    })
-  ),
-  mx: Schema.Struct({
-    hosts: Strings,
-    nullMx: Schema.Boolean,
-    implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
-    coverage: Schema.Array(MxCoverage),
-    allCovered: Nullable(Schema.Boolean),
-    error: Nullable(Schema.String)
-  }),
-  tlsRpt: TlsRptResult
-})
-export type MtaStsResult = typeof MtaStsResult.Type
 
 const decode = (b: Uint8Array) => new TextDecoder("utf-8", { fatal: false }).decode(b)
 

@@ -2,17 +2,17 @@
 import {
   fail,
   judge,
-  type Judged,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
-import type { MtaStsResult } from "./MtaSts.ts"
+} from "../../kernel/Declaration.ts"
+import type { MtaStsResult } from "./MtaStsResult.ts"
 
 export const MTA_STS_SPECS = {
   mtaSts: spec({
@@ -35,9 +35,10 @@ export const MTA_STS_SPECS = {
   })
 } as const
 
-const records = (scan: {
-  readonly checks: { readonly "mta-sts": Judged<MtaStsResult> }
-}): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly "mta-sts": MtaStsResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const mtaSts = judge(c["mta-sts"], (m) => {
     if (m.mx.nullMx) return notApplicable("null MX")
@@ -65,4 +66,4 @@ const records = (scan: {
   return [scored(MTA_STS_SPECS.mtaSts, mtaSts), scored(MTA_STS_SPECS.tlsRpt, tlsRpt)]
 }
 
-export const rules: Rules = { specs: Object.values(MTA_STS_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(MTA_STS_SPECS), records)

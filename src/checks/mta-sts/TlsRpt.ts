@@ -3,8 +3,8 @@
  * (section 3). Reported as the `tlsRpt` extra of the MTA-STS result. `analyseTlsRpt` is pure.
  */
 import { Schema } from "effect"
-import { Status } from "../Status.ts"
-import { isTxtError, type TxtOutcome } from "../shared/TxtOutcome.ts"
+import { Status } from "../../kernel/Status.ts"
+import { isTxtError, type TxtOutcome } from "../../kernel/TxtOutcome.ts"
 import { mailboxDomain } from "../../records/DmarcRecord.ts"
 import { Strings } from "../../records/Schemas.ts"
 

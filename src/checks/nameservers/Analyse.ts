@@ -5,7 +5,7 @@
  */
 import type { DirectReply } from "../../net/NameServers.ts"
 import type { SoaData } from "../../records/DnsRdata.ts"
-import { type CheckStatus, worstOf } from "../Status.ts"
+import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import type { NameServersReport, NsAddressResult, NsServerResult, NsVerdict } from "./Result.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc2182#section-3"

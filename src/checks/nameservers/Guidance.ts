@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about each name-server issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each name-server issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). Name servers are run by the DNS host; the delegation is set at the registrar.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

@@ -9,8 +9,8 @@ import { Effect, Either } from "effect"
 import { AppConfig } from "../../Config.ts"
 import type { DnsError, RecordType } from "../../net/DnsTypes.ts"
 import type { DirectQuestion } from "../../net/NameServers.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
 import {
   type AddressProbe,

@@ -8,7 +8,7 @@
  */
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { Status } from "../Status.ts"
+import { Status } from "../../kernel/Status.ts"
 
 /** One property's verdict over all the name servers. */
 export const NsVerdict = Schema.Struct({ status: Status, message: Schema.String })

@@ -2,20 +2,21 @@
  * The rules of the name-server check (docs/scoring.md): each property Zonemaster tests, scored
  * once. The count of name servers stays the DNS records check's `dns.ns.count`.
  */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { NsVerdict } from "./Result.ts"
+import type { NameServersReport } from "./Result.ts"
 
 export const NS_SPECS = {
   networks: spec({
@@ -98,7 +99,10 @@ const ISSUES: { readonly [K in keyof typeof NS_SPECS]: string } = {
   ipv6: "ns_no_ipv6"
 }
 
-const nameServerRules = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> =>
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly nameservers: NameServersReport }
+
+const nameServerRules = (scan: Judging<Reads>): ReadonlyArray<Ruling> =>
   (Object.keys(ISSUES) as Array<keyof typeof ISSUES>).map((key) =>
     scored(
       NS_SPECS[key],
@@ -106,4 +110,4 @@ const nameServerRules = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling
     )
   )
 
-export const rules: Rules = { specs: Object.values(NS_SPECS), judge: nameServerRules }
+export const rules = rulesOver<Reads>(Object.values(NS_SPECS), nameServerRules)

@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about each registration issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each registration issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). Registration is renewed at the registrar, not in the zone.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

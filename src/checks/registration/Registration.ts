@@ -1,6 +1,6 @@
 /**
  * Registration: when the domain's registration expires, and that of every domain it depends on
- * (checks/shared/Dependencies.ts), read over RDAP (RFC 9082 queries, RFC 9083 `events`, found
+ * (checks/registration/Dependencies.ts), read over RDAP (RFC 9082 queries, RFC 9083 `events`, found
  * through the RFC 9224 bootstrap in `RDAP_BOOTSTRAP`). An expired registration can be bought by
  * anybody, with the name servers, mail and reports that come with it; registrars and registries
  * warn at 30, 14 and 7 days, and so does this check.
@@ -8,55 +8,20 @@
  * Without an RDAP source every entry is `unknown` and the rules are not applicable: nothing is
  * scored as failed for a question that was not asked.
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { RdapAnswer } from "../../net/Rdap.ts"
 import { daysUntil, expiryBand } from "../../records/RdapData.ts"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
-import { Dependencies, type Dependency, DependencyUse } from "../shared/Dependencies.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
+import { Dependencies, type Dependency } from "./Dependencies.ts"
+import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { RegistrationResult, RegistrationEntry, ExpiryBand } from "./RegistrationResult.ts"
+
+export * from "./RegistrationResult.ts"
 
 /** At most this many dependency domains are asked about (a huge SPF tree must not flood a registry). */
 export const MAX_DEPENDENCIES = 40
-
-export const RdapOutcome = Schema.Literal("registered", "not-registered", "unsupported", "unknown", "off")
-export type RdapOutcome = typeof RdapOutcome.Type
-
-export const ExpiryBand = Schema.Literal("expired", "7", "14", "30")
-export type ExpiryBand = typeof ExpiryBand.Type
-
-export const RegistrationEntry = Schema.Struct({
-  /** A registrable domain: the scanned domain's own, or a dependency's. */
-  domain: Schema.String,
-  /** Why the scanned domain depends on it (none for its own registration). */
-  uses: Schema.Array(DependencyUse),
-  /** What RDAP said: `not-registered` is a 404 from the registry's server. */
-  rdap: RdapOutcome,
-  rdapUrl: Nullable(Schema.String),
-  expires: Nullable(DateTime),
-  daysLeft: Nullable(Schema.Int),
-  /** The warning threshold crossed (30, 14, 7 days) or `expired`; null when further away. */
-  band: Nullable(ExpiryBand),
-  /** RFC 9083 4.6 status values. */
-  statuses: Strings,
-  status: Status,
-  message: Schema.String
-})
-export type RegistrationEntry = typeof RegistrationEntry.Type
-
-export const RegistrationResult = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  /** Whether an RDAP source (`RDAP_BOOTSTRAP`) was configured. */
-  rdapConfigured: Schema.Boolean,
-  status: Status,
-  registration: RegistrationEntry,
-  dependencies: Schema.Array(RegistrationEntry),
-  issues: Strings
-})
-export type RegistrationResult = typeof RegistrationResult.Type
 
 export interface RegistrationInput {
   readonly domain: string

@@ -8,14 +8,14 @@ import {
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import type { CheckOutcome } from "../ScanResult.ts"
-import type { RegistrationEntry, RegistrationResult } from "./Registration.ts"
+} from "../../kernel/Declaration.ts"
+import type { RegistrationEntry, RegistrationResult } from "./RegistrationResult.ts"
 
 export const REGISTRATION_SPECS = {
   own: spec({
@@ -60,9 +60,10 @@ const expiryVerdict = (
   return pass(soonest?.daysLeft == null ? "registered" : `${soonest.message}`)
 }
 
-const registrationRules = (scan: {
-  readonly checks: { readonly registration?: CheckOutcome<RegistrationResult> }
-}) => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly registration: RegistrationResult }
+
+const registrationRules = (scan: Judging<Reads>) => {
   const outcome = scan.checks.registration
   const own = judge(outcome, (r) => {
     if (!r.rdapConfigured) return notApplicable(NO_SOURCE)
@@ -83,4 +84,4 @@ const registrationRules = (scan: {
   return [scored(REGISTRATION_SPECS.own, own), scored(REGISTRATION_SPECS.dependencies, dependencies)]
 }
 
-export const rules: Rules = { specs: Object.values(REGISTRATION_SPECS), judge: registrationRules }
+export const rules = rulesOver<Reads>(Object.values(REGISTRATION_SPECS), registrationRules)

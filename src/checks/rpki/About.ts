@@ -1,5 +1,5 @@
-/** What the RPKI check declares besides gather and analyse (checks/Declaration.ts). */
-import type { About } from "../Declaration.ts"
+/** What the RPKI check declares besides gather and analyse (kernel/Declaration.ts). */
+import type { About } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"

@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each RPKI issue (checks/Declaration.ts `Guidance`, docs/guidance.md).
+ * What a domain owner does about each RPKI issue (kernel/Declaration.ts `Guidance`, docs/guidance.md).
  * ROAs are published by whoever holds the address block, so the fix is usually a request to the
  * hosting or network provider, not a record in the domain's zone.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

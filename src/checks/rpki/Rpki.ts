@@ -6,7 +6,7 @@
  * invalid or not-found, as internet.nl reports it. Without a source the check is off: it asks
  * nothing, says `unknown` and scores nothing.
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either } from "effect"
 import { AppConfig } from "../../Config.ts"
 import type { VrpLoad } from "../../net/RpkiVrps.ts"
 import { formatIp, parseIp } from "../../records/IpAddress.ts"
@@ -18,65 +18,23 @@ import {
   validate,
   type Vrp
 } from "../../records/RouteOrigin.ts"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define } from "../Check.ts"
-import { Facts, type FactsShape } from "../Facts.ts"
-import { MailServers, targets } from "../shared/MailServers.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts, type FactsShape } from "../../kernel/Facts.ts"
+import { MailServers, targets } from "../../kernel/MailServers.ts"
+import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { RpkiReport, RpkiAddress, RpkiSource } from "./RpkiResult.ts"
+
+export * from "./RpkiResult.ts"
 
 export const CITATION_URL = "https://www.rfc-editor.org/rfc/rfc6811"
+
 export const DESCRIPTION =
   "Route origin validation: the route to each address of the web site, the mail servers and the " +
   "name servers is announced by an AS that a ROA authorises (RPKI), so a hijack of it is refused."
 
 /** At most this many addresses per service are validated (a name server set can be large). */
 export const MAX_ADDRESSES = 16
-
-export const AddressStates = ["valid", "invalid", "not-found", "unknown"] as const
-
-const RouteResult = Schema.Struct({
-  prefix: Schema.String,
-  asn: Schema.Int,
-  state: Schema.Literal("valid", "invalid", "not-found"),
-  /** The VRP that made it valid: `AS64500 192.0.2.0/24-24`. */
-  vrp: Nullable(Schema.String)
-})
-
-export const RpkiAddress = Schema.Struct({
-  service: Schema.Literal("web", "mx", "ns"),
-  host: Schema.String,
-  ip: Schema.String,
-  routes: Schema.Array(RouteResult),
-  /** invalid when a route is invalid; valid when every route is; not-found otherwise; unknown when unasked. */
-  state: Schema.Literal(...AddressStates),
-  status: Status,
-  message: Schema.String
-}).annotations({ identifier: "RpkiAddress" })
-export type RpkiAddress = typeof RpkiAddress.Type
-
-export const RpkiSource = Schema.Struct({
-  /** off: no RPKI_VRPS configured; unavailable: configured but unreadable. */
-  status: Schema.Literal("off", "loaded", "unavailable"),
-  vrps: Nullable(Schema.Int),
-  loadedAt: Nullable(DateTime),
-  reason: Nullable(Schema.String)
-})
-
-export const RpkiReport = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  check: Schema.String,
-  description: Schema.String,
-  result: Schema.Struct({
-    status: Status,
-    source: RpkiSource,
-    addresses: Schema.Array(RpkiAddress),
-    issues: Strings
-  }),
-  citationUrl: Schema.String
-}).annotations({ identifier: "RpkiReport" })
-export type RpkiReport = typeof RpkiReport.Type
 
 /** The origin zone's answer for one address. */
 export type OriginLookup =

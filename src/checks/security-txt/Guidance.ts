@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about each security.txt issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each security.txt issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). The file is a static text file on the web server, under /.well-known/.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 const RECORD = [

@@ -1,19 +1,21 @@
 /** The rule of the security.txt check (docs/scoring.md): a valid, current file where RFC 9116 puts it. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import { noWebSite } from "../shared/WebPresence.ts"
+} from "../../kernel/Declaration.ts"
+import { noWebSite } from "../dns/WebPresence.ts"
+import type { SecurityTxtResult } from "./SecurityTxtResult.ts"
+import type { LookupResult } from "../dns/LookupResult.ts"
 
 export const SECURITY_TXT_SPECS = {
   securityTxt: spec({
@@ -27,7 +29,10 @@ export const SECURITY_TXT_SPECS = {
   })
 } as const
 
-const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly "security-txt": SecurityTxtResult; readonly "dns-records": LookupResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const lookup = scan.checks["dns-records"].result
   const verdict = judge(scan.checks["security-txt"], (r): Verdict => {
     const na = noWebSite(lookup)
@@ -56,4 +61,4 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
   return [scored(SECURITY_TXT_SPECS.securityTxt, verdict)]
 }
 
-export const rules: Rules = { specs: Object.values(SECURITY_TXT_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(SECURITY_TXT_SPECS), records)

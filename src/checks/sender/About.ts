@@ -1,5 +1,5 @@
-/** What the sender-requirements check declares besides gather and analyse (checks/Declaration.ts). */
-import { type About, noRules } from "../Declaration.ts"
+/** What the sender-requirements check declares besides gather and analyse (kernel/Declaration.ts). */
+import { type About, noRules } from "../../kernel/Declaration.ts"
 
 export const about: About = {
   rules: noRules,

@@ -4,16 +4,19 @@
  * Microsoft Outlook.com (high-volume sender requirements, May 2025). Pure: the SPF, DKIM, DMARC,
  * FCrDNS and TLS verdicts are gathered by their own checks and passed in as `SenderInput`.
  */
-import { Effect, Schema } from "effect"
-import { define, needAll } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { Effect } from "effect"
+import { define, needAll } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { Dkim, type DkimResult } from "../dkim/Dkim.ts"
 import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
 import { Spf, type SpfResult } from "../spf/Spf.ts"
 import { Fcrdns, type FcrdnsReport } from "../fcrdns/Fcrdns.ts"
 import { SmtpTls, type SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
-import { type CheckStatus, Status } from "../Status.ts"
+import { type CheckStatus } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { SenderRequirementsResult, ProviderSummary, RequirementCheck } from "./SenderRequirementsResult.ts"
+
+export * from "./SenderRequirementsResult.ts"
 
 /** One upstream verdict, reduced to what the rules need. */
 export interface Verdict {
@@ -36,47 +39,10 @@ export interface SenderInput {
   readonly tls: Verdict
 }
 
-export const RequirementCheck = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  status: Status,
-  googleRequired: Schema.Boolean,
-  yahooRequired: Schema.Boolean,
-  microsoftRequired: Schema.Boolean,
-  description: Schema.String,
-  detail: Schema.String,
-  reference: Schema.String
-})
-export type RequirementCheck = typeof RequirementCheck.Type
-
-export const ProviderSummary = Schema.Struct({
-  status: Schema.Literal("compliant", "non-compliant", "partial", "unknown"),
-  required: Schema.Int,
-  passed: Schema.Int,
-  failed: Schema.Int
-})
-export type ProviderSummary = typeof ProviderSummary.Type
-
-export const SenderRequirementsResult = Schema.Struct({
-  domain: Schema.String,
-  overallStatus: Schema.Literal("compliant", "non-compliant", "partial", "unknown", "not-applicable"),
-  passedCount: Schema.Int,
-  failedCount: Schema.Int,
-  checks: Schema.Array(RequirementCheck),
-  summary: Schema.Struct({
-    google: ProviderSummary,
-    yahoo: ProviderSummary,
-    microsoft: ProviderSummary,
-    warningCount: Schema.Int,
-    unknownCount: Schema.Int,
-    notApplicableCount: Schema.Int,
-    note: Schema.String
-  })
-}).annotations({ identifier: "SenderRequirementsResult" })
-export type SenderRequirementsResult = typeof SenderRequirementsResult.Type
-
 const GOOGLE = "https://support.google.com/a/answer/81126"
+
 const YAHOO = "https://senders.yahooinc.com/best-practices/"
+
 const MICROSOFT =
   "https://techcommunity.microsoft.com/blog/microsoftdefenderforoffice365blog/strengthening-email-ecosystem-outlook%E2%80%99s-new-requirements-for-high%E2%80%90volume-senders/4399730"
 
@@ -231,7 +197,7 @@ export const analyse = (input: SenderInput): SenderRequirementsResult => {
   }
 }
 
-/** compliant: every judged rule passes; non-compliant: any fails; unknown before partial. */
+/** compliant: every judged rule passes; non-compliant: one fails; unknown before partial. */
 const verdictOf = (checks: ReadonlyArray<{ readonly status: CheckStatus }>): ProviderSummary["status"] =>
   checks.some((c) => c.status === "fail" || c.status === "missing")
     ? "non-compliant"

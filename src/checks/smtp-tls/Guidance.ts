@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about each mail-transport TLS issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each mail-transport TLS issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md): settings of the mail servers themselves.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

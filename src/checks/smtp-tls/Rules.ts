@@ -1,21 +1,22 @@
 /** The rules of the SMTP TLS check (docs/scoring.md): STARTTLS and a valid certificate on every mail server. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { noMailServers } from "../dns/Rules.ts"
-import type { ServerResult } from "./SmtpTls.ts"
+import type { ServerResult } from "./SmtpTlsResult.ts"
 import { worst } from "../../records/TlsRating.ts"
+import type { SmtpTlsResult } from "./SmtpTlsResult.ts"
 
 export const SMTP_TLS_SPECS = {
   starttls: spec({
@@ -60,7 +61,10 @@ const mxTlsWeaknesses = (servers: ReadonlyArray<ServerResult>): ReadonlyArray<st
 
 const TLS_OK = new Set(["TLSv1.2", "TLSv1.3"])
 
-const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly "smtp-tls": SmtpTlsResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const smtp = c["smtp-tls"]
   const servers = judge(smtp, (s) => noMailServers(s) ?? pass(""))
@@ -127,4 +131,4 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
   ]
 }
 
-export const rules: Rules = { specs: Object.values(SMTP_TLS_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(SMTP_TLS_SPECS), records)

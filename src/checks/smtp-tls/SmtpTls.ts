@@ -4,149 +4,31 @@
  * (RFC 8996: TLS 1.0/1.1 deprecated). `gather` takes one SMTP session per MX address through
  * `facts.probe` (shared with DANE) and the FCrDNS verdicts; `analyse` judges them.
  */
-import { Effect, Schema } from "effect"
 import { publicFacts } from "../../net/Certificate.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import type { TlsScanResult } from "../../net/TlsScan.ts"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define, need } from "../Check.ts"
-import { Facts } from "../Facts.ts"
-import { Fcrdns } from "../fcrdns/Fcrdns.ts"
-import {
-  IMPLICIT_DESCRIPTION,
-  MailServers,
-  MX_STATUSES,
-  type MxStatus,
-  mxUnknown,
-  targets,
-  unresolvedHosts
-} from "../shared/MailServers.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { define } from "../../kernel/Check.ts"
+import { type MxStatus, mxUnknown } from "../../kernel/MailServers.ts"
+import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
-import { gather } from "./SmtpTlsGather.ts"
-import { rateMxTls, TlsScanFields } from "./SmtpTlsRating.ts"
+import { gather, type SmtpTlsInput } from "./SmtpTlsGather.ts"
+import { rateMxTls } from "./SmtpTlsRating.ts"
+import {
+  SmtpTlsResult,
+  SmtpServer,
+  ReverseDns,
+  CertificateInfo,
+  MxRecord,
+  type ServerResult
+} from "./SmtpTlsResult.ts"
+
+export * from "./SmtpTlsResult.ts"
+export type { SmtpTlsInput } from "./SmtpTlsGather.ts"
 
 /** Expiry closer than this many days is a warning (ACME renews at 30, leaving time to notice). */
 export const EXPIRY_WARNING_DAYS = 14
 
-/** A certificate's public facts (everything but the raw bytes). */
-export const CertificateInfo = Schema.Struct({
-  subject: Schema.String,
-  commonName: Nullable(Schema.String),
-  subjectAltNames: Strings,
-  issuer: Schema.String,
-  issuerCommonName: Nullable(Schema.String),
-  serialNumber: Schema.String,
-  validFrom: DateTime,
-  validTo: DateTime,
-  keyType: Schema.String,
-  keySize: Nullable(Schema.Int),
-  curve: Nullable(Schema.String),
-  isCa: Schema.Boolean,
-  selfIssued: Schema.Boolean,
-  sha256: Schema.String,
-  spkiSha256: Schema.String
-}).annotations({ identifier: "CertificateInfo" })
 export type PublicCertificate = typeof CertificateInfo.Type
-
-const MxRecord = Schema.Struct({ priority: Schema.Int, host: Schema.String })
-export type MxRecord = typeof MxRecord.Type
-
-const ReverseDns = Schema.Struct({ ptr: Strings, confirmed: Nullable(Schema.Boolean) })
-
-export const SmtpServer = Schema.Struct({
-  host: Schema.String,
-  ip: Schema.String,
-  family: Schema.Literal(4, 6),
-  priority: Nullable(Schema.Int),
-  /**
-   * No MX record names this host: the domain has none, so mail goes to the domain's own A/AAAA
-   * (RFC 5321 5.1, the implicit MX at preference 0).
-   */
-  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
-  status: Status,
-  reachable: Nullable(Schema.Boolean),
-  stalledStage: Nullable(Schema.String),
-  error: Nullable(Schema.String),
-  banner: Nullable(Schema.String),
-  extensions: Strings,
-  /** Offered STARTTLS; null when the session never got that far. */
-  starttls: Nullable(Schema.Boolean),
-  tlsVersion: Nullable(Schema.String),
-  cipher: Nullable(Schema.String),
-  certificate: Nullable(CertificateInfo),
-  chain: Schema.Array(CertificateInfo),
-  trusted: Nullable(Schema.Boolean),
-  trustError: Nullable(Schema.String),
-  hostnameMatch: Nullable(Schema.Boolean),
-  hostnameError: Nullable(Schema.String),
-  expired: Nullable(Schema.Boolean),
-  expiresAt: Nullable(DateTime),
-  daysUntilExpiry: Nullable(Schema.Int),
-  /** Trusted, name matches, within its validity period. */
-  certificateValid: Nullable(Schema.Boolean),
-  fcrdns: Nullable(ReverseDns),
-  elapsedMs: Schema.Int,
-  /** The TLS scan (versions each probed, sampled suites), NCSC-NL rated: SmtpTlsRating.ts. */
-  ...TlsScanFields,
-  issues: Strings
-}).annotations({ identifier: "SmtpServer" })
-export type ServerResult = typeof SmtpServer.Type
-
-export const SmtpTlsResult = Schema.Struct({
-  domain: Schema.String,
-  checkedAt: DateTime,
-  /**
-   * `answer`: MX records; `implicit`: no MX, the domain's own A/AAAA receives mail (RFC 5321 5.1);
-   * `none`: no MX and no address; `null-mx`: RFC 7505; `unknown`: the MX lookup failed.
-   */
-  mxStatus: Schema.Literal(...MX_STATUSES).annotations({
-    description:
-      "answer: MX records; implicit: no MX, the domain's own A/AAAA receives mail (RFC 5321 5.1); none: no MX and no address; null-mx: RFC 7505; unknown: the MX lookup failed"
-  }),
-  mxRecords: Schema.Array(MxRecord),
-  servers: Schema.Array(SmtpServer),
-  summary: Schema.Struct({
-    status: Status,
-    /** all / some / none of the reachable servers offer STARTTLS; unknown when none answered. */
-    starttls: Schema.Literal("all", "some", "none", "unknown"),
-    allSupportStarttls: Schema.Boolean,
-    serversChecked: Schema.Int,
-    serversReachable: Schema.Int,
-    serversWithStarttls: Schema.Int,
-    allCertificatesValid: Nullable(Schema.Boolean),
-    earliestExpiry: Nullable(DateTime),
-    earliestExpiryDays: Nullable(Schema.Int),
-    /**
-     * With no MX, the implicit MX could not be connected to on any address: `refused` (nothing
-     * accepts port 25, or no public address: the domain receives no mail), `unreachable` (timeout or
-     * network error);
-     * null otherwise. The score treats both as "no mail server", not as a broken one.
-     */
-    implicitMxSilent: Nullable(Schema.Literal("refused", "unreachable")).annotations({
-      description:
-        "with no MX: the implicit MX refused port 25 or is not a public address on every address (refused), or could not be connected to (unreachable); null otherwise"
-    })
-  }),
-  issues: Strings
-})
-export type SmtpTlsResult = typeof SmtpTlsResult.Type
-
-/** What `gather` collects: the mail servers, one probe per address and FCrDNS per address. */
-export interface SmtpTlsInput {
-  readonly domain: string
-  readonly mxStatus: MxStatus
-  /** The MX set is DNSSEC-bogus (see `MailServers.bogus`). */
-  readonly mxBogus?: boolean
-  readonly mxRecords: ReadonlyArray<MxRecord>
-  /** Hosts whose A/AAAA lookups failed or returned nothing. */
-  readonly unresolved: ReadonlyArray<{ readonly host: string; readonly reason: "none" | "unknown" }>
-  readonly probes: ReadonlyArray<SmtpProbe>
-  /** FCrDNS per address, when the caller has it (the spec lists it per server). */
-  readonly fcrdns?: Readonly<Record<string, typeof ReverseDns.Type>>
-  /** The TLS scan per address that completed STARTTLS, keyed `host|address` (host as probed). */
-  readonly tlsScans?: Readonly<Record<string, TlsScanResult>>
-}
 
 const OLD_PROTOCOLS = new Set(["SSLv3", "TLSv1", "TLSv1.1"])
 

@@ -6,11 +6,28 @@
 import { Effect } from "effect"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import type { TlsScanResult } from "../../net/TlsScan.ts"
-import { need } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { need } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { Fcrdns } from "../fcrdns/Fcrdns.ts"
-import { MailServers, targets, unresolvedHosts } from "../shared/MailServers.ts"
-import type { SmtpTlsInput } from "./SmtpTls.ts"
+import { MailServers, targets, unresolvedHosts } from "../../kernel/MailServers.ts"
+import type { MxStatus } from "../../kernel/MailServers.ts"
+import type { MxRecord, ReverseDns } from "./SmtpTlsResult.ts"
+
+/** What `gather` collects: the mail servers, one probe per address and FCrDNS per address. */
+export interface SmtpTlsInput {
+  readonly domain: string
+  readonly mxStatus: MxStatus
+  /** The MX set is DNSSEC-bogus (see `MailServers.bogus`). */
+  readonly mxBogus?: boolean
+  readonly mxRecords: ReadonlyArray<MxRecord>
+  /** Hosts whose A/AAAA lookups failed or returned nothing. */
+  readonly unresolved: ReadonlyArray<{ readonly host: string; readonly reason: "none" | "unknown" }>
+  readonly probes: ReadonlyArray<SmtpProbe>
+  /** FCrDNS per address, when the caller has it (the spec lists it per server). */
+  readonly fcrdns?: Readonly<Record<string, typeof ReverseDns.Type>>
+  /** The TLS scan per address that completed STARTTLS, keyed `host|address` (host as probed). */
+  readonly tlsScans?: Readonly<Record<string, TlsScanResult>>
+}
 
 export const gather = Effect.gen(function* () {
   const facts = yield* Facts

@@ -8,9 +8,9 @@ import { Schema } from "effect"
 import type { TlsScanResult } from "../../net/TlsScan.ts"
 import { Nullable } from "../../records/Schemas.ts"
 import { acceptable } from "../../records/TlsRating.ts"
-import { CipherResult, KeyExchangeResult, Rating, TlsVersionResult } from "../shared/TlsRatingSchemas.ts"
-import { analyseServer as rateScan, statusOfRating } from "../web-tls/WebTlsAnalyse.ts"
-import type { CheckStatus } from "../Status.ts"
+import { CipherResult, KeyExchangeResult, Rating, TlsVersionResult } from "../../kernel/TlsRatingSchemas.ts"
+import { rateTlsServer as rateScan, statusOfRating } from "../../kernel/TlsServerRating.ts"
+import type { CheckStatus } from "../../kernel/Status.ts"
 
 /**
  * The fields the TLS scan adds to each server of the result (named as web-tls names them). Optional,

@@ -1,13 +1,14 @@
-/** What the SPF check declares besides gather and analyse (checks/Declaration.ts). */
-import { item } from "../Nis2Evidence.ts"
+/** What the SPF check declares besides gather and analyse (kernel/Declaration.ts). */
+import { item } from "../../kernel/Nis2Evidence.ts"
 import { findingIssues, findings } from "./Findings.ts"
-import type { About } from "../Declaration.ts"
+import type { AboutOf } from "../../kernel/Declaration.ts"
+import type { SpfResult } from "./SpfResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"
 import { spfSectionExtra } from "./Section.ts"
 
-export const about: About = {
+export const about: AboutOf<SpfResult> = {
   rules,
   issues,
   advice,

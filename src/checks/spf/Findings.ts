@@ -6,8 +6,8 @@
  * emits an id not listed. These issues cost no points of their own: the score lists them beside the
  * rules' issues.
  */
-import { findingsOf, type FindingTable } from "../Declaration.ts"
-import type { SpfResult } from "./Spf.ts"
+import { findingsOf, type FindingTable } from "../../kernel/Declaration.ts"
+import type { SpfResult } from "./SpfResult.ts"
 
 export const findingIssues: FindingTable = {
   "spf-unknown": {

@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each SPF issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each SPF issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). SPF is one TXT record at the domain itself listing every server allowed to
  * send its mail (RFC 7208); the providers' notes name the include each of them needs.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 const GENERATOR = "POST /email/spf/generate"

@@ -2,17 +2,17 @@
 import {
   fail,
   judge,
-  type Judged,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
-import type { SpfResult } from "./Spf.ts"
+} from "../../kernel/Declaration.ts"
+import type { SpfResult } from "./SpfResult.ts"
 
 export const SPF_SPECS = {
   spfValid: spec({
@@ -36,7 +36,10 @@ export const SPF_SPECS = {
   })
 } as const
 
-const records = (scan: { readonly checks: { readonly spf: Judged<SpfResult> } }): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly spf: SpfResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const spf = c.spf
   const spfValid = judge(spf, (s) => {
@@ -73,4 +76,4 @@ const records = (scan: { readonly checks: { readonly spf: Judged<SpfResult> } })
   return [scored(SPF_SPECS.spfValid, spfValid), scored(SPF_SPECS.spfPolicy, spfPolicy)]
 }
 
-export const rules: Rules = { specs: Object.values(SPF_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(SPF_SPECS), records)

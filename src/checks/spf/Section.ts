@@ -3,10 +3,10 @@
  * graph, and what flattening would do (RFC 7208 4.6.4: 10 lookups).
  */
 import { Schema } from "effect"
-import type { SectionExtra } from "../Declaration.ts"
+import type { SectionExtra } from "../../kernel/Declaration.ts"
 import { Nullable } from "../../records/Schemas.ts"
 import { SpfFlattened } from "./SpfFlatten.ts"
-import type { SpfResult } from "./Spf.ts"
+import type { SpfResult } from "./SpfResult.ts"
 import { SpfNode } from "./SpfNode.ts"
 
 const SpfSectionExtra = Schema.Struct({
@@ -54,4 +54,4 @@ const extrasOf = (spf: SpfResult | null): typeof SpfSectionExtra.Type => {
 
 export type SpfSectionExtra = typeof SpfSectionExtra.Type
 
-export const spfSectionExtra: SectionExtra = { fields: SpfSectionExtra.fields, of: extrasOf }
+export const spfSectionExtra: SectionExtra<SpfResult> = { fields: SpfSectionExtra.fields, of: extrasOf }

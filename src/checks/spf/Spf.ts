@@ -3,58 +3,23 @@
  * producing the spec's SPF result: exists, record, valid, policy, mechanisms, includes, lookups,
  * lookupGraph, flattened, warnings, issues, plus structured `findings` for scoring.
  */
-import { Effect, Schema } from "effect"
-import { define } from "../Check.ts"
-import { Fact, Facts } from "../Facts.ts"
-import { type CheckStatus, Finding, type Severity, Status } from "../Status.ts"
+import { Effect } from "effect"
+import { define } from "../../kernel/Check.ts"
+import { Fact, Facts } from "../../kernel/Facts.ts"
+import { type CheckStatus, Finding, type Severity } from "../../kernel/Status.ts"
 import { answerBytes } from "../../records/TxtSize.ts"
-import { flatten, SpfFlattened } from "./SpfFlatten.ts"
+import { flatten } from "./SpfFlatten.ts"
 import { gather as gatherGraph, type SpfFetch } from "./SpfGraph.ts"
 import { walk } from "./SpfWalk.ts"
 import { SpfNode } from "./SpfNode.ts"
-import { isSpfRecord, selectSpf, SpfProblem } from "../../records/SpfParse.ts"
+import { isSpfRecord, selectSpf } from "../../records/SpfParse.ts"
 import { about } from "./About.ts"
+import { SpfResult, SpfPolicy } from "./SpfResult.ts"
 
-export const SpfPolicy = Schema.Literal("fail", "softfail", "neutral", "pass", "none", "unknown")
-export type SpfPolicy = typeof SpfPolicy.Type
-
-const Strings = Schema.Array(Schema.String)
-
-export const SpfResult = Schema.Struct({
-  domain: Schema.String,
-  /**
-   * `unknown` when the record or the redirect deciding the policy could not be looked up; `valid`
-   * then means "no permerror found in what could be read".
-   */
-  status: Status,
-  exists: Schema.Boolean,
-  /** The SPF record ("" when there is none; the first one when there are several). */
-  record: Schema.String,
-  /** Every `v=spf1` record at the domain (more than one is a permerror). */
-  records: Strings,
-  valid: Schema.Boolean,
-  policy: SpfPolicy,
-  /** The domain whose `all` decided the policy (the domain itself or a redirect target). */
-  policySource: Schema.NullOr(Schema.String),
-  mechanisms: Strings,
-  modifiers: Strings,
-  redirect: Schema.NullOr(Schema.String),
-  includes: Strings,
-  lookups: Schema.Int,
-  lookupLimit: Schema.Int,
-  voidLookups: Schema.Int,
-  voidLookupLimit: Schema.Int,
-  lookupGraph: SpfNode,
-  flattened: SpfFlattened,
-  /** Syntax problems of the record, with character positions. */
-  errors: Schema.Array(SpfProblem),
-  findings: Schema.Array(Finding),
-  warnings: Strings,
-  issues: Strings
-}).annotations({ identifier: "SpfResult" })
-export type SpfResult = typeof SpfResult.Type
+export * from "./SpfResult.ts"
 
 export const LookupLimit = 10
+
 export const VoidLookupLimit = 2
 
 const policyOf = (q: string | undefined): SpfPolicy =>

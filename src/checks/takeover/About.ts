@@ -1,6 +1,6 @@
-/** What the takeover check declares besides gather and analyse (checks/Declaration.ts). */
-import type { About } from "../Declaration.ts"
-import { item } from "../Nis2Evidence.ts"
+/** What the takeover check declares besides gather and analyse (kernel/Declaration.ts). */
+import type { About } from "../../kernel/Declaration.ts"
+import { item } from "../../kernel/Nis2Evidence.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules, TAKEOVER_SPECS } from "./Rules.ts"

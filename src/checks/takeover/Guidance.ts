@@ -1,8 +1,8 @@
 /**
- * What a domain owner does about each takeover issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each takeover issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md): remove the record that points at what somebody else could claim.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 export const guidance = {

@@ -8,13 +8,13 @@ import {
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
-import type { CheckOutcome } from "../ScanResult.ts"
-import type { TakeoverResult } from "./Takeover.ts"
+} from "../../kernel/Declaration.ts"
+import type { TakeoverResult } from "./TakeoverResult.ts"
 
 export const TAKEOVER_SPECS = {
   aliases: spec({
@@ -37,7 +37,10 @@ export const TAKEOVER_SPECS = {
   })
 } as const
 
-const takeoverRules = (scan: { readonly checks: { readonly takeover?: CheckOutcome<TakeoverResult> } }) => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly takeover: TakeoverResult }
+
+const takeoverRules = (scan: Judging<Reads>) => {
   const outcome = scan.checks.takeover
   const aliases = judge(outcome, (r) => {
     if (r.aliases.length === 0) return notApplicable("none of the probed names is an alias")
@@ -64,4 +67,4 @@ const takeoverRules = (scan: { readonly checks: { readonly takeover?: CheckOutco
   return [scored(TAKEOVER_SPECS.aliases, aliases), scored(TAKEOVER_SPECS.dependencies, dependencies)]
 }
 
-export const rules: Rules = { specs: Object.values(TAKEOVER_SPECS), judge: takeoverRules }
+export const rules = rulesOver<Reads>(Object.values(TAKEOVER_SPECS), takeoverRules)

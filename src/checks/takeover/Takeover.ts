@@ -8,79 +8,32 @@
  *   registration) serves the domain's site, policy or logo.
  * - A CNAME to a hosting service whose page says "no such site" (checks/takeover/Signatures.ts):
  *   anybody with an account there can claim the name.
- * - A dependency domain (checks/shared/Dependencies.ts) that RDAP says is not registered (404), that
+ * - A dependency domain (checks/registration/Dependencies.ts) that RDAP says is not registered (404), that
  *   does not exist in DNS, or whose name servers do not answer.
  *
  * Every risk names the record to remove. `analyse` is pure; `gather` reads the dependency fact, the
  * registration check's answers and, for aliases into a known hosting service, the page itself.
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either } from "effect"
 import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { define, need } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define, need } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { Registration, RdapOutcome } from "../registration/Registration.ts"
 import {
   type CnameProbe,
   Dependencies,
   type Dependency,
-  type DependencyUse,
-  DependencyUse as DependencyUseSchema
-} from "../shared/Dependencies.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+  type DependencyUse
+} from "../registration/Dependencies.ts"
+import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { matchesSignature, signatureFor } from "./Signatures.ts"
+import { TakeoverResult, DependencyRisk, DependencyDns, AliasResult } from "./TakeoverResult.ts"
+
+export * from "./TakeoverResult.ts"
 
 /** How much of a hosting page is read for its fingerprint. */
 export const PAGE_BYTES = 65_536
-
-export const AliasResult = Schema.Struct({
-  /** The name that is an alias (a CNAME owner). */
-  name: Schema.String,
-  chain: Strings,
-  outcome: Schema.Literal("answer", "nodata", "nxdomain", "unknown"),
-  /** `dangling`: the chain ends in NXDOMAIN; `unclaimed`: a hosting service's "no such site" page. */
-  risk: Nullable(Schema.Literal("dangling", "unclaimed")),
-  /** The hosting service the alias points into, when it is one we know. */
-  service: Nullable(Schema.String),
-  status: Status,
-  message: Schema.String,
-  /** The record to remove (or point elsewhere) when there is a risk. */
-  remove: Nullable(Schema.String)
-})
-export type AliasResult = typeof AliasResult.Type
-
-export const DependencyDns = Schema.Literal("exists", "nxdomain", "unanswered", "unknown")
-export type DependencyDns = typeof DependencyDns.Type
-
-export const DependencyRisk = Schema.Struct({
-  domain: Schema.String,
-  uses: Schema.Array(DependencyUseSchema),
-  rdap: RdapOutcome,
-  /** Its NS question: the name exists, does not (NXDOMAIN), or its servers failed (SERVFAIL). */
-  dns: DependencyDns,
-  risk: Nullable(Schema.Literal("unregistered", "nxdomain", "unanswered")),
-  status: Status,
-  message: Schema.String,
-  /** The records of the scanned domain that name it, to remove when it is at risk. */
-  remove: Strings
-})
-export type DependencyRisk = typeof DependencyRisk.Type
-
-export const TakeoverResult = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  status: Status,
-  /** The probed names that are aliases (names without a CNAME are left out). */
-  aliases: Schema.Array(AliasResult),
-  dependencies: Schema.Array(DependencyRisk),
-  /** Whether RDAP was asked (RDAP_BOOTSTRAP); without it, registration is not known. */
-  rdapConfigured: Schema.Boolean,
-  issues: Strings,
-  /** The names the owner listed (`names=`), each probed as www is; absent when none were. */
-  names: Schema.optional(Strings)
-})
-export type TakeoverResult = typeof TakeoverResult.Type
 
 export interface HostingPage {
   readonly name: string

@@ -10,7 +10,7 @@ import type { DnsAnswer } from "../../net/DnsTypes.ts"
 import type { TlsaData } from "../../records/DnsRdata.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import { Strings } from "../../records/Schemas.ts"
-import { type CheckStatus, Status, worstOf } from "../Status.ts"
+import { type CheckStatus, Status, worstOf } from "../../kernel/Status.ts"
 
 export interface TlsaInput {
   readonly usage: number

@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each DANE issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each DANE issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). TLSA records sit at `_25._tcp.<mx host>` in the zone of the MX host and need
  * that zone signed with DNSSEC (RFC 7672).
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 const GENERATOR = "POST /dns/tlsa/generate"

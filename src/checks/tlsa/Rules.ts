@@ -1,18 +1,21 @@
 /** The rule of the DANE check (docs/scoring.md): TLSA that validates for every mail server. */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   type Ruling,
   scored,
   spec,
   unknown,
   type Verdict
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import { noMailServers } from "../dns/Rules.ts"
+import type { TlsaResult } from "./TlsaResult.ts"
+import type { SmtpTlsResult } from "../smtp-tls/SmtpTlsResult.ts"
+import type { DnssecResult } from "../dnssec/DnssecResult.ts"
 
 export const DANE_SPECS = {
   dane: spec({
@@ -26,7 +29,10 @@ export const DANE_SPECS = {
   })
 } as const
 
-const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly dane: TlsaResult; readonly "smtp-tls": SmtpTlsResult; readonly dnssec: DnssecResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const smtp = c["smtp-tls"]
   const servers = judge(smtp, (s) => noMailServers(s) ?? pass(""))
@@ -45,4 +51,4 @@ const records = (scan: Pick<ScanResult, "checks">): ReadonlyArray<Ruling> => {
   return [scored(DANE_SPECS.dane, dane)]
 }
 
-export const rules: Rules = { specs: Object.values(DANE_SPECS), judge: records }
+export const rules = rulesOver<Reads>(Object.values(DANE_SPECS), records)

@@ -4,10 +4,9 @@
  * RFC 7672 2.2), and, where records exist, whether they match the chain each MX address presents
  * (Dane.ts). The sessions are the scan's `facts.probe`, shared with the SMTP TLS check.
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { TlsaData } from "../../records/DnsRdata.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
-import { Strings } from "../../records/Schemas.ts"
 import {
   matchingTypeDescription,
   MATCHING_TYPES,
@@ -16,13 +15,16 @@ import {
   USAGES,
   usageDescription
 } from "../../records/TlsaRecord.ts"
-import { define } from "../Check.ts"
+import { define } from "../../kernel/Check.ts"
 import { askWithCd, type Gathered } from "../dnssec/Dnssec.ts"
-import { Facts } from "../Facts.ts"
-import { IMPLICIT_DESCRIPTION, MailServers, MX_BOGUS } from "../shared/MailServers.ts"
-import { type CheckStatus, Status } from "../Status.ts"
-import { DaneHost, DaneSummary, summarise, tlsaName, verifyHost } from "./Dane.ts"
+import { Facts } from "../../kernel/Facts.ts"
+import { MailServers, MX_BOGUS } from "../../kernel/MailServers.ts"
+import { type CheckStatus } from "../../kernel/Status.ts"
+import { summarise, tlsaName, verifyHost } from "./Dane.ts"
 import { about } from "./About.ts"
+import { TlsaResult, TlsaHost, TlsaRecord } from "./TlsaResult.ts"
+
+export * from "./TlsaResult.ts"
 
 /** What `gather` collects: the MX hosts, each with its TLSA lookup and, when it has records, its sessions. */
 export interface TlsaFacts {
@@ -39,61 +41,9 @@ export interface TlsaFacts {
   }>
 }
 
-const TlsaRecord = Schema.Struct({
-  host: Schema.String,
-  tlsaDomain: Schema.String,
-  usage: Schema.Int,
-  selector: Schema.Int,
-  matchingType: Schema.Int,
-  certificateAssociationData: Schema.String,
-  usageName: Schema.String,
-  usageDescription: Schema.String,
-  selectorDescription: Schema.String,
-  matchingTypeDescription: Schema.String,
-  text: Schema.String,
-  issues: Strings
-})
 type TlsaRecordView = typeof TlsaRecord.Type
 
-const TlsaHost = Schema.Struct({
-  host: Schema.String,
-  priority: Schema.Int,
-  /**
-   * The host is the implicit MX: the domain has no MX, mail goes to the domain itself (RFC 5321 5.1),
-   * whose TLSA records are at _25._tcp.<domain> (RFC 7672 2.2.3, the name after CNAME resolution).
-   */
-  implicit: Schema.Boolean.annotations({ description: IMPLICIT_DESCRIPTION }),
-  tlsaDomain: Schema.String,
-  exists: Schema.Boolean,
-  /** AD set on the TLSA answer (or its NODATA proof). */
-  dnssecValidated: Schema.Boolean,
-  status: Status,
-  records: Schema.Array(TlsaRecord),
-  issues: Strings
-})
 type TlsaHostResult = typeof TlsaHost.Type
-
-export const TlsaResult = Schema.Struct({
-  domain: Schema.String,
-  port: Schema.Int,
-  protocol: Schema.String,
-  /** The TLSA name of the most preferred MX host (SPEC field); every host is in `hosts`. */
-  tlsaDomain: Schema.String,
-  exists: Schema.Boolean,
-  dnssecValidated: Schema.Boolean,
-  status: Status,
-  records: Schema.Array(TlsaRecord),
-  hosts: Schema.Array(
-    Schema.Struct({
-      ...TlsaHost.fields,
-      /** DANE verification against the presented chain; null without TLSA records. */
-      dane: Schema.NullOr(DaneHost)
-    })
-  ),
-  issues: Strings,
-  dane: DaneSummary
-})
-export type TlsaResult = typeof TlsaResult.Type
 
 /** The TLSA records alone, before DANE verification. */
 export type TlsaReading = Omit<TlsaResult, "hosts" | "dane"> & {

@@ -1,9 +1,9 @@
 /**
- * What a domain owner does about each HTTPS transport issue (checks/Declaration.ts `Guidance`,
+ * What a domain owner does about each HTTPS transport issue (kernel/Declaration.ts `Guidance`,
  * docs/guidance.md). TLS is set where connections end: the web server, the load balancer or the
  * CDN in front of it; the provider notes name the place.
  */
-import { guide, type Guidance } from "../Declaration.ts"
+import { guide, type Guidance } from "../../kernel/Declaration.ts"
 import type { issues } from "./Issues.ts"
 
 const REFERENCES = ["ncsc_tls", "rfc8446", "rfc8996"]

@@ -2,18 +2,18 @@
  * The rule of the HTTPS transport check (docs/scoring.md): the TLS configuration of the web hosts,
  * rated by the NCSC-NL TLS guidelines v2.1 as internet.nl applies them.
  */
-import type { ScanResult } from "../ScanResult.ts"
 import {
   fail,
   judge,
   notApplicable,
   partial,
   pass,
-  type Rules,
+  type Judging,
+  rulesOver,
   scored,
   spec,
   unknown
-} from "../Declaration.ts"
+} from "../../kernel/Declaration.ts"
 import type { WebTlsResult } from "./WebTlsResult.ts"
 
 export const WEB_TLS_SPECS = {
@@ -40,7 +40,10 @@ export const weaknesses = (r: WebTlsResult): ReadonlyArray<string> => {
   return ids
 }
 
-const webTlsRecords = (scan: Pick<ScanResult, "checks">) => {
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly "web-tls": WebTlsResult }
+
+const webTlsRecords = (scan: Judging<Reads>) => {
   const verdict = judge(scan.checks["web-tls"], (r) => {
     if (r.servers.length === 0)
       return r.summary.status === "unknown"
@@ -64,4 +67,4 @@ const webTlsRecords = (scan: Pick<ScanResult, "checks">) => {
   return [scored(WEB_TLS_SPECS.tls, verdict)]
 }
 
-export const rules: Rules = { specs: Object.values(WEB_TLS_SPECS), judge: webTlsRecords }
+export const rules = rulesOver<Reads>(Object.values(WEB_TLS_SPECS), webTlsRecords)

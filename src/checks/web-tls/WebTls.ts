@@ -6,8 +6,8 @@
  * (WebTlsAnalyse.ts).
  */
 import { Effect, Either } from "effect"
-import { define } from "../Check.ts"
-import { Facts } from "../Facts.ts"
+import { define } from "../../kernel/Check.ts"
+import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
 import { analyse, type WebTlsHostInput, type WebTlsInput } from "./WebTlsAnalyse.ts"
 import { WebTlsResult } from "./WebTlsResult.ts"

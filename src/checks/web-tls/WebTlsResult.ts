@@ -6,57 +6,17 @@
  */
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
-import { CertificateInfo } from "../smtp-tls/SmtpTls.ts"
-import { CipherResult, KeyExchangeResult, Rating, TlsVersionResult } from "../shared/TlsRatingSchemas.ts"
-import { Status } from "../Status.ts"
+import { Rating, WebTlsServer } from "../../kernel/TlsRatingSchemas.ts"
+import { Status } from "../../kernel/Status.ts"
 
 export {
   CipherResult,
   KeyExchangeResult,
   Rating,
   TlsVersionResult,
-  VersionSupport
-} from "../shared/TlsRatingSchemas.ts"
-
-export const WebTlsServer = Schema.Struct({
-  host: Schema.String,
-  ip: Schema.String,
-  family: Schema.Literal(4, 6),
-  status: Status,
-  reachable: Nullable(Schema.Boolean),
-  error: Nullable(Schema.String),
-  /** The worst of the parts below; null when nothing could be rated. */
-  rating: Nullable(Rating),
-  versions: Schema.Array(TlsVersionResult),
-  versionsRating: Nullable(Rating),
-  ciphers: Schema.Array(CipherResult),
-  ciphersRating: Nullable(Rating),
-  /** Every suite this client can offer was asked about; false when the probe stopped early. */
-  ciphersComplete: Schema.Boolean,
-  /** The server chooses by its own preference order (true) or the client's (false); null: not known. */
-  serverCipherOrder: Nullable(Schema.Boolean),
-  keyExchanges: Schema.Array(KeyExchangeResult),
-  keyExchangeRating: Nullable(Rating),
-  negotiatedProtocol: Nullable(Schema.String),
-  negotiatedCipher: Nullable(Schema.String),
-  certificate: Nullable(CertificateInfo),
-  chain: Schema.Array(CertificateInfo),
-  signatureAlgorithm: Nullable(Schema.String),
-  certificateRating: Nullable(Rating),
-  trusted: Nullable(Schema.Boolean),
-  trustError: Nullable(Schema.String),
-  hostnameMatch: Nullable(Schema.Boolean),
-  hostnameError: Nullable(Schema.String),
-  expired: Nullable(Schema.Boolean),
-  expiresAt: Nullable(DateTime),
-  daysUntilExpiry: Nullable(Schema.Int),
-  /** An OCSP response was stapled to the handshake (RFC 6066 8); informational, not scored. */
-  ocspStapled: Nullable(Schema.Boolean),
-  handshakes: Schema.Int,
-  elapsedMs: Schema.Int,
-  issues: Strings
-}).annotations({ identifier: "WebTlsServer" })
-export type WebTlsServer = typeof WebTlsServer.Type
+  VersionSupport,
+  WebTlsServer
+} from "../../kernel/TlsRatingSchemas.ts"
 
 export const WebTlsHost = Schema.Struct({
   host: Schema.String,

@@ -6,7 +6,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { rules } from "../../../src/checks/nameservers/Rules.ts"
 import type { NameServersReport } from "../../../src/checks/nameservers/Result.ts"
-import { CheckStatuses } from "../../../src/checks/Status.ts"
+import { CheckStatuses } from "../../../src/kernel/Status.ts"
 
 /** The rules in order: their spec id, the report's verdict they read, the issue a failure names. */
 const EXPECTED = [

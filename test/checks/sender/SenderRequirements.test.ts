@@ -12,7 +12,7 @@ import {
 } from "../../../src/checks/sender/SenderRequirements.ts"
 import type { SmtpTlsResult } from "../../../src/checks/smtp-tls/SmtpTls.ts"
 import type { SpfResult } from "../../../src/checks/spf/Spf.ts"
-import { CheckStatuses } from "../../../src/checks/Status.ts"
+import { CheckStatuses } from "../../../src/kernel/Status.ts"
 import { runFake } from "../facts.ts"
 
 const ok = { status: "pass" as const, detail: "ok" }

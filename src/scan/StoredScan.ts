@@ -13,8 +13,8 @@
  * Hashes are never computed over what this module builds: they are over the stored bytes.
  */
 import { Either, type ParseResult, Schema } from "effect"
-import type { AnyCheck } from "./Check.ts"
-import { registry } from "./index.ts"
+import type { AnyCheck } from "../kernel/Check.ts"
+import { registry } from "../checks/index.ts"
 import { CheckOutcome, ScanResult, scanResultSchema } from "./ScanResult.ts"
 
 /** The reason of the outcome of a check that the registry did not have when the scan ran. */
@@ -22,7 +22,7 @@ export const NOT_CHECKED = "not checked: the service did not have this check whe
 
 type Outcomes = ScanResult["checks"]
 
-/** The outcomes of a stored scan: any of the registry's, and those of checks it no longer knows. */
+/** The outcomes of a stored scan: some or all of the registry's, and those of checks it no longer knows. */
 export type StoredOutcomes = Partial<Outcomes> & { readonly [check: string]: unknown }
 
 /** A stored scan as decoded: every field of a scan, its outcomes as `StoredOutcomes`. */
@@ -47,7 +47,7 @@ export const storedOutcomesSchema = (checks: ReadonlyArray<AnyCheck>) =>
  */
 export const storedScanSchema = (checks: ReadonlyArray<AnyCheck>) => {
   const { checks: _, ...fields } = scanResultSchema(checks).fields
-  return Schema.Struct({ ...fields, checks: storedOutcomesSchema(checks) }) as unknown as Schema.Schema<
+  return Schema.Struct({ ...fields, checks: storedOutcomesSchema(checks) }) as Schema.Schema<
     StoredScanResult,
     unknown
   >
@@ -77,7 +77,7 @@ export const completeOutcomes = (
 ): Outcomes =>
   Object.fromEntries(
     checks.map((c) => [c.id, Object.hasOwn(outcomes, c.id) ? outcomes[c.id] : notCheckedOutcome(c)])
-  ) as unknown as Outcomes
+  ) as Outcomes
 
 /** A stored scan as a scan of today's registry, or of `checks` of it (`completeOutcomes`). */
 export const completeScan = (
@@ -113,11 +113,11 @@ export const checksRun = <C extends AnyCheck>(
  */
 export const restrictTo = (scan: ScanResult, checks: ReadonlyArray<AnyCheck>): ScanResult => {
   const kept = new Set(checks.map((c) => c.id))
-  const outcomes = scan.checks as unknown as { readonly [check: string]: unknown }
+  const outcomes = scan.checks as { readonly [check: string]: unknown }
   return {
     ...scan,
     checks: Object.fromEntries(
       registry.map((c) => [c.id, kept.has(c.id) ? outcomes[c.id] : notCheckedOutcome(c)])
-    ) as unknown as Outcomes
+    ) as Outcomes
   }
 }

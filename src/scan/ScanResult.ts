@@ -4,8 +4,8 @@
  * jobs read them, so they live here, below all of those, beside the registry they are made of.
  */
 import { Schema } from "effect"
-import { type AnyCheck, Categories, type Check, type ResultOf } from "./Check.ts"
-import { registry, type Registry } from "./index.ts"
+import { type AnyCheck, Categories, type Check, type ResultOf } from "../kernel/Check.ts"
+import { registry, type Registry } from "../checks/index.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
 
 /**

@@ -12,14 +12,13 @@
  * per scan, and the Scanner learns the edge of its fiber graph.
  */
 import { Clock, Deferred, Effect, FiberRef, type Schema } from "effect"
-import type { About } from "./Declaration.ts"
+import { type About, type AboutOf, aboutOf, Categories, type Category } from "./Declaration.ts"
 import { Fact, type FactContext, Facts } from "./Facts.ts"
 
-/** The score's categories (the spec's `dns`, `email`, `security`, plus `dnssec` and `ipv6`). */
-export const Categories = ["dns", "email", "security", "dnssec", "ipv6"] as const
-export type Category = (typeof Categories)[number]
+export { Categories, type Category }
 
-export interface Check<Id extends string, G, A, I = A> {
+/** What a check is besides its declarations: the part `define` takes as written. */
+export interface CheckCore<Id extends string, G, A, I = A> {
   readonly id: Id
   readonly title: string
   readonly category: Category
@@ -28,8 +27,11 @@ export interface Check<Id extends string, G, A, I = A> {
   readonly analyse: (gathered: G, now: Date) => A
   /** This check's own budget (default `CHECK_TIMEOUT_MS`); the scan's deadline bounds it too. */
   readonly timeoutMs?: number
+}
+
+export interface Check<Id extends string, G, A, I = A> extends CheckCore<Id, G, A, I> {
   /**
-   * Everything else about it (checks/Declaration.ts): rules, catalogue entries, report section, CSV
+   * Everything else about it (kernel/Declaration.ts): rules, catalogue entries, report section, CSV
    * columns, NIS2 evidence, deep scans. Every check of the registry has it (`Registered`); a check
    * run only on demand (`/dns/propagation`) needs none.
    */
@@ -44,13 +46,19 @@ export type Registered = AnyCheck & { readonly about: About }
 
 export type ResultOf<C> = C extends Check<string, any, infer A, any> ? A : never
 
-/** A check, typed as `Registered` when it declares `about` (so the registry can list it). */
+/**
+ * A check, typed as `Registered` when it declares `about` (so the registry can list it): its
+ * declarations are written over its own result (`AboutOf<A>`) and kept as `About`.
+ */
 export function define<const Id extends string, G, A, I>(
-  check: Check<Id, G, A, I> & { readonly about: About }
+  check: CheckCore<Id, G, A, I> & { readonly about: NoInfer<AboutOf<A>> }
 ): Check<Id, G, A, I> & { readonly about: About }
-export function define<const Id extends string, G, A, I>(check: Check<Id, G, A, I>): Check<Id, G, A, I>
-export function define<const Id extends string, G, A, I>(check: Check<Id, G, A, I>) {
-  return check
+export function define<const Id extends string, G, A, I>(check: CheckCore<Id, G, A, I>): Check<Id, G, A, I>
+export function define<const Id extends string, G, A, I>(
+  check: CheckCore<Id, G, A, I> & { readonly about?: AboutOf<A> }
+): Check<Id, G, A, I> {
+  const { about, ...rest } = check
+  return about === undefined ? rest : { ...rest, about: aboutOf(about) }
 }
 
 /** When each check ran and what it waited for: the scan's fiber graph, as it happened. */

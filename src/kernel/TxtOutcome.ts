@@ -4,8 +4,8 @@
  * (empty list) from a failed look-up (`error`), which is "unknown", never "missing".
  */
 import { Effect } from "effect"
-import { txtOf } from "../../net/DnsWire.ts"
-import type { FactsShape } from "../Facts.ts"
+import { txtOf } from "../net/DnsWire.ts"
+import type { FactsShape } from "./Facts.ts"
 
 /**
  * The one door these gathers need: a scan's Facts in a check, any TXT source (a fake in a unit

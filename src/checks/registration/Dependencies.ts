@@ -16,13 +16,13 @@ import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
 import { isUnder } from "../../records/ListedNames.ts"
 import { Nullable, Strings } from "../../records/Schemas.ts"
 import { Bimi, type BimiResult } from "../bimi/Bimi.ts"
-import { needAll } from "../Check.ts"
+import { needAll } from "../../kernel/Check.ts"
 import { Dmarc, type DmarcResult } from "../dmarc/Dmarc.ts"
-import { Fact, Facts } from "../Facts.ts"
+import { Fact, Facts } from "../../kernel/Facts.ts"
 import { MtaSts, type MtaStsResult } from "../mta-sts/MtaSts.ts"
 import { Spf, type SpfResult } from "../spf/Spf.ts"
 import type { SpfNode } from "../spf/SpfNode.ts"
-import { bareHost, MailServers } from "./MailServers.ts"
+import { bareHost, MailServers } from "../../kernel/MailServers.ts"
 
 export const DependencyReasons = [
   "NS host",

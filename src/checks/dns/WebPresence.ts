@@ -4,9 +4,9 @@
  * exist. Null when there is a site (or the lookup could not say: the web checks' own results then
  * decide between unknown and a verdict).
  */
-import { fail, notApplicable, type Verdict } from "../Declaration.ts"
-import type { LookupResult } from "../dns/Lookup.ts"
-import { noSuchDomain } from "../dns/Rules.ts"
+import { fail, notApplicable, type Verdict } from "../../kernel/Declaration.ts"
+import type { LookupResult } from "./LookupResult.ts"
+import { noSuchDomain } from "./Rules.ts"
 
 export const noWebSite = (lookup: LookupResult | null): Verdict | null => {
   if (lookup === null) return null

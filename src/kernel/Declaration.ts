@@ -10,10 +10,12 @@
  * wherever its rank puts it without the registry's order deciding how a report reads.
  */
 import { Schema } from "effect"
-import type { Category } from "./Check.ts"
-import type { CheckOutcome } from "./ScanResult.ts"
 import type { EvidenceText } from "./Nis2Evidence.ts"
 import type { Severity } from "./Status.ts"
+
+/** The score's categories (the spec's `dns`, `email`, `security`, plus `dnssec` and `ipv6`). */
+export const Categories = ["dns", "email", "security", "dnssec", "ipv6"] as const
+export type Category = (typeof Categories)[number]
 
 export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
 export type RecordStatus = typeof RecordStatus.Type
@@ -71,10 +73,15 @@ export const unknown = (detail: string): Verdict => ({ status: "unknown", detail
 export const notApplicable = (detail: string): Verdict => ({ status: "not-applicable", detail })
 
 /**
- * What a rule reads of a check's outcome: a full scan's `CheckOutcome`, or the same three fields
- * built by a composite that ran the check itself (`GET /email/check`).
+ * What a rule reads of a check's outcome: three fields of a full scan's `CheckOutcome`
+ * (scan/ScanResult.ts), or the same three built by a composite that ran the check itself
+ * (`GET /email/check`). `unknown`: the check could not finish, `reason` says why.
  */
-export type Judged<A> = Pick<CheckOutcome<A>, "status" | "reason" | "result">
+export interface Judged<A> {
+  readonly status: "done" | "unknown"
+  readonly reason: string | null
+  readonly result: A | null
+}
 
 /** The result of a check that finished, or the verdict `unknown` with the Scanner's reason. */
 export const judge = <A>(outcome: Judged<A> | undefined, f: (result: A) => Verdict): Verdict =>
@@ -84,19 +91,38 @@ export const judge = <A>(outcome: Judged<A> | undefined, f: (result: A) => Verdi
       ? unknown(`the check could not finish: ${outcome.reason ?? "no result"}`)
       : f(outcome.result)
 
+/** A scan's outcomes by check id (`scan.checks`), as every check's rules are handed them. */
+export type Outcomes = { readonly [check: string]: unknown }
+
 /**
  * A check's scoring rules: their specs, and the function that judges a scan with them. `judge`
  * reads the scan's outcomes by check id (`scan.checks`), its own and those of the checks it builds
- * on; each check types its own input, so the registry holds them erased.
+ * on; each check's rules are written over the results they read (`rulesOver`).
  */
 export interface Rules {
   readonly specs: ReadonlyArray<Spec>
-  // Each check reads the outcomes it needs under its own precise type: erased here.
-  readonly judge: (scan: { readonly checks: any }) => ReadonlyArray<Ruling>
+  readonly judge: (scan: { readonly checks: Outcomes }) => ReadonlyArray<Ruling>
 }
 
-/** The check's section of the Everything Report (and its PDF and markdown). */
-export interface Section {
+/**
+ * The outcomes a check's rules read, by check id, typed by the results `R` names (check id: result
+ * type): the check's own, and those of the checks whose verdicts it builds on.
+ */
+export type Judging<R> = { readonly checks: { readonly [K in keyof R]: Judged<R[K]> } }
+
+/**
+ * Rules that read the results `R` names. A scan holds each check's outcome under the check's id,
+ * made by that check's Schema (scan/ScanResult.ts): that is what `R` is taken to hold, here and
+ * nowhere else, so a check's rules never see the whole scan's type (which the registry, and so
+ * every check, makes up).
+ */
+export const rulesOver = <R>(
+  specs: ReadonlyArray<Spec>,
+  judge: (scan: Judging<R>) => ReadonlyArray<Ruling>
+): Rules => ({ specs, judge: (scan) => judge(scan as Judging<R>) })
+
+/** The check's section of the Everything Report (and its PDF and markdown), over its result `A`. */
+export interface Section<A = unknown> {
   /** The section's key in the report (`sections.<key>`). */
   readonly key: string
   readonly title: string
@@ -109,14 +135,13 @@ export interface Section {
   /** The generator endpoint that writes the fix, if any. */
   readonly generator: string | null
   /** What this section shows beyond every section's fields (SPF: its lookup graph), if anything. */
-  readonly extra?: SectionExtra
+  readonly extra?: SectionExtra<A>
 }
 
-/** Fields a section adds, and how they are read from the check's result (null: no result). */
-export interface SectionExtra {
+/** Fields a section adds, and how they are read from the check's result `A` (null: no result). */
+export interface SectionExtra<A = unknown> {
   readonly fields: Schema.Struct.Fields
-  // Each check reads its own result type: erased here, as `Rules.judge`'s input is.
-  readonly of: (result: any) => object
+  readonly of: (result: A | null) => object
 }
 
 /**
@@ -249,8 +274,12 @@ export const guide = (g: {
   references: g.references
 })
 
-/** Everything a registered check declares besides gather/analyse. */
-export interface About {
+/**
+ * Everything a registered check declares besides gather/analyse, over its result `A`: what it
+ * writes in its folder. `define` (kernel/Check.ts) keeps it as `About`, read by the registry's
+ * readers with a result of a check they do not name.
+ */
+export interface AboutOf<A> {
   readonly rules: Rules
   /** The issues its rules and findings report, under catalogue ids no other check uses. */
   readonly issues: Readonly<Record<string, Entry>>
@@ -258,7 +287,7 @@ export interface About {
   readonly advice: Readonly<Record<string, Advice>>
   /** What the domain owner does about each of its issues (the same ids; docs/guidance.md). */
   readonly guidance: Readonly<Record<string, Guidance>>
-  readonly section: Section
+  readonly section: Section<A>
   readonly columns: ReadonlyArray<Column>
   readonly nis2: ReadonlyArray<Evidence>
   /** The deep scans (`POST /scan/deep`) that run this check. */
@@ -267,8 +296,7 @@ export interface About {
    * The issues its result's own findings report beyond its rules' (SPF: a record close to the
    * lookup limit; DMARC: `sp=none`), costing no points; none when absent.
    */
-  // Each check reads its own result type: erased here, as `Rules.judge`'s input is.
-  readonly findings?: (result: any) => ReadonlyArray<string>
+  readonly findings?: (result: A) => ReadonlyArray<string>
   /**
    * Every id its result's `findings[].id` can hold and what each one is (a catalogue id, or a note on
    * information); `/ai/explain` accepts these ids as well as the catalogue's. None when absent.
@@ -278,7 +306,28 @@ export interface About {
    * Its rules whose `unknown` is, for this result, an answer rather than a question left unanswered
    * (DKIM: no key under the selectors we know, which cannot be listed); none when absent.
    */
-  readonly settledUnknowns?: (result: any) => ReadonlyArray<string>
+  readonly settledUnknowns?: (result: A) => ReadonlyArray<string>
+}
+
+/** A check's declarations as the registry's readers hold them: over a result they do not name. */
+export type About = AboutOf<unknown>
+
+/**
+ * `about` as the registry keeps it. Its functions are handed the result of the check that declares
+ * them (the outcome under the check's id, made by its Schema): taken to be an `A` here, once.
+ */
+export const aboutOf = <A>(about: AboutOf<A>): About => {
+  const { findings, settledUnknowns, section, ...declared } = about
+  const { extra, ...shown } = section
+  return {
+    ...declared,
+    section: {
+      ...shown,
+      ...(extra && { extra: { fields: extra.fields, of: (result: unknown) => extra.of(result as A | null) } })
+    },
+    ...(findings && { findings: (result: unknown) => findings(result as A) }),
+    ...(settledUnknowns && { settledUnknowns: (result: unknown) => settledUnknowns(result as A) })
+  }
 }
 
 /**

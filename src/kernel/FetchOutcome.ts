@@ -4,8 +4,8 @@
  * failed fetch becomes an outcome, so `analyse` functions stay pure and can say why.
  */
 import { Effect } from "effect"
-import type { FactsShape } from "../Facts.ts"
-import type { WebRequestOptions } from "../../net/Web.ts"
+import type { FactsShape } from "./Facts.ts"
+import type { WebRequestOptions } from "../net/Web.ts"
 
 /** The door these fetches need: the scan's Facts. */
 export type WebFetcher = Pick<FactsShape, "fetch">

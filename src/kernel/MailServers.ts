@@ -4,7 +4,7 @@
  * blocklist checks, so the MX set and its addresses are read once however many checks need them.
  */
 import { Effect, Either } from "effect"
-import { Fact, Facts, type FactsShape } from "../Facts.ts"
+import { Fact, Facts, type FactsShape } from "./Facts.ts"
 
 /** Bounds on the work one domain can cause (a hostile MX set must not fan out without limit). */
 export const MAX_MX_HOSTS = 10

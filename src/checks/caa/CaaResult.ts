@@ -1,0 +1,48 @@
+/**
+ * The result of the CAA check: its Schema (the type, the OpenAPI schema, what stored scans hold),
+ * in a module of its own so that its rules and the rules that read it import it without a circle.
+ */
+import { Schema } from "effect"
+import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
+import { Status } from "../../kernel/Status.ts"
+
+export const CaaVerdicts = ["permitted", "forbidden", "no-caa", "unknown", "not-applicable"] as const
+
+export const CaaCertificate = Schema.Struct({
+  /** Where the certificate was served: the web site (https://<domain>/) or an MX address (STARTTLS). */
+  service: Schema.Literal("web", "mx"),
+  /** The name the certificate was asked for (the web host after redirects, or the MX host). */
+  host: Schema.String,
+  address: Nullable(Schema.String),
+  issuer: Nullable(Schema.String),
+  /** The CAA identifiers the issuer answers to (checks/caa/Issuers.ts, CAA_ISSUERS); [] when unknown. */
+  caaIdentifiers: Strings,
+  /** The certificate's name that covers `host`: the host itself or a wildcard (`*.example.com`). */
+  coveredBy: Nullable(Schema.String),
+  wildcard: Schema.Boolean,
+  /** The name whose CAA records govern `host` (RFC 8659 §3); null when none up to the root. */
+  caaAt: Nullable(Schema.String),
+  caaRecords: Strings,
+  /** The property that decided: `issue`, or `issuewild` for a wildcard certificate (RFC 8659 §4.3). */
+  tag: Nullable(Schema.Literal("issue", "issuewild")),
+  /** The issuer domain names that property permits. */
+  permitted: Strings,
+  verdict: Schema.Literal(...CaaVerdicts),
+  status: Status,
+  message: Schema.String
+}).annotations({ identifier: "CaaCertificate" })
+export type CaaCertificate = typeof CaaCertificate.Type
+
+export const CaaReport = Schema.Struct({
+  domain: Schema.String,
+  timestamp: DateTime,
+  check: Schema.String,
+  description: Schema.String,
+  result: Schema.Struct({
+    status: Status,
+    certificates: Schema.Array(CaaCertificate),
+    issues: Strings
+  }),
+  citationUrl: Schema.String
+}).annotations({ identifier: "CaaReport" })
+export type CaaReport = typeof CaaReport.Type

@@ -1,0 +1,55 @@
+/**
+ * The result of the DNSSEC check: its Schema (the type, the OpenAPI schema, what stored scans hold),
+ * in a module of its own so that its rules and the rules that read it import it without a circle.
+ */
+import { Schema } from "effect"
+import { AlgorithmSecurity } from "../../records/DnssecKeys.ts"
+import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
+import { Status } from "../../kernel/Status.ts"
+import { ChainEntry } from "./Chain.ts"
+import { Issue, Nsec3Param } from "./Nsec3.ts"
+
+export const RrsigEntry = Schema.Struct({
+  typeCovered: Schema.String,
+  algorithm: Schema.Int,
+  algorithmName: Schema.String,
+  originalTTL: Schema.Int,
+  keyTag: Schema.Int,
+  signerName: Schema.String,
+  inception: DateTime,
+  expiration: DateTime,
+  daysUntilExpiry: Schema.Int,
+  isExpired: Schema.Boolean,
+  notYetValid: Schema.Boolean
+})
+export type RrsigEntry = typeof RrsigEntry.Type
+
+export const DnssecResult = Schema.Struct({
+  domain: Schema.String,
+  /** The zone whose keys were examined (differs from `domain` for names below an apex). */
+  zone: Schema.String.annotations({ description: "the zone apex whose keys were examined" }),
+  status: Status,
+  signed: Schema.Boolean,
+  valid: Schema.Boolean,
+  /** "secure", "insecure" (unsigned or no DS), "bogus", or "unknown" (resolver unreachable). */
+  state: Schema.Literal("secure", "insecure", "bogus", "unknown"),
+  /**
+   * Whether the parent zone is signed, read from the DS answer (RFC 4035 3.1.4: a signed parent
+   * signs its DS set, or proves its absence with signed NSEC/NSEC3): false under an unsigned TLD,
+   * where the domain cannot deploy DNSSEC at all; null when the DS lookup failed.
+   */
+  parentSigned: Nullable(Schema.Boolean),
+  chain: Schema.Array(ChainEntry),
+  /** Findings on the DS set and the keys (digest types, key sizes, what we could not verify). */
+  issues: Schema.Array(Issue),
+  nsec3param: Nsec3Param,
+  rrsig: Schema.Struct({
+    exists: Schema.Boolean,
+    records: Schema.Array(RrsigEntry),
+    algorithmSecurity: AlgorithmSecurity,
+    issues: Schema.Array(Issue)
+  }),
+  errors: Strings,
+  resolver: Schema.String
+})
+export type DnssecResult = typeof DnssecResult.Type

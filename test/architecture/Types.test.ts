@@ -1,0 +1,56 @@
+/**
+ * The types of src/ say what they hold: no `any` and no double cast through `unknown` (the grep
+ * `as unknown as|: any\b|<any>` prints nothing). Where a library forces a cast, Effect's typed
+ * `unsafeCoerce` does it, in the modules named below and nowhere else.
+ */
+import { describe, expect, it } from "vitest"
+import { readTree, type SourceTree } from "./ImportRules.ts"
+
+const tree = readTree(new URL("../../src", import.meta.url).pathname)
+
+/** What the grep looks for: a type that holds anything, or a cast that claims anything. */
+const UNTYPED = /as unknown as|: any\b|<any>/
+
+/** The modules where a library forces a cast, and why. */
+const COERCED: Readonly<Record<string, string>> = {
+  "observe/Prometheus.ts":
+    "the Prometheus exporter brings its own copy of @opentelemetry/sdk-metrics: the same MetricReader under another declaration",
+  "report/PdfLayout.ts": "pdfkit keeps the parsed font on a member its types do not declare"
+}
+
+/** Each line of the tree that breaks the rule, as `path:line: text`. */
+const untyped = (sources: SourceTree): ReadonlyArray<string> =>
+  [...sources].flatMap(([path, text]) =>
+    text.split("\n").flatMap((line, i) => {
+      const coerced = /\bunsafeCoerce\b/.test(line) && !Object.hasOwn(COERCED, path)
+      return UNTYPED.test(line) || coerced ? [`${path}:${i + 1}: ${line.trim()}`] : []
+    })
+  )
+
+describe("types that say what they hold", () => {
+  it("src/ has no any and no cast through unknown", () => {
+    expect(tree.size).toBeGreaterThan(100)
+    expect(untyped(tree)).toEqual([])
+  })
+
+  it("each module allowed a coercion uses it", () => {
+    for (const path of Object.keys(COERCED)) expect(tree.get(path), path).toMatch(/\bunsafeCoerce\b/)
+  })
+
+  it("finds each form when it is written", () => {
+    const broken: SourceTree = new Map([
+      ["a/A.ts", "const a: any = 1"],
+      ["b/B.ts", "const b = new Map<any>()"],
+      ["c/C.ts", "const c = x as unknown as number"],
+      ["d/D.ts", `import { unsafeCoerce } from "effect/Function"`],
+      ["observe/Prometheus.ts", `import { unsafeCoerce } from "effect/Function"`],
+      ["e/E.ts", "const many = 1 // any text: a comment without the colon form passes"]
+    ])
+    expect(untyped(broken)).toEqual([
+      "a/A.ts:1: const a: any = 1",
+      "b/B.ts:1: const b = new Map<any>()",
+      "c/C.ts:1: const c = x as unknown as number",
+      `d/D.ts:1: import { unsafeCoerce } from "effect/Function"`
+    ])
+  })
+})
