@@ -10,9 +10,9 @@ import { SelectorSource } from "../checks/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
-import { type ParsedReport, readMessage, readPosted, type ReportKind } from "./Decode.ts"
+import { readMessage, readPosted } from "./Decode.ts"
 import { ReportRefused, type ReportLimits } from "./Refusal.ts"
-import { storable } from "./Storable.ts"
+import { type ParsedReport, type ReportKind, storable } from "./Storable.ts"
 
 /** 202 of POST /api/reports/dmarc and /api/reports/tls. */
 export const IngestResult = Schema.Struct({
@@ -25,7 +25,9 @@ export const IngestResult = Schema.Struct({
   /** DMARC: records; TLS-RPT: policies. */
   records: Schema.Int,
   /** The same report (reporter and report id) was stored before; nothing new was written. */
-  duplicate: Schema.Boolean
+  duplicate: Schema.Boolean,
+  /** What was repaired to read the report (a receiver's quirk), each said once; [] when nothing was. */
+  warnings: Schema.Array(Schema.String)
 })
 export type IngestResult = typeof IngestResult.Type
 
@@ -73,7 +75,8 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
           reporter: head.reporter,
           period: { begin: iso(head.begin), end: iso(head.end) },
           records: head.records,
-          duplicate: !fresh
+          duplicate: !fresh,
+          warnings: parsed.warnings
         } satisfies IngestResult
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
