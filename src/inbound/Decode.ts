@@ -4,6 +4,7 @@
  * (application/tlsrpt+json, application/tlsrpt+gzip), and a whole message (RFC 5322) carrying
  * either as an attachment, read with mailparser. Everything is bounded by `ReportLimits`.
  */
+import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { simpleParser } from "mailparser"
 import { dmarcXmlReader } from "./DmarcXml.ts"
@@ -64,15 +65,15 @@ const reportReader = (limits: ReportLimits) => {
     json.push(text)
     return undefined
   }
-  const end = (warnings: ReadonlyArray<string>): ParsedReport | ReportRefused => {
+  const end = (warnings: ReadonlyArray<string>, contentHash: string): ParsedReport | ReportRefused => {
     if (kind === undefined) return refuse("malformed", "the report is empty")
     if (kind === "tls") {
       const report = parseTlsReport(json.join(""), limits)
-      return report instanceof ReportRefused ? report : { kind, report, warnings }
+      return report instanceof ReportRefused ? report : { kind, report, warnings, contentHash }
     }
     const read = dmarc.end()
     if (read instanceof ReportRefused) return read
-    return { kind, report: read.head, fold, warnings: [...warnings, ...read.warnings] }
+    return { kind, report: read.head, fold, warnings: [...warnings, ...read.warnings], contentHash }
   }
   return { onText, end }
 }
@@ -89,9 +90,11 @@ const readStream = (
   Effect.gen(function* () {
     const reader = reportReader(limits)
     const text = textStream(reader.onText)
+    const hash = createHash("sha256")
     let sinceYield = 0
     const unpack = unpacker((chunk) => {
       sinceYield += chunk.length
+      hash.update(chunk)
       return text.sink(chunk)
     })
     for (let at = 0; ; at += SLICE) {
@@ -108,7 +111,7 @@ const readStream = (
     if (unpacked instanceof ReportRefused) return yield* Effect.fail(unpacked)
     const decoded = text.finish()
     if (decoded instanceof ReportRefused) return yield* Effect.fail(decoded)
-    const parsed = reader.end([...unpacked.warnings, ...decoded.warnings])
+    const parsed = reader.end([...unpacked.warnings, ...decoded.warnings], `sha256:${hash.digest("hex")}`)
     return parsed instanceof ReportRefused ? yield* Effect.fail(parsed) : parsed
   })
 

@@ -17,8 +17,15 @@ export type ParsedReport =
       readonly report: DmarcReportHead
       readonly fold: DmarcFold
       readonly warnings: ReadonlyArray<string>
+      /** `sha256:<hex>` of the report as decompressed. */
+      readonly contentHash: string
     }
-  | { readonly kind: "tls"; readonly report: TlsReport; readonly warnings: ReadonlyArray<string> }
+  | {
+      readonly kind: "tls"
+      readonly report: TlsReport
+      readonly warnings: ReadonlyArray<string>
+      readonly contentHash: string
+    }
 
 export type ReportKind = ParsedReport["kind"]
 
@@ -79,11 +86,11 @@ export const dmarcFold = (): DmarcFold => {
 }
 
 /** A whole report as parsed (examples, tests) as the stream would have folded it. */
-export const parsedDmarc = (report: DmarcAggregateReport): ParsedReport => {
+export const parsedDmarc = (report: DmarcAggregateReport, contentHash: string): ParsedReport => {
   const fold = dmarcFold()
   for (const r of report.records) fold.add(r)
   const { records: _, ...head } = report
-  return { kind: "dmarc", report: head, fold, warnings: [] }
+  return { kind: "dmarc", report: head, fold, warnings: [], contentHash }
 }
 
 /** The report's head and rows for the store. */
@@ -107,6 +114,7 @@ export const storable = (parsed: ParsedReport): { readonly head: ReportHead; rea
         records: parsed.fold.rows.length,
         messages: parsed.fold.messages(),
         contact: r.email,
+        contentHash: parsed.contentHash,
         policy: JSON.stringify({ ...r.policy, generator: r.generator, version: r.version, errors: r.errors })
       },
       rows: { kind: "dmarc", rows: parsed.fold.rows, selectors: [...selectors].sort() }
@@ -124,11 +132,13 @@ export const storable = (parsed: ParsedReport): { readonly head: ReportHead; rea
       records: t.policies.length,
       messages: t.policies.reduce((n, p) => n + p.successfulSessions + p.failedSessions, 0),
       contact: t.contactInfo,
+      contentHash: parsed.contentHash,
       policy: JSON.stringify(t.policies.map((p) => ({ type: p.policyType, domain: p.policyDomain })))
     },
     rows: {
       kind: "tls",
       rows: t.policies.map((p) => ({
+        domain: p.policyDomain,
         policy_type: p.policyType,
         policy_domain: p.policyDomain,
         mx_hosts: JSON.stringify(p.mxHosts),

@@ -67,11 +67,11 @@ const parsed = (kind: "dmarc" | "tls"): ParsedReport => {
   if (kind === "dmarc") {
     const report = parseDmarcXml(DMARC_XML, LIMITS)
     if ("_tag" in report) throw new Error(`the example DMARC report is refused: ${report.message}`)
-    return parsedDmarc(report)
+    return parsedDmarc(report, "sha256:example-dmarc")
   }
   const report = parseTlsReport(TLS_JSON, LIMITS)
   if ("_tag" in report) throw new Error(`the example TLS report is refused: ${report.message}`)
-  return { kind, report, warnings: [] }
+  return { kind, report, warnings: [], contentHash: "sha256:example-tls" }
 }
 
 const ingested = (kind: "dmarc" | "tls"): IngestResult => {
@@ -84,6 +84,7 @@ const ingested = (kind: "dmarc" | "tls"): IngestResult => {
     period: { begin: iso(head.begin), end: iso(head.end) },
     records: head.records,
     duplicate: false,
+    conflict: false,
     warnings: []
   }
 }
