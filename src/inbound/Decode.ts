@@ -41,8 +41,18 @@ export const ACCEPTED_TYPES: Record<ReportKind, ReadonlyArray<string>> = {
 export const mediaType = (contentType: string | undefined) =>
   (contentType ?? "").split(";")[0]!.trim().toLowerCase()
 
-/** Decompressed bytes handed to the parser between two yields to the other fibers. */
+/** Decompressed bytes handed to the parser between two yields to the event loop. */
 const BYTES_PER_TURN = 256 * 1024
+
+/**
+ * One turn of the event loop (setImmediate runs after pending I/O): other fibers' and the HTTP
+ * server's callbacks run, so /api/health answers while a large report is read. Not the Clock, so
+ * a TestClock does not stop it.
+ */
+const yieldToEventLoop = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
 
 /**
  * The reader of a report's text, chosen by its first character: `<` is a DMARC aggregate report,
@@ -104,7 +114,7 @@ const readStream = (
       if (end === bytes.length) break
       if (sinceYield >= BYTES_PER_TURN) {
         sinceYield = 0
-        yield* Effect.yieldNow()
+        yield* yieldToEventLoop
       }
     }
     const unpacked = unpack.finish()

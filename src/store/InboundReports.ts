@@ -147,6 +147,12 @@ export interface TlsPolicyInsert {
   readonly failures: string
 }
 
+/** One turn of the event loop between INSERTs of a large report, so the service keeps answering. */
+const yieldToEventLoop = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
 /** Rows per INSERT statement: well under SQLite's 32,766 bound parameters. */
 const CHUNK = 500
 
@@ -195,8 +201,10 @@ export const storeReport = (
         if (conflict) yield* sql`UPDATE inbound_report SET conflict = 1 WHERE id = ${id}`
         const common = { report: id, domain: head.domain, begin_at: head.begin }
         if (rows.kind === "dmarc") {
-          for (const chunk of chunks(rows.rows))
+          for (const chunk of chunks(rows.rows)) {
             yield* sql`INSERT INTO dmarc_row ${sql.insert(chunk.map((r) => ({ ...common, ...r })))}`
+            yield* yieldToEventLoop
+          }
           for (const selector of rows.selectors)
             yield* sql`INSERT INTO dmarc_selector (domain, selector, last_seen) VALUES (${head.domain}, ${selector}, ${head.end})
               ON CONFLICT (domain, selector) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`
