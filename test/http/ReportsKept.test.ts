@@ -7,6 +7,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { gzipSync } from "fflate"
+import * as fc from "fast-check"
 import { dmarcXml, gzipText, postReport, tlsJson } from "../inbound/reports.ts"
 import { call, testApp } from "./harness.ts"
 
@@ -64,6 +65,45 @@ layer(testApp({ REPORTS_RETENTION: "P30D" }), { excludeTestServices: true })(
         const s = yield* call("GET", `/api/reports/dmarc/overflow-example.com?${period}`)
         expect(s.status).toBe(200)
         expect(s.json.messages).toBe(10 * 2 ** 31)
+      })
+    )
+
+    it.effect("no generated report, extremes included, makes ingest or a summary answer 500", () =>
+      Effect.gen(function* () {
+        const rowArb = fc.record({
+          ip: fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom("not-an-ip", "")),
+          count: fc.oneof(fc.integer({ min: 0, max: 2 ** 31 }), fc.constantFrom(2 ** 31 + 1, 2 ** 53, 0)),
+          disposition: fc.constantFrom("none", "quarantine", "reject", "pass", "None", "", "bogus"),
+          dkim: fc.constantFrom("pass", "fail") as fc.Arbitrary<"pass" | "fail">,
+          spf: fc.constantFrom("pass", "fail") as fc.Arbitrary<"pass" | "fail">,
+          headerFrom: fc.oneof(fc.domain(), fc.string({ maxLength: 20 })),
+          dkimAuth: fc.array(
+            fc.record({
+              domain: fc.oneof(fc.domain(), fc.constant("")),
+              selector: fc.stringMatching(/^[a-z0-9]{0,10}$/),
+              result: fc.constantFrom("pass", "fail", "PASS", "none", "")
+            }),
+            { maxLength: 3 }
+          )
+        })
+        const reports = fc.sample(fc.array(rowArb, { minLength: 1, maxLength: 20 }), {
+          numRuns: 30,
+          seed: 47
+        })
+        for (const [i, rows] of reports.entries()) {
+          const xml = dmarcXml({
+            domain: "generated-example.com",
+            reportId: `g-${i}`,
+            begin: recent,
+            end: recent + DAY - 1,
+            rows: rows.map((r) => ({ ...r, headerFrom: r.headerFrom.replace(/[<&]/g, "") }))
+          })
+          const r = yield* postReport("/api/reports/dmarc", "application/xml", xml)
+          expect([202, 400], JSON.stringify(r.json)).toContain(r.status)
+        }
+        const s = yield* call("GET", `/api/reports/dmarc/generated-example.com?${period}`)
+        expect(s.status, s.text).toBe(200)
+        expect(Number.isSafeInteger(s.json.messages)).toBe(true)
       })
     )
 
