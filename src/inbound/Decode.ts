@@ -4,19 +4,25 @@
  * (application/tlsrpt+json, application/tlsrpt+gzip), and a whole message (RFC 5322) carrying
  * either as an attachment, read with mailparser. Everything is bounded by `ReportLimits`.
  */
+import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { simpleParser } from "mailparser"
-import type { DmarcAggregateReport } from "./DmarcReport.ts"
-import { parseDmarcXml } from "./DmarcXml.ts"
+import { dmarcXmlReader } from "./DmarcXml.ts"
 import { refuse, type ReportLimits, ReportRefused } from "./Refusal.ts"
-import { parseTlsReport, type TlsReport } from "./TlsReport.ts"
-import { gunzipBounded, isGzip, isZip, unzipBounded } from "./Unpack.ts"
+import { dmarcFold, type ParsedReport, type ReportKind } from "./Storable.ts"
+import { textStream } from "./TextStream.ts"
+import { parseTlsReport } from "./TlsReport.ts"
+import {
+  gunzipStream,
+  plainStream,
+  SLICE,
+  type Sink,
+  type Unpacker,
+  unpackerFor,
+  unzipStream
+} from "./Unpack.ts"
 
-export type ParsedReport =
-  | { readonly kind: "dmarc"; readonly report: DmarcAggregateReport }
-  | { readonly kind: "tls"; readonly report: TlsReport }
-
-export type ReportKind = ParsedReport["kind"]
+export type { ParsedReport, ReportKind } from "./Storable.ts"
 
 /** The media types each kind is accepted as over HTTP (parameters such as charset allowed). */
 export const ACCEPTED_TYPES: Record<ReportKind, ReadonlyArray<string>> = {
@@ -35,32 +41,89 @@ export const ACCEPTED_TYPES: Record<ReportKind, ReadonlyArray<string>> = {
 export const mediaType = (contentType: string | undefined) =>
   (contentType ?? "").split(";")[0]!.trim().toLowerCase()
 
-const text = (bytes: Uint8Array) => new TextDecoder("utf-8").decode(bytes)
+/** Decompressed bytes handed to the parser between two yields to the event loop. */
+const BYTES_PER_TURN = 256 * 1024
 
-/** Unpacked report bytes as the report they hold, told apart by their first character. */
-const readUnpacked = (bytes: Uint8Array, limits: ReportLimits): ParsedReport | ReportRefused => {
-  const body = text(bytes).replace(/^\uFEFF/, "")
-  const first = body.trimStart()[0]
-  if (first === "<") {
-    const report = parseDmarcXml(body, limits)
-    return report instanceof ReportRefused ? report : { kind: "dmarc", report }
+/**
+ * One turn of the event loop (setImmediate runs after pending I/O): other fibers' and the HTTP
+ * server's callbacks run, so /api/health answers while a large report is read. Not the Clock, so
+ * a TestClock does not stop it.
+ */
+const yieldToEventLoop = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
+/**
+ * The reader of a report's text, chosen by its first character: `<` is a DMARC aggregate report,
+ * read as a stream; `{` a TLS report, whose JSON (small: policies, not messages) is parsed whole.
+ */
+const reportReader = (limits: ReportLimits) => {
+  const fold = dmarcFold()
+  const dmarc = dmarcXmlReader(limits, (record) => fold.add(record))
+  const json: Array<string> = []
+  let kind: "dmarc" | "tls" | undefined
+  const onText = (text: string): ReportRefused | undefined => {
+    if (kind === undefined) {
+      const first = text.trimStart()[0]
+      if (first === undefined) return undefined
+      if (first === "<") kind = "dmarc"
+      else if (first === "{") kind = "tls"
+      else return refuse("malformed", "the report is neither XML (DMARC) nor JSON (TLS-RPT)")
+    }
+    if (kind === "dmarc") return dmarc.write(text)
+    json.push(text)
+    return undefined
   }
-  if (first === "{") {
-    const report = parseTlsReport(body, limits)
-    return report instanceof ReportRefused ? report : { kind: "tls", report }
+  const end = (warnings: ReadonlyArray<string>, contentHash: string): ParsedReport | ReportRefused => {
+    if (kind === undefined) return refuse("malformed", "the report is empty")
+    if (kind === "tls") {
+      const report = parseTlsReport(json.join(""), limits)
+      return report instanceof ReportRefused ? report : { kind, report, warnings, contentHash }
+    }
+    const read = dmarc.end()
+    if (read instanceof ReportRefused) return read
+    return { kind, report: read.head, fold, warnings: [...warnings, ...read.warnings], contentHash }
   }
-  return refuse("malformed", "the report is neither XML (DMARC) nor JSON (TLS-RPT)")
+  return { onText, end }
 }
 
-/** Bytes that may be gzip, zip or plain, judged by their magic numbers (a mailed attachment's type is often a guess). */
-const readAny = (bytes: Uint8Array, limits: ReportLimits): ParsedReport | ReportRefused => {
-  const unpacked = isGzip(bytes)
-    ? gunzipBounded(bytes, limits)
-    : isZip(bytes)
-      ? unzipBounded(bytes, limits)
-      : bytes
-  return unpacked instanceof ReportRefused ? unpacked : readUnpacked(unpacked, limits)
-}
+/**
+ * Bytes through an unpacker, the text decoder and the report reader, a slice at a time, yielding
+ * to other fibers between turns so the service answers while a large report is read.
+ */
+const readStream = (
+  bytes: Uint8Array,
+  limits: ReportLimits,
+  unpacker: (sink: Sink) => Unpacker
+): Effect.Effect<ParsedReport, ReportRefused> =>
+  Effect.gen(function* () {
+    const reader = reportReader(limits)
+    const text = textStream(reader.onText)
+    const hash = createHash("sha256")
+    let sinceYield = 0
+    const unpack = unpacker((chunk) => {
+      sinceYield += chunk.length
+      hash.update(chunk)
+      return text.sink(chunk)
+    })
+    for (let at = 0; ; at += SLICE) {
+      const end = Math.min(at + SLICE, bytes.length)
+      const over = unpack.push(bytes.subarray(at, end), end === bytes.length)
+      if (over) return yield* Effect.fail(over)
+      if (end === bytes.length) break
+      if (sinceYield >= BYTES_PER_TURN) {
+        sinceYield = 0
+        yield* yieldToEventLoop
+      }
+    }
+    const unpacked = unpack.finish()
+    if (unpacked instanceof ReportRefused) return yield* Effect.fail(unpacked)
+    const decoded = text.finish()
+    if (decoded instanceof ReportRefused) return yield* Effect.fail(decoded)
+    const parsed = reader.end([...unpacked.warnings, ...decoded.warnings], `sha256:${hash.digest("hex")}`)
+    return parsed instanceof ReportRefused ? yield* Effect.fail(parsed) : parsed
+  })
 
 const REPORT_ATTACHMENT =
   /^(application\/(gzip|x-gzip|zip|x-zip|x-zip-compressed|xml|octet-stream|tlsrpt\+json|tlsrpt\+gzip)|text\/xml)$/
@@ -95,8 +158,8 @@ export const readMessage = (
         return Effect.fail(
           refuse("unsupported", "the message carries no report attachment (gzip, zip, XML or TLS-RPT JSON)")
         )
-      const parsed = readAny(new Uint8Array(attachment.content), limits)
-      return parsed instanceof ReportRefused ? Effect.fail(parsed) : Effect.succeed(parsed)
+      const content = new Uint8Array(attachment.content)
+      return readStream(content, limits, (sink) => unpackerFor(content, limits, sink))
     })
   )
 
@@ -123,15 +186,13 @@ export const readPosted = (
   const parsed: Effect.Effect<ParsedReport, ReportRefused> =
     type === "message/rfc822"
       ? readMessage(bytes, limits)
-      : Effect.suspend(() => {
-          const unpacked = type.endsWith("gzip")
-            ? gunzipBounded(bytes, limits)
+      : readStream(bytes, limits, (sink) =>
+          type.endsWith("gzip")
+            ? gunzipStream(bytes, limits, sink)
             : type.endsWith("zip")
-              ? unzipBounded(bytes, limits)
-              : bytes
-          const read = unpacked instanceof ReportRefused ? unpacked : readUnpacked(unpacked, limits)
-          return read instanceof ReportRefused ? Effect.fail(read) : Effect.succeed(read)
-        })
+              ? unzipStream(bytes, limits, sink)
+              : plainStream(sink)
+        )
   return Effect.filterOrFail(
     parsed,
     (p) => p.kind === kind,

@@ -74,3 +74,6 @@ export interface DmarcAggregateReport {
   readonly policy: DmarcPolicyPublished
   readonly records: ReadonlyArray<DmarcRecord>
 }
+
+/** Everything of a report but its records, which the streaming reader hands on one by one. */
+export type DmarcReportHead = Omit<DmarcAggregateReport, "records">

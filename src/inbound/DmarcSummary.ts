@@ -6,9 +6,22 @@
  */
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
-import type { ReporterRow, SourceGroup } from "../store/InboundReports.ts"
+import type { ConflictRow, ReporterRow, SourceGroup } from "../store/InboundReports.ts"
 
 export const Reporter = Schema.Struct({ name: Schema.String, reports: Schema.Int, messages: Schema.Int })
+
+/**
+ * A report identity (reporter, report id, domain) stored with different contents: every version is
+ * kept and counted, and listed here so the owner can tell a forgery or a corrected re-send.
+ */
+export const Conflict = Schema.Struct({
+  reporter: Schema.String,
+  reportId: Schema.String,
+  versions: Schema.Int
+})
+
+export const conflictsOf = (rows: ReadonlyArray<ConflictRow>) =>
+  rows.map((c) => ({ reporter: c.reporter, reportId: c.report_id, versions: c.versions }))
 
 export const DmarcSource = Schema.Struct({
   ip: Schema.String,
@@ -46,11 +59,23 @@ export const Blocker = Schema.Struct({
   reason: Schema.String
 })
 
+/** A source whose mail fails DMARC that could not be told legitimate or not: a look-up it needs failed. */
+export const Unclassified = Schema.Struct({
+  ip: Schema.String,
+  messages: Schema.Int,
+  reason: Schema.String
+})
+
 export const ReadyForReject = Schema.Struct({
-  /** `no-data`: no report covers the period. */
+  /**
+   * `no-data`: no report covers the period, or sources whose mail fails could not be classified
+   * because look-ups failed (never `ready` on a guess).
+   */
   verdict: Schema.Literal("ready", "not-ready", "no-data"),
   /** The busiest blockers (at most 100; `note` gives how many there are). */
   blockers: Schema.Array(Blocker),
+  /** The busiest sources that could not be classified (at most 100). */
+  unclassified: Schema.Array(Unclassified),
   note: Schema.String
 })
 
@@ -77,6 +102,8 @@ export const DmarcSummary = Schema.Struct({
     })
   ),
   reporters: Schema.Array(Reporter),
+  /** Report identities stored with more than one content in the period (at most 100). */
+  conflicts: Schema.Array(Conflict),
   readyForReject: ReadyForReject
 })
 export type DmarcSummary = typeof DmarcSummary.Type
@@ -88,6 +115,8 @@ export interface SourceFacts {
   readonly providerFrom: "spf-include" | "ptr" | null
   /** Its PTR names a known forwarding service and the domain's SPF does not cover it. */
   readonly knownForwarder: boolean
+  /** Why it could not be classified, when a look-up it depends on failed (its PTR, the SPF includes). */
+  readonly lookupFailed?: string | undefined
 }
 
 export const SOURCES_SHOWN = 100
@@ -140,6 +169,7 @@ export const summariseDmarc = (input: {
   readonly groups: ReadonlyArray<SourceGroup>
   readonly reporters: ReadonlyArray<ReporterRow>
   readonly facts: (ip: string) => SourceFacts
+  readonly conflicts?: ReadonlyArray<ConflictRow>
 }): DmarcSummary => {
   const tallies = new Map<string, Tally>()
   const selectors = new Map<
@@ -192,6 +222,7 @@ export const summariseDmarc = (input: {
   const all = [...tallies].sort((a, b) => b[1].messages - a[1].messages || a[0].localeCompare(b[0]))
   const sources: Array<DmarcSource> = []
   const blockers: Array<typeof Blocker.Type> = []
+  const unclassified: Array<typeof Unclassified.Type> = []
   for (const [ip, t] of all) {
     const facts = input.facts(ip)
     const forwarder = t.forwardedSignals > 0 || facts.knownForwarder
@@ -213,6 +244,8 @@ export const summariseDmarc = (input: {
     const lost = facts.knownForwarder ? 0 : t.failing - t.failingForwarded
     const legitimate =
       facts.providerFrom === "spf-include" || facts.provider !== null || t.authenticatedAs.size > 0
+    if (lost > 0 && !legitimate && facts.lookupFailed !== undefined)
+      unclassified.push({ ip, messages: lost, reason: facts.lookupFailed })
     if (lost > 0 && legitimate)
       blockers.push({
         ip,
@@ -239,24 +272,35 @@ export const summariseDmarc = (input: {
       (a, b) => b.messages - a.messages || a.selector.localeCompare(b.selector)
     ),
     reporters: input.reporters.map((r) => ({ name: r.reporter, reports: r.reports, messages: r.messages })),
+    conflicts: conflictsOf(input.conflicts ?? []),
     readyForReject:
       messages === 0
         ? {
             verdict: "no-data",
             blockers: [],
+            unclassified: [],
             note: "No aggregate report covers this period: point rua= at this service and wait a day or two."
           }
         : blockers.length > 0
           ? {
               verdict: "not-ready",
               blockers: blockers.slice(0, SOURCES_SHOWN),
+              unclassified: unclassified.slice(0, SOURCES_SHOWN),
               note: `${blockers.length} legitimate-looking source(s) send mail that fails DMARC; under p=reject it would be refused. Align them first.`
             }
-          : {
-              verdict: "ready",
-              blockers: [],
-              note: "Every source whose mail fails DMARC is unknown (likely spoofing) or a forwarder: p=reject would lose no legitimate mail seen in this period."
-            }
+          : unclassified.length > 0
+            ? {
+                verdict: "no-data",
+                blockers: [],
+                unclassified: unclassified.slice(0, SOURCES_SHOWN),
+                note: `${unclassified.length} source(s) whose mail fails DMARC could not be classified because the look-ups that tell a legitimate sender from a spoofer failed (PTR, SPF includes): no verdict until they answer.`
+              }
+            : {
+                verdict: "ready",
+                blockers: [],
+                unclassified: [],
+                note: "Every source whose mail fails DMARC is unknown (likely spoofing) or a forwarder: p=reject would lose no legitimate mail seen in this period."
+              }
   }
 }
 

@@ -1,209 +1,252 @@
 /**
- * The DMARC aggregate report's XML (RFC 7489 Appendix C; RFC 9990's schema, which adds
- * `generator`, `np`, `testing`, `discovery_method`, `human_result` and extension elements) read
- * into a `DmarcAggregateReport`. Pure and total: a report or the refusal naming its first problem.
- * Unknown elements (RFC 9990 `<extension>`s and vendor additions) are ignored.
+ * The DMARC aggregate report's XML (RFC 7489 Appendix C; RFC 9990) read as a stream with saxes:
+ * text is written in as it is decompressed, each `<record>` is read into a `DmarcRecord` as soon as
+ * it closes and handed on, and nothing of it is kept, so memory stays flat in the record count.
+ * Only the element being read is held as a small tree, bounded in elements, text and depth.
+ *
+ * Strangers' XML is hostile: a DOCTYPE (the door to entity expansion, "billion laughs", and to
+ * external entities) is refused; saxes expands only XML's five predefined entities and character
+ * references (XML 1.0 4.1, 4.6), one character each. And receivers' XML is sloppy: where it is not
+ * well-formed, saxes's recovery is taken and said in a warning, as long as `</feedback>` is
+ * reached (a report cut short is refused: its records would silently be fewer). A `<feedback>`
+ * wrapped in another root (`<xs:schema>`, as some receivers send) is read, said so.
  */
-import { Either } from "effect"
-import { normaliseDomain } from "../records/DomainName.ts"
-import { formatIp, parseIp } from "../records/IpAddress.ts"
-import type {
-  DmarcAggregateReport,
-  DmarcAuthDkim,
-  DmarcAuthSpf,
-  DmarcReason,
-  DmarcRecord
-} from "./DmarcReport.ts"
+import { SaxesParser } from "saxes"
+import type { DmarcAggregateReport, DmarcRecord, DmarcReportHead } from "./DmarcReport.ts"
+import {
+  alignmentOf,
+  Bad,
+  Fatal,
+  MAX_TEXT,
+  type Node,
+  readHead,
+  readRecord,
+  TEXT,
+  type Value,
+  Warnings
+} from "./DmarcFields.ts"
 import { refuse, type ReportLimits, ReportRefused } from "./Refusal.ts"
-import { decodeXmlText, parseXml } from "./XmlText.ts"
 
-const ARRAYS = new Set([
-  "feedback.record",
-  "feedback.record.auth_results.dkim",
-  "feedback.record.auth_results.spf",
-  "feedback.record.row.policy_evaluated.reason",
-  "feedback.report_metadata.error"
-])
+/** Deepest nesting read. */
+const MAX_DEPTH = 32
+/** Most elements in one record or head element (a real record has about 25). */
+const MAX_ELEMENTS = 2000
+/** Repairs of not-well-formed XML named one by one; more are counted. */
+const MAX_XML_WARNINGS = 3
 
-/** A schema problem at `path`, thrown inside this module only and returned as the refusal. */
-class Bad {
-  constructor(readonly message: string) {}
+interface Frame {
+  readonly local: string
+  readonly children: Record<string, Value>
+  text: string
+  hasChild: boolean
 }
 
-type Node = Record<string, unknown>
+const localName = (name: string) => name.slice(name.indexOf(":") + 1)
 
-const MAX_TEXT = 1024
-
-const isNode = (v: unknown): v is Node => v !== null && typeof v === "object" && !Array.isArray(v)
-
-const child = (node: Node, key: string, path: string): Node => {
-  const v = node[key]
-  if (isNode(v)) return v
-  throw new Bad(`<${path}.${key}> is ${v === undefined ? "missing" : "not an element"}`)
+const add = (node: Record<string, Value>, key: string, value: string | Node) => {
+  const had = node[key]
+  node[key] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had as string | Node, value]
 }
 
-const optText = (node: Node, key: string, path: string): string | null => {
-  const v = node[key]
-  if (v === undefined) return null
-  if (typeof v !== "string") throw new Bad(`<${path}.${key}> must be text`)
-  if (v.length > MAX_TEXT) throw new Bad(`<${path}.${key}> is longer than ${MAX_TEXT} characters`)
-  return decodeXmlText(v)
+export interface DmarcXmlRead {
+  readonly head: DmarcReportHead
+  /** Records read and handed on. */
+  readonly records: number
+  readonly warnings: ReadonlyArray<string>
 }
 
-const text = (node: Node, key: string, path: string): string => {
-  const v = optText(node, key, path)
-  if (v === null || v === "") throw new Bad(`<${path}.${key}> is missing or empty`)
-  return v
-}
+/**
+ * A streaming reader: `write` text in order, then `end`. Each readable record goes to `onRecord`
+ * as it closes; one that cannot be read is skipped with a warning.
+ */
+export const dmarcXmlReader = (
+  limits: Pick<ReportLimits, "maxRecords">,
+  onRecord: (record: DmarcRecord, index: number) => void
+) => {
+  const warnings = new Warnings()
+  const parser = new SaxesParser({ position: true })
+  const stack: Array<Frame | null> = []
+  let fatal: ReportRefused | undefined
+  let rootName = ""
+  let feedbackDepth = -1
+  let feedbackSeen = false
+  let feedbackClosed = false
+  let elements = 0
+  let recordIndex = 0
+  let records = 0
+  let firstSkip: string | undefined
+  let meta: Node | undefined
+  let policy: Node | undefined
+  let version: string | null = null
+  let xmlErrors = 0
+  let tail = ""
 
-const integer = (node: Node, key: string, path: string): number => {
-  const v = text(node, key, path)
-  if (!/^\d{1,15}$/.test(v))
-    throw new Bad(`<${path}.${key}> must be a non-negative integer; got '${v.slice(0, 40)}'`)
-  return Number(v)
-}
+  const dispatch = (local: string, value: string | Node, overflowed: boolean) => {
+    if (local === "record") {
+      const index = recordIndex++
+      if (recordIndex > limits.maxRecords) {
+        fatal = refuse("schema", `the report holds more than ${limits.maxRecords} records (the limit)`)
+        return
+      }
+      try {
+        if (overflowed) throw new Bad(`<record[${index}]> holds more than ${MAX_ELEMENTS} elements`)
+        if (typeof value === "string") throw new Bad(`<record[${index}]> is empty`)
+        const record = readRecord(value, index, alignmentOf(policy), warnings)
+        records++
+        onRecord(record, index)
+      } catch (e) {
+        if (e instanceof Fatal) fatal = refuse("schema", `not a DMARC aggregate report: ${e.message}`)
+        else if (e instanceof Bad) {
+          firstSkip ??= e.message
+          warnings.add(`record skipped: ${e.message}`)
+        } else throw e
+      }
+      return
+    }
+    if (overflowed) {
+      fatal = refuse("schema", `<feedback.${local}> holds more than ${MAX_ELEMENTS} elements`)
+      return
+    }
+    const node = typeof value === "string" ? {} : value
+    if (local === "report_metadata") meta ??= node
+    else if (local === "policy_published") policy ??= node
+    else if (local === "version" && typeof value === "string") version = value.trim().slice(0, 40)
+  }
 
-const oneOf = <T extends string>(value: string, allowed: ReadonlyArray<T>, where: string): T => {
-  const v = value.toLowerCase()
-  if (!(allowed as ReadonlyArray<string>).includes(v))
-    throw new Bad(`<${where}> must be one of ${allowed.join(", ")}; got '${value.slice(0, 40)}'`)
-  return v as T
-}
-
-const token = (value: string, where: string) => {
-  const v = value.toLowerCase()
-  if (!/^[a-z_]{1,32}$/.test(v)) throw new Bad(`<${where}> is not a result keyword: '${value.slice(0, 40)}'`)
-  return v
-}
-
-const nodes = (v: unknown, where: string): ReadonlyArray<Node> => {
-  if (v === undefined) return []
-  const list = Array.isArray(v) ? v : [v]
-  return list.map((n, i) => {
-    if (!isNode(n)) throw new Bad(`<${where}>[${i}] is not an element`)
-    return n
+  let overflowed = false
+  parser.on("doctype", () => {
+    fatal ??= refuse("forbidden", "a DOCTYPE is not allowed in a report (no entities)")
   })
-}
-
-const domainOf = (value: string, where: string) =>
-  Either.getOrThrowWith(
-    normaliseDomain(value),
-    () => new Bad(`<${where}> is not a domain: '${value.slice(0, 60)}'`)
-  )
-
-const readRecord = (node: Node, i: number): DmarcRecord => {
-  const at = `record[${i}]`
-  const row = child(node, "row", at)
-  const ipText = text(row, "source_ip", `${at}.row`)
-  const ip = parseIp(ipText)
-  if (ip === undefined) throw new Bad(`<${at}.row.source_ip> is not an IP address: '${ipText.slice(0, 40)}'`)
-  const evaluated = child(row, "policy_evaluated", `${at}.row`)
-  const ev = `${at}.row.policy_evaluated`
-  const ids = child(node, "identifiers", at)
-  const auth = isNode(node.auth_results) ? node.auth_results : {}
-  const reasons = nodes(evaluated.reason, `${ev}.reason`).map((r, j): DmarcReason => ({
-    type: token(text(r, "type", `${ev}.reason[${j}]`), `${ev}.reason[${j}].type`),
-    comment: optText(r, "comment", `${ev}.reason[${j}]`)
-  }))
-  const authDkim = nodes(auth.dkim, `${at}.auth_results.dkim`).map((d, j): DmarcAuthDkim => {
-    const w = `${at}.auth_results.dkim[${j}]`
-    const selector = optText(d, "selector", w)
-    return {
-      domain: text(d, "domain", w).toLowerCase(),
-      selector: selector === null || selector === "" ? null : selector.toLowerCase(),
-      result: token(text(d, "result", w), `${w}.result`),
-      humanResult: optText(d, "human_result", w)
+  parser.on("error", (e) => {
+    if (++xmlErrors <= MAX_XML_WARNINGS)
+      warnings.add(`the XML is not well-formed at ${e.message.replace(/\.$/, "")}: read as repaired`)
+  })
+  parser.on("opentag", (tag) => {
+    const depth = stack.length
+    if (depth >= MAX_DEPTH) {
+      fatal ??= refuse("schema", `the XML nests deeper than ${MAX_DEPTH} elements`)
+      stack.push(null)
+      return
+    }
+    const local = localName(tag.name)
+    if (depth === 0) rootName = tag.name
+    if (feedbackDepth < 0) {
+      if (local === "feedback" && depth <= 1 && !feedbackSeen) {
+        feedbackDepth = depth
+        feedbackSeen = true
+        if (depth === 1)
+          warnings.add(`the report is wrapped in <${rootName.slice(0, 40)}>: read the <feedback> inside`)
+      }
+      stack.push(null)
+      return
+    }
+    if (depth === feedbackDepth + 1) {
+      elements = 1
+      overflowed = false
+      stack.push({ local, children: {}, text: "", hasChild: false })
+      return
+    }
+    const parent = stack[depth - 1]
+    if (parent === null || parent === undefined || ++elements > MAX_ELEMENTS) {
+      if (parent !== null && parent !== undefined) overflowed = true
+      stack.push(null)
+      return
+    }
+    parent.hasChild = true
+    stack.push({ local, children: {}, text: "", hasChild: false })
+  })
+  const onText = (t: string) => {
+    const top = stack[stack.length - 1]
+    if (top && top.text.length <= MAX_TEXT) top.text += t.slice(0, MAX_TEXT + 1 - top.text.length)
+  }
+  parser.on("text", onText)
+  parser.on("cdata", onText)
+  parser.on("closetag", () => {
+    const frame = stack.pop()
+    const depth = stack.length
+    if (depth === feedbackDepth) {
+      feedbackClosed = true
+      feedbackDepth = -1
+      return
+    }
+    if (!frame) return
+    // text beside markup (a sender's unescaped `<` inside a value) is kept for the repair
+    const value = !frame.hasChild
+      ? frame.text
+      : frame.text.trim() === ""
+        ? (frame.children as Node)
+        : ({ ...frame.children, [TEXT]: frame.text } as Node)
+    if (depth === feedbackDepth + 1) dispatch(frame.local, value, overflowed)
+    else {
+      const parent = stack[depth - 1]
+      if (parent) add(parent.children, frame.local, value)
     }
   })
-  const authSpf = nodes(auth.spf, `${at}.auth_results.spf`).map((s, j): DmarcAuthSpf => {
-    const w = `${at}.auth_results.spf[${j}]`
-    const scope = optText(s, "scope", w)
-    const domain = optText(s, "domain", w)
-    return {
-      // an SPF result for an empty MAIL FROM names the HELO domain, or nothing at all
-      domain: domain === null || domain === "" ? "" : domain.toLowerCase(),
-      scope: scope === null || scope === "" ? null : token(scope, `${w}.scope`),
-      result: token(text(s, "result", w), `${w}.result`),
-      humanResult: optText(s, "human_result", w)
+
+  const write = (text: string): ReportRefused | undefined => {
+    if (fatal) return fatal
+    if (/<!(DOCTYPE|ENTITY)/i.test(tail + text.slice(0, 16)) || /<!(DOCTYPE|ENTITY)/i.test(text))
+      return (fatal = refuse(
+        "forbidden",
+        "a DOCTYPE or entity declaration is not allowed in a report (no entities)"
+      ))
+    tail = text.slice(-16)
+    try {
+      parser.write(text)
+    } catch (e) {
+      fatal ??= refuse(
+        "malformed",
+        `the XML is not well-formed: ${e instanceof Error ? e.message : String(e)}`
+      )
     }
-  })
-  const headerFrom = text(ids, "header_from", `${at}.identifiers`)
-  return {
-    sourceIp: formatIp(ip),
-    count: integer(row, "count", `${at}.row`),
-    disposition: oneOf(
-      text(evaluated, "disposition", ev),
-      ["none", "quarantine", "reject", "pass"],
-      `${ev}.disposition`
-    ),
-    dkim: oneOf(text(evaluated, "dkim", ev), ["pass", "fail"], `${ev}.dkim`),
-    spf: oneOf(text(evaluated, "spf", ev), ["pass", "fail"], `${ev}.spf`),
-    reasons,
-    headerFrom: headerFrom.toLowerCase(),
-    envelopeFrom: optText(ids, "envelope_from", `${at}.identifiers`),
-    envelopeTo: optText(ids, "envelope_to", `${at}.identifiers`),
-    authDkim,
-    authSpf
+    return fatal
   }
+
+  const end = (): DmarcXmlRead | ReportRefused => {
+    if (fatal) return fatal
+    try {
+      parser.close()
+    } catch (e) {
+      return refuse("malformed", `the XML is not well-formed: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    if (fatal) return fatal
+    if (!feedbackSeen)
+      return refuse(
+        "schema",
+        `not a DMARC aggregate report: <feedback> is missing${rootName ? ` (the document is <${rootName.slice(0, 40)}>)` : ""}`
+      )
+    if (!feedbackClosed)
+      return refuse("malformed", "the XML is not well-formed: it ends inside <feedback> (truncated?)")
+    let head: DmarcReportHead
+    try {
+      head = readHead(meta, policy, version, warnings)
+    } catch (e) {
+      if (e instanceof Bad || e instanceof Fatal)
+        return refuse("schema", `not a DMARC aggregate report: ${e.message}`)
+      throw e
+    }
+    if (records === 0)
+      return refuse(
+        "schema",
+        firstSkip === undefined
+          ? "not a DMARC aggregate report: the report holds no <record> (RFC 7489 C: at least one)"
+          : `not a DMARC aggregate report: no record could be read: ${firstSkip}`
+      )
+    return { head, records, warnings: warnings.list() }
+  }
+  return { write, end }
 }
 
-const readReport = (doc: Node, maxRecords: number): DmarcAggregateReport => {
-  const feedback = child(doc, "feedback", "")
-  const meta = child(feedback, "report_metadata", "feedback")
-  const range = child(meta, "date_range", "feedback.report_metadata")
-  const policy = child(feedback, "policy_published", "feedback")
-  const pp = "feedback.policy_published"
-  const records = nodes(feedback.record, "feedback.record")
-  if (records.length === 0) throw new Bad("the report holds no <record> (RFC 7489 C: at least one)")
-  if (records.length > maxRecords)
-    throw new Bad(`the report holds ${records.length} records; the limit is ${maxRecords}`)
-  const begin = integer(range, "begin", "feedback.report_metadata.date_range")
-  const end = integer(range, "end", "feedback.report_metadata.date_range")
-  if (end < begin) throw new Bad("<date_range> ends before it begins")
-  const pct = optText(policy, "pct", pp)
-  if (pct !== null && !/^\d{1,3}$/.test(pct))
-    throw new Bad(`<${pp}.pct> must be 0-100; got '${pct.slice(0, 20)}'`)
-  const m = "feedback.report_metadata"
-  return {
-    version: optText(feedback, "version", "feedback"),
-    orgName: text(meta, "org_name", m),
-    email: optText(meta, "email", m),
-    extraContactInfo: optText(meta, "extra_contact_info", m),
-    reportId: text(meta, "report_id", m),
-    begin,
-    end,
-    errors: (Array.isArray(meta.error) ? meta.error : [])
-      .filter((e): e is string => typeof e === "string")
-      .slice(0, 20)
-      .map((e) => decodeXmlText(e.slice(0, MAX_TEXT))),
-    generator: optText(meta, "generator", m),
-    policy: {
-      domain: domainOf(text(policy, "domain", pp), `${pp}.domain`),
-      adkim: optText(policy, "adkim", pp),
-      aspf: optText(policy, "aspf", pp),
-      p: oneOf(text(policy, "p", pp), ["none", "quarantine", "reject"], `${pp}.p`),
-      sp: optText(policy, "sp", pp),
-      np: optText(policy, "np", pp),
-      pct: pct === null ? null : Number(pct),
-      fo: optText(policy, "fo", pp),
-      testing: optText(policy, "testing", pp),
-      discoveryMethod: optText(policy, "discovery_method", pp)
-    },
-    records: records.map(readRecord)
-  }
-}
-
-/** An aggregate report from its XML text, or the refusal naming what is wrong. */
+/** A whole report from its XML text (small reports, examples, tests): its records kept in memory. */
 export const parseDmarcXml = (
   xml: string,
   limits: Pick<ReportLimits, "maxRecords">
-): DmarcAggregateReport | ReportRefused => {
-  const doc = parseXml(xml, ARRAYS)
-  if (doc instanceof ReportRefused) return doc
-  try {
-    return readReport(doc, limits.maxRecords)
-  } catch (e) {
-    if (e instanceof Bad) return refuse("schema", `not a DMARC aggregate report: ${e.message}`)
-    return refuse("schema", `not a DMARC aggregate report: ${e instanceof Error ? e.message : String(e)}`)
-  }
+): (DmarcAggregateReport & { readonly warnings: ReadonlyArray<string> }) | ReportRefused => {
+  const records: Array<DmarcRecord> = []
+  const reader = dmarcXmlReader(limits, (r) => void records.push(r))
+  const written = reader.write(xml.replace(/^\uFEFF/, ""))
+  if (written instanceof ReportRefused) return written
+  const read = reader.end()
+  if (read instanceof ReportRefused) return read
+  return { ...read.head, records, warnings: read.warnings }
 }

@@ -18,7 +18,9 @@ export const RefusalKind = Schema.Literal(
   // well-formed but forbidden: a DOCTYPE or an entity declaration
   "forbidden",
   // well-formed but not a report: a missing or invalid field, too many records
-  "schema"
+  "schema",
+  // a report whose period ended before REPORTS_RETENTION: it would be deleted at once
+  "expired"
 )
 export type RefusalKind = typeof RefusalKind.Type
 

@@ -10,9 +10,9 @@ import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
-import { type ParsedReport, readMessage, readPosted, type ReportKind } from "./Decode.ts"
-import { ReportRefused, type ReportLimits } from "./Refusal.ts"
-import { storable } from "./Storable.ts"
+import { readMessage, readPosted } from "./Decode.ts"
+import { refuse, ReportRefused, type ReportLimits } from "./Refusal.ts"
+import { type ParsedReport, type ReportKind, storable } from "./Storable.ts"
 
 /** 202 of POST /api/reports/dmarc and /api/reports/tls. */
 export const IngestResult = Schema.Struct({
@@ -24,8 +24,15 @@ export const IngestResult = Schema.Struct({
   period: Schema.Struct({ begin: DateTime, end: DateTime }),
   /** DMARC: records; TLS-RPT: policies. */
   records: Schema.Int,
-  /** The same report (reporter and report id) was stored before; nothing new was written. */
-  duplicate: Schema.Boolean
+  /** The same report (reporter, report id, domain and content) was stored before; nothing new was written. */
+  duplicate: Schema.Boolean,
+  /**
+   * Another report with the same reporter, report id and domain but other content is stored: both
+   * are kept and counted, and flagged in the summary's `conflicts` (a forgery, or a corrected re-send).
+   */
+  conflict: Schema.Boolean,
+  /** What was repaired to read the report (a receiver's quirk), each said once; [] when nothing was. */
+  warnings: Schema.Array(Schema.String)
 })
 export type IngestResult = typeof IngestResult.Type
 
@@ -46,7 +53,7 @@ const received = Metric.counter("domain_audit_reports_received_total", {
 })
 const refused = Metric.counter("domain_audit_reports_refused_total", {
   description:
-    "reports refused, by how they arrived and why (too-large, bomb, unsupported, malformed, forbidden, schema)",
+    "reports refused, by how they arrived and why (too-large, bomb, unsupported, malformed, forbidden, schema, expired)",
   incremental: true
 })
 
@@ -65,7 +72,15 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
       Effect.gen(function* () {
         const { head, rows } = storable(parsed)
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        const fresh = yield* storeReport(head, now, rows)
+        // Pruning would remove it within the hour: say so now rather than 202 and then delete it.
+        if (head.end < now - config.reportsRetentionS)
+          return yield* Effect.fail(
+            refuse(
+              "expired",
+              `the report's period ended ${iso(head.end).slice(0, 10)}, longer ago than this service keeps reports (REPORTS_RETENTION, ${Math.round(config.reportsRetentionS / 86_400)} days): not stored`
+            )
+          )
+        const stored = yield* storeReport(head, now, rows)
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
         return {
           reportId: head.reportId,
@@ -73,7 +88,9 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
           reporter: head.reporter,
           period: { begin: iso(head.begin), end: iso(head.end) },
           records: head.records,
-          duplicate: !fresh
+          duplicate: !stored.fresh,
+          conflict: stored.conflict,
+          warnings: parsed.warnings
         } satisfies IngestResult
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 

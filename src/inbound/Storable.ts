@@ -3,9 +3,31 @@
  * domains, no free-text results; docs/reports-in.md "Privacy"). Pure.
  */
 import { isValidSelector } from "../checks/dkim/Dkim.ts"
-import type { DmarcRecord } from "./DmarcReport.ts"
-import type { ParsedReport } from "./Decode.ts"
+import type { DmarcAggregateReport, DmarcRecord, DmarcReportHead } from "./DmarcReport.ts"
 import type { DmarcRowInsert, ReportHead, TlsPolicyInsert } from "../store/InboundReports.ts"
+import type { TlsReport } from "./TlsReport.ts"
+
+/**
+ * A report as read: a DMARC report's records already folded into the rows the store keeps (a
+ * large report is never held as parsed records), and every repair made while reading it.
+ */
+export type ParsedReport =
+  | {
+      readonly kind: "dmarc"
+      readonly report: DmarcReportHead
+      readonly fold: DmarcFold
+      readonly warnings: ReadonlyArray<string>
+      /** `sha256:<hex>` of the report as decompressed. */
+      readonly contentHash: string
+    }
+  | {
+      readonly kind: "tls"
+      readonly report: TlsReport
+      readonly warnings: ReadonlyArray<string>
+      readonly contentHash: string
+    }
+
+export type ReportKind = ParsedReport["kind"]
 
 export type StoredRows =
   | {
@@ -37,16 +59,50 @@ const dmarcRow = (r: DmarcRecord): DmarcRowInsert => ({
     .join(" ")
 })
 
+/** A DMARC report's records folded as they are read: the stored rows, the message count, the signers. */
+export interface DmarcFold {
+  readonly add: (record: DmarcRecord) => void
+  readonly rows: ReadonlyArray<DmarcRowInsert>
+  readonly messages: () => number
+  /** `domain/selector` of every DKIM signature named. */
+  readonly signers: ReadonlySet<string>
+}
+
+export const dmarcFold = (): DmarcFold => {
+  const rows: Array<DmarcRowInsert> = []
+  const signers = new Set<string>()
+  let messages = 0
+  return {
+    add: (record) => {
+      rows.push(dmarcRow(record))
+      // counts are below 2^31 and records at most REPORTS_MAX_RECORDS: the sum stays far below 2^53
+      messages += record.count
+      for (const d of record.authDkim) if (d.selector !== null) signers.add(`${d.domain}/${d.selector}`)
+    },
+    rows,
+    messages: () => messages,
+    signers
+  }
+}
+
+/** A whole report as parsed (examples, tests) as the stream would have folded it. */
+export const parsedDmarc = (report: DmarcAggregateReport, contentHash: string): ParsedReport => {
+  const fold = dmarcFold()
+  for (const r of report.records) fold.add(r)
+  const { records: _, ...head } = report
+  return { kind: "dmarc", report: head, fold, warnings: [], contentHash }
+}
+
 /** The report's head and rows for the store. */
 export const storable = (parsed: ParsedReport): { readonly head: ReportHead; readonly rows: StoredRows } => {
   if (parsed.kind === "dmarc") {
     const r = parsed.report
     const domain = r.policy.domain
     const selectors = new Set<string>()
-    for (const rec of r.records)
-      for (const d of rec.authDkim)
-        if (d.domain === domain && d.selector !== null && isValidSelector(d.selector))
-          selectors.add(d.selector)
+    for (const signer of parsed.fold.signers) {
+      const [d, selector] = signer.split("/") as [string, string]
+      if (d === domain && isValidSelector(selector)) selectors.add(selector)
+    }
     return {
       head: {
         kind: "dmarc",
@@ -55,12 +111,13 @@ export const storable = (parsed: ParsedReport): { readonly head: ReportHead; rea
         reportId: r.reportId,
         begin: r.begin,
         end: r.end,
-        records: r.records.length,
-        messages: r.records.reduce((n, x) => n + x.count, 0),
+        records: parsed.fold.rows.length,
+        messages: parsed.fold.messages(),
         contact: r.email,
+        contentHash: parsed.contentHash,
         policy: JSON.stringify({ ...r.policy, generator: r.generator, version: r.version, errors: r.errors })
       },
-      rows: { kind: "dmarc", rows: r.records.map(dmarcRow), selectors: [...selectors].sort() }
+      rows: { kind: "dmarc", rows: parsed.fold.rows, selectors: [...selectors].sort() }
     }
   }
   const t = parsed.report
@@ -75,11 +132,13 @@ export const storable = (parsed: ParsedReport): { readonly head: ReportHead; rea
       records: t.policies.length,
       messages: t.policies.reduce((n, p) => n + p.successfulSessions + p.failedSessions, 0),
       contact: t.contactInfo,
+      contentHash: parsed.contentHash,
       policy: JSON.stringify(t.policies.map((p) => ({ type: p.policyType, domain: p.policyDomain })))
     },
     rows: {
       kind: "tls",
       rows: t.policies.map((p) => ({
+        domain: p.policyDomain,
         policy_type: p.policyType,
         policy_domain: p.policyDomain,
         mx_hosts: JSON.stringify(p.mxHosts),

@@ -12,7 +12,7 @@ import { Resolver } from "../net/Resolver.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { runCheck } from "../scan/Scanner.ts"
 import { makeShared } from "../scan/Shared.ts"
-import { dmarcGroups, reporters, tlsPolicies } from "../store/InboundReports.ts"
+import { conflicts, dmarcGroups, reporters, tlsPolicies } from "../store/InboundReports.ts"
 import { busiestSources, SOURCES_SHOWN, type SourceFacts, summariseDmarc } from "./DmarcSummary.ts"
 import { providerOfName, spfProviderOf, spfProviders } from "./Providers.ts"
 import { summariseTls } from "./TlsSummary.ts"
@@ -68,7 +68,8 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
               (ip) =>
                 resolver.ptr(ip).pipe(
                   Effect.map((names) => [ip, names[0]?.replace(/\.$/, "") ?? null] as const),
-                  Effect.orElseSucceed(() => [ip, null] as const)
+                  // a failed look-up (timeout, SERVFAIL) is unknown, not "no PTR" (unknown is not missing)
+                  Effect.orElseSucceed(() => [ip, undefined] as const)
                 ),
               { concurrency: PTR_CONCURRENCY }
             )
@@ -76,40 +77,56 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
           { concurrency: 2 }
         )
         const providers = spfProviders(spf.lookupGraph)
-        const ptrOf = new Map(ptrs)
+        const spfUnknown = spf.status === "unknown"
+        const ptrOf = new Map<string, string | null | undefined>(ptrs)
         return (ip: string): SourceFacts => {
-          const ptr = ptrOf.get(ip) ?? null
+          const asked = ptrOf.has(ip)
+          const found = ptrOf.get(ip)
+          const ptr = found ?? null
           const viaSpf = spfProviderOf(providers, ip)
           const viaPtr = ptr === null ? undefined : providerOfName(ptr)
+          const ptrFailed = asked && found === undefined
           return {
             ptr,
             provider: viaSpf ?? viaPtr?.name ?? null,
             providerFrom: viaSpf !== undefined ? "spf-include" : viaPtr !== undefined ? "ptr" : null,
-            knownForwarder: viaSpf === undefined && viaPtr?.forwarder === true
+            knownForwarder: viaSpf === undefined && viaPtr?.forwarder === true,
+            lookupFailed:
+              viaSpf !== undefined || viaPtr !== undefined
+                ? undefined
+                : ptrFailed && spfUnknown
+                  ? `its PTR look-up and ${domain}'s SPF includes could not be resolved`
+                  : ptrFailed
+                    ? "its PTR look-up failed"
+                    : spfUnknown
+                      ? `${domain}'s SPF record or includes could not be resolved`
+                      : undefined
           }
         }
       })
 
     const dmarc = (domain: string, period: { from: number; to: number }) =>
       Effect.gen(function* () {
-        const [groups, who] = yield* Effect.all([
+        const [groups, who, clashes] = yield* Effect.all([
           dmarcGroups(domain, period.from, period.to),
-          reporters("dmarc", domain, period.from, period.to)
+          reporters("dmarc", domain, period.from, period.to),
+          conflicts("dmarc", domain, period.from, period.to)
         ])
         const facts =
           groups.length === 0
             ? () => ({ ptr: null, provider: null, providerFrom: null, knownForwarder: false })
             : yield* sourceFacts(domain, busiestSources(groups, SOURCES_SHOWN))
-        return summariseDmarc({ domain, ...period, groups, reporters: who, facts })
+        return summariseDmarc({ domain, ...period, groups, reporters: who, facts, conflicts: clashes })
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.dmarc"))
 
     const tls = (domain: string, period: { from: number; to: number }) =>
       Effect.gen(function* () {
-        const [policies, who] = yield* Effect.all([
+        const [policies, who, clashes] = yield* Effect.all([
           tlsPolicies(domain, period.from, period.to),
-          reporters("tls", domain, period.from, period.to)
+          reporters("tls", domain, period.from, period.to),
+          conflicts("tls", domain, period.from, period.to)
         ])
-        return summariseTls({ domain, ...period, policies, reporters: who })
+        return summariseTls({ domain, ...period, policies, reporters: who, conflicts: clashes })
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.tls"))
 
     /**

@@ -35,7 +35,10 @@ export interface TlsReport {
   /** Epoch seconds. */
   readonly begin: number
   readonly end: number
-  /** The policy domain of the first policy: the domain the report is about. */
+  /**
+   * The policy domain of the first policy. A report may cover several domains (one sender, one
+   * day, every domain it delivered to at one receiver); each policy is filed under its own.
+   */
   readonly domain: string
   readonly policies: ReadonlyArray<TlsPolicyResult>
 }
@@ -73,6 +76,8 @@ const count = (o: Obj, key: string, path: string, fallback?: number): number => 
   if (v === undefined && fallback !== undefined) return fallback
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
     throw new Bad(`"${path}${key}" must be a non-negative integer`)
+  // no sender makes more than 2^31 sessions to one domain in one day; sums then stay exact
+  if (v > 2 ** 31) throw new Bad(`"${path}${key}" is ${v}: more than 2^31 sessions is no real count`)
   return v
 }
 
@@ -103,6 +108,16 @@ const strings = (o: Obj, key: string, path: string): ReadonlyArray<string> => {
   })
 }
 
+/** RFC 1035 2.3.1 host name syntax, for names outside the public suffix list (RFC 8460's own examples). */
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/
+
+const policyDomainOf = (value: string, where: string) =>
+  Either.getOrElse(normaliseDomain(value), () => {
+    const name = value.trim().toLowerCase().replace(/\.$/, "")
+    if (HOST_NAME.test(name)) return name
+    throw new Bad(`"${where}" is not a domain: '${value.slice(0, 60)}'`)
+  })
+
 const readPolicy = (p: unknown, i: number): TlsPolicyResult => {
   const at = `policies[${i}].`
   if (!isObj(p)) throw new Bad(`"${at.slice(0, -1)}" is not an object`)
@@ -127,10 +142,7 @@ const readPolicy = (p: unknown, i: number): TlsPolicyResult => {
   })
   return {
     policyType: type,
-    policyDomain: Either.getOrThrowWith(
-      normaliseDomain(domain),
-      () => new Bad(`"${pAt}policy-domain" is not a domain: '${domain.slice(0, 60)}'`)
-    ),
+    policyDomain: policyDomainOf(domain, `${pAt}policy-domain`),
     policyStrings: strings(policy, "policy-string", pAt),
     mxHosts: strings(policy, "mx-host", pAt).map((h) => h.toLowerCase()),
     successfulSessions: count(summary, "total-successful-session-count", `${at}summary.`),

@@ -5,8 +5,8 @@
  */
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
-import type { ReporterRow, TlsPolicyRow } from "../store/InboundReports.ts"
-import { Reporter } from "./DmarcSummary.ts"
+import type { ConflictRow, ReporterRow, TlsPolicyRow } from "../store/InboundReports.ts"
+import { Conflict, conflictsOf, Reporter } from "./DmarcSummary.ts"
 
 export const TlsSummary = Schema.Struct({
   domain: Schema.String,
@@ -27,7 +27,9 @@ export const TlsSummary = Schema.Struct({
       failed: Schema.Int
     })
   ),
-  reporters: Schema.Array(Reporter)
+  reporters: Schema.Array(Reporter),
+  /** Report identities stored with more than one content in the period (at most 100). */
+  conflicts: Schema.Array(Conflict)
 })
 export type TlsSummary = typeof TlsSummary.Type
 
@@ -50,6 +52,7 @@ export const summariseTls = (input: {
   readonly to: number
   readonly policies: ReadonlyArray<TlsPolicyRow>
   readonly reporters: ReadonlyArray<ReporterRow>
+  readonly conflicts?: ReadonlyArray<ConflictRow>
 }): TlsSummary => {
   const byType = new Map<string, number>()
   const byMx = new Map<string, number>()
@@ -93,6 +96,7 @@ export const summariseTls = (input: {
     byPolicy: [...byPolicy.values()]
       .map((p) => ({ ...p, mxHosts: [...p.mxHosts].sort() }))
       .sort((a, b) => b.successful + b.failed - (a.successful + a.failed)),
-    reporters: input.reporters.map((r) => ({ name: r.reporter, reports: r.reports, messages: r.messages }))
+    reporters: input.reporters.map((r) => ({ name: r.reporter, reports: r.reports, messages: r.messages })),
+    conflicts: conflictsOf(input.conflicts ?? [])
   }
 }

@@ -65,6 +65,39 @@ export const inboundReportMigrations = {
       last_seen INTEGER NOT NULL,
       PRIMARY KEY (domain, selector)
     ) WITHOUT ROWID`
+  }),
+  // A report's identity is (kind, reporter, report id, domain) plus a hash of its content: the same
+  // identity with other content (a forgery, or a receiver's corrected re-send) is kept and flagged
+  // as a conflict, never dropped as "already stored". SQLite cannot drop a UNIQUE constraint, so
+  // the table is rebuilt, keeping every id (the rows point at them).
+  "0011_inbound_report_identity": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE inbound_report_next (
+      id INTEGER PRIMARY KEY,
+      kind TEXT NOT NULL CHECK (kind IN ('dmarc', 'tls')),
+      domain TEXT NOT NULL,
+      reporter TEXT NOT NULL,
+      report_id TEXT NOT NULL,
+      begin_at INTEGER NOT NULL,
+      end_at INTEGER NOT NULL,
+      received_at INTEGER NOT NULL,
+      records INTEGER NOT NULL,
+      messages INTEGER NOT NULL,
+      contact TEXT,
+      policy TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      conflict INTEGER NOT NULL DEFAULT 0,
+      UNIQUE (kind, reporter, report_id, domain, content_hash)
+    )`
+    yield* sql`INSERT INTO inbound_report_next
+      (id, kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy, content_hash)
+      SELECT id, kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy,
+        'unknown:' || id FROM inbound_report`
+    yield* sql`DROP TABLE inbound_report`
+    yield* sql`ALTER TABLE inbound_report_next RENAME TO inbound_report`
+    yield* sql`CREATE INDEX inbound_report_period ON inbound_report (kind, domain, begin_at)`
+    yield* sql`CREATE INDEX inbound_report_end ON inbound_report (end_at)`
+    yield* sql`CREATE INDEX inbound_report_identity ON inbound_report (kind, reporter, report_id, domain)`
   })
 }
 
@@ -80,6 +113,14 @@ export interface ReportHead {
   readonly contact: string | null
   /** JSON of what the sender says the domain published (DMARC) or of its policies (TLS). */
   readonly policy: string
+  /** sha256 of the report as decompressed: the same bytes again are a duplicate. */
+  readonly contentHash: string
+}
+
+/** What storing a report did: written or a duplicate, and whether its identity was seen with other content. */
+export interface Stored {
+  readonly fresh: boolean
+  readonly conflict: boolean
 }
 
 export interface DmarcRowInsert {
@@ -96,6 +137,8 @@ export interface DmarcRowInsert {
 }
 
 export interface TlsPolicyInsert {
+  /** The policy's own domain: a TLS report may cover several (RFC 8460 4.4 policy-domain). */
+  readonly domain: string
   readonly policy_type: string
   readonly policy_domain: string
   readonly mx_hosts: string
@@ -103,6 +146,12 @@ export interface TlsPolicyInsert {
   readonly failed: number
   readonly failures: string
 }
+
+/** One turn of the event loop between INSERTs of a large report, so the service keeps answering. */
+const yieldToEventLoop = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
 
 /** Rows per INSERT statement: well under SQLite's 32,766 bound parameters. */
 const CHUNK = 500
@@ -114,8 +163,9 @@ const chunks = <A>(rows: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
 }
 
 /**
- * Store a report with its rows in one transaction; `false` when the same report (kind, reporter,
- * report id) is stored already, in which case nothing is written.
+ * Store a report with its rows in one transaction. The same identity (kind, reporter, report id,
+ * domain) and content is a duplicate: nothing is written. The same identity with other content is
+ * written and flagged, and so is the one stored before.
  */
 export const storeReport = (
   head: ReportHead,
@@ -133,23 +183,35 @@ export const storeReport = (
     return yield* sql.withTransaction(
       Effect.gen(function* () {
         const inserted = yield* sql<{ id: number }>`INSERT INTO inbound_report
-          (kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy)
+          (kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy, content_hash)
           VALUES (${head.kind}, ${head.domain}, ${head.reporter}, ${head.reportId}, ${head.begin}, ${head.end},
-            ${receivedAt}, ${head.records}, ${head.messages}, ${head.contact}, ${head.policy})
-          ON CONFLICT (kind, reporter, report_id) DO NOTHING RETURNING id`
+            ${receivedAt}, ${head.records}, ${head.messages}, ${head.contact}, ${head.policy}, ${head.contentHash})
+          ON CONFLICT (kind, reporter, report_id, domain, content_hash) DO NOTHING RETURNING id`
         const id = inserted[0]?.id
-        if (id === undefined) return false
+        if (id === undefined) {
+          const [known] = yield* sql<{ conflict: number }>`SELECT conflict FROM inbound_report
+            WHERE kind = ${head.kind} AND reporter = ${head.reporter} AND report_id = ${head.reportId}
+              AND domain = ${head.domain} AND content_hash = ${head.contentHash}`
+          return { fresh: false, conflict: known?.conflict === 1 } satisfies Stored
+        }
+        const others = yield* sql<{ id: number }>`UPDATE inbound_report SET conflict = 1
+          WHERE kind = ${head.kind} AND reporter = ${head.reporter} AND report_id = ${head.reportId}
+            AND domain = ${head.domain} AND content_hash <> ${head.contentHash} RETURNING id`
+        const conflict = others.length > 0
+        if (conflict) yield* sql`UPDATE inbound_report SET conflict = 1 WHERE id = ${id}`
         const common = { report: id, domain: head.domain, begin_at: head.begin }
         if (rows.kind === "dmarc") {
-          for (const chunk of chunks(rows.rows))
+          for (const chunk of chunks(rows.rows)) {
             yield* sql`INSERT INTO dmarc_row ${sql.insert(chunk.map((r) => ({ ...common, ...r })))}`
+            yield* yieldToEventLoop
+          }
           for (const selector of rows.selectors)
             yield* sql`INSERT INTO dmarc_selector (domain, selector, last_seen) VALUES (${head.domain}, ${selector}, ${head.end})
               ON CONFLICT (domain, selector) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`
         } else
           for (const chunk of chunks(rows.rows))
-            yield* sql`INSERT INTO tls_policy ${sql.insert(chunk.map((r) => ({ ...common, ...r })))}`
-        return true
+            yield* sql`INSERT INTO tls_policy ${sql.insert(chunk.map((r) => ({ report: id, begin_at: head.begin, ...r })))}`
+        return { fresh: true, conflict } satisfies Stored
       })
     )
   })
@@ -209,13 +271,21 @@ export interface ReporterRow {
   readonly messages: number
 }
 
-/** Who sent `kind` reports about `domain` in [from, to). */
+/**
+ * Who sent `kind` reports about `domain` in [from, to). TLS reports are counted by their policies
+ * for the domain (a report covering several domains counts for each, with its sessions there).
+ */
 export const reporters = (kind: "dmarc" | "tls", domain: string, from: number, to: number) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) => sql<ReporterRow>`SELECT reporter, COUNT(*) AS reports, SUM(messages) AS messages
-      FROM inbound_report WHERE kind = ${kind} AND domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    kind === "dmarc"
+      ? sql<ReporterRow>`SELECT reporter, COUNT(*) AS reports, SUM(messages) AS messages
+      FROM inbound_report WHERE kind = 'dmarc' AND domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
       GROUP BY reporter ORDER BY messages DESC, reporter`
+      : sql<ReporterRow>`SELECT r.reporter AS reporter, COUNT(DISTINCT r.id) AS reports,
+        SUM(p.successful + p.failed) AS messages
+      FROM tls_policy p JOIN inbound_report r ON r.id = p.report
+      WHERE p.domain = ${domain} AND p.begin_at >= ${from} AND p.begin_at < ${to}
+      GROUP BY r.reporter ORDER BY messages DESC, r.reporter`
   )
 
 export interface TlsPolicyRow {
@@ -232,6 +302,21 @@ export const tlsPolicies = (domain: string, from: number, to: number) =>
     SqlClient.SqlClient,
     (sql) => sql<TlsPolicyRow>`SELECT policy_type, policy_domain, mx_hosts, successful, failed, failures
       FROM tls_policy WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}`
+  )
+
+export interface ConflictRow {
+  readonly reporter: string
+  readonly report_id: string
+  readonly versions: number
+}
+
+/** Report identities of `kind` for `domain` in [from, to) stored with more than one content. */
+export const conflicts = (kind: "dmarc" | "tls", domain: string, from: number, to: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<ConflictRow>`SELECT reporter, report_id, COUNT(*) AS versions FROM inbound_report
+      WHERE kind = ${kind} AND domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to} AND conflict = 1
+      GROUP BY reporter, report_id ORDER BY reporter, report_id LIMIT 100`
   )
 
 /** How many reports of each kind are stored (tests and the bench). */

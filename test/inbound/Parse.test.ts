@@ -94,7 +94,9 @@ describe("DMARC aggregate XML", () => {
 
   it("refuses more records than the limit", () => {
     const xml = dmarcXml({ domain: "example.org", rows: Array.from({ length: 11 }, () => row) })
-    expect(refusal(parseDmarcXml(xml, { maxRecords: 10 })).message).toMatch(/11 records; the limit is 10/)
+    expect(refusal(parseDmarcXml(xml, { maxRecords: 10 })).message).toMatch(
+      /more than 10 records \(the limit\)/
+    )
   })
 
   it("reads back what any sender wrote (property)", () => {
@@ -205,10 +207,10 @@ describe("decompression bombs", () => {
     expect(refusal(gunzipBounded(member, limits)).message).toMatch(/times its compressed size/)
   })
 
-  it("refuses a zip with 10,000 entries, and a zip without a report", () => {
+  it("refuses a zip with 10,000 entries, and a zip that holds no file", () => {
     const files: Record<string, Uint8Array> = {}
     for (let i = 0; i < 10_000; i++) files[`r${i}.xml`] = new Uint8Array(0)
-    expect(refusal(unzipBounded(zipText("readme.txt", "hello"), limits)).kind).toBe("unsupported")
+    expect(refusal(unzipBounded(zipSync({ "empty/": new Uint8Array(0) }), limits)).kind).toBe("unsupported")
     expect(refusal(unzipBounded(zipSync(files), limits)).message).toMatch(/more than 16 entries/)
   })
 

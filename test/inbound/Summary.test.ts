@@ -24,6 +24,21 @@ const summarise = (groups: ReadonlyArray<SourceGroup>, facts: (ip: string) => So
   summariseDmarc({ domain: "example.org", from: 0, to: 86_400, groups, reporters: [], facts })
 
 describe("readyForReject", () => {
+  it("is never ready when the look-ups that classify failing sources failed", () => {
+    const failing = group({ source_ip: "203.0.113.1", messages: 9, dkim: "fail", spf: "fail" })
+    const passing = group({ source_ip: "192.0.2.1", messages: 1000 })
+    const r = summarise([passing, failing], (ip) => ({
+      ...unknown,
+      lookupFailed: ip === "203.0.113.1" ? "its PTR look-up failed" : undefined
+    })).readyForReject
+    expect(r.verdict).toBe("no-data")
+    expect(r.unclassified).toEqual([{ ip: "203.0.113.1", messages: 9, reason: "its PTR look-up failed" }])
+    expect(r.note).toMatch(/could not be classified/)
+    // a failed look-up for a source whose mail passes changes nothing
+    const ok = summarise([passing], () => ({ ...unknown, lookupFailed: "its PTR look-up failed" }))
+    expect(ok.readyForReject.verdict).toBe("ready")
+  })
+
   it("spoofing (unknown, unauthenticated) is no blocker; an unaligned ESP is", () => {
     const spoof = group({ source_ip: "203.0.113.1", messages: 9, dkim: "fail", spf: "fail" })
     expect(summarise([spoof]).readyForReject.verdict).toBe("ready")
@@ -98,7 +113,11 @@ describe("readyForReject", () => {
           expect(failing.reduce((n, x) => n + x.messages, 0)).toBeGreaterThanOrEqual(b.messages)
         }
         expect(s.readyForReject.verdict).toBe(
-          total === 0 ? "no-data" : s.readyForReject.blockers.length > 0 ? "not-ready" : "ready"
+          total === 0 || (s.readyForReject.blockers.length === 0 && s.readyForReject.unclassified.length > 0)
+            ? "no-data"
+            : s.readyForReject.blockers.length > 0
+              ? "not-ready"
+              : "ready"
         )
       })
     )

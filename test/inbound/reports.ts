@@ -127,3 +127,33 @@ export const postReport = (path: string, type: string | undefined, body: Uint8Ar
     const response = yield* client.execute(request)
     return { status: response.status, json: (yield* response.json) as any }
   }).pipe(Effect.scoped)
+
+/**
+ * The largest aggregate report a big receiver sends: `records` records from as many sources, as
+ * varied as real ones (addresses, counts, selectors, verdicts), so it compresses as real reports do.
+ */
+export const largeDmarcXml = (domain: string, records: number, reportId = "large-1"): string =>
+  dmarcXml({
+    domain,
+    org: "Large Receiver",
+    reportId,
+    rows: Array.from({ length: records }, (_, i): RowSpec => {
+      const failing = i % 7 === 0
+      return {
+        ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        count: 1 + ((i * 7919) % 997),
+        dkim: failing ? "fail" : "pass",
+        spf: failing || i % 3 === 0 ? "fail" : "pass",
+        dkimAuth: [
+          {
+            domain: failing ? `esp${i % 13}.example` : domain,
+            selector: `s${(i * 31) % 97}`,
+            result: failing && i % 2 === 0 ? "fail" : "pass"
+          }
+        ],
+        spfAuth: [
+          { domain: failing ? `bounce${i % 11}.example` : domain, result: i % 3 === 0 ? "softfail" : "pass" }
+        ]
+      }
+    })
+  })

@@ -6,10 +6,9 @@
 import { parseDmarcXml } from "../../inbound/DmarcXml.ts"
 import { summariseDmarc } from "../../inbound/DmarcSummary.ts"
 import type { IngestResult } from "../../inbound/ReportsIn.ts"
-import { storable } from "../../inbound/Storable.ts"
+import { type ParsedReport, parsedDmarc, storable } from "../../inbound/Storable.ts"
 import { parseTlsReport } from "../../inbound/TlsReport.ts"
 import { summariseTls } from "../../inbound/TlsSummary.ts"
-import type { ParsedReport } from "../../inbound/Decode.ts"
 import type { SourceGroup } from "../../store/InboundReports.ts"
 import type { Example } from "./Example.ts"
 import { DOMAIN, MX_HOST, NOW } from "./ExampleZone.ts"
@@ -65,9 +64,14 @@ const TLS_JSON = JSON.stringify({
 })
 
 const parsed = (kind: "dmarc" | "tls"): ParsedReport => {
-  const report = kind === "dmarc" ? parseDmarcXml(DMARC_XML, LIMITS) : parseTlsReport(TLS_JSON, LIMITS)
-  if ("refused" in report || "_tag" in report) throw new Error(`the example ${kind} report is refused`)
-  return { kind, report } as ParsedReport
+  if (kind === "dmarc") {
+    const report = parseDmarcXml(DMARC_XML, LIMITS)
+    if ("_tag" in report) throw new Error(`the example DMARC report is refused: ${report.message}`)
+    return parsedDmarc(report, "sha256:example-dmarc")
+  }
+  const report = parseTlsReport(TLS_JSON, LIMITS)
+  if ("_tag" in report) throw new Error(`the example TLS report is refused: ${report.message}`)
+  return { kind, report, warnings: [], contentHash: "sha256:example-tls" }
 }
 
 const ingested = (kind: "dmarc" | "tls"): IngestResult => {
@@ -79,7 +83,9 @@ const ingested = (kind: "dmarc" | "tls"): IngestResult => {
     reporter: head.reporter,
     period: { begin: iso(head.begin), end: iso(head.end) },
     records: head.records,
-    duplicate: false
+    duplicate: false,
+    conflict: false,
+    warnings: []
   }
 }
 
