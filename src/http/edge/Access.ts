@@ -1,18 +1,15 @@
 /**
- * Who may manage monitors (api/Monitoring.ts `MonitorsAccess`). With `MONITORS_TOKEN` set, the
- * request's bearer token must match it (compared in constant time, RFC 6750 §2.1); without one,
- * the monitors API answers only clients on this machine, so a fresh deployment is not an open
- * relay that anyone can make scan and mail on a schedule.
+ * Who may manage monitors (api/Monitoring.ts `MonitorsAccess`; docs/access.md): the machine itself
+ * (LocalAdmin.ts), or anyone with `MONITORS_TOKEN` as a bearer token (compared in constant time,
+ * RFC 6750 §2.1). Anyone else is refused, so a fresh deployment is not an open relay that anyone can
+ * make scan and mail on a schedule.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import { Effect, Layer, Redacted } from "effect"
 import { Forbidden, Unauthorized } from "../../api/Errors.ts"
 import { MonitorsAccess } from "../../api/Monitoring.ts"
 import { AppConfig } from "../../Config.ts"
-import { contains, parseCidr, parseIp } from "../../records/IpAddress.ts"
-import { clientAddress } from "../edge/ClientAddress.ts"
-
-const LOOPBACK = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"].map((c) => parseCidr(c)!)
+import { localAdmin } from "./LocalAdmin.ts"
 
 const digest = (text: string) => createHash("sha256").update(text, "utf8").digest()
 
@@ -25,17 +22,17 @@ export const MonitorsAccessLive = Layer.effect(
     return {
       bearer: (sent) =>
         Effect.gen(function* () {
+          if (yield* Effect.provideService(localAdmin, AppConfig, config)) return
           if (token !== "") {
             if (timingSafeEqual(digest(Redacted.value(sent)), expected)) return
             return yield* Effect.fail(
               new Unauthorized({ error: "monitors need Authorization: Bearer with the MONITORS_TOKEN" })
             )
           }
-          const client = parseIp(yield* Effect.provideService(clientAddress, AppConfig, config))
-          if (client !== undefined && LOOPBACK.some((cidr) => contains(cidr, client))) return
           return yield* Effect.fail(
             new Forbidden({
-              error: "monitors are managed only from this machine unless the service sets MONITORS_TOKEN"
+              error:
+                "monitors are managed only from this machine (by a name it answers to: localhost, its address or ALLOWED_HOSTS) unless the service sets MONITORS_TOKEN"
             })
           )
         })

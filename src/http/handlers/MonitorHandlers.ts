@@ -2,7 +2,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "../../Api.ts"
-import { MonitorsAccessLive } from "./MonitorsAccess.ts"
+import { MonitorsAccessLive } from "../edge/Access.ts"
 import {
   createMonitor,
   deleteMonitor,

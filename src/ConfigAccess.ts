@@ -1,0 +1,10 @@
+/**
+ * Who may do what (`Config.ts` spreads these into AppConfig; docs/access.md): the machine's own
+ * administrator, API keys, and the bounds per owner.
+ */
+import { Config } from "effect"
+
+export const accessSettings = {
+  // loopback requests that name this machine act as admin (http/edge/LocalAdmin.ts); false: keys only
+  localAdmin: Config.boolean("LOCAL_ADMIN").pipe(Config.withDefault(true))
+}
