@@ -103,7 +103,7 @@ describe("the monitors API", () => {
       const env = { MONITORS_TOKEN: "s3cret-token-for-monitors", LOCAL_ADMIN: "false" }
       const none = yield* list(env)
       expect(none.status).toBe(401)
-      expect(none.headers["www-authenticate"]).toBe('Bearer realm="monitors"')
+      expect(none.headers["www-authenticate"]).toBe('Bearer realm="domain-audit"')
       expect((yield* list(env, { Authorization: "Bearer s3cret-token-for-monitor" })).status).toBe(401)
       expect((yield* list(env, { Authorization: "s3cret-token-for-monitors" })).status).toBe(401)
       const ok = yield* list(env, { Authorization: "Bearer s3cret-token-for-monitors" })
