@@ -33,6 +33,8 @@ export interface MonitorRow {
   readonly runs: number
   /** The API's base URL (ending in `/api`) as the monitor's creator reached it: the alerts' links. */
   readonly baseUrl: string
+  /** The tenant whose API key created it; null: the operator's (the machine, an admin key, MONITORS_TOKEN). */
+  readonly tenant: string | null
 }
 
 export interface MonitorState {
@@ -75,7 +77,8 @@ const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
   lastRunAt: num(r.last_run_at),
   lastGrade: (r.last_grade as string | null) ?? null,
   runs: num(r.runs) ?? 0,
-  baseUrl: String(r.base_url)
+  baseUrl: String(r.base_url),
+  tenant: r.tenant === null || r.tenant === undefined ? null : String(r.tenant)
 })
 
 const toAlert = (r: Record<string, unknown>): AlertRow => ({
@@ -135,8 +138,18 @@ const createTables = Effect.gen(function* () {
     last_scan TEXT,
     last_scanned_at BIGINT,
     warned TEXT NOT NULL DEFAULT '[]',
-    base_url TEXT NOT NULL
+    base_url TEXT NOT NULL,
+    tenant TEXT
   )`
+  // Tables created before monitors had owners: every monitor in them is the operator's.
+  yield* sql.onDialectOrElse({
+    pg: () => sql`ALTER TABLE monitors ADD COLUMN IF NOT EXISTS tenant TEXT`,
+    orElse: () =>
+      Effect.flatMap(sql`SELECT name FROM pragma_table_info('monitors') WHERE name = 'tenant'`, (rows) =>
+        rows.length > 0 ? Effect.void : sql`ALTER TABLE monitors ADD COLUMN tenant TEXT`
+      )
+  })
+  yield* sql`CREATE INDEX IF NOT EXISTS monitors_by_tenant ON monitors (tenant, created_at, id)`
   yield* sql`CREATE TABLE IF NOT EXISTS monitor_runs (
     monitor_id TEXT NOT NULL,
     due_at BIGINT NOT NULL,
@@ -176,14 +189,48 @@ export const insertMonitor = (m: {
   readonly channels: ReadonlyArray<Channel>
   readonly createdAt: number
   readonly nextDue: number
+  readonly tenant: string | null
 }) =>
   Effect.flatMap(
     SqlClient.SqlClient,
     (sql) =>
-      sql`INSERT INTO monitors (id, domain, every_ms, channels, created_at, next_due, base_url)
+      sql`INSERT INTO monitors (id, domain, every_ms, channels, created_at, next_due, base_url, tenant)
           VALUES (${m.id}, ${m.domain}, ${m.everyMs}, ${JSON.stringify(m.channels)}, ${m.createdAt}, ${m.nextDue},
-            ${m.baseUrl})`
+            ${m.baseUrl}, ${m.tenant})`
   )
+
+/** Monitors not deleted of one owner (`tenant`, or null: the operator's). */
+export const countMonitors = (tenant: string | null) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      tenant === null
+        ? sql`SELECT COUNT(*) AS n FROM monitors WHERE deleted_at IS NULL AND tenant IS NULL`
+        : sql`SELECT COUNT(*) AS n FROM monitors WHERE deleted_at IS NULL AND tenant = ${tenant}`,
+      (rows) => num(rows[0]?.n) ?? 0
+    )
+  )
+
+/**
+ * One page of the monitors not deleted, in creation order, after the cursor (`createdAt` and `id`
+ * of the last monitor of the page before); of one tenant, or of everyone (`tenant` undefined).
+ */
+export const pageMonitors = (
+  tenant: string | undefined,
+  after: { readonly createdAt: number; readonly id: string } | undefined,
+  limit: number
+) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const owner = tenant === undefined ? sql`1 = 1` : sql`tenant = ${tenant}`
+    const from =
+      after === undefined
+        ? sql`1 = 1`
+        : sql`(created_at > ${after.createdAt} OR (created_at = ${after.createdAt} AND id > ${after.id}))`
+    return Effect.map(
+      sql`SELECT * FROM monitors WHERE deleted_at IS NULL AND ${owner} AND ${from}
+          ORDER BY created_at, id LIMIT ${limit}`,
+      (rows) => rows.map(toMonitor)
+    )
+  })
 
 /** A monitor that has not been deleted. */
 export const getMonitor = (id: string) =>

@@ -46,7 +46,12 @@ describe("API keys", () => {
           return { monitorsKey, readerKey, revokedKey, expiredKey, listed: yield* keys.list }
         }).pipe(Effect.provide(keysAt(dataDir)))
         expect(monitorsKey.key).toMatch(/^da_[A-Za-z0-9_-]{43}$/)
-        expect(listed.map((k) => [k.tenant, k.scopes])).toEqual([
+        // created in the same millisecond, they list in id order: compare them sorted
+        expect(
+          listed
+            .map((k) => [k.tenant, k.scopes])
+            .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))
+        ).toEqual([
           ["acme", ["monitors"]],
           ["acme", ["reports:read"]],
           ["other", ["admin"]],
@@ -108,5 +113,68 @@ describe("API keys", () => {
       const monitors = yield* call("GET", "/api/monitors").pipe(Effect.provide(testApp(STRANGER)))
       expect(monitors.status).toBe(403)
     })
+  )
+})
+
+describe("monitors by tenant", () => {
+  it.live(
+    "a tenant's key sees and manages its own monitors only, a page at a time, up to MONITORS_PER_TENANT",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-tenants-"))
+        const [a, b, admin] = yield* Effect.gen(function* () {
+          const keys = yield* ApiKeys
+          return [
+            (yield* keys.create({ tenant: "a", scopes: ["monitors"], validForMs: null })).key,
+            (yield* keys.create({ tenant: "b", scopes: ["monitors"], validForMs: null })).key,
+            (yield* keys.create({ tenant: "ops", scopes: ["admin"], validForMs: null })).key
+          ] as const
+        }).pipe(Effect.provide(keysAt(dataDir)))
+        yield* Effect.gen(function* () {
+          const create = (key: string, domain: string) =>
+            call("POST", "/api/monitors", { domain, every: "PT1H", alerts: [] }, bearer(key))
+          const ids: Array<string> = []
+          for (const domain of ["a1.example.com", "a2.example.com", "a3.example.com"]) {
+            const created = yield* create(a, domain)
+            expect([created.status, created.json.error]).toEqual([201, undefined])
+            ids.push(created.json.id)
+          }
+          const over = yield* create(a, "a4.example.com")
+          expect([over.status, over.json.error]).toEqual([
+            400,
+            expect.stringContaining("MONITORS_PER_TENANT")
+          ])
+          const bOwn = yield* create(b, "b1.example.com")
+          expect(bOwn.status).toBe(201)
+
+          const list = (key: string, query = "") =>
+            call("GET", `/api/monitors${query}`, undefined, bearer(key))
+          // b sees its own only; a's are as absent as monitors that never were
+          expect((yield* list(b)).json.monitors.map((m: { domain: string }) => m.domain)).toEqual([
+            "b1.example.com"
+          ])
+          expect((yield* call("GET", `/api/monitors/${ids[0]}`, undefined, bearer(b))).status).toBe(404)
+          expect((yield* call("DELETE", `/api/monitors/${ids[0]}`, undefined, bearer(b))).status).toBe(404)
+          expect((yield* call("GET", `/api/monitors/${ids[0]}/alerts`, undefined, bearer(b))).status).toBe(
+            404
+          )
+          expect((yield* call("GET", `/api/monitors/${ids[0]}`, undefined, bearer(a))).status).toBe(200)
+
+          // pages: two, then one, then none left
+          const first = yield* list(a, "?limit=2")
+          expect(first.json.monitors.map((m: { id: string }) => m.id)).toEqual(ids.slice(0, 2))
+          const second = yield* list(a, `?limit=2&cursor=${first.json.nextCursor}`)
+          expect([second.json.monitors.map((m: { id: string }) => m.id), second.json.nextCursor]).toEqual([
+            ids.slice(2),
+            null
+          ])
+          for (const bad of ["?limit=0", "?limit=101", "?cursor=bm9wZQ"])
+            expect((yield* list(a, bad)).status, bad).toBe(400)
+
+          // the operator sees every tenant's
+          expect((yield* list(admin)).json.monitors).toHaveLength(4)
+        }).pipe(Effect.provide(testApp({ ...STRANGER, MONITORS_PER_TENANT: "3" }, dataDir)))
+      }),
+    120_000
   )
 })

@@ -28,7 +28,7 @@ describe("the monitors API", () => {
   it.effect("answers this machine, and refuses a client forwarded from elsewhere", () =>
     Effect.gen(function* () {
       const here = yield* list({})
-      expect([here.status, here.json]).toEqual([200, { monitors: [] }])
+      expect([here.status, here.json]).toEqual([200, { monitors: [], nextCursor: null }])
       const proxied = { TRUSTED_PROXIES: "127.0.0.1,::1" }
       const forwarded = yield* list(proxied, { "X-Forwarded-For": "203.0.113.5" })
       expect(forwarded.status).toBe(403)

@@ -13,12 +13,13 @@
  * No refusal says anything about a key but why it cannot be used.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
+import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
 import { Forbidden, Unauthorized } from "../../api/Errors.ts"
 import { ReportsReadAccess, ReportsWriteAccess } from "../../api/Inbound.ts"
 import { MonitorsAccess } from "../../api/Monitoring.ts"
 import { AppConfig } from "../../Config.ts"
-import { grants, type Scope } from "../../monitor/access/ApiKey.ts"
+import { grants, type KeyRecord, type Scope } from "../../monitor/access/ApiKey.ts"
 import { ApiKeys, ApiKeysLive } from "../../monitor/access/ApiKeys.ts"
 import { localAdmin } from "./LocalAdmin.ts"
 
@@ -48,12 +49,20 @@ const makeGuard = (guard: Guard) =>
     const expected = digest(token)
     const needs = `${guard.what} need Authorization: Bearer with an API key that has the ${guard.scope} scope${guard.monitorsToken && token !== "" ? ", or the MONITORS_TOKEN" : ""}`
     return {
-      bearer: (sent: Redacted.Redacted<string>) =>
+      /** The key that decided, undefined when no key did (the machine, the token, an open door). */
+      bearer: (
+        sent: Redacted.Redacted<string>
+      ): Effect.Effect<
+        KeyRecord | undefined,
+        Unauthorized | Forbidden,
+        HttpServerRequest.HttpServerRequest
+      > =>
         Effect.gen(function* () {
-          if (yield* Effect.provideService(localAdmin, AppConfig, config)) return
+          if (yield* Effect.provideService(localAdmin, AppConfig, config)) return undefined
           const text = Redacted.value(sent).trim()
           if (text !== "") {
-            if (guard.monitorsToken && token !== "" && timingSafeEqual(digest(text), expected)) return
+            if (guard.monitorsToken && token !== "" && timingSafeEqual(digest(text), expected))
+              return undefined
             const key = yield* keys.verify(text).pipe(
               Effect.catchTags({
                 KeyRefused: (refused) =>
@@ -68,11 +77,11 @@ const makeGuard = (guard: Guard) =>
                 SqlError: unavailable
               })
             )
-            if (grants(key, guard.scope)) return
+            if (grants(key, guard.scope)) return key
             return yield* Effect.fail(new Forbidden({ error: `this API key lacks the ${guard.scope} scope` }))
           }
           const anyKey = yield* keys.anyDefined.pipe(Effect.catchTag("SqlError", unavailable))
-          if (guard.openWithoutKeys && !anyKey) return
+          if (guard.openWithoutKeys && !anyKey) return undefined
           if (anyKey || (guard.monitorsToken && token !== ""))
             return yield* Effect.fail(new Unauthorized({ error: needs }))
           return yield* Effect.fail(
@@ -84,27 +93,44 @@ const makeGuard = (guard: Guard) =>
     }
   })
 
+/** Keys of a tenant see and manage their tenant's monitors; the operator every one (docs/access.md). */
 export const MonitorsAccessLive = Layer.effect(
   MonitorsAccess,
-  makeGuard({ scope: "monitors", what: "monitors", monitorsToken: true, openWithoutKeys: false })
+  Effect.map(
+    makeGuard({ scope: "monitors", what: "monitors", monitorsToken: true, openWithoutKeys: false }),
+    (guard) => ({
+      bearer: (sent: Redacted.Redacted<string>) =>
+        Effect.map(guard.bearer(sent), (key) => ({
+          tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
+        }))
+    })
+  )
 ).pipe(Layer.provide(ApiKeysLive))
+
+/** A guard whose passing provides nothing (the reports' guards). */
+const asVoid = (guard: ReturnType<typeof makeGuard>) =>
+  Effect.map(guard, (g) => ({ bearer: (sent: Redacted.Redacted<string>) => Effect.asVoid(g.bearer(sent)) }))
 
 export const ReportsReadAccessLive = Layer.effect(
   ReportsReadAccess,
-  makeGuard({
-    scope: "reports:read",
-    what: "received reports",
-    monitorsToken: false,
-    openWithoutKeys: true
-  })
+  asVoid(
+    makeGuard({
+      scope: "reports:read",
+      what: "received reports",
+      monitorsToken: false,
+      openWithoutKeys: true
+    })
+  )
 ).pipe(Layer.provide(ApiKeysLive))
 
 export const ReportsWriteAccessLive = Layer.effect(
   ReportsWriteAccess,
-  makeGuard({
-    scope: "reports:write",
-    what: "reports posted over HTTP",
-    monitorsToken: false,
-    openWithoutKeys: true
-  })
+  asVoid(
+    makeGuard({
+      scope: "reports:write",
+      what: "reports posted over HTTP",
+      monitorsToken: false,
+      openWithoutKeys: true
+    })
+  )
 ).pipe(Layer.provide(ApiKeysLive))
