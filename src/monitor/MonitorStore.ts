@@ -18,7 +18,7 @@ import { Effect } from "effect"
 import type { AlertStatus, Channel } from "./MonitorModel.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
+export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
 
 export interface MonitorRow {
   readonly id: string
@@ -66,7 +66,7 @@ export interface AlertRow {
   readonly lastError: string | null
 }
 
-const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
+export const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
   id: String(r.id),
   domain: String(r.domain),
   everyMs: num(r.every_ms)!,
@@ -198,39 +198,6 @@ export const insertMonitor = (m: {
           VALUES (${m.id}, ${m.domain}, ${m.everyMs}, ${JSON.stringify(m.channels)}, ${m.createdAt}, ${m.nextDue},
             ${m.baseUrl}, ${m.tenant})`
   )
-
-/** Monitors not deleted of one owner (`tenant`, or null: the operator's). */
-export const countMonitors = (tenant: string | null) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(
-      tenant === null
-        ? sql`SELECT COUNT(*) AS n FROM monitors WHERE deleted_at IS NULL AND tenant IS NULL`
-        : sql`SELECT COUNT(*) AS n FROM monitors WHERE deleted_at IS NULL AND tenant = ${tenant}`,
-      (rows) => num(rows[0]?.n) ?? 0
-    )
-  )
-
-/**
- * One page of the monitors not deleted, in creation order, after the cursor (`createdAt` and `id`
- * of the last monitor of the page before); of one tenant, or of everyone (`tenant` undefined).
- */
-export const pageMonitors = (
-  tenant: string | undefined,
-  after: { readonly createdAt: number; readonly id: string } | undefined,
-  limit: number
-) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => {
-    const owner = tenant === undefined ? sql`1 = 1` : sql`tenant = ${tenant}`
-    const from =
-      after === undefined
-        ? sql`1 = 1`
-        : sql`(created_at > ${after.createdAt} OR (created_at = ${after.createdAt} AND id > ${after.id}))`
-    return Effect.map(
-      sql`SELECT * FROM monitors WHERE deleted_at IS NULL AND ${owner} AND ${from}
-          ORDER BY created_at, id LIMIT ${limit}`,
-      (rows) => rows.map(toMonitor)
-    )
-  })
 
 /** A monitor that has not been deleted. */
 export const getMonitor = (id: string) =>

@@ -23,7 +23,6 @@ import { MonitoredDomains } from "./MonitoredDomains.ts"
 import { MonitorRun, monitorRunLayer } from "./MonitorRun.ts"
 import {
   type AlertRow,
-  countMonitors,
   deleteMonitor,
   ensureMonitorTables,
   getMonitor,
@@ -31,9 +30,9 @@ import {
   isMonitored,
   listAlerts,
   listMonitors,
-  type MonitorRow,
-  pageMonitors
+  type MonitorRow
 } from "./MonitorStore.ts"
+import { countMonitors, pageMonitors } from "./MonitorPages.ts"
 import { secretProblem, webhookUrlProblem } from "./WebhookTarget.ts"
 
 /** The request is not a monitor we accept: the message says why (400). */
