@@ -4,6 +4,7 @@
  * the environment. The README's "Configuration" table mirrors these modules.
  */
 import { Config, Effect } from "effect"
+import { accessSettings } from "./ConfigAccess.ts"
 import { dependencySettings } from "./ConfigDependencies.ts"
 import { dnsSettings } from "./ConfigDns.ts"
 import { httpServerSettings } from "./ConfigHttp.ts"
@@ -30,6 +31,7 @@ export const settings = Config.all({
   ...webSettings, // HTTPS client, CSP crawler (ConfigWeb.ts)
   ...scaleSettings, // scans, deep scans, cluster, politeness (ConfigScale.ts)
   ...monitorSettings, // snapshots, history, monitors and alerts (ConfigMonitor.ts)
+  ...accessSettings, // local admin, API keys, bounds per owner (ConfigAccess.ts, docs/access.md)
   ...operationsSettings, // logs, metrics, traces, shutdown, the model (ConfigOperations.ts)
   ...dependencySettings // name servers, CAA, RPKI and RDAP (ConfigDependencies.ts, docs/dependencies.md)
 })

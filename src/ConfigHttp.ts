@@ -40,8 +40,10 @@ export const httpServerSettings = {
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
-  // a listener of its own for GET /health (http/edge/HealthPort.ts); 0: none
+  // a listener of its own for GET /health and /metrics (http/edge/HealthPort.ts); 0: none. On
+  // loopback unless HEALTH_HOST says otherwise: the metrics are the operator's, not the public's
   healthPort: int("HEALTH_PORT", 0),
+  healthHost: Config.string("HEALTH_HOST").pipe(Config.withDefault("127.0.0.1")),
   rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
   rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),
   rateCheapBurst: int("RATE_CHEAP_BURST", 120),

@@ -86,6 +86,8 @@ const child: ChildProcess = spawn(
       LOG_LEVEL: "Warn",
       METRICS_ON_API: "true",
       MONITOR_MIN_INTERVAL: "PT1S",
+      // the bench creates them all as the operator, past the default cap of 1,000
+      MONITORS_PER_TENANT: String(count),
       RATE_COSTLY_BURST: "100000000",
       RATE_CHEAP_BURST: "100000000",
       ADMISSION_MAX_CPU_PERCENT: "100000"

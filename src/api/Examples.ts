@@ -50,9 +50,10 @@ const groups = [
 /** Each operation's success schema, by operation id (`group.endpoint`). */
 const successSchemas: ReadonlyMap<string, Schema.Schema<any, any>> = new Map(
   groups.flatMap((group) =>
-    Object.values<{ name: string; successSchema: Schema.Schema<any, any> }>(group.endpoints).map(
-      (endpoint) => [`${group.identifier}.${endpoint.name}`, endpoint.successSchema] as const
-    )
+    // Read as plain records: endpoints with middleware of their own make the union too wide to infer.
+    Object.values(
+      group.endpoints as unknown as Record<string, { name: string; successSchema: Schema.Schema<any, any> }>
+    ).map((endpoint) => [`${group.identifier}.${endpoint.name}`, endpoint.successSchema] as const)
   )
 )
 

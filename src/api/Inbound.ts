@@ -3,14 +3,20 @@
  * receivers and senders, and the summaries a domain owner reads. The bodies of the two POSTs are
  * reports, not JSON: the edge admits their media types as bytes (http/edge/BodyRules.ts).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import {
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity
+} from "@effect/platform"
 import { Schema } from "effect"
 import { DmarcSummary } from "../inbound/DmarcSummary.ts"
 import { IngestResult } from "../inbound/ReportsIn.ts"
 import { TlsSummary } from "../inbound/TlsSummary.ts"
 import { documented } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
-import { BadRequest, PayloadTooLarge, Unavailable } from "./Errors.ts"
+import { BadRequest, Forbidden, PayloadTooLarge, Unauthorized, Unavailable } from "./Errors.ts"
 
 export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
   "UnsupportedMediaType",
@@ -48,6 +54,25 @@ const post = <const N extends string>(
     .addError(UnsupportedMediaType)
     .addError(Unavailable)
     .annotateContext(documented(summary, description))
+    .middleware(ReportsWriteAccess)
+
+/**
+ * Who may post reports (docs/access.md): the machine itself, or an API key with `reports:write`;
+ * anyone while no key exists at all (the embedded default, where reporters post as they always did).
+ */
+export class ReportsWriteAccess extends HttpApiMiddleware.Tag<ReportsWriteAccess>()("ReportsWriteAccess", {
+  failure: Schema.Union(Unauthorized, Forbidden),
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+/**
+ * Who may read what was received (docs/access.md): the machine itself, or an API key with
+ * `reports:read`; anyone while no key exists at all (the embedded default).
+ */
+export class ReportsReadAccess extends HttpApiMiddleware.Tag<ReportsReadAccess>()("ReportsReadAccess", {
+  failure: Schema.Union(Unauthorized, Forbidden),
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
 
 export class ReportsApi extends HttpApiGroup.make("reports")
   .add(
@@ -81,6 +106,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject)."
         )
       )
+      .middleware(ReportsReadAccess)
   )
   .add(
     HttpApiEndpoint.get("tlsSummary", "/reports/tls/:domain")
@@ -95,4 +121,5 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy."
         )
       )
+      .middleware(ReportsReadAccess)
   ) {}

@@ -10,7 +10,7 @@ import {
   HttpApiSchema,
   HttpApiSecurity
 } from "@effect/platform"
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import {
   AlertList,
   CreateMonitor,
@@ -32,6 +32,29 @@ export {
 } from "../monitor/MonitorModel.ts"
 
 /**
+ * Whose monitors a request sees, as MonitorsAccess decided: a tenant's API key its tenant's only
+ * (`tenant`), the operator (the machine itself, an admin key, MONITORS_TOKEN) every one (undefined).
+ */
+export class MonitorsViewer extends Context.Tag("MonitorsViewer")<
+  MonitorsViewer,
+  { readonly tenant: string | undefined }
+>() {}
+
+/** GET /monitors: a page of at most `limit` (1-100, default 100), after `cursor`. */
+const MonitorPage = Schema.Struct({
+  cursor: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(200)).annotations({
+      description: "the nextCursor of the page before"
+    })
+  ),
+  limit: Schema.optional(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)).annotations({
+      description: "monitors on the page, 1-100 (default 100)"
+    })
+  )
+})
+
+/**
  * Who may manage monitors: a monitor makes the service scan, and send webhooks and e-mail to the
  * addresses it names, for ever, and its channels are its owner's data. With `MONITORS_TOKEN` set,
  * `Authorization: Bearer <token>` (401 otherwise); without it, only clients on this machine
@@ -39,6 +62,7 @@ export {
  */
 export class MonitorsAccess extends HttpApiMiddleware.Tag<MonitorsAccess>()("MonitorsAccess", {
   failure: Schema.Union(Unauthorized, Forbidden),
+  provides: MonitorsViewer,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
@@ -62,10 +86,12 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       .annotateContext(
         documented(
           "List monitors",
-          "Every monitor: its domain, interval, channels (without secrets), next and last run, last grade and runs so far."
+          "The caller's monitors, a page at a time in creation order (`limit` up to 100; `nextCursor` asks for the next page, null on the last): each one's domain, interval, channels (without secrets), next and last run, last grade and runs so far. A tenant's API key sees its tenant's monitors; the operator sees every one."
         )
       )
+      .setUrlParams(MonitorPage)
       .addSuccess(MonitorList)
+      .addError(BadRequest)
   )
   .add(
     HttpApiEndpoint.get("get", "/monitors/:id")

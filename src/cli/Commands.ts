@@ -8,6 +8,7 @@ import { parseArgs } from "node:util"
 import { Either } from "effect"
 import { normaliseDomain } from "../records/DomainName.ts"
 import { type BatchOptions, parseCli as parseBatch, USAGE as BATCH_USAGE } from "../batch/Cli.ts"
+import { KEYS_USAGE, type KeysCommand, parseKeys } from "./KeysCommand.ts"
 
 export const USAGE = `usage: domain-audit <command> [options]
 
@@ -19,6 +20,7 @@ commands:
   scan <domain> [--json]    scan one domain and print its grade, categories and top issues
                             (--json: the same JSON as POST /api/scan)
   batch <list | -> [opts]   scan a list of domains into JSONL or CSV, resumable
+  keys <create|list|revoke> API keys for the HTTP API (docs/access.md)
 
 Run 'domain-audit <command> --help' for a command's options. Settings (resolvers, timeouts,
 limits) come from the environment: the README's Configuration table.`
@@ -47,6 +49,7 @@ export type Command =
   | { readonly _tag: "Serve" }
   | { readonly _tag: "Scan"; readonly domain: string; readonly json: boolean }
   | { readonly _tag: "Batch"; readonly options: BatchOptions }
+  | { readonly _tag: "Keys"; readonly command: Exclude<KeysCommand, { action: "help" }> }
 
 /** A usage error: the message and the usage text of the command it concerns. */
 export interface UsageProblem {
@@ -129,6 +132,14 @@ export const parseCommand = (argv: ReadonlyArray<string>): Either.Either<Command
       return parseScan(rest)
     case "batch":
       return parseBatchCommand(rest)
+    case "keys":
+      return Either.match(parseKeys(rest), {
+        onLeft: (message) => problem(message, KEYS_USAGE),
+        onRight: (command) =>
+          Either.right(
+            command.action === "help" ? { _tag: "Help", text: KEYS_USAGE } : { _tag: "Keys", command }
+          )
+      })
     case "help":
     case "--help":
     case "-h":

@@ -78,6 +78,13 @@ const commandEffect = (command: Command): Effect.Effect<unknown, unknown, AppCon
       return onStderr(scanOne(command.domain, command.json))
     case "Batch":
       return onStderr(batch(command.options))
+    case "Keys":
+      return onStderr(
+        Effect.flatMap(
+          Effect.promise(() => import("./Keys.ts")),
+          (m) => m.runKeys(command.command)
+        )
+      )
   }
 }
 

@@ -153,7 +153,7 @@ export const makeNodeServer = (
   config: GatekeeperSettings & { readonly maxHeaderBytes: number; readonly requestTimeoutMs: number },
   health?: () => HealthAnswer,
   gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "queue" | "stats">,
-  limits?: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals },
+  limits?: Parameters<typeof makeGatekeeper>[4],
   traffic?: { readonly shape: TrafficShape; readonly serveMetrics: boolean }
 ): Server => {
   const server = createServer({

@@ -69,6 +69,12 @@ const clusterSql = (config: Settings): Layer.Layer<SqlClient.SqlClient, unknown>
         })
       )
 
+/**
+ * The cluster's database alone, without a runner: for commands that read or write its tables
+ * (`domain-audit keys`) while the service runs.
+ */
+export const ClusterSqlLive = Layer.unwrapEffect(Effect.map(AppConfig, clusterSql)).pipe(Layer.orDie)
+
 /** The two-key advisory lock that serialises runner starts (the library's shard locks use the one-key form). */
 const START_LOCK = [0x646f6d61, 1] as const
 

@@ -69,10 +69,12 @@ export class HistoryCorrupt extends Data.TaggedError("HistoryCorrupt")<{ readonl
 const encodeScan = Schema.encodeSync(ScanResult)
 const decodeStored = Schema.decodeUnknownEither(StoredScanResult)
 
+/** Whether the scan found that its domain does not exist (NXDOMAIN, RFC 8020). */
+const doesNotExist = (scan: ScanResult) =>
+  scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result)
+
 /** Whether a finished scan is a verdict on its domain (graded, or it does not exist). */
-const isVerdict = (scan: ScanResult) =>
-  unscannableReason(scan) === null ||
-  (scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result))
+const isVerdict = (scan: ScanResult) => unscannableReason(scan) === null || doesNotExist(scan)
 
 /**
  * The stored scan of `stored` as stored (whatever registry made it), re-verified against its content
@@ -131,8 +133,11 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
         const encoded = encodeScan(scan) as Json
         const scanJson = canonicalJson(encoded)
         const scored = score(scan)
+        // A name that does not exist starts no history (anyone could write one for every name they
+        // make up, for good); a domain with a history, or a monitor's, that went away is a change.
+        const starts = options.monitored === true || !doesNotExist(scan)
         return yield* store.append(scan.domain, encoded, (last) =>
-          last !== null && last.entry.contentHash === sha256Of(scanJson)
+          (last === null && !starts) || (last !== null && last.entry.contentHash === sha256Of(scanJson))
             ? Option.none()
             : Option.some(
                 nextEntry(scan.domain, last?.entry ?? null, {

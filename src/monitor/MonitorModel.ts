@@ -61,7 +61,11 @@ export const Monitor = Schema.Struct({
 }).annotations({ identifier: "Monitor" })
 export type Monitor = typeof Monitor.Type
 
-export const MonitorList = Schema.Struct({ monitors: Schema.Array(Monitor) })
+/** GET /monitors: one page, in creation order; `nextCursor` asks for the next (null: no more). */
+export const MonitorList = Schema.Struct({
+  monitors: Schema.Array(Monitor),
+  nextCursor: Schema.NullOr(Schema.String)
+})
 
 /** POST /monitors/{id}/run: the scan was queued. */
 export const MonitorRunAccepted = Schema.Struct({

@@ -18,7 +18,7 @@ import { Effect } from "effect"
 import type { AlertStatus, Channel } from "./MonitorModel.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
+export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
 
 export interface MonitorRow {
   readonly id: string
@@ -33,6 +33,8 @@ export interface MonitorRow {
   readonly runs: number
   /** The API's base URL (ending in `/api`) as the monitor's creator reached it: the alerts' links. */
   readonly baseUrl: string
+  /** The tenant whose API key created it; null: the operator's (the machine, an admin key, MONITORS_TOKEN). */
+  readonly tenant: string | null
 }
 
 export interface MonitorState {
@@ -64,7 +66,7 @@ export interface AlertRow {
   readonly lastError: string | null
 }
 
-const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
+export const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
   id: String(r.id),
   domain: String(r.domain),
   everyMs: num(r.every_ms)!,
@@ -75,7 +77,8 @@ const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
   lastRunAt: num(r.last_run_at),
   lastGrade: (r.last_grade as string | null) ?? null,
   runs: num(r.runs) ?? 0,
-  baseUrl: String(r.base_url)
+  baseUrl: String(r.base_url),
+  tenant: r.tenant === null || r.tenant === undefined ? null : String(r.tenant)
 })
 
 const toAlert = (r: Record<string, unknown>): AlertRow => ({
@@ -135,8 +138,18 @@ const createTables = Effect.gen(function* () {
     last_scan TEXT,
     last_scanned_at BIGINT,
     warned TEXT NOT NULL DEFAULT '[]',
-    base_url TEXT NOT NULL
+    base_url TEXT NOT NULL,
+    tenant TEXT
   )`
+  // Tables created before monitors had owners: every monitor in them is the operator's.
+  yield* sql.onDialectOrElse({
+    pg: () => sql`ALTER TABLE monitors ADD COLUMN IF NOT EXISTS tenant TEXT`,
+    orElse: () =>
+      Effect.flatMap(sql`SELECT name FROM pragma_table_info('monitors') WHERE name = 'tenant'`, (rows) =>
+        rows.length > 0 ? Effect.void : sql`ALTER TABLE monitors ADD COLUMN tenant TEXT`
+      )
+  })
+  yield* sql`CREATE INDEX IF NOT EXISTS monitors_by_tenant ON monitors (tenant, created_at, id)`
   yield* sql`CREATE TABLE IF NOT EXISTS monitor_runs (
     monitor_id TEXT NOT NULL,
     due_at BIGINT NOT NULL,
@@ -176,13 +189,14 @@ export const insertMonitor = (m: {
   readonly channels: ReadonlyArray<Channel>
   readonly createdAt: number
   readonly nextDue: number
+  readonly tenant: string | null
 }) =>
   Effect.flatMap(
     SqlClient.SqlClient,
     (sql) =>
-      sql`INSERT INTO monitors (id, domain, every_ms, channels, created_at, next_due, base_url)
+      sql`INSERT INTO monitors (id, domain, every_ms, channels, created_at, next_due, base_url, tenant)
           VALUES (${m.id}, ${m.domain}, ${m.everyMs}, ${JSON.stringify(m.channels)}, ${m.createdAt}, ${m.nextDue},
-            ${m.baseUrl})`
+            ${m.baseUrl}, ${m.tenant})`
   )
 
 /** A monitor that has not been deleted. */

@@ -32,10 +32,21 @@ import {
   listMonitors,
   type MonitorRow
 } from "./MonitorStore.ts"
+import { countMonitors, pageMonitors } from "./MonitorPages.ts"
 import { secretProblem, webhookUrlProblem } from "./WebhookTarget.ts"
 
 /** The request is not a monitor we accept: the message says why (400). */
 export class MonitorRefused extends Data.TaggedError("MonitorRefused")<{ readonly message: string }> {}
+
+/** A page's cursor: the last monitor's creation time and id, opaque to clients (base64url). */
+const writeCursor = (m: Pick<MonitorRow, "createdAt" | "id">) =>
+  Buffer.from(`${m.createdAt}.${m.id}`, "utf8").toString("base64url")
+
+/** The cursor's position, or null when it is not one `writeCursor` made. */
+const readCursor = (cursor: string): { readonly createdAt: number; readonly id: string } | null => {
+  const m = /^(\d{1,15})\.(mon_[0-9a-f]{32})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
+  return m ? { createdAt: Number(m[1]), id: m[2]! } : null
+}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
@@ -103,8 +114,15 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
       readonly every: string
       readonly alerts: ReadonlyArray<Channel>
       readonly baseUrl: string
+      /** The creator's tenant; undefined: the operator's. */
+      readonly tenant: string | undefined
     }) =>
       Effect.gen(function* () {
+        const tenant = request.tenant ?? null
+        if ((yield* provide(countMonitors(tenant))) >= config.monitorsPerTenant)
+          return yield* new MonitorRefused({
+            message: `${tenant === null ? "the operator has" : "this tenant has"} ${config.monitorsPerTenant} monitors already (MONITORS_PER_TENANT); delete one first`
+          })
         const every = parseEvery(request.every)
         if ("error" in every) return yield* new MonitorRefused({ message: `every: ${every.error}` })
         if (every.ms < config.monitorMinIntervalMs)
@@ -124,7 +142,8 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
           channels: request.alerts,
           createdAt: now,
           nextDue: firstDue,
-          baseUrl: request.baseUrl
+          baseUrl: request.baseUrl,
+          tenant
         }
         yield* provide(insertMonitor(row))
         yield* provide(
@@ -133,28 +152,56 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
         return monitorView({ ...row, deletedAt: null, lastRunAt: null, lastGrade: null, runs: 0 })
       })
 
-    const get = (id: string) =>
-      provide(getMonitor(id)).pipe(Effect.map((m) => (m ? monitorView(m) : undefined)))
+    /**
+     * The monitor `id` if `viewer` may see it: a tenant sees its own monitors only (another's is as
+     * absent as one that never was), the operator (undefined) every monitor.
+     */
+    const owned = (id: string, viewer: string | undefined) =>
+      provide(getMonitor(id)).pipe(
+        Effect.map((m) => (m !== undefined && (viewer === undefined || m.tenant === viewer) ? m : undefined))
+      )
 
-    const list = provide(listMonitors).pipe(Effect.map((rows) => ({ monitors: rows.map(monitorView) })))
+    const get = (id: string, viewer: string | undefined) =>
+      owned(id, viewer).pipe(Effect.map((m) => (m ? monitorView(m) : undefined)))
+
+    /** One page of `viewer`'s monitors after `cursor` (`nextCursor`: the next page's, null at the end). */
+    const list = (
+      viewer: string | undefined,
+      page: { readonly cursor?: string | undefined; readonly limit: number }
+    ) =>
+      Effect.gen(function* () {
+        const after = page.cursor === undefined ? undefined : readCursor(page.cursor)
+        if (after === null)
+          return yield* new MonitorRefused({ message: "cursor is not one this service gave" })
+        const rows = yield* provide(pageMonitors(viewer, after, page.limit + 1))
+        const shown = rows.slice(0, page.limit)
+        const last = shown[shown.length - 1]
+        return {
+          monitors: shown.map(monitorView),
+          nextCursor: rows.length > page.limit && last !== undefined ? writeCursor(last) : null
+        }
+      })
 
     /** true when it existed; its sleeping run wakes, finds it gone and ends the chain. */
-    const remove = (id: string) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => provide(deleteMonitor(id, now)))
+    const remove = (id: string, viewer: string | undefined) =>
+      Effect.gen(function* () {
+        if ((yield* owned(id, viewer)) === undefined) return false
+        return yield* Effect.flatMap(Clock.currentTimeMillis, (now) => provide(deleteMonitor(id, now)))
+      })
 
     /** Scan now (202): undefined when there is no such monitor. */
-    const runNow = (id: string) =>
+    const runNow = (id: string, viewer: string | undefined) =>
       Effect.gen(function* () {
-        const monitor = yield* provide(getMonitor(id))
+        const monitor = yield* owned(id, viewer)
         if (monitor === undefined) return undefined
         const now = yield* Clock.currentTimeMillis
         yield* provide(MonitorRun.execute({ monitorId: id, dueAt: now, manual: true }, { discard: true }))
         return { success: true, id, status: "queued" as const, dueAt: iso(now)! }
       })
 
-    const alerts = (id: string) =>
+    const alerts = (id: string, viewer: string | undefined) =>
       Effect.gen(function* () {
-        const monitor = yield* provide(getMonitor(id))
+        const monitor = yield* owned(id, viewer)
         if (monitor === undefined) return undefined
         return { alerts: (yield* provide(listAlerts(id))).map(alertView) }
       })

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs"
 import { createSocket } from "node:dgram"
 import { request } from "node:http"
 import { type AddressInfo, createServer as createNetServer } from "node:net"
-import { tmpdir } from "node:os"
+import { networkInterfaces, tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -131,6 +131,63 @@ describe("HEALTH_PORT", () => {
         )
       )
       expect(after).toBe("closed")
+    })
+  )
+})
+
+/** An address of this machine that is not loopback, if it has one. */
+const outsideAddress = () =>
+  Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i !== undefined && !i.internal && i.family === "IPv4")?.address
+
+describe("HEALTH_HOST", () => {
+  const listening = (env: Record<string, string>) =>
+    Effect.gen(function* () {
+      const port = yield* Effect.promise(freePort)
+      const config = Layer.setConfigProvider(
+        ConfigProvider.fromMap(
+          new Map(
+            Object.entries({
+              HOST: "0.0.0.0",
+              HEALTH_PORT: String(port),
+              DNS_RESOLVERS: "127.0.0.1:9",
+              DATA_DIR: mkdtempSync(join(tmpdir(), "domain-audit-health-host-")),
+              ...env
+            })
+          )
+        )
+      )
+      const layer = HealthPortLive.pipe(
+        Layer.provideMerge(HealthLive),
+        Layer.provide(AppConfig.Default),
+        Layer.provide(config)
+      )
+      const reach = (host: string) =>
+        Effect.promise(() =>
+          get(`http://${host}:${port}/health`).then(
+            () => "reached",
+            () => "refused"
+          )
+        )
+      return { layer, reach }
+    })
+
+  it.live("keeps the health and metrics listener on loopback unless HEALTH_HOST says otherwise", () =>
+    Effect.gen(function* () {
+      const outside = outsideAddress()
+      const loopback = yield* listening({})
+      yield* Effect.gen(function* () {
+        expect(yield* loopback.reach("127.0.0.1")).toBe("reached")
+        if (outside === undefined) return console.log("skipped: this machine has no address but loopback")
+        // HOST is 0.0.0.0: the API listens everywhere, the management port does not
+        expect(yield* loopback.reach(outside)).toBe("refused")
+      }).pipe(Effect.provide(loopback.layer))
+      if (outside === undefined) return
+      const everywhere = yield* listening({ HEALTH_HOST: "0.0.0.0" })
+      yield* Effect.gen(function* () {
+        expect(yield* everywhere.reach(outside)).toBe("reached")
+      }).pipe(Effect.provide(everywhere.layer))
     })
   )
 })

@@ -123,6 +123,38 @@ describe("Histories", () => {
     expect(bytes / entries).toBeLessThan(2_000)
   })
 
+  it("starts no history for a name that does not exist, but records a known domain going away", async () => {
+    /** `scan` as it would be had every question about its name answered NXDOMAIN. */
+    const gone = (scan: ScanResult): ScanResult => {
+      const lookup = scan.checks["dns-records"]
+      const outcomes = Object.fromEntries(
+        Object.keys(lookup.result!.outcomes).map((type) => [type, "nxdomain"])
+      )
+      return {
+        ...scan,
+        checks: {
+          ...scan.checks,
+          "dns-records": { ...lookup, result: { ...lookup.result!, outcomes, records: {} } }
+        }
+      } as ScanResult
+    }
+    const [madeUp, monitorsRun, known, wentAway] = await run(
+      Effect.gen(function* () {
+        const h = yield* Histories
+        return [
+          yield* h.record(gone(asDomain(storedScan("perfect.com"), "made-up.test"))),
+          yield* h.record(gone(asDomain(storedScan("perfect.com"), "watched.test")), { monitored: true }),
+          yield* h.record(at("perfect.com", 0)),
+          yield* h.record(gone(at("perfect.com", 10)))
+        ]
+      })
+    )
+    expect(Option.isNone(madeUp!)).toBe(true)
+    expect(Option.getOrThrow(monitorsRun!).seq).toBe(1)
+    expect(Option.getOrThrow(known!).seq).toBe(1)
+    expect(Option.getOrThrow(wentAway!).seq).toBe(2)
+  })
+
   it("with HISTORY=monitored, records only monitored domains and monitors' runs", async () => {
     const watched = Layer.succeed(MonitoredDomains, {
       isMonitored: (domain) => Effect.succeed(domain === "watched.test")

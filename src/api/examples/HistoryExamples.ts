@@ -58,7 +58,8 @@ const monitorRow = (): MonitorRow => ({
   lastRunAt: NOW.getTime(),
   lastGrade: score(exampleScans().scan).grade,
   runs: 26,
-  baseUrl: BASE
+  baseUrl: BASE,
+  tenant: null
 })
 
 /** The alert the run at NOW raised to the webhook, comparing the scan with the one before it. */
@@ -149,7 +150,7 @@ export const historyExamples: Readonly<Record<string, Example>> = {
   },
   "monitors.list": {
     request: "one monitor",
-    answer: () => ({ monitors: [monitorView(monitorRow())] })
+    answer: () => ({ monitors: [monitorView(monitorRow())], nextCursor: null })
   },
   "monitors.get": { request: "the monitor of example.com", answer: () => monitorView(monitorRow()) },
   "monitors.run": {

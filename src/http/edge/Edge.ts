@@ -148,9 +148,9 @@ const normalise = (response: HttpServerResponse.HttpServerResponse) => {
     const headers: Record<string, string> =
       (response.status === 429 || response.status === 503) && typeof retryAfter === "number"
         ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) }
-        : // the only 401 is the monitors' bearer token (RFC 6750 §3)
+        : // every 401 asks for a bearer token: an API key or the MONITORS_TOKEN (RFC 6750 §3)
           response.status === 401
-          ? { "WWW-Authenticate": 'Bearer realm="monitors"' }
+          ? { "WWW-Authenticate": 'Bearer realm="domain-audit"' }
           : {}
     return json(response.status, rest, { ...response.headers, ...headers })
   }

@@ -15,7 +15,7 @@ import { pickLang } from "../../pages/Text.ts"
 import { isPagePath } from "../pages/PagePaths.ts"
 import { HTML } from "../pages/Respond.ts"
 import { PAGE_HEADERS } from "./PageHeaders.ts"
-import { resolveClient } from "./ClientAddress.ts"
+import { forwardingHeader, resolveForwarded } from "./ClientAddress.ts"
 import { type HealthAnswer, writeHealth } from "./Health.ts"
 import { type LimitSet, makeRefusals, type Meters, type RefusalReason, type Refusals } from "./Limits.ts"
 import { makeLimiter, rateLimitHeaders } from "./RateLimit.ts"
@@ -116,7 +116,11 @@ export const makeGatekeeper = (
   health?: () => HealthAnswer,
   gate?: Pick<Gate, "full" | "retryAfterS" | "permits" | "queue" | "stats">,
   pass: (req: IncomingMessage, res: ServerResponse) => boolean = () => false,
-  limits: Pick<LimitSet, "costly" | "cheap"> & { readonly refusals: Refusals } = {
+  limits: Pick<LimitSet, "costly" | "cheap"> & {
+    readonly refusals: Refusals
+    /** A warning line (the service's logger; nothing by default). */
+    readonly warn?: (message: string, annotations: Meters) => void
+  } = {
     costly: makeLimiter({
       name: "costly",
       burst: settings.rateCostlyBurst,
@@ -151,6 +155,7 @@ export const makeGatekeeper = (
   /** Per connection, the last refusal's client and the time it was told to come back. */
   const told = new WeakMap<object, { readonly client: string; readonly until: number }>()
   const held = new Set<() => void>()
+  let unreadableLogged = false
 
   /**
    * Shed only on this process's own saturation, and never while fewer requests are in flight and
@@ -289,12 +294,20 @@ export const makeGatekeeper = (
       writeHealth(req, res, health())
       return true
     }
-    const forwarded = req.headers["x-forwarded-for"]
-    const client = resolveClient(
+    const resolved = resolveForwarded(
       req.socket.remoteAddress,
-      Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+      forwardingHeader(req.headers),
       settings.trustedProxies
     )
+    if (resolved.unparsed !== undefined && !unreadableLogged) {
+      // Once: a proxy that writes a form this reads nowhere would otherwise write a line a request.
+      unreadableLogged = true
+      limits.warn?.(
+        "a trusted proxy forwarded a client address that cannot be read; such clients are treated as strangers sharing one rate limit (docs/access.md)",
+        { proxy: req.socket.remoteAddress ?? "unknown", forwarded: JSON.stringify(resolved.unparsed) }
+      )
+    }
+    const client = resolved.key
     const last = told.get(req.socket)
     const early = last !== undefined && last.client === client ? last.until - performance.now() : 0
     if (early > 0 && settings.earlyRetryHoldMs > 0 && held.size < MAX_HELD) {

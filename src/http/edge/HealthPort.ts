@@ -8,7 +8,8 @@
  * load balancer's probe on a new connection to the API port waits in the kernel's accept queue
  * behind all of them, seconds under load (docs/bench.md), however cheaply /health is answered once
  * read. On its own port it is accepted in the next iteration. Nothing else is served there, so the
- * port can stay private to the load balancer or the orchestrator's probes.
+ * port can stay private to the load balancer or the orchestrator's probes; it listens on loopback
+ * unless HEALTH_HOST names another address.
  */
 import { createServer, type ServerResponse } from "node:http"
 import { Effect, Layer } from "effect"
@@ -33,10 +34,14 @@ const refuse = (
   res.end(body)
 }
 
-/** The health and metrics listener on HOST:HEALTH_PORT while the layer lives; nothing when HEALTH_PORT is 0. */
+/**
+ * The health and metrics listener on HEALTH_HOST:HEALTH_PORT while the layer lives; nothing when
+ * HEALTH_PORT is 0. HEALTH_HOST is loopback unless set: the metrics tell how the service is used,
+ * which is the operator's to know, and an orchestrator that probes from outside says so.
+ */
 export const HealthPortLive = Layer.scopedDiscard(
   Effect.gen(function* () {
-    const { host, healthPort } = yield* AppConfig
+    const { healthHost: host, healthPort } = yield* AppConfig
     if (healthPort === 0) return
     const health = yield* Health
     const { respond: metrics } = yield* MetricsEndpoint

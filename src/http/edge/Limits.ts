@@ -102,9 +102,9 @@ export class Limits extends Effect.Service<Limits>()("Limits", {
       })
     }
     // Called from node's request event too (the gatekeeper), outside any fiber: fork the log line.
-    const refusals = makeRefusals((message, annotations) =>
+    const warn = (message: string, annotations: Meters) =>
       Runtime.runFork(runtime)(Effect.logWarning(message).pipe(Effect.annotateLogs(annotations)))
-    )
+    const refusals = makeRefusals(warn)
     /**
      * Take a token of `limit` for `client`; a refusal is recorded. The answer then carries both the
      * edge's costly policy (where the client stands there, unchanged) and this one.
@@ -136,6 +136,6 @@ export class Limits extends Effect.Service<Limits>()("Limits", {
         Effect.succeed(HttpServerResponse.setHeaders(response, headers))
       )
     }
-    return { ...limiters, refusals, take, advertise } as const
+    return { ...limiters, refusals, warn, take, advertise } as const
   })
 }) {}

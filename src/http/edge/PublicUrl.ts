@@ -124,20 +124,25 @@ export const baseUrlFor = (
 export const storedBaseFor = (config: { readonly publicBaseUrl: string }): string =>
   config.publicBaseUrl !== "" ? config.publicBaseUrl : "/api"
 
+/** The address `request` reached, as a `Host` value (`listenerHost`), when its socket is known. */
+export const requestListener = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const socket = (NodeHttpServerRequest.toIncomingMessage(request) as { socket?: unknown } | undefined)
+    ?.socket as { localAddress?: string; localPort?: number } | undefined
+  return listenerHost(socket?.localAddress, socket?.localPort)
+}
+
 /** The base URL (ending in `/api`, no trailing slash) for an answer to the current request. */
 export const publicBaseUrl: Effect.Effect<string, never, HttpServerRequest.HttpServerRequest | AppConfig> =
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const config = yield* AppConfig
-    const socket = (NodeHttpServerRequest.toIncomingMessage(request) as { socket?: unknown } | undefined)
-      ?.socket as { localAddress?: string; localPort?: number } | undefined
     return baseUrlFor(
       {
         headers: request.headers,
         peer: Option.getOrUndefined(request.remoteAddress),
         // Plain HTTP is all this server speaks; TLS is terminated in front of it when at all.
         encrypted: false,
-        listener: listenerHost(socket?.localAddress, socket?.localPort)
+        listener: requestListener(request)
       },
       {
         publicBaseUrl: config.publicBaseUrl,

@@ -2,7 +2,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "../../Api.ts"
-import { MonitorsAccessLive } from "./MonitorsAccess.ts"
+import { MonitorsAccessLive } from "../edge/Access.ts"
 import {
   createMonitor,
   deleteMonitor,
@@ -15,7 +15,7 @@ import {
 export const MonitorHandlers = HttpApiBuilder.group(Api, "monitors", (handlers) =>
   handlers
     .handle("create", ({ payload }) => createMonitor(payload))
-    .handle("list", () => listMonitors)
+    .handle("list", ({ urlParams }) => listMonitors(urlParams))
     .handle("get", ({ path }) => getMonitor(path.id))
     .handle("delete", ({ path }) => deleteMonitor(path.id))
     .handle("run", ({ path }) => runMonitor(path.id))

@@ -5,6 +5,7 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { BadRequest, NotFound } from "../../api/Errors.ts"
+import { MonitorsViewer } from "../../api/Monitoring.ts"
 import type { Channel } from "../../monitor/MonitorModel.ts"
 import { Monitors } from "../../monitor/Monitors.ts"
 import { publicBaseUrl } from "../edge/PublicUrl.ts"
@@ -24,8 +25,9 @@ export const createMonitor = (payload: {
   Effect.gen(function* () {
     const monitors = yield* Monitors
     const baseUrl = yield* publicBaseUrl
+    const { tenant } = yield* MonitorsViewer
     const monitor = yield* monitors
-      .create({ ...payload, baseUrl })
+      .create({ ...payload, baseUrl, tenant })
       .pipe(Effect.mapError((e) => new BadRequest({ error: e.message })))
     const location = `${baseUrl}/monitors/${encodeURIComponent(monitor.id)}`
     yield* HttpApp.appendPreResponseHandler((_request, response) =>
@@ -34,19 +36,29 @@ export const createMonitor = (payload: {
     return monitor
   })
 
-export const listMonitors = Effect.flatMap(Monitors, (m) => m.list)
+/** The Monitors service and whose monitors this request sees. */
+const withViewer = <A, E, R>(f: (m: Monitors, viewer: string | undefined) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.zip(Monitors, MonitorsViewer), ([m, v]) => f(m, v.tenant))
+
+export const listMonitors = (page: {
+  readonly cursor?: string | undefined
+  readonly limit?: number | undefined
+}) =>
+  withViewer((m, viewer) => m.list(viewer, { cursor: page.cursor, limit: page.limit ?? 100 })).pipe(
+    Effect.mapError((e) => new BadRequest({ error: e.message }))
+  )
 
 export const getMonitor = (id: string) =>
-  Effect.flatMap(Monitors, (m) => m.get(id)).pipe(Effect.flatMap(found(id)))
+  withViewer((m, viewer) => m.get(id, viewer)).pipe(Effect.flatMap(found(id)))
 
 export const deleteMonitor = (id: string) =>
-  Effect.flatMap(Monitors, (m) => m.remove(id)).pipe(
+  withViewer((m, viewer) => m.remove(id, viewer)).pipe(
     Effect.flatMap((deleted) => found(id)(deleted ? true : undefined)),
     Effect.asVoid
   )
 
 export const runMonitor = (id: string) =>
-  Effect.flatMap(Monitors, (m) => m.runNow(id)).pipe(Effect.flatMap(found(id)))
+  withViewer((m, viewer) => m.runNow(id, viewer)).pipe(Effect.flatMap(found(id)))
 
 export const monitorAlerts = (id: string) =>
-  Effect.flatMap(Monitors, (m) => m.alerts(id)).pipe(Effect.flatMap(found(id)))
+  withViewer((m, viewer) => m.alerts(id, viewer)).pipe(Effect.flatMap(found(id)))

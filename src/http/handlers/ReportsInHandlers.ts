@@ -1,12 +1,13 @@
 /** Handlers of the reports-in group (docs/reports-in.md): decode -> inbound/ -> encode. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Either } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
 import { UnsupportedMediaType } from "../../api/Inbound.ts"
 import type { ReportKind } from "../../inbound/Decode.ts"
 import type { ReportRefused } from "../../inbound/Refusal.ts"
 import { ReportsIn } from "../../inbound/ReportsIn.ts"
+import { ReportsReadAccessLive, ReportsWriteAccessLive } from "../edge/Access.ts"
 import { type Period, readPeriod, ReportSummaries } from "../../inbound/Summaries.ts"
 
 const refusal = (e: ReportRefused) =>
@@ -56,4 +57,4 @@ export const ReportsInHandlers = HttpApiBuilder.group(Api, "reports", (handlers)
     .handle("tlsSummary", ({ path, urlParams }) =>
       summary(path.domain, urlParams, (s, p) => s.tls(path.domain, p))
     )
-)
+).pipe(Layer.provide([ReportsReadAccessLive, ReportsWriteAccessLive]))

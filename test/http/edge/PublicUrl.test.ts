@@ -130,7 +130,7 @@ describe("resolveClient", () => {
     expect(resolveClient("10.0.0.1", "203.0.113.5", proxy)).toBe("203.0.113.5")
     expect(resolveClient("10.0.0.1", "1.1.1.1, 203.0.113.5, 10.0.0.9", proxy)).toBe("203.0.113.5")
     expect(resolveClient("::ffff:10.0.0.1", "203.0.113.5", proxy)).toBe("203.0.113.5")
-    expect(resolveClient("10.0.0.1", "garbage", proxy)).toBe("10.0.0.1")
+    expect(resolveClient("10.0.0.1", "garbage", proxy)).toBe("unreadable-forwarded-for@10.0.0.1")
     expect(resolveClient("10.0.0.1", undefined, proxy)).toBe("10.0.0.1")
     expect(resolveClient("192.0.2.1", undefined, [])).toBe("192.0.2.1")
   })

@@ -1,0 +1,136 @@
+/**
+ * Who may do what, decided here for every endpoint that is not public (docs/access.md); the
+ * contract declares which guard each endpoint has (api/Monitoring.ts `MonitorsAccess`,
+ * api/Inbound.ts `ReportsReadAccess` and `ReportsWriteAccess`), the handlers never decide.
+ *
+ * A request is one of:
+ * - the machine itself (LocalAdmin.ts): may do everything, unless `LOCAL_ADMIN=false`;
+ * - an API key (`Authorization: Bearer da_...`, RFC 6750 §2.1): may do what its scopes say; a key
+ *   that is malformed, unknown, revoked or expired is 401 saying which, a key without the scope 403;
+ * - `MONITORS_TOKEN` as the bearer token: may manage monitors (compared in constant time);
+ * - anonymous: may read and post reports while no API key exists at all (the embedded default),
+ *   nothing here otherwise.
+ * No refusal says anything about a key but why it cannot be used.
+ */
+import { createHash, timingSafeEqual } from "node:crypto"
+import type { HttpServerRequest } from "@effect/platform"
+import { Effect, Layer, Redacted } from "effect"
+import { Forbidden, Unauthorized } from "../../api/Errors.ts"
+import { ReportsReadAccess, ReportsWriteAccess } from "../../api/Inbound.ts"
+import { MonitorsAccess } from "../../api/Monitoring.ts"
+import { AppConfig } from "../../Config.ts"
+import { grants, type KeyRecord, type Scope } from "../../monitor/access/ApiKey.ts"
+import { ApiKeys, ApiKeysLive } from "../../monitor/access/ApiKeys.ts"
+import { localAdmin } from "./LocalAdmin.ts"
+
+const digest = (text: string) => createHash("sha256").update(text, "utf8").digest()
+
+const unavailable = () =>
+  new Unauthorized({
+    error: "API keys cannot be checked right now (the key store is unavailable); retry later"
+  })
+
+/** One guard: `scope` for keys, what an empty bearer gets, and whether MONITORS_TOKEN counts. */
+interface Guard {
+  readonly scope: Scope
+  /** What the endpoints are, in a sentence's words ("monitors", "reading received reports"). */
+  readonly what: string
+  readonly monitorsToken: boolean
+  /** Open to anonymous clients while no key exists (the embedded default). */
+  readonly openWithoutKeys: boolean
+}
+
+/** The guard's middleware: who passes, and the refusal of everyone else. */
+const makeGuard = (guard: Guard) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const keys = yield* ApiKeys
+    const token = Redacted.value(config.monitorsToken)
+    const expected = digest(token)
+    const needs = `${guard.what} need Authorization: Bearer with an API key that has the ${guard.scope} scope${guard.monitorsToken && token !== "" ? ", or the MONITORS_TOKEN" : ""}`
+    return {
+      /** The key that decided, undefined when no key did (the machine, the token, an open door). */
+      bearer: (
+        sent: Redacted.Redacted<string>
+      ): Effect.Effect<
+        KeyRecord | undefined,
+        Unauthorized | Forbidden,
+        HttpServerRequest.HttpServerRequest
+      > =>
+        Effect.gen(function* () {
+          if (yield* Effect.provideService(localAdmin, AppConfig, config)) return undefined
+          const text = Redacted.value(sent).trim()
+          if (text !== "") {
+            if (guard.monitorsToken && token !== "" && timingSafeEqual(digest(text), expected))
+              return undefined
+            const key = yield* keys.verify(text).pipe(
+              Effect.catchTags({
+                KeyRefused: (refused) =>
+                  Effect.fail(
+                    new Unauthorized({
+                      error:
+                        refused.reason === "malformed" && guard.monitorsToken && token !== ""
+                          ? `${guard.what} need Authorization: Bearer with the MONITORS_TOKEN or an API key with the ${guard.scope} scope`
+                          : refused.message
+                    })
+                  ),
+                SqlError: unavailable
+              })
+            )
+            if (grants(key, guard.scope)) return key
+            return yield* Effect.fail(new Forbidden({ error: `this API key lacks the ${guard.scope} scope` }))
+          }
+          const anyKey = yield* keys.anyDefined.pipe(Effect.catchTag("SqlError", unavailable))
+          if (guard.openWithoutKeys && !anyKey) return undefined
+          if (anyKey || (guard.monitorsToken && token !== ""))
+            return yield* Effect.fail(new Unauthorized({ error: needs }))
+          return yield* Effect.fail(
+            new Forbidden({
+              error: `${guard.what} are managed only from this machine (by a name it answers to: localhost, its address or ALLOWED_HOSTS) unless the service sets MONITORS_TOKEN or an API key is created (domain-audit keys create)`
+            })
+          )
+        })
+    }
+  })
+
+/** Keys of a tenant see and manage their tenant's monitors; the operator every one (docs/access.md). */
+export const MonitorsAccessLive = Layer.effect(
+  MonitorsAccess,
+  Effect.map(
+    makeGuard({ scope: "monitors", what: "monitors", monitorsToken: true, openWithoutKeys: false }),
+    (guard) => ({
+      bearer: (sent: Redacted.Redacted<string>) =>
+        Effect.map(guard.bearer(sent), (key) => ({
+          tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
+        }))
+    })
+  )
+).pipe(Layer.provide(ApiKeysLive))
+
+/** A guard whose passing provides nothing (the reports' guards). */
+const asVoid = (guard: ReturnType<typeof makeGuard>) =>
+  Effect.map(guard, (g) => ({ bearer: (sent: Redacted.Redacted<string>) => Effect.asVoid(g.bearer(sent)) }))
+
+export const ReportsReadAccessLive = Layer.effect(
+  ReportsReadAccess,
+  asVoid(
+    makeGuard({
+      scope: "reports:read",
+      what: "received reports",
+      monitorsToken: false,
+      openWithoutKeys: true
+    })
+  )
+).pipe(Layer.provide(ApiKeysLive))
+
+export const ReportsWriteAccessLive = Layer.effect(
+  ReportsWriteAccess,
+  asVoid(
+    makeGuard({
+      scope: "reports:write",
+      what: "reports posted over HTTP",
+      monitorsToken: false,
+      openWithoutKeys: true
+    })
+  )
+).pipe(Layer.provide(ApiKeysLive))

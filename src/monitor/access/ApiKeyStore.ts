@@ -1,0 +1,77 @@
+/**
+ * API keys in the cluster's database beside the monitors they guard (SQLite under DATA_DIR alone,
+ * the shared Postgres with several runners), so every runner knows every key and a revocation
+ * holds everywhere at once. Only the key's SHA-256 is kept. Plain SQL both dialects accept; the
+ * table is created at start-up with `IF NOT EXISTS`, under the monitors' advisory lock on Postgres.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { KeyRecord, Scope } from "./ApiKey.ts"
+
+// node-postgres returns BIGINT as text; SQLite returns numbers.
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
+
+export const ensureKeyTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql.withTransaction(
+    Effect.gen(function* () {
+      yield* sql.onDialectOrElse({
+        pg: () => sql`SELECT pg_advisory_xact_lock(${0x646f6d63}, 2)`,
+        orElse: () => Effect.void
+      })
+      yield* sql`CREATE TABLE IF NOT EXISTS api_keys (
+        id TEXT PRIMARY KEY,
+        hash TEXT NOT NULL UNIQUE,
+        tenant TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT,
+        revoked_at BIGINT
+      )`
+    })
+  )
+)
+
+const toRecord = (r: Record<string, unknown>): KeyRecord & { readonly hash: string } => ({
+  id: String(r.id),
+  hash: String(r.hash),
+  tenant: String(r.tenant),
+  scopes: String(r.scopes).split(" ") as ReadonlyArray<Scope>,
+  createdAt: num(r.created_at)!,
+  expiresAt: num(r.expires_at),
+  revokedAt: num(r.revoked_at)
+})
+
+export const insertKey = (key: KeyRecord & { readonly hash: string }) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`INSERT INTO api_keys (id, hash, tenant, scopes, created_at, expires_at, revoked_at)
+      VALUES (${key.id}, ${key.hash}, ${key.tenant}, ${key.scopes.join(" ")}, ${key.createdAt},
+        ${key.expiresAt}, ${key.revokedAt})`
+  )
+
+export const findKeyByHash = (hash: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(sql`SELECT * FROM api_keys WHERE hash = ${hash}`, (rows) =>
+      rows.length === 0 ? undefined : toRecord(rows[0]!)
+    )
+  )
+
+export const listKeys = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(sql`SELECT * FROM api_keys ORDER BY created_at, id`, (rows) => rows.map(toRecord))
+)
+
+/** Whether any key was ever created: until then, reports stay open as in the embedded default. */
+export const anyKey = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(sql`SELECT 1 AS one FROM api_keys LIMIT 1`, (rows) => rows.length > 0)
+)
+
+/** Revoke `id` at `now`; false when there is no such key. A key revoked once stays revoked then. */
+export const revokeKey = (id: string, now: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.gen(function* () {
+      const found = yield* sql`SELECT id FROM api_keys WHERE id = ${id}`
+      if (found.length === 0) return false
+      yield* sql`UPDATE api_keys SET revoked_at = ${now} WHERE id = ${id} AND revoked_at IS NULL`
+      return true
+    })
+  )
