@@ -34,7 +34,15 @@ export const examples: Readonly<Record<string, Example>> = {
   ...inboundExamples
 }
 
-const groups = [
+/** What the examples read of a group (its endpoints with middleware of their own make the union of the groups too wide to infer). */
+interface ExampleGroup {
+  readonly identifier: string
+  readonly endpoints: Readonly<
+    Record<string, { readonly name: string; readonly successSchema: Schema.Schema.Any }>
+  >
+}
+
+const groups: ReadonlyArray<ExampleGroup> = [
   DnsApi,
   EmailApi,
   ScanApi,
@@ -48,12 +56,11 @@ const groups = [
 ]
 
 /** Each operation's success schema, by operation id (`group.endpoint`). */
-const successSchemas: ReadonlyMap<string, Schema.Schema<any, any>> = new Map(
+const successSchemas: ReadonlyMap<string, Schema.Schema.Any> = new Map(
   groups.flatMap((group) =>
-    // Read as plain records: endpoints with middleware of their own make the union too wide to infer.
-    Object.values(
-      group.endpoints as unknown as Record<string, { name: string; successSchema: Schema.Schema<any, any> }>
-    ).map((endpoint) => [`${group.identifier}.${endpoint.name}`, endpoint.successSchema] as const)
+    Object.values(group.endpoints).map(
+      (endpoint) => [`${group.identifier}.${endpoint.name}`, endpoint.successSchema] as const
+    )
   )
 )
 
@@ -62,7 +69,9 @@ export const exampleJson = (operationId: string): unknown => {
   const answer = examples[operationId]?.answer
   if (answer === undefined) return undefined
   const schema = successSchemas.get(operationId)
-  const encoded = schema === undefined ? answer() : Schema.encodeUnknownSync(schema)(answer())
+  // An endpoint's success schema carries its middleware in its context type; encoding needs none.
+  const encoded =
+    schema === undefined ? answer() : Schema.encodeUnknownSync(schema as Schema.Schema.AnyNoContext)(answer())
   return JSON.parse(JSON.stringify(encoded))
 }
 
