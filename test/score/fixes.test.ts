@@ -59,7 +59,7 @@ describe("the list of what to fix", () => {
       }),
       { numRuns: 40 }
     )
-  })
+  }, 120_000)
 
   it("is the same list on the page, in the markdown, the CLI summary and an alert", () => {
     fc.assert(
@@ -100,7 +100,7 @@ describe("the list of what to fix", () => {
       }),
       { numRuns: 25 }
     )
-  })
+  }, 120_000)
 
   it("is the same list in the PDF", async () => {
     await fc.assert(
@@ -119,7 +119,7 @@ describe("the list of what to fix", () => {
       }),
       { numRuns: 4 }
     )
-  })
+  }, 120_000)
 })
 
 describe("sender requirements", () => {
