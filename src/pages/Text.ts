@@ -121,6 +121,8 @@ const en = {
   verifyStep2: "Remove the top-level evidence member.",
   verifyStep3: "Serialise the rest with RFC 8785 (JSON Canonicalization Scheme).",
   verifyStep4: "Compute SHA-256 over the UTF-8 bytes; it must equal the content hash above.",
+  verifyRecipe:
+    "Or run these lines (Node 18 or later, nothing to install); they print verified or MISMATCH. The command domain-audit verify does the same with a URL or a saved copy.",
   retention: "Retention",
   nis2Title: "NIS2 readiness",
   nis2Total: "Total",
@@ -271,6 +273,8 @@ const nl: Words = {
   verifyStep2: "Verwijder het evidence-onderdeel op het hoogste niveau.",
   verifyStep3: "Serialiseer de rest volgens RFC 8785 (JSON Canonicalization Scheme).",
   verifyStep4: "Bereken SHA-256 over de UTF-8-bytes; die moet gelijk zijn aan de inhoudshash hierboven.",
+  verifyRecipe:
+    "Of voer deze regels uit (Node 18 of nieuwer, niets te installeren); ze melden verified of MISMATCH. De opdracht domain-audit verify doet hetzelfde met een URL of een bewaarde kopie.",
   retention: "Bewaartermijn",
   nis2Title: "NIS2-gereedheid",
   nis2Total: "Totaal",
