@@ -16,7 +16,7 @@ export const scanSummary = (result: BatchResult, unscannable: string | null): st
   const lines: Array<string> = []
   if (unscannable !== null)
     // Nothing about the domain to grade: its grade's wording (bands, caps) would only mislead.
-    lines.push(`${result.domain}: not graded: ${unscannable}`)
+    lines.push(`${result.domain}: unscannable: ${unscannable}`)
   else {
     lines.push(`${result.domain}: ${score.grade} (${score.percentage}%), ${score.gradeInfo.label}`)
     lines.push(`  ${score.gradeInfo.description}`)
