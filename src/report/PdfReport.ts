@@ -37,6 +37,8 @@ export interface Nis2Summary {
   readonly status: string
   /** The measures that block readiness, in words. */
   readonly criticalGaps: ReadonlyArray<string>
+  /** What was measured, in words ("Meets the 8 measured controls."): never "compliant". */
+  readonly measured: string
 }
 
 /** The stored snapshot a PDF is drawn from: its id and content hash go in every footer. */
@@ -262,17 +264,26 @@ const issueSection = (doc: PDFKit.PDFDocument, s: ScanScore) => {
   for (const issue of notes) issueBlock(doc, s, issue)
 }
 
+/** The scorecard's status as a label that claims no compliance (docs/nis2.md). */
+const READINESS_LABEL: Readonly<Record<string, string>> = {
+  compliant: "all met",
+  partial: "partly met",
+  "non-compliant": "gaps",
+  unscannable: "unscannable"
+}
+
 const nis2Section = (doc: PDFKit.PDFDocument, nis2: Nis2Summary | null) => {
   heading(doc, "NIS2 readiness")
   if (nis2 === null) return void body(doc, "The NIS2 readiness summary is not available for this report.")
   const look = lookOf(nis2.status === "compliant" ? "pass" : nis2.status === "partial" ? "partial" : "fail")
   const top = doc.y
-  const w = pill(doc, nis2.status, look.colour, doc.page.margins.left, top)
+  const label = READINESS_LABEL[nis2.status] ?? nis2.status
+  const w = pill(doc, label, look.colour, doc.page.margins.left, top)
   doc
     .font("Body")
     .fontSize(10)
     .fillColor(INK)
-    .text(`Readiness: ${nis2.total} / 100 (${nis2.status})`, doc.page.margins.left + w + 6, top + 1)
+    .text(`Readiness: ${nis2.total} / 100. ${nis2.measured}`, doc.page.margins.left + w + 6, top + 1)
   doc.x = doc.page.margins.left
   if (nis2.criticalGaps.length === 0) return void body(doc, "No critical gaps.")
   body(doc, "Critical gaps:")
