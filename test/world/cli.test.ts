@@ -95,7 +95,7 @@ describe("domain-audit batch", () => {
     expect(counted).toBeGreaterThanOrEqual(2)
     const { stderr } = run.output()
     expect(stderr).toContain(`${domains.length} scanned (0 failed, ${counted} with unknown checks)`)
-    expect(stderr).toMatch(/batch: grades: A\+ \d+, A \d+, B \d+, C \d+, D \d+, F \d+\n/)
+    expect(stderr).toMatch(/batch: grades: A\+ \d+, A \d+, B \d+, C \d+, D \d+, F \d+, unscannable \d+\n/)
     expect(stderr).toMatch(/batch: the \d+ most common issues, by domains:\n {2}\s*\d+ {2}[a-z0-9_]+: /)
   }, 300_000)
 
