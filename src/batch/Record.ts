@@ -15,6 +15,15 @@ import { ScanResult } from "../scan/ScanResult.ts"
 import { ScanScore } from "../score/Score.ts"
 import { csvRecord } from "./Csv.ts"
 
+/**
+ * The word a domain's result goes by: its grade, or `unscannable` when it could not be graded (it
+ * does not exist, or no DNS question about it was answered), as the API's `unscannable` and the
+ * badge say; never an F that reads like a bad configuration.
+ */
+export type Verdict = ScanScore["grade"] | "unscannable"
+export const verdictOf = (score: Pick<ScanScore, "grade" | "unscannable">): Verdict =>
+  score.unscannable !== null ? "unscannable" : score.grade
+
 /** A domain scanned and scored. */
 export const BatchResult = Schema.Struct({ domain: Schema.String, scan: ScanResult, score: ScanScore })
 export type BatchResult = typeof BatchResult.Type
@@ -119,7 +128,7 @@ export const csvRow = (record: BatchRecord, checks: ReadonlyArray<Registered> = 
     worstStatus(ids.flatMap((id) => (statusOf.has(id) ? [statusOf.get(id)!] : [])))
   return csvRecord([
     record.domain,
-    score.grade,
+    verdictOf(score),
     String(score.score),
     ...Categories.map((c) => String(score.categories[c].score)),
     ...verdictColumns(checks).map((c) => verdict(c.records)),

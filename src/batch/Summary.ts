@@ -7,7 +7,15 @@ import { catalogue } from "../score/Catalogue.ts"
 import { Grade } from "../score/Model.ts"
 import { parseCsvRecord } from "./Csv.ts"
 import { duration, rateNumber } from "./Progress.ts"
-import { type BatchRecord, type BatchResult, CSV_COLUMNS, type Format, isFailure } from "./Record.ts"
+import {
+  type BatchRecord,
+  type BatchResult,
+  CSV_COLUMNS,
+  type Format,
+  isFailure,
+  type Verdict,
+  verdictOf
+} from "./Record.ts"
 
 export interface BatchSummary {
   readonly scanned: number
@@ -25,7 +33,7 @@ export interface BatchSummary {
   readonly heldForDns?: number
   readonly elapsedMs: number
   /** Domains per grade: this run's and, resuming, those the output held before. */
-  readonly grades: ReadonlyMap<Grade, number>
+  readonly grades: ReadonlyMap<Verdict, number>
   /** The most common issues over the same domains, most domains first: id, title, domains. */
   readonly topIssues: ReadonlyArray<{ readonly id: string; readonly title: string; readonly domains: number }>
 }
@@ -35,14 +43,16 @@ export const TOP_ISSUES = 10
 
 const titles: Record<string, { readonly title: string } | undefined> = catalogue
 const GRADE = CSV_COLUMNS.indexOf("grade")
+/** The grades best first, then the domains that could not be graded. */
+const VERDICTS: ReadonlyArray<Verdict> = [...Grade.literals, "unscannable"]
 const ISSUES = CSV_COLUMNS.indexOf("issues")
 
 /** Grades and issues of the records written, for the summary. */
 export class Tally {
-  readonly grades = new Map<Grade, number>()
+  readonly grades = new Map<Verdict, number>()
   private readonly issues = new Map<string, { title: string; domains: number }>()
 
-  private count(grade: Grade, issues: ReadonlyArray<{ readonly id: string; readonly title: string }>) {
+  private count(grade: Verdict, issues: ReadonlyArray<{ readonly id: string; readonly title: string }>) {
     this.grades.set(grade, (this.grades.get(grade) ?? 0) + 1)
     // An issue counts once per domain, however many records raised it.
     const seenHere = new Set<string>()
@@ -56,11 +66,11 @@ export class Tally {
   }
 
   add(record: BatchRecord) {
-    if (!isFailure(record)) this.count(record.score.grade, record.score.issues)
+    if (!isFailure(record)) this.count(verdictOf(record.score), record.score.issues)
   }
 
   /** A record written by this run, by its grade and issue ids (`Written.ts`); null: not graded. */
-  addCounts(grade: Grade | null, issueIds: ReadonlyArray<string>) {
+  addCounts(grade: Verdict | null, issueIds: ReadonlyArray<string>) {
     if (grade !== null)
       this.count(
         grade,
@@ -73,16 +83,20 @@ export class Tally {
     if (format === "csv") {
       const fields = parseCsvRecord(line)
       const grade = fields[GRADE] ?? ""
-      if (!(Grade.literals as ReadonlyArray<string>).includes(grade)) return
+      if (!(VERDICTS as ReadonlyArray<string>).includes(grade)) return
       const ids = (fields[ISSUES] ?? "").split(" ").filter((id) => id !== "")
       return this.count(
-        grade as Grade,
+        grade as Verdict,
         ids.map((id) => ({ id, title: titles[id]?.title ?? id }))
       )
     }
     try {
       const parsed = JSON.parse(line) as Partial<BatchResult>
-      if (parsed.score) this.count(parsed.score.grade, parsed.score.issues)
+      if (parsed.score)
+        this.count(
+          verdictOf({ grade: parsed.score.grade, unscannable: parsed.score.unscannable ?? null }),
+          parsed.score.issues
+        )
     } catch {
       // Resume.ts read its domain: a record, but not one to count.
     }
@@ -114,7 +128,7 @@ export const summaryText = (s: BatchSummary, out: string | undefined): string =>
   const graded = [...s.grades.values()].reduce((a, b) => a + b, 0)
   if (graded > 0) {
     const of = s.alreadyWritten > 0 && out ? ` (all ${graded} graded in ${out})` : ""
-    lines.push(`batch: grades${of}: ${Grade.literals.map((g) => `${g} ${s.grades.get(g) ?? 0}`).join(", ")}`)
+    lines.push(`batch: grades${of}: ${VERDICTS.map((g) => `${g} ${s.grades.get(g) ?? 0}`).join(", ")}`)
     if (s.topIssues.length > 0) {
       lines.push(`batch: the ${s.topIssues.length} most common issues${of}, by domains:`)
       const width = String(s.topIssues[0]!.domains).length

@@ -10,6 +10,7 @@
 import { Schema } from "effect"
 import { Grade } from "../score/Model.ts"
 import {
+  verdictOf,
   type BatchRecord,
   BatchResult,
   type Format,
@@ -27,7 +28,8 @@ export const Written = Schema.Struct({
   /** Some of its score could not be judged for a question that went unanswered. */
   incomplete: Schema.Boolean,
   /** null for a domain written as an `error`. */
-  grade: Schema.NullOr(Grade),
+  /** The grade, or `unscannable` (as the API's `unscannable` and the badge say it); null: failed. */
+  grade: Schema.NullOr(Schema.Union(Grade, Schema.Literal("unscannable"))),
   /** The score's issue ids, for the summary's most common issues. */
   issues: Schema.Array(Schema.String)
 })
@@ -53,7 +55,7 @@ export const toWritten = (
   domain: record.domain,
   text,
   ...outcomeOf(record),
-  grade: isFailure(record) ? null : record.score.grade,
+  grade: isFailure(record) ? null : verdictOf(record.score),
   issues: isFailure(record) ? [] : record.score.issues.map((issue) => issue.id)
 })
 

@@ -1,5 +1,6 @@
 /**
- * The `domain-audit` command line, parsed: a subcommand (`serve`, `scan`, `batch`) and its options.
+ * The `domain-audit` command line, parsed: a subcommand (`serve`, `scan`, `batch`, `verify`) and its
+ * options.
  * Pure: argv in, a command or a usage error out. Options are read by node's `util.parseArgs`
  * (strict: a misspelt option is an error, not silently ignored), which reads a lone `-` as the
  * positional it is (stdin), wherever the options stand.
@@ -21,6 +22,7 @@ commands:
                             (--json: the same JSON as POST /api/scan)
   batch <list | -> [opts]   scan a list of domains into JSONL or CSV, resumable
   keys <create|list|revoke> API keys for the HTTP API (docs/access.md)
+  verify <file | URL | ->   check a report snapshot's content hash, or a history export's chain
 
 Run 'domain-audit <command> --help' for a command's options. Settings (resolvers, timeouts,
 limits) come from the environment: the README's Configuration table.`
@@ -44,12 +46,27 @@ options:
 Exit status: 0 when the domain was scanned (whatever its grade), 1 when the scan could not run,
 2 on a usage error or a domain that cannot be scanned (an IP address, a single label...).`
 
+export const VERIFY_USAGE = `usage: domain-audit verify <snapshot.json | URL | -> [--hash sha256:...]
+
+Checks a report snapshot (GET /api/report/snapshot/{id}, saved or by URL) offline: its content
+without \`evidence\`, as RFC 8785 canonical JSON, must hash (SHA-256) to its contentHash, or to
+--hash, the hash you hold from elsewhere (the snapshot page, the PDF's footer). A history evidence
+export (GET /api/history/{domain}/evidence) is checked as a hash chain: entries in sequence, each
+naming the one before, each hashing to its own hash.
+
+options:
+  --hash <h>    the hash to check against instead of the snapshot's own
+  -h, --help    this text
+
+Exit status: 0 verified, 1 not verified (the reason on stdout) or not readable, 2 a usage error.`
+
 export type Command =
   | { readonly _tag: "Help"; readonly text: string }
   | { readonly _tag: "Serve" }
   | { readonly _tag: "Scan"; readonly domain: string; readonly json: boolean }
   | { readonly _tag: "Batch"; readonly options: BatchOptions }
   | { readonly _tag: "Keys"; readonly command: Exclude<KeysCommand, { action: "help" }> }
+  | { readonly _tag: "Verify"; readonly source: string; readonly hash: string | undefined }
 
 /** A usage error: the message and the usage text of the command it concerns. */
 export interface UsageProblem {
@@ -111,6 +128,27 @@ const parseScan = (argv: ReadonlyArray<string>): Either.Either<Command, UsagePro
   })
 }
 
+const parseVerify = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
+  let read
+  try {
+    read = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { hash: { type: "string" }, help: { type: "boolean", short: "h" } }
+    })
+  } catch (e) {
+    return problem(e instanceof Error ? e.message : String(e), VERIFY_USAGE)
+  }
+  if (read.values.help) return Either.right({ _tag: "Help", text: VERIFY_USAGE })
+  if (read.positionals.length !== 1)
+    return problem("name one snapshot: a file, a URL, or - for stdin", VERIFY_USAGE)
+  const hash = read.values.hash
+  if (hash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(hash))
+    return problem("--hash takes sha256: and 64 lower-case hex digits", VERIFY_USAGE)
+  return Either.right({ _tag: "Verify", source: read.positionals[0]!, hash })
+}
+
 const parseBatchCommand = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> =>
   Either.match(parseBatch(argv), {
     onLeft: (message) => problem(message, BATCH_USAGE),
@@ -140,6 +178,8 @@ export const parseCommand = (argv: ReadonlyArray<string>): Either.Either<Command
             command.action === "help" ? { _tag: "Help", text: KEYS_USAGE } : { _tag: "Keys", command }
           )
       })
+    case "verify":
+      return parseVerify(rest)
     case "help":
     case "--help":
     case "-h":

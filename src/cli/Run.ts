@@ -14,6 +14,9 @@ import { ScanNetLive } from "../scan/ScanLive.ts"
 import { ScanScore } from "../score/Score.ts"
 import { type Command, parseCommand } from "./Commands.ts"
 import { scanSummary } from "./ScanSummary.ts"
+import { verifyDocument } from "./Verify.ts"
+import { downloadText } from "../net/Download.ts"
+import { readFile } from "node:fs/promises"
 
 /** The command line was wrong: exit 2, with the command's usage. */
 class UsageError {
@@ -55,6 +58,34 @@ const scanOne = (domain: string, json: boolean) =>
     )
   })
 
+/** The document to verify: a URL fetched, `-` from stdin, else a file. */
+const readSource = (source: string) =>
+  /^https?:\/\//i.test(source)
+    ? Effect.flatMap(AppConfig, (config) => downloadText(source, config.requestTimeoutMs))
+    : Effect.tryPromise({
+        try: async () => {
+          if (source !== "-") return await readFile(source, "utf8")
+          let text = ""
+          for await (const chunk of process.stdin) text += String(chunk)
+          return text
+        },
+        catch: (e) =>
+          new CommandError(`${source} cannot be read: ${e instanceof Error ? e.message : String(e)}`)
+      })
+
+/** A snapshot or a history export checked offline: 0 verified, 1 not (or not readable). */
+const verify = (source: string, hash: string | undefined) =>
+  Effect.gen(function* () {
+    const text = yield* readSource(source)
+    const document = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: () => new CommandError(`${source} is not JSON`)
+    })
+    const verdict = verifyDocument(document, hash)
+    process.stdout.write(verdict.lines.join("\n") + "\n")
+    if (!verdict.valid) return yield* Effect.fail(new CommandError("not verified"))
+  })
+
 const batch = (options: BatchOptions) =>
   Effect.gen(function* () {
     if (!options.cluster) return yield* runBatch(options, inProcess).pipe(Effect.provide(ScanNetLive))
@@ -85,6 +116,8 @@ const commandEffect = (command: Command): Effect.Effect<unknown, unknown, AppCon
           (m) => m.runKeys(command.command)
         )
       )
+    case "Verify":
+      return onStderr(verify(command.source, command.hash))
   }
 }
 

@@ -1,13 +1,13 @@
 /**
- * `domain-audit scan <domain>`'s readable answer: the grade and percentage, each category, the most
- * severe issues, and which parts of the score could not be judged (an unanswered question is
+ * `domain-audit scan <domain>`'s readable answer: the grade and percentage, each category, the
+ * first of the list of what to fix (the score's, in its order), and which parts of the score could not be judged (an unanswered question is
  * `unknown`, never a failure). Pure: a scored scan in, text out.
  */
 import { Categories } from "../kernel/Check.ts"
 import { Severities } from "../kernel/Status.ts"
 import { type BatchResult, unansweredRecords } from "../batch/Record.ts"
 
-/** How many issues the summary lists; the JSON (--json) has them all. */
+/** How many fixes the summary lists; the JSON (--json) has them all. */
 export const SUMMARY_ISSUES = 10
 
 const pad = (text: string, width: number) => text.padEnd(width)
@@ -17,7 +17,7 @@ export const scanSummary = (result: BatchResult, unscannable: string | null): st
   const lines: Array<string> = []
   if (unscannable !== null)
     // Nothing about the domain to grade: its grade's wording (bands, caps) would only mislead.
-    lines.push(`${result.domain}: not graded: ${unscannable}`)
+    lines.push(`${result.domain}: unscannable: ${unscannable}`)
   else {
     lines.push(`${result.domain}: ${score.grade} (${score.percentage}%), ${score.gradeInfo.label}`)
     lines.push(`  ${score.gradeInfo.description}`)
@@ -29,19 +29,23 @@ export const scanSummary = (result: BatchResult, unscannable: string | null): st
     const category = score.categories[c]
     lines.push(`  ${pad(c, 9)} ${String(category.percentage).padStart(3)}%  ${category.status}`)
   }
-  const issues = [...score.issues].sort(
-    (a, b) => Severities.indexOf(a.severity) - Severities.indexOf(b.severity)
-  )
+  // The score's list of what to fix, in its order (score/Fixes.ts), as the page and the PDF show it.
+  const fixes = score.recommendations
   lines.push(
     "",
-    issues.length === 0
-      ? "issues: none"
-      : `issues (${score.critical_issues} critical, ${score.warnings} warnings)` +
-          (issues.length > SUMMARY_ISSUES ? `, the ${SUMMARY_ISSUES} most severe of ${issues.length}:` : ":")
+    fixes.length === 0
+      ? "to fix: nothing"
+      : `to fix (${fixes.length}, most points regained first)` +
+          (fixes.length > SUMMARY_ISSUES ? `, the first ${SUMMARY_ISSUES}:` : ":")
   )
-  const idWidth = Math.max(0, ...issues.slice(0, SUMMARY_ISSUES).map((i) => i.id.length))
-  for (const issue of issues.slice(0, SUMMARY_ISSUES))
-    lines.push(`  ${pad(issue.severity, 8)} ${pad(issue.id, idWidth)}  ${issue.title}`)
+  const idWidth = Math.max(0, ...fixes.slice(0, SUMMARY_ISSUES).map((f) => f.id.length))
+  fixes
+    .slice(0, SUMMARY_ISSUES)
+    .forEach((fix, i) =>
+      lines.push(
+        `  ${String(i + 1).padStart(2)}. ${pad(fix.priority, 8)} ${pad(fix.id, idWidth)}  ${fix.title.replace(/^Fix: /, "")} (${fix.impact})`
+      )
+    )
   const unanswered = unansweredRecords(result)
   if (unanswered.length > 0)
     lines.push(

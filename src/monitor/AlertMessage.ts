@@ -6,6 +6,7 @@
  * the signature headers are added at each attempt (`AlertDelivery.ts`), since they carry the time of
  * sending.
  */
+import type { Recommendation } from "../score/Fixes.ts"
 import type { Change } from "./Change.ts"
 import type { AlertRule } from "./AlertRules.ts"
 import type { Warning } from "./Warnings.ts"
@@ -23,6 +24,8 @@ export interface AlertContent {
   readonly rules: ReadonlyArray<AlertRule>
   readonly changes: ReadonlyArray<Change>
   readonly warnings: ReadonlyArray<Warning>
+  /** The score's list of what to fix after this scan, in its order and count (score/Fixes.ts). */
+  readonly fixes: ReadonlyArray<Recommendation>
 }
 
 /** Where a reader follows up: the monitor, its alerts, the domain's history, the diff and a live scan. */
@@ -65,6 +68,14 @@ export const webhookBody = (c: AlertContent): string =>
         expiresAt,
         daysLeft
       })),
+      fixes: c.fixes.map(({ id, priority, title, impact, points, requiredBy }) => ({
+        id,
+        priority,
+        title,
+        impact,
+        points,
+        requiredBy
+      })),
       links: alertLinks(c)
     }
   })
@@ -81,6 +92,13 @@ export const emailMessage = (c: AlertContent): { readonly subject: string; reado
     "",
     `Grade: ${c.grade.before ?? "none"} -> ${c.grade.after ?? "none"}`,
     `Rules: ${c.rules.join(", ")}`,
+    "",
+    ...(c.fixes.length === 0
+      ? ["Nothing to fix."]
+      : [
+          `What to fix (${c.fixes.length}), most points regained first:`,
+          ...c.fixes.map((f, i) => `${i + 1}. ${f.title.replace(/^Fix: /, "")} (${f.priority}, ${f.impact})`)
+        ]),
     "",
     `History: ${links.history}`,
     `Changes: ${links.diff}`,

@@ -79,7 +79,8 @@ const judge =
     if (unscannableReason(result) !== null) return null
     const before = state.lastScan === null ? null : decodeScan(state.lastScan)
     const evaluation = evaluate(before, result, state.warned, nowMs)
-    const grade = score(result).grade
+    const scored = score(result)
+    const grade = scored.grade
     const content = (id: string): AlertContent => ({
       alertId: id,
       monitorId: monitor.id,
@@ -91,7 +92,8 @@ const judge =
       grade: { before: before === null ? null : score(before).grade, after: grade },
       rules: evaluation.rules,
       changes: evaluation.changes,
-      warnings: evaluation.warnings
+      warnings: evaluation.warnings,
+      fixes: scored.recommendations
     })
     const alerts =
       evaluation.rules.length === 0

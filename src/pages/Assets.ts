@@ -79,6 +79,8 @@ dl.pairs { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1r
 dl.pairs dt { font-weight: 600; }
 dl.pairs dd { margin: 0; overflow-wrap: anywhere; }
 ol.hall { padding-left: 1.4rem; }
+ol.fixes { padding-left: 1.6rem; }
+ol.fixes > li::marker { font-weight: 700; }
 svg.chart { width: 100%; max-width: 45rem; height: auto; display: block; margin: 1rem 0; }
 pre { background: var(--panel); border: 1px solid var(--line); padding: .75rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 @media (max-width: 40rem) {

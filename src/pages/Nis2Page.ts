@@ -6,6 +6,7 @@
  */
 import type { Nis2Scorecard } from "../score/Nis2.ts"
 import { type Html, html } from "./Html.ts"
+import { measuredSentence } from "../score/Nis2Text.ts"
 import { page, statusBadge, table, withLang } from "./Layout.ts"
 import { pathsOf } from "./ReportPage.ts"
 import { type Lang, words } from "./Text.ts"
@@ -55,7 +56,7 @@ export const nis2Page = (card: Nis2Scorecard, lang: Lang): Html => {
           <span class="grade-letter">${card.total}</span><span class="grade-label">${w.nis2Total}</span>
         </div>
         <p class="headline">
-          ${statusBadge(card.status, lang)}${card.unscannable !== null ? html` ${card.unscannable}` : ""}
+          ${card.unscannable !== null ? html`${statusBadge(card.status, lang)} ${card.unscannable}` : measuredSentence(card.measures, lang)}
         </p>
       </div>
       <p>

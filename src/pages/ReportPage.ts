@@ -12,6 +12,7 @@ import {
   type QuickScoreSection,
   type Section
 } from "../report/ReportSchema.ts"
+import { providerList, type Recommendation } from "../score/Fixes.ts"
 import { evidenceOf } from "./EvidenceBlocks.ts"
 import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
@@ -33,15 +34,20 @@ export const pathsOf = (domain: string) => {
   }
 }
 
-const SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"]
-
-const findingBlock = (finding: Finding, section: string, domain: string, lang: Lang): Html =>
+const findingBlock = (
+  finding: Finding,
+  section: string,
+  domain: string,
+  lang: Lang,
+  fix?: Recommendation
+): Html =>
   html`<article class="finding sev-${finding.severity}" id="issue-${finding.issueId}">
     <h3>${finding.title}</h3>
     <div class="meta">
       ${severityBadge(finding.severity, lang)}
-      <span class="note">${section} · <code>${finding.issueId}</code></span>
+      <span class="note">${section} · <code>${finding.issueId}</code>${fix ? ` · ${fix.impact}` : ""}</span>
     </div>
+    ${fix && fix.requiredBy.length > 0 ? html`<p class="note">${words(lang).requiredBy} ${providerList(fix.requiredBy)}.</p>` : ""}
     ${guidanceHtml(findingGuidance(finding, domain), lang)}
   </article>`
 
@@ -54,12 +60,30 @@ const sectionsOf = (report: EverythingReport): ReadonlyArray<Section> =>
       return section === undefined ? [] : [section]
     })
 
-const allFindings = (report: EverythingReport) => {
+/** Every finding once, with the title of the section that owns it (the first to show it). */
+const ownedFindings = (report: EverythingReport) => {
   const quick = report.sections.quickScore as QuickScoreSection
-  return [
-    ...quick.findings.map((f) => ({ finding: f, section: quick.title })),
-    ...sectionsOf(report).flatMap((s) => s.findings.map((f) => ({ finding: f, section: s.title })))
-  ].sort((a, b) => SEVERITY_ORDER.indexOf(a.finding.severity) - SEVERITY_ORDER.indexOf(b.finding.severity))
+  const owned = new Map<string, { readonly finding: Finding; readonly section: string }>()
+  for (const { findings, title } of [quick, ...sectionsOf(report)])
+    for (const finding of findings)
+      if (!owned.has(finding.issueId)) owned.set(finding.issueId, { finding, section: title })
+  return owned
+}
+
+/**
+ * The cards: the score's list of what to fix, in its order and count (score/Fixes.ts), then the
+ * findings that ask for no fix, for information.
+ */
+const cardsOf = (report: EverythingReport) => {
+  const quick = report.sections.quickScore as QuickScoreSection
+  const owned = ownedFindings(report)
+  const fixes = quick.recommendations.flatMap((fix) => {
+    const card = owned.get(fix.id)
+    return card === undefined ? [] : [{ ...card, fix }]
+  })
+  const listed = new Set(quick.recommendations.map((r) => r.id))
+  const notes = [...owned.values()].filter((c) => !listed.has(c.finding.issueId))
+  return { fixes, notes }
 }
 
 const sectionDetail = (section: Section, lang: Lang): Html => {
@@ -109,7 +133,7 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
   const w = words(lang)
   const quick = report.sections.quickScore as QuickScoreSection
   const paths = pathsOf(report.domain)
-  const findings = allFindings(report)
+  const cards = cardsOf(report)
   const nis2 = report.sections.nis2
   return html`<h1>
       ${mode.kind === "live" ? w.reportTitle : w.snapshotTitle}: <span class="mono">${report.domain}</span>
@@ -154,9 +178,24 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
       )}
     </section>
     <section aria-labelledby="issues">
-      <h2 id="issues">${w.issues} (${findings.length})</h2>
-      ${findings.length === 0 ? html`<p>${statusBadge("pass", lang)} ${w.noIssues}</p>` : findings.map(({ finding, section }) => findingBlock(finding, section, report.domain, lang))}
+      <h2 id="issues">${w.issues} (${cards.fixes.length})</h2>
+      ${
+        cards.fixes.length === 0
+          ? html`<p>${statusBadge("pass", lang)} ${w.noIssues}</p>`
+          : html`<p class="note">${w.fixOrder}</p>
+              <ol class="fixes">
+                ${cards.fixes.map(({ finding, section, fix }) => html`<li>${findingBlock(finding, section, report.domain, lang, fix)}</li>`)}
+              </ol>`
+      }
     </section>
+    ${
+      cards.notes.length > 0
+        ? html`<section aria-labelledby="notes">
+            <h2 id="notes">${w.forInformation} (${cards.notes.length})</h2>
+            ${cards.notes.map(({ finding, section }) => findingBlock(finding, section, report.domain, lang))}
+          </section>`
+        : ""
+    }
     <section aria-labelledby="details">
       <h2 id="details">${w.sections}</h2>
       ${sectionsOf(report).map((s) => sectionDetail(s, lang))}

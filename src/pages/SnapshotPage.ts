@@ -9,6 +9,28 @@ import { page } from "./Layout.ts"
 import { reportBody } from "./ReportPage.ts"
 import { type Lang, words } from "./Text.ts"
 
+/**
+ * The recipe a reader runs to check a snapshot, as printed: Node 18 or later and nothing else. It
+ * fetches the snapshot's JSON from its public URL, drops `evidence`, serialises the rest as RFC 8785
+ * canonical JSON (keys sorted by UTF-16 code units, ECMAScript number and string serialisation:
+ * RFC 8785 3.2, which `JSON.stringify` of each scalar gives), and compares its SHA-256 with the hash
+ * this page prints. `test/pages/snapshotRecipe.test.ts` runs it.
+ */
+export const verifyRecipe = (snapshotUrl: string, contentHash: string): string =>
+  [
+    `node -e 'const c = (v) => v === null || typeof v !== "object" ? JSON.stringify(v)`,
+    `  : Array.isArray(v) ? "[" + v.map(c).join(",") + "]"`,
+    `  : "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + c(v[k])).join(",") + "}";`,
+    `fetch(process.argv[1]).then((r) => r.json()).then(({ evidence, ...content }) => {`,
+    `  const hash = "sha256:" + require("node:crypto").createHash("sha256").update(c(content), "utf8").digest("hex");`,
+    `  console.log(hash === process.argv[2] ? "verified " + hash : "MISMATCH " + hash);`,
+    `  process.exitCode = hash === process.argv[2] ? 0 : 1;`,
+    `});' ${shellWord(snapshotUrl)} ${shellWord(contentHash)}`
+  ].join("\n")
+
+/** A word the shell passes as is: single-quoted, a quote inside written as '\''. */
+const shellWord = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
+
 /** The path of a snapshot's page. */
 export const snapshotPath = (id: string) => `/snapshot/${encodeURIComponent(id)}`
 
@@ -39,13 +61,8 @@ export const snapshotPage = (report: EverythingReport, lang: Lang) => {
       <li>${w.verifyStep3}</li>
       <li>${w.verifyStep4}</li>
     </ol>
-    <pre><code>curl -s https://&lt;this host&gt;${jsonPath} | node -e '
-const canonicalize = require("canonicalize"), { createHash } = require("node:crypto");
-let s = ""; process.stdin.on("data", (d) =&gt; (s += d)).on("end", () =&gt; {
-  const { evidence, ...content } = JSON.parse(s);
-  const hash = "sha256:" + createHash("sha256").update(canonicalize(content), "utf8").digest("hex");
-  console.log(hash === evidence.contentHash ? "verified " + hash : "MISMATCH " + hash);
-});'</code></pre>
+    <p>${w.verifyRecipe}</p>
+    <pre><code>${verifyRecipe(e.snapshotUrl, e.contentHash)}</code></pre>
   </section>`
   return page({
     lang,

@@ -12,6 +12,7 @@ import type { Registered } from "../kernel/Check.ts"
 import { registry as registered } from "../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
 import { catalogue, type IssueId } from "../score/Catalogue.ts"
+import { requiredBySentence } from "../score/Fixes.ts"
 import { guidanceOf } from "../score/Guidance.ts"
 import type { CheckRecord } from "../score/Model.ts"
 import { score as scoreOf, type ScanScore } from "../score/Score.ts"
@@ -61,32 +62,6 @@ const ownStatus = (result: unknown): SectionStatus => {
   return STATUS_OF_RESULT[String(own?.overallStatus ?? own?.status ?? "")] ?? "not-applicable"
 }
 
-/**
- * The rules a result judges itself by (sender requirements' `checks`) that fail or warn, as
- * findings: a section that says fail or partial names each rule behind it, even when no catalogue
- * issue covers that rule.
- */
-const ruleFindings = (result: unknown, concern: Concern): Array<Finding> => {
-  const checks = (result as { checks?: unknown } | null)?.checks
-  if (!Array.isArray(checks)) return []
-  return checks
-    .filter(
-      (c): c is { id: string; name: string; status: string; detail: string; description: string } =>
-        typeof c === "object" && c !== null && (c.status === "fail" || c.status === "warning")
-    )
-    .map((c) => ({
-      issueId: `${concern.check}.${c.id}`,
-      severity: c.status === "fail" ? ("high" as const) : ("medium" as const),
-      title: `${c.name}: ${c.status === "fail" ? "fails" : "warning"}`,
-      description: c.detail === "" ? c.description : `${c.description} ${c.detail}`,
-      // the rule's description says what it asks for, in the imperative ("Publish a DMARC record ...")
-      fix: /[.!]$/.test(c.description) ? c.description : `${c.description}.`,
-      fixable: false,
-      generator: null,
-      citations: [...concern.sources]
-    }))
-}
-
 /** A section's verdict: from its score records, or from the result's own status when unscored. */
 const statusOf = (
   records: ReadonlyArray<CheckRecord>,
@@ -103,6 +78,16 @@ const statusOf = (
   if (points === maxPoints)
     return findings.some((f) => f.severity !== "info" && f.severity !== "low") ? "partial" : "pass"
   return points === 0 ? "fail" : "partial"
+}
+
+/** A section says fail only beside a finding that tells what failed and how to fix it. */
+const sectionStatus = (
+  records: ReadonlyArray<CheckRecord>,
+  findings: ReadonlyArray<Finding>,
+  result: unknown
+): SectionStatus => {
+  const status = statusOf(records, findings, result)
+  return status === "fail" && findings.length === 0 ? "partial" : status
 }
 
 const findingOf = (id: string, concern: Concern, score: ScanScore): Finding => {
@@ -127,7 +112,8 @@ const findingOf = (id: string, concern: Concern, score: ScanScore): Finding => {
     description,
     fix: [
       guidance ? stepsInline(guidance) : "Correct it as described; the cited source gives the exact rule.",
-      recommendation ? `Fixing it ${recommendation.impact}.` : ""
+      recommendation ? `Fixing it ${recommendation.impact}.` : "",
+      recommendation ? requiredBySentence(recommendation) : ""
     ]
       .filter((s) => s !== "")
       .join(" "),
@@ -137,6 +123,17 @@ const findingOf = (id: string, concern: Concern, score: ScanScore): Finding => {
     ...(guidance ? { guidance } : {})
   }
 }
+
+/**
+ * The fixes a section shows without owning them: those a mailbox provider requires (the sender
+ * requirements' view over the SPF, DKIM, DMARC, FCrDNS and STARTTLS findings, checks/sender).
+ */
+const requiredFindings = (concern: Concern, score: ScanScore): ReadonlyArray<Finding> =>
+  concern.check === SENDER_CHECK
+    ? score.recommendations.filter((r) => r.requiredBy.length > 0).map((r) => findingOf(r.id, concern, score))
+    : []
+
+const SENDER_CHECK = "sender-requirements"
 
 /** Every concern's section, and the citation uses behind them. */
 const sectionsOf = (scan: ScanResult, score: ScanScore, checks: ReadonlyArray<Registered>) => {
@@ -161,17 +158,14 @@ const sectionsOf = (scan: ScanResult, score: ScanScore, checks: ReadonlyArray<Re
     if (concern.check === null) continue
     const outcome = outcomes[concern.check]!
     const own = records.filter((r) => concernOfRecord(r.id, concerns)?.key === concern.key)
-    const catalogued = findingsFor(concern)
-    const findings =
-      catalogued.length === 0 && outcome.status !== "unknown"
-        ? ruleFindings(outcome.result, concern)
-        : catalogued
+    // Sender requirements own no finding: their section is a view over the fixes they depend on.
+    const findings = [...findingsFor(concern), ...requiredFindings(concern, score)]
     uses.push({ section: concern.key, sources: concern.sources })
     const section: Section = {
       key: concern.key,
       title: concern.title,
       check: concern.check,
-      status: outcome.status === "unknown" ? "unknown" : statusOf(own, findings, outcome.result),
+      status: outcome.status === "unknown" ? "unknown" : sectionStatus(own, findings, outcome.result),
       unknownReason: outcome.reason,
       points: own.reduce((s, r) => s + r.points, 0),
       maxPoints: own.reduce((s, r) => s + r.maxPoints, 0),
@@ -233,14 +227,14 @@ export const buildContent = (
     key: c.key,
     title: c.title,
     status: c.key === "quickScore" ? gradeStatus(score) : checkSection(c.key).status,
-    findings: (c.key === "quickScore" ? sections.quickScore : checkSection(c.key)).findings.length
+    // The quick score holds the list of what to fix: its row counts that list.
+    findings: c.key === "quickScore" ? score.recommendations.length : checkSection(c.key).findings.length
   }))
   const unknownChecks = Object.values(scan.checks)
     .filter((o) => o.status === "unknown")
     .map((o) => ({ check: o.id, reason: o.reason ?? "unknown" }))
   const { cached: _scanCached, ...scanContent } = scan
   const { cached: _scoreCached, ...scoreContent } = score
-  const others = score.issues.length - score.critical_issues
   return {
     domain: scan.domain,
     generatedAt: scan.computedAt,
@@ -258,9 +252,7 @@ export const buildContent = (
           ? `${scan.domain} could not be graded: ${score.unscannable}.`
           : score.maxPoints === 0
             ? `${scan.domain} could not be judged: no check reached a verdict (see each section and unknownChecks).`
-            : `${scan.domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ` +
-              `with ${score.critical_issues} critical or high and ${others} other issue${others === 1 ? "" : "s"}` +
-              (unknownChecks.length > 0 ? `; ${unknownChecks.length} check(s) could not finish.` : "."),
+            : headlineOf(scan.domain, score, unknownChecks.length),
       critical_issues: score.critical_issues,
       warnings: score.warnings,
       sections: rows,
@@ -274,6 +266,28 @@ export const buildContent = (
     } as ReportContent["machineReadable"],
     ...(received === undefined ? {} : { reportsReceived: received })
   }
+}
+
+/** The sentence a person reads first: the grade, how many things to fix and how many checks did not finish. */
+const headlineOf = (domain: string, score: ScanScore, unfinished: number): string => {
+  const fixes = score.recommendations.length
+  const severe = score.recommendations.filter(
+    (r) => r.priority === "critical" || r.priority === "high"
+  ).length
+  const toFix =
+    fixes === 0
+      ? "with nothing to fix"
+      : `with ${fixes} thing${fixes === 1 ? "" : "s"} to fix` +
+        (severe === 0
+          ? ""
+          : fixes === 1
+            ? " (critical or high)"
+            : severe === fixes
+              ? ", all critical or high"
+              : `, ${severe} of them critical or high`)
+  const notFinished =
+    unfinished === 0 ? "" : `; ${unfinished} check${unfinished === 1 ? "" : "s"} could not finish`
+  return `${domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ${toFix}${notFinished}.`
 }
 
 /** The quick score's row in the summary table: unknown when nothing could be judged, else by grade. */

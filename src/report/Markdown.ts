@@ -8,6 +8,7 @@
  */
 import type { SpfNode } from "../checks/spf/SpfNode.ts"
 import type { Citation } from "./Citations.ts"
+import { requiredBySentence } from "../score/Fixes.ts"
 import { type Guidance, providerNames } from "../score/Guidance.ts"
 import {
   checkSections,
@@ -58,10 +59,21 @@ const guidanceLines = (g: Guidance): Array<string> => [
   ...(g.record === null ? [] : [`  - Record: ${code(g.record)}`])
 ]
 
-const findingLines = (findings: ReadonlyArray<Finding>, citations: ReadonlyArray<Citation>): Array<string> =>
+/**
+ * A section's findings in full; one another section already showed in full (the sender
+ * requirements' view over the SPF, DMARC and other findings) is named, not repeated.
+ */
+const findingLines = (
+  findings: ReadonlyArray<Finding>,
+  citations: ReadonlyArray<Citation>,
+  shown: Set<string> = new Set()
+): Array<string> =>
   findings.length === 0
     ? ["No findings."]
     : findings.flatMap((f) => {
+        if (shown.has(f.issueId))
+          return [`- **${cell(f.title)}** (${f.severity}, ${code(f.issueId)}): see above.`]
+        shown.add(f.issueId)
         const urls = (f.guidance?.references ?? []).filter((r) => /^https?:/.test(r))
         return [
           `- **${cell(f.title)}** (${f.severity}, ${code(f.issueId)}): ${cell(f.description)}`,
@@ -104,7 +116,11 @@ const spfLines = (section: SpfSection): Array<string> => {
   return out
 }
 
-const sectionLines = (section: Section, citations: ReadonlyArray<Citation>): Array<string> => [
+const sectionLines = (
+  section: Section,
+  citations: ReadonlyArray<Citation>,
+  shown: Set<string>
+): Array<string> => [
   `## ${section.title}`,
   "",
   `Status: **${section.status}**` +
@@ -131,14 +147,18 @@ const sectionLines = (section: Section, citations: ReadonlyArray<Citation>): Arr
     : []),
   "**Findings**",
   "",
-  ...findingLines(section.findings, citations),
+  ...findingLines(section.findings, citations, shown),
   ...("lookupGraph" in section ? spfLines(section as SpfSection) : []),
   "",
   `Sources: ${section.sources.map((k) => link(citations, k)).join(", ")}`,
   ""
 ]
 
-const quickLines = (q: QuickScoreSection, citations: ReadonlyArray<Citation>): Array<string> => [
+const quickLines = (
+  q: QuickScoreSection,
+  citations: ReadonlyArray<Citation>,
+  shown: Set<string>
+): Array<string> => [
   `## ${q.title}`,
   "",
   `Grade **${q.grade}** (${cell(q.gradeInfo.label)}), ${q.percentage}/100 (${q.points} of ${q.maxPoints} points). ${cell(q.gradeInfo.description)}`,
@@ -153,14 +173,21 @@ const quickLines = (q: QuickScoreSection, citations: ReadonlyArray<Citation>): A
     ])
   ),
   "",
-  "**Recommendations**, most points first",
+  `**What to fix** (${q.recommendations.length}), most points regained first, then the most severe`,
   "",
   ...(q.recommendations.length === 0
-    ? ["None."]
-    : q.recommendations.map(
-        (r) => `1. **${cell(r.title)}** (${r.priority}, ${r.impact}): ${cell(r.description)}`
+    ? ["Nothing to fix."]
+    : q.recommendations.map((r) =>
+        [
+          `1. **${cell(r.title)}** (${r.priority}, ${r.impact}): ${cell(r.description)}`,
+          requiredBySentence(r)
+        ]
+          .filter((part) => part !== "")
+          .join(" ")
       )),
-  ...(q.findings.length > 0 ? ["", "**Other findings**", "", ...findingLines(q.findings, citations)] : []),
+  ...(q.findings.length > 0
+    ? ["", "**Other findings**", "", ...findingLines(q.findings, citations, shown)]
+    : []),
   ""
 ]
 
@@ -185,6 +212,7 @@ const nis2Lines = (nis2: Sections["nis2"]): Array<string> => [
 export const renderMarkdown = (report: EverythingReport): string => {
   const { summary, evidence, citations } = report
   const sections = checkSections(report.sections)
+  const shown = new Set<string>()
   const lines = [
     `# Everything Report: ${cell(report.domain)}`,
     "",
@@ -222,9 +250,9 @@ export const renderMarkdown = (report: EverythingReport): string => {
     `- Live report: ${evidence.liveReportUrl}`,
     `- Retention: ${evidence.retentionPolicy}. ${cell(evidence.retentionNotice)}`,
     "",
-    ...quickLines(report.sections.quickScore, citations),
+    ...quickLines(report.sections.quickScore, citations, shown),
     // The checks' sections, in the report's order: between the quick score and NIS2.
-    ...[...sections.values()].flatMap((section) => sectionLines(section, citations)),
+    ...[...sections.values()].flatMap((section) => sectionLines(section, citations, shown)),
     ...receivedLines(report.domain, report.reportsReceived, cell, table),
     ...nis2Lines(report.sections.nis2),
     "## Sources",

@@ -11,6 +11,7 @@
  * score's `timestamp`); font subsets are named after their font ids (PdfLayout.ts).
  */
 import PDFDocument from "pdfkit"
+import { requiredBySentence } from "../score/Fixes.ts"
 import { guidanceOf, providerNames } from "../score/Guidance.ts"
 import type { Recommendation, ScanScore } from "../score/Score.ts"
 import { Severities } from "../kernel/Status.ts"
@@ -37,6 +38,8 @@ export interface Nis2Summary {
   readonly status: string
   /** The measures that block readiness, in words. */
   readonly criticalGaps: ReadonlyArray<string>
+  /** What was measured, in words ("Meets the 8 measured controls."): never "compliant". */
+  readonly measured: string
 }
 
 /** The stored snapshot a PDF is drawn from: its id and content hash go in every footer. */
@@ -158,7 +161,9 @@ const issueBlock = (
   doc: PDFKit.PDFDocument,
   s: ScanScore,
   issue: ScanScore["issues"][number],
-  fix?: Recommendation
+  fix?: Recommendation,
+  /** The place in the list of what to fix. */
+  place?: number
 ) => {
   const g = guidanceOf(issue.id, s.domain)
   const left = doc.page.margins.left
@@ -196,12 +201,15 @@ const issueBlock = (
     .font("Bold")
     .fontSize(11)
     .fillColor(INK)
-    .text(drawable(issue.title), left + w + 6, top + 1, { width: width - w - 6 })
+    .text(drawable(place === undefined ? issue.title : `${place}. ${issue.title}`), left + w + 6, top + 1, {
+      width: width - w - 6
+    })
   doc.x = left
   muted(
     doc,
     `${issue.id} - ${issue.category}${fix ? ` - priority ${fix.priority}, fixing it ${fix.impact}` : ", no points at stake"}`
   )
+  if (fix !== undefined && fix.requiredBy.length > 0) body(doc, requiredBySentence(fix))
   body(doc, issue.description)
   for (const check of foundBy(s, issue.id)) body(doc, `Found by ${check.title}: ${check.detail}`)
   if (g === undefined) return
@@ -237,14 +245,32 @@ const issueBlock = (
     muted(doc, `Sources: ${g.references.map((r) => referenceOf(r).title).join("; ")}`)
 }
 
+/**
+ * The score's list of what to fix, in its order and count (score/Fixes.ts), then the issues that
+ * ask for no fix, for information.
+ */
 const issueSection = (doc: PDFKit.PDFDocument, s: ScanScore) => {
-  heading(doc, `Issues and what to do (${s.issues.length})`)
-  if (s.issues.length === 0) return void body(doc, "No issues: every scored check passes.")
-  const fixes = new Map<string, Recommendation>(s.recommendations.map((r) => [r.id, r]))
-  const issues = [...s.issues].sort(
-    (a, b) => Severities.indexOf(a.severity) - Severities.indexOf(b.severity) || a.id.localeCompare(b.id)
-  )
-  for (const issue of issues) issueBlock(doc, s, issue, fixes.get(issue.id))
+  const byId = new Map(s.issues.map((i) => [i.id, i]))
+  heading(doc, `What to fix (${s.recommendations.length})`)
+  if (s.recommendations.length === 0) body(doc, "Nothing to fix: every scored check passes.")
+  else muted(doc, "Most points regained first, then the most severe.")
+  s.recommendations.forEach((fix, n) => {
+    const issue = byId.get(fix.id)
+    if (issue !== undefined) issueBlock(doc, s, issue, fix, n + 1)
+  })
+  const listed = new Set(s.recommendations.map((r) => r.id))
+  const notes = s.issues.filter((i) => !listed.has(i.id))
+  if (notes.length === 0) return
+  heading(doc, `For information (${notes.length})`)
+  for (const issue of notes) issueBlock(doc, s, issue)
+}
+
+/** The scorecard's status as a label that claims no compliance (docs/nis2.md). */
+const READINESS_LABEL: Readonly<Record<string, string>> = {
+  compliant: "all met",
+  partial: "partly met",
+  "non-compliant": "gaps",
+  unscannable: "unscannable"
 }
 
 const nis2Section = (doc: PDFKit.PDFDocument, nis2: Nis2Summary | null) => {
@@ -252,12 +278,13 @@ const nis2Section = (doc: PDFKit.PDFDocument, nis2: Nis2Summary | null) => {
   if (nis2 === null) return void body(doc, "The NIS2 readiness summary is not available for this report.")
   const look = lookOf(nis2.status === "compliant" ? "pass" : nis2.status === "partial" ? "partial" : "fail")
   const top = doc.y
-  const w = pill(doc, nis2.status, look.colour, doc.page.margins.left, top)
+  const label = READINESS_LABEL[nis2.status] ?? nis2.status
+  const w = pill(doc, label, look.colour, doc.page.margins.left, top)
   doc
     .font("Body")
     .fontSize(10)
     .fillColor(INK)
-    .text(`Readiness: ${nis2.total} / 100 (${nis2.status})`, doc.page.margins.left + w + 6, top + 1)
+    .text(`Readiness: ${nis2.total} / 100. ${nis2.measured}`, doc.page.margins.left + w + 6, top + 1)
   doc.x = doc.page.margins.left
   if (nis2.criticalGaps.length === 0) return void body(doc, "No critical gaps.")
   body(doc, "Critical gaps:")

@@ -6,6 +6,7 @@
  * that holds the event loop. The bytes are a function of the scan (deterministic), so the last few
  * are kept by domain and scan time: repeated requests within the scan cache render once.
  */
+import { measuredSentence } from "../score/Nis2Text.ts"
 import { Effect } from "effect"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { nis2Scorecard, type Nis2Scorecard } from "../score/Nis2.ts"
@@ -34,6 +35,7 @@ export const pdfNis2 = (
 ): Nis2Summary => ({
   total: card.total,
   status: card.status,
+  measured: measuredSentence(card.measures, "en"),
   criticalGaps: card.measures
     .filter((m) => card.criticalGaps.includes(m.id))
     .map((m) => `${m.id}: ${m.label}`)

@@ -121,46 +121,59 @@ export const gradeScale: ReadonlyArray<{
   maxPercentage: BAND_TOP[grade]
 }))
 
-/** The grade of a set of records: the band of the percentage, then the caps (docs/scoring.md). */
+/** "A", "A and B", "A, B and C": names as a sentence lists them. */
+const listed = (names: ReadonlyArray<string>): string =>
+  names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
+
+/**
+ * The grade of a set of records: the band of the percentage, then the caps (docs/scoring.md). A cap
+ * is named only when it binds (it holds the grade below what the points alone give), worded as
+ * what lifts it and to which grade.
+ */
 export const gradeOf = (records: ReadonlyArray<CheckRecord>, percentage: number): GradeInfo => {
   const band = bandOf(percentage)
-  const caps: Array<string> = []
-  let grade: Grade = band
   const fatal = records.filter((r) => r.fatal)
-  if (fatal.length > 0) {
-    grade = "F"
+  const criticalFails = records.filter((r) => r.critical && r.status === "fail" && !r.fatal)
+  const criticalCap: Grade | null = criticalFails.length >= 2 ? "C" : criticalFails.length === 1 ? "B" : null
+  /** The grade under the caps left in place: lifting one shows what fixing it gives. */
+  const under = (fatalCap: boolean, critical: boolean): Grade => {
+    const withFatal = fatalCap && fatal.length > 0 ? lower(band, "F") : band
+    return critical && criticalCap !== null ? lower(withFatal, criticalCap) : withFatal
+  }
+  let grade: Grade = under(true, true)
+  const caps: Array<string> = []
+  // A cap binds when the grade without it would be higher than the grade with every cap.
+  const withoutFatal = under(false, true)
+  if (gradeRank(withoutFatal) > gradeRank(grade)) {
+    const what = listed(fatal.map((r) => `${r.title} (${r.detail})`))
     caps.push(
-      `Grade F: ${fatal.map((r) => `${r.title} (${r.detail})`).join("; ")}. Fixing it lifts this cap.`
+      `Capped at F: ${what}. Fixing ${fatal.length === 1 ? "it" : "them"} lifts the grade to ${withoutFatal}.`
     )
   }
-  const criticalFails = records.filter((r) => r.critical && r.status === "fail" && !r.fatal)
-  if (criticalFails.length > 0) {
-    const cap: Grade = criticalFails.length >= 2 ? "C" : "B"
-    // A cap below the band is named as such; one the percentage is already under is named too,
-    // since fixing the points alone would run into it.
-    const binding = gradeRank(grade) > gradeRank(cap)
-    grade = lower(grade, cap)
-    const what =
+  const withoutCritical = under(true, false)
+  if (gradeRank(withoutCritical) > gradeRank(grade))
+    caps.push(
       criticalFails.length >= 2
-        ? `${criticalFails.length} critical checks fail (${criticalFails.map((r) => r.title).join(", ")}); fixing all but one lifts it to B, all of them lifts the cap`
-        : `the critical check ${criticalFails[0]!.title} fails (${criticalFails[0]!.detail}); fixing it lifts the cap`
-    caps.push(`${binding ? "Capped at" : "Would be capped at"} ${cap}: ${what}.`)
-  }
+        ? `Capped at C: ${criticalFails.length} critical checks fail (${listed(criticalFails.map((r) => r.title))}). ${withoutCritical === "B" ? "" : "Fixing all but one lifts the cap to B; "}${withoutCritical === "B" ? "Fixing" : "fixing"} all of them lifts the grade to ${withoutCritical}.`
+        : `Capped at B: the critical check ${criticalFails[0]!.title} fails (${criticalFails[0]!.detail}). Fixing it lifts the grade to ${withoutCritical}.`
+    )
   if (percentage === 100 && grade === "A") {
     const criticalUnsettled = records.filter(
       (r) => r.critical && r.status !== "pass" && r.status !== "not-applicable"
     )
     const unknown = records.filter((r) => r.status === "unknown")
     if (criticalUnsettled.length === 0 && unknown.length === 0) grade = "A+"
-    else
+    else {
+      const names = [...new Set([...criticalUnsettled, ...unknown].map((r) => r.title))]
       caps.push(
-        `A, not A+: ${[...new Set([...criticalUnsettled, ...unknown].map((r) => r.title))].join(", ")} could not be verified; a scan that answers them can give A+.`
+        `A, not A+: ${listed(names)} could not be verified. A scan that answers ${names.length === 1 ? "it" : "them"} can give A+.`
       )
+    }
   }
   if (records.every((r) => r.maxPoints === 0)) {
     grade = "F"
     caps.push(
-      "Grade F: no check could be scored (every one unknown or not applicable); a scan that answers them lifts it."
+      "Grade F: no check could be scored (every one unknown or not applicable). A scan that answers them lifts it."
     )
   }
   const reported = inGradeBand(grade, percentage)

@@ -183,3 +183,22 @@ export const PHRASES = {
     nl: "Over het domein kon geen bewijs worden waargenomen (de opvragingen gaven geen antwoord, of niets is van toepassing): er is geen gereedheid te tonen."
   }
 } as const satisfies Record<string, Text>
+
+/**
+ * What the scorecard measured, said as such: the measures with a verdict (not those not
+ * applicable) and how many pass. Never "compliant": a scan of public DNS, mail and web settings
+ * evidences some controls of NIS2 Article 21(2), it does not assess compliance (the caveat).
+ */
+export const measuredSentence = (
+  measures: ReadonlyArray<{ readonly status: string }>,
+  lang: Lang
+): string => {
+  const measured = measures.filter((m) => m.status !== "not-applicable")
+  const met = measured.filter((m) => m.status === "pass").length
+  const n = measured.length
+  if (lang === "nl")
+    return met === n
+      ? `Voldoet aan de ${n} gemeten maatregelen.`
+      : `Voldoet aan ${met} van de ${n} gemeten maatregelen.`
+  return met === n ? `Meets the ${n} measured controls.` : `Meets ${met} of the ${n} measured controls.`
+}

@@ -11,6 +11,7 @@ import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { checksRun } from "../scan/StoredScan.ts"
+import type { MailboxProvider } from "../checks/sender/Depends.ts"
 import { catalogue, catalogueOf, Issue, type IssueId, issueOf } from "./Catalogue.ts"
 import {
   type CategoryTotal,
@@ -24,6 +25,7 @@ import {
   scoringVersion,
   unscannableGrade
 } from "./Model.ts"
+import { fixesOf, Recommendation, requiredByOf } from "./Fixes.ts"
 import { recordsOfRulings, type Scored, scored, specsOf } from "./Rules.ts"
 import { unscannableReason } from "./Scannable.ts"
 
@@ -45,16 +47,7 @@ export const CategoryScore = Schema.Struct({
 })
 export type CategoryScore = typeof CategoryScore.Type
 
-export const Recommendation = Schema.Struct({
-  id: Schema.String,
-  priority: Schema.Literal("critical", "high", "medium", "low"),
-  title: Schema.String,
-  description: Schema.String,
-  impact: Schema.String,
-  /** The points the fix would regain (recommendations are ordered by them). */
-  points: Schema.Int
-})
-export type Recommendation = typeof Recommendation.Type
+export { Recommendation } from "./Fixes.ts"
 
 export const ScanScore = Schema.Struct({
   success: Schema.Boolean,
@@ -131,8 +124,6 @@ const categoryScoreOf = (c: CategoryTotal<Scored>): CategoryScore => ({
   checks: c.checks.map(({ category: _, ...r }) => r)
 })
 
-const PRIORITY = { critical: "critical", high: "high", medium: "medium", low: "low", info: "low" } as const
-
 /** The score of records (exported for the property tests over generated records). */
 export const scoreRecords = (
   records: ReadonlyArray<Scored>,
@@ -146,7 +137,9 @@ export const scoreRecords = (
   /** Issues the checks found that cost no points of their own (the SPF and DMARC findings). */
   findings: ReadonlyArray<IssueId> = [],
   /** The catalogue the issue ids are entries of (the registry's). */
-  entries: Readonly<Record<IssueId, Entry>> = catalogue
+  entries: Readonly<Record<IssueId, Entry>> = catalogue,
+  /** The mailbox providers whose sender requirements each issue fails (Fixes.ts `requiredByOf`). */
+  requiredBy: ReadonlyMap<IssueId, ReadonlyArray<MailboxProvider>> = new Map()
 ): ScanScore => {
   const totals = categoryTotals(records)
   const points = totals.reduce((s, c) => s + c.points, 0)
@@ -158,21 +151,7 @@ export const scoreRecords = (
   const percentage = unscannable === null ? inGradeBand(gradeInfo.grade, percentOf(points, maxPoints)) : 0
   const ids = [...new Set([...records.flatMap((r) => r.issues as ReadonlyArray<IssueId>), ...findings])]
   const issues = ids.map((id) => issueOf(id, entries))
-  const regain = (id: IssueId) =>
-    records.filter((r) => r.issues.includes(id)).reduce((s, r) => s + (r.maxPoints - r.points), 0)
-  const recommendations = ids
-    .filter((id) => entries[id]!.severity !== "info")
-    .map((id) => ({ id, points: regain(id), issue: issueOf(id, entries) }))
-    .sort((a, b) => b.points - a.points || a.id.localeCompare(b.id))
-    .map(({ id, points, issue }) => ({
-      id,
-      priority: PRIORITY[issue.severity],
-      title: `Fix: ${issue.title}`,
-      description: issue.description,
-      impact:
-        points > 0 ? `regains ${points} point${points === 1 ? "" : "s"}` : "lifts a cap or an unscored risk",
-      points
-    }))
+  const recommendations = fixesOf(records, ids, entries, requiredBy)
   const categories = Object.fromEntries(totals.map((c) => [c.id, categoryScoreOf(c)])) as Record<
     Category,
     CategoryScore
@@ -225,7 +204,8 @@ export const score = (
       unscannable: unscannableReason(scan)
     },
     findings,
-    registry === registered ? catalogue : catalogueOf(registry)
+    registry === registered ? catalogue : catalogueOf(registry),
+    nx ? new Map() : requiredByOf(scan)
   )
 }
 

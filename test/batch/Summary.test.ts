@@ -4,7 +4,11 @@ import { duration, perMinute, progressLine, rateNumber } from "../../src/batch/P
 import { interruptedText, resumeCommand, shellWord } from "../../src/batch/ResumeCommand.ts"
 import { type BatchSummary, summaryText, Tally } from "../../src/batch/Summary.ts"
 import { csvRecord } from "../../src/batch/Csv.ts"
-import { CSV_COLUMNS } from "../../src/batch/Record.ts"
+import { CSV_COLUMNS, csvRow } from "../../src/batch/Record.ts"
+import { parseCsvRecord } from "../../src/batch/Csv.ts"
+import { FastCheck } from "effect"
+import { scanResult } from "../../src/score/Arbitraries.ts"
+import { score } from "../../src/score/Score.ts"
 import type { BatchOptions } from "../../src/batch/Cli.ts"
 
 const summary: BatchSummary = {
@@ -19,7 +23,8 @@ const summary: BatchSummary = {
   elapsedMs: 10_400,
   grades: new Map([
     ["A+", 1],
-    ["F", 2]
+    ["F", 1],
+    ["unscannable", 1]
   ]),
   topIssues: [
     { id: "dmarc_missing", title: "No DMARC record", domains: 2 },
@@ -31,7 +36,7 @@ describe("the summary", () => {
   it("counts, times, grades every grade and lists the common issues", () => {
     expect(summaryText(summary, undefined)).toBe(
       "batch: 3 scanned (0 failed, 2 with unknown checks), 1 duplicates, 0 invalid lines; 10s, 17.3 domains/min\n" +
-        "batch: grades: A+ 1, A 0, B 0, C 0, D 0, F 2\n" +
+        "batch: grades: A+ 1, A 0, B 0, C 0, D 0, F 1, unscannable 1\n" +
         "batch: the 2 most common issues, by domains:\n" +
         "  2  dmarc_missing: No DMARC record\n" +
         "  1  caa_missing: No CAA record\n"
@@ -50,6 +55,36 @@ describe("the summary", () => {
 })
 
 describe("the tally", () => {
+  it("counts a domain that could not be graded as unscannable, not F, in the CSV and the summary", () => {
+    const tally = new Tally()
+    const row = CSV_COLUMNS.map((c) =>
+      c === "domain"
+        ? "no-such.com"
+        : c === "grade"
+          ? "unscannable"
+          : c === "issues"
+            ? "dns_no_such_domain"
+            : ""
+    )
+    tally.addWritten("csv", csvRecord(row).replace(/\r\n$/, ""))
+    tally.addWritten(
+      "jsonl",
+      JSON.stringify({ domain: "x.com", score: { grade: "F", unscannable: "x", issues: [] } })
+    )
+    expect([...tally.grades]).toEqual([["unscannable", 2]])
+  })
+
+  it("writes unscannable in the CSV's grade column exactly when the score says the domain is unscannable", () => {
+    FastCheck.assert(
+      FastCheck.property(scanResult(), (scan) => {
+        const s = score(scan)
+        const fields = parseCsvRecord(csvRow({ domain: scan.domain, scan, score: s }).replace(/\r\n$/, ""))
+        expect(fields[CSV_COLUMNS.indexOf("grade")]).toBe(s.unscannable === null ? s.grade : "unscannable")
+      }),
+      { numRuns: 20 }
+    )
+  }, 60_000)
+
   it("counts the records a resumed output held, CSV or JSONL, each issue once per domain", () => {
     const tally = new Tally()
     const row = CSV_COLUMNS.map((c) =>

@@ -11,6 +11,7 @@ import { backoffMs } from "../../src/monitor/AlertDelivery.ts"
 import { emailMessage, webhookBody, type AlertContent } from "../../src/monitor/AlertMessage.ts"
 import { evaluate } from "../../src/monitor/AlertRules.ts"
 import { alertId, nextDueAfter } from "../../src/monitor/MonitorRun.ts"
+import { score } from "../../src/score/Score.ts"
 import { earlyWarnings, thresholdFor } from "../../src/monitor/Warnings.ts"
 import { secretProblem, webhookUrlProblem } from "../../src/monitor/WebhookTarget.ts"
 import { parseCidr } from "../../src/records/IpAddress.ts"
@@ -228,7 +229,8 @@ describe("webhook targets and signatures", () => {
       grade: { before: "A+", after: "B" },
       rules: e.rules,
       changes: e.changes,
-      warnings: e.warnings
+      warnings: e.warnings,
+      fixes: score(weakened).recommendations
     }
     const body = webhookBody(content)
     const secret = `whsec_${Buffer.alloc(32, 9).toString("base64")}`
@@ -245,5 +247,10 @@ describe("webhook targets and signatures", () => {
     const mail = emailMessage(content)
     expect(mail.subject).toContain("perfect.com")
     expect(mail.text).toContain("DMARC policy went from reject to none")
+    // the score's list of what to fix, in its order and count
+    const fixes = score(weakened).recommendations
+    expect(fixes.length).toBeGreaterThan(0)
+    expect(payload.data.fixes.map((f: { id: string }) => f.id)).toEqual(fixes.map((f) => f.id))
+    expect(mail.text).toContain(`What to fix (${fixes.length})`)
   })
 })

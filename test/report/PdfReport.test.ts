@@ -71,12 +71,14 @@ describe("renderPdf", () => {
           nis2: {
             total: 42,
             status: "partial",
-            criticalGaps: ["Email authentication: SPF allows any sender"]
+            criticalGaps: ["Email authentication: SPF allows any sender"],
+            measured: "Meets 5 of the 8 measured controls."
           }
         })
       )
     )
-    expect(t).toContain("Readiness: 42 / 100 (partial)")
+    expect(t).toContain("Readiness: 42 / 100. Meets 5 of the 8 measured controls.")
+    expect(t).not.toMatch(/compliant/i)
     expect(t).toContain("Email authentication: SPF allows any sender")
   })
 

@@ -106,7 +106,16 @@ describe("the PDF's layout", () => {
     file = "test-results/pdf-report.pdf"
     writeFileSync(
       file,
-      await renderPdf({ score, nis2: { total: 40, status: "partial", criticalGaps: [] }, snapshot })
+      await renderPdf({
+        score,
+        nis2: {
+          total: 40,
+          status: "partial",
+          criticalGaps: [],
+          measured: "Meets 6 of the 8 measured controls."
+        },
+        snapshot
+      })
     )
     layout = run("pdftotext", ["-layout", file, "-"])
     pages = Number(/Pages:\s+(\d+)/.exec(run("pdfinfo", [file]))![1])

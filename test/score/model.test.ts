@@ -182,14 +182,46 @@ describe("gradeInfo", () => {
     const s = run(rs)
     expect([s.percentage, s.grade, s.points, s.maxPoints]).toEqual([89, "B", 96, 100])
     expect(s.gradeInfo.description).toBe(
-      "96 % of the applicable points is band A. Capped at B: the critical check SPF record fails (no SPF record); fixing it lifts the cap. It is reported as 89 %, inside band B."
+      "96 % of the applicable points is band A. Capped at B: the critical check SPF record fails (no SPF record). Fixing it lifts the grade to A. It is reported as 89 %, inside band B."
     )
     const fatal = run([
       ...rs.slice(0, 2),
       scored(spec("SPF policy", 2), { status: "fail", detail: "+all", fatal: true })
     ])
     expect([fatal.grade, fatal.percentage]).toEqual(["F", 49])
-    expect(fatal.gradeInfo.caps).toEqual(["Grade F: SPF policy (+all). Fixing it lifts this cap."])
+    expect(fatal.gradeInfo.caps).toEqual(["Capped at F: SPF policy (+all). Fixing it lifts the grade to A."])
+  })
+
+  it("names a cap only when it binds: the grade is the cap's and below the points' band", () => {
+    fc.assert(
+      fc.property(arbRecords, (rs) => {
+        const s = run(rs)
+        const band = bandOf(percentOf(s.points, s.maxPoints))
+        for (const cap of s.gradeInfo.caps) {
+          expect(cap).not.toMatch(/would be capped/i)
+          const capped = /^Capped at (A\+|A|B|C|D|F):/.exec(cap)?.[1] as Grade | undefined
+          if (capped === undefined) continue
+          expect(s.grade).toBe(capped)
+          expect(gradeRank(band)).toBeGreaterThan(gradeRank(capped))
+          expect(cap).toMatch(/lifts the grade to (A|B|C|D)\./)
+        }
+      })
+    )
+  })
+
+  it("does not name a cap the points are already under", () => {
+    const rs = [
+      scored(spec("a", 60), { status: "fail", detail: "" }),
+      scored(spec("SPF record", 40, true), {
+        status: "fail",
+        detail: "no SPF record",
+        issues: ["spf_missing"]
+      })
+    ]
+    const s = run(rs)
+    expect(s.grade).toBe("F")
+    expect(s.gradeInfo.caps).toEqual([])
+    expect(s.gradeInfo.description).toBe("F: 0 % of the applicable points.")
   })
 
   it("says why an A is not an A+", () => {

@@ -95,7 +95,7 @@ describe("domain-audit batch", () => {
     expect(counted).toBeGreaterThanOrEqual(2)
     const { stderr } = run.output()
     expect(stderr).toContain(`${domains.length} scanned (0 failed, ${counted} with unknown checks)`)
-    expect(stderr).toMatch(/batch: grades: A\+ \d+, A \d+, B \d+, C \d+, D \d+, F \d+\n/)
+    expect(stderr).toMatch(/batch: grades: A\+ \d+, A \d+, B \d+, C \d+, D \d+, F \d+, unscannable \d+\n/)
     expect(stderr).toMatch(/batch: the \d+ most common issues, by domains:\n {2}\s*\d+ {2}[a-z0-9_]+: /)
   }, 300_000)
 
@@ -142,12 +142,12 @@ describe("domain-audit scan", () => {
     )
   }, 120_000)
 
-  it("says a name that does not exist is not graded, with no grade wording", async () => {
+  it("says a name that does not exist is unscannable, with no grade wording", async () => {
     const run = sh("node bin/domain-audit.mjs scan no-such-domain-xyz.com")
     expect(await run.exited).toBe(0)
     const { stdout } = run.output()
     expect(stdout.split("\n")[0]).toBe(
-      "no-such-domain-xyz.com: not graded: no-such-domain-xyz.com does not exist (NXDOMAIN)"
+      "no-such-domain-xyz.com: unscannable: no-such-domain-xyz.com does not exist (NXDOMAIN)"
     )
     expect(stdout).not.toMatch(/cap|band/i)
   }, 120_000)

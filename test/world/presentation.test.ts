@@ -84,10 +84,42 @@ describe("presentation in the world", () => {
           for (const issue of quick.issues) expect(text).toContain(issue.id)
           // The NIS2 summary is the scorecard of the same scan (GET /scan/nis2).
           const nis2 = yield* getJson("/api/scan/nis2?domain=spf-passall.com")
-          expect(text).toContain(`Readiness: ${nis2.total} / 100 (${nis2.status})`)
+          expect(text).toContain(`Readiness: ${nis2.total} / 100. Meets `)
+          expect(text).not.toMatch(/\bcompliant\b/i)
           for (const gap of nis2.criticalGaps) expect(text).toMatch(new RegExp(`\\b${gap}: `))
           const again = yield* get("/api/pdf/spf-passall.com")
           expect(Buffer.from(again.bytes).equals(Buffer.from(r.bytes))).toBe(true)
+        })
+    )
+
+    it.effect(
+      "spf-toomany.com: the page, the PDF, the markdown and the API show one list of what to fix, in one order",
+      () =>
+        Effect.gen(function* () {
+          const quick = yield* getJson("/api/scan/quick?domain=spf-toomany.com")
+          const fixes: ReadonlyArray<{ id: string; title: string }> = quick.recommendations
+          expect(fixes.length).toBeGreaterThan(2)
+          expect(fixes.map((f) => f.id)).toContain("spf_too_many_lookups")
+          const page = yield* get("/report/spf-toomany.com")
+          expect(page.status).toBe(200)
+          expect(page.text).toContain(`What to fix (${fixes.length})`)
+          const list = /<ol class="fixes">([\s\S]*?)<\/ol>\s*<\/section>/.exec(page.text)?.[1] ?? ""
+          const cards = [...list.matchAll(/id="issue-([^"]+)"/g)].map((m) => m[1])
+          expect(cards).toEqual(fixes.map((f) => f.id))
+          // no sender-requirement card repeats a finding
+          expect(page.text).not.toContain("sender-requirements.")
+          const pdf = yield* get("/api/pdf/spf-toomany.com")
+          const text = (yield* Effect.promise(() => pdfText(pdf.bytes))).replace(/\s+/g, " ")
+          expect(text).toContain(`What to fix (${fixes.length})`)
+          let from = 0
+          fixes.forEach((fix, i) => {
+            const title = `${i + 1}. ${fix.title.replace(/^Fix: /, "")}`
+            const at = text.indexOf(title, from)
+            expect(at, title).toBeGreaterThanOrEqual(from)
+            from = at + title.length
+          })
+          const markdown = yield* get("/api/report/everything?domain=spf-toomany.com&format=markdown")
+          expect(markdown.text).toContain(`**What to fix** (${fixes.length})`)
         })
     )
 

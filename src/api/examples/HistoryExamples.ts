@@ -79,7 +79,8 @@ const alert = (): Alert => {
     grade: { before: score(earlier).grade, after: score(scan).grade },
     rules: run.rules,
     changes: run.changes,
-    warnings: run.warnings
+    warnings: run.warnings,
+    fixes: score(scan).recommendations
   }
   return alertView({
     id,

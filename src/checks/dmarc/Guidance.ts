@@ -127,7 +127,7 @@ export const guidance = {
     references: ["rfc7489"]
   }),
   dmarc_policy_none: guide({
-    why: "p=none only collects reports: mail that fails DMARC, forged mail in your name included, is delivered as usual. It is the right first stage, not a place to stay.",
+    why: "The policy p=none only collects reports: mail that fails DMARC, forged mail in your name included, is delivered as usual. It is the right first stage, not a place to stay.",
     steps: STAGES,
     providers: ALIGN,
     record: '_dmarc.{domain} TXT "v=DMARC1; p=quarantine; rua=mailto:dmarc-reports@{domain}"',
@@ -135,7 +135,7 @@ export const guidance = {
     references: ["rfc7489", "dmarcbis"]
   }),
   dmarc_policy_quarantine: guide({
-    why: "p=quarantine sends forged mail to the spam folder, where some recipients still find and trust it; p=reject refuses it outright.",
+    why: "The policy p=quarantine sends forged mail to the spam folder, where some recipients still find and trust it; p=reject refuses it outright.",
     steps: [
       "Check in the aggregate reports of the last weeks that no legitimate mail fails DMARC.",
       "Change p=quarantine to p=reject.",
@@ -147,7 +147,7 @@ export const guidance = {
     references: ["rfc7489"]
   }),
   dmarc_pct_below_100: guide({
-    why: "pct below 100 applies the policy to only part of the failing mail; the rest, forged mail included, is treated as under p=none.",
+    why: "A pct below 100 applies the policy to only part of the failing mail; the rest, forged mail included, is treated as under p=none.",
     steps: [
       "Raise pct step by step (for example 25, 50, 100) while the reports show no legitimate mail failing.",
       "Finally remove pct: 100 is the default, and the revised DMARC standard drops the tag."

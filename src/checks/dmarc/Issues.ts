@@ -32,14 +32,14 @@ export const issues = {
     "medium",
     true,
     "DMARC leaves subdomains unprotected",
-    "sp=none while p enforces: spoofed mail from subdomains is still delivered."
+    "The tag sp=none, while p enforces: spoofed mail from subdomains is still delivered."
   ),
   dmarc_testing: e(
     "email",
     "low",
     true,
     "DMARC in testing mode",
-    "t=y asks receivers not to apply the policy fully (DMARCbis)."
+    "The tag t=y asks receivers not to apply the policy fully (DMARCbis)."
   ),
   dmarc_leading_space: e(
     "email",
@@ -88,21 +88,21 @@ export const issues = {
     "high",
     true,
     "DMARC policy is none",
-    "p=none only monitors: spoofed mail is still delivered."
+    "The policy p=none only monitors: spoofed mail is still delivered."
   ),
   dmarc_policy_quarantine: e(
     "email",
     "low",
     true,
     "DMARC policy is quarantine",
-    "p=quarantine sends spoofed mail to spam; p=reject refuses it."
+    "The policy p=quarantine sends spoofed mail to spam; p=reject refuses it."
   ),
   dmarc_pct_below_100: e(
     "email",
     "medium",
     true,
     "DMARC applies to part of the mail",
-    "pct below 100 applies the policy to only part of the failing mail."
+    "A pct below 100 applies the policy to only part of the failing mail."
   ),
   dmarc_no_rua: e(
     "email",

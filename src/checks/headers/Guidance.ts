@@ -154,7 +154,7 @@ export const guidance = {
       "route53-ses":
         "Set the attributes in the application; a CloudFront Function on viewer response can add them to Set-Cookie.",
       "generic-dns":
-        "In the application's session settings (for example PHP session.cookie_secure and session.cookie_httponly), or on nginx: proxy_cookie_flags ~ secure httponly samesite=lax;"
+        "In the application's session settings (for example PHP session.cookie_secure and session.cookie_httponly), or on nginx: proxy_cookie_flags ~ secure httponly samesite=lax; in the proxied location."
     },
     record: "Set-Cookie: __Host-session=<value>; Path=/; Secure; HttpOnly; SameSite=Lax",
     references: ["https://datatracker.ietf.org/doc/draft-ietf-httpbis-rfc6265bis/"]

@@ -27,7 +27,13 @@ export const issues = {
     "No HSTS",
     "Without Strict-Transport-Security browsers may be downgraded to HTTP (RFC 6797)."
   ),
-  hsts_weak: e("security", "low", true, "Weak HSTS", "max-age below one year or without includeSubDomains."),
+  hsts_weak: e(
+    "security",
+    "low",
+    true,
+    "Weak HSTS",
+    "HSTS has a max-age below one year, or no includeSubDomains."
+  ),
   xcto_missing: e(
     "security",
     "low",

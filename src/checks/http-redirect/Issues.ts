@@ -10,21 +10,21 @@ export const issues = {
     "medium",
     false,
     "Plain HTTP does not redirect to HTTPS",
-    "http:// on port 80 serves the site unencrypted instead of redirecting to https:// (RFC 9110 15.4)."
+    "Plain http:// on port 80 serves the site unencrypted instead of redirecting to https:// (RFC 9110 15.4)."
   ),
   http_redirect_off_host: e(
     "security",
     "low",
     false,
     "HTTP redirects to another host first",
-    "http:// redirects first to https:// on another host (the apex to www, say), so browsers never receive the host's own HSTS policy (RFC 6797 7.2, 8.1)."
+    "Plain http:// redirects first to https:// on another host (the apex to www, say), so browsers never receive the host's own HSTS policy (RFC 6797 7.2, 8.1)."
   ),
   http_redirect_via_http: e(
     "security",
     "low",
     false,
     "HTTP redirects over plain HTTP first",
-    "http:// first redirects to another http:// address before reaching HTTPS, adding an unencrypted hop an attacker can rewrite."
+    "Plain http:// first redirects to another http:// address before reaching HTTPS, adding an unencrypted hop an attacker can rewrite."
   ),
   http_redirect_not_https: e(
     "security",
@@ -38,7 +38,7 @@ export const issues = {
     "low",
     false,
     "www does not behave like the apex",
-    "www.<domain> does not redirect plain HTTP to HTTPS on its own host, or does not send HSTS while the apex does."
+    "The www name does not redirect plain HTTP to HTTPS on its own host, or does not send HSTS while the apex does."
   )
 } satisfies Record<string, Entry>
 

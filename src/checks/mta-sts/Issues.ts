@@ -18,7 +18,7 @@ export const issues = {
     "low",
     false,
     "MTA-STS in testing mode",
-    "mode=testing reports failures but does not enforce TLS."
+    "The policy mode=testing reports failures but does not enforce TLS."
   ),
   mta_sts_invalid: e(
     "email",

@@ -38,7 +38,7 @@ export const issues = {
     "low",
     false,
     "security.txt redirects to another host",
-    "/.well-known/security.txt redirects off the host (or off HTTPS), so it does not speak for this domain (RFC 9116 3)."
+    "The file /.well-known/security.txt redirects off the host (or off HTTPS), so it does not speak for this domain (RFC 9116 3)."
   )
 } satisfies Record<string, Entry>
 

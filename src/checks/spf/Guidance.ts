@@ -100,7 +100,7 @@ export const guidance = {
     references: ["rfc7208"]
   }),
   spf_softfail_all: guide({
-    why: "~all asks receivers to accept but mark mail from unlisted servers. With an enforcing DMARC policy this matters little; without one, some receivers still deliver forged mail.",
+    why: "The ~all term asks receivers to accept but mark mail from unlisted servers. With an enforcing DMARC policy this matters little; without one, some receivers still deliver forged mail.",
     steps: [
       "Check in DMARC aggregate reports that all your legitimate mail passes SPF or DKIM.",
       "Then change ~all at the end of the record to -all."

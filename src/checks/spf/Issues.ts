@@ -46,7 +46,7 @@ export const issues = {
     "critical",
     true,
     "SPF ends in +all",
-    "+all authorises every server on the internet to send as this domain."
+    "The +all term authorises every server on the internet to send as this domain."
   ),
   spf_neutral_all: e(
     "email",
@@ -60,7 +60,7 @@ export const issues = {
     "low",
     true,
     "SPF ends in ~all",
-    "~all asks receivers to accept but mark unlisted senders; -all is stronger once DMARC is enforced."
+    "The ~all term asks receivers to accept but mark unlisted senders; -all is stronger once DMARC is enforced."
   ),
   spf_lookups_near_limit: e(
     "email",
