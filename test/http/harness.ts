@@ -42,13 +42,28 @@ export const UNLIMITED = {
   ADMISSION_MAX_CPU_PERCENT: "100000"
 }
 
+/**
+ * Report fixtures carry fixed dates (test/inbound/reports.ts); reports older than REPORTS_RETENTION
+ * are refused, so the tests' service keeps them a century unless a test sets it (ReportsKept does).
+ */
+const TIMELESS = { REPORTS_RETENTION: "P36500D" }
+
 export const testApp = (
   env: Record<string, string> = {},
   dataDir = mkdtempSync(join(tmpdir(), "domain-audit-test-"))
 ) => {
   const config = Layer.setConfigProvider(
     ConfigProvider.fromMap(
-      new Map(Object.entries({ ...NOWHERE, ...UNLIMITED, DATA_DIR: dataDir, LOG_LEVEL: "Error", ...env }))
+      new Map(
+        Object.entries({
+          ...NOWHERE,
+          ...UNLIMITED,
+          ...TIMELESS,
+          DATA_DIR: dataDir,
+          LOG_LEVEL: "Error",
+          ...env
+        })
+      )
     )
   )
   return AppLive.pipe(Layer.provideMerge(testServer), Layer.provide(AppConfig.Default), Layer.provide(config))
