@@ -21,7 +21,13 @@ describe("section wording in the world", () => {
             status: string
             findings: number
           }>)
-            if ((row.status === "fail" || row.status === "partial") && row.key !== "quickScore")
+            // Sender requirements are a view over the findings they depend on (the fixes the
+            // mailbox providers require), so the section has no findings of its own to count.
+            if (
+              (row.status === "fail" || row.status === "partial") &&
+              row.key !== "quickScore" &&
+              row.key !== "senderRequirements"
+            )
               expect(row.findings, `${domain} ${row.key}`).toBeGreaterThan(0)
           if (domain === "perfect.com") {
             expect(report.machineReadable.scan.checks.bimi.result).toMatchObject({
