@@ -48,7 +48,8 @@ export const providersRequiring = (
   if (result.overallStatus === "not-applicable") return new Map()
   for (const rule of result.checks) {
     if (rule.status !== "fail" && rule.status !== "warning") continue
-    for (const issue of requirementIssues[rule.id] ?? [])
+    // Own keys only: a requirement id is data, and "valueOf" must not read Object.prototype's.
+    for (const issue of Object.hasOwn(requirementIssues, rule.id) ? requirementIssues[rule.id]! : [])
       for (const provider of MailboxProviders)
         if (rule[REQUIRED_FLAG[provider]]) out.set(issue, (out.get(issue) ?? new Set()).add(provider))
   }
