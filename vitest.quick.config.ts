@@ -5,8 +5,9 @@ import { defineConfig } from "vitest/config"
  * child processes: the pure analysers, records, scoring, reports, monitors, reports in, the contract
  * and the architecture rules, with property tests at a tenth of their runs (test/support/runs.ts).
  * Files share their worker's modules (isolate: false): importing Effect and the engine once per
- * worker instead of once per file is most of what makes it quick (69 s against 609 s on a busy
- * machine). `npm test` runs everything, each file in its own process, every property at its full count.
+ * worker instead of once per file is most of what makes it quick (45 s on a quiet machine, where
+ * each file in a process of its own took ten times as long). `npm test` runs everything, each file
+ * in its own process, every property at its full count.
  */
 export default defineConfig({
   test: {
