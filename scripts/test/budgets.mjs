@@ -32,7 +32,7 @@ if (process.argv.includes("--write")) {
   )
   writeFileSync(
     BUDGETS,
-    JSON.stringify({ factor: FACTOR, floorSeconds: FLOOR_S, seconds: budgets }, null, 1) + "\n"
+    JSON.stringify({ factor: FACTOR, floorSeconds: FLOOR_S, seconds: budgets }, null, 2) + "\n"
   )
   console.log(`durations: ${Object.keys(budgets).length} budgets written to test/budgets.json`)
   process.exit(0)
