@@ -3,8 +3,8 @@
 // written by `npm test`) against its budget in test/budgets.json. A file over twice its budget
 // fails the run under CI (elsewhere it is reported): a test that became slow is then a decision,
 // taken by raising its budget in the same commit, not an accident. A file without a budget has
-// FLOOR_S. `--write` records the last run's times as the budgets, with HEADROOM (files share the
-// cores, so a file's time varies with what runs beside it), rounded up to 5 s, at least FLOOR_S.
+// FLOOR_S. `--write` records the last run's times as those files' budgets (others keep theirs),
+// with HEADROOM (a file's time varies with what runs beside it), rounded up to 5 s, at least FLOOR_S.
 //   node scripts/test/budgets.mjs [--write]
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -24,21 +24,26 @@ if (!existsSync(REPORT)) {
 const report = JSON.parse(readFileSync(REPORT, "utf8"))
 const seconds = (ms) => ms / 1000
 
+const recorded = existsSync(BUDGETS) ? JSON.parse(readFileSync(BUDGETS, "utf8")).seconds : {}
+
 if (process.argv.includes("--write")) {
+  // A run of some files (vitest run test/http) records theirs and keeps every other file's budget.
+  const measured = report.files.map((f) => [
+    f.file,
+    Math.max(FLOOR_S, Math.ceil((HEADROOM * seconds(f.wallMs)) / 5) * 5)
+  ])
   const budgets = Object.fromEntries(
-    report.files
-      .map((f) => [f.file, Math.max(FLOOR_S, Math.ceil((HEADROOM * seconds(f.wallMs)) / 5) * 5)])
-      .sort(([a], [b]) => (a < b ? -1 : 1))
+    Object.entries({ ...recorded, ...Object.fromEntries(measured) }).sort(([a], [b]) => (a < b ? -1 : 1))
   )
   writeFileSync(
     BUDGETS,
     JSON.stringify({ factor: FACTOR, floorSeconds: FLOOR_S, seconds: budgets }, null, 2) + "\n"
   )
-  console.log(`durations: ${Object.keys(budgets).length} budgets written to test/budgets.json`)
+  console.log(`durations: ${measured.length} budgets written to test/budgets.json`)
   process.exit(0)
 }
 
-const budgets = existsSync(BUDGETS) ? JSON.parse(readFileSync(BUDGETS, "utf8")).seconds : {}
+const budgets = recorded
 const over = report.files.filter((f) => seconds(f.wallMs) > FACTOR * (budgets[f.file] ?? FLOOR_S))
 const total = report.files.reduce((sum, f) => sum + f.wallMs, 0)
 console.log(
