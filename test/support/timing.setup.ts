@@ -4,7 +4,7 @@
  * time the file waited: on a server, a timeout, a child process. DurationReporter.ts writes both;
  * `node scripts/test/slowest.mjs` prints them.
  */
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest"
+import { afterAll, afterEach, beforeEach } from "vitest"
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage()
@@ -15,10 +15,6 @@ const cpuMs = () => {
 const fileCpuStart = cpuMs()
 // Keyed by test: tests of a concurrent suite overlap (their CPU then counts each other's too).
 const testCpuStart = new Map<string, number>()
-
-beforeAll((suite) => {
-  suite.meta.cpuMsAtStart = fileCpuStart
-})
 
 afterAll((suite) => {
   suite.meta.cpuMs = Math.round(cpuMs() - fileCpuStart)
@@ -37,6 +33,5 @@ afterEach((context) => {
 declare module "vitest" {
   interface TaskMeta {
     cpuMs?: number
-    cpuMsAtStart?: number
   }
 }
