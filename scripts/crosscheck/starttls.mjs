@@ -8,51 +8,48 @@
  * - starttls: openssl completed STARTTLS and a handshake / found no STARTTLS / got no answer, vs
  *   our `starttls` (null: unknown);
  * - verify: openssl's verification of chain, name and dates (-verify_hostname) vs `certificateValid`;
- * - trust, name, expired, notAfter, key: testssl's cert_chain_of_trust, cert_trust,
- *   cert_expirationStatus, cert_notAfter and cert_keySize vs `trusted`, `hostnameMatch`, `expired`,
- *   `expiresAt` and our key-size warning;
+ * - key: testssl's cert_keySize vs our key-size warning;
+ * - trust, name, expired, notAfter (on the address testssl ran on): testssl's cert_chain_of_trust,
+ *   cert_trust, cert_expirationStatus and cert_notAfter vs `trusted`, `hostnameMatch`, `expired`,
+ *   `expiresAt`;
  * - TLS1, TLS1_1, TLS1_2, TLS1_3: testssl's protocol finding (offered / not offered) vs our
  *   `versions` (accepted / refused), each version probed on its own as `web-tls.mjs` does;
  * - null: testssl's NULL cipher list offered vs a NULL suite among our `ciphers`;
  * - verdict: the address's status derived from the tools (no STARTTLS, a bad certificate or a suite
  *   without encryption: fail; a weak key or TLS 1.0/1.1 offered: warning, NCSC-NL phase out; no
  *   answer: unknown) vs ours.
- * testssl runs only where openssl completed a handshake (on a silent or TLS-less server it retries
- * for minutes). Exit 1 on an unexplained disagreement.
+ * openssl runs on every address; testssl once per TLS situation (testsslBySituation), and only
+ * where openssl completed a handshake (on a silent or TLS-less server it retries for minutes); its
+ * protocol, suite and key findings hold for every address of the situation, and the verdict of an
+ * address testssl did not run on takes its certificate's verdict from openssl.
+ * Exit 1 on an unexplained disagreement.
  *
  * Usage: node scripts/crosscheck/starttls.mjs API_BASE   (scripts/crosscheck/all.mjs starts a service)
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
-import { offered, PROTOCOLS, testssl, tool } from "./testssl.mjs"
+import { domainToASCII } from "node:url"
+import { ensureApt, getJson, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
+import { offered, openssl, PROTOCOLS, testssl, testsslBySituation } from "./testssl.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
 export const EXCEPTIONS = {}
 
-/** openssl s_client's STARTTLS session: `starttls` true/false/null (no answer), `verified`. */
-const openssl = async (ca, host, ip, port) => {
-  const address = ip.includes(":") ? `[${ip}]:${port}` : `${ip}:${port}`
-  const args = ["s_client", "-starttls", "smtp", "-connect", address, "-servername", host]
-  const out = await tool("openssl", [...args, "-verify_hostname", host, "-CAfile", ca, "-brief"], 20_000)
-  const established = out.includes("CONNECTION ESTABLISHED")
-  return {
-    starttls: established ? true : out.includes("Didn't find STARTTLS") ? false : null,
-    verified: established ? /^Verification: OK/m.test(out) : null,
-    detail: established ? (/^Verification(?: error)?: (.*)$/m.exec(out)?.[1] ?? "") : out.split("\n")[0]
-  }
-}
-
 const OLD = ["SSLv2", "SSLv3", "TLS1", "TLS1_1"]
 
-/** What the tools say about one address, in our terms. */
-const theirView = (o, t) => {
-  if (o.starttls !== true || !t)
-    return { starttls: o.starttls, verdict: o.starttls === false ? "fail" : "unknown" }
+/**
+ * What the tools say about one address, in our terms. `own`: testssl ran on this address; else its
+ * findings are its situation's (protocols, suites, key size), and the certificate's verdict is
+ * openssl's alone.
+ */
+const theirView = (o, { findings: t, own }) => {
+  if (o.established !== true || !t)
+    return { starttls: o.established, verdict: o.established === false ? "fail" : "unknown" }
   const ok = (id) => t.get(id)?.severity === "OK"
   const view = {
     starttls: true,
+    own,
     verified: o.verified,
     trusted: ok("cert_chain_of_trust"),
     nameMatch: ok("cert_trust"),
@@ -63,7 +60,8 @@ const theirView = (o, t) => {
     versions: Object.fromEntries(PROTOCOLS.map(([id]) => [id, offered(t.get(id))])),
     nullOffered: offered(t.get("cipherlist_NULL"))
   }
-  const bad = !view.trusted || !view.nameMatch || view.expired || view.nullOffered === true
+  const certificateBad = own ? !view.trusted || !view.nameMatch || view.expired : !o.verified
+  const bad = certificateBad || view.nullOffered === true
   const phaseOut = view.weakKey || view.oldOffered.length > 0
   return { ...view, verdict: bad ? "fail" : phaseOut ? "warning" : "pass" }
 }
@@ -95,20 +93,26 @@ export const run = async (api, log = console.log) => {
       world.join(",")
     )
   }
-  // three addresses at a time: testssl is a few hundred openssl processes per address
-  const views = []
-  for (let i = 0; i < servers.length; i += 3)
-    views.push(
-      ...(await Promise.all(
-        servers.slice(i, i + 3).map(async (s) => {
-          const o = await openssl(ca, s.host, s.ip, port)
-          return theirView(
-            o,
-            o.starttls === true ? await testssl(ca, dir, s.host, s.ip, port, ["-t", "smtp"]) : null
-          )
-        })
-      ))
+  // The world's TLS knobs of an MX host (scripts/world/lib/mail.mjs, pki.mjs): its certificate
+  // kind, its TLS policy, and the software that answers (Postfix or one of the world's own servers).
+  const knobs = new Map(
+    JSON.parse(readFileSync(join(repo, "scripts/world/scenarios.json"), "utf8")).scenarios.flatMap((s) =>
+      (s.mx ?? []).map((m) => [domainToASCII(m.host === "@" ? s.domain : `${m.host}.${s.domain}`), m])
     )
+  )
+  const situationOf = (s) => {
+    const m = knobs.get(s.host) ?? {}
+    return JSON.stringify([m.tls ?? "valid", m.tlsPolicy ?? null, m.server ?? "postfix"])
+  }
+  const sessions = await Promise.all(servers.map((s) => openssl(ca, s.host, s.ip, port, { starttls: true })))
+  // testssl only where openssl completed a handshake: on a silent or TLS-less server it retries for minutes
+  const findings = await testsslBySituation(
+    servers,
+    situationOf,
+    (s) => testssl(ca, dir, s.host, s.ip, port, ["-t", "smtp"]),
+    (s) => sessions[servers.indexOf(s)].established === true
+  )
+  const views = servers.map((_, i) => theirView(sessions[i], findings[i]))
   servers.forEach((ours, i) => {
     const theirs = views[i]
     const at = `${ours.host}@${ours.ip}`
@@ -116,10 +120,12 @@ export const run = async (api, log = console.log) => {
     compare("starttls", ours.starttls, theirs.starttls)
     if (theirs.starttls === true && ours.starttls === true) {
       compare("verify", ours.certificateValid, theirs.verified)
-      compare("trust", ours.trusted, theirs.trusted)
-      compare("name", ours.hostnameMatch, theirs.nameMatch)
-      compare("expired", ours.expired, theirs.expired)
-      compare("notAfter", ours.expiresAt?.slice(0, 16).replace("T", " ") ?? null, theirs.notAfter)
+      if (theirs.own) {
+        compare("trust", ours.trusted, theirs.trusted)
+        compare("name", ours.hostnameMatch, theirs.nameMatch)
+        compare("expired", ours.expired, theirs.expired)
+        compare("notAfter", ours.expiresAt?.slice(0, 16).replace("T", " ") ?? null, theirs.notAfter)
+      }
       compare(
         "key",
         ours.issues.some((x) => /key of \d+ bits/.test(x)),

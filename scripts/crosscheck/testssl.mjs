@@ -1,5 +1,6 @@
 // What the TLS cross-checks (starttls.mjs for the MX hosts, web-tls.mjs for the web hosts) share:
-// running a tool, testssl.sh's findings for one address, and its protocol verdicts in our terms.
+// running a tool, openssl's verification and testssl.sh's findings for one address, testssl run once
+// per TLS situation, and its protocol verdicts in our terms.
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -33,6 +34,57 @@ export const testssl = async (ca, dir, host, ip, port, extra = []) => {
     240_000
   )
   return existsSync(file) ? new Map(JSON.parse(readFileSync(file, "utf8")).map((f) => [f.id, f])) : null
+}
+
+/**
+ * openssl s_client's session with one address (`-starttls smtp` when `starttls`): `established`
+ * true/false/null (a handshake / "Didn't find STARTTLS" / no answer), and `verified`, openssl's
+ * verification of chain, name (-verify_hostname) and dates against the world's CA. A few
+ * milliseconds of CPU, so it runs on every address; testssl.sh (seconds) once per situation.
+ */
+export const openssl = async (ca, host, ip, port, { starttls = false } = {}) => {
+  const address = ip.includes(":") ? `[${ip}]:${port}` : `${ip}:${port}`
+  const args = [
+    "s_client",
+    ...(starttls ? ["-starttls", "smtp"] : []),
+    "-connect",
+    address,
+    "-servername",
+    host
+  ]
+  const out = await tool("openssl", [...args, "-verify_hostname", host, "-CAfile", ca, "-brief"], 20_000)
+  const established = out.includes("CONNECTION ESTABLISHED")
+  return {
+    established: established ? true : out.includes("Didn't find STARTTLS") ? false : null,
+    verified: established ? /^Verification: OK/m.test(out) : null,
+    detail: established ? (/^Verification(?: error)?: (.*)$/m.exec(out)?.[1] ?? "") : out.split("\n")[0]
+  }
+}
+
+/**
+ * testssl.sh's findings for each of `servers`, run once per TLS situation: `situationOf(server)`
+ * names the world's TLS knobs the server was built with (protocols, suites, certificate kind,
+ * server software), and servers of one situation differ only in names and addresses. testssl
+ * costs about 40 s of CPU per address (hundreds of openssl processes), and the world has 29 web
+ * hosts and 15 MX hosts of one situation each. Each server gets `{ findings, own }`: the findings
+ * of its situation's first server, `own` true on that server. The protocol and suite verdicts hold
+ * for the whole situation; certificate verdicts are compared only where `own` (openssl verifies
+ * every address's certificate). `eligible(server)`: false where testssl is not to run at all.
+ */
+export const testsslBySituation = async (servers, situationOf, run, eligible = () => true) => {
+  const first = new Map()
+  for (const s of servers) if (eligible(s) && !first.has(situationOf(s))) first.set(situationOf(s), s)
+  const representatives = [...first.values()]
+  const findings = new Map()
+  // three addresses at a time: testssl is a few hundred openssl processes per address
+  for (let i = 0; i < representatives.length; i += 3)
+    await Promise.all(representatives.slice(i, i + 3).map(async (s) => findings.set(s, await run(s))))
+  return servers.map((s) => {
+    const representative = eligible(s) ? first.get(situationOf(s)) : undefined
+    return representative === undefined
+      ? { findings: null, own: false }
+      : { findings: findings.get(representative) ?? null, own: representative === s }
+  })
 }
 
 /** testssl's protocol ids and ours. */

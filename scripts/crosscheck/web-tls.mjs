@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 /**
- * Cross-check of GET /web/tls against testssl.sh (Debian `testssl.sh` 3.0.8, `-p -S -s`) on every
- * HTTPS web host of the test world's built-in scenarios (each apex address the service probed),
- * trusting the world's private CA (EXTRA_CA_FILE, as the service does). Per address and check:
+ * Cross-check of GET /web/tls against openssl s_client and testssl.sh (Debian `testssl.sh` 3.0.8,
+ * `-p -S -s`) on every HTTPS web host of the test world's built-in scenarios (each apex address the
+ * service probed), trusting the world's private CA (EXTRA_CA_FILE, as the service does). testssl
+ * runs once per TLS situation (testsslBySituation); its protocol and suite findings hold for every
+ * host of the situation. Per address and check:
  * - addresses (per domain): we probed the apex's world address (none when the world gives the web
  *   address only to other names, as the MTA-STS policy hosts);
+ * - verify: openssl's verification of chain, name and dates vs trusted, name matching, not expired;
  * - TLS1, TLS1_1, TLS1_2, TLS1_3: testssl's protocol finding (offered / not offered) vs our
  *   `versions` (accepted / refused);
- * - trust, name, expired, notAfter: testssl's cert_chain_of_trust, cert_trust,
- *   cert_expirationStatus and cert_notAfter vs `trusted`, `hostnameMatch`, `expired`, `expiresAt`;
- * - null: testssl's cipherlist_NULL offered vs a NULL suite among our `ciphers`.
+ * - null: testssl's cipherlist_NULL offered vs a NULL suite among our `ciphers`;
+ * - trust, name, expired, notAfter (on the address testssl ran on): testssl's cert_chain_of_trust,
+ *   cert_trust, cert_expirationStatus and cert_notAfter vs `trusted`, `hostnameMatch`, `expired`,
+ *   `expiresAt`.
  * Exit 1 on an unexplained disagreement.
  *
  * Usage: node scripts/crosscheck/web-tls.mjs API_BASE   (scripts/crosscheck/all.mjs starts a service)
@@ -19,26 +23,23 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { domainToASCII } from "node:url"
 import { ensureApt, getJson, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
-import { offered, PROTOCOLS, testssl } from "./testssl.mjs"
+import { offered, openssl, PROTOCOLS, testssl, testsslBySituation } from "./testssl.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
 export const EXCEPTIONS = {}
 
 /** Compare and print (through `log`); the totals. */
 export const run = async (api, log = console.log) => {
-  ensureApt(["testssl"], ["testssl.sh", "bind9-dnsutils"])
+  ensureApt(["openssl", "testssl"], ["openssl", "testssl.sh", "bind9-dnsutils"])
   const env = worldEnv()
   const ca = env.EXTRA_CA_FILE
   const dir = mkdtempSync(join(tmpdir(), "crosscheck-web-tls-"))
   const scenarios = worldScenarios(env, log).filter((s) => s.web?.https && s.web.server === "nginx")
   const tally = report("testssl", EXCEPTIONS, log)
   // The names the world gives the web address ("@" is the apex; some hosts serve only mta-sts.).
-  const names = new Map(
-    JSON.parse(readFileSync(join(repo, "scripts/world/scenarios.json"), "utf8")).scenarios.map((s) => [
-      domainToASCII(s.domain),
-      s.web?.names ?? ["@"]
-    ])
-  )
+  const declared = JSON.parse(readFileSync(join(repo, "scripts/world/scenarios.json"), "utf8")).scenarios
+  const names = new Map(declared.map((s) => [domainToASCII(s.domain), s.web?.names ?? ["@"]]))
+  const tlsOf = new Map(declared.map((s) => [domainToASCII(s.domain), s.web]))
   const servers = []
   for (const { domain, web } of scenarios) {
     const { status, body } = await getJson(api, `/web/tls?domain=${domain}`)
@@ -56,16 +57,17 @@ export const run = async (api, log = console.log) => {
     )
     servers.push(...apex)
   }
-  // three addresses at a time: testssl is a few hundred openssl processes per address
-  const findings = []
-  for (let i = 0; i < servers.length; i += 3)
-    findings.push(
-      ...(await Promise.all(servers.slice(i, i + 3).map((s) => testssl(ca, dir, s.host, s.ip, 443))))
-    )
+  // The world's TLS knobs of a web host (scripts/world/lib/web.mjs): its own protocols and suites,
+  // and HTTP/2 by ALPN; every web certificate is a valid one from the world's CA.
+  const situationOf = (s) =>
+    JSON.stringify([tlsOf.get(s.host)?.tls ?? null, tlsOf.get(s.host)?.http2 ?? false])
+  const verified = await Promise.all(servers.map((s) => openssl(ca, s.host, s.ip, 443)))
+  const findings = await testsslBySituation(servers, situationOf, (s) => testssl(ca, dir, s.host, s.ip, 443))
   servers.forEach((ours, i) => {
-    const t = findings[i]
+    const { findings: t, own } = findings[i]
     const at = `${ours.host}@${ours.ip}`
     const compare = (check, a, b) => tally.add(`${at} ${check}`, a === b, String(a), String(b))
+    compare("verify", ours.trusted && ours.hostnameMatch && !ours.expired, verified[i].verified)
     if (t === null) {
       tally.add(`${at} testssl`, false, ours.status, "testssl wrote no findings")
       return
@@ -76,6 +78,7 @@ export const run = async (api, log = console.log) => {
     }
     const nullSuite = ours.ciphers.some((c) => /_WITH_NULL_/.test(c.name))
     compare("null", nullSuite, offered(t.get("cipherlist_NULL")))
+    if (!own) return
     // testssl's server-defaults run (-S) sometimes ends without a certificate section (seen on the
     // hosts with their own suite lists, and on a loaded machine): it then says nothing either way.
     if (!t.has("cert_notAfter")) {

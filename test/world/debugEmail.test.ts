@@ -197,8 +197,8 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /debug-email i
       const r = yield* debug(
         received("127.77.0.1", "mx.synth-00001.com", "alice@perfect.com") + seal.toString() + signed
       )
-      expect(r.body.arc.status).toBe("pass")
-      expect(r.body.dkim.status).toBe("pass")
+      expect(r.body.arc.status, JSON.stringify(r.body.arc)).toBe("pass")
+      expect(r.body.dkim.status, JSON.stringify(r.body.dkim)).toBe("pass")
     })
   )
 
