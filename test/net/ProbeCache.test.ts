@@ -22,22 +22,24 @@ const counting = (options = { ttlMs: 600_000, capacity: 100 }, delay: Effect.Eff
   })
 
 describe("makeProbeCache", () => {
-  // Real time: the queue clock reads performance.now (net/QueueClock.ts).
+  // Real time: the queue clock reads performance.now (net/QueueClock.ts). The waits are seconds, not
+  // milliseconds, so that a loaded machine's late wake-ups (tens to hundreds of ms) stay well inside
+  // the margins that tell the time queued from the time worked.
   it.live(
     "a caller that joins another scan's probe counts the time the probe queued, not the time it worked",
     () =>
       Effect.gen(function* () {
-        // The probe waits 150 ms for a permit (as Permits does: on the current fiber's clock), then
-        // works 200 ms.
+        // The probe waits 1.5 s for a permit (as Permits does: on the current fiber's clock), then
+        // works 2 s.
         const cache = yield* makeProbeCache(
           "test",
           () =>
             Effect.gen(function* () {
               const clock = yield* FiberRef.get(CurrentQueueClock)
               clock?.enter()
-              yield* Effect.sleep(150)
+              yield* Effect.sleep(1_500)
               clock?.leave()
-              yield* Effect.sleep(200)
+              yield* Effect.sleep(2_000)
               return "facts"
             }),
           { ttlMs: 600_000, capacity: 100 }
@@ -47,17 +49,17 @@ describe("makeProbeCache", () => {
         const first = yield* Effect.fork(
           Effect.locally(cache.get(mx("mx.example.net")), CurrentQueueClock, prober)
         )
-        yield* Effect.sleep(50)
+        yield* Effect.sleep(500)
         expect(yield* Effect.locally(cache.get(mx("mx.example.net")), CurrentQueueClock, joiner)).toBe(
           "facts"
         )
         yield* Fiber.join(first)
         // The prober's own wait for its permit counts on its scan.
-        expect(prober.ms()).toBeGreaterThanOrEqual(140)
-        expect(prober.ms()).toBeLessThan(250)
-        // The joiner waited ~300 ms, of which ~100 while the probe queued.
-        expect(joiner.ms()).toBeGreaterThanOrEqual(80)
-        expect(joiner.ms()).toBeLessThan(200)
+        expect(prober.ms()).toBeGreaterThanOrEqual(1_450)
+        expect(prober.ms()).toBeLessThan(2_500)
+        // The joiner waited ~3 s, of which ~1 s while the probe queued.
+        expect(joiner.ms()).toBeGreaterThanOrEqual(900)
+        expect(joiner.ms()).toBeLessThan(2_000)
         // Remembered now: asking again is no wait.
         const later = new QueueClock()
         yield* Effect.locally(cache.get(mx("mx.example.net")), CurrentQueueClock, later)
