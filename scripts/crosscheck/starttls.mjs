@@ -110,7 +110,7 @@ export const run = async (api, log = console.log) => {
     servers,
     situationOf,
     (s) => testssl(ca, dir, s.host, s.ip, port, ["-t", "smtp"]),
-    (s) => sessions[servers.indexOf(s)].established === true
+    (_, i) => sessions[i].established === true
   )
   const views = servers.map((_, i) => theirView(sessions[i], findings[i]))
   servers.forEach((ours, i) => {

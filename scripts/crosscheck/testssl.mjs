@@ -56,8 +56,7 @@ export const openssl = async (ca, host, ip, port, { starttls = false } = {}) => 
   const established = out.includes("CONNECTION ESTABLISHED")
   return {
     established: established ? true : out.includes("Didn't find STARTTLS") ? false : null,
-    verified: established ? /^Verification: OK/m.test(out) : null,
-    detail: established ? (/^Verification(?: error)?: (.*)$/m.exec(out)?.[1] ?? "") : out.split("\n")[0]
+    verified: established ? /^Verification: OK/m.test(out) : null
   }
 }
 
@@ -65,22 +64,24 @@ export const openssl = async (ca, host, ip, port, { starttls = false } = {}) => 
  * testssl.sh's findings for each of `servers`, run once per TLS situation: `situationOf(server)`
  * names the world's TLS knobs the server was built with (protocols, suites, certificate kind,
  * server software), and servers of one situation differ only in names and addresses. testssl
- * costs about 40 s of CPU per address (hundreds of openssl processes), and the world has 29 web
+ * costs about 45 s of CPU per address (hundreds of openssl processes), and the world has 29 web
  * hosts and 15 MX hosts of one situation each. Each server gets `{ findings, own }`: the findings
  * of its situation's first server, `own` true on that server. The protocol and suite verdicts hold
  * for the whole situation; certificate verdicts are compared only where `own` (openssl verifies
- * every address's certificate). `eligible(server)`: false where testssl is not to run at all.
+ * every address's certificate). `eligible(server, index)`: false where testssl is not to run at all.
  */
 export const testsslBySituation = async (servers, situationOf, run, eligible = () => true) => {
   const first = new Map()
-  for (const s of servers) if (eligible(s) && !first.has(situationOf(s))) first.set(situationOf(s), s)
+  servers.forEach((s, i) => {
+    if (eligible(s, i) && !first.has(situationOf(s))) first.set(situationOf(s), s)
+  })
   const representatives = [...first.values()]
   const findings = new Map()
   // three addresses at a time: testssl is a few hundred openssl processes per address
   for (let i = 0; i < representatives.length; i += 3)
     await Promise.all(representatives.slice(i, i + 3).map(async (s) => findings.set(s, await run(s))))
-  return servers.map((s) => {
-    const representative = eligible(s) ? first.get(situationOf(s)) : undefined
+  return servers.map((s, i) => {
+    const representative = eligible(s, i) ? first.get(situationOf(s)) : undefined
     return representative === undefined
       ? { findings: null, own: false }
       : { findings: findings.get(representative) ?? null, own: representative === s }

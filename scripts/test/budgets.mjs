@@ -43,15 +43,14 @@ if (process.argv.includes("--write")) {
   process.exit(0)
 }
 
-const budgets = recorded
-const over = report.files.filter((f) => seconds(f.wallMs) > FACTOR * (budgets[f.file] ?? FLOOR_S))
+const over = report.files.filter((f) => seconds(f.wallMs) > FACTOR * (recorded[f.file] ?? FLOOR_S))
 const total = report.files.reduce((sum, f) => sum + f.wallMs, 0)
 console.log(
   `durations: ${report.files.length} files, ${seconds(report.wallMs).toFixed(0)} s of vitest with ${report.workers} workers (${seconds(total).toFixed(0)} s of files); the slowest: node scripts/test/slowest.mjs`
 )
 for (const f of over) {
   const budget =
-    budgets[f.file] === undefined ? `${FLOOR_S} s (none recorded: the floor)` : `${budgets[f.file]} s`
+    recorded[f.file] === undefined ? `${FLOOR_S} s (none recorded: the floor)` : `${recorded[f.file]} s`
   console.log(
     `durations: ${f.file} took ${seconds(f.wallMs).toFixed(1)} s, over ${FACTOR}x its budget of ${budget}: make it faster, or raise its budget in test/budgets.json in the same commit`
   )
