@@ -79,6 +79,14 @@ export const fixesOf = (
     })
     .sort(fixOrder)
 
+/**
+ * The list for a domain that cannot be graded (Scannable.ts): its points are not at stake, since
+ * nothing was measured, so no fix claims to regain them. What is left is the fix that makes the
+ * domain scannable (for a name that does not exist, registering or spelling it), in the same order.
+ */
+export const unscannableFixes = (fixes: ReadonlyArray<Recommendation>): ReadonlyArray<Recommendation> =>
+  fixes.map((fix) => ({ ...fix, points: 0, impact: "lets the domain be scanned and graded" }))
+
 /** For each issue, the mailbox providers whose sender requirements the scan shows it failing. */
 export const requiredByOf = (
   scan: Pick<ScanResult, "checks">

@@ -25,7 +25,7 @@ import {
   scoringVersion,
   unscannableGrade
 } from "./Model.ts"
-import { fixesOf, Recommendation, requiredByOf } from "./Fixes.ts"
+import { fixesOf, Recommendation, requiredByOf, unscannableFixes } from "./Fixes.ts"
 import { recordsOfRulings, type Scored, scored, specsOf } from "./Rules.ts"
 import { unscannableReason } from "./Scannable.ts"
 
@@ -151,7 +151,8 @@ export const scoreRecords = (
   const percentage = unscannable === null ? inGradeBand(gradeInfo.grade, percentOf(points, maxPoints)) : 0
   const ids = [...new Set([...records.flatMap((r) => r.issues as ReadonlyArray<IssueId>), ...findings])]
   const issues = ids.map((id) => issueOf(id, entries))
-  const recommendations = fixesOf(records, ids, entries, requiredBy)
+  const fixes = fixesOf(records, ids, entries, requiredBy)
+  const recommendations = unscannable === null ? fixes : unscannableFixes(fixes)
   const categories = Object.fromEntries(totals.map((c) => [c.id, categoryScoreOf(c)])) as Record<
     Category,
     CategoryScore

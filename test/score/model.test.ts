@@ -235,7 +235,14 @@ describe("gradeInfo", () => {
 
   it("names the reason and no cap when the domain cannot be graded", () => {
     const s = scoreRecords(
-      [scored(spec("Name servers", 3), { status: "fail", detail: "no such domain", fatal: true })],
+      [
+        scored(spec("Name servers", 3), {
+          status: "fail",
+          detail: "no such domain",
+          fatal: true,
+          issues: ["dns_no_such_domain"]
+        })
+      ],
       { ...meta, unscannable: "example.com does not exist (NXDOMAIN)" }
     )
     expect(s).toMatchObject({
@@ -249,5 +256,9 @@ describe("gradeInfo", () => {
       description: "Not graded: example.com does not exist (NXDOMAIN).",
       caps: []
     })
+    // Its points are not at stake: the one fix makes the domain scannable and claims none.
+    expect(s.recommendations.map((r) => [r.id, r.points, r.impact])).toEqual([
+      ["dns_no_such_domain", 0, "lets the domain be scanned and graded"]
+    ])
   })
 })

@@ -33,7 +33,11 @@ describe("the score of generated scans", () => {
         expect(Schema.is(ScanScore)(s)).toBe(true)
         expect(s.percentage).toBeGreaterThanOrEqual(band(s.grade).minPercentage)
         expect(s.percentage).toBeLessThanOrEqual(band(s.grade).maxPercentage)
-        if (s.unscannable !== null) expect([s.grade, s.percentage]).toEqual(["F", 0])
+        if (s.unscannable !== null) {
+          expect([s.grade, s.percentage]).toEqual(["F", 0])
+          // Nothing was measured, so no fix claims to regain points.
+          expect(s.recommendations.map((r) => r.points)).toEqual(s.recommendations.map(() => 0))
+        }
       }),
       { numRuns: runs(50) }
     ))
