@@ -1,6 +1,6 @@
 /**
  * The HTTP server: every group's handlers, the generated OpenAPI document at /api/openapi.json,
- * interactive docs at /api/docs and the pages for people outside /api (pages/PageRoutes.ts), all
+ * interactive docs at /api/docs, an index at /api (handlers/ApiIndex.ts) and the pages for people outside /api (pages/PageRoutes.ts), all
  * behind the edge rules of Edge.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
@@ -11,6 +11,7 @@ import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { AiHandlers } from "./handlers/AiHandlers.ts"
+import { ApiIndexRoute } from "./handlers/ApiIndex.ts"
 import { DnsHandlers } from "./handlers/DnsHandlers.ts"
 import { AdmissionGate, type Gate } from "./edge/Admission.ts"
 import { type GatekeeperSettings, makeGatekeeper } from "./edge/Gatekeeper.ts"
@@ -78,6 +79,7 @@ export const AppLive = Effect.gen(function* () {
   Layer.provide([AdmissionGate.Default, Limits.Default]),
   Layer.provide(HttpApiScalar.layer({ path: "/api/docs" })),
   Layer.provide(PageRoutes),
+  Layer.provide(ApiIndexRoute),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
   Layer.provide(ApiLive),
   Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])

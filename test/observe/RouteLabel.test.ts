@@ -11,6 +11,7 @@ describe("routeLabel", () => {
     expect(routeLabel("/api/scan/deep")).toBe("/api/scan/deep")
     expect(routeLabel("/api/report/snapshot/xyz")).toBe("/api/report/snapshot/:snapshotId")
     expect(routeLabel("/api/openapi.json")).toBe("/api/openapi.json")
+    expect(routeLabel("/api")).toBe("/api")
     expect(routeLabel("/api/no/such/thing")).toBe("/api/other")
     expect(routeLabel("/wp-login.php")).toBe("other")
     // the pages outside /api (docs/pages.md)
@@ -31,7 +32,7 @@ describe("routeLabel", () => {
     )
     // every value is a template of the contract or a fixed name, never the text sent
     for (const label of seen)
-      expect(label).toMatch(/^(other|\/api\/other|\/metrics|\/health|\/|\/api\/[a-z0-9/:._-]+)$/i)
+      expect(label).toMatch(/^(other|\/api\/other|\/api|\/metrics|\/health|\/|\/api\/[a-z0-9/:._-]+)$/i)
     expect(seen.size).toBeLessThan(10)
   })
 })

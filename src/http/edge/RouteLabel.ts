@@ -15,6 +15,7 @@ interface Labelled {
 
 const TEMPLATES: ReadonlyArray<Labelled> = (() => {
   const paths = new Set<string>([
+    "/api",
     "/api/openapi.json",
     "/api/docs",
     ...Object.values(PAGE_PATHS),
