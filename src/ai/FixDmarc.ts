@@ -6,6 +6,7 @@
  * options and the subdomain policy are kept unless they are the issue.
  */
 import { Effect, Either } from "effect"
+import { AppConfig } from "../Config.ts"
 import { analyseDmarc, Dmarc } from "../checks/dmarc/Dmarc.ts"
 import { dmarcName, gatherDmarc, mailReach } from "../checks/dmarc/DmarcGather.ts"
 import { Facts } from "../kernel/Facts.ts"
@@ -33,12 +34,45 @@ export type MailReach = "some" | "none" | "unknown"
 export const mailboxDomain = (uri: string): string | undefined =>
   /^mailto:[^@\s]+@([^!\s,]+)/i.exec(uri)?.[1]?.toLowerCase()
 
-/** A note when `address`'s domain is known to take no mail: its reports would never arrive. */
-const unreachable = (address: string, reach: ReadonlyMap<string, MailReach>): string | undefined => {
+/** The domain of `address` when it is known to take no mail: its reports would never arrive. */
+const mailless = (address: string, reach: ReadonlyMap<string, MailReach>): string | undefined => {
   const d = mailboxDomain(address)
-  return d !== undefined && reach.get(d) === "none"
-    ? `${address} cannot receive the reports: ${d} takes no mail (no MX, or a null MX); use a mailbox in a domain that receives mail`
-    : undefined
+  return d !== undefined && reach.get(d) === "none" ? d : undefined
+}
+
+/** A note when `address`'s domain is known to take no mail. */
+const unreachable = (address: string, reach: ReadonlyMap<string, MailReach>): string | undefined => {
+  const d = mailless(address, reach)
+  return d === undefined
+    ? undefined
+    : `${address} cannot receive the reports: ${d} takes no mail (no MX, or a null MX); use a mailbox in a domain that receives mail`
+}
+
+/** The placeholder a report address gets when neither the domain nor this service can take the reports. */
+export const PLACEHOLDER_RUA = "mailto:dmarc-reports@your-mail-domain.example"
+
+/**
+ * Where the reports go when the record names no address: a mailbox in the domain when it takes
+ * mail (or when that could not be found out); else this service's own receiver (the first of
+ * `REPORTS_DOMAINS`), which the receiver's operator authorises (RFC 7489 7.1); else a placeholder
+ * (a reserved name, RFC 2606) the owner must replace. Never an address the same answer says
+ * cannot receive them. Pure.
+ */
+export const defaultRua = (
+  domain: string,
+  reach: ReadonlyMap<string, MailReach>,
+  receiver: string | undefined
+): { readonly address: string; readonly note?: string } => {
+  if (reach.get(domain) !== "none") return { address: `mailto:dmarc-reports@${domain}` }
+  if (receiver !== undefined)
+    return {
+      address: `mailto:dmarc@${receiver}`,
+      note: `${domain} takes no mail, so the reports go to this service's receiver at ${receiver}, which accepts them for ${domain} once ${domain}._report._dmarc.${receiver} has the TXT record v=DMARC1 (RFC 7489 7.1)`
+    }
+  return {
+    address: PLACEHOLDER_RUA,
+    note: `${domain} takes no mail: replace your-mail-domain.example with a domain that receives mail before publishing`
+  }
 }
 
 /**
@@ -54,13 +88,16 @@ export const planDmarc = (
   domain: string,
   current: string | undefined,
   rua: string | undefined,
-  reach: ReadonlyMap<string, MailReach> = new Map()
+  reach: ReadonlyMap<string, MailReach> = new Map(),
+  /** This service's report receiver (the first of `REPORTS_DOMAINS`), if it has one. */
+  receiver?: string
 ): { readonly input: DmarcGenerateInput; readonly changes: Array<string> } => {
   const changes: Array<string> = []
+  const fallback = defaultRua(domain, reach, receiver)
   if (current === undefined) {
-    const address = rua ?? `mailto:dmarc-reports@${domain}`
+    const address = rua ?? fallback.address
     changes.push(`new record: p=none (monitoring first, RFC 7489 6.7) with aggregate reports to ${address}`)
-    const note = unreachable(address, reach)
+    const note = rua === undefined ? fallback.note : unreachable(address, reach)
     if (note !== undefined) changes.push(note)
     return { input: { domain, policy: "none", rua: [address] }, changes }
   }
@@ -71,7 +108,8 @@ export const planDmarc = (
   const raw = (name: string) => parsed.tags.find((t) => t.name.toLowerCase() === name)?.value
   let p: Policy = parsed.p ?? policyLike(raw("p")) ?? "none"
   if (parsed.p === null && raw("p") !== undefined) changes.push(`p=${raw("p")} read as p=${p}`)
-  // report addresses: mailto only; a bare address gets its mailto:; at most two (RFC 7489 6.2)
+  // report addresses: mailto only; a bare address gets its mailto:; at most two (RFC 7489 6.2); one
+  // in a domain that takes no mail is dropped, since its reports never arrive
   const addresses = (raw("rua") ?? "")
     .split(",")
     .map((u) => u.trim())
@@ -85,10 +123,19 @@ export const planDmarc = (
       changes.push(`removed rua ${u}: receivers need only support mailto:`)
       return []
     })
+    .filter((address) => {
+      const d = mailless(address, reach)
+      if (d !== undefined)
+        changes.push(
+          `removed rua ${address}: ${d} takes no mail (no MX, or a null MX), so the reports never arrive`
+        )
+      return d === undefined
+    })
   if (rua !== undefined && !addresses.includes(rua)) addresses.unshift(rua)
   if (addresses.length === 0) {
-    addresses.push(`mailto:dmarc-reports@${domain}`)
-    changes.push(`added rua=mailto:dmarc-reports@${domain}`)
+    addresses.push(fallback.address)
+    changes.push(`added rua=${fallback.address}`)
+    if (fallback.note !== undefined) changes.push(fallback.note)
   }
   if (addresses.length > 2) changes.push(`kept the first two of ${addresses.length} rua addresses`)
   for (const address of addresses.slice(0, 2)) {
@@ -225,7 +272,8 @@ export const proposeDmarc = (
         return d === undefined ? [] : [d]
       })
     ])
-    const { input, changes } = planDmarc(issue, domain, own?.record, rua, reach)
+    const { reportsDomains } = yield* AppConfig
+    const { input, changes } = planDmarc(issue, domain, own?.record, rua, reach, reportsDomains[0])
     if (own?.note) changes.unshift(own.note)
     return Either.mapBoth(generateDmarc(input), {
       onLeft: (e) => e.message,

@@ -11,7 +11,7 @@ import { generateDmarc } from "../../src/generate/DmarcGenerator.ts"
 import { parseDmarc } from "../../src/records/DmarcRecord.ts"
 import { parse as parseSpf } from "../../src/records/SpfParse.ts"
 import { fix } from "../../src/ai/Fix.ts"
-import { planDmarc } from "../../src/ai/FixDmarc.ts"
+import { mailboxDomain, PLACEHOLDER_RUA, planDmarc } from "../../src/ai/FixDmarc.ts"
 import { fakeNet } from "../checks/facts.ts"
 import { makeChain, probe, stalled, tlsFacts } from "../checks/fixtures.ts"
 import { runs } from "../support/runs.ts"
@@ -208,9 +208,38 @@ describe("DMARC fixes", () => {
       )
     ))
 
+  it("never proposes a report address the same answer says cannot receive the reports", () =>
+    fc.assert(
+      fc.property(
+        fc.constantFrom("some" as const, "none" as const, "unknown" as const),
+        fc.constantFrom("some" as const, "none" as const),
+        fc.option(fc.constant("reports.example.net"), { nil: undefined }),
+        fc.constantFrom(undefined, "v=DMARC1; p=none", "v=DMARC1; p=none; rua=mailto:d@elsewhere.example"),
+        fc.constantFrom("dmarc_missing", "dmarc_policy_none", "dmarc_no_rua"),
+        (own, elsewhere, receiver, record, issue) => {
+          const reach = new Map([
+            [DOMAIN, own],
+            ["elsewhere.example", elsewhere]
+          ])
+          const { input, changes } = planDmarc(issue, DOMAIN, record, undefined, reach, receiver)
+          for (const address of input.rua ?? []) {
+            expect(reach.get(mailboxDomain(address) ?? "")).not.toBe("none")
+            expect(changes.join(" ")).not.toContain(`${address} cannot receive`)
+          }
+          // the domain takes no mail: the service's receiver when it has one, else a placeholder to fill in
+          if (own === "none" && (record === undefined || !record.includes("rua") || elsewhere === "none"))
+            expect(input.rua).toEqual([receiver === undefined ? PLACEHOLDER_RUA : `mailto:dmarc@${receiver}`])
+        }
+      ),
+      { numRuns: runs(200) }
+    ))
+
   it.live("a proposal is judged by the DMARC check with it in place", () =>
     Effect.gen(function* () {
-      const zone = { [`_dmarc.${DOMAIN} TXT`]: ["v=DMARC1; p=none; rua=mailto:d@example.com; pct=20"] }
+      const zone = {
+        [`_dmarc.${DOMAIN} TXT`]: ["v=DMARC1; p=none; rua=mailto:d@example.com; pct=20"],
+        [`${DOMAIN} MX`]: ["10 mx.example.com."]
+      }
       const answer = yield* fix("dmarc_pct_below_100", DOMAIN, undefined).pipe(
         Effect.provide(fakeNet({ zone }))
       )

@@ -7,6 +7,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { createHash, X509Certificate } from "node:crypto"
 import { readFileSync } from "node:fs"
+import { PLACEHOLDER_RUA } from "../../src/ai/FixDmarc.ts"
 import { parseDmarc } from "../../src/records/DmarcRecord.ts"
 import { parse as parseSpf } from "../../src/records/SpfParse.ts"
 import { call, testApp } from "../http/harness.ts"
@@ -76,9 +77,17 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /ai/fix in the
         expect(none.p).toBe("none")
         expect(none.rua.length).toBe(1)
         expect(JSON.stringify(staged)).toMatch(/reports first/)
-        const repaired = validDmarc(yield* fix("dmarc_invalid", "dmarc-invalid.net"), "dmarc-invalid.net")
+        // dmarc-invalid.net takes no mail: its own rua is dropped, never proposed beside a note that it
+        // cannot receive; with no receiver of this service configured, a placeholder to replace
+        const invalid = yield* fix("dmarc_invalid", "dmarc-invalid.net")
+        const repaired = validDmarc(invalid, "dmarc-invalid.net")
         expect(repaired.p).toBe("reject")
-        expect(repaired.rua.map((u) => u.uri)).toEqual(["mailto:dmarc@dmarc-invalid.net"])
+        expect(repaired.rua.map((u) => u.uri)).toEqual([PLACEHOLDER_RUA])
+        expect(JSON.stringify(invalid)).toMatch(
+          /removed rua mailto:dmarc@dmarc-invalid.net: .* takes no mail/
+        )
+        expect(JSON.stringify(invalid)).toMatch(/replace your-mail-domain.example/)
+        expect(JSON.stringify(invalid)).not.toMatch(/cannot receive/)
         expect(repaired.unknownTags).toEqual([])
         const space = validDmarc(yield* fix("dmarc_leading_space", "dmarc-space.com"), "dmarc-space.com")
         expect(space.p).toBe("reject")
