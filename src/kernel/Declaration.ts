@@ -126,6 +126,8 @@ export interface Section<A = unknown> {
   /** The section's key in the report (`sections.<key>`). */
   readonly key: string
   readonly title: string
+  /** The title in Dutch, as the pages show it with `lang=nl`. */
+  readonly titleNl: string
   /** Where the section stands in the report (the quick score comes first, NIS2 last). */
   readonly rank: number
   /** Citation keys of the section's primary sources (report/Citations.ts). */

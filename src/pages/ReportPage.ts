@@ -12,12 +12,13 @@ import {
   type QuickScoreSection,
   type Section
 } from "../report/ReportSchema.ts"
-import { providerList, type Recommendation } from "../score/Fixes.ts"
+import type { Recommendation } from "../score/Fixes.ts"
 import { evidenceOf } from "./EvidenceBlocks.ts"
 import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
 import { receivedSection } from "./ReceivedBlock.ts"
+import { fixImpact, gradeWord, headline, providersIn, sectionTitle } from "./ReportWords.ts"
 import { type Lang, words } from "./Text.ts"
 
 /** The paths of a domain's pages and of its API representations. */
@@ -34,10 +35,16 @@ export const pathsOf = (domain: string) => {
   }
 }
 
+/** Where a finding is shown: the key and title of the section that owns it. */
+interface Owner {
+  readonly key: string
+  readonly title: string
+}
+
 const findingBlock = (
   finding: Finding,
-  section: string,
-  domain: string,
+  section: Owner,
+  report: EverythingReport,
   lang: Lang,
   fix?: Recommendation
 ): Html =>
@@ -45,10 +52,14 @@ const findingBlock = (
     <h3>${finding.title}</h3>
     <div class="meta">
       ${severityBadge(finding.severity, lang)}
-      <span class="note">${section} · <code>${finding.issueId}</code>${fix ? ` · ${fix.impact}` : ""}</span>
+      <span class="note"
+        >${sectionTitle(section.key, section.title, lang)} ·
+        <code>${finding.issueId}</code
+        >${fix ? ` · ${fixImpact(fix, report.summary.unscannable !== null, lang)}` : ""}</span
+      >
     </div>
-    ${fix && fix.requiredBy.length > 0 ? html`<p class="note">${words(lang).requiredBy} ${providerList(fix.requiredBy)}.</p>` : ""}
-    ${guidanceHtml(findingGuidance(finding, domain), lang)}
+    ${fix && fix.requiredBy.length > 0 ? html`<p class="note">${words(lang).requiredBy} ${providersIn(fix.requiredBy, lang)}.</p>` : ""}
+    ${guidanceHtml(findingGuidance(finding, report.domain), lang)}
   </article>`
 
 const sectionsOf = (report: EverythingReport): ReadonlyArray<Section> =>
@@ -63,10 +74,10 @@ const sectionsOf = (report: EverythingReport): ReadonlyArray<Section> =>
 /** Every finding once, with the title of the section that owns it (the first to show it). */
 const ownedFindings = (report: EverythingReport) => {
   const quick = report.sections.quickScore as QuickScoreSection
-  const owned = new Map<string, { readonly finding: Finding; readonly section: string }>()
-  for (const { findings, title } of [quick, ...sectionsOf(report)])
+  const owned = new Map<string, { readonly finding: Finding; readonly section: Owner }>()
+  for (const { findings, key, title } of [quick, ...sectionsOf(report)])
     for (const finding of findings)
-      if (!owned.has(finding.issueId)) owned.set(finding.issueId, { finding, section: title })
+      if (!owned.has(finding.issueId)) owned.set(finding.issueId, { finding, section: { key, title } })
   return owned
 }
 
@@ -88,16 +99,17 @@ const cardsOf = (report: EverythingReport) => {
 
 const sectionDetail = (section: Section, lang: Lang): Html => {
   const w = words(lang)
+  const title = sectionTitle(section.key, section.title, lang)
   return html`<section class="concern" id="sec-${section.key}" aria-labelledby="h-${section.key}">
     <header>
-      <h3 id="h-${section.key}">${section.title}</h3>
+      <h3 id="h-${section.key}">${title}</h3>
       ${statusBadge(section.status, lang)}${section.maxPoints > 0 ? html`<span class="note">${section.points} / ${section.maxPoints} ${w.points.toLowerCase()}</span>` : ""}
     </header>
     ${section.unknownReason !== null ? html`<p>${w.notFinished} ${section.unknownReason}</p>` : ""}
     ${
       section.records.length > 0
         ? table(
-            `${w.checks}: ${section.title}`,
+            `${w.checks}: ${title}`,
             [w.check_, w.status, w.points, w.detail],
             section.records.map((r) => [
               r.title,
@@ -113,7 +125,7 @@ const sectionDetail = (section: Section, lang: Lang): Html => {
         ? html`<details>
             <summary>${w.facts} (${section.facts.length})</summary>
             ${table(
-              `${w.facts}: ${section.title}`,
+              `${w.facts}: ${title}`,
               [w.fact, w.value],
               section.facts.map((f) => [f.label, html`<span class="mono">${f.value}</span>`])
             )}
@@ -140,8 +152,8 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
     </h1>
     ${mode.kind === "snapshot" ? mode.intro : html`<p class="note">${w.liveNote} <time datetime="${report.generatedAt}">${report.generatedAt.replace("T", " ").slice(0, 19)} UTC</time>.</p>`}
     <div class="hero">
-      ${gradeBlock(report.summary.grade, report.summary.label, lang)}
-      <p class="headline">${report.summary.headline}</p>
+      ${gradeBlock(report.summary.grade, gradeWord(report.summary.grade, report.summary.label, lang), lang)}
+      <p class="headline">${headline(report, lang)}</p>
     </div>
     ${
       quick.gradeInfo.caps.length > 0
@@ -168,10 +180,10 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
         [w.section, w.status, w.findings],
         report.summary.sections.map((row) => [
           row.key === "quickScore"
-            ? row.title
+            ? sectionTitle(row.key, row.title, lang)
             : row.key === "nis2"
               ? html`<a href="${withLang(paths.nis2, lang)}">${w.nis2Link}</a>`
-              : html`<a href="#sec-${row.key}">${row.title}</a>`,
+              : html`<a href="#sec-${row.key}">${sectionTitle(row.key, row.title, lang)}</a>`,
           row.key === "nis2" ? statusBadge(nis2.status, lang) : statusBadge(row.status, lang),
           String(row.findings)
         ])
@@ -184,7 +196,7 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
           ? html`<p>${statusBadge("pass", lang)} ${w.noIssues}</p>`
           : html`<p class="note">${w.fixOrder}</p>
               <ol class="fixes">
-                ${cards.fixes.map(({ finding, section, fix }) => html`<li>${findingBlock(finding, section, report.domain, lang, fix)}</li>`)}
+                ${cards.fixes.map(({ finding, section, fix }) => html`<li>${findingBlock(finding, section, report, lang, fix)}</li>`)}
               </ol>`
       }
     </section>
@@ -192,7 +204,7 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
       cards.notes.length > 0
         ? html`<section aria-labelledby="notes">
             <h2 id="notes">${w.forInformation} (${cards.notes.length})</h2>
-            ${cards.notes.map(({ finding, section }) => findingBlock(finding, section, report.domain, lang))}
+            ${cards.notes.map(({ finding, section }) => findingBlock(finding, section, report, lang))}
           </section>`
         : ""
     }

@@ -15,6 +15,8 @@ export type CheckId = (typeof registry)[number]["id"]
 export interface Concern {
   readonly key: string
   readonly title: string
+  /** The title in Dutch (the check's declaration). */
+  readonly titleNl: string
   /** The check whose typed result the section presents (the quick score has none). */
   readonly check: string | null
   /** Ids of the score records judged in this section. */
@@ -32,6 +34,7 @@ export interface Concern {
 const quickScore: Concern = {
   key: "quickScore",
   title: "Quick score",
+  titleNl: "Snelle score",
   check: null,
   records: [],
   issues: [],
@@ -50,6 +53,7 @@ export const concernsOf = (checks: ReadonlyArray<Registered>): ReadonlyArray<Con
   ...inReportOrder(checks).map(({ id, about: { section, rules, issues } }) => ({
     key: section.key,
     title: section.title,
+    titleNl: section.titleNl,
     check: id,
     records: rules.specs.map((s) => s.id),
     issues: Object.keys(issues),

@@ -12,6 +12,7 @@ export const about: About = {
   section: {
     key: "bimi",
     title: "BIMI",
+    titleNl: "BIMI",
     rank: 80,
     sources: ["bimi"],
     facts: [

@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "blocklists",
     title: "DNS blocklists",
+    titleNl: "DNS-blokkeerlijsten",
     rank: 120,
     sources: ["rfc5782"],
     facts: ["status", "summary", "issues"],

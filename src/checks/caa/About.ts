@@ -12,6 +12,7 @@ export const about: About = {
   section: {
     key: "caa",
     title: "CAA and the certificates served",
+    titleNl: "CAA en de gebruikte certificaten",
     rank: 148,
     sources: ["rfc8659"],
     facts: ["description", "result"],

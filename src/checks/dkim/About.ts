@@ -14,6 +14,7 @@ export const about: AboutOf<DkimResult> = {
   section: {
     key: "dkim",
     title: "DKIM",
+    titleNl: "DKIM",
     rank: 60,
     sources: ["rfc6376", "rfc8301"],
     facts: ["status", "hasDkim", "selectors_found", "valid_keys", "warnings", "issues", "note"],

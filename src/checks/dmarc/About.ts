@@ -15,6 +15,7 @@ export const about: AboutOf<DmarcResult> = {
   section: {
     key: "dmarc",
     title: "DMARC",
+    titleNl: "DMARC",
     rank: 70,
     sources: ["rfc7489"],
     facts: [

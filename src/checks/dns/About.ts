@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "dnsRecords",
     title: "DNS records",
+    titleNl: "DNS-records",
     rank: 20,
     sources: ["rfc1034", "rfc1035", "rfc2182", "rfc8659"],
     facts: ["records", "outcomes", "resolver", "dnssecValidated"],

@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "dnssec",
     title: "DNSSEC",
+    titleNl: "DNSSEC",
     rank: 30,
     sources: ["rfc4033", "rfc4034", "rfc4035", "rfc8624", "rfc9276"],
     facts: ["status", "signed", "valid", "state", "zone", "issues"],

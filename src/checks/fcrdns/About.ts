@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "fcrdns",
     title: "Forward-confirmed reverse DNS",
+    titleNl: "Voorwaarts bevestigde reverse DNS",
     rank: 110,
     sources: ["rfc1912", "m3aawg"],
     facts: ["description", "result"],

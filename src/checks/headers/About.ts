@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "webSecurity",
     title: "Web security",
+    titleNl: "Webbeveiliging",
     rank: 140,
     sources: ["rfc6797", "rfc7034", "csp3", "fetch_nosniff", "referrer_policy"],
     facts: [

@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "httpRedirect",
     title: "HTTP to HTTPS",
+    titleNl: "Van HTTP naar HTTPS",
     rank: 142,
     sources: ["rfc9110", "rfc6797"],
     facts: ["apex", "www", "wwwConsistent", "issues"],

@@ -12,6 +12,7 @@ export const about: About = {
   section: {
     key: "httpsRecord",
     title: "HTTPS record (SVCB)",
+    titleNl: "HTTPS-record (SVCB)",
     rank: 144,
     sources: ["rfc9460"],
     facts: ["status", "chain", "echPresent", "consistent", "issues", "note"],

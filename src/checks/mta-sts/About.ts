@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "mtaSts",
     title: "MTA-STS and TLS reporting",
+    titleNl: "MTA-STS en TLS-rapportage",
     rank: 90,
     sources: ["rfc8461", "rfc8460"],
     facts: ["status", "exists", "valid", "record", "policyId", "policyUrl", "warnings", "issues"],

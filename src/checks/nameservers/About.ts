@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "nameservers",
     title: "Name servers",
+    titleNl: "Nameservers",
     rank: 25,
     sources: ["rfc1034", "rfc1912", "rfc2182", "rfc5358", "rfc7766"],
     facts: ["status", "delegation", "zoneNameServers", "verdicts", "issues"],

@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "registration",
     title: "Registration and dependencies",
+    titleNl: "Registratie en afhankelijkheden",
     rank: 116,
     sources: ["rfc9082", "rfc9083", "rfc9224"],
     facts: ["rdapConfigured", "registration", "dependencies", "issues"],

@@ -12,6 +12,7 @@ export const about: About = {
   section: {
     key: "rpki",
     title: "RPKI route-origin validation",
+    titleNl: "RPKI-routeherkomstvalidatie",
     rank: 149,
     sources: ["rfc6811"],
     facts: ["description", "result"],

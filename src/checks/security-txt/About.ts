@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "securityTxt",
     title: "security.txt",
+    titleNl: "security.txt",
     rank: 143,
     sources: ["rfc9116"],
     facts: [

@@ -9,6 +9,7 @@ export const about: About = {
   section: {
     key: "senderRequirements",
     title: "Mailbox-provider sender requirements",
+    titleNl: "Eisen van mailboxaanbieders aan verzenders",
     rank: 130,
     sources: ["google_senders", "yahoo_senders"],
     facts: ["overallStatus", "passedCount", "failedCount", "summary"],

@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "smtpStarttls",
     title: "SMTP STARTTLS",
+    titleNl: "SMTP STARTTLS",
     rank: 100,
     sources: ["rfc3207", "rfc5321", "rfc9525", "ncsc_tls", "rfc8996"],
     facts: ["summary", "issues"],

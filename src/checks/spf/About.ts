@@ -16,6 +16,7 @@ export const about: AboutOf<SpfResult> = {
   section: {
     key: "spf",
     title: "SPF",
+    titleNl: "SPF",
     rank: 50,
     sources: ["rfc7208"],
     facts: [

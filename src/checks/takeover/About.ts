@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "takeover",
     title: "Takeover risks",
+    titleNl: "Overnamerisico's",
     rank: 146,
     sources: ["rfc1034", "rfc9083", "can_i_take_over"],
     facts: ["aliases", "dependencies", "issues"],

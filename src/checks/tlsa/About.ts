@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "daneTlsa",
     title: "DANE / TLSA",
+    titleNl: "DANE / TLSA",
     rank: 40,
     sources: ["rfc6698", "rfc7672"],
     facts: ["status", "exists", "dnssecValidated", "tlsaDomain", "port", "protocol", "issues"],

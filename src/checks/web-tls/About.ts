@@ -13,6 +13,7 @@ export const about: About = {
   section: {
     key: "webTls",
     title: "HTTPS transport (TLS)",
+    titleNl: "HTTPS-transport (TLS)",
     rank: 141,
     sources: ["ncsc_tls", "rfc8446", "rfc8996", "rfc6066"],
     facts: ["summary", "hosts", "issues"],
