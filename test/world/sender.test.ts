@@ -32,6 +32,17 @@ describe("sender requirements in the world", () => {
       })
     )
 
+    it.effect("unsigned.net publishes no DKIM key: it aligns through SPF alone", () =>
+      Effect.gen(function* () {
+        const c = byId(yield* sender("unsigned.net"))
+        expect(c["dkim"].status).toBe("warning")
+        expect(c["dmarc-alignment"]).toMatchObject({
+          status: "pass",
+          detail: "the From domain can align through SPF"
+        })
+      })
+    )
+
     it.effect("mx-nostarttls.com: no TLS fails Google's rule only", () =>
       Effect.gen(function* () {
         const r = yield* sender("mx-nostarttls.com")

@@ -51,10 +51,15 @@ const NOT_FROM_DNS = (what: string): Verdict => ({
   detail: `${what} cannot be judged from DNS; check it in the provider's postmaster tools`
 })
 
-/** Alignment (RFC 7489 3.1) is possible when DMARC exists and SPF or DKIM is published in the domain. */
+/**
+ * Alignment (RFC 7489 3.1) is possible when SPF passes for the From domain or a DKIM key of it was
+ * found. A DKIM "warning" is no key found (none under the selectors we know, or none at all), which
+ * is no ground to say DKIM can align: with SPF failing too, whether DMARC can pass rests on a key
+ * under a selector we could not guess.
+ */
 const alignment = (input: SenderInput): Verdict => {
   const spfOk = input.spf.status === "pass" || input.spf.status === "warning"
-  const dkimOk = input.dkim.status === "pass" || input.dkim.status === "warning"
+  const dkimOk = input.dkim.status === "pass"
   if (spfOk || dkimOk)
     return {
       status: "pass",
@@ -62,6 +67,12 @@ const alignment = (input: SenderInput): Verdict => {
     }
   if (input.spf.status === "unknown" || input.dkim.status === "unknown")
     return { status: "unknown", detail: "SPF or DKIM could not be determined" }
+  if (input.dkim.status === "warning")
+    return {
+      status: "warning",
+      detail:
+        "SPF cannot align and no DKIM key was found: DMARC can pass only for mail signed with a key under a selector we could not guess"
+    }
   return {
     status: "fail",
     detail: "neither SPF nor DKIM is published for the From domain: DMARC cannot pass"

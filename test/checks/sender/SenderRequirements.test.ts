@@ -74,6 +74,14 @@ describe("SenderRequirements", () => {
     expect(r.checks.find((c) => c.id === "dmarc-alignment")!.status).toBe("fail")
   })
 
+  it("a DKIM key not found is no ground for alignment: SPF alone, or a warning without it", () => {
+    const noKey = { status: "warning" as const, detail: "no DKIM key at 154 common selectors" }
+    const viaSpf = analyse({ ...all, dkim: noKey }).checks.find((c) => c.id === "dmarc-alignment")!
+    expect(viaSpf).toMatchObject({ status: "pass", detail: "the From domain can align through SPF" })
+    const neither = analyse({ ...all, dkim: noKey, spf: { status: "missing", detail: "" } })
+    expect(neither.checks.find((c) => c.id === "dmarc-alignment")!.status).toBe("warning")
+  })
+
   it("unknown stays unknown; a TLS failure only affects Google", () => {
     const r = analyse({ ...all, fcrdns: { status: "unknown", detail: "PTR timeout" } })
     expect(r.overallStatus).toBe("unknown")
