@@ -12,7 +12,7 @@
  *   with the reason, rather than leaving evidence unsigned.
  */
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from "node:crypto"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"
@@ -28,30 +28,37 @@ const readKey = (file: string): KeyObject => {
   return key
 }
 
-/** The key in `dataDir`, generated (mode 0600) when there is none yet. */
-const keptKey = (dataDir: string): KeyObject => {
+/** The key in `dataDir`, generated (mode 0600) when there is none yet; `generated` says which. */
+const keptKey = (dataDir: string): { readonly key: KeyObject; readonly generated: boolean } => {
   const file = join(dataDir, GENERATED_KEY_FILE)
+  if (existsSync(file)) return { key: readKey(file), generated: false }
   mkdirSync(dataDir, { recursive: true })
   const pem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" })
   try {
     writeFileSync(file, pem, { mode: 0o600, flag: "wx" })
   } catch (e) {
+    // another process on this DATA_DIR wrote it first: its key is the one
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+    return { key: readKey(file), generated: false }
   }
-  return readKey(file)
+  return { key: readKey(file), generated: true }
 }
 
 export class SigningKey extends Effect.Service<SigningKey>()("SigningKey", {
   effect: Effect.gen(function* () {
     const { signingKeyFile, dataDir } = yield* AppConfig
-    const privateKey = yield* Effect.try({
-      try: () => (signingKeyFile !== "" ? readKey(signingKeyFile) : keptKey(dataDir)),
+    const { key: privateKey, generated } = yield* Effect.try({
+      try: () =>
+        signingKeyFile !== "" ? { key: readKey(signingKeyFile), generated: false } : keptKey(dataDir),
       catch: (e) =>
         new Error(`the signing key cannot be loaded: ${e instanceof Error ? e.message : String(e)}`)
     }).pipe(Effect.orDie)
     const jwk: PublicJwk = publicJwkOf(privateKey)
-    yield* Effect.logInfo("signing key loaded").pipe(
-      Effect.annotateLogs({ kid: jwk.kid, source: signingKeyFile !== "" ? "SIGNING_KEY_FILE" : "DATA_DIR" })
+    const source = signingKeyFile !== "" ? signingKeyFile : join(dataDir, GENERATED_KEY_FILE)
+    // A new key is worth an operator's notice: signatures made with a lost one no longer match the
+    // published key set.
+    yield* (generated ? Effect.logInfo("signing key generated") : Effect.logDebug("signing key loaded")).pipe(
+      Effect.annotateLogs({ kid: jwk.kid, file: source })
     )
 
     /** A detached JWS (Jws.ts) over `payload`, the canonical bytes a hash covers. */
