@@ -1,5 +1,6 @@
 /**
- * The whole HTTP contract: the groups declared in api/, served under /api.
+ * The whole HTTP contract: the groups declared in api/, served under /api (and the signing keys
+ * under /.well-known/).
  * OpenAPI is generated from this value; nothing about the contract is written by hand elsewhere.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
@@ -13,6 +14,7 @@ import { MonitorsApi } from "./api/Monitoring.ts"
 import { ReportApi } from "./api/Report.ts"
 import { ReportsApi } from "./api/Inbound.ts"
 import { ScanApi } from "./api/Scan.ts"
+import { SigningKeysApi } from "./api/SigningKeys.ts"
 import { WebApi } from "./api/WebSecurity.ts"
 import { UpstreamProblem } from "./composite/UpstreamProblem.ts"
 import { withExamples } from "./api/Examples.ts"
@@ -34,6 +36,8 @@ export class Api extends HttpApi.make("domain-audit")
   .addError(UpstreamProblem)
   .addError(Unavailable)
   .prefix("/api")
+  // added after the prefix: the key set lives at the origin's /.well-known/ (RFC 8615)
+  .add(SigningKeysApi)
   .annotate(OpenApi.Title, "Domain DNS and Email Security Analysis API")
   .annotate(OpenApi.Version, "2.0.0")
   .annotate(

@@ -10,6 +10,9 @@ export const monitorSettings = {
   snapshotRateBurst: int("SNAPSHOT_RATE_BURST", 5),
   snapshotRatePerMinute: int("SNAPSHOT_RATE_PER_MINUTE", 2),
   snapshotDedupeMs: ms("SNAPSHOT_DEDUPE_MS", 300_000),
+  // the Ed25519 key that signs snapshots and evidence exports (report/SigningKey.ts): a PEM PKCS#8
+  // file; empty: one generated on first start and kept in DATA_DIR
+  signingKeyFile: Config.string("SIGNING_KEY_FILE").pipe(Config.withDefault("")),
   // scan history (monitor/Histories.ts, docs/monitoring.md): every fresh full scan, or monitored domains' only
   history: Config.literal("all", "monitored")("HISTORY").pipe(Config.withDefault("all" as const)),
   // monitors and alerts (monitor/, docs/monitoring.md)

@@ -25,6 +25,7 @@ import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
 import { ReportsSmtpLive } from "./inbound/SmtpReceiver.ts"
 import { ReportSummaries } from "./inbound/Summaries.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
+import { SigningKey } from "./report/SigningKey.ts"
 import { Snapshots } from "./report/Snapshots.ts"
 import { ScanNetLive } from "./scan/ScanLive.ts"
 import { Scans } from "./scan/Scans.ts"
@@ -84,7 +85,7 @@ export const ServicesLive = Layer.mergeAll(JobsLive, MonitorsLive, BatchChunksLi
       // reports in (docs/reports-in.md): the store and the summaries over the scan's net services
       ReportsIn.Default,
       ReportSummaries.Default.pipe(Layer.provide(ScanNetLive))
-    )
+    ).pipe(Layer.provideMerge(SigningKey.Default))
   ),
   Layer.provide(SqlLive)
 )

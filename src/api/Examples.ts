@@ -16,9 +16,11 @@ import { MiscApi } from "./Misc.ts"
 import { MonitorsApi } from "./Monitoring.ts"
 import { ReportApi } from "./Report.ts"
 import { ScanApi } from "./Scan.ts"
+import { SigningKeysApi } from "./SigningKeys.ts"
 import { WebApi } from "./WebSecurity.ts"
 import { dnsEmailExamples } from "./examples/DnsEmailExamples.ts"
 import type { Example } from "./examples/Example.ts"
+import { exampleKeySet } from "./examples/ExampleSigningKey.ts"
 import { historyExamples } from "./examples/HistoryExamples.ts"
 import { inboundExamples } from "./examples/InboundExamples.ts"
 import { scanExamples } from "./examples/ScanExamples.ts"
@@ -31,7 +33,8 @@ export const examples: Readonly<Record<string, Example>> = {
   ...scanExamples,
   ...webAiExamples,
   ...historyExamples,
-  ...inboundExamples
+  ...inboundExamples,
+  "signingKeys.signingKeys": { request: "the service's public signing keys", answer: exampleKeySet }
 }
 
 /** What the examples read of a group (its endpoints with middleware of their own make the union of the groups too wide to infer). */
@@ -52,7 +55,8 @@ const groups: ReadonlyArray<ExampleGroup> = [
   MiscApi,
   HistoryApi,
   ReportsApi,
-  MonitorsApi
+  MonitorsApi,
+  SigningKeysApi
 ]
 
 /** Each operation's success schema, by operation id (`group.endpoint`). */

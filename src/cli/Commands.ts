@@ -22,7 +22,8 @@ commands:
                             (--json: the same JSON as POST /api/scan)
   batch <list | -> [opts]   scan a list of domains into JSONL or CSV, resumable
   keys <create|list|revoke> API keys for the HTTP API (docs/access.md)
-  verify <file | URL | ->   check a report snapshot's content hash, or a history export's chain
+  verify <file | URL | ->   check a report snapshot's content hash, or a history export's chain,
+                            and the signature of either
 
 Run 'domain-audit <command> --help' for a command's options. Settings (resolvers, timeouts,
 limits) come from the environment: the README's Configuration table.`
@@ -46,7 +47,7 @@ options:
 Exit status: 0 when the domain was scanned (whatever its grade), 1 when the scan could not run,
 2 on a usage error or a domain that cannot be scanned (an IP address, a single label...).`
 
-export const VERIFY_USAGE = `usage: domain-audit verify <snapshot.json | URL | -> [--hash sha256:...]
+export const VERIFY_USAGE = `usage: domain-audit verify <snapshot.json | URL | -> [--hash sha256:...] [--key jwks.json | URL]
 
 Checks a report snapshot (GET /api/report/snapshot/{id}, saved or by URL) offline: its content
 without \`evidence\`, as RFC 8785 canonical JSON, must hash (SHA-256) to its contentHash, or to
@@ -54,8 +55,14 @@ without \`evidence\`, as RFC 8785 canonical JSON, must hash (SHA-256) to its con
 export (GET /api/history/{domain}/evidence) is checked as a hash chain: entries in sequence, each
 naming the one before, each hashing to its own hash.
 
+A signed copy's signature (Ed25519, JWS with detached payload) is checked too: with --key, under the
+issuer's published keys (https://<service>/.well-known/domain-audit-keys.json), which proves who
+issued it, and a copy that is unsigned or signed by another key fails; without, under the key the
+copy carries, which proves it is unchanged since it was signed but not who signed it.
+
 options:
   --hash <h>    the hash to check against instead of the snapshot's own
+  --key <k>     a JWK Set (file or URL) whose keys the copy must be signed by
   -h, --help    this text
 
 Exit status: 0 verified, 1 not verified (the reason on stdout) or not readable, 2 a usage error.`
@@ -66,7 +73,12 @@ export type Command =
   | { readonly _tag: "Scan"; readonly domain: string; readonly json: boolean }
   | { readonly _tag: "Batch"; readonly options: BatchOptions }
   | { readonly _tag: "Keys"; readonly command: Exclude<KeysCommand, { action: "help" }> }
-  | { readonly _tag: "Verify"; readonly source: string; readonly hash: string | undefined }
+  | {
+      readonly _tag: "Verify"
+      readonly source: string
+      readonly hash: string | undefined
+      readonly key: string | undefined
+    }
 
 /** A usage error: the message and the usage text of the command it concerns. */
 export interface UsageProblem {
@@ -135,7 +147,7 @@ const parseVerify = (argv: ReadonlyArray<string>): Either.Either<Command, UsageP
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { hash: { type: "string" }, help: { type: "boolean", short: "h" } }
+      options: { hash: { type: "string" }, key: { type: "string" }, help: { type: "boolean", short: "h" } }
     })
   } catch (e) {
     return problem(e instanceof Error ? e.message : String(e), VERIFY_USAGE)
@@ -146,7 +158,7 @@ const parseVerify = (argv: ReadonlyArray<string>): Either.Either<Command, UsageP
   const hash = read.values.hash
   if (hash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(hash))
     return problem("--hash takes sha256: and 64 lower-case hex digits", VERIFY_USAGE)
-  return Either.right({ _tag: "Verify", source: read.positionals[0]!, hash })
+  return Either.right({ _tag: "Verify", source: read.positionals[0]!, hash, key: read.values.key })
 }
 
 const parseBatchCommand = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> =>

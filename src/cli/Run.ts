@@ -15,6 +15,7 @@ import { ScanScore } from "../score/Score.ts"
 import { type Command, parseCommand } from "./Commands.ts"
 import { scanSummary } from "./ScanSummary.ts"
 import { verifyDocument } from "./Verify.ts"
+import { keysOf } from "../report/VerifySignature.ts"
 import { downloadText } from "../net/Download.ts"
 import { readFile } from "node:fs/promises"
 
@@ -73,15 +74,30 @@ const readSource = (source: string) =>
           new CommandError(`${source} cannot be read: ${e instanceof Error ? e.message : String(e)}`)
       })
 
-/** A snapshot or a history export checked offline: 0 verified, 1 not (or not readable). */
-const verify = (source: string, hash: string | undefined) =>
+/** The JWK Set of `--key` (a file or a URL), read like the document. */
+const readKeys = (source: string) =>
   Effect.gen(function* () {
+    const text = yield* readSource(source)
+    const keys = keysOf(
+      yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => undefined }).pipe(
+        Effect.orElseSucceed(() => undefined)
+      )
+    )
+    if (keys === undefined)
+      return yield* Effect.fail(new CommandError(`${source} is not a JWK Set (RFC 7517: {"keys": [...]})`))
+    return keys
+  })
+
+/** A snapshot or a history export checked offline: 0 verified, 1 not (or not readable). */
+const verify = (source: string, hash: string | undefined, key: string | undefined) =>
+  Effect.gen(function* () {
+    const keys = key === undefined ? undefined : yield* readKeys(key)
     const text = yield* readSource(source)
     const document = yield* Effect.try({
       try: () => JSON.parse(text) as unknown,
       catch: () => new CommandError(`${source} is not JSON`)
     })
-    const verdict = verifyDocument(document, hash)
+    const verdict = verifyDocument(document, hash, keys)
     process.stdout.write(verdict.lines.join("\n") + "\n")
     if (!verdict.valid) return yield* Effect.fail(new CommandError("not verified"))
   })
@@ -117,7 +133,7 @@ const commandEffect = (command: Command): Effect.Effect<unknown, unknown, AppCon
         )
       )
     case "Verify":
-      return onStderr(verify(command.source, command.hash))
+      return onStderr(verify(command.source, command.hash, command.key))
   }
 }
 

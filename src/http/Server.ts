@@ -29,6 +29,7 @@ import { MonitorHandlers } from "./handlers/MonitorHandlers.ts"
 import { ReportHandlers } from "./handlers/ReportHandlers.ts"
 import { ReportsInHandlers } from "./handlers/ReportsInHandlers.ts"
 import { ScanHandlers } from "./handlers/ScanHandlers.ts"
+import { SigningKeyHandlers } from "./handlers/SigningKeyHandlers.ts"
 import { WebHandlers } from "./handlers/WebHandlers.ts"
 import { quote } from "./edge/RequestTarget.ts"
 import { Traffic, type TrafficShape, withRequestId } from "./edge/Traffic.ts"
@@ -48,7 +49,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     MiscHandlers,
     HistoryHandlers,
     ReportsInHandlers,
-    MonitorHandlers
+    MonitorHandlers,
+    SigningKeyHandlers
   ])
 )
 

@@ -59,8 +59,10 @@ export type { Scored } from "../score/Rules.ts"
 export type { Entry, Spec } from "../kernel/Declaration.ts"
 export { Nis2Scorecard, nis2Scorecard } from "../score/Nis2.ts"
 
-// Evidence checked offline: a snapshot's content hash, a history export's hash chain.
-export { type SnapshotVerdict, verifySnapshot } from "../report/VerifySnapshot.ts"
+// Evidence checked offline: a snapshot's content hash and signature, a history export's hash chain.
+export { type SnapshotVerdict, type VerifyOptions, verifySnapshot } from "../report/VerifySnapshot.ts"
+export { type SignatureVerdict, type VerificationKey } from "../report/VerifySignature.ts"
+export { JwkSet, PublicJwk } from "../report/Jws.ts"
 export { type HistoryVerdict, verifyHistory } from "../monitor/VerifyHistory.ts"
 
 /** Every check a full scan runs, in report order: id, title, category, result Schema, rules, issues. */

@@ -50,7 +50,18 @@ export const HistoryEvidence = Schema.Struct({
   observedSeconds: Schema.Number,
   checks: Schema.Array(HeldShare),
   measures: Schema.Array(HeldShare.pipe(Schema.extend(Schema.Struct({ id: MeasureId })))),
-  changes: Schema.Array(StepChanges)
+  changes: Schema.Array(StepChanges),
+  /**
+   * The service's Ed25519 signature over the RFC 8785 canonical JSON of the export without this
+   * member: a JWS with detached payload (RFC 7515 Appendix F) whose header carries the public key
+   * (SignedEvidence.ts). Set where the export is served.
+   */
+  signature: Schema.optional(
+    Schema.String.annotations({
+      description:
+        "JWS (RFC 7515 Appendix F, detached payload; alg EdDSA) over the RFC 8785 canonical JSON of this export without `signature`; its protected header carries the public key (jwk) and kid, the key's RFC 7638 thumbprint, published at /.well-known/domain-audit-keys.json"
+    })
+  )
 }).annotations({ identifier: "HistoryEvidence" })
 export type HistoryEvidence = typeof HistoryEvidence.Type
 

@@ -28,16 +28,40 @@ export const verifyRecipe = (snapshotUrl: string, contentHash: string): string =
     `});' ${shellWord(snapshotUrl)} ${shellWord(contentHash)}`
   ].join("\n")
 
+/**
+ * The command that checks the hash and the signature (cli/Verify.ts) against the service's
+ * published keys, so that a copy signed by anyone else fails. `domain-audit` is this project's
+ * command (package.json `bin`); not `npx domain-audit`, which outside a checkout would fetch
+ * whatever package holds that name on the registry.
+ */
+export const verifyCommand = (snapshotUrl: string, keysUrl: string): string =>
+  `domain-audit verify ${shellWord(snapshotUrl)} --key ${shellWord(keysUrl)}`
+
+/** The key set's URL (api/SigningKeys.ts) on the origin of `base` (the public base URL, ending in /api). */
+export const keysUrlOf = (base: string) => `${base.replace(/\/api$/, "")}/.well-known/domain-audit-keys.json`
+
 /** A word the shell passes as is: single-quoted, a quote inside written as '\''. */
 const shellWord = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
 
 /** The path of a snapshot's page. */
 export const snapshotPath = (id: string) => `/snapshot/${encodeURIComponent(id)}`
 
-export const snapshotPage = (report: EverythingReport, lang: Lang) => {
+/**
+ * The page of a stored snapshot. `base` is the public base URL of the request (ending in /api): the
+ * recipes name absolute URLs a reader can run as printed, which the stored evidence does not have
+ * when the service has no PUBLIC_BASE_URL (its URLs are relative then: http/edge/PublicUrl.ts).
+ */
+export const snapshotPage = (report: EverythingReport, lang: Lang, base?: string) => {
   const w = words(lang)
   const e = report.evidence
   const jsonPath = `/api/report/snapshot/${encodeURIComponent(e.snapshotId)}`
+  const snapshotUrl =
+    base === undefined ? e.snapshotUrl : `${base}/report/snapshot/${encodeURIComponent(e.snapshotId)}`
+  const signed =
+    e.signature === undefined
+      ? html``
+      : html`<p>${w.verifySignature}</p>
+          <pre><code>${verifyCommand(snapshotUrl, keysUrlOf(base ?? e.snapshotUrl.replace(/\/report\/snapshot\/[^/]*$/, "")))}</code></pre>`
   const intro = html`<dl class="pairs">
     <dt>${w.snapshotCreated}</dt>
     <dd>
@@ -61,8 +85,9 @@ export const snapshotPage = (report: EverythingReport, lang: Lang) => {
       <li>${w.verifyStep3}</li>
       <li>${w.verifyStep4}</li>
     </ol>
+    ${signed}
     <p>${w.verifyRecipe}</p>
-    <pre><code>${verifyRecipe(e.snapshotUrl, e.contentHash)}</code></pre>
+    <pre><code>${verifyRecipe(snapshotUrl, e.contentHash)}</code></pre>
   </section>`
   return page({
     lang,

@@ -123,6 +123,8 @@ const en = {
   verifyStep4: "Compute SHA-256 over the UTF-8 bytes; it must equal the content hash above.",
   verifyRecipe:
     "Or run these lines (Node 18 or later, nothing to install); they print verified or MISMATCH. The command domain-audit verify does the same with a URL or a saved copy.",
+  verifySignature:
+    "The snapshot is also signed by this service (Ed25519, a JWS with detached payload over the same bytes as the hash). The domain-audit command checks the hash and the signature against the keys this service publishes; a copy changed or signed by another key fails:",
   retention: "Retention",
   nis2Title: "NIS2 readiness",
   nis2Total: "Total",
@@ -275,6 +277,8 @@ const nl: Words = {
   verifyStep4: "Bereken SHA-256 over de UTF-8-bytes; die moet gelijk zijn aan de inhoudshash hierboven.",
   verifyRecipe:
     "Of voer deze regels uit (Node 18 of nieuwer, niets te installeren); ze melden verified of MISMATCH. De opdracht domain-audit verify doet hetzelfde met een URL of een bewaarde kopie.",
+  verifySignature:
+    "De momentopname is ook ondertekend door deze dienst (Ed25519, een JWS met losse payload over dezelfde bytes als de hash). De opdracht domain-audit controleert de hash en de handtekening met de sleutels die deze dienst publiceert; een gewijzigde of met een andere sleutel ondertekende kopie faalt:",
   retention: "Bewaartermijn",
   nis2Title: "NIS2-gereedheid",
   nis2Total: "Totaal",

@@ -45,7 +45,18 @@ export const Evidence = Schema.Struct({
   retentionPolicy: Schema.Literal(retentionPolicy),
   retentionNotice: Schema.String,
   /** When the snapshot was stored; null in a live report. */
-  createdAt: Nullable(DateTime)
+  createdAt: Nullable(DateTime),
+  /**
+   * The service's Ed25519 signature over the same bytes `contentHash` covers: a JWS with detached
+   * payload (RFC 7515 Appendix F, report/Jws.ts). Absent in a live report and in snapshots stored
+   * before the service signed them.
+   */
+  signature: Schema.optional(
+    Schema.String.annotations({
+      description:
+        "JWS (RFC 7515 Appendix F, detached payload; alg EdDSA) over the RFC 8785 canonical JSON of the report without `evidence`; kid is the key's RFC 7638 thumbprint, published at /.well-known/domain-audit-keys.json"
+    })
+  )
 })
 export type Evidence = typeof Evidence.Type
 

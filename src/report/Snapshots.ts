@@ -4,6 +4,8 @@
  * rendered from the decoded report), with its validator.
  *
  * - The 201 is sent only after the snapshot's transaction committed (SnapshotStore.create).
+ * - A new snapshot's evidence carries the service's signature (SigningKey.ts) over its content; a
+ *   reused one keeps what it was stored with.
  * - Stored bytes are served as stored; the markdown form is rendered from them after decoding them
  *   with the report's Schema, so it reads the same typed report a live report renders from (one
  *   stored before the registry gained or lost a check too: StoredReport.ts).
@@ -13,12 +15,13 @@
 import { Effect, Schema } from "effect"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { AppConfig } from "../Config.ts"
-import { etagOf } from "./Canonical.ts"
+import { canonicalJson, etagOf } from "./Canonical.ts"
 import { contentOf, encodeContent, snapshotEvidence } from "./Everything.ts"
 import { renderMarkdown } from "./Markdown.ts"
 import type { ReportsReceived } from "./ReceivedReports.ts"
 import { formatVersion } from "./ReportSchema.ts"
 import { SnapshotCorrupt, SnapshotStore, type StoredSnapshot } from "./SnapshotStore.ts"
+import { SigningKey } from "./SigningKey.ts"
 import { readStoredReport } from "./StoredReport.ts"
 import * as M from "../observe/Metrics.ts"
 
@@ -69,6 +72,7 @@ export class Snapshots extends Effect.Service<Snapshots>()("Snapshots", {
   effect: Effect.gen(function* () {
     const { snapshotDedupeMs } = yield* AppConfig
     const store = yield* SnapshotStore
+    const signer = yield* SigningKey
 
     /**
      * A snapshot of the report of `scan` (with the reports received, when given), or the one
@@ -81,12 +85,14 @@ export class Snapshots extends Effect.Service<Snapshots>()("Snapshots", {
     ) {
       const content = contentOf(scan, base, received)
       const encoded = encodeContent(content)
+      // The signature covers the bytes the content hash covers: one definition of the content.
+      const signature = signer.sign(canonicalJson(encoded))
       const { snapshot, reused } = yield* store.create(
         {
           domain: content.domain,
           formatVersion,
           content: encoded,
-          document: (s) => ({ ...encoded, evidence: snapshotEvidence(content, base, s) })
+          document: (s) => ({ ...encoded, evidence: { ...snapshotEvidence(content, base, s), signature } })
         },
         snapshotDedupeMs
       )

@@ -35,14 +35,20 @@ const snapshotJson = (seed: number) => {
 describe("verifySnapshot", () => {
   it("verifies a snapshot against its own hash and the hash a reader holds", () => {
     const { json, contentHash } = snapshotJson(1)
+    // this copy is unsigned (as snapshots stored before the service signed them): the hash decides
     expect(verifySnapshot(json)).toEqual({
       valid: true,
       computedHash: contentHash,
       expectedHash: contentHash,
+      failed: null,
+      signature: { status: "absent", kid: null, keySource: null, problem: null },
       problem: null
     })
     expect(verifySnapshot(json, contentHash).valid).toBe(true)
-    expect(verifyDocument(json).lines).toEqual([`verified ${contentHash}`])
+    expect(verifyDocument(json).lines).toEqual([
+      `verified ${contentHash}`,
+      "not signed (made before the service signed its evidence): only the hashes were checked"
+    ])
   })
 
   it("fails on a tampered copy, naming the hashes, even when the copy's own hash was rewritten", () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
+import { verifyDocument } from "../../src/cli/Verify.ts"
 import { ScanResult } from "../../src/scan/ScanResult.ts"
 import { canonicalJson, sha256Of } from "../../src/report/Canonical.ts"
 import { diffScans } from "../../src/monitor/Diff.ts"
@@ -51,6 +52,14 @@ describe("history in the world", () => {
           expect(evidence.json.entries.map((e: any) => e.hash)).toEqual([first.hash, second.hash])
           expect(evidence.json.checks.find((c: any) => c.id === "email.dmarc.policy").passShare).toBe(1)
           expect(evidence.json.measures.length).toBeGreaterThan(0)
+          // signed as served: it verifies under the published key set, and not once a share is changed
+          const keys = yield* call("GET", "/.well-known/domain-audit-keys.json")
+          expect(verifyDocument(evidence.json, undefined, keys.json.keys)).toMatchObject({ valid: true })
+          const changed = structuredClone(evidence.json)
+          changed.checks[0].passShare = changed.checks[0].passShare === 1 ? 0 : 1
+          expect(verifyDocument(changed, undefined, keys.json.keys).lines[0]).toMatch(
+            /^NOT VERIFIED: the signature does not hold/
+          )
           const markdown = yield* call("GET", "/api/history/perfect.com/evidence?format=markdown")
           expect(markdown.type).toMatch(/^text\/markdown/)
           expect(markdown.text).toContain(second.contentHash)

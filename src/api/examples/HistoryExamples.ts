@@ -16,10 +16,12 @@ import type { Alert } from "../../monitor/MonitorModel.ts"
 import { alertView, monitorView } from "../../monitor/Monitors.ts"
 import type { MonitorRow } from "../../monitor/MonitorStore.ts"
 import { alertId } from "../../monitor/MonitorRun.ts"
+import { signEvidence } from "../../monitor/SignedEvidence.ts"
 import { canonicalJson } from "../../report/Canonical.ts"
 import { score } from "../../score/Score.ts"
 import { BASE, type Example, once } from "./Example.ts"
 import { exampleScans } from "./ExampleScan.ts"
+import { exampleSign } from "./ExampleSigningKey.ts"
 import { DOMAIN, NOW, NOW_ISO } from "./ExampleZone.ts"
 
 const encodeScan = Schema.encodeSync(ScanResult)
@@ -134,7 +136,7 @@ export const historyExamples: Readonly<Record<string, Example>> = {
   },
   "history.historyEvidence": {
     request: "example.com from its first entry until now",
-    answer: evidence,
+    answer: () => signEvidence(evidence(), exampleSign),
     text: { mediaType: "text/markdown", answer: () => evidenceMarkdown(evidence()) }
   },
   "monitors.create": {

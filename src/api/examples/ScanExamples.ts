@@ -5,7 +5,7 @@
 import { MAIL_CHECKS, type MailScan } from "../../jobs/DeepScan.ts"
 import type { DeepScanState } from "../../jobs/DeepScans.ts"
 import { badgeSvg } from "../../report/Badge.ts"
-import { contentHashOf } from "../../report/Canonical.ts"
+import { canonicalJson, contentHashOf } from "../../report/Canonical.ts"
 import { contentOf, encodeContent, everythingOf, snapshotEvidence } from "../../report/Everything.ts"
 import { renderMarkdown } from "../../report/Markdown.ts"
 import { receivedOf } from "../../report/ReceivedReports.ts"
@@ -14,6 +14,7 @@ import { nis2Scorecard } from "../../score/Nis2.ts"
 import { score } from "../../score/Score.ts"
 import { BASE, type Example } from "./Example.ts"
 import { exampleScans } from "./ExampleScan.ts"
+import { exampleSign } from "./ExampleSigningKey.ts"
 import { exampleSummaries } from "./InboundExamples.ts"
 import { DOMAIN, NOW_ISO } from "./ExampleZone.ts"
 
@@ -28,13 +29,16 @@ const quick: Example = {
 /** The reports received for example.com that its report carries (the summaries' examples). */
 const received = () => receivedOf(exampleScans().scan, BASE, exampleSummaries())
 
-/** The snapshot the store writes for the example scan: the content and its RFC 8785 hash. */
+/** The snapshot the store writes for the example scan: the content, its RFC 8785 hash and signature. */
 const snapshot = (): EverythingReport => {
   const content = contentOf(exampleScans().scan, BASE, received())
   const contentHash = contentHashOf(encodeContent(content))
   return {
     ...content,
-    evidence: snapshotEvidence(content, BASE, { id: SNAPSHOT_ID, contentHash, createdAt: NOW_ISO })
+    evidence: {
+      ...snapshotEvidence(content, BASE, { id: SNAPSHOT_ID, contentHash, createdAt: NOW_ISO }),
+      signature: exampleSign(canonicalJson(encodeContent(content)))
+    }
   }
 }
 

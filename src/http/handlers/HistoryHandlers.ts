@@ -1,6 +1,7 @@
 /**
  * Handlers of the history group (monitor/Histories.ts): a history that is not there is a 404, a
  * period that ends before it starts a 400, a stored scan that fails its integrity check a 500.
+ * The JSON evidence export is signed as it is served (monitor/SignedEvidence.ts).
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
@@ -8,6 +9,8 @@ import { Api } from "../../Api.ts"
 import { BadRequest, InternalError, NotFound } from "../../api/Errors.ts"
 import { evidenceMarkdown } from "../../monitor/EvidenceMarkdown.ts"
 import { Histories } from "../../monitor/Histories.ts"
+import { signEvidence } from "../../monitor/SignedEvidence.ts"
+import { SigningKey } from "../../report/SigningKey.ts"
 
 const answered = <A, R>(
   effect: Effect.Effect<
@@ -29,7 +32,7 @@ const answered = <A, R>(
   )
 
 export const HistoryHandlers = HttpApiBuilder.group(Api, "history", (handlers) =>
-  Effect.map(Histories, (histories) =>
+  Effect.map(Effect.all([Histories, SigningKey]), ([histories, key]) =>
     handlers
       .handle("historyList", ({ path }) => answered(histories.list(path.domain)))
       .handle("historyEntry", ({ path }) => answered(histories.entry(path.domain, path.seq)))
@@ -42,7 +45,7 @@ export const HistoryHandlers = HttpApiBuilder.group(Api, "history", (handlers) =
             ? HttpServerResponse.text(evidenceMarkdown(evidence), {
                 contentType: "text/markdown; charset=utf-8"
               })
-            : evidence
+            : signEvidence(evidence, key.sign)
         )
       )
   )

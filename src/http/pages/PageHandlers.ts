@@ -161,7 +161,7 @@ const withSnapshot = <E, R>(
 
 /** GET /snapshot/{snapshotId}: the stored snapshot as a page. */
 export const snapshot = withSnapshot((report, lang) =>
-  Effect.succeed(htmlResponse(snapshotPage(report, lang)))
+  Effect.map(publicBaseUrl, (base) => htmlResponse(snapshotPage(report, lang, base)))
 )
 
 /** GET /snapshot/{snapshotId}/pdf: the stored snapshot as a PDF, its id and content hash in every footer. */
