@@ -9,7 +9,7 @@ import { registry } from "../checks/index.ts"
 import type { Severity } from "../kernel/Status.ts"
 import { specsOf } from "../score/Rules.ts"
 import type { Change } from "./Change.ts"
-import { type Area, areaOf } from "./CheckAreas.ts"
+import { type Area, areaOf, isFoundation } from "./CheckAreas.ts"
 import { noLongerApplies, orderChanges, recordIdOf } from "./DiffOrder.ts"
 
 export interface DiffLine {
@@ -34,11 +34,11 @@ const checks = (n: number, noun: string) => `${n} ${noun === "" ? "" : `${noun} 
  */
 const groupLine = (area: Area, group: ReadonlyArray<Change>, othersToo: boolean): DiffLine => {
   const noun = area.key === "other" && othersToo ? "other" : area.noun
-  const gone = area.gone !== undefined && group.some((c) => recordIdOf(c) === area.gone!.marker)
+  const gone = area.goneSentence !== undefined && group.some((c) => isFoundation(recordIdOf(c)))
   return {
     severity: "info",
     summary: gone
-      ? `${area.gone!.sentence}: ${checks(group.length, noun)} no longer apply.`
+      ? `${area.goneSentence}: ${checks(group.length, noun)} no longer apply.`
       : `No longer applicable: ${checks(group.length, noun)}.`,
     ids: group.map((c) => c.id),
     checks: group.map(titleOf)
