@@ -34,7 +34,21 @@ export interface Spec {
   readonly rule: string
   /** Where the record stands among its category's records (scores and reports list them by rank). */
   readonly rank: number
+  /**
+   * The part of the domain the record is about, when it is its web site or its mail: a diff says
+   * in one line that the checks of a part no longer apply (monitor/DiffLines.ts), not one per check.
+   */
+  readonly concerns?: Concern
+  /**
+   * The record that does not apply only when its part is missing altogether (the web site's HTTPS
+   * check: no address at the apex; STARTTLS: no mail server), so that a diff in which it stops
+   * applying can say the web site, or the mail servers, went away.
+   */
+  readonly foundation?: boolean
 }
+
+/** The parts of a domain whose checks stop applying together when the part goes away. */
+export type Concern = "web" | "mail"
 
 /** A rule's spec, typed as one where it is written (each check's `Rules.ts`). */
 export const spec = (s: Spec): Spec => s

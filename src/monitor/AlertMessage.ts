@@ -8,6 +8,8 @@
  */
 import type { Recommendation } from "../score/Fixes.ts"
 import type { Change } from "./Change.ts"
+import { diffLines, lineText } from "./DiffLines.ts"
+import { orderChanges } from "./DiffOrder.ts"
 import type { AlertRule } from "./AlertRules.ts"
 import type { Warning } from "./Warnings.ts"
 
@@ -41,12 +43,21 @@ export const alertLinks = (c: Pick<AlertContent, "baseUrl" | "monitorId" | "doma
   }
 }
 
-/** One sentence per change that fired or matters and per warning, most severe first. */
-export const summaries = (c: Pick<AlertContent, "changes" | "warnings">): ReadonlyArray<string> => {
-  const rank = { critical: 0, high: 1, medium: 2, low: 3, info: 4 } as const
-  const changes = [...c.changes].sort((a, b) => rank[a.severity] - rank[b.severity])
-  return [...changes.map((ch) => ch.summary), ...c.warnings.map((w) => w.summary)]
-}
+/**
+ * One sentence per line of the diff, in the diff's order (DiffOrder.ts: the grade change first,
+ * then what got worse, most severe first; the checks that no longer apply one line per area), then
+ * one per early warning.
+ */
+export const summaries = (c: Pick<AlertContent, "changes" | "warnings">): ReadonlyArray<string> => [
+  ...diffLines(c.changes).map((l) => l.summary),
+  ...c.warnings.map((w) => w.summary)
+]
+
+/** As `summaries`, with the checks a grouped line stands for named in it: the e-mail's lines. */
+const mailLines = (c: Pick<AlertContent, "changes" | "warnings">): ReadonlyArray<string> => [
+  ...diffLines(c.changes).map(lineText),
+  ...c.warnings.map((w) => w.summary)
+]
 
 /** The webhook's JSON body. */
 export const webhookBody = (c: AlertContent): string =>
@@ -61,7 +72,7 @@ export const webhookBody = (c: AlertContent): string =>
       grade: c.grade,
       rules: c.rules,
       summaries: summaries(c),
-      changes: c.changes,
+      changes: orderChanges(c.changes),
       warnings: c.warnings.map(({ rule, summary, expiresAt, daysLeft }) => ({
         rule,
         summary,
@@ -80,9 +91,10 @@ export const webhookBody = (c: AlertContent): string =>
     }
   })
 
-/** The e-mail: a subject naming the domain and the first finding, and a plain-text body. */
+/** The e-mail: a subject naming the domain and the first line (the grade change, when there is one), and a plain-text body. */
 export const emailMessage = (c: AlertContent): { readonly subject: string; readonly text: string } => {
-  const lines = summaries(c)
+  const lines = mailLines(c)
+  const first = summaries(c)[0]
   const links = alertLinks(c)
   const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""
   const text = [
@@ -107,5 +119,5 @@ export const emailMessage = (c: AlertContent): { readonly subject: string; reado
     "",
     `Alert id: ${c.alertId}`
   ].join("\n")
-  return { subject: `[domain-audit] ${c.domain}: ${lines[0] ?? "alert"}${more}`.slice(0, 200), text }
+  return { subject: `[domain-audit] ${c.domain}: ${first ?? "alert"}${more}`.slice(0, 200), text }
 }

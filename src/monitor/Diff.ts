@@ -25,6 +25,7 @@ import type { RecordStatus } from "../score/Model.ts"
 import { score, type ScanScore } from "../score/Score.ts"
 import type { Change, Json } from "./Change.ts"
 import { families, type Family } from "./DiffFacts.ts"
+import { orderChanges } from "./DiffOrder.ts"
 
 // A status is worse when it holds less: passing (or not applying) > partial > unanswered > failing.
 const STATUS_RANK: Readonly<Record<RecordStatus, number>> = {
@@ -158,11 +159,8 @@ const familyChanges = (family: Family, before: ScanResult, after: ScanResult): R
   })
 }
 
-/**
- * The changes from `before` to `after` (two scans of one domain, oldest first): grade, score
- * records, issues, then records, certificates and blocklist listings.
- */
-export const diffScans = (before: ScanResult, after: ScanResult): ReadonlyArray<Change> => {
+/** Every change, in the order it is found; `diffScans` puts them in the order they are read. */
+const unordered = (before: ScanResult, after: ScanResult): ReadonlyArray<Change> => {
   const [ranThen, ranNow] = [checksRun(before, registry), checksRun(after, registry)]
   const then = score(before, ranThen)
   const now = score(after, ranNow)
@@ -186,3 +184,11 @@ export const diffScans = (before: ScanResult, after: ScanResult): ReadonlyArray<
     ...families.flatMap((f) => familyChanges(f, was, is))
   ]
 }
+
+/**
+ * The changes from `before` to `after` (two scans of one domain, oldest first), in the order every
+ * presentation reads them (DiffOrder.ts): the grade first, then what got worse by severity, then
+ * the checks that no longer apply, then improvements.
+ */
+export const diffScans = (before: ScanResult, after: ScanResult): ReadonlyArray<Change> =>
+  orderChanges(unordered(before, after))

@@ -267,20 +267,23 @@ const blocklist: Family = {
     }
     const address = id.split("/")[1]
     return after === null
-      ? { severity: "info", summary: `${listing.host} (${address}) is no longer listed on ${listing.list}.` }
+      ? {
+          severity: "info",
+          summary: `The mail server ${listing.host} (${address}) is no longer listed on ${listing.list}.`
+        }
       : before === null
         ? {
             severity: listing.severity,
-            summary: `${listing.host} (${address}) is now listed on ${listing.list}.`
+            summary: `The mail server ${listing.host} (${address}) is now listed on ${listing.list}.`
           }
         : {
             severity: "info",
-            summary: `The listing of ${listing.host} (${address}) on ${listing.list} changed.`
+            summary: `The listing of the mail server ${listing.host} (${address}) on ${listing.list} changed.`
           }
   }
 }
 
-/** The families in the order their changes are listed. */
+/** The families, each read in turn (DiffOrder.ts puts what they find in the order it is read). */
 export const families: ReadonlyArray<Family> = [
   spf,
   dmarcPolicy,

@@ -3,6 +3,7 @@
  * file an auditor keeps, with the recipe to verify it by its hashes (docs/monitoring.md).
  */
 import type { HeldShare, HistoryEvidence } from "./Evidence.ts"
+import { diffLines, lineText } from "./DiffLines.ts"
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ")
 
@@ -50,7 +51,7 @@ export const evidenceMarkdown = (evidence: HistoryEvidence): string =>
           .flatMap((s) => [
             `### From seq ${s.fromSeq} to seq ${s.toSeq} (${s.at})`,
             "",
-            ...s.changes.map((c) => `- ${c.severity}: ${cell(c.summary)}`),
+            ...diffLines(s.changes).map((l) => `- ${l.severity}: ${cell(lineText(l))}`),
             ""
           ])),
     "## Verifying",

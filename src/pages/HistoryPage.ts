@@ -2,8 +2,10 @@
  * A domain's history as a page: the grade over time as an SVG chart (drawn in the page with
  * presentation attributes only, so the CSP needs no style or image source for it; a table beside it
  * says the same in text, WCAG 1.1.1), whether the hash chain verifies, and what changed between
- * each scan and the one before, most recent first, each change in its own sentence. Pure: it
- * renders the values GET /api/history/{domain} and its diffs answer.
+ * each scan and the one before, most recent first: the lines of each diff (monitor/DiffLines.ts),
+ * the grade first, each change in its own sentence except the checks that no longer apply, one
+ * line per area with the checks folded under it. Pure: it renders the values GET
+ * /api/history/{domain} and its diffs answer.
  */
 import { type Html, html, join } from "./Html.ts"
 import { page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
@@ -21,10 +23,15 @@ export interface HistoryView {
   }>
   readonly chainValid: boolean
   readonly invalidSeq: number | null
-  /** Each entry's changes from the one before it (the first entry has none). */
+  /** Each entry's changes from the one before it, as lines in the diff's order (the first entry has none). */
   readonly steps: ReadonlyArray<{
     readonly to: number
-    readonly changes: ReadonlyArray<{ readonly severity: string; readonly summary: string }>
+    readonly lines: ReadonlyArray<{
+      readonly severity: string
+      readonly summary: string
+      /** The checks a grouped line stands for; empty for a line of one change. */
+      readonly checks: ReadonlyArray<string>
+    }>
   }>
 }
 
@@ -84,7 +91,7 @@ export const gradeChart = (view: HistoryView, lang: Lang): Html => {
 export const historyPage = (view: HistoryView, lang: Lang): Html => {
   const w = words(lang)
   const paths = pathsOf(view.domain)
-  const recent = [...view.steps].filter((s) => s.changes.length > 0).reverse()
+  const recent = [...view.steps].filter((s) => s.lines.length > 0).reverse()
   return page({
     lang,
     title: `${w.historyTitle}: ${view.domain}`,
@@ -116,7 +123,22 @@ export const historyPage = (view: HistoryView, lang: Lang): Html => {
                 (s) =>
                   html`<h3>#${s.to}</h3>
                     <ul>
-                      ${s.changes.map((c) => html`<li>${severityBadge(c.severity, lang)} ${c.summary}</li>`)}
+                      ${s.lines.map(
+                        (l) =>
+                          html`<li>
+                            ${severityBadge(l.severity, lang)} ${l.summary}
+                            ${
+                              l.checks.length === 0
+                                ? ""
+                                : html`<details>
+                                    <summary>${w.whichChecks} (${l.checks.length})</summary>
+                                    <ul>
+                                      ${l.checks.map((t) => html`<li>${t}</li>`)}
+                                    </ul>
+                                  </details>`
+                            }
+                          </li>`
+                      )}
                     </ul>`
               )
         }

@@ -106,6 +106,15 @@ describe("the check registry", () => {
     )
   })
 
+  it("gives each part a diff groups by (web, mail) one foundation record, which declares that part", () => {
+    const specs = registry.flatMap((c) => c.about.rules.specs)
+    for (const concern of ["web", "mail"] as const) {
+      expect(specs.filter((s) => s.concerns === concern).length).toBeGreaterThan(1)
+      expect(specs.filter((s) => s.foundation === true && s.concerns === concern)).toHaveLength(1)
+    }
+    expect(specs.filter((s) => s.foundation === true && s.concerns === undefined)).toEqual([])
+  })
+
   it("reports every catalogue id from some check (a rule, a finding table or a gate)", () => {
     const code = files(join(src, "checks"))
       .filter((f) => !f.endsWith("/Issues.ts"))

@@ -61,7 +61,7 @@ describe("diffScans", () => {
     const listing = listed.find((c) => c.id === "blocklist/127.25.0.12/zen.spamhaus.org")
     expect(listing).toMatchObject({ before: null, severity: "high" })
     expect(listing!.summary).toMatch(
-      /^mx\.mx-listed\.com \(127\.25\.0\.12\) is now listed on Spamhaus ZEN\.$/
+      /^The mail server mx\.mx-listed\.com \(127\.25\.0\.12\) is now listed on Spamhaus ZEN\.$/
     )
   })
 

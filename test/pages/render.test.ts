@@ -138,17 +138,18 @@ describe("the history page", () => {
     percentage: FastCheck.integer({ min: 0, max: 100 }),
     hash: FastCheck.string()
   })
-  const change = FastCheck.record({
+  const line = FastCheck.record({
     severity: FastCheck.constantFrom("critical", "high", "medium", "low", "info"),
-    summary: FastCheck.string()
+    summary: FastCheck.string(),
+    checks: FastCheck.array(FastCheck.string(), { maxLength: 3 })
   })
 
-  it("draws every entry on the chart and lists every change, as text", () =>
+  it("draws every entry on the chart and lists every line of the changes, and the checks a line folds, as text", () =>
     FastCheck.assert(
       FastCheck.property(
         FastCheck.array(entry, { maxLength: 40 }),
         FastCheck.array(
-          FastCheck.record({ to: FastCheck.nat(), changes: FastCheck.array(change, { maxLength: 5 }) }),
+          FastCheck.record({ to: FastCheck.nat(), lines: FastCheck.array(line, { maxLength: 5 }) }),
           {
             maxLength: 10
           }
@@ -164,7 +165,9 @@ describe("the history page", () => {
           expect(circles).toHaveLength(entries.length)
           for (const c of circles) expect(Number(c.attribs!.cy)).not.toBeNaN()
           const items = elements(doc).filter((e) => e.name === "li")
-          expect(items.length).toBeGreaterThanOrEqual(steps.reduce((s, x) => s + x.changes.length, 0))
+          expect(items.length).toBeGreaterThanOrEqual(
+            steps.reduce((s, x) => s + x.lines.reduce((n, l) => n + 1 + l.checks.length, 0), 0)
+          )
         }
       ),
       { numRuns: runs(40) }

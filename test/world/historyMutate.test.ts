@@ -79,6 +79,13 @@ describe("the history of a domain that changes", () => {
     expect(changes.find((c) => c.kind === "grade")?.summary).toMatch(/^The grade dropped from A\+? to D /)
     expect(changes.find((c) => c.id === "record/mx")).toMatchObject({ after: null, severity: "high" })
     expect(changes.map((c) => c.id)).toContain("issue/dmarc_policy_none")
+    // Read in the diff's order: the grade first, the DMARC policy before the checks that no longer
+    // apply (the web site and the mail servers went), which the markdown says in one line per area.
+    expect(changes[0]!.kind).toBe("grade")
+    const policyAt = changes.findIndex((c) => c.id === "record/dmarc-policy")
+    const firstGoneAt = changes.findIndex((c) => c.kind === "check" && (c as any).after === "not-applicable")
+    expect(firstGoneAt).toBeGreaterThan(policyAt)
+    expect(evidence.text).toMatch(/- info: The web site went away: \d+ web checks no longer apply \(HTTPS, /)
     expect(evidence.text).toContain("- high: DMARC policy went from reject to none.")
     expect(evidence.text).toContain("The history's hash chain verifies.")
   }, 600_000)

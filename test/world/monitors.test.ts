@@ -233,6 +233,9 @@ describe("a monitor on a domain that changes", () => {
     const dmarc = payload.data.changes.find((c: { id: string }) => c.id === "record/dmarc-policy")
     expect(dmarc).toMatchObject({ kind: "record", before: "reject", after: "none" })
     expect(dmarc.summary).toMatch(/DMARC policy/)
+    // The grade change is the alert's first line, in the webhook and the e-mail's subject.
+    expect(payload.data.summaries[0]).toMatch(/^The grade dropped from A\+? to /)
+    expect(payload.data.changes[0]).toMatchObject({ kind: "grade" })
     expect(payload.data.links.history).toBe(`${base}/api/history/${domain}`)
     // A signature made with another secret does not verify.
     expect(() =>
@@ -245,6 +248,7 @@ describe("a monitor on a domain that changes", () => {
     const [mail] = mails
     expect(mail!.to).toBe("owner@example.test")
     expect(mail!.subject).toContain(domain)
+    expect(mail!.subject).toContain(": The grade dropped from A")
     expect(mail!.text).toMatch(/DMARC policy/)
 
     const { alerts } = await getJson(`/api/monitors/${monitor.id}/alerts`)

@@ -17,6 +17,7 @@ export const BIMI_SPECS = {
     id: "email.bimi",
     title: "BIMI",
     category: "email",
+    concerns: "mail",
     maxPoints: 0,
     level: "info",
     rule: "Shown, never scored",

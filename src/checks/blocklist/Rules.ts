@@ -22,6 +22,7 @@ export const BLOCKLIST_SPECS = {
     id: "security.blocklist",
     title: "Blocklists",
     category: "security",
+    concerns: "mail",
     maxPoints: 5,
     level: "required",
     critical: true,

@@ -22,6 +22,7 @@ export const DKIM_SPECS = {
     id: "email.dkim",
     title: "DKIM",
     category: "email",
+    concerns: "mail",
     maxPoints: 5,
     level: "required",
     rule: "A valid key under a known selector: 2048-bit RSA or Ed25519 5, weaker 3; none found is unknown (selectors cannot be listed)",

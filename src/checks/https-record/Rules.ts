@@ -18,6 +18,7 @@ export const HTTPS_RECORD_SPECS = {
     id: "dns.https_record",
     title: "HTTPS record",
     category: "dns",
+    concerns: "web",
     maxPoints: 1,
     level: "recommended",
     rule: "A published HTTPS record (RFC 9460) parses, its alpn protocols are negotiated by the server and its ipv4hint/ipv6hint are the target's addresses; no record, or nothing verifiable, is not applicable; ECH is reported, not scored",

@@ -22,6 +22,7 @@ export const SECURITY_TXT_SPECS = {
     id: "security.web.security_txt",
     title: "security.txt",
     category: "security",
+    concerns: "web",
     maxPoints: 2,
     level: "recommended",
     rule: "A valid /.well-known/security.txt over HTTPS (RFC 9116: Contact, Expires in the future, text/plain, Canonical listing its URL when present) 2; a valid file only at the legacy /security.txt 1; missing, expired, invalid or redirected to another host 0; no A/AAAA, or no HTTPS site, is not applicable",

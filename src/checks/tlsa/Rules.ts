@@ -22,6 +22,7 @@ export const DANE_SPECS = {
     id: "security.mx.dane",
     title: "DANE",
     category: "security",
+    concerns: "mail",
     maxPoints: 2,
     level: "recommended",
     rule: "DNSSEC-signed TLSA that matches every MX (RFC 7672); not applicable when the zone is unsigned",

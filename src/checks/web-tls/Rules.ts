@@ -21,6 +21,7 @@ export const WEB_TLS_SPECS = {
     id: "security.web.tls",
     title: "HTTPS transport (TLS)",
     category: "security",
+    concerns: "web",
     maxPoints: 3,
     level: "recommended",
     rule: "Every web address of the domain and www. rated good or sufficient by the NCSC-NL TLS guidelines (versions, cipher suites, key exchange, certificate key and signature) 3; phase-out 1; insufficient, or an address refusing connections on port 443 beside one that serves HTTPS, 0; no web address, or none accepting connections on port 443, is not applicable",

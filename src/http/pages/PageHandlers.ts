@@ -20,6 +20,7 @@ import {
 import { historyPage } from "../../pages/HistoryPage.ts"
 import { homePage } from "../../pages/HomePage.ts"
 import { Histories } from "../../monitor/Histories.ts"
+import { diffLines } from "../../monitor/DiffLines.ts"
 import { nis2Page } from "../../pages/Nis2Page.ts"
 import { pathsOf, reportPage } from "../../pages/ReportPage.ts"
 import { snapshotPage, snapshotPath } from "../../pages/SnapshotPage.ts"
@@ -201,7 +202,7 @@ export const history = withDomain(
       const steps = yield* Effect.forEach(seqs, (seq) =>
         Effect.map(Effect.either(histories.diff(domain, seq - 1, seq)), (d) => ({
           to: seq,
-          changes: Either.isRight(d) ? d.right.changes : []
+          lines: Either.isRight(d) ? diffLines(d.right.changes) : []
         }))
       )
       return htmlResponse(
