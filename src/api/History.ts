@@ -53,7 +53,7 @@ export class HistoryApi extends HttpApiGroup.make("history")
       .addError(InternalError)
       .annotate(
         OpenApi.Description,
-        "What changed from entry `from` to entry `to` (default: the last two), each change with a sentence for the domain's owner."
+        "What changed from entry `from` to entry `to`, each change with a sentence for the domain's owner. Without either, the last change: the newest two consecutive entries that differ (runs that changed nothing are skipped, up to 32 entries back), else the last two."
       )
   )
   .add(

@@ -49,6 +49,9 @@ export const HistoryScan = Schema.Struct({
 }).annotations({ identifier: "HistoryScan" })
 export type HistoryScan = typeof HistoryScan.Type
 
+/** How many entries back a diff without `from` and `to` looks for the last change. */
+export const LAST_CHANGE_LOOKBACK = 32
+
 export const HistoryDiff = Schema.Struct({
   domain: Schema.String,
   from: HistoryEntry,
@@ -237,7 +240,20 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
         Effect.map(storedScan(domain, stored), (scan) => ({ domain, entry: stored.entry, scan }))
       )
 
-    /** The changes from entry `from` to entry `to` (default: the last two; one entry: none). */
+    /** The changes from entry `fromSeq` to entry `toSeq`. */
+    const diffOf = (domain: string, fromSeq: number, toSeq: number) =>
+      Effect.gen(function* () {
+        const [before, after] = [yield* storedAt(domain, fromSeq), yield* storedAt(domain, toSeq)]
+        const changes = diffScans(yield* verifiedScan(domain, before), yield* verifiedScan(domain, after))
+        return { domain, from: before.entry, to: after.entry, changes }
+      })
+
+    /**
+     * The changes from entry `from` to entry `to`. With neither given, the last change, which is
+     * what a reader comes for: the newest two consecutive entries that differ (runs that changed
+     * nothing are skipped, at most LAST_CHANGE_LOOKBACK entries back), else the last two. With only
+     * `to`, the entry before it; with one entry, no changes.
+     */
     const diff = (
       domain: string,
       from: number | undefined,
@@ -247,11 +263,20 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
         const last = yield* store.lastSeq(domain).pipe(Effect.orDie)
         if (last === 0)
           return yield* Effect.fail(new HistoryMissing({ message: `there is no history of ${domain}` }))
-        const toSeq = to ?? last
-        const fromSeq = from ?? Math.max(1, toSeq - 1)
-        const [before, after] = [yield* storedAt(domain, fromSeq), yield* storedAt(domain, toSeq)]
-        const changes = diffScans(yield* verifiedScan(domain, before), yield* verifiedScan(domain, after))
-        return { domain, from: before.entry, to: after.entry, changes }
+        if (from !== undefined || to !== undefined) {
+          const toSeq = to ?? last
+          return yield* diffOf(domain, from ?? Math.max(1, toSeq - 1), toSeq)
+        }
+        const newest = yield* diffOf(domain, Math.max(1, last - 1), last)
+        for (
+          let seq = last - 1;
+          newest.changes.length === 0 && seq > 1 && last - seq <= LAST_CHANGE_LOOKBACK;
+          seq--
+        ) {
+          const earlier = yield* diffOf(domain, seq - 1, seq)
+          if (earlier.changes.length > 0) return earlier
+        }
+        return newest
       })
 
     /** The evidence over [from, to] (default: from the first entry until now). */

@@ -83,6 +83,26 @@ describe("Histories", () => {
     )
   })
 
+  it("a diff asked for without entries is the last change: runs that changed nothing are skipped", async () => {
+    const [latest, named] = await run(
+      Effect.gen(function* () {
+        const h = yield* Histories
+        for (const [i, base] of [
+          "perfect.com",
+          "dmarc-none.com",
+          "dmarc-none.com",
+          "dmarc-none.com"
+        ].entries())
+          yield* h.record(at(base, i * 10))
+        return [yield* h.diff(DOMAIN, undefined, undefined), yield* h.diff(DOMAIN, undefined, 4)] as const
+      })
+    )
+    expect([latest.from.seq, latest.to.seq]).toEqual([1, 2])
+    expect(latest.changes.find((c) => c.id === "record/dmarc-policy")).toMatchObject({ after: "none" })
+    // Entries named: exactly those, changed or not.
+    expect([named.from.seq, named.to.seq, named.changes.length]).toEqual([3, 4, 0])
+  })
+
   it("gives the evidence of a period from the entries in force in it", async () => {
     const minute = (n: number) => new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString()
     const [wide, narrow, inverted] = await run(
