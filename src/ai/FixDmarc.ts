@@ -49,7 +49,8 @@ const unreachable = (address: string, reach: ReadonlyMap<string, MailReach>): st
 }
 
 /** The placeholder a report address gets when neither the domain nor this service can take the reports. */
-export const PLACEHOLDER_RUA = "mailto:dmarc-reports@your-mail-domain.example"
+const PLACEHOLDER_DOMAIN = "your-mail-domain.example"
+export const PLACEHOLDER_RUA = `mailto:dmarc-reports@${PLACEHOLDER_DOMAIN}`
 
 /**
  * Where the reports go when the record names no address: a mailbox in the domain when it takes
@@ -71,7 +72,7 @@ export const defaultRua = (
     }
   return {
     address: PLACEHOLDER_RUA,
-    note: `${domain} takes no mail: replace your-mail-domain.example with a domain that receives mail before publishing`
+    note: `${domain} takes no mail: replace ${PLACEHOLDER_DOMAIN} with a domain that receives mail before publishing`
   }
 }
 
@@ -283,7 +284,8 @@ export const proposeDmarc = (
         // the report authorisations are published by the destinations, not here: the warnings say so
         extra: [],
         changes,
-        warnings: g.warnings
+        // the placeholder is replaced before publishing: what its destination must authorise is moot
+        warnings: g.warnings.filter((w) => !w.includes(PLACEHOLDER_DOMAIN))
       })
     })
   })

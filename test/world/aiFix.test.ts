@@ -87,7 +87,7 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /ai/fix in the
           /removed rua mailto:dmarc@dmarc-invalid.net: .* takes no mail/
         )
         expect(JSON.stringify(invalid)).toMatch(/replace your-mail-domain.example/)
-        expect(JSON.stringify(invalid)).not.toMatch(/cannot receive/)
+        expect(JSON.stringify(invalid)).not.toMatch(/cannot receive|your-mail-domain.example must publish/)
         expect(repaired.unknownTags).toEqual([])
         const space = validDmarc(yield* fix("dmarc_leading_space", "dmarc-space.com"), "dmarc-space.com")
         expect(space.p).toBe("reject")
