@@ -1,11 +1,11 @@
 /**
  * The HTTP server: every group's handlers, the generated OpenAPI document at /api/openapi.json,
- * interactive docs at /api/docs, an index at /api (handlers/ApiIndex.ts) and the pages for people outside /api (pages/PageRoutes.ts), all
+ * the docs page at /api/docs (pages/ApiDocsRoute.ts), an index at /api (handlers/ApiIndex.ts) and the pages for people outside /api (pages/PageRoutes.ts), all
  * behind the edge rules of Edge.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../Api.ts"
@@ -20,6 +20,7 @@ import { edge } from "./edge/Edge.ts"
 import { withCompression } from "./edge/Compression.ts"
 import { withPageHeaders } from "./edge/PageHeaders.ts"
 import { PageRoutes } from "./pages/PageRoutes.ts"
+import { ApiDocsRoute } from "./pages/ApiDocsRoute.ts"
 import { Health, type HealthAnswer } from "./edge/Health.ts"
 import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
@@ -79,7 +80,7 @@ export const AppLive = Effect.gen(function* () {
 }).pipe(
   Layer.unwrapEffect,
   Layer.provide([AdmissionGate.Default, Limits.Default]),
-  Layer.provide(HttpApiScalar.layer({ path: "/api/docs" })),
+  Layer.provide(ApiDocsRoute),
   Layer.provide(PageRoutes),
   Layer.provide(ApiIndexRoute),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),

@@ -30,6 +30,7 @@ h2 { font-size: 1.35rem; margin: 2rem 0 .75rem; border-bottom: 1px solid var(--l
 h3 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
 p, li { overflow-wrap: anywhere; }
 code, .mono { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9em; overflow-wrap: anywhere; word-break: break-all; }
+h1 .mono { display: inline-block; max-width: 100%; word-break: normal; }
 .lead { font-size: 1.1rem; color: var(--muted); max-width: 46rem; }
 .note { color: var(--muted); font-size: .95rem; }
 form.domain { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin: 1.5rem 0; }

@@ -262,6 +262,25 @@ describe("the pages in chromium", () => {
               await judge(page, visit, "history-perfect")
             }
             {
+              // The API's documentation is a page like the others: no script, every operation listed.
+              const { page, visit } = await open(browser, `${base}/api/docs`)
+              const body = await text(page)
+              expect(body).toContain("GET /api/scan/quick")
+              expect(await page.$$("script")).toHaveLength(0)
+              await judge(page, visit, "api-docs")
+            }
+            {
+              // A domain name in a heading moves to the next line whole rather than break mid-name.
+              const { page } = await open(browser, `${base}/report/dmarc-none.com`)
+              await page.setViewport({ width: 390, height: 900 })
+              const { height, lineHeight } = await page.$eval("h1 .mono", (e) => ({
+                height: e.getBoundingClientRect().height,
+                lineHeight: parseFloat(getComputedStyle(e).lineHeight)
+              }))
+              expect(height).toBeLessThan(lineHeight * 1.5)
+              await page.close()
+            }
+            {
               // Last: perfect.com, scanned above, is in the hall of fame by now.
               const { page, visit } = await open(browser, `${base}/`)
               expect(await page.$("form input#domain")).not.toBeNull()

@@ -13,6 +13,7 @@ import { HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { analyse } from "../../src/checks/headers/Headers.ts"
+import { PAGE_CSP } from "../../src/http/edge/PageHeaders.ts"
 import { testApp } from "../http/harness.ts"
 import { pdfText } from "../report/pdfText.ts"
 
@@ -192,13 +193,15 @@ describe("page headers over plain HTTP", () => {
               br.headers["etag"]
             ])
             if (path === "/api/docs") {
-              // The page embeds the OpenAPI document (its examples included): compressed, it is a
-              // fraction of its size, however large the document grows.
-              expect(plain.body.length).toBeGreaterThan(1_000_000)
+              // A page rendered from the OpenAPI document, with no viewer script: light even before
+              // compression, and a fraction of that compressed. It carries the pages' headers.
+              expect(plain.body.length).toBeLessThan(1_000_000)
               expect(br.body.length).toBeLessThan(plain.body.length / 3)
               expect(gz.body.length).toBeLessThan(plain.body.length / 3)
-              // what browsers and `curl --compressed` are sent (they offer br): under 1 MB
-              expect(br.body.length).toBeLessThan(1_000_000)
+              expect(plain.headers["content-security-policy"]).toBe(PAGE_CSP)
+              expect(plain.body.toString("utf8")).not.toMatch(
+                /<script|https?:\/\/(?!localhost|127\.)[^"'\s]*\.(js|css|woff2?)/
+              )
             }
           }
           const head = yield* fetchRaw(port, "/api/docs", { "Accept-Encoding": "br" }, "HEAD")

@@ -19,7 +19,7 @@ import { Effect } from "effect"
 import type { Settings } from "../../Config.ts"
 import { failurePage } from "../../pages/ErrorPages.ts"
 import { trustedCidrs } from "./ClientAddress.ts"
-import { isPagePath } from "../pages/PagePaths.ts"
+import { API_DOCS_PATH, isPagePath } from "../pages/PagePaths.ts"
 import { errorResponse, langOf } from "../pages/Respond.ts"
 import { baseUrlFor } from "./PublicUrl.ts"
 
@@ -67,7 +67,7 @@ export const withPageHeaders = (settings: PageHeaderSettings) => {
       const request = yield* HttpServerRequest.HttpServerRequest
       const response = yield* app
       const path = pathOf(request.url)
-      if (!isPagePath(path)) return response
+      if (!isPagePath(path) && path !== API_DOCS_PATH) return response
       const https = baseUrlFor(
         {
           headers: request.headers,

@@ -27,5 +27,8 @@ export const pageRouteClass = (method: string, path: string): "cheap" | "costly"
     ? "costly"
     : "cheap"
 
+/** The API's documentation, a page inside `/api` (ApiDocsRoute.ts): it gets the page headers too. */
+export const API_DOCS_PATH = "/api/docs"
+
 /** Whether a path is a page's (everything outside `/api`): answered as HTML, with page headers. */
 export const isPagePath = (path: string) => path !== "/api" && !path.startsWith("/api/")
