@@ -2,7 +2,7 @@
  * Bundles the TypeScript into dist/ with esbuild (well under a second): dist/cli/main.mjs (the
  * `domain-audit` command line), dist/main.mjs (the server alone) and dist/lib/ (the package's
  * entry points, `domain-audit` and `domain-audit/testing`). Running the bundle rather than
- * compiling the sources as they load holds about 110 MB less (README). `npm run build` runs this;
+ * compiling the sources as they load holds about 110 MB less (docs/cli.md). `npm run build` runs this;
  * `bin/domain-audit.mjs` imports it to rebuild when a source is newer than the bundle.
  *
  * With `--types` it also emits the package's declarations into dist/types/ (`tsc -p

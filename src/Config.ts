@@ -1,7 +1,7 @@
 /**
  * AppConfig: every setting of the service, composed from the areas' modules beside this one
  * (`Config<Area>.ts`), each setting with its environment name and its default. Nothing else reads
- * the environment. The README's "Configuration" table mirrors these modules.
+ * the environment. docs/configuration.md's table mirrors these modules.
  */
 import { Config, Effect } from "effect"
 import { accessSettings } from "./ConfigAccess.ts"

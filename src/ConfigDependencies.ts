@@ -1,6 +1,6 @@
 /**
  * The settings of the checks of what a domain depends on (docs/dependencies.md), part of AppConfig
- * (`Config.ts` spreads them into its settings; the README's table lists them): the name servers'
+ * (`Config.ts` spreads them into its settings; docs/configuration.md lists them): the name servers'
  * direct questions, issuers the CA table lacks, the RPKI payloads' source and the origin zones, and
  * where registration data is asked (RDAP).
  */

@@ -77,7 +77,7 @@ export const NOT_SENT = new Set([
  * the HSTS preload list and the TLD list from the internet, which this machine does not reach:
  * installed with --ignore-scripts, and the preload list it reads is written empty (no world domain
  * is on the real list, and the world's CA is given through NODE_EXTRA_CA_CERTS instead). `npm
- * install` follows the lockfile, as the service's own install does (README: not `npm ci`).
+ * install` follows the lockfile, as the service's own install does (docs/testing.md: not `npm ci`).
  */
 export const ensureObservatory = () => {
   const wanted = JSON.parse(readFileSync(join(OBSERVATORY, "package.json"), "utf8")).dependencies[

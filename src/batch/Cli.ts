@@ -48,7 +48,7 @@ options:
   -h, --help              this text
 
 Settings (resolvers, timeouts, SMTP and web limits) come from the environment, as for the server:
-see the README's Configuration table. Results alone go to stdout; progress, reports and the summary
+see docs/configuration.md. Results alone go to stdout; progress, reports and the summary
 to stderr. Ctrl-C stops the run and prints the command that resumes it. Exit status: 0 when the list
 was processed (invalid lines and domains that could not be scanned are reported, not fatal), 1 on a
 fatal error, 2 on a usage error, 130 when interrupted. docs/batch.md has the formats, the CSV

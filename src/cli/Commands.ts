@@ -26,13 +26,13 @@ commands:
                             and the signature of either
 
 Run 'domain-audit <command> --help' for a command's options. Settings (resolvers, timeouts,
-limits) come from the environment: the README's Configuration table.`
+limits) come from the environment: docs/configuration.md.`
 
 export const SERVE_USAGE = `usage: domain-audit serve
 
 Runs the HTTP API until SIGINT or SIGTERM: every endpoint under /api, the OpenAPI document at
 /api/openapi.json and its rendering at /api/docs. HOST, PORT and every other setting come from the
-environment (the README's Configuration table). 'npm start' runs this.`
+environment (docs/configuration.md). 'npm start' runs this.`
 
 export const SCAN_USAGE = `usage: domain-audit scan <domain> [--json]
 

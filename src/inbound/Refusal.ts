@@ -31,7 +31,7 @@ export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRe
 
 export const refuse = (kind: RefusalKind, message: string) => new ReportRefused({ kind, message })
 
-/** The limits every report passes, from AppConfig (README "Reports in"). */
+/** The limits every report passes, from AppConfig (docs/reports-in.md). */
 export interface ReportLimits {
   /** The body (HTTP) or message (SMTP) as received. */
   readonly maxBytes: number

@@ -1,6 +1,6 @@
 /**
  * The library's settings as plain options. Each option is one of the service's environment settings
- * (`Config.ts`, the README's table) under a script-friendly name; whatever an option leaves unset is
+ * (`Config.ts`, docs/configuration.md) under a script-friendly name; whatever an option leaves unset is
  * read from the environment exactly as the service reads it, so `set -a; . data/world/world.env`
  * points a script at the test world as it points the server there. The options become a
  * ConfigProvider in front of the environment, so they pass through the same parsing and validation
