@@ -48,8 +48,10 @@ const unreachable = (address: string, reach: ReadonlyMap<string, MailReach>): st
     : `${address} cannot receive the reports: ${d} takes no mail (no MX, or a null MX); use a mailbox in a domain that receives mail`
 }
 
-/** The placeholder a report address gets when neither the domain nor this service can take the reports. */
+/** A reserved name (RFC 2606) that stands for the owner's own mail domain until they fill it in. */
 const PLACEHOLDER_DOMAIN = "your-mail-domain.example"
+
+/** The placeholder a report address gets when neither the domain nor this service can take the reports. */
 export const PLACEHOLDER_RUA = `mailto:dmarc-reports@${PLACEHOLDER_DOMAIN}`
 
 /**
