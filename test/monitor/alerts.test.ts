@@ -8,14 +8,14 @@ import { Effect } from "effect"
 import { Webhook } from "standardwebhooks"
 import { describe, expect, it } from "vitest"
 import { backoffMs } from "../../src/monitor/AlertDelivery.ts"
-import { emailMessage, webhookBody, type AlertContent } from "../../src/monitor/AlertMessage.ts"
+import { emailMessage, webhookBody } from "../../src/monitor/AlertMessage.ts"
 import { evaluate } from "../../src/monitor/AlertRules.ts"
 import { alertId, nextDueAfter } from "../../src/monitor/MonitorRun.ts"
 import { score } from "../../src/score/Score.ts"
 import { earlyWarnings, thresholdFor } from "../../src/monitor/Warnings.ts"
 import { secretProblem, webhookUrlProblem } from "../../src/monitor/WebhookTarget.ts"
 import { parseCidr } from "../../src/records/IpAddress.ts"
-import { arbScan, asDomain, storedScan } from "./scans.ts"
+import { arbScan, asDomain, perfectAlert, storedScan } from "./scans.ts"
 import { runs } from "../support/runs.ts"
 
 const DAY = 86_400_000
@@ -218,20 +218,13 @@ describe("webhook targets and signatures", () => {
 
   it("the stored body, signed as delivery signs it, verifies and carries the changes and links", () => {
     const e = evaluate(perfect, weakened, [], now)
-    const content: AlertContent = {
-      alertId: "msg_1",
-      monitorId: "mon_1",
-      domain: "perfect.com",
-      every: "PT1H",
-      baseUrl: "https://audit.example/api",
-      scannedAt: later,
-      createdAt: later,
+    const content = perfectAlert(later, {
       grade: { before: "A+", after: "B" },
       rules: e.rules,
       changes: e.changes,
       warnings: e.warnings,
       fixes: score(weakened).recommendations
-    }
+    })
     const body = webhookBody(content)
     const secret = `whsec_${Buffer.alloc(32, 9).toString("base64")}`
     const sentAt = new Date()

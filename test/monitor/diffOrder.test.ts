@@ -9,7 +9,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { registry } from "../../src/checks/index.ts"
 import { Severities } from "../../src/kernel/Status.ts"
-import { emailMessage, summaries, webhookBody, type AlertContent } from "../../src/monitor/AlertMessage.ts"
+import { emailMessage, summaries, webhookBody } from "../../src/monitor/AlertMessage.ts"
 import { evaluate } from "../../src/monitor/AlertRules.ts"
 import type { Change } from "../../src/monitor/Change.ts"
 import { diffScans } from "../../src/monitor/Diff.ts"
@@ -18,7 +18,7 @@ import { noLongerApplies, orderChanges, partOf } from "../../src/monitor/DiffOrd
 import { canonicalJson } from "../../src/report/Canonical.ts"
 import { readBack, without } from "../fixtures/registries.ts"
 import { runs } from "../support/runs.ts"
-import { arbScan, asDomain, storedScan } from "./scans.ts"
+import { arbScan, asDomain, perfectAlert, storedScan } from "./scans.ts"
 
 /** Two scans of one domain, the older sometimes stored by a service that lacked a few checks. */
 const arbPair = fc
@@ -128,20 +128,13 @@ describe("a domain whose web site and mail servers went away", () => {
   it("alerts in the same order: the grade change is the first summary, in the webhook and the e-mail", () => {
     const e = evaluate(perfect, bare, [], now)
     expect(e.changes).toEqual(changes)
-    const content: AlertContent = {
-      alertId: "msg_1",
-      monitorId: "mon_1",
-      domain: "perfect.com",
-      every: "PT1H",
-      baseUrl: "https://audit.example/api",
-      scannedAt: later,
-      createdAt: later,
+    const content = perfectAlert(later, {
       grade: { before: "A+", after: "D" },
       rules: e.rules,
       changes: [...e.changes].reverse(),
       warnings: e.warnings,
       fixes: []
-    }
+    })
     const body = JSON.parse(webhookBody(content)).data
     expect(body.changes.map((c: Change) => c.id)).toEqual(changes.map((c) => c.id))
     expect(body.summaries[0]).toBe("The grade dropped from A+ to D (100% to 52%).")

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs"
 import { Either } from "effect"
 import fc from "fast-check"
+import type { AlertContent } from "../../src/monitor/AlertMessage.ts"
 import type { ScanResult } from "../../src/scan/ScanResult.ts"
 import { readStoredScan } from "../../src/scan/StoredScan.ts"
 
@@ -30,6 +31,21 @@ export const asDomain = (scan: ScanResult, domain: string, computedAt = scan.com
   ...scan,
   domain,
   computedAt
+})
+
+/** An alert of perfect.com's hourly monitor made at `at`: the fixture the alert tests share. */
+export const perfectAlert = (
+  at: string,
+  judged: Pick<AlertContent, "grade" | "rules" | "changes" | "warnings" | "fixes">
+): AlertContent => ({
+  alertId: "msg_1",
+  monitorId: "mon_1",
+  domain: "perfect.com",
+  every: "PT1H",
+  baseUrl: "https://audit.example/api",
+  scannedAt: at,
+  createdAt: at,
+  ...judged
 })
 
 type Mutable<T> = { -readonly [K in keyof T]: Mutable<T[K]> }
