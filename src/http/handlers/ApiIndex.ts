@@ -4,11 +4,11 @@
  * endpoint of the contract with its summary, read from the same OpenAPI document as /api/docs, so
  * the list cannot drift from what is served.
  */
-import { HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { Api } from "../../Api.ts"
 import { AppConfig } from "../../Config.ts"
 import { publicBaseUrl } from "../edge/PublicUrl.ts"
+import { openApiDocument } from "../OpenApiDocument.ts"
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const
 
@@ -20,7 +20,7 @@ export interface IndexedEndpoint {
 
 /** Every endpoint of the contract, in the OpenAPI document's order. Pure. */
 export const contractEndpoints = (): ReadonlyArray<IndexedEndpoint> =>
-  Object.entries(OpenApi.fromApi(Api).paths).flatMap(([path, item]) =>
+  Object.entries(openApiDocument().paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {
       const operation = item[method]
       return operation === undefined
