@@ -4,8 +4,9 @@
  * says the same in text, WCAG 1.1.1), whether the hash chain verifies, and what changed between
  * each scan and the one before, most recent first: the lines of each diff (monitor/DiffLines.ts),
  * the grade first, each change in its own sentence except the checks that no longer apply, one
- * line per area with the checks folded under it. Pure: it renders the values GET
- * /api/history/{domain} and its diffs answer.
+ * line per area with the checks folded under it. In the table, scans that changed nothing since the
+ * scan before are folded into one row per stretch (a monitor runs daily for months between
+ * changes). Pure: it renders the values GET /api/history/{domain} and its diffs answer.
  */
 import { type Html, html, join } from "./Html.ts"
 import { page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
@@ -88,6 +89,26 @@ export const gradeChart = (view: HistoryView, lang: Lang): Html => {
   </svg>`
 }
 
+type Entry = HistoryView["entries"][number]
+
+/**
+ * The table's rows, newest first: an entry whose diff from the one before is known to be empty joins
+ * the stretch of such entries before it (one row for the stretch); any other entry is a row of its own.
+ */
+export const tableRows = (view: HistoryView): ReadonlyArray<ReadonlyArray<Entry>> => {
+  const unchanged = new Set(view.steps.filter((s) => s.lines.length === 0).map((s) => s.to))
+  const rows: Array<{ entries: Array<Entry>; unchanged: boolean }> = []
+  for (const e of view.entries) {
+    const last = rows[rows.length - 1]
+    if (unchanged.has(e.seq) && last?.unchanged) last.entries.push(e)
+    else rows.push({ entries: [e], unchanged: unchanged.has(e.seq) })
+  }
+  return rows.map((r) => r.entries).reverse()
+}
+
+const when = (e: Entry) =>
+  html`<time datetime="${e.scannedAt}">${e.scannedAt.replace("T", " ").slice(0, 19)} UTC</time>`
+
 export const historyPage = (view: HistoryView, lang: Lang): Html => {
   const w = words(lang)
   const paths = pathsOf(view.domain)
@@ -105,14 +126,17 @@ export const historyPage = (view: HistoryView, lang: Lang): Html => {
       ${table(
         w.historyTitle,
         ["#", w.scannedAt, w.grade, w.score],
-        [...view.entries]
-          .reverse()
-          .map((e) => [
-            String(e.seq),
-            html`<time datetime="${e.scannedAt}">${e.scannedAt.replace("T", " ").slice(0, 19)} UTC</time>`,
-            e.grade,
-            `${e.percentage}%`
-          ])
+        tableRows(view).map((row) => {
+          const [first, last] = [row[0]!, row[row.length - 1]!]
+          return row.length === 1
+            ? [String(first.seq), when(first), first.grade, `${first.percentage}%`]
+            : [
+                `${first.seq}–${last.seq}`,
+                html`${when(first)} – ${when(last)} (${w.unchangedScans(row.length)})`,
+                last.grade,
+                `${last.percentage}%`
+              ]
+        })
       )}
       <section aria-labelledby="changes">
         <h2 id="changes">${w.changes}</h2>

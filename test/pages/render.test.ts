@@ -9,7 +9,7 @@ import { Arbitrary, FastCheck } from "effect"
 import { parseDocument } from "htmlparser2"
 import { negotiate } from "../../src/http/edge/Compression.ts"
 import { escape, html } from "../../src/pages/Html.ts"
-import { historyPage } from "../../src/pages/HistoryPage.ts"
+import { historyPage, tableRows } from "../../src/pages/HistoryPage.ts"
 import { reportPage } from "../../src/pages/ReportPage.ts"
 import { snapshotPage } from "../../src/pages/SnapshotPage.ts"
 import { pickLang } from "../../src/pages/Text.ts"
@@ -172,4 +172,42 @@ describe("the history page", () => {
       ),
       { numRuns: runs(40) }
     ))
+
+  it("folds each stretch of scans that changed nothing into one row, and keeps every scan in one row", () => {
+    // 40 daily scans; scan 10 and scan 30 changed something, the diffs of the last 32 are known
+    const entries = Array.from({ length: 40 }, (_, i) => ({
+      seq: i + 1,
+      scannedAt: new Date(Date.UTC(2026, 0, i + 1)).toISOString(),
+      grade: i + 1 >= 30 ? "A" : "B",
+      percentage: i + 1 >= 30 ? 92 : 85,
+      hash: `h${i + 1}`
+    }))
+    const steps = entries.slice(8).map((e) => ({
+      to: e.seq,
+      lines: e.seq === 10 || e.seq === 30 ? [{ severity: "info", summary: "changed", checks: [] }] : []
+    }))
+    const rows = tableRows({ domain: "example.com", entries, chainValid: true, invalidSeq: null, steps })
+    expect(rows.map((r) => r.map((e) => e.seq).join(","))).toEqual([
+      "31,32,33,34,35,36,37,38,39,40",
+      "30",
+      "11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29",
+      "10",
+      "9",
+      "8",
+      "7",
+      "6",
+      "5",
+      "4",
+      "3",
+      "2",
+      "1"
+    ])
+    const markup = historyPage(
+      { domain: "example.com", entries, chainValid: true, invalidSeq: null, steps },
+      "nl"
+    ).markup
+    expect(markup).toContain("31–40")
+    expect(markup).toContain("10 scans, niets veranderd")
+    expect(markup).toContain("19 scans, niets veranderd")
+  })
 })
