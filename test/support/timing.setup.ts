@@ -2,8 +2,10 @@
  * Records, for each test file and each test, the CPU time its worker process spent beside the wall
  * time (vitest's setupFiles: runs in every file before the file's own code). The difference is the
  * time the file waited: on a server, a timeout, a child process. DurationReporter.ts writes both;
- * `node scripts/test/slowest.mjs` prints them.
+ * `node scripts/test/slowest.mjs` prints them. A file on a worker thread (the pure files) records no
+ * CPU: there the process's CPU is every thread's, and Node 20 cannot read one thread's alone.
  */
+import { isMainThread } from "node:worker_threads"
 import { afterAll, afterEach, beforeEach } from "vitest"
 
 const cpuMs = () => {
@@ -17,10 +19,12 @@ const fileCpuStart = cpuMs()
 const testCpuStart = new Map<string, number>()
 
 afterAll((suite) => {
+  if (!isMainThread) return
   suite.meta.cpuMs = Math.round(cpuMs() - fileCpuStart)
 })
 
 beforeEach((context) => {
+  if (!isMainThread) return
   testCpuStart.set(context.task.id, cpuMs())
 })
 

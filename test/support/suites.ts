@@ -1,0 +1,18 @@
+/**
+ * The test files that need more than the code: the world's servers, a server or child process of
+ * their own, the reference tools, a browser. Each of them runs in a process of its own
+ * (vitest.config.ts); every other file is pure, and the pure files share their worker's imports
+ * (vitest.config.ts, and the quick loop in vitest.quick.config.ts).
+ */
+export const NEEDS_PROCESS = [
+  "test/world/**/*.test.ts",
+  "test/cluster/**/*.test.ts",
+  "test/crosscheck/**/*.test.ts",
+  "test/library/**/*.test.ts",
+  // the edge and the pages are tested over real HTTP servers
+  "test/http/**/*.test.ts",
+  "test/pages/**/*.test.ts",
+  // a child process killed mid-write; the PDF read back with poppler
+  "test/report/durability.test.ts",
+  "test/report/pdfLayout.test.ts"
+]
