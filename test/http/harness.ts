@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import * as DnsPacket from "dns-packet"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, Logger } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { AppLive, nodeServerLayer } from "../../src/Layers.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
@@ -66,7 +66,14 @@ export const testApp = (
       )
     )
   )
-  return AppLive.pipe(Layer.provideMerge(testServer), Layer.provide(AppConfig.Default), Layer.provide(config))
+  // the level applies to building the layers too, as `serve` applies it (a test says nothing at Info)
+  const logLevel = Layer.unwrapEffect(Effect.map(AppConfig, (c) => Logger.minimumLogLevel(c.logLevel)))
+  return AppLive.pipe(
+    Layer.provideMerge(testServer),
+    Layer.provide(logLevel),
+    Layer.provide(AppConfig.Default),
+    Layer.provide(config)
+  )
 }
 
 /**
