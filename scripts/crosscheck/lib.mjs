@@ -73,6 +73,23 @@ export const getJson = async (api, path) => {
   }
 }
 
+/**
+ * GET each of `paths` (getJson), `limit` at a time; the answers in the paths' order. A scan that waits
+ * on a slow or silent server then waits beside the others, not after them.
+ */
+export const getJsonAll = async (api, paths, limit = 6) => {
+  const answers = new Array(paths.length)
+  let next = 0
+  const worker = async () => {
+    while (next < paths.length) {
+      const i = next++
+      answers[i] = await getJson(api, paths[i])
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, paths.length) }, worker))
+  return answers
+}
+
 /** Install Debian packages when a binary is missing (idempotent: nothing runs when all exist). */
 export const ensureApt = (binaries, packages) => {
   const missing = binaries.filter((b) => {

@@ -22,7 +22,7 @@
  *
  * Usage: node scripts/crosscheck/nameservers.mjs API_BASE   (scripts/crosscheck/all starts a service)
  */
-import { getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
+import { getJsonAll, report, worldEnv, worldScenarios } from "./lib.mjs"
 import { zonemasterOnWorld } from "./zonemaster.mjs"
 
 /** Disagreements kept on purpose, keyed "domain record" (`*` for every domain), with the reason. */
@@ -58,14 +58,15 @@ export const run = async (api, log = console.log) => {
   const env = worldEnv()
   const domains = worldScenarios(env, log).map((s) => s.domain)
   const tally = report("zonemaster", EXCEPTIONS, log)
-  const messages = await zonemasterOnWorld(env, domains, [
-    "Delegation",
-    "Nameserver",
-    "Connectivity",
-    "Consistency"
+  const [messages, answers] = await Promise.all([
+    zonemasterOnWorld(env, domains, ["Delegation", "Nameserver", "Connectivity", "Consistency"]),
+    getJsonAll(
+      api,
+      domains.map((d) => `/scan/quick?domain=${d}`)
+    )
   ])
-  for (const domain of domains) {
-    const { status, body } = await getJson(api, `/scan/quick?domain=${domain}`)
+  for (const [i, domain] of domains.entries()) {
+    const { status, body } = answers[i]
     if (status !== 200) {
       tally.add(`${domain} scan`, false, `HTTP ${status} ${body.error ?? ""}`, "-")
       continue

@@ -30,7 +30,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { domainToASCII } from "node:url"
-import { ensureApt, getJson, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
+import { ensureApt, getJsonAll, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
 import { offered, openssl, PROTOCOLS, testssl, testsslBySituation } from "./testssl.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
@@ -76,8 +76,12 @@ export const run = async (api, log = console.log) => {
   const scenarios = worldScenarios(env, log).filter((s) => (s.mx ?? []).length > 0)
   const tally = report("openssl+testssl", EXCEPTIONS, log)
   const servers = []
-  for (const { domain, mx } of scenarios) {
-    const { status, body } = await getJson(api, `/email/smtp-tls?domain=${domain}`)
+  const answers = await getJsonAll(
+    api,
+    scenarios.map((s) => `/email/smtp-tls?domain=${s.domain}`)
+  )
+  for (const [i, { domain, mx }] of scenarios.entries()) {
+    const { status, body } = answers[i]
     if (status !== 200) {
       tally.add(`${domain} smtp-tls`, false, `HTTP ${status} ${body.error ?? ""}`, "-")
       continue

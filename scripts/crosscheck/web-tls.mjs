@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { domainToASCII } from "node:url"
-import { ensureApt, getJson, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
+import { ensureApt, getJsonAll, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
 import { offered, openssl, PROTOCOLS, testssl, testsslBySituation } from "./testssl.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
@@ -41,8 +41,12 @@ export const run = async (api, log = console.log) => {
   const names = new Map(declared.map((s) => [domainToASCII(s.domain), s.web?.names ?? ["@"]]))
   const tlsOf = new Map(declared.map((s) => [domainToASCII(s.domain), s.web]))
   const servers = []
-  for (const { domain, web } of scenarios) {
-    const { status, body } = await getJson(api, `/web/tls?domain=${domain}`)
+  const answers = await getJsonAll(
+    api,
+    scenarios.map((s) => `/web/tls?domain=${s.domain}`)
+  )
+  for (const [i, { domain, web }] of scenarios.entries()) {
+    const { status, body } = answers[i]
     if (status !== 200) {
       tally.add(`${domain} web-tls`, false, `HTTP ${status} ${body.error ?? ""}`, "-")
       continue

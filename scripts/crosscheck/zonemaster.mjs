@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
-import { ensureApt, getJson, report, worldEnv, worldScenarios } from "./lib.mjs"
+import { ensureApt, getJsonAll, report, worldEnv, worldScenarios } from "./lib.mjs"
 
 /** Disagreements kept on purpose, with the reason. */
 export const EXCEPTIONS = {
@@ -105,10 +105,16 @@ export const run = async (api, log = console.log) => {
   const env = worldEnv()
   const domains = worldScenarios(env, log).map((s) => s.domain)
   const tally = report("zonemaster", EXCEPTIONS, log)
-  const messages = await zonemasterOnWorld(env, domains, ["DNSSEC"])
-  for (const domain of domains) {
+  const [messages, answers] = await Promise.all([
+    zonemasterOnWorld(env, domains, ["DNSSEC"]),
+    getJsonAll(
+      api,
+      domains.map((d) => `/dns/dnssec?domain=${d}`)
+    )
+  ])
+  for (const [i, domain] of domains.entries()) {
     const zm = verdict(messages.get(domain))
-    const { status, body: ours } = await getJson(api, `/dns/dnssec?domain=${domain}`)
+    const { status, body: ours } = answers[i]
     if (status !== 200) {
       tally.add(domain, false, `HTTP ${status} ${ours.error ?? ""}`, `${zm.state}/${zm.status}`)
       continue
