@@ -68,6 +68,14 @@ describe("two runners on Postgres, one killed mid-way", () => {
       holders,
       "runners holding shards (Postgres advisory locks) before the jobs are sent"
     ).toBeGreaterThanOrEqual(2)
+    // one signing key for the cluster: what one runner signs verifies against either's key set
+    const keySets = await Promise.all(
+      [httpBase, httpBase + 1].map(async (port) =>
+        (await fetch(`http://127.0.0.1:${port}/.well-known/domain-audit-keys.json`)).json()
+      )
+    )
+    expect(keySets[0].keys).toHaveLength(1)
+    expect(keySets[1]).toEqual(keySets[0])
     const manifest = JSON.parse(readFileSync(worldEnv().WORLD_MANIFEST!, "utf8"))
     const synthetic: Array<string> = manifest.scenarios
       .filter((s: any) => s.synthetic && s.mx.length > 0)
