@@ -28,6 +28,8 @@ describe("the signing keys", () => {
         expect(keys.headers["ratelimit-policy"]).toMatch(/^"cheap";q=\d+;w=\d+$/)
         expect(keys.headers["x-content-type-options"]).toBe("nosniff")
         expect(keys.headers["content-security-policy"]).toContain("default-src 'none'")
+        // public keys, readable by a page on any origin that verifies in the browser
+        expect(keys.headers["access-control-allow-origin"]).toBe("*")
 
         const served = yield* call("GET", `/api/report/snapshot/${created.json.evidence.snapshotId}`)
         const verdict = verifySnapshot(served.json, { keys: set.keys })
