@@ -8,8 +8,8 @@
  */
 import type { Recommendation } from "../score/Fixes.ts"
 import type { Change } from "./Change.ts"
-import { diffLines, lineText } from "./DiffLines.ts"
-import { orderChanges } from "./DiffOrder.ts"
+import { type DiffLine, diffLines, lineText } from "./DiffLines.ts"
+import { orderChanges, partOf } from "./DiffOrder.ts"
 import type { AlertRule } from "./AlertRules.ts"
 import type { Warning } from "./Warnings.ts"
 
@@ -44,20 +44,30 @@ export const alertLinks = (c: Pick<AlertContent, "baseUrl" | "monitorId" | "doma
 }
 
 /**
- * One sentence per line of the diff, in the diff's order (DiffOrder.ts: the grade change first,
- * then what got worse, most severe first; the checks that no longer apply one line per area), then
- * one per early warning.
+ * The diff's lines in its order (DiffOrder.ts: the grade change first, then what got worse, most
+ * severe first; the checks that no longer apply one line per area; then what got better), each as
+ * `text` says, with the early warnings after what got worse: a certificate that expires in 7 days
+ * is news before an improvement or a check that no longer applies.
  */
-export const summaries = (c: Pick<AlertContent, "changes" | "warnings">): ReadonlyArray<string> => [
-  ...diffLines(c.changes).map((l) => l.summary),
-  ...c.warnings.map((w) => w.summary)
-]
+const withWarnings = (
+  c: Pick<AlertContent, "changes" | "warnings">,
+  text: (line: DiffLine) => string
+): ReadonlyArray<string> => {
+  const parts = new Map(c.changes.map((change) => [change.id, partOf(change)]))
+  const lines = diffLines(c.changes)
+  const news = (line: DiffLine) => ["grade", "worse"].includes(parts.get(line.ids[0]!) ?? "better")
+  const after = lines.findIndex((line) => !news(line))
+  const at = after < 0 ? lines.length : after
+  return [...lines.slice(0, at).map(text), ...c.warnings.map((w) => w.summary), ...lines.slice(at).map(text)]
+}
+
+/** One sentence per line of the diff and per early warning, in the order above. */
+export const summaries = (c: Pick<AlertContent, "changes" | "warnings">): ReadonlyArray<string> =>
+  withWarnings(c, (line) => line.summary)
 
 /** As `summaries`, with the checks a grouped line stands for named in it: the e-mail's lines. */
-const mailLines = (c: Pick<AlertContent, "changes" | "warnings">): ReadonlyArray<string> => [
-  ...diffLines(c.changes).map(lineText),
-  ...c.warnings.map((w) => w.summary)
-]
+const mailLines = (c: Pick<AlertContent, "changes" | "warnings">): ReadonlyArray<string> =>
+  withWarnings(c, lineText)
 
 /** The webhook's JSON body. */
 export const webhookBody = (c: AlertContent): string =>

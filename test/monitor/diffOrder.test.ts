@@ -147,4 +147,24 @@ describe("a domain whose web site and mail servers went away", () => {
     expect(listed[0]).toBe("- The grade dropped from A+ to D (100% to 52%).")
     expect(mail.text).toContain("- The web site went away: 11 web checks no longer apply (HTTPS, ")
   })
+
+  it("puts an early warning after what got worse, before what no longer applies or got better", () => {
+    const warning = {
+      key: "certificate:mx.perfect.com:2026-01-08T00:00:00.000Z:7",
+      rule: "certificate-expiry" as const,
+      summary: "The certificate of mx.perfect.com expires in 5 days.",
+      expiresAt: "2026-01-08T00:00:00.000Z",
+      daysLeft: 5
+    }
+    const said = summaries({ changes, warnings: [warning] })
+    expect(said).toHaveLength(lines.length + 1)
+    const worse = lines.filter((l) =>
+      l.ids.every((id) => partOf(changes.find((c) => c.id === id)!) === "worse")
+    )
+    expect(worse.length).toBeGreaterThan(0)
+    expect(said.indexOf(warning.summary)).toBe(1 + worse.length)
+    expect(said.indexOf(warning.summary)).toBeLessThan(said.findIndex((l) => l.includes("no longer apply")))
+    // with nothing but the warning, it is the only line
+    expect(summaries({ changes: [], warnings: [warning] })).toEqual([warning.summary])
+  })
 })
