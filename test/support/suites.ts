@@ -9,9 +9,13 @@ export const NEEDS_PROCESS = [
   "test/cluster/**/*.test.ts",
   "test/crosscheck/**/*.test.ts",
   "test/library/**/*.test.ts",
-  // the edge and the pages are tested over real HTTP servers
-  "test/http/**/*.test.ts",
-  "test/pages/**/*.test.ts",
+  // the endpoints, the edge's admission and the pages over real HTTP servers; the verify recipe run
+  // against a server of its own; Chromium
+  "test/http/*.test.ts",
+  "test/http/edge/Admission.test.ts",
+  "test/pages/browser.test.ts",
+  "test/pages/headers.test.ts",
+  "test/pages/snapshotRecipe.test.ts",
   // a child process killed mid-write; the PDF read back with poppler
   "test/report/durability.test.ts",
   "test/report/pdfLayout.test.ts"
