@@ -5,7 +5,7 @@
  * one job per domain, each finished state written exactly once, and the jobs that were running on the
  * dead runner resumed by the survivor. scripts/cluster/down stops the rest.
  */
-import { execFileSync, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { worldEnv } from "../world/env.ts"
-import { clusterUp, freePorts, psqlRows, sleep } from "../support/processes.ts"
+import { clusterDown, clusterUp, freePorts, psqlRows, runScript, sleep } from "../support/processes.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const scripts = join(root, "scripts/cluster")
@@ -33,8 +33,8 @@ interface Row {
   last_runner: string
 }
 
-afterAll(() => {
-  execFileSync(join(scripts, "down"), ["--dir", dir, "--clean"], { stdio: "inherit", timeout: 120_000 })
+afterAll(async () => {
+  await clusterDown(scripts, dir)
 })
 
 describe("two runners on Postgres, one killed mid-way", () => {
@@ -50,7 +50,7 @@ describe("two runners on Postgres, one killed mid-way", () => {
       // notice the dead runner within seconds rather than the minute of the default
       CLUSTER_HEALTH_CHECK_MS: "1000"
     }
-    const url = clusterUp(scripts, dir, { httpBase, runnerBase, pgPort }, env)
+    const url = await clusterUp(scripts, dir, { httpBase, runnerBase, pgPort }, env)
     const query = (text: string): Array<Row> => sql(url, text)
     // A runner is healthy before it holds shards (Postgres advisory locks, one session a runner):
     // jobs sent before the second holds some all go to the first, and none can be killed mid-way.
@@ -162,17 +162,14 @@ describe("two runners on Postgres, one killed mid-way", () => {
         DATA_DIR: join(dir, "batch-data")
       }
       const run = () =>
-        execFileSync(
+        runScript(
           process.execPath,
           ["--import", "tsx", "src/cli/main.ts", "batch", list, "--cluster", "-o", out, "-q"],
-          {
-            cwd: root,
-            env,
-            stdio: ["ignore", "ignore", "inherit"],
-            timeout: 240_000
-          }
+          env,
+          240_000,
+          { cwd: root, quiet: true }
         )
-      run()
+      await run()
       const records = readFileSync(out, "utf8")
         .trim()
         .split("\n")
@@ -191,7 +188,7 @@ describe("two runners on Postgres, one killed mid-way", () => {
       expect(sent.flatMap((c) => JSON.parse(c.payload).domains).sort()).toEqual([...domains].sort())
       for (const chunk of sent) expect(chunk.replies).toBe(1)
       // a re-run of the same output has nothing left to do and submits nothing new
-      run()
+      await run()
       expect(readFileSync(out, "utf8").trim().split("\n")).toHaveLength(domains.length)
       expect(chunks()).toHaveLength(sent.length)
     }
@@ -253,12 +250,7 @@ describe("two runners on Postgres, one killed mid-way", () => {
       expect(before).toBeGreaterThan(0)
       expect(before).toBeLessThan(domains.length)
 
-      execFileSync(process.execPath, args, {
-        cwd: root,
-        env,
-        stdio: ["ignore", "ignore", "inherit"],
-        timeout: 240_000
-      })
+      await runScript(process.execPath, args, env, 240_000, { cwd: root, quiet: true })
       // printed, never asserted: how far the first run got depends on the machine
       console.log(`cluster: the batch killed with ${before} of ${domains.length} domains written`)
       const records = written().map((line) => JSON.parse(line) as { domain: string; score?: unknown })

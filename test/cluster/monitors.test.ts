@@ -8,14 +8,13 @@
  * the kill. `monitor_runs` has one row per (monitor, due time) by its primary key; a run begun on
  * the dead runner and resumed by the survivor counts two attempts and still finishes once.
  */
-import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
-import { clusterUp, freePorts, psqlRows, sleep } from "../support/processes.ts"
+import { clusterDown, clusterUp, freePorts, psqlRows, sleep } from "../support/processes.ts"
 import { worldEnv } from "../world/env.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -26,8 +25,8 @@ const EVERY_S = 60
 
 const sql = psqlRows
 
-afterAll(() => {
-  execFileSync(join(scripts, "down"), ["--dir", dir, "--clean"], { stdio: "inherit", timeout: 120_000 })
+afterAll(async () => {
+  await clusterDown(scripts, dir)
 })
 
 describe("monitors on two runners, one killed", () => {
@@ -41,7 +40,7 @@ describe("monitors on two runners, one killed", () => {
       MONITOR_MIN_INTERVAL: "PT5S",
       CLUSTER_HEALTH_CHECK_MS: "1000"
     }
-    const url = clusterUp(scripts, dir, { httpBase, runnerBase, pgPort }, env)
+    const url = await clusterUp(scripts, dir, { httpBase, runnerBase, pgPort }, env)
     const manifest = JSON.parse(readFileSync(worldEnv().WORLD_MANIFEST!, "utf8"))
     const domains: Array<string> = manifest.scenarios
       .filter((s: any) => s.synthetic && s.mx.length > 0 && s.mutatedAs === undefined)

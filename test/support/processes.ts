@@ -1,5 +1,5 @@
 /** What the tests that start the service (or its runners) as child processes share. */
-import { execFileSync } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
@@ -46,30 +46,55 @@ export const deepScanRow = (dataDir: string, scanId: string) =>
   )
 
 /**
+ * Runs a script to its end, its output on the test's; rejects naming it when it fails or outlasts
+ * `timeoutMs`. Asynchronous on purpose: a test worker blocked in a synchronous child (execFileSync)
+ * for over a minute misses the reply to its own report to vitest, and vitest fails the run with
+ * "Timeout calling onTaskUpdate" although every test passed.
+ */
+export const runScript = (
+  file: string,
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  options: { readonly cwd?: string; readonly quiet?: boolean } = {}
+) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(file, args, {
+      env,
+      cwd: options.cwd,
+      // quiet: stdout dropped (a command that writes its results there), stderr still shown
+      stdio: options.quiet ? ["ignore", "ignore", "inherit"] : "inherit",
+      timeout: timeoutMs
+    })
+    child.once("error", reject)
+    child.once("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${file} ${args.join(" ")}: ${signal ?? `exit ${code}`}`))
+    )
+  })
+
+/**
  * `scripts/cluster/up` with two runners in `dir` (Postgres and runner i on consecutive ports from
  * the bases given); the cluster's database URL.
  */
-export const clusterUp = (
+export const clusterUp = async (
   scripts: string,
   dir: string,
   ports: { readonly httpBase: number; readonly runnerBase: number; readonly pgPort: number },
   env: NodeJS.ProcessEnv
 ) => {
-  execFileSync(
+  await runScript(
     join(scripts, "up"),
     [
-      "--runners",
-      "2",
-      "--dir",
-      dir,
-      "--http-port",
-      String(ports.httpBase),
-      "--runner-port",
-      String(ports.runnerBase),
-      "--pg-port",
-      String(ports.pgPort)
+      ...["--runners", "2", "--dir", dir],
+      ...["--http-port", String(ports.httpBase), "--runner-port", String(ports.runnerBase)],
+      ...["--pg-port", String(ports.pgPort)]
     ],
-    { env, stdio: "inherit", timeout: 240_000 }
+    env,
+    240_000
   )
   return `postgres://postgres@127.0.0.1:${ports.pgPort}/domain_audit`
 }
+
+/** `scripts/cluster/down --clean` of what clusterUp started in `dir`. */
+export const clusterDown = (scripts: string, dir: string) =>
+  runScript(join(scripts, "down"), ["--dir", dir, "--clean"], process.env, 120_000)
