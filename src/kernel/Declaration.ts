@@ -193,6 +193,14 @@ export interface Evidence {
 export const DeepScanTypes = ["mail", "web"] as const
 export type DeepScanType = (typeof DeepScanTypes)[number]
 
+/** An issue's title and description in Dutch: what the scorecard, pages and reports say with `lang=nl`. */
+export interface Dutch {
+  readonly title: string
+  readonly description: string
+}
+
+export const nl = (title: string, description: string): Dutch => ({ title, description })
+
 /** One entry of the issue catalogue, without its id (the key it is stored under). */
 export interface Entry {
   readonly category: Category
@@ -201,6 +209,8 @@ export interface Entry {
   readonly fixable: boolean
   readonly title: string
   readonly description: string
+  /** The same in Dutch: every issue has it, so no reader falls back to English. */
+  readonly nl: Dutch
 }
 
 export const e = (
@@ -208,8 +218,9 @@ export const e = (
   severity: Severity,
   fixable: boolean,
   title: string,
-  description: string
-): Entry => ({ category, severity, fixable, title, description })
+  description: string,
+  dutch: Dutch
+): Entry => ({ category, severity, fixable, title, description, nl: dutch })
 
 /** The knowledge base's entry on an issue: what its catalogue entry does not already say. */
 export interface Advice {

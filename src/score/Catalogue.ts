@@ -32,7 +32,7 @@ export const catalogue = catalogueOf(registry)
 /** A catalogue id: the ids scores report, `/email/check` reports and `/ai/explain` accepts. */
 export type IssueId = string
 export const issueIds: ReadonlyArray<IssueId> = Object.keys(catalogue)
-export const issueOf = (id: IssueId, entries: Readonly<Record<IssueId, Entry>> = catalogue): Issue => ({
-  id,
-  ...entries[id]!
-})
+export const issueOf = (id: IssueId, entries: Readonly<Record<IssueId, Entry>> = catalogue): Issue => {
+  const { category, severity, fixable, title, description } = entries[id]!
+  return { id, severity, category, title, description, fixable }
+}

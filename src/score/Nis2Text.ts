@@ -9,7 +9,7 @@
  * Cyberbeveiligingswet repeats the list under its own duty of care (zorgplicht; reported as art. 21
  * lid 3, to be verified against the enacted text), so the scorecard cites only the Directive.
  *
- * Fix texts are the issue catalogue's (English) with Dutch in `Nis2Fixes.ts`; the texts of each
+ * Fix texts are the issue catalogue's, in English and Dutch (`checks/<check>/Issues.ts`); the texts of each
  * evidence item are declared with it, by the check whose rule it reads (`checks/<check>/About.ts`).
  */
 import { type Lang, Languages, type Text } from "../kernel/Nis2Evidence.ts"

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   bimi_invalid: e(
@@ -11,7 +11,11 @@ export const issues = {
     "info",
     false,
     "BIMI record has problems",
-    "The BIMI logo or its authority evidence cannot be used by mailbox providers."
+    "The BIMI logo or its authority evidence cannot be used by mailbox providers.",
+    nl(
+      "BIMI-record heeft problemen",
+      "Het BIMI-logo of het bewijs van zeggenschap erover kan niet door mailboxaanbieders worden gebruikt."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   blocklisted: e(
@@ -11,7 +11,11 @@ export const issues = {
     "high",
     false,
     "Mail server on a blocklist",
-    "A mail server address is listed on a high-severity DNS blocklist."
+    "A mail server address is listed on a high-severity DNS blocklist.",
+    nl(
+      "Mailserver op een blokkadelijst",
+      "Een adres van een mailserver staat op een DNS-blokkadelijst met hoge ernst."
+    )
   )
 } satisfies Record<string, Entry>
 

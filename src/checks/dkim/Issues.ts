@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   dkim_weak_key: e(
@@ -11,7 +11,11 @@ export const issues = {
     "medium",
     false,
     "Weak DKIM key",
-    "An RSA key below 2048 bits is weak (RFC 8301 3.2 requires at least 1024, recommends 2048)."
+    "An RSA key below 2048 bits is weak (RFC 8301 3.2 requires at least 1024, recommends 2048).",
+    nl(
+      "Zwakke DKIM-sleutel",
+      "Een RSA-sleutel onder 2048 bits is zwak (RFC 8301 3.2 eist minstens 1024 en raadt 2048 aan)."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   dmarc_missing: e(
@@ -11,112 +11,164 @@ export const issues = {
     "high",
     true,
     "No DMARC record",
-    "Without DMARC receivers have no policy for mail that fails SPF and DKIM (RFC 7489)."
+    "Without DMARC receivers have no policy for mail that fails SPF and DKIM (RFC 7489).",
+    nl(
+      "Geen DMARC-record",
+      "Zonder DMARC hebben ontvangers geen beleid voor mail die niet slaagt voor SPF en DKIM (RFC 7489)."
+    )
   ),
   dmarc_invalid: e(
     "email",
     "medium",
     true,
     "DMARC record has errors",
-    "The DMARC record has syntax errors; receivers may ignore it or parts of it (RFC 7489 6.3)."
+    "The DMARC record has syntax errors; receivers may ignore it or parts of it (RFC 7489 6.3).",
+    nl(
+      "DMARC-record bevat fouten",
+      "Het DMARC-record heeft syntaxisfouten; ontvangers kunnen het geheel of gedeeltelijk negeren (RFC 7489 6.3)."
+    )
   ),
   dmarc_multiple_records: e(
     "email",
     "high",
     true,
     "Several DMARC records",
-    "More than one DMARC record: receivers apply none (RFC 7489 6.6.3)."
+    "More than one DMARC record: receivers apply none (RFC 7489 6.6.3).",
+    nl("Meerdere DMARC-records", "Meer dan één DMARC-record: ontvangers passen er geen toe (RFC 7489 6.6.3).")
   ),
   dmarc_subdomain_policy_none: e(
     "email",
     "medium",
     true,
     "DMARC leaves subdomains unprotected",
-    "The tag sp=none, while p enforces: spoofed mail from subdomains is still delivered."
+    "The tag sp=none, while p enforces: spoofed mail from subdomains is still delivered.",
+    nl(
+      "DMARC laat subdomeinen onbeschermd",
+      "sp=none terwijl p afdwingt: vervalste mail van subdomeinen wordt nog steeds afgeleverd."
+    )
   ),
   dmarc_testing: e(
     "email",
     "low",
     true,
     "DMARC in testing mode",
-    "The tag t=y asks receivers not to apply the policy fully (DMARCbis)."
+    "The tag t=y asks receivers not to apply the policy fully (DMARCbis).",
+    nl("DMARC in testmodus", "t=y vraagt ontvangers het beleid niet volledig toe te passen (DMARCbis).")
   ),
   dmarc_leading_space: e(
     "email",
     "high",
     true,
     "DMARC record does not begin with v=DMARC1",
-    "A TXT record at _dmarc that starts with a space or other text before v=DMARC1 is not a DMARC record (RFC 7489 6.6.3): receivers ignore it."
+    "A TXT record at _dmarc that starts with a space or other text before v=DMARC1 is not a DMARC record (RFC 7489 6.6.3): receivers ignore it.",
+    nl(
+      "DMARC-record begint niet met v=DMARC1",
+      "Een TXT-record op _dmarc dat met een spatie of andere tekst vóór v=DMARC1 begint, is geen DMARC-record (RFC 7489 6.6.3): ontvangers negeren het."
+    )
   ),
   dmarc_spf_at_dmarc: e(
     "email",
     "low",
     false,
     "SPF record published at _dmarc",
-    "An SPF record at _dmarc is never read as SPF (RFC 7208 3 puts it at the domain itself); it usually means the records were swapped."
+    "An SPF record at _dmarc is never read as SPF (RFC 7208 3 puts it at the domain itself); it usually means the records were swapped.",
+    nl(
+      "SPF-record gepubliceerd op _dmarc",
+      "Een SPF-record op _dmarc wordt nooit als SPF gelezen (RFC 7208 3 plaatst het op het domein zelf); meestal zijn de records verwisseld."
+    )
   ),
   dmarc_too_many_rua: e(
     "email",
     "low",
     true,
     "More than two DMARC report addresses",
-    "Receivers need only send aggregate reports to the first two rua URIs (RFC 7489 6.2); later ones may get nothing."
+    "Receivers need only send aggregate reports to the first two rua URIs (RFC 7489 6.2); later ones may get nothing.",
+    nl(
+      "Meer dan twee DMARC-rapportadressen",
+      "Ontvangers hoeven verzamelrapporten alleen naar de eerste twee rua-URI's te sturen (RFC 7489 6.2); latere krijgen mogelijk niets."
+    )
   ),
   dmarc_rua_no_mx: e(
     "email",
     "low",
     false,
     "DMARC report address cannot receive mail",
-    "The domain of a rua address takes no mail (a null MX, or neither MX nor address), so aggregate reports sent there never arrive."
+    "The domain of a rua address takes no mail (a null MX, or neither MX nor address), so aggregate reports sent there never arrive.",
+    nl(
+      "DMARC-rapportadres kan geen mail ontvangen",
+      "Het domein van een rua-adres ontvangt geen mail (een null-MX, of MX noch adres), dus verzamelrapporten komen daar nooit aan."
+    )
   ),
   dmarc_unknown_tag: e(
     "email",
     "low",
     true,
     "Unknown DMARC tag",
-    "Receivers ignore unknown tags (RFC 7489 6.3); often a typo."
+    "Receivers ignore unknown tags (RFC 7489 6.3); often a typo.",
+    nl("Onbekende DMARC-tag", "Ontvangers negeren onbekende tags (RFC 7489 6.3); vaak een tikfout.")
   ),
   dmarc_non_mailto_uri: e(
     "email",
     "low",
     true,
     "DMARC report address not mailto:",
-    "Receivers are only required to support mailto: URIs (RFC 7489 6.2)."
+    "Receivers are only required to support mailto: URIs (RFC 7489 6.2).",
+    nl(
+      "DMARC-rapportadres is geen mailto:",
+      "Ontvangers hoeven alleen mailto:-URI's te ondersteunen (RFC 7489 6.2)."
+    )
   ),
   dmarc_policy_none: e(
     "email",
     "high",
     true,
     "DMARC policy is none",
-    "The policy p=none only monitors: spoofed mail is still delivered."
+    "The policy p=none only monitors: spoofed mail is still delivered.",
+    nl("DMARC-beleid is none", "p=none monitort alleen: vervalste mail wordt nog steeds afgeleverd.")
   ),
   dmarc_policy_quarantine: e(
     "email",
     "low",
     true,
     "DMARC policy is quarantine",
-    "The policy p=quarantine sends spoofed mail to spam; p=reject refuses it."
+    "The policy p=quarantine sends spoofed mail to spam; p=reject refuses it.",
+    nl(
+      "DMARC-beleid is quarantine",
+      "p=quarantine stuurt vervalste mail naar de spammap; p=reject weigert die."
+    )
   ),
   dmarc_pct_below_100: e(
     "email",
     "medium",
     true,
     "DMARC applies to part of the mail",
-    "A pct below 100 applies the policy to only part of the failing mail."
+    "A pct below 100 applies the policy to only part of the failing mail.",
+    nl(
+      "DMARC geldt voor een deel van de mail",
+      "pct onder 100 past het beleid toe op slechts een deel van de falende mail."
+    )
   ),
   dmarc_no_rua: e(
     "email",
     "low",
     true,
     "No DMARC aggregate reports",
-    "Without rua you receive no reports and cannot see who sends as you."
+    "Without rua you receive no reports and cannot see who sends as you.",
+    nl(
+      "Geen DMARC-verzamelrapporten",
+      "Zonder rua ontvangt u geen rapporten en ziet u niet wie namens u verstuurt."
+    )
   ),
   dmarc_external_rua_unauthorised: e(
     "email",
     "low",
     false,
     "External DMARC report address not authorised",
-    "The receiving domain has no _report._dmarc record authorising the reports (RFC 7489 7.1)."
+    "The receiving domain has no _report._dmarc record authorising the reports (RFC 7489 7.1).",
+    nl(
+      "Extern DMARC-rapportadres niet gemachtigd",
+      "Het ontvangende domein heeft geen _report._dmarc-record dat de rapporten toestaat (RFC 7489 7.1)."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   dns_no_such_domain: e(
@@ -11,51 +11,80 @@ export const issues = {
     "critical",
     false,
     "Domain does not exist",
-    "The domain's name servers answer NXDOMAIN: every DNS-based check fails."
+    "The domain's name servers answer NXDOMAIN: every DNS-based check fails.",
+    nl(
+      "Domein bestaat niet",
+      "De nameservers van het domein antwoorden NXDOMAIN: elke controle op basis van DNS faalt."
+    )
   ),
   ns_single: e(
     "dns",
     "medium",
     false,
     "Fewer than two name servers",
-    "RFC 1034 4.1 and RFC 2182 ask for at least two name servers so one outage does not take the domain offline."
+    "RFC 1034 4.1 and RFC 2182 ask for at least two name servers so one outage does not take the domain offline.",
+    nl(
+      "Minder dan twee nameservers",
+      "RFC 1034 4.1 en RFC 2182 vragen om minstens twee nameservers, zodat één storing het domein niet onbereikbaar maakt."
+    )
   ),
   soa_missing: e(
     "dns",
     "medium",
     false,
     "No SOA record",
-    "The zone apex answers no SOA record (RFC 1035 3.3.13)."
+    "The zone apex answers no SOA record (RFC 1035 3.3.13).",
+    nl("Geen SOA-record", "De top van de zone geeft geen SOA-record (RFC 1035 3.3.13).")
   ),
   mx_unresolvable: e(
     "dns",
     "high",
     false,
     "Mail server names do not resolve",
-    "An MX target has no A or AAAA address, so mail to it cannot be delivered (RFC 5321 5.1)."
+    "An MX target has no A or AAAA address, so mail to it cannot be delivered (RFC 5321 5.1).",
+    nl(
+      "Namen van mailservers zijn niet vindbaar",
+      "Een MX-doel heeft geen A- of AAAA-adres, dus mail daarheen kan niet worden afgeleverd (RFC 5321 5.1)."
+    )
   ),
   null_mx_missing: e(
     "dns",
     "low",
     false,
     "No MX and no null MX",
-    "The domain has no MX record, so senders deliver to its own address (RFC 5321 5.1), where no mail server answers; a null MX (RFC 7505) says it receives no mail."
+    "The domain has no MX record, so senders deliver to its own address (RFC 5321 5.1), where no mail server answers; a null MX (RFC 7505) says it receives no mail.",
+    nl(
+      "Geen MX en geen null MX",
+      "Het domein heeft geen MX-record, dus afzenders bezorgen op het eigen adres (RFC 5321 5.1), waar geen mailserver antwoordt; een null MX (RFC 7505) zegt dat het geen mail ontvangt."
+    )
   ),
   caa_missing: e(
     "dns",
     "low",
     false,
     "No CAA record",
-    "Without CAA any certificate authority may issue certificates for the domain (RFC 8659)."
+    "Without CAA any certificate authority may issue certificates for the domain (RFC 8659).",
+    nl(
+      "Geen CAA-record",
+      "Zonder CAA mag elke certificaatautoriteit certificaten voor het domein uitgeven (RFC 8659)."
+    )
   ),
   ipv6_mx_missing: e(
     "ipv6",
     "low",
     false,
     "Mail servers without IPv6",
-    "No mail server has an AAAA address."
+    "No mail server has an AAAA address.",
+    nl("Mailservers zonder IPv6", "Geen enkele mailserver heeft een AAAA-adres.")
   ),
-  ipv6_web_missing: e("ipv6", "low", false, "Web site without IPv6", "The domain has no AAAA record.")
+  ipv6_web_missing: e(
+    "ipv6",
+    "low",
+    false,
+    "Web site without IPv6",
+    "The domain has no AAAA record.",
+    nl("Website zonder IPv6", "Het domein heeft geen AAAA-record.")
+  )
 } satisfies Record<string, Entry>
 
 export const advice = {

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   dnssec_unsigned: e(
@@ -11,42 +11,66 @@ export const issues = {
     "medium",
     false,
     "DNSSEC not enabled",
-    "The domain is not signed, so DNS answers can be forged (RFC 4033)."
+    "The domain is not signed, so DNS answers can be forged (RFC 4033).",
+    nl(
+      "DNSSEC niet ingeschakeld",
+      "Het domein is niet ondertekend, dus DNS-antwoorden kunnen worden vervalst (RFC 4033)."
+    )
   ),
   dnssec_bogus: e(
     "dnssec",
     "critical",
     false,
     "DNSSEC validation fails",
-    "Validating resolvers answer SERVFAIL: the domain is unreachable for them (bogus chain, RFC 4035 5.5)."
+    "Validating resolvers answer SERVFAIL: the domain is unreachable for them (bogus chain, RFC 4035 5.5).",
+    nl(
+      "DNSSEC-validatie faalt",
+      "Validerende resolvers antwoorden SERVFAIL: het domein is voor hen onbereikbaar (kapotte keten, RFC 4035 5.5)."
+    )
   ),
   dnssec_weak_algorithm: e(
     "dnssec",
     "medium",
     false,
     "Deprecated DNSSEC algorithm",
-    "The zone is signed with an algorithm RFC 8624 deprecates; use 13 (ECDSA P-256) or 8."
+    "The zone is signed with an algorithm RFC 8624 deprecates; use 13 (ECDSA P-256) or 8.",
+    nl(
+      "Verouderd DNSSEC-algoritme",
+      "De zone is ondertekend met een algoritme dat RFC 8624 afraadt; gebruik 13 (ECDSA P-256) of 8."
+    )
   ),
   dnssec_rsa_key_short: e(
     "dnssec",
     "medium",
     false,
     "DNSSEC RSA key shorter than 2048 bits",
-    "An RSA DNSKEY below 2048 bits is weaker than NIST SP 800-57 recommends; roll to a 2048-bit key or to algorithm 13."
+    "An RSA DNSKEY below 2048 bits is weaker than NIST SP 800-57 recommends; roll to a 2048-bit key or to algorithm 13.",
+    nl(
+      "DNSSEC-RSA-sleutel korter dan 2048 bits",
+      "Een RSA-DNSKEY onder 2048 bits is zwakker dan NIST SP 800-57 aanbeveelt; rol over naar een sleutel van 2048 bits of naar algoritme 13."
+    )
   ),
   dnssec_nsec3_iterations: e(
     "dnssec",
     "low",
     false,
     "NSEC3 with extra iterations or salt",
-    "RFC 9276 3.1: iterations must be 0 and the salt should be empty."
+    "RFC 9276 3.1: iterations must be 0 and the salt should be empty.",
+    nl(
+      "NSEC3 met extra iteraties of salt",
+      "RFC 9276 3.1: iteraties moeten 0 zijn en de salt hoort leeg te zijn."
+    )
   ),
   dnssec_rrsig_expiring: e(
     "dnssec",
     "high",
     false,
     "DNSSEC signatures expire soon",
-    "An RRSIG expires within 7 days or has expired; re-sign the zone."
+    "An RRSIG expires within 7 days or has expired; re-sign the zone.",
+    nl(
+      "DNSSEC-handtekeningen verlopen binnenkort",
+      "Een RRSIG verloopt binnen 7 dagen of is verlopen; onderteken de zone opnieuw."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   ptr_missing: e(
@@ -11,14 +11,22 @@ export const issues = {
     "medium",
     false,
     "Mail server address has no PTR",
-    "Receivers reject or penalise mail from addresses without reverse DNS (RFC 1912 2.1, M3AAWG)."
+    "Receivers reject or penalise mail from addresses without reverse DNS (RFC 1912 2.1, M3AAWG).",
+    nl(
+      "Adres van een mailserver heeft geen PTR",
+      "Ontvangers weigeren of benadelen mail van adressen zonder reverse DNS (RFC 1912 2.1, M3AAWG)."
+    )
   ),
   fcrdns_mismatch: e(
     "dns",
     "medium",
     false,
     "Reverse DNS is not forward-confirmed",
-    "The PTR name of a mail server address does not resolve back to that address."
+    "The PTR name of a mail server address does not resolve back to that address.",
+    nl(
+      "Reverse DNS is niet voorwaarts bevestigd",
+      "De PTR-naam van een mailserveradres verwijst niet terug naar dat adres."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   https_missing: e(
@@ -11,91 +11,134 @@ export const issues = {
     "high",
     false,
     "No working HTTPS",
-    "The web site does not answer over HTTPS with a trusted certificate."
+    "The web site does not answer over HTTPS with a trusted certificate.",
+    nl("Geen werkende HTTPS", "De website antwoordt niet via HTTPS met een vertrouwd certificaat.")
   ),
   https_certificate_invalid: e(
     "security",
     "critical",
     false,
     "HTTPS certificate expired or untrusted",
-    "Browsers refuse the site: the certificate is expired, untrusted or for another name."
+    "Browsers refuse the site: the certificate is expired, untrusted or for another name.",
+    nl(
+      "HTTPS-certificaat verlopen of niet vertrouwd",
+      "Browsers weigeren de site: het certificaat is verlopen, niet vertrouwd of voor een andere naam."
+    )
   ),
   hsts_missing: e(
     "security",
     "medium",
     true,
     "No HSTS",
-    "Without Strict-Transport-Security browsers may be downgraded to HTTP (RFC 6797)."
+    "Without Strict-Transport-Security browsers may be downgraded to HTTP (RFC 6797).",
+    nl(
+      "Geen HSTS",
+      "Zonder Strict-Transport-Security kunnen browsers worden teruggedwongen naar HTTP (RFC 6797)."
+    )
   ),
   hsts_weak: e(
     "security",
     "low",
     true,
     "Weak HSTS",
-    "HSTS has a max-age below one year, or no includeSubDomains."
+    "HSTS has a max-age below one year, or no includeSubDomains.",
+    nl("Zwakke HSTS", "max-age korter dan een jaar of zonder includeSubDomains.")
   ),
   xcto_missing: e(
     "security",
     "low",
     true,
     "No X-Content-Type-Options",
-    "Without nosniff browsers may treat responses as another content type."
+    "Without nosniff browsers may treat responses as another content type.",
+    nl(
+      "Geen X-Content-Type-Options",
+      "Zonder nosniff kunnen browsers antwoorden als een ander inhoudstype behandelen."
+    )
   ),
   frame_protection_missing: e(
     "security",
     "low",
     true,
     "No clickjacking protection",
-    "Neither X-Frame-Options nor CSP frame-ancestors restricts framing."
+    "Neither X-Frame-Options nor CSP frame-ancestors restricts framing.",
+    nl(
+      "Geen bescherming tegen clickjacking",
+      "X-Frame-Options noch CSP frame-ancestors beperkt het insluiten in frames."
+    )
   ),
   referrer_policy_missing: e(
     "security",
     "low",
     true,
     "No safe Referrer-Policy",
-    "URLs may leak to other sites in the Referer header."
+    "URLs may leak to other sites in the Referer header.",
+    nl("Geen veilige Referrer-Policy", "URL's kunnen via de Referer-header naar andere sites lekken.")
   ),
   csp_missing: e(
     "security",
     "medium",
     true,
     "No Content-Security-Policy",
-    "Without CSP an injected script runs with the page's rights."
+    "Without CSP an injected script runs with the page's rights.",
+    nl(
+      "Geen Content-Security-Policy",
+      "Zonder CSP draait een geïnjecteerd script met de rechten van de pagina."
+    )
   ),
   csp_weak: e(
     "security",
     "low",
     true,
     "Weak Content-Security-Policy",
-    "The CSP allows unsafe-eval, does not restrict object-src to 'none', or sets no base-uri."
+    "The CSP allows unsafe-eval, does not restrict object-src to 'none', or sets no base-uri.",
+    nl(
+      "Zwakke Content-Security-Policy",
+      "De CSP staat unsafe-inline of unsafe-eval toe, of is alleen report-only."
+    )
   ),
   csp_unsafe: e(
     "security",
     "medium",
     true,
     "Content-Security-Policy does not restrict scripts",
-    "The CSP allows 'unsafe-inline' scripts without nonces or hashes, scripts from any host, or sets no script-src or default-src, so an injected script still runs (the HTTP Observatory scores it almost as no CSP)."
+    "The CSP allows 'unsafe-inline' scripts without nonces or hashes, scripts from any host, or sets no script-src or default-src, so an injected script still runs (the HTTP Observatory scores it almost as no CSP).",
+    nl(
+      "Content-Security-Policy beperkt scripts niet",
+      "De CSP staat 'unsafe-inline'-scripts zonder nonce of hash toe, scripts van elke host, of zet geen script-src of default-src, dus een geïnjecteerd script draait nog steeds."
+    )
   ),
   cookies_insecure: e(
     "security",
     "medium",
     false,
     "Insecure cookies",
-    "A cookie is set without Secure, a session cookie without HttpOnly, or with an invalid SameSite (RFC 6265bis 4.1.2)."
+    "A cookie is set without Secure, a session cookie without HttpOnly, or with an invalid SameSite (RFC 6265bis 4.1.2).",
+    nl(
+      "Onveilige cookies",
+      "Een cookie zonder Secure, een sessiecookie zonder HttpOnly of met een ongeldige SameSite (RFC 6265bis 4.1.2)."
+    )
   ),
   sri_missing: e(
     "security",
     "low",
     false,
     "Scripts from other sites without integrity",
-    "The page loads a script from another site without an integrity attribute or over plain HTTP: whoever controls that site controls the page (W3C Subresource Integrity)."
+    "The page loads a script from another site without an integrity attribute or over plain HTTP: whoever controls that site controls the page (W3C Subresource Integrity).",
+    nl(
+      "Scripts van andere sites zonder integriteitscontrole",
+      "De pagina laadt een script van een andere site zonder integrity-attribuut of via gewoon HTTP (W3C Subresource Integrity)."
+    )
   ),
   cors_credentials_any_origin: e(
     "security",
     "high",
     false,
     "Any site can read the page as the visitor",
-    "The page echoes any Origin in Access-Control-Allow-Origin with Access-Control-Allow-Credentials: true (WHATWG Fetch CORS protocol)."
+    "The page echoes any Origin in Access-Control-Allow-Origin with Access-Control-Allow-Credentials: true (WHATWG Fetch CORS protocol).",
+    nl(
+      "Elke site kan de pagina lezen als de bezoeker",
+      "De pagina herhaalt elke Origin met Access-Control-Allow-Credentials: true (WHATWG Fetch CORS)."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -1,5 +1,5 @@
 /** The issue the HTTPS record check reports (docs/issues.md) and the knowledge base's advice on it. */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   https_record_mismatch: e(
@@ -7,7 +7,11 @@ export const issues = {
     "low",
     false,
     "HTTPS record does not match the server",
-    "The HTTPS record (RFC 9460) names a protocol the server does not negotiate or an address hint that is not the site's, or does not parse: browsers that trust it try the wrong thing first."
+    "The HTTPS record (RFC 9460) names a protocol the server does not negotiate or an address hint that is not the site's, or does not parse: browsers that trust it try the wrong thing first.",
+    nl(
+      "HTTPS-record klopt niet met de server",
+      "Het HTTPS-record (RFC 9460) noemt een protocol dat de server niet onderhandelt of een adreshint die niet van de site is."
+    )
   )
 } satisfies Record<string, Entry>
 

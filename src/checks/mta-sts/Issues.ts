@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   mta_sts_missing: e(
@@ -11,28 +11,41 @@ export const issues = {
     "low",
     false,
     "No MTA-STS",
-    "Without MTA-STS senders fall back to plaintext when STARTTLS is stripped (RFC 8461)."
+    "Without MTA-STS senders fall back to plaintext when STARTTLS is stripped (RFC 8461).",
+    nl(
+      "Geen MTA-STS",
+      "Zonder MTA-STS vallen verzenders terug op onversleutelde aflevering als STARTTLS wordt weggefilterd (RFC 8461)."
+    )
   ),
   mta_sts_testing: e(
     "email",
     "low",
     false,
     "MTA-STS in testing mode",
-    "The policy mode=testing reports failures but does not enforce TLS."
+    "The policy mode=testing reports failures but does not enforce TLS.",
+    nl("MTA-STS in testmodus", "mode=testing rapporteert fouten maar dwingt TLS niet af.")
   ),
   mta_sts_invalid: e(
     "email",
     "medium",
     false,
     "MTA-STS policy is broken",
-    "The _mta-sts record is published but the policy cannot be fetched, is invalid, or does not cover the MX hosts."
+    "The _mta-sts record is published but the policy cannot be fetched, is invalid, or does not cover the MX hosts.",
+    nl(
+      "MTA-STS-beleid is kapot",
+      "Het _mta-sts-record is gepubliceerd, maar het beleid kan niet worden opgehaald, is ongeldig of dekt de MX-hosts niet."
+    )
   ),
   tls_rpt_missing: e(
     "email",
     "low",
     false,
     "No TLS-RPT record",
-    "Without _smtp._tls reports you do not learn of failed TLS deliveries (RFC 8460)."
+    "Without _smtp._tls reports you do not learn of failed TLS deliveries (RFC 8460).",
+    nl(
+      "Geen TLS-RPT-record",
+      "Zonder _smtp._tls-rapporten hoort u niet van mislukte TLS-afleveringen (RFC 8460)."
+    )
   )
 } satisfies Record<string, Entry>
 

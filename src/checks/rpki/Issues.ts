@@ -2,7 +2,7 @@
  * The issues the RPKI check reports: its entries of the issue catalogue (docs/issues.md) and the
  * knowledge base's advice on each (`/ai/explain`, `/ai/fix`).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   rpki_invalid: e(
@@ -10,14 +10,22 @@ export const issues = {
     "high",
     false,
     "Route to a server is RPKI-invalid",
-    "The route to a web, mail or name server address is announced by an AS, or with a prefix length, that its ROAs do not authorise (RFC 6811): networks that validate routes drop it."
+    "The route to a web, mail or name server address is announced by an AS, or with a prefix length, that its ROAs do not authorise (RFC 6811): networks that validate routes drop it.",
+    nl(
+      "Route naar een server is RPKI-ongeldig",
+      "De route naar een adres van een web-, mail- of nameserver wordt aangekondigd door een AS, of met een prefixlengte, die de ROA's niet toestaan (RFC 6811): netwerken die routes valideren laten haar vallen."
+    )
   ),
   rpki_not_found: e(
     "security",
     "low",
     false,
     "Route to a server has no ROA",
-    "No ROA covers the route to a web, mail or name server address (RFC 6811 not-found), so a hijack of that route cannot be told from the real one."
+    "No ROA covers the route to a web, mail or name server address (RFC 6811 not-found), so a hijack of that route cannot be told from the real one.",
+    nl(
+      "Route naar een server heeft geen ROA",
+      "Geen ROA dekt de route naar een adres van een web-, mail- of nameserver (RFC 6811 not-found), dus een kaping van die route is niet van de echte te onderscheiden."
+    )
   )
 } satisfies Record<string, Entry>
 

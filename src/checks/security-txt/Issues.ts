@@ -2,7 +2,7 @@
  * The issues the security.txt check reports: its entries of the issue catalogue (docs/issues.md)
  * and the knowledge base's advice on each (`/ai/explain`, `/ai/fix`).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   security_txt_missing: e(
@@ -10,35 +10,55 @@ export const issues = {
     "low",
     false,
     "No security.txt",
-    "No /.well-known/security.txt says where to report a vulnerability (RFC 9116)."
+    "No /.well-known/security.txt says where to report a vulnerability (RFC 9116).",
+    nl(
+      "Geen security.txt",
+      "Er is geen /.well-known/security.txt die zegt waar een kwetsbaarheid gemeld kan worden (RFC 9116)."
+    )
   ),
   security_txt_expired: e(
     "security",
     "low",
     false,
     "security.txt expired",
-    "The Expires date of the security.txt has passed, so its contacts must be treated as stale (RFC 9116 2.5.5)."
+    "The Expires date of the security.txt has passed, so its contacts must be treated as stale (RFC 9116 2.5.5).",
+    nl(
+      "security.txt verlopen",
+      "De Expires-datum van de security.txt is verstreken, dus de contactgegevens gelden als verouderd (RFC 9116 2.5.5)."
+    )
   ),
   security_txt_invalid: e(
     "security",
     "low",
     false,
     "security.txt invalid",
-    "The security.txt lacks a required field (Contact, Expires), uses a plain-HTTP URI, is not served as text/plain, or its Canonical does not list its own address (RFC 9116)."
+    "The security.txt lacks a required field (Contact, Expires), uses a plain-HTTP URI, is not served as text/plain, or its Canonical does not list its own address (RFC 9116).",
+    nl(
+      "security.txt ongeldig",
+      "De security.txt mist een verplicht veld (Contact, Expires), gebruikt een onversleutelde HTTP-link, wordt niet als text/plain geleverd, of de Canonical noemt het eigen adres niet (RFC 9116)."
+    )
   ),
   security_txt_legacy_location: e(
     "security",
     "info",
     false,
     "security.txt only at the legacy location",
-    "The file is served at /security.txt but not at /.well-known/security.txt, where RFC 9116 3 puts it."
+    "The file is served at /security.txt but not at /.well-known/security.txt, where RFC 9116 3 puts it.",
+    nl(
+      "security.txt alleen op de oude plek",
+      "Het bestand staat op /security.txt maar niet op /.well-known/security.txt, waar RFC 9116 3 het plaatst."
+    )
   ),
   security_txt_redirect_elsewhere: e(
     "security",
     "low",
     false,
     "security.txt redirects to another host",
-    "The file /.well-known/security.txt redirects off the host (or off HTTPS), so it does not speak for this domain (RFC 9116 3)."
+    "The file /.well-known/security.txt redirects off the host (or off HTTPS), so it does not speak for this domain (RFC 9116 3).",
+    nl(
+      "security.txt stuurt door naar een andere host",
+      "/.well-known/security.txt stuurt door buiten de host (of buiten HTTPS), dus het bestand spreekt niet voor dit domein (RFC 9116 3)."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   starttls_missing: e(
@@ -11,35 +11,55 @@ export const issues = {
     "high",
     false,
     "Mail server without STARTTLS",
-    "A mail server does not offer STARTTLS with TLS 1.2 or later, so mail travels in plaintext (RFC 3207)."
+    "A mail server does not offer STARTTLS with TLS 1.2 or later, so mail travels in plaintext (RFC 3207).",
+    nl(
+      "Mailserver zonder STARTTLS",
+      "Een mailserver biedt geen STARTTLS met TLS 1.2 of hoger, dus mail reist onversleuteld (RFC 3207)."
+    )
   ),
   mx_cert_invalid: e(
     "security",
     "medium",
     false,
     "Mail server certificate is not valid",
-    "A mail server's certificate is expired, untrusted or does not name the host."
+    "A mail server's certificate is expired, untrusted or does not name the host.",
+    nl(
+      "Certificaat van een mailserver is niet geldig",
+      "Het certificaat van een mailserver is verlopen, niet vertrouwd of noemt de host niet."
+    )
   ),
   mx_tls_version_outdated: e(
     "security",
     "low",
     false,
     "Mail server accepts TLS 1.0 or 1.1",
-    "A mail server still accepts TLS 1.0 or 1.1, deprecated by RFC 8996 and rated phase out by the NCSC-NL TLS guidelines."
+    "A mail server still accepts TLS 1.0 or 1.1, deprecated by RFC 8996 and rated phase out by the NCSC-NL TLS guidelines.",
+    nl(
+      "Mailserver accepteert TLS 1.0 of 1.1",
+      "Een mailserver accepteert nog TLS 1.0 of 1.1, verouderd volgens RFC 8996 en volgens de NCSC-TLS-richtlijnen uit te faseren."
+    )
   ),
   mx_tls_cipher_weak: e(
     "security",
     "medium",
     false,
     "Mail server accepts weak cipher suites",
-    "A mail server accepts cipher suites the NCSC-NL TLS guidelines rate phase out (RSA key exchange, 3DES) or insufficient (RC4, NULL, EXPORT, DES)."
+    "A mail server accepts cipher suites the NCSC-NL TLS guidelines rate phase out (RSA key exchange, 3DES) or insufficient (RC4, NULL, EXPORT, DES).",
+    nl(
+      "Mailserver accepteert zwakke cipher suites",
+      "Een mailserver accepteert cipher suites die de NCSC-TLS-richtlijnen uit te faseren (RSA-sleuteluitwisseling, 3DES) of onvoldoende (RC4, NULL, EXPORT, DES) noemen."
+    )
   ),
   mx_tls_key_exchange_weak: e(
     "security",
     "low",
     false,
     "Mail server uses a weak key exchange",
-    "A mail server's key exchange uses a finite-field group under 3072 bits or a curve the NCSC-NL TLS guidelines do not rate good (RFC 7919, RFC 8422)."
+    "A mail server's key exchange uses a finite-field group under 3072 bits or a curve the NCSC-NL TLS guidelines do not rate good (RFC 7919, RFC 8422).",
+    nl(
+      "Mailserver gebruikt een zwakke sleuteluitwisseling",
+      "De sleuteluitwisseling van een mailserver gebruikt een eindige-veldgroep onder 3072 bits of een curve die de NCSC-TLS-richtlijnen niet goed noemen."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   spf_missing: e(
@@ -11,105 +11,153 @@ export const issues = {
     "high",
     true,
     "No SPF record",
-    "Anyone can send mail claiming to come from this domain (RFC 7208)."
+    "Anyone can send mail claiming to come from this domain (RFC 7208).",
+    nl("Geen SPF-record", "Iedereen kan mail versturen die zegt van dit domein te komen (RFC 7208).")
   ),
   spf_invalid: e(
     "email",
     "high",
     true,
     "SPF record is invalid",
-    "The SPF record gives a permerror (syntax, several records, or a broken include), so receivers ignore it (RFC 7208 4.6)."
+    "The SPF record gives a permerror (syntax, several records, or a broken include), so receivers ignore it (RFC 7208 4.6).",
+    nl(
+      "SPF-record is ongeldig",
+      "Het SPF-record geeft een permerror (syntaxis, meerdere records of een kapotte include), dus ontvangers negeren het (RFC 7208 4.6)."
+    )
   ),
   spf_multiple_records: e(
     "email",
     "high",
     true,
     "Several SPF records",
-    "More than one v=spf1 record is a permerror (RFC 7208 4.5)."
+    "More than one v=spf1 record is a permerror (RFC 7208 4.5).",
+    nl("Meerdere SPF-records", "Meer dan één v=spf1-record is een permerror (RFC 7208 4.5).")
   ),
   spf_too_many_lookups: e(
     "email",
     "high",
     true,
     "SPF needs more than 10 DNS lookups",
-    "Evaluation stops with permerror after 10 lookups (RFC 7208 4.6.4); flatten includes."
+    "Evaluation stops with permerror after 10 lookups (RFC 7208 4.6.4); flatten includes.",
+    nl(
+      "SPF heeft meer dan 10 DNS-opvragingen nodig",
+      "De evaluatie stopt met een permerror na 10 opvragingen (RFC 7208 4.6.4); maak includes plat."
+    )
   ),
   spf_too_many_void_lookups: e(
     "email",
     "medium",
     true,
     "SPF has more than 2 void lookups",
-    "Terms that point at names without records count as void lookups; more than 2 is a permerror (RFC 7208 4.6.4)."
+    "Terms that point at names without records count as void lookups; more than 2 is a permerror (RFC 7208 4.6.4).",
+    nl(
+      "SPF heeft meer dan 2 lege opvragingen",
+      "Termen die naar namen zonder records wijzen tellen als lege opvragingen; meer dan 2 is een permerror (RFC 7208 4.6.4)."
+    )
   ),
   spf_plus_all: e(
     "email",
     "critical",
     true,
     "SPF ends in +all",
-    "The +all term authorises every server on the internet to send as this domain."
+    "The +all term authorises every server on the internet to send as this domain.",
+    nl("SPF eindigt op +all", "+all staat elke server op internet toe om namens dit domein te versturen.")
   ),
   spf_neutral_all: e(
     "email",
     "medium",
     true,
     "SPF ends in ?all or has no all",
-    "A neutral result gives receivers no instruction for unlisted servers."
+    "A neutral result gives receivers no instruction for unlisted servers.",
+    nl(
+      "SPF eindigt op ?all of heeft geen all",
+      "Een neutraal resultaat geeft ontvangers geen instructie voor niet-vermelde servers."
+    )
   ),
   spf_softfail_all: e(
     "email",
     "low",
     true,
     "SPF ends in ~all",
-    "The ~all term asks receivers to accept but mark unlisted senders; -all is stronger once DMARC is enforced."
+    "The ~all term asks receivers to accept but mark unlisted senders; -all is stronger once DMARC is enforced.",
+    nl(
+      "SPF eindigt op ~all",
+      "~all vraagt ontvangers niet-vermelde afzenders te accepteren maar te markeren; -all is sterker zodra DMARC wordt afgedwongen."
+    )
   ),
   spf_lookups_near_limit: e(
     "email",
     "low",
     true,
     "SPF close to the 10-lookup limit",
-    "One more include can push evaluation past the limit of RFC 7208 4.6.4."
+    "One more include can push evaluation past the limit of RFC 7208 4.6.4.",
+    nl(
+      "SPF dicht bij de grens van 10 opvragingen",
+      "Eén include meer kan de evaluatie over de grens van RFC 7208 4.6.4 duwen."
+    )
   ),
   spf_loop: e(
     "email",
     "high",
     false,
     "SPF include loop",
-    "An include or redirect leads back to itself: permerror (RFC 7208 4.6.4)."
+    "An include or redirect leads back to itself: permerror (RFC 7208 4.6.4).",
+    nl("SPF-include-lus", "Een include of redirect leidt terug naar zichzelf: permerror (RFC 7208 4.6.4).")
   ),
   spf_include_broken: e(
     "email",
     "high",
     false,
     "Broken SPF include",
-    "An included or redirected domain has no usable SPF record or fails itself (RFC 7208 5.2)."
+    "An included or redirected domain has no usable SPF record or fails itself (RFC 7208 5.2).",
+    nl(
+      "Kapotte SPF-include",
+      "Een geïncludeerd of doorverwezen domein heeft geen bruikbaar SPF-record of faalt zelf (RFC 7208 5.2)."
+    )
   ),
   spf_include_pass_all: e(
     "email",
     "high",
     false,
     "An SPF include allows everyone",
-    "An included record ends in +all, so the include matches every sender."
+    "An included record ends in +all, so the include matches every sender.",
+    nl(
+      "Een SPF-include staat iedereen toe",
+      "Een geïncludeerd record eindigt op +all, dus de include past op elke afzender."
+    )
   ),
   spf_mx_too_many: e(
     "email",
     "high",
     true,
     "SPF mx with too many addresses",
-    "An mx mechanism names more than 10 mail servers: permerror (RFC 7208 4.6.4)."
+    "An mx mechanism names more than 10 mail servers: permerror (RFC 7208 4.6.4).",
+    nl(
+      "SPF-mx met te veel adressen",
+      "Een mx-mechanisme noemt meer dan 10 mailservers: permerror (RFC 7208 4.6.4)."
+    )
   ),
   spf_ptr_mechanism: e(
     "email",
     "low",
     true,
     "SPF uses ptr",
-    "RFC 7208 5.5: the ptr mechanism SHOULD NOT be used (slow and unreliable)."
+    "RFC 7208 5.5: the ptr mechanism SHOULD NOT be used (slow and unreliable).",
+    nl(
+      "SPF gebruikt ptr",
+      "RFC 7208 5.5: het ptr-mechanisme zou niet gebruikt moeten worden (traag en onbetrouwbaar)."
+    )
   ),
   spf_answer_too_large: e(
     "email",
     "medium",
     true,
     "SPF answer too large",
-    "The TXT answer exceeds 512 bytes and may need TCP, which some receivers do not retry (RFC 7208 3.4)."
+    "The TXT answer exceeds 512 bytes and may need TCP, which some receivers do not retry (RFC 7208 3.4).",
+    nl(
+      "SPF-antwoord te groot",
+      "Het TXT-antwoord is groter dan 512 bytes en kan TCP vereisen, wat sommige ontvangers niet opnieuw proberen (RFC 7208 3.4)."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -2,7 +2,7 @@
  * The issues the takeover check reports: its entries of the issue catalogue (docs/issues.md) and
  * the knowledge base's advice on each (`/ai/explain`, `/ai/fix`).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   cname_dangling: e(
@@ -10,28 +10,44 @@ export const issues = {
     "critical",
     false,
     "Dangling CNAME",
-    "A CNAME of the domain points to a name that does not exist (NXDOMAIN, RFC 1034 3.6.2): whoever creates that name serves content under the domain."
+    "A CNAME of the domain points to a name that does not exist (NXDOMAIN, RFC 1034 3.6.2): whoever creates that name serves content under the domain.",
+    nl(
+      "CNAME naar een naam die niet bestaat",
+      "Een CNAME van het domein wijst naar een naam die niet bestaat (NXDOMAIN, RFC 1034 3.6.2): wie die naam aanmaakt, publiceert inhoud onder dit domein."
+    )
   ),
   cname_unclaimed: e(
     "security",
     "critical",
     false,
     "CNAME to an unclaimed hosting site",
-    "A CNAME of the domain points to a hosting service that answers it has no site for the name: anybody with an account there can claim it (can-i-take-over-xyz)."
+    "A CNAME of the domain points to a hosting service that answers it has no site for the name: anybody with an account there can claim it (can-i-take-over-xyz).",
+    nl(
+      "CNAME naar een niet-geclaimde hostingsite",
+      "Een CNAME van het domein wijst naar een hostingdienst die meldt dat er voor die naam geen site is: iedereen met een account daar kan de naam claimen (can-i-take-over-xyz)."
+    )
   ),
   dependency_unregistered: e(
     "security",
     "critical",
     false,
     "A domain this domain depends on is not registered",
-    "A domain named by the NS, MX, SPF, DMARC, TLS-RPT, BIMI or CNAME records is not registered (RDAP 404, RFC 9083) or does not exist in DNS: anybody can register it and take over that part of this domain."
+    "A domain named by the NS, MX, SPF, DMARC, TLS-RPT, BIMI or CNAME records is not registered (RDAP 404, RFC 9083) or does not exist in DNS: anybody can register it and take over that part of this domain.",
+    nl(
+      "Een domein waarvan dit domein afhangt is niet geregistreerd",
+      "Een domein dat de NS-, MX-, SPF-, DMARC-, TLS-RPT-, BIMI- of CNAME-records noemen is niet geregistreerd (RDAP 404, RFC 9083) of bestaat niet in DNS: iedereen kan het registreren en dat deel van dit domein overnemen."
+    )
   ),
   dependency_unresolvable: e(
     "security",
     "medium",
     false,
     "A domain this domain depends on does not answer",
-    "The name servers of a domain named by this domain's records fail (SERVFAIL, RFC 1035 4.1.1): what it provides cannot be resolved, and a lapsed delegation can be taken over."
+    "The name servers of a domain named by this domain's records fail (SERVFAIL, RFC 1035 4.1.1): what it provides cannot be resolved, and a lapsed delegation can be taken over.",
+    nl(
+      "Een domein waarvan dit domein afhangt antwoordt niet",
+      "De nameservers van een domein dat de records van dit domein noemen falen (SERVFAIL, RFC 1035 4.1.1): wat het levert is niet op te vragen, en een vervallen delegatie kan worden overgenomen."
+    )
   )
 } satisfies Record<string, Entry>
 

@@ -3,7 +3,7 @@
  * category, severity, whether a generator fixes it, title, description) and the knowledge base's
  * advice on each (`/ai/explain`, `/ai/fix`: impact and recommendation).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   dane_invalid: e(
@@ -11,14 +11,19 @@ export const issues = {
     "medium",
     true,
     "DANE TLSA does not validate",
-    "TLSA records do not match the certificate or are not DNSSEC-signed (RFC 7672)."
+    "TLSA records do not match the certificate or are not DNSSEC-signed (RFC 7672).",
+    nl(
+      "DANE-TLSA valideert niet",
+      "TLSA-records passen niet bij het certificaat of zijn niet met DNSSEC ondertekend (RFC 7672)."
+    )
   ),
   dane_missing: e(
     "security",
     "low",
     true,
     "No DANE",
-    "No TLSA record for the mail servers in a signed zone (RFC 7672)."
+    "No TLSA record for the mail servers in a signed zone (RFC 7672).",
+    nl("Geen DANE", "Geen TLSA-record voor de mailservers in een ondertekende zone (RFC 7672).")
   )
 } satisfies Record<string, Entry>
 

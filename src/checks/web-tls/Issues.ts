@@ -2,7 +2,7 @@
  * The issues the HTTPS transport check reports: its entries of the issue catalogue
  * (docs/issues.md) and the knowledge base's advice on each (`/ai/explain`, `/ai/fix`).
  */
-import { type Advice, e, type Entry } from "../../kernel/Declaration.ts"
+import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
   web_tls_version_outdated: e(
@@ -10,28 +10,44 @@ export const issues = {
     "medium",
     false,
     "Web server accepts TLS 1.0 or 1.1",
-    "TLS 1.0 and 1.1 are deprecated (RFC 8996) and rated phase out by the NCSC-NL TLS guidelines; only TLS 1.2 and 1.3 should be accepted."
+    "TLS 1.0 and 1.1 are deprecated (RFC 8996) and rated phase out by the NCSC-NL TLS guidelines; only TLS 1.2 and 1.3 should be accepted.",
+    nl(
+      "Webserver accepteert TLS 1.0 of 1.1",
+      "TLS 1.0 en 1.1 zijn verouderd (RFC 8996) en volgens de NCSC-TLS-richtlijnen uit te faseren; accepteer alleen TLS 1.2 en 1.3."
+    )
   ),
   web_tls_cipher_weak: e(
     "security",
     "medium",
     false,
     "Web server accepts weak cipher suites",
-    "The web server accepts cipher suites the NCSC-NL TLS guidelines rate phase out (RSA key exchange, 3DES) or insufficient (RC4, NULL, EXPORT, DES)."
+    "The web server accepts cipher suites the NCSC-NL TLS guidelines rate phase out (RSA key exchange, 3DES) or insufficient (RC4, NULL, EXPORT, DES).",
+    nl(
+      "Webserver accepteert zwakke cipher suites",
+      "De webserver accepteert cipher suites die de NCSC-TLS-richtlijnen uit te faseren (RSA-sleuteluitwisseling, 3DES) of onvoldoende (RC4, NULL, EXPORT, DES) noemen."
+    )
   ),
   web_tls_key_exchange_weak: e(
     "security",
     "medium",
     false,
     "Web server uses a weak key exchange",
-    "The web server's key exchange uses a finite-field group under 3072 bits or a curve the NCSC-NL TLS guidelines do not rate good (RFC 7919, RFC 8422)."
+    "The web server's key exchange uses a finite-field group under 3072 bits or a curve the NCSC-NL TLS guidelines do not rate good (RFC 7919, RFC 8422).",
+    nl(
+      "Webserver gebruikt een zwakke sleuteluitwisseling",
+      "De sleuteluitwisseling gebruikt een eindige-veldgroep onder 3072 bits of een curve die de NCSC-TLS-richtlijnen niet goed noemen."
+    )
   ),
   web_tls_certificate_weak: e(
     "security",
     "medium",
     false,
     "Web certificate has a weak key or signature",
-    "The web certificate's key (RSA under 2048 bits, an unusual curve) or signature (SHA-1, MD5) is below the NCSC-NL TLS guidelines."
+    "The web certificate's key (RSA under 2048 bits, an unusual curve) or signature (SHA-1, MD5) is below the NCSC-NL TLS guidelines.",
+    nl(
+      "Webcertificaat met zwakke sleutel of handtekening",
+      "De sleutel (RSA onder 2048 bits, een ongebruikelijke curve) of handtekening (SHA-1, MD5) van het webcertificaat voldoet niet aan de NCSC-TLS-richtlijnen."
+    )
   )
 } satisfies Record<string, Entry>
 
