@@ -135,6 +135,18 @@ export const rulesOver = <R>(
   judge: (scan: Judging<R>) => ReadonlyArray<Ruling>
 ): Rules => ({ specs, judge: (scan) => judge(scan as Judging<R>) })
 
+/** A document a report cites: an RFC, a W3C/WHATWG specification, a mailbox provider's page. */
+export interface Source {
+  readonly title: string
+  readonly url: string
+}
+
+/** An RFC as a citation: its key (`rfc8689`) and its source. */
+export const rfc = (n: number, title: string): readonly [string, Source] => [
+  `rfc${n}`,
+  { title: `RFC ${n}: ${title}`, url: `https://www.rfc-editor.org/rfc/rfc${n}` }
+]
+
 /** The check's section of the Everything Report (and its PDF and markdown), over its result `A`. */
 export interface Section<A = unknown> {
   /** The section's key in the report (`sections.<key>`). */
@@ -319,6 +331,11 @@ export interface AboutOf<A> {
   readonly nis2: ReadonlyArray<Evidence>
   /** The deep scans (`POST /scan/deep`) that run this check. */
   readonly deepScans: ReadonlyArray<DeepScanType>
+  /**
+   * The documents its section and issues cite that the shared bibliography (report/Citations.ts)
+   * does not hold, by citation key: those only this check rests on. None when absent.
+   */
+  readonly citations?: Readonly<Record<string, Source>>
   /**
    * The issues its result's own findings report beyond its rules' (SPF: a record close to the
    * lookup limit; DMARC: `sp=none`), costing no points; none when absent.

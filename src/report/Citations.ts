@@ -9,6 +9,8 @@
  * citation (test/report/sections.test.ts).
  */
 import { Schema } from "effect"
+import { registry } from "../checks/index.ts"
+import { rfc, type Source } from "../kernel/Declaration.ts"
 
 export const Citation = Schema.Struct({
   /** Stable key, e.g. `rfc7208`: findings refer to citations by it. */
@@ -22,11 +24,12 @@ export const Citation = Schema.Struct({
 })
 export type Citation = typeof Citation.Type
 
-const rfc = (n: number, title: string) =>
-  [`rfc${n}`, { title: `RFC ${n}: ${title}`, url: `https://www.rfc-editor.org/rfc/rfc${n}` }] as const
-
-/** Every source a section or issue may cite, by key. */
-export const sources: Readonly<Record<string, { readonly title: string; readonly url: string }>> = {
+/**
+ * The shared bibliography: the sources several checks cite, or that catalogue descriptions name
+ * (`NAMED`, `BY_PREFIX`). A source only one check rests on is declared by that check
+ * (`about.citations`, e.g. RFC 9460 by the HTTPS record check).
+ */
+export const bibliography: Readonly<Record<string, Source>> = {
   ...Object.fromEntries([
     rfc(1034, "Domain names - concepts and facilities"),
     rfc(1035, "Domain names - implementation and specification"),
@@ -73,21 +76,9 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     title: "NCSC-NL: IT security guidelines for Transport Layer Security (TLS), v2.1",
     url: "https://english.ncsc.nl/publications/publications/2021/january/19/it-security-guidelines-for-transport-layer-security-2.1"
   },
-  bimi: {
-    title: "Brand Indicators for Message Identification (BIMI), IETF draft",
-    url: "https://datatracker.ietf.org/doc/draft-brand-indicators-for-message-identification/"
-  },
   dmarcbis: {
     title: "DMARCbis: Domain-based Message Authentication, Reporting, and Conformance, IETF draft",
     url: "https://datatracker.ietf.org/doc/draft-ietf-dmarc-dmarcbis/"
-  },
-  google_senders: {
-    title: "Google: Email sender guidelines",
-    url: "https://support.google.com/a/answer/81126"
-  },
-  yahoo_senders: {
-    title: "Yahoo: Sender best practices",
-    url: "https://senders.yahooinc.com/best-practices/"
   },
   m3aawg: {
     title: "M3AAWG: Best practices for managing SMTP reverse DNS",
@@ -102,12 +93,15 @@ export const sources: Readonly<Record<string, { readonly title: string; readonly
     title: "WHATWG Fetch: X-Content-Type-Options",
     url: "https://fetch.spec.whatwg.org/#x-content-type-options-header"
   },
-  referrer_policy: { title: "W3C: Referrer Policy", url: "https://www.w3.org/TR/referrer-policy/" },
-  can_i_take_over: {
-    title: "can-i-take-over-xyz: which services are vulnerable to subdomain takeover",
-    url: "https://github.com/EdOverflow/can-i-take-over-xyz"
-  }
+  referrer_policy: { title: "W3C: Referrer Policy", url: "https://www.w3.org/TR/referrer-policy/" }
 }
+
+/** Every source a section or issue may cite, by key: the bibliography and what each check declares. */
+export const sources: Readonly<Record<string, Source>> = Object.assign(
+  {},
+  bibliography,
+  ...registry.map((check) => check.about.citations ?? {})
+)
 
 /** Documents named in catalogue descriptions other than by RFC number. */
 const NAMED: ReadonlyArray<readonly [RegExp, string]> = [
@@ -160,7 +154,7 @@ export const sourcesNamedIn = (description: string): ReadonlyArray<string> => [
 ]
 
 /** A source by key; an RFC missing from the table still gets its rfc-editor.org page. */
-export const sourceOf = (key: string): { readonly title: string; readonly url: string } =>
+export const sourceOf = (key: string): Source =>
   sources[key] ??
   (/^rfc\d+$/.test(key)
     ? { title: `RFC ${key.slice(3)}`, url: `https://www.rfc-editor.org/rfc/${key}` }

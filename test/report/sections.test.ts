@@ -5,7 +5,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { registry } from "../../src/checks/index.ts"
 import { catalogue } from "../../src/score/Catalogue.ts"
-import { sourceOf, sourcesNamedIn, sourcesOfIssue } from "../../src/report/Citations.ts"
+import {
+  bibliography,
+  sourceOf,
+  sources,
+  sourcesNamedIn,
+  sourcesOfIssue
+} from "../../src/report/Citations.ts"
 import { concernOfIssue, concerns } from "../../src/report/Sections.ts"
 
 describe("report sections", () => {
@@ -23,6 +29,15 @@ describe("report sections", () => {
       expect(keys.length, id).toBeGreaterThan(0)
       for (const key of keys) expect(sourceOf(key).url, `${id}: ${key}`).toMatch(/^https:\/\//)
     }
+  })
+
+  it("cite only sources that are declared with a title, each declared once", () => {
+    for (const check of registry)
+      for (const key of check.about.section.sources)
+        expect(Object.hasOwn(sources, key), `${check.id} cites ${key}, declared nowhere`).toBe(true)
+    // no key twice: two checks, or a check and the shared bibliography, would disagree on its title
+    const declared = registry.flatMap((c) => Object.keys(c.about.citations ?? {}))
+    expect(Object.keys(sources).length).toBe(Object.keys(bibliography).length + declared.length)
   })
 
   it("read RFC numbers and named documents from a description", () => {

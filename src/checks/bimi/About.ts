@@ -30,5 +30,11 @@ export const about: About = {
   },
   columns: [],
   nis2: [],
-  deepScans: ["mail"]
+  deepScans: ["mail"],
+  citations: {
+    bimi: {
+      title: "Brand Indicators for Message Identification (BIMI), IETF draft",
+      url: "https://datatracker.ietf.org/doc/draft-brand-indicators-for-message-identification/"
+    }
+  }
 }

@@ -1,5 +1,5 @@
 /** What the HTTPS record check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+import { type About, rfc } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
@@ -20,5 +20,8 @@ export const about: About = {
   },
   columns: [],
   nis2: [],
-  deepScans: ["web"]
+  deepScans: ["web"],
+  citations: Object.fromEntries([
+    rfc(9460, "Service binding and parameter specification via the DNS (SVCB and HTTPS resource records)")
+  ])
 }

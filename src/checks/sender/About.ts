@@ -17,5 +17,15 @@ export const about: About = {
   },
   columns: [],
   nis2: [],
-  deepScans: ["mail"]
+  deepScans: ["mail"],
+  citations: {
+    google_senders: {
+      title: "Google: Email sender guidelines",
+      url: "https://support.google.com/a/answer/81126"
+    },
+    yahoo_senders: {
+      title: "Yahoo: Sender best practices",
+      url: "https://senders.yahooinc.com/best-practices/"
+    }
+  }
 }

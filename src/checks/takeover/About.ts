@@ -39,5 +39,11 @@ export const about: About = {
       )
     }
   ],
-  deepScans: ["mail", "web"]
+  deepScans: ["mail", "web"],
+  citations: {
+    can_i_take_over: {
+      title: "can-i-take-over-xyz: which services are vulnerable to subdomain takeover",
+      url: "https://github.com/EdOverflow/can-i-take-over-xyz"
+    }
+  }
 }
