@@ -21,8 +21,17 @@ export interface Region {
   readonly render: (registry: ReadonlyArray<Registered>) => string
 }
 
-/** A table cell: one line, its pipes escaped so they do not end the cell. */
-const cell = (text: string): string => text.replace(/\s*\n\s*/g, " ").replaceAll("|", "\\|")
+/**
+ * A table cell: one line, its pipes escaped so they do not end the cell, and a `<` outside code
+ * escaped so that `www.<domain>` shows rather than being read as an HTML tag.
+ */
+const cell = (text: string): string =>
+  text
+    .replace(/\s*\n\s*/g, " ")
+    .split("`")
+    .map((part, i) => (i % 2 === 0 ? part.replaceAll("<", "\\<") : part))
+    .join("`")
+    .replaceAll("|", "\\|")
 
 const table = (head: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
   [head, head.map(() => "---"), ...rows].map((r) => `| ${r.map(cell).join(" | ")} |`).join("\n")

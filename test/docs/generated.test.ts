@@ -39,7 +39,7 @@ describe("the generated docs", () => {
       expect(regionOf(formatted, region.name)).toBe(regionOf(text, region.name))
     })
 
-  it("escapes a pipe in a cell and keeps a cell on one line", async () => {
+  it("escapes a pipe and a tag in a cell, and keeps a cell on one line", async () => {
     const toy = {
       id: "toy",
       title: "Toy | check",
@@ -54,7 +54,7 @@ describe("the generated docs", () => {
               category: "dns",
               maxPoints: 1,
               level: "recommended",
-              rule: "a | b,\nthen c",
+              rule: "a | b,\nthen c at <domain>, `<code>`",
               rank: 1
             })
           ]
@@ -66,7 +66,9 @@ describe("the generated docs", () => {
     } as unknown as Registered
     const rules = await format(rulesTables([toy]), pathOf("docs/scoring.md"))
     expect(rules).toContain("#### dns: 1 points")
-    expect(rules).toMatch(/^\| `dns\.toy` +\| Toy +\| 1 +\| recommended +\| +\| a \\\| b, then c +\|$/m)
+    expect(rules).toMatch(
+      /^\| `dns\.toy` +\| Toy +\| 1 +\| recommended +\| +\| a \\\| b, then c at \\<domain>, `<code>` +\|$/m
+    )
     const issues = await format(issuesTables([toy]), pathOf("docs/issues.md"))
     expect(issues).toContain("## Toy | check: `toy`")
     expect(issues).toMatch(/^\| `toy_issue` +\| low +\| dns +\| T +\| no +\| x \\\| y +\|$/m)
