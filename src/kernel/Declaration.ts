@@ -30,7 +30,7 @@ export interface Spec {
   readonly maxPoints: number
   readonly level: Level
   readonly critical?: boolean
-  /** One sentence: what earns the points (docs/scoring.md's table is checked against it). */
+  /** One sentence: what earns the points (docs/scoring.md's tables are generated from it). */
   readonly rule: string
   /** Where the record stands among its category's records (scores and reports list them by rank). */
   readonly rank: number

@@ -1,7 +1,7 @@
 /**
  * The issue catalogue: every finding a scan can produce, under a stable snake_case id. The ids are
- * the contract `/ai/explain`, `/ai/fix`, NIS2 evidence and reports key on; `docs/issues.md` is
- * checked against it by `test/score/docs.test.ts`. `fixable` is true when one of our
+ * the contract `/ai/explain`, `/ai/fix`, NIS2 evidence and reports key on; `docs/issues.md`'s tables
+ * are generated from it (`npm run docs`). `fixable` is true when one of our
  * generators (`src/generate/`: SPF, DMARC, TLSA, security headers) produces the fix.
  */
 import { Schema } from "effect"

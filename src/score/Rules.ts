@@ -1,6 +1,6 @@
 /**
  * Scored records from the rules the registry's checks declare (each in its folder,
- * `checks/<check>/Rules.ts`; docs/scoring.md has the table). A check that is `unknown` in the scan,
+ * `checks/<check>/Rules.ts`; docs/scoring.md's tables are generated from them). A check that is `unknown` in the scan,
  * or whose own status is `unknown` / `not-applicable`, yields a record that carries 0 of 0.
  */
 import { Categories, type Category, type Registered } from "../kernel/Check.ts"
