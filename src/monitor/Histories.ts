@@ -15,7 +15,7 @@
  * - A scan stored before the registry gained or lost a check still reads (scan/StoredScan.ts): it
  *   is served as stored, and diffed and used as evidence over the checks it ran.
  */
-import { Clock, Data, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { noSuchDomain } from "../checks/dns/Rules.ts"
 import { ScanResult } from "../scan/ScanResult.ts"
@@ -61,13 +61,17 @@ export const HistoryDiff = Schema.Struct({
 export type HistoryDiff = typeof HistoryDiff.Type
 
 /** No history for the domain, or no entry with that seq: a 404. */
-export class HistoryMissing extends Data.TaggedError("HistoryMissing")<{ readonly message: string }> {}
+export class HistoryMissing extends Schema.TaggedError<HistoryMissing>()("HistoryMissing", {
+  message: Schema.String
+}) {}
 /** A request the history cannot answer as asked (a period that ends before it starts): a 400. */
-export class HistoryRangeInvalid extends Data.TaggedError("HistoryRangeInvalid")<{
-  readonly message: string
-}> {}
+export class HistoryRangeInvalid extends Schema.TaggedError<HistoryRangeInvalid>()("HistoryRangeInvalid", {
+  message: Schema.String
+}) {}
 /** A stored scan that does not hash to its entry's content hash: never served (a 500). */
-export class HistoryCorrupt extends Data.TaggedError("HistoryCorrupt")<{ readonly message: string }> {}
+export class HistoryCorrupt extends Schema.TaggedError<HistoryCorrupt>()("HistoryCorrupt", {
+  message: Schema.String
+}) {}
 
 const encodeScan = Schema.encodeSync(ScanResult)
 const decodeStored = Schema.decodeUnknownEither(StoredScanResult)

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { WorkflowEngine } from "@effect/workflow"
-import { Clock, Data, Effect, Layer, Random } from "effect"
+import { Clock, Effect, Layer, Random, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Mailer } from "../net/Mailer.ts"
@@ -36,7 +36,9 @@ import { countMonitors, pageMonitors } from "./MonitorPages.ts"
 import { secretProblem, webhookUrlProblem } from "./WebhookTarget.ts"
 
 /** The request is not a monitor we accept: the message says why (400). */
-export class MonitorRefused extends Data.TaggedError("MonitorRefused")<{ readonly message: string }> {}
+export class MonitorRefused extends Schema.TaggedError<MonitorRefused>()("MonitorRefused", {
+  message: Schema.String
+}) {}
 
 /** A page's cursor: the last monitor's creation time and id, opaque to clients (base64url). */
 const writeCursor = (m: Pick<MonitorRow, "createdAt" | "id">) =>

@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto"
 import { Reactivity } from "@effect/experimental"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Clock, Data, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { canonicalJson, contentHashOf } from "./Canonical.ts"
 
 export interface StoredSnapshot {
@@ -29,10 +29,10 @@ export interface StoredSnapshot {
 }
 
 /** A stored snapshot whose bytes no longer match its hash: never served (a 500 and a log line). */
-export class SnapshotCorrupt extends Data.TaggedError("SnapshotCorrupt")<{
-  readonly id: string
-  readonly reason: string
-}> {}
+export class SnapshotCorrupt extends Schema.TaggedError<SnapshotCorrupt>()("SnapshotCorrupt", {
+  id: Schema.String,
+  reason: Schema.String
+}) {}
 
 /** What a new snapshot is made of: its content, and the full document once id and time are known. */
 export interface SnapshotDraft {

@@ -5,15 +5,15 @@
  * it was, or anything else about it.
  */
 import { SqlClient } from "@effect/sql"
-import { Data, Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { ClusterLive, ClusterSqlLive } from "../../jobs/Cluster.ts"
 import { type KeyRecord, keyHash, keyState, looksLikeKey, newKey, sameHash, type Scope } from "./ApiKey.ts"
 import { anyKey, ensureKeyTables, findKeyByHash, insertKey, listKeys, revokeKey } from "./ApiKeyStore.ts"
 
 /** The presented key cannot be used; `reason` says why (401). */
-export class KeyRefused extends Data.TaggedError("KeyRefused")<{
-  readonly reason: "malformed" | "unknown" | "revoked" | "expired"
-}> {
+export class KeyRefused extends Schema.TaggedError<KeyRefused>()("KeyRefused", {
+  reason: Schema.Literal("malformed", "unknown", "revoked", "expired")
+}) {
   override get message() {
     switch (this.reason) {
       case "malformed":
