@@ -33,6 +33,11 @@ describe("types that say what they hold", () => {
     expect(untyped(tree)).toEqual([])
   })
 
+  it("declares errors as Schema.TaggedError, never Data.TaggedError (an error's fields are a Schema)", () => {
+    const data = [...tree].flatMap(([path, text]) => (/\bData\.TaggedError\b/.test(text) ? [path] : []))
+    expect(data).toEqual([])
+  })
+
   it("each module allowed a coercion uses it", () => {
     for (const path of Object.keys(COERCED)) expect(tree.get(path), path).toMatch(/\bunsafeCoerce\b/)
   })
