@@ -18,7 +18,7 @@ import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
 import { receivedSection } from "./ReceivedBlock.ts"
-import { fixImpact, gradeWord, headline, providersIn, sectionTitle } from "./ReportWords.ts"
+import { findingTitle, fixImpact, gradeWord, headline, providersIn, sectionTitle } from "./ReportWords.ts"
 import { type Lang, words } from "./Text.ts"
 
 /** The paths of a domain's pages and of its API representations. */
@@ -49,7 +49,7 @@ const findingBlock = (
   fix?: Recommendation
 ): Html =>
   html`<article class="finding sev-${finding.severity}" id="issue-${finding.issueId}">
-    <h3>${finding.title}</h3>
+    <h3>${findingTitle(finding.issueId, finding.title, lang)}</h3>
     <div class="meta">
       ${severityBadge(finding.severity, lang)}
       <span class="note"
@@ -132,7 +132,7 @@ const sectionDetail = (section: Section, lang: Lang): Html => {
           </details>`
         : ""
     }
-    ${section.findings.length > 0 ? html`<p>${w.findings}: ${section.findings.map((f, i) => html`${i > 0 ? ", " : ""}<a href="#issue-${f.issueId}">${f.title}</a>`)}</p>` : ""}
+    ${section.findings.length > 0 ? html`<p>${w.findings}: ${section.findings.map((f, i) => html`${i > 0 ? ", " : ""}<a href="#issue-${f.issueId}">${findingTitle(f.issueId, f.title, lang)}</a>`)}</p>` : ""}
   </section>`
 }
 

@@ -1,12 +1,14 @@
 /**
  * What the report page says about the report itself in the reader's language: the grade's word,
- * the headline, the section names and what each fix regains. The report value (report/Everything.ts)
+ * the headline, the section and finding names and what each fix regains. The report value (report/Everything.ts)
  * carries them in English for the API; a Dutch page builds its own from the same numbers, so both
- * say the same thing. The section names are declared with each check (`about.section.titleNl`).
+ * say the same thing. The section names are declared with each check (`about.section.titleNl`), the
+ * finding names with each issue (`Issues.ts`, `nl(...)`).
  * Pure.
  */
 import type { EverythingReport, QuickScoreSection } from "../report/ReportSchema.ts"
 import { concerns } from "../report/Sections.ts"
+import { catalogue } from "../score/Catalogue.ts"
 import { providerList, type Recommendation } from "../score/Fixes.ts"
 import type { Lang } from "./Text.ts"
 
@@ -33,6 +35,10 @@ const TITLES_NL: ReadonlyMap<string, string> = new Map([
 /** A section's name: the report's (English) title, or the Dutch one its check declares. */
 export const sectionTitle = (key: string, title: string, lang: Lang): string =>
   lang === "en" ? title : (TITLES_NL.get(key) ?? title)
+
+/** A finding's name: the report's (English) title, or the Dutch one its check declares with the issue. */
+export const findingTitle = (issueId: string, title: string, lang: Lang): string =>
+  lang === "en" || !Object.hasOwn(catalogue, issueId) ? title : catalogue[issueId]!.nl.title
 
 /** "Google, Yahoo en Microsoft": the providers as a Dutch reader names them. */
 export const providersIn = (providers: Recommendation["requiredBy"], lang: Lang): string => {

@@ -1,12 +1,14 @@
 /**
  * A Dutch report page says in Dutch what the page itself says about the report: the grade's word,
- * the headline, every section's name and what each fix regains. Each check declares its section's
- * Dutch name; the headline is built from the same numbers as the English one.
+ * the headline, every section's and finding's name and what each fix regains. Each check declares
+ * its section's and its issues' Dutch names; the headline is built from the same numbers as the
+ * English one.
  */
 import { describe, expect, it } from "vitest"
 import { headline, sectionTitle } from "../../src/pages/ReportWords.ts"
 import { reportPage } from "../../src/pages/ReportPage.ts"
 import { everythingOf } from "../../src/report/Everything.ts"
+import { catalogue } from "../../src/score/Catalogue.ts"
 import { concerns } from "../../src/report/Sections.ts"
 import { FIXTURES, storedScan } from "../monitor/scans.ts"
 
@@ -38,6 +40,14 @@ describe("a Dutch report page", () => {
       const dutch = sectionTitle(row.key, row.title, "nl")
       expect(markup).toContain(`<h3 id="h-${row.key}">${dutch.replace(/'/g, "&#39;")}</h3>`)
       expect(markup).toContain(`<a href="#sec-${row.key}">${dutch.replace(/'/g, "&#39;")}</a>`)
+    }
+    // Each finding's card carries the Dutch title its check declares with the issue.
+    const findings = Object.values(report.sections).flatMap((section) =>
+      "findings" in section && Array.isArray(section.findings) ? section.findings : []
+    )
+    for (const f of findings) {
+      const dutch = catalogue[f.issueId]!.nl.title.replace(/'/g, "&#39;")
+      expect(markup).toContain(`<h3>${dutch}</h3>`)
     }
     expect(nl).not.toMatch(/regains \d+ points?/)
     if (report.sections.quickScore.recommendations.some((r) => r.points > 0))
