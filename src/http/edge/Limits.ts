@@ -8,9 +8,10 @@
  * in the metric `domain_audit_admission_refusals_total`.
  */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { Effect, type MetricLabel, Runtime } from "effect"
+import { Clock, Effect, type MetricLabel, Runtime } from "effect"
 import { AppConfig } from "../../Config.ts"
 import * as M from "../../observe/Metrics.ts"
+import { clientAddress } from "./ClientAddress.ts"
 import { type Limiter, makeLimiter, type Reading, rateLimitHeaders } from "./RateLimit.ts"
 
 const LOG_EVERY_MS = 10_000
@@ -109,7 +110,7 @@ export class Limits extends Effect.Service<Limits>()("Limits", {
      * Take a token of `limit` for `client`; a refusal is recorded. The answer then carries both the
      * edge's costly policy (where the client stands there, unchanged) and this one.
      */
-    const take = (limit: Exclude<keyof LimitSet, "costly" | "cheap">, client: string, now: number) => {
+    const take = (limit: OwnLimit, client: string, now: number) => {
       const reading = limiters[limit].take(client, now)
       if (reading.retryAfterS > 0)
         refusals.record(429, `rate-${limiters[limit].policy.name}` as RefusalReason, {
@@ -122,12 +123,7 @@ export class Limits extends Effect.Service<Limits>()("Limits", {
      * Let this request's answer, success or refusal, carry where `client` stands under the edge's
      * costly bucket and under `limit` (`own`, when this request took a token of it).
      */
-    const advertise = (
-      limit: Exclude<keyof LimitSet, "costly" | "cheap">,
-      client: string,
-      now: number,
-      own?: Reading
-    ) => {
+    const advertise = (limit: OwnLimit, client: string, now: number, own?: Reading) => {
       const headers = rateLimitHeaders([
         limiters.costly.peek(client, now),
         own ?? limiters[limit].peek(client, now)
@@ -139,3 +135,25 @@ export class Limits extends Effect.Service<Limits>()("Limits", {
     return { ...limiters, refusals, warn, take, advertise } as const
   })
 }) {}
+
+/** The per-client limits a handler's work is held to, beside the edge's costly and cheap buckets. */
+export type OwnLimit = Exclude<keyof LimitSet, "costly" | "cheap">
+
+/**
+ * `work` held to the caller's bucket of `limit`: the work takes a token only when it calls `charge`
+ * (which answers 0 when the token was there, else the seconds until one is back), so what costs
+ * nothing (a cached CSP scan, a deep scan already under way) is not charged. The answer, success or
+ * refusal, carries where the caller stands (`advertise`). The caller is the socket peer, or the
+ * client behind a trusted proxy (`clientAddress`). The one place a handler's limit is applied.
+ */
+export const metered = <A, E, R>(limit: OwnLimit, work: (charge: () => number) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const limits = yield* Limits
+    const client = yield* clientAddress
+    const now = yield* Clock.currentTimeMillis
+    let taken: Reading | undefined
+    const charge = () => (taken = limits.take(limit, client, now)).retryAfterS
+    return yield* work(charge).pipe(
+      Effect.ensuring(Effect.suspend(() => limits.advertise(limit, client, now, taken)))
+    )
+  })

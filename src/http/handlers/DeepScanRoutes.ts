@@ -4,61 +4,49 @@
  * The 202 names the job's URL in `Location` (RFC 9110 §15.3.3: the status can be polled there).
  */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { NotFound, TooManyRequests } from "../../api/Errors.ts"
 import { type DeepScanAccepted, type DeepScanType, DeepScans } from "../../jobs/DeepScans.ts"
-import { clientAddress } from "../edge/ClientAddress.ts"
-import { Limits } from "../edge/Limits.ts"
-import type { Reading } from "../edge/RateLimit.ts"
+import { metered } from "../edge/Limits.ts"
 import { publicBaseUrl } from "../edge/PublicUrl.ts"
 
 /**
- * The routes, with their per-client limit. Deep scans are the heaviest work a caller can start: a
- * bucket of their own, beside the edge's costly-route bucket. Only a new job takes a token; asking
- * again for a reused one is free.
+ * Deep scans are the heaviest work a caller can start: a bucket of their own (`metered`), beside
+ * the edge's costly-route bucket. Only a new job takes a token; asking again for a reused one is free.
  */
-export const deepScanRoutes = Effect.map(Limits, (limits) => {
-  const submit = (domain: string, type: DeepScanType) =>
-    Effect.gen(function* () {
-      const jobs = yield* DeepScans
-      const client = yield* clientAddress
-      const now = yield* Clock.currentTimeMillis
-      let taken: Reading | undefined
-      const state = yield* jobs
-        .submit(domain, type, () => {
-          taken = limits.take("deepScan", client, now)
-          return taken.retryAfterS
+/** POST /scan/deep: a new job, or the one already under way for the same domain and type. */
+export const submitDeepScan = (domain: string, type: DeepScanType) =>
+  Effect.gen(function* () {
+    const state = yield* metered("deepScan", (charge) =>
+      Effect.flatMap(DeepScans, (jobs) => jobs.submit(domain, type, charge))
+    )
+    const location = `${yield* publicBaseUrl}/scan/deep/${encodeURIComponent(state.scan_id)}`
+    yield* HttpApp.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "Location", location))
+    )
+    return {
+      success: state.success,
+      scan_id: state.scan_id,
+      status: state.status,
+      estimated_time: state.estimated_time
+    } satisfies DeepScanAccepted
+  }).pipe(
+    Effect.catchTag("DeepScanRefused", (e) =>
+      Effect.fail(
+        new TooManyRequests({
+          error: `too many deep scans from your address; retry in ${e.retryAfter} s`,
+          retryAfter: e.retryAfter
         })
-        .pipe(Effect.ensuring(Effect.suspend(() => limits.advertise("deepScan", client, now, taken))))
-      const location = `${yield* publicBaseUrl}/scan/deep/${encodeURIComponent(state.scan_id)}`
-      yield* HttpApp.appendPreResponseHandler((_request, response) =>
-        Effect.succeed(HttpServerResponse.setHeader(response, "Location", location))
-      )
-      return {
-        success: state.success,
-        scan_id: state.scan_id,
-        status: state.status,
-        estimated_time: state.estimated_time
-      } satisfies DeepScanAccepted
-    }).pipe(
-      Effect.catchTag("DeepScanRefused", (e) =>
-        Effect.fail(
-          new TooManyRequests({
-            error: `too many deep scans from your address; retry in ${e.retryAfter} s`,
-            retryAfter: e.retryAfter
-          })
-        )
       )
     )
+  )
 
-  const read = (scanId: string) =>
-    Effect.flatMap(DeepScans, (jobs) => jobs.get(scanId)).pipe(
-      Effect.flatMap((state) =>
-        state === undefined
-          ? Effect.fail(new NotFound({ error: `no deep scan with id ${scanId}` }))
-          : Effect.succeed(state)
-      )
+/** GET /scan/deep/{scan_id}: where the job stands. */
+export const readDeepScan = (scanId: string) =>
+  Effect.flatMap(DeepScans, (jobs) => jobs.get(scanId)).pipe(
+    Effect.flatMap((state) =>
+      state === undefined
+        ? Effect.fail(new NotFound({ error: `no deep scan with id ${scanId}` }))
+        : Effect.succeed(state)
     )
-
-  return { submit, read }
-})
+  )

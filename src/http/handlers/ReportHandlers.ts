@@ -10,7 +10,7 @@
  *   `Deprecation`, RFC 8288 `Link` with rel="successor-version" to the POST operation).
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { InternalError, NotFound, TooManyRequests } from "../../api/Errors.ts"
 import { AppConfig } from "../../Config.ts"
@@ -18,8 +18,7 @@ import { liveReport, snapshotReport } from "../../composite/Reports.ts"
 import { renderMarkdown } from "../../report/Markdown.ts"
 import type { StoredSnapshot } from "../../report/SnapshotStore.ts"
 import { representation, type SnapshotFormat, Snapshots } from "../../report/Snapshots.ts"
-import { clientAddress } from "../edge/ClientAddress.ts"
-import { Limits } from "../edge/Limits.ts"
+import { metered } from "../edge/Limits.ts"
 import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
 
 /** RFC 9745 §2: when GET /report/snapshot became deprecated (2026-11-23T00:00:00Z), as @epoch-seconds. */
@@ -43,39 +42,32 @@ const snapshotResponse = (
 
 export const ReportHandlers = HttpApiBuilder.group(Api, "report", (handlers) =>
   Effect.gen(function* () {
-    const config = yield* AppConfig
     const snapshots = yield* Snapshots
-    const limits = yield* Limits
-
-    const admit = Effect.gen(function* () {
-      const client = yield* clientAddress
-      const now = yield* Clock.currentTimeMillis
-      const reading = limits.take("snapshot", client, now)
-      yield* limits.advertise("snapshot", client, now, reading)
-      if (reading.retryAfterS > 0)
-        return yield* Effect.fail(
-          new TooManyRequests({
-            error: `too many snapshots from your address; retry in ${reading.retryAfterS} s`,
-            retryAfter: reading.retryAfterS
-          })
-        )
-    })
 
     const create = (
       domain: string,
       format: SnapshotFormat,
       extraHeaders: (base: string) => Record<string, string>
     ) =>
-      Effect.gen(function* () {
-        yield* admit
-        // A snapshot never changes: its URLs come from configuration, never from the request.
-        const base = yield* storedBaseUrl
-        const { snapshot } = yield* snapshotReport(domain, base)
-        return yield* snapshotResponse(snapshot, format, 201, {
-          Location: `${base}/report/snapshot/${snapshot.id}`,
-          ...extraHeaders(base)
+      metered("snapshot", (charge) =>
+        Effect.gen(function* () {
+          const wait = charge()
+          if (wait > 0)
+            return yield* Effect.fail(
+              new TooManyRequests({
+                error: `too many snapshots from your address; retry in ${wait} s`,
+                retryAfter: wait
+              })
+            )
+          // A snapshot never changes: its URLs come from configuration, never from the request.
+          const base = yield* storedBaseUrl
+          const { snapshot } = yield* snapshotReport(domain, base)
+          return yield* snapshotResponse(snapshot, format, 201, {
+            Location: `${base}/report/snapshot/${snapshot.id}`,
+            ...extraHeaders(base)
+          })
         })
-      })
+      )
 
     return handlers
       .handle("everything", ({ urlParams }) =>

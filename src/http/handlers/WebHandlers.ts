@@ -1,15 +1,13 @@
 /** Handlers of the web group: security headers (analyse, generate), the CSP scan and security.txt. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../../api/Errors.ts"
 import * as SingleChecks from "../../composite/SingleChecks.ts"
 import { type CspScanError, CspScanner } from "../../composite/CspScanner.ts"
 import { generate } from "../../records/SecurityHeaders.ts"
 import { generated } from "./Generated.ts"
-import { clientAddress } from "../edge/ClientAddress.ts"
-import { Limits } from "../edge/Limits.ts"
-import type { Reading } from "../edge/RateLimit.ts"
+import { metered } from "../edge/Limits.ts"
 
 /** The CSP scanner's refusals as the spec's statuses: 400 unscannable, 429 over the limit, 502 inconclusive. */
 const cspScanError = (e: CspScanError): Effect.Effect<never, BadRequest | TooManyRequests | Inconclusive> => {
@@ -28,18 +26,9 @@ export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
     .handle("headersAnalyze", ({ urlParams }) => SingleChecks.headers(urlParams.domain))
     .handle("headersGenerate", ({ payload }) => generated(generate(payload)))
     .handle("cspScan", ({ payload }) =>
-      Effect.gen(function* () {
-        const scanner = yield* CspScanner
-        const limits = yield* Limits
-        // the rate limit keys on the caller: the socket peer, or the client behind a trusted proxy
-        const client = yield* clientAddress
-        const now = yield* Clock.currentTimeMillis
-        let taken: Reading | undefined
-        const charge = () => (taken = limits.take("cspScan", client, now)).retryAfterS
-        return yield* scanner
-          .scan(payload, charge)
-          .pipe(Effect.ensuring(Effect.suspend(() => limits.advertise("cspScan", client, now, taken))))
-      }).pipe(Effect.catchTag("CspScanError", cspScanError))
+      metered("cspScan", (charge) => Effect.flatMap(CspScanner, (s) => s.scan(payload, charge))).pipe(
+        Effect.catchTag("CspScanError", cspScanError)
+      )
     )
     .handle("webTls", ({ urlParams }) => SingleChecks.webTls(urlParams.domain))
     .handle("securityTxt", ({ urlParams }) => SingleChecks.securityTxt(urlParams.domain))

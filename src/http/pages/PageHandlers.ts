@@ -5,7 +5,7 @@
  * 400 page, a domain that cannot be scanned a 404 or 503 page, a missing snapshot a 404 page.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Either, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { Domain } from "../../api/Domain.ts"
 import { AppConfig } from "../../Config.ts"
 import { reportsReceived, snapshotReport } from "../../composite/Reports.ts"
@@ -36,8 +36,7 @@ import { snapshotPdf } from "../../report/ScanPdf.ts"
 import { Snapshots } from "../../report/Snapshots.ts"
 import { Scans } from "../../scan/Scans.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
-import { clientAddress } from "../edge/ClientAddress.ts"
-import { Limits } from "../edge/Limits.ts"
+import { Limits, metered } from "../edge/Limits.ts"
 import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
 import { errorResponse, htmlResponse, requestLang, seeOther } from "./Respond.ts"
 
@@ -124,16 +123,14 @@ export const nis2 = withDomain(
 export const createSnapshot = withDomain(
   (d) => pathsOf(d).snapshotCreate,
   (domain, lang) =>
-    Effect.gen(function* () {
-      const limits = yield* Limits
-      const client = yield* clientAddress
-      const now = yield* Clock.currentTimeMillis
-      const reading = limits.take("snapshot", client, now)
-      if (reading.retryAfterS > 0)
-        return errorResponse(tooManyPage(lang, pathsOf(domain).report, reading.retryAfterS))
-      const { snapshot } = yield* snapshotReport(domain, yield* storedBaseUrl)
-      return seeOther(withLang(snapshotPath(snapshot.id), lang))
-    })
+    metered("snapshot", (charge) =>
+      Effect.gen(function* () {
+        const wait = charge()
+        if (wait > 0) return errorResponse(tooManyPage(lang, pathsOf(domain).report, wait))
+        const { snapshot } = yield* snapshotReport(domain, yield* storedBaseUrl)
+        return seeOther(withLang(snapshotPath(snapshot.id), lang))
+      })
+    )
 )
 
 /** The stored snapshot of the path, verified on read, shown by `show`; a missing one is a 404 page. */
