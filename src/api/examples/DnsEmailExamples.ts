@@ -15,7 +15,15 @@ import { BASE, type Example, inGroup } from "./Example.ts"
 import { dependencyMap } from "../../report/DependencyMap.ts"
 import { exampleChecks as checks } from "./ExampleChecks.ts"
 import { exampleScans } from "./ExampleScan.ts"
-import { ask, dns, DOMAIN, MX_HOST, MX_PUBLIC_KEY_PEM, NOW, runAtNow } from "./ExampleZone.ts"
+import {
+  ask,
+  dns,
+  DOMAIN,
+  MX_HOST,
+  MX_PUBLIC_KEY_PEM,
+  NOW,
+  runAtNow
+} from "../../kernel/examples/ExampleZone.ts"
 
 const RESOLVERS = [
   { address: "1.1.1.1", port: 53, name: "Cloudflare", location: "San Francisco", country: "US" },

@@ -14,7 +14,7 @@ import { analyse as analyseDnssec, type Gathered } from "../../checks/dnssec/Dns
 import { analyse as analyseFcrdns } from "../../checks/fcrdns/Fcrdns.ts"
 import { analyse as analyseHeaders } from "../../checks/headers/Headers.ts"
 import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
-import { exampleNameServers } from "./ExampleNameServers.ts"
+import { exampleNameServers } from "../../checks/nameservers/Example.ts"
 import { judge } from "../../checks/sender/SenderRequirements.ts"
 import { analyse as analyseSmtpTls } from "../../checks/smtp-tls/SmtpTls.ts"
 import { analyse as analyseSpf } from "../../checks/spf/Spf.ts"
@@ -27,9 +27,9 @@ import { analyse as analyseHttpsRecord } from "../../checks/https-record/HttpsRe
 import { encodeSvcb } from "../../records/SvcbRecord.ts"
 import type { RecordType } from "../../net/DnsTypes.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
-import { once } from "./Example.ts"
-import { exampleMxTlsScan, exampleWebTls } from "./ExampleWebTls.ts"
-import { exampleRedirect, exampleSecurityTxt } from "./ExampleWebHttp.ts"
+import { once } from "../../kernel/examples/Once.ts"
+import { exampleMxTlsScan, exampleWebTls } from "../../kernel/examples/ExampleTlsScans.ts"
+import { exampleRedirect, exampleSecurityTxt } from "../../checks/http-redirect/Example.ts"
 import {
   ask,
   dns,
@@ -43,7 +43,7 @@ import {
   NOW_ISO,
   runAtNow,
   SITE_CSP
-} from "./ExampleZone.ts"
+} from "../../kernel/examples/ExampleZone.ts"
 
 const answered = (name: string, type: RecordType): Gathered => {
   const result = ask(name, type)

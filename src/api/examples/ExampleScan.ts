@@ -4,14 +4,14 @@
  * MTA-STS (the history, diff, evidence and alert examples compare the two); and a week-later one
  * with the MTA-STS policy enforced (graded A+, the hall of fame's example).
  */
-import { exampleCaa, exampleRpki } from "./ExampleDependencies.ts"
+import { exampleCaa, exampleRpki } from "../../checks/caa/Example.ts"
 import { registry } from "../../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "../../scan/ScanResult.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
 import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
-import { once } from "./Example.ts"
+import { once } from "../../kernel/examples/Once.ts"
 import { exampleChecks, mtaStsIn } from "./ExampleChecks.ts"
-import { BEFORE_ISO, DOMAIN, NOW, NOW_ISO } from "./ExampleZone.ts"
+import { BEFORE_ISO, DOMAIN, NOW, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
 
 const LATER_ISO = new Date(NOW.getTime() + 7 * 86_400_000).toISOString()
 

@@ -16,7 +16,7 @@ import type { Example } from "./Example.ts"
 import { exampleChecks } from "./ExampleChecks.ts"
 import { overExample } from "./ExampleNet.ts"
 import { exampleScans } from "./ExampleScan.ts"
-import { DOMAIN, MX_HOST, MX_V4, NOW, NOW_ISO } from "./ExampleZone.ts"
+import { DOMAIN, MX_HOST, MX_V4, NOW, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
 
 /** A newsletter from example.com as its recipient's mailbox received it. */
 const MESSAGE = [

@@ -3,12 +3,12 @@
  * certificates its web site and MX would serve (issued by Let's Encrypt, which its CAA permits),
  * and the routes of its addresses validated against a small set of payloads.
  */
-import { analyse as analyseCaa, type Served, toLookup } from "../../checks/caa/Caa.ts"
-import { analyse as analyseRpki } from "../../checks/rpki/Rpki.ts"
+import { analyse as analyseCaa, type Served, toLookup } from "./Caa.ts"
+import { analyse as analyseRpki } from "../rpki/Rpki.ts"
 import { climb } from "../../records/CaaRecord.ts"
 import { parsePrefix } from "../../records/RouteOrigin.ts"
-import { once } from "./Example.ts"
-import { ask, DOMAIN, MX_HOST, MX_V4, MX_V6, NOW } from "./ExampleZone.ts"
+import { once } from "../../kernel/examples/Once.ts"
+import { ask, DOMAIN, MX_HOST, MX_V4, MX_V6, NOW } from "../../kernel/examples/ExampleZone.ts"
 
 const LETS_ENCRYPT = "C=US, O=Let's Encrypt, CN=R11"
 

@@ -3,9 +3,9 @@
  * what its web server would answer: http:// redirects to https:// on the same host, which sends
  * HSTS and redirects to www; www does the same; a signed security.txt under /.well-known/.
  */
-import { analyse as analyseRedirect, type Hop } from "../../checks/http-redirect/HttpRedirect.ts"
-import { analyse as analyseSecurityTxt } from "../../checks/security-txt/SecurityTxt.ts"
-import { DOMAIN, NOW } from "./ExampleZone.ts"
+import { analyse as analyseRedirect, type Hop } from "./HttpRedirect.ts"
+import { analyse as analyseSecurityTxt } from "../security-txt/SecurityTxt.ts"
+import { DOMAIN, NOW } from "../../kernel/examples/ExampleZone.ts"
 
 const HSTS = "max-age=63072000; includeSubDomains; preload"
 const WWW = `www.${DOMAIN}`

@@ -2,10 +2,10 @@
  * The name-server check's result for the example domain: its two name servers (ExampleZone.ts's NS
  * set) as each address would answer the check's four questions, analysed by the check's own code.
  */
-import { type AddressProbe, analyse } from "../../checks/nameservers/Analyse.ts"
+import { type AddressProbe, analyse } from "./Analyse.ts"
 import type { DirectReply } from "../../net/NameServers.ts"
 import type { DnsRecord } from "../../net/DnsTypes.ts"
-import { DOMAIN, NOW } from "./ExampleZone.ts"
+import { DOMAIN, NOW } from "../../kernel/examples/ExampleZone.ts"
 
 const SERVERS = {
   "ns1.example.com": { v4: ["192.0.2.53"], v6: ["2001:db8::53"] },
