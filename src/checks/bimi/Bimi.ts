@@ -16,6 +16,7 @@ import { checkAuthority } from "../../records/BimiVmc.ts"
 import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
 import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "../../kernel/FetchOutcome.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { BimiResult, BimiAuthority, BimiLogo } from "./BimiResult.ts"
 
 export * from "./BimiResult.ts"
@@ -282,6 +283,7 @@ export const analyseBimi = (g: BimiGathered, now: Date): BimiResult => {
 
 export const Bimi = define({
   id: "bimi",
+  exampleGathered,
   title: "BIMI",
   category: "email",
   result: BimiResult,

@@ -11,6 +11,7 @@ import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { MailServers, type MxStatus, mxUnknown, targets } from "../../kernel/MailServers.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { BlocklistResult, ZoneVerdict } from "./BlocklistResult.ts"
 import { expandIPv6, ipv4Octets } from "../../records/AddressText.ts"
 
@@ -251,6 +252,7 @@ const gatherAnswers = (facts: FactsShape, servers: MailServers, zones: ReadonlyA
 /** GET /email/blacklist: every MX address in every configured zone (`DNSBL_ZONES`). */
 export const Blocklist = define({
   id: "blocklist",
+  exampleGathered,
   title: "DNS blocklists",
   category: "security",
   result: BlocklistResult,

@@ -26,6 +26,7 @@ import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { MailServers, targets } from "../../kernel/MailServers.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { identifiersOf } from "./Issuers.ts"
 import { CaaReport, CaaCertificate } from "./CaaResult.ts"
 
@@ -291,6 +292,7 @@ export const gather = Effect.gen(function* () {
 /** The served certificates' issuers against CAA (the scan's `caa` check). */
 export const Caa = define({
   id: "caa",
+  exampleGathered: () => exampleGathered(toLookup),
   title: "CAA and the certificates served",
   category: "security",
   result: CaaReport,

@@ -11,6 +11,7 @@ import { type CheckStatus } from "../../kernel/Status.ts"
 import { isTxtError, lookupTxtEach, type TxtOutcome, type TxtSource } from "../../kernel/TxtOutcome.ts"
 import { looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import selectorData from "./dkim-selectors.json" with { type: "json" }
 import { DkimResult, DkimSelector } from "./DkimResult.ts"
 
@@ -319,6 +320,7 @@ export const checkDkim = (dns: DkimSource, domain: string, selectors: ReadonlyAr
 /** The scan's DKIM check: the known selectors only. */
 export const Dkim = define({
   id: "dkim",
+  exampleGathered: exampleGathered(gatherDkim),
   title: "DKIM",
   category: "email",
   result: DkimResult,

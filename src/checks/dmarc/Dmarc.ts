@@ -10,6 +10,7 @@ import { Facts } from "../../kernel/Facts.ts"
 import { isTxtError, type TxtSource } from "../../kernel/TxtOutcome.ts"
 import { isDmarcRecord, isNearDmarcRecord, parseDmarc, type DmarcUri } from "../../records/DmarcRecord.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import {
   applicable,
   dmarcName,
@@ -259,6 +260,7 @@ export const checkDmarc = (dns: TxtSource, domain: string) =>
 
 export const Dmarc = define({
   id: "dmarc",
+  exampleGathered,
   title: "DMARC",
   category: "email",
   result: DmarcResult,

@@ -9,6 +9,7 @@ import { joinTxt } from "../../net/DnsWire.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { LookupResult, LookupRecord } from "./LookupResult.ts"
 
 export * from "./LookupResult.ts"
@@ -112,6 +113,7 @@ export const analyse = (facts: LookupFacts, now: Date): LookupResult => {
 /** The domain's records of the default types, as a full scan reports them. */
 export const Lookup = define({
   id: "dns-records",
+  exampleGathered: () => exampleGathered(DEFAULT_TYPES),
   title: "DNS records",
   category: "dns",
   result: LookupResult,

@@ -16,6 +16,7 @@ import { type CheckStatus } from "../../kernel/Status.ts"
 import { ChainEntry, chainOf } from "./Chain.ts"
 import { Issue, nsec3Verdict, optOutOf } from "./Nsec3.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { DnssecResult, RrsigEntry } from "./DnssecResult.ts"
 
 export * from "./DnssecResult.ts"
@@ -312,6 +313,7 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
 
 export const Dnssec = define({
   id: "dnssec",
+  exampleGathered,
   title: "DNSSEC",
   category: "dnssec",
   result: DnssecResult,

@@ -13,6 +13,7 @@ import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { MailServers, type MxStatus, mxUnknown, targets } from "../../kernel/MailServers.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { FcrdnsResult, FcrdnsReport, AddressResult } from "./FcrdnsResult.ts"
 
 export * from "./FcrdnsResult.ts"
@@ -198,6 +199,7 @@ const gatherAddresses = (facts: FactsShape, servers: MailServers) =>
 /** GET /email/fcrdns (with the self link added by `withApiUrl`). */
 export const Fcrdns = define({
   id: "fcrdns",
+  exampleGathered,
   title: "Forward-confirmed reverse DNS of the mail servers",
   category: "dns",
   result: FcrdnsReport,

@@ -14,6 +14,7 @@ import { readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp, judgeReferrer } from "./Judges.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { judgeContent, PROBE_ORIGIN } from "./WebContent.ts"
 import { HeadersResult, HeaderEntry } from "./HeadersResult.ts"
 
@@ -336,6 +337,7 @@ export const gather = Effect.gen(function* () {
 
 export const Headers = define({
   id: "headers",
+  exampleGathered,
   title: "Security headers",
   category: "security",
   result: HeadersResult,

@@ -12,6 +12,7 @@ import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { judgeHsts } from "../headers/Judges.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { SECURE, HostVerdict, HttpRedirectResult, HostRedirect } from "./HttpRedirectResult.ts"
 
 export * from "./HttpRedirectResult.ts"
@@ -237,6 +238,7 @@ export const gather = Effect.gen(function* () {
 
 export const HttpRedirect = define({
   id: "http-redirect",
+  exampleGathered,
   title: "HTTP to HTTPS redirect",
   category: "security",
   result: HttpRedirectResult,

@@ -15,6 +15,7 @@ import { isFetchError, type FetchOutcome } from "../../kernel/FetchOutcome.ts"
 import { isStsRecord, mxMatches, parseStsPolicy, parseStsRecord } from "../../records/MtaStsPolicy.ts"
 import { analyseTlsRpt, tlsRptName } from "./TlsRpt.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { MtaStsResult, MxCoverage } from "./MtaStsResult.ts"
 
 export * from "./MtaStsResult.ts"
@@ -262,6 +263,7 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
 
 export const MtaSts = define({
   id: "mta-sts",
+  exampleGathered,
   title: "MTA-STS",
   category: "email",
   result: MtaStsResult,

@@ -12,6 +12,7 @@ import type { DirectQuestion } from "../../net/NameServers.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import {
   type AddressProbe,
   analyse,
@@ -161,6 +162,7 @@ const gather = Effect.gen(function* () {
 
 export const NameServerCheck = define({
   id: "nameservers",
+  exampleGathered,
   title: "Name servers",
   category: "dns",
   result: NameServersReport,

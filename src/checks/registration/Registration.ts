@@ -16,6 +16,7 @@ import { Facts } from "../../kernel/Facts.ts"
 import { Dependencies, type Dependency } from "./Dependencies.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { RegistrationResult, RegistrationEntry, ExpiryBand } from "./RegistrationResult.ts"
 
 export * from "./RegistrationResult.ts"
@@ -118,6 +119,7 @@ const OFF: RdapAnswer = { outcome: "off" }
 
 export const Registration = define({
   id: "registration",
+  exampleGathered,
   title: "Registration expiry of the domain and its dependencies",
   category: "dns",
   result: RegistrationResult,

@@ -23,6 +23,7 @@ import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { MailServers, targets } from "../../kernel/MailServers.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { RpkiReport, RpkiAddress, RpkiSource } from "./RpkiResult.ts"
 
 export * from "./RpkiResult.ts"
@@ -219,6 +220,7 @@ export const gather = Effect.gen(function* () {
 /** Route-origin validation of the domain's addresses (the scan's `rpki` check). */
 export const Rpki = define({
   id: "rpki",
+  exampleGathered,
   title: "RPKI route-origin validation",
   category: "security",
   result: RpkiReport,

@@ -11,6 +11,7 @@ import { parseSecurityTxt } from "../../records/SecurityTxtFile.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { SecurityTxtResult } from "./SecurityTxtResult.ts"
 
 export * from "./SecurityTxtResult.ts"
@@ -268,6 +269,7 @@ export const gather = Effect.gen(function* () {
 
 export const SecurityTxt = define({
   id: "security-txt",
+  exampleGathered,
   title: "security.txt",
   category: "security",
   result: SecurityTxtResult,

@@ -14,6 +14,7 @@ import { Fcrdns, type FcrdnsReport } from "../fcrdns/Fcrdns.ts"
 import { SmtpTls, type SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { SenderRequirementsResult, ProviderSummary, RequirementCheck } from "./SenderRequirementsResult.ts"
 
 export * from "./SenderRequirementsResult.ts"
@@ -311,6 +312,7 @@ export const judge = (g: SenderGathered): SenderRequirementsResult =>
 
 export const SenderRequirements = define({
   id: "sender-requirements",
+  exampleGathered,
   title: "Mailbox-provider sender requirements",
   category: "email",
   result: SenderRequirementsResult,

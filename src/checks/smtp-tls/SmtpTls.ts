@@ -11,6 +11,7 @@ import { define } from "../../kernel/Check.ts"
 import { type MxStatus, mxUnknown } from "../../kernel/MailServers.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { gather, type SmtpTlsInput } from "./SmtpTlsGather.ts"
 import { rateMxTls } from "./SmtpTlsRating.ts"
 import {
@@ -244,6 +245,7 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
 /** GET /email/smtp-tls: one SMTP session per MX address (shared with DANE through the scan's Facts). */
 export const SmtpTls = define({
   id: "smtp-tls",
+  exampleGathered,
   title: "SMTP TLS",
   category: "security",
   result: SmtpTlsResult,

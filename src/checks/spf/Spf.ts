@@ -14,6 +14,7 @@ import { walk } from "./SpfWalk.ts"
 import { SpfNode } from "./SpfNode.ts"
 import { isSpfRecord, selectSpf } from "../../records/SpfParse.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { SpfResult, SpfPolicy } from "./SpfResult.ts"
 
 export * from "./SpfResult.ts"
@@ -238,6 +239,7 @@ export const SpfGraph = Fact.define(
 
 export const Spf = define({
   id: "spf",
+  exampleGathered,
   title: "SPF",
   category: "email",
   result: SpfResult,

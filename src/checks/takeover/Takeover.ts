@@ -27,6 +27,7 @@ import {
 } from "../registration/Dependencies.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { matchesSignature, signatureFor } from "./Signatures.ts"
 import { TakeoverResult, DependencyRisk, DependencyDns, AliasResult } from "./TakeoverResult.ts"
 
@@ -206,6 +207,7 @@ const dnsOf = (answer: Either.Either<DnsAnswer, DnsError> | undefined): Dependen
 
 export const Takeover = define({
   id: "takeover",
+  exampleGathered,
   title: "Takeover risks",
   category: "security",
   result: TakeoverResult,

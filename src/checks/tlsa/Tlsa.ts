@@ -22,6 +22,7 @@ import { MailServers, MX_BOGUS } from "../../kernel/MailServers.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { summarise, tlsaName, verifyHost } from "./Dane.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { TlsaResult, TlsaHost, TlsaRecord } from "./TlsaResult.ts"
 
 export * from "./TlsaResult.ts"
@@ -214,6 +215,7 @@ export const analyse = (facts: TlsaFacts): TlsaResult => {
 /** GET /dns/tlsa: TLSA records of every MX host and their DANE verification. */
 export const Tlsa = define({
   id: "dane",
+  exampleGathered,
   title: "DANE (TLSA for SMTP)",
   category: "security",
   result: TlsaResult,

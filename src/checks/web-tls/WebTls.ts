@@ -9,6 +9,7 @@ import { Effect, Either } from "effect"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { analyse, type WebTlsHostInput, type WebTlsInput } from "./WebTlsAnalyse.ts"
 import { WebTlsResult } from "./WebTlsResult.ts"
 
@@ -45,6 +46,7 @@ export const gather = Effect.gen(function* () {
 
 export const WebTls = define({
   id: "web-tls",
+  exampleGathered,
   title: "HTTPS transport (TLS)",
   category: "security",
   result: WebTlsResult,
