@@ -1,7 +1,7 @@
 /**
- * Examples of the dns and email groups: the checks' results for the example domain (each
- * check's own `example()`, from its folder's Example.ts), the propagation check over three resolvers' answers, the email check's
- * combined score and the record generators.
+ * Examples of the dns and email groups: the checks' results for the example domain (each check's
+ * own `example()`, from its folder's Example.ts), the propagation check over three resolvers'
+ * answers, the email check's combined score and the record generators.
  */
 import { Either } from "effect"
 import { analyseMx, mxSet } from "../../checks/email/EmailMx.ts"

@@ -283,13 +283,13 @@ export const analyseBimi = (g: BimiGathered, now: Date): BimiResult => {
 
 export const Bimi = define({
   id: "bimi",
-  exampleGathered,
   title: "BIMI",
   category: "email",
   result: BimiResult,
   about,
   gather: gatherBimi,
-  analyse: (gathered: BimiGathered, now: Date) => analyseBimi(gathered, now)
+  analyse: (gathered: BimiGathered, now: Date) => analyseBimi(gathered, now),
+  exampleGathered
 })
 
 /**

@@ -252,7 +252,6 @@ const gatherAnswers = (facts: FactsShape, servers: MailServers, zones: ReadonlyA
 /** GET /email/blacklist: every MX address in every configured zone (`DNSBL_ZONES`). */
 export const Blocklist = define({
   id: "blocklist",
-  exampleGathered,
   title: "DNS blocklists",
   category: "security",
   result: BlocklistResult,
@@ -269,5 +268,6 @@ export const Blocklist = define({
       servers: yield* gatherAnswers(facts, servers, dnsblZones)
     } satisfies BlocklistInput
   }),
-  analyse: (input: BlocklistInput, now: Date) => analyse(input, now)
+  analyse: (input: BlocklistInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

@@ -292,11 +292,11 @@ export const gather = Effect.gen(function* () {
 /** The served certificates' issuers against CAA (the scan's `caa` check). */
 export const Caa = define({
   id: "caa",
-  exampleGathered: () => exampleGathered(toLookup),
   title: "CAA and the certificates served",
   category: "security",
   result: CaaReport,
   about,
   gather,
-  analyse: (input: CaaInput, now: Date) => analyse(input, now)
+  analyse: (input: CaaInput, now: Date) => analyse(input, now),
+  exampleGathered: () => exampleGathered(toLookup)
 })

@@ -320,13 +320,13 @@ export const checkDkim = (dns: DkimSource, domain: string, selectors: ReadonlyAr
 /** The scan's DKIM check: the known selectors only. */
 export const Dkim = define({
   id: "dkim",
-  exampleGathered: exampleGathered(gatherDkim),
   title: "DKIM",
   category: "email",
   result: DkimResult,
   about,
   gather: Effect.flatMap(Facts, (facts) => gatherDkim(facts, facts.domain)),
-  analyse: (gathered: DkimGathered) => analyseDkim(gathered)
+  analyse: (gathered: DkimGathered) => analyseDkim(gathered),
+  exampleGathered: exampleGathered(gatherDkim)
 })
 
 /**

@@ -260,11 +260,11 @@ export const checkDmarc = (dns: TxtSource, domain: string) =>
 
 export const Dmarc = define({
   id: "dmarc",
-  exampleGathered,
   title: "DMARC",
   category: "email",
   result: DmarcResult,
   about,
   gather: Effect.flatMap(Facts, (facts) => gatherDmarc(facts, facts.domain)),
-  analyse: (gathered: DmarcGathered) => analyseDmarc(gathered)
+  analyse: (gathered: DmarcGathered) => analyseDmarc(gathered),
+  exampleGathered
 })

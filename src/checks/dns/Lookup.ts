@@ -113,11 +113,11 @@ export const analyse = (facts: LookupFacts, now: Date): LookupResult => {
 /** The domain's records of the default types, as a full scan reports them. */
 export const Lookup = define({
   id: "dns-records",
-  exampleGathered: () => exampleGathered(DEFAULT_TYPES),
   title: "DNS records",
   category: "dns",
   result: LookupResult,
   about,
   gather: gatherTypes(DEFAULT_TYPES),
-  analyse
+  analyse,
+  exampleGathered: () => exampleGathered(DEFAULT_TYPES)
 })

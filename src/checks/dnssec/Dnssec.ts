@@ -313,11 +313,11 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
 
 export const Dnssec = define({
   id: "dnssec",
-  exampleGathered,
   title: "DNSSEC",
   category: "dnssec",
   result: DnssecResult,
   about,
   gather,
-  analyse
+  analyse,
+  exampleGathered
 })

@@ -199,7 +199,6 @@ const gatherAddresses = (facts: FactsShape, servers: MailServers) =>
 /** GET /email/fcrdns (with the self link added by `withApiUrl`). */
 export const Fcrdns = define({
   id: "fcrdns",
-  exampleGathered,
   title: "Forward-confirmed reverse DNS of the mail servers",
   category: "dns",
   result: FcrdnsReport,
@@ -215,5 +214,6 @@ export const Fcrdns = define({
       unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)
     } satisfies FcrdnsInput
   }),
-  analyse: (input: FcrdnsInput, now: Date) => analyse(input, now)
+  analyse: (input: FcrdnsInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

@@ -1,4 +1,7 @@
-/** What the headers check gathers for the example domain: the home page's response, strong headers but no Permissions-Policy. */
+/**
+ * What the headers check gathers for the example domain: the home page's response, strong headers
+ * but no Permissions-Policy.
+ */
 import { DOMAIN, SITE_CSP } from "../../kernel/examples/ExampleZone.ts"
 
 export const exampleGathered = () => ({

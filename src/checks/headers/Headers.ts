@@ -337,12 +337,12 @@ export const gather = Effect.gen(function* () {
 
 export const Headers = define({
   id: "headers",
-  exampleGathered,
   title: "Security headers",
   category: "security",
   result: HeadersResult,
   about,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: HeadersGathered }, now) =>
-    analyse(domain, gathered, now)
+    analyse(domain, gathered, now),
+  exampleGathered
 })

@@ -238,12 +238,12 @@ export const gather = Effect.gen(function* () {
 
 export const HttpRedirect = define({
   id: "http-redirect",
-  exampleGathered,
   title: "HTTP to HTTPS redirect",
   category: "security",
   result: HttpRedirectResult,
   about,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: RedirectGathered }, now) =>
-    analyse(domain, gathered, now)
+    analyse(domain, gathered, now),
+  exampleGathered
 })

@@ -1,4 +1,7 @@
-/** What the HTTPS-record check gathers for the example domain: an HTTPS record (RFC 9460) that matches the server, h2 and http/1.1 negotiated, hint = A. */
+/**
+ * What the HTTPS-record check gathers for the example domain: an HTTPS record (RFC 9460) that
+ * matches the server, h2 and http/1.1 negotiated, its address hint the A record's.
+ */
 import { encodeSvcb } from "../../records/SvcbRecord.ts"
 import { DOMAIN } from "../../kernel/examples/ExampleZone.ts"
 

@@ -219,11 +219,11 @@ export const gather = Effect.gen(function* () {
 
 export const HttpsRecord = define({
   id: "https-record",
-  exampleGathered,
   title: "HTTPS record",
   category: "dns",
   result: HttpsRecordResult,
   about,
   gather,
-  analyse
+  analyse,
+  exampleGathered
 })

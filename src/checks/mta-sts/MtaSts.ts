@@ -263,11 +263,11 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
 
 export const MtaSts = define({
   id: "mta-sts",
-  exampleGathered,
   title: "MTA-STS",
   category: "email",
   result: MtaStsResult,
   about,
   gather: gatherMtaSts,
-  analyse: (gathered: MtaStsGathered) => analyseMtaSts(gathered)
+  analyse: (gathered: MtaStsGathered) => analyseMtaSts(gathered),
+  exampleGathered
 })

@@ -162,11 +162,11 @@ const gather = Effect.gen(function* () {
 
 export const NameServerCheck = define({
   id: "nameservers",
-  exampleGathered,
   title: "Name servers",
   category: "dns",
   result: NameServersReport,
   about,
   gather,
-  analyse: (input: NsInput, now: Date) => analyse(input, now)
+  analyse: (input: NsInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

@@ -119,7 +119,6 @@ const OFF: RdapAnswer = { outcome: "off" }
 
 export const Registration = define({
   id: "registration",
-  exampleGathered,
   title: "Registration expiry of the domain and its dependencies",
   category: "dns",
   result: RegistrationResult,
@@ -141,5 +140,6 @@ export const Registration = define({
       dependencies
     } satisfies RegistrationInput
   }),
-  analyse: (input: RegistrationInput, now: Date) => analyse(input, now)
+  analyse: (input: RegistrationInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

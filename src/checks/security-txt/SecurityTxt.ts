@@ -269,12 +269,12 @@ export const gather = Effect.gen(function* () {
 
 export const SecurityTxt = define({
   id: "security-txt",
-  exampleGathered,
   title: "security.txt",
   category: "security",
   result: SecurityTxtResult,
   about,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: SecurityTxtGathered }, now) =>
-    analyse(domain, gathered, now)
+    analyse(domain, gathered, now),
+  exampleGathered
 })

@@ -312,7 +312,6 @@ export const judge = (g: SenderGathered): SenderRequirementsResult =>
 
 export const SenderRequirements = define({
   id: "sender-requirements",
-  exampleGathered,
   title: "Mailbox-provider sender requirements",
   category: "email",
   result: SenderRequirementsResult,
@@ -326,7 +325,8 @@ export const SenderRequirements = define({
       ...verdicts
     })
   ),
-  analyse: (gathered: SenderGathered) => judge(gathered)
+  analyse: (gathered: SenderGathered) => judge(gathered),
+  exampleGathered
 })
 
 /** Google asks for TLS on transmission: every reachable MX must offer STARTTLS and complete it. */

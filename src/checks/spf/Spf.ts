@@ -239,7 +239,6 @@ export const SpfGraph = Fact.define(
 
 export const Spf = define({
   id: "spf",
-  exampleGathered,
   title: "SPF",
   category: "email",
   result: SpfResult,
@@ -248,5 +247,6 @@ export const Spf = define({
     Effect.map(facts.get(SpfGraph), (fetch) => ({ domain: facts.domain, fetch }))
   ),
   analyse: ({ domain, fetch }: { readonly domain: string; readonly fetch: SpfFetch }) =>
-    analyse(domain, fetch)
+    analyse(domain, fetch),
+  exampleGathered
 })

@@ -207,7 +207,6 @@ const dnsOf = (answer: Either.Either<DnsAnswer, DnsError> | undefined): Dependen
 
 export const Takeover = define({
   id: "takeover",
-  exampleGathered,
   title: "Takeover risks",
   category: "security",
   result: TakeoverResult,
@@ -265,5 +264,6 @@ export const Takeover = define({
       }))
     } satisfies TakeoverInput
   }),
-  analyse: (input: TakeoverInput, now: Date) => analyse(input, now)
+  analyse: (input: TakeoverInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

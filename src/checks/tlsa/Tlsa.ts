@@ -215,7 +215,6 @@ export const analyse = (facts: TlsaFacts): TlsaResult => {
 /** GET /dns/tlsa: TLSA records of every MX host and their DANE verification. */
 export const Tlsa = define({
   id: "dane",
-  exampleGathered,
   title: "DANE (TLSA for SMTP)",
   category: "security",
   result: TlsaResult,
@@ -245,5 +244,6 @@ export const Tlsa = define({
       hosts
     } satisfies TlsaFacts
   }),
-  analyse: (facts: TlsaFacts) => analyse(facts)
+  analyse: (facts: TlsaFacts) => analyse(facts),
+  exampleGathered
 })

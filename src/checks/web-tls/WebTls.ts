@@ -46,11 +46,11 @@ export const gather = Effect.gen(function* () {
 
 export const WebTls = define({
   id: "web-tls",
-  exampleGathered,
   title: "HTTPS transport (TLS)",
   category: "security",
   result: WebTlsResult,
   about,
   gather,
-  analyse: (input: WebTlsInput, now) => analyse(input, now)
+  analyse: (input: WebTlsInput, now) => analyse(input, now),
+  exampleGathered
 })
