@@ -10,9 +10,16 @@
  *
  * A check that builds on another's verdict reads it with `need(Other)`: the other check runs once
  * per scan, and the Scanner learns the edge of its fiber graph.
+ *
+ * A registered check also carries its example: what it gathers for example.com (`exampleGathered`,
+ * its folder's `Example.ts`, over the example domain of kernel/examples/), which `define` analyses
+ * into `example()`. The example scan and the OpenAPI examples read it there, so adding a check
+ * edits no example module elsewhere.
  */
 import { Clock, Deferred, Effect, FiberRef, type Schema } from "effect"
 import { type About, type AboutOf, aboutOf, Categories, type Category } from "./Declaration.ts"
+import { NOW } from "./examples/ExampleZone.ts"
+import { once } from "./examples/Once.ts"
 import { Fact, type FactContext, Facts } from "./Facts.ts"
 
 export { Categories, type Category }
@@ -27,6 +34,12 @@ export interface CheckCore<Id extends string, G, A, I = A> {
   readonly analyse: (gathered: G, now: Date) => A
   /** This check's own budget (default `CHECK_TIMEOUT_MS`); the scan's deadline bounds it too. */
   readonly timeoutMs?: number
+  /**
+   * What `gather` would return for the example domain (kernel/examples/ExampleZone.ts), from the
+   * check's `Example.ts`: hand-made where a server answers (a response, an SMTP session), the real
+   * gather over the in-memory zone where DNS does. Every registered check has one.
+   */
+  readonly exampleGathered?: () => G
 }
 
 export interface Check<Id extends string, G, A, I = A> extends CheckCore<Id, G, A, I> {
@@ -36,29 +49,43 @@ export interface Check<Id extends string, G, A, I = A> extends CheckCore<Id, G, 
    * run only on demand (`/dns/propagation`) needs none.
    */
   readonly about?: About
+  /**
+   * The check's result for the example domain: `analyse` over `exampleGathered` at the examples'
+   * instant (`NOW`), computed once. The example scan and the OpenAPI examples are made of these.
+   */
+  readonly example?: () => A
 }
 
 // Checks of every shape live in one registry, so the erased form must accept any of them.
 export type AnyCheck = Check<string, any, any, any>
 
-/** A check the registry can list: one that declares everything about itself. */
-export type Registered = AnyCheck & { readonly about: About }
+/** A check the registry can list: one that declares everything about itself, and its example. */
+export type Registered = AnyCheck & { readonly about: About; readonly example: () => unknown }
 
 export type ResultOf<C> = C extends Check<string, any, infer A, any> ? A : never
 
 /**
  * A check, typed as `Registered` when it declares `about` (so the registry can list it): its
- * declarations are written over its own result (`AboutOf<A>`) and kept as `About`.
+ * declarations are written over its own result (`AboutOf<A>`) and kept as `About`. A check with
+ * `about` must bring its example (`exampleGathered`): without it no overload accepts the check.
  */
 export function define<const Id extends string, G, A, I>(
-  check: CheckCore<Id, G, A, I> & { readonly about: NoInfer<AboutOf<A>> }
-): Check<Id, G, A, I> & { readonly about: About }
+  check: CheckCore<Id, G, A, I> & {
+    readonly about: NoInfer<AboutOf<A>>
+    readonly exampleGathered: () => NoInfer<G>
+  }
+): Check<Id, G, A, I> & { readonly about: About; readonly example: () => A }
 export function define<const Id extends string, G, A, I>(check: CheckCore<Id, G, A, I>): Check<Id, G, A, I>
 export function define<const Id extends string, G, A, I>(
   check: CheckCore<Id, G, A, I> & { readonly about?: AboutOf<A> }
 ): Check<Id, G, A, I> {
   const { about, ...rest } = check
-  return about === undefined ? rest : { ...rest, about: aboutOf(about) }
+  const gathered = check.exampleGathered
+  return {
+    ...rest,
+    ...(about === undefined ? {} : { about: aboutOf(about) }),
+    ...(gathered === undefined ? {} : { example: once(() => check.analyse(gathered(), NOW)) })
+  }
 }
 
 /** When each check ran and what it waited for: the scan's fiber graph, as it happened. */

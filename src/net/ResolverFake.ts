@@ -1,7 +1,7 @@
 /**
  * The fake engine behind `Resolver.Test`: an in-memory zone answering at once, with the same
  * NXDOMAIN / NODATA, CNAME, DNSSEC-flag and failure semantics as the real one, for unit tests
- * and for the example domain the OpenAPI examples are computed over (src/api/examples).
+ * and for the example domain the OpenAPI examples are computed over (src/kernel/examples).
  */
 import { Effect } from "effect"
 import type { Upstream } from "../Config.ts"

@@ -195,8 +195,18 @@ describe("the import checker", () => {
 
 describe("the source files", () => {
   const entryPoints = new Set(["main.ts"])
-  /** What every check folder declares about its check, under the same names (kernel/Declaration.ts). */
-  const checkDeclarations = new Set(["About.ts", "Rules.ts", "Issues.ts", "Findings.ts", "Guidance.ts"])
+  /**
+   * What every check folder declares about its check, under the same names (kernel/Declaration.ts),
+   * and its example for example.com (`Example.ts`, kernel/Check.ts).
+   */
+  const checkDeclarations = new Set([
+    "About.ts",
+    "Rules.ts",
+    "Issues.ts",
+    "Findings.ts",
+    "Guidance.ts",
+    "Example.ts"
+  ])
   const sameMeaning = (path: string, name: string) =>
     entryPoints.has(name) || (checkDeclarations.has(name) && /^checks\/[^/]+\/[^/]+$/.test(path))
 

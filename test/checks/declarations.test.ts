@@ -1,11 +1,13 @@
 /**
  * The registry is the one source of what a check is: every registered check declares every part
- * (rules, issues with advice, report section, CSV columns, NIS2 evidence, deep-scan types), no two
- * checks claim the same id, key or rank, every catalogue id is reported by some check, and no rule
- * id (the ids of docs/scoring.md's tables, generated from the registry) is spelled outside `src/checks/`.
+ * (rules, issues with advice, report section, CSV columns, NIS2 evidence, deep-scan types) and an
+ * example its result Schema encodes, no two checks claim the same id, key or rank, every catalogue
+ * id is reported by some check, and no rule id (the ids of docs/scoring.md's tables, generated from
+ * the registry) is spelled outside `src/checks/`.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { Categories, type Registered } from "../../src/kernel/Check.ts"
 import { DeepScanTypes, MeasureIds } from "../../src/kernel/Declaration.ts"
@@ -104,6 +106,17 @@ describe("the check registry", () => {
     expect(problemsOf([first, clash])).toContain(
       `two checks declare the section key ${first.about.section.key}`
     )
+  })
+
+  it("gives every check its example for example.com: its own result, computed once", () => {
+    for (const check of registry) {
+      // The example scan and the OpenAPI examples carry it as the check's result Schema encodes it.
+      expect(
+        () => Schema.encodeUnknownSync(check.result as Schema.Schema.AnyNoContext)(check.example()),
+        check.id
+      ).not.toThrow()
+      expect(check.example(), check.id).toBe(check.example())
+    }
   })
 
   it("gives each part a diff groups by (web, mail) one foundation record, which declares that part", () => {

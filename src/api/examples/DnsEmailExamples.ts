@@ -1,7 +1,7 @@
 /**
- * Examples of the dns and email groups: the checks' results for the example domain
- * (ExampleChecks.ts), the propagation check over three resolvers' answers, the email check's
- * combined score and the record generators.
+ * Examples of the dns and email groups: the checks' results for the example domain (each check's
+ * own `example()`, from its folder's Example.ts), the propagation check over three resolvers'
+ * answers, the email check's combined score and the record generators.
  */
 import { Either } from "effect"
 import { analyseMx, mxSet } from "../../checks/email/EmailMx.ts"
@@ -13,9 +13,31 @@ import { generate as generateTlsa } from "../../generate/TlsaGenerator.ts"
 import { emailCategory } from "../../score/Score.ts"
 import { BASE, type Example, inGroup } from "./Example.ts"
 import { dependencyMap } from "../../report/DependencyMap.ts"
-import { exampleChecks as checks } from "./ExampleChecks.ts"
+import { Bimi } from "../../checks/bimi/Bimi.ts"
+import { Blocklist } from "../../checks/blocklist/Blocklist.ts"
+import { Dkim } from "../../checks/dkim/Dkim.ts"
+import { Dmarc } from "../../checks/dmarc/Dmarc.ts"
+import { Dnssec } from "../../checks/dnssec/Dnssec.ts"
+import { Fcrdns } from "../../checks/fcrdns/Fcrdns.ts"
+import { MtaSts } from "../../checks/mta-sts/MtaSts.ts"
+import { gatheredListing as registrationListing } from "../../checks/registration/Example.ts"
+import { Registration } from "../../checks/registration/Registration.ts"
+import { SenderRequirements } from "../../checks/sender/SenderRequirements.ts"
+import { SmtpTls } from "../../checks/smtp-tls/SmtpTls.ts"
+import { Spf } from "../../checks/spf/Spf.ts"
+import { gatheredListing as takeoverListing } from "../../checks/takeover/Example.ts"
+import { Takeover } from "../../checks/takeover/Takeover.ts"
+import { Tlsa } from "../../checks/tlsa/Tlsa.ts"
 import { exampleScans } from "./ExampleScan.ts"
-import { ask, dns, DOMAIN, MX_HOST, MX_PUBLIC_KEY_PEM, NOW, runAtNow } from "./ExampleZone.ts"
+import {
+  ask,
+  dns,
+  DOMAIN,
+  MX_HOST,
+  MX_PUBLIC_KEY_PEM,
+  NOW,
+  runAtNow
+} from "../../kernel/examples/ExampleZone.ts"
 
 const RESOLVERS = [
   { address: "1.1.1.1", port: 53, name: "Cloudflare", location: "San Francisco", country: "US" },
@@ -30,11 +52,11 @@ const done = <A>(result: A) => ({ status: "done" as const, reason: null, result 
 
 const emailScore = () =>
   emailCategory({
-    spf: done(checks().spf),
-    dkim: done(checks().dkim),
-    dmarc: done(checks().dmarc),
-    "mta-sts": done(checks().mtaSts),
-    bimi: done(checks().bimi)
+    spf: done(Spf.example()),
+    dkim: done(Dkim.example()),
+    dmarc: done(Dmarc.example()),
+    "mta-sts": done(MtaSts.example()),
+    bimi: done(Bimi.example())
   })
 
 const check = (request: string, answer: () => unknown): Example => ({ request, answer })
@@ -50,7 +72,7 @@ const dnsOperations: Readonly<Record<string, Example>> = {
       NOW
     )
   ),
-  dnssec: check("example.com, signed with ECDSA P-256 and NSEC3", () => checks().dnssec),
+  dnssec: check("example.com, signed with ECDSA P-256 and NSEC3", () => Dnssec.example()),
   propagation: check("the A record of example.com at three resolvers", () =>
     analysePropagation(
       {
@@ -65,7 +87,7 @@ const dnsOperations: Readonly<Record<string, Example>> = {
       NOW
     )
   ),
-  tlsa: check("example.com, whose MX publishes 3 1 1 for its key", () => checks().tlsa),
+  tlsa: check("example.com, whose MX publishes 3 1 1 for its key", () => Tlsa.example()),
   tlsaGenerate: check("3 1 1 for the mail server's public key", () =>
     Either.getOrThrow(
       generateTlsa({ pem: MX_PUBLIC_KEY_PEM, usage: 3, selector: 1, matching: 1, host: MX_HOST, port: 25 })
@@ -75,7 +97,10 @@ const dnsOperations: Readonly<Record<string, Example>> = {
     "example.com with names=status.example.com (a CNAME to example.statuspage.io); its records name example.net",
     () => {
       const { scan } = exampleScans()
-      const { registration, takeover } = checks().listed
+      // status.example.com listed: an alias of a hosted status page.
+      const listed = [`status.${DOMAIN}`]
+      const registration = Registration.analyse(registrationListing(listed), NOW)
+      const takeover = Takeover.analyse(takeoverListing(listed), NOW)
       return dependencyMap({
         ...scan,
         checks: { ...scan.checks, registration: { result: registration }, takeover: { result: takeover } }
@@ -90,26 +115,26 @@ const emailOperations: Readonly<Record<string, Example>> = {
     return {
       success: true,
       domain: DOMAIN,
-      spf: checks().spf,
-      dkim: checks().dkim,
-      dmarc: checks().dmarc,
+      spf: Spf.example(),
+      dkim: Dkim.example(),
+      dmarc: Dmarc.example(),
       mx: analyseMx({ ...mxSet(runAtNow(dns().mx(DOMAIN))), implicit: false }),
       score: breakdown.score,
       scoreBreakdown: breakdown
     }
   }),
-  spf: check("mx, a /24 and a provider's include, -all", () => checks().spf),
-  dkim: check("example.com (selector1 found among the known selectors)", () => checks().dkim),
-  dmarc: check("p=reject with aggregate reports and strict DKIM alignment", () => checks().dmarc),
-  bimi: check("example.com, which publishes no BIMI record", () => checks().bimi),
-  mtaSts: check("a policy in testing mode, with TLS reporting", () => checks().mtaSts),
-  smtpTls: check("one MX over IPv4 and IPv6, TLS 1.3", () => checks().smtpTls),
+  spf: check("mx, a /24 and a provider's include, -all", () => Spf.example()),
+  dkim: check("example.com (selector1 found among the known selectors)", () => Dkim.example()),
+  dmarc: check("p=reject with aggregate reports and strict DKIM alignment", () => Dmarc.example()),
+  bimi: check("example.com, which publishes no BIMI record", () => Bimi.example()),
+  mtaSts: check("a policy in testing mode, with TLS reporting", () => MtaSts.example()),
+  smtpTls: check("one MX over IPv4 and IPv6, TLS 1.3", () => SmtpTls.example()),
   fcrdns: check("one MX over IPv4 and IPv6, both confirmed", () => ({
-    ...checks().fcrdns,
+    ...Fcrdns.example(),
     apiUrl: `${BASE}/email/fcrdns?domain=${DOMAIN}`
   })),
-  blacklist: check("two blocklists, listed on neither", () => checks().blocklist),
-  senderRequirements: check("example.com", () => checks().senderRequirements),
+  blacklist: check("two blocklists, listed on neither", () => Blocklist.example()),
+  senderRequirements: check("example.com", () => SenderRequirements.example()),
   spfGenerate: check("Google Workspace and one own server, softfail", () =>
     Either.getOrThrow(
       generateSpf({

@@ -10,12 +10,6 @@ export interface Example {
 /** The service's public base URL (it ends in /api) as the examples' URLs show it. */
 export const BASE = "https://audit.example.com/api"
 
-/** `f`'s value, computed on the first call: the examples cost nothing until the document is built. */
-export const once = <A>(f: () => A): (() => A) => {
-  let value: { readonly a: A } | undefined
-  return () => (value ??= { a: f() }).a
-}
-
 /** Examples keyed by endpoint name, keyed by operation id (`group.endpoint`). */
 export const inGroup = (group: string, examples: Readonly<Record<string, Example>>) =>
   Object.fromEntries(Object.entries(examples).map(([name, example]) => [`${group}.${name}`, example]))

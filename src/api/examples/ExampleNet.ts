@@ -12,7 +12,7 @@ import { Smtp } from "../../net/Smtp.ts"
 import { Web } from "../../net/Web.ts"
 import { webError } from "../../net/WebTypes.ts"
 import type { ScanContext } from "../../scan/FactsLive.ts"
-import { DOMAIN, runAtNow, SITE_CSP, zone } from "./ExampleZone.ts"
+import { DOMAIN, runAtNow, SITE_CSP, zone } from "../../kernel/examples/ExampleZone.ts"
 
 const SITE = `https://www.${DOMAIN}`
 

@@ -1,17 +1,17 @@
 /**
- * The example domain's scan: every registered check's outcome (ExampleChecks.ts) in the shape the
- * Scanner produces; a day-earlier scan of the same domain that still had DMARC at p=none and no
- * MTA-STS (the history, diff, evidence and alert examples compare the two); and a week-later one
- * with the MTA-STS policy enforced (graded A+, the hall of fame's example).
+ * The example domain's scan: every registered check's own example (`check.example()`, from its
+ * folder's Example.ts) in the shape the Scanner produces; a day-earlier scan of the same domain
+ * that still had DMARC at p=none and no MTA-STS (the history, diff, evidence and alert examples
+ * compare the two); and a week-later one with the MTA-STS policy enforced (graded A+, the hall of
+ * fame's example).
  */
-import { exampleCaa, exampleRpki } from "./ExampleDependencies.ts"
 import { registry } from "../../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "../../scan/ScanResult.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
-import { analyseMtaSts } from "../../checks/mta-sts/MtaSts.ts"
-import { once } from "./Example.ts"
-import { exampleChecks, mtaStsIn } from "./ExampleChecks.ts"
-import { BEFORE_ISO, DOMAIN, NOW, NOW_ISO } from "./ExampleZone.ts"
+import { analyseMtaSts, MtaSts } from "../../checks/mta-sts/MtaSts.ts"
+import { gatheredIn } from "../../checks/mta-sts/Example.ts"
+import { once } from "../../kernel/examples/Once.ts"
+import { BEFORE_ISO, DOMAIN, NOW, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
 
 const LATER_ISO = new Date(NOW.getTime() + 7 * 86_400_000).toISOString()
 
@@ -48,31 +48,8 @@ const scanOf = (results: Results, computedAt: string): ScanResult => ({
 
 /** example.com now, and a day earlier: DMARC at p=none (reports only) and no MTA-STS record yet. */
 export const exampleScans = once(() => {
-  const C = exampleChecks()
-  const results: Results = {
-    "dns-records": C.lookup,
-    nameservers: C.nameServers,
-    fcrdns: C.fcrdns,
-    dnssec: C.dnssec,
-    spf: C.spf,
-    dmarc: C.dmarc,
-    dkim: C.dkim,
-    bimi: C.bimi,
-    "mta-sts": C.mtaSts,
-    "smtp-tls": C.smtpTls,
-    dane: C.tlsa,
-    blocklist: C.blocklist,
-    "sender-requirements": C.senderRequirements,
-    headers: C.headers,
-    "web-tls": C.webTls,
-    caa: exampleCaa(),
-    rpki: exampleRpki(),
-    "http-redirect": C.httpRedirect,
-    "security-txt": C.securityTxt,
-    registration: C.registration,
-    takeover: C.takeover,
-    "https-record": C.httpsRecord
-  }
+  // Each result is typed by its check's own `define` (its `result` Schema); the entries lose that.
+  const results = Object.fromEntries(registry.map((check) => [check.id, check.example()])) as Results
 
   const scan = scanOf(results, NOW_ISO)
   const earlier = scanOf(
@@ -99,6 +76,6 @@ export const exampleScans = once(() => {
     BEFORE_ISO
   )
   // A week later: the MTA-STS policy moved to enforce.
-  const enforced = scanOf({ ...results, "mta-sts": mtaStsIn("enforce") }, LATER_ISO)
+  const enforced = scanOf({ ...results, "mta-sts": MtaSts.analyse(gatheredIn("enforce"), NOW) }, LATER_ISO)
   return { scan, earlier, enforced }
 })

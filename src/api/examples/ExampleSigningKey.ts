@@ -5,7 +5,7 @@
  */
 import { createPrivateKey } from "node:crypto"
 import { type JwkSet, publicJwkOf, signDetached } from "../../report/Jws.ts"
-import { once } from "./Example.ts"
+import { once } from "../../kernel/examples/Once.ts"
 
 /** RFC 8410 §7: the PKCS#8 DER of an Ed25519 private key is this prefix and the 32-byte seed. */
 const PKCS8_ED25519_PREFIX = "302e020100300506032b657004220420"

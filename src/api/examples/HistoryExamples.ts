@@ -19,10 +19,11 @@ import { alertId } from "../../monitor/MonitorRun.ts"
 import { signEvidence } from "../../monitor/SignedEvidence.ts"
 import { canonicalJson } from "../../report/Canonical.ts"
 import { score } from "../../score/Score.ts"
-import { BASE, type Example, once } from "./Example.ts"
+import { BASE, type Example } from "./Example.ts"
+import { once } from "../../kernel/examples/Once.ts"
 import { exampleScans } from "./ExampleScan.ts"
 import { exampleSign } from "./ExampleSigningKey.ts"
-import { DOMAIN, NOW, NOW_ISO } from "./ExampleZone.ts"
+import { DOMAIN, NOW, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
 
 const encodeScan = Schema.encodeSync(ScanResult)
 

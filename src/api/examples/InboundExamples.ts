@@ -11,7 +11,7 @@ import { parseTlsReport } from "../../inbound/TlsReport.ts"
 import { summariseTls } from "../../inbound/TlsSummary.ts"
 import type { SourceGroup } from "../../store/InboundReports.ts"
 import type { Example } from "./Example.ts"
-import { DOMAIN, MX_HOST, NOW } from "./ExampleZone.ts"
+import { DOMAIN, MX_HOST, NOW } from "../../kernel/examples/ExampleZone.ts"
 
 const LIMITS = { maxRecords: 10_000 }
 const BEGIN = 1_795_996_800 // 2026-11-30T00:00:00Z, the day before the example scan

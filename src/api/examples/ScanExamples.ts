@@ -16,7 +16,7 @@ import { BASE, type Example } from "./Example.ts"
 import { exampleScans } from "./ExampleScan.ts"
 import { exampleSign } from "./ExampleSigningKey.ts"
 import { exampleSummaries } from "./InboundExamples.ts"
-import { DOMAIN, NOW_ISO } from "./ExampleZone.ts"
+import { DOMAIN, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
 
 const SCAN_ID = "3f6c2a9e-8d41-4b7a-9c55-0e2d7f1b6a84"
 const SNAPSHOT_ID = "b2e4f7a1-5c3d-4e8f-9a6b-1d2c3e4f5a6b"

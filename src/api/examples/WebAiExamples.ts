@@ -4,6 +4,9 @@
  * the example zone, a raw message's analysis, the hall of fame and the health answer.
  */
 import { Either } from "effect"
+import { Headers } from "../../checks/headers/Headers.ts"
+import { SecurityTxt } from "../../checks/security-txt/SecurityTxt.ts"
+import { WebTls } from "../../checks/web-tls/WebTls.ts"
 import { explainIssue } from "../../ai/Knowledge.ts"
 import { fix } from "../../ai/Fix.ts"
 import { crawlAndAnalyse } from "../../composite/CspScanner.ts"
@@ -13,10 +16,9 @@ import { generate as generateHeaders } from "../../records/SecurityHeaders.ts"
 import { score } from "../../score/Score.ts"
 import { HALL_OF_FAME_GRADE } from "../../store/HallOfFame.ts"
 import type { Example } from "./Example.ts"
-import { exampleChecks } from "./ExampleChecks.ts"
 import { overExample } from "./ExampleNet.ts"
 import { exampleScans } from "./ExampleScan.ts"
-import { DOMAIN, MX_HOST, MX_V4, NOW, NOW_ISO } from "./ExampleZone.ts"
+import { DOMAIN, MX_HOST, MX_V4, NOW, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
 
 /** A newsletter from example.com as its recipient's mailbox received it. */
 const MESSAGE = [
@@ -70,11 +72,11 @@ const debugEmail = () => {
 export const webAiExamples: Readonly<Record<string, Example>> = {
   "web.headersAnalyze": {
     request: "example.com: strong headers, no Permissions-Policy",
-    answer: () => exampleChecks().headers
+    answer: () => Headers.example()
   },
   "web.securityTxt": {
     request: "example.com: a current security.txt under /.well-known/",
-    answer: () => exampleChecks().securityTxt
+    answer: () => SecurityTxt.example()
   },
   "web.headersGenerate": {
     request: "the recommended preset",
@@ -89,7 +91,7 @@ export const webAiExamples: Readonly<Record<string, Example>> = {
   },
   "web.webTls": {
     request: "example.com: TLS 1.2 and 1.3, ECDHE suites in the server's order",
-    answer: () => exampleChecks().webTls
+    answer: () => WebTls.example()
   },
   "ai.explain": {
     request: "issue_type dmarc_policy_none, no model configured",

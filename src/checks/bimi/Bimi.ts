@@ -16,6 +16,7 @@ import { checkAuthority } from "../../records/BimiVmc.ts"
 import { organisationalDomainOf } from "../../records/DmarcRecord.ts"
 import { fetchOutcome, isFetchError, type FetchOutcome, type WebFetcher } from "../../kernel/FetchOutcome.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { BimiResult, BimiAuthority, BimiLogo } from "./BimiResult.ts"
 
 export * from "./BimiResult.ts"
@@ -287,7 +288,8 @@ export const Bimi = define({
   result: BimiResult,
   about,
   gather: gatherBimi,
-  analyse: (gathered: BimiGathered, now: Date) => analyseBimi(gathered, now)
+  analyse: (gathered: BimiGathered, now: Date) => analyseBimi(gathered, now),
+  exampleGathered
 })
 
 /**

@@ -11,6 +11,7 @@ import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { MailServers, type MxStatus, mxUnknown, targets } from "../../kernel/MailServers.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { BlocklistResult, ZoneVerdict } from "./BlocklistResult.ts"
 import { expandIPv6, ipv4Octets } from "../../records/AddressText.ts"
 
@@ -267,5 +268,6 @@ export const Blocklist = define({
       servers: yield* gatherAnswers(facts, servers, dnsblZones)
     } satisfies BlocklistInput
   }),
-  analyse: (input: BlocklistInput, now: Date) => analyse(input, now)
+  analyse: (input: BlocklistInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

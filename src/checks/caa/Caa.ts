@@ -26,6 +26,7 @@ import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { MailServers, targets } from "../../kernel/MailServers.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { identifiersOf } from "./Issuers.ts"
 import { CaaReport, CaaCertificate } from "./CaaResult.ts"
 
@@ -296,5 +297,6 @@ export const Caa = define({
   result: CaaReport,
   about,
   gather,
-  analyse: (input: CaaInput, now: Date) => analyse(input, now)
+  analyse: (input: CaaInput, now: Date) => analyse(input, now),
+  exampleGathered: () => exampleGathered(toLookup)
 })

@@ -11,6 +11,7 @@ import { type CheckStatus } from "../../kernel/Status.ts"
 import { isTxtError, lookupTxtEach, type TxtOutcome, type TxtSource } from "../../kernel/TxtOutcome.ts"
 import { looksLikeDkimKey, parseDkimKey } from "../../records/DkimKey.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import selectorData from "./dkim-selectors.json" with { type: "json" }
 import { DkimResult, DkimSelector } from "./DkimResult.ts"
 
@@ -324,7 +325,8 @@ export const Dkim = define({
   result: DkimResult,
   about,
   gather: Effect.flatMap(Facts, (facts) => gatherDkim(facts, facts.domain)),
-  analyse: (gathered: DkimGathered) => analyseDkim(gathered)
+  analyse: (gathered: DkimGathered) => analyseDkim(gathered),
+  exampleGathered: exampleGathered(gatherDkim)
 })
 
 /**

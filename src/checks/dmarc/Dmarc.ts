@@ -10,6 +10,7 @@ import { Facts } from "../../kernel/Facts.ts"
 import { isTxtError, type TxtSource } from "../../kernel/TxtOutcome.ts"
 import { isDmarcRecord, isNearDmarcRecord, parseDmarc, type DmarcUri } from "../../records/DmarcRecord.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import {
   applicable,
   dmarcName,
@@ -264,5 +265,6 @@ export const Dmarc = define({
   result: DmarcResult,
   about,
   gather: Effect.flatMap(Facts, (facts) => gatherDmarc(facts, facts.domain)),
-  analyse: (gathered: DmarcGathered) => analyseDmarc(gathered)
+  analyse: (gathered: DmarcGathered) => analyseDmarc(gathered),
+  exampleGathered
 })

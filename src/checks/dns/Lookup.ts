@@ -9,6 +9,7 @@ import { joinTxt } from "../../net/DnsWire.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { LookupResult, LookupRecord } from "./LookupResult.ts"
 
 export * from "./LookupResult.ts"
@@ -117,5 +118,6 @@ export const Lookup = define({
   result: LookupResult,
   about,
   gather: gatherTypes(DEFAULT_TYPES),
-  analyse
+  analyse,
+  exampleGathered: () => exampleGathered(DEFAULT_TYPES)
 })

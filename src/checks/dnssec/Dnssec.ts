@@ -16,6 +16,7 @@ import { type CheckStatus } from "../../kernel/Status.ts"
 import { ChainEntry, chainOf } from "./Chain.ts"
 import { Issue, nsec3Verdict, optOutOf } from "./Nsec3.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { DnssecResult, RrsigEntry } from "./DnssecResult.ts"
 
 export * from "./DnssecResult.ts"
@@ -317,5 +318,6 @@ export const Dnssec = define({
   result: DnssecResult,
   about,
   gather,
-  analyse
+  analyse,
+  exampleGathered
 })

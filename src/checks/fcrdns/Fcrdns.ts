@@ -13,6 +13,7 @@ import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { MailServers, type MxStatus, mxUnknown, targets } from "../../kernel/MailServers.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { FcrdnsResult, FcrdnsReport, AddressResult } from "./FcrdnsResult.ts"
 
 export * from "./FcrdnsResult.ts"
@@ -213,5 +214,6 @@ export const Fcrdns = define({
       unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)
     } satisfies FcrdnsInput
   }),
-  analyse: (input: FcrdnsInput, now: Date) => analyse(input, now)
+  analyse: (input: FcrdnsInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

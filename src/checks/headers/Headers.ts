@@ -14,6 +14,7 @@ import { readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp, judgeReferrer } from "./Judges.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { judgeContent, PROBE_ORIGIN } from "./WebContent.ts"
 import { HeadersResult, HeaderEntry } from "./HeadersResult.ts"
 
@@ -342,5 +343,6 @@ export const Headers = define({
   about,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: HeadersGathered }, now) =>
-    analyse(domain, gathered, now)
+    analyse(domain, gathered, now),
+  exampleGathered
 })

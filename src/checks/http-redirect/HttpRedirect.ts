@@ -12,6 +12,7 @@ import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { judgeHsts } from "../headers/Judges.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { SECURE, HostVerdict, HttpRedirectResult, HostRedirect } from "./HttpRedirectResult.ts"
 
 export * from "./HttpRedirectResult.ts"
@@ -243,5 +244,6 @@ export const HttpRedirect = define({
   about,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: RedirectGathered }, now) =>
-    analyse(domain, gathered, now)
+    analyse(domain, gathered, now),
+  exampleGathered
 })

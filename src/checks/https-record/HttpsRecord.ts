@@ -11,6 +11,7 @@ import { decodeSvcb, keyName, type SvcbRecord } from "../../records/SvcbRecord.t
 import { define } from "../../kernel/Check.ts"
 import { type Addresses, Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { HttpsRecordResult, AlpnCheck } from "./HttpsRecordResult.ts"
 
 export * from "./HttpsRecordResult.ts"
@@ -223,5 +224,6 @@ export const HttpsRecord = define({
   result: HttpsRecordResult,
   about,
   gather,
-  analyse
+  analyse,
+  exampleGathered
 })

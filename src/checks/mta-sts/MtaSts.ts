@@ -15,6 +15,7 @@ import { isFetchError, type FetchOutcome } from "../../kernel/FetchOutcome.ts"
 import { isStsRecord, mxMatches, parseStsPolicy, parseStsRecord } from "../../records/MtaStsPolicy.ts"
 import { analyseTlsRpt, tlsRptName } from "./TlsRpt.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { MtaStsResult, MxCoverage } from "./MtaStsResult.ts"
 
 export * from "./MtaStsResult.ts"
@@ -267,5 +268,6 @@ export const MtaSts = define({
   result: MtaStsResult,
   about,
   gather: gatherMtaSts,
-  analyse: (gathered: MtaStsGathered) => analyseMtaSts(gathered)
+  analyse: (gathered: MtaStsGathered) => analyseMtaSts(gathered),
+  exampleGathered
 })

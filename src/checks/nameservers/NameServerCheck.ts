@@ -12,6 +12,7 @@ import type { DirectQuestion } from "../../net/NameServers.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import {
   type AddressProbe,
   analyse,
@@ -166,5 +167,6 @@ export const NameServerCheck = define({
   result: NameServersReport,
   about,
   gather,
-  analyse: (input: NsInput, now: Date) => analyse(input, now)
+  analyse: (input: NsInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

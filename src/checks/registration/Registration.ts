@@ -16,6 +16,7 @@ import { Facts } from "../../kernel/Facts.ts"
 import { Dependencies, type Dependency } from "./Dependencies.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { RegistrationResult, RegistrationEntry, ExpiryBand } from "./RegistrationResult.ts"
 
 export * from "./RegistrationResult.ts"
@@ -139,5 +140,6 @@ export const Registration = define({
       dependencies
     } satisfies RegistrationInput
   }),
-  analyse: (input: RegistrationInput, now: Date) => analyse(input, now)
+  analyse: (input: RegistrationInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

@@ -23,6 +23,7 @@ import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { MailServers, targets } from "../../kernel/MailServers.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { RpkiReport, RpkiAddress, RpkiSource } from "./RpkiResult.ts"
 
 export * from "./RpkiResult.ts"
@@ -224,5 +225,6 @@ export const Rpki = define({
   result: RpkiReport,
   about,
   gather,
-  analyse: (input: RpkiInput, now: Date) => analyse(input, now)
+  analyse: (input: RpkiInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

@@ -11,6 +11,7 @@ import { parseSecurityTxt } from "../../records/SecurityTxtFile.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { SecurityTxtResult } from "./SecurityTxtResult.ts"
 
 export * from "./SecurityTxtResult.ts"
@@ -274,5 +275,6 @@ export const SecurityTxt = define({
   about,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: SecurityTxtGathered }, now) =>
-    analyse(domain, gathered, now)
+    analyse(domain, gathered, now),
+  exampleGathered
 })

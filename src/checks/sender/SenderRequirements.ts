@@ -14,6 +14,7 @@ import { Fcrdns, type FcrdnsReport } from "../fcrdns/Fcrdns.ts"
 import { SmtpTls, type SmtpTlsResult } from "../smtp-tls/SmtpTls.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { SenderRequirementsResult, ProviderSummary, RequirementCheck } from "./SenderRequirementsResult.ts"
 
 export * from "./SenderRequirementsResult.ts"
@@ -324,7 +325,8 @@ export const SenderRequirements = define({
       ...verdicts
     })
   ),
-  analyse: (gathered: SenderGathered) => judge(gathered)
+  analyse: (gathered: SenderGathered) => judge(gathered),
+  exampleGathered
 })
 
 /** Google asks for TLS on transmission: every reachable MX must offer STARTTLS and complete it. */

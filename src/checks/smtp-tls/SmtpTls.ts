@@ -11,6 +11,7 @@ import { define } from "../../kernel/Check.ts"
 import { type MxStatus, mxUnknown } from "../../kernel/MailServers.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { gather, type SmtpTlsInput } from "./SmtpTlsGather.ts"
 import { rateMxTls } from "./SmtpTlsRating.ts"
 import {
@@ -249,5 +250,6 @@ export const SmtpTls = define({
   result: SmtpTlsResult,
   about,
   gather,
-  analyse: (input: SmtpTlsInput, now: Date) => analyse(input, now)
+  analyse: (input: SmtpTlsInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

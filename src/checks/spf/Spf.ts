@@ -14,6 +14,7 @@ import { walk } from "./SpfWalk.ts"
 import { SpfNode } from "./SpfNode.ts"
 import { isSpfRecord, selectSpf } from "../../records/SpfParse.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { SpfResult, SpfPolicy } from "./SpfResult.ts"
 
 export * from "./SpfResult.ts"
@@ -246,5 +247,6 @@ export const Spf = define({
     Effect.map(facts.get(SpfGraph), (fetch) => ({ domain: facts.domain, fetch }))
   ),
   analyse: ({ domain, fetch }: { readonly domain: string; readonly fetch: SpfFetch }) =>
-    analyse(domain, fetch)
+    analyse(domain, fetch),
+  exampleGathered
 })

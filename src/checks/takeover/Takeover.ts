@@ -27,6 +27,7 @@ import {
 } from "../registration/Dependencies.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { matchesSignature, signatureFor } from "./Signatures.ts"
 import { TakeoverResult, DependencyRisk, DependencyDns, AliasResult } from "./TakeoverResult.ts"
 
@@ -263,5 +264,6 @@ export const Takeover = define({
       }))
     } satisfies TakeoverInput
   }),
-  analyse: (input: TakeoverInput, now: Date) => analyse(input, now)
+  analyse: (input: TakeoverInput, now: Date) => analyse(input, now),
+  exampleGathered
 })

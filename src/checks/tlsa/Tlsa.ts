@@ -22,6 +22,7 @@ import { MailServers, MX_BOGUS } from "../../kernel/MailServers.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { summarise, tlsaName, verifyHost } from "./Dane.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { TlsaResult, TlsaHost, TlsaRecord } from "./TlsaResult.ts"
 
 export * from "./TlsaResult.ts"
@@ -243,5 +244,6 @@ export const Tlsa = define({
       hosts
     } satisfies TlsaFacts
   }),
-  analyse: (facts: TlsaFacts) => analyse(facts)
+  analyse: (facts: TlsaFacts) => analyse(facts),
+  exampleGathered
 })

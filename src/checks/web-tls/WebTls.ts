@@ -9,6 +9,7 @@ import { Effect, Either } from "effect"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { exampleGathered } from "./Example.ts"
 import { analyse, type WebTlsHostInput, type WebTlsInput } from "./WebTlsAnalyse.ts"
 import { WebTlsResult } from "./WebTlsResult.ts"
 
@@ -50,5 +51,6 @@ export const WebTls = define({
   result: WebTlsResult,
   about,
   gather,
-  analyse: (input: WebTlsInput, now) => analyse(input, now)
+  analyse: (input: WebTlsInput, now) => analyse(input, now),
+  exampleGathered
 })

@@ -9,7 +9,7 @@ import { Clock, Effect, Either } from "effect"
 import { type CertificateFacts, certificateFacts } from "../../net/Certificate.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import { type FakeZone, makeFake } from "../../net/ResolverFake.ts"
-import { once } from "./Example.ts"
+import { once } from "./Once.ts"
 
 export const DOMAIN = "example.com"
 export const MX_HOST = "mx1.example.com"

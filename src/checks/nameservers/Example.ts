@@ -1,11 +1,11 @@
 /**
- * The name-server check's result for the example domain: its two name servers (ExampleZone.ts's NS
- * set) as each address would answer the check's four questions, analysed by the check's own code.
+ * What the name-server check gathers for the example domain: its two name servers (ExampleZone.ts's
+ * NS set) as each address would answer the check's four questions.
  */
-import { type AddressProbe, analyse } from "../../checks/nameservers/Analyse.ts"
+import type { AddressProbe, NsInput } from "./Analyse.ts"
 import type { DirectReply } from "../../net/NameServers.ts"
 import type { DnsRecord } from "../../net/DnsTypes.ts"
-import { DOMAIN, NOW } from "./ExampleZone.ts"
+import { DOMAIN } from "../../kernel/examples/ExampleZone.ts"
 
 const SERVERS = {
   "ns1.example.com": { v4: ["192.0.2.53"], v6: ["2001:db8::53"] },
@@ -61,21 +61,17 @@ const probe = (address: string): AddressProbe => ({
   recursion: { reply: { ...reply(address, [], "REFUSED", false), answers: [] } }
 })
 
-export const exampleNameServers = () =>
-  analyse(
-    {
-      domain: DOMAIN,
-      zone: { value: Object.keys(SERVERS) },
-      parentZone: "com",
-      delegation: { value: Object.keys(SERVERS) },
-      servers: Object.entries(SERVERS).map(([host, addresses]) => ({
-        host,
-        inDelegation: true,
-        inZone: true,
-        addresses: { value: addresses },
-        probes: [...addresses.v4, ...addresses.v6].map(probe)
-      })),
-      unasked: 0
-    },
-    NOW
-  )
+export const exampleGathered = (): NsInput => ({
+  domain: DOMAIN,
+  zone: { value: Object.keys(SERVERS) },
+  parentZone: "com",
+  delegation: { value: Object.keys(SERVERS) },
+  servers: Object.entries(SERVERS).map(([host, addresses]) => ({
+    host,
+    inDelegation: true,
+    inZone: true,
+    addresses: { value: addresses },
+    probes: [...addresses.v4, ...addresses.v6].map(probe)
+  })),
+  unasked: 0
+})

@@ -1,14 +1,14 @@
 /**
- * The example domain's HTTPS transport: TLS scans of example.com (IPv4 and IPv6) and
- * www.example.com as a modern server would answer them (TLS 1.2 and 1.3, ECDHE suites in the
- * server's order, X25519), judged by the check's own `analyse`.
+ * The example domain's TLS servers as a scan finds them (net/TlsScan.ts): example.com and
+ * www.example.com over HTTPS, and its MX through STARTTLS, configured as a modern server is (TLS
+ * 1.2 and 1.3, ECDHE suites in the server's order, X25519). Shared here, below the checks: the
+ * web-tls check's example scans the site, the smtp-tls check's (earlier in the registry) the MX.
  */
-import { analyse } from "../../checks/web-tls/WebTlsAnalyse.ts"
 import type { AcceptedSuite, TlsScanResult } from "../../net/TlsScan.ts"
 import { DOMAIN, mxCertificate, NOW } from "./ExampleZone.ts"
 
-const WEB_V4 = "192.0.2.80"
-const WEB_V6 = "2001:db8::80"
+export const WEB_V4 = "192.0.2.80"
+export const WEB_V6 = "2001:db8::80"
 
 const X25519 = { type: "ECDH", name: "X25519", size: 253 } as const
 
@@ -29,7 +29,8 @@ const certificate = () => ({
   subjectAltNames: [DOMAIN, `www.${DOMAIN}`]
 })
 
-const scan = (host: string, address: string): TlsScanResult => ({
+/** The TLS scan of the web site at `host` and `address`. */
+export const exampleTlsScan = (host: string, address: string): TlsScanResult => ({
   host,
   address,
   family: address.includes(":") ? 6 : 4,
@@ -60,7 +61,7 @@ const scan = (host: string, address: string): TlsScanResult => ({
  * suites sampled (the server's first three choices, no weak suite accepted, TLS 1.3's three).
  */
 export const exampleMxTlsScan = (host: string, address: string): TlsScanResult => {
-  const web = scan(host, address)
+  const web = exampleTlsScan(host, address)
   return {
     ...web,
     port: 25,
@@ -70,16 +71,3 @@ export const exampleMxTlsScan = (host: string, address: string): TlsScanResult =
     certificate: { ...web.certificate!, chain: [mxCertificate()] }
   }
 }
-
-export const exampleWebTls = () =>
-  analyse(
-    {
-      domain: DOMAIN,
-      hosts: [
-        { host: DOMAIN, lookup: "answer", addresses: [WEB_V4, WEB_V6] },
-        { host: `www.${DOMAIN}`, lookup: "answer", addresses: [WEB_V4] }
-      ],
-      scans: [scan(DOMAIN, WEB_V4), scan(DOMAIN, WEB_V6), scan(`www.${DOMAIN}`, WEB_V4)]
-    },
-    NOW
-  )
