@@ -11,6 +11,7 @@
  */
 import { Schema } from "effect"
 import type { EvidenceText } from "./Nis2Evidence.ts"
+import type { Source } from "./Source.ts"
 import type { Severity } from "./Status.ts"
 
 /** The score's categories (the spec's `dns`, `email`, `security`, plus `dnssec` and `ipv6`). */
@@ -134,18 +135,6 @@ export const rulesOver = <R>(
   specs: ReadonlyArray<Spec>,
   judge: (scan: Judging<R>) => ReadonlyArray<Ruling>
 ): Rules => ({ specs, judge: (scan) => judge(scan as Judging<R>) })
-
-/** A document a report cites: an RFC, a W3C/WHATWG specification, a mailbox provider's page. */
-export interface Source {
-  readonly title: string
-  readonly url: string
-}
-
-/** An RFC as a citation: its key (`rfc8689`) and its source. */
-export const rfc = (n: number, title: string): readonly [string, Source] => [
-  `rfc${n}`,
-  { title: `RFC ${n}: ${title}`, url: `https://www.rfc-editor.org/rfc/rfc${n}` }
-]
 
 /** The check's section of the Everything Report (and its PDF and markdown), over its result `A`. */
 export interface Section<A = unknown> {

@@ -10,7 +10,7 @@
  */
 import { Schema } from "effect"
 import { registry } from "../checks/index.ts"
-import { rfc, type Source } from "../kernel/Declaration.ts"
+import { rfc, type Source } from "../kernel/Source.ts"
 
 export const Citation = Schema.Struct({
   /** Stable key, e.g. `rfc7208`: findings refer to citations by it. */

@@ -1,5 +1,6 @@
 /** What the HTTPS record check declares besides gather and analyse (kernel/Declaration.ts). */
-import { type About, rfc } from "../../kernel/Declaration.ts"
+import type { About } from "../../kernel/Declaration.ts"
+import { rfc } from "../../kernel/Source.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
