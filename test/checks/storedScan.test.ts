@@ -17,14 +17,16 @@ import { arbScan, FIXTURES, storedScan } from "../monitor/scans.ts"
 import { runs } from "../support/runs.ts"
 
 const ids: ReadonlyArray<string> = registry.map((c) => c.id)
+/** The checks a scan ran: a stored fixture may predate a check the registry has gained since. */
+const ranIn = (scan: Parameters<typeof checksRun>[0]) => checksRun(scan, registry).map((c) => c.id)
 
 describe("a stored scan read by today's registry", () => {
   it("reads a check added since as not checked, and scores the scan by the checks it ran", () => {
     const full = storedScan("dmarc-none.com")
     const old = readBack(without("dnssec"), full)
     expect(old.checks.dnssec).toMatchObject({ status: "unknown", reason: NOT_CHECKED, result: null })
-    expect(checksRun(old, registry).map((c) => c.id)).toEqual(ids.filter((id) => id !== "dnssec"))
-    expect(checksRun(full, registry)).toBe(registry)
+    expect(ranIn(old)).toEqual(ranIn(full).filter((id) => id !== "dnssec"))
+    expect(ranIn(full)).toContain("dnssec")
     // As the service of its time scored it: no DNSSEC record, no DNSSEC issue, not "unknown".
     const scored = score(old)
     expect(scored).toEqual(score(full, without("dnssec")))
@@ -73,7 +75,7 @@ describe("a stored scan read by today's registry", () => {
       fc.property(arbScan, fc.subarray(ids.filter((id) => id !== "dns-records")), (scan, gone) => {
         const checks = without(...gone)
         const old = readBack(checks, scan)
-        expect(checksRun(old, registry).map((c) => c.id)).toEqual(ids.filter((id) => !gone.includes(id)))
+        expect(ranIn(old)).toEqual(ranIn(scan).filter((id) => !gone.includes(id)))
         // As the registry without them scores the scan in which they could not finish: their own
         // records left out, and a rule of another check that reads one of them says unknown.
         const unfinished = structuredClone(scan) as any
