@@ -14,7 +14,7 @@ import {
   hostAddress,
   loadScenarioFile,
   manifestEntry,
-  NODE_MX_SERVERS,
+  mxComponent,
   placeScenario,
   synthetic
 } from "./lib/model.mjs"
@@ -98,9 +98,11 @@ const builtScenarios = (root, manifest) => {
 const unmovable = (s) =>
   s.lagging
     ? "its older zone version is served by the lagging name server, which mutate does not change"
-    : (s.mx ?? []).some((m) => NODE_MX_SERVERS.has(m.server)) || s.web?.server === "slow"
+    : (s.mx ?? []).some((m) => mxComponent(m) === "slow") || s.web?.server === "slow"
       ? "its slow servers are node processes (slow.mjs) that mutate does not start"
-      : undefined
+      : (s.mx ?? []).some((m) => mxComponent(m) === "esmtp")
+        ? "its REQUIRETLS MX is served by esmtp.mjs, a node process that mutate does not reconfigure"
+        : undefined
 
 const main = () => {
   const { root, domain: domainArg, target, reset, ttl } = parseArgs(process.argv.slice(2))
@@ -213,7 +215,7 @@ const main = () => {
 
   // Postfix: one smtpd per MX host address, with the host's name and certificate.
   const postfixDir = join(root, "postfix")
-  const served = hosts.filter((h) => !NODE_MX_SERVERS.has(h.server))
+  const served = hosts.filter((h) => mxComponent(h) === "postfix")
   const gone = current.mx.flatMap((m) => [m.addr, ...(m.aaaa ? [`[${m.aaaa}]`] : [])])
   const master = edit(join(postfixDir, "master.cf"), (t) => replaceListeners(t, gone, served.map(listeners)))
   const mainCf = edit(join(postfixDir, "main.cf"), (t) => setRelayDomain(t, domain, served.length > 0))

@@ -1,8 +1,10 @@
 /**
- * The world's REQUIRETLS MX (scripts/world/lib/esmtp.mjs, docs/world.md), talked to on 127.0.0.1
- * under a throw-away certificate: REQUIRETLS in the EHLO reply only after STARTTLS (RFC 8689 section 4), the mail dialogue, and its bounds. No world needed.
+ * The world's REQUIRETLS MX (scripts/world/lib/esmtp.mjs, docs/world.md): which MX entries it
+ * serves instead of Postfix (and that Postfix then leaves their address alone), and the server
+ * itself, talked to on 127.0.0.1 under a throw-away certificate: REQUIRETLS in the EHLO reply only
+ * after STARTTLS (RFC 8689 section 4), the mail dialogue, and its bounds. No world needed.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -11,6 +13,18 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makePki, type TestPki } from "../net/pki.ts"
 
+interface Mx {
+  host: string
+  addr: string
+  tls?: string
+  server?: string
+  requiretls?: boolean
+  aaaa?: string
+}
+interface Planned {
+  domain: string
+  mx: Array<Mx>
+}
 interface EsmtpServer extends net.Server {
   destroyAll: () => void
 }
@@ -21,6 +35,25 @@ interface Limits {
 }
 const lib = (name: string) => fileURLToPath(new URL(`../../scripts/world/lib/${name}`, import.meta.url))
 const load = async () => ({
+  model: (await import(lib("model.mjs"))) as {
+    loadScenarioFile: (path: string) => Array<unknown>
+    plan: (s: Array<unknown>) => Array<Planned>
+    mxComponent: (m: Partial<Mx>) => string
+    mxProblem: (domain: string, m: Record<string, unknown>) => string | undefined
+    manifestEntry: (s: Planned, hosts: Array<unknown>, keys: Record<string, string>) => { mx: Array<Mx> }
+  },
+  mail: (await import(lib("mail.mjs"))) as {
+    postfixConfig: (root: string, hosts: Array<unknown>) => { main: string; master: string }
+    listeners: (h: unknown) => string
+    esmtpConfig: (
+      hosts: Array<unknown>,
+      domains: Array<string>
+    ) => { domains: Array<string>; servers: Array<Mx & { key: string; cert: string }> }
+  },
+  loopback: (await import(lib("loopback.mjs"))) as {
+    auditPostfix: (main: string, master: string) => Array<string>
+    auditEsmtp: (json: string) => Array<string>
+  },
   esmtp: (await import(lib("esmtp.mjs"))) as {
     createEsmtpServer: (
       options: {
@@ -44,6 +77,100 @@ beforeAll(() => {
 afterAll(() => {
   pki.cleanup()
   rmSync(scratch, { recursive: true, force: true })
+})
+
+describe("which MX the world's ESMTP server serves", () => {
+  it("an MX with requiretls, not Postfix; the node servers stay slow.mjs's", async () => {
+    const { model } = await load()
+    expect(model.mxComponent({ host: "mx", requiretls: true })).toBe("esmtp")
+    expect(model.mxComponent({ host: "mx" })).toBe("postfix")
+    expect(model.mxComponent({ host: "mx", requiretls: false })).toBe("postfix")
+    expect(model.mxComponent({ host: "mx", server: "counting" })).toBe("slow")
+    expect(model.mxProblem("a.com", { host: "mx", requiretls: true, tls: "valid" })).toBeUndefined()
+    expect(model.mxProblem("a.com", { host: "mx", requiretls: true, server: "slow" })).toMatch(/esmtp/)
+    expect(model.mxProblem("a.com", { host: "mx", requiretls: true, tlsPolicy: "legacy" })).toMatch(
+      /tlsPolicy/
+    )
+    expect(model.mxProblem("a.com", { host: "mx", requiretls: "yes" })).toMatch(/true or absent/)
+  })
+
+  it("a scenario file with requiretls: esmtp.json serves that MX, Postfix does not bind its address", async () => {
+    const { model, mail, loopback } = await load()
+    const spec = join(scratch, "spec.json")
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        scenarios: [
+          { domain: "plain.com", mx: [{ host: "mx", tls: "valid", ptr: "match" }] },
+          {
+            domain: "requiretls.com",
+            mx: [
+              { host: "mx", tls: "valid", ptr: "match", requiretls: true },
+              { host: "mx2", tls: "valid", ptr: "match" }
+            ]
+          }
+        ]
+      })
+    )
+    const planned = model.plan(model.loadScenarioFile(spec))
+    const cert = { key: "/k.pem", cert: "/c.pem" }
+    const hosts = planned.flatMap((s) =>
+      s.mx.map((m) => ({ ...m, tls: m.tls ?? "valid", domain: s.domain, ...cert }))
+    )
+    const esmtpHost = hosts.find((h) => h.host === "mx.requiretls.com")!
+    const postfix = mail.postfixConfig(
+      scratch,
+      hosts.filter((h) => model.mxComponent(h) === "postfix")
+    )
+    expect(postfix.master).not.toContain(`${esmtpHost.addr}:25`)
+    expect(postfix.master).toContain(`-o myhostname=mx2.requiretls.com`)
+    expect(loopback.auditPostfix(postfix.main, postfix.master)).toEqual([])
+    expect(() => mail.listeners(esmtpHost)).toThrow(/not served by Postfix/)
+
+    const config = mail.esmtpConfig(
+      hosts,
+      planned.map((s) => s.domain)
+    )
+    expect(config.servers).toEqual([
+      {
+        host: "mx.requiretls.com",
+        addr: esmtpHost.addr,
+        aaaa: null,
+        tls: "valid",
+        requiretls: true,
+        key: "/k.pem",
+        cert: "/c.pem"
+      }
+    ])
+    expect(config.domains).toEqual(["plain.com", "requiretls.com"])
+    expect(loopback.auditEsmtp(JSON.stringify(config))).toEqual([])
+    expect(
+      loopback.auditEsmtp(JSON.stringify({ servers: [{ host: "x", addr: "mx.example" }] }))
+    ).toHaveLength(1)
+
+    const s = planned.find((p) => p.domain === "requiretls.com")!
+    const entry = model.manifestEntry(
+      s,
+      hosts.filter((h) => h.domain === s.domain),
+      {}
+    )
+    expect(entry.mx.map((m) => [m.server, m.requiretls])).toEqual([
+      ["esmtp", true],
+      ["postfix", false]
+    ])
+  })
+
+  it("a scenario file whose requiretls MX asks for another server is refused", async () => {
+    const { model } = await load()
+    const spec = join(scratch, "bad.json")
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        scenarios: [{ domain: "bad.com", mx: [{ host: "mx", requiretls: true, server: "counting" }] }]
+      })
+    )
+    expect(() => model.loadScenarioFile(spec)).toThrow(/requiretls is served by esmtp.mjs/)
+  })
 })
 
 // ---- the server --------------------------------------------------------------------------------
