@@ -50,6 +50,13 @@ const load = async () => ({
       domains: Array<string>
     ) => { domains: Array<string>; servers: Array<Mx & { key: string; cert: string }> }
   },
+  edit: (await import(lib("edit.mjs"))) as {
+    replaceEsmtpServers: (
+      config: { domains: Array<string>; servers: Array<{ addr: string; host: string }> },
+      addrs: Array<string>,
+      added: Array<{ addr: string; host: string }>
+    ) => unknown
+  },
   loopback: (await import(lib("loopback.mjs"))) as {
     auditPostfix: (main: string, master: string) => Array<string>
     auditEsmtp: (json: string) => Array<string>
@@ -158,6 +165,31 @@ describe("which MX the world's ESMTP server serves", () => {
       ["esmtp", true],
       ["postfix", false]
     ])
+  })
+
+  it("mutate's edit of esmtp.json: the domain's old addresses out, its requiretls hosts in", async () => {
+    const { edit } = await load()
+    const config = {
+      domains: ["a.com", "b.com"],
+      servers: [
+        { addr: "127.25.0.1", host: "mx.a.com" },
+        { addr: "127.25.0.2", host: "mx.b.com" }
+      ]
+    }
+    expect(
+      edit.replaceEsmtpServers(
+        config,
+        ["127.25.0.2", "127.25.0.3"],
+        [{ addr: "127.25.0.3", host: "mx.b.com" }]
+      )
+    ).toEqual({
+      domains: ["a.com", "b.com"],
+      servers: [
+        { addr: "127.25.0.1", host: "mx.a.com" },
+        { addr: "127.25.0.3", host: "mx.b.com" }
+      ]
+    })
+    expect(edit.replaceEsmtpServers(config, ["127.25.0.9"], [])).toEqual(config)
   })
 
   it("a scenario file whose requiretls MX asks for another server is refused", async () => {
