@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // Generates the whole world under data/world from scripts/world/scenarios.json (+ --spec files,
 // + --synthetic N): certificates first (TLSA needs them), DKIM keys, zones and keys, then the
-// Unbound, nginx, Postfix and slow-server configs, and manifest.json describing what was built.
+// Unbound, nginx, Postfix, slow-server and esmtp configs, and manifest.json describing what was built.
 import { rmSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { INFRA, loadScenarioFile, manifestEntry, NODE_MX_SERVERS, plan, synthetic } from "./lib/model.mjs"
+import { INFRA, loadScenarioFile, manifestEntry, mxComponent, plan, synthetic } from "./lib/model.mjs"
 import { ensureCa, ensureMxCert, ensureVmc, ensureWebCert } from "./lib/pki.mjs"
 import { ensureDkim } from "./lib/dkim.mjs"
 import { generateDns, generateResolvers } from "./lib/dns.mjs"
 import { generateNginx, slowServers, special } from "./lib/web.mjs"
-import { generatePostfix } from "./lib/mail.mjs"
+import { esmtpConfig, generatePostfix } from "./lib/mail.mjs"
 import { writeVrps } from "./lib/rpki.mjs"
 import { generateRegistry } from "./lib/registry.mjs"
 import { mkdirp, write } from "./lib/util.mjs"
@@ -82,8 +82,20 @@ const nginxDir = generateNginx(
   planned.filter((s) => s.web),
   webCerts
 )
-const postfixHosts = mxHosts.filter((h) => !NODE_MX_SERVERS.has(h.server))
+const postfixHosts = mxHosts.filter((h) => mxComponent(h) === "postfix")
 const postfixDir = generatePostfix(root, postfixHosts)
+// The MX hosts with `requiretls`: esmtp.mjs, taking mail for any of the world's domains.
+write(
+  join(root, "esmtp.json"),
+  JSON.stringify(
+    esmtpConfig(
+      mxHosts,
+      planned.map((s) => s.domain)
+    ),
+    null,
+    2
+  ) + "\n"
+)
 
 const slow = slowServers(mxHosts, planned, webCerts)
 write(join(root, "slow.json"), JSON.stringify(slow, null, 2) + "\n")

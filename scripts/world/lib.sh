@@ -23,6 +23,7 @@ nginx|$WORLD/nginx/nginx.pid|nginx
 postfix|$WORLD/postfix/spool/pid/master.pid|master
 slow|$WORLD/slow.pid|node
 rdap|$WORLD/rdap.pid|node
+esmtp|$WORLD/esmtp.pid|node
 EOT
 }
 
@@ -47,6 +48,7 @@ component_log() {
   postfix) echo "$WORLD/postfix/log/postfix.log" ;;
   slow) echo "$WORLD/slow.log" ;;
   rdap) echo "$WORLD/rdap.log" ;;
+  esmtp) echo "$WORLD/esmtp.log" ;;
   esac
 }
 

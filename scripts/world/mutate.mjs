@@ -2,7 +2,7 @@
 // The generating half of scripts/world/mutate: rewrite one domain's part of a running world's files
 // so that it serves another scenario (or its own again), then print what must be reloaded, one
 // action a line, for the shell half to run under time limits:
-//   knot-conf | zone NAME | postfix | nginx | flush NAME | verify DOMAIN SIGNED
+//   knot-conf | zone NAME | esmtp | postfix | esmtp-ready | nginx | flush NAME | verify DOMAIN SIGNED
 //   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset)
 // Exit 2: a usage error, an unknown domain or scenario, or a scenario that cannot be moved.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
@@ -14,7 +14,7 @@ import {
   hostAddress,
   loadScenarioFile,
   manifestEntry,
-  NODE_MX_SERVERS,
+  mxComponent,
   placeScenario,
   synthetic
 } from "./lib/model.mjs"
@@ -32,13 +32,14 @@ import {
   SERIAL,
   zoneFile
 } from "./lib/dns.mjs"
-import { listeners } from "./lib/mail.mjs"
+import { esmtpConfig, listeners } from "./lib/mail.mjs"
 import { serverBlocks, special, writeSite } from "./lib/web.mjs"
 import { reverseName } from "./lib/util.mjs"
 import {
   isDsOf,
   ownedBy,
   replaceKnotZone,
+  replaceEsmtpServers,
   replaceListeners,
   replaceServerBlocks,
   replaceZoneLines,
@@ -98,7 +99,7 @@ const builtScenarios = (root, manifest) => {
 const unmovable = (s) =>
   s.lagging
     ? "its older zone version is served by the lagging name server, which mutate does not change"
-    : (s.mx ?? []).some((m) => NODE_MX_SERVERS.has(m.server)) || s.web?.server === "slow"
+    : (s.mx ?? []).some((m) => mxComponent(m) === "slow") || s.web?.server === "slow"
       ? "its slow servers are node processes (slow.mjs) that mutate does not start"
       : undefined
 
@@ -125,6 +126,11 @@ const main = () => {
     const why = unmovable(s)
     if (why) throw new UsageError(`${name} cannot be ${name === domain ? "mutated" : "moved"}: ${why}`)
   }
+  const esmtpFile = join(root, "esmtp.json")
+  if (!existsSync(esmtpFile) && (template.mx ?? []).some((m) => mxComponent(m) === "esmtp"))
+    throw new UsageError(
+      `${as}'s requiretls MX needs esmtp.mjs, which this world predates (scripts/world/up)`
+    )
 
   // The scenario under the domain's name, on the domain's own addresses (new ones from
   // 127.25.250.x / 127.80.250.x when it needs more hosts than it had).
@@ -211,13 +217,35 @@ const main = () => {
       actions.push(`zone ${bl}`)
   }
 
+  // esmtp.mjs: the requiretls hosts on the domain's addresses. It lets go of the addresses it no
+  // longer serves before Postfix reloads (which may listen there next), and is ready once Postfix
+  // has let go of those it takes over ("esmtp-ready").
+  const esmtpHosts = esmtpConfig(hosts, []).servers
+  const esmtpChanged =
+    existsSync(esmtpFile) &&
+    edit(
+      esmtpFile,
+      (t) =>
+        JSON.stringify(
+          replaceEsmtpServers(
+            JSON.parse(t),
+            current.mx.map((m) => m.addr),
+            esmtpHosts
+          ),
+          null,
+          2
+        ) + "\n"
+    )
+  if (esmtpChanged) actions.push("esmtp")
+
   // Postfix: one smtpd per MX host address, with the host's name and certificate.
   const postfixDir = join(root, "postfix")
-  const served = hosts.filter((h) => !NODE_MX_SERVERS.has(h.server))
+  const served = hosts.filter((h) => mxComponent(h) === "postfix")
   const gone = current.mx.flatMap((m) => [m.addr, ...(m.aaaa ? [`[${m.aaaa}]`] : [])])
   const master = edit(join(postfixDir, "master.cf"), (t) => replaceListeners(t, gone, served.map(listeners)))
   const mainCf = edit(join(postfixDir, "main.cf"), (t) => setRelayDomain(t, domain, served.length > 0))
   if (master || mainCf) actions.push("postfix")
+  if (esmtpChanged) actions.push("esmtp-ready")
 
   // nginx: the domain's server blocks and site.
   const nginxDir = join(root, "nginx")
@@ -242,7 +270,7 @@ const main = () => {
   actions.push(
     `verify ${domain} ${s.dnssec === "bogus-ds" || s.dnssec === "expired" ? "bogus" : policy ? "secure" : "insecure"}`
   )
-  for (const h of served) actions.push(`listen ${h.addr} 25`)
+  for (const h of [...served, ...esmtpHosts]) actions.push(`listen ${h.addr} 25`)
   if (s.web && s.web.server !== "slow")
     actions.push(`listen ${s.web.addr} ${s.web.https === false ? 80 : 443}`)
   actions.push(

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Wait until the world's servers answer. Phase "knot": every zone is served (signed ones with
-// RRSIGs). Phase "all": resolvers, nginx, Postfix banners and the slow servers. Gives up after
+// RRSIGs). Phase "all": resolvers, nginx, Postfix and esmtp banners and the slow servers. Gives up after
 // WORLD_WAIT_MS (60 s): names what does not answer on stderr and prints the world components
 // (lib.sh's names) that serve it on stdout, one a line, so that `up` can restart those once.
 import { readFileSync } from "node:fs"
@@ -87,6 +87,8 @@ if (phase === "knot") {
         checks.push([`slow mx ${mx.host}`, "slow", () => banner(mx.addr, 25)])
       else if (mx.server === "counting")
         checks.push([`counting mx ${mx.host}`, "slow", () => banner(mx.addr, 25, "220 ")])
+      else if (mx.server === "esmtp")
+        checks.push([`esmtp mx ${mx.host} ${mx.addr}`, "esmtp", () => banner(mx.addr, 25, "220 ")])
       else checks.push([`postfix ${mx.host} ${mx.addr}`, "postfix", () => banner(mx.addr, 25, "220 ")])
     }
   }

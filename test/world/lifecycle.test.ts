@@ -170,8 +170,8 @@ scripts/world/status >/dev/null; echo "final status exit $?"`)
     // No server inherited the lock: it ended with the ups.
     expect(out).toContain("lock free exit 0")
     // One set: two Knots (knot, knot-lag), three Unbounds, one nginx master and worker, one
-    // Postfix master, the slow and RDAP servers (node).
-    expect(out).toMatch(/^servers: knotd knotd master nginx nginx node node unbound unbound unbound$/m)
+    // Postfix master, the slow, RDAP and esmtp servers (node).
+    expect(out).toMatch(/^servers: knotd knotd master nginx nginx node node node unbound unbound unbound$/m)
     expect(out).toContain("down exit 0")
     expect(out).toContain("third up exit 0")
     expect(out).toMatch(/^down: world: waiting for up \(pid \d+, .*\) to finish$/m)

@@ -32,6 +32,7 @@ interface Loopback {
   auditKnot: Audit
   auditUnbound: (conf: string, hints: (path: string) => string | undefined) => Array<string>
   auditSlow: Audit
+  auditEsmtp: Audit
   machineResolvers: (text: string) => Array<string>
 }
 const lib = (name: string) => fileURLToPath(new URL(`../../scripts/world/lib/${name}`, import.meta.url))
@@ -40,10 +41,12 @@ const load = async () => ({
   model: (await import(lib("model.mjs"))) as {
     loadScenarioFile: (path: string) => Array<unknown>
     plan: (s: Array<unknown>) => Array<Planned>
+    mxComponent: (m: Host) => string
     INFRA: { knot: Array<string> }
   },
   mail: (await import(lib("mail.mjs"))) as {
     postfixConfig: (root: string, hosts: Array<unknown>) => { main: string; master: string }
+    esmtpConfig: (hosts: Array<unknown>, domains: Array<string>) => unknown
   },
   web: (await import(lib("web.mjs"))) as {
     generateNginx: (root: string, webs: Array<Planned>, certs: Record<string, unknown>) => string
@@ -59,7 +62,7 @@ const scratch = mkdtempSync(join(tmpdir(), "world-loopback-"))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 describe("no world server uses the machine's resolver", () => {
-  it("in the generator's output for every scenario (Postfix, nginx, Knot, Unbound, node servers)", async () => {
+  it("in the generator's output for every scenario (Postfix, nginx, Knot, Unbound, node servers, esmtp)", async () => {
     const { loopback, model, mail, web, dns } = await load()
     const planned = model.plan(
       model.loadScenarioFile(fileURLToPath(new URL("../../scripts/world/scenarios.json", import.meta.url)))
@@ -69,9 +72,16 @@ describe("no world server uses the machine's resolver", () => {
     const mx = planned.flatMap((s) =>
       s.mx.map((m) => ({ ...m, tls: m.tls ?? "valid", domain: s.domain, ...cert }))
     )
+    // As gen.mjs: Postfix listens only for the MX hosts it serves (not slow.mjs's, not esmtp.mjs's).
     const postfix = mail.postfixConfig(
       scratch,
-      mx.filter((m) => m.server !== "slow")
+      mx.filter((m) => model.mxComponent(m) === "postfix")
+    )
+    const esmtp = JSON.stringify(
+      mail.esmtpConfig(
+        mx,
+        planned.map((s) => s.domain)
+      )
     )
     // gen.mjs puts a certificate where "@vmc" stands; the audit does not read file bodies.
     const webs = planned
@@ -104,6 +114,7 @@ describe("no world server uses the machine's resolver", () => {
         )
       ).toEqual([])
     expect(loopback.auditSlow(slow)).toEqual([])
+    expect(loopback.auditEsmtp(esmtp)).toEqual([])
   })
 
   // Needs the world restarted (scripts/world/down && scripts/world/up) after the change that

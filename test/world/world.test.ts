@@ -323,6 +323,20 @@ const starttlsCert = async (m: MxInfo) => {
   return new X509Certificate(pem)
 }
 
+/**
+ * The EHLO reply after STARTTLS (RFC 3207 4.2): openssl s_client says EHLO and STARTTLS itself,
+ * then sends ours over TLS; QUIT ends the session (-ign_eof: stdin's end does not).
+ */
+const ehloAfterStarttls = (m: MxInfo) =>
+  new Promise<string>((resolve) => {
+    const args = ["s_client", "-starttls", "smtp", "-connect", `${m.addr}:25`, "-crlf", "-ign_eof", "-quiet"]
+    const child = spawn("openssl", args, { stdio: ["pipe", "pipe", "ignore"], timeout: 10_000 })
+    let out = ""
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()))
+    child.on("close", () => resolve(out))
+    child.stdin.end("EHLO world-test.invalid\nQUIT\n")
+  })
+
 /** Read the SMTP banner and EHLO reply (RFC 5321 4.2). */
 const ehlo = (addr: string, waitMs = 5000) =>
   new Promise<string>((resolve) => {
@@ -460,6 +474,22 @@ describe("mail transport", () => {
     for (const s of manifest.scenarios) {
       for (const m of s.mx.filter((x) => x.server === "postfix")) {
         expect(await ehlo(m.addr)).toMatch(new RegExp(`^220 ${m.host.replace(/\./g, "\\.")} `, "m"))
+      }
+    }
+  })
+
+  // esmtp.mjs (docs/world.md, "An MX that advertises REQUIRETLS"): RFC 8689 section 4.
+  it("every requiretls MX greets with its name and offers REQUIRETLS only after STARTTLS", async () => {
+    for (const s of manifest.scenarios) {
+      for (const m of s.mx.filter((x) => x.server === "esmtp")) {
+        const plain = await ehlo(m.addr)
+        expect(plain).toMatch(new RegExp(`^220 ${m.host.replace(/\./g, "\\.")} ESMTP`, "m"))
+        expect(plain).not.toMatch(/REQUIRETLS/)
+        if (m.tls === "none") continue
+        expect(plain).toMatch(/^250 STARTTLS\r?$/m)
+        const secure = await ehloAfterStarttls(m)
+        expect(secure).toMatch(/^250 REQUIRETLS\r?$/m)
+        expect(secure).not.toMatch(/STARTTLS/)
       }
     }
   })

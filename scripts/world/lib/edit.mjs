@@ -1,5 +1,6 @@
 // Edits of one domain's part of the generated files that all domains share (knot.conf, the TLD,
-// reverse and DNSBL zones, Postfix's main.cf and master.cf, nginx.conf), for scripts/world/mutate.
+// reverse and DNSBL zones, Postfix's main.cf and master.cf, nginx.conf, esmtp.json), for
+// scripts/world/mutate.
 // Pure: text in, text out, every other domain's lines left as they are, byte for byte.
 
 const lines = (text) => text.replace(/\n$/, "").split("\n")
@@ -67,6 +68,15 @@ export const setRelayDomain = (text, domain, present) =>
       return `relay_domains = ${(present ? [...list, domain] : list.filter((d) => d !== domain)).join(", ")}`
     })
   )
+
+/**
+ * esmtp.json (lib/mail.mjs esmtpConfig) without the servers on one of `addrs` (the domain's MX
+ * addresses before the change), `added` (its requiretls hosts now) appended.
+ */
+export const replaceEsmtpServers = (config, addrs, added) => {
+  const gone = new Set(addrs)
+  return { ...config, servers: [...config.servers.filter((s) => !gone.has(s.addr)), ...added] }
+}
 
 /**
  * nginx.conf with the server blocks listening on one of `addrs` removed and `added` (blocks as web.mjs

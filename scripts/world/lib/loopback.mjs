@@ -167,6 +167,14 @@ export const auditSlow = (json) =>
     isLiteral(s.host) ? [] : [`slow: ${s.kind} server on ${s.host} is not an address literal`]
   )
 
+/** esmtp.mjs (esmtp.json) listens on literals too, and looks nothing up. */
+export const auditEsmtp = (json) =>
+  JSON.parse(json).servers.flatMap((s) =>
+    [s.addr, ...(s.aaaa ? [s.aaaa] : [])]
+      .filter((a) => !isLiteral(a))
+      .map((a) => `esmtp: the server of ${s.host} on ${a} is not an address literal`)
+  )
+
 /** Audit every generated config under a world root (data/world); missing files are problems too. */
 export const auditWorld = (root) => {
   const read = (...parts) => {
@@ -188,6 +196,7 @@ export const auditWorld = (root) => {
       auditUnbound(conf, (path) => (existsSync(path) ? readFileSync(path, "utf8") : undefined))
     )
   need("slow", read("slow.json"), auditSlow)
+  need("esmtp", read("esmtp.json"), auditEsmtp)
   need("rdap", read("rdap.json"), (json) => {
     const c = JSON.parse(json)
     return [c.rdap, c.hosting]

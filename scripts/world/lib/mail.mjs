@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { chownSync, existsSync, lstatSync, rmSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
-import { INFRA } from "./model.mjs"
+import { INFRA, mxComponent } from "./model.mjs"
 import { mkdirp, write } from "./util.mjs"
 
 /**
@@ -140,6 +140,8 @@ const TLS_POLICIES = {
 
 /** The master.cf entries of one MX host: an smtpd on its address (and on [::1] with `aaaa`). */
 export const listeners = (h) => {
+  // esmtp.mjs listens there: a Postfix listener on the same address would fail to bind, or win.
+  if (mxComponent(h) !== "postfix") throw new Error(`${h.host} is not served by Postfix`)
   const opts = [`-o myhostname=${h.host}`]
   if (h.tls === "none") opts.push("-o smtpd_tls_security_level=none")
   else opts.push("-o smtpd_tls_security_level=may", `-o smtpd_tls_chain_files=${h.key},${h.cert}`)
@@ -147,6 +149,25 @@ export const listeners = (h) => {
   const addrs = [h.addr, ...(h.aaaa ? [`[${h.aaaa}]`] : [])]
   return addrs.map((a) => `${a}:25 inet n - n - - smtpd\n  ${opts.join("\n  ")}`).join("\n")
 }
+
+/**
+ * data/world/esmtp.json, what esmtp.mjs serves: the MX hosts with `requiretls` (their address, name,
+ * TLS mode and certificate: the ones a Postfix listener would get) and the domains it takes mail for.
+ */
+export const esmtpConfig = (hosts, domains) => ({
+  domains: [...new Set(domains)].sort(),
+  servers: hosts
+    .filter((h) => mxComponent(h) === "esmtp")
+    .map((h) => ({
+      host: h.host,
+      addr: h.addr,
+      aaaa: h.aaaa ?? null,
+      tls: h.tls ?? "valid",
+      requiretls: true,
+      key: h.key,
+      cert: h.cert
+    }))
+})
 
 export const generatePostfix = (root, hosts) => {
   const dir = join(root, "postfix")

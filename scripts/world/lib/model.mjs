@@ -42,7 +42,13 @@ export const loadScenarioFile = (path) => {
   const parsed = JSON.parse(readFileSync(path, "utf8"))
   const list = Array.isArray(parsed) ? parsed : parsed.scenarios
   if (!Array.isArray(list)) throw new Error(`${path}: expected { "scenarios": [...] }`)
-  for (const s of list) if (typeof s.domain !== "string") throw new Error(`${path}: scenario without domain`)
+  for (const s of list) {
+    if (typeof s.domain !== "string") throw new Error(`${path}: scenario without domain`)
+    for (const m of s.mx ?? []) {
+      const problem = mxProblem(s.domain, m)
+      if (problem) throw new Error(`${path}: ${problem}`)
+    }
+  }
   return list.flatMap(withCustomers)
 }
 
@@ -76,6 +82,26 @@ const withCustomers = (s) => {
 
 /** MX servers that are node processes (slow.mjs), not Postfix. */
 export const NODE_MX_SERVERS = new Set(["slow", "counting", "counting-silent"])
+
+/**
+ * The world server (lib.sh's component) that serves an MX host: `slow` (slow.mjs) for the node
+ * servers above, `esmtp` (esmtp.mjs) for one with `requiretls` (Postfix 3.7 cannot advertise
+ * REQUIRETLS, RFC 8689), `postfix` for every other. Only Postfix hosts get a Postfix listener.
+ */
+export const mxComponent = (m) =>
+  NODE_MX_SERVERS.has(m.server) ? "slow" : m.requiretls === true ? "esmtp" : "postfix"
+
+/** Why an MX entry of scenario `domain` cannot be built, or undefined. */
+export const mxProblem = (domain, m) => {
+  if (m.requiretls === undefined || m.requiretls === false) return undefined
+  if (m.requiretls !== true) return `${domain}: mx ${m.host}: requiretls is true or absent`
+  if (m.server !== undefined)
+    return `${domain}: mx ${m.host}: requiretls is served by esmtp.mjs, not ${m.server}`
+  // esmtp.mjs serves the world's current TLS only; the older policies are Postfix settings.
+  if (m.tlsPolicy !== undefined) return `${domain}: mx ${m.host}: requiretls takes no tlsPolicy`
+  if (m.shared) return `${domain}: mx ${m.host}: a shared host is its own scenario's, requiretls too`
+  return undefined
+}
 
 /** Templates that synthetic domains copy, cycling through mixes of good and broken setups. */
 const SYNTHETIC_TEMPLATES = [
@@ -248,7 +274,8 @@ export const manifestEntry = (s, hosts, dkimKeys) => ({
     ptr: h.ptr ?? "match",
     listed: h.listed === true,
     tlsa: h.tlsa ?? null,
-    server: h.server ?? "postfix",
+    server: h.server ?? (h.requiretls === true ? "esmtp" : "postfix"),
+    requiretls: h.requiretls === true,
     cert: h.cert,
     key: h.key
   })),
