@@ -18,7 +18,8 @@ import { runs } from "../support/runs.ts"
 
 const ids: ReadonlyArray<string> = registry.map((c) => c.id)
 /** The checks a scan ran: a stored fixture may predate a check the registry has gained since. */
-const ranIn = (scan: Parameters<typeof checksRun>[0]) => checksRun(scan, registry).map((c) => c.id)
+const ranIn = (scan: Parameters<typeof checksRun>[0]): ReadonlyArray<string> =>
+  checksRun(scan, registry).map((c) => c.id)
 /** The registry's checks a scan did not run. */
 const notRunIn = (scan: Parameters<typeof checksRun>[0]) => ids.filter((id) => !ranIn(scan).includes(id))
 
