@@ -106,7 +106,12 @@ export const run = async (api, log = console.log) => {
   )
   const situationOf = (s) => {
     const m = knobs.get(s.host) ?? {}
-    return JSON.stringify([m.tls ?? "valid", m.tlsPolicy ?? null, m.server ?? "postfix"])
+    // an MX with `requiretls` is served by the world's own esmtp.mjs, not Postfix: a TLS stack of its own
+    return JSON.stringify([
+      m.tls ?? "valid",
+      m.tlsPolicy ?? null,
+      m.server ?? (m.requiretls ? "esmtp" : "postfix")
+    ])
   }
   const sessions = await Promise.all(servers.map((s) => openssl(ca, s.host, s.ip, port, { starttls: true })))
   // testssl only where openssl completed a handshake: on a silent or TLS-less server it retries for minutes
