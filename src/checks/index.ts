@@ -15,6 +15,7 @@ import { Fcrdns } from "./fcrdns/Fcrdns.ts"
 import { MtaSts } from "./mta-sts/MtaSts.ts"
 import { SenderRequirements } from "./sender/SenderRequirements.ts"
 import { SmtpTls } from "./smtp-tls/SmtpTls.ts"
+import { RequireTls } from "./requiretls/RequireTls.ts"
 import { Lookup } from "./dns/Lookup.ts"
 import { NameServerCheck } from "./nameservers/NameServerCheck.ts"
 import { Dnssec } from "./dnssec/Dnssec.ts"
@@ -46,6 +47,7 @@ export const registry = [
   // mail transport
   SmtpTls,
   Tlsa,
+  RequireTls,
   Blocklist,
   SenderRequirements,
   // web

@@ -1,0 +1,50 @@
+/** The rule of the REQUIRETLS check (docs/scoring.md): shown, never scored. */
+import {
+  fail,
+  judge,
+  notApplicable,
+  pass,
+  type Judging,
+  rulesOver,
+  type Ruling,
+  scored,
+  spec,
+  unknown
+} from "../../kernel/Declaration.ts"
+import type { RequireTlsResult } from "./RequireTlsResult.ts"
+
+export const REQUIRETLS_SPECS = {
+  requireTls: spec({
+    id: "security.mx.requiretls",
+    title: "REQUIRETLS",
+    category: "security",
+    concerns: "mail",
+    maxPoints: 0,
+    level: "info",
+    rule: "Shown, never scored: every mail server advertises REQUIRETLS after STARTTLS (RFC 8689); some but not all is a finding; none, or no mail, is not applicable",
+    rank: 35
+  })
+} as const
+
+/** The results these rules read, by check id: the check's own and those it builds on. */
+type Reads = { readonly requiretls: RequireTlsResult }
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => [
+  scored(
+    REQUIRETLS_SPECS.requireTls,
+    judge(scan.checks.requiretls, (r) => {
+      switch (r.status) {
+        case "all":
+          return pass(r.note)
+        case "some":
+          return fail(r.note, "requiretls_partial")
+        case "unknown":
+          return unknown(r.note)
+        default:
+          return notApplicable(r.note)
+      }
+    })
+  )
+]
+
+export const rules = rulesOver<Reads>(Object.values(REQUIRETLS_SPECS), records)
