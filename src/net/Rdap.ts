@@ -5,11 +5,11 @@
  * checked", never as a failure.
  *
  * Registrations change rarely, so answers are kept per domain for `RDAP_CACHE_TTL` across scans (a
- * failed question for a minute only), concurrent questions for one domain share one request, and at
- * most `RDAP_CONCURRENCY` requests run at once: registries rate-limit, and a batch names the same
+ * failed question for a minute only) in the transport cache (ProbeCache.ts), concurrent questions
+ * for one domain share one request, and at most `RDAP_CONCURRENCY` requests run at once: registries rate-limit, and a batch names the same
  * provider domains (SPF includes, MX hosts) over and over.
  */
-import { Clock, Deferred, Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 import * as fs from "node:fs"
 import { AppConfig } from "../Config.ts"
 import {
@@ -20,6 +20,7 @@ import {
   parseBootstrap,
   parseDomainObject
 } from "../records/RdapData.ts"
+import { makeTransportCache } from "./ProbeCache.ts"
 import { Web, type WebResponse } from "./Web.ts"
 
 /** What RDAP says of one registrable domain. */
@@ -110,7 +111,6 @@ export const makeRdap = (
     // A bootstrap that failed to load is asked again after a while, not kept for the life of the process.
     const bootstrap = yield* Effect.cachedWithTTL(loadBootstrap, "10 minutes")
     const permits = yield* Effect.makeSemaphore(Math.max(1, settings.concurrency))
-    const entries = new Map<string, { readonly at: number; readonly answer: Deferred.Deferred<RdapAnswer> }>()
 
     const fresh = (domain: string): Effect.Effect<RdapAnswer> =>
       Effect.flatMap(bootstrap, (loaded) => {
@@ -124,25 +124,12 @@ export const makeRdap = (
         return permits.withPermits(1)(ask((url) => get(url, RDAP_ACCEPT), bases, domain))
       })
 
-    const lookup = (domain: string): Effect.Effect<RdapAnswer> =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const known = entries.get(domain)
-        if (known !== undefined) {
-          const settled = yield* Deferred.poll(known.answer)
-          const answer = settled._tag === "Some" ? yield* settled.value : undefined
-          const keptFor = answer?.outcome === "unknown" ? UNKNOWN_KEPT_MS : settings.cacheTtlMs
-          if (answer === undefined || now - known.at < keptFor) return yield* Deferred.await(known.answer)
-        }
-        const answer = yield* Deferred.make<RdapAnswer>()
-        entries.delete(domain)
-        entries.set(domain, { at: now, answer })
-        // The oldest entry goes first (a Map keeps insertion order).
-        if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
-        // The request outlives an asker that gives up: others may be waiting for it.
-        yield* Effect.forkDaemon(Effect.intoDeferred(fresh(domain), answer))
-        return yield* Deferred.await(answer)
-      })
+    // The transport cache: one request per domain in flight, a failure kept a minute only.
+    const cache = yield* makeTransportCache("rdap", String, String, fresh, {
+      capacity: MAX_ENTRIES,
+      ttlMs: (answer) => (answer.outcome === "unknown" ? UNKNOWN_KEPT_MS : settings.cacheTtlMs)
+    })
+    const lookup = (domain: string): Effect.Effect<RdapAnswer> => cache.get(domain)
     return { lookup } satisfies RdapShape
   })
 

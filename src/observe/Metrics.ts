@@ -86,7 +86,7 @@ export const httpsFetches = counter(
 )
 export const probeCache = counter(
   "domain_audit_probe_cache_total",
-  "Transport probes asked for (kind smtp), by source: hit (remembered or under way) or miss (probed)"
+  "Transport answers asked for (kind smtp, smtp-tls, web-tls or rdap), by source: hit (remembered or under way) or miss (asked)"
 )
 export const destinationBackoffs = counter(
   "domain_audit_destination_backoffs_total",

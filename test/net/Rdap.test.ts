@@ -2,7 +2,8 @@
 import { writeFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
+import { it as effectIt } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeRdap } from "../../src/net/Rdap.ts"
 import type { WebResponse } from "../../src/net/Web.ts"
@@ -81,4 +82,29 @@ describe("the RDAP service", () => {
     )
     expect(failing).toMatchObject({ outcome: "unknown" })
   })
+
+  effectIt.effect(
+    "keeps a registration for RDAP_CACHE_TTL and a failure for a minute (the transport cache)",
+    () =>
+      Effect.gen(function* () {
+        const asked: Array<string> = []
+        const get = (url: string) => {
+          asked.push(url)
+          return Effect.succeed(url.endsWith("/down.com") ? response(url, 503, {}) : response(url, 404, {}))
+        }
+        const rdap = yield* makeRdap(bootstrapFile(), { cacheTtlMs: 3_600_000, concurrency: 2 }, get)
+        const both = () => Effect.all([rdap.lookup("down.com"), rdap.lookup("free.com")])
+        expect((yield* both()).map((a) => a.outcome)).toEqual(["unknown", "not-registered"])
+        yield* both()
+        expect(asked).toHaveLength(2)
+        // a minute later the failure is asked again, the answer is not
+        yield* TestClock.adjust("61 seconds")
+        yield* both()
+        expect(asked.filter((u) => u.endsWith("/down.com"))).toHaveLength(2)
+        expect(asked.filter((u) => u.endsWith("/free.com"))).toHaveLength(1)
+        yield* TestClock.adjust("1 hour")
+        yield* both()
+        expect(asked.filter((u) => u.endsWith("/free.com"))).toHaveLength(2)
+      })
+  )
 })
