@@ -13,7 +13,6 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { InternalError, NotFound, TooManyRequests } from "../../api/Errors.ts"
-import { AppConfig } from "../../Config.ts"
 import { liveReport, snapshotReport } from "../../composite/Reports.ts"
 import { renderMarkdown } from "../../report/Markdown.ts"
 import type { StoredSnapshot } from "../../report/SnapshotStore.ts"
