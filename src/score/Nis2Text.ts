@@ -12,7 +12,7 @@
  * Fix texts are the issue catalogue's, in English and Dutch (`checks/<check>/Issues.ts`); the texts of each
  * evidence item are declared with it, by the check whose rule it reads (`checks/<check>/About.ts`).
  */
-import { type Lang, Languages, type Text } from "../kernel/Nis2Evidence.ts"
+import { type Lang, type Text } from "../kernel/Nis2Evidence.ts"
 import type { MeasureId } from "./Nis2Mapping.ts"
 
 export { type EvidenceText, type Lang, Languages, type Text } from "../kernel/Nis2Evidence.ts"

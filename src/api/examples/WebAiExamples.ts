@@ -18,7 +18,7 @@ import { HALL_OF_FAME_GRADE } from "../../store/HallOfFame.ts"
 import type { Example } from "./Example.ts"
 import { overExample } from "./ExampleNet.ts"
 import { exampleScans } from "./ExampleScan.ts"
-import { DOMAIN, MX_HOST, MX_V4, NOW, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
+import { DOMAIN, MX_HOST, MX_V4, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
 
 /** A newsletter from example.com as its recipient's mailbox received it. */
 const MESSAGE = [

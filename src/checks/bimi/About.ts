@@ -2,7 +2,7 @@
 import type { About } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
-import { BIMI_SPECS, rules } from "./Rules.ts"
+import { rules } from "./Rules.ts"
 
 export const about: About = {
   rules,

@@ -14,14 +14,7 @@ import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { gather, type SmtpTlsInput } from "./SmtpTlsGather.ts"
 import { rateMxTls } from "./SmtpTlsRating.ts"
-import {
-  SmtpTlsResult,
-  SmtpServer,
-  ReverseDns,
-  CertificateInfo,
-  MxRecord,
-  type ServerResult
-} from "./SmtpTlsResult.ts"
+import { SmtpTlsResult, CertificateInfo, type ServerResult } from "./SmtpTlsResult.ts"
 
 export * from "./SmtpTlsResult.ts"
 export type { SmtpTlsInput } from "./SmtpTlsGather.ts"
