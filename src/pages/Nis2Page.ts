@@ -40,6 +40,12 @@ const measureBlock = (m: Nis2Scorecard["measures"][number], lang: Lang): Html =>
   </section>`
 }
 
+/** A measure as the table names it, "g) Basic cyber hygiene ...": its letter alone says nothing. */
+const measureName = (card: Nis2Scorecard, id: string): string => {
+  const measure = card.measures.find((m) => m.id === id)
+  return measure === undefined ? id : `${id}) ${measure.label}`
+}
+
 export const nis2Page = (card: Nis2Scorecard, lang: Lang): Html => {
   const w = words(lang)
   const paths = pathsOf(card.domain)
@@ -61,7 +67,7 @@ export const nis2Page = (card: Nis2Scorecard, lang: Lang): Html => {
       </div>
       <p>
         <strong>${w.criticalGaps}:</strong>
-        ${card.criticalGaps.length === 0 ? w.noGaps : card.criticalGaps.map((g, i) => html`${i > 0 ? ", " : ""}<a href="#measure-${g}">${g}</a>`)}
+        ${card.criticalGaps.length === 0 ? w.noGaps : card.criticalGaps.map((g, i) => html`${i > 0 ? ", " : ""}<a href="#measure-${g}">${measureName(card, g)}</a>`)}
       </p>
       <p class="note">${card.caveat}</p>
       ${table(
