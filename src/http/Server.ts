@@ -72,11 +72,13 @@ export const AppLive = Effect.gen(function* () {
       ignoreDuplicateSlashes: false
     })
   )
+  const health = yield* Health
   // Pages get their security headers, and pages and docs their compression, outside the edge, so
   // that the edge's own answers to page requests carry them too; every answer carries its request id.
+  // /health says `starting` until the routes are attached (Health.ts).
   return HttpServer.serve(
     withRequestId(withCompression()(withPageHeaders(config)(edge(config, yield* AdmissionGate)(app))))
-  )
+  ).pipe(Layer.tap(() => health.served))
 }).pipe(
   Layer.unwrapEffect,
   Layer.provide([AdmissionGate.Default, Limits.Default]),
