@@ -10,6 +10,7 @@ import { EmailChecks } from "./composite/EmailCheck.ts"
 import { AdmissionGate } from "./http/edge/Admission.ts"
 import { Health } from "./http/edge/Health.ts"
 import { HealthPortLive } from "./http/edge/HealthPort.ts"
+import { KeyClients } from "./http/edge/KeyClients.ts"
 import { Limits } from "./http/edge/Limits.ts"
 import { Traffic } from "./http/edge/Traffic.ts"
 
@@ -82,6 +83,7 @@ export const ServicesLive = Layer.mergeAll(JobsLive, MonitorsLive, BatchChunksLi
       HealthLive,
       // the per-client limits the handlers charge and advertise, shared with the gatekeeper
       Limits.Default,
+      KeyClients.Default,
       // reports in (docs/reports-in.md): the store and the summaries over the scan's net services
       ReportsIn.Default,
       ReportSummaries.Default.pipe(Layer.provide(ScanNetLive))
@@ -98,7 +100,7 @@ export const AppLive = Layer.merge(Server.AppLive, ReportsSmtpLive).pipe(Layer.p
 
 /** The node server on `listen` (port 0: a free one), sharing the app's /health state. */
 export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
-  Server.nodeServerLayer(listen).pipe(Layer.provide(HealthLive))
+  Server.nodeServerLayer(listen).pipe(Layer.provide([HealthLive, KeyClients.Default]))
 
 /**
  * Serve on AppConfig's HOST:PORT, and /health and /metrics on HEALTH_PORT when set; Traffic (one

@@ -22,6 +22,7 @@ import { withPageHeaders } from "./edge/PageHeaders.ts"
 import { PageRoutes } from "./pages/PageRoutes.ts"
 import { ApiDocsRoute } from "./pages/ApiDocsRoute.ts"
 import { Health, type HealthAnswer } from "./edge/Health.ts"
+import { KeyClients } from "./edge/KeyClients.ts"
 import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
 import { HistoryHandlers } from "./handlers/HistoryHandlers.ts"
@@ -202,13 +203,15 @@ export const nodeServerLayer = (listen: { readonly host?: string; readonly port:
       // The per-client buckets, shared with the handlers that advertise them beside their own.
       const limits = yield* Limits
       const traffic = { shape: yield* Traffic, serveMetrics: config.metricsOnApi }
+      // a request with a usable API key is charged to the key's bucket (KeyClients.ts)
+      const keyClients = yield* KeyClients
       return NodeHttpServer.layer(
         () =>
           makeNodeServer(
             { ...config, trustedProxies: trustedCidrs(config.trustedProxies) },
             health.answer,
             gate,
-            limits,
+            { ...limits, keyClientOf: keyClients.clientOf },
             traffic
           ),
         listen

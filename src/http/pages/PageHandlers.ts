@@ -37,6 +37,7 @@ import { Snapshots } from "../../report/Snapshots.ts"
 import { Scans } from "../../scan/Scans.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
 import { Limits, metered } from "../edge/Limits.ts"
+import { KeyClients } from "../edge/KeyClients.ts"
 import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
 import { errorResponse, htmlResponse, requestLang, seeOther } from "./Respond.ts"
 
@@ -226,6 +227,7 @@ export type PageServices =
   | Snapshots
   | Histories
   | Limits
+  | KeyClients
   | AppConfig
   | ReportSummaries
   | Effect.Effect.Context<typeof hallOfFame>
