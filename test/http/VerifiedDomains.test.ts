@@ -10,9 +10,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as DnsPacket from "dns-packet"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { ApiKeys, ApiKeysCommandLive } from "../../src/monitor/access/ApiKeys.ts"
+import { dmarcXml } from "../inbound/reports.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
 import { call, testApp } from "./harness.ts"
 
@@ -26,6 +28,37 @@ const keysAt = (dataDir: string) =>
   )
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` })
+
+const today = Math.floor(Date.now() / 86_400_000) * 86_400
+
+/** A DMARC aggregate report of yesterday for the domain, posted with `key`. */
+const postReport = (key: string) =>
+  Effect.flatMap(HttpClient.HttpClient, (client) =>
+    client.execute(
+      HttpClientRequest.post("/api/reports/dmarc").pipe(
+        HttpClientRequest.setHeaders(bearer(key)),
+        HttpClientRequest.bodyText(
+          dmarcXml({
+            domain: DOMAIN,
+            reportId: "r1",
+            begin: today - 86_400,
+            end: today - 1,
+            rows: [{ ip: "192.0.2.1", count: 7 }]
+          }),
+          "application/xml"
+        )
+      )
+    )
+  ).pipe(
+    Effect.map((r) => r.status),
+    Effect.scoped
+  )
+
+/** What the public report says of the reports received for the domain. */
+const publicReceived = Effect.map(call("GET", `/api/report/everything?domain=${DOMAIN}`), (r) => {
+  expect(r.status).toBe(200)
+  return r.json.reportsReceived
+})
 
 describe("verified domains", () => {
   it.live(
@@ -48,7 +81,10 @@ describe("verified domains", () => {
         let challenge: ReadonlyArray<string> | "SERVFAIL" = []
         const server = yield* fakeDnsServer((q) => {
           const question = q.questions![0]!
-          if (question.name.toLowerCase() !== CHALLENGE || question.type !== "TXT")
+          const name = question.name.toLowerCase()
+          // the domain exists with no records (the report page refuses a name that does not)
+          if (name === DOMAIN) return reply(q, [])
+          if (name !== CHALLENGE || question.type !== "TXT")
             return reply(q, [], { rcode: "NXDOMAIN" } as object)
           if (challenge === "SERVFAIL") return reply(q, [], { rcode: "SERVFAIL" } as object)
           return reply(
@@ -121,7 +157,18 @@ describe("verified domains", () => {
           // each tenant lists its own
           const listB = yield* call("GET", "/api/domains", undefined, bearer(b))
           expect(listB.json.domains.map((d: { state: string }) => d.state)).toEqual(["pending"])
-          expect((yield* call("GET", "/api/domains/other-customer.com", undefined, bearer(a))).status).toBe(404)
+          expect((yield* call("GET", "/api/domains/other-customer.com", undefined, bearer(a))).status).toBe(
+            404
+          )
+
+          // the public report says the reports are private until a verified owner publishes them
+          expect(yield* postReport(admin)).toBe(202)
+          expect(yield* publicReceived).toMatchObject({ private: true, dmarc: null, tls: null })
+          const page = yield* call("GET", `/report/${DOMAIN}?lang=nl`)
+          expect(page.text).toContain("De ontvangen rapporten van dit domein zijn privé")
+          const markdown = yield* call("GET", `/api/report/everything?domain=${DOMAIN}&format=markdown`)
+          expect(markdown.text).toContain("The reports received for this domain are private")
+          expect((yield* summary(a)).json.messages).toBe(7)
 
           // publishing needs a verified claim
           const publish = (key: string, value: unknown) =>
@@ -129,6 +176,9 @@ describe("verified domains", () => {
           expect((yield* publish(b, true)).status).toBe(403)
           expect((yield* publish(a, "yes")).status).toBe(400)
           expect((yield* publish(a, true)).json.publicReports).toBe(true)
+          const shown = yield* publicReceived
+          expect(shown.private).toBeUndefined()
+          expect(shown.dmarc).toMatchObject({ reports: 1, messages: 7 })
 
           // a failed look-up changes nothing; the record gone lapses the claim and closes the reports
           challenge = "SERVFAIL"
@@ -140,6 +190,7 @@ describe("verified domains", () => {
           challenge = []
           expect((yield* verify(a)).json.state).toBe("lapsed")
           expect((yield* summary(a)).status).toBe(403)
+          expect((yield* publicReceived).private).toBe(true)
 
           // deleting: 204, then 404
           expect((yield* call("DELETE", `/api/domains/${DOMAIN}`, undefined, bearer(b))).status).toBe(204)
@@ -149,7 +200,10 @@ describe("verified domains", () => {
           )
         }).pipe(
           Effect.provide(
-            testApp({ LOCAL_ADMIN: "false", DNS_RESOLVERS: `127.0.0.1:${server.port}` }, dataDir)
+            testApp(
+              { LOCAL_ADMIN: "false", SCAN_CACHE_TTL_MS: "0", DNS_RESOLVERS: `127.0.0.1:${server.port}` },
+              dataDir
+            )
           )
         )
       }).pipe(Effect.scoped),
