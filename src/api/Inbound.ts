@@ -115,7 +115,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .annotateContext(
         documented(
           "Summarise a domain's DMARC aggregate reports",
-          "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject)."
+          "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject). A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
         )
       )
       .middleware(ReportsReadAccess)
@@ -131,7 +131,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .annotateContext(
         documented(
           "Summarise a domain's SMTP TLS reports",
-          "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy."
+          "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy. A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
         )
       )
       .middleware(ReportsReadAccess)
