@@ -14,7 +14,9 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { ApiKeys, ApiKeysCommandLive } from "../../src/monitor/access/ApiKeys.ts"
-import { dmarcXml } from "../inbound/reports.ts"
+import nodemailer from "nodemailer"
+import { dmarcXml, gzipText } from "../inbound/reports.ts"
+import { freePort } from "../support/processes.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
 import { call, testApp } from "./harness.ts"
 
@@ -28,6 +30,9 @@ const keysAt = (dataDir: string) =>
   )
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` })
+
+const smtpPort = await freePort()
+const REPORTS_DOMAIN = "reports.audit-test.com"
 
 const today = Math.floor(Date.now() / 86_400_000) * 86_400
 
@@ -52,6 +57,39 @@ const postReport = (key: string) =>
   ).pipe(
     Effect.map((r) => r.status),
     Effect.scoped
+  )
+
+/** A DMARC report of the domain mailed to `to`: the server's reply, or its refusal. */
+const mail = (to: string, reportId: string) =>
+  Effect.tryPromise(() =>
+    nodemailer
+      .createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({
+        from: "noreply-dmarc@receiver-example.com",
+        to,
+        subject: `Report Domain: ${DOMAIN}`,
+        text: "report",
+        attachments: [
+          {
+            filename: "report.xml.gz",
+            contentType: "application/gzip",
+            content: Buffer.from(
+              gzipText(
+                dmarcXml({
+                  domain: DOMAIN,
+                  reportId,
+                  begin: today - 86_400,
+                  end: today - 1,
+                  rows: [{ ip: "192.0.2.2", count: 3 }]
+                })
+              )
+            )
+          }
+        ]
+      })
+  ).pipe(
+    Effect.map((info) => info.response),
+    Effect.catchAll((e) => Effect.succeed(String((e.error as { response?: string }).response ?? e.error)))
   )
 
 /** What the public report says of the reports received for the domain. */
@@ -119,8 +157,22 @@ describe("verified domains", () => {
               value: expect.stringMatching(/^domain-audit-verification=/)
             },
             verifiedAt: null,
-            publicReports: false
+            publicReports: false,
+            reporting: {
+              address: `msp-a@${REPORTS_DOMAIN}`,
+              dmarc: { name: `_dmarc.${DOMAIN}`, type: "TXT", rua: `rua=mailto:msp-a@${REPORTS_DOMAIN}` },
+              tlsRpt: {
+                name: `_smtp._tls.${DOMAIN}`,
+                type: "TXT",
+                value: `v=TLSRPTv1; rua=mailto:msp-a@${REPORTS_DOMAIN}`
+              }
+            }
           })
+          // each tenant's report address takes reports; an address no tenant has is refused at RCPT
+          expect(yield* mail(`MSP-A@${REPORTS_DOMAIN}`, "by-mail")).toMatch(/^250 /)
+          expect(yield* mail(`nobody@${REPORTS_DOMAIN}`, "nobody")).toMatch(
+            /^550 5\.1\.1 .*no such report address/
+          )
           const claimB = yield* call("POST", "/api/domains", { domain: DOMAIN }, bearer(b))
           expect(claimB.json.challenge.value).not.toBe(claimA.json.challenge.value)
           // claiming again answers the same claim
@@ -168,7 +220,7 @@ describe("verified domains", () => {
           expect(page.text).toContain("De ontvangen rapporten van dit domein zijn privé")
           const markdown = yield* call("GET", `/api/report/everything?domain=${DOMAIN}&format=markdown`)
           expect(markdown.text).toContain("The reports received for this domain are private")
-          expect((yield* summary(a)).json.messages).toBe(7)
+          expect((yield* summary(a)).json.messages).toBe(10)
 
           // publishing needs a verified claim
           const publish = (key: string, value: unknown) =>
@@ -178,7 +230,7 @@ describe("verified domains", () => {
           expect((yield* publish(a, true)).json.publicReports).toBe(true)
           const shown = yield* publicReceived
           expect(shown.private).toBeUndefined()
-          expect(shown.dmarc).toMatchObject({ reports: 1, messages: 7 })
+          expect(shown.dmarc).toMatchObject({ reports: 2, messages: 10 })
 
           // a failed look-up changes nothing; the record gone lapses the claim and closes the reports
           challenge = "SERVFAIL"
@@ -201,7 +253,14 @@ describe("verified domains", () => {
         }).pipe(
           Effect.provide(
             testApp(
-              { LOCAL_ADMIN: "false", SCAN_CACHE_TTL_MS: "0", DNS_RESOLVERS: `127.0.0.1:${server.port}` },
+              {
+                LOCAL_ADMIN: "false",
+                SCAN_CACHE_TTL_MS: "0",
+                REPORTS_SMTP_PORT: String(smtpPort),
+                REPORTS_SMTP_HOST: "127.0.0.1",
+                REPORTS_DOMAINS: REPORTS_DOMAIN,
+                DNS_RESOLVERS: `127.0.0.1:${server.port}`
+              },
               dataDir
             )
           )

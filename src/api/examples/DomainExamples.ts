@@ -7,6 +7,9 @@ import { claimView } from "../../monitor/access/VerifiedDomains.ts"
 import { DOMAIN, NOW } from "../../kernel/examples/ExampleZone.ts"
 import type { Example } from "./Example.ts"
 
+/** The service's REPORTS_DOMAINS in the examples. */
+const REPORTS = "reports.audit.example.com"
+
 const pending = (): ClaimRow => ({
   tenant: "acme",
   domain: DOMAIN,
@@ -30,18 +33,18 @@ const verified = (): ClaimRow => ({
 })
 
 export const domainExamples: Readonly<Record<string, Example>> = {
-  "domains.claim": { request: "claim example.com", answer: () => claimView(pending()) },
+  "domains.claim": { request: "claim example.com", answer: () => claimView(pending(), REPORTS) },
   "domains.list": {
     request: "the tenant's one domain",
-    answer: () => ({ domains: [claimView(verified())] })
+    answer: () => ({ domains: [claimView(verified(), REPORTS)] })
   },
-  "domains.get": { request: "example.com, verified", answer: () => claimView(verified()) },
+  "domains.get": { request: "example.com, verified", answer: () => claimView(verified(), REPORTS) },
   "domains.verify": {
     request: "verify example.com once its record is published",
-    answer: () => claimView(verified())
+    answer: () => claimView(verified(), REPORTS)
   },
   "domains.publicReports": {
     request: "publish example.com's reports",
-    answer: () => claimView({ ...verified(), publicReports: true })
+    answer: () => claimView({ ...verified(), publicReports: true }, REPORTS)
   }
 }

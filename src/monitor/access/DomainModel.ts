@@ -32,6 +32,26 @@ export const DomainClaimView = Schema.Struct({
   }),
   publicReports: Schema.Boolean.annotations({
     description: "the received reports of the domain appear in its public pages and reports"
+  }),
+  reporting: Nullable(
+    Schema.Struct({
+      address: Schema.String.annotations({
+        description: "the tenant's report address: <tenant>@<REPORTS_DOMAINS[0]>"
+      }),
+      dmarc: Schema.Struct({
+        name: Schema.String,
+        type: Schema.Literal("TXT"),
+        rua: Schema.String.annotations({ description: "the rua= tag to add to the domain's DMARC record" })
+      }),
+      tlsRpt: Schema.Struct({
+        name: Schema.String,
+        type: Schema.Literal("TXT"),
+        value: Schema.String.annotations({ description: "the TLS-RPT record to publish" })
+      })
+    })
+  ).annotations({
+    description:
+      "where the tenant receives the domain's reports and the records that send them there; null when this service receives no reports by mail (REPORTS_DOMAINS)"
   })
 }).annotations({ identifier: "DomainClaim" })
 export type DomainClaimView = typeof DomainClaimView.Type

@@ -8,10 +8,12 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Schedule, Schema } from "effect"
+import { AppConfig } from "../../Config.ts"
+import { type RecipientVerdict, ReportRecipients } from "../../inbound/ReportRecipients.ts"
 import { ClusterLive } from "../../jobs/Cluster.ts"
 import { txtOf } from "../../net/DnsWire.ts"
 import { Resolver } from "../../net/Resolver.ts"
-import { anyKey, ensureKeyTables } from "./ApiKeyStore.ts"
+import { anyKey, ensureKeyTables, tenantExists } from "./ApiKeyStore.ts"
 import {
   type ChallengeLookup,
   challengeName,
@@ -50,7 +52,22 @@ export class ClaimRefused extends Schema.TaggedError<ClaimRefused>()("ClaimRefus
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
-export const claimView = (c: ClaimRow): DomainClaimView => ({
+/**
+ * Where the tenant receives the domain's reports, and the records that send them there: `rua=` to
+ * add to the domain's DMARC record (RFC 7489 §6.3; its policy stays the owner's choice), and the
+ * whole TLS-RPT record (RFC 8460 §3). Null when the service receives no mail (no REPORTS_DOMAINS).
+ */
+export const reportingOf = (tenant: string, domain: string, reportsDomain: string | undefined) => {
+  if (reportsDomain === undefined) return null
+  const address = `${tenant}@${reportsDomain}`
+  return {
+    address,
+    dmarc: { name: `_dmarc.${domain}`, type: "TXT" as const, rua: `rua=mailto:${address}` },
+    tlsRpt: { name: `_smtp._tls.${domain}`, type: "TXT" as const, value: `v=TLSRPTv1; rua=mailto:${address}` }
+  }
+}
+
+export const claimView = (c: ClaimRow, reportsDomain?: string): DomainClaimView => ({
   domain: c.domain,
   state: c.state,
   challenge: { name: challengeName(c.domain), type: "TXT", value: c.token },
@@ -59,7 +76,8 @@ export const claimView = (c: ClaimRow): DomainClaimView => ({
   checkedAt: iso(c.checkedAt),
   lastCheck: c.lastCheck,
   dnssecValidated: c.authenticated,
-  publicReports: c.publicReports
+  publicReports: c.publicReports,
+  reporting: reportingOf(c.tenant, c.domain, reportsDomain)
 })
 
 const words = (finding: Finding) =>
@@ -76,6 +94,8 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
   scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const resolver = yield* Resolver
+    const reportsDomain = (yield* AppConfig).reportsDomains[0]
+    const view = (c: ClaimRow) => claimView(c, reportsDomain)
     const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
       Effect.provideService(effect, SqlClient.SqlClient, sql).pipe(Effect.orDie)
 
@@ -118,16 +138,16 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
         // deleted between the two statements by a concurrent DELETE of the same tenant
         if (made === undefined)
           return yield* Effect.dieMessage(`the claim on ${domain} vanished as it was made`)
-        return claimView(made)
+        return view(made)
       })
 
     const verify = (tenant: string, domain: string) =>
-      Effect.map(Effect.flatMap(owned(tenant, domain), check), claimView)
+      Effect.map(Effect.flatMap(owned(tenant, domain), check), view)
 
-    const get = (tenant: string, domain: string) => Effect.map(owned(tenant, domain), claimView)
+    const get = (tenant: string, domain: string) => Effect.map(owned(tenant, domain), view)
 
     const list = (tenant: string) =>
-      Effect.map(run(listClaims(tenant)), (rows) => ({ domains: rows.map(claimView) }))
+      Effect.map(run(listClaims(tenant)), (rows) => ({ domains: rows.map(view) }))
 
     const remove = (tenant: string, domain: string) =>
       Effect.flatMap(run(deleteClaim(tenant, domain)), (deleted) =>
@@ -140,7 +160,7 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
         const claim = yield* owned(tenant, domain)
         if (claim.state !== "verified") return yield* new ClaimRefused({ reason: "unverified", domain })
         yield* run(setPublicReports(tenant, domain, published))
-        return claimView({ ...claim, publicReports: published })
+        return view({ ...claim, publicReports: published })
       })
 
     /** One pass of the daily re-check: the verified claims not looked at for a day. */
@@ -195,3 +215,29 @@ export const VerifiedDomainsLive = VerifiedDomains.Default.pipe(
   Layer.provide(Layer.effectDiscard(Effect.zipRight(ensureKeyTables, ensureClaimTables))),
   Layer.provide(ClusterLive)
 )
+
+/**
+ * The report addresses taken at RCPT (docs/access.md): while no key exists, every one; then those
+ * whose local part is a tenant with a key not revoked.
+ */
+export const ReportRecipientsLive = Layer.effect(
+  ReportRecipients,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    check: (localPart: string): Effect.Effect<RecipientVerdict> =>
+      Effect.flatMap(anyKey, (keysExist) =>
+        keysExist
+          ? Effect.map(tenantExists(localPart.toLowerCase()), (known): RecipientVerdict =>
+              known ? "accept" : "unknown"
+            )
+          : Effect.succeed<RecipientVerdict>("accept")
+      ).pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.catchAllCause((cause) =>
+          Effect.as(
+            Effect.logWarning("report recipients could not be checked", cause),
+            "unavailable" as const
+          )
+        )
+      )
+  }))
+).pipe(Layer.provide(Layer.effectDiscard(ensureKeyTables)), Layer.provide(ClusterLive))
