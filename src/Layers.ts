@@ -20,6 +20,7 @@ import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
 import { BatchChunksLive } from "./batch/ClusterChunks.ts"
 import { MonitoredDomainsLive, MonitorsLive } from "./monitor/Monitors.ts"
+import { ReportRecipientsLive, VerifiedDomainsLive } from "./monitor/access/VerifiedDomains.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
 import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
@@ -71,7 +72,13 @@ export const HealthLive = Health.Default.pipe(
  * scans, monitors and the batch's chunks (`batch --cluster`) need the net services for their work;
  * monitors report their scans to the history as every fresh full scan does.
  */
-export const ServicesLive = Layer.mergeAll(JobsLive, MonitorsLive, BatchChunksLive).pipe(
+export const ServicesLive = Layer.mergeAll(
+  JobsLive,
+  MonitorsLive,
+  BatchChunksLive,
+  VerifiedDomainsLive,
+  ReportRecipientsLive
+).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       ScanServicesLive,

@@ -10,7 +10,7 @@ import {
   HttpApiSchema,
   HttpApiSecurity
 } from "@effect/platform"
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import { DmarcSummary } from "../inbound/DmarcSummary.ts"
 import { IngestResult } from "../inbound/ReportsIn.ts"
 import { TlsSummary } from "../inbound/TlsSummary.ts"
@@ -66,11 +66,22 @@ export class ReportsWriteAccess extends HttpApiMiddleware.Tag<ReportsWriteAccess
 }) {}
 
 /**
- * Who may read what was received (docs/access.md): the machine itself, or an API key with
- * `reports:read`; anyone while no key exists at all (the embedded default).
+ * Whose reports a request reads, as ReportsReadAccess decided: a tenant's key those of the domains
+ * its tenant has verified (`tenant`), the operator and the open default every domain's (undefined).
+ */
+export class ReportsReader extends Context.Tag("ReportsReader")<
+  ReportsReader,
+  { readonly tenant: string | undefined }
+>() {}
+
+/**
+ * Who may read what was received (docs/access.md): the machine itself, an admin key, or an API key
+ * with `reports:read` for the domains its tenant has verified; anyone while no key exists at all
+ * (the embedded default).
  */
 export class ReportsReadAccess extends HttpApiMiddleware.Tag<ReportsReadAccess>()("ReportsReadAccess", {
   failure: Schema.Union(Unauthorized, Forbidden),
+  provides: ReportsReader,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
@@ -99,11 +110,12 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .setUrlParams(PeriodQuery)
       .addSuccess(DmarcSummary)
       .addError(BadRequest)
+      .addError(Forbidden)
       .addError(Unavailable)
       .annotateContext(
         documented(
           "Summarise a domain's DMARC aggregate reports",
-          "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject)."
+          "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject). A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
         )
       )
       .middleware(ReportsReadAccess)
@@ -114,11 +126,12 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .setUrlParams(PeriodQuery)
       .addSuccess(TlsSummary)
       .addError(BadRequest)
+      .addError(Forbidden)
       .addError(Unavailable)
       .annotateContext(
         documented(
           "Summarise a domain's SMTP TLS reports",
-          "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy."
+          "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy. A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
         )
       )
       .middleware(ReportsReadAccess)

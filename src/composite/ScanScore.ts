@@ -9,6 +9,7 @@ import type { ScanResult } from "../scan/ScanResult.ts"
 import { Scans } from "../scan/Scans.ts"
 import { scanPdf } from "../report/ScanPdf.ts"
 import type { ReportSummaries } from "../inbound/Summaries.ts"
+import type { VerifiedDomains } from "../monitor/access/VerifiedDomains.ts"
 import { reportsReceived } from "./Reports.ts"
 
 /** The score of `domain`'s full scan; `names`: names its owner lists for the takeover check. */
@@ -50,7 +51,7 @@ export const badgeVerdict = (
 export const pdfReport = (
   domain: string,
   base: string
-): Effect.Effect<Uint8Array, never, Scans | ReportSummaries> =>
+): Effect.Effect<Uint8Array, never, Scans | ReportSummaries | VerifiedDomains> =>
   Effect.flatMap(gradedScan(domain), ({ score, scan }) =>
     Effect.flatMap(reportsReceived(scan, base), (received) => scanPdf(score, scan, received))
   )

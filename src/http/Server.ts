@@ -13,6 +13,7 @@ import { AppConfig } from "../Config.ts"
 import { AiHandlers } from "./handlers/AiHandlers.ts"
 import { ApiIndexRoute } from "./handlers/ApiIndex.ts"
 import { DnsHandlers } from "./handlers/DnsHandlers.ts"
+import { DomainHandlers } from "./handlers/DomainHandlers.ts"
 import { AdmissionGate, type Gate } from "./edge/Admission.ts"
 import { type GatekeeperSettings, makeGatekeeper } from "./edge/Gatekeeper.ts"
 import { trustedCidrs } from "./edge/ClientAddress.ts"
@@ -52,6 +53,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     HistoryHandlers,
     ReportsInHandlers,
     MonitorHandlers,
+    DomainHandlers,
     SigningKeyHandlers
   ])
 )

@@ -10,6 +10,7 @@ import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { SMTPServer } from "smtp-server"
 import { AppConfig } from "../Config.ts"
 import { refuse, ReportRefused } from "./Refusal.ts"
+import { ReportRecipients } from "./ReportRecipients.ts"
 import { ReportsIn } from "./ReportsIn.ts"
 
 /** An SMTP reply as smtp-server sends it: the error's message after the code. */
@@ -23,6 +24,16 @@ const refusalReply = (e: ReportRefused) =>
 /** The recipient's domain, lower case. */
 export const recipientDomain = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase()
 
+/** RCPT at one of REPORTS_DOMAINS: a tenant's address (or any, with no tenant), 550 otherwise. */
+const recipientVerdict = (recipients: ReportRecipients["Type"], address: string) =>
+  Effect.map(recipients.check(address.slice(0, address.lastIndexOf("@"))), (verdict) =>
+    verdict === "accept"
+      ? undefined
+      : verdict === "unknown"
+        ? reply(550, `5.1.1 <${address.slice(0, 80)}>: no such report address here`)
+        : reply(451, "4.3.0 the report addresses cannot be checked now; try again later")
+  )
+
 /** Listening on REPORTS_SMTP_HOST:REPORTS_SMTP_PORT while the app runs; nothing when the port is 0. */
 export const ReportsSmtpLive = Layer.scopedDiscard(
   Effect.gen(function* () {
@@ -33,6 +44,7 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
         "REPORTS_SMTP_PORT is set but REPORTS_DOMAINS is empty: no mail would be accepted"
       )
     const inbound = yield* ReportsIn
+    const recipients = yield* ReportRecipients
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const domains = new Set(config.reportsDomains)
     const maxBytes = inbound.limits.maxBytes
@@ -46,7 +58,9 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
       logger: false,
       onRcptTo: (address, _session, callback) =>
         domains.has(recipientDomain(address.address))
-          ? callback()
+          ? runFork(recipientVerdict(recipients, address.address)).addObserver((exit) =>
+              callback(Exit.isSuccess(exit) ? exit.value : reply(451, "4.3.0 try again later"))
+            )
           : callback(
               reply(
                 550,

@@ -145,6 +145,11 @@ export const receivedSection = (
 ): Html | "" => {
   if (received === undefined) return ""
   const w = words(lang).received
+  if (received.private === true)
+    return html`<section aria-labelledby="received">
+      <h2 id="received">${w.title}</h2>
+      <p>${w.private}</p>
+    </section>`
   return html`<section aria-labelledby="received">
     <h2 id="received">${w.title}</h2>
     <p>${introOf(received, lang)}</p>

@@ -51,7 +51,9 @@ const en = {
     `Its DMARC record asks for none. Add rua=mailto: with an address whose mail reaches this service to the record at _dmarc.${domain}; receivers then send a report a day.`,
   howTls: (domain: string) =>
     `It publishes no TLS-RPT record. Publish v=TLSRPTv1; rua=mailto: with an address whose mail reaches this service at _smtp._tls.${domain}; sending servers then report on their TLS sessions daily.`,
-  orPost: "Reports can also be posted to this service:"
+  orPost: "Reports can also be posted to this service:",
+  private:
+    "The reports received for this domain are private: only its owners read them. An owner (an account that has verified the domain) may publish them here."
 }
 
 const nl: typeof en = {
@@ -102,7 +104,9 @@ const nl: typeof en = {
     `Het DMARC-record vraagt er geen aan. Voeg rua=mailto: toe aan het record op _dmarc.${domain}, met een adres waarvan de mail bij deze dienst uitkomt; ontvangers sturen dan dagelijks een rapport.`,
   howTls: (domain: string) =>
     `Het domein publiceert geen TLS-RPT-record. Publiceer v=TLSRPTv1; rua=mailto: met een adres waarvan de mail bij deze dienst uitkomt op _smtp._tls.${domain}; verzendende servers rapporteren dan dagelijks over hun TLS-sessies.`,
-  orPost: "Rapporten kunnen ook naar deze dienst worden gepost:"
+  orPost: "Rapporten kunnen ook naar deze dienst worden gepost:",
+  private:
+    "De ontvangen rapporten van dit domein zijn privé: alleen de eigenaren lezen ze. Een eigenaar (een account dat het domein heeft geverifieerd) kan ze hier publiceren."
 }
 
 export const receivedWords = { en, nl }

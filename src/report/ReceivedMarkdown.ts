@@ -109,8 +109,24 @@ const noneLines = (kind: "dmarc" | "tls", domain: string, rua: ReadonlyArray<str
   ""
 ]
 
+/** The section when the domain's reports are private (docs/access.md). */
+const PRIVATE_LINES: ReadonlyArray<string> = [
+  "## Reports received",
+  "",
+  "The reports received for this domain are private: only its owners read them. An owner (an account that has verified the domain) may publish them here.",
+  ""
+]
+
 /** The section's lines; none when the report carries no `reportsReceived`. */
 export const receivedLines = (
+  domain: string,
+  received: ReportsReceived | undefined,
+  cell: Cell,
+  table: Table
+): Array<string> =>
+  received?.private === true ? [...PRIVATE_LINES] : publishedLines(domain, received, cell, table)
+
+const publishedLines = (
   domain: string,
   received: ReportsReceived | undefined,
   cell: Cell,

@@ -93,7 +93,12 @@ export const ReportsReceived = Schema.Struct({
    */
   dmarcPolicy: Nullable(Schema.String),
   /** The full summaries of the same period, on this service. */
-  summaryUrls: Schema.Struct({ dmarc: Schema.String, tls: Schema.String })
+  summaryUrls: Schema.Struct({ dmarc: Schema.String, tls: Schema.String }),
+  /**
+   * Present when the domain's reports are private: none of its owners (tenants that verified it)
+   * publishes them, so `dmarc` and `tls` are null whatever was received (docs/access.md).
+   */
+  private: Schema.optional(Schema.Literal(true))
 })
 export type ReportsReceived = typeof ReportsReceived.Type
 
@@ -180,3 +185,24 @@ export const receivedOf = (
   dmarcPolicy: scan.checks.dmarc.result?.effectivePolicy ?? null,
   summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc)
 })
+
+/**
+ * The report's `reportsReceived` when the domain's reports are private: the period, what the scan
+ * read of where the domain asks for reports, and nothing of what was received.
+ */
+export const privateReceived = (scan: ScanResult, base: string): ReportsReceived => {
+  const period = receivedPeriod(scan.computedAt)
+  const times = {
+    from: new Date(period.from * 1000).toISOString(),
+    to: new Date(period.to * 1000).toISOString()
+  }
+  return {
+    ...times,
+    dmarc: null,
+    tls: null,
+    rua: ruaOf(scan),
+    dmarcPolicy: scan.checks.dmarc.result?.effectivePolicy ?? null,
+    summaryUrls: summaryUrlsOf(base, scan.domain, times),
+    private: true
+  }
+}

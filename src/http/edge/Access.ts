@@ -1,7 +1,8 @@
 /**
  * Who may do what, decided here for every endpoint that is not public (docs/access.md); the
  * contract declares which guard each endpoint has (api/Monitoring.ts `MonitorsAccess`,
- * api/Inbound.ts `ReportsReadAccess` and `ReportsWriteAccess`), the handlers never decide.
+ * api/Inbound.ts `ReportsReadAccess` and `ReportsWriteAccess`, api/Domains.ts `DomainsAccess`),
+ * the handlers never decide.
  *
  * A request is one of:
  * - the machine itself (LocalAdmin.ts): may do everything, unless `LOCAL_ADMIN=false`;
@@ -16,6 +17,7 @@ import { createHash, timingSafeEqual } from "node:crypto"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
 import { Forbidden, Unauthorized } from "../../api/Errors.ts"
+import { DomainsAccess } from "../../api/Domains.ts"
 import { ReportsReadAccess, ReportsWriteAccess } from "../../api/Inbound.ts"
 import { MonitorsAccess } from "../../api/Monitoring.ts"
 import { AppConfig } from "../../Config.ts"
@@ -111,14 +113,24 @@ export const MonitorsAccessLive = Layer.effect(
 const asVoid = (guard: ReturnType<typeof makeGuard>) =>
   Effect.map(guard, (g) => ({ bearer: (sent: Redacted.Redacted<string>) => Effect.asVoid(g.bearer(sent)) }))
 
+/**
+ * Keys with `reports:read` read the reports of their tenant's verified domains (the handler asks
+ * which, by `tenant`); the operator (the machine, an admin key) and the open default read all.
+ */
 export const ReportsReadAccessLive = Layer.effect(
   ReportsReadAccess,
-  asVoid(
+  Effect.map(
     makeGuard({
       scope: "reports:read",
       what: "received reports",
       monitorsToken: false,
       openWithoutKeys: true
+    }),
+    (guard) => ({
+      bearer: (sent: Redacted.Redacted<string>) =>
+        Effect.map(guard.bearer(sent), (key) => ({
+          tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
+        }))
     })
   )
 ).pipe(Layer.provide(ApiKeysLive))
@@ -133,4 +145,31 @@ export const ReportsWriteAccessLive = Layer.effect(
       openWithoutKeys: true
     })
   )
+).pipe(Layer.provide(ApiKeysLive))
+
+/**
+ * Verified domains are each a tenant's: a usable key of whatever scope acts for its tenant; without one there is no
+ * tenant to act for (401), whoever asks, the machine itself included.
+ */
+export const DomainsAccessLive = Layer.effect(
+  DomainsAccess,
+  Effect.map(ApiKeys, (keys) => ({
+    bearer: (sent: Redacted.Redacted<string>) => {
+      const text = Redacted.value(sent).trim()
+      if (text === "")
+        return Effect.fail(
+          new Unauthorized({
+            error:
+              "verified domains belong to a tenant: need Authorization: Bearer with an API key (domain-audit keys create --tenant <name>)"
+          })
+        )
+      return keys.verify(text).pipe(
+        Effect.map((key) => ({ tenant: key.tenant })),
+        Effect.catchTags({
+          KeyRefused: (refused) => Effect.fail(new Unauthorized({ error: refused.message })),
+          SqlError: unavailable
+        })
+      )
+    }
+  }))
 ).pipe(Layer.provide(ApiKeysLive))

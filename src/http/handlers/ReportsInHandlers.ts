@@ -2,8 +2,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
 import { Api } from "../../Api.ts"
-import { BadRequest, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
-import { UnsupportedMediaType } from "../../api/Inbound.ts"
+import { BadRequest, Forbidden, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
+import { ReportsReader, UnsupportedMediaType } from "../../api/Inbound.ts"
+import { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
 import type { ReportKind } from "../../inbound/Decode.ts"
 import type { ReportRefused } from "../../inbound/Refusal.ts"
 import { ReportsIn } from "../../inbound/ReportsIn.ts"
@@ -33,17 +34,41 @@ const post = (
     )
   )
 
+/**
+ * A tenant's key reads the reports of the domains its tenant has verified; another domain is 403
+ * saying so (docs/access.md), which tells nothing of what was received for it.
+ */
+const readable = (domain: string) =>
+  Effect.flatMap(ReportsReader, ({ tenant }) =>
+    tenant === undefined
+      ? Effect.void
+      : Effect.flatMap(VerifiedDomains, (d) => d.isVerified(tenant, domain)).pipe(
+          Effect.flatMap((verified) =>
+            verified
+              ? Effect.void
+              : Effect.fail(
+                  new Forbidden({
+                    error: `${domain} is not verified for this API key's tenant: its reports are read once the tenant verifies it (POST /api/domains)`
+                  })
+                )
+          )
+        )
+  )
+
 const summary = <A, E>(
   domain: string,
   period: Period,
   run: (s: ReportSummaries, p: { from: number; to: number }) => Effect.Effect<A, E>
 ) =>
-  Effect.flatMap(ReportSummaries, (s) =>
-    Effect.flatMap(s.now, (now): Effect.Effect<A, BadRequest | Unavailable> =>
-      Either.match(readPeriod(period, now), {
-        onLeft: (error) => Effect.fail(new BadRequest({ error })),
-        onRight: (p) => Effect.catchAll(run(s, p), () => Effect.fail(unavailable()))
-      })
+  Effect.zipRight(
+    readable(domain),
+    Effect.flatMap(ReportSummaries, (s) =>
+      Effect.flatMap(s.now, (now): Effect.Effect<A, BadRequest | Unavailable> =>
+        Either.match(readPeriod(period, now), {
+          onLeft: (error) => Effect.fail(new BadRequest({ error })),
+          onRight: (p) => Effect.catchAll(run(s, p), () => Effect.fail(unavailable()))
+        })
+      )
     )
   )
 

@@ -10,6 +10,7 @@ import { Domain } from "../../api/Domain.ts"
 import { AppConfig } from "../../Config.ts"
 import { reportsReceived, snapshotReport } from "../../composite/Reports.ts"
 import type { ReportSummaries } from "../../inbound/Summaries.ts"
+import type { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
 import {
   failurePage,
   historyMissingPage,
@@ -230,4 +231,5 @@ export type PageServices =
   | KeyClients
   | AppConfig
   | ReportSummaries
+  | VerifiedDomains
   | Effect.Effect.Context<typeof hallOfFame>

@@ -85,3 +85,12 @@ export const revokeKey = (id: string, now: number) =>
       return true
     })
   )
+
+/** Whether `tenant` has a key not revoked: its report address is taken (docs/access.md). */
+export const tenantExists = (tenant: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      sql`SELECT 1 AS one FROM api_keys WHERE tenant = ${tenant} AND revoked_at IS NULL LIMIT 1`,
+      (rows) => rows.length > 0
+    )
+  )
