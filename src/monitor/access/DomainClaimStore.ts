@@ -142,6 +142,15 @@ export const isVerifiedBy = (tenant: string, domain: string) =>
     )
   )
 
+/** Whether some tenant holds a verified claim on `domain` (`HISTORY=owned`). */
+export const isVerifiedByAnyone = (domain: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      sql`SELECT 1 AS one FROM tenant_domains WHERE domain = ${domain} AND state = 'verified' LIMIT 1`,
+      (rows) => rows.length > 0
+    )
+  )
+
 /** Whether some tenant with a verified claim on `domain` publishes its reports. */
 export const reportsPublished = (domain: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
