@@ -5,7 +5,8 @@
  * the handlers never decide.
  *
  * A request is one of:
- * - the machine itself (LocalAdmin.ts): may do everything, unless `LOCAL_ADMIN=false`;
+ * - the machine itself (LocalAdmin.ts), sending no bearer token: may do everything, unless
+ *   `LOCAL_ADMIN=false`; a request from the machine that sends a key or token is judged by it;
  * - an API key (`Authorization: Bearer da_...`, RFC 6750 §2.1): may do what its scopes say; a key
  *   that is malformed, unknown, revoked or expired is 401 saying which, a key without the scope 403;
  * - `MONITORS_TOKEN` as the bearer token: may manage monitors (compared in constant time);
@@ -60,8 +61,10 @@ const makeGuard = (guard: Guard) =>
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.gen(function* () {
-          if (yield* Effect.provideService(localAdmin, AppConfig, config)) return undefined
           const text = Redacted.value(sent).trim()
+          // A key sent from this machine is the key's tenant, not the machine: a tenant's tool
+          // running beside the service sees what the tenant may, no more.
+          if (text === "" && (yield* Effect.provideService(localAdmin, AppConfig, config))) return undefined
           if (text !== "") {
             if (guard.monitorsToken && token !== "" && timingSafeEqual(digest(text), expected))
               return undefined
