@@ -282,24 +282,53 @@ export const Guidance = Schema.Struct({
 })
 export type Guidance = typeof Guidance.Type
 
+/** A provider's note for each provider whose steps differ, as a check writes them. */
+export type ProviderNotes = Partial<Readonly<Record<Provider, string>>>
+
+/** The notes in the order of `Providers`, each provider at most once. */
+const notesOf = (notes: ProviderNotes | undefined): ReadonlyArray<ProviderNote> =>
+  Providers.flatMap((provider) => {
+    const note = notes?.[provider]
+    return note === undefined ? [] : [{ provider, note }]
+  })
+
+/**
+ * The prose of a guidance entry in another language: why, the steps, the provider notes. The record,
+ * the generator and the sources are not prose and stay as they are in every language.
+ */
+export interface GuidanceProse {
+  readonly why: string
+  readonly steps: ReadonlyArray<string>
+  readonly providers: ReadonlyArray<ProviderNote>
+}
+
+/** A check's guidance on an issue: the English `Guidance`, and its prose in Dutch (`nl`). */
+export interface GuidanceEntry extends Guidance {
+  readonly nl?: GuidanceProse
+}
+
 /** A guidance entry as a check writes it: providers, record and generator may be left out. */
 export const guide = (g: {
   readonly why: string
   readonly steps: ReadonlyArray<string>
-  readonly providers?: Partial<Readonly<Record<Provider, string>>>
+  readonly providers?: ProviderNotes
   readonly record?: string
   readonly generator?: string
   readonly references: ReadonlyArray<string>
-}): Guidance => ({
+  /** The same why, steps and provider notes in Dutch (the pages, PDF and markdown with `lang=nl`). */
+  readonly nl?: {
+    readonly why: string
+    readonly steps: ReadonlyArray<string>
+    readonly providers?: ProviderNotes
+  }
+}): GuidanceEntry => ({
   why: g.why,
   steps: g.steps,
-  providers: Providers.flatMap((provider) => {
-    const note = g.providers?.[provider]
-    return note === undefined ? [] : [{ provider, note }]
-  }),
+  providers: notesOf(g.providers),
   record: g.record ?? null,
   generator: g.generator ?? null,
-  references: g.references
+  references: g.references,
+  ...(g.nl && { nl: { why: g.nl.why, steps: g.nl.steps, providers: notesOf(g.nl.providers) } })
 })
 
 /**
@@ -314,7 +343,7 @@ export interface AboutOf<A> {
   /** The knowledge base's advice on each of its issues (the same ids). */
   readonly advice: Readonly<Record<string, Advice>>
   /** What the domain owner does about each of its issues (the same ids; docs/guidance.md). */
-  readonly guidance: Readonly<Record<string, Guidance>>
+  readonly guidance: Readonly<Record<string, GuidanceEntry>>
   readonly section: Section<A>
   readonly columns: ReadonlyArray<Column>
   readonly nis2: ReadonlyArray<Evidence>
