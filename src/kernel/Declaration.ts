@@ -302,9 +302,12 @@ export interface GuidanceProse {
   readonly providers: ReadonlyArray<ProviderNote>
 }
 
-/** A check's guidance on an issue: the English `Guidance`, and its prose in Dutch (`nl`). */
+/**
+ * A check's guidance on an issue: the English `Guidance`, and its prose in Dutch (`nl`). Every issue
+ * has both, so a Dutch page, PDF or markdown never falls back to English advice.
+ */
 export interface GuidanceEntry extends Guidance {
-  readonly nl?: GuidanceProse
+  readonly nl: GuidanceProse
 }
 
 /** A guidance entry as a check writes it: providers, record and generator may be left out. */
@@ -316,7 +319,7 @@ export const guide = (g: {
   readonly generator?: string
   readonly references: ReadonlyArray<string>
   /** The same why, steps and provider notes in Dutch (the pages, PDF and markdown with `lang=nl`). */
-  readonly nl?: {
+  readonly nl: {
     readonly why: string
     readonly steps: ReadonlyArray<string>
     readonly providers?: ProviderNotes
@@ -328,7 +331,7 @@ export const guide = (g: {
   record: g.record ?? null,
   generator: g.generator ?? null,
   references: g.references,
-  ...(g.nl && { nl: { why: g.nl.why, steps: g.nl.steps, providers: notesOf(g.nl.providers) } })
+  nl: { why: g.nl.why, steps: g.nl.steps, providers: notesOf(g.nl.providers) }
 })
 
 /**

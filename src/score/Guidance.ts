@@ -40,7 +40,7 @@ export const guidanceOf = (
 ): Guidance | undefined => {
   if (!Object.hasOwn(catalogue, id) || !Object.hasOwn(declared, id)) return undefined
   const g = declared[id]!
-  const prose = (lang === "nl" ? g.nl : undefined) ?? g
+  const prose = lang === "nl" ? g.nl : g
   const named = (text: string) => text.replaceAll("{domain}", domain)
   return {
     why: named(prose.why),
