@@ -201,7 +201,7 @@ export const history = withDomain(
       const steps = yield* Effect.forEach(seqs, (seq) =>
         Effect.map(Effect.either(histories.diff(domain, seq - 1, seq)), (d) => ({
           to: seq,
-          lines: Either.isRight(d) ? diffLines(d.right.changes) : []
+          lines: Either.isRight(d) ? diffLines(d.right.changes, lang) : []
         }))
       )
       return htmlResponse(
