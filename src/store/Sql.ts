@@ -10,6 +10,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
+import { failureReportMigrations } from "./FailureReports.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
 import { inboundReportMigrations } from "./InboundReports.ts"
@@ -60,7 +61,8 @@ export const migrations = {
   }),
   ...hallOfFameMigrations,
   ...historyMigrations,
-  ...inboundReportMigrations
+  ...inboundReportMigrations,
+  ...failureReportMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */
