@@ -21,6 +21,7 @@ import { BatchChunksLive } from "./batch/ClusterChunks.ts"
 import { MonitoredDomainsLive, MonitorsLive } from "./monitor/Monitors.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
+import { FailureReportsIn } from "./inbound/FailureReportsIn.ts"
 import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
 import { ReportsSmtpLive } from "./inbound/SmtpReceiver.ts"
 import { ReportSummaries } from "./inbound/Summaries.ts"
@@ -84,6 +85,7 @@ export const ServicesLive = Layer.mergeAll(JobsLive, MonitorsLive, BatchChunksLi
       Limits.Default,
       // reports in (docs/reports-in.md): the store and the summaries over the scan's net services
       ReportsIn.Default,
+      FailureReportsIn.Default,
       ReportSummaries.Default.pipe(Layer.provide(ScanNetLive))
     ).pipe(Layer.provideMerge(SigningKey.Default))
   ),

@@ -180,8 +180,19 @@ const quotedHeaders = (text: string): string | undefined => {
   return at < 0 ? undefined : text.slice(at)
 }
 
-/** What was read from a report, or why it is not a failure report. */
-export type FailureRead = Either.Either<FailureReport, string>
+/**
+ * Why a message is not taken: `unsupported`, it is no failure report (or another kind of feedback);
+ * `schema`, a failure report that lacks what one must say.
+ */
+export interface FailureRefusal {
+  readonly kind: "unsupported" | "schema"
+  readonly message: string
+}
+
+/** What was read from a report, or why it is not taken. */
+export type FailureRead = Either.Either<FailureReport, FailureRefusal>
+
+const unsupported = (message: string): FailureRead => Either.left({ kind: "unsupported", message })
 
 /**
  * A failure report from a message's parts. `keepBodies`: keep the Subject and the original as
@@ -193,19 +204,20 @@ export const readFailureReport = (parts: FailureParts, keepBodies: boolean): Fai
   if (arf !== undefined) {
     const type = first(arf, "feedback-type")?.toLowerCase() ?? null
     if (type !== "auth-failure")
-      return Either.left(
-        type === null
-          ? "the feedback report has no Feedback-Type (RFC 5965 3.1)"
-          : `the feedback report is of type '${type.slice(0, 40)}', not auth-failure (RFC 6591 3.1): this service takes DMARC failure reports only`
-      )
+      return type === null
+        ? Either.left({ kind: "schema", message: "the feedback report has no Feedback-Type (RFC 5965 3.1)" })
+        : unsupported(
+            `the feedback report is of type '${type.slice(0, 40)}', not auth-failure (RFC 6591 3.1): this service takes DMARC failure reports only`
+          )
   }
   const plain = arf === undefined && parts.text !== undefined ? plainFields(parts.text) : []
   const originalText =
     parts.original ?? (arf === undefined && parts.text ? quotedHeaders(parts.text) : undefined)
   const original = originalText === undefined ? [] : headerFields(originalText)
-  if (arf === undefined && plain.length === 0 && original.length === 0)
-    return Either.left(
-      "the message is not a failure report: no message/feedback-report part (RFC 6591) and no report text"
+  // without an ARF part, only a report that says which domain it is about in its own words
+  if (arf === undefined && !plain.some(([n]) => n === "sender domain"))
+    return unsupported(
+      "the message is not a failure report: no message/feedback-report part (RFC 6591), and no plain-text report naming a Sender Domain"
     )
   const field = (name: string) => (arf === undefined ? null : first(arf, name))
   const plainField = (name: string) => plain.find(([n]) => n === name)?.[1] ?? null
@@ -213,9 +225,11 @@ export const readFailureReport = (parts: FailureParts, keepBodies: boolean): Fai
   const reported = field("reported-domain") ?? plainField("sender domain")
   const domain = (reported === null ? null : domainOrNull(reported)) ?? fromDomain
   if (domain === null)
-    return Either.left(
-      "the failure report names no domain (no Reported-Domain, RFC 6591 3.2.1, and no From in the original)"
-    )
+    return Either.left({
+      kind: "schema",
+      message:
+        "the failure report names no domain (no Reported-Domain, RFC 6591 3.2.1, and no From in the original)"
+    })
   const authenticationResults =
     arf === undefined ? [] : all(arf, "authentication-results").map(hideLocalParts)
   const originalResults = all(original, "authentication-results")

@@ -60,8 +60,11 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
     const keepBodies = config.reportsKeepFailureBodies
     const now = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
-    /** Read and store one report message; `authenticity` is how it came (mail verdict or key). */
-    const take = (bytes: Uint8Array, via: "http" | "smtp", authenticity: Authenticity) =>
+    /**
+     * Read and store one report message; `authenticate` says who sent it (the mail's DMARC verdict,
+     * or the API key), run once the report has been read.
+     */
+    const take = (bytes: Uint8Array, via: "http" | "smtp", authenticate: Effect.Effect<Authenticity>) =>
       Effect.gen(function* () {
         if (bytes.length > config.reportsMaxBytes)
           return yield* Effect.fail(
@@ -69,7 +72,7 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
           )
         const message = yield* readFailureMessage(bytes)
         const read = readFailureReport(message.parts, keepBodies)
-        if (Either.isLeft(read)) return yield* Effect.fail(refuse("unsupported", read.left))
+        if (Either.isLeft(read)) return yield* Effect.fail(refuse(read.left.kind, read.left.message))
         const report: FailureReport = read.right
         const received = yield* now
         const warnings: Array<string> = []
@@ -90,6 +93,7 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
             )
           )
         const reporter = addressDomain(message.from ?? null) ?? "unknown"
+        const authenticity = yield* authenticate
         const { fresh } = yield* storeFailureReport({
           domain: report.domain,
           reporter,

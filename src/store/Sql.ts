@@ -14,6 +14,7 @@ import { failureReportMigrations } from "./FailureReports.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
 import { inboundReportMigrations } from "./InboundReports.ts"
+import { reportAuthenticityMigrations } from "./ReportAuthenticity.ts"
 
 export const migrations = {
   "0001_meta": Effect.gen(function* () {
@@ -62,7 +63,8 @@ export const migrations = {
   ...hallOfFameMigrations,
   ...historyMigrations,
   ...inboundReportMigrations,
-  ...failureReportMigrations
+  ...failureReportMigrations,
+  ...reportAuthenticityMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */

@@ -110,11 +110,13 @@ describe("what is refused", () => {
   const parts = (feedback: string | undefined, text?: string) => ({ feedback, original: undefined, text })
   it("an ARF report of another feedback type (abuse), naming it", () => {
     const r = readFailureReport(parts("Feedback-Type: abuse\nVersion: 1\n"), false)
-    expect(r).toEqual(Either.left(expect.stringContaining("'abuse', not auth-failure")))
+    expect(r).toEqual(
+      Either.left({ kind: "unsupported", message: expect.stringContaining("'abuse', not auth-failure") })
+    )
   })
   it("a report naming no domain", () => {
     const r = readFailureReport(parts("Feedback-Type: auth-failure\nSource-IP: 192.0.2.1\n"), false)
-    expect(Either.isLeft(r)).toBe(true)
+    expect(r).toEqual(Either.left({ kind: "schema", message: expect.stringContaining("names no domain") }))
   })
   it("a message that is no report at all", () => {
     expect(Either.isLeft(readFailureReport(parts(undefined, undefined), false))).toBe(true)
