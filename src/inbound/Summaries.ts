@@ -13,6 +13,7 @@ import type { ScanContext } from "../scan/FactsLive.ts"
 import { runCheck } from "../scan/Scanner.ts"
 import { makeShared } from "../scan/Shared.ts"
 import { conflicts, dmarcGroups, reporters, tlsPolicies } from "../store/InboundReports.ts"
+import { failureCount } from "../store/FailureReports.ts"
 import { authenticatedDmarcGroups, authenticityCounts } from "../store/ReportAuthenticity.ts"
 import { reportAuthenticity } from "./Authenticity.ts"
 import { busiestSources, SOURCES_SHOWN, type SourceFacts, summariseDmarc } from "./DmarcSummary.ts"
@@ -166,7 +167,16 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
       (key) => {
         const [domain = "", from = "0", to = "0"] = key.split(" ")
         const period = { from: Number(from), to: Number(to) }
-        return Effect.all({ dmarc: dmarc(domain, period), tls: tls(domain, period) }, { concurrency: 2 })
+        return Effect.all(
+          {
+            dmarc: dmarc(domain, period),
+            tls: tls(domain, period),
+            failures: failureCount(domain, period.from, period.to).pipe(
+              Effect.provideService(SqlClient.SqlClient, sql)
+            )
+          },
+          { concurrency: 2 }
+        )
       },
       { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope }
     )

@@ -93,7 +93,12 @@ export const ReportsReceived = Schema.Struct({
    */
   dmarcPolicy: Nullable(Schema.String),
   /** The full summaries of the same period, on this service. */
-  summaryUrls: Schema.Struct({ dmarc: Schema.String, tls: Schema.String })
+  summaryUrls: Schema.Struct({ dmarc: Schema.String, tls: Schema.String }),
+  /**
+   * DMARC failure reports (RFC 7489 7.3) about the domain's mail that arrived in the period
+   * (GET /api/reports/failure/{domain} summarises them); absent in reports made before they were kept.
+   */
+  failureReports: Schema.optional(Schema.Int)
 })
 export type ReportsReceived = typeof ReportsReceived.Type
 
@@ -170,7 +175,7 @@ const summaryUrlsOf = (base: string, domain: string, s: { from: string; to: stri
 export const receivedOf = (
   scan: ScanResult,
   base: string,
-  summaries: { readonly dmarc: DmarcSummary; readonly tls: TlsSummary }
+  summaries: { readonly dmarc: DmarcSummary; readonly tls: TlsSummary; readonly failures?: number }
 ): ReportsReceived => ({
   from: summaries.dmarc.from,
   to: summaries.dmarc.to,
@@ -178,5 +183,6 @@ export const receivedOf = (
   tls: tlsOf(summaries.tls),
   rua: ruaOf(scan),
   dmarcPolicy: scan.checks.dmarc.result?.effectivePolicy ?? null,
-  summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc)
+  summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc),
+  ...(summaries.failures === undefined ? {} : { failureReports: summaries.failures })
 })
