@@ -8,7 +8,7 @@ import { Effect } from "effect"
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const failureReportMigrations = {
-  "0012_failure_reports": Effect.gen(function* () {
+  "0013_failure_reports": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql`CREATE TABLE failure_report (
       id INTEGER PRIMARY KEY,

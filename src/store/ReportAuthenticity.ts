@@ -9,7 +9,7 @@ import type { SourceGroup } from "./InboundReports.ts"
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const reportAuthenticityMigrations = {
-  "0013_inbound_report_authenticity": Effect.gen(function* () {
+  "0014_inbound_report_authenticity": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql`ALTER TABLE inbound_report ADD COLUMN authenticated INTEGER NOT NULL DEFAULT 0`
     yield* sql`ALTER TABLE inbound_report ADD COLUMN authenticated_for TEXT`
