@@ -23,6 +23,7 @@ import { MonitoredDomainsLive, MonitorsLive } from "./monitor/Monitors.ts"
 import { ReportRecipientsLive, VerifiedDomainsLive } from "./monitor/access/VerifiedDomains.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
+import { FailureReportsIn } from "./inbound/FailureReportsIn.ts"
 import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
 import { ReportsSmtpLive } from "./inbound/SmtpReceiver.ts"
 import { ReportSummaries } from "./inbound/Summaries.ts"
@@ -93,6 +94,7 @@ export const ServicesLive = Layer.mergeAll(
       KeyClients.Default,
       // reports in (docs/reports-in.md): the store and the summaries over the scan's net services
       ReportsIn.Default,
+      FailureReportsIn.Default,
       ReportSummaries.Default.pipe(Layer.provide(ScanNetLive))
     ).pipe(Layer.provideMerge(SigningKey.Default))
   ),

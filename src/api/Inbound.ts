@@ -11,7 +11,10 @@ import {
   HttpApiSecurity
 } from "@effect/platform"
 import { Context, Schema } from "effect"
+import type { Authenticity } from "../inbound/Authenticity.ts"
 import { DmarcSummary } from "../inbound/DmarcSummary.ts"
+import { FailureIngestResult } from "../inbound/FailureReportsIn.ts"
+import { FailureSummary } from "../inbound/FailureSummary.ts"
 import { IngestResult } from "../inbound/ReportsIn.ts"
 import { TlsSummary } from "../inbound/TlsSummary.ts"
 import { documented } from "./Docs.ts"
@@ -57,11 +60,18 @@ const post = <const N extends string>(
     .middleware(ReportsWriteAccess)
 
 /**
+ * Who posted a report, as the write guard found it: with an API key holding `reports:write` or
+ * from the machine itself (authenticated by that), or anonymously while no key exists (not).
+ */
+export class ReportPoster extends Context.Tag("ReportPoster")<ReportPoster, Authenticity>() {}
+
+/**
  * Who may post reports (docs/access.md): the machine itself, or an API key with `reports:write`;
  * anyone while no key exists at all (the embedded default, where reporters post as they always did).
  */
 export class ReportsWriteAccess extends HttpApiMiddleware.Tag<ReportsWriteAccess>()("ReportsWriteAccess", {
   failure: Schema.Union(Unauthorized, Forbidden),
+  provides: ReportPoster,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
@@ -132,6 +142,44 @@ export class ReportsApi extends HttpApiGroup.make("reports")
         documented(
           "Summarise a domain's SMTP TLS reports",
           "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy. A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
+        )
+      )
+      .middleware(ReportsReadAccess)
+  )
+  .add(
+    HttpApiEndpoint.post("postFailure", "/reports/failure")
+      .setHeaders(ContentType)
+      // text/plain is read as text by the platform (HttpApiBuilder's payload), message/rfc822 as bytes
+      .setPayload(
+        Schema.Union(
+          HttpApiSchema.Uint8Array({ contentType: "message/rfc822" }),
+          HttpApiSchema.Text({ contentType: "text/plain" })
+        )
+      )
+      .addSuccess(FailureIngestResult, { status: 202 })
+      .addError(BadRequest)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unavailable)
+      .annotateContext(
+        documented(
+          "Receive a DMARC failure report",
+          "Store a DMARC failure report (RFC 7489 7.3: an RFC 6591 authentication-failure report in the Abuse Reporting Format, or a receiver's plain-text variant) sent as the report message whole, message/rfc822 or text/plain. What is kept is reduced to what an analyst needs: the reported domain, source IP, arrival date, failure types, identities, the From domain and the original's routing and authentication headers; no recipient, local part, Subject or body unless the operator sets REPORTS_KEEP_FAILURE_BODIES. The same message is stored once: `duplicate: true`. A report posted with an API key holding reports:write counts as authenticated."
+        )
+      )
+      .middleware(ReportsWriteAccess)
+  )
+  .add(
+    HttpApiEndpoint.get("failureSummary", "/reports/failure/:domain")
+      .setPath(DomainPath)
+      .setUrlParams(PeriodQuery)
+      .addSuccess(FailureSummary)
+      .addError(BadRequest)
+      .addError(Unavailable)
+      .annotateContext(
+        documented(
+          "Summarise a domain's DMARC failure reports",
+          "What the stored failure reports of a period (by the arrival of the reported message) say: counts with first and last seen by source IP, by failure type (RFC 6591 Auth-Failure) and by identity (DKIM d=/s=, the SPF domain), the reporters, and how many reports were authenticated."
         )
       )
       .middleware(ReportsReadAccess)

@@ -7,6 +7,7 @@
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
 import type { ConflictRow, ReporterRow, SourceGroup } from "../store/InboundReports.ts"
+import { reportAuthenticity, ReportAuthenticity } from "./Authenticity.ts"
 
 export const Reporter = Schema.Struct({ name: Schema.String, reports: Schema.Int, messages: Schema.Int })
 
@@ -104,7 +105,9 @@ export const DmarcSummary = Schema.Struct({
   reporters: Schema.Array(Reporter),
   /** Report identities stored with more than one content in the period (at most 100). */
   conflicts: Schema.Array(Conflict),
-  readyForReject: ReadyForReject
+  readyForReject: ReadyForReject,
+  /** Authenticated and unauthenticated reports counted apart, and what readyForReject rests on. */
+  authenticity: ReportAuthenticity
 })
 export type DmarcSummary = typeof DmarcSummary.Type
 
@@ -170,6 +173,7 @@ export const summariseDmarc = (input: {
   readonly reporters: ReadonlyArray<ReporterRow>
   readonly facts: (ip: string) => SourceFacts
   readonly conflicts?: ReadonlyArray<ConflictRow>
+  readonly authenticity?: ReportAuthenticity
 }): DmarcSummary => {
   const tallies = new Map<string, Tally>()
   const selectors = new Map<
@@ -273,6 +277,9 @@ export const summariseDmarc = (input: {
     ),
     reporters: input.reporters.map((r) => ({ name: r.reporter, reports: r.reports, messages: r.messages })),
     conflicts: conflictsOf(input.conflicts ?? []),
+    // without verdicts handed in (examples, tests), every report counts as unauthenticated
+    authenticity:
+      input.authenticity ?? reportAuthenticity(input.reporters.map((r) => ({ ...r, authenticated: 0 }))),
     readyForReject:
       messages === 0
         ? {

@@ -4,11 +4,17 @@
  * accepts RCPT only for the domains of `REPORTS_DOMAINS`, refuses a message over
  * `REPORTS_MAX_BYTES` (SIZE, RFC 1870), and answers the end of DATA with 250 only once the report
  * is stored: a malformed or hostile report gets a 5xx naming the problem, a store that cannot
- * answer a 4xx so the sender retries (RFC 5321 4.2.5).
+ * answer a 4xx so the sender retries (RFC 5321 4.2.5). Failure reports (RFC 7489 7.3, a `ruf=`)
+ * go to `FailureReportsIn`. Every report is authenticated as its session and message allow
+ * (DMARC of its From domain: MailAuthenticity.ts), and the verdict stored with it.
  */
 import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { SMTPServer } from "smtp-server"
 import { AppConfig } from "../Config.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { looksLikeFailureReport } from "./FailureDecode.ts"
+import { FailureReportsIn } from "./FailureReportsIn.ts"
+import { authenticateMail } from "./MailAuthenticity.ts"
 import { refuse, ReportRefused } from "./Refusal.ts"
 import { ReportRecipients } from "./ReportRecipients.ts"
 import { ReportsIn } from "./ReportsIn.ts"
@@ -45,6 +51,8 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
       )
     const inbound = yield* ReportsIn
     const recipients = yield* ReportRecipients
+    const failures = yield* FailureReportsIn
+    const lookups = yield* Effect.context<Resolver>()
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const domains = new Set(config.reportsDomains)
     const maxBytes = inbound.limits.maxBytes
@@ -67,7 +75,7 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
                 `5.1.1 <${address.address.slice(0, 80)}>: this receiver takes reports only for ${config.reportsDomains.join(", ").slice(0, 200)}`
               )
             ),
-      onData: (stream, _session, callback) => {
+      onData: (stream, session, callback) => {
         const chunks: Array<Buffer> = []
         let size = 0
         stream.on("data", (chunk: Buffer) => {
@@ -80,12 +88,32 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
             runFork(inbound.refusedEarly("smtp", error))
             return callback(refusalReply(error))
           }
-          const fiber = runFork(inbound.mail(Buffer.concat(chunks)))
+          const bytes = Buffer.concat(chunks)
+          const authenticity = authenticateMail(bytes, {
+            ip: session.remoteAddress,
+            helo: session.hostNameAppearsAs ?? "",
+            mailFrom: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address
+          }).pipe(Effect.provide(lookups), Effect.provideService(AppConfig, config))
+          const fiber = runFork(
+            looksLikeFailureReport(bytes)
+              ? Effect.map(failures.take(bytes, "smtp", authenticity), (r) => ({
+                  name: `failure report on ${r.domain}`,
+                  reporter: r.reporter,
+                  duplicate: r.duplicate,
+                  authentication: r.authentication
+                }))
+              : Effect.map(inbound.mail(bytes, authenticity), (r) => ({
+                  name: `report ${r.reportId.slice(0, 80)}`,
+                  reporter: r.reporter,
+                  duplicate: r.duplicate,
+                  authentication: r.authentication
+                }))
+          )
           fiber.addObserver((exit) => {
             if (Exit.isSuccess(exit))
               return callback(
                 null,
-                `2.0.0 report ${exit.value.reportId.slice(0, 80)} from ${exit.value.reporter.slice(0, 80)} ${exit.value.duplicate ? "was already stored" : "stored"}`
+                `2.0.0 ${exit.value.name.slice(0, 120)} from ${exit.value.reporter.slice(0, 80)} ${exit.value.duplicate ? "was already stored" : "stored"}; ${exit.value.authentication.slice(0, 160)}`
               )
             const failure = Cause.failureOption(exit.cause)
             if (failure._tag === "Some" && failure.value instanceof ReportRefused)

@@ -165,6 +165,16 @@ export const receivedSection = (
         ? none(lang, { none: w.noneTls, how: w.howTls(domain) }, received.rua.tls, "/api/reports/tls")
         : tlsPart(received.tls, received.summaryUrls.tls, lang)
     }
+    ${
+      received.failureReports === undefined
+        ? ""
+        : html`<p id="received-failure">
+            ${w.failureReports(received.failureReports)}
+            <a href="${safeUrl(received.summaryUrls.dmarc.replace("/reports/dmarc/", "/reports/failure/"))}"
+              >${w.failureSummary}</a
+            >
+          </p>`
+    }
   </section>`
 }
 

@@ -45,6 +45,8 @@ const en = {
   failedHead: "Failed",
   noneDmarc: "No DMARC aggregate report for this period reached this service.",
   noneTls: "No TLS report for this period reached this service.",
+  failureReports: (n: number) => `DMARC failure reports in this period: ${n}.`,
+  failureSummary: "The failure report summary",
   askedAt: "The domain asks for them at:",
   askedAtHint: "Point one of these addresses at this service to see them here.",
   howDmarc: (domain: string) =>
@@ -98,6 +100,8 @@ const nl: typeof en = {
   failedHead: "Mislukt",
   noneDmarc: "Er kwam voor deze periode geen DMARC-verzamelrapport bij deze dienst binnen.",
   noneTls: "Er kwam voor deze periode geen TLS-rapport bij deze dienst binnen.",
+  failureReports: (n: number) => `DMARC-foutrapporten in deze periode: ${n}.`,
+  failureSummary: "Het overzicht van de foutrapporten",
   askedAt: "Het domein vraagt ze aan op:",
   askedAtHint: "Laat een van deze adressen bij deze dienst uitkomen om ze hier te zien.",
   howDmarc: (domain: string) =>

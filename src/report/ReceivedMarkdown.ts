@@ -148,5 +148,11 @@ const publishedLines = (
         "",
         ...(received.tls === null
           ? noneLines("tls", domain, received.rua.tls, cell)
-          : tlsLines(received.tls, received.summaryUrls.tls, cell, table))
+          : tlsLines(received.tls, received.summaryUrls.tls, cell, table)),
+        ...(received.failureReports === undefined
+          ? []
+          : [
+              `DMARC failure reports (RFC 7489 7.3) in the period: ${received.failureReports} (\`GET /api/reports/failure/${domain}\` summarises them).`,
+              ""
+            ])
       ]

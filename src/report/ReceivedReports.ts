@@ -98,7 +98,12 @@ export const ReportsReceived = Schema.Struct({
    * Present when the domain's reports are private: none of its owners (tenants that verified it)
    * publishes them, so `dmarc` and `tls` are null whatever was received (docs/access.md).
    */
-  private: Schema.optional(Schema.Literal(true))
+  private: Schema.optional(Schema.Literal(true)),
+  /**
+   * DMARC failure reports (RFC 7489 7.3) about the domain's mail that arrived in the period
+   * (GET /api/reports/failure/{domain} summarises them); absent in reports made before they were kept.
+   */
+  failureReports: Schema.optional(Schema.Int)
 })
 export type ReportsReceived = typeof ReportsReceived.Type
 
@@ -175,7 +180,7 @@ const summaryUrlsOf = (base: string, domain: string, s: { from: string; to: stri
 export const receivedOf = (
   scan: ScanResult,
   base: string,
-  summaries: { readonly dmarc: DmarcSummary; readonly tls: TlsSummary }
+  summaries: { readonly dmarc: DmarcSummary; readonly tls: TlsSummary; readonly failures?: number }
 ): ReportsReceived => ({
   from: summaries.dmarc.from,
   to: summaries.dmarc.to,
@@ -183,7 +188,8 @@ export const receivedOf = (
   tls: tlsOf(summaries.tls),
   rua: ruaOf(scan),
   dmarcPolicy: scan.checks.dmarc.result?.effectivePolicy ?? null,
-  summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc)
+  summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc),
+  ...(summaries.failures === undefined ? {} : { failureReports: summaries.failures })
 })
 
 /**

@@ -62,6 +62,8 @@ describe("the API contract", () => {
       "POST /api/reports/tls",
       "GET /api/reports/dmarc/{domain}",
       "GET /api/reports/tls/{domain}",
+      "POST /api/reports/failure",
+      "GET /api/reports/failure/{domain}",
       // monitors (docs/monitoring.md)
       "POST /api/monitors",
       "GET /api/monitors",

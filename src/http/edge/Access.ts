@@ -21,6 +21,7 @@ import { Forbidden, Unauthorized } from "../../api/Errors.ts"
 import { DomainsAccess } from "../../api/Domains.ts"
 import { ReportsReadAccess, ReportsWriteAccess } from "../../api/Inbound.ts"
 import { MonitorsAccess } from "../../api/Monitoring.ts"
+import { ANONYMOUS_POST, postedWith } from "../../inbound/Authenticity.ts"
 import { AppConfig } from "../../Config.ts"
 import { grants, type KeyRecord, type Scope } from "../../monitor/access/ApiKey.ts"
 import { ApiKeys, ApiKeysLive } from "../../monitor/access/ApiKeys.ts"
@@ -138,16 +139,31 @@ export const ReportsReadAccessLive = Layer.effect(
   )
 ).pipe(Layer.provide(ApiKeysLive))
 
+/**
+ * The write guard also says who posted (docs/reports-in.md "Authenticity"): a report posted with a
+ * `reports:write` key, or from the machine itself, is authenticated by that; one posted through
+ * the open door (no key exists yet) is not.
+ */
 export const ReportsWriteAccessLive = Layer.effect(
   ReportsWriteAccess,
-  asVoid(
-    makeGuard({
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const guard = yield* makeGuard({
       scope: "reports:write",
       what: "reports posted over HTTP",
       monitorsToken: false,
       openWithoutKeys: true
     })
-  )
+    return {
+      bearer: (sent: Redacted.Redacted<string>) =>
+        Effect.gen(function* () {
+          const key = yield* guard.bearer(sent)
+          if (key !== undefined) return postedWith(`with the API key ${key.id}`)
+          const local = yield* Effect.provideService(localAdmin, AppConfig, config)
+          return local ? postedWith("from this machine") : ANONYMOUS_POST
+        })
+    }
+  })
 ).pipe(Layer.provide(ApiKeysLive))
 
 /**

@@ -3,7 +3,8 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest, Forbidden, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
-import { ReportsReader, UnsupportedMediaType } from "../../api/Inbound.ts"
+import { ReportPoster, ReportsReader, UnsupportedMediaType } from "../../api/Inbound.ts"
+import { FailureReportsIn } from "../../inbound/FailureReportsIn.ts"
 import { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
 import type { ReportKind } from "../../inbound/Decode.ts"
 import type { ReportRefused } from "../../inbound/Refusal.ts"
@@ -25,8 +26,8 @@ const post = (
   headers: { readonly "content-type"?: string | undefined },
   payload: Uint8Array
 ) =>
-  Effect.flatMap(ReportsIn, (inbound) =>
-    inbound.post(kind, headers["content-type"], payload).pipe(
+  Effect.flatMap(Effect.zip(ReportsIn, ReportPoster), ([inbound, poster]) =>
+    inbound.post(kind, headers["content-type"], payload, poster).pipe(
       Effect.catchTags({
         ReportRefused: (e) => Effect.fail(refusal(e)),
         SqlError: () => Effect.fail(unavailable())
@@ -55,6 +56,23 @@ const readable = (domain: string) =>
         )
   )
 
+/** A failure report posted: its media type was judged at the edge (REPORT_BODY_TYPES). */
+const postFailure = (payload: Uint8Array | string) =>
+  Effect.flatMap(Effect.zip(FailureReportsIn, ReportPoster), ([inbound, poster]) =>
+    inbound
+      .take(
+        typeof payload === "string" ? new TextEncoder().encode(payload) : payload,
+        "http",
+        Effect.succeed(poster)
+      )
+      .pipe(
+        Effect.catchTags({
+          ReportRefused: (e) => Effect.fail(refusal(e)),
+          SqlError: () => Effect.fail(unavailable())
+        })
+      )
+  )
+
 const summary = <A, E>(
   domain: string,
   period: Period,
@@ -81,5 +99,11 @@ export const ReportsInHandlers = HttpApiBuilder.group(Api, "reports", (handlers)
     )
     .handle("tlsSummary", ({ path, urlParams }) =>
       summary(path.domain, urlParams, (s, p) => s.tls(path.domain, p))
+    )
+    .handle("postFailure", ({ payload }) => postFailure(payload))
+    .handle("failureSummary", ({ path, urlParams }) =>
+      Effect.flatMap(FailureReportsIn, (f) =>
+        summary(path.domain, urlParams, (_, p) => f.summary(path.domain, p))
+      )
     )
 ).pipe(Layer.provide([ReportsReadAccessLive, ReportsWriteAccessLive]))
