@@ -65,7 +65,8 @@ const BODIES: Record<string, unknown> = {
   "a monitor of the domain": { domain: DOMAIN, every: "PT1H", alerts: [] },
   "public: true": { public: true },
   "an empty XML body": { text: "", type: "application/xml" },
-  "an empty TLS report body": { text: "", type: "application/tlsrpt+json" }
+  "an empty TLS report body": { text: "", type: "application/tlsrpt+json" },
+  "an empty message": { text: "", type: "message/rfc822" }
 }
 
 /** `call`, with a text body sent under its own media type. */
