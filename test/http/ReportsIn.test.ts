@@ -104,6 +104,28 @@ layer(testApp({ REPORTS_MAX_BYTES: "2000000", REPORTS_MAX_RECORDS: "1000" }))(
       })
     )
 
+    it.effect(
+      "takes text/xml as application/xml (RFC 7303 9.2), the bytes of its declared encoding intact",
+      () =>
+        Effect.gen(function* () {
+          const xml = dmarcXml({
+            domain: "text-xml-reports.com",
+            reportId: "t-1",
+            org: "Société Générale",
+            rows
+          })
+          const latin1 = Buffer.from(xml.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"'), "latin1")
+          expect(latin1.toString("latin1")).toContain('encoding="ISO-8859-1"')
+          const posted = yield* send("/api/reports/dmarc", "text/xml", latin1)
+          expect([posted.status, posted.json.reporter], JSON.stringify(posted.json)).toEqual([
+            202,
+            "Société Générale"
+          ])
+          const charset = yield* send("/api/reports/dmarc", "text/xml; charset=iso-8859-1", latin1)
+          expect(charset).toMatchObject({ status: 202, json: { duplicate: true } })
+        })
+    )
+
     it.effect("stores TLS reports as JSON or gzip and summarises failures by type, MX and policy", () =>
       Effect.gen(function* () {
         const json = tlsJson({

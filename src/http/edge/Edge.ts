@@ -229,6 +229,20 @@ export type EdgeSettings = Pick<
   Partial<Pick<Settings, "reportsMaxBytes">>
 
 /**
+ * `text/xml` as `application/xml` (RFC 7303 9.2: the same type, kept for compatibility), parameters
+ * kept: the router reads a `text/*` body as UTF-8 text, which loses the bytes of a report in another
+ * declared encoding and is not the bytes the report endpoints take.
+ */
+const asApplicationXml = (
+  request: HttpServerRequest.HttpServerRequest
+): HttpServerRequest.HttpServerRequest => {
+  const type = request.headers["content-type"]
+  if (type === undefined || bareMediaType(type) !== "text/xml") return request
+  const headers = { ...request.headers, "content-type": type.replace(/^\s*text\/xml/i, "application/xml") }
+  return Object.create(request, { headers: { value: headers } }) as HttpServerRequest.HttpServerRequest
+}
+
+/**
  * Wrap the whole app (API, OpenAPI and docs routes) with the edge rules. Each call makes its own
  * buckets and gate, so build it once per server.
  */
@@ -262,7 +276,7 @@ export const edge = (
       const body = yield* readBody(request, limit)
       if (body._tag === "TooLarge") return tooLarge(limit)
       if (body._tag === "Aborted") return json(400, { error: "the request body was not received completely" })
-      return withBodyBytes(request, body.bytes)
+      return asApplicationXml(withBodyBytes(request, body.bytes))
     })
 
   /** Content type, size and depth of a JSON body; the request to pass on, or the refusal. */
