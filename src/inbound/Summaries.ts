@@ -12,7 +12,7 @@ import { Resolver } from "../net/Resolver.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { runCheck } from "../scan/Scanner.ts"
 import { makeShared } from "../scan/Shared.ts"
-import { conflicts, dmarcGroups, reporters, tlsPolicies } from "../store/InboundReports.ts"
+import { conflicts, dmarcGroups, dmarcReports, reporters, tlsPolicies } from "../store/InboundReports.ts"
 import { busiestSources, SOURCES_SHOWN, type SourceFacts, summariseDmarc } from "./DmarcSummary.ts"
 import { providerOfName, spfProviderOf, spfProviders } from "./Providers.ts"
 import { summariseTls } from "./TlsSummary.ts"
@@ -107,16 +107,25 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
 
     const dmarc = (domain: string, period: { from: number; to: number }) =>
       Effect.gen(function* () {
-        const [groups, who, clashes] = yield* Effect.all([
+        const [groups, who, clashes, reports] = yield* Effect.all([
           dmarcGroups(domain, period.from, period.to),
           reporters("dmarc", domain, period.from, period.to),
-          conflicts("dmarc", domain, period.from, period.to)
+          conflicts("dmarc", domain, period.from, period.to),
+          dmarcReports(domain, period.from, period.to)
         ])
         const facts =
           groups.length === 0
             ? () => ({ ptr: null, provider: null, providerFrom: null, knownForwarder: false })
             : yield* sourceFacts(domain, busiestSources(groups, SOURCES_SHOWN))
-        return summariseDmarc({ domain, ...period, groups, reporters: who, facts, conflicts: clashes })
+        return summariseDmarc({
+          domain,
+          ...period,
+          groups,
+          reporters: who,
+          facts,
+          conflicts: clashes,
+          reports
+        })
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.dmarc"))
 
     const tls = (domain: string, period: { from: number; to: number }) =>
