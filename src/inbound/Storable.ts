@@ -1,6 +1,7 @@
 /**
  * A parsed report as the store keeps it: what the summaries read and nothing more (no recipient
- * domains, no free-text results; docs/reports-in.md "Privacy"). Pure.
+ * domains, no `human_result` texts, only the domain of an envelope sender, reason comments cut
+ * short; docs/reports-in.md "Privacy"). Pure.
  */
 import { isValidSelector } from "../checks/dkim/Dkim.ts"
 import type { DmarcAggregateReport, DmarcRecord, DmarcReportHead } from "./DmarcReport.ts"

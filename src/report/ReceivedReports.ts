@@ -38,7 +38,7 @@ export const ReceivedSource = Schema.Struct({
   failingIdentities: Schema.optional(Schema.Array(FailingIdentity))
 })
 
-/** IDENTITIES kept per source in a report. */
+/** Failing identities kept per source in a report. */
 export const RECEIVED_IDENTITIES = 3
 
 /**

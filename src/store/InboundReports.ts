@@ -3,7 +3,7 @@
  * (kind, reporter, report id); a DMARC report's records and a TLS report's policies beside it; the
  * DKIM selectors reports name, per domain, which DKIM discovery asks first. A report is written in
  * one transaction, whole or not at all. What is kept is only what the summaries read (no recipient
- * domains, no free-text results): see "Privacy" in docs/reports-in.md.
+ * domains, no `human_result` texts, reason comments cut short): see "Privacy" in docs/reports-in.md.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
