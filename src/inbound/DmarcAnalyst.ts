@@ -295,26 +295,39 @@ export const analystSummary = (
   const repairs = new Map<string, number>()
   let repaired = 0
   let notKept = 0
-  for (const r of reports) {
-    const policy = parseJson(r.policy)
+  // reports of one receiver, and of most receivers, repeat the same policy text: read each text once
+  const readPolicy = new Map<string, { key: string; errors: ReadonlyArray<string> }>()
+  const policyOf = (text: string) => {
+    const known = readPolicy.get(text)
+    if (known !== undefined) return known
+    const policy = parseJson(text)
     const seen = isObj(policy) ? policy : {}
-    const key = JSON.stringify([
-      strOrNull(seen.p) ?? "(not given)",
-      strOrNull(seen.sp),
-      intOrNull(seen.pct),
-      strOrNull(seen.np),
-      strOrNull(seen.testing),
-      strOrNull(seen.adkim),
-      strOrNull(seen.aspf)
-    ])
+    const errs = Array.isArray(seen.errors)
+      ? seen.errors.filter((e): e is string => typeof e === "string")
+      : []
+    const read = {
+      key: JSON.stringify([
+        strOrNull(seen.p) ?? "(not given)",
+        strOrNull(seen.sp),
+        intOrNull(seen.pct),
+        strOrNull(seen.np),
+        strOrNull(seen.testing),
+        strOrNull(seen.adkim),
+        strOrNull(seen.aspf)
+      ]),
+      errors: [...new Set(errs)]
+    }
+    readPolicy.set(text, read)
+    return read
+  }
+  for (const r of reports) {
+    const { key, errors: errs } = policyOf(r.policy)
     const entry = policies.get(key) ?? { reports: 0, reporters: new Set<string>() }
     entry.reports++
     entry.reporters.add(r.reporter)
     policies.set(key, entry)
-    const errs = Array.isArray(seen.errors)
-      ? seen.errors.filter((e): e is string => typeof e === "string")
-      : []
-    for (const e of new Set(errs)) bump(errors, e, 1)
+    for (const e of errs) bump(errors, e, 1)
+    if (r.warnings === "[]") continue
     const lines = parseJson(r.warnings)
     if (!Array.isArray(lines)) notKept++
     else if (lines.length > 0) {
