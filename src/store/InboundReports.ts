@@ -109,7 +109,7 @@ export const inboundReportMigrations = {
   // passing messages (back-filled from its rows: the daily series needs them per report). The
   // index holds every column the summary groups by, in the order it groups, so the summary walks
   // it instead of sorting a million rows.
-  "0014_dmarc_analyst": Effect.gen(function* () {
+  "0012_dmarc_analyst": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql`ALTER TABLE dmarc_row ADD COLUMN envelope_from TEXT NOT NULL DEFAULT ''`
     yield* sql`ALTER TABLE dmarc_row ADD COLUMN reasons TEXT NOT NULL DEFAULT ''`
