@@ -6,6 +6,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AiApi } from "./api/Ai.ts"
 import { DnsApi } from "./api/Dns.ts"
+import { DomainsApi } from "./api/Domains.ts"
 import { EmailApi } from "./api/Email.ts"
 import { HistoryApi } from "./api/History.ts"
 import { InternalError, PayloadTooLarge, TooManyRequests, Unavailable } from "./api/Errors.ts"
@@ -30,6 +31,7 @@ export class Api extends HttpApi.make("domain-audit")
   .add(HistoryApi)
   .add(ReportsApi)
   .add(MonitorsApi)
+  .add(DomainsApi)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)

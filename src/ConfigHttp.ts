@@ -47,5 +47,7 @@ export const httpServerSettings = {
   rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
   rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),
   rateCheapBurst: int("RATE_CHEAP_BURST", 120),
-  rateCheapPerMinute: int("RATE_CHEAP_PER_MINUTE", 600)
+  rateCheapPerMinute: int("RATE_CHEAP_PER_MINUTE", 600),
+  // a client with a usable API key has a bucket of its own, this many times each per-address policy
+  rateKeyMultiplier: int("RATE_KEY_MULTIPLIER", 10)
 }

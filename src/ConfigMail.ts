@@ -23,6 +23,8 @@ export const mailSettings = {
   reportsMaxRecords: int("REPORTS_MAX_RECORDS", 100_000),
   reportsMaxZipEntries: int("REPORTS_MAX_ZIP_ENTRIES", 16),
   reportsRetentionS: duration("REPORTS_RETENTION", "P400D").pipe(Config.map((ms) => ms / 1000)),
+  // failure reports: keep the original's Subject and body (personal data) beside the reduced fields
+  reportsKeepFailureBodies: Config.boolean("REPORTS_KEEP_FAILURE_BODIES").pipe(Config.withDefault(false)),
   // 0: no SMTP receiver
   reportsSmtpPort: int("REPORTS_SMTP_PORT", 0),
   reportsSmtpHost: Config.string("REPORTS_SMTP_HOST").pipe(Config.withDefault("0.0.0.0")),

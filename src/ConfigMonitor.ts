@@ -13,8 +13,9 @@ export const monitorSettings = {
   // the Ed25519 key that signs snapshots and evidence exports (report/SigningKey.ts): a PEM PKCS#8
   // file; empty: one generated on first start and kept in DATA_DIR
   signingKeyFile: Config.string("SIGNING_KEY_FILE").pipe(Config.withDefault("")),
-  // scan history (monitor/Histories.ts, docs/monitoring.md): every fresh full scan, or monitored domains' only
-  history: Config.literal("all", "monitored")("HISTORY").pipe(Config.withDefault("all" as const)),
+  // scan history (monitor/Histories.ts, docs/monitoring.md): the domains someone owns (monitored or
+  // verified), monitored domains' only, or every fresh full scan
+  history: Config.literal("owned", "monitored", "all")("HISTORY").pipe(Config.withDefault("owned" as const)),
   // monitors and alerts (monitor/, docs/monitoring.md)
   monitorMinIntervalMs: duration("MONITOR_MIN_INTERVAL", "PT15M"),
   // who may manage monitors (api/Monitoring.ts MonitorsAccess): the bearer token; empty: this machine only

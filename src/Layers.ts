@@ -10,6 +10,7 @@ import { EmailChecks } from "./composite/EmailCheck.ts"
 import { AdmissionGate } from "./http/edge/Admission.ts"
 import { Health } from "./http/edge/Health.ts"
 import { HealthPortLive } from "./http/edge/HealthPort.ts"
+import { KeyClients } from "./http/edge/KeyClients.ts"
 import { Limits } from "./http/edge/Limits.ts"
 import { Traffic } from "./http/edge/Traffic.ts"
 
@@ -19,8 +20,10 @@ import * as Server from "./http/Server.ts"
 import { JobsLive } from "./jobs/DeepScans.ts"
 import { BatchChunksLive } from "./batch/ClusterChunks.ts"
 import { MonitoredDomainsLive, MonitorsLive } from "./monitor/Monitors.ts"
+import { ReportRecipientsLive, VerifiedDomainsLive } from "./monitor/access/VerifiedDomains.ts"
 import { AiModel } from "./net/AiModel.ts"
 import { Resolver } from "./net/Resolver.ts"
+import { FailureReportsIn } from "./inbound/FailureReportsIn.ts"
 import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
 import { ReportsSmtpLive } from "./inbound/SmtpReceiver.ts"
 import { ReportSummaries } from "./inbound/Summaries.ts"
@@ -70,7 +73,13 @@ export const HealthLive = Health.Default.pipe(
  * scans, monitors and the batch's chunks (`batch --cluster`) need the net services for their work;
  * monitors report their scans to the history as every fresh full scan does.
  */
-export const ServicesLive = Layer.mergeAll(JobsLive, MonitorsLive, BatchChunksLive).pipe(
+export const ServicesLive = Layer.mergeAll(
+  JobsLive,
+  MonitorsLive,
+  BatchChunksLive,
+  VerifiedDomainsLive,
+  ReportRecipientsLive
+).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       ScanServicesLive,
@@ -82,8 +91,10 @@ export const ServicesLive = Layer.mergeAll(JobsLive, MonitorsLive, BatchChunksLi
       HealthLive,
       // the per-client limits the handlers charge and advertise, shared with the gatekeeper
       Limits.Default,
+      KeyClients.Default,
       // reports in (docs/reports-in.md): the store and the summaries over the scan's net services
       ReportsIn.Default,
+      FailureReportsIn.Default,
       ReportSummaries.Default.pipe(Layer.provide(ScanNetLive))
     ).pipe(Layer.provideMerge(SigningKey.Default))
   ),
@@ -98,7 +109,7 @@ export const AppLive = Layer.merge(Server.AppLive, ReportsSmtpLive).pipe(Layer.p
 
 /** The node server on `listen` (port 0: a free one), sharing the app's /health state. */
 export const nodeServerLayer = (listen: { readonly host?: string; readonly port: number }) =>
-  Server.nodeServerLayer(listen).pipe(Layer.provide(HealthLive))
+  Server.nodeServerLayer(listen).pipe(Layer.provide([HealthLive, KeyClients.Default]))
 
 /**
  * Serve on AppConfig's HOST:PORT, and /health and /metrics on HEALTH_PORT when set; Traffic (one

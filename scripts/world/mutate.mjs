@@ -3,7 +3,7 @@
 // so that it serves another scenario (or its own again), then print what must be reloaded, one
 // action a line, for the shell half to run under time limits:
 //   knot-conf | zone NAME | esmtp | postfix | esmtp-ready | nginx | flush NAME | verify DOMAIN SIGNED
-//   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset)
+//   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset | --add 'NAME TYPE RDATA')...
 // Exit 2: a usage error, an unknown domain or scenario, or a scenario that cannot be moved.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -61,11 +61,20 @@ const parseArgs = (args) => {
       out.ttl = Number(args[++i])
       if (!Number.isInteger(out.ttl) || out.ttl < 1 || out.ttl > 86400)
         throw new UsageError("--ttl takes a number of seconds, 1 to 86400")
+    } else if (a === "--add") {
+      const line = args[++i] ?? ""
+      if (!/^\S+\s+(TXT|A|AAAA|CNAME|MX|CAA|TLSA)\s+\S.*$/i.test(line))
+        throw new UsageError("--add takes one record: 'NAME TYPE RDATA', such as '_x.example.com TXT token'")
+      ;(out.add ??= []).push(line)
     } else if (!a.startsWith("-") && out.domain === undefined) out.domain = a
     else throw new UsageError(`unknown argument ${a}`)
   }
+  // --add alone: the domain's own scenario with the added records
+  if (out.add !== undefined && out.target === undefined) out.reset = true
   if (!out.root || !out.domain || (out.reset ? out.target !== undefined : !out.target))
-    throw new UsageError("usage: scripts/world/mutate DOMAIN (--as SCENARIO | --reset) [--ttl SECONDS]")
+    throw new UsageError(
+      "usage: scripts/world/mutate DOMAIN (--as SCENARIO | --reset) [--add 'NAME TYPE RDATA']... [--ttl SECONDS]"
+    )
   return out
 }
 
@@ -104,7 +113,7 @@ const unmovable = (s) =>
       : undefined
 
 const main = () => {
-  const { root, domain: domainArg, target, reset, ttl } = parseArgs(process.argv.slice(2))
+  const { root, domain: domainArg, target, reset, ttl, add } = parseArgs(process.argv.slice(2))
   const manifest = readJson(join(root, "manifest.json"))
   const mutationsFile = join(root, "mutations.json")
   const mutations = existsSync(mutationsFile) ? readJson(mutationsFile) : {}
@@ -137,6 +146,19 @@ const main = () => {
   const def = as === domain ? structuredClone(own) : copyAs(template, domain)
   if (as !== domain) def.about = `${domain} serving ${as}'s scenario: ${template.about ?? ""}`
   def.synthetic = original.synthetic
+  // --add: zone lines after the scenario's own; a name under the domain written in full is made
+  // absolute (a zone file reads a name without the final dot as relative to the origin), and TXT
+  // data is quoted as one character-string when it is not already.
+  const added = (add ?? []).map((line) => {
+    const [, name, type, rdata] = /^(\S+)\s+(\S+)\s+(.*)$/.exec(line.trim())
+    const lower = name.toLowerCase()
+    const absolute =
+      !lower.endsWith(".") && (lower === domain || lower.endsWith(`.${domain}`)) ? `${name}.` : name
+    const data =
+      type.toUpperCase() === "TXT" && !rdata.startsWith('"') ? `"${rdata.replaceAll('"', '\\"')}"` : rdata
+    return `${absolute} ${type.toUpperCase()} ${data}`
+  })
+  def.records = [...(def.records ?? []), ...added]
   const used = new Set(
     manifest.scenarios
       .filter((s) => s.domain !== domain)
@@ -285,11 +307,12 @@ const main = () => {
   manifest.scenarios = manifest.scenarios.map((x) => (x.domain === domain ? entry : x))
   manifest.zones = manifest.zones.map((z) => (z.name === domain ? { ...z, signed: Boolean(s.dnssec) } : z))
   writeJson(join(root, "manifest.json"), manifest)
-  if (as === domain && ttl === undefined) delete mutations[domain]
+  if (as === domain && ttl === undefined && added.length === 0) delete mutations[domain]
   else
     mutations[domain] = {
       as,
       ...(ttl === undefined ? {} : { ttl }),
+      ...(added.length === 0 ? {} : { added }),
       since: mutations[domain]?.as === as ? mutations[domain].since : new Date().toISOString(),
       original
     }

@@ -9,6 +9,7 @@
 import { Schema } from "effect"
 import { AiApi } from "./Ai.ts"
 import { DnsApi } from "./Dns.ts"
+import { DomainsApi } from "./Domains.ts"
 import { EmailApi } from "./Email.ts"
 import { HistoryApi } from "./History.ts"
 import { ReportsApi } from "./Inbound.ts"
@@ -19,6 +20,7 @@ import { ScanApi } from "./Scan.ts"
 import { SigningKeysApi } from "./SigningKeys.ts"
 import { WebApi } from "./WebSecurity.ts"
 import { dnsEmailExamples } from "./examples/DnsEmailExamples.ts"
+import { domainExamples } from "./examples/DomainExamples.ts"
 import type { Example } from "./examples/Example.ts"
 import { exampleKeySet } from "./examples/ExampleSigningKey.ts"
 import { historyExamples } from "./examples/HistoryExamples.ts"
@@ -34,6 +36,7 @@ export const examples: Readonly<Record<string, Example>> = {
   ...webAiExamples,
   ...historyExamples,
   ...inboundExamples,
+  ...domainExamples,
   "signingKeys.signingKeys": { request: "the service's public signing keys", answer: exampleKeySet }
 }
 
@@ -56,6 +59,7 @@ const groups: ReadonlyArray<ExampleGroup> = [
   HistoryApi,
   ReportsApi,
   MonitorsApi,
+  DomainsApi,
   SigningKeysApi
 ]
 

@@ -10,8 +10,11 @@ import {
   HttpApiSchema,
   HttpApiSecurity
 } from "@effect/platform"
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
+import type { Authenticity } from "../inbound/Authenticity.ts"
 import { DmarcSummary } from "../inbound/DmarcSummary.ts"
+import { FailureIngestResult } from "../inbound/FailureReportsIn.ts"
+import { FailureSummary } from "../inbound/FailureSummary.ts"
 import { IngestResult } from "../inbound/ReportsIn.ts"
 import { TlsSummary } from "../inbound/TlsSummary.ts"
 import { documented } from "./Docs.ts"
@@ -57,20 +60,38 @@ const post = <const N extends string>(
     .middleware(ReportsWriteAccess)
 
 /**
+ * Who posted a report, as the write guard found it: with an API key holding `reports:write` or
+ * from the machine itself (authenticated by that), or anonymously while no key exists (not).
+ */
+export class ReportPoster extends Context.Tag("ReportPoster")<ReportPoster, Authenticity>() {}
+
+/**
  * Who may post reports (docs/access.md): the machine itself, or an API key with `reports:write`;
  * anyone while no key exists at all (the embedded default, where reporters post as they always did).
  */
 export class ReportsWriteAccess extends HttpApiMiddleware.Tag<ReportsWriteAccess>()("ReportsWriteAccess", {
   failure: Schema.Union(Unauthorized, Forbidden),
+  provides: ReportPoster,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
 /**
- * Who may read what was received (docs/access.md): the machine itself, or an API key with
- * `reports:read`; anyone while no key exists at all (the embedded default).
+ * Whose reports a request reads, as ReportsReadAccess decided: a tenant's key those of the domains
+ * its tenant has verified (`tenant`), the operator and the open default every domain's (undefined).
+ */
+export class ReportsReader extends Context.Tag("ReportsReader")<
+  ReportsReader,
+  { readonly tenant: string | undefined }
+>() {}
+
+/**
+ * Who may read what was received (docs/access.md): the machine itself, an admin key, or an API key
+ * with `reports:read` for the domains its tenant has verified; anyone while no key exists at all
+ * (the embedded default).
  */
 export class ReportsReadAccess extends HttpApiMiddleware.Tag<ReportsReadAccess>()("ReportsReadAccess", {
   failure: Schema.Union(Unauthorized, Forbidden),
+  provides: ReportsReader,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
@@ -99,11 +120,12 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .setUrlParams(PeriodQuery)
       .addSuccess(DmarcSummary)
       .addError(BadRequest)
+      .addError(Forbidden)
       .addError(Unavailable)
       .annotateContext(
         documented(
           "Summarise a domain's DMARC aggregate reports",
-          "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject)."
+          "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject). A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
         )
       )
       .middleware(ReportsReadAccess)
@@ -114,11 +136,50 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .setUrlParams(PeriodQuery)
       .addSuccess(TlsSummary)
       .addError(BadRequest)
+      .addError(Forbidden)
       .addError(Unavailable)
       .annotateContext(
         documented(
           "Summarise a domain's SMTP TLS reports",
-          "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy."
+          "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy. A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
+        )
+      )
+      .middleware(ReportsReadAccess)
+  )
+  .add(
+    HttpApiEndpoint.post("postFailure", "/reports/failure")
+      .setHeaders(ContentType)
+      // text/plain is read as text by the platform (HttpApiBuilder's payload), message/rfc822 as bytes
+      .setPayload(
+        Schema.Union(
+          HttpApiSchema.Uint8Array({ contentType: "message/rfc822" }),
+          HttpApiSchema.Text({ contentType: "text/plain" })
+        )
+      )
+      .addSuccess(FailureIngestResult, { status: 202 })
+      .addError(BadRequest)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unavailable)
+      .annotateContext(
+        documented(
+          "Receive a DMARC failure report",
+          "Store a DMARC failure report (RFC 7489 7.3: an RFC 6591 authentication-failure report in the Abuse Reporting Format, or a receiver's plain-text variant) sent as the report message whole, message/rfc822 or text/plain. What is kept is reduced to what an analyst needs: the reported domain, source IP, arrival date, failure types, identities, the From domain and the original's routing and authentication headers; no recipient, local part, Subject or body unless the operator sets REPORTS_KEEP_FAILURE_BODIES. The same message is stored once: `duplicate: true`. A report posted with an API key holding reports:write counts as authenticated."
+        )
+      )
+      .middleware(ReportsWriteAccess)
+  )
+  .add(
+    HttpApiEndpoint.get("failureSummary", "/reports/failure/:domain")
+      .setPath(DomainPath)
+      .setUrlParams(PeriodQuery)
+      .addSuccess(FailureSummary)
+      .addError(BadRequest)
+      .addError(Unavailable)
+      .annotateContext(
+        documented(
+          "Summarise a domain's DMARC failure reports",
+          "What the stored failure reports of a period (by the arrival of the reported message) say: counts with first and last seen by source IP, by failure type (RFC 6591 Auth-Failure) and by identity (DKIM d=/s=, the SPF domain), the reporters, and how many reports were authenticated."
         )
       )
       .middleware(ReportsReadAccess)

@@ -40,7 +40,7 @@ export class MiscApi extends HttpApiGroup.make("misc")
       .annotateContext(
         documented(
           "PDF report",
-          "The domain's report as a PDF: the grade and its statement, categories with their status, the NIS2 summary, every issue with its guidance and every check. The same scan gives the same bytes."
+          "The domain's report as a PDF: the grade and its statement, categories with their status, the NIS2 summary, every issue with its guidance and every check. The same scan gives the same bytes. In Dutch with ?lang=nl, or when Accept-Language prefers Dutch (lang= wins); else English."
         )
       )
       .setPath(DomainPath)

@@ -9,6 +9,8 @@ import { DomainFormatQuery, Format } from "./Common.ts"
 import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
 
 const markdownNote = " With format=markdown the same report is returned as text/markdown."
+const languageNote =
+  " The markdown is in Dutch with lang=nl, or when Accept-Language prefers Dutch (lang= wins); else English."
 
 export class ReportApi extends HttpApiGroup.make("report")
   .add(
@@ -17,7 +19,7 @@ export class ReportApi extends HttpApiGroup.make("report")
       .setUrlParams(DomainFormatQuery)
       .addSuccess(EverythingReport)
       .addError(BadRequest)
-      .annotate(OpenApi.Description, "The Everything Report, generated live." + markdownNote)
+      .annotate(OpenApi.Description, "The Everything Report, generated live." + markdownNote + languageNote)
   )
   .add(
     HttpApiEndpoint.post("snapshotCreate", "/report/snapshot")

@@ -152,9 +152,19 @@ const exitCode = (exit: Exit.Exit<unknown, unknown>, interruptedCode: number): n
   }
   // The batch's file errors and ours carry a message; a setting that cannot be read (ConfigError)
   // names it in its text.
-  const message = (error as { readonly message?: unknown }).message
-  process.stderr.write(`domain-audit: ${typeof message === "string" ? message : String(error)}\n`)
+  process.stderr.write(`domain-audit: ${describeFailure(error)}\n`)
   return 1
+}
+
+/**
+ * What a failure says, or what its cause says when its own message is empty: the platform's
+ * ServeError carries only a cause (a port in use: "listen EADDRINUSE: address already in use ...").
+ */
+export const describeFailure = (error: unknown): string => {
+  const { message, cause } = error as { readonly message?: unknown; readonly cause?: unknown }
+  if (typeof message === "string" && message !== "") return message
+  if (cause instanceof Error && cause.message !== "") return cause.message
+  return String(error)
 }
 
 /**

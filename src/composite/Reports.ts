@@ -8,7 +8,13 @@ import { Effect } from "effect"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { ReportSummaries } from "../inbound/Summaries.ts"
 import { everythingOf } from "../report/Everything.ts"
-import { receivedOf, receivedPeriod, type ReportsReceived } from "../report/ReceivedReports.ts"
+import { VerifiedDomains } from "../monitor/access/VerifiedDomains.ts"
+import {
+  privateReceived,
+  receivedOf,
+  receivedPeriod,
+  type ReportsReceived
+} from "../report/ReceivedReports.ts"
 import { Snapshots } from "../report/Snapshots.ts"
 import { Scans } from "../scan/Scans.ts"
 
@@ -18,7 +24,7 @@ import { Scans } from "../scan/Scans.ts"
  * and hash. Undefined when the report store cannot be read: the report then says nothing of
  * reports, rather than that none arrived.
  */
-export const reportsReceived = (
+const publishedReports = (
   scan: ScanResult,
   base: string
 ): Effect.Effect<ReportsReceived | undefined, never, ReportSummaries> =>
@@ -34,6 +40,27 @@ export const reportsReceived = (
       )
     )
   })
+
+/**
+ * What a public report, page or PDF says of the reports received: what they say when an owner of
+ * the domain has published them (or no API key exists: the one operator owns everything), that
+ * they are private otherwise (docs/access.md). When who publishes cannot be read, nothing.
+ */
+export const reportsReceived = (
+  scan: ScanResult,
+  base: string
+): Effect.Effect<ReportsReceived | undefined, never, ReportSummaries | VerifiedDomains> =>
+  Effect.flatMap(VerifiedDomains, (owners) => owners.reportsPublic(scan.domain)).pipe(
+    Effect.flatMap((shown) =>
+      shown ? publishedReports(scan, base) : Effect.succeed(privateReceived(scan, base))
+    ),
+    Effect.catchAllCause((cause) =>
+      Effect.as(
+        Effect.logWarning("reports received left out of the report: their owners could not be read", cause),
+        undefined
+      )
+    )
+  )
 
 /** The live Everything Report of `domain`, its URLs on `base`. */
 export const liveReport = (domain: string, base: string) =>

@@ -4,11 +4,13 @@
  * The badge and the PDF read the same shared scan (`gradedScan`), so one domain is scanned once.
  */
 import { Effect } from "effect"
+import type { Lang } from "../score/Nis2Text.ts"
 import { score, type ScanScore } from "../score/Score.ts"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { Scans } from "../scan/Scans.ts"
 import { scanPdf } from "../report/ScanPdf.ts"
 import type { ReportSummaries } from "../inbound/Summaries.ts"
+import type { VerifiedDomains } from "../monitor/access/VerifiedDomains.ts"
 import { reportsReceived } from "./Reports.ts"
 
 /** The score of `domain`'s full scan; `names`: names its owner lists for the takeover check. */
@@ -46,11 +48,15 @@ export const badgeVerdict = (
     )
   )
 
-/** The PDF report of `domain`, from its shared scan, with the reports received (their URLs on `base`). */
+/**
+ * The PDF report of `domain` in `lang`, from its shared scan, with the reports received (their URLs
+ * on `base`).
+ */
 export const pdfReport = (
   domain: string,
-  base: string
-): Effect.Effect<Uint8Array, never, Scans | ReportSummaries> =>
+  base: string,
+  lang: Lang = "en"
+): Effect.Effect<Uint8Array, never, Scans | ReportSummaries | VerifiedDomains> =>
   Effect.flatMap(gradedScan(domain), ({ score, scan }) =>
-    Effect.flatMap(reportsReceived(scan, base), (received) => scanPdf(score, scan, received))
+    Effect.flatMap(reportsReceived(scan, base), (received) => scanPdf(score, scan, received, lang))
   )

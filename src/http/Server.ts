@@ -13,6 +13,7 @@ import { AppConfig } from "../Config.ts"
 import { AiHandlers } from "./handlers/AiHandlers.ts"
 import { ApiIndexRoute } from "./handlers/ApiIndex.ts"
 import { DnsHandlers } from "./handlers/DnsHandlers.ts"
+import { DomainHandlers } from "./handlers/DomainHandlers.ts"
 import { AdmissionGate, type Gate } from "./edge/Admission.ts"
 import { type GatekeeperSettings, makeGatekeeper } from "./edge/Gatekeeper.ts"
 import { trustedCidrs } from "./edge/ClientAddress.ts"
@@ -22,6 +23,7 @@ import { withPageHeaders } from "./edge/PageHeaders.ts"
 import { PageRoutes } from "./pages/PageRoutes.ts"
 import { ApiDocsRoute } from "./pages/ApiDocsRoute.ts"
 import { Health, type HealthAnswer } from "./edge/Health.ts"
+import { KeyClients } from "./edge/KeyClients.ts"
 import { type LimitSet, Limits, type Refusals } from "./edge/Limits.ts"
 import { EmailHandlers } from "./handlers/EmailHandlers.ts"
 import { HistoryHandlers } from "./handlers/HistoryHandlers.ts"
@@ -51,6 +53,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     HistoryHandlers,
     ReportsInHandlers,
     MonitorHandlers,
+    DomainHandlers,
     SigningKeyHandlers
   ])
 )
@@ -72,11 +75,13 @@ export const AppLive = Effect.gen(function* () {
       ignoreDuplicateSlashes: false
     })
   )
+  const health = yield* Health
   // Pages get their security headers, and pages and docs their compression, outside the edge, so
   // that the edge's own answers to page requests carry them too; every answer carries its request id.
+  // /health says `starting` until the routes are attached (Health.ts).
   return HttpServer.serve(
     withRequestId(withCompression()(withPageHeaders(config)(edge(config, yield* AdmissionGate)(app))))
-  )
+  ).pipe(Layer.tap(() => health.served))
 }).pipe(
   Layer.unwrapEffect,
   Layer.provide([AdmissionGate.Default, Limits.Default]),
@@ -200,13 +205,15 @@ export const nodeServerLayer = (listen: { readonly host?: string; readonly port:
       // The per-client buckets, shared with the handlers that advertise them beside their own.
       const limits = yield* Limits
       const traffic = { shape: yield* Traffic, serveMetrics: config.metricsOnApi }
+      // a request with a usable API key is charged to the key's bucket (KeyClients.ts)
+      const keyClients = yield* KeyClients
       return NodeHttpServer.layer(
         () =>
           makeNodeServer(
             { ...config, trustedProxies: trustedCidrs(config.trustedProxies) },
             health.answer,
             gate,
-            limits,
+            { ...limits, keyClientOf: keyClients.clientOf },
             traffic
           ),
         listen

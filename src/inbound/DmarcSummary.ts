@@ -8,6 +8,7 @@ import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
 import type { ConflictRow, DmarcReportRow, ReporterRow, SourceGroup } from "../store/InboundReports.ts"
 import { analystFields, analystSourceFields, analystSources, analystSummary } from "./DmarcAnalyst.ts"
+import { reportAuthenticity, ReportAuthenticity } from "./Authenticity.ts"
 
 export const Reporter = Schema.Struct({ name: Schema.String, reports: Schema.Int, messages: Schema.Int })
 
@@ -107,7 +108,9 @@ export const DmarcSummary = Schema.Struct({
   /** Report identities stored with more than one content in the period (at most 100). */
   conflicts: Schema.Array(Conflict),
   readyForReject: ReadyForReject,
-  ...analystFields
+  ...analystFields,
+  /** Authenticated and unauthenticated reports counted apart, and what readyForReject rests on. */
+  authenticity: ReportAuthenticity
 })
 export type DmarcSummary = typeof DmarcSummary.Type
 
@@ -175,6 +178,7 @@ export const summariseDmarc = (input: {
   readonly conflicts?: ReadonlyArray<ConflictRow>
   /** The period's reports (the analyst's daily series, policies, errors and repairs read them). */
   readonly reports?: ReadonlyArray<DmarcReportRow>
+  readonly authenticity?: ReportAuthenticity
 }): DmarcSummary => {
   const analystOf = analystSources(input.groups)
   const tallies = new Map<string, Tally>()
@@ -281,6 +285,9 @@ export const summariseDmarc = (input: {
     reporters: input.reporters.map((r) => ({ name: r.reporter, reports: r.reports, messages: r.messages })),
     conflicts: conflictsOf(input.conflicts ?? []),
     ...analystSummary(input.groups, input.reports ?? []),
+    // without verdicts handed in (examples, tests), every report counts as unauthenticated
+    authenticity:
+      input.authenticity ?? reportAuthenticity(input.reporters.map((r) => ({ ...r, authenticated: 0 }))),
     readyForReject:
       messages === 0
         ? {

@@ -10,6 +10,8 @@ import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
+import { recordAuthenticity } from "../store/ReportAuthenticity.ts"
+import { Authenticity } from "./Authenticity.ts"
 import { readMessage, readPosted } from "./Decode.ts"
 import { refuse, ReportRefused, type ReportLimits } from "./Refusal.ts"
 import { type ParsedReport, type ReportKind, storable } from "./Storable.ts"
@@ -32,7 +34,9 @@ export const IngestResult = Schema.Struct({
    */
   conflict: Schema.Boolean,
   /** What was repaired to read the report (a receiver's quirk), each said once; [] when nothing was. */
-  warnings: Schema.Array(Schema.String)
+  warnings: Schema.Array(Schema.String),
+  /** Who sent it, as far as can be told (docs/reports-in.md "Authenticity"). */
+  ...Authenticity.fields
 })
 export type IngestResult = typeof IngestResult.Type
 
@@ -68,7 +72,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     const sql = yield* SqlClient.SqlClient
     const limits = limitsOf(config)
 
-    const store = (parsed: ParsedReport, via: Via) =>
+    const store = (parsed: ParsedReport, via: Via, authenticity: Effect.Effect<Authenticity>) =>
       Effect.gen(function* () {
         const { head, rows } = storable(parsed)
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
@@ -80,7 +84,13 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               `the report's period ended ${iso(head.end).slice(0, 10)}, longer ago than this service keeps reports (REPORTS_RETENTION, ${Math.round(config.reportsRetentionS / 86_400)} days): not stored`
             )
           )
+        const verdict = yield* authenticity
         const stored = yield* storeReport(head, now, rows)
+        yield* recordAuthenticity(head, {
+          authenticated: verdict.authenticated ? 1 : 0,
+          authenticated_for: verdict.authenticatedFor,
+          authentication: verdict.authentication
+        })
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
         return {
           reportId: head.reportId,
@@ -90,7 +100,8 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
           records: head.records,
           duplicate: !stored.fresh,
           conflict: stored.conflict,
-          warnings: parsed.warnings
+          warnings: parsed.warnings,
+          ...verdict
         } satisfies IngestResult
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
@@ -104,18 +115,28 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
           : Effect.logError("a report could not be stored", e)
       )
 
-    /** A report posted to the endpoint for `kind` with its Content-Type. */
-    const post = (kind: ReportKind, contentType: string | undefined, bytes: Uint8Array) =>
+    /** A report posted to the endpoint for `kind` with its Content-Type, by `poster` (the write guard's verdict). */
+    const post = (
+      kind: ReportKind,
+      contentType: string | undefined,
+      bytes: Uint8Array,
+      poster: Authenticity
+    ) =>
       counted(
         "http",
-        Effect.flatMap(readPosted(kind, contentType, bytes, limits), (p) => store(p, "http"))
+        Effect.flatMap(readPosted(kind, contentType, bytes, limits), (p) =>
+          store(p, "http", Effect.succeed(poster))
+        )
       ).pipe(Effect.withSpan("ReportsIn.post", { attributes: { kind } }))
 
-    /** A whole message (RFC 5322) carrying a DMARC or TLS report, as the SMTP receiver takes it. */
-    const mail = (bytes: Uint8Array) =>
+    /**
+     * A whole message (RFC 5322) carrying a DMARC or TLS report, as the SMTP receiver takes it;
+     * `authenticate` (the message's DMARC verdict) runs once the report has been read.
+     */
+    const mail = (bytes: Uint8Array, authenticate: Effect.Effect<Authenticity>) =>
       counted(
         "smtp",
-        Effect.flatMap(readMessage(bytes, limits), (p) => store(p, "smtp"))
+        Effect.flatMap(readMessage(bytes, limits), (p) => store(p, "smtp", authenticate))
       ).pipe(Effect.withSpan("ReportsIn.mail"))
 
     /** Count a refusal made before a report was read (a message over the size limit). */

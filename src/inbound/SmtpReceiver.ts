@@ -4,12 +4,19 @@
  * accepts RCPT only for the domains of `REPORTS_DOMAINS`, refuses a message over
  * `REPORTS_MAX_BYTES` (SIZE, RFC 1870), and answers the end of DATA with 250 only once the report
  * is stored: a malformed or hostile report gets a 5xx naming the problem, a store that cannot
- * answer a 4xx so the sender retries (RFC 5321 4.2.5).
+ * answer a 4xx so the sender retries (RFC 5321 4.2.5). Failure reports (RFC 7489 7.3, a `ruf=`)
+ * go to `FailureReportsIn`. Every report is authenticated as its session and message allow
+ * (DMARC of its From domain: MailAuthenticity.ts), and the verdict stored with it.
  */
 import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { SMTPServer } from "smtp-server"
 import { AppConfig } from "../Config.ts"
+import { Resolver } from "../net/Resolver.ts"
+import { looksLikeFailureReport } from "./FailureDecode.ts"
+import { FailureReportsIn } from "./FailureReportsIn.ts"
+import { authenticateMail } from "./MailAuthenticity.ts"
 import { refuse, ReportRefused } from "./Refusal.ts"
+import { ReportRecipients } from "./ReportRecipients.ts"
 import { ReportsIn } from "./ReportsIn.ts"
 
 /** An SMTP reply as smtp-server sends it: the error's message after the code. */
@@ -23,6 +30,16 @@ const refusalReply = (e: ReportRefused) =>
 /** The recipient's domain, lower case. */
 export const recipientDomain = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase()
 
+/** RCPT at one of REPORTS_DOMAINS: a tenant's address (or any, with no tenant), 550 otherwise. */
+const recipientVerdict = (recipients: ReportRecipients["Type"], address: string) =>
+  Effect.map(recipients.check(address.slice(0, address.lastIndexOf("@"))), (verdict) =>
+    verdict === "accept"
+      ? undefined
+      : verdict === "unknown"
+        ? reply(550, `5.1.1 <${address.slice(0, 80)}>: no such report address here`)
+        : reply(451, "4.3.0 the report addresses cannot be checked now; try again later")
+  )
+
 /** Listening on REPORTS_SMTP_HOST:REPORTS_SMTP_PORT while the app runs; nothing when the port is 0. */
 export const ReportsSmtpLive = Layer.scopedDiscard(
   Effect.gen(function* () {
@@ -33,6 +50,9 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
         "REPORTS_SMTP_PORT is set but REPORTS_DOMAINS is empty: no mail would be accepted"
       )
     const inbound = yield* ReportsIn
+    const recipients = yield* ReportRecipients
+    const failures = yield* FailureReportsIn
+    const lookups = yield* Effect.context<Resolver>()
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const domains = new Set(config.reportsDomains)
     const maxBytes = inbound.limits.maxBytes
@@ -46,14 +66,16 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
       logger: false,
       onRcptTo: (address, _session, callback) =>
         domains.has(recipientDomain(address.address))
-          ? callback()
+          ? runFork(recipientVerdict(recipients, address.address)).addObserver((exit) =>
+              callback(Exit.isSuccess(exit) ? exit.value : reply(451, "4.3.0 try again later"))
+            )
           : callback(
               reply(
                 550,
                 `5.1.1 <${address.address.slice(0, 80)}>: this receiver takes reports only for ${config.reportsDomains.join(", ").slice(0, 200)}`
               )
             ),
-      onData: (stream, _session, callback) => {
+      onData: (stream, session, callback) => {
         const chunks: Array<Buffer> = []
         let size = 0
         stream.on("data", (chunk: Buffer) => {
@@ -66,12 +88,32 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
             runFork(inbound.refusedEarly("smtp", error))
             return callback(refusalReply(error))
           }
-          const fiber = runFork(inbound.mail(Buffer.concat(chunks)))
+          const bytes = Buffer.concat(chunks)
+          const authenticity = authenticateMail(bytes, {
+            ip: session.remoteAddress,
+            helo: session.hostNameAppearsAs ?? "",
+            mailFrom: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address
+          }).pipe(Effect.provide(lookups), Effect.provideService(AppConfig, config))
+          const fiber = runFork(
+            looksLikeFailureReport(bytes)
+              ? Effect.map(failures.take(bytes, "smtp", authenticity), (r) => ({
+                  name: `failure report on ${r.domain}`,
+                  reporter: r.reporter,
+                  duplicate: r.duplicate,
+                  authentication: r.authentication
+                }))
+              : Effect.map(inbound.mail(bytes, authenticity), (r) => ({
+                  name: `report ${r.reportId.slice(0, 80)}`,
+                  reporter: r.reporter,
+                  duplicate: r.duplicate,
+                  authentication: r.authentication
+                }))
+          )
           fiber.addObserver((exit) => {
             if (Exit.isSuccess(exit))
               return callback(
                 null,
-                `2.0.0 report ${exit.value.reportId.slice(0, 80)} from ${exit.value.reporter.slice(0, 80)} ${exit.value.duplicate ? "was already stored" : "stored"}`
+                `2.0.0 ${exit.value.name.slice(0, 120)} from ${exit.value.reporter.slice(0, 80)} ${exit.value.duplicate ? "was already stored" : "stored"}; ${exit.value.authentication.slice(0, 160)}`
               )
             const failure = Cause.failureOption(exit.cause)
             if (failure._tag === "Some" && failure.value instanceof ReportRefused)

@@ -13,6 +13,9 @@ import type { ScanContext } from "../scan/FactsLive.ts"
 import { runCheck } from "../scan/Scanner.ts"
 import { makeShared } from "../scan/Shared.ts"
 import { conflicts, dmarcGroups, dmarcReports, reporters, tlsPolicies } from "../store/InboundReports.ts"
+import { failureCount } from "../store/FailureReports.ts"
+import { authenticatedDmarcGroups, authenticityCounts } from "../store/ReportAuthenticity.ts"
+import { reportAuthenticity } from "./Authenticity.ts"
 import { busiestSources, SOURCES_SHOWN, type SourceFacts, summariseDmarc } from "./DmarcSummary.ts"
 import { providerOfName, spfProviderOf, spfProviders } from "./Providers.ts"
 import { summariseTls } from "./TlsSummary.ts"
@@ -117,15 +120,32 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
           groups.length === 0
             ? () => ({ ptr: null, provider: null, providerFrom: null, knownForwarder: false })
             : yield* sourceFacts(domain, busiestSources(groups, SOURCES_SHOWN))
-        return summariseDmarc({
+        const authenticity = reportAuthenticity(
+          yield* authenticityCounts("dmarc", domain, period.from, period.to)
+        )
+        const summary = summariseDmarc({
           domain,
           ...period,
           groups,
           reporters: who,
           facts,
           conflicts: clashes,
-          reports
+          reports,
+          authenticity
         })
+        if (authenticity.authenticatedReports === 0 || authenticity.unauthenticatedReports === 0)
+          return summary
+        // the verdict rests on authenticated reports alone (their busiest sources are a subset of
+        // all sources', whose facts were looked up above)
+        const trusted = yield* authenticatedDmarcGroups(domain, period.from, period.to)
+        const verdict = summariseDmarc({ domain, ...period, groups: trusted, reporters: who, facts })
+        return {
+          ...summary,
+          readyForReject: {
+            ...verdict.readyForReject,
+            note: `From the ${authenticity.authenticatedReports} authenticated report(s) only (${authenticity.unauthenticatedReports} unauthenticated left out): ${verdict.readyForReject.note}`
+          }
+        }
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.dmarc"))
 
     const tls = (domain: string, period: { from: number; to: number }) =>
@@ -149,7 +169,16 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
       (key) => {
         const [domain = "", from = "0", to = "0"] = key.split(" ")
         const period = { from: Number(from), to: Number(to) }
-        return Effect.all({ dmarc: dmarc(domain, period), tls: tls(domain, period) }, { concurrency: 2 })
+        return Effect.all(
+          {
+            dmarc: dmarc(domain, period),
+            tls: tls(domain, period),
+            failures: failureCount(domain, period.from, period.to).pipe(
+              Effect.provideService(SqlClient.SqlClient, sql)
+            )
+          },
+          { concurrency: 2 }
+        )
       },
       { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope }
     )

@@ -10,6 +10,7 @@
  * wherever its rank puts it without the registry's order deciding how a report reads.
  */
 import { Schema } from "effect"
+import type { GuidanceEntry } from "./GuidanceDeclaration.ts"
 import type { EvidenceText } from "./Nis2Evidence.ts"
 import type { Source } from "./Source.ts"
 import type { Severity } from "./Status.ts"
@@ -233,74 +234,17 @@ export interface Advice {
   readonly recommendation: string
 }
 
-/**
- * The DNS hosts and mail providers whose steps guidance spells out where they differ from the
- * generic ones: most domains sit on one of these.
- */
-export const Providers = [
-  "google-workspace",
-  "microsoft-365",
-  "cloudflare",
-  "route53-ses",
-  "generic-dns"
-] as const
-export const Provider = Schema.Literal(...Providers)
-export type Provider = typeof Provider.Type
-
-/** How each provider is named to a reader. */
-export const providerNames: { readonly [P in Provider]: string } = {
-  "google-workspace": "Google Workspace",
-  "microsoft-365": "Microsoft 365",
-  cloudflare: "Cloudflare DNS",
-  "route53-ses": "Amazon Route 53 / SES",
-  "generic-dns": "Other DNS hosts"
-}
-
-/** What differs at one provider: where its console does the step, or what it does for you. */
-export const ProviderNote = Schema.Struct({ provider: Provider, note: Schema.String })
-export type ProviderNote = typeof ProviderNote.Type
-
-/**
- * What a domain owner needs to resolve an issue (docs/guidance.md), declared by the check beside
- * the issue's catalogue entry. `why` and `steps` are written for the owner or their manager: plain
- * words, no API paths. Where this service can write the record, `generator` names the endpoint
- * (shown apart, to whoever runs the change), and `record` shows its shape.
- */
-export const Guidance = Schema.Struct({
-  /** Why it matters, in plain words: what goes wrong for mail or visitors while it stays. */
-  why: Schema.String,
-  /** What to do, in order. */
-  steps: Schema.Array(Schema.String),
-  /** Where a provider's steps differ from `steps` (none when they do not). */
-  providers: Schema.Array(ProviderNote),
-  /** The record or header to publish, `{domain}` standing for the domain; null when there is none. */
-  record: Schema.NullOr(Schema.String),
-  /** The endpoint of this service that writes the record for the domain (`POST /email/dmarc/generate`). */
-  generator: Schema.NullOr(Schema.String),
-  /** Citation keys (report/Citations.ts, `rfc7489`) or https URLs of the sources. */
-  references: Schema.Array(Schema.String)
-})
-export type Guidance = typeof Guidance.Type
-
-/** A guidance entry as a check writes it: providers, record and generator may be left out. */
-export const guide = (g: {
-  readonly why: string
-  readonly steps: ReadonlyArray<string>
-  readonly providers?: Partial<Readonly<Record<Provider, string>>>
-  readonly record?: string
-  readonly generator?: string
-  readonly references: ReadonlyArray<string>
-}): Guidance => ({
-  why: g.why,
-  steps: g.steps,
-  providers: Providers.flatMap((provider) => {
-    const note = g.providers?.[provider]
-    return note === undefined ? [] : [{ provider, note }]
-  }),
-  record: g.record ?? null,
-  generator: g.generator ?? null,
-  references: g.references
-})
+export {
+  Guidance,
+  guide,
+  type GuidanceEntry,
+  type GuidanceProse,
+  Provider,
+  providerNames,
+  ProviderNote,
+  type ProviderNotes,
+  Providers
+} from "./GuidanceDeclaration.ts"
 
 /**
  * Everything a registered check declares besides gather/analyse, over its result `A`: what it
@@ -314,7 +258,7 @@ export interface AboutOf<A> {
   /** The knowledge base's advice on each of its issues (the same ids). */
   readonly advice: Readonly<Record<string, Advice>>
   /** What the domain owner does about each of its issues (the same ids; docs/guidance.md). */
-  readonly guidance: Readonly<Record<string, Guidance>>
+  readonly guidance: Readonly<Record<string, GuidanceEntry>>
   readonly section: Section<A>
   readonly columns: ReadonlyArray<Column>
   readonly nis2: ReadonlyArray<Evidence>

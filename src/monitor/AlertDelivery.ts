@@ -49,7 +49,7 @@ const send = (alert: AlertRow) =>
       const host = (yield* AppConfig).alertMailFrom.split("@")[1] ?? "localhost"
       return yield* mailer
         .send({ to: alert.target, ...mail, headers: { "Message-ID": `<${alert.id}@${host}>` } })
-        .pipe(Effect.mapError((e) => `the SMTP relay refused or failed: ${e.message}`))
+        .pipe(Effect.mapError((e) => e.message))
     }
     const monitor = yield* getMonitor(alert.monitorId).pipe(Effect.orDie)
     const channel = monitor?.channels[alert.channel]

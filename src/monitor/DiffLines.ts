@@ -11,6 +11,8 @@ import { specsOf } from "../score/Rules.ts"
 import type { Change } from "./Change.ts"
 import { type Area, areaOf, isFoundation } from "./CheckAreas.ts"
 import { noLongerApplies, orderChanges, recordIdOf } from "./DiffOrder.ts"
+import { changeSentence, groupSentence } from "./DiffText.ts"
+import type { Lang } from "../score/Nis2Text.ts"
 
 export interface DiffLine {
   readonly severity: Severity
@@ -25,38 +27,33 @@ export interface DiffLine {
 const titles = new Map(specsOf(registry).map((s) => [s.id, s.title]))
 const titleOf = (change: Change) => titles.get(recordIdOf(change)) ?? recordIdOf(change)
 
-/** "11 web checks", "1 other check". */
-const checks = (n: number, noun: string) => `${n} ${noun === "" ? "" : `${noun} `}check${n === 1 ? "" : "s"}`
-
 /**
  * "The web site went away: 11 web checks no longer apply." when the group shows why; otherwise
  * "No longer applicable: 3 DNSSEC checks." (a sentence does not start with a numeral).
  */
-const groupLine = (area: Area, group: ReadonlyArray<Change>, othersToo: boolean): DiffLine => {
-  const noun = area.key === "other" && othersToo ? "other" : area.noun
+const groupLine = (area: Area, group: ReadonlyArray<Change>, othersToo: boolean, lang: Lang): DiffLine => {
   const gone = area.goneSentence !== undefined && group.some((c) => isFoundation(recordIdOf(c)))
   return {
     severity: "info",
-    summary: gone
-      ? `${area.goneSentence}: ${checks(group.length, noun)} no longer apply.`
-      : `No longer applicable: ${checks(group.length, noun)}.`,
+    summary: groupSentence(area, group.length, gone, othersToo, lang),
     ids: group.map((c) => c.id),
     checks: group.map(titleOf)
   }
 }
 
-const single = (change: Change): DiffLine => ({
+const single = (change: Change, lang: Lang): DiffLine => ({
   severity: change.severity,
-  summary: change.summary,
+  summary: changeSentence(change, lang),
   ids: [change.id],
   checks: []
 })
 
 /**
  * The lines of a diff, in its order. The checks that no longer apply become one line per area when
- * an area has two or more; a single one keeps its own sentence, which names it.
+ * an area has two or more; a single one keeps its own sentence, which names it. In `lang`
+ * (DiffText.ts: Dutch for the grade, checks, issues and groups).
  */
-export const diffLines = (changes: ReadonlyArray<Change>): ReadonlyArray<DiffLine> => {
+export const diffLines = (changes: ReadonlyArray<Change>, lang: Lang = "en"): ReadonlyArray<DiffLine> => {
   const ordered = orderChanges(changes)
   const gone = ordered.filter(noLongerApplies)
   const groups = new Map<Area, Array<Change>>()
@@ -67,12 +64,12 @@ export const diffLines = (changes: ReadonlyArray<Change>): ReadonlyArray<DiffLin
   const othersToo = groups.size > 1
   const lines: Array<DiffLine> = []
   for (const c of ordered) {
-    if (!noLongerApplies(c)) lines.push(single(c))
+    if (!noLongerApplies(c)) lines.push(single(c, lang))
     else {
       const group = groups.get(areaOf(recordIdOf(c)))!
       // The group's line stands where its first check stands (DiffOrder keeps a group together).
-      if (group.length === 1) lines.push(single(c))
-      else if (group[0] === c) lines.push(groupLine(areaOf(recordIdOf(c)), group, othersToo))
+      if (group.length === 1) lines.push(single(c, lang))
+      else if (group[0] === c) lines.push(groupLine(areaOf(recordIdOf(c)), group, othersToo, lang))
     }
   }
   return lines

@@ -7,8 +7,10 @@
  *   hall of fame): a cached re-serve is not a scan and is never recorded, nor is a scan whose DNS
  *   could not be asked at all (an outage says nothing about the domain). A domain that does not
  *   exist is recorded: that it went away is a change its owner must hear of.
- * - `HISTORY=all` (default) records every domain scanned; `HISTORY=monitored` only those that
- *   `MonitoredDomains` names, or a scan recorded with `{ monitored: true }` (a monitor's run).
+ * - `HISTORY=owned` (default) records the domains someone owns: monitored, or verified by a tenant
+ *   (`MonitoredDomains.isOwned`); `HISTORY=monitored` only the monitored ones; `HISTORY=all` every
+ *   domain scanned. A scan recorded with `{ monitored: true }` (a monitor's run) is kept under each.
+ *   Anyone may scan any name: under `all` each of them writes permanent history for it.
  * - The same scan recorded twice (same content hash as the last entry) is one entry.
  * - Every read re-verifies: the list verifies the whole chain, and a stored scan served, diffed or
  *   used as evidence must hash to its entry's `contentHash`, or it is refused (`HistoryCorrupt`).
@@ -131,12 +133,13 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
     ): Effect.Effect<Option.Option<HistoryEntry>> =>
       Effect.gen(function* () {
         if (scan.cached || !isVerdict(scan)) return Option.none()
-        if (
-          config.history === "monitored" &&
-          options.monitored !== true &&
-          !(yield* monitored.isMonitored(scan.domain))
-        )
-          return Option.none()
+        if (config.history !== "all" && options.monitored !== true) {
+          const kept =
+            config.history === "monitored"
+              ? yield* monitored.isMonitored(scan.domain)
+              : yield* monitored.isOwned(scan.domain)
+          if (!kept) return Option.none()
+        }
         const encoded = encodeScan(scan) as Json
         const scanJson = canonicalJson(encoded)
         const scored = score(scan)

@@ -20,6 +20,7 @@ import { ClusterLive } from "../jobs/Cluster.ts"
 import { AlertDeliveryLive, startDelivery } from "./AlertDelivery.ts"
 import type { Alert, Channel, Monitor } from "./MonitorModel.ts"
 import { MonitoredDomains } from "./MonitoredDomains.ts"
+import { ensureClaimTables, isVerifiedByAnyone } from "./access/DomainClaimStore.ts"
 import { MonitorRun, monitorRunLayer } from "./MonitorRun.ts"
 import {
   type AlertRow,
@@ -243,22 +244,41 @@ export const MonitorWorkflowsOnCluster = MonitorWorkflowsLive.pipe(
 )
 
 /**
- * Which domains have a monitor, for `HISTORY=monitored`: read from the monitors' table in the
- * cluster's database, so every runner answers alike. A failed read answers false (logged): the
- * scan is then not kept, never the scan failed.
+ * Which domains have a monitor (`HISTORY=monitored`), and which are owned: monitored, or verified
+ * by a tenant (`HISTORY=owned`): read from the monitors' and the claims' tables in the cluster's
+ * database, so every runner answers alike. A failed read answers false (logged): the scan is then
+ * not kept, never the scan failed.
  */
 export const MonitoredDomainsLive = Layer.effect(
   MonitoredDomains,
-  Effect.map(SqlClient.SqlClient, (sql) => ({
-    isMonitored: (domain: string) =>
-      isMonitored(domain).pipe(
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    const ask = (
+      what: string,
+      domain: string,
+      question: Effect.Effect<boolean, unknown, SqlClient.SqlClient>
+    ) =>
+      question.pipe(
         Effect.provideService(SqlClient.SqlClient, sql),
         Effect.catchAllCause((cause) =>
-          Effect.as(Effect.logError(`could not tell whether ${domain} is monitored`, cause), false)
+          Effect.as(Effect.logError(`could not tell whether ${domain} is ${what}`, cause), false)
         )
       )
-  }))
-).pipe(Layer.provide(Layer.effectDiscard(ensureMonitorTables)), Layer.provide(ClusterLive))
+    return {
+      isMonitored: (domain: string) => ask("monitored", domain, isMonitored(domain)),
+      isOwned: (domain: string) =>
+        ask(
+          "monitored or verified",
+          domain,
+          Effect.flatMap(isMonitored(domain), (monitored) =>
+            monitored ? Effect.succeed(true) : isVerifiedByAnyone(domain)
+          )
+        )
+    }
+  })
+).pipe(
+  Layer.provide(Layer.effectDiscard(Effect.zipRight(ensureMonitorTables, ensureClaimTables))),
+  Layer.provide(ClusterLive)
+)
 
 /** The Monitors service with its workflows, on this process's cluster (the one deep scans use). */
 export const MonitorsLive = Monitors.Default.pipe(

@@ -10,6 +10,27 @@ import { AppConfig } from "../Config.ts"
 
 export class MailError extends Schema.TaggedError<MailError>()("MailError", { message: Schema.String }) {}
 
+/**
+ * What a monitor's owner is told of a failed hand-over (docs/errors.md): generic words and the
+ * relay's SMTP reply code, never the relay's address, its port's state or library text (the relay
+ * is the operator's; the owner may be any tenant). The full error goes to the operator's log.
+ */
+export const relayFailure = (error: unknown): string => {
+  const { code, responseCode } = (typeof error === "object" && error !== null ? error : {}) as {
+    readonly code?: unknown
+    readonly responseCode?: unknown
+  }
+  if (code === "EAUTH") return "the SMTP relay refused the service's credentials"
+  // RFC 5321 §4.2: a reply code says what the relay decided, not where it is
+  if (typeof responseCode === "number" && responseCode >= 400 && responseCode <= 599)
+    return `the SMTP relay refused the message (reply ${responseCode})`
+  if (code === "ETIMEDOUT") return "the SMTP relay did not answer in time"
+  if (code === "ETLS") return "the TLS handshake with the SMTP relay failed"
+  if (code === "ECONNECTION" || code === "ESOCKET" || code === "EDNS")
+    return "the SMTP relay could not be reached"
+  return "the SMTP relay could not take the message"
+}
+
 export interface OutgoingMail {
   readonly to: string
   readonly subject: string
@@ -31,7 +52,7 @@ export class Mailer extends Effect.Service<Mailer>()("Mailer", {
             greetingTimeout: config.smtpBannerTimeoutMs,
             socketTimeout: config.smtpCommandTimeoutMs * 6
           } as Parameters<typeof createTransport>[0])
-    /** Hand one message to the relay; fails with the relay's (or the network's) reason. */
+    /** Hand one message to the relay; fails with what the owner may read of why (`relayFailure`). */
     const send = (mail: OutgoingMail) =>
       transport === undefined
         ? Effect.fail(new MailError({ message: "no SMTP relay is configured (ALERT_SMTP_URL)" }))
@@ -44,8 +65,14 @@ export class Mailer extends Effect.Service<Mailer>()("Mailer", {
                 text: mail.text,
                 headers: { ...mail.headers }
               }),
-            catch: (e) => new MailError({ message: e instanceof Error ? e.message : String(e) })
-          }).pipe(Effect.asVoid)
+            catch: (e) => ({ said: relayFailure(e), full: e instanceof Error ? e.message : String(e) })
+          }).pipe(
+            Effect.asVoid,
+            Effect.tapError(({ full }) =>
+              Effect.logWarning("alert e-mail not handed over").pipe(Effect.annotateLogs({ error: full }))
+            ),
+            Effect.mapError(({ said }) => new MailError({ message: said }))
+          )
     return { send, configured: transport !== undefined } as const
   })
 }) {}

@@ -3,6 +3,7 @@
  * (`score/Guidance.ts`: why, numbered steps, provider notes, the record, the generator, the
  * sources), the same words as the PDF, the markdown and `/ai/explain`. A finding the catalogue does
  * not know (a rule a result judges itself by) is shown with its own description and fix. Pure.
+ * The guidance is in the page's language.
  */
 import { referenceOf } from "../report/GuidanceText.ts"
 import type { Finding } from "../report/ReportSchema.ts"
@@ -10,9 +11,13 @@ import { type Guidance, guidanceOf, providerNames } from "../score/Guidance.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { type Lang, words } from "./Text.ts"
 
-/** The guidance shown for a finding of `domain`'s report. */
-export const findingGuidance = (finding: Finding, domain: string): Guidance =>
-  guidanceOf(finding.issueId, domain) ?? {
+/**
+ * The guidance shown for a finding of `domain`'s report, in the page's language (every catalogue
+ * issue's guidance is written in English and Dutch; a finding outside the catalogue keeps its own
+ * English description and fix).
+ */
+export const findingGuidance = (finding: Finding, domain: string, lang: Lang): Guidance =>
+  guidanceOf(finding.issueId, domain, lang) ?? {
     why: finding.description,
     steps: [finding.fix],
     providers: [],

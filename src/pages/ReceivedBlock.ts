@@ -148,6 +148,11 @@ export const receivedSection = (
 ): Html | "" => {
   if (received === undefined) return ""
   const w = words(lang).received
+  if (received.private === true)
+    return html`<section aria-labelledby="received">
+      <h2 id="received">${w.title}</h2>
+      <p>${w.private}</p>
+    </section>`
   return html`<section aria-labelledby="received">
     <h2 id="received">${w.title}</h2>
     <p>${introOf(received, lang)}</p>
@@ -162,6 +167,16 @@ export const receivedSection = (
       received.tls === null
         ? none(lang, { none: w.noneTls, how: w.howTls(domain) }, received.rua.tls, "/api/reports/tls")
         : tlsPart(received.tls, received.summaryUrls.tls, lang)
+    }
+    ${
+      received.failureReports === undefined
+        ? ""
+        : html`<p id="received-failure">
+            ${w.failureReports(received.failureReports)}
+            <a href="${safeUrl(received.summaryUrls.dmarc.replace("/reports/dmarc/", "/reports/failure/"))}"
+              >${w.failureSummary}</a
+            >
+          </p>`
     }
   </section>`
 }

@@ -45,6 +45,8 @@ const en = {
   failedHead: "Failed",
   noneDmarc: "No DMARC aggregate report for this period reached this service.",
   noneTls: "No TLS report for this period reached this service.",
+  failureReports: (n: number) => `DMARC failure reports in this period: ${n}.`,
+  failureSummary: "The failure report summary",
   askedAt: "The domain asks for them at:",
   askedAtHint: "Point one of these addresses at this service to see them here.",
   howDmarc: (domain: string) =>
@@ -82,7 +84,9 @@ const en = {
   exceeding: (reportId: string, reporter: string, details: number, total: number) =>
     `Not to be taken at its word: report ${reportId} from ${reporter} details ${details} failed sessions, more than the ${total} it counts in all (RFC 8460 4.3).`,
   tlsConflicts: (n: number) =>
-    `${n} report identit${n === 1 ? "y" : "ies"} arrived with differing contents (kept and counted): a forgery or a corrected re-send.`
+    `${n} report identit${n === 1 ? "y" : "ies"} arrived with differing contents (kept and counted): a forgery or a corrected re-send.`,
+  private:
+    "The reports received for this domain are private: only its owners read them. An owner (an account that has verified the domain) may publish them here."
 }
 
 const nl: typeof en = {
@@ -127,6 +131,8 @@ const nl: typeof en = {
   failedHead: "Mislukt",
   noneDmarc: "Er kwam voor deze periode geen DMARC-verzamelrapport bij deze dienst binnen.",
   noneTls: "Er kwam voor deze periode geen TLS-rapport bij deze dienst binnen.",
+  failureReports: (n: number) => `DMARC-foutrapporten in deze periode: ${n}.`,
+  failureSummary: "Het overzicht van de foutrapporten",
   askedAt: "Het domein vraagt ze aan op:",
   askedAtHint: "Laat een van deze adressen bij deze dienst uitkomen om ze hier te zien.",
   howDmarc: (domain: string) =>
@@ -164,7 +170,9 @@ const nl: typeof en = {
   exceeding: (reportId: string, reporter: string, details: number, total: number) =>
     `Niet op zijn woord te nemen: rapport ${reportId} van ${reporter} beschrijft ${details} mislukte sessies, meer dan de ${total} die het in totaal telt (RFC 8460 4.3).`,
   tlsConflicts: (n: number) =>
-    `${n} rapportidentiteit${n === 1 ? "" : "en"} kwam${n === 1 ? "" : "en"} met verschillende inhoud binnen (bewaard en meegeteld): een vervalsing of een verbeterde herzending.`
+    `${n} rapportidentiteit${n === 1 ? "" : "en"} kwam${n === 1 ? "" : "en"} met verschillende inhoud binnen (bewaard en meegeteld): een vervalsing of een verbeterde herzending.`,
+  private:
+    "De ontvangen rapporten van dit domein zijn privé: alleen de eigenaren lezen ze. Een eigenaar (een account dat het domein heeft geverifieerd) kan ze hier publiceren."
 }
 
 export const receivedWords = { en, nl }

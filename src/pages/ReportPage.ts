@@ -59,7 +59,7 @@ const findingBlock = (
       >
     </div>
     ${fix && fix.requiredBy.length > 0 ? html`<p class="note">${words(lang).requiredBy} ${providersIn(fix.requiredBy, lang)}.</p>` : ""}
-    ${guidanceHtml(findingGuidance(finding, report.domain), lang)}
+    ${guidanceHtml(findingGuidance(finding, report.domain, lang), lang)}
   </article>`
 
 const sectionsOf = (report: EverythingReport): ReadonlyArray<Section> =>

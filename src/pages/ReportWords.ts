@@ -6,26 +6,12 @@
  * finding names with each issue (`Issues.ts`, `nl(...)`).
  * Pure.
  */
-import type { EverythingReport, QuickScoreSection } from "../report/ReportSchema.ts"
 import { concerns } from "../report/Sections.ts"
 import { catalogue } from "../score/Catalogue.ts"
 import { providerList, type Recommendation } from "../score/Fixes.ts"
 import type { Lang } from "./Text.ts"
 
-const GRADE_NL: Readonly<Record<string, string>> = {
-  "A+": "Uitstekend",
-  A: "Zeer goed",
-  B: "Goed",
-  C: "Redelijk",
-  D: "Zwak",
-  F: "Onvoldoende"
-}
-
-const UNSCANNABLE_NL = "Niet te beoordelen"
-
-/** The word for a grade (`label` is the report's English one, which also says "Unscannable"). */
-export const gradeWord = (grade: string, label: string, lang: Lang): string =>
-  lang === "en" ? label : label === "Unscannable" ? UNSCANNABLE_NL : (GRADE_NL[grade] ?? label)
+export { gradeWord, headline } from "../report/ReportText.ts"
 
 const TITLES_NL: ReadonlyMap<string, string> = new Map([
   ...concerns.map((c) => [c.key, c.titleNl] as const),
@@ -53,39 +39,4 @@ export const fixImpact = (fix: Recommendation, unscannable: boolean, lang: Lang)
   return fix.points > 0
     ? `levert ${fix.points} punt${fix.points === 1 ? "" : "en"} op`
     : "heft een plafond of een risico zonder punten op"
-}
-
-/** The first sentence a reader reads: the report's headline, or the same said in Dutch. */
-export const headline = (report: EverythingReport, lang: Lang): string => {
-  const { summary, domain } = report
-  if (lang === "en") return summary.headline
-  if (summary.unscannable !== null) {
-    const nx = `${domain} does not exist (NXDOMAIN)`
-    const reason = summary.unscannable === nx ? `${domain} bestaat niet (NXDOMAIN)` : summary.unscannable
-    return `${domain} kon niet worden beoordeeld: ${reason}.`
-  }
-  const quick = report.sections.quickScore as QuickScoreSection
-  if (quick.maxPoints === 0)
-    return `${domain} kon niet worden beoordeeld: geen enkele controle kwam tot een oordeel (zie elk onderdeel).`
-  const fixes = quick.recommendations.length
-  const severe = quick.recommendations.filter(
-    (r) => r.priority === "critical" || r.priority === "high"
-  ).length
-  const toFix =
-    fixes === 0
-      ? "zonder verbeterpunten"
-      : `met ${fixes} verbeterpunt${fixes === 1 ? "" : "en"}` +
-        (severe === 0
-          ? ""
-          : fixes === 1
-            ? " (kritiek of hoog)"
-            : severe === fixes
-              ? ", alle kritiek of hoog"
-              : `, waarvan ${severe} kritiek of hoog`)
-  const unfinished = summary.unknownChecks.length
-  const notFinished =
-    unfinished === 0
-      ? ""
-      : `; ${unfinished} controle${unfinished === 1 ? " kon" : "s konden"} niet worden afgerond`
-  return `${domain} scoort ${summary.percentage}/100, cijfer ${summary.grade} (${gradeWord(summary.grade, summary.label, lang)}), ${toFix}${notFinished}.`
 }

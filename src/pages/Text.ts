@@ -3,8 +3,8 @@
  * `?lang=` when it names one we have, else the best of the `Accept-Language` list (RFC 9110
  * §12.5.4: the highest quality first, ties in the order given), else English.
  *
- * The findings' names are in the page's language (each check declares them in English and Dutch);
- * their advice and the checks' details are written once, in English, and a Dutch page says so. The NIS2 scorecard is translated by the score (Nis2Text.ts).
+ * The findings' names and their guidance are in the page's language (each check declares them in
+ * English and Dutch); the checks' details are written once, in English, and a Dutch page says so. The NIS2 scorecard is translated by the score (Nis2Text.ts).
  */
 import { Languages, type Lang } from "../score/Nis2Text.ts"
 import { receivedWords } from "./ReceivedText.ts"
@@ -300,7 +300,7 @@ const nl: Words = {
   whichChecks: "Welke controles",
   unchangedScans: (n: number) => `${n} scans, niets veranderd`,
   englishOnly:
-    "De adviezen bij de bevindingen en de details van de controles zijn alleen in het Engels beschikbaar.",
+    "De toelichting bij elke controle en de gemeten gegevens zijn alleen in het Engels beschikbaar.",
   notFoundTitle: "Pagina niet gevonden",
   notFoundText: "Op dit adres staat geen pagina.",
   invalidTitle: "Geen domein dat we kunnen controleren",

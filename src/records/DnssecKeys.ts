@@ -120,6 +120,13 @@ export const RSA_BOUNDS: Record<number, { readonly min: number; readonly max: nu
 /** Fixed key sizes of the elliptic-curve algorithms (RFC 6605, RFC 8080, RFC 9563, RFC 9558). */
 const FIXED_BITS: Record<number, number> = { 13: 256, 14: 384, 15: 256, 16: 456, 17: 256, 23: 256 }
 
+/**
+ * The exact public key length in octets of the elliptic-curve algorithms: ECDSA P-256 and P-384 as
+ * the two coordinates (RFC 6605 4), Ed25519 and Ed448 as the point (RFC 8080 3). A key of another
+ * length cannot verify anything: validators treat the zone's signatures under it as bogus.
+ */
+export const EC_KEY_OCTETS: Record<number, number> = { 13: 64, 14: 96, 15: 32, 16: 57 }
+
 /** The key size in bits of a DNSKEY, where the algorithm tells it; undefined otherwise. */
 export const keyBits = (algorithm: number, publicKey: string): number | undefined =>
   RSA_BOUNDS[algorithm] ? rsaKeyBits(publicKey) : FIXED_BITS[algorithm]

@@ -148,6 +148,19 @@ export const STATUS_LOOK: Readonly<Record<string, Look>> = {
 
 export const lookOf = (status: string): Look => STATUS_LOOK[status] ?? STATUS_LOOK["unknown"]!
 
+const STATUS_MARK: Readonly<Record<string, readonly [string, string]>> = {
+  pass: ["\u2713", "+"],
+  partial: ["\u25d0", "~"],
+  fail: ["\u2717", "x"],
+  unknown: ["?", "?"]
+}
+
+/** A status's look labelled with `word` (the status in the report's language), after its mark. */
+export const lookIn = (status: string, word: string): Look => {
+  const m = STATUS_MARK[status] ?? (Object.hasOwn(STATUS_LOOK, status) ? undefined : STATUS_MARK["unknown"])
+  return { ...lookOf(status), label: m === undefined ? word : `${mark(m[0], m[1])} ${word}` }
+}
+
 export const SEVERITY_LOOK: Readonly<Record<string, Look>> = {
   critical: { colour: "#7a0e0e", tint: "#fde8e6", label: "CRITICAL" },
   high: { colour: "#b42318", tint: "#fde8e6", label: "HIGH" },
@@ -268,4 +281,32 @@ export const drawTable = (
     ]
   })
   doc.x = doc.page.margins.left
+}
+
+export const INK = "#1a1a1a"
+export const MUTED = "#5c5c5c"
+
+/** A section heading, never left alone at the foot of a page. */
+export const heading = (doc: PDFKit.PDFDocument, text: string) => {
+  // a heading never stands alone at the foot of a page
+  if (doc.y > doc.page.height - doc.page.margins.bottom - 90) doc.addPage()
+  doc.moveDown(0.9).font("Bold").fontSize(15).fillColor(INK).text(drawable(text)).moveDown(0.3)
+}
+
+/** Body text at the cursor. */
+export const body = (doc: PDFKit.PDFDocument, text: string, options: PDFKit.Mixins.TextOptions = {}) =>
+  doc.font("Body").fontSize(10).fillColor(INK).text(drawable(text), options)
+
+/** A small grey line (metadata, sources). */
+export const muted = (doc: PDFKit.PDFDocument, text: string) =>
+  doc.font("Body").fontSize(8.5).fillColor(MUTED).text(drawable(text)).fillColor(INK)
+
+/** A filled rounded label (a status or severity), drawn at the cursor; returns its width. */
+export const pill = (doc: PDFKit.PDFDocument, text: string, colour: string, x: number, y: number) => {
+  doc.font("Bold").fontSize(8)
+  const w = doc.widthOfString(drawable(text)) + 10
+  doc.roundedRect(x, y, w, 13, 3).fill(colour)
+  doc.fillColor("#ffffff").text(drawable(text), x + 5, y + 3, { lineBreak: false })
+  doc.fillColor(INK)
+  return w
 }

@@ -11,11 +11,19 @@
  * score's `timestamp`); font subsets are named after their font ids (PdfLayout.ts).
  */
 import PDFDocument from "pdfkit"
-import { requiredBySentence } from "../score/Fixes.ts"
 import { guidanceOf, providerNames } from "../score/Guidance.ts"
 import type { Recommendation, ScanScore } from "../score/Score.ts"
 import { Severities } from "../kernel/Status.ts"
 import { referenceOf } from "./GuidanceText.ts"
+import {
+  fixImpact,
+  gradeWord,
+  issueDescription,
+  issueTitle,
+  type Lang,
+  reportWords,
+  requiredBy
+} from "./ReportText.ts"
 import { receivedLines } from "./ReceivedMarkdown.ts"
 import type { ReportsReceived } from "./ReceivedReports.ts"
 import {
@@ -23,7 +31,14 @@ import {
   drawable,
   drawTable,
   GRADE_COLOUR,
+  body,
+  heading,
+  INK,
+  lookIn,
   lookOf,
+  muted,
+  MUTED,
+  pill,
   registerFonts,
   SEVERITY_LOOK
 } from "./PdfLayout.ts"
@@ -56,38 +71,16 @@ export interface PdfReportInput {
   readonly snapshot?: PdfSnapshot
   /** The reports received for the domain, as the Everything Report carries them; no section without. */
   readonly received?: ReportsReceived | undefined
-}
-
-const INK = "#1a1a1a"
-const MUTED = "#5c5c5c"
-
-const heading = (doc: PDFKit.PDFDocument, text: string) => {
-  // a heading never stands alone at the foot of a page
-  if (doc.y > doc.page.height - doc.page.margins.bottom - 90) doc.addPage()
-  doc.moveDown(0.9).font("Bold").fontSize(15).fillColor(INK).text(drawable(text)).moveDown(0.3)
-}
-
-const body = (doc: PDFKit.PDFDocument, text: string, options: PDFKit.Mixins.TextOptions = {}) =>
-  doc.font("Body").fontSize(10).fillColor(INK).text(drawable(text), options)
-
-const muted = (doc: PDFKit.PDFDocument, text: string) =>
-  doc.font("Body").fontSize(8.5).fillColor(MUTED).text(drawable(text)).fillColor(INK)
-
-/** A filled rounded label (a status or severity), drawn at the cursor; returns its width. */
-const pill = (doc: PDFKit.PDFDocument, text: string, colour: string, x: number, y: number) => {
-  doc.font("Bold").fontSize(8)
-  const w = doc.widthOfString(drawable(text)) + 10
-  doc.roundedRect(x, y, w, 13, 3).fill(colour)
-  doc.fillColor("#ffffff").text(drawable(text), x + 5, y + 3, { lineBreak: false })
-  doc.fillColor(INK)
-  return w
+  /** The language of its words and guidance (English when absent); the checks' details stay English. */
+  readonly lang?: Lang
 }
 
 /** The title block: the domain, the grade in its colour, the score and the grade statement, once. */
-const titleBlock = (doc: PDFKit.PDFDocument, s: ScanScore) => {
+const titleBlock = (doc: PDFKit.PDFDocument, s: ScanScore, lang: Lang) => {
+  const w = reportWords(lang)
   const left = doc.page.margins.left
   const width = doc.page.width - left - doc.page.margins.right
-  doc.font("Body").fontSize(11).fillColor(MUTED).text("Domain security report", left, doc.y)
+  doc.font("Body").fontSize(11).fillColor(MUTED).text(w.title, left, doc.y)
   doc.font("Bold").fontSize(24).fillColor(INK).text(drawable(s.domain), { width })
   const top = doc.y + 10
   const graded = s.unscannable === null
@@ -97,59 +90,78 @@ const titleBlock = (doc: PDFKit.PDFDocument, s: ScanScore) => {
     .font("Bold")
     .fontSize(graded ? 40 : 16)
     .fillColor("#ffffff")
-    .text(graded ? s.grade : "Not graded", left, top + (graded ? 20 : 34), { width: 84, align: "center" })
+    .text(graded ? s.grade : w.notGraded, left, top + (graded ? 20 : 34), { width: 84, align: "center" })
   const x = left + 100
   const textWidth = width - 100
   doc
     .fillColor(INK)
     .font("Bold")
     .fontSize(14)
-    .text(drawable(graded ? `Grade ${s.grade}: ${s.gradeInfo.label}` : s.gradeInfo.label), x, top, {
-      width: textWidth
-    })
+    .text(
+      drawable(
+        graded
+          ? w.grade(s.grade, gradeWord(s.grade, s.gradeInfo.label, lang))
+          : gradeWord(s.grade, s.gradeInfo.label, lang)
+      ),
+      x,
+      top,
+      {
+        width: textWidth
+      }
+    )
   if (graded)
     doc
       .font("Body")
       .fontSize(11)
-      .text(`Score ${s.percentage} / 100 (${s.points} of ${s.maxPoints} points)`, { width: textWidth })
+      .text(w.scoreLine(s.percentage, s.points, s.maxPoints), { width: textWidth })
   // The statement names the band and every cap: printed once, here.
   body(doc, s.gradeInfo.description, { width: textWidth })
   doc.moveDown(0.3)
-  body(doc, `Critical and high issues: ${s.critical_issues}. Warnings: ${s.warnings}.`, { width: textWidth })
+  body(doc, w.counts(s.critical_issues, s.warnings), { width: textWidth })
   doc
     .font("Body")
     .fontSize(8.5)
     .fillColor(MUTED)
-    .text(`Scanned ${s.timestamp}, scoring version ${s.scoringVersion}`, { width: textWidth })
+    .text(w.scanned(s.timestamp, s.scoringVersion), { width: textWidth })
   doc.fillColor(INK)
   doc.x = left
   doc.y = Math.max(doc.y, top + 84) + 6
 }
 
-const categoryTable = (doc: PDFKit.PDFDocument, s: ScanScore) => {
-  heading(doc, "Categories")
+const categoryTable = (doc: PDFKit.PDFDocument, s: ScanScore, lang: Lang) => {
+  const w = reportWords(lang)
+  const c_ = w.columns
+  heading(doc, w.categories)
   const rows: Array<Array<Cell>> = Object.entries(s.categories).map(([id, c]) => [
     { text: id },
-    { text: lookOf(c.status).label, look: lookOf(c.status) },
+    statusCell(c.status, lang),
     { text: `${c.points} / ${c.maxPoints}` },
     { text: c.maxPoints === 0 ? "-" : `${c.percentage} %` },
     { text: String(c.issues) }
   ])
-  drawTable(doc, ["Category", "Status", "Points", "Score", "Issues"], rows)
+  drawTable(doc, [c_.category, c_.status, c_.points, c_.score, c_.issues], rows)
 }
 
-const checkTable = (doc: PDFKit.PDFDocument, s: ScanScore) => {
-  heading(doc, "Checks")
+/** A status cell: its colour, and its word in the report's language. */
+const statusCell = (status: string, lang: Lang): Cell => {
+  const look = lookIn(status, reportWords(lang).status[status] ?? status)
+  return { text: look.label, look }
+}
+
+const checkTable = (doc: PDFKit.PDFDocument, s: ScanScore, lang: Lang) => {
+  const w = reportWords(lang)
+  const c_ = w.columns
+  heading(doc, w.checks)
   const rows: Array<Array<Cell>> = Object.entries(s.categories).flatMap(([id, c]) =>
     c.checks.map((r) => [
       { text: id },
       { text: r.title },
-      { text: lookOf(r.status).label, look: lookOf(r.status) },
+      statusCell(r.status, lang),
       { text: `${r.points} / ${r.maxPoints}` },
       { text: r.detail === "" ? "-" : r.detail }
     ])
   )
-  drawTable(doc, ["Category", "Check", "Status", "Points", "Detail"], rows, 4)
+  drawTable(doc, [c_.category, c_.check, c_.status, c_.points, c_.detail], rows, 4)
 }
 
 /** The checks of the score that produced issue `id`, with what they found. */
@@ -161,16 +173,20 @@ const issueBlock = (
   doc: PDFKit.PDFDocument,
   s: ScanScore,
   issue: ScanScore["issues"][number],
-  fix?: Recommendation,
+  fix: Recommendation | undefined,
+  lang: Lang,
   /** The place in the list of what to fix. */
   place?: number
 ) => {
-  const g = guidanceOf(issue.id, s.domain)
+  const w = reportWords(lang)
+  const g = guidanceOf(issue.id, s.domain, lang)
+  const title = issueTitle(issue.id, issue.title, lang)
+  const description = issueDescription(issue.id, issue.description, lang)
   const left = doc.page.margins.left
   const width = doc.page.width - left - doc.page.margins.right
   const lines = [
-    issue.description,
-    ...foundBy(s, issue.id).map((c) => `Found by ${c.title}: ${c.detail}`),
+    description,
+    ...foundBy(s, issue.id).map((c) => `${w.foundBy} ${c.title}: ${c.detail}`),
     g?.why ?? "",
     ...(g?.steps ?? []),
     ...(g?.providers.map((p) => p.note) ?? [])
@@ -196,31 +212,26 @@ const issueBlock = (
   doc.moveDown(0.7)
   const look = SEVERITY_LOOK[issue.severity] ?? SEVERITY_LOOK["info"]!
   const top = doc.y
-  const w = pill(doc, look.label, look.colour, left, top)
+  const pillWidth = pill(doc, w.severity[issue.severity] ?? look.label, look.colour, left, top)
   doc
     .font("Bold")
     .fontSize(11)
     .fillColor(INK)
-    .text(drawable(place === undefined ? issue.title : `${place}. ${issue.title}`), left + w + 6, top + 1, {
-      width: width - w - 6
+    .text(drawable(place === undefined ? title : `${place}. ${title}`), left + pillWidth + 6, top + 1, {
+      width: width - pillWidth - 6
     })
   doc.x = left
   muted(
     doc,
-    `${issue.id} - ${issue.category}${fix ? ` - priority ${fix.priority}, fixing it ${fix.impact}` : ", no points at stake"}`
+    `${issue.id} - ${issue.category}${fix ? ` - ${w.priority(fix.priority, fixImpact(fix, lang))}` : `, ${w.noPoints}`}`
   )
-  if (fix !== undefined && fix.requiredBy.length > 0) body(doc, requiredBySentence(fix))
-  body(doc, issue.description)
-  for (const check of foundBy(s, issue.id)) body(doc, `Found by ${check.title}: ${check.detail}`)
+  if (fix !== undefined && fix.requiredBy.length > 0) body(doc, requiredBy(fix, lang))
+  body(doc, description)
+  for (const check of foundBy(s, issue.id)) body(doc, `${w.foundBy} ${check.title}: ${check.detail}`)
   if (g === undefined) return
   doc.moveDown(0.2)
-  doc
-    .font("Bold")
-    .fontSize(10)
-    .text("Why it matters: ", { continued: true })
-    .font("Body")
-    .text(drawable(g.why))
-  doc.font("Bold").fontSize(10).text("What to do")
+  doc.font("Bold").fontSize(10).text(`${w.why}: `, { continued: true }).font("Body").text(drawable(g.why))
+  doc.font("Bold").fontSize(10).text(w.steps)
   doc
     .font("Body")
     .fontSize(10)
@@ -236,58 +247,55 @@ const issueBlock = (
     doc
       .font("Bold")
       .fontSize(9.5)
-      .text("Record: ", { continued: true })
+      .text(`${w.record}: `, { continued: true })
       .font("Mono")
       .fontSize(8.5)
       .text(drawable(g.record))
-  if (g.generator !== null) muted(doc, `Generated by this service: ${g.generator}`)
+  if (g.generator !== null) muted(doc, `${w.generated}: ${g.generator}`)
   if (g.references.length > 0)
-    muted(doc, `Sources: ${g.references.map((r) => referenceOf(r).title).join("; ")}`)
+    muted(doc, `${w.sources}: ${g.references.map((r) => referenceOf(r).title).join("; ")}`)
 }
 
 /**
  * The score's list of what to fix, in its order and count (score/Fixes.ts), then the issues that
  * ask for no fix, for information.
  */
-const issueSection = (doc: PDFKit.PDFDocument, s: ScanScore) => {
+const issueSection = (doc: PDFKit.PDFDocument, s: ScanScore, lang: Lang) => {
+  const w = reportWords(lang)
   const byId = new Map(s.issues.map((i) => [i.id, i]))
-  heading(doc, `What to fix (${s.recommendations.length})`)
-  if (s.recommendations.length === 0) body(doc, "Nothing to fix: every scored check passes.")
-  else muted(doc, "Most points regained first, then the most severe.")
+  heading(doc, w.whatToFix(s.recommendations.length))
+  if (s.recommendations.length === 0) body(doc, w.nothingToFix)
+  else muted(doc, w.fixOrder)
   s.recommendations.forEach((fix, n) => {
     const issue = byId.get(fix.id)
-    if (issue !== undefined) issueBlock(doc, s, issue, fix, n + 1)
+    if (issue !== undefined) issueBlock(doc, s, issue, fix, lang, n + 1)
   })
   const listed = new Set(s.recommendations.map((r) => r.id))
   const notes = s.issues.filter((i) => !listed.has(i.id))
   if (notes.length === 0) return
-  heading(doc, `For information (${notes.length})`)
-  for (const issue of notes) issueBlock(doc, s, issue)
+  heading(doc, w.forInformation(notes.length))
+  for (const issue of notes) issueBlock(doc, s, issue, undefined, lang)
 }
 
-/** The scorecard's status as a label that claims no compliance (docs/nis2.md). */
-const READINESS_LABEL: Readonly<Record<string, string>> = {
-  compliant: "all met",
-  partial: "partly met",
-  "non-compliant": "gaps",
-  unscannable: "unscannable"
-}
-
-const nis2Section = (doc: PDFKit.PDFDocument, nis2: Nis2Summary | null) => {
-  heading(doc, "NIS2 readiness")
-  if (nis2 === null) return void body(doc, "The NIS2 readiness summary is not available for this report.")
-  const look = lookOf(nis2.status === "compliant" ? "pass" : nis2.status === "partial" ? "partial" : "fail")
+const nis2Section = (doc: PDFKit.PDFDocument, nis2: Nis2Summary | null, lang: Lang) => {
+  const w = reportWords(lang)
+  heading(doc, w.nis2)
+  if (nis2 === null) return void body(doc, w.nis2Missing)
+  const look = lookIn(
+    nis2.status === "compliant" ? "pass" : nis2.status === "partial" ? "partial" : "fail",
+    ""
+  )
   const top = doc.y
-  const label = READINESS_LABEL[nis2.status] ?? nis2.status
-  const w = pill(doc, label, look.colour, doc.page.margins.left, top)
+  const label = w.readinessLabel[nis2.status] ?? nis2.status
+  const pillWidth = pill(doc, label, look.colour, doc.page.margins.left, top)
   doc
     .font("Body")
     .fontSize(10)
     .fillColor(INK)
-    .text(`Readiness: ${nis2.total} / 100. ${nis2.measured}`, doc.page.margins.left + w + 6, top + 1)
+    .text(`${w.readiness(nis2.total)} ${nis2.measured}`, doc.page.margins.left + pillWidth + 6, top + 1)
   doc.x = doc.page.margins.left
-  if (nis2.criticalGaps.length === 0) return void body(doc, "No critical gaps.")
-  body(doc, "Critical gaps:")
+  if (nis2.criticalGaps.length === 0) return void body(doc, w.noGaps)
+  body(doc, w.criticalGaps)
   doc
     .font("Body")
     .fontSize(10)
@@ -324,7 +332,7 @@ const receivedSection = (doc: PDFKit.PDFDocument, domain: string, received: Repo
   }
 }
 
-const footers = (doc: PDFKit.PDFDocument, domain: string, snapshot: PdfSnapshot | undefined) => {
+const footers = (doc: PDFKit.PDFDocument, domain: string, snapshot: PdfSnapshot | undefined, lang: Lang) => {
   const range = doc.bufferedPageRange()
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i)
@@ -332,7 +340,7 @@ const footers = (doc: PDFKit.PDFDocument, domain: string, snapshot: PdfSnapshot 
     doc.page.margins.bottom = 0 // writing inside the margin must not add a page
     const width = doc.page.width - doc.page.margins.left - doc.page.margins.right
     const lines = [
-      `${domain} - page ${i + 1} of ${range.count}`,
+      reportWords(lang).page(domain, i + 1, range.count),
       ...(snapshot ? [`Snapshot ${snapshot.id} - content hash (SHA-256) ${snapshot.contentHash}`] : [])
     ]
     doc.font("Body").fontSize(7.5).fillColor("#777777")
@@ -351,13 +359,14 @@ const footers = (doc: PDFKit.PDFDocument, domain: string, snapshot: PdfSnapshot 
 export const renderPdf = (input: PdfReportInput): Promise<Uint8Array> =>
   new Promise((resolve, reject) => {
     const s = input.score
+    const lang = input.lang ?? "en"
     const created = new Date(s.timestamp)
     const doc = new PDFDocument({
       size: "A4",
       margins: { top: 50, left: 50, right: 50, bottom: 60 },
       bufferPages: true,
       info: {
-        Title: `Domain security report: ${s.domain}`,
+        Title: `${reportWords(lang).title}: ${s.domain}`,
         Subject: `Grade ${s.grade}, score ${s.percentage} / 100`,
         Author: "domain-audit",
         Creator: "domain-audit",
@@ -371,13 +380,13 @@ export const renderPdf = (input: PdfReportInput): Promise<Uint8Array> =>
     doc.on("error", reject)
     try {
       registerFonts(doc)
-      titleBlock(doc, s)
-      categoryTable(doc, s)
-      nis2Section(doc, input.nis2)
-      issueSection(doc, s)
+      titleBlock(doc, s, lang)
+      categoryTable(doc, s, lang)
+      nis2Section(doc, input.nis2, lang)
+      issueSection(doc, s, lang)
       receivedSection(doc, s.domain, input.received)
-      checkTable(doc, s)
-      footers(doc, s.domain, input.snapshot)
+      checkTable(doc, s, lang)
+      footers(doc, s.domain, input.snapshot, lang)
       doc.end()
     } catch (error) {
       reject(error)

@@ -123,8 +123,24 @@ const noneLines = (kind: "dmarc" | "tls", domain: string, rua: ReadonlyArray<str
   ""
 ]
 
+/** The section when the domain's reports are private (docs/access.md). */
+const PRIVATE_LINES: ReadonlyArray<string> = [
+  "## Reports received",
+  "",
+  "The reports received for this domain are private: only its owners read them. An owner (an account that has verified the domain) may publish them here.",
+  ""
+]
+
 /** The section's lines; none when the report carries no `reportsReceived`. */
 export const receivedLines = (
+  domain: string,
+  received: ReportsReceived | undefined,
+  cell: Cell,
+  table: Table
+): Array<string> =>
+  received?.private === true ? [...PRIVATE_LINES] : publishedLines(domain, received, cell, table)
+
+const publishedLines = (
   domain: string,
   received: ReportsReceived | undefined,
   cell: Cell,
@@ -146,5 +162,11 @@ export const receivedLines = (
         "",
         ...(received.tls === null
           ? noneLines("tls", domain, received.rua.tls, cell)
-          : tlsLines(received.tls, received.summaryUrls.tls, cell, table))
+          : tlsLines(received.tls, received.summaryUrls.tls, cell, table)),
+        ...(received.failureReports === undefined
+          ? []
+          : [
+              `DMARC failure reports (RFC 7489 7.3) in the period: ${received.failureReports} (\`GET /api/reports/failure/${domain}\` summarises them).`,
+              ""
+            ])
       ]

@@ -128,7 +128,17 @@ export const ReportsReceived = Schema.Struct({
    */
   dmarcPolicy: Nullable(Schema.String),
   /** The full summaries of the same period, on this service. */
-  summaryUrls: Schema.Struct({ dmarc: Schema.String, tls: Schema.String })
+  summaryUrls: Schema.Struct({ dmarc: Schema.String, tls: Schema.String }),
+  /**
+   * Present when the domain's reports are private: none of its owners (tenants that verified it)
+   * publishes them, so `dmarc` and `tls` are null whatever was received (docs/access.md).
+   */
+  private: Schema.optional(Schema.Literal(true)),
+  /**
+   * DMARC failure reports (RFC 7489 7.3) about the domain's mail that arrived in the period
+   * (GET /api/reports/failure/{domain} summarises them); absent in reports made before they were kept.
+   */
+  failureReports: Schema.optional(Schema.Int)
 })
 export type ReportsReceived = typeof ReportsReceived.Type
 
@@ -219,7 +229,7 @@ const summaryUrlsOf = (base: string, domain: string, s: { from: string; to: stri
 export const receivedOf = (
   scan: ScanResult,
   base: string,
-  summaries: { readonly dmarc: DmarcSummary; readonly tls: TlsSummary }
+  summaries: { readonly dmarc: DmarcSummary; readonly tls: TlsSummary; readonly failures?: number }
 ): ReportsReceived => ({
   from: summaries.dmarc.from,
   to: summaries.dmarc.to,
@@ -227,5 +237,27 @@ export const receivedOf = (
   tls: tlsOf(summaries.tls),
   rua: ruaOf(scan),
   dmarcPolicy: scan.checks.dmarc.result?.effectivePolicy ?? null,
-  summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc)
+  summaryUrls: summaryUrlsOf(base, scan.domain, summaries.dmarc),
+  ...(summaries.failures === undefined ? {} : { failureReports: summaries.failures })
 })
+
+/**
+ * The report's `reportsReceived` when the domain's reports are private: the period, what the scan
+ * read of where the domain asks for reports, and nothing of what was received.
+ */
+export const privateReceived = (scan: ScanResult, base: string): ReportsReceived => {
+  const period = receivedPeriod(scan.computedAt)
+  const times = {
+    from: new Date(period.from * 1000).toISOString(),
+    to: new Date(period.to * 1000).toISOString()
+  }
+  return {
+    ...times,
+    dmarc: null,
+    tls: null,
+    rua: ruaOf(scan),
+    dmarcPolicy: scan.checks.dmarc.result?.effectivePolicy ?? null,
+    summaryUrls: summaryUrlsOf(base, scan.domain, times),
+    private: true
+  }
+}

@@ -6,7 +6,7 @@
  * that holds the event loop. The bytes are a function of the scan (deterministic), so the last few
  * are kept by domain and scan time: repeated requests within the scan cache render once.
  */
-import { measuredSentence } from "../score/Nis2Text.ts"
+import { type Lang, measuredSentence } from "../score/Nis2Text.ts"
 import { Effect } from "effect"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { nis2Scorecard, type Nis2Scorecard } from "../score/Nis2.ts"
@@ -31,27 +31,32 @@ const memoised = (key: string, render: Effect.Effect<Uint8Array>) =>
 
 /** The scorecard's summary, its critical gaps named in words ("g: <the measure's label>"). */
 export const pdfNis2 = (
-  card: Pick<Nis2Scorecard, "total" | "status" | "criticalGaps" | "measures">
+  card: Pick<Nis2Scorecard, "total" | "status" | "criticalGaps" | "measures">,
+  lang: Lang = "en"
 ): Nis2Summary => ({
   total: card.total,
   status: card.status,
-  measured: measuredSentence(card.measures, "en"),
+  measured: measuredSentence(card.measures, lang),
   criticalGaps: card.measures
     .filter((m) => card.criticalGaps.includes(m.id))
     .map((m) => `${m.id}: ${m.label}`)
 })
 
-/** The PDF of `scan` graded as `score`, with the reports received for its domain when given. */
+/**
+ * The PDF of `scan` graded as `score`, with the reports received for its domain when given, in
+ * `lang` (its words, the findings' titles and guidance, the NIS2 summary).
+ */
 export const scanPdf = (
   score: ScanScore,
   scan: ScanResult,
-  received?: ReportsReceived
+  received?: ReportsReceived,
+  lang: Lang = "en"
 ): Effect.Effect<Uint8Array> =>
   // The NIS2 summary comes from the same scan, so the domain and scan time cover it; reports may
   // arrive for the same period after the scan, so they are part of the key.
   memoised(
-    `${score.domain} ${score.timestamp} ${JSON.stringify(received ?? null)}`,
-    Effect.promise(() => renderPdf({ score, nis2: pdfNis2(nis2Scorecard(scan, "en")), received }))
+    `${lang} ${score.domain} ${score.timestamp} ${JSON.stringify(received ?? null)}`,
+    Effect.promise(() => renderPdf({ score, nis2: pdfNis2(nis2Scorecard(scan, lang), lang), received, lang }))
   )
 
 /**

@@ -5,9 +5,10 @@
  * accessor the PDF, the markdown, `/ai/explain` and the pages read, so they all show the same text.
  * Pure.
  */
-import type { Guidance } from "../kernel/Declaration.ts"
+import type { Guidance, GuidanceEntry } from "../kernel/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import { catalogue, type IssueId } from "./Catalogue.ts"
+import type { Lang } from "./Nis2Text.ts"
 
 export {
   Guidance,
@@ -17,7 +18,7 @@ export {
   type ProviderNote
 } from "../kernel/Declaration.ts"
 
-const declared: Readonly<Record<IssueId, Guidance>> = Object.fromEntries(
+const declared: Readonly<Record<IssueId, GuidanceEntry>> = Object.fromEntries(
   registry.flatMap((c) => Object.entries(c.about.guidance))
 )
 
@@ -28,17 +29,23 @@ export const guidedIds: ReadonlyArray<IssueId> = Object.keys(declared)
 export const EXAMPLE_DOMAIN = "example.com"
 
 /**
- * The guidance on catalogue issue `id`, its `{domain}` placeholders naming `domain` (or
+ * The guidance on catalogue issue `id` in `lang` (the prose: why, steps, provider notes; the record
+ * and the sources are the same in every language), its `{domain}` placeholders naming `domain` (or
  * example.com). An id outside the catalogue has none.
  */
-export const guidanceOf = (id: IssueId, domain: string = EXAMPLE_DOMAIN): Guidance | undefined => {
+export const guidanceOf = (
+  id: IssueId,
+  domain: string = EXAMPLE_DOMAIN,
+  lang: Lang = "en"
+): Guidance | undefined => {
   if (!Object.hasOwn(catalogue, id) || !Object.hasOwn(declared, id)) return undefined
   const g = declared[id]!
+  const prose = lang === "nl" ? g.nl : g
   const named = (text: string) => text.replaceAll("{domain}", domain)
   return {
-    why: named(g.why),
-    steps: g.steps.map(named),
-    providers: g.providers.map((p) => ({ provider: p.provider, note: named(p.note) })),
+    why: named(prose.why),
+    steps: prose.steps.map(named),
+    providers: prose.providers.map((p) => ({ provider: p.provider, note: named(p.note) })),
     record: g.record === null ? null : named(g.record),
     generator: g.generator,
     references: g.references

@@ -10,9 +10,11 @@ import * as Migrator from "@effect/sql/Migrator"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
+import { failureReportMigrations } from "./FailureReports.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
 import { inboundReportMigrations } from "./InboundReports.ts"
+import { reportAuthenticityMigrations } from "./ReportAuthenticity.ts"
 
 export const migrations = {
   "0001_meta": Effect.gen(function* () {
@@ -60,7 +62,9 @@ export const migrations = {
   }),
   ...hallOfFameMigrations,
   ...historyMigrations,
-  ...inboundReportMigrations
+  ...inboundReportMigrations,
+  ...failureReportMigrations,
+  ...reportAuthenticityMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */

@@ -43,7 +43,7 @@ describe("the API contract", () => {
     expect(served).toEqual(expect.arrayContaining(expected))
   })
 
-  it("adds only the dependency map, the deep-scan result path, the web checks, the history, reports-in and monitors groups and the signing keys beyond the spec", () => {
+  it("adds only the dependency map, the deep-scan result path, the web checks, the history, reports-in, monitors and verified-domains groups and the signing keys beyond the spec", () => {
     const extra = served.filter((line) => !checkedIn.map((l) => l.replace(" /", " /api/")).includes(line))
     expect(extra).toEqual([
       // the dependency map (docs/dependencies.md)
@@ -62,6 +62,8 @@ describe("the API contract", () => {
       "POST /api/reports/tls",
       "GET /api/reports/dmarc/{domain}",
       "GET /api/reports/tls/{domain}",
+      "POST /api/reports/failure",
+      "GET /api/reports/failure/{domain}",
       // monitors (docs/monitoring.md)
       "POST /api/monitors",
       "GET /api/monitors",
@@ -69,6 +71,13 @@ describe("the API contract", () => {
       "DELETE /api/monitors/{id}",
       "POST /api/monitors/{id}/run",
       "GET /api/monitors/{id}/alerts",
+      // verified domains (docs/access.md)
+      "POST /api/domains",
+      "GET /api/domains",
+      "GET /api/domains/{domain}",
+      "DELETE /api/domains/{domain}",
+      "POST /api/domains/{domain}/verify",
+      "PUT /api/domains/{domain}/public-reports",
       // the public keys that sign snapshots and evidence, at the origin's well-known location (docs/reports.md)
       "GET /.well-known/domain-audit-keys.json"
     ])

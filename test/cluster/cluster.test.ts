@@ -71,7 +71,11 @@ describe("two runners on Postgres, one killed mid-way", () => {
     // one signing key for the cluster: what one runner signs verifies against either's key set
     const keySets = await Promise.all(
       [httpBase, httpBase + 1].map(async (port) =>
-        (await fetch(`http://127.0.0.1:${port}/.well-known/domain-audit-keys.json`)).json()
+        (
+          await fetch(`http://127.0.0.1:${port}/.well-known/domain-audit-keys.json`, {
+            signal: AbortSignal.timeout(30_000)
+          })
+        ).json()
       )
     )
     expect(keySets[0].keys).toHaveLength(1)

@@ -88,7 +88,12 @@ describe("API keys", () => {
           // reports: a key exists, so reading needs reports:read and posting reports:write
           const summary = (headers: Record<string, string> = {}) =>
             call("GET", "/api/reports/dmarc/example.com", undefined, headers)
-          expect((yield* summary(bearer(readerKey.key))).status).toBe(200)
+          // a tenant's key reads the domains its tenant has verified only (VerifiedDomains.test.ts)
+          const unverified = yield* summary(bearer(readerKey.key))
+          expect([unverified.status, unverified.json.error]).toEqual([
+            403,
+            expect.stringContaining("not verified")
+          ])
           const anonymous = yield* summary()
           expect([anonymous.status, anonymous.json.error]).toEqual([
             401,
@@ -113,6 +118,46 @@ describe("API keys", () => {
       const monitors = yield* call("GET", "/api/monitors").pipe(Effect.provide(testApp(STRANGER)))
       expect(monitors.status).toBe(403)
     })
+  )
+})
+
+describe("a key's quota", () => {
+  it.live(
+    "replaces its address's bucket: RATE_KEY_MULTIPLIER times each policy, one bucket a key, strangers' tokens charged to the address",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-key-quota-"))
+        const [a, b] = yield* Effect.gen(function* () {
+          const keys = yield* ApiKeys
+          return [
+            (yield* keys.create({ tenant: "a", scopes: ["monitors"], validForMs: null })).key,
+            (yield* keys.create({ tenant: "b", scopes: ["monitors"], validForMs: null })).key
+          ] as const
+        }).pipe(Effect.provide(keysAt(dataDir)))
+        const env = {
+          ...STRANGER,
+          RATE_COSTLY_BURST: "2",
+          RATE_COSTLY_PER_MINUTE: "1",
+          RATE_KEY_MULTIPLIER: "3"
+        }
+        yield* Effect.gen(function* () {
+          // GET /api/monitors is a costly route (http/edge/Admission.ts)
+          const statuses = (headers: Record<string, string>, n: number) =>
+            Effect.forEach(Array.from({ length: n }), () =>
+              Effect.map(call("GET", "/api/monitors", undefined, headers), (r) => r.status)
+            )
+          const first = yield* call("GET", "/api/monitors", undefined, bearer(a))
+          expect(first.headers["ratelimit-policy"]).toBe('"costly";q=6;w=120')
+          expect(first.headers["ratelimit"]).toBe('"costly";r=5;t=20')
+          expect(yield* statuses(bearer(a), 6)).toEqual([200, 200, 200, 200, 200, 429])
+          // another key has its own bucket, whatever the address
+          expect(yield* statuses(bearer(b), 1)).toEqual([200])
+          // no key, or a token that names no usable key: the address's bucket (401 from the guard, until it is empty)
+          expect(yield* statuses({}, 1)).toEqual([401])
+          expect(yield* statuses(bearer(`da_${"A".repeat(43)}`), 2)).toEqual([401, 429])
+        }).pipe(Effect.provide(testApp(env, dataDir)))
+      }),
+    120_000
   )
 })
 

@@ -8,7 +8,7 @@ import { HttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { Health } from "../../src/http/edge/Health.ts"
 import { HealthPortLive } from "../../src/http/edge/HealthPort.ts"
@@ -16,6 +16,9 @@ import { HealthLive } from "../../src/Layers.ts"
 import { testApp } from "./harness.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-health-"))
+
+/** The /health state as a server that has attached its routes leaves it (the listeners below have none). */
+const ServedHealth = HealthLive.pipe(Layer.tap((context) => Context.get(context, Health).served))
 
 const health = Effect.gen(function* () {
   const response = yield* HttpClient.get("/api/health")
@@ -102,7 +105,7 @@ describe("HEALTH_PORT", () => {
         )
       )
       const listener = HealthPortLive.pipe(
-        Layer.provideMerge(HealthLive),
+        Layer.provideMerge(ServedHealth),
         Layer.provide(AppConfig.Default),
         Layer.provide(config)
       )
@@ -159,7 +162,7 @@ describe("HEALTH_HOST", () => {
         )
       )
       const layer = HealthPortLive.pipe(
-        Layer.provideMerge(HealthLive),
+        Layer.provideMerge(ServedHealth),
         Layer.provide(AppConfig.Default),
         Layer.provide(config)
       )
@@ -232,5 +235,27 @@ describe("starting", () => {
         }).pipe(Effect.provide(testApp(env)))
       }).pipe(Effect.scoped),
     30_000
+  )
+
+  it.live("is 503 starting while the routes are not attached, however ready the rest is", () =>
+    Effect.gen(function* () {
+      const config = Layer.setConfigProvider(
+        ConfigProvider.fromMap(
+          new Map([
+            ["DNS_RESOLVERS", "127.0.0.1:9"],
+            ["DNS_RETRIES", "0"],
+            ["DATA_DIR", mkdtempSync(join(tmpdir(), "domain-audit-health-routes-"))]
+          ])
+        )
+      )
+      yield* Effect.gen(function* () {
+        const state = yield* Health
+        // the warm-up ends (port 9 refuses at once); the routes never come
+        yield* Effect.sleep("1500 millis")
+        expect(state.answer()).toMatchObject({ status: 503, body: { status: "starting" } })
+        yield* state.served
+        expect(state.answer()).toMatchObject({ status: 200, body: { status: "healthy" } })
+      }).pipe(Effect.provide(HealthLive.pipe(Layer.provide(AppConfig.Default), Layer.provide(config))))
+    })
   )
 })

@@ -50,7 +50,11 @@ layer(testApp({ REPORTS_MAX_BYTES: "2000000", REPORTS_MAX_RECORDS: "1000" }))(
           records: 3,
           duplicate: false,
           conflict: false,
-          warnings: []
+          warnings: [],
+          // posted from this machine (the test's loopback client): authenticated by that
+          authenticated: true,
+          authenticatedFor: null,
+          authentication: "posted over HTTP from this machine"
         })
         const again = yield* send("/api/reports/dmarc", "application/gzip", gzipText(xml))
         expect(again).toMatchObject({ status: 202, json: { duplicate: true } })

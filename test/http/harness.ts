@@ -48,6 +48,12 @@ export const UNLIMITED = {
  */
 const TIMELESS = { REPORTS_RETENTION: "P36500D" }
 
+/**
+ * The tests scan world domains nobody owns (no monitor, no verified claim) and read their history,
+ * so the tests' service keeps every scan's unless a test sets HISTORY (the default keeps owned ones).
+ */
+const EVERY_HISTORY = { HISTORY: "all" }
+
 export const testApp = (
   env: Record<string, string> = {},
   dataDir = mkdtempSync(join(tmpdir(), "domain-audit-test-"))
@@ -59,6 +65,7 @@ export const testApp = (
           ...NOWHERE,
           ...UNLIMITED,
           ...TIMELESS,
+          ...EVERY_HISTORY,
           DATA_DIR: dataDir,
           LOG_LEVEL: "Error",
           ...env

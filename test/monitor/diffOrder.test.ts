@@ -125,6 +125,18 @@ describe("a domain whose web site and mail servers went away", () => {
     expect(lines.slice(-4).every((l) => l.severity === "info")).toBe(true)
   })
 
+  it("reads the same lines in Dutch, in the same order, for the history page with lang=nl", () => {
+    const nl = diffLines(changes, "nl")
+    expect(nl.map((l) => l.ids)).toEqual(lines.map((l) => l.ids))
+    expect(nl[0]!.summary).toBe("Het cijfer daalde van A+ naar D (100% naar 52%).")
+    expect(nl[1]!.summary).toBe("Nieuw probleem: DMARC-beleid is none.")
+    const summaries = nl.map((l) => l.summary)
+    expect(summaries).toContain("De website is verdwenen: 11 webcontroles zijn niet meer van toepassing.")
+    expect(summaries).toContain("Niet meer van toepassing: 3 DNSSEC-controles.")
+    expect(summaries.filter((t) => /^De controle ".+" ging van \S+ naar /.test(t)).length).toBeGreaterThan(0)
+    for (const line of nl) expect(line.summary).toMatch(/^[A-Z].*\.$/)
+  })
+
   it("alerts in the same order: the grade change is the first summary, in the webhook and the e-mail", () => {
     const e = evaluate(perfect, bare, [], now)
     expect(e.changes).toEqual(changes)

@@ -25,7 +25,8 @@ const at = (base: string, minutes: number): ScanResult =>
 
 const run = <A, E>(
   effect: Effect.Effect<A, E, Histories | HistoryStore>,
-  env: Record<string, string> = {},
+  // every scan kept unless a test says otherwise: the tests' domains are nobody's
+  env: Record<string, string> = { HISTORY: "all" },
   dir = mkdtempSync(join(tmpdir(), "history-test-")),
   monitored: Layer.Layer<MonitoredDomains> = MonitoredDomains.None
 ) => {
@@ -53,7 +54,7 @@ describe("Histories", () => {
         yield* h.record(at("dmarc-none.com", 10))
         return yield* h.list(DOMAIN)
       }),
-      {},
+      { HISTORY: "all" },
       dir
     )
     expect(list.entries.map((e) => [e.seq, e.grade])).toEqual([
@@ -177,7 +178,8 @@ describe("Histories", () => {
 
   it("with HISTORY=monitored, records only monitored domains and monitors' runs", async () => {
     const watched = Layer.succeed(MonitoredDomains, {
-      isMonitored: (domain) => Effect.succeed(domain === "watched.test")
+      isMonitored: (domain) => Effect.succeed(domain === "watched.test"),
+      isOwned: (domain) => Effect.succeed(domain === "watched.test" || domain === "verified.test")
     })
     const [unwatched, forced, watchedEntry] = await run(
       Effect.gen(function* () {
@@ -195,6 +197,36 @@ describe("Histories", () => {
     expect(Option.isNone(unwatched!)).toBe(true)
     expect(Option.getOrThrow(forced!).seq).toBe(1)
     expect(Option.getOrThrow(watchedEntry!).seq).toBe(1)
+  })
+
+  it("with HISTORY=owned (the default), records monitored and verified domains and monitors' runs", async () => {
+    const owned = Layer.succeed(MonitoredDomains, {
+      isMonitored: (domain) => Effect.succeed(domain === "watched.test"),
+      isOwned: (domain) => Effect.succeed(domain === "watched.test" || domain === "verified.test")
+    })
+    const entries = await run(
+      Effect.gen(function* () {
+        const h = yield* Histories
+        return [
+          yield* h.record(at("perfect.com", 0)),
+          yield* h.record(at("perfect.com", 1), { monitored: true }),
+          yield* h.record(asDomain(storedScan("perfect.com"), "watched.test")),
+          yield* h.record(asDomain(storedScan("perfect.com"), "verified.test"))
+        ]
+      }),
+      { HISTORY: "owned" },
+      undefined,
+      owned
+    )
+    expect(entries.map((e) => Option.map(e, (x) => x.seq).pipe(Option.getOrNull))).toEqual([null, 1, 1, 1])
+    // and without the setting: owned is the default
+    const unset = await run(
+      Effect.flatMap(Histories, (h) => h.record(at("perfect.com", 0))),
+      {},
+      undefined,
+      owned
+    )
+    expect(Option.isNone(unset)).toBe(true)
   })
 
   it("is append-only in the database, and an entry edited in the file breaks the chain at its seq", async () => {
@@ -239,7 +271,7 @@ describe("Histories", () => {
         ])
         return [before, refusals, after, yield* h.list(DOMAIN)] as const
       }),
-      {},
+      { HISTORY: "all" },
       dir
     )
     expect(before).toMatchObject({ chainValid: true, invalidSeq: null })
@@ -252,7 +284,7 @@ describe("Histories", () => {
     // A process that reads the file afresh sees the same.
     const fresh = await run(
       Effect.flatMap(Histories, (h) => h.list(DOMAIN)),
-      {},
+      { HISTORY: "all" },
       dir
     )
     expect(fresh).toMatchObject({ chainValid: false, invalidSeq: 2 })
@@ -277,7 +309,7 @@ describe("Histories", () => {
         ).pipe(Effect.provide(Reactivity.layer))
         return [before, yield* h.list(DOMAIN), yield* Effect.flip(h.entry(DOMAIN, 4))] as const
       }),
-      {},
+      { HISTORY: "all" },
       dir
     )
     expect(before.chainValid).toBe(true)

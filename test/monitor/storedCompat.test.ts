@@ -53,7 +53,7 @@ const recordAs = (checks: ReadonlyArray<Registered>, scan: object & Pick<ScanRes
 
 const run = <A, E>(effect: Effect.Effect<A, E, Histories | HistoryStore>) => {
   const config = AppConfig.Default.pipe(
-    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map())))
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["HISTORY", "all"]]))))
   )
   const layer = Histories.Default.pipe(
     Layer.provideMerge(HistoryStore.Default),

@@ -9,6 +9,7 @@ import { headline, sectionTitle } from "../../src/pages/ReportWords.ts"
 import { reportPage } from "../../src/pages/ReportPage.ts"
 import { everythingOf } from "../../src/report/Everything.ts"
 import { catalogue } from "../../src/score/Catalogue.ts"
+import { guidanceOf } from "../../src/score/Guidance.ts"
 import { concerns } from "../../src/report/Sections.ts"
 import { FIXTURES, storedScan } from "../monitor/scans.ts"
 
@@ -20,6 +21,9 @@ const text = (page: string) =>
     .replace(/<[^>]*>/g, " ")
     .replace(/&#39;/g, "'")
     .replace(/\s+/g, " ")
+
+/** How many findings the guidance test below read in Dutch, over every fixture. */
+let guided = 0
 
 describe("a Dutch report page", () => {
   it("every section has a Dutch name", () => {
@@ -52,5 +56,42 @@ describe("a Dutch report page", () => {
     expect(nl).not.toMatch(/regains \d+ points?/)
     if (report.sections.quickScore.recommendations.some((r) => r.points > 0))
       expect(nl).toMatch(/levert \d+ punt(en)? op/)
+  })
+
+  it.each(FIXTURES)(
+    "%s: gives every catalogue finding's guidance in Dutch, and no English advice",
+    (domain) => {
+      const report = everythingOf(storedScan(domain), BASE)
+      const decoded = (page: string) =>
+        text(page)
+          .replace(/&lt;/g, "<")
+          .replace(/&gt;/g, ">")
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, "&")
+      const nl = decoded(reportPage(report, "nl").markup)
+      const en = decoded(reportPage(report, "en").markup)
+      const ids = new Set(
+        Object.values(report.sections).flatMap((section) =>
+          "findings" in section && Array.isArray(section.findings)
+            ? section.findings.map((f) => f.issueId).filter((id) => Object.hasOwn(catalogue, id))
+            : []
+        )
+      )
+      guided += ids.size
+      const folded = (s: string) => s.replace(/\s+/g, " ")
+      for (const id of ids) {
+        const dutch = guidanceOf(id, domain, "nl")!
+        const english = guidanceOf(id, domain, "en")!
+        for (const line of [dutch.why, ...dutch.steps]) expect(nl, id).toContain(folded(line))
+        for (const line of [english.why, ...english.steps]) expect(nl, id).not.toContain(folded(line))
+        expect(en, id).toContain(folded(english.why))
+      }
+      if (ids.size > 0) expect(nl).toContain("Waarom het ertoe doet")
+      expect(nl).not.toMatch(/adviezen bij de bevindingen/)
+    }
+  )
+
+  it("read the guidance of some findings in Dutch (the fixtures have findings)", () => {
+    expect(guided).toBeGreaterThan(0)
   })
 })

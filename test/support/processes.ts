@@ -90,7 +90,8 @@ export const clusterUp = async (
       ...["--pg-port", String(ports.pgPort)]
     ],
     env,
-    240_000
+    // each runner may take minutes to serve its routes on a loaded machine (scripts/cluster/up waits for /api/health)
+    420_000
   )
   return `postgres://postgres@127.0.0.1:${ports.pgPort}/domain_audit`
 }

@@ -12,12 +12,13 @@ import { BADGE_COLOURS } from "../../src/report/Badge.ts"
 import { testApp } from "../http/harness.ts"
 import { parseSvg } from "../report/svg.ts"
 import { pdfText } from "../report/pdfText.ts"
+import { guidanceOf } from "../../src/score/Guidance.ts"
 import { worldEnv } from "./env.ts"
 import { getJson } from "./world-http.ts"
 
-const get = (url: string) =>
+const get = (url: string, headers: Record<string, string> = {}) =>
   Effect.gen(function* () {
-    const response = yield* (yield* HttpClient.HttpClient).get(url)
+    const response = yield* (yield* HttpClient.HttpClient).get(url, { headers })
     const bytes = new Uint8Array(yield* response.arrayBuffer)
     return {
       status: response.status,
@@ -131,6 +132,34 @@ describe("presentation in the world", () => {
         expect(text).toContain("perfect.com")
         expect(text).toContain(`Grade ${quick.grade}: `)
         expect(text).toContain(`Score ${quick.percentage} / 100`)
+      })
+    )
+
+    it.effect("the PDF and the markdown speak Dutch with lang=nl or Accept-Language: nl", () =>
+      Effect.gen(function* () {
+        const why = guidanceOf("spf_plus_all", "spf-passall.com", "nl")!.why.slice(0, 50)
+        for (const [query, headers] of [
+          ["?lang=nl", {}],
+          ["", { "accept-language": "nl-NL, nl;q=0.9, en;q=0.5" }]
+        ] as const) {
+          const pdf = yield* get(`/api/pdf/spf-passall.com${query}`, headers)
+          expect(pdf.status).toBe(200)
+          expect(pdf.headers["content-language"]).toBe("nl")
+          expect(pdf.headers["vary"]).toMatch(/Accept-Language/i)
+          const text = (yield* Effect.promise(() => pdfText(pdf.bytes))).replace(/\s+/g, " ")
+          expect(text).toContain("Beveiligingsrapport van een domein")
+          expect(text).toMatch(/Wat te verbeteren \(\d+\)/)
+          expect(text).toContain(why)
+          const md = yield* get(
+            `/api/report/everything?domain=spf-passall.com&format=markdown${query.replace("?", "&")}`,
+            headers
+          )
+          expect(md.headers["content-language"]).toBe("nl")
+          expect(md.text).toContain("## Samenvatting")
+          expect(md.text).toContain(why)
+        }
+        const english = yield* get("/api/pdf/spf-passall.com?lang=en", { "accept-language": "nl" })
+        expect(english.headers["content-language"]).toBe("en")
       })
     )
 

@@ -3,7 +3,12 @@
  * report, parsed by the service's parsers, reduced to the rows the store keeps (`storable`), and
  * summarised by the summary builders.
  */
+import { Either } from "effect"
+import { postedWith } from "../../inbound/Authenticity.ts"
 import { parseDmarcXml } from "../../inbound/DmarcXml.ts"
+import { readFailureReport } from "../../inbound/FailureReport.ts"
+import type { FailureIngestResult } from "../../inbound/FailureReportsIn.ts"
+import { summariseFailures } from "../../inbound/FailureSummary.ts"
 import { summariseDmarc } from "../../inbound/DmarcSummary.ts"
 import type { IngestResult } from "../../inbound/ReportsIn.ts"
 import { type ParsedReport, parsedDmarc, storable } from "../../inbound/Storable.ts"
@@ -85,8 +90,80 @@ const ingested = (kind: "dmarc" | "tls"): IngestResult => {
     records: head.records,
     duplicate: false,
     conflict: false,
+    warnings: [],
+    ...postedWith("with the API key key_5e1f0a3b9c2d4e6f")
+  }
+}
+
+/** A failure report as a receiver mails it (RFC 6591): the feedback part and the original's headers. */
+const FAILURE_PARTS = {
+  feedback: [
+    "Feedback-Type: auth-failure",
+    "User-Agent: ExampleReporter/1.0",
+    "Version: 1",
+    "Original-Mail-From: <billing@example.com>",
+    "Arrival-Date: Mon, 30 Nov 2026 14:03:11 +0000",
+    "Source-IP: 203.0.113.99",
+    "Reported-Domain: example.com",
+    "Authentication-Results: mail.example.org; dmarc=fail (p=reject) header.from=example.com; spf=fail smtp.mailfrom=billing@example.com; dkim=none",
+    "Auth-Failure: dmarc",
+    "Identity-Alignment: none",
+    "Delivery-Result: reject"
+  ].join("\n"),
+  original: [
+    "Received: from mailer.example.net (mailer.example.net [203.0.113.99]) by mx.mail.example.org with ESMTP id 4f2a; Mon, 30 Nov 2026 14:03:11 +0000",
+    "From: Billing <billing@example.com>",
+    "Subject: Your invoice",
+    "Authentication-Results: mx.mail.example.org; spf=fail smtp.mailfrom=billing@example.com; dkim=none"
+  ].join("\n"),
+  text: undefined
+}
+
+/** The example failure report, read as the service reads one. */
+const failureReport = () =>
+  Either.getOrThrowWith(
+    readFailureReport(FAILURE_PARTS, false),
+    (why) => new Error(`the example failure report is refused: ${why.message}`)
+  )
+
+const failureIngested = (): FailureIngestResult => {
+  const r = failureReport()
+  return {
+    domain: r.domain,
+    reporter: "mail.example.org",
+    format: r.format,
+    sourceIp: r.sourceIp,
+    arrival: new Date((r.arrival ?? 0) * 1000).toISOString(),
+    failures: r.failures,
+    duplicate: false,
+    bodyKept: false,
+    ...postedWith("with the API key key_5e1f0a3b9c2d4e6f"),
     warnings: []
   }
+}
+
+/** The failure summary of that report and two more from the same source, as GET /api/reports/failure/{domain} answers it. */
+const failureSummary = () => {
+  const r = failureReport()
+  const row = {
+    reporter: "mail.example.org",
+    arrival_at: r.arrival ?? 0,
+    source_ip: r.sourceIp,
+    failures: r.failures.join(","),
+    dkim_domain: r.dkimDomain,
+    dkim_selector: r.dkimSelector,
+    mail_from_domain: r.mailFromDomain,
+    authenticated: 1
+  }
+  return summariseFailures({
+    domain: DOMAIN,
+    ...period,
+    rows: [
+      row,
+      { ...row, arrival_at: row.arrival_at - 7_200 },
+      { ...row, arrival_at: row.arrival_at - 86_400 }
+    ]
+  })
 }
 
 /** What the look-ups say of each source: the MX by its PTR, a provider by its SPF include. */
@@ -158,5 +235,13 @@ export const inboundExamples: Readonly<Record<string, Example>> = {
   "reports.tlsSummary": {
     request: "example.com over the 30 days before 2026-12-01T09:00Z",
     answer: tlsSummary
+  },
+  "reports.postFailure": {
+    request: "a failure report from mail.example.org (message/rfc822)",
+    answer: failureIngested
+  },
+  "reports.failureSummary": {
+    request: "example.com over the 30 days before 2026-12-01T09:00Z",
+    answer: failureSummary
   }
 }

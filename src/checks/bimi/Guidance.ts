@@ -15,6 +15,15 @@ export const guidance = {
       "Scan again: the report lists what is still missing."
     ],
     record: 'default._bimi.{domain} TXT "v=BIMI1; l=https://{domain}/logo.svg; a=https://{domain}/vmc.pem"',
-    references: ["bimi", "https://bimigroup.org/implementation-guide/"]
+    references: ["bimi", "https://bimigroup.org/implementation-guide/"],
+    nl: {
+      why: "Het domein publiceert een BIMI-record, maar mailboxproviders kunnen het niet gebruiken, dus je logo verschijnt niet naast je mail. De aflevering van je mail heeft er geen last van.",
+      steps: [
+        "Zorg dat DMARC handhaaft (p=quarantine of p=reject, zonder pct onder 100): BIMI vereist dat.",
+        "Publiceer het logo als SVG Tiny Portable/Secure-bestand via HTTPS en zet het adres ervan in de tag l= van het record.",
+        "Waar de provider er een eist (Gmail, Apple Mail): vraag een Verified Mark Certificate of Common Mark Certificate aan en zet het adres ervan in a=.",
+        "Scan opnieuw: het rapport noemt wat nog ontbreekt."
+      ]
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

@@ -20,6 +20,20 @@ export const guidance = {
         "Most DNS hosts offer CAA as a record type with three fields: flags 0, tag issue (or issuewild), value the CA's domain."
     },
     record: '{domain} CAA 0 issue "letsencrypt.org"',
-    references: ["rfc8659"]
+    references: ["rfc8659"],
+    nl: {
+      why: "Je CAA-records noemen de certificaatautoriteiten die voor je namen certificaten mogen uitgeven, en de autoriteit die het certificaat uitgaf dat je nu gebruikt staat daar niet bij. Die moet verlenging dus weigeren: de website of mailserver toont dan een verlopen certificaat, tenzij je de records of de CA aanpast.",
+      steps: [
+        "Zoek in het rapport op welke host het certificaat gebruikt, welke CA het uitgaf en welke CAA-records voor die host gelden (het record kan bij een bovenliggende naam staan).",
+        "Kies welke CA je wilt gebruiken. Wil je de huidige houden, voeg dan naast je bestaande records een CAA-record 'issue' met het domein van die CA toe (voor een wildcardcertificaat een record 'issuewild').",
+        "Wil je overstappen, haal dan een certificaat bij een CA die de records toestaan en installeer het voordat het huidige verloopt."
+      ],
+      providers: {
+        cloudflare:
+          "Met Universal SSL aan voegt Cloudflare zelf de CAA-records voor zijn eigen CA's toe zodra er een CAA-record bestaat; voor certificaten die je zelf uploadt, voeg je de CA met de hand toe.",
+        "generic-dns":
+          "De meeste DNS-hosts bieden CAA aan als recordtype met drie velden: flags 0, tag issue (of issuewild), waarde het domein van de CA."
+      }
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

@@ -25,6 +25,25 @@ export const guidance = {
       cloudflare: "Cloudflare only holds the DNS record: the new key comes from the service that signs."
     },
     record: 'selector2._domainkey.{domain} TXT "v=DKIM1; k=rsa; p=<2048-bit public key>"',
-    references: ["rfc8301", "rfc6376"]
+    references: ["rfc8301", "rfc6376"],
+    nl: {
+      why: "Mail wordt ondertekend met een DKIM-sleutel korter dan 2048 bits. Zulke sleutels zijn met betaalbare rekenkracht te kraken, waarna anderen mail kunnen ondertekenen die ontvangers als de jouwe accepteren.",
+      steps: [
+        "Maak bij de dienst die je mail ondertekent een nieuwe sleutel van 2048 bits aan onder een nieuwe selector.",
+        "Publiceer de nieuwe publieke sleutel (TXT of CNAME op <selector>._domainkey.{domain}) en wacht tot die zichtbaar is.",
+        "Laat de ondertekening overschakelen op de nieuwe selector.",
+        "Maak na een week de sleutel van de oude selector leeg (p= zonder waarde), zodat die niet meer te gebruiken is."
+      ],
+      providers: {
+        "google-workspace":
+          "Beheerdersconsole > Apps > Google Workspace > Gmail > E-mail verifiëren: genereer een nieuw record met sleutellengte 2048, publiceer het TXT-record dat je ziet en kies dan Verificatie starten.",
+        "microsoft-365":
+          "Microsoft Defender-portal > Email & collaboration > Policies > Email authentication settings > DKIM: kies het domein en Rotate DKIM keys (2048 bits), of roteer met Rotate-DkimSigningConfig -KeySize 2048.",
+        "route53-ses":
+          "SES Easy DKIM gebruikt standaard sleutels van 2048 bits; bij Bring Your Own DKIM maak je een sleutel van 2048 bits aan en verifieer je de identiteit opnieuw.",
+        cloudflare:
+          "Cloudflare bewaart alleen het DNS-record: de nieuwe sleutel komt van de dienst die ondertekent."
+      }
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

@@ -2,7 +2,7 @@
  * The chain entries of the DNSSEC verdict: each DNSKEY and DS, how they match (RFC 4035 5.2), what
  * the registries say of their algorithm and digest type (`records/DnssecRegistry.ts`: RFC 9904,
  * RFC 9905), and the size of every key (RSA: RFC 3110, bounds RFC 3110 1 / RFC 5702 2, 2048 bits
- * per NIST SP 800-57 Part 1 5.6). A DS whose digest we cannot compute is "not verified by us",
+ * per NIST SP 800-57 Part 1 5.6; ECDSA and EdDSA: the exact length, RFC 6605 4 / RFC 8080 3). A DS whose digest we cannot compute is "not verified by us",
  * never "broken": the validating resolver's AD bit stands.
  */
 import { Schema } from "effect"
@@ -14,6 +14,7 @@ import {
   digestHash,
   digestName,
   dsDigest,
+  EC_KEY_OCTETS,
   keyBits,
   keyRole,
   keyTag,
@@ -157,9 +158,16 @@ export const chainOf = (
   // Key sizes (Zonemaster DNSSEC14 reads the same bounds): outside the algorithm's range is an
   // error, under 2048 bits a warning (NIST SP 800-57 Part 1: 1024-bit RSA gives 80-bit security).
   for (const k of keyEntries) {
+    const what = `DNSKEY ${k.keyTag} (${k.role}, ${k.algorithmName})`
+    const octets = EC_KEY_OCTETS[k.algorithm]
+    const length = Buffer.from(k.publicKey, "base64").length
+    if (octets !== undefined && length !== octets)
+      error(
+        "dnskey-ec-size",
+        `${what} has a ${length}-octet public key; the algorithm's keys are exactly ${octets} octets (RFC 6605 4, RFC 8080 3), so nothing verifies under it`
+      )
     const bounds = RSA_BOUNDS[k.algorithm]
     if (!bounds) continue
-    const what = `DNSKEY ${k.keyTag} (${k.role}, ${k.algorithmName})`
     if (k.keySize === undefined)
       error("dnskey-rsa-malformed", `${what} is not a well-formed RSA public key (RFC 3110 2)`)
     else if (k.keySize < bounds.min || k.keySize > bounds.max)

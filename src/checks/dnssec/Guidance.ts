@@ -23,7 +23,24 @@ export const guidance = {
       "generic-dns":
         "If your DNS host cannot sign zones, move the zone to one that can before anything else; a DS at the registrar without signatures makes the domain unreachable."
     },
-    references: ["rfc4033", "rfc4035", "rfc8624"]
+    references: ["rfc4033", "rfc4035", "rfc8624"],
+    nl: {
+      why: "Zonder DNSSEC kan een aanvaller die DNS-vragen van je bezoekers of van andere mailservers kan beantwoorden, hen naar een server van zijn keuze sturen, zonder dat iemand het merkt. Met DNSSEC-ondertekening van de zone kunnen resolvers vervalste antwoorden weigeren; ook DANE voor mail bouwt erop.",
+      steps: [
+        "Zet bij je DNS-host DNSSEC-ondertekening aan voor de zone en kies, als daarom wordt gevraagd, algoritme 13 (ECDSA P-256 SHA-256).",
+        "Kopieer het DS-record (key tag, algoritme 13, digesttype 2 en de digest) dat de DNS-host toont zodra de ondertekening aan staat.",
+        "Voeg dat DS-record toe bij je registrar, in de DNSSEC-instellingen van het domein.",
+        "Scan het domein opnieuw nadat de registry het heeft gepubliceerd (minuten tot een dag): DNSSEC hoort dan ondertekend en geldig te zijn."
+      ],
+      providers: {
+        cloudflare:
+          "DNS > Settings > Enable DNSSEC ondertekent de zone met één klik en toont het DS-record. Is Cloudflare ook de registrar, dan voegt het de DS zelf toe; plak die anders bij je registrar.",
+        "route53-ses":
+          "In de hosted zone vraagt DNSSEC signing > Enable DNSSEC signing om een key-signing key op basis van een door jezelf beheerde KMS-sleutel (ECC_NIST_P256, in us-east-1). Kies daarna View information to create DS record; voor een domein dat bij Route 53 is geregistreerd, voeg je het toe onder Registered domains > DNSSEC keys.",
+        "generic-dns":
+          "Kan je DNS-host geen zones ondertekenen, verhuis de zone dan eerst naar een host die dat wel kan; een DS bij de registrar zonder handtekeningen maakt het domein onbereikbaar."
+      }
+    }
   }),
   dnssec_bogus: guide({
     why: "Resolvers that validate DNSSEC (used by a large share of internet users, including many ISPs, Google Public DNS and Cloudflare 1.1.1.1) cannot find your domain at all: web site and mail stop working for them.",
@@ -39,7 +56,22 @@ export const guidance = {
       "route53-ses":
         "If the KMS key behind the key-signing key was disabled or deleted, Route 53 stops signing: re-enable the key, or remove the DS before disabling DNSSEC signing."
     },
-    references: ["rfc4035", "rfc6781"]
+    references: ["rfc4035", "rfc6781"],
+    nl: {
+      why: "Resolvers die DNSSEC valideren (gebruikt door een groot deel van de internetgebruikers, waaronder veel internetproviders, Google Public DNS en Cloudflare 1.1.1.1) kunnen je domein helemaal niet vinden: website en mail werken voor hen niet meer.",
+      steps: [
+        "Vergelijk het DS-record bij de registrar met de DNSKEY-records die de DNS-host publiceert: de DS moet passen bij een actuele key-signing key.",
+        "Zijn de sleutels veranderd (nieuwe DNS-host, sleutelwissel), vervang de DS bij de registrar dan door de DS die de DNS-host nu toont.",
+        "Is de zone niet meer ondertekend, of kun je de sleutels niet snel herstellen, verwijder dan het DS-record bij de registrar: het domein wordt weer bereikbaar, zonder ondertekening, zodra de oude DS uit de caches is verlopen.",
+        "Scan opnieuw zodra de registry de wijziging heeft gepubliceerd."
+      ],
+      providers: {
+        cloudflare:
+          "Een ondertekende zone naar Cloudflare verhuizen breekt de validatie, tenzij de oude DS wordt verwijderd of vervangen door de DS die DNS > Settings > DNSSEC toont.",
+        "route53-ses":
+          "Is de KMS-sleutel achter de key-signing key uitgeschakeld of verwijderd, dan stopt Route 53 met ondertekenen: schakel de sleutel weer in, of verwijder de DS voordat je DNSSEC-ondertekening uitzet."
+      }
+    }
   }),
   dnssec_weak_algorithm: guide({
     why: "The zone is signed with an algorithm that is being retired. Validators increasingly treat such zones as unsigned, and the signatures give weaker protection than current ones.",
@@ -54,7 +86,21 @@ export const guidance = {
       "route53-ses":
         "Route 53 signs with algorithm 13 (ECDSA P-256): moving the zone's signing to Route 53 is the rollover."
     },
-    references: ["rfc8624", "rfc6781"]
+    references: ["rfc8624", "rfc6781"],
+    nl: {
+      why: "De zone is ondertekend met een algoritme dat wordt uitgefaseerd. Validators behandelen zulke zones steeds vaker als niet-ondertekend, en de handtekeningen beschermen minder goed dan de huidige.",
+      steps: [
+        "Vraag je DNS-host de zone over te zetten op algoritme 13 (ECDSA P-256 SHA-256); veel hosts bieden dat als optie in de DNSSEC-instellingen.",
+        "Bij een algoritmewissel worden eerst nieuwe sleutels en handtekeningen gepubliceerd; pas daarna wordt de DS bij de registrar vervangen door de DS van de nieuwe sleutel.",
+        "Verwijder de oude sleutels pas als de oude DS uit de caches is (minstens zijn TTL, meestal een of twee dagen)."
+      ],
+      providers: {
+        cloudflare:
+          "Cloudflare ondertekent al met algoritme 13: uit- en weer aanzetten is niet nodig; controleer de DS bij de registrar opnieuw.",
+        "route53-ses":
+          "Route 53 ondertekent met algoritme 13 (ECDSA P-256): de ondertekening van de zone naar Route 53 verplaatsen is de wissel."
+      }
+    }
   }),
   dnssec_rsa_key_short: guide({
     why: "An RSA key shorter than 2048 bits may be broken by a well-funded attacker, who could then sign forged answers that resolvers accept as genuine.",
@@ -62,7 +108,14 @@ export const guidance = {
       "Roll the zone's keys to 2048-bit RSA, or better to algorithm 13 (ECDSA P-256), at your DNS host.",
       "If the key-signing key changes, publish its new DS record at the registrar and remove the old DS after a day or two."
     ],
-    references: ["nist_sp800_57", "rfc8624"]
+    references: ["nist_sp800_57", "rfc8624"],
+    nl: {
+      why: "Een RSA-sleutel korter dan 2048 bits kan door een aanvaller met veel middelen worden gekraakt, die dan vervalste antwoorden kan ondertekenen die resolvers als echt accepteren.",
+      steps: [
+        "Wissel de sleutels van de zone bij je DNS-host naar RSA van 2048 bits, of beter naar algoritme 13 (ECDSA P-256).",
+        "Verandert de key-signing key, publiceer dan het nieuwe DS-record bij de registrar en verwijder de oude DS na een of twee dagen."
+      ]
+    }
   }),
   dnssec_nsec3_iterations: guide({
     why: "Extra NSEC3 iterations and salt add no real protection but cost every resolver work; current validators may treat such answers as unsigned.",
@@ -74,7 +127,18 @@ export const guidance = {
       "generic-dns":
         "On BIND: dnssec-policy with nsec3param iterations 0 optout no salt-length 0. On PowerDNS: pdnsutil set-nsec3 <zone> '1 0 0 -'."
     },
-    references: ["rfc9276"]
+    references: ["rfc9276"],
+    nl: {
+      why: "Extra NSEC3-iteraties en salt voegen geen echte bescherming toe, maar kosten elke resolver werk; huidige validators kunnen zulke antwoorden als niet-ondertekend behandelen.",
+      steps: [
+        "Zet in de DNSSEC-instellingen van de zone het aantal NSEC3-iteraties op 0 en de salt op leeg (of stap over op NSEC).",
+        "Laat de DNS-host de zone opnieuw ondertekenen; bij de registrar hoeft niets te veranderen."
+      ],
+      providers: {
+        "generic-dns":
+          "In BIND: dnssec-policy met nsec3param iterations 0 optout no salt-length 0. In PowerDNS: pdnsutil set-nsec3 <zone> '1 0 0 -'."
+      }
+    }
   }),
   dnssec_rrsig_expiring: guide({
     why: "The zone's signatures are about to expire or have expired. When they do, validating resolvers treat the whole domain as broken and stop answering for it: web site and mail go down for their users.",
@@ -83,6 +147,14 @@ export const guidance = {
       "Find out why automatic re-signing stopped (a stopped signer, an expired key, a hidden primary no longer transferring) and fix it.",
       "Scan again: every signature should be valid for more than 7 days."
     ],
-    references: ["rfc4035"]
+    references: ["rfc4035"],
+    nl: {
+      why: "De handtekeningen van de zone verlopen binnenkort of zijn verlopen. Gebeurt dat, dan zien validerende resolvers het hele domein als kapot en geven ze er geen antwoord meer op: website en mail liggen eruit voor hun gebruikers.",
+      steps: [
+        "Onderteken de zone nu opnieuw bij de DNS-host.",
+        "Zoek uit waarom het automatisch opnieuw ondertekenen stopte (een gestopte signer, een verlopen sleutel, een verborgen primaire server die niet meer overdraagt) en herstel dat.",
+        "Scan opnieuw: elke handtekening hoort nog meer dan 7 dagen geldig te zijn."
+      ]
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

@@ -24,7 +24,25 @@ export const guidance = {
       "generic-dns":
         "The PTR record lives in the provider's reverse zone (in-addr.arpa or ip6.arpa), not at your DNS host, unless the provider delegated it to you."
     },
-    references: ["rfc1912", "m3aawg"]
+    references: ["rfc1912", "m3aawg"],
+    nl: {
+      why: "Een mailserveradres zonder reverse naam lijkt op een thuiscomputer die spam verstuurt: veel ontvangers weigeren mail ervan of waarderen die lager.",
+      steps: [
+        "Zoek uit wie het IP-adres van de mailserver levert (je hosting-, cloud- of netwerkprovider).",
+        "Vraag hen, of gebruik hun beheerpaneel, om de reverse naam (PTR) van het adres op de hostnaam van de mailserver te zetten, bijvoorbeeld mail.{domain}.",
+        "Zorg dat die hostnaam een A- of AAAA-record heeft dat terugwijst naar hetzelfde adres."
+      ],
+      providers: {
+        "google-workspace":
+          "Mail die via de servers van Google gaat, heeft al reverse namen: dit geldt alleen voor je eigen servers.",
+        "microsoft-365":
+          "Mail die via Exchange Online gaat, heeft al reverse namen: dit geldt alleen voor je eigen servers.",
+        "route53-ses":
+          "Vraag op EC2 de reverse naam aan voor een Elastic IP (EC2 > Elastic IPs > Update reverse DNS); de gedeelde adressen van Amazon SES hebben niets nodig.",
+        "generic-dns":
+          "Het PTR-record staat in de reverse zone van de provider (in-addr.arpa of ip6.arpa), niet bij je DNS-host, tenzij de provider die aan jou heeft gedelegeerd."
+      }
+    }
   }),
   fcrdns_mismatch: guide({
     why: "The mail server's reverse name does not lead back to its address. Receivers take a name that cannot be confirmed both ways as a sign of a misconfigured or hijacked sender.",
@@ -36,6 +54,17 @@ export const guidance = {
       "route53-ses":
         "EC2 only sets a reverse name for an Elastic IP once the forward A record for that name points at it."
     },
-    references: ["rfc1912", "m3aawg"]
+    references: ["rfc1912", "m3aawg"],
+    nl: {
+      why: "De reverse naam van de mailserver leidt niet terug naar zijn adres. Ontvangers zien een naam die niet in beide richtingen klopt als teken van een verkeerd ingestelde of gekaapte afzender.",
+      steps: [
+        "Zoek de reverse naam van het mailserveradres op (het rapport toont die).",
+        "Publiceer voor die naam een A- of AAAA-record met precies dat adres, of laat de aanbieder van het adres de reverse naam wijzigen in een hostnaam die er wel naar wijst."
+      ],
+      providers: {
+        "route53-ses":
+          "EC2 zet pas een reverse naam voor een Elastic IP als het A-record van die naam ernaar wijst."
+      }
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

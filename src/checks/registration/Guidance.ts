@@ -18,7 +18,20 @@ export const guidance = {
         "Cloudflare Registrar renews automatically; check the payment method under Domain Registration.",
       "route53-ses": "Route 53: Registered domains > {domain} > Auto renew."
     },
-    references: ["rfc9083"]
+    references: ["rfc9083"],
+    nl: {
+      why: "Verloopt de registratie van een domein, dan werken de website en de mail niet meer, en na een respijtperiode kan iedereen de naam registreren en de mail ontvangen die voor jou bedoeld is.",
+      steps: [
+        "Log in bij de registrar waar {domain} geregistreerd is (de RDAP-link in het rapport noemt de registry).",
+        "Verleng de registratie met minstens een jaar.",
+        "Zet automatisch verlengen aan en controleer of de betaalmethode en het contactadres kloppen."
+      ],
+      providers: {
+        cloudflare:
+          "Cloudflare Registrar verlengt automatisch; controleer de betaalmethode onder Domain Registration.",
+        "route53-ses": "Route 53: Registered domains > {domain} > Auto renew."
+      }
+    }
   }),
   registration_expired: guide({
     why: "The registration has passed its expiry date: the registry can take the domain offline at any moment and, once it is deleted, anybody can register it.",
@@ -27,7 +40,15 @@ export const guidance = {
       "Pay the renewal (and a redemption fee if the grace period has passed).",
       "Turn on automatic renewal."
     ],
-    references: ["rfc9083"]
+    references: ["rfc9083"],
+    nl: {
+      why: "De registratie is over de vervaldatum heen: de registry kan het domein elk moment offline halen en zodra het is verwijderd, kan iedereen het registreren.",
+      steps: [
+        "Neem vandaag nog contact op met de registrar van {domain}: de meeste registry's houden een verlopen domein 30 tot 75 dagen in een respijt- of quarantaineperiode.",
+        "Betaal de verlenging (en een herstelvergoeding als de respijtperiode voorbij is).",
+        "Zet automatisch verlengen aan."
+      ]
+    }
   }),
   dependency_expiring: guide({
     why: "Your domain names another domain in its records (a name server, mail server, SPF include, report address or alias). If that domain lapses, whoever registers it next controls that part of your domain.",
@@ -36,6 +57,14 @@ export const guidance = {
       "If it is yours, renew it. If it belongs to a provider, ask them whether they still use it.",
       "If you no longer use the service, remove the record that names it."
     ],
-    references: ["rfc9083"]
+    references: ["rfc9083"],
+    nl: {
+      why: "Je domein noemt in zijn records een ander domein (een nameserver, mailserver, SPF-include, rapportadres of alias). Verloopt dat domein, dan beheert wie het daarna registreert dat deel van jouw domein.",
+      steps: [
+        "Zoek in de afhankelijkhedenlijst van het rapport het domein en het record dat het noemt.",
+        "Is het van jou, verleng het dan. Is het van een provider, vraag dan of die het nog gebruikt.",
+        "Gebruik je de dienst niet meer, verwijder dan het record dat het noemt."
+      ]
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

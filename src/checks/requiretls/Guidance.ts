@@ -10,6 +10,14 @@ export const guidance = {
       "Give every mail server the same software and settings, with REQUIRETLS enabled on all of them (or on none).",
       "Scan again: every mail server should advertise REQUIRETLS after STARTTLS."
     ],
-    references: ["rfc8689"]
+    references: ["rfc8689"],
+    nl: {
+      why: "Sommige van je mailservers accepteren mail waarvan de afzender versleuteling over de hele route eist (REQUIRETLS), andere niet. Zulke mail kan alleen naar de servers die haar accepteren; zijn die onbereikbaar, dan gaat ze terug naar de afzender in plaats van te wachten op een back-upserver.",
+      steps: [
+        "Lees het rapport: het noemt elke mailserver en of die REQUIRETLS aanbiedt.",
+        "Geef alle mailservers dezelfde software en instellingen, met REQUIRETLS op allemaal aan (of op geen enkele).",
+        "Scan opnieuw: elke mailserver hoort REQUIRETLS na STARTTLS aan te bieden."
+      ]
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

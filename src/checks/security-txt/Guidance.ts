@@ -22,6 +22,16 @@ const WHERE = {
     "On nginx: location = /.well-known/security.txt { default_type text/plain; charset utf-8; } with the file in the document root; most hosting panels serve a file put in .well-known/ as is."
 } as const
 
+/** Where a static file is served for a site behind each provider, in Dutch. */
+const WHERE_NL = {
+  cloudflare:
+    "Cloudflare toont wat je origin toont: zet het bestand op de origin, of beantwoord het pad met een Worker; zorg dat geen page rule /.well-known/ doorverwijst.",
+  "route53-ses":
+    "Zet het bestand in de S3-bucket of origin achter CloudFront onder .well-known/security.txt met Content-Type text/plain; charset=utf-8.",
+  "generic-dns":
+    "In nginx: location = /.well-known/security.txt { default_type text/plain; charset utf-8; } met het bestand in de document root; de meeste hostingpanelen tonen een bestand in .well-known/ zoals het is."
+} as const
+
 export const guidance = {
   security_txt_missing: guide({
     why: "Someone who finds a weakness in your systems needs to know whom to tell. Without a security.txt they may not find a contact, and the problem stays open or becomes public first.",
@@ -33,7 +43,17 @@ export const guidance = {
     ],
     providers: WHERE,
     record: RECORD,
-    references: ["rfc9116"]
+    references: ["rfc9116"],
+    nl: {
+      why: "Wie een kwetsbaarheid in je systemen vindt, moet weten bij wie hij die kan melden. Zonder security.txt vindt die misschien geen contact, en blijft het probleem open of wordt het eerst openbaar.",
+      steps: [
+        "Kies een contact dat iemand leest: een mailbox zoals security@{domain} of een webformulier.",
+        "Schrijf een tekstbestand met minstens een regel Contact en een regel Expires (een datum minder dan een jaar vooruit).",
+        "Publiceer het op https://{domain}/.well-known/security.txt als text/plain.",
+        "Zet het vernieuwen van de Expires-datum in de agenda."
+      ],
+      providers: WHERE_NL
+    }
   }),
   security_txt_expired: guide({
     why: "The file's Expires date has passed, which tells researchers its contacts may be out of date and not to rely on them.",
@@ -44,7 +64,16 @@ export const guidance = {
     ],
     providers: WHERE,
     record: RECORD,
-    references: ["rfc9116"]
+    references: ["rfc9116"],
+    nl: {
+      why: "De Expires-datum van het bestand is verstreken; dat vertelt onderzoekers dat de contactgegevens verouderd kunnen zijn en dat ze er niet op moeten vertrouwen.",
+      steps: [
+        "Controleer of elk Contact nog iemand bereikt.",
+        "Zet Expires op een datum binnen het komende jaar en publiceer het bestand opnieuw.",
+        "Vernieuw het vóór die datum, bijvoorbeeld elk halfjaar."
+      ],
+      providers: WHERE_NL
+    }
   }),
   security_txt_invalid: guide({
     why: "The file breaks the rules of the standard (a required line missing, an insecure link, the wrong file type, or a Canonical line naming another address), so tools and researchers ignore or distrust it.",
@@ -57,7 +86,18 @@ export const guidance = {
     ],
     providers: WHERE,
     record: RECORD,
-    references: ["rfc9116"]
+    references: ["rfc9116"],
+    nl: {
+      why: "Het bestand houdt zich niet aan de regels van de standaard (een verplichte regel ontbreekt, een onveilige link, het verkeerde bestandstype, of een Canonical-regel met een ander adres), dus tools en onderzoekers negeren of wantrouwen het.",
+      steps: [
+        "Lees de fouten die het rapport voor het bestand noemt.",
+        "Zorg voor minstens één Contact-regel en precies één Expires-regel, in de vorm 2027-06-30T00:00:00Z.",
+        "Gebruik alleen links met https:// (of mailto:).",
+        "Bied het aan als text/plain; charset=utf-8.",
+        "Heeft het Canonical-regels, dan moet een daarvan https://{domain}/.well-known/security.txt zijn."
+      ],
+      providers: WHERE_NL
+    }
   }),
   security_txt_legacy_location: guide({
     why: "The file is found only at the old location in the root of the site. The standard puts it under /.well-known/, where tools look first.",
@@ -67,7 +107,15 @@ export const guidance = {
     ],
     providers: WHERE,
     record: RECORD,
-    references: ["rfc9116"]
+    references: ["rfc9116"],
+    nl: {
+      why: "Het bestand staat alleen op de oude plek in de root van de site. De standaard zet het onder /.well-known/, waar tools het eerst zoeken.",
+      steps: [
+        "Publiceer hetzelfde bestand op https://{domain}/.well-known/security.txt.",
+        "Houd de kopie op /security.txt of laat die doorverwijzen naar de nieuwe op dezelfde host."
+      ],
+      providers: WHERE_NL
+    }
   }),
   security_txt_redirect_elsewhere: guide({
     why: "The address of the file sends visitors to another web site, so the file found there does not speak for this domain; researchers are told to be wary of it.",
@@ -77,6 +125,14 @@ export const guidance = {
     ],
     providers: WHERE,
     record: RECORD,
-    references: ["rfc9116"]
+    references: ["rfc9116"],
+    nl: {
+      why: "Het adres van het bestand stuurt bezoekers naar een andere website, dus het bestand dat daar staat, spreekt niet voor dit domein; onderzoekers wordt aangeraden het te wantrouwen.",
+      steps: [
+        "Bied het bestand aan vanaf {domain} zelf op /.well-known/security.txt, via HTTPS.",
+        "Behandelt een centraal team meldingen voor meerdere domeinen, kopieer het bestand dan naar elk domein (het Contact mag naar het centrale team wijzen)."
+      ],
+      providers: WHERE_NL
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

@@ -21,7 +21,20 @@ export const guidance = {
       "route53-ses":
         "On CloudFront choose the security policy TLSv1.2_2021; on an Application Load Balancer, ELBSecurityPolicy-TLS13-1-2-2021-06."
     },
-    references: REFERENCES
+    references: REFERENCES,
+    nl: {
+      why: "De website accepteert nog TLS 1.0 of 1.1, versies uit 1999 en 2006 die browsers niet meer gebruiken. Een aanvaller die zich in de verbinding van een bezoeker kan mengen, kan die ernaar terugdwingen.",
+      steps: [
+        "Zoek uit waar HTTPS-verbindingen naar {domain} eindigen: de webserver, een loadbalancer of een CDN.",
+        "Sta daar alleen TLS 1.2 en TLS 1.3 toe (nginx: ssl_protocols TLSv1.2 TLSv1.3; Apache: SSLProtocol -all +TLSv1.2 +TLSv1.3).",
+        "Herlaad de server en scan opnieuw: TLS 1.0 en 1.1 horen te worden geweigerd."
+      ],
+      providers: {
+        cloudflare: "SSL/TLS > Edge Certificates > Minimum TLS Version: kies TLS 1.2.",
+        "route53-ses":
+          "Kies op CloudFront het beveiligingsbeleid TLSv1.2_2021; op een Application Load Balancer ELBSecurityPolicy-TLS13-1-2-2021-06."
+      }
+    }
   }),
   web_tls_cipher_weak: guide({
     why: "The web server agrees to encryption that is weak or has no forward secrecy for any client that asks for it, so recorded traffic could be decrypted later or even read on the way.",
@@ -36,7 +49,21 @@ export const guidance = {
       "route53-ses":
         "Choose a current security policy on the CloudFront distribution or load balancer listener."
     },
-    references: REFERENCES
+    references: REFERENCES,
+    nl: {
+      why: "De webserver stemt in met versleuteling die zwak is of geen forward secrecy heeft, voor elke client die erom vraagt. Opgenomen verkeer kan dan later worden ontsleuteld of zelfs onderweg worden gelezen.",
+      steps: [
+        "Beperk de cipher suites tot ECDHE met AES-GCM of ChaCha20-Poly1305; houd ECDHE met AES-CBC alleen als heel oude clients nog moeten kunnen verbinden.",
+        "Verwijder suites met RSA-sleuteluitwisseling, 3DES, RC4, NULL of EXPORT (nginx: ssl_ciphers; Apache: SSLCipherSuite) en laat de server zijn eigen volgorde kiezen (ssl_prefer_server_ciphers on).",
+        "Herlaad de server en scan opnieuw."
+      ],
+      providers: {
+        cloudflare:
+          "SSL/TLS > Edge Certificates > Cipher suites (Advanced Certificate Manager): kies de voorinstelling Modern of Compatible.",
+        "route53-ses":
+          "Kies een actueel beveiligingsbeleid op de CloudFront-distributie of de listener van de loadbalancer."
+      }
+    }
   }),
   web_tls_key_exchange_weak: guide({
     why: "The keys of each connection are agreed with a group that is too small or unusual; with enough effort an attacker could recover them.",
@@ -45,7 +72,15 @@ export const guidance = {
       "If DHE must stay, configure an RFC 7919 group of 3072 bits or more (nginx: ssl_dhparam with ffdhe3072), or remove the DHE suites.",
       "Reload the server and scan again."
     ],
-    references: ["ncsc_tls", "rfc7919"]
+    references: ["ncsc_tls", "rfc7919"],
+    nl: {
+      why: "De sleutels van elke verbinding worden afgesproken met een groep die te klein of ongebruikelijk is; met genoeg moeite kan een aanvaller ze achterhalen.",
+      steps: [
+        "Geef de voorkeur aan ECDHE-sleuteluitwisseling met X25519, secp256r1 of secp384r1 (nginx: ssl_ecdh_curve X25519:prime256v1:secp384r1).",
+        "Moet DHE blijven, stel dan een groep uit RFC 7919 van 3072 bits of meer in (nginx: ssl_dhparam met ffdhe3072), of verwijder de DHE-suites.",
+        "Herlaad de server en scan opnieuw."
+      ]
+    }
   }),
   web_tls_certificate_weak: guide({
     why: "The web certificate uses a key or signature too weak to be trusted for long; browsers already refuse SHA-1 signed certificates.",
@@ -54,6 +89,14 @@ export const guidance = {
       "Have a certificate issued for it, signed with SHA-256 (every public authority does so today), and install it with its chain.",
       "Scan again."
     ],
-    references: ["ncsc_tls", "rfc9525"]
+    references: ["ncsc_tls", "rfc9525"],
+    nl: {
+      why: "Het webcertificaat gebruikt een sleutel of handtekening die te zwak is om lang te vertrouwen; browsers weigeren met SHA-1 ondertekende certificaten al.",
+      steps: [
+        "Maak een nieuwe sleutel: ECDSA P-256, of RSA van 3072 bits (2048 is het minimum).",
+        "Laat er een certificaat voor uitgeven, ondertekend met SHA-256 (elke publieke autoriteit doet dat tegenwoordig), en installeer het met zijn keten.",
+        "Scan opnieuw."
+      ]
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

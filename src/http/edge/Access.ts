@@ -1,10 +1,12 @@
 /**
  * Who may do what, decided here for every endpoint that is not public (docs/access.md); the
  * contract declares which guard each endpoint has (api/Monitoring.ts `MonitorsAccess`,
- * api/Inbound.ts `ReportsReadAccess` and `ReportsWriteAccess`), the handlers never decide.
+ * api/Inbound.ts `ReportsReadAccess` and `ReportsWriteAccess`, api/Domains.ts `DomainsAccess`),
+ * the handlers never decide.
  *
  * A request is one of:
- * - the machine itself (LocalAdmin.ts): may do everything, unless `LOCAL_ADMIN=false`;
+ * - the machine itself (LocalAdmin.ts), sending no bearer token: may do everything, unless
+ *   `LOCAL_ADMIN=false`; a request from the machine that sends a key or token is judged by it;
  * - an API key (`Authorization: Bearer da_...`, RFC 6750 §2.1): may do what its scopes say; a key
  *   that is malformed, unknown, revoked or expired is 401 saying which, a key without the scope 403;
  * - `MONITORS_TOKEN` as the bearer token: may manage monitors (compared in constant time);
@@ -16,8 +18,10 @@ import { createHash, timingSafeEqual } from "node:crypto"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
 import { Forbidden, Unauthorized } from "../../api/Errors.ts"
+import { DomainsAccess } from "../../api/Domains.ts"
 import { ReportsReadAccess, ReportsWriteAccess } from "../../api/Inbound.ts"
 import { MonitorsAccess } from "../../api/Monitoring.ts"
+import { ANONYMOUS_POST, postedWith } from "../../inbound/Authenticity.ts"
 import { AppConfig } from "../../Config.ts"
 import { grants, type KeyRecord, type Scope } from "../../monitor/access/ApiKey.ts"
 import { ApiKeys, ApiKeysLive } from "../../monitor/access/ApiKeys.ts"
@@ -58,8 +62,10 @@ const makeGuard = (guard: Guard) =>
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.gen(function* () {
-          if (yield* Effect.provideService(localAdmin, AppConfig, config)) return undefined
           const text = Redacted.value(sent).trim()
+          // A key sent from this machine is the key's tenant, not the machine: a tenant's tool
+          // running beside the service sees what the tenant may, no more.
+          if (text === "" && (yield* Effect.provideService(localAdmin, AppConfig, config))) return undefined
           if (text !== "") {
             if (guard.monitorsToken && token !== "" && timingSafeEqual(digest(text), expected))
               return undefined
@@ -111,26 +117,78 @@ export const MonitorsAccessLive = Layer.effect(
 const asVoid = (guard: ReturnType<typeof makeGuard>) =>
   Effect.map(guard, (g) => ({ bearer: (sent: Redacted.Redacted<string>) => Effect.asVoid(g.bearer(sent)) }))
 
+/**
+ * Keys with `reports:read` read the reports of their tenant's verified domains (the handler asks
+ * which, by `tenant`); the operator (the machine, an admin key) and the open default read all.
+ */
 export const ReportsReadAccessLive = Layer.effect(
   ReportsReadAccess,
-  asVoid(
+  Effect.map(
     makeGuard({
       scope: "reports:read",
       what: "received reports",
       monitorsToken: false,
       openWithoutKeys: true
+    }),
+    (guard) => ({
+      bearer: (sent: Redacted.Redacted<string>) =>
+        Effect.map(guard.bearer(sent), (key) => ({
+          tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
+        }))
     })
   )
 ).pipe(Layer.provide(ApiKeysLive))
 
+/**
+ * The write guard also says who posted (docs/reports-in.md "Authenticity"): a report posted with a
+ * `reports:write` key, or from the machine itself, is authenticated by that; one posted through
+ * the open door (no key exists yet) is not.
+ */
 export const ReportsWriteAccessLive = Layer.effect(
   ReportsWriteAccess,
-  asVoid(
-    makeGuard({
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const guard = yield* makeGuard({
       scope: "reports:write",
       what: "reports posted over HTTP",
       monitorsToken: false,
       openWithoutKeys: true
     })
-  )
+    return {
+      bearer: (sent: Redacted.Redacted<string>) =>
+        Effect.gen(function* () {
+          const key = yield* guard.bearer(sent)
+          if (key !== undefined) return postedWith(`with the API key ${key.id}`)
+          const local = yield* Effect.provideService(localAdmin, AppConfig, config)
+          return local ? postedWith("from this machine") : ANONYMOUS_POST
+        })
+    }
+  })
+).pipe(Layer.provide(ApiKeysLive))
+
+/**
+ * Verified domains are each a tenant's: a usable key of whatever scope acts for its tenant; without one there is no
+ * tenant to act for (401), whoever asks, the machine itself included.
+ */
+export const DomainsAccessLive = Layer.effect(
+  DomainsAccess,
+  Effect.map(ApiKeys, (keys) => ({
+    bearer: (sent: Redacted.Redacted<string>) => {
+      const text = Redacted.value(sent).trim()
+      if (text === "")
+        return Effect.fail(
+          new Unauthorized({
+            error:
+              "verified domains belong to a tenant: need Authorization: Bearer with an API key (domain-audit keys create --tenant <name>)"
+          })
+        )
+      return keys.verify(text).pipe(
+        Effect.map((key) => ({ tenant: key.tenant })),
+        Effect.catchTags({
+          KeyRefused: (refused) => Effect.fail(new Unauthorized({ error: refused.message })),
+          SqlError: unavailable
+        })
+      )
+    }
+  }))
 ).pipe(Layer.provide(ApiKeysLive))

@@ -47,7 +47,7 @@ export const routeClass = (requestMethod: string, path: string): RouteClass => {
     return "cheap"
   if (method === "POST" && /\/generate\/?$/.test(path)) return "cheap"
   // A report posted by a receiver is parsed within fixed limits and stored; no network work.
-  if (method === "POST" && /^\/api\/reports\/(dmarc|tls)$/.test(path)) return "cheap"
+  if (method === "POST" && /^\/api\/reports\/(dmarc|tls|failure)$/.test(path)) return "cheap"
   // Reading a stored snapshot is one database row (creating one, POST or the legacy GET, scans).
   if (method === "GET" && /^\/api\/report\/snapshot\/[^/]+\/?$/.test(path)) return "cheap"
   if (method !== "GET" && method !== "POST") return "cheap" // answered 405 without work

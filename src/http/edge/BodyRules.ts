@@ -7,13 +7,14 @@
  * - A nesting depth cap checked on the raw text: deeper documents are refused (400) before the
  *   parser and the schema decoder, whose error formatting recurses once per level.
  *
- * The two endpoints that take reports from strangers (`POST /api/reports/dmarc`, `/api/reports/tls`)
- * are the deliberate exception: they accept the report media types of RFC 7489 7.2.1.1 and RFC 8460
- * 5.3 instead of JSON, as bytes (gzip and zip are binary), under their own size limit
+ * The endpoints that take reports from strangers (`POST /api/reports/dmarc`, `/api/reports/tls`,
+ * `/api/reports/failure`) are the deliberate exception: they accept the report media types of
+ * RFC 7489 7.2.1.1 and 7.3 and RFC 8460 5.3 instead of JSON, as bytes (gzip and zip are binary), under their own size limit
  * (`REPORTS_MAX_BYTES`); what the bytes hold is judged by inbound/.
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { ACCEPTED_TYPES, mediaType } from "../../inbound/Decode.ts"
+import { FAILURE_TYPES } from "../../inbound/FailureReportsIn.ts"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 
@@ -46,7 +47,8 @@ export const hasBody = (headers: Readonly<Record<string, string | undefined>>): 
 /** The media types each report endpoint accepts: the ones inbound/Decode.ts judges by. */
 export const REPORT_BODY_TYPES: Readonly<Record<string, ReadonlyArray<string>>> = {
   "/api/reports/dmarc": ACCEPTED_TYPES.dmarc,
-  "/api/reports/tls": ACCEPTED_TYPES.tls
+  "/api/reports/tls": ACCEPTED_TYPES.tls,
+  "/api/reports/failure": FAILURE_TYPES
 }
 
 export { mediaType as bareMediaType }

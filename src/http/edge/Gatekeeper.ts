@@ -120,6 +120,8 @@ export const makeGatekeeper = (
     readonly refusals: Refusals
     /** A warning line (the service's logger; nothing by default). */
     readonly warn?: (message: string, annotations: Meters) => void
+    /** The bucket of a request's usable API key (KeyClients.ts), in place of its address's. */
+    readonly keyClientOf?: (authorization: string | undefined) => string | undefined
   } = {
     costly: makeLimiter({
       name: "costly",
@@ -307,7 +309,7 @@ export const makeGatekeeper = (
         { proxy: req.socket.remoteAddress ?? "unknown", forwarded: JSON.stringify(resolved.unparsed) }
       )
     }
-    const client = resolved.key
+    const client = limits.keyClientOf?.(req.headers.authorization) ?? resolved.key
     const last = told.get(req.socket)
     const early = last !== undefined && last.client === client ? last.until - performance.now() : 0
     if (early > 0 && settings.earlyRetryHoldMs > 0 && held.size < MAX_HELD) {

@@ -10,8 +10,11 @@
  * never reads an old "healthy" as current.
  *
  * Until the service can serve a scan, /health answers 503 with `status: "starting"`: the database
- * check has passed, and the resolver has been asked one question (the root's NS set) and that
- * question has ended, answered or not, so the DNS sockets and the query path are up. The answer
+ * check has passed, the resolver has been asked one question (the root's NS set) and that
+ * question has ended, answered or not, so the DNS sockets and the query path are up, and the routes
+ * are attached to the listener (`served`). The listener opens before the services behind the routes
+ * are built (a cluster runner's take minutes on a loaded machine), and a request that arrives in
+ * between waits unanswered: a probe must not send traffic there. The answer
  * says whether the resolver answered (`services.resolver`), and what admission control has refused
  * since start (`services.admission`: each 503 and 429 by reason, and the gate's meters).
  */
@@ -80,6 +83,7 @@ export class Health extends Effect.Service<Health>()("Health", {
       resolverHealth = health
     })
     const warmed = yield* Effect.forkScoped(warmUp)
+    let serving = false
     type Last = { readonly atMs: number; readonly outcome: DatabaseHealth | { readonly error: string } }
     const check = databaseHealth.pipe(
       Effect.provideService(SqlClient.SqlClient, sql),
@@ -100,7 +104,7 @@ export class Health extends Effect.Service<Health>()("Health", {
     const answer = (): HealthAnswer => {
       const now = Date.now()
       if ("error" in last.outcome) return { status: 503, body: { error: last.outcome.error } }
-      if (resolverHealth === undefined)
+      if (resolverHealth === undefined || !serving)
         return {
           status: 503,
           body: { error: "the service is starting; retry in a few seconds", status: "starting" }
@@ -131,7 +135,11 @@ export class Health extends Effect.Service<Health>()("Health", {
         }
       }
     }
-    return { answer } as const
+    /** The routes are attached: from now on a request is served, not left waiting. */
+    const served = Effect.sync(() => {
+      serving = true
+    })
+    return { answer, served } as const
   })
 }) {}
 

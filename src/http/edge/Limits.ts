@@ -7,12 +7,20 @@
  * few lines, not thousands); the counts since start are in `/health`'s `services.admission` and
  * in the metric `domain_audit_admission_refusals_total`.
  */
-import { HttpApp, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, type MetricLabel, Runtime } from "effect"
 import { AppConfig } from "../../Config.ts"
 import * as M from "../../observe/Metrics.ts"
 import { clientAddress } from "./ClientAddress.ts"
-import { type Limiter, makeLimiter, type Reading, rateLimitHeaders } from "./RateLimit.ts"
+import { KeyClients } from "./KeyClients.ts"
+import {
+  type Limiter,
+  makeLimiter,
+  type Policy,
+  type Reading,
+  rateLimitHeaders,
+  scaled
+} from "./RateLimit.ts"
 
 const LOG_EVERY_MS = 10_000
 
@@ -75,28 +83,31 @@ export class Limits extends Effect.Service<Limits>()("Limits", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
     const runtime = yield* Effect.runtime<never>()
+    // An API key's own bucket: each policy times RATE_KEY_MULTIPLIER (KeyClients.ts).
+    const limiter = (policy: Policy) =>
+      makeLimiter(policy, undefined, scaled(policy, config.rateKeyMultiplier))
     const limiters: LimitSet = {
-      costly: makeLimiter({
+      costly: limiter({
         name: "costly",
         burst: config.rateCostlyBurst,
         perMinute: config.rateCostlyPerMinute
       }),
-      cheap: makeLimiter({
+      cheap: limiter({
         name: "cheap",
         burst: config.rateCheapBurst,
         perMinute: config.rateCheapPerMinute
       }),
-      cspScan: makeLimiter({
+      cspScan: limiter({
         name: "csp-scan",
         burst: config.cspScanBurst,
         perMinute: config.cspScanPerHour / 60
       }),
-      snapshot: makeLimiter({
+      snapshot: limiter({
         name: "snapshot",
         burst: config.snapshotRateBurst,
         perMinute: config.snapshotRatePerMinute
       }),
-      deepScan: makeLimiter({
+      deepScan: limiter({
         name: "deep-scan",
         burst: config.deepScanBurst,
         perMinute: config.deepScanPerHour / 60
@@ -143,13 +154,16 @@ export type OwnLimit = Exclude<keyof LimitSet, "costly" | "cheap">
  * `work` held to the caller's bucket of `limit`: the work takes a token only when it calls `charge`
  * (which answers 0 when the token was there, else the seconds until one is back), so what costs
  * nothing (a cached CSP scan, a deep scan already under way) is not charged. The answer, success or
- * refusal, carries where the caller stands (`advertise`). The caller is the socket peer, or the
- * client behind a trusted proxy (`clientAddress`). The one place a handler's limit is applied.
+ * refusal, carries where the caller stands (`advertise`). The caller is its API key when it
+ * presents a usable one (KeyClients.ts), else the socket peer or the client behind a trusted proxy
+ * (`clientAddress`). The one place a handler's limit is applied.
  */
 export const metered = <A, E, R>(limit: OwnLimit, work: (charge: () => number) => Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const limits = yield* Limits
-    const client = yield* clientAddress
+    const request = yield* HttpServerRequest.HttpServerRequest
+    // a usable API key's own bucket (KeyClients.ts), else the address's
+    const client = (yield* KeyClients).clientOf(request.headers.authorization) ?? (yield* clientAddress)
     const now = yield* Clock.currentTimeMillis
     let taken: Reading | undefined
     const charge = () => (taken = limits.take(limit, client, now)).retryAfterS

@@ -48,26 +48,26 @@ export const rateLimitHeaders = (readings: ReadonlyArray<Reading>): Record<strin
       }
 
 /**
- * Token buckets per client key under `policy`. Full buckets are forgotten (they carry no
- * information), so memory is bounded by the clients active within one refill period, and by
- * `maxKeys` at worst.
+ * The bucket key of a client that presented a usable API key (KeyClients.ts): its own bucket under
+ * the key quota, in place of its address's.
  */
-export const makeLimiter = (policy: Policy, maxKeys = 100_000) => {
-  const state = new Map<string, { tokens: number; at: number }>()
+export const KEY_CLIENT = "key:"
+
+/** `policy` with its quota and rate multiplied by `factor` (an API key's quota). */
+export const scaled = (policy: Policy, factor: number): Policy => ({
+  name: policy.name,
+  burst: policy.burst * factor,
+  perMinute: policy.perMinute * factor
+})
+
+/** One policy's arithmetic: refill, and where a bucket stands. */
+const meter = (policy: Policy) => {
   const perMs = policy.perMinute / 60_000
   const refill = (entry: { tokens: number; at: number }, now: number) => {
     // Rounded to a billionth: a rate like 0.3 a minute must give back exactly one token in 200 s.
     const tokens = entry.tokens + Math.max(0, now - entry.at) * perMs
     entry.tokens = Math.min(policy.burst, Math.round(tokens * 1e9) / 1e9)
     entry.at = now
-  }
-  const prune = (now: number) => {
-    for (const [key, entry] of state) {
-      refill(entry, now)
-      if (entry.tokens >= policy.burst) state.delete(key)
-    }
-    // Still full of active keys (an address sweep): start over rather than grow without bound.
-    if (state.size >= maxKeys) state.clear()
   }
   // (less a hair: 1 / (0.3 / 60000) / 1000 is 200.00000000000003 in floating point)
   const secondsFor = (tokens: number) =>
@@ -82,26 +82,51 @@ export const makeLimiter = (policy: Policy, maxKeys = 100_000) => {
           : secondsFor(policy.burst - tokens)
     return { policy, remaining, resetS, retryAfterS }
   }
+  return { policy, refill, secondsFor, reading } as const
+}
+
+/**
+ * Token buckets per client key under `policy`, and under `keyPolicy` for the clients that presented
+ * an API key (their bucket keys start with `KEY_CLIENT`). Full buckets are forgotten (they carry no
+ * information), so memory is bounded by the clients active within one refill period, and by
+ * `maxKeys` at worst.
+ */
+export const makeLimiter = (policy: Policy, maxKeys = 100_000, keyPolicy: Policy = policy) => {
+  const state = new Map<string, { tokens: number; at: number }>()
+  const anonymous = meter(policy)
+  const keyed = meter(keyPolicy)
+  const meterOf = (key: string) => (key.startsWith(KEY_CLIENT) ? keyed : anonymous)
+  const prune = (now: number) => {
+    for (const [key, entry] of state) {
+      const m = meterOf(key)
+      m.refill(entry, now)
+      if (entry.tokens >= m.policy.burst) state.delete(key)
+    }
+    // Still full of active keys (an address sweep): start over rather than grow without bound.
+    if (state.size >= maxKeys) state.clear()
+  }
   /** Take a token for `key`: admitted when `retryAfterS` is 0. */
   const take = (key: string, now: number): Reading => {
+    const m = meterOf(key)
     let entry = state.get(key)
     if (entry === undefined) {
       if (state.size >= maxKeys) prune(now)
-      entry = { tokens: policy.burst, at: now }
+      entry = { tokens: m.policy.burst, at: now }
       state.set(key, entry)
-    } else refill(entry, now)
+    } else m.refill(entry, now)
     if (entry.tokens >= 1) {
       entry.tokens -= 1
-      return reading(entry.tokens, 0)
+      return m.reading(entry.tokens, 0)
     }
-    return reading(entry.tokens, secondsFor(1 - entry.tokens))
+    return m.reading(entry.tokens, m.secondsFor(1 - entry.tokens))
   }
   /** Where `key` stands now, taking nothing. */
   const peek = (key: string, now: number): Reading => {
+    const m = meterOf(key)
     const entry = state.get(key)
-    if (entry === undefined) return reading(policy.burst, 0)
-    refill(entry, now)
-    return reading(entry.tokens, 0)
+    if (entry === undefined) return m.reading(m.policy.burst, 0)
+    m.refill(entry, now)
+    return m.reading(entry.tokens, 0)
   }
   return { policy, take, peek, size: () => state.size } as const
 }

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { badgeVerdict, pdfReport } from "../../composite/ScanScore.ts"
 import { badgeSvg } from "../../report/Badge.ts"
 import { publicBaseUrl } from "../edge/PublicUrl.ts"
+import { requestLang } from "../pages/Respond.ts"
 
 /** A graded badge may be cached as long as the scan it shows; "unknown" is retried sooner. */
 export const BADGE_MAX_AGE_S = 300
@@ -27,17 +28,24 @@ export const badgeResponse = (domain: string) =>
     })
   )
 
-/** The PDF report of `domain` from its shared scan. */
+/**
+ * The PDF report of `domain` from its shared scan, in the request's language (`?lang=`, else
+ * `Accept-Language`, as the pages choose it): a shared cache keeps one copy per language.
+ */
 export const pdfResponse = (domain: string) =>
-  Effect.map(
-    Effect.flatMap(publicBaseUrl, (base) => pdfReport(domain, base)),
-    (bytes) =>
-      HttpServerResponse.uint8Array(bytes, {
-        contentType: "application/pdf",
-        headers: {
-          "Cache-Control": `public, max-age=${BADGE_MAX_AGE_S}`,
-          "Content-Disposition": `inline; filename="${domain}-security-report.pdf"`,
-          "X-Content-Type-Options": "nosniff"
-        }
-      })
+  Effect.flatMap(requestLang, (lang) =>
+    Effect.map(
+      Effect.flatMap(publicBaseUrl, (base) => pdfReport(domain, base, lang)),
+      (bytes) =>
+        HttpServerResponse.uint8Array(bytes, {
+          contentType: "application/pdf",
+          headers: {
+            "Cache-Control": `public, max-age=${BADGE_MAX_AGE_S}`,
+            "Content-Language": lang,
+            Vary: "Accept-Language",
+            "Content-Disposition": `inline; filename="${domain}-security-report.pdf"`,
+            "X-Content-Type-Options": "nosniff"
+          }
+        })
+    )
   )

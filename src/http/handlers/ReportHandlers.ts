@@ -19,6 +19,7 @@ import type { StoredSnapshot } from "../../report/SnapshotStore.ts"
 import { representation, type SnapshotFormat, Snapshots } from "../../report/Snapshots.ts"
 import { metered } from "../edge/Limits.ts"
 import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
+import { requestLang } from "../pages/Respond.ts"
 
 /** RFC 9745 §2: when GET /report/snapshot became deprecated (2026-11-23T00:00:00Z), as @epoch-seconds. */
 const DEPRECATED_SINCE = "@1795392000"
@@ -72,9 +73,13 @@ export const ReportHandlers = HttpApiBuilder.group(Api, "report", (handlers) =>
       .handle("everything", ({ urlParams }) =>
         Effect.gen(function* () {
           const report = yield* liveReport(urlParams.domain, yield* publicBaseUrl)
-          return urlParams.format === "markdown"
-            ? HttpServerResponse.text(renderMarkdown(report), { contentType: MARKDOWN })
-            : report
+          if (urlParams.format !== "markdown") return report
+          // The markdown is in the request's language (`?lang=`, else Accept-Language), as the pages.
+          const lang = yield* requestLang
+          return HttpServerResponse.text(renderMarkdown(report, lang), {
+            contentType: MARKDOWN,
+            headers: { "Content-Language": lang, Vary: "Accept-Language" }
+          })
         })
       )
       .handle("snapshotCreate", ({ urlParams }) => create(urlParams.domain, urlParams.format, () => ({})))

@@ -2,8 +2,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
 import { Api } from "../../Api.ts"
-import { BadRequest, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
-import { UnsupportedMediaType } from "../../api/Inbound.ts"
+import { BadRequest, Forbidden, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
+import { ReportPoster, ReportsReader, UnsupportedMediaType } from "../../api/Inbound.ts"
+import { FailureReportsIn } from "../../inbound/FailureReportsIn.ts"
+import { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
 import type { ReportKind } from "../../inbound/Decode.ts"
 import type { ReportRefused } from "../../inbound/Refusal.ts"
 import { ReportsIn } from "../../inbound/ReportsIn.ts"
@@ -24,8 +26,8 @@ const post = (
   headers: { readonly "content-type"?: string | undefined },
   payload: Uint8Array
 ) =>
-  Effect.flatMap(ReportsIn, (inbound) =>
-    inbound.post(kind, headers["content-type"], payload).pipe(
+  Effect.flatMap(Effect.zip(ReportsIn, ReportPoster), ([inbound, poster]) =>
+    inbound.post(kind, headers["content-type"], payload, poster).pipe(
       Effect.catchTags({
         ReportRefused: (e) => Effect.fail(refusal(e)),
         SqlError: () => Effect.fail(unavailable())
@@ -33,17 +35,58 @@ const post = (
     )
   )
 
+/**
+ * A tenant's key reads the reports of the domains its tenant has verified; another domain is 403
+ * saying so (docs/access.md), which tells nothing of what was received for it.
+ */
+const readable = (domain: string) =>
+  Effect.flatMap(ReportsReader, ({ tenant }) =>
+    tenant === undefined
+      ? Effect.void
+      : Effect.flatMap(VerifiedDomains, (d) => d.isVerified(tenant, domain)).pipe(
+          Effect.flatMap((verified) =>
+            verified
+              ? Effect.void
+              : Effect.fail(
+                  new Forbidden({
+                    error: `${domain} is not verified for this API key's tenant: its reports are read once the tenant verifies it (POST /api/domains)`
+                  })
+                )
+          )
+        )
+  )
+
+/** A failure report posted: its media type was judged at the edge (REPORT_BODY_TYPES). */
+const postFailure = (payload: Uint8Array | string) =>
+  Effect.flatMap(Effect.zip(FailureReportsIn, ReportPoster), ([inbound, poster]) =>
+    inbound
+      .take(
+        typeof payload === "string" ? new TextEncoder().encode(payload) : payload,
+        "http",
+        Effect.succeed(poster)
+      )
+      .pipe(
+        Effect.catchTags({
+          ReportRefused: (e) => Effect.fail(refusal(e)),
+          SqlError: () => Effect.fail(unavailable())
+        })
+      )
+  )
+
 const summary = <A, E>(
   domain: string,
   period: Period,
   run: (s: ReportSummaries, p: { from: number; to: number }) => Effect.Effect<A, E>
 ) =>
-  Effect.flatMap(ReportSummaries, (s) =>
-    Effect.flatMap(s.now, (now): Effect.Effect<A, BadRequest | Unavailable> =>
-      Either.match(readPeriod(period, now), {
-        onLeft: (error) => Effect.fail(new BadRequest({ error })),
-        onRight: (p) => Effect.catchAll(run(s, p), () => Effect.fail(unavailable()))
-      })
+  Effect.zipRight(
+    readable(domain),
+    Effect.flatMap(ReportSummaries, (s) =>
+      Effect.flatMap(s.now, (now): Effect.Effect<A, BadRequest | Unavailable> =>
+        Either.match(readPeriod(period, now), {
+          onLeft: (error) => Effect.fail(new BadRequest({ error })),
+          onRight: (p) => Effect.catchAll(run(s, p), () => Effect.fail(unavailable()))
+        })
+      )
     )
   )
 
@@ -56,5 +99,11 @@ export const ReportsInHandlers = HttpApiBuilder.group(Api, "reports", (handlers)
     )
     .handle("tlsSummary", ({ path, urlParams }) =>
       summary(path.domain, urlParams, (s, p) => s.tls(path.domain, p))
+    )
+    .handle("postFailure", ({ payload }) => postFailure(payload))
+    .handle("failureSummary", ({ path, urlParams }) =>
+      Effect.flatMap(FailureReportsIn, (f) =>
+        summary(path.domain, urlParams, (_, p) => f.summary(path.domain, p))
+      )
     )
 ).pipe(Layer.provide([ReportsReadAccessLive, ReportsWriteAccessLive]))

@@ -10,6 +10,7 @@ import { Domain } from "../../api/Domain.ts"
 import { AppConfig } from "../../Config.ts"
 import { reportsReceived, snapshotReport } from "../../composite/Reports.ts"
 import type { ReportSummaries } from "../../inbound/Summaries.ts"
+import type { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
 import {
   failurePage,
   historyMissingPage,
@@ -37,6 +38,7 @@ import { Snapshots } from "../../report/Snapshots.ts"
 import { Scans } from "../../scan/Scans.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
 import { Limits, metered } from "../edge/Limits.ts"
+import { KeyClients } from "../edge/KeyClients.ts"
 import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
 import { errorResponse, htmlResponse, requestLang, seeOther } from "./Respond.ts"
 
@@ -199,7 +201,7 @@ export const history = withDomain(
       const steps = yield* Effect.forEach(seqs, (seq) =>
         Effect.map(Effect.either(histories.diff(domain, seq - 1, seq)), (d) => ({
           to: seq,
-          lines: Either.isRight(d) ? diffLines(d.right.changes) : []
+          lines: Either.isRight(d) ? diffLines(d.right.changes, lang) : []
         }))
       )
       return htmlResponse(
@@ -226,6 +228,8 @@ export type PageServices =
   | Snapshots
   | Histories
   | Limits
+  | KeyClients
   | AppConfig
   | ReportSummaries
+  | VerifiedDomains
   | Effect.Effect.Context<typeof hallOfFame>

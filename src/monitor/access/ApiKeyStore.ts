@@ -60,6 +60,16 @@ export const listKeys = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.map(sql`SELECT * FROM api_keys ORDER BY created_at, id`, (rows) => rows.map(toRecord))
 )
 
+/** The id of every key usable at `now` (neither revoked nor expired), by its hash. */
+export const usableKeys = (now: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      sql`SELECT id, hash FROM api_keys
+        WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now})`,
+      (rows) => new Map(rows.map((r) => [String(r.hash), String(r.id)] as const))
+    )
+  )
+
 /** Whether any key was ever created: until then, reports stay open as in the embedded default. */
 export const anyKey = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.map(sql`SELECT 1 AS one FROM api_keys LIMIT 1`, (rows) => rows.length > 0)
@@ -74,4 +84,13 @@ export const revokeKey = (id: string, now: number) =>
       yield* sql`UPDATE api_keys SET revoked_at = ${now} WHERE id = ${id} AND revoked_at IS NULL`
       return true
     })
+  )
+
+/** Whether `tenant` has a key not revoked: its report address is taken (docs/access.md). */
+export const tenantExists = (tenant: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      sql`SELECT 1 AS one FROM api_keys WHERE tenant = ${tenant} AND revoked_at IS NULL LIMIT 1`,
+      (rows) => rows.length > 0
+    )
   )

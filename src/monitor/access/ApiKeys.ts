@@ -8,7 +8,15 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { ClusterLive, ClusterSqlLive } from "../../jobs/Cluster.ts"
 import { type KeyRecord, keyHash, keyState, looksLikeKey, newKey, sameHash, type Scope } from "./ApiKey.ts"
-import { anyKey, ensureKeyTables, findKeyByHash, insertKey, listKeys, revokeKey } from "./ApiKeyStore.ts"
+import {
+  anyKey,
+  ensureKeyTables,
+  findKeyByHash,
+  insertKey,
+  listKeys,
+  revokeKey,
+  usableKeys
+} from "./ApiKeyStore.ts"
 
 /** The presented key cannot be used; `reason` says why (401). */
 export class KeyRefused extends Schema.TaggedError<KeyRefused>()("KeyRefused", {
@@ -56,6 +64,8 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("ApiKeys", {
         }),
       list: run(Effect.map(listKeys, (rows) => rows.map(({ hash: _, ...record }): KeyRecord => record))),
       revoke: (id: string) => run(revokeKey(id, Date.now())),
+      /** The id of every key usable now, by its SHA-256 (the edge's per-key buckets, KeyClients.ts). */
+      usable: Effect.suspend(() => run(usableKeys(Date.now()))),
       /** Whether any key exists (reports stay open until one does). */
       anyDefined: run(anyKey),
       /** The key `text` names, if usable now. */

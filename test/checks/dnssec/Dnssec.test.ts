@@ -16,6 +16,9 @@ import { recordsOfRulings } from "../../../src/score/Rules.ts"
 const KSK =
   "257 3 13 NtGYnWOedCg0t/HjyLyywaS1VKo2PSMvh/azAeUzu8odltBljy3arP3X4F4OxfpEVzfTu0JiVmTnsKwSBsCYkg=="
 const KSK_DS256 = "45575 13 2 5b79e31a442ff65610cf3ad8971282555713d007a9e7d1e8bee543e1c8f74b4e"
+/** A P-256 zone-signing key (RFC 6605 4: the two coordinates, 64 octets). */
+const EC_ZSK =
+  "256 3 13 acwiRB3LzazVkAewK8k+HHn051b6FEGQYcIC0ow1i+42kTRK7w+lEnuyybGdswv5PsvpNnSK9g4KhO23cNADRA=="
 const RSA_ZSK =
   "256 3 5 AwEAAbIn05mAWLaTphUpxRbDXuNqLhJzOUe+6zQGyEtFNAhRjR2Dsf2/MIWfnH23BLBk4LJ1MLYxiHwyOG7OwxkBoQylbfYuPI7Un2rQOHe8H53s+llveXpEdKJX3C0scJOkIVd7P8f2RpFQDjdSNRF4gXovhzq4PiK71z6ITubVnqPx"
 const RFC4034_KEY =
@@ -110,7 +113,7 @@ describe("Dnssec gather + analyse", () => {
     Effect.gen(function* () {
       const r = yield* run({
         "example.com DNSKEY": {
-          rdata: [KSK, RSA_ZSK.replace(" 5 ", " 13 ")],
+          rdata: [KSK, EC_ZSK],
           ad: true,
           rrsig: [sig("DNSKEY", "20261222000000")]
         },

@@ -257,3 +257,27 @@ describe("NSEC3PARAM (RFC 5155 4.1.2, RFC 9276 3.1)", () => {
     expect(v.issues.find((i) => i.code === "nsec3-salt")?.message).toMatch(/0 iterations.*SHOULD NOT/)
   })
 })
+
+describe("elliptic-curve key lengths (RFC 6605 4, RFC 8080 3)", () => {
+  it("a key of another length than its algorithm's is an error; the right length passes", () => {
+    const octets = { 13: 64, 14: 96, 15: 32, 16: 57 } as const
+    for (const [alg, n] of Object.entries(octets)) {
+      const right = ksk(Number(alg), Buffer.alloc(n, 7).toString("base64"))
+      const ok = analyse(facts([right.text], [right.ds(2)], true), NOW)
+      expect(
+        ok.issues.map((i) => i.code),
+        `algorithm ${alg}`
+      ).not.toContain("dnskey-ec-size")
+      for (const wrong of [n - 1, n + 3]) {
+        const bad = ksk(Number(alg), Buffer.alloc(wrong, 7).toString("base64"))
+        const r = analyse(facts([bad.text], [bad.ds(2)], true), NOW)
+        const issue = r.issues.find((i) => i.code === "dnskey-ec-size")
+        expect([issue?.severity, issue?.message], `algorithm ${alg}, ${wrong} octets`).toEqual([
+          "error",
+          expect.stringContaining(`${wrong}-octet public key`)
+        ])
+        expect(r.status).toBe("fail")
+      }
+    }
+  })
+})

@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { makeLimiter, rateLimitHeaders, windowSeconds } from "../../../src/http/edge/RateLimit.ts"
+import { keyClientOf } from "../../../src/http/edge/KeyClients.ts"
+import {
+  KEY_CLIENT,
+  makeLimiter,
+  rateLimitHeaders,
+  scaled,
+  windowSeconds
+} from "../../../src/http/edge/RateLimit.ts"
+import { keyHash } from "../../../src/monitor/access/ApiKey.ts"
+import { runs } from "../../support/runs.ts"
 
 describe("the token-bucket limiter", () => {
   it("admits the burst, then says how long to wait, and refills with time", () => {
@@ -70,6 +79,42 @@ describe("the token-bucket limiter", () => {
           for (let i = 0; i < burst * 3; i++) expect(steady.take("s", i * spacing).retryAfterS).toBe(0)
         }
       )
+    )
+  })
+})
+
+describe("an API key's bucket", () => {
+  it("is held to the key policy, an address to its own, in one limiter", () => {
+    const policy = { name: "costly", burst: 2, perMinute: 60 }
+    const limiter = makeLimiter(policy, undefined, scaled(policy, 3))
+    const admitted = (client: string) =>
+      Array.from({ length: 8 }, () => limiter.take(client, 0)).filter((r) => r.retryAfterS === 0).length
+    expect([admitted("203.0.113.9"), admitted(`${KEY_CLIENT}key_1`), admitted(`${KEY_CLIENT}key_2`)]).toEqual(
+      [2, 6, 6]
+    )
+    expect(limiter.peek(`${KEY_CLIENT}key_1`, 0).policy).toEqual({ name: "costly", burst: 6, perMinute: 180 })
+  })
+
+  it("is named only for a usable key presented as a bearer token; anything else goes to the address", () => {
+    const key = `da_${"k".repeat(43)}`
+    const usable = new Map([[keyHash(key), "key_1"]])
+    expect(keyClientOf(usable, `Bearer ${key}`)).toBe(`${KEY_CLIENT}key_1`)
+    expect(keyClientOf(usable, `bearer ${key}`)).toBe(`${KEY_CLIENT}key_1`)
+    for (const other of [
+      undefined,
+      "",
+      key,
+      `Basic ${key}`,
+      `Bearer ${key} x`,
+      `Bearer da_${"u".repeat(43)}`
+    ])
+      expect(keyClientOf(usable, other), String(other)).toBeUndefined()
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (header) => {
+        const client = keyClientOf(usable, header)
+        expect(client === undefined || client === `${KEY_CLIENT}key_1`).toBe(true)
+      }),
+      { numRuns: runs(500) }
     )
   })
 })

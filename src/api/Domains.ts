@@ -1,0 +1,119 @@
+/**
+ * The verified-domains group (docs/access.md): a tenant claims a domain, publishes the challenge
+ * TXT record, has it verified, and may then read the domain's received reports and publish them.
+ * The shapes are the claim's own (monitor/access/DomainModel.ts).
+ */
+import {
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity
+} from "@effect/platform"
+import { Context, Schema } from "effect"
+import { DomainClaimList, DomainClaimView, PublicReports } from "../monitor/access/DomainModel.ts"
+import { documented } from "./Docs.ts"
+import { Domain } from "./Domain.ts"
+import { BadRequest, Forbidden, NotFound, Unauthorized, Unavailable } from "./Errors.ts"
+
+export { DomainClaimList, DomainClaimView } from "../monitor/access/DomainModel.ts"
+
+/** The tenant whose domains a request manages: the tenant of the API key it presents. */
+export class DomainsOwner extends Context.Tag("DomainsOwner")<DomainsOwner, { readonly tenant: string }>() {}
+
+/**
+ * Who may manage verified domains: an API key, any scope, acting for its tenant. A domain is
+ * verified for a tenant, so the machine itself and anonymous clients have none to manage (401).
+ */
+export class DomainsAccess extends HttpApiMiddleware.Tag<DomainsAccess>()("DomainsAccess", {
+  failure: Schema.Union(Unauthorized, Forbidden),
+  provides: DomainsOwner,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+const DomainPath = Schema.Struct({ domain: Domain })
+
+export class DomainsApi extends HttpApiGroup.make("domains")
+  .add(
+    HttpApiEndpoint.post("claim", "/domains")
+      .annotateContext(
+        documented(
+          "Claim a domain",
+          "Starts verifying that the key's tenant controls the domain: answers the challenge, a TXT record to publish at _domain-audit-challenge.<domain>, then POST /domains/{domain}/verify. Claiming a domain the tenant claimed before answers that claim, its token unchanged. Two tenants may claim and verify the same domain."
+        )
+      )
+      .setPayload(Schema.Struct({ domain: Domain }))
+      .addSuccess(DomainClaimView, { status: 201 })
+      .addError(BadRequest)
+      .addError(Unavailable)
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/domains")
+      .annotateContext(
+        documented(
+          "List the tenant's domains",
+          "Every domain the key's tenant has claimed: its state (pending, verified, lapsed), the record to publish, when it was last verified and checked."
+        )
+      )
+      .addSuccess(DomainClaimList)
+      .addError(Unavailable)
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/domains/:domain")
+      .annotateContext(
+        documented(
+          "Read a claimed domain",
+          "The tenant's claim on the domain: its state and the record to publish."
+        )
+      )
+      .setPath(DomainPath)
+      .addSuccess(DomainClaimView)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(Unavailable)
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/domains/:domain")
+      .annotateContext(
+        documented(
+          "Give up a claimed domain",
+          "Deletes the tenant's claim: its keys no longer read the domain's reports, and its publication of them ends. Other tenants' claims stay."
+        )
+      )
+      .setPath(DomainPath)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(Unavailable)
+  )
+  .add(
+    HttpApiEndpoint.post("verify", "/domains/:domain/verify")
+      .annotateContext(
+        documented(
+          "Verify a claimed domain",
+          "Looks the challenge up now, through the service's validating resolver (a signed zone's answer must validate: a bogus one is a failed look-up). Found: verified. Not found: a pending claim stays pending, a verified one lapses. A failed look-up (timeout, SERVFAIL) changes nothing; lastCheck says why. Verification is also re-checked daily."
+        )
+      )
+      .setPath(DomainPath)
+      .addSuccess(DomainClaimView)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(Unavailable)
+  )
+  .add(
+    HttpApiEndpoint.put("publicReports", "/domains/:domain/public-reports")
+      .annotateContext(
+        documented(
+          "Publish or withdraw a domain's received reports",
+          "With public: true, what the DMARC and TLS reports received for the domain say appears in its public report, page and PDF; otherwise they say the reports are private. Only a tenant that has verified the domain may (403 otherwise)."
+        )
+      )
+      .setPath(DomainPath)
+      .setPayload(PublicReports)
+      .addSuccess(DomainClaimView)
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Unavailable)
+  )
+  .middleware(DomainsAccess) {}

@@ -1,0 +1,33 @@
+/**
+ * The verified-domains routes over `monitor/access/VerifiedDomains.ts`: the tenant the request's key
+ * acts for, and the contract's errors (no claim: 404; not verified: 403).
+ */
+import { Effect } from "effect"
+import { Forbidden, NotFound } from "../../api/Errors.ts"
+import { DomainsOwner } from "../../api/Domains.ts"
+import { type ClaimRefused, VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
+
+const refusal = (e: ClaimRefused) =>
+  e.reason === "none" ? new NotFound({ error: e.message }) : new Forbidden({ error: e.message })
+
+/** The service and the tenant this request acts for. */
+const asOwner = <A, R>(f: (d: VerifiedDomains, tenant: string) => Effect.Effect<A, ClaimRefused, R>) =>
+  Effect.flatMap(Effect.zip(VerifiedDomains, DomainsOwner), ([d, o]) => f(d, o.tenant)).pipe(
+    Effect.mapError(refusal)
+  )
+
+export const claimDomain = (domain: string) =>
+  Effect.flatMap(Effect.zip(VerifiedDomains, DomainsOwner), ([d, o]) => d.claim(o.tenant, domain))
+
+export const listDomains = Effect.flatMap(Effect.zip(VerifiedDomains, DomainsOwner), ([d, o]) =>
+  d.list(o.tenant)
+)
+
+export const getDomain = (domain: string) => asOwner((d, tenant) => d.get(tenant, domain))
+
+export const deleteDomain = (domain: string) => asOwner((d, tenant) => d.remove(tenant, domain))
+
+export const verifyDomain = (domain: string) => asOwner((d, tenant) => d.verify(tenant, domain))
+
+export const publishReports = (domain: string, published: boolean) =>
+  asOwner((d, tenant) => d.publish(tenant, domain, published))
