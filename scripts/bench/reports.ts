@@ -10,6 +10,15 @@
  *
  *   npx tsx scripts/bench/reports.ts [reports=20000] [concurrency=8] [timed=10000]
  *
+ * With `summary`, the store is filled directly instead (the same reports, as ingest would store them,
+ * written in-process before the service starts: no HTTP, so a million records take a minute, not
+ * ten), and the summary is asked three times: each time and the best.
+ *
+ *   npx tsx scripts/bench/reports.ts summary [reports=20000] [data-dir]
+ *
+ * A data directory given is filled once and reused: fill it, then time the summary when the machine
+ * is calm.
+ *
  * With `largest`, it measures instead the largest report the limits allow: REPORTS_MAX_RECORDS
  * (100,000) records from as many sources, gzipped, posted once while /api/health is asked every
  * 100 ms: the server's peak RSS, the time to 202, and how many health answers came meanwhile.
@@ -17,16 +26,24 @@
  *   npx tsx scripts/bench/reports.ts largest
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import * as dgram from "node:dgram"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as DnsPacket from "dns-packet"
+import { Effect } from "effect"
+import type { DmarcRecord } from "../../src/inbound/DmarcReport.ts"
+import { parsedDmarc, storable } from "../../src/inbound/Storable.ts"
+import { storeReport } from "../../src/store/InboundReports.ts"
+import { databaseFile, sqliteAt } from "../../src/store/Sql.ts"
 import { dmarcXml, gzipText, largeDmarcXml, type RowSpec } from "../../test/inbound/reports.ts"
 
-const largest = process.argv[2] === "largest"
-const total = largest ? 0 : Number(process.argv[2] ?? 20_000)
+const mode = process.argv[2] === "largest" || process.argv[2] === "summary" ? process.argv[2] : "ingest"
+const largest = mode === "largest"
+const total = largest ? 0 : Number(process.argv[mode === "summary" ? 3 : 2] ?? 20_000)
 const concurrency = Number(process.argv[3] ?? 8)
 const timed = Math.min(total, Number(process.argv[4] ?? 10_000))
 const RECORDS = 50
@@ -46,9 +63,15 @@ const peakRssMb = (pid: number) => {
   return m ? Math.round(Number(m[1]) / 1024) : NaN
 }
 
+/** The last whole UTC day: reports cover the 30 days before it (inside REPORTS_RETENTION whenever run). */
+const LAST_DAY = Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400
+const dayOf = (i: number) => LAST_DAY - (i % 30) * 86_400
+/** The summary's period: every report the bench stores. */
+const PERIOD = `from=${new Date((LAST_DAY - 40 * 86_400) * 1000).toISOString().slice(0, 10)}&to=${new Date((LAST_DAY + 2 * 86_400) * 1000).toISOString().slice(0, 10)}`
+
 /** A report like a big receiver's: 50 sources out of 2,000, a few selectors, some failing. */
-const report = (i: number) => {
-  const rows: Array<RowSpec> = Array.from({ length: RECORDS }, (_, j) => {
+const rowsOf = (i: number): Array<RowSpec> =>
+  Array.from({ length: RECORDS }, (_, j) => {
     const n = (i * 31 + j * 7) % 2000
     const failing = n % 10 === 0
     return {
@@ -59,7 +82,10 @@ const report = (i: number) => {
       dkimAuth: [{ domain: failing ? "esp.example" : DOMAIN, selector: `s${n % 5}`, result: "pass" }]
     }
   })
-  const day = 1_764_028_800 - (i % 30) * 86_400
+
+const report = (i: number) => {
+  const rows = rowsOf(i)
+  const day = dayOf(i)
   return gzipText(
     dmarcXml({
       domain: DOMAIN,
@@ -71,6 +97,35 @@ const report = (i: number) => {
     })
   )
 }
+
+/**
+ * A name server that answers every question at once with NXDOMAIN (RFC 1035 4.1.1 RCODE 3): the
+ * summary's SPF and PTR look-ups then end as fast as a resolver can answer, so the time measured is
+ * the store's and the summary's (a closed port would make each look-up wait DNS_TIMEOUT_MS).
+ */
+const nxdomainServer = () =>
+  new Promise<number>((resolve) => {
+    const socket = dgram.createSocket("udp4")
+    socket.on("message", (msg, from) => {
+      try {
+        const q = DnsPacket.decode(msg)
+        const answer = DnsPacket.encode({
+          id: q.id,
+          type: "response",
+          flags: DnsPacket.RECURSION_DESIRED | DnsPacket.RECURSION_AVAILABLE | 3,
+          questions: q.questions
+        })
+        socket.send(answer, from.port, from.address)
+      } catch {
+        // not a DNS message: no answer
+      }
+    })
+    socket.bind(0, "127.0.0.1", () => {
+      // it lives as long as the bench: it does not keep the process alive at the end
+      socket.unref()
+      resolve((socket.address() as AddressInfo).port)
+    })
+  })
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
 
@@ -97,9 +152,12 @@ const request = (port: number, method: string, path: string, body?: Uint8Array, 
     req.end(body)
   })
 
-const start = async (): Promise<{ child: ChildProcess; port: number }> => {
+const start = async (
+  dataDir = mkdtempSync(join(tmpdir(), "domain-audit-reports-bench-"))
+): Promise<{ child: ChildProcess; port: number }> => {
   execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit", cwd: join(here, "../..") })
   const port = await freePort()
+  const dnsPort = await nxdomainServer()
   const child = spawn(
     process.execPath,
     [`--max-old-space-size=${process.env.MAX_HEAP_MB ?? 384}`, "dist/main.mjs"],
@@ -109,8 +167,8 @@ const start = async (): Promise<{ child: ChildProcess; port: number }> => {
         ...process.env,
         HOST: "127.0.0.1",
         PORT: String(port),
-        DATA_DIR: mkdtempSync(join(tmpdir(), "domain-audit-reports-bench-")),
-        DNS_RESOLVERS: "127.0.0.1:9",
+        DATA_DIR: dataDir,
+        DNS_RESOLVERS: `127.0.0.1:${dnsPort}`,
         RATE_CHEAP_BURST: "100000000",
         RATE_COSTLY_BURST: "100000000",
         LOG_LEVEL: "Error"
@@ -151,7 +209,7 @@ const main = async () => {
     const allMs = performance.now() - t0
     const rss = peakRssMb(child.pid!)
     const s0 = performance.now()
-    const summary = await request(port, "GET", `/api/reports/dmarc/${DOMAIN}?from=2025-01-01&to=2026-01-01`)
+    const summary = await request(port, "GET", `/api/reports/dmarc/${DOMAIN}?${PERIOD}`)
     const summaryMs = performance.now() - s0
     const parsed = JSON.parse(summary.text) as { messages: number; sourcesTotal: number; reports: number }
     console.log(
@@ -222,4 +280,106 @@ const measureLargest = async () => {
   }
 }
 
-await (largest ? measureLargest() : main())
+/** The bench's reports as ingest stores them, written straight into a fresh data directory. */
+const fillStore = (dataDir: string) => {
+  const records = (i: number): Array<DmarcRecord> =>
+    rowsOf(i).map((r) => ({
+      sourceIp: r.ip,
+      count: r.count,
+      disposition: "none",
+      dkim: r.dkim ?? "pass",
+      spf: r.spf ?? "pass",
+      reasons: [],
+      headerFrom: DOMAIN,
+      envelopeFrom: DOMAIN,
+      envelopeTo: null,
+      authDkim: (r.dkimAuth ?? []).map((d) => ({ ...d, selector: d.selector ?? null, humanResult: null })),
+      authSpf: [{ domain: DOMAIN, scope: "mfrom", result: r.spf ?? "pass", humanResult: null }]
+    }))
+  return Effect.runPromise(
+    Effect.forEach(
+      Array.from({ length: total }, (_, i) => i),
+      (i) => {
+        const parsed = parsedDmarc(
+          {
+            version: null,
+            orgName: `Receiver ${i % 50}`,
+            email: null,
+            extraContactInfo: null,
+            reportId: `bench-${i}`,
+            begin: dayOf(i),
+            end: dayOf(i) + 86_399,
+            errors: [],
+            generator: null,
+            policy: {
+              domain: DOMAIN,
+              adkim: "r",
+              aspf: "r",
+              p: "none",
+              sp: "none",
+              np: null,
+              pct: 100,
+              fo: null,
+              testing: null,
+              discoveryMethod: null
+            },
+            records: records(i)
+          },
+          `sha256:bench-${i}`
+        )
+        const { head, rows } = storable(parsed)
+        return storeReport(head, dayOf(i) + 86_400, rows)
+      },
+      { discard: true }
+    ).pipe(Effect.provide(sqliteAt(databaseFile(dataDir))))
+  )
+}
+
+const measureSummary = async () => {
+  const given = process.argv[4]
+  const dataDir = given ?? mkdtempSync(join(tmpdir(), "domain-audit-reports-bench-"))
+  const f0 = performance.now()
+  if (given === undefined || !existsSync(databaseFile(given))) {
+    mkdirSync(dataDir, { recursive: true })
+    await fillStore(dataDir)
+  }
+  const fillMs = performance.now() - f0
+  const { child, port } = await start(dataDir)
+  try {
+    const times: Array<number> = []
+    let last = { status: 0, text: "{}" }
+    for (let k = 0; k < 3; k++) {
+      const s0 = performance.now()
+      last = await request(port, "GET", `/api/reports/dmarc/${DOMAIN}?${PERIOD}`)
+      times.push(Math.round(performance.now() - s0))
+    }
+    const parsed = JSON.parse(last.text) as {
+      messages: number
+      sourcesTotal: number
+      reports: number
+      daily: []
+    }
+    console.log(
+      JSON.stringify(
+        {
+          records: total * RECORDS,
+          storeFilledInS: Math.round(fillMs / 1000),
+          status: last.status,
+          summaryMs: times,
+          bestMs: Math.min(...times),
+          reports: parsed.reports,
+          messages: parsed.messages,
+          sourcesTotal: parsed.sourcesTotal,
+          days: parsed.daily?.length
+        },
+        null,
+        2
+      )
+    )
+  } finally {
+    child.kill()
+    agent.destroy()
+  }
+}
+
+await (largest ? measureLargest() : mode === "summary" ? measureSummary() : main())

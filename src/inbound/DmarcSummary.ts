@@ -6,7 +6,8 @@
  */
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
-import type { ConflictRow, ReporterRow, SourceGroup } from "../store/InboundReports.ts"
+import type { ConflictRow, DmarcReportRow, ReporterRow, SourceGroup } from "../store/InboundReports.ts"
+import { analystFields, analystSourceFields, analystSources, analystSummary } from "./DmarcAnalyst.ts"
 import { reportAuthenticity, ReportAuthenticity } from "./Authenticity.ts"
 
 export const Reporter = Schema.Struct({ name: Schema.String, reports: Schema.Int, messages: Schema.Int })
@@ -47,7 +48,8 @@ export const DmarcSource = Schema.Struct({
   /** Mail it re-sends on a recipient's behalf: ARC or a forwarding reason, or a known forwarding service. */
   forwarder: Schema.Boolean,
   /** Identities that passed without aligning with the domain: `dkim:<d=>`, `spf:<MAIL FROM domain>`. */
-  authenticatedAs: Strings
+  authenticatedAs: Strings,
+  ...analystSourceFields
 })
 export type DmarcSource = typeof DmarcSource.Type
 
@@ -106,6 +108,7 @@ export const DmarcSummary = Schema.Struct({
   /** Report identities stored with more than one content in the period (at most 100). */
   conflicts: Schema.Array(Conflict),
   readyForReject: ReadyForReject,
+  ...analystFields,
   /** Authenticated and unauthenticated reports counted apart, and what readyForReject rests on. */
   authenticity: ReportAuthenticity
 })
@@ -173,8 +176,11 @@ export const summariseDmarc = (input: {
   readonly reporters: ReadonlyArray<ReporterRow>
   readonly facts: (ip: string) => SourceFacts
   readonly conflicts?: ReadonlyArray<ConflictRow>
+  /** The period's reports (the analyst's daily series, policies, errors and repairs read them). */
+  readonly reports?: ReadonlyArray<DmarcReportRow>
   readonly authenticity?: ReportAuthenticity
 }): DmarcSummary => {
+  const analystOf = analystSources(input.groups)
   const tallies = new Map<string, Tally>()
   const selectors = new Map<
     string,
@@ -243,7 +249,8 @@ export const summariseDmarc = (input: {
         dispositions: t.dispositions,
         overridden: t.overridden,
         forwarder,
-        authenticatedAs: [...t.authenticatedAs].sort()
+        authenticatedAs: [...t.authenticatedAs].sort(),
+        ...analystOf(ip)
       })
     const lost = facts.knownForwarder ? 0 : t.failing - t.failingForwarded
     const legitimate =
@@ -277,6 +284,7 @@ export const summariseDmarc = (input: {
     ),
     reporters: input.reporters.map((r) => ({ name: r.reporter, reports: r.reports, messages: r.messages })),
     conflicts: conflictsOf(input.conflicts ?? []),
+    ...analystSummary(input.groups, input.reports ?? []),
     // without verdicts handed in (examples, tests), every report counts as unauthenticated
     authenticity:
       input.authenticity ?? reportAuthenticity(input.reporters.map((r) => ({ ...r, authenticated: 0 }))),

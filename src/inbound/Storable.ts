@@ -1,6 +1,7 @@
 /**
  * A parsed report as the store keeps it: what the summaries read and nothing more (no recipient
- * domains, no free-text results; docs/reports-in.md "Privacy"). Pure.
+ * domains, no `human_result` texts, only the domain of an envelope sender, reason comments cut
+ * short; docs/reports-in.md "Privacy"). Pure.
  */
 import { isValidSelector } from "../checks/dkim/Dkim.ts"
 import type { DmarcAggregateReport, DmarcRecord, DmarcReportHead } from "./DmarcReport.ts"
@@ -40,6 +41,18 @@ export type StoredRows =
 /** A reason comment naming ARC (RFC 8617): the receiver overrode a failure on an ARC chain it trusts. */
 export const mentionsArc = (comment: string | null) => comment !== null && /\barc\b/i.test(comment)
 
+/** The most of a receiver's reason comment kept: enough to say why, too little to carry a message. */
+export const MAX_COMMENT = 200
+
+/** The MAIL FROM domain: some receivers write the whole address, only its domain is kept (privacy). */
+const envelopeDomain = (value: string | null) =>
+  value === null
+    ? ""
+    : value
+        .slice(value.lastIndexOf("@") + 1)
+        .toLowerCase()
+        .slice(0, 253)
+
 const dmarcRow = (r: DmarcRecord): DmarcRowInsert => ({
   source_ip: r.sourceIp,
   count: r.count,
@@ -56,7 +69,14 @@ const dmarcRow = (r: DmarcRecord): DmarcRowInsert => ({
   spf_auth: r.authSpf
     .map((s) => `${s.domain}=${s.result}`)
     .sort()
-    .join(" ")
+    .join(" "),
+  envelope_from: envelopeDomain(r.envelopeFrom),
+  reasons:
+    r.reasons.length === 0
+      ? ""
+      : JSON.stringify(
+          r.reasons.map((x) => ({ type: x.type, comment: x.comment?.slice(0, MAX_COMMENT) ?? null }))
+        )
 })
 
 /** A DMARC report's records folded as they are read: the stored rows, the message count, the signers. */
@@ -64,6 +84,8 @@ export interface DmarcFold {
   readonly add: (record: DmarcRecord) => void
   readonly rows: ReadonlyArray<DmarcRowInsert>
   readonly messages: () => number
+  /** Messages of records with an aligned SPF or DKIM pass (RFC 7489 4.2). */
+  readonly dmarcPass: () => number
   /** `domain/selector` of every DKIM signature named. */
   readonly signers: ReadonlySet<string>
 }
@@ -72,15 +94,18 @@ export const dmarcFold = (): DmarcFold => {
   const rows: Array<DmarcRowInsert> = []
   const signers = new Set<string>()
   let messages = 0
+  let dmarcPass = 0
   return {
     add: (record) => {
       rows.push(dmarcRow(record))
       // counts are below 2^31 and records at most REPORTS_MAX_RECORDS: the sum stays far below 2^53
       messages += record.count
+      if (record.dkim === "pass" || record.spf === "pass") dmarcPass += record.count
       for (const d of record.authDkim) if (d.selector !== null) signers.add(`${d.domain}/${d.selector}`)
     },
     rows,
     messages: () => messages,
+    dmarcPass: () => dmarcPass,
     signers
   }
 }
@@ -115,7 +140,9 @@ export const storable = (parsed: ParsedReport): { readonly head: ReportHead; rea
         messages: parsed.fold.messages(),
         contact: r.email,
         contentHash: parsed.contentHash,
-        policy: JSON.stringify({ ...r.policy, generator: r.generator, version: r.version, errors: r.errors })
+        policy: JSON.stringify({ ...r.policy, generator: r.generator, version: r.version, errors: r.errors }),
+        warnings: parsed.warnings,
+        dmarcPass: parsed.fold.dmarcPass()
       },
       rows: { kind: "dmarc", rows: parsed.fold.rows, selectors: [...selectors].sort() }
     }
@@ -133,6 +160,7 @@ export const storable = (parsed: ParsedReport): { readonly head: ReportHead; rea
       messages: t.policies.reduce((n, p) => n + p.successfulSessions + p.failedSessions, 0),
       contact: t.contactInfo,
       contentHash: parsed.contentHash,
+      warnings: parsed.warnings,
       policy: JSON.stringify(t.policies.map((p) => ({ type: p.policyType, domain: p.policyDomain })))
     },
     rows: {
@@ -145,7 +173,15 @@ export const storable = (parsed: ParsedReport): { readonly head: ReportHead; rea
         successful: p.successfulSessions,
         failed: p.failedSessions,
         failures: JSON.stringify(
-          p.failures.map((f) => ({ type: f.resultType, mx: f.receivingMxHostname, count: f.failedSessions }))
+          p.failures.map((f) => ({
+            type: f.resultType,
+            mx: f.receivingMxHostname,
+            count: f.failedSessions,
+            reason: f.reasonCode,
+            sendingIp: f.sendingMtaIp,
+            receivingIp: f.receivingIp,
+            helo: f.receivingMxHelo
+          }))
         )
       }))
     }

@@ -12,7 +12,7 @@ import { Resolver } from "../net/Resolver.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { runCheck } from "../scan/Scanner.ts"
 import { makeShared } from "../scan/Shared.ts"
-import { conflicts, dmarcGroups, reporters, tlsPolicies } from "../store/InboundReports.ts"
+import { conflicts, dmarcGroups, dmarcReports, reporters, tlsPolicies } from "../store/InboundReports.ts"
 import { failureCount } from "../store/FailureReports.ts"
 import { authenticatedDmarcGroups, authenticityCounts } from "../store/ReportAuthenticity.ts"
 import { reportAuthenticity } from "./Authenticity.ts"
@@ -110,10 +110,11 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
 
     const dmarc = (domain: string, period: { from: number; to: number }) =>
       Effect.gen(function* () {
-        const [groups, who, clashes] = yield* Effect.all([
+        const [groups, who, clashes, reports] = yield* Effect.all([
           dmarcGroups(domain, period.from, period.to),
           reporters("dmarc", domain, period.from, period.to),
-          conflicts("dmarc", domain, period.from, period.to)
+          conflicts("dmarc", domain, period.from, period.to),
+          dmarcReports(domain, period.from, period.to)
         ])
         const facts =
           groups.length === 0
@@ -129,6 +130,7 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
           reporters: who,
           facts,
           conflicts: clashes,
+          reports,
           authenticity
         })
         if (authenticity.authenticatedReports === 0 || authenticity.unauthenticatedReports === 0)

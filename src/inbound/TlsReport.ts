@@ -13,6 +13,8 @@ export interface TlsFailure {
   readonly sendingMtaIp: string | null
   readonly receivingMxHostname: string | null
   readonly receivingIp: string | null
+  /** The name the receiving MX gave in its HELO/EHLO greeting (RFC 8460 4.3 `receiving-mx-helo`). */
+  readonly receivingMxHelo: string | null
   readonly failedSessions: number
   readonly reasonCode: string | null
 }
@@ -136,6 +138,7 @@ const readPolicy = (p: unknown, i: number): TlsPolicyResult => {
       sendingMtaIp: optStr(f, "sending-mta-ip", fAt),
       receivingMxHostname: optStr(f, "receiving-mx-hostname", fAt)?.toLowerCase().replace(/\.$/, "") ?? null,
       receivingIp: optStr(f, "receiving-ip", fAt),
+      receivingMxHelo: optStr(f, "receiving-mx-helo", fAt),
       failedSessions: count(f, "failed-session-count", fAt),
       reasonCode: optStr(f, "failure-reason-code", fAt)
     }

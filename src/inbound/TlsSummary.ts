@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
 import type { ConflictRow, ReporterRow, TlsPolicyRow } from "../store/InboundReports.ts"
 import { Conflict, conflictsOf, Reporter } from "./DmarcSummary.ts"
+import { failuresOf, tlsAnalyst, tlsAnalystFields } from "./TlsAnalyst.ts"
 
 export const TlsSummary = Schema.Struct({
   domain: Schema.String,
@@ -29,7 +30,8 @@ export const TlsSummary = Schema.Struct({
   ),
   reporters: Schema.Array(Reporter),
   /** Report identities stored with more than one content in the period (at most 100). */
-  conflicts: Schema.Array(Conflict)
+  conflicts: Schema.Array(Conflict),
+  ...tlsAnalystFields
 })
 export type TlsSummary = typeof TlsSummary.Type
 
@@ -75,9 +77,10 @@ export const summariseTls = (input: {
     }
     entry.successful += p.successful
     entry.failed += p.failed
-    for (const mx of parseJson<Array<string>>(p.mx_hosts, [])) entry.mxHosts.add(mx)
+    const hosts: unknown = parseJson(p.mx_hosts, [])
+    if (Array.isArray(hosts)) for (const mx of hosts) if (typeof mx === "string") entry.mxHosts.add(mx)
     byPolicy.set(key, entry)
-    for (const f of parseJson<Array<{ type: string; mx: string | null; count: number }>>(p.failures, [])) {
+    for (const f of failuresOf(p.failures)) {
       byType.set(f.type, (byType.get(f.type) ?? 0) + f.count)
       const mx = f.mx ?? "(not given)"
       byMx.set(mx, (byMx.get(mx) ?? 0) + f.count)
@@ -97,6 +100,7 @@ export const summariseTls = (input: {
       .map((p) => ({ ...p, mxHosts: [...p.mxHosts].sort() }))
       .sort((a, b) => b.successful + b.failed - (a.successful + a.failed)),
     reporters: input.reporters.map((r) => ({ name: r.reporter, reports: r.reports, messages: r.messages })),
-    conflicts: conflictsOf(input.conflicts ?? [])
+    conflicts: conflictsOf(input.conflicts ?? []),
+    ...tlsAnalyst(input.policies)
   }
 }

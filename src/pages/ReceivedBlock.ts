@@ -7,6 +7,7 @@
  * nothing. Pure.
  */
 import type { ReceivedDmarc, ReceivedTls, ReportsReceived } from "../report/ReceivedReports.ts"
+import { dmarcDetailPart, noDataWords, qualityPart, tlsDetailPart } from "./ReceivedDetail.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { statusBadge, table } from "./Layout.ts"
 import { type Lang, words } from "./Text.ts"
@@ -49,7 +50,7 @@ const readiness = (dmarc: ReceivedDmarc, atReject: boolean, lang: Lang): Html =>
       : r.verdict === "not-ready"
         ? html`${statusBadge("fail", lang)}
           ${atReject ? w.notReadyAtReject(r.blockersTotal) : w.notReady(r.blockersTotal)}`
-        : html`${statusBadge("unknown", lang)} ${w.noData}`
+        : html`${statusBadge("unknown", lang)} ${noDataWords(dmarc, lang)}`
   return html`<p><strong>${w.readyTitle}</strong> ${verdict}</p>
     ${
       r.blockers.length > 0
@@ -80,7 +81,7 @@ const dmarcPart = (dmarc: ReceivedDmarc, received: ReportsReceived, lang: Lang):
       <dt>${w.passing}</dt>
       <dd>${dmarc.dmarcPass} (${percent(dmarc.passRate, lang)})</dd>
     </dl>
-    ${readiness(dmarc, received.dmarcPolicy === "reject", lang)}
+    ${readiness(dmarc, received.dmarcPolicy === "reject", lang)} ${qualityPart(dmarc, lang)}
     ${table(
       w.sources,
       [w.source, w.ptr, w.provider, w.messages, w.passing],
@@ -93,6 +94,7 @@ const dmarcPart = (dmarc: ReceivedDmarc, received: ReportsReceived, lang: Lang):
       ])
     )}
     ${dmarc.sourcesTotal > dmarc.topSources.length ? html`<p class="note">${w.ofTotal(dmarc.topSources.length, dmarc.sourcesTotal)}</p>` : ""}
+    ${dmarcDetailPart(dmarc, lang)}
     <p><a href="${safeUrl(received.summaryUrls.dmarc)}">${w.fullDmarc}</a></p>`
 }
 
@@ -134,6 +136,7 @@ const tlsPart = (tls: ReceivedTls, url: string, lang: Lang): Html => {
         String(p.failed)
       ])
     )}
+    ${tlsDetailPart(tls, lang)}
     <p><a href="${safeUrl(url)}">${w.fullTls}</a></p>`
 }
 

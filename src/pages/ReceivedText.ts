@@ -54,6 +54,37 @@ const en = {
   howTls: (domain: string) =>
     `It publishes no TLS-RPT record. Publish v=TLSRPTv1; rua=mailto: with an address whose mail reaches this service at _smtp._tls.${domain}; sending servers then report on their TLS sessions daily.`,
   orPost: "Reports can also be posted to this service:",
+  qualityTitle: "Report quality",
+  quality: (repaired: number, conflicts: number, unclassified: number) =>
+    `${repaired} report${repaired === 1 ? "" : "s"} needed a repair to be read; ${conflicts} report identit${conflicts === 1 ? "y" : "ies"} arrived with differing contents (kept and counted: a forgery or a corrected re-send); ${unclassified} source${unclassified === 1 ? "" : "s"} whose mail fails DMARC could not be classified because a look-up failed.`,
+  noDataLookups: (n: number) =>
+    `Not known: reports were received, but ${n} source${n === 1 ? "" : "s"} whose mail fails DMARC could not be classified because the look-ups that tell a legitimate sender from a spoofer failed (PTR, SPF includes). No verdict until they answer.`,
+  unclassified: "Sources that could not be classified",
+  why: "Why",
+  byHeaderFrom: "Mail by header-from domain",
+  headerFrom: "Header From",
+  failingHead: "Failing DMARC",
+  daily: "Day by day (UTC)",
+  day: "Day",
+  failingIdentities: "Identities that failed, per source",
+  method: "Method",
+  domain: "Domain",
+  selector: "Selector",
+  result: "Result",
+  policySeen: "Policy as receivers saw it published",
+  policyDisagree:
+    "Receivers disagree: the policy changed during the period, or one of them used a stale copy.",
+  reporters: "Reporters",
+  failureDetails: "Failures as senders described them",
+  reasonCode: "Reason code",
+  sendingMta: "Sending server",
+  receivingMx: "Receiving MX",
+  helo: "MX HELO name",
+  receivingIp: "Receiving IP",
+  exceeding: (reportId: string, reporter: string, details: number, total: number) =>
+    `Not to be taken at its word: report ${reportId} from ${reporter} details ${details} failed sessions, more than the ${total} it counts in all (RFC 8460 4.3).`,
+  tlsConflicts: (n: number) =>
+    `${n} report identit${n === 1 ? "y" : "ies"} arrived with differing contents (kept and counted): a forgery or a corrected re-send.`,
   private:
     "The reports received for this domain are private: only its owners read them. An owner (an account that has verified the domain) may publish them here."
 }
@@ -109,6 +140,37 @@ const nl: typeof en = {
   howTls: (domain: string) =>
     `Het domein publiceert geen TLS-RPT-record. Publiceer v=TLSRPTv1; rua=mailto: met een adres waarvan de mail bij deze dienst uitkomt op _smtp._tls.${domain}; verzendende servers rapporteren dan dagelijks over hun TLS-sessies.`,
   orPost: "Rapporten kunnen ook naar deze dienst worden gepost:",
+  qualityTitle: "Kwaliteit van de rapporten",
+  quality: (repaired: number, conflicts: number, unclassified: number) =>
+    `${repaired} rapport${repaired === 1 ? "" : "en"} moest${repaired === 1 ? "" : "en"} worden hersteld om te kunnen lezen; ${conflicts} rapportidentiteit${conflicts === 1 ? "" : "en"} kwam${conflicts === 1 ? "" : "en"} met verschillende inhoud binnen (bewaard en meegeteld: een vervalsing of een verbeterde herzending); ${unclassified} bron${unclassified === 1 ? "" : "nen"} met mail die niet door DMARC komt, kon${unclassified === 1 ? "" : "den"} niet worden beoordeeld omdat een opzoeking mislukte.`,
+  noDataLookups: (n: number) =>
+    `Onbekend: er kwamen rapporten binnen, maar ${n} bron${n === 1 ? "" : "nen"} met mail die niet door DMARC komt, kon${n === 1 ? "" : "den"} niet worden beoordeeld omdat de opzoekingen die een legitieme afzender van een vervalser onderscheiden mislukten (PTR, SPF-includes). Geen oordeel tot ze antwoorden.`,
+  unclassified: "Bronnen die niet te beoordelen waren",
+  why: "Waarom",
+  byHeaderFrom: "Mail per afzenderdomein (Header From)",
+  headerFrom: "Afzenderdomein (Header From)",
+  failingHead: "Zakt voor DMARC",
+  daily: "Per dag (UTC)",
+  day: "Dag",
+  failingIdentities: "Mislukte identiteiten per bron",
+  method: "Methode",
+  domain: "Domein",
+  selector: "Selector",
+  result: "Resultaat",
+  policySeen: "Beleid zoals ontvangers het gepubliceerd zagen",
+  policyDisagree:
+    "Ontvangers zijn het oneens: het beleid veranderde in deze periode, of een van hen gebruikte een verouderde kopie.",
+  reporters: "Rapporteurs",
+  failureDetails: "Mislukkingen zoals verzenders ze beschreven",
+  reasonCode: "Redencode",
+  sendingMta: "Verzendende server",
+  receivingMx: "Ontvangende MX",
+  helo: "HELO-naam van de MX",
+  receivingIp: "Ontvangend IP-adres",
+  exceeding: (reportId: string, reporter: string, details: number, total: number) =>
+    `Niet op zijn woord te nemen: rapport ${reportId} van ${reporter} beschrijft ${details} mislukte sessies, meer dan de ${total} die het in totaal telt (RFC 8460 4.3).`,
+  tlsConflicts: (n: number) =>
+    `${n} rapportidentiteit${n === 1 ? "" : "en"} kwam${n === 1 ? "" : "en"} met verschillende inhoud binnen (bewaard en meegeteld): een vervalsing of een verbeterde herzending.`,
   private:
     "De ontvangen rapporten van dit domein zijn privé: alleen de eigenaren lezen ze. Een eigenaar (een account dat het domein heeft geverifieerd) kan ze hier publiceren."
 }

@@ -4,6 +4,7 @@
  * p=reject would lose legitimate mail and what stands in the way; with none received, how to have
  * them sent. The same content as the report page's section. Pure.
  */
+import { dmarcDetailLines, qualityLines, tlsDetailLines } from "./ReceivedDetailMarkdown.ts"
 import type { ReceivedDmarc, ReceivedTls, ReportsReceived } from "./ReceivedReports.ts"
 
 type Cell = (text: string) => string
@@ -20,6 +21,10 @@ const READY_AT_REJECT: Readonly<Record<string, (n: number) => string>> = {
   "no-data": () => "**Not known:** no report counted any message in this period."
 }
 
+/** Reports arrived, but the look-ups that tell a legitimate sender from a spoofer failed. */
+const lookupsFailed = (n: number) =>
+  `**Not known:** reports were received, but ${n} source(s) whose mail fails DMARC could not be classified because the look-ups that tell a legitimate sender from a spoofer failed (PTR, SPF includes). No verdict until they answer.`
+
 const READY: Readonly<Record<string, (n: number) => string>> = {
   ready: () =>
     "**Yes.** Every source whose mail failed DMARC in this period is unknown (most likely spoofing) or a forwarder: p=reject would have lost no legitimate mail seen here.",
@@ -31,8 +36,15 @@ const READY: Readonly<Record<string, (n: number) => string>> = {
 const dmarcLines = (d: ReceivedDmarc, received: ReportsReceived, cell: Cell, table: Table): Array<string> => [
   `${d.reports} report(s)${d.reporters.length > 0 ? ` from ${cell(d.reporters.join(", "))}` : ""}: ${d.messages} message(s), ${d.dmarcPass} passing DMARC (${percent(d.passRate)}).`,
   "",
-  `Ready for p=reject? ${(received.dmarcPolicy === "reject" ? READY_AT_REJECT : READY)[d.readyForReject.verdict]!(d.readyForReject.blockersTotal)}`,
+  `Ready for p=reject? ${
+    d.readyForReject.verdict === "no-data" && (d.quality?.unclassifiedTotal ?? 0) > 0
+      ? lookupsFailed(d.quality?.unclassifiedTotal ?? 0)
+      : (received.dmarcPolicy === "reject" ? READY_AT_REJECT : READY)[d.readyForReject.verdict]!(
+          d.readyForReject.blockersTotal
+        )
+  }`,
   "",
+  ...qualityLines(d, table),
   ...(d.readyForReject.blockers.length > 0
     ? [
         ...table(
@@ -62,6 +74,7 @@ const dmarcLines = (d: ReceivedDmarc, received: ReportsReceived, cell: Cell, tab
   ...(d.sourcesTotal > d.topSources.length
     ? [`The busiest ${d.topSources.length} of ${d.sourcesTotal} sources.`, ""]
     : []),
+  ...dmarcDetailLines(d, cell, table),
   `Full summary: ${received.summaryUrls.dmarc}`,
   ""
 ]
@@ -92,6 +105,7 @@ const tlsLines = (t: ReceivedTls, url: string, cell: Cell, table: Table): Array<
     t.byPolicy.map((p) => [p.policyType, p.policyDomain, String(p.successful), String(p.failed)])
   ),
   "",
+  ...tlsDetailLines(t, cell, table),
   `Full summary: ${url}`,
   ""
 ]

@@ -12,7 +12,9 @@
  */
 import { Schema } from "effect"
 import type { ScanResult } from "../scan/ScanResult.ts"
-import { Blocker, type DmarcSummary, ReadyForReject } from "../inbound/DmarcSummary.ts"
+import { DayCount, FailingIdentity, HeaderFromCount, PolicySeen } from "../inbound/DmarcAnalyst.ts"
+import { Blocker, type DmarcSummary, ReadyForReject, Unclassified } from "../inbound/DmarcSummary.ts"
+import { OverReported, TlsFailureDetail } from "../inbound/TlsAnalyst.ts"
 import type { TlsSummary } from "../inbound/TlsSummary.ts"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
 
@@ -31,7 +33,25 @@ export const ReceivedSource = Schema.Struct({
   messages: Schema.Int,
   /** Messages with an aligned SPF or DKIM pass (RFC 7489 4.2). */
   dmarcPass: Schema.Int,
-  forwarder: Schema.Boolean
+  forwarder: Schema.Boolean,
+  /** The SPF and DKIM identities that did not pass for its mail (at most 3). Absent in reports made before. */
+  failingIdentities: Schema.optional(Schema.Array(FailingIdentity))
+})
+
+/** Failing identities kept per source in a report. */
+export const RECEIVED_IDENTITIES = 3
+
+/**
+ * How far the period's reports can be taken at their word: reports that needed a repair to be read,
+ * report identities stored with more than one content (a forgery or a corrected re-send), and the
+ * sources whose failing mail could not be classified because a look-up failed.
+ */
+export const ReceivedQuality = Schema.Struct({
+  repairedReports: Schema.Int,
+  conflicts: Schema.Int,
+  /** The busiest unclassified sources (at most 10 of `unclassifiedTotal`). */
+  unclassified: Schema.Array(Unclassified),
+  unclassifiedTotal: Schema.Int
 })
 
 export const ReceivedDmarc = Schema.Struct({
@@ -50,7 +70,15 @@ export const ReceivedDmarc = Schema.Struct({
     blockersTotal: Schema.Int,
     note: Schema.String
   }),
-  reporters: Strings
+  reporters: Strings,
+  // The analyst's view (DmarcAnalyst.ts); absent in reports made before it was carried.
+  /** Mail by header-from domain (at most 10): a subdomain's mail apart. */
+  byHeaderFrom: Schema.optional(Schema.Array(HeaderFromCount)),
+  /** The period's days with mail, in order. */
+  daily: Schema.optional(Schema.Array(DayCount)),
+  /** The policies receivers saw published (at most 10), most reports first. */
+  policyPublished: Schema.optional(Schema.Array(PolicySeen)),
+  quality: Schema.optional(ReceivedQuality)
 })
 export type ReceivedDmarc = typeof ReceivedDmarc.Type
 
@@ -69,7 +97,14 @@ export const ReceivedTls = Schema.Struct({
       failed: Schema.Int
     })
   ),
-  reporters: Strings
+  reporters: Strings,
+  // The analyst's view (TlsAnalyst.ts); absent in reports made before it was carried.
+  /** Failures as senders described them (at most 10). */
+  failureDetails: Schema.optional(Schema.Array(TlsFailureDetail)),
+  /** Policies whose failure details exceed their failed sessions (at most 10). */
+  failureDetailsExceedingTotal: Schema.optional(Schema.Array(OverReported)),
+  /** Report identities stored with more than one content. */
+  conflicts: Schema.optional(Schema.Int)
 })
 export type ReceivedTls = typeof ReceivedTls.Type
 
@@ -130,7 +165,8 @@ const dmarcOf = (s: DmarcSummary): ReceivedDmarc | null =>
           provider: x.provider,
           messages: x.messages,
           dmarcPass: x.dmarcPass,
-          forwarder: x.forwarder
+          forwarder: x.forwarder,
+          failingIdentities: x.failingIdentities.slice(0, RECEIVED_IDENTITIES)
         })),
         sourcesTotal: s.sourcesTotal,
         readyForReject: {
@@ -139,7 +175,17 @@ const dmarcOf = (s: DmarcSummary): ReceivedDmarc | null =>
           blockersTotal: s.readyForReject.blockers.length,
           note: s.readyForReject.note
         },
-        reporters: s.reporters.map((r) => r.name)
+        reporters: s.reporters.map((r) => r.name),
+        byHeaderFrom: s.byHeaderFrom.slice(0, RECEIVED_ROWS),
+        // the default period has 30 days; a longer one keeps its last 31
+        daily: s.daily.slice(-31),
+        policyPublished: s.policyPublished.slice(0, RECEIVED_ROWS),
+        quality: {
+          repairedReports: s.repairs.reports,
+          conflicts: s.conflicts.length,
+          unclassified: s.readyForReject.unclassified.slice(0, RECEIVED_ROWS),
+          unclassifiedTotal: s.readyForReject.unclassified.length
+        }
       }
 
 const tlsOf = (s: TlsSummary): ReceivedTls | null =>
@@ -157,7 +203,10 @@ const tlsOf = (s: TlsSummary): ReceivedTls | null =>
           successful: p.successful,
           failed: p.failed
         })),
-        reporters: s.reporters.map((r) => r.name)
+        reporters: s.reporters.map((r) => r.name),
+        failureDetails: s.failureDetails.slice(0, RECEIVED_ROWS),
+        failureDetailsExceedingTotal: s.failureDetailsExceedingTotal.slice(0, RECEIVED_ROWS),
+        conflicts: s.conflicts.length
       }
 
 /** Where the scan found the domain asking for reports (RFC 7489 6.3 rua, RFC 8460 3 rua). */

@@ -3,10 +3,14 @@
  * (kind, reporter, report id); a DMARC report's records and a TLS report's policies beside it; the
  * DKIM selectors reports name, per domain, which DKIM discovery asks first. A report is written in
  * one transaction, whole or not at all. What is kept is only what the summaries read (no recipient
- * domains, no free-text results): see "Privacy" in docs/reports-in.md.
+ * domains, no `human_result` texts, reason comments cut short): see "Privacy" in docs/reports-in.md.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+
+/** The columns a domain's DMARC rows are grouped by for its summary, in the covering index's order. */
+const GROUP_COLUMNS =
+  "source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth, header_from, envelope_from, reasons"
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const inboundReportMigrations = {
@@ -98,6 +102,22 @@ export const inboundReportMigrations = {
     yield* sql`CREATE INDEX inbound_report_period ON inbound_report (kind, domain, begin_at)`
     yield* sql`CREATE INDEX inbound_report_end ON inbound_report (end_at)`
     yield* sql`CREATE INDEX inbound_report_identity ON inbound_report (kind, reporter, report_id, domain)`
+  }),
+  // What an analyst reads beyond the verdicts, kept from now on (older rows are not re-read: their
+  // envelope_from and reason comments stay empty, their repairs unknown): a record's MAIL FROM
+  // domain and its override reasons with the receiver's comment; a report's repairs and its
+  // passing messages (back-filled from its rows: the daily series needs them per report). The
+  // index holds every column the summary groups by, in the order it groups, so the summary walks
+  // it instead of sorting a million rows.
+  "0012_dmarc_analyst": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`ALTER TABLE dmarc_row ADD COLUMN envelope_from TEXT NOT NULL DEFAULT ''`
+    yield* sql`ALTER TABLE dmarc_row ADD COLUMN reasons TEXT NOT NULL DEFAULT ''`
+    yield* sql`ALTER TABLE inbound_report ADD COLUMN warnings TEXT`
+    yield* sql`ALTER TABLE inbound_report ADD COLUMN dmarc_pass INTEGER`
+    yield* sql`UPDATE inbound_report SET dmarc_pass = (SELECT COALESCE(SUM(count), 0) FROM dmarc_row
+      WHERE dmarc_row.report = inbound_report.id AND (dkim = 'pass' OR spf = 'pass')) WHERE kind = 'dmarc'`
+    yield* sql`CREATE INDEX dmarc_row_group ON dmarc_row (domain, ${sql.unsafe(GROUP_COLUMNS)}, begin_at, count)`
   })
 }
 
@@ -115,6 +135,10 @@ export interface ReportHead {
   readonly policy: string
   /** sha256 of the report as decompressed: the same bytes again are a duplicate. */
   readonly contentHash: string
+  /** What was repaired to read it (the 202's `warnings`). */
+  readonly warnings?: ReadonlyArray<string>
+  /** DMARC: messages of its records with an aligned SPF or DKIM pass. */
+  readonly dmarcPass?: number
 }
 
 /** What storing a report did: written or a duplicate, and whether its identity was seen with other content. */
@@ -134,6 +158,10 @@ export interface DmarcRowInsert {
   readonly header_from: string
   readonly dkim_auth: string
   readonly spf_auth: string
+  /** The MAIL FROM domain (RFC 7489 C `envelope_from`); "" when not given. */
+  readonly envelope_from: string
+  /** JSON of the override reasons, `[{type, comment}]` (RFC 7489 C PolicyOverrideReason); "" when none. */
+  readonly reasons: string
 }
 
 export interface TlsPolicyInsert {
@@ -183,9 +211,11 @@ export const storeReport = (
     return yield* sql.withTransaction(
       Effect.gen(function* () {
         const inserted = yield* sql<{ id: number }>`INSERT INTO inbound_report
-          (kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy, content_hash)
+          (kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy, content_hash,
+            warnings, dmarc_pass)
           VALUES (${head.kind}, ${head.domain}, ${head.reporter}, ${head.reportId}, ${head.begin}, ${head.end},
-            ${receivedAt}, ${head.records}, ${head.messages}, ${head.contact}, ${head.policy}, ${head.contentHash})
+            ${receivedAt}, ${head.records}, ${head.messages}, ${head.contact}, ${head.policy}, ${head.contentHash},
+            ${JSON.stringify(head.warnings ?? [])}, ${head.dmarcPass ?? null})
           ON CONFLICT (kind, reporter, report_id, domain, content_hash) DO NOTHING RETURNING id`
         const id = inserted[0]?.id
         if (id === undefined) {
@@ -253,16 +283,46 @@ export interface SourceGroup {
   readonly dkim_auth: string
   readonly spf_auth: string
   readonly messages: number
+  /** Read by the analyst's fields (DmarcAnalyst.ts); absent in groups made without them. */
+  readonly header_from?: string
+  readonly envelope_from?: string
+  readonly reasons?: string
 }
 
-/** A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads them. */
+/**
+ * A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads
+ * them. The covering index is named: it yields the rows in group order (no sort of the period's
+ * rows), which the planner would not choose on its own for a long period.
+ */
 export const dmarcGroups = (domain: string, from: number, to: number) =>
   Effect.flatMap(
     SqlClient.SqlClient,
-    (sql) => sql<SourceGroup>`SELECT source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth,
-        SUM(count) AS messages
-      FROM dmarc_row WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
-      GROUP BY source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth`
+    (sql) => sql<SourceGroup>`SELECT ${sql.unsafe(GROUP_COLUMNS)}, SUM(count) AS messages
+      FROM dmarc_row INDEXED BY dmarc_row_group
+      WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
+      GROUP BY ${sql.unsafe(GROUP_COLUMNS)}`
+  )
+
+/** A DMARC report of a period as the analyst's fields read it: its range, counts, policy and repairs. */
+export interface DmarcReportRow {
+  readonly reporter: string
+  readonly begin_at: number
+  readonly end_at: number
+  readonly messages: number
+  /** Null for reports stored before passing messages were kept per report. */
+  readonly dmarc_pass: number | null
+  /** JSON of the policy published as the report saw it, with the report's `errors`. */
+  readonly policy: string
+  /** JSON array of repairs; null for reports stored before repairs were kept. */
+  readonly warnings: string | null
+}
+
+/** A domain's DMARC reports in [from, to), by their begin. */
+export const dmarcReports = (domain: string, from: number, to: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<DmarcReportRow>`SELECT reporter, begin_at, end_at, messages, dmarc_pass, policy, warnings
+      FROM inbound_report WHERE kind = 'dmarc' AND domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}`
   )
 
 export interface ReporterRow {
@@ -295,13 +355,20 @@ export interface TlsPolicyRow {
   readonly successful: number
   readonly failed: number
   readonly failures: string
+  /** The report it came from (the analyst's flags name it). */
+  readonly reporter?: string
+  readonly report_id?: string
 }
 
 export const tlsPolicies = (domain: string, from: number, to: number) =>
   Effect.flatMap(
     SqlClient.SqlClient,
-    (sql) => sql<TlsPolicyRow>`SELECT policy_type, policy_domain, mx_hosts, successful, failed, failures
-      FROM tls_policy WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}`
+    (
+      sql
+    ) => sql<TlsPolicyRow>`SELECT p.policy_type, p.policy_domain, p.mx_hosts, p.successful, p.failed, p.failures,
+        r.reporter, r.report_id
+      FROM tls_policy p JOIN inbound_report r ON r.id = p.report
+      WHERE p.domain = ${domain} AND p.begin_at >= ${from} AND p.begin_at < ${to}`
   )
 
 export interface ConflictRow {

@@ -159,8 +159,10 @@ const postReports = async (base: string) => {
         count: 6,
         dkim: "fail",
         spf: "fail",
+        dkimAuth: [{ domain: "perfect.com", selector: "retired", result: "fail" }],
         spfAuth: [{ domain: "bounce.esp.example", result: "pass" }]
-      }
+      },
+      { ip: "127.25.0.1", count: 3, headerFrom: "news.perfect.com" }
     ]
   })
   const day = new Date((today - 86_400) * 1000).toISOString().slice(0, 10)
@@ -198,6 +200,18 @@ describe("the pages in chromium", () => {
               expect(body).toContain("A+")
               expect(body).toContain("Reports received")
               expect(body).toContain("receivers refuse this mail now: 1 legitimate-looking source sends mail")
+              // the analyst's view: subdomain mail apart, the days, the identity that failed, the policy seen
+              for (const part of [
+                "Mail by header-from domain",
+                "news.perfect.com",
+                "Day by day (UTC)",
+                "Identities that failed, per source",
+                "retired",
+                "Policy as receivers saw it published",
+                "Report quality:",
+                "Failures as senders described them"
+              ])
+                expect(body).toContain(part)
               for (const part of ["DNS records", "SPF include tree", "DNSSEC chain of trust", "Mail servers"])
                 expect(body).toContain(part)
               await judge(page, visit, "report-perfect")

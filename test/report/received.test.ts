@@ -137,7 +137,8 @@ describe("the essentials of the summaries", () => {
       provider: null,
       messages: 900,
       dmarcPass: 900,
-      forwarder: false
+      forwarder: false,
+      failingIdentities: []
     })
     // the ESP in the SPF record fails DMARC: p=reject would lose its mail; the spoofers are no blockers
     expect(dmarc.readyForReject).toMatchObject({ verdict: "not-ready", blockersTotal: 1 })

@@ -179,12 +179,23 @@ const period = { from: NOW.getTime() / 1000 - 30 * 86_400, to: NOW.getTime() / 1
 const dmarcSummary = () => {
   const { head, rows } = storable(parsed("dmarc"))
   const groups: Array<SourceGroup> =
-    rows.kind === "dmarc" ? rows.rows.map(({ count, header_from, ...g }) => ({ ...g, messages: count })) : []
+    rows.kind === "dmarc" ? rows.rows.map(({ count, ...g }) => ({ ...g, messages: count })) : []
   return summariseDmarc({
     domain: DOMAIN,
     ...period,
     groups,
     reporters: [{ reporter: head.reporter, reports: 1, messages: head.messages }],
+    reports: [
+      {
+        reporter: head.reporter,
+        begin_at: head.begin,
+        end_at: head.end,
+        messages: head.messages,
+        dmarc_pass: head.dmarcPass ?? 0,
+        policy: head.policy,
+        warnings: JSON.stringify(head.warnings ?? [])
+      }
+    ],
     facts: (ip) => ({
       ptr: SOURCES[ip]?.ptr ?? null,
       provider: SOURCES[ip]?.provider ?? null,
