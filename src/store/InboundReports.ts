@@ -9,7 +9,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /** The columns a domain's DMARC rows are grouped by for its summary, in the covering index's order. */
-const GROUP_COLUMNS =
+/** What a DMARC source group is grouped by (`dmarcGroups`, and the authenticated reports' alike). */
+export const GROUP_COLUMNS =
   "source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth, header_from, envelope_from, reasons"
 
 /** Migrations appended to `store/Sql.ts`'s list. */

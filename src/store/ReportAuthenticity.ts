@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { SourceGroup } from "./InboundReports.ts"
+import { GROUP_COLUMNS, type SourceGroup } from "./InboundReports.ts"
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const reportAuthenticityMigrations = {
@@ -68,10 +68,10 @@ export const authenticityCounts = (kind: "dmarc" | "tls", domain: string, from: 
 export const authenticatedDmarcGroups = (domain: string, from: number, to: number) =>
   Effect.flatMap(
     SqlClient.SqlClient,
-    (sql) => sql<SourceGroup>`SELECT source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth,
-        SUM(count) AS messages
-      FROM dmarc_row WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
+    (sql) => sql<SourceGroup>`SELECT ${sql.unsafe(GROUP_COLUMNS)}, SUM(count) AS messages
+      FROM dmarc_row INDEXED BY dmarc_row_group
+      WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
         AND report IN (SELECT id FROM inbound_report WHERE kind = 'dmarc' AND domain = ${domain}
           AND begin_at >= ${from} AND begin_at < ${to} AND authenticated = 1)
-      GROUP BY source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth`
+      GROUP BY ${sql.unsafe(GROUP_COLUMNS)}`
   )
