@@ -3,13 +3,13 @@
  * a hash chain, one stored scan, the diff of two entries and the evidence over a period. The
  * shapes are monitor/'s (Histories.ts, Evidence.ts).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
 import { HistoryEvidence } from "../monitor/Evidence.ts"
 import { HistoryDiff, HistoryList, HistoryScan } from "../monitor/Histories.ts"
 import { Format } from "./Common.ts"
 import { Domain } from "./Domain.ts"
-import { BadRequest, InternalError, NotFound } from "./Errors.ts"
+import { BadRequest, Forbidden, InternalError, NotFound, Unauthorized } from "./Errors.ts"
 
 const Seq = Schema.NumberFromString.pipe(
   Schema.int(),
@@ -29,6 +29,26 @@ const Instant = Schema.String.pipe(
 
 const DomainPath = Schema.Struct({ domain: Domain })
 
+/**
+ * Whose history a request reads, as HistoryReadAccess decided: a tenant's key that of the domains
+ * its tenant has verified (`tenant`), the operator and the open default every domain's (undefined).
+ */
+export class HistoryReader extends Context.Tag("HistoryReader")<
+  HistoryReader,
+  { readonly tenant: string | undefined }
+>() {}
+
+/**
+ * Who may read a domain's history and evidence (docs/access.md): the machine itself, an admin key,
+ * or an API key with `history` for the domains its tenant has verified; anyone while no key exists
+ * at all (the embedded default).
+ */
+export class HistoryReadAccess extends HttpApiMiddleware.Tag<HistoryReadAccess>()("HistoryReadAccess", {
+  failure: Schema.Union(Unauthorized, Forbidden),
+  provides: HistoryReader,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
 export class HistoryApi extends HttpApiGroup.make("history")
   .add(
     HttpApiEndpoint.get("historyList", "/history/:domain")
@@ -37,6 +57,8 @@ export class HistoryApi extends HttpApiGroup.make("history")
       .addSuccess(HistoryList)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Forbidden)
+      .middleware(HistoryReadAccess)
       .annotate(
         OpenApi.Description,
         "The domain's history: one entry per fresh full scan, oldest first, and whether the hash chain verifies (chainValid; invalidSeq names the first entry that does not)."
@@ -50,6 +72,8 @@ export class HistoryApi extends HttpApiGroup.make("history")
       .addSuccess(HistoryDiff)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Forbidden)
+      .middleware(HistoryReadAccess)
       .addError(InternalError)
       .annotate(
         OpenApi.Description,
@@ -70,6 +94,8 @@ export class HistoryApi extends HttpApiGroup.make("history")
       .addSuccess(HistoryEvidence)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Forbidden)
+      .middleware(HistoryReadAccess)
       .addError(InternalError)
       .annotate(
         OpenApi.Description,
@@ -83,6 +109,8 @@ export class HistoryApi extends HttpApiGroup.make("history")
       .addSuccess(HistoryScan)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Forbidden)
+      .middleware(HistoryReadAccess)
       .addError(InternalError)
       .annotate(
         OpenApi.Description,

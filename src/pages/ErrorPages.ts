@@ -67,6 +67,12 @@ export const historyMissingPage = (lang: Lang, path: string, why: string): Error
   return { status: 404, html: frame(lang, path, w.historyMissingTitle, [w.historyMissingText, why]) }
 }
 
+/** A history the page may not show: keys exist, and this is not the machine itself (docs/access.md). */
+export const historyPrivatePage = (lang: Lang, path: string, domain: string): ErrorPage => {
+  const w = words(lang)
+  return { status: 403, html: frame(lang, path, w.historyPrivateTitle, [w.historyPrivateText(domain)]) }
+}
+
 export const failurePage = (lang: Lang, path: string, status: number, message: string): ErrorPage => ({
   status,
   html: frame(lang, path, words(lang).errorTitle, [message])

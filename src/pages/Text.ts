@@ -160,7 +160,10 @@ const en = {
   seconds: "seconds",
   historyMissingTitle: "No history for this domain",
   historyMissingText:
-    "The service keeps a history of every full scan; this domain has none yet. Check it once, then come back.",
+    "The service keeps the history of the domains someone monitors or has verified (and, where the operator chose, of every domain checked); this domain has none yet.",
+  historyPrivateTitle: "This history is private",
+  historyPrivateText: (domain: string) =>
+    `The history of ${domain} belongs to whoever has verified the domain. Read it over the API with an API key that has the history scope (GET /api/history/${domain}).`,
   snapshotMissingTitle: "No such snapshot",
   errorTitle: "Something went wrong",
   tryAgain: "Check another domain",
@@ -317,7 +320,10 @@ const nl: Words = {
   seconds: "seconden",
   historyMissingTitle: "Geen geschiedenis voor dit domein",
   historyMissingText:
-    "De dienst bewaart elke volledige scan; van dit domein is er nog geen. Controleer het eerst, kom dan terug.",
+    "De dienst bewaart de geschiedenis van domeinen die iemand bewaakt of heeft geverifieerd (en, als de beheerder dat koos, van elk gecontroleerd domein); van dit domein is er nog geen.",
+  historyPrivateTitle: "Deze geschiedenis is privé",
+  historyPrivateText: (domain: string) =>
+    `De geschiedenis van ${domain} hoort bij wie het domein heeft geverifieerd. Lees haar via de API met een API-sleutel met de scope history (GET /api/history/${domain}).`,
   snapshotMissingTitle: "Deze momentopname bestaat niet",
   errorTitle: "Er ging iets mis",
   tryAgain: "Een ander domein controleren",

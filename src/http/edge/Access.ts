@@ -19,6 +19,7 @@ import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
 import { Forbidden, Unauthorized } from "../../api/Errors.ts"
 import { DomainsAccess } from "../../api/Domains.ts"
+import { HistoryReadAccess } from "../../api/History.ts"
 import { ReportsReadAccess, ReportsWriteAccess } from "../../api/Inbound.ts"
 import { MonitorsAccess } from "../../api/Monitoring.ts"
 import { ANONYMOUS_POST, postedWith } from "../../inbound/Authenticity.ts"
@@ -191,4 +192,21 @@ export const DomainsAccessLive = Layer.effect(
       )
     }
   }))
+).pipe(Layer.provide(ApiKeysLive))
+
+/**
+ * Keys with `history` read the history and evidence of their tenant's verified domains (the handler
+ * asks which, by `tenant`); the operator (the machine, an admin key) and the open default read all.
+ */
+export const HistoryReadAccessLive = Layer.effect(
+  HistoryReadAccess,
+  Effect.map(
+    makeGuard({ scope: "history", what: "histories", monitorsToken: false, openWithoutKeys: true }),
+    (guard) => ({
+      bearer: (sent: Redacted.Redacted<string>) =>
+        Effect.map(guard.bearer(sent), (key) => ({
+          tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
+        }))
+    })
+  )
 ).pipe(Layer.provide(ApiKeysLive))

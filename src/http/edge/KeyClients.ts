@@ -31,8 +31,14 @@ export class KeyClients extends Effect.Service<KeyClients>()("KeyClients", {
   scoped: Effect.gen(function* () {
     const keys = yield* ApiKeys
     let usable: ReadonlyMap<string, string> = new Map()
-    const read = keys.usable.pipe(
-      Effect.tap((found) => Effect.sync(() => (usable = found))),
+    let anyDefined = false
+    const read = Effect.zip(keys.usable, keys.anyDefined).pipe(
+      Effect.tap(([found, any]) =>
+        Effect.sync(() => {
+          usable = found
+          anyDefined = any
+        })
+      ),
       // a store that cannot be read leaves the last known keys in place: the access check still asks it
       Effect.catchAllCause((cause) => Effect.logWarning("API keys could not be read for rate limits", cause))
     )
@@ -40,7 +46,12 @@ export class KeyClients extends Effect.Service<KeyClients>()("KeyClients", {
     yield* read.pipe(Effect.repeat(Schedule.spaced(REFRESH)), Effect.delay(REFRESH), Effect.forkScoped)
     return {
       /** The bucket key for a request with this `Authorization` header, when it names a usable key. */
-      clientOf: (authorization: string | undefined) => keyClientOf(usable, authorization)
+      clientOf: (authorization: string | undefined) => keyClientOf(usable, authorization),
+      /**
+       * Whether a key had been created at the last read: from then on what belongs to someone is
+       * closed to anonymous clients (pages, which carry no key, say it is private).
+       */
+      anyDefined: () => anyDefined
     } as const
   }),
   dependencies: [ApiKeysLive]

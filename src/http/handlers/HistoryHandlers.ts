@@ -4,9 +4,12 @@
  * The JSON evidence export is signed as it is served (monitor/SignedEvidence.ts).
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { Api } from "../../Api.ts"
-import { BadRequest, InternalError, NotFound } from "../../api/Errors.ts"
+import { BadRequest, Forbidden, InternalError, NotFound } from "../../api/Errors.ts"
+import { HistoryReader } from "../../api/History.ts"
+import { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
+import { HistoryReadAccessLive } from "../edge/Access.ts"
 import { evidenceMarkdown } from "../../monitor/EvidenceMarkdown.ts"
 import { Histories } from "../../monitor/Histories.ts"
 import { signEvidence } from "../../monitor/SignedEvidence.ts"
@@ -31,22 +34,48 @@ const answered = <A, R>(
     )
   )
 
+/**
+ * A tenant's key reads the history of the domains its tenant has verified; another domain is 403
+ * saying so (docs/access.md), which tells nothing of whether it has one.
+ */
+const readable = <A, E, R>(
+  domain: string,
+  read: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Forbidden, R | HistoryReader | VerifiedDomains> =>
+  Effect.flatMap(HistoryReader, ({ tenant }): Effect.Effect<A, E | Forbidden, R | VerifiedDomains> => {
+    if (tenant === undefined) return read
+    const verified = Effect.flatMap(VerifiedDomains, (d) => d.isVerified(tenant, domain)).pipe(
+      Effect.orElseSucceed(() => false)
+    )
+    const refused = new Forbidden({
+      error: `${domain} is not verified for this API key's tenant: its history is read once the tenant verifies it (POST /api/domains)`
+    })
+    return Effect.flatMap(verified, (yes): Effect.Effect<A, E | Forbidden, R> =>
+      yes ? read : Effect.fail(refused)
+    )
+  })
+
 export const HistoryHandlers = HttpApiBuilder.group(Api, "history", (handlers) =>
   Effect.map(Effect.all([Histories, SigningKey]), ([histories, key]) =>
     handlers
-      .handle("historyList", ({ path }) => answered(histories.list(path.domain)))
-      .handle("historyEntry", ({ path }) => answered(histories.entry(path.domain, path.seq)))
+      .handle("historyList", ({ path }) => readable(path.domain, answered(histories.list(path.domain))))
+      .handle("historyEntry", ({ path }) =>
+        readable(path.domain, answered(histories.entry(path.domain, path.seq)))
+      )
       .handle("historyDiff", ({ path, urlParams }) =>
-        answered(histories.diff(path.domain, urlParams.from, urlParams.to))
+        readable(path.domain, answered(histories.diff(path.domain, urlParams.from, urlParams.to)))
       )
       .handle("historyEvidence", ({ path, urlParams }) =>
-        Effect.map(answered(histories.evidence(path.domain, urlParams.from, urlParams.to)), (evidence) =>
-          urlParams.format === "markdown"
-            ? HttpServerResponse.text(evidenceMarkdown(evidence), {
-                contentType: "text/markdown; charset=utf-8"
-              })
-            : signEvidence(evidence, key.sign)
+        readable(
+          path.domain,
+          Effect.map(answered(histories.evidence(path.domain, urlParams.from, urlParams.to)), (evidence) =>
+            urlParams.format === "markdown"
+              ? HttpServerResponse.text(evidenceMarkdown(evidence), {
+                  contentType: "text/markdown; charset=utf-8"
+                })
+              : signEvidence(evidence, key.sign)
+          )
         )
       )
   )
-)
+).pipe(Layer.provide(HistoryReadAccessLive))

@@ -14,6 +14,7 @@ import type { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
 import {
   failurePage,
   historyMissingPage,
+  historyPrivatePage,
   snapshotMissingPage,
   tooManyPage,
   unscannablePage
@@ -39,6 +40,7 @@ import { Scans } from "../../scan/Scans.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
 import { Limits, metered } from "../edge/Limits.ts"
 import { KeyClients } from "../edge/KeyClients.ts"
+import { localAdmin } from "../edge/LocalAdmin.ts"
 import { publicBaseUrl, storedBaseUrl } from "../edge/PublicUrl.ts"
 import { errorResponse, htmlResponse, requestLang, seeOther } from "./Respond.ts"
 
@@ -189,6 +191,10 @@ export const history = withDomain(
   (d) => pathsOf(d).history,
   (domain, lang) =>
     Effect.gen(function* () {
+      // once a key exists the history is its owners' (docs/access.md): a page carries no key, so only
+      // the machine itself is shown it
+      if ((yield* KeyClients).anyDefined() && !(yield* localAdmin))
+        return errorResponse(historyPrivatePage(lang, pathsOf(domain).history, domain))
       const histories = yield* Histories
       const listed = yield* Effect.either(histories.list(domain))
       if (Either.isLeft(listed))
