@@ -100,23 +100,25 @@ const makeGuard = (guard: Guard) =>
     }
   })
 
+/**
+ * A guard that says whose data the request may read: a tenant's key its tenant's (`tenant`); the
+ * operator (the machine, an admin key, the token) and an open door every one's (undefined).
+ */
+const forTenant = (guard: Effect.Effect.Success<ReturnType<typeof makeGuard>>) => ({
+  bearer: (sent: Redacted.Redacted<string>) =>
+    Effect.map(guard.bearer(sent), (key) => ({
+      tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
+    }))
+})
+
 /** Keys of a tenant see and manage their tenant's monitors; the operator every one (docs/access.md). */
 export const MonitorsAccessLive = Layer.effect(
   MonitorsAccess,
   Effect.map(
     makeGuard({ scope: "monitors", what: "monitors", monitorsToken: true, openWithoutKeys: false }),
-    (guard) => ({
-      bearer: (sent: Redacted.Redacted<string>) =>
-        Effect.map(guard.bearer(sent), (key) => ({
-          tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
-        }))
-    })
+    forTenant
   )
 ).pipe(Layer.provide(ApiKeysLive))
-
-/** A guard whose passing provides nothing (the reports' guards). */
-const asVoid = (guard: ReturnType<typeof makeGuard>) =>
-  Effect.map(guard, (g) => ({ bearer: (sent: Redacted.Redacted<string>) => Effect.asVoid(g.bearer(sent)) }))
 
 /**
  * Keys with `reports:read` read the reports of their tenant's verified domains (the handler asks
@@ -131,12 +133,7 @@ export const ReportsReadAccessLive = Layer.effect(
       monitorsToken: false,
       openWithoutKeys: true
     }),
-    (guard) => ({
-      bearer: (sent: Redacted.Redacted<string>) =>
-        Effect.map(guard.bearer(sent), (key) => ({
-          tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
-        }))
-    })
+    forTenant
   )
 ).pipe(Layer.provide(ApiKeysLive))
 
@@ -202,11 +199,6 @@ export const HistoryReadAccessLive = Layer.effect(
   HistoryReadAccess,
   Effect.map(
     makeGuard({ scope: "history", what: "histories", monitorsToken: false, openWithoutKeys: true }),
-    (guard) => ({
-      bearer: (sent: Redacted.Redacted<string>) =>
-        Effect.map(guard.bearer(sent), (key) => ({
-          tenant: key === undefined || key.scopes.includes("admin") ? undefined : key.tenant
-        }))
-    })
+    forTenant
   )
 ).pipe(Layer.provide(ApiKeysLive))

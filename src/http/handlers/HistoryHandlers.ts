@@ -6,10 +6,10 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Api } from "../../Api.ts"
-import { BadRequest, Forbidden, InternalError, NotFound } from "../../api/Errors.ts"
+import { BadRequest, InternalError, NotFound } from "../../api/Errors.ts"
 import { HistoryReader } from "../../api/History.ts"
-import { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
 import { HistoryReadAccessLive } from "../edge/Access.ts"
+import { ownedBy } from "./OwnedDomain.ts"
 import { evidenceMarkdown } from "../../monitor/EvidenceMarkdown.ts"
 import { Histories } from "../../monitor/Histories.ts"
 import { signEvidence } from "../../monitor/SignedEvidence.ts"
@@ -34,26 +34,12 @@ const answered = <A, R>(
     )
   )
 
-/**
- * A tenant's key reads the history of the domains its tenant has verified; another domain is 403
- * saying so (docs/access.md), which tells nothing of whether it has one.
- */
-const readable = <A, E, R>(
-  domain: string,
-  read: Effect.Effect<A, E, R>
-): Effect.Effect<A, E | Forbidden, R | HistoryReader | VerifiedDomains> =>
-  Effect.flatMap(HistoryReader, ({ tenant }): Effect.Effect<A, E | Forbidden, R | VerifiedDomains> => {
-    if (tenant === undefined) return read
-    const verified = Effect.flatMap(VerifiedDomains, (d) => d.isVerified(tenant, domain)).pipe(
-      Effect.orElseSucceed(() => false)
-    )
-    const refused = new Forbidden({
-      error: `${domain} is not verified for this API key's tenant: its history is read once the tenant verifies it (POST /api/domains)`
-    })
-    return Effect.flatMap(verified, (yes): Effect.Effect<A, E | Forbidden, R> =>
-      yes ? read : Effect.fail(refused)
-    )
-  })
+/** `read`, once the request may read the domain's history (OwnedDomain.ts). */
+const readable = <A, E, R>(domain: string, read: Effect.Effect<A, E, R>) =>
+  Effect.zipRight(
+    Effect.flatMap(HistoryReader, ({ tenant }) => ownedBy(tenant, domain, "history")),
+    read
+  )
 
 export const HistoryHandlers = HttpApiBuilder.group(Api, "history", (handlers) =>
   Effect.map(Effect.all([Histories, SigningKey]), ([histories, key]) =>

@@ -2,10 +2,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
 import { Api } from "../../Api.ts"
-import { BadRequest, Forbidden, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
+import { BadRequest, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
 import { ReportPoster, ReportsReader, UnsupportedMediaType } from "../../api/Inbound.ts"
 import { FailureReportsIn } from "../../inbound/FailureReportsIn.ts"
-import { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
+import { ownedBy } from "./OwnedDomain.ts"
 import type { ReportKind } from "../../inbound/Decode.ts"
 import type { ReportRefused } from "../../inbound/Refusal.ts"
 import { ReportsIn } from "../../inbound/ReportsIn.ts"
@@ -35,26 +35,9 @@ const post = (
     )
   )
 
-/**
- * A tenant's key reads the reports of the domains its tenant has verified; another domain is 403
- * saying so (docs/access.md), which tells nothing of what was received for it.
- */
+/** Whether the request may read the domain's received reports (OwnedDomain.ts). */
 const readable = (domain: string) =>
-  Effect.flatMap(ReportsReader, ({ tenant }) =>
-    tenant === undefined
-      ? Effect.void
-      : Effect.flatMap(VerifiedDomains, (d) => d.isVerified(tenant, domain)).pipe(
-          Effect.flatMap((verified) =>
-            verified
-              ? Effect.void
-              : Effect.fail(
-                  new Forbidden({
-                    error: `${domain} is not verified for this API key's tenant: its reports are read once the tenant verifies it (POST /api/domains)`
-                  })
-                )
-          )
-        )
-  )
+  Effect.flatMap(ReportsReader, ({ tenant }) => ownedBy(tenant, domain, "reports"))
 
 /** A failure report posted: its media type was judged at the edge (REPORT_BODY_TYPES). */
 const postFailure = (payload: Uint8Array | string) =>
