@@ -2,13 +2,35 @@
  * The HTTP edge through a real server: health, docs, and the error rules of SPEC.md "Errors":
  * every non-2xx is `{ "error": string }`, invalid input is 400, and no input produces a 500.
  */
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { OpenApi } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { ConfigProvider, Effect, Layer } from "effect"
 import fc from "fast-check"
 import { Api } from "../../src/Api.ts"
+import { AppConfig } from "../../src/Config.ts"
+import { ApiKeys, ApiKeysCommandLive } from "../../src/monitor/access/ApiKeys.ts"
 import { call, testApp } from "./harness.ts"
 import { runs } from "../support/runs.ts"
+
+const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-edge-"))
+
+/** A tenant's key: verified domains are a tenant's, so /api/domains judges its input only for one. */
+const tenantKey = await Effect.runPromise(
+  Effect.flatMap(ApiKeys, (keys) =>
+    keys.create({ tenant: "edge", scopes: ["monitors"], validForMs: null })
+  ).pipe(
+    Effect.map((created) => created.key),
+    Effect.provide(
+      ApiKeysCommandLive.pipe(
+        Layer.provide(AppConfig.Default),
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["DATA_DIR", dataDir]]))))
+      )
+    )
+  )
+)
 
 interface Operation {
   readonly method: "GET" | "POST"
@@ -40,13 +62,16 @@ const withDomain = (op: Operation, domain: string | undefined) => {
       : {}
   const body =
     op.method === "POST" ? JSON.stringify(domain === undefined ? extra : { ...extra, domain }) : undefined
-  return call(op.method, path + query, body)
+  const headers: Record<string, string> = op.path.startsWith("/api/domains")
+    ? { Authorization: `Bearer ${tenantKey}` }
+    : {}
+  return call(op.method, path + query, body, headers)
 }
 
 const isErrorBody = (json: unknown) =>
   typeof json === "object" && json !== null && typeof (json as { error?: unknown }).error === "string"
 
-layer(testApp())("the HTTP edge", (it) => {
+layer(testApp({}, dataDir))("the HTTP edge", (it) => {
   it.effect("GET /api/health answers the union shape, checking the database", () =>
     Effect.gen(function* () {
       const { status, json } = yield* call("GET", "/api/health")
