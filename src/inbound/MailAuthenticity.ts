@@ -9,9 +9,7 @@
  */
 import { Effect } from "effect"
 import { authenticate } from "mailauth"
-import { AppConfig } from "../Config.ts"
-import { mailauthResolver } from "../net/MailauthResolver.ts"
-import { Resolver } from "../net/Resolver.ts"
+import { withMailauthDeadline } from "../mail/MailauthDeadline.ts"
 import type { Authenticity } from "./Authenticity.ts"
 
 /** The SMTP session a message came in: the client's address, its HELO and the MAIL FROM. */
@@ -114,40 +112,25 @@ const MTA = "domain-audit"
  * not) is "not authenticated", saying so.
  */
 export const authenticateMail = (bytes: Uint8Array, envelope: Envelope) =>
-  Effect.gen(function* () {
-    const resolver = yield* Resolver
-    const { checkTimeoutMs } = yield* AppConfig
-    return yield* Effect.tryPromise({
-      try: (interrupted) => {
-        const deadline = new AbortController()
-        const timer = setTimeout(() => deadline.abort(), Math.max(1, checkTimeoutMs))
-        interrupted.addEventListener("abort", () => deadline.abort(), { once: true })
-        const lookups = mailauthResolver((name, type) => resolver.query(name, type), deadline.signal)
-        const options = {
-          ip: envelope.ip,
-          helo: envelope.helo,
-          sender: envelope.mailFrom,
-          mta: MTA,
-          resolver: lookups,
-          disableArc: true,
-          disableBimi: true
-        }
-        return (
-          authenticate(
-            Buffer.from(bytes),
-            options as Parameters<typeof authenticate>[1]
-          ) as Promise<MailauthOutcome>
-        ).finally(() => clearTimeout(timer))
-      },
-      catch: (cause) => (cause instanceof Error ? cause.name : "unknown failure")
-    }).pipe(
-      Effect.map((outcome) => verdictOf(outcome, envelope)),
-      Effect.catchAll((name) =>
-        Effect.succeed<Authenticity>({
-          authenticated: false,
-          authenticatedFor: null,
-          authentication: `the message could not be authenticated (${name})`
-        })
-      )
-    )
-  }).pipe(Effect.withSpan("Reports.authenticateMail"))
+  withMailauthDeadline(
+    (resolver) =>
+      authenticate(Buffer.from(bytes), {
+        ip: envelope.ip,
+        helo: envelope.helo,
+        sender: envelope.mailFrom,
+        mta: MTA,
+        resolver,
+        disableArc: true,
+        disableBimi: true
+      } as Parameters<typeof authenticate>[1]) as Promise<MailauthOutcome>
+  ).pipe(
+    Effect.map((outcome) => verdictOf(outcome, envelope)),
+    Effect.catchAll((name) =>
+      Effect.succeed<Authenticity>({
+        authenticated: false,
+        authenticatedFor: null,
+        authentication: `the message could not be authenticated (${name})`
+      })
+    ),
+    Effect.withSpan("Reports.authenticateMail")
+  )

@@ -14,9 +14,8 @@
  */
 import { Effect, Schema } from "effect"
 import { arc, dkimVerify, dmarc, spf } from "mailauth"
-import { AppConfig } from "../Config.ts"
-import { mailauthResolver, type MailauthResolver } from "../net/MailauthResolver.ts"
-import { Resolver } from "../net/Resolver.ts"
+import type { MailauthResolver } from "../net/MailauthResolver.ts"
+import { withMailauthDeadline } from "./MailauthDeadline.ts"
 import { type Message, returnPath, trustedHop } from "./Message.ts"
 import type {
   ArcVerdict,
@@ -237,19 +236,7 @@ export const toWireFormat = (raw: string): string => raw.replace(/\r?\n/g, "\r\n
 
 /** Authenticate over the service's Resolver, within CHECK_TIMEOUT_MS. */
 export const authenticate = (raw: string, message: Message) =>
-  Effect.gen(function* () {
-    const resolver = yield* Resolver
-    const { checkTimeoutMs } = yield* AppConfig
-    return yield* Effect.tryPromise({
-      try: (interrupted) => {
-        const deadline = new AbortController()
-        const timer = setTimeout(() => deadline.abort(), Math.max(1, checkTimeoutMs))
-        interrupted.addEventListener("abort", () => deadline.abort(), { once: true })
-        const lookups = mailauthResolver((name, type) => resolver.query(name, type), deadline.signal)
-        return verdictsWith(toWireFormat(raw), message, lookups).finally(() => clearTimeout(timer))
-      },
-      // the cause may quote the message: keep only its class, never its text
-      catch: (cause) =>
-        new AuthenticationFailed({ reason: cause instanceof Error ? cause.name : "unknown failure" })
-    })
-  }).pipe(Effect.withSpan("DebugEmail.authenticate"))
+  withMailauthDeadline((lookups) => verdictsWith(toWireFormat(raw), message, lookups)).pipe(
+    Effect.mapError((reason) => new AuthenticationFailed({ reason })),
+    Effect.withSpan("DebugEmail.authenticate")
+  )
