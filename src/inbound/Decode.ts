@@ -129,14 +129,10 @@ const REPORT_ATTACHMENT =
   /^(application\/(gzip|x-gzip|zip|x-zip|x-zip-compressed|xml|octet-stream|tlsrpt\+json|tlsrpt\+gzip)|text\/xml)$/
 
 /**
- * The report a message carries (RFC 7489 7.2.1.1: one attachment, gzip, zip or XML; RFC 8460 5.3:
- * application/tlsrpt+gzip or +json). A message without one, or with a broken one, is refused
- * naming why.
+ * The message's MIME structure (mailparser), its attachments decoded; refused ("malformed") when it
+ * cannot be read as MIME at all. Aggregate and failure reports are read through it alike.
  */
-export const readMessage = (
-  bytes: Uint8Array,
-  limits: ReportLimits
-): Effect.Effect<ParsedReport, ReportRefused> =>
+export const readMime = (bytes: Uint8Array) =>
   Effect.tryPromise({
     try: () =>
       simpleParser(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
@@ -146,7 +142,18 @@ export const readMessage = (
       }),
     catch: (e) =>
       refuse("malformed", `the message cannot be read as MIME: ${e instanceof Error ? e.message : String(e)}`)
-  }).pipe(
+  })
+
+/**
+ * The report a message carries (RFC 7489 7.2.1.1: one attachment, gzip, zip or XML; RFC 8460 5.3:
+ * application/tlsrpt+gzip or +json). A message without one, or with a broken one, is refused
+ * naming why.
+ */
+export const readMessage = (
+  bytes: Uint8Array,
+  limits: ReportLimits
+): Effect.Effect<ParsedReport, ReportRefused> =>
+  readMime(bytes).pipe(
     Effect.flatMap((mail) => {
       const candidates = mail.attachments.filter(
         (a) =>

@@ -6,9 +6,8 @@
  * report's own multipart, as RFC 6591 2 lays it out).
  */
 import { Effect } from "effect"
-import { simpleParser } from "mailparser"
 import { type FailureParts, headerFields } from "./FailureReport.ts"
-import { refuse } from "./Refusal.ts"
+import { readMime } from "./Decode.ts"
 
 const ORIGINAL_TYPES = /^(message\/rfc822|text\/rfc822-headers|message\/rfc822-headers)\b/i
 const FEEDBACK_TYPE = /^message\/feedback-report\b/i
@@ -55,16 +54,7 @@ export interface FailureMessage {
 
 /** Read a failure report message; refused ("malformed") when it cannot be read as MIME at all. */
 export const readFailureMessage = (bytes: Uint8Array) =>
-  Effect.tryPromise({
-    try: () =>
-      simpleParser(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-        skipHtmlToText: true,
-        skipTextToHtml: true,
-        skipImageLinks: true
-      }),
-    catch: (e) =>
-      refuse("malformed", `the message cannot be read as MIME: ${e instanceof Error ? e.message : String(e)}`)
-  }).pipe(
+  readMime(bytes).pipe(
     Effect.map((mail): FailureMessage => {
       const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
       const attachment = (test: RegExp) =>
