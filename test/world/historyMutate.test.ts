@@ -5,34 +5,17 @@
  * a synthetic copy of perfect.com that no other test reads (mutate.test.ts takes the last one,
  * monitors the second-last: this one the third-last), reset afterwards whatever fails.
  */
-import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { call, testApp } from "../http/harness.ts"
-import { worldEnv, worldEnvFile } from "./env.ts"
+import { worldEnv } from "./env.ts"
+import { mutate, syntheticCopy } from "./mutateWorld.ts"
 
-const scripts = fileURLToPath(new URL("../../scripts/world/", import.meta.url))
 const env = worldEnv()
-const worldDir = dirname(worldEnvFile() ?? "")
-
-const domain = (
-  JSON.parse(readFileSync(join(worldDir, "manifest.json"), "utf8")) as {
-    scenarios: Array<{ domain: string; synthetic?: boolean; about?: string }>
-  }
-).scenarios
-  .filter((s) => s.synthetic === true && s.about === "synthetic copy of perfect.com")
-  .at(-3)?.domain
-
-const mutate = (...args: Array<string>) =>
-  spawnSync(join(scripts, "mutate"), args, {
-    encoding: "utf8",
-    timeout: 240_000,
-    env: { ...process.env, WORLD_DIR: worldDir }
-  }).status
+const domain = syntheticCopy("perfect.com", 3)
 
 describe("the history of a domain that changes", () => {
   afterAll(() => {

@@ -5,36 +5,19 @@
  * look-up lapses the claim. The domain is a synthetic copy no other test reads (the sixth-last of
  * perfect.com's: mutate, monitors and history mutate take the last three), reset afterwards.
  */
-import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { ApiKeys, ApiKeysCommandLive } from "../../src/monitor/access/ApiKeys.ts"
 import { call, testApp } from "../http/harness.ts"
-import { worldEnv, worldEnvFile } from "./env.ts"
+import { worldEnv } from "./env.ts"
+import { mutate, syntheticCopy } from "./mutateWorld.ts"
 
-const scripts = fileURLToPath(new URL("../../scripts/world/", import.meta.url))
 const env = worldEnv()
-const worldDir = dirname(worldEnvFile() ?? "")
-
-const domain = (
-  JSON.parse(readFileSync(join(worldDir, "manifest.json"), "utf8")) as {
-    scenarios: Array<{ domain: string; synthetic?: boolean; about?: string }>
-  }
-).scenarios
-  .filter((s) => s.synthetic === true && s.about === "synthetic copy of perfect.com")
-  .at(-6)?.domain
-
-const mutate = (...args: Array<string>) =>
-  spawnSync(join(scripts, "mutate"), args, {
-    encoding: "utf8",
-    timeout: 240_000,
-    env: { ...process.env, WORLD_DIR: worldDir }
-  }).status
+const domain = syntheticCopy("perfect.com", 6)
 
 const keysAt = (dataDir: string) =>
   ApiKeysCommandLive.pipe(
