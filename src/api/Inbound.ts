@@ -53,6 +53,7 @@ const post = <const N extends string>(
     .setPayload(HttpApiSchema.Uint8Array({ contentType }))
     .addSuccess(IngestResult, { status: 202 })
     .addError(BadRequest)
+    .addError(Forbidden)
     .addError(PayloadTooLarge)
     .addError(UnsupportedMediaType)
     .addError(Unavailable)
@@ -61,9 +62,14 @@ const post = <const N extends string>(
 
 /**
  * Who posted a report, as the write guard found it: with an API key holding `reports:write` or
- * from the machine itself (authenticated by that), or anonymously while no key exists (not).
+ * from the machine itself (authenticated by that), or anonymously while no key exists (not); and
+ * the tenant whose verified domains alone it may post for (undefined: the operator, or the open
+ * default, who post for any domain).
  */
-export class ReportPoster extends Context.Tag("ReportPoster")<ReportPoster, Authenticity>() {}
+export class ReportPoster extends Context.Tag("ReportPoster")<
+  ReportPoster,
+  { readonly authenticity: Authenticity; readonly tenant: string | undefined }
+>() {}
 
 /**
  * Who may post reports (docs/access.md): the machine itself, or an API key with `reports:write`;
@@ -158,6 +164,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       )
       .addSuccess(FailureIngestResult, { status: 202 })
       .addError(BadRequest)
+      .addError(Forbidden)
       .addError(PayloadTooLarge)
       .addError(UnsupportedMediaType)
       .addError(Unavailable)

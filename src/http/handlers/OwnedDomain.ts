@@ -26,3 +26,26 @@ export const ownedBy = (
         ),
         Effect.asVoid
       )
+
+/**
+ * Whether a poster may post a report for `domain`: a tenant's key (`reports:write`) for the domains
+ * its tenant has verified only, so that no tenant's reports move the verdicts another reads; the
+ * operator and the open default (`tenant` undefined) for any. 403 names the domain; a store that
+ * cannot tell refuses too (nothing is stored for no one).
+ */
+export const mayPostFor =
+  (domains: VerifiedDomains, tenant: string | undefined) =>
+  (domain: string): Effect.Effect<void, Forbidden> =>
+    tenant === undefined
+      ? Effect.void
+      : domains.isVerified(tenant, domain).pipe(
+          Effect.orElseSucceed(() => false),
+          Effect.filterOrFail(
+            (verified) => verified,
+            () =>
+              new Forbidden({
+                error: `${domain} is not verified for this API key's tenant: a tenant's key posts reports for the domains its tenant has verified only (POST /api/domains)`
+              })
+          ),
+          Effect.asVoid
+        )
