@@ -71,7 +71,7 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
       bytes: Uint8Array,
       via: "http" | "smtp",
       authenticate: Effect.Effect<Authenticity>,
-      route: (domain: string) => Effect.Effect<Route, E>
+      route: (domains: ReadonlyArray<string>) => Effect.Effect<Route, E>
     ) =>
       Effect.gen(function* () {
         if (bytes.length > config.reportsMaxBytes)
@@ -101,7 +101,7 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
             )
           )
         const reporter = addressDomain(message.from ?? null) ?? "unknown"
-        const to = yield* route(report.domain)
+        const to = yield* route([report.domain])
         const authenticity = yield* authenticate
         const contentHash = `sha256:${createHash("sha256").update(bytes).digest("hex")}`
         const answer = (fresh: boolean): FailureIngestResult => ({

@@ -38,18 +38,24 @@ export class ReportRecipients extends Context.Tag("ReportRecipients")<
 >() {}
 
 /**
- * The route of a report for `domain` mailed to the addresses of `tenants` (null: the open default):
- * stored when one of them has verified the domain, kept apart for them all otherwise.
+ * The route of a report on `domains` (a TLS report may cover several; the first is the report's own)
+ * mailed to the addresses of `tenants` (null: the open default): stored when one of them has
+ * verified every domain, kept apart for them all otherwise, so that a report naming a domain no
+ * recipient owns moves no one's verdicts.
  */
 export const routeFor = (
   recipients: ReportRecipients["Type"],
   tenants: ReadonlyArray<string | null>,
-  domain: string
+  domains: ReadonlyArray<string>
 ): Effect.Effect<Route, OwnersUnavailable> => {
   if (tenants.length === 0 || tenants.includes(null)) return Effect.succeed(STORE)
   const named = [...new Set(tenants.filter((t): t is string => t !== null))]
-  return Effect.map(
-    Effect.forEach(named, (tenant) => recipients.verifiedBy(tenant, domain)),
-    (verified): Route => (verified.some((v) => v) ? STORE : { to: "unclaimed", tenants: named })
+  const ownsAll = (tenant: string) =>
+    Effect.map(
+      Effect.forEach(new Set(domains), (domain) => recipients.verifiedBy(tenant, domain)),
+      (verified) => verified.every((v) => v)
+    )
+  return Effect.map(Effect.forEach(named, ownsAll), (owners): Route =>
+    owners.some((v) => v) ? STORE : { to: "unclaimed", tenants: named }
   )
 }

@@ -105,7 +105,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
       via: Via,
       authenticity: Effect.Effect<Authenticity>,
       message: Uint8Array,
-      route: (domain: string) => Effect.Effect<Route, E>
+      route: (domains: ReadonlyArray<string>) => Effect.Effect<Route, E>
     ) =>
       Effect.gen(function* () {
         const { head, rows } = storable(parsed)
@@ -118,7 +118,10 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               `the report's period ended ${iso(head.end).slice(0, 10)}, longer ago than this service keeps reports (REPORTS_RETENTION, ${Math.round(config.reportsRetentionS / 86_400)} days): not stored`
             )
           )
-        const to = yield* route(head.domain)
+        // a TLS report files each policy under its own domain: every one of them is the report's
+        const to = yield* route(
+          rows.kind === "tls" ? [head.domain, ...rows.rows.map((r) => r.domain)] : [head.domain]
+        )
         const verdict = yield* authenticity
         if (to.to === "unclaimed") {
           const kept = yield* Effect.forEach(to.tenants, (tenant) =>
@@ -167,12 +170,12 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
       contentType: string | undefined,
       bytes: Uint8Array,
       poster: Authenticity,
-      allowed: (domain: string) => Effect.Effect<void, E>
+      allowed: (domains: ReadonlyArray<string>) => Effect.Effect<void, E>
     ) =>
       counted(
         "http",
         Effect.flatMap(readPosted(kind, contentType, bytes, limits), (p) =>
-          store(p, "http", Effect.succeed(poster), bytes, (domain) => Effect.as(allowed(domain), STORE))
+          store(p, "http", Effect.succeed(poster), bytes, (domains) => Effect.as(allowed(domains), STORE))
         )
       ).pipe(Effect.withSpan("ReportsIn.post", { attributes: { kind } }))
 
@@ -184,7 +187,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     const mail = <E>(
       bytes: Uint8Array,
       authenticate: Effect.Effect<Authenticity>,
-      route: (domain: string) => Effect.Effect<Route, E>
+      route: (domains: ReadonlyArray<string>) => Effect.Effect<Route, E>
     ) =>
       counted(
         "smtp",

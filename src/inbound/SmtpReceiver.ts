@@ -104,8 +104,8 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
             session.envelope.rcptTo.filter((r) => domains.has(recipientDomain(r.address))),
             (r) => recipients.tenantOf(localPart(r.address))
           )
-          const route = (domain: string) =>
-            Effect.flatMap(tenants, (owners) => routeFor(recipients, owners, domain))
+          const route = (reported: ReadonlyArray<string>) =>
+            Effect.flatMap(tenants, (owners) => routeFor(recipients, owners, reported))
           const fiber = runFork(
             looksLikeFailureReport(bytes)
               ? Effect.map(failures.take(bytes, "smtp", authenticity, route), (r) => ({

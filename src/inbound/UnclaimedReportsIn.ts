@@ -7,7 +7,7 @@
  * runner, the daily re-check). Unread, they are deleted when their time is up.
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Schedule } from "effect"
+import { Clock, Effect, Schedule, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import {
   dropUnclaimed,
@@ -19,8 +19,11 @@ import {
 import type { Authenticity } from "./Authenticity.ts"
 import { FailureReportsIn } from "./FailureReportsIn.ts"
 import { ReportRefused } from "./Refusal.ts"
-import { ReportRecipients, STORE } from "./ReportRecipients.ts"
+import { ReportRecipients, routeFor, STORE } from "./ReportRecipients.ts"
 import { ReportsIn } from "./ReportsIn.ts"
+
+/** A report that names a domain its tenant has not verified yet (a TLS report of several): it waits on. */
+class StillUnclaimed extends Schema.TaggedError<StillUnclaimed>()("StillUnclaimed", {}) {}
 
 /** The (tenant, domain) pairs one adoption pass asks about; the rest wait for the next pass. */
 const PASS_BATCH = 500
@@ -40,13 +43,22 @@ export class UnclaimedReportsIn extends Effect.Service<UnclaimedReportsIn>()("Un
     const owners = yield* ReportRecipients
     const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
       Effect.provideService(effect, SqlClient.SqlClient, sql)
-    const toStore = () => Effect.succeed(STORE)
+    /** Stored only once the tenant has verified every domain the report names. */
+    const ownedBy = (tenant: string) => (domains: ReadonlyArray<string>) =>
+      Effect.flatMap(routeFor(owners, [tenant], domains), (route) =>
+        route.to === "store" ? Effect.succeed(STORE) : Effect.fail(new StillUnclaimed())
+      )
 
-    /** Store one waiting report now; a report refused now (past REPORTS_RETENTION) is dropped. */
+    /**
+     * Store one waiting report now; a report refused now (past REPORTS_RETENTION) is dropped, one
+     * that names a domain the tenant has not verified yet stays.
+     */
     const adoptOne = (row: UnclaimedRow) =>
       (row.kind === "failure"
-        ? Effect.asVoid(failures.take(row.message, "smtp", Effect.succeed(verdictOf(row)), toStore))
-        : Effect.asVoid(aggregate.mail(row.message, Effect.succeed(verdictOf(row)), toStore))
+        ? Effect.asVoid(
+            failures.take(row.message, "smtp", Effect.succeed(verdictOf(row)), ownedBy(row.tenant))
+          )
+        : Effect.asVoid(aggregate.mail(row.message, Effect.succeed(verdictOf(row)), ownedBy(row.tenant)))
       ).pipe(
         Effect.catchIf(
           (e) => e instanceof ReportRefused,

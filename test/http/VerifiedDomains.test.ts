@@ -17,7 +17,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { ApiKeys, ApiKeysCommandLive } from "../../src/monitor/access/ApiKeys.ts"
 import nodemailer from "nodemailer"
-import { dmarcXml, gzipText } from "../inbound/reports.ts"
+import { dmarcXml, gzipText, tlsJson } from "../inbound/reports.ts"
 import { freePort } from "../support/processes.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
 import { call, testApp } from "./harness.ts"
@@ -219,6 +219,23 @@ describe("verified domains", () => {
           const adopted = yield* call("GET", `/api/reports/dmarc/${DOMAIN}`, undefined, bearer(admin))
           expect(adopted.json).toMatchObject({ reports: 1, messages: 3 })
           expect((yield* postReport(b, "forged")).status).toBe(403)
+          // a TLS report is the poster's only if every domain it covers is: A's naming another is refused
+          const both = JSON.parse(tlsJson({ domain: DOMAIN, reportId: "t-both" }))
+          both.policies.push(...JSON.parse(tlsJson({ domain: "other-customer.com" })).policies)
+          const tls = yield* Effect.scoped(
+            Effect.flatMap(HttpClient.HttpClient, (client) =>
+              client.execute(
+                HttpClientRequest.post("/api/reports/tls").pipe(
+                  HttpClientRequest.setHeaders(bearer(a)),
+                  HttpClientRequest.bodyText(JSON.stringify(both), "application/tlsrpt+json")
+                )
+              )
+            ).pipe(Effect.flatMap((r) => Effect.map(r.text, (text) => ({ status: r.status, text }))))
+          )
+          expect([tls.status, tls.text]).toEqual([
+            403,
+            expect.stringContaining("other-customer.com is not verified")
+          ])
 
           // reports: A reads, B is told the domain is not verified for it, admin reads all
           const summary = (key: string, domain = DOMAIN) =>

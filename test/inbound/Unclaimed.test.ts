@@ -18,10 +18,10 @@ import { ReportRecipients, routeFor } from "../../src/inbound/ReportRecipients.t
 import { ReportsIn } from "../../src/inbound/ReportsIn.ts"
 import { UnclaimedReportsIn } from "../../src/inbound/UnclaimedReportsIn.ts"
 import { failureCount } from "../../src/store/FailureReports.ts"
-import { dmarcReports } from "../../src/store/InboundReports.ts"
+import { dmarcReports, tlsPolicies } from "../../src/store/InboundReports.ts"
 import { sqliteAt } from "../../src/store/Sql.ts"
 import { unclaimedCount } from "../../src/store/UnclaimedReports.ts"
-import { dmarcXml } from "./reports.ts"
+import { dmarcXml, tlsJson } from "./reports.ts"
 
 /** The (tenant, domain) pairs verified now, as the tenants' store would answer. */
 const verified = new Set<string>()
@@ -38,8 +38,12 @@ const DKIM_PASS: Authenticity = {
   authentication: "DMARC pass for receiver-example.com (DKIM)"
 }
 
-/** A message carrying a DMARC report on `domain`, as a receiver mails it. */
-const aggregate = (domain: string, reportId: string) =>
+/** A message carrying a DMARC report on `domain` (or the report given), as a receiver mails it. */
+const aggregate = (
+  domain: string,
+  reportId: string,
+  report = { type: "application/xml", name: "report.xml", text: "" }
+) =>
   new TextEncoder().encode(
     [
       "From: noreply-dmarc@receiver-example.com",
@@ -53,10 +57,10 @@ const aggregate = (domain: string, reportId: string) =>
       "",
       "report",
       "--b1",
-      "Content-Type: application/xml",
-      'Content-Disposition: attachment; filename="report.xml"',
+      `Content-Type: ${report.type}`,
+      `Content-Disposition: attachment; filename="${report.name}"`,
       "",
-      dmarcXml({ domain, reportId, rows: [{ ip: "192.0.2.7", count: 5 }] }),
+      report.text || dmarcXml({ domain, reportId, rows: [{ ip: "192.0.2.7", count: 5 }] }),
       "--b1--",
       ""
     ].join("\r\n")
@@ -117,8 +121,8 @@ const service = () => {
   )
 }
 
-const route = (tenants: ReadonlyArray<string | null>) => (domain: string) =>
-  routeFor(recipients, tenants, domain)
+const route = (tenants: ReadonlyArray<string | null>) => (domains: ReadonlyArray<string>) =>
+  routeFor(recipients, tenants, domains)
 
 const storedReports = (domain: string) => Effect.map(dmarcReports(domain, 0, 4e9), (rows) => rows.length)
 
@@ -187,6 +191,25 @@ describe("unclaimed reports", () => {
         )
         expect(yield* count(storedReports("waiting-customer.com"))).toBe(2)
 
+        // a TLS report that also names a domain acme has not verified waits until acme has verified both
+        const both = JSON.parse(tlsJson({ domain: "waiting-customer.com", reportId: "t-2" }))
+        both.policies.push(...JSON.parse(tlsJson({ domain: "elsewhere-customer.com" })).policies)
+        const tls = { type: "application/tlsrpt+json", name: "report.json", text: JSON.stringify(both) }
+        yield* inbound.mail(
+          aggregate("waiting-customer.com", "t-2", tls),
+          Effect.succeed(DKIM_PASS),
+          route(["acme"])
+        )
+        const tlsStored = (domain: string) =>
+          count(Effect.map(tlsPolicies(domain, 0, 4e9), (rows) => rows.length))
+        expect(yield* tlsStored("elsewhere-customer.com")).toBe(0)
+        expect(yield* unclaimed.pass).toBe(0)
+        expect(yield* count(unclaimedCount("waiting-customer.com"))).toBe(1)
+        verified.add("acme elsewhere-customer.com")
+        expect(yield* unclaimed.pass).toBe(1)
+        expect(yield* tlsStored("elsewhere-customer.com")).toBe(1)
+        expect(yield* tlsStored("waiting-customer.com")).toBe(1)
+
         // the one no one claims is deleted after REPORTS_UNCLAIMED_RETENTION (two hours here), not
         // before, by the hourly pass
         yield* TestClock.adjust("90 minutes")
@@ -200,14 +223,21 @@ describe("unclaimed reports", () => {
   it.effect("are stored whenever a recipient's tenant has verified the domain, or no tenant exists", () =>
     Effect.gen(function* () {
       verified.add("acme shared-customer.com")
-      expect(yield* routeFor(recipients, ["globex", "acme"], "shared-customer.com")).toEqual({ to: "store" })
-      expect(yield* routeFor(recipients, ["globex", "globex"], "shared-customer.com")).toEqual({
+      expect(yield* routeFor(recipients, ["globex", "acme"], ["shared-customer.com"])).toEqual({
+        to: "store"
+      })
+      expect(yield* routeFor(recipients, ["globex", "globex"], ["shared-customer.com"])).toEqual({
         to: "unclaimed",
         tenants: ["globex"]
       })
       // no key at all (the embedded default): every report is stored, as before
-      expect(yield* routeFor(recipients, [null], "nobody-customer.com")).toEqual({ to: "store" })
-      expect(yield* routeFor(recipients, [], "nobody-customer.com")).toEqual({ to: "store" })
+      expect(yield* routeFor(recipients, [null], ["nobody-customer.com"])).toEqual({ to: "store" })
+      expect(yield* routeFor(recipients, [], ["nobody-customer.com"])).toEqual({ to: "store" })
+      // every domain a report names must be the tenant's
+      expect(yield* routeFor(recipients, ["acme"], ["shared-customer.com", "nobody-customer.com"])).toEqual({
+        to: "unclaimed",
+        tenants: ["acme"]
+      })
     })
   )
 })

@@ -28,24 +28,28 @@ export const ownedBy = (
       )
 
 /**
- * Whether a poster may post a report for `domain`: a tenant's key (`reports:write`) for the domains
- * its tenant has verified only, so that no tenant's reports move the verdicts another reads; the
- * operator and the open default (`tenant` undefined) for any. 403 names the domain; a store that
- * cannot tell refuses too (nothing is stored for no one).
+ * Whether a poster may post a report on `reported` (every domain it names: a TLS report may cover
+ * several): a tenant's key (`reports:write`) for the domains its tenant has verified only, so that
+ * no tenant's reports move the verdicts another reads; the operator and the open default (`tenant`
+ * undefined) for any. 403 names the first domain not verified; a store that cannot tell refuses too.
  */
 export const mayPostFor =
   (domains: VerifiedDomains, tenant: string | undefined) =>
-  (domain: string): Effect.Effect<void, Forbidden> =>
+  (reported: ReadonlyArray<string>): Effect.Effect<void, Forbidden> =>
     tenant === undefined
       ? Effect.void
-      : domains.isVerified(tenant, domain).pipe(
-          Effect.orElseSucceed(() => false),
-          Effect.filterOrFail(
-            (verified) => verified,
-            () =>
-              new Forbidden({
-                error: `${domain} is not verified for this API key's tenant: a tenant's key posts reports for the domains its tenant has verified only (POST /api/domains)`
-              })
-          ),
-          Effect.asVoid
+      : Effect.forEach(
+          new Set(reported),
+          (domain) =>
+            domains.isVerified(tenant, domain).pipe(
+              Effect.orElseSucceed(() => false),
+              Effect.filterOrFail(
+                (verified) => verified,
+                () =>
+                  new Forbidden({
+                    error: `${domain} is not verified for this API key's tenant: a tenant's key posts reports for the domains its tenant has verified only (POST /api/domains)`
+                  })
+              )
+            ),
+          { discard: true }
         )

@@ -53,7 +53,7 @@ const postFailure = (payload: Uint8Array | string) =>
           typeof payload === "string" ? new TextEncoder().encode(payload) : payload,
           "http",
           Effect.succeed(poster.authenticity),
-          (domain) => Effect.as(mayPostFor(domains, poster.tenant)(domain), STORE)
+          (reported) => Effect.as(mayPostFor(domains, poster.tenant)(reported), STORE)
         )
         .pipe(
           Effect.catchTags({
