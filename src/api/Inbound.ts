@@ -108,7 +108,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       "/reports/dmarc",
       "application/xml",
       "Receive a DMARC aggregate report",
-      "Store a DMARC aggregate report (RFC 7489 Appendix C, RFC 9990) sent as application/xml, application/gzip, application/zip or a whole message (message/rfc822) carrying one. The same report (reporter and report id) is stored once: `duplicate: true`."
+      "Store a DMARC aggregate report (RFC 7489 Appendix C, RFC 9990) sent as application/xml, application/gzip, application/zip or a whole message (message/rfc822) carrying one. The same report (reporter and report id) is stored once: `duplicate: true`. A tenant's key posts reports only for the domains its tenant has verified (403 naming the domain otherwise); the operator for any."
     )
   )
   .add(
@@ -117,7 +117,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       "/reports/tls",
       "application/tlsrpt+json",
       "Receive an SMTP TLS report",
-      "Store an SMTP TLS report (RFC 8460) sent as application/tlsrpt+json or application/tlsrpt+gzip (RFC 8460 5.3, the https rua= of a _smtp._tls record)."
+      "Store an SMTP TLS report (RFC 8460) sent as application/tlsrpt+json or application/tlsrpt+gzip (RFC 8460 5.3, the https rua= of a _smtp._tls record). A tenant's key posts a report only if its tenant has verified every domain the report covers (403 naming the first other one)."
     )
   )
   .add(
@@ -171,7 +171,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .annotateContext(
         documented(
           "Receive a DMARC failure report",
-          "Store a DMARC failure report (RFC 7489 7.3: an RFC 6591 authentication-failure report in the Abuse Reporting Format, or a receiver's plain-text variant) sent as the report message whole, message/rfc822 or text/plain. What is kept is reduced to what an analyst needs: the reported domain, source IP, arrival date, failure types, identities, the From domain and the original's routing and authentication headers; no recipient, local part, Subject or body unless the operator sets REPORTS_KEEP_FAILURE_BODIES. The same message is stored once: `duplicate: true`. A report posted with an API key holding reports:write counts as authenticated."
+          "Store a DMARC failure report (RFC 7489 7.3: an RFC 6591 authentication-failure report in the Abuse Reporting Format, or a receiver's plain-text variant) sent as the report message whole, message/rfc822 or text/plain. What is kept is reduced to what an analyst needs: the reported domain, source IP, arrival date, failure types, identities, the From domain and the original's routing and authentication headers; no recipient, local part, Subject or body unless the operator sets REPORTS_KEEP_FAILURE_BODIES. The same message is stored once: `duplicate: true`. A report posted with an API key holding reports:write counts as authenticated. A tenant's key posts reports only for the domains its tenant has verified (403 naming the domain otherwise); the operator for any."
         )
       )
       .middleware(ReportsWriteAccess)
