@@ -23,6 +23,10 @@ export const mailSettings = {
   reportsMaxRecords: int("REPORTS_MAX_RECORDS", 100_000),
   reportsMaxZipEntries: int("REPORTS_MAX_ZIP_ENTRIES", 16),
   reportsRetentionS: duration("REPORTS_RETENTION", "P400D").pipe(Config.map((ms) => ms / 1000)),
+  // reports mailed to a tenant for a domain it has not verified wait this long for it to (docs/access.md)
+  reportsUnclaimedRetentionS: duration("REPORTS_UNCLAIMED_RETENTION", "P30D").pipe(
+    Config.map((ms) => ms / 1000)
+  ),
   // failure reports: keep the original's Subject and body (personal data) beside the reduced fields
   reportsKeepFailureBodies: Config.boolean("REPORTS_KEEP_FAILURE_BODIES").pipe(Config.withDefault(false)),
   // 0: no SMTP receiver

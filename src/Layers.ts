@@ -26,6 +26,7 @@ import { Resolver } from "./net/Resolver.ts"
 import { FailureReportsIn } from "./inbound/FailureReportsIn.ts"
 import { ReportedSelectorsLive, ReportsIn } from "./inbound/ReportsIn.ts"
 import { ReportsSmtpLive } from "./inbound/SmtpReceiver.ts"
+import { UnclaimedReportsIn } from "./inbound/UnclaimedReportsIn.ts"
 import { ReportSummaries } from "./inbound/Summaries.ts"
 import { SnapshotStore } from "./report/SnapshotStore.ts"
 import { SigningKey } from "./report/SigningKey.ts"
@@ -78,7 +79,8 @@ export const ServicesLive = Layer.mergeAll(
   MonitorsLive,
   BatchChunksLive,
   VerifiedDomainsLive,
-  ReportRecipientsLive
+  // reports kept apart until their tenant verifies the domain (docs/access.md "Unclaimed reports")
+  UnclaimedReportsIn.Default.pipe(Layer.provideMerge(ReportRecipientsLive))
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(

@@ -53,6 +53,7 @@ const post = <const N extends string>(
     .setPayload(HttpApiSchema.Uint8Array({ contentType }))
     .addSuccess(IngestResult, { status: 202 })
     .addError(BadRequest)
+    .addError(Forbidden)
     .addError(PayloadTooLarge)
     .addError(UnsupportedMediaType)
     .addError(Unavailable)
@@ -61,9 +62,14 @@ const post = <const N extends string>(
 
 /**
  * Who posted a report, as the write guard found it: with an API key holding `reports:write` or
- * from the machine itself (authenticated by that), or anonymously while no key exists (not).
+ * from the machine itself (authenticated by that), or anonymously while no key exists (not); and
+ * the tenant whose verified domains alone it may post for (undefined: the operator, or the open
+ * default, who post for any domain).
  */
-export class ReportPoster extends Context.Tag("ReportPoster")<ReportPoster, Authenticity>() {}
+export class ReportPoster extends Context.Tag("ReportPoster")<
+  ReportPoster,
+  { readonly authenticity: Authenticity; readonly tenant: string | undefined }
+>() {}
 
 /**
  * Who may post reports (docs/access.md): the machine itself, or an API key with `reports:write`;
@@ -102,7 +108,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       "/reports/dmarc",
       "application/xml",
       "Receive a DMARC aggregate report",
-      "Store a DMARC aggregate report (RFC 7489 Appendix C, RFC 9990) sent as application/xml, application/gzip, application/zip or a whole message (message/rfc822) carrying one. The same report (reporter and report id) is stored once: `duplicate: true`."
+      "Store a DMARC aggregate report (RFC 7489 Appendix C, RFC 9990) sent as application/xml, application/gzip, application/zip or a whole message (message/rfc822) carrying one. The same report (reporter and report id) is stored once: `duplicate: true`. A tenant's key posts reports only for the domains its tenant has verified (403 naming the domain otherwise); the operator for any."
     )
   )
   .add(
@@ -111,7 +117,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       "/reports/tls",
       "application/tlsrpt+json",
       "Receive an SMTP TLS report",
-      "Store an SMTP TLS report (RFC 8460) sent as application/tlsrpt+json or application/tlsrpt+gzip (RFC 8460 5.3, the https rua= of a _smtp._tls record)."
+      "Store an SMTP TLS report (RFC 8460) sent as application/tlsrpt+json or application/tlsrpt+gzip (RFC 8460 5.3, the https rua= of a _smtp._tls record). A tenant's key posts a report only if its tenant has verified every domain the report covers (403 naming the first other one)."
     )
   )
   .add(
@@ -158,13 +164,14 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       )
       .addSuccess(FailureIngestResult, { status: 202 })
       .addError(BadRequest)
+      .addError(Forbidden)
       .addError(PayloadTooLarge)
       .addError(UnsupportedMediaType)
       .addError(Unavailable)
       .annotateContext(
         documented(
           "Receive a DMARC failure report",
-          "Store a DMARC failure report (RFC 7489 7.3: an RFC 6591 authentication-failure report in the Abuse Reporting Format, or a receiver's plain-text variant) sent as the report message whole, message/rfc822 or text/plain. What is kept is reduced to what an analyst needs: the reported domain, source IP, arrival date, failure types, identities, the From domain and the original's routing and authentication headers; no recipient, local part, Subject or body unless the operator sets REPORTS_KEEP_FAILURE_BODIES. The same message is stored once: `duplicate: true`. A report posted with an API key holding reports:write counts as authenticated."
+          "Store a DMARC failure report (RFC 7489 7.3: an RFC 6591 authentication-failure report in the Abuse Reporting Format, or a receiver's plain-text variant) sent as the report message whole, message/rfc822 or text/plain. What is kept is reduced to what an analyst needs: the reported domain, source IP, arrival date, failure types, identities, the From domain and the original's routing and authentication headers; no recipient, local part, Subject or body unless the operator sets REPORTS_KEEP_FAILURE_BODIES. The same message is stored once: `duplicate: true`. A report posted with an API key holding reports:write counts as authenticated. A tenant's key posts reports only for the domains its tenant has verified (403 naming the domain otherwise); the operator for any."
         )
       )
       .middleware(ReportsWriteAccess)

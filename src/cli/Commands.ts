@@ -21,7 +21,7 @@ commands:
   scan <domain> [--json]    scan one domain and print its grade, categories and top issues
                             (--json: the same JSON as POST /api/scan)
   batch <list | -> [opts]   scan a list of domains into JSONL or CSV, resumable
-  keys <create|list|revoke> API keys for the HTTP API (docs/access.md)
+  keys <create|list|revoke|rotate> API keys for the HTTP API (docs/access.md)
   verify <file | URL | ->   check a report snapshot's content hash, or a history export's chain,
                             and the signature of either
 

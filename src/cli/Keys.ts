@@ -47,6 +47,25 @@ export const runKeys = (command: Exclude<KeysCommand, { action: "help" }>) =>
         if (!(yield* keys.revoke(command.id)))
           return yield* Effect.fail(new KeysFailed(`no key with id '${command.id.slice(0, 80)}'`))
         yield* out(`revoked ${command.id}`)
+        return
+      }
+      case "rotate": {
+        const rotated = yield* keys.rotate(command.id, command.graceMs)
+        if (rotated === "none")
+          return yield* Effect.fail(new KeysFailed(`no key with id '${command.id.slice(0, 80)}'`))
+        if (rotated === "revoked")
+          return yield* Effect.fail(
+            new KeysFailed(
+              `${command.id.slice(0, 80)} is revoked: nothing to rotate (keys create makes a new key for its tenant)`
+            )
+          )
+        yield* out(rotated.key)
+        yield* Effect.sync(
+          () =>
+            void process.stderr.write(
+              `created ${rotated.record.id} for tenant ${rotated.record.tenant} (${rotated.record.scopes.join(",")}), expires ${iso(rotated.record.expiresAt)}; ${command.id} is revoked ${command.graceMs === 0 ? "now" : `at ${iso(rotated.revokedAt)}`}; the key above is shown only this once\n`
+            )
+        )
       }
     }
   }).pipe(Effect.provide(ApiKeysCommandLive))

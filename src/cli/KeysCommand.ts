@@ -7,6 +7,7 @@ import { parseArgs } from "node:util"
 import { Either } from "effect"
 import {
   parseExpiry,
+  parseGrace,
   parseScopes,
   parseTenant,
   SCOPES,
@@ -14,7 +15,7 @@ import {
   type Scope
 } from "../monitor/access/ApiKey.ts"
 
-export const KEYS_USAGE = `usage: domain-audit keys <create | list | revoke> [options]
+export const KEYS_USAGE = `usage: domain-audit keys <create | list | revoke | rotate> [options]
 
 API keys for the HTTP API: clients send 'Authorization: Bearer <key>'. Keys are stored as their
 SHA-256 in the service's cluster database (DATA_DIR, or CLUSTER_DATABASE_URL), so run this with the
@@ -28,6 +29,10 @@ service's settings; the running service sees a new or revoked key at once.
   keys list     every key: id, tenant, scopes, created, expires, state (never the key)
   keys revoke <id>
         the key stops working at once, everywhere (401 'this API key has been revoked')
+  keys rotate <id> [--grace <duration>]
+        prints a new key once, for the same tenant and scopes (and as long a validity);
+        the old key is revoked at once, or once the grace has passed (--grace PT1H), so
+        clients can move to the new key first
 
 Exit status: 0 done, 1 the database could not be used or no such key, 2 a usage error.`
 
@@ -40,6 +45,7 @@ export type KeysCommand =
     }
   | { readonly action: "list" }
   | { readonly action: "revoke"; readonly id: string }
+  | { readonly action: "rotate"; readonly id: string; readonly graceMs: number }
   | { readonly action: "help" }
 
 const DEFAULT_SCOPES = SCOPES.filter((s) => s !== "admin")
@@ -56,6 +62,7 @@ export const parseKeys = (argv: ReadonlyArray<string>): Either.Either<KeysComman
         tenant: { type: "string" },
         scopes: { type: "string" },
         expires: { type: "string" },
+        grace: { type: "string" },
         help: { type: "boolean", short: "h" }
       }
     })
@@ -66,9 +73,11 @@ export const parseKeys = (argv: ReadonlyArray<string>): Either.Either<KeysComman
   if (values.help) return Either.right({ action: "help" })
   const [action, ...rest] = positionals
   const onlyFor = (allowed: ReadonlyArray<string>) =>
-    ["tenant", "scopes", "expires"].find((o) => values[o] !== undefined && !allowed.includes(o))
+    ["tenant", "scopes", "expires", "grace"].find((o) => values[o] !== undefined && !allowed.includes(o))
   switch (action) {
     case "create": {
+      const stray = onlyFor(["tenant", "scopes", "expires"])
+      if (stray !== undefined) return Either.left(`keys create takes no --${stray}`)
       if (rest.length > 0) return Either.left(`keys create takes options only; got ${rest.join(" ")}`)
       if (typeof values.tenant !== "string") return Either.left("keys create needs --tenant <name>")
       const tenant = parseTenant(values.tenant)
@@ -93,9 +102,17 @@ export const parseKeys = (argv: ReadonlyArray<string>): Either.Either<KeysComman
       if (rest.length !== 1) return Either.left("keys revoke takes one key id (as keys list shows it)")
       return Either.right({ action, id: rest[0]! })
     }
+    case "rotate": {
+      const stray = onlyFor(["grace"])
+      if (stray !== undefined) return Either.left(`keys rotate takes no --${stray}`)
+      if (rest.length !== 1) return Either.left("keys rotate takes one key id (as keys list shows it)")
+      const grace = typeof values.grace === "string" ? parseGrace(values.grace) : Either.right(0)
+      if (Either.isLeft(grace)) return Either.left(grace.left)
+      return Either.right({ action, id: rest[0]!, graceMs: grace.right })
+    }
     case undefined:
-      return Either.left("name what to do: create, list or revoke")
+      return Either.left("name what to do: create, list, revoke or rotate")
     default:
-      return Either.left(`unknown keys action '${action.slice(0, 40)}'; use create, list or revoke`)
+      return Either.left(`unknown keys action '${action.slice(0, 40)}'; use create, list, revoke or rotate`)
   }
 }

@@ -16,11 +16,13 @@ import {
   pruneFailureReports,
   storeFailureReport
 } from "../store/FailureReports.ts"
+import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity } from "./Authenticity.ts"
 import { readFailureMessage } from "./FailureDecode.ts"
 import { addressDomain, type FailureReport, readFailureReport } from "./FailureReport.ts"
 import { summariseFailures } from "./FailureSummary.ts"
 import { refuse } from "./Refusal.ts"
+import type { Route } from "./ReportRecipients.ts"
 
 /** 202 of POST /api/reports/failure, and what the SMTP receiver's 250 says. */
 export const FailureIngestResult = Schema.Struct({
@@ -62,9 +64,15 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
 
     /**
      * Read and store one report message; `authenticate` says who sent it (the mail's DMARC verdict,
-     * or the API key), run once the report has been read.
+     * or the API key), run once the report has been read; `route` says whose it is by its domain
+     * (kept apart, whole, for tenants who have not verified it), or refuses it.
      */
-    const take = (bytes: Uint8Array, via: "http" | "smtp", authenticate: Effect.Effect<Authenticity>) =>
+    const take = <E>(
+      bytes: Uint8Array,
+      via: "http" | "smtp",
+      authenticate: Effect.Effect<Authenticity>,
+      route: (domains: ReadonlyArray<string>) => Effect.Effect<Route, E>
+    ) =>
       Effect.gen(function* () {
         if (bytes.length > config.reportsMaxBytes)
           return yield* Effect.fail(
@@ -93,7 +101,37 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
             )
           )
         const reporter = addressDomain(message.from ?? null) ?? "unknown"
+        const to = yield* route([report.domain])
         const authenticity = yield* authenticate
+        const contentHash = `sha256:${createHash("sha256").update(bytes).digest("hex")}`
+        const answer = (fresh: boolean): FailureIngestResult => ({
+          domain: report.domain,
+          reporter,
+          format: report.format,
+          sourceIp: report.sourceIp,
+          arrival: iso(arrival),
+          failures: report.failures,
+          duplicate: !fresh,
+          bodyKept: report.original !== null,
+          ...authenticity,
+          warnings
+        })
+        if (to.to === "unclaimed") {
+          const kept = yield* Effect.forEach(to.tenants, (tenant) =>
+            keepUnclaimed({
+              tenant,
+              domain: report.domain,
+              kind: "failure",
+              received_at: received,
+              message: bytes,
+              content_hash: contentHash,
+              authenticated: authenticity.authenticated ? 1 : 0,
+              authenticated_for: authenticity.authenticatedFor,
+              authentication: authenticity.authentication
+            })
+          )
+          return answer(kept.some((k) => k.fresh))
+        }
         const { fresh } = yield* storeFailureReport({
           domain: report.domain,
           reporter,
@@ -115,24 +153,13 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
           auth_headers: JSON.stringify(report.authHeaders),
           subject: report.subject,
           original: report.original,
-          content_hash: `sha256:${createHash("sha256").update(bytes).digest("hex")}`,
+          content_hash: contentHash,
           authenticated: authenticity.authenticated ? 1 : 0,
           authenticated_for: authenticity.authenticatedFor,
           authentication: authenticity.authentication
         })
         yield* Metric.increment(Metric.tagged(stored, "via", via))
-        return {
-          domain: report.domain,
-          reporter,
-          format: report.format,
-          sourceIp: report.sourceIp,
-          arrival: iso(arrival),
-          failures: report.failures,
-          duplicate: !fresh,
-          bodyKept: report.original !== null,
-          ...authenticity,
-          warnings
-        } satisfies FailureIngestResult
+        return answer(fresh)
       }).pipe(
         Effect.provideService(SqlClient.SqlClient, sql),
         Effect.withSpan("FailureReportsIn.take", { attributes: { via } })

@@ -4,6 +4,7 @@
  * id. Every refusal is counted (by a bounded reason, never the domain) and logged; stored reports
  * past `REPORTS_RETENTION` are pruned hourly.
  */
+import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Metric, Schedule, Schema } from "effect"
 import { SelectorSource } from "../kernel/Facts.ts"
@@ -11,9 +12,11 @@ import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
 import { recordAuthenticity } from "../store/ReportAuthenticity.ts"
+import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity } from "./Authenticity.ts"
 import { readMessage, readPosted } from "./Decode.ts"
 import { refuse, ReportRefused, type ReportLimits } from "./Refusal.ts"
+import { type Route, STORE } from "./ReportRecipients.ts"
 import { type ParsedReport, type ReportKind, storable } from "./Storable.ts"
 
 /** 202 of POST /api/reports/dmarc and /api/reports/tls. */
@@ -63,6 +66,26 @@ const refused = Metric.counter("domain_audit_reports_refused_total", {
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 
+/** What the sender is told, the same whether the report was stored or kept apart. */
+const result = (
+  parsed: ParsedReport,
+  stored: { readonly fresh: boolean; readonly conflict: boolean },
+  verdict: Authenticity
+): IngestResult => {
+  const { head } = storable(parsed)
+  return {
+    reportId: head.reportId,
+    domain: head.domain,
+    reporter: head.reporter,
+    period: { begin: iso(head.begin), end: iso(head.end) },
+    records: head.records,
+    duplicate: !stored.fresh,
+    conflict: stored.conflict,
+    warnings: parsed.warnings,
+    ...verdict
+  }
+}
+
 /** The most selectors from reports DKIM discovery asks first. */
 export const MAX_REPORTED_SELECTORS = 20
 
@@ -72,7 +95,18 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     const sql = yield* SqlClient.SqlClient
     const limits = limitsOf(config)
 
-    const store = (parsed: ParsedReport, via: Via, authenticity: Effect.Effect<Authenticity>) =>
+    /**
+     * Store a report read from `message`, where `route` sends it once its domain is known: the
+     * summaries' tables, or kept apart as the whole message for tenants who have not verified the
+     * domain (the route may refuse it instead, as a tenant's post for another's domain).
+     */
+    const store = <E>(
+      parsed: ParsedReport,
+      via: Via,
+      authenticity: Effect.Effect<Authenticity>,
+      message: Uint8Array,
+      route: (domains: ReadonlyArray<string>) => Effect.Effect<Route, E>
+    ) =>
       Effect.gen(function* () {
         const { head, rows } = storable(parsed)
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
@@ -84,7 +118,27 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               `the report's period ended ${iso(head.end).slice(0, 10)}, longer ago than this service keeps reports (REPORTS_RETENTION, ${Math.round(config.reportsRetentionS / 86_400)} days): not stored`
             )
           )
+        // a TLS report files each policy under its own domain: every one of them is the report's
+        const to = yield* route(
+          rows.kind === "tls" ? [head.domain, ...rows.rows.map((r) => r.domain)] : [head.domain]
+        )
         const verdict = yield* authenticity
+        if (to.to === "unclaimed") {
+          const kept = yield* Effect.forEach(to.tenants, (tenant) =>
+            keepUnclaimed({
+              tenant,
+              domain: head.domain,
+              kind: "aggregate",
+              received_at: now,
+              message,
+              content_hash: `sha256:${createHash("sha256").update(message).digest("hex")}`,
+              authenticated: verdict.authenticated ? 1 : 0,
+              authenticated_for: verdict.authenticatedFor,
+              authentication: verdict.authentication
+            })
+          )
+          return result(parsed, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
+        }
         const stored = yield* storeReport(head, now, rows)
         yield* recordAuthenticity(head, {
           authenticated: verdict.authenticated ? 1 : 0,
@@ -92,17 +146,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
           authentication: verdict.authentication
         })
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
-        return {
-          reportId: head.reportId,
-          domain: head.domain,
-          reporter: head.reporter,
-          period: { begin: iso(head.begin), end: iso(head.end) },
-          records: head.records,
-          duplicate: !stored.fresh,
-          conflict: stored.conflict,
-          warnings: parsed.warnings,
-          ...verdict
-        } satisfies IngestResult
+        return result(parsed, stored, verdict)
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
     const counted = <A, E>(via: Via, effect: Effect.Effect<A, E>) =>
@@ -112,31 +156,42 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               Metric.increment(Metric.tagged(Metric.tagged(refused, "via", via), "reason", e.kind)),
               Effect.logWarning("report refused", { via, reason: e.kind, message: e.message })
             )
-          : Effect.logError("a report could not be stored", e)
+          : e instanceof Error && "_tag" in e && e._tag !== "SqlError"
+            ? Effect.logWarning("a report was not stored", e.message)
+            : Effect.logError("a report could not be stored", e)
       )
 
-    /** A report posted to the endpoint for `kind` with its Content-Type, by `poster` (the write guard's verdict). */
-    const post = (
+    /**
+     * A report posted to the endpoint for `kind` with its Content-Type, by `poster` (the write
+     * guard's verdict); `allowed` refuses a domain the poster may not post for.
+     */
+    const post = <E>(
       kind: ReportKind,
       contentType: string | undefined,
       bytes: Uint8Array,
-      poster: Authenticity
+      poster: Authenticity,
+      allowed: (domains: ReadonlyArray<string>) => Effect.Effect<void, E>
     ) =>
       counted(
         "http",
         Effect.flatMap(readPosted(kind, contentType, bytes, limits), (p) =>
-          store(p, "http", Effect.succeed(poster))
+          store(p, "http", Effect.succeed(poster), bytes, (domains) => Effect.as(allowed(domains), STORE))
         )
       ).pipe(Effect.withSpan("ReportsIn.post", { attributes: { kind } }))
 
     /**
      * A whole message (RFC 5322) carrying a DMARC or TLS report, as the SMTP receiver takes it;
-     * `authenticate` (the message's DMARC verdict) runs once the report has been read.
+     * `authenticate` (the message's DMARC verdict) runs once the report has been read, `route`
+     * says whose it is by its domain (ReportRecipients.ts `routeFor`).
      */
-    const mail = (bytes: Uint8Array, authenticate: Effect.Effect<Authenticity>) =>
+    const mail = <E>(
+      bytes: Uint8Array,
+      authenticate: Effect.Effect<Authenticity>,
+      route: (domains: ReadonlyArray<string>) => Effect.Effect<Route, E>
+    ) =>
       counted(
         "smtp",
-        Effect.flatMap(readMessage(bytes, limits), (p) => store(p, "smtp", authenticate))
+        Effect.flatMap(readMessage(bytes, limits), (p) => store(p, "smtp", authenticate, bytes, route))
       ).pipe(Effect.withSpan("ReportsIn.mail"))
 
     /** Count a refusal made before a report was read (a message over the size limit). */

@@ -6,7 +6,9 @@
  * is stored: a malformed or hostile report gets a 5xx naming the problem, a store that cannot
  * answer a 4xx so the sender retries (RFC 5321 4.2.5). Failure reports (RFC 7489 7.3, a `ruf=`)
  * go to `FailureReportsIn`. Every report is authenticated as its session and message allow
- * (DMARC of its From domain: MailAuthenticity.ts), and the verdict stored with it.
+ * (DMARC of its From domain: MailAuthenticity.ts), and the verdict stored with it. Once API keys
+ * exist, a report for a domain that no tenant among its recipients has verified is kept apart
+ * (unclaimed, docs/access.md) and the sender told the same 250, which says nothing of who owns what.
  */
 import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { SMTPServer } from "smtp-server"
@@ -16,7 +18,7 @@ import { looksLikeFailureReport } from "./FailureDecode.ts"
 import { FailureReportsIn } from "./FailureReportsIn.ts"
 import { authenticateMail } from "./MailAuthenticity.ts"
 import { refuse, ReportRefused } from "./Refusal.ts"
-import { ReportRecipients } from "./ReportRecipients.ts"
+import { ReportRecipients, routeFor } from "./ReportRecipients.ts"
 import { ReportsIn } from "./ReportsIn.ts"
 
 /** An SMTP reply as smtp-server sends it: the error's message after the code. */
@@ -30,9 +32,12 @@ const refusalReply = (e: ReportRefused) =>
 /** The recipient's domain, lower case. */
 export const recipientDomain = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase()
 
+/** The recipient's local part, as the report addresses are matched: lower case (tags are). */
+const localPart = (address: string) => address.slice(0, address.lastIndexOf("@")).toLowerCase()
+
 /** RCPT at one of REPORTS_DOMAINS: a tenant's address (or any, with no tenant), 550 otherwise. */
 const recipientVerdict = (recipients: ReportRecipients["Type"], address: string) =>
-  Effect.map(recipients.check(address.slice(0, address.lastIndexOf("@"))), (verdict) =>
+  Effect.map(recipients.check(localPart(address)), (verdict) =>
     verdict === "accept"
       ? undefined
       : verdict === "unknown"
@@ -94,15 +99,22 @@ export const ReportsSmtpLive = Layer.scopedDiscard(
             helo: session.hostNameAppearsAs ?? "",
             mailFrom: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address
           }).pipe(Effect.provide(lookups), Effect.provideService(AppConfig, config))
+          // whose report it is: the tenants whose addresses took it (RCPT accepted only theirs)
+          const tenants = Effect.forEach(
+            session.envelope.rcptTo.filter((r) => domains.has(recipientDomain(r.address))),
+            (r) => recipients.tenantOf(localPart(r.address))
+          )
+          const route = (reported: ReadonlyArray<string>) =>
+            Effect.flatMap(tenants, (owners) => routeFor(recipients, owners, reported))
           const fiber = runFork(
             looksLikeFailureReport(bytes)
-              ? Effect.map(failures.take(bytes, "smtp", authenticity), (r) => ({
+              ? Effect.map(failures.take(bytes, "smtp", authenticity, route), (r) => ({
                   name: `failure report on ${r.domain}`,
                   reporter: r.reporter,
                   duplicate: r.duplicate,
                   authentication: r.authentication
                 }))
-              : Effect.map(inbound.mail(bytes, authenticity), (r) => ({
+              : Effect.map(inbound.mail(bytes, authenticity, route), (r) => ({
                   name: `report ${r.reportId.slice(0, 80)}`,
                   reporter: r.reporter,
                   duplicate: r.duplicate,

@@ -15,6 +15,7 @@ import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
 import { inboundReportMigrations } from "./InboundReports.ts"
 import { reportAuthenticityMigrations } from "./ReportAuthenticity.ts"
+import { unclaimedReportMigrations } from "./UnclaimedReports.ts"
 
 export const migrations = {
   "0001_meta": Effect.gen(function* () {
@@ -64,7 +65,8 @@ export const migrations = {
   ...historyMigrations,
   ...inboundReportMigrations,
   ...failureReportMigrations,
-  ...reportAuthenticityMigrations
+  ...reportAuthenticityMigrations,
+  ...unclaimedReportMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */

@@ -17,6 +17,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { ApiKeys, ApiKeysCommandLive } from "../../src/monitor/access/ApiKeys.ts"
 import type { Scope } from "../../src/monitor/access/ApiKey.ts"
+import { dmarcXml } from "../inbound/reports.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
 import { call, testApp } from "./harness.ts"
 
@@ -66,7 +67,18 @@ const BODIES: Record<string, unknown> = {
   "public: true": { public: true },
   "an empty XML body": { text: "", type: "application/xml" },
   "an empty TLS report body": { text: "", type: "application/tlsrpt+json" },
-  "an empty message": { text: "", type: "message/rfc822" }
+  "an empty message": { text: "", type: "message/rfc822" },
+  // yesterday's, so that it is within REPORTS_RETENTION whenever the test runs
+  "a report of the domain": {
+    text: dmarcXml({
+      domain: DOMAIN,
+      reportId: "access-table",
+      begin: Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400,
+      end: Math.floor(Date.now() / 86_400_000) * 86_400 - 1,
+      rows: [{ ip: "192.0.2.1", count: 1 }]
+    }),
+    type: "application/xml"
+  }
 }
 
 /** `call`, with a text body sent under its own media type. */

@@ -1,9 +1,11 @@
 /**
  * Verified domains over HTTP, with DNS answered by a scriptable server: two tenants claim the same
  * domain, one publishes its challenge and is verified, the other is not; a tenant's reports:read key
- * reads the reports of its verified domains only; a failed look-up (SERVFAIL) lapses nothing, the
- * record gone does; publishing the reports needs a verified claim and shows them in the public report.
- * LOCAL_ADMIN=false throughout, so the test's loopback client is a stranger. One app for the file.
+ * reads the reports of its verified domains only, and its reports:write key posts for them only; a
+ * report mailed to the tenant's tag address before it verified waits unseen, and is stored once it
+ * does; a failed look-up (SERVFAIL) lapses nothing, the record gone does; publishing the reports
+ * needs a verified claim and shows them in the public report. LOCAL_ADMIN=false throughout, so the
+ * test's loopback client is a stranger. One app for the file.
  */
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -15,7 +17,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { ApiKeys, ApiKeysCommandLive } from "../../src/monitor/access/ApiKeys.ts"
 import nodemailer from "nodemailer"
-import { dmarcXml, gzipText } from "../inbound/reports.ts"
+import { dmarcXml, gzipText, tlsJson } from "../inbound/reports.ts"
 import { freePort } from "../support/processes.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
 import { call, testApp } from "./harness.ts"
@@ -37,7 +39,7 @@ const REPORTS_DOMAIN = "reports.audit-test.com"
 const today = Math.floor(Date.now() / 86_400_000) * 86_400
 
 /** A DMARC aggregate report of yesterday for the domain, posted with `key`. */
-const postReport = (key: string) =>
+const postReport = (key: string, reportId = "r1") =>
   Effect.flatMap(HttpClient.HttpClient, (client) =>
     client.execute(
       HttpClientRequest.post("/api/reports/dmarc").pipe(
@@ -45,7 +47,7 @@ const postReport = (key: string) =>
         HttpClientRequest.bodyText(
           dmarcXml({
             domain: DOMAIN,
-            reportId: "r1",
+            reportId,
             begin: today - 86_400,
             end: today - 1,
             rows: [{ ip: "192.0.2.1", count: 7 }]
@@ -55,7 +57,7 @@ const postReport = (key: string) =>
       )
     )
   ).pipe(
-    Effect.map((r) => r.status),
+    Effect.flatMap((r) => Effect.map(r.text, (text) => ({ status: r.status, text }))),
     Effect.scoped
   )
 
@@ -106,11 +108,11 @@ describe("verified domains", () => {
         const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-domains-"))
         const [a, b, admin] = yield* Effect.gen(function* () {
           const keys = yield* ApiKeys
-          const make = (tenant: string, scopes: ReadonlyArray<"reports:read" | "admin">) =>
+          const make = (tenant: string, scopes: ReadonlyArray<"reports:read" | "reports:write" | "admin">) =>
             Effect.map(keys.create({ tenant, scopes, validForMs: null }), (k) => k.key)
           return [
-            yield* make("msp-a", ["reports:read"]),
-            yield* make("msp-b", ["reports:read"]),
+            yield* make("msp-a", ["reports:read", "reports:write"]),
+            yield* make("msp-b", ["reports:read", "reports:write"]),
             yield* make("ops", ["admin"])
           ] as const
         }).pipe(Effect.provide(keysAt(dataDir)))
@@ -148,6 +150,11 @@ describe("verified domains", () => {
             bearer(a)
           )
           expect(claimA.status).toBe(201)
+          // the report address is the tenant's random tag, never its name
+          const address: string = claimA.json.reporting.address
+          const tag = address.slice(0, address.indexOf("@"))
+          expect(tag).toMatch(/^[a-z2-7]{16}$/)
+          expect(claimA.text).not.toContain("msp-a")
           expect(claimA.json).toMatchObject({
             domain: DOMAIN,
             state: "pending",
@@ -159,22 +166,35 @@ describe("verified domains", () => {
             verifiedAt: null,
             publicReports: false,
             reporting: {
-              address: `msp-a@${REPORTS_DOMAIN}`,
-              dmarc: { name: `_dmarc.${DOMAIN}`, type: "TXT", rua: `rua=mailto:msp-a@${REPORTS_DOMAIN}` },
+              address: `${tag}@${REPORTS_DOMAIN}`,
+              dmarc: { name: `_dmarc.${DOMAIN}`, type: "TXT", rua: `rua=mailto:${tag}@${REPORTS_DOMAIN}` },
               tlsRpt: {
                 name: `_smtp._tls.${DOMAIN}`,
                 type: "TXT",
-                value: `v=TLSRPTv1; rua=mailto:msp-a@${REPORTS_DOMAIN}`
+                value: `v=TLSRPTv1; rua=mailto:${tag}@${REPORTS_DOMAIN}`
               }
             }
           })
-          // each tenant's report address takes reports; an address no tenant has is refused at RCPT
-          expect(yield* mail(`MSP-A@${REPORTS_DOMAIN}`, "by-mail")).toMatch(/^250 /)
-          expect(yield* mail(`nobody@${REPORTS_DOMAIN}`, "nobody")).toMatch(
-            /^550 5\.1\.1 .*no such report address/
-          )
+          // each tenant's tag address takes reports (in any case); its name, and any other, is refused
+          expect(yield* mail(`${tag.toUpperCase()}@${REPORTS_DOMAIN}`, "by-mail")).toMatch(/^250 /)
+          for (const stranger of ["msp-a", "nobody", "aaaaaaaaaaaaaaaa"])
+            expect(yield* mail(`${stranger}@${REPORTS_DOMAIN}`, "nobody")).toMatch(
+              /^550 5\.1\.1 .*no such report address/
+            )
+          // mailed for a domain its tenant has not verified: kept apart, shown to no one, the operator neither
+          const unseen = yield* call("GET", `/api/reports/dmarc/${DOMAIN}`, undefined, bearer(admin))
+          expect(unseen.json.messages).toBe(0)
+          // a tenant's key posts reports only for the domains its tenant has verified
+          const forged = yield* postReport(b, "forged")
+          expect(forged.status).toBe(403)
+          expect(forged.text).toContain(`${DOMAIN} is not verified for this API key's tenant`)
+          expect(forged.text).not.toMatch(/msp-a|msp-b/)
           const claimB = yield* call("POST", "/api/domains", { domain: DOMAIN }, bearer(b))
           expect(claimB.json.challenge.value).not.toBe(claimA.json.challenge.value)
+          // each tenant has its own tag, the same at every look
+          expect(claimB.json.reporting.address).not.toBe(address)
+          const looked = yield* call("GET", `/api/domains/${DOMAIN}`, undefined, bearer(a))
+          expect(looked.json.reporting.address).toBe(address)
           // claiming again answers the same claim
           const again = yield* call("POST", "/api/domains", { domain: DOMAIN }, bearer(a))
           expect(again.json.challenge.value).toBe(claimA.json.challenge.value)
@@ -195,6 +215,27 @@ describe("verified domains", () => {
             dnssecValidated: false
           })
           expect((yield* verify(b)).json.state).toBe("pending")
+          // verified, A's waiting report is A's: stored as if it had just arrived, seen by A and the operator
+          const adopted = yield* call("GET", `/api/reports/dmarc/${DOMAIN}`, undefined, bearer(admin))
+          expect(adopted.json).toMatchObject({ reports: 1, messages: 3 })
+          expect((yield* postReport(b, "forged")).status).toBe(403)
+          // a TLS report is the poster's only if every domain it covers is: A's naming another is refused
+          const both = JSON.parse(tlsJson({ domain: DOMAIN, reportId: "t-both" }))
+          both.policies.push(...JSON.parse(tlsJson({ domain: "other-customer.com" })).policies)
+          const tls = yield* Effect.scoped(
+            Effect.flatMap(HttpClient.HttpClient, (client) =>
+              client.execute(
+                HttpClientRequest.post("/api/reports/tls").pipe(
+                  HttpClientRequest.setHeaders(bearer(a)),
+                  HttpClientRequest.bodyText(JSON.stringify(both), "application/tlsrpt+json")
+                )
+              )
+            ).pipe(Effect.flatMap((r) => Effect.map(r.text, (text) => ({ status: r.status, text }))))
+          )
+          expect([tls.status, tls.text]).toEqual([
+            403,
+            expect.stringContaining("other-customer.com is not verified")
+          ])
 
           // reports: A reads, B is told the domain is not verified for it, admin reads all
           const summary = (key: string, domain = DOMAIN) =>
@@ -214,7 +255,7 @@ describe("verified domains", () => {
           )
 
           // the public report says the reports are private until a verified owner publishes them
-          expect(yield* postReport(admin)).toBe(202)
+          expect((yield* postReport(admin)).status).toBe(202)
           expect(yield* publicReceived).toMatchObject({ private: true, dmarc: null, tls: null })
           const page = yield* call("GET", `/report/${DOMAIN}?lang=nl`)
           expect(page.text).toContain("De ontvangen rapporten van dit domein zijn privé")

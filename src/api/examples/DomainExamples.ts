@@ -10,6 +10,9 @@ import type { Example } from "./Example.ts"
 /** The service's REPORTS_DOMAINS in the examples. */
 const REPORTS = "reports.audit.example.com"
 
+/** The tenant's report tag (monitor/access/TenantTags.ts), its report address's local part. */
+const TAG = "kq2m4xrab3cd5efz"
+
 const pending = (): ClaimRow => ({
   tenant: "acme",
   domain: DOMAIN,
@@ -33,18 +36,18 @@ const verified = (): ClaimRow => ({
 })
 
 export const domainExamples: Readonly<Record<string, Example>> = {
-  "domains.claim": { request: "claim example.com", answer: () => claimView(pending(), REPORTS) },
+  "domains.claim": { request: "claim example.com", answer: () => claimView(pending(), TAG, REPORTS) },
   "domains.list": {
     request: "the tenant's one domain",
-    answer: () => ({ domains: [claimView(verified(), REPORTS)] })
+    answer: () => ({ domains: [claimView(verified(), TAG, REPORTS)] })
   },
-  "domains.get": { request: "example.com, verified", answer: () => claimView(verified(), REPORTS) },
+  "domains.get": { request: "example.com, verified", answer: () => claimView(verified(), TAG, REPORTS) },
   "domains.verify": {
     request: "verify example.com once its record is published",
-    answer: () => claimView(verified(), REPORTS)
+    answer: () => claimView(verified(), TAG, REPORTS)
   },
   "domains.publicReports": {
     request: "publish example.com's reports",
-    answer: () => claimView({ ...verified(), publicReports: true }, REPORTS)
+    answer: () => claimView({ ...verified(), publicReports: true }, TAG, REPORTS)
   }
 }

@@ -140,7 +140,8 @@ export const ReportsReadAccessLive = Layer.effect(
 /**
  * The write guard also says who posted (docs/reports-in.md "Authenticity"): a report posted with a
  * `reports:write` key, or from the machine itself, is authenticated by that; one posted through
- * the open door (no key exists yet) is not.
+ * the open door (no key exists yet) is not. A tenant's key posts for its tenant's verified domains
+ * only (the handler asks, once the report's domain is read); the operator for any.
  */
 export const ReportsWriteAccessLive = Layer.effect(
   ReportsWriteAccess,
@@ -156,9 +157,13 @@ export const ReportsWriteAccessLive = Layer.effect(
       bearer: (sent: Redacted.Redacted<string>) =>
         Effect.gen(function* () {
           const key = yield* guard.bearer(sent)
-          if (key !== undefined) return postedWith(`with the API key ${key.id}`)
+          if (key !== undefined)
+            return {
+              authenticity: postedWith(`with the API key ${key.id}`),
+              tenant: key.scopes.includes("admin") ? undefined : key.tenant
+            }
           const local = yield* Effect.provideService(localAdmin, AppConfig, config)
-          return local ? postedWith("from this machine") : ANONYMOUS_POST
+          return { authenticity: local ? postedWith("from this machine") : ANONYMOUS_POST, tenant: undefined }
         })
     }
   })

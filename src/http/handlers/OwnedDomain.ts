@@ -26,3 +26,30 @@ export const ownedBy = (
         ),
         Effect.asVoid
       )
+
+/**
+ * Whether a poster may post a report on `reported` (every domain it names: a TLS report may cover
+ * several): a tenant's key (`reports:write`) for the domains its tenant has verified only, so that
+ * no tenant's reports move the verdicts another reads; the operator and the open default (`tenant`
+ * undefined) for any. 403 names the first domain not verified; a store that cannot tell refuses too.
+ */
+export const mayPostFor =
+  (domains: VerifiedDomains, tenant: string | undefined) =>
+  (reported: ReadonlyArray<string>): Effect.Effect<void, Forbidden> =>
+    tenant === undefined
+      ? Effect.void
+      : Effect.forEach(
+          new Set(reported),
+          (domain) =>
+            domains.isVerified(tenant, domain).pipe(
+              Effect.orElseSucceed(() => false),
+              Effect.filterOrFail(
+                (verified) => verified,
+                () =>
+                  new Forbidden({
+                    error: `${domain} is not verified for this API key's tenant: a tenant's key posts reports for the domains its tenant has verified only (POST /api/domains)`
+                  })
+              )
+            ),
+          { discard: true }
+        )

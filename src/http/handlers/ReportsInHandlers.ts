@@ -5,9 +5,11 @@ import { Api } from "../../Api.ts"
 import { BadRequest, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
 import { ReportPoster, ReportsReader, UnsupportedMediaType } from "../../api/Inbound.ts"
 import { FailureReportsIn } from "../../inbound/FailureReportsIn.ts"
-import { ownedBy } from "./OwnedDomain.ts"
+import { VerifiedDomains } from "../../monitor/access/VerifiedDomains.ts"
+import { mayPostFor, ownedBy } from "./OwnedDomain.ts"
 import type { ReportKind } from "../../inbound/Decode.ts"
 import type { ReportRefused } from "../../inbound/Refusal.ts"
+import { STORE } from "../../inbound/ReportRecipients.ts"
 import { ReportsIn } from "../../inbound/ReportsIn.ts"
 import { ReportsReadAccessLive, ReportsWriteAccessLive } from "../edge/Access.ts"
 import { type Period, readPeriod, ReportSummaries } from "../../inbound/Summaries.ts"
@@ -26,13 +28,15 @@ const post = (
   headers: { readonly "content-type"?: string | undefined },
   payload: Uint8Array
 ) =>
-  Effect.flatMap(Effect.zip(ReportsIn, ReportPoster), ([inbound, poster]) =>
-    inbound.post(kind, headers["content-type"], payload, poster).pipe(
-      Effect.catchTags({
-        ReportRefused: (e) => Effect.fail(refusal(e)),
-        SqlError: () => Effect.fail(unavailable())
-      })
-    )
+  Effect.flatMap(Effect.all([ReportsIn, ReportPoster, VerifiedDomains]), ([inbound, poster, domains]) =>
+    inbound
+      .post(kind, headers["content-type"], payload, poster.authenticity, mayPostFor(domains, poster.tenant))
+      .pipe(
+        Effect.catchTags({
+          ReportRefused: (e) => Effect.fail(refusal(e)),
+          SqlError: () => Effect.fail(unavailable())
+        })
+      )
   )
 
 /** Whether the request may read the domain's received reports (OwnedDomain.ts). */
@@ -41,19 +45,22 @@ const readable = (domain: string) =>
 
 /** A failure report posted: its media type was judged at the edge (REPORT_BODY_TYPES). */
 const postFailure = (payload: Uint8Array | string) =>
-  Effect.flatMap(Effect.zip(FailureReportsIn, ReportPoster), ([inbound, poster]) =>
-    inbound
-      .take(
-        typeof payload === "string" ? new TextEncoder().encode(payload) : payload,
-        "http",
-        Effect.succeed(poster)
-      )
-      .pipe(
-        Effect.catchTags({
-          ReportRefused: (e) => Effect.fail(refusal(e)),
-          SqlError: () => Effect.fail(unavailable())
-        })
-      )
+  Effect.flatMap(
+    Effect.all([FailureReportsIn, ReportPoster, VerifiedDomains]),
+    ([inbound, poster, domains]) =>
+      inbound
+        .take(
+          typeof payload === "string" ? new TextEncoder().encode(payload) : payload,
+          "http",
+          Effect.succeed(poster.authenticity),
+          (reported) => Effect.as(mayPostFor(domains, poster.tenant)(reported), STORE)
+        )
+        .pipe(
+          Effect.catchTags({
+            ReportRefused: (e) => Effect.fail(refusal(e)),
+            SqlError: () => Effect.fail(unavailable())
+          })
+        )
   )
 
 const summary = <A, E>(

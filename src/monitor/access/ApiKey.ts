@@ -64,6 +64,12 @@ export const parseExpiry = (text: string): Either.Either<number, string> => {
   return "ms" in parsed ? Either.right(parsed.ms) : Either.left(`--expires: ${parsed.error}`)
 }
 
+/** `--grace PT1H` of `keys rotate` as milliseconds (a positive ISO 8601 duration of fixed length). */
+export const parseGrace = (text: string): Either.Either<number, string> => {
+  const parsed = parseEvery(text)
+  return "ms" in parsed ? Either.right(parsed.ms) : Either.left(`--grace: ${parsed.error}`)
+}
+
 export interface KeyRecord {
   readonly id: string
   readonly tenant: string

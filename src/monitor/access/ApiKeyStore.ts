@@ -7,6 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { KeyRecord, Scope } from "./ApiKey.ts"
+import { createTagTable } from "./TenantTags.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
@@ -27,6 +28,7 @@ export const ensureKeyTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
         expires_at BIGINT,
         revoked_at BIGINT
       )`
+      yield* createTagTable(sql)
     })
   )
 )
@@ -60,12 +62,12 @@ export const listKeys = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.map(sql`SELECT * FROM api_keys ORDER BY created_at, id`, (rows) => rows.map(toRecord))
 )
 
-/** The id of every key usable at `now` (neither revoked nor expired), by its hash. */
+/** The id of every key usable at `now` (neither revoked, nor expired, by then), by its hash. */
 export const usableKeys = (now: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
       sql`SELECT id, hash FROM api_keys
-        WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now})`,
+        WHERE (revoked_at IS NULL OR revoked_at > ${now}) AND (expires_at IS NULL OR expires_at > ${now})`,
       (rows) => new Map(rows.map((r) => [String(r.hash), String(r.id)] as const))
     )
   )
@@ -75,22 +77,26 @@ export const anyKey = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.map(sql`SELECT 1 AS one FROM api_keys LIMIT 1`, (rows) => rows.length > 0)
 )
 
-/** Revoke `id` at `now`; false when there is no such key. A key revoked once stays revoked then. */
-export const revokeKey = (id: string, now: number) =>
+/**
+ * Revoke `id` from `at` (now, or the end of a rotation's grace); false when there is no such key.
+ * The earliest revocation wins: a key revoked stays revoked from then, and revoking a key in its
+ * grace now ends the grace.
+ */
+export const revokeKey = (id: string, at: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.gen(function* () {
       const found = yield* sql`SELECT id FROM api_keys WHERE id = ${id}`
       if (found.length === 0) return false
-      yield* sql`UPDATE api_keys SET revoked_at = ${now} WHERE id = ${id} AND revoked_at IS NULL`
+      yield* sql`UPDATE api_keys SET revoked_at = ${at}
+        WHERE id = ${id} AND (revoked_at IS NULL OR revoked_at > ${at})`
       return true
     })
   )
 
-/** Whether `tenant` has a key not revoked: its report address is taken (docs/access.md). */
-export const tenantExists = (tenant: string) =>
+/** The key `id`, if there is one. */
+export const findKey = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(
-      sql`SELECT 1 AS one FROM api_keys WHERE tenant = ${tenant} AND revoked_at IS NULL LIMIT 1`,
-      (rows) => rows.length > 0
+    Effect.map(sql`SELECT * FROM api_keys WHERE id = ${id}`, (rows) =>
+      rows.length === 0 ? undefined : toRecord(rows[0]!)
     )
   )

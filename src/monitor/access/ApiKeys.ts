@@ -8,9 +8,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { ClusterLive, ClusterSqlLive } from "../../jobs/Cluster.ts"
 import { type KeyRecord, keyHash, keyState, looksLikeKey, newKey, sameHash, type Scope } from "./ApiKey.ts"
+import { tagOf } from "./TenantTags.ts"
 import {
   anyKey,
   ensureKeyTables,
+  findKey,
   findKeyByHash,
   insertKey,
   listKeys,
@@ -41,26 +43,49 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("ApiKeys", {
     const sql = yield* SqlClient.SqlClient
     const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
       Effect.provideService(effect, SqlClient.SqlClient, sql)
+    /** A new key for `tenant`; the key's text is in the answer and nowhere else. */
+    const create = (input: {
+      readonly tenant: string
+      readonly scopes: ReadonlyArray<Scope>
+      readonly validForMs: number | null
+    }) =>
+      Effect.gen(function* () {
+        const { key, hash, id } = newKey()
+        const now = Date.now()
+        const record: KeyRecord = {
+          id,
+          tenant: input.tenant,
+          scopes: input.scopes,
+          createdAt: now,
+          expiresAt: input.validForMs === null ? null : now + input.validForMs,
+          revokedAt: null
+        }
+        yield* run(insertKey({ ...record, hash }))
+        // the tenant's report address exists from its first key on (docs/access.md)
+        yield* run(tagOf(record.tenant))
+        return { key, record }
+      })
     return {
-      /** A new key for `tenant`; the key's text is in the answer and nowhere else. */
-      create: (input: {
-        readonly tenant: string
-        readonly scopes: ReadonlyArray<Scope>
-        readonly validForMs: number | null
-      }) =>
+      create,
+      /**
+       * A new key for the tenant and scopes of `id`, valid as long as `id` was (from now), and `id`
+       * revoked once `graceMs` has passed (0: at once), so a client can move to the new one first.
+       * `none` when there is no such key, `revoked` when it is revoked already (its tenant's access
+       * was cut: rotating it would give it back; `keys create` does that on purpose).
+       */
+      rotate: (id: string, graceMs: number) =>
         Effect.gen(function* () {
-          const { key, hash, id } = newKey()
+          const old = yield* run(findKey(id))
           const now = Date.now()
-          const record: KeyRecord = {
-            id,
-            tenant: input.tenant,
-            scopes: input.scopes,
-            createdAt: now,
-            expiresAt: input.validForMs === null ? null : now + input.validForMs,
-            revokedAt: null
-          }
-          yield* run(insertKey({ ...record, hash }))
-          return { key, record }
+          if (old === undefined) return "none" as const
+          if (keyState(old, now) === "revoked") return "revoked" as const
+          const made = yield* create({
+            tenant: old.tenant,
+            scopes: old.scopes,
+            validForMs: old.expiresAt === null ? null : old.expiresAt - old.createdAt
+          })
+          yield* run(revokeKey(id, now + graceMs))
+          return { ...made, revokedAt: Math.min(now + graceMs, old.revokedAt ?? Infinity) }
         }),
       list: run(Effect.map(listKeys, (rows) => rows.map(({ hash: _, ...record }): KeyRecord => record))),
       revoke: (id: string) => run(revokeKey(id, Date.now())),

@@ -36,7 +36,8 @@ export const DomainClaimView = Schema.Struct({
   reporting: Nullable(
     Schema.Struct({
       address: Schema.String.annotations({
-        description: "the tenant's report address: <tenant>@<REPORTS_DOMAINS[0]>"
+        description:
+          "the tenant's report address: <its report tag>@<REPORTS_DOMAINS[0]>; the tag is random, made once per tenant, so the address names no one"
       }),
       dmarc: Schema.Struct({
         name: Schema.String,

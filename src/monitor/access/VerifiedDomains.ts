@@ -9,11 +9,11 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Schedule, Schema } from "effect"
 import { AppConfig } from "../../Config.ts"
-import { type RecipientVerdict, ReportRecipients } from "../../inbound/ReportRecipients.ts"
+import { OwnersUnavailable, type RecipientVerdict, ReportRecipients } from "../../inbound/ReportRecipients.ts"
 import { ClusterLive } from "../../jobs/Cluster.ts"
 import { txtOf } from "../../net/DnsWire.ts"
 import { Resolver } from "../../net/Resolver.ts"
-import { anyKey, ensureKeyTables, tenantExists } from "./ApiKeyStore.ts"
+import { anyKey, ensureKeyTables } from "./ApiKeyStore.ts"
 import {
   type ChallengeLookup,
   challengeName,
@@ -37,6 +37,7 @@ import {
   setPublicReports
 } from "./DomainClaimStore.ts"
 import type { DomainClaimView } from "./DomainModel.ts"
+import { looksLikeTag, tagOf, tenantOfTag } from "./TenantTags.ts"
 
 /** The claim asked for cannot be acted on: none (404), or not verified (403). */
 export class ClaimRefused extends Schema.TaggedError<ClaimRefused>()("ClaimRefused", {
@@ -55,11 +56,12 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /**
  * Where the tenant receives the domain's reports, and the records that send them there: `rua=` to
  * add to the domain's DMARC record (RFC 7489 §6.3; its policy stays the owner's choice), and the
- * whole TLS-RPT record (RFC 8460 §3). Null when the service receives no mail (no REPORTS_DOMAINS).
+ * whole TLS-RPT record (RFC 8460 §3). The address is the tenant's tag (TenantTags.ts), never its
+ * name. Null when the service receives no mail (no REPORTS_DOMAINS).
  */
-export const reportingOf = (tenant: string, domain: string, reportsDomain: string | undefined) => {
+export const reportingOf = (tag: string, domain: string, reportsDomain: string | undefined) => {
   if (reportsDomain === undefined) return null
-  const address = `${tenant}@${reportsDomain}`
+  const address = `${tag}@${reportsDomain}`
   return {
     address,
     dmarc: { name: `_dmarc.${domain}`, type: "TXT" as const, rua: `rua=mailto:${address}` },
@@ -67,7 +69,8 @@ export const reportingOf = (tenant: string, domain: string, reportsDomain: strin
   }
 }
 
-export const claimView = (c: ClaimRow, reportsDomain?: string): DomainClaimView => ({
+/** A claim as the API shows it; `tag` is its tenant's report tag (unused without a reports domain). */
+export const claimView = (c: ClaimRow, tag: string, reportsDomain?: string): DomainClaimView => ({
   domain: c.domain,
   state: c.state,
   challenge: { name: challengeName(c.domain), type: "TXT", value: c.token },
@@ -77,7 +80,7 @@ export const claimView = (c: ClaimRow, reportsDomain?: string): DomainClaimView 
   lastCheck: c.lastCheck,
   dnssecValidated: c.authenticated,
   publicReports: c.publicReports,
-  reporting: reportingOf(c.tenant, c.domain, reportsDomain)
+  reporting: reportingOf(tag, c.domain, reportsDomain)
 })
 
 const words = (finding: Finding) =>
@@ -95,9 +98,12 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
     const sql = yield* SqlClient.SqlClient
     const resolver = yield* Resolver
     const reportsDomain = (yield* AppConfig).reportsDomains[0]
-    const view = (c: ClaimRow) => claimView(c, reportsDomain)
     const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
       Effect.provideService(effect, SqlClient.SqlClient, sql).pipe(Effect.orDie)
+    const view = (c: ClaimRow) =>
+      reportsDomain === undefined
+        ? Effect.succeed(claimView(c, "", reportsDomain))
+        : Effect.map(run(tagOf(c.tenant)), (tag) => claimView(c, tag, reportsDomain))
 
     /** The challenge as the resolver answers it now (no cached answer: the owner just published). */
     const lookUp = (domain: string): Effect.Effect<ChallengeLookup> =>
@@ -138,16 +144,19 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
         // deleted between the two statements by a concurrent DELETE of the same tenant
         if (made === undefined)
           return yield* Effect.dieMessage(`the claim on ${domain} vanished as it was made`)
-        return view(made)
+        return yield* view(made)
       })
 
     const verify = (tenant: string, domain: string) =>
-      Effect.map(Effect.flatMap(owned(tenant, domain), check), view)
+      Effect.flatMap(Effect.flatMap(owned(tenant, domain), check), view)
 
-    const get = (tenant: string, domain: string) => Effect.map(owned(tenant, domain), view)
+    const get = (tenant: string, domain: string) => Effect.flatMap(owned(tenant, domain), view)
 
     const list = (tenant: string) =>
-      Effect.map(run(listClaims(tenant)), (rows) => ({ domains: rows.map(view) }))
+      Effect.map(
+        Effect.flatMap(run(listClaims(tenant)), (rows) => Effect.forEach(rows, view)),
+        (domains) => ({ domains })
+      )
 
     const remove = (tenant: string, domain: string) =>
       Effect.flatMap(run(deleteClaim(tenant, domain)), (deleted) =>
@@ -160,7 +169,7 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
         const claim = yield* owned(tenant, domain)
         if (claim.state !== "verified") return yield* new ClaimRefused({ reason: "unverified", domain })
         yield* run(setPublicReports(tenant, domain, published))
-        return view({ ...claim, publicReports: published })
+        return yield* view({ ...claim, publicReports: published })
       })
 
     /** One pass of the daily re-check: the verified claims not looked at for a day. */
@@ -217,27 +226,48 @@ export const VerifiedDomainsLive = VerifiedDomains.Default.pipe(
 )
 
 /**
- * The report addresses taken at RCPT (docs/access.md): while no key exists, every one; then those
- * whose local part is a tenant with a key not revoked.
+ * The report addresses taken at RCPT, and whose a report becomes (docs/access.md): while no key
+ * exists, every address, and every report stored; then the tags of tenants with a usable key, and a
+ * tenant's report stored only for a domain it has verified.
  */
 export const ReportRecipientsLive = Layer.effect(
   ReportRecipients,
-  Effect.map(SqlClient.SqlClient, (sql) => ({
-    check: (localPart: string): Effect.Effect<RecipientVerdict> =>
-      Effect.flatMap(anyKey, (keysExist) =>
-        keysExist
-          ? Effect.map(tenantExists(localPart.toLowerCase()), (known): RecipientVerdict =>
-              known ? "accept" : "unknown"
-            )
-          : Effect.succeed<RecipientVerdict>("accept")
-      ).pipe(
-        Effect.provideService(SqlClient.SqlClient, sql),
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+      Effect.provideService(effect, SqlClient.SqlClient, sql).pipe(
         Effect.catchAllCause((cause) =>
-          Effect.as(
+          Effect.zipRight(
             Effect.logWarning("report recipients could not be checked", cause),
-            "unavailable" as const
+            Effect.fail(new OwnersUnavailable({ message: "the tenants' store cannot be read now" }))
           )
         )
       )
-  }))
-).pipe(Layer.provide(Layer.effectDiscard(ensureKeyTables)), Layer.provide(ClusterLive))
+    const tenantOf = (localPart: string) =>
+      run(
+        Effect.flatMap(anyKey, (keysExist) =>
+          !keysExist
+            ? Effect.succeed<string | null | undefined>(null)
+            : looksLikeTag(localPart)
+              ? Effect.flatMap(Clock.currentTimeMillis, (now) => tenantOfTag(localPart, now))
+              : Effect.succeed(undefined)
+        )
+      )
+    return {
+      check: (localPart: string): Effect.Effect<RecipientVerdict> =>
+        tenantOf(localPart).pipe(
+          Effect.map((tenant): RecipientVerdict => (tenant === undefined ? "unknown" : "accept")),
+          Effect.orElseSucceed(() => "unavailable" as const)
+        ),
+      tenantOf: (localPart: string) =>
+        Effect.flatMap(tenantOf(localPart), (tenant) =>
+          tenant === undefined
+            ? Effect.fail(new OwnersUnavailable({ message: "the address is no tenant's (any more)" }))
+            : Effect.succeed(tenant)
+        ),
+      verifiedBy: (tenant: string, domain: string) => run(isVerifiedBy(tenant, domain))
+    }
+  })
+).pipe(
+  Layer.provide(Layer.effectDiscard(Effect.zipRight(ensureKeyTables, ensureClaimTables))),
+  Layer.provide(ClusterLive)
+)

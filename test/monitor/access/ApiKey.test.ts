@@ -109,6 +109,15 @@ describe("domain-audit keys", () => {
     expect(Either.isRight(parse("--help"))).toBe(true)
   })
 
+  it("parses rotate, with its grace or without (the old key revoked at once)", () => {
+    expect(parse("rotate", "key_0123", "--grace", "PT1H")).toEqual(
+      Either.right({ _tag: "Keys", command: { action: "rotate", id: "key_0123", graceMs: 3_600_000 } })
+    )
+    expect(parse("rotate", "key_0123")).toEqual(
+      Either.right({ _tag: "Keys", command: { action: "rotate", id: "key_0123", graceMs: 0 } })
+    )
+  })
+
   it("says what is wrong", () => {
     const message = (...argv: Array<string>) =>
       Either.getLeft(parse(...argv)).pipe((o) => (o._tag === "Some" ? o.value.message : ""))
@@ -117,7 +126,12 @@ describe("domain-audit keys", () => {
     expect(message("create", "--tenant", "acme", "--expires", "soon")).toMatch(/--expires/)
     expect(message("revoke")).toMatch(/one key id/)
     expect(message("list", "--tenant", "x")).toMatch(/no --tenant/)
-    expect(message("rotate")).toMatch(/unknown keys action/)
-    expect(message()).toMatch(/create, list or revoke/)
+    expect(message("rotate")).toMatch(/one key id/)
+    expect(message("rotate", "key_0123", "--grace", "soon")).toMatch(/--grace/)
+    expect(message("rotate", "key_0123", "--grace", "PT0S")).toMatch(/--grace/)
+    expect(message("rotate", "key_0123", "--tenant", "acme")).toMatch(/no --tenant/)
+    expect(message("create", "--tenant", "acme", "--grace", "PT1H")).toMatch(/no --grace/)
+    expect(message("renew")).toMatch(/unknown keys action/)
+    expect(message()).toMatch(/create, list, revoke or rotate/)
   })
 })
