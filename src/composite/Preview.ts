@@ -123,23 +123,42 @@ export const previewScan = (
 > => Effect.flatMap(planOf(domain, changes), (plan) => scanWith(domain, plan, names))
 
 /**
+ * The preview's scan and score beside the live scan that `live` gives (run at once with the preview, once
+ * the changes are found sound): the library and the command line scan it here, the service reads
+ * it from `Scans`.
+ */
+export const previewAgainst = <R>(
+  domain: string,
+  changes: PreviewChanges,
+  names: ReadonlyArray<string>,
+  live: Effect.Effect<ScanResult, never, R>
+): Effect.Effect<
+  { readonly scan: ScanResult; readonly score: PreviewScore },
+  PreviewRefused,
+  R | Resolver | Web | Smtp | AppConfig
+> =>
+  Effect.flatMap(planOf(domain, changes), (plan) =>
+    Effect.map(Effect.all([scanWith(domain, plan, names), live], { concurrency: 2 }), ([previewed, was]) => ({
+      scan: previewed.scan,
+      score: previewAnswer(previewed.scan, was, previewed.notJudged)
+    }))
+  )
+
+/**
  * `POST /scan/preview`: the preview's score, with the live score beside it and the diff between
- * them. The live scan is the one `POST /scan` answers (shared and cached); both run at once, once
- * the changes are found sound.
+ * them. The live scan is the one `POST /scan` answers (shared and cached).
  */
 export const preview = (
   domain: string,
   changes: PreviewChanges,
   names: ReadonlyArray<string> = []
 ): Effect.Effect<PreviewScore, PreviewRefused, Scans | Resolver | Web | Smtp | AppConfig> =>
-  Effect.flatMap(planOf(domain, changes), (plan) =>
-    Effect.map(
-      Effect.all(
-        [scanWith(domain, plan, names), Effect.flatMap(Scans, (scans) => scans.scan(domain, names))],
-        {
-          concurrency: 2
-        }
-      ),
-      ([previewed, live]) => previewAnswer(previewed.scan, live, previewed.notJudged)
-    )
+  Effect.map(
+    previewAgainst(
+      domain,
+      changes,
+      names,
+      Effect.flatMap(Scans, (scans) => scans.scan(domain, names))
+    ),
+    (previewed) => previewed.score
   )

@@ -250,3 +250,22 @@ export const readPreview = (domain: string, changes: PreviewChanges): Either.Eit
   }
   return Either.right({ records, remove: removals, files })
 }
+
+/**
+ * `name TYPE value` (the command line's `--record`, a zone file's line without class and TTL):
+ * the record, or why the line is not one. The value is the rest of the line, as written.
+ */
+export const parseRecordLine = (line: string): Either.Either<PreviewRecordInput, string> => {
+  const m = /^\s*(\S+)\s+([A-Za-z0-9]+)\s+(\S.*?)\s*$/.exec(line)
+  return m === null
+    ? Either.left(`'${line}' is not 'name TYPE value' (e.g. '_dmarc.example.com TXT v=DMARC1; p=reject')`)
+    : Either.right({ name: m[1]!, type: m[2]!.toUpperCase(), value: m[3]! })
+}
+
+/** `name TYPE` (the command line's `--remove`): the RRset to remove, or why the line is not one. */
+export const parseRemovalLine = (line: string): Either.Either<typeof PreviewRemovalInput.Type, string> => {
+  const m = /^\s*(\S+)\s+([A-Za-z0-9]+)\s*$/.exec(line)
+  return m === null
+    ? Either.left(`'${line}' is not 'name TYPE' (e.g. 'www.example.com CNAME')`)
+    : Either.right({ name: m[1]!, type: m[2]!.toUpperCase() })
+}
