@@ -2,7 +2,8 @@
  * "What if" in the world (docs/preview.md): previewing a domain's live records changes nothing;
  * previewing the fix of spf-toomany.com (its SPF flattened under the 10 look-ups) closes exactly
  * that issue and raises the grade; an MTA-STS policy given as a file is read in place of the live
- * one; bad input is a 400 naming the record. One app for the file.
+ * one; a TLSA record previewed in a signed zone is judged as signed and listed as not judged; bad
+ * input is a 400 naming the record. One app for the file.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
@@ -85,6 +86,33 @@ describe("previews in the world", () => {
         expect(closed.length).toBeGreaterThan(0)
         expect(json.compared.changes.filter((c: any) => c.kind === "issue-opened")).toEqual([])
       })
+    )
+
+    it.effect(
+      "the TLSA record /ai/fix proposes for dane-mismatch.com, previewed in its signed zone, fixes DANE and is listed as not judged",
+      () =>
+        Effect.gen(function* () {
+          const client = yield* HttpClient.HttpClient
+          const proposal = (yield* (yield* client.execute(
+            HttpClientRequest.post("/api/ai/fix").pipe(
+              HttpClientRequest.bodyUnsafeJson({ issue: "dane_invalid", domain: "dane-mismatch.com" })
+            )
+          )).json) as any
+          expect(proposal.fix.record_type).toBe("TLSA")
+          const { status, json } = yield* post({
+            domain: "dane-mismatch.com",
+            records: [{ name: proposal.fix.dns_record, type: "TLSA", value: proposal.fix.value }]
+          })
+          expect(status).toBe(200)
+          const closed = json.compared.changes
+            .filter((c: any) => c.kind === "issue-closed")
+            .map((c: any) => c.id)
+          expect(closed).toContain("issue/dane_invalid")
+          expect(issueIds(json)).not.toContain("dane_invalid")
+          expect(json.notJudged.map((n: any) => `${n.name} ${n.type}`)).toEqual([
+            `${proposal.fix.dns_record} TLSA`
+          ])
+        }).pipe(Effect.scoped)
     )
 
     it.effect("bad input is a 400 naming the record", () =>
