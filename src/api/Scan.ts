@@ -4,7 +4,16 @@ import { Schema } from "effect"
 import { Nis2Scorecard } from "../score/Nis2.ts"
 import { Languages } from "../score/Nis2Text.ts"
 import { ScanScore } from "../score/Score.ts"
-import { Domain, DomainNamesBody, DomainNamesQuery, ListedNames, namesUnderDomain } from "./Domain.ts"
+import {
+  Domain,
+  DomainNamesBody,
+  DomainNamesQuery,
+  ListedNames,
+  ListedNamesField,
+  namesUnderDomain
+} from "./Domain.ts"
+import { PreviewScore } from "../composite/Preview.ts"
+import { PreviewFileInput, PreviewRecordInput, PreviewRemovalInput } from "../composite/PreviewInput.ts"
 import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
 
 /**
@@ -13,6 +22,18 @@ import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
  */
 export { Grade } from "../score/Model.ts"
 export { ScanScore } from "../score/Score.ts"
+
+/** POST /scan/preview answers the preview's Schema, declared by the composite (src/composite/Preview.ts). */
+export { PreviewScore } from "../composite/Preview.ts"
+
+/** `{ domain, records, remove?, files?, names? }`: what a preview lays over the live domain. */
+export const PreviewBody = Schema.Struct({
+  domain: Domain,
+  records: Schema.Array(PreviewRecordInput),
+  remove: Schema.optional(Schema.Array(PreviewRemovalInput)),
+  files: Schema.optional(Schema.Array(PreviewFileInput)),
+  names: Schema.optional(ListedNamesField)
+}).pipe(Schema.filter(namesUnderDomain))
 
 /** GET /scan/nis2 answers the scorecard Schema declared by the NIS2 model (src/score/Nis2.ts). */
 export { MeasureId, Nis2Scorecard } from "../score/Nis2.ts"
@@ -45,6 +66,18 @@ export class ScanApi extends HttpApiGroup.make("scan")
       )
       .setPayload(DomainNamesBody)
       .addSuccess(ScanScore)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.post("preview", "/scan/preview")
+      .annotateContext(
+        documented(
+          "Preview records before publishing them",
+          "A full scan in which the given records replace the live RRsets of their name and type (remove: RRsets deleted; files: an MTA-STS policy or security.txt served in place of the live one), everything else read live; answers what POST /scan answers, with preview: true, compared (the live score beside it and the changes from live to preview in plain words) and notJudged (DNSSEC verdicts the preview takes from the zone). At most 50 records, all within the domain, each value read by the parser its check uses: 400 naming the record otherwise. Never stored (docs/preview.md)."
+        )
+      )
+      .setPayload(PreviewBody)
+      .addSuccess(PreviewScore)
       .addError(BadRequest)
   )
   .add(

@@ -1,5 +1,5 @@
 /**
- * The `domain-audit` command line, parsed: a subcommand (`serve`, `scan`, `batch`, `verify`) and its
+ * The `domain-audit` command line, parsed: a subcommand (`serve`, `scan`, `preview`, `batch`, `verify`) and its
  * options.
  * Pure: argv in, a command or a usage error out. Options are read by node's `util.parseArgs`
  * (strict: a misspelt option is an error, not silently ignored), which reads a lone `-` as the
@@ -10,6 +10,12 @@ import { Either } from "effect"
 import { normaliseDomain } from "../records/DomainName.ts"
 import { type BatchOptions, parseCli as parseBatch, USAGE as BATCH_USAGE } from "../batch/Cli.ts"
 import { KEYS_USAGE, type KeysCommand, parseKeys } from "./KeysCommand.ts"
+import {
+  parseRecordLine,
+  parseRemovalLine,
+  type PreviewRecordInput,
+  type PreviewRemovalInput
+} from "../composite/PreviewInput.ts"
 
 export const USAGE = `usage: domain-audit <command> [options]
 
@@ -20,6 +26,9 @@ commands:
   serve                     run the HTTP API (http://HOST:PORT/api; settings from the environment)
   scan <domain> [--json]    scan one domain and print its grade, categories and top issues
                             (--json: the same JSON as POST /api/scan)
+  preview <domain> --record 'name TYPE value' ... [--remove 'name TYPE'] [--json]
+                            scan the domain as if the records were published, beside
+                            its live scan (docs/preview.md)
   batch <list | -> [opts]   scan a list of domains into JSONL or CSV, resumable
   keys <create|list|revoke|rotate> API keys for the HTTP API (docs/access.md)
   verify <file | URL | ->   check a report snapshot's content hash, or a history export's chain,
@@ -47,6 +56,22 @@ options:
 Exit status: 0 when the domain was scanned (whatever its grade), 1 when the scan could not run,
 2 on a usage error or a domain that cannot be scanned (an IP address, a single label...).`
 
+export const PREVIEW_USAGE = `usage: domain-audit preview <domain> --record 'name TYPE value' ... [--remove 'name TYPE' ...] [--json]
+
+Scans the domain as it will be once the records are published (as POST /api/scan/preview does):
+each record replaces the live RRset of its name and type, each --remove deletes one, everything else
+is read live. Prints the previewed grade beside the live one and what changes (docs/preview.md).
+Nothing is published and nothing is stored.
+
+options:
+  --record <r>  a record as 'name TYPE value' ('@' is the domain), repeatable (at most 50)
+  --remove <r>  an RRset to remove as 'name TYPE', repeatable
+  --json        print the JSON POST /api/scan/preview answers
+  -h, --help    this text
+
+Exit status: 0 when the domain was previewed (whatever its grade), 1 when the scan could not run,
+2 on a usage error, a domain that cannot be scanned or a record that cannot be previewed.`
+
 export const VERIFY_USAGE = `usage: domain-audit verify <snapshot.json | URL | -> [--hash sha256:...] [--key jwks.json | URL]
 
 Checks a report snapshot (GET /api/report/snapshot/{id}, saved or by URL) offline: its content
@@ -71,6 +96,13 @@ export type Command =
   | { readonly _tag: "Help"; readonly text: string }
   | { readonly _tag: "Serve" }
   | { readonly _tag: "Scan"; readonly domain: string; readonly json: boolean }
+  | {
+      readonly _tag: "Preview"
+      readonly domain: string
+      readonly records: ReadonlyArray<PreviewRecordInput>
+      readonly remove: ReadonlyArray<typeof PreviewRemovalInput.Type>
+      readonly json: boolean
+    }
   | { readonly _tag: "Batch"; readonly options: BatchOptions }
   | { readonly _tag: "Keys"; readonly command: Exclude<KeysCommand, { action: "help" }> }
   | {
@@ -140,6 +172,45 @@ const parseScan = (argv: ReadonlyArray<string>): Either.Either<Command, UsagePro
   })
 }
 
+const parsePreview = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
+  let read
+  try {
+    read = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        record: { type: "string", multiple: true },
+        remove: { type: "string", multiple: true },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" }
+      }
+    })
+  } catch (e) {
+    return problem(e instanceof Error ? e.message : String(e), PREVIEW_USAGE)
+  }
+  const { values, positionals } = read
+  if (values.help) return Either.right({ _tag: "Help", text: PREVIEW_USAGE })
+  if (positionals.length !== 1) return problem("name one domain to preview", PREVIEW_USAGE)
+  const records = Either.all((values.record ?? []).map(parseRecordLine))
+  const remove = Either.all((values.remove ?? []).map(parseRemovalLine))
+  if (Either.isLeft(records)) return problem(records.left, PREVIEW_USAGE)
+  if (Either.isLeft(remove)) return problem(remove.left, PREVIEW_USAGE)
+  if (records.right.length === 0 && remove.right.length === 0)
+    return problem("give at least one --record or --remove", PREVIEW_USAGE)
+  return Either.match(normaliseDomain(positionals[0]!), {
+    onLeft: (reason) => problem(reason, PREVIEW_USAGE),
+    onRight: (domain) =>
+      Either.right({
+        _tag: "Preview",
+        domain,
+        records: records.right,
+        remove: remove.right,
+        json: values.json === true
+      })
+  })
+}
+
 const parseVerify = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
   let read
   try {
@@ -180,6 +251,8 @@ export const parseCommand = (argv: ReadonlyArray<string>): Either.Either<Command
       return parseServe(rest)
     case "scan":
       return parseScan(rest)
+    case "preview":
+      return parsePreview(rest)
     case "batch":
       return parseBatchCommand(rest)
     case "keys":

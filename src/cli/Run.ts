@@ -12,7 +12,10 @@ import { isFailure } from "../batch/Record.ts"
 import type { BatchOptions } from "../batch/Cli.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
 import { ScanScore } from "../score/Score.ts"
-import { type Command, parseCommand } from "./Commands.ts"
+import { type Command, parseCommand, PREVIEW_USAGE } from "./Commands.ts"
+import { PreviewScore, previewAgainst } from "../composite/Preview.ts"
+import { scan } from "../scan/Scanner.ts"
+import { previewSummary } from "./PreviewSummary.ts"
 import { scanSummary } from "./ScanSummary.ts"
 import { verifyDocument } from "./Verify.ts"
 import { keysOf } from "../report/VerifySignature.ts"
@@ -58,6 +61,27 @@ const scanOne = (domain: string, json: boolean) =>
         : scanSummary(record, record.score.unscannable)
     )
   })
+
+const encodePreview = Schema.encodeSync(PreviewScore)
+
+/** One domain previewed with its changes here, beside its live scan, printed as a summary or JSON. */
+const previewOne = (command: Extract<Command, { _tag: "Preview" }>) =>
+  previewAgainst(
+    command.domain,
+    { records: command.records, remove: command.remove },
+    [],
+    scan(command.domain)
+  ).pipe(
+    Effect.map(({ score }) =>
+      process.stdout.write(
+        command.json
+          ? JSON.stringify(encodePreview(score), null, 2) + "\n"
+          : previewSummary(command.domain, score)
+      )
+    ),
+    Effect.catchTag("PreviewRefused", (e) => Effect.fail(new UsageError(e.message, PREVIEW_USAGE))),
+    Effect.provide(ScanNetLive)
+  )
 
 /** The document to verify: a URL fetched, `-` from stdin, else a file. */
 const readSource = (source: string) =>
@@ -123,6 +147,8 @@ const commandEffect = (command: Command): Effect.Effect<unknown, unknown, AppCon
       return serve
     case "Scan":
       return onStderr(scanOne(command.domain, command.json))
+    case "Preview":
+      return onStderr(previewOne(command))
     case "Batch":
       return onStderr(batch(command.options))
     case "Keys":

@@ -14,6 +14,9 @@ import { specsOf } from "../score/Rules.ts"
 export {
   DomainAuditError,
   type Domains,
+  preview,
+  type PreviewOptions,
+  type PreviewRecord,
   scan,
   type ScanEntry,
   scanMany,
@@ -24,6 +27,7 @@ export { type LibraryOptions, settingsLayer } from "./LibraryOptions.ts"
 
 // The door for Effect programs: the Scanner service, its layers and the net services it runs over.
 export {
+  type GradedPreview,
   type GradedScan,
   InvalidDomain,
   NetLive,
@@ -42,6 +46,7 @@ export { Web } from "../net/Web.ts"
 export { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
 export { Categories, type Category } from "../kernel/Check.ts"
 export { CategoryScore, Recommendation, ScanScore, score, scoreRecords } from "../score/Score.ts"
+export { Compared, PreviewRefused, PreviewScore } from "../composite/Preview.ts"
 export { Issue, type IssueId } from "../score/Catalogue.ts"
 export {
   bandOf,

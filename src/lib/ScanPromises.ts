@@ -5,9 +5,22 @@
  * its TTL cache, HTTPS client, MX prober) and closes them when it is done, so nothing is left
  * running behind a script.
  */
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Stream } from "effect"
+import { Cause, Effect, Either, Exit, Layer, ManagedRuntime, Option, Stream } from "effect"
 import { type LibraryOptions, settingsLayer, stderrLogger } from "./LibraryOptions.ts"
-import { type GradedScan, InvalidDomain, type ScanSettings, Scanner } from "./ScannerService.ts"
+import {
+  type GradedPreview,
+  type GradedScan,
+  InvalidDomain,
+  type ScanSettings,
+  Scanner
+} from "./ScannerService.ts"
+import { PreviewRefused } from "../composite/Preview.ts"
+import {
+  parseRecordLine,
+  type PreviewFileInput,
+  type PreviewRecordInput,
+  type PreviewRemovalInput
+} from "../composite/PreviewInput.ts"
 import { AppConfig } from "../Config.ts"
 
 export type ScanOptions = LibraryOptions & ScanSettings
@@ -46,7 +59,8 @@ const valueOf = <A>(exit: Exit.Exit<A, unknown>): A => {
   const failure = Cause.failureOption(exit.cause)
   if (Option.isSome(failure)) {
     const error = failure.value
-    const message = error instanceof InvalidDomain ? error.message : String(error)
+    const message =
+      error instanceof InvalidDomain || error instanceof PreviewRefused ? error.message : String(error)
     throw new DomainAuditError(message, { cause: error })
   }
   throw new DomainAuditError(Cause.pretty(exit.cause).split("\n")[0] ?? "the scan failed")
@@ -62,6 +76,44 @@ export const scan = async (domain: string, options: ScanOptions = {}): Promise<G
   const runtime = runtimeOf(options)
   try {
     return valueOf(await runtime.runPromiseExit(Effect.flatMap(Scanner, (s) => s.scan(domain, options))))
+  } finally {
+    await runtime.dispose()
+  }
+}
+
+/** A record to preview: `{ name, type, value, ttl? }`, or the line `name TYPE value`. */
+export type PreviewRecord = PreviewRecordInput | string
+
+export interface PreviewOptions extends ScanOptions {
+  /** RRsets to remove: `{ name, type }`. */
+  readonly remove?: ReadonlyArray<typeof PreviewRemovalInput.Type>
+  /** An MTA-STS policy or security.txt body served in place of the live one: `{ url, body }`. */
+  readonly files?: ReadonlyArray<typeof PreviewFileInput.Type>
+}
+
+/**
+ * Scans `domain` as it will be once `records` are published (each replacing the live RRset of its
+ * name and type; docs/preview.md), beside a live scan of it; `score.compared` says what changes.
+ * Rejects with a `DomainAuditError` naming the record when a record cannot be previewed.
+ */
+export const preview = async (
+  domain: string,
+  records: ReadonlyArray<PreviewRecord>,
+  options: PreviewOptions = {}
+): Promise<GradedPreview> => {
+  const read = records.map((r) => (typeof r === "string" ? parseRecordLine(r) : Either.right(r)))
+  const bad = read.find(Either.isLeft)
+  if (bad !== undefined) throw new DomainAuditError(bad.left)
+  const changes = {
+    records: read.map((r) => Either.getOrThrow(r)),
+    remove: options.remove,
+    files: options.files
+  }
+  const runtime = runtimeOf(options)
+  try {
+    return valueOf(
+      await runtime.runPromiseExit(Effect.flatMap(Scanner, (s) => s.preview(domain, changes, options)))
+    )
   } finally {
     await runtime.dispose()
   }

@@ -17,6 +17,8 @@ import type { ScanContext } from "../scan/FactsLive.ts"
 import { netLayer, ScanNetLive } from "../scan/ScanLive.ts"
 import { scan } from "../scan/Scanner.ts"
 import { score, type ScanScore } from "../score/Score.ts"
+import { type PreviewRefused, type PreviewScore, previewAgainst } from "../composite/Preview.ts"
+import type { PreviewChanges } from "../composite/PreviewInput.ts"
 
 /** What was given is not a domain the scanner can scan; `message` says why (the API's words). */
 export class InvalidDomain extends Schema.TaggedError<InvalidDomain>()("InvalidDomain", {
@@ -40,6 +42,14 @@ export interface ScanSettings {
    * as www is: the API's `names` (at most 20, each the domain or under it; docs/dependencies.md).
    */
   readonly names?: ReadonlyArray<string>
+}
+
+/** A "what if" preview and its score (docs/preview.md): `score.compared` is the live score beside it. */
+export interface GradedPreview {
+  readonly domain: string
+  /** The scan with the changes laid over the live domain. */
+  readonly scan: ScanResult
+  readonly score: PreviewScore
 }
 
 /** The domain and its listed names, normalised as the API does, or why they cannot be scanned. */
@@ -77,6 +87,29 @@ export class Scanner extends Effect.Service<Scanner>()("domain-audit/Scanner", {
               Effect.map((result): GradedScan => ({ domain, scan: result, score: score(result) })),
               Effect.provide(context)
             )
+        }),
+      /**
+       * Scans `input` as it will be once `changes` are published (records replacing the live
+       * RRsets of their name and type, removals, files), beside a live scan of it: never stored.
+       */
+      preview: (
+        input: string,
+        changes: PreviewChanges,
+        settings: ScanSettings = {}
+      ): Effect.Effect<GradedPreview, InvalidDomain | PreviewRefused> =>
+        Either.match(normalised(input, settings.names ?? []), {
+          onLeft: (message) => Effect.fail(new InvalidDomain({ input, message })),
+          onRight: ({ domain, listed }) => {
+            const options = {
+              names: listed,
+              ...(settings.deadlineMs === undefined ? {} : { deadlineMs: settings.deadlineMs })
+            }
+            return previewAgainst(domain, changes, listed, scan(domain, options)).pipe(
+              Effect.withTracerEnabled(false),
+              Effect.map((graded): GradedPreview => ({ domain, scan: graded.scan, score: graded.score })),
+              Effect.provide(context)
+            )
+          }
         }),
       /** The score of a scan (pure; `score` of the package). */
       score

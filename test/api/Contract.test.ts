@@ -43,11 +43,13 @@ describe("the API contract", () => {
     expect(served).toEqual(expect.arrayContaining(expected))
   })
 
-  it("adds only the dependency map, the deep-scan result path, the web checks, the history, reports-in, monitors and verified-domains groups and the signing keys beyond the spec", () => {
+  it("adds only the dependency map, the deep-scan result path, the preview, the web checks, the history, reports-in, monitors and verified-domains groups and the signing keys beyond the spec", () => {
     const extra = served.filter((line) => !checkedIn.map((l) => l.replace(" /", " /api/")).includes(line))
     expect(extra).toEqual([
       // the dependency map (docs/dependencies.md)
       "GET /api/dns/dependencies",
+      // "what if" previews (docs/preview.md)
+      "POST /api/scan/preview",
       "GET /api/scan/deep/{scan_id}",
       // web checks beyond the spec (docs/web-tls.md, docs/web.md)
       "GET /api/web/tls",

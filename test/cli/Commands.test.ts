@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { parseCommand, SCAN_USAGE, SERVE_USAGE, USAGE } from "../../src/cli/Commands.ts"
+import { parseCommand, PREVIEW_USAGE, SCAN_USAGE, SERVE_USAGE, USAGE } from "../../src/cli/Commands.ts"
 import { USAGE as BATCH_USAGE } from "../../src/batch/Cli.ts"
 
 const command = (...argv: Array<string>) => Either.getOrThrow(parseCommand(argv))
@@ -45,5 +45,34 @@ describe("parseCommand", () => {
     expect(problem("scan", "perfect.com", "--jsno")?.message).toMatch(/Unknown option '--jsno'/)
     expect(problem("serve", "now")?.usage).toBe(SERVE_USAGE)
     expect(problem("batch", "-", "--concurrency", "0")?.usage).toBe(BATCH_USAGE)
+  })
+
+  it("reads a preview's records and removals, and refuses a preview of nothing", () => {
+    expect(
+      command(
+        "preview",
+        "Example.com",
+        "--record",
+        "_dmarc.example.com TXT v=DMARC1; p=reject",
+        "--record",
+        "@ mx 10 mail.example.com.",
+        "--remove",
+        "www.example.com CNAME",
+        "--json"
+      )
+    ).toEqual({
+      _tag: "Preview",
+      domain: "example.com",
+      records: [
+        { name: "_dmarc.example.com", type: "TXT", value: "v=DMARC1; p=reject" },
+        { name: "@", type: "MX", value: "10 mail.example.com." }
+      ],
+      remove: [{ name: "www.example.com", type: "CNAME" }],
+      json: true
+    })
+    expect(problem("preview", "example.com")?.usage).toBe(PREVIEW_USAGE)
+    expect(problem("preview", "example.com", "--record", "justaname")?.message).toContain(
+      "not 'name TYPE value'"
+    )
   })
 })

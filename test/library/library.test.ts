@@ -12,6 +12,7 @@ import {
   catalogue,
   gradeScale,
   netLayer,
+  preview,
   registry,
   Resolver,
   rules,
@@ -143,6 +144,24 @@ describe("scan and scanMany against the world", () => {
     const graded = await scan("perfect.com", { envFile: envFile() })
     expect(graded.score).toEqual(score(graded.scan))
     expect([graded.score.grade, graded.score.percentage]).toEqual(["A+", 100])
+  }, 60_000)
+
+  it("preview scores records before they are published, beside the live score, and names a bad one", async () => {
+    const previewed = await preview("dmarc-none.com", ["_dmarc.dmarc-none.com TXT v=DMARC1; p=none"], {
+      envFile: envFile()
+    })
+    expect(previewed.score.preview).toBe(true)
+    expect(previewed.score.compared.changes).toEqual([])
+    expect(previewed.score.compared.live.grade).toBe(previewed.score.grade)
+    await expect(
+      preview(
+        "dmarc-none.com",
+        [{ name: "_dmarc.dmarc-none.com", type: "TXT", value: "v=DMARC1; p=maybe" }],
+        {
+          envFile: envFile()
+        }
+      )
+    ).rejects.toThrow(/_dmarc\.dmarc-none\.com TXT/)
   }, 60_000)
 
   it("scanMany yields an entry per input, each told to onResult before it is yielded", async () => {

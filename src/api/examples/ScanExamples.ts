@@ -12,6 +12,7 @@ import { receivedOf } from "../../report/ReceivedReports.ts"
 import type { EverythingReport } from "../../report/ReportSchema.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
 import { score } from "../../score/Score.ts"
+import { previewAnswer } from "../../composite/Preview.ts"
 import { BASE, type Example } from "./Example.ts"
 import { exampleScans } from "./ExampleScan.ts"
 import { exampleSign } from "./ExampleSigningKey.ts"
@@ -72,6 +73,11 @@ const mailScan = (): typeof MailScan.Type => {
 export const scanExamples: Readonly<Record<string, Example>> = {
   "scan.quick": quick,
   "scan.full": quick,
+  "scan.preview": {
+    request:
+      "example.com with its MTA-STS policy moved from testing to enforce (files: the policy at https://mta-sts.example.com/.well-known/mta-sts.txt)",
+    answer: () => previewAnswer(exampleScans().enforced, exampleScans().scan, [])
+  },
   "scan.nis2": { request: "example.com, in English", answer: () => nis2Scorecard(exampleScans().scan, "en") },
   "scan.deep": {
     request: "a mail deep scan of example.com, just started",
