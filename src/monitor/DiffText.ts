@@ -1,13 +1,14 @@
 /**
  * A diff line's sentence in Dutch, built from the change's kind and values (Change.ts): the grade,
  * a check's status, an issue opened or resolved (named by the Dutch title its check declares), and
- * the checks of an area that no longer apply. The other kinds (a DNS record, a certificate, a
- * blocklist listing) keep the English sentence their diff wrote. Pure.
+ * the checks of an area that no longer apply; a DNS record, a certificate and a blocklist listing
+ * in DiffFactsText.ts. Pure.
  */
 import { catalogue } from "../score/Catalogue.ts"
 import type { Lang } from "../score/Nis2Text.ts"
 import type { Change } from "./Change.ts"
 import type { Area } from "./CheckAreas.ts"
+import { factSentenceNl } from "./DiffFactsText.ts"
 
 const STATUS_NL: Readonly<Record<string, string>> = {
   pass: "geslaagd",
@@ -53,7 +54,7 @@ export const changeSentence = (change: Change, lang: Lang): string => {
       return title === null ? change.summary : `Opgelost: ${title}.`
     }
     default:
-      return change.summary
+      return factSentenceNl(change) ?? change.summary
   }
 }
 
