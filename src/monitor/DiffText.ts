@@ -4,6 +4,7 @@
  * the checks of an area that no longer apply; a DNS record, a certificate and a blocklist listing
  * in DiffFactsText.ts. Pure.
  */
+import { recordTitle } from "../report/ReportText.ts"
 import { catalogue } from "../score/Catalogue.ts"
 import type { Lang } from "../score/Nis2Text.ts"
 import type { Change } from "./Change.ts"
@@ -38,7 +39,8 @@ export const changeSentence = (change: Change, lang: Lang): string => {
       return `Het cijfer ${/dropped/.test(change.summary) ? "daalde" : "steeg"} ${moved}.`
     }
     case "check": {
-      const title = /^The "(.+)" check/.exec(change.summary)?.[1] ?? change.id.replace(/^check\//, "")
+      const english = /^The "(.+)" check/.exec(change.summary)?.[1] ?? change.id.replace(/^check\//, "")
+      const title = recordTitle(change.id.replace(/^check\//, ""), english, lang)
       if (change.before === null)
         return `De controle "${title}" werd toen niet gemaakt (de dienst heeft haar sindsdien toegevoegd); nu: ${status(change.after)}.`
       if (change.after === null)

@@ -18,7 +18,15 @@ import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
 import { receivedSection } from "./ReceivedBlock.ts"
-import { findingTitle, fixImpact, gradeWord, headline, providersIn, sectionTitle } from "./ReportWords.ts"
+import {
+  findingTitle,
+  fixImpact,
+  gradeWord,
+  headline,
+  providersIn,
+  recordTitle,
+  sectionTitle
+} from "./ReportWords.ts"
 import { type Lang, words } from "./Text.ts"
 
 /** The paths of a domain's pages and of its API representations. */
@@ -112,7 +120,7 @@ const sectionDetail = (section: Section, lang: Lang): Html => {
             `${w.checks}: ${title}`,
             [w.check_, w.status, w.points, w.detail],
             section.records.map((r) => [
-              r.title,
+              recordTitle(r.id, r.title, lang),
               statusBadge(r.status, lang),
               `${r.points}/${r.maxPoints}`,
               r.detail

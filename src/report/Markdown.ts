@@ -17,6 +17,7 @@ import {
   issueDescription,
   issueTitle,
   type Lang,
+  recordTitle,
   requiredBy
 } from "./ReportText.ts"
 import { concerns } from "./Sections.ts"
@@ -168,7 +169,7 @@ const sectionLines = (
         ...table(
           [w.check, w.status, w.pointsColumn, w.detail],
           section.records.map((r) => [
-            r.title,
+            recordTitle(r.id, r.title, lang),
             wordFor(w.statusWord, r.status),
             `${r.points}/${r.maxPoints}`,
             r.detail

@@ -5,8 +5,10 @@
  * `guidanceOf(id, domain, lang)`. The checks' own details (a rule's detail, a section's facts) are
  * written once, in English. Pure.
  */
+import { registry } from "../checks/index.ts"
 import { catalogue } from "../score/Catalogue.ts"
 import { providerList } from "../score/Fixes.ts"
+import { specsOf } from "../score/Rules.ts"
 import type { Lang } from "../score/Nis2Text.ts"
 import type { Recommendation } from "../score/Score.ts"
 import type { EverythingReport, QuickScoreSection } from "./ReportSchema.ts"
@@ -25,6 +27,17 @@ const GRADE_NL: Readonly<Record<string, string>> = {
 /** The word for a grade (`label` is the score's English one, which also says "Unscannable"). */
 export const gradeWord = (grade: string, label: string, lang: Lang): string =>
   lang === "en" ? label : label === "Unscannable" ? "Niet te beoordelen" : (GRADE_NL[grade] ?? label)
+
+const RECORD_TITLES_NL: ReadonlyMap<string, string> = new Map(
+  specsOf(registry).map((spec) => [spec.id, spec.titleNl])
+)
+
+/**
+ * A check's title (a score record's, `email.spf.valid`) in `lang`: the Dutch one its rule declares
+ * beside the English; a record no rule of today's registry declares keeps the title it came with.
+ */
+export const recordTitle = (id: string, title: string, lang: Lang): string =>
+  lang === "en" ? title : (RECORD_TITLES_NL.get(id) ?? title)
 
 /** A catalogue issue's title in `lang`; an id outside the catalogue keeps the title it came with. */
 export const issueTitle = (id: string, title: string, lang: Lang): string =>
