@@ -25,6 +25,7 @@ import {
   headline,
   providersIn,
   recordTitle,
+  reportStatement,
   sectionTitle
 } from "./ReportWords.ts"
 import { type Lang, words } from "./Text.ts"
@@ -155,6 +156,7 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
   const paths = pathsOf(report.domain)
   const cards = cardsOf(report)
   const nis2 = report.sections.nis2
+  const { caps } = reportStatement(report, lang)
   return html`<h1>
       ${mode.kind === "live" ? w.reportTitle : w.snapshotTitle}: <span class="mono">${report.domain}</span>
     </h1>
@@ -164,9 +166,9 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
       <p class="headline">${headline(report, lang)}</p>
     </div>
     ${
-      quick.gradeInfo.caps.length > 0
+      caps.length > 0
         ? html`<ul>
-            ${quick.gradeInfo.caps.map((c) => html`<li>${c}</li>`)}
+            ${caps.map((c) => html`<li>${c}</li>`)}
           </ul>`
         : ""
     }

@@ -23,7 +23,8 @@ import {
   type Lang,
   recordTitle,
   reportWords,
-  requiredBy
+  requiredBy,
+  scoreStatement
 } from "./ReportText.ts"
 import { receivedLines } from "./ReceivedMarkdown.ts"
 import type { ReportsReceived } from "./ReceivedReports.ts"
@@ -116,7 +117,7 @@ const titleBlock = (doc: PDFKit.PDFDocument, s: ScanScore, lang: Lang) => {
       .fontSize(11)
       .text(w.scoreLine(s.percentage, s.points, s.maxPoints), { width: textWidth })
   // The statement names the band and every cap: printed once, here.
-  body(doc, s.gradeInfo.description, { width: textWidth })
+  body(doc, scoreStatement(s, lang).description, { width: textWidth })
   doc.moveDown(0.3)
   body(doc, w.counts(s.critical_issues, s.warnings), { width: textWidth })
   doc

@@ -5,15 +5,15 @@
  * `guidanceOf(id, domain, lang)`. The checks' own details (a rule's detail, a section's facts) are
  * written once, in English. Pure.
  */
-import { registry } from "../checks/index.ts"
 import { catalogue } from "../score/Catalogue.ts"
 import { providerList } from "../score/Fixes.ts"
-import { specsOf } from "../score/Rules.ts"
+import { gradeStatement } from "../score/Grade.ts"
 import type { Lang } from "../score/Nis2Text.ts"
-import type { Recommendation } from "../score/Score.ts"
-import type { EverythingReport, QuickScoreSection } from "./ReportSchema.ts"
+import type { Recommendation, ScanScore } from "../score/Score.ts"
+import { checkSections, type EverythingReport, type QuickScoreSection } from "./ReportSchema.ts"
 
 export type { Lang } from "../score/Nis2Text.ts"
+export { recordTitle } from "../score/RecordTitle.ts"
 
 const GRADE_NL: Readonly<Record<string, string>> = {
   "A+": "Uitstekend",
@@ -28,16 +28,30 @@ const GRADE_NL: Readonly<Record<string, string>> = {
 export const gradeWord = (grade: string, label: string, lang: Lang): string =>
   lang === "en" ? label : label === "Unscannable" ? "Niet te beoordelen" : (GRADE_NL[grade] ?? label)
 
-const RECORD_TITLES_NL: ReadonlyMap<string, string> = new Map(
-  specsOf(registry).map((spec) => [spec.id, spec.titleNl])
-)
+/** What a grade statement says: the description, and each cap that binds in a sentence. */
+export interface Statement {
+  readonly description: string
+  readonly caps: ReadonlyArray<string>
+}
 
-/**
- * A check's title (a score record's, `email.spf.valid`) in `lang`: the Dutch one its rule declares
- * beside the English; a record no rule of today's registry declares keeps the title it came with.
- */
-export const recordTitle = (id: string, title: string, lang: Lang): string =>
-  lang === "en" ? title : (RECORD_TITLES_NL.get(id) ?? title)
+/** A score's grade statement in `lang`: its own in English, built from its records in Dutch. */
+export const scoreStatement = (s: ScanScore, lang: Lang): Statement =>
+  lang === "en"
+    ? s.gradeInfo
+    : gradeStatement(
+        Object.values(s.categories).flatMap((c) => c.checks),
+        s,
+        s.unscannable,
+        lang
+      )
+
+/** A report's grade statement in `lang`: its own in English, built from its sections' records in Dutch. */
+export const reportStatement = (report: EverythingReport, lang: Lang): Statement => {
+  const quick = report.sections.quickScore as QuickScoreSection
+  if (lang === "en") return quick.gradeInfo
+  const records = [...checkSections(report.sections).values()].flatMap((section) => section.records)
+  return gradeStatement(records, quick, report.summary.unscannable, lang)
+}
 
 /** A catalogue issue's title in `lang`; an id outside the catalogue keeps the title it came with. */
 export const issueTitle = (id: string, title: string, lang: Lang): string =>
