@@ -28,6 +28,8 @@ export type Level = typeof Level.Type
 export interface Spec {
   readonly id: string
   readonly title: string
+  /** The title in Dutch, as a Dutch page, PDF, markdown, history or alert names the check. */
+  readonly titleNl: string
   readonly category: Category
   readonly maxPoints: number
   readonly level: Level

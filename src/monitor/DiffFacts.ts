@@ -39,14 +39,15 @@ export interface Family {
   readonly word: (id: string, before: Json | null, after: Json | null) => Wording
 }
 
-const show = (value: Json | null): string =>
+/** A fact's value in a sentence; `none` for an absent or empty one. */
+export const show = (value: Json | null, none = "none"): string =>
   value === null
-    ? "none"
+    ? none
     : typeof value === "string"
       ? value
       : Array.isArray(value)
         ? value.length === 0
-          ? "none"
+          ? none
           : value.join(", ")
         : JSON.stringify(value)
 

@@ -7,6 +7,7 @@
  */
 import { registry } from "../checks/index.ts"
 import type { Severity } from "../kernel/Status.ts"
+import { recordTitle } from "../report/ReportText.ts"
 import { specsOf } from "../score/Rules.ts"
 import type { Change } from "./Change.ts"
 import { type Area, areaOf, isFoundation } from "./CheckAreas.ts"
@@ -25,7 +26,10 @@ export interface DiffLine {
 }
 
 const titles = new Map(specsOf(registry).map((s) => [s.id, s.title]))
-const titleOf = (change: Change) => titles.get(recordIdOf(change)) ?? recordIdOf(change)
+const titleOf = (change: Change, lang: Lang) => {
+  const id = recordIdOf(change)
+  return recordTitle(id, titles.get(id) ?? id, lang)
+}
 
 /**
  * "The web site went away: 11 web checks no longer apply." when the group shows why; otherwise
@@ -37,7 +41,7 @@ const groupLine = (area: Area, group: ReadonlyArray<Change>, othersToo: boolean,
     severity: "info",
     summary: groupSentence(area, group.length, gone, othersToo, lang),
     ids: group.map((c) => c.id),
-    checks: group.map(titleOf)
+    checks: group.map((c) => titleOf(c, lang))
   }
 }
 

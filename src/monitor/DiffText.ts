@@ -1,13 +1,15 @@
 /**
  * A diff line's sentence in Dutch, built from the change's kind and values (Change.ts): the grade,
  * a check's status, an issue opened or resolved (named by the Dutch title its check declares), and
- * the checks of an area that no longer apply. The other kinds (a DNS record, a certificate, a
- * blocklist listing) keep the English sentence their diff wrote. Pure.
+ * the checks of an area that no longer apply; a DNS record, a certificate and a blocklist listing
+ * in DiffFactsText.ts. Pure.
  */
+import { recordTitle } from "../report/ReportText.ts"
 import { catalogue } from "../score/Catalogue.ts"
 import type { Lang } from "../score/Nis2Text.ts"
 import type { Change } from "./Change.ts"
 import type { Area } from "./CheckAreas.ts"
+import { factSentenceNl } from "./DiffFactsText.ts"
 
 const STATUS_NL: Readonly<Record<string, string>> = {
   pass: "geslaagd",
@@ -37,7 +39,8 @@ export const changeSentence = (change: Change, lang: Lang): string => {
       return `Het cijfer ${/dropped/.test(change.summary) ? "daalde" : "steeg"} ${moved}.`
     }
     case "check": {
-      const title = /^The "(.+)" check/.exec(change.summary)?.[1] ?? change.id.replace(/^check\//, "")
+      const english = /^The "(.+)" check/.exec(change.summary)?.[1] ?? change.id.replace(/^check\//, "")
+      const title = recordTitle(change.id.replace(/^check\//, ""), english, lang)
       if (change.before === null)
         return `De controle "${title}" werd toen niet gemaakt (de dienst heeft haar sindsdien toegevoegd); nu: ${status(change.after)}.`
       if (change.after === null)
@@ -53,7 +56,7 @@ export const changeSentence = (change: Change, lang: Lang): string => {
       return title === null ? change.summary : `Opgelost: ${title}.`
     }
     default:
-      return change.summary
+      return factSentenceNl(change) ?? change.summary
   }
 }
 

@@ -3,7 +3,14 @@
  * the workflows read them from here (DESIGN.md principle 1).
  */
 import { Schema } from "effect"
+import { Languages } from "../kernel/Nis2Evidence.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
+
+/** The language a monitor's alerts are written in: English or Dutch. */
+export const AlertLanguage = Schema.Literal(...Languages).annotations({
+  description: "the language of the monitor's alerts (webhook text and e-mail): en (the default) or nl"
+})
+export type AlertLanguage = typeof AlertLanguage.Type
 
 /**
  * A webhook: `url` (https, or http to an address inside ALLOW_TARGETS) and `secret`, the Standard
@@ -37,7 +44,8 @@ export const CreateMonitor = Schema.Struct({
     description: "ISO 8601 duration such as PT1H, at least MONITOR_MIN_INTERVAL",
     examples: ["PT1H"]
   }),
-  alerts: Schema.Array(Channel).pipe(Schema.maxItems(10))
+  alerts: Schema.Array(Channel).pipe(Schema.maxItems(10)),
+  lang: Schema.optional(AlertLanguage)
 })
 
 /** A channel as the API shows it: the webhook secret is never sent back. */
@@ -51,6 +59,7 @@ export const Monitor = Schema.Struct({
   domain: Schema.String,
   every: Schema.String,
   alerts: Schema.Array(ChannelView),
+  lang: AlertLanguage,
   createdAt: DateTime,
   /** The next scheduled scan (its due time: runs are spread over the interval, not on the hour). */
   nextRunAt: DateTime,

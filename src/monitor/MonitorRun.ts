@@ -93,7 +93,8 @@ const judge =
       rules: evaluation.rules,
       changes: evaluation.changes,
       warnings: evaluation.warnings,
-      fixes: scored.recommendations
+      fixes: scored.recommendations,
+      lang: monitor.lang
     })
     const alerts =
       evaluation.rules.length === 0

@@ -15,7 +15,7 @@
 import { gunzipSync, gzipSync } from "node:zlib"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { AlertStatus, Channel } from "./MonitorModel.ts"
+import type { AlertLanguage, AlertStatus, Channel } from "./MonitorModel.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
 export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
@@ -35,6 +35,8 @@ export interface MonitorRow {
   readonly baseUrl: string
   /** The tenant whose API key created it; null: the operator's (the machine, an admin key, MONITORS_TOKEN). */
   readonly tenant: string | null
+  /** The language its alerts are written in. */
+  readonly lang: AlertLanguage
 }
 
 export interface MonitorState {
@@ -78,7 +80,9 @@ export const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
   lastGrade: (r.last_grade as string | null) ?? null,
   runs: num(r.runs) ?? 0,
   baseUrl: String(r.base_url),
-  tenant: r.tenant === null || r.tenant === undefined ? null : String(r.tenant)
+  tenant: r.tenant === null || r.tenant === undefined ? null : String(r.tenant),
+  // A monitor created before alerts had a language (the column null) writes them in English.
+  lang: r.lang === "nl" ? "nl" : "en"
 })
 
 const toAlert = (r: Record<string, unknown>): AlertRow => ({
@@ -122,6 +126,20 @@ export const ensureMonitorTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   )
 )
 
+/** A nullable text column added to `monitors` when a table made before it lacks it. */
+const addColumn = (name: "tenant" | "lang") =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.onDialectOrElse({
+      pg: () => Effect.asVoid(sql`ALTER TABLE monitors ADD COLUMN IF NOT EXISTS ${sql(name)} TEXT`),
+      orElse: () =>
+        Effect.flatMap(sql`SELECT name FROM pragma_table_info('monitors') WHERE name = ${name}`, (rows) =>
+          rows.length > 0
+            ? Effect.void
+            : Effect.asVoid(sql`ALTER TABLE monitors ADD COLUMN ${sql(name)} TEXT`)
+        )
+    })
+  )
+
 const createTables = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE IF NOT EXISTS monitors (
@@ -139,16 +157,13 @@ const createTables = Effect.gen(function* () {
     last_scanned_at BIGINT,
     warned TEXT NOT NULL DEFAULT '[]',
     base_url TEXT NOT NULL,
-    tenant TEXT
+    tenant TEXT,
+    lang TEXT
   )`
   // Tables created before monitors had owners: every monitor in them is the operator's.
-  yield* sql.onDialectOrElse({
-    pg: () => sql`ALTER TABLE monitors ADD COLUMN IF NOT EXISTS tenant TEXT`,
-    orElse: () =>
-      Effect.flatMap(sql`SELECT name FROM pragma_table_info('monitors') WHERE name = 'tenant'`, (rows) =>
-        rows.length > 0 ? Effect.void : sql`ALTER TABLE monitors ADD COLUMN tenant TEXT`
-      )
-  })
+  yield* addColumn("tenant")
+  // Tables created before alerts had a language: their monitors' alerts stay in English.
+  yield* addColumn("lang")
   yield* sql`CREATE INDEX IF NOT EXISTS monitors_by_tenant ON monitors (tenant, created_at, id)`
   yield* sql`CREATE TABLE IF NOT EXISTS monitor_runs (
     monitor_id TEXT NOT NULL,
@@ -190,13 +205,14 @@ export const insertMonitor = (m: {
   readonly createdAt: number
   readonly nextDue: number
   readonly tenant: string | null
+  readonly lang: AlertLanguage
 }) =>
   Effect.flatMap(
     SqlClient.SqlClient,
     (sql) =>
-      sql`INSERT INTO monitors (id, domain, every_ms, channels, created_at, next_due, base_url, tenant)
+      sql`INSERT INTO monitors (id, domain, every_ms, channels, created_at, next_due, base_url, tenant, lang)
           VALUES (${m.id}, ${m.domain}, ${m.everyMs}, ${JSON.stringify(m.channels)}, ${m.createdAt}, ${m.nextDue},
-            ${m.baseUrl}, ${m.tenant})`
+            ${m.baseUrl}, ${m.tenant}, ${m.lang})`
   )
 
 /** A monitor that has not been deleted. */

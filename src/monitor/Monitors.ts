@@ -18,7 +18,7 @@ import { formatEvery, parseEvery } from "../records/IsoDuration.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { ClusterLive } from "../jobs/Cluster.ts"
 import { AlertDeliveryLive, startDelivery } from "./AlertDelivery.ts"
-import type { Alert, Channel, Monitor } from "./MonitorModel.ts"
+import type { Alert, AlertLanguage, Channel, Monitor } from "./MonitorModel.ts"
 import { MonitoredDomains } from "./MonitoredDomains.ts"
 import { ensureClaimTables, isVerifiedByAnyone } from "./access/DomainClaimStore.ts"
 import { MonitorRun, monitorRunLayer } from "./MonitorRun.ts"
@@ -61,6 +61,7 @@ export const monitorView = (m: MonitorRow): Monitor => ({
   domain: m.domain,
   every: formatEvery(m.everyMs),
   alerts: m.channels.map(channelView),
+  lang: m.lang,
   createdAt: iso(m.createdAt)!,
   nextRunAt: iso(m.nextDue)!,
   lastRunAt: iso(m.lastRunAt),
@@ -116,6 +117,8 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
       readonly domain: string
       readonly every: string
       readonly alerts: ReadonlyArray<Channel>
+      /** The language of its alerts; English when not given. */
+      readonly lang?: AlertLanguage | undefined
       readonly baseUrl: string
       /** The creator's tenant; undefined: the operator's. */
       readonly tenant: string | undefined
@@ -146,7 +149,8 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
           createdAt: now,
           nextDue: firstDue,
           baseUrl: request.baseUrl,
-          tenant
+          tenant,
+          lang: request.lang ?? "en"
         }
         yield* provide(insertMonitor(row))
         yield* provide(

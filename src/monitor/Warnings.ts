@@ -17,6 +17,8 @@ export interface Warning {
   readonly key: string
   readonly rule: "certificate-expiry" | "dnssec-expiry" | "registration-expiry"
   readonly summary: string
+  /** The same sentence in Dutch (a monitor whose alerts are in Dutch). */
+  readonly summaryNl: string
   readonly expiresAt: string
   readonly daysLeft: number
 }
@@ -30,11 +32,16 @@ export const thresholdFor = (days: number, thresholds: ReadonlyArray<number>): n
   days < 0 ? undefined : thresholds.find((t) => days <= t)
 
 const inDays = (days: number) => (days === 0 ? "today" : days === 1 ? "in 1 day" : `in ${days} days`)
+const inDaysNl = (days: number) => (days === 0 ? "vandaag" : days === 1 ? "over 1 dag" : `over ${days} dagen`)
 
 /** Every early warning `scan` gives at `nowMs`, including those already sent (the caller filters). */
 export const earlyWarnings = (scan: ScanResult, nowMs: number): ReadonlyArray<Warning> => {
   const out: Array<Warning> = []
-  const certificate = (what: string, keyPart: string, expiresAt: string | null | undefined) => {
+  const certificate = (
+    what: { readonly en: string; readonly nl: string },
+    keyPart: string,
+    expiresAt: string | null | undefined
+  ) => {
     if (!expiresAt || !Number.isFinite(Date.parse(expiresAt))) return
     const days = daysLeft(expiresAt, nowMs)
     const threshold = thresholdFor(days, CERTIFICATE_THRESHOLDS)
@@ -42,20 +49,26 @@ export const earlyWarnings = (scan: ScanResult, nowMs: number): ReadonlyArray<Wa
     out.push({
       key: `certificate:${keyPart}:${expiresAt}:${threshold}`,
       rule: "certificate-expiry",
-      summary: `The certificate of ${what} expires ${inDays(days)} (${expiresAt.slice(0, 10)}).`,
+      summary: `The certificate of ${what.en} expires ${inDays(days)} (${expiresAt.slice(0, 10)}).`,
+      summaryNl: `Het certificaat van ${what.nl} verloopt ${inDaysNl(days)} (${expiresAt.slice(0, 10)}).`,
       expiresAt,
       daysLeft: days
     })
   }
   const web = scan.checks.headers.result
-  if (web) certificate(`https://${scan.domain}/`, `web:${scan.domain}`, web.certificateExpiresAt)
+  const site = `https://${scan.domain}/`
+  if (web) certificate({ en: site, nl: site }, `web:${scan.domain}`, web.certificateExpiresAt)
   const seen = new Set<string>()
   for (const server of scan.checks["smtp-tls"].result?.servers ?? []) {
     // One MX host on several addresses usually presents one certificate: warn about it once.
     const id = `${server.host}|${server.expiresAt}`
     if (seen.has(id)) continue
     seen.add(id)
-    certificate(`the mail server ${server.host}`, `mx:${server.host}`, server.expiresAt)
+    certificate(
+      { en: `the mail server ${server.host}`, nl: `de mailserver ${server.host}` },
+      `mx:${server.host}`,
+      server.expiresAt
+    )
   }
   // Absent in a scan stored before the registration check existed.
   const registration = scan.checks.registration?.result
@@ -64,14 +77,14 @@ export const earlyWarnings = (scan: ScanResult, nowMs: number): ReadonlyArray<Wa
     const days = daysLeft(entry.expires, nowMs)
     const threshold = thresholdFor(days, CERTIFICATE_THRESHOLDS)
     if (threshold === undefined) continue
-    const whose =
-      entry.uses.length === 0
-        ? ""
-        : `, which ${scan.domain} depends on (${entry.uses[0]!.reason} ${entry.uses[0]!.name}),`
+    const use = entry.uses[0]
+    const whose = use === undefined ? "" : `, which ${scan.domain} depends on (${use.reason} ${use.name}),`
+    const whoseNl = use === undefined ? "" : `, waarvan ${scan.domain} afhangt (${use.reason} ${use.name}),`
     out.push({
       key: `registration:${entry.domain}:${entry.expires}:${threshold}`,
       rule: "registration-expiry",
       summary: `The registration of ${entry.domain}${whose} expires ${inDays(days)} (${entry.expires.slice(0, 10)}).`,
+      summaryNl: `De registratie van ${entry.domain}${whoseNl} verloopt ${inDaysNl(days)} (${entry.expires.slice(0, 10)}).`,
       expiresAt: entry.expires,
       daysLeft: days
     })
@@ -83,6 +96,7 @@ export const earlyWarnings = (scan: ScanResult, nowMs: number): ReadonlyArray<Wa
       key: `rrsig:${sig.signerName}:${sig.typeCovered}:${sig.keyTag}:${sig.expiration}:${SIGNATURE_THRESHOLD}`,
       rule: "dnssec-expiry",
       summary: `The DNSSEC signature over ${sig.signerName} ${sig.typeCovered} (key ${sig.keyTag}) expires ${inDays(days)}: check that the zone is being re-signed.`,
+      summaryNl: `De DNSSEC-handtekening over ${sig.signerName} ${sig.typeCovered} (sleutel ${sig.keyTag}) verloopt ${inDaysNl(days)}: controleer of de zone opnieuw wordt ondertekend.`,
       expiresAt: sig.expiration,
       daysLeft: days
     })

@@ -18,7 +18,16 @@ import { findingGuidance, guidanceHtml } from "./GuidanceBlock.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
 import { gradeBlock, page, severityBadge, statusBadge, table, withLang } from "./Layout.ts"
 import { receivedSection } from "./ReceivedBlock.ts"
-import { findingTitle, fixImpact, gradeWord, headline, providersIn, sectionTitle } from "./ReportWords.ts"
+import {
+  findingTitle,
+  fixImpact,
+  gradeWord,
+  headline,
+  providersIn,
+  recordTitle,
+  reportStatement,
+  sectionTitle
+} from "./ReportWords.ts"
 import { type Lang, words } from "./Text.ts"
 
 /** The paths of a domain's pages and of its API representations. */
@@ -112,7 +121,7 @@ const sectionDetail = (section: Section, lang: Lang): Html => {
             `${w.checks}: ${title}`,
             [w.check_, w.status, w.points, w.detail],
             section.records.map((r) => [
-              r.title,
+              recordTitle(r.id, r.title, lang),
               statusBadge(r.status, lang),
               `${r.points}/${r.maxPoints}`,
               r.detail
@@ -147,6 +156,7 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
   const paths = pathsOf(report.domain)
   const cards = cardsOf(report)
   const nis2 = report.sections.nis2
+  const { caps } = reportStatement(report, lang)
   return html`<h1>
       ${mode.kind === "live" ? w.reportTitle : w.snapshotTitle}: <span class="mono">${report.domain}</span>
     </h1>
@@ -156,9 +166,9 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
       <p class="headline">${headline(report, lang)}</p>
     </div>
     ${
-      quick.gradeInfo.caps.length > 0
+      caps.length > 0
         ? html`<ul>
-            ${quick.gradeInfo.caps.map((c) => html`<li>${c}</li>`)}
+            ${caps.map((c) => html`<li>${c}</li>`)}
           </ul>`
         : ""
     }

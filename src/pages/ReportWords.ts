@@ -11,7 +11,7 @@ import { catalogue } from "../score/Catalogue.ts"
 import { providerList, type Recommendation } from "../score/Fixes.ts"
 import type { Lang } from "./Text.ts"
 
-export { gradeWord, headline } from "../report/ReportText.ts"
+export { gradeWord, headline, recordTitle, reportStatement } from "../report/ReportText.ts"
 
 const TITLES_NL: ReadonlyMap<string, string> = new Map([
   ...concerns.map((c) => [c.key, c.titleNl] as const),

@@ -227,7 +227,7 @@ const nl: Words = {
   steps: "Wat te doen",
   providers: "Aanwijzingen per aanbieder",
   record: "Het record om te publiceren",
-  generator: "Deze dienst schrijft het voor u",
+  generator: "Deze dienst schrijft het voor je",
   sources: "Bronnen",
   facts: "Wat we zagen",
   fact: "Onderdeel",
@@ -261,7 +261,7 @@ const nl: Words = {
   actions: "Dit rapport bewaren",
   snapshotCreate: "Momentopname maken",
   snapshotHelp:
-    "Een momentopname bewaart dit rapport zoals het nu is, met een inhoudshash, op een vast adres dat u kunt doorsturen.",
+    "Een momentopname bewaart dit rapport zoals het nu is, met een inhoudshash, op een vast adres dat je kunt doorsturen.",
   permalink: "Vaste link naar dit actuele rapport",
   formats: "Andere formaten",
   json: "JSON",
@@ -273,7 +273,7 @@ const nl: Words = {
   snapshotCreated: "Bewaard op",
   contentHash: "Inhoudshash",
   snapshotId: "Id van de momentopname",
-  verifyTitle: "Zo controleert u deze momentopname",
+  verifyTitle: "Zo controleer je deze momentopname",
   verifyIntro:
     "De hash dekt de JSON van het rapport zonder het evidence-blok, in de canonieke vorm van RFC 8785. Iedereen kan hem narekenen:",
   verifyStep1: "Download de JSON van de momentopname:",
@@ -316,7 +316,7 @@ const nl: Words = {
   busyTitle: "Het is nu te druk",
   busyText: "De dienst doet zoveel als hij kan. Probeer het over een poosje opnieuw.",
   rateTitle: "Te veel verzoeken",
-  rateText: "U vroeg meer dan de dienst vanaf één adres toestaat. Probeer het opnieuw over",
+  rateText: "Je vroeg meer dan de dienst vanaf één adres toestaat. Probeer het opnieuw over",
   seconds: "seconden",
   historyMissingTitle: "Geen geschiedenis voor dit domein",
   historyMissingText:

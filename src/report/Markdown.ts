@@ -17,7 +17,10 @@ import {
   issueDescription,
   issueTitle,
   type Lang,
-  requiredBy
+  recordTitle,
+  reportStatement,
+  requiredBy,
+  type Statement
 } from "./ReportText.ts"
 import { concerns } from "./Sections.ts"
 import {
@@ -29,6 +32,7 @@ import {
   type Sections
 } from "./ReportSchema.ts"
 import type { SpfSectionExtra } from "../checks/spf/Section.ts"
+import { nis2Lines } from "./Nis2Markdown.ts"
 import { receivedLines } from "./ReceivedMarkdown.ts"
 
 /** The SPF section: every section's fields and the lookup graph with flattening guidance. */
@@ -107,32 +111,34 @@ const findingLines = (
       })
 }
 
-const graphLines = (node: SpfNode, depth: number): Array<string> => {
+const graphLines = (node: SpfNode, depth: number, lang: Lang): Array<string> => {
+  const w = markdownWords(lang)
   const label = [
     node.term ?? node.type,
     node.domain !== null && !(node.term ?? "").endsWith(node.domain) ? ` (${node.domain})` : "",
-    `: ${node.status}`,
-    `, ${node.totalLookups} lookup${node.totalLookups === 1 ? "" : "s"}`,
+    `: ${wordFor(w.nodeStatus, node.status)}`,
+    `, ${w.lookups(node.totalLookups)}`,
     node.errors.length > 0 ? `, ${node.errors.join("; ")}` : ""
   ].join("")
   const lines = [`${"  ".repeat(depth)}- ${cell(label)}`]
   // Only the terms that cost lookups or carry children: ip4/ip6 leaves add length, not insight.
   for (const child of node.children)
     if (child.totalLookups > 0 || child.children.length > 0 || child.errors.length > 0)
-      lines.push(...graphLines(child, depth + 1))
+      lines.push(...graphLines(child, depth + 1, lang))
   return lines
 }
 
-const spfLines = (section: SpfSection): Array<string> => {
+const spfLines = (section: SpfSection, lang: Lang): Array<string> => {
+  const w = markdownWords(lang)
   const out: Array<string> = []
   if (section.lookupGraph !== null)
-    out.push("", "**Lookup graph** (terms that cost DNS lookups)", "", ...graphLines(section.lookupGraph, 0))
+    out.push("", w.lookupGraph, "", ...graphLines(section.lookupGraph, 0, lang))
   if (section.flattening !== null) {
-    out.push("", "**Flattening guidance**", "", ...section.flattening.advice.map((a) => `- ${cell(a)}`))
+    out.push("", w.flattening, "", ...section.flattening.advice.map((a) => `- ${cell(a)}`))
     if (section.flattening.overLimit)
       out.push(
         "",
-        `Flattened record: ${code(section.flattening.flattened.record)}`,
+        `${w.flattened}: ${code(section.flattening.flattened.record)}`,
         "",
         ...section.flattening.flattened.warnings.map((w) => `- ${cell(w)}`)
       )
@@ -168,7 +174,7 @@ const sectionLines = (
         ...table(
           [w.check, w.status, w.pointsColumn, w.detail],
           section.records.map((r) => [
-            r.title,
+            recordTitle(r.id, r.title, lang),
             wordFor(w.statusWord, r.status),
             `${r.points}/${r.maxPoints}`,
             r.detail
@@ -180,7 +186,7 @@ const sectionLines = (
   `**${w.findings}**`,
   "",
   ...findingLines(section.findings, citations, shown, domain, lang),
-  ...("lookupGraph" in section ? spfLines(section as SpfSection) : []),
+  ...("lookupGraph" in section ? spfLines(section as SpfSection, lang) : []),
   "",
   `${w.sources}: ${section.sources.map((k) => link(citations, k)).join(", ")}`,
   ""
@@ -188,6 +194,7 @@ const sectionLines = (
 
 const quickLines = (
   q: QuickScoreSection,
+  statement: Statement,
   citations: ReadonlyArray<Citation>,
   shown: Set<string>,
   domain: string,
@@ -196,7 +203,7 @@ const quickLines = (
 ): Array<string> => [
   `## ${sectionTitle(q.key, q.title, lang)}`,
   "",
-  `${w.grade(q.grade, cell(gradeWord(q.grade, q.gradeInfo.label, lang)), q.percentage, q.points, q.maxPoints)} ${cell(q.gradeInfo.description)}`,
+  `${w.grade(q.grade, cell(gradeWord(q.grade, q.gradeInfo.label, lang)), q.percentage, q.points, q.maxPoints)} ${cell(statement.description)}`,
   "",
   ...table(
     [w.category, w.percentage, w.pointsColumn, w.status],
@@ -223,23 +230,6 @@ const quickLines = (
   ...(q.findings.length > 0
     ? ["", `**${w.otherFindings}**`, "", ...findingLines(q.findings, citations, shown, domain, lang)]
     : []),
-  ""
-]
-
-const nis2Lines = (nis2: Sections["nis2"], lang: Lang): Array<string> => [
-  `## ${lang === "nl" ? "NIS2-gereedheid" : "NIS2 readiness"}`,
-  "",
-  `Status **${nis2.status}**, ${nis2.total}/100 (scanned ${nis2.scannedAt}).` +
-    (nis2.criticalGaps.length === 0 ? "" : ` Critical gaps: ${nis2.criticalGaps.join(", ")}.`),
-  "",
-  ...table(
-    ["Measure", "Status", "Score", "Weight"],
-    nis2.measures.map((m) => [`${m.id}) ${cell(m.label)}`, m.status, String(m.score), String(m.weight)])
-  ),
-  "",
-  ...nis2.measures.flatMap((m) => m.fixes.map((fix) => `- ${m.id}: ${cell(fix)}`)),
-  ...(nis2.measures.some((m) => m.fixes.length > 0) ? [""] : []),
-  `> ${cell(nis2.caveat)}`,
   ""
 ]
 
@@ -275,26 +265,31 @@ export const renderMarkdown = (report: EverythingReport, lang: Lang = "en"): str
       : []),
     `## ${w.evidence}`,
     "",
-    `- Content hash: ${code(evidence.contentHash)} (SHA-256 of the RFC 8785 canonical JSON of the report without \`evidence\`)`,
+    `- ${w.contentHash(code(evidence.contentHash))}`,
     ...(evidence.snapshotId !== ""
       ? [
-          `- Snapshot: ${code(evidence.snapshotId)}, stored ${evidence.createdAt ?? ""}`,
+          `- ${w.snapshot(code(evidence.snapshotId), evidence.createdAt ?? "")}`,
           `- JSON: ${evidence.snapshotUrl}`,
           `- Markdown: ${evidence.snapshotMarkdownUrl}`
         ]
-      : [
-          `- Live report, not stored. Keep a fixed copy as a snapshot: \`POST ${evidence.snapshotCreateUrl}\``
-        ]),
-    `- Live report: ${evidence.liveReportUrl}`,
-    `- Retention: ${evidence.retentionPolicy}. ${cell(evidence.retentionNotice)}`,
+      : [`- ${w.notStored(evidence.snapshotCreateUrl)}`]),
+    `- ${w.liveReport}: ${evidence.liveReportUrl}`,
+    `- ${w.retention}: ${evidence.retentionPolicy}. ${cell(w.retentionNotice(evidence.retentionNotice))}`,
     "",
-    ...quickLines(report.sections.quickScore, citations, shown, report.domain, lang),
+    ...quickLines(
+      report.sections.quickScore,
+      reportStatement(report, lang),
+      citations,
+      shown,
+      report.domain,
+      lang
+    ),
     // The checks' sections, in the report's order: between the quick score and NIS2.
     ...[...sections.values()].flatMap((section) =>
       sectionLines(section, citations, shown, report.domain, lang)
     ),
     ...receivedLines(report.domain, report.reportsReceived, cell, table),
-    ...nis2Lines(report.sections.nis2, lang),
+    ...nis2Lines(report.sections.nis2, lang, cell, table),
     `## ${w.sources}`,
     "",
     ...citations.map(

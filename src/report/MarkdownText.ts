@@ -4,6 +4,7 @@
  * ReportText.ts. Pure.
  */
 import type { Lang } from "../score/Nis2Text.ts"
+import { retentionNotice } from "./ReportSchema.ts"
 
 export interface MarkdownWords {
   readonly title: string
@@ -37,6 +38,20 @@ export interface MarkdownWords {
   readonly otherFindings: string
   readonly statusWord: Readonly<Record<string, string>>
   readonly severityWord: Readonly<Record<string, string>>
+  /** The evidence section's lines (the report's own values in them). */
+  readonly contentHash: (hash: string) => string
+  readonly snapshot: (id: string, at: string) => string
+  readonly notStored: (createUrl: string) => string
+  readonly liveReport: string
+  readonly retention: string
+  /** The retention notice the report carries in English, said in Dutch (the same policy). */
+  readonly retentionNotice: (english: string) => string
+  /** The SPF section's lookup graph and flattening guidance. */
+  readonly lookupGraph: string
+  readonly flattening: string
+  readonly flattened: string
+  readonly lookups: (n: number) => string
+  readonly nodeStatus: Readonly<Record<string, string>>
 }
 
 const en: MarkdownWords = {
@@ -71,7 +86,19 @@ const en: MarkdownWords = {
   nothingToFix: "Nothing to fix.",
   otherFindings: "Other findings",
   statusWord: {},
-  severityWord: {}
+  severityWord: {},
+  contentHash: (hash) =>
+    `Content hash: ${hash} (SHA-256 of the RFC 8785 canonical JSON of the report without \`evidence\`)`,
+  snapshot: (id, at) => `Snapshot: ${id}, stored ${at}`,
+  notStored: (url) => `Live report, not stored. Keep a fixed copy as a snapshot: \`POST ${url}\``,
+  liveReport: "Live report",
+  retention: "Retention",
+  retentionNotice: (english) => english,
+  lookupGraph: "**Lookup graph** (terms that cost DNS lookups)",
+  flattening: "**Flattening guidance**",
+  flattened: "Flattened record",
+  lookups: (n) => `${n} lookup${n === 1 ? "" : "s"}`,
+  nodeStatus: {}
 }
 
 const nl: MarkdownWords = {
@@ -115,7 +142,35 @@ const nl: MarkdownWords = {
     "not-applicable": "niet van toepassing",
     info: "informatie"
   },
-  severityWord: { critical: "kritiek", high: "hoog", medium: "middel", low: "laag", info: "informatie" }
+  severityWord: { critical: "kritiek", high: "hoog", medium: "middel", low: "laag", info: "informatie" },
+  contentHash: (hash) =>
+    `Inhoudshash: ${hash} (SHA-256 van de canonieke JSON volgens RFC 8785 van het rapport zonder \`evidence\`)`,
+  snapshot: (id, at) => `Momentopname: ${id}, bewaard op ${at}`,
+  notStored: (url) =>
+    `Actueel rapport, niet bewaard. Bewaar een vaste kopie als momentopname: \`POST ${url}\``,
+  liveReport: "Actueel rapport",
+  retention: "Bewaartermijn",
+  retentionNotice: (english) =>
+    english !== retentionNotice
+      ? english
+      : "Bewaarde momentopnamen verlopen niet. Een momentopname wordt alleen verwijderd om misbruik te voorkomen, om wettelijke redenen of voor de goede werking van de dienst, door een uitdrukkelijke en vastgelegde handeling van de beheerder; ze wordt nooit gewijzigd.",
+  lookupGraph: "**Lookupgraaf** (termen die DNS-lookups kosten)",
+  flattening: "**Advies over afvlakken (flattening)**",
+  flattened: "Afgevlakt record",
+  lookups: (n) => `${n} lookup${n === 1 ? "" : "s"}`,
+  nodeStatus: {
+    ok: "in orde",
+    missing: "ontbreekt",
+    multiple: "meerdere records",
+    invalid: "ongeldig",
+    unknown: "onbekend",
+    void: "leeg (void)",
+    loop: "lus",
+    depth: "te diep",
+    macro: "macro",
+    budget: "lookupbudget op",
+    "not-evaluated": "niet geëvalueerd"
+  }
 }
 
 /** The markdown's words in `lang`. */

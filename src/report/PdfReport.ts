@@ -21,8 +21,10 @@ import {
   issueDescription,
   issueTitle,
   type Lang,
+  recordTitle,
   reportWords,
-  requiredBy
+  requiredBy,
+  scoreStatement
 } from "./ReportText.ts"
 import { receivedLines } from "./ReceivedMarkdown.ts"
 import type { ReportsReceived } from "./ReceivedReports.ts"
@@ -115,7 +117,7 @@ const titleBlock = (doc: PDFKit.PDFDocument, s: ScanScore, lang: Lang) => {
       .fontSize(11)
       .text(w.scoreLine(s.percentage, s.points, s.maxPoints), { width: textWidth })
   // The statement names the band and every cap: printed once, here.
-  body(doc, s.gradeInfo.description, { width: textWidth })
+  body(doc, scoreStatement(s, lang).description, { width: textWidth })
   doc.moveDown(0.3)
   body(doc, w.counts(s.critical_issues, s.warnings), { width: textWidth })
   doc
@@ -155,7 +157,7 @@ const checkTable = (doc: PDFKit.PDFDocument, s: ScanScore, lang: Lang) => {
   const rows: Array<Array<Cell>> = Object.entries(s.categories).flatMap(([id, c]) =>
     c.checks.map((r) => [
       { text: id },
-      { text: r.title },
+      { text: recordTitle(r.id, r.title, lang) },
       statusCell(r.status, lang),
       { text: `${r.points} / ${r.maxPoints}` },
       { text: r.detail === "" ? "-" : r.detail }
@@ -186,7 +188,7 @@ const issueBlock = (
   const width = doc.page.width - left - doc.page.margins.right
   const lines = [
     description,
-    ...foundBy(s, issue.id).map((c) => `${w.foundBy} ${c.title}: ${c.detail}`),
+    ...foundBy(s, issue.id).map((c) => `${w.foundBy} ${recordTitle(c.id, c.title, lang)}: ${c.detail}`),
     g?.why ?? "",
     ...(g?.steps ?? []),
     ...(g?.providers.map((p) => p.note) ?? [])
@@ -227,7 +229,8 @@ const issueBlock = (
   )
   if (fix !== undefined && fix.requiredBy.length > 0) body(doc, requiredBy(fix, lang))
   body(doc, description)
-  for (const check of foundBy(s, issue.id)) body(doc, `${w.foundBy} ${check.title}: ${check.detail}`)
+  for (const check of foundBy(s, issue.id))
+    body(doc, `${w.foundBy} ${recordTitle(check.id, check.title, lang)}: ${check.detail}`)
   if (g === undefined) return
   doc.moveDown(0.2)
   doc.font("Bold").fontSize(10).text(`${w.why}: `, { continued: true }).font("Body").text(drawable(g.why))

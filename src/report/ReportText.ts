@@ -7,11 +7,13 @@
  */
 import { catalogue } from "../score/Catalogue.ts"
 import { providerList } from "../score/Fixes.ts"
+import { gradeStatement } from "../score/Grade.ts"
 import type { Lang } from "../score/Nis2Text.ts"
-import type { Recommendation } from "../score/Score.ts"
-import type { EverythingReport, QuickScoreSection } from "./ReportSchema.ts"
+import type { Recommendation, ScanScore } from "../score/Score.ts"
+import { checkSections, type EverythingReport, type QuickScoreSection } from "./ReportSchema.ts"
 
 export type { Lang } from "../score/Nis2Text.ts"
+export { recordTitle } from "../score/RecordTitle.ts"
 
 const GRADE_NL: Readonly<Record<string, string>> = {
   "A+": "Uitstekend",
@@ -25,6 +27,31 @@ const GRADE_NL: Readonly<Record<string, string>> = {
 /** The word for a grade (`label` is the score's English one, which also says "Unscannable"). */
 export const gradeWord = (grade: string, label: string, lang: Lang): string =>
   lang === "en" ? label : label === "Unscannable" ? "Niet te beoordelen" : (GRADE_NL[grade] ?? label)
+
+/** What a grade statement says: the description, and each cap that binds in a sentence. */
+export interface Statement {
+  readonly description: string
+  readonly caps: ReadonlyArray<string>
+}
+
+/** A score's grade statement in `lang`: its own in English, built from its records in Dutch. */
+export const scoreStatement = (s: ScanScore, lang: Lang): Statement =>
+  lang === "en"
+    ? s.gradeInfo
+    : gradeStatement(
+        Object.values(s.categories).flatMap((c) => c.checks),
+        s,
+        s.unscannable,
+        lang
+      )
+
+/** A report's grade statement in `lang`: its own in English, built from its sections' records in Dutch. */
+export const reportStatement = (report: EverythingReport, lang: Lang): Statement => {
+  const quick = report.sections.quickScore as QuickScoreSection
+  if (lang === "en") return quick.gradeInfo
+  const records = [...checkSections(report.sections).values()].flatMap((section) => section.records)
+  return gradeStatement(records, quick, report.summary.unscannable, lang)
+}
 
 /** A catalogue issue's title in `lang`; an id outside the catalogue keeps the title it came with. */
 export const issueTitle = (id: string, title: string, lang: Lang): string =>

@@ -48,6 +48,7 @@ export const scoredRecord = (i: number): fc.Arbitrary<Scored> =>
         {
           id: `check.${i}`,
           title: `Check ${i}`,
+          titleNl: `Controle ${i}`,
           category: r.category,
           maxPoints: r.maxPoints,
           level: r.level,

@@ -39,7 +39,8 @@ export const Grade = Schema.Literal("A+", "A", "B", "C", "D", "F")
 export type Grade = typeof Grade.Type
 const ORDER: ReadonlyArray<Grade> = ["F", "D", "C", "B", "A", "A+"]
 export const gradeRank = (g: Grade): number => ORDER.indexOf(g)
-const lower = (a: Grade, b: Grade): Grade => (gradeRank(a) <= gradeRank(b) ? a : b)
+/** The lower of two grades. */
+export const lowerGrade = (a: Grade, b: Grade): Grade => (gradeRank(a) <= gradeRank(b) ? a : b)
 
 /** Builds a record, keeping the invariants: unscored statuses carry 0 of 0, points within 0..max. */
 export const record = (
@@ -96,7 +97,8 @@ export const GradeInfo = Schema.Struct({
 })
 export type GradeInfo = typeof GradeInfo.Type
 
-const LABELS: Record<Grade, string> = {
+/** Each grade's word, in English (report/ReportText.ts has the Dutch). */
+export const gradeLabels: Readonly<Record<Grade, string>> = {
   "A+": "Excellent",
   A: "Very good",
   B: "Good",
@@ -116,82 +118,10 @@ export const gradeScale: ReadonlyArray<{
   readonly maxPercentage: number
 }> = [...ORDER].reverse().map((grade) => ({
   grade,
-  label: LABELS[grade],
+  label: gradeLabels[grade],
   minPercentage: grade === "F" ? 0 : BAND_TOP[ORDER[gradeRank(grade) - 1]!] + 1,
   maxPercentage: BAND_TOP[grade]
 }))
-
-/** "A", "A and B", "A, B and C": names as a sentence lists them. */
-const listed = (names: ReadonlyArray<string>): string =>
-  names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
-
-/**
- * The grade of a set of records: the band of the percentage, then the caps (docs/scoring.md). A cap
- * is named only when it binds (it holds the grade below what the points alone give), worded as
- * what lifts it and to which grade.
- */
-export const gradeOf = (records: ReadonlyArray<CheckRecord>, percentage: number): GradeInfo => {
-  const band = bandOf(percentage)
-  const fatal = records.filter((r) => r.fatal)
-  const criticalFails = records.filter((r) => r.critical && r.status === "fail" && !r.fatal)
-  const criticalCap: Grade | null = criticalFails.length >= 2 ? "C" : criticalFails.length === 1 ? "B" : null
-  /** The grade under the caps left in place: lifting one shows what fixing it gives. */
-  const under = (fatalCap: boolean, critical: boolean): Grade => {
-    const withFatal = fatalCap && fatal.length > 0 ? lower(band, "F") : band
-    return critical && criticalCap !== null ? lower(withFatal, criticalCap) : withFatal
-  }
-  let grade: Grade = under(true, true)
-  const caps: Array<string> = []
-  // A cap binds when the grade without it would be higher than the grade with every cap.
-  const withoutFatal = under(false, true)
-  if (gradeRank(withoutFatal) > gradeRank(grade)) {
-    const what = listed(fatal.map((r) => `${r.title} (${r.detail})`))
-    caps.push(
-      `Capped at F: ${what}. Fixing ${fatal.length === 1 ? "it" : "them"} lifts the grade to ${withoutFatal}.`
-    )
-  }
-  const withoutCritical = under(true, false)
-  if (gradeRank(withoutCritical) > gradeRank(grade))
-    caps.push(
-      criticalFails.length >= 2
-        ? `Capped at C: ${criticalFails.length} critical checks fail (${listed(criticalFails.map((r) => r.title))}). ${withoutCritical === "B" ? "" : "Fixing all but one lifts the cap to B; "}${withoutCritical === "B" ? "Fixing" : "fixing"} all of them lifts the grade to ${withoutCritical}.`
-        : `Capped at B: the critical check ${criticalFails[0]!.title} fails (${criticalFails[0]!.detail}). Fixing it lifts the grade to ${withoutCritical}.`
-    )
-  if (percentage === 100 && grade === "A") {
-    const criticalUnsettled = records.filter(
-      (r) => r.critical && r.status !== "pass" && r.status !== "not-applicable"
-    )
-    const unknown = records.filter((r) => r.status === "unknown")
-    if (criticalUnsettled.length === 0 && unknown.length === 0) grade = "A+"
-    else {
-      const names = [...new Set([...criticalUnsettled, ...unknown].map((r) => r.title))]
-      caps.push(
-        `A, not A+: ${listed(names)} could not be verified. A scan that answers ${names.length === 1 ? "it" : "them"} can give A+.`
-      )
-    }
-  }
-  if (records.every((r) => r.maxPoints === 0)) {
-    grade = "F"
-    caps.push(
-      "Grade F: no check could be scored (every one unknown or not applicable). A scan that answers them lifts it."
-    )
-  }
-  const reported = inGradeBand(grade, percentage)
-  const lowered = reported < percentage ? ` It is reported as ${reported} %, inside band ${grade}.` : ""
-  const description =
-    caps.length === 0
-      ? `${grade}: ${percentage} % of the applicable points${grade === "A+" ? ", every critical check passing" : ""}.`
-      : `${percentage} % of the applicable points is band ${band}. ${caps.join(" ")}${lowered}`
-  return { grade, label: LABELS[grade], description, caps }
-}
-
-/** The grade of a domain that cannot be graded: F with the reason, and no caps to lift. */
-export const unscannableGrade = (reason: string): GradeInfo => ({
-  grade: "F",
-  label: "Unscannable",
-  description: `Not graded: ${reason}.`,
-  caps: []
-})
 
 export interface CategoryTotal<R> {
   readonly id: Category

@@ -19,12 +19,11 @@ import {
   CheckRecord,
   Grade,
   GradeInfo,
-  gradeOf,
   inGradeBand,
   percentOf,
-  scoringVersion,
-  unscannableGrade
+  scoringVersion
 } from "./Model.ts"
+import { gradeOf, unscannableGrade } from "./Grade.ts"
 import { fixesOf, Recommendation, requiredByOf, unscannableFixes } from "./Fixes.ts"
 import { recordsOfRulings, type Scored, scored, specsOf } from "./Rules.ts"
 import { unscannableReason } from "./Scannable.ts"

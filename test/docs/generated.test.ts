@@ -51,6 +51,7 @@ describe("the generated docs", () => {
             spec({
               id: "dns.toy",
               title: "Toy",
+              titleNl: "Speelgoed",
               category: "dns",
               maxPoints: 1,
               level: "recommended",

@@ -165,6 +165,7 @@ describe("a domain whose web site and mail servers went away", () => {
       key: "certificate:mx.perfect.com:2026-01-08T00:00:00.000Z:7",
       rule: "certificate-expiry" as const,
       summary: "The certificate of mx.perfect.com expires in 5 days.",
+      summaryNl: "Het certificaat van mx.perfect.com verloopt over 5 dagen.",
       expiresAt: "2026-01-08T00:00:00.000Z",
       daysLeft: 5
     }

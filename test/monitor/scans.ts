@@ -36,7 +36,8 @@ export const asDomain = (scan: ScanResult, domain: string, computedAt = scan.com
 /** An alert of perfect.com's hourly monitor made at `at`: the fixture the alert tests share. */
 export const perfectAlert = (
   at: string,
-  judged: Pick<AlertContent, "grade" | "rules" | "changes" | "warnings" | "fixes">
+  judged: Pick<AlertContent, "grade" | "rules" | "changes" | "warnings" | "fixes">,
+  lang: AlertContent["lang"] = "en"
 ): AlertContent => ({
   alertId: "msg_1",
   monitorId: "mon_1",
@@ -45,6 +46,7 @@ export const perfectAlert = (
   baseUrl: "https://audit.example/api",
   scannedAt: at,
   createdAt: at,
+  lang,
   ...judged
 })
 

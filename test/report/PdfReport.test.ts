@@ -15,6 +15,7 @@ const record = (i: number, category: (typeof Categories)[number], points: number
     {
       id: `check.${i}`,
       title: `Check ${i}`,
+      titleNl: `Controle ${i}`,
       category,
       maxPoints: 5,
       level: "required",

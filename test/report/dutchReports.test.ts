@@ -16,7 +16,16 @@ import { pdfText } from "./pdfText.ts"
 
 const record = (i: number, category: (typeof Categories)[number], points: number, issues: Array<IssueId>) =>
   scored(
-    { id: `check.${i}`, title: `Check ${i}`, category, maxPoints: 5, level: "required", rule: "", rank: i },
+    {
+      id: `check.${i}`,
+      title: `Check ${i}`,
+      titleNl: `Controle ${i}`,
+      category,
+      maxPoints: 5,
+      level: "required",
+      rule: "",
+      rank: i
+    },
     { status: points === 5 ? "pass" : "fail", points, detail: `detail of check ${i}`, issues }
   )
 

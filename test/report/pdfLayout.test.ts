@@ -62,6 +62,7 @@ const fullScore = () =>
         {
           id: `check.${i}`,
           title: titles[i % titles.length]!,
+          titleNl: titles[i % titles.length]!,
           category: Categories[i % Categories.length]!,
           maxPoints: 5,
           level: "required",

@@ -88,7 +88,8 @@ describe("the list of what to fix", () => {
           rules: [],
           changes: [],
           warnings: [],
-          fixes: s.recommendations
+          fixes: s.recommendations,
+          lang: "en" as const
         }
         const hook = JSON.parse(webhookBody(alert)) as { data: { fixes: Array<{ id: string }> } }
         expect(hook.data.fixes.map((f) => f.id)).toEqual(ids)

@@ -16,6 +16,7 @@ const asPass = (r: Scored): Scored =>
     {
       id: r.id,
       title: r.title,
+      titleNl: r.title,
       category: r.category,
       maxPoints: r.maxPoints === 0 && r.status !== "pass" ? 0 : r.maxPoints,
       level: r.level,
@@ -131,7 +132,10 @@ describe("the scoring model", () => {
         // A failed check worth no points costs nothing, while an unknown one withholds A+ (99 %,
         // "could not be verified"): the property holds for checks that cost points.
         if (r.status !== "fail" || r.maxPoints === 0) return
-        const unknown = scored({ ...r, rule: "", rank: 0 }, { status: "unknown", detail: "" })
+        const unknown = scored(
+          { ...r, titleNl: r.title, rule: "", rank: 0 },
+          { status: "unknown", detail: "" }
+        )
         expect(run(rs.map((x, j) => (j === i ? unknown : x))).percentage).toBeGreaterThanOrEqual(
           run(rs).percentage
         )
@@ -162,6 +166,7 @@ describe("gradeInfo", () => {
   const spec = (id: string, maxPoints: number, critical = false) => ({
     id,
     title: id,
+    titleNl: id,
     category: "email" as const,
     maxPoints,
     level: "required" as const,

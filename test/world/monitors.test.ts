@@ -184,6 +184,16 @@ describe("a monitor on a domain that changes", () => {
         alerts: [{ type: "webhook", url: "https://example.com/x", secret: "short" }]
       })
     ).toMatchObject({ status: 400, body: { error: expect.stringContaining("secret") } })
+    // An alert language we do not write is refused; Dutch is kept and shown.
+    expect(await refused({ domain, every: "PT1H", alerts: [], lang: "de" })).toMatchObject({ status: 400 })
+    const dutch = await fetch(`${base}/api/monitors`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ domain, every: "P7D", alerts: [], lang: "nl" })
+    }).then((r) => r.json())
+    expect(dutch).toMatchObject({ domain, lang: "nl" })
+    expect(await getJson(`/api/monitors/${dutch.id}`)).toMatchObject({ lang: "nl" })
+    expect((await fetch(`${base}/api/monitors/${dutch.id}`, { method: "DELETE" })).status).toBe(204)
 
     const created = await fetch(`${base}/api/monitors`, {
       method: "POST",
@@ -200,7 +210,7 @@ describe("a monitor on a domain that changes", () => {
     expect(created.status).toBe(201)
     const monitor = (await created.json()) as { id: string }
     expect(created.headers.get("location")).toBe(`${base}/api/monitors/${monitor.id}`)
-    expect(monitor).toMatchObject({ domain, every: "P7D", runs: 0 })
+    expect(monitor).toMatchObject({ domain, every: "P7D", runs: 0, lang: "en" })
     expect(JSON.stringify(monitor)).not.toContain(secret)
     expect((await getJson("/api/monitors")).monitors.map((m: { id: string }) => m.id)).toContain(monitor.id)
 

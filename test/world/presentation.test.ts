@@ -150,6 +150,10 @@ describe("presentation in the world", () => {
           expect(text).toContain("Beveiligingsrapport van een domein")
           expect(text).toMatch(/Wat te verbeteren \(\d+\)/)
           expect(text).toContain(why)
+          // the grade statement and its caps in Dutch, the check titles too
+          expect(text).toContain("van de toepasselijke punten")
+          expect(text).not.toMatch(/applicable points|Capped at/)
+          expect(text).toContain("SPF-beleid")
           const md = yield* get(
             `/api/report/everything?domain=spf-passall.com&format=markdown${query.replace("?", "&")}`,
             headers
@@ -157,6 +161,8 @@ describe("presentation in the world", () => {
           expect(md.headers["content-language"]).toBe("nl")
           expect(md.text).toContain("## Samenvatting")
           expect(md.text).toContain(why)
+          expect(md.text).toContain("| Maatregel | Status | Score | Gewicht |")
+          expect(md.text).toContain("- Inhoudshash: ")
         }
         const english = yield* get("/api/pdf/spf-passall.com?lang=en", { "accept-language": "nl" })
         expect(english.headers["content-language"]).toBe("en")

@@ -62,7 +62,8 @@ const monitorRow = (): MonitorRow => ({
   lastGrade: score(exampleScans().scan).grade,
   runs: 26,
   baseUrl: BASE,
-  tenant: null
+  tenant: null,
+  lang: "en"
 })
 
 /** The alert the run at NOW raised to the webhook, comparing the scan with the one before it. */
@@ -83,7 +84,8 @@ const alert = (): Alert => {
     rules: run.rules,
     changes: run.changes,
     warnings: run.warnings,
-    fixes: score(scan).recommendations
+    fixes: score(scan).recommendations,
+    lang: "en" as const
   }
   return alertView({
     id,

@@ -16,6 +16,7 @@ export const BIMI_SPECS = {
   bimi: spec({
     id: "email.bimi",
     title: "BIMI",
+    titleNl: "BIMI",
     category: "email",
     concerns: "mail",
     maxPoints: 0,

@@ -21,6 +21,7 @@ export const BLOCKLIST_SPECS = {
   blocklist: spec({
     id: "security.blocklist",
     title: "Blocklists",
+    titleNl: "Blocklijsten",
     category: "security",
     concerns: "mail",
     maxPoints: 5,

@@ -16,6 +16,7 @@ export const CAA_SPECS = {
   issuer: spec({
     id: "security.caa.issuer",
     title: "CAA permits the issuers of the certificates served",
+    titleNl: "CAA staat de uitgevers van de gebruikte certificaten toe",
     category: "security",
     maxPoints: 2,
     level: "recommended",

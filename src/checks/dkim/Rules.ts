@@ -21,6 +21,7 @@ export const DKIM_SPECS = {
   dkim: spec({
     id: "email.dkim",
     title: "DKIM",
+    titleNl: "DKIM",
     category: "email",
     concerns: "mail",
     maxPoints: 5,

@@ -156,7 +156,7 @@ export const issues = {
     "Without rua you receive no reports and cannot see who sends as you.",
     nl(
       "Geen DMARC-verzamelrapporten",
-      "Zonder rua ontvangt u geen rapporten en ziet u niet wie namens u verstuurt."
+      "Zonder rua ontvang je geen rapporten en zie je niet wie namens jou verstuurt."
     )
   ),
   dmarc_external_rua_unauthorised: e(

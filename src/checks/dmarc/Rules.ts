@@ -20,6 +20,7 @@ export const DMARC_SPECS = {
   dmarcValid: spec({
     id: "email.dmarc.valid",
     title: "DMARC record",
+    titleNl: "DMARC-record",
     category: "email",
     concerns: "mail",
     maxPoints: 3,
@@ -30,6 +31,7 @@ export const DMARC_SPECS = {
   dmarcPolicy: spec({
     id: "email.dmarc.policy",
     title: "DMARC policy",
+    titleNl: "DMARC-beleid",
     category: "email",
     concerns: "mail",
     maxPoints: 8,
@@ -41,6 +43,7 @@ export const DMARC_SPECS = {
   dmarcRua: spec({
     id: "email.dmarc.reporting",
     title: "DMARC reporting",
+    titleNl: "DMARC-rapportage",
     category: "email",
     concerns: "mail",
     maxPoints: 2,

@@ -24,6 +24,7 @@ export const DNS_SPECS = {
   ns: spec({
     id: "dns.ns.count",
     title: "Name servers",
+    titleNl: "Nameservers",
     category: "dns",
     maxPoints: 3,
     level: "required",
@@ -33,6 +34,7 @@ export const DNS_SPECS = {
   soa: spec({
     id: "dns.soa",
     title: "SOA record",
+    titleNl: "SOA-record",
     category: "dns",
     maxPoints: 1,
     level: "required",
@@ -42,6 +44,7 @@ export const DNS_SPECS = {
   mx: spec({
     id: "dns.mx.resolvable",
     title: "Mail servers resolve",
+    titleNl: "Mailservers zijn te vinden in de DNS",
     category: "dns",
     concerns: "mail",
     maxPoints: 2,
@@ -52,6 +55,7 @@ export const DNS_SPECS = {
   caa: spec({
     id: "dns.caa",
     title: "CAA",
+    titleNl: "CAA",
     category: "dns",
     maxPoints: 2,
     level: "recommended",
@@ -61,6 +65,7 @@ export const DNS_SPECS = {
   ipv6Mx: spec({
     id: "ipv6.mx",
     title: "IPv6 for mail",
+    titleNl: "IPv6 voor mail",
     category: "ipv6",
     concerns: "mail",
     maxPoints: 3,
@@ -71,6 +76,7 @@ export const DNS_SPECS = {
   ipv6Web: spec({
     id: "ipv6.web",
     title: "IPv6 for the web site",
+    titleNl: "IPv6 voor de website",
     category: "ipv6",
     concerns: "web",
     maxPoints: 3,

@@ -19,6 +19,7 @@ export const DNSSEC_SPECS = {
   signed: spec({
     id: "dnssec.signed",
     title: "DNSSEC signed",
+    titleNl: "DNSSEC-ondertekend",
     category: "dnssec",
     maxPoints: 5,
     level: "recommended",
@@ -28,6 +29,7 @@ export const DNSSEC_SPECS = {
   valid: spec({
     id: "dnssec.valid",
     title: "DNSSEC validates",
+    titleNl: "DNSSEC valideert",
     category: "dnssec",
     maxPoints: 5,
     level: "required",
@@ -37,6 +39,7 @@ export const DNSSEC_SPECS = {
   algorithm: spec({
     id: "dnssec.algorithm",
     title: "DNSSEC algorithm",
+    titleNl: "DNSSEC-algoritme",
     category: "dnssec",
     maxPoints: 3,
     level: "recommended",
@@ -46,6 +49,7 @@ export const DNSSEC_SPECS = {
   nsec3: spec({
     id: "dnssec.nsec3",
     title: "NSEC3 parameters",
+    titleNl: "NSEC3-parameters",
     category: "dnssec",
     maxPoints: 1,
     level: "recommended",
@@ -55,6 +59,7 @@ export const DNSSEC_SPECS = {
   rrsig: spec({
     id: "dnssec.rrsig",
     title: "Signature validity",
+    titleNl: "Geldigheid van de handtekeningen",
     category: "dnssec",
     maxPoints: 1,
     level: "recommended",

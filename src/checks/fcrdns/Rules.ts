@@ -21,6 +21,7 @@ export const FCRDNS_SPECS = {
   ptr: spec({
     id: "dns.ptr",
     title: "Reverse DNS of the mail servers",
+    titleNl: "Reverse DNS van de mailservers",
     category: "dns",
     concerns: "mail",
     maxPoints: 2,
@@ -31,6 +32,7 @@ export const FCRDNS_SPECS = {
   fcrdns: spec({
     id: "dns.fcrdns",
     title: "Forward-confirmed reverse DNS",
+    titleNl: "Voorwaarts bevestigde reverse DNS",
     category: "dns",
     concerns: "mail",
     maxPoints: 3,

@@ -12,6 +12,7 @@ export const CONTENT_SPECS = {
   cookies: spec({
     id: "security.web.cookies",
     title: "Cookies",
+    titleNl: "Cookies",
     category: "security",
     concerns: "web",
     maxPoints: 2,
@@ -22,6 +23,7 @@ export const CONTENT_SPECS = {
   sri: spec({
     id: "security.web.sri",
     title: "Subresource Integrity",
+    titleNl: "Subresource Integrity",
     category: "security",
     concerns: "web",
     maxPoints: 1,
@@ -32,6 +34,7 @@ export const CONTENT_SPECS = {
   cors: spec({
     id: "security.web.cors",
     title: "Cross-origin access (CORS)",
+    titleNl: "Toegang vanaf andere origins (CORS)",
     category: "security",
     concerns: "web",
     maxPoints: 1,

@@ -23,6 +23,7 @@ export const HEADERS_SPECS = {
   https: spec({
     id: "security.web.https",
     title: "HTTPS",
+    titleNl: "HTTPS",
     category: "security",
     concerns: "web",
     foundation: true,
@@ -35,6 +36,7 @@ export const HEADERS_SPECS = {
   hsts: spec({
     id: "security.web.hsts",
     title: "HSTS",
+    titleNl: "HSTS",
     category: "security",
     concerns: "web",
     maxPoints: 3,
@@ -46,6 +48,7 @@ export const HEADERS_SPECS = {
   xcto: spec({
     id: "security.headers.xcto",
     title: "X-Content-Type-Options",
+    titleNl: "X-Content-Type-Options",
     category: "security",
     concerns: "web",
     maxPoints: 1,
@@ -56,6 +59,7 @@ export const HEADERS_SPECS = {
   frame: spec({
     id: "security.headers.frame",
     title: "Clickjacking protection",
+    titleNl: "Bescherming tegen clickjacking",
     category: "security",
     concerns: "web",
     maxPoints: 1,
@@ -66,6 +70,7 @@ export const HEADERS_SPECS = {
   referrer: spec({
     id: "security.headers.referrer",
     title: "Referrer-Policy",
+    titleNl: "Referrer-Policy",
     category: "security",
     concerns: "web",
     maxPoints: 1,
@@ -76,6 +81,7 @@ export const HEADERS_SPECS = {
   csp: spec({
     id: "security.csp",
     title: "Content-Security-Policy",
+    titleNl: "Content-Security-Policy",
     category: "security",
     concerns: "web",
     maxPoints: 3,

@@ -22,6 +22,7 @@ export const HTTP_REDIRECT_SPECS = {
   redirect: spec({
     id: "security.web.redirect",
     title: "HTTP to HTTPS redirect",
+    titleNl: "Doorverwijzing van HTTP naar HTTPS",
     category: "security",
     concerns: "web",
     maxPoints: 2,
@@ -32,6 +33,7 @@ export const HTTP_REDIRECT_SPECS = {
   www: spec({
     id: "security.web.www",
     title: "www like the apex",
+    titleNl: "www gelijk aan het hoofddomein",
     category: "security",
     concerns: "web",
     maxPoints: 1,

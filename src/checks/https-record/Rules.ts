@@ -17,6 +17,7 @@ export const HTTPS_RECORD_SPECS = {
   consistent: spec({
     id: "dns.https_record",
     title: "HTTPS record",
+    titleNl: "HTTPS-record",
     category: "dns",
     concerns: "web",
     maxPoints: 1,

@@ -44,7 +44,7 @@ export const issues = {
     "Without _smtp._tls reports you do not learn of failed TLS deliveries (RFC 8460).",
     nl(
       "Geen TLS-RPT-record",
-      "Zonder _smtp._tls-rapporten hoort u niet van mislukte TLS-afleveringen (RFC 8460)."
+      "Zonder _smtp._tls-rapporten hoor je niet van mislukte TLS-afleveringen (RFC 8460)."
     )
   )
 } satisfies Record<string, Entry>

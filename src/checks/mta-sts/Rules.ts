@@ -18,6 +18,7 @@ export const MTA_STS_SPECS = {
   mtaSts: spec({
     id: "email.mta_sts",
     title: "MTA-STS",
+    titleNl: "MTA-STS",
     category: "email",
     concerns: "mail",
     maxPoints: 2,
@@ -28,6 +29,7 @@ export const MTA_STS_SPECS = {
   tlsRpt: spec({
     id: "email.tls_rpt",
     title: "TLS-RPT",
+    titleNl: "TLS-RPT",
     category: "email",
     concerns: "mail",
     maxPoints: 1,

@@ -22,6 +22,7 @@ export const NS_SPECS = {
   networks: spec({
     id: "dns.ns.networks",
     title: "Name servers in different networks",
+    titleNl: "Nameservers in verschillende netwerken",
     category: "dns",
     maxPoints: 2,
     level: "recommended",
@@ -31,6 +32,7 @@ export const NS_SPECS = {
   authoritative: spec({
     id: "dns.ns.authoritative",
     title: "Name servers answer authoritatively",
+    titleNl: "Nameservers antwoorden gezaghebbend",
     category: "dns",
     maxPoints: 3,
     level: "required",
@@ -40,6 +42,7 @@ export const NS_SPECS = {
   consistent: spec({
     id: "dns.ns.consistent",
     title: "Name servers agree",
+    titleNl: "Nameservers geven hetzelfde antwoord",
     category: "dns",
     maxPoints: 2,
     level: "required",
@@ -49,6 +52,7 @@ export const NS_SPECS = {
   tcp: spec({
     id: "dns.ns.tcp",
     title: "Name servers answer over TCP",
+    titleNl: "Nameservers antwoorden via TCP",
     category: "dns",
     maxPoints: 1,
     level: "required",
@@ -58,6 +62,7 @@ export const NS_SPECS = {
   recursion: spec({
     id: "dns.ns.recursion",
     title: "No open recursion",
+    titleNl: "Geen open recursie",
     category: "dns",
     maxPoints: 2,
     level: "recommended",
@@ -67,6 +72,7 @@ export const NS_SPECS = {
   ipv6: spec({
     id: "ipv6.ns",
     title: "IPv6 for the name servers",
+    titleNl: "IPv6 voor de nameservers",
     category: "ipv6",
     maxPoints: 2,
     level: "recommended",

@@ -21,6 +21,7 @@ export const REGISTRATION_SPECS = {
   own: spec({
     id: "dns.registration",
     title: "Registration expiry",
+    titleNl: "Verloop van de registratie",
     category: "dns",
     maxPoints: 2,
     level: "required",
@@ -30,6 +31,7 @@ export const REGISTRATION_SPECS = {
   dependencies: spec({
     id: "dns.registration.dependencies",
     title: "Registration expiry of dependencies",
+    titleNl: "Verloop van de registratie van afhankelijkheden",
     category: "dns",
     maxPoints: 2,
     level: "recommended",

@@ -17,6 +17,7 @@ export const REQUIRETLS_SPECS = {
   requireTls: spec({
     id: "security.mx.requiretls",
     title: "REQUIRETLS",
+    titleNl: "REQUIRETLS",
     category: "security",
     concerns: "mail",
     maxPoints: 0,

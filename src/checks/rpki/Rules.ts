@@ -20,6 +20,7 @@ export const RPKI_SPECS = {
   rpki: spec({
     id: "security.rpki",
     title: "RPKI route-origin validation",
+    titleNl: "RPKI-validatie van de route-herkomst",
     category: "security",
     maxPoints: 2,
     level: "recommended",

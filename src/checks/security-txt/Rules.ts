@@ -21,6 +21,7 @@ export const SECURITY_TXT_SPECS = {
   securityTxt: spec({
     id: "security.web.security_txt",
     title: "security.txt",
+    titleNl: "security.txt",
     category: "security",
     concerns: "web",
     maxPoints: 2,

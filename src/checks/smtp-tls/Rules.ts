@@ -22,6 +22,7 @@ export const SMTP_TLS_SPECS = {
   starttls: spec({
     id: "security.mx.starttls",
     title: "STARTTLS on every mail server",
+    titleNl: "STARTTLS op elke mailserver",
     category: "security",
     concerns: "mail",
     foundation: true,
@@ -34,6 +35,7 @@ export const SMTP_TLS_SPECS = {
   mxCert: spec({
     id: "security.mx.cert",
     title: "Mail server certificates",
+    titleNl: "Certificaten van de mailservers",
     category: "security",
     concerns: "mail",
     maxPoints: 3,
@@ -44,6 +46,7 @@ export const SMTP_TLS_SPECS = {
   mxTls: spec({
     id: "security.mx.tls",
     title: "Mail server TLS configuration",
+    titleNl: "TLS-configuratie van de mailservers",
     category: "security",
     concerns: "mail",
     maxPoints: 3,

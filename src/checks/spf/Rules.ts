@@ -18,6 +18,7 @@ export const SPF_SPECS = {
   spfValid: spec({
     id: "email.spf.valid",
     title: "SPF record",
+    titleNl: "SPF-record",
     category: "email",
     concerns: "mail",
     maxPoints: 5,
@@ -29,6 +30,7 @@ export const SPF_SPECS = {
   spfPolicy: spec({
     id: "email.spf.policy",
     title: "SPF policy",
+    titleNl: "SPF-beleid",
     category: "email",
     concerns: "mail",
     maxPoints: 4,

@@ -20,6 +20,7 @@ export const TAKEOVER_SPECS = {
   aliases: spec({
     id: "security.takeover.cname",
     title: "No dangling CNAME",
+    titleNl: "Geen loshangende CNAME",
     category: "security",
     maxPoints: 3,
     level: "required",
@@ -29,6 +30,7 @@ export const TAKEOVER_SPECS = {
   dependencies: spec({
     id: "security.takeover.dependencies",
     title: "Dependencies registered",
+    titleNl: "Afhankelijkheden geregistreerd",
     category: "security",
     maxPoints: 3,
     level: "required",

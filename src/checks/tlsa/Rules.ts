@@ -21,6 +21,7 @@ export const DANE_SPECS = {
   dane: spec({
     id: "security.mx.dane",
     title: "DANE",
+    titleNl: "DANE",
     category: "security",
     concerns: "mail",
     maxPoints: 2,

@@ -20,6 +20,7 @@ export const WEB_TLS_SPECS = {
   tls: spec({
     id: "security.web.tls",
     title: "HTTPS transport (TLS)",
+    titleNl: "HTTPS-transport (TLS)",
     category: "security",
     concerns: "web",
     maxPoints: 3,

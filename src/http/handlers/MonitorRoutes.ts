@@ -6,7 +6,7 @@ import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { BadRequest, NotFound } from "../../api/Errors.ts"
 import { MonitorsViewer } from "../../api/Monitoring.ts"
-import type { Channel } from "../../monitor/MonitorModel.ts"
+import type { AlertLanguage, Channel } from "../../monitor/MonitorModel.ts"
 import { Monitors } from "../../monitor/Monitors.ts"
 import { publicBaseUrl } from "../edge/PublicUrl.ts"
 
@@ -21,6 +21,7 @@ export const createMonitor = (payload: {
   readonly domain: string
   readonly every: string
   readonly alerts: ReadonlyArray<Channel>
+  readonly lang?: AlertLanguage | undefined
 }) =>
   Effect.gen(function* () {
     const monitors = yield* Monitors
