@@ -162,6 +162,15 @@ export const blankScan = (
 })
 
 /**
+ * A scan not made: a shallow scan (docs/batch.md "Depth") asked no version or suite of the server,
+ * which is not contacted for it (`enumerated: false`; its certificate is the STARTTLS probe's).
+ */
+export const unenumeratedScan = (host: string, address: string, port: number): TlsScanResult => ({
+  ...blankScan(host, address, port, "complete", null),
+  enumerated: false
+})
+
+/**
  * A scan of `host` at `address` through `cached` (the probe cache), unless the address policy
  * refuses the address: that one is answered as refused and never contacted.
  */
