@@ -42,7 +42,7 @@ export { Web } from "../net/Web.ts"
 export { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
 export { Categories, type Category } from "../kernel/Check.ts"
 export { ScanDepth, ScanDepths } from "../kernel/Depth.ts"
-export { DepthNote } from "../score/Depth.ts"
+export { DepthNote } from "../score/DepthNote.ts"
 export { CategoryScore, Recommendation, ScanScore, score, scoreRecords } from "../score/Score.ts"
 export { Issue, type IssueId } from "../score/Catalogue.ts"
 export {

@@ -28,7 +28,7 @@ import {
 import { fixesOf, Recommendation, requiredByOf, unscannableFixes } from "./Fixes.ts"
 import { recordsOfRulings, type Scored, scored, specsOf } from "./Rules.ts"
 import { unscannableReason } from "./Scannable.ts"
-import { DepthNote, depthNoteOf } from "./Depth.ts"
+import { DepthNote, depthNoteOf } from "./DepthNote.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -78,7 +78,7 @@ export const ScanScore = Schema.Struct({
   recommendations: Schema.Array(Recommendation),
   cached: Schema.Boolean,
   /**
-   * Present for a shallow scan's score only (score/Depth.ts): its depth and the records it left out,
+   * Present for a shallow scan's score only (score/DepthNote.ts): its depth and the records it left out,
    * not checked at that depth. Such a score is partial: its grade is over the other records.
    */
   depth: Schema.optional(DepthNote)

@@ -1,5 +1,5 @@
 /**
- * How a scan's depth selects its work and what its score says (kernel/Depth.ts, score/Depth.ts,
+ * How a scan's depth selects its work and what its score says (kernel/Depth.ts, score/DepthNote.ts,
  * kernel/TlsServerRating.ts): a shallower depth never asks more, what it leaves out is left out of
  * the score and named there, and a server whose TLS was not enumerated reads as not checked, never
  * as failed or unknown.
@@ -15,7 +15,7 @@ import { rateMxTls } from "../../src/checks/smtp-tls/SmtpTlsRating.ts"
 import { analyse } from "../../src/checks/web-tls/WebTlsAnalyse.ts"
 import { Categories } from "../../src/kernel/Check.ts"
 import { scanResult } from "../../src/score/Arbitraries.ts"
-import { depthNoteOf, notCheckedAt } from "../../src/score/Depth.ts"
+import { depthNoteOf, notCheckedAt } from "../../src/score/DepthNote.ts"
 import { score } from "../../src/score/Score.ts"
 import { runs } from "../support/runs.ts"
 
