@@ -18,7 +18,7 @@
  * With `--against=<git ref>`, it instead runs that commit's batch and this checkout's in turn, three
  * times each per concurrency, and prints the ratios of their median throughput and peak RSS: a
  * change's cost measured in one invocation on the same machine state.
- *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--cpu-prof] [--live-heap] [--node=<flag>] [--against=<ref>]
+ *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--depth=quick|standard|full] [--cpu-prof] [--live-heap] [--node=<flag>] [--against=<ref>]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
  * (batchRun.ts scans `<domain>`): the same zones, the same work per scan, fewer answers unseen by
@@ -37,6 +37,8 @@ const flags = process.argv.slice(2).filter((a) => a.startsWith("--"))
 const [countText = "1000", levelsText = "100,1000"] = process.argv.slice(2).filter((a) => !a.startsWith("--"))
 const profile = flags.includes("--cpu-prof")
 const liveHeap = flags.includes("--live-heap")
+/** `--depth=quick|standard|full` (default full): the scans' depth, as `batch --depth` (docs/batch.md "Depth"). */
+const depth = flags.find((a) => a.startsWith("--depth="))?.slice("--depth=".length) ?? "full"
 /** `--node=<flag>` (repeatable): a node or V8 flag for the measured runs, e.g. `--node=--max-semi-space-size=16`. */
 const nodeFlags = flags.filter((a) => a.startsWith("--node=")).map((a) => a.slice("--node=".length))
 const env = benchEnv()
@@ -169,7 +171,7 @@ const runAt = (concurrency: number, withProfile: boolean, file = bundled()): Run
   ]
   const stdout = execFileSync(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...env, LOG_LEVEL: "Error" },
+    env: { ...process.env, ...env, LOG_LEVEL: "Error", BENCH_DEPTH: depth },
     encoding: "utf8",
     maxBuffer: 1 << 24,
     stdio: ["ignore", "pipe", "inherit"]
@@ -252,11 +254,14 @@ const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
   }
 }
 
+/** Domains a minute per core used: the scans over the process's CPU time, not the wall's. */
+const perCore = (r: Run) => (r.scanned * 60_000) / Math.max(1, r.cpuMs)
+
 const main = async () => {
   const levels = levelsText.split(",").map(Number)
   if (against !== undefined) return compare(against, levels)
   console.log(
-    `${domains.length} synthetic domains (${synthetic.length} in the world), full scans, concurrency ${levels.join(", ")}` +
+    `${domains.length} synthetic domains (${synthetic.length} in the world), ${depth} scans, concurrency ${levels.join(", ")}` +
       (nodeFlags.length > 0 ? `, node ${nodeFlags.join(" ")}` : "") +
       (process.env.RTT_MS
         ? `, every DNS answer from the network and every TCP connect delayed ${process.env.RTT_MS} ms (RTT_MS)`
@@ -274,7 +279,7 @@ const main = async () => {
   console.log(`resolver ceiling after the runs: ${after.toFixed(0)} qps`)
   const mean = (before + after) / 2
   console.log(
-    "concurrency  domains  wall s  domains/min  queries sent  queries/s  of ceiling  CPU cores  CPU ms/domain  peak RSS MB  fibers/scan  live MB/scan  unknown  failed  held for heap"
+    "concurrency  domains  wall s  domains/min  queries sent  queries/s  of ceiling  CPU cores  CPU ms/domain  domains/min/core  peak RSS MB  fibers/scan  live MB/scan  unknown  failed  held for heap"
   )
   for (const r of runs) {
     const qps = r.sent / (r.wallMs / 1000)
@@ -289,6 +294,9 @@ const main = async () => {
         `${((100 * qps) / mean).toFixed(1)}%`.padStart(11),
         (r.cpuMs / r.wallMs).toFixed(2).padStart(10),
         (r.cpuMs / Math.max(1, r.scanned)).toFixed(0).padStart(14),
+        // CPU-normalised: the domains a minute of one core's time scans (process.cpuUsage of the
+        // batch process), comparable across loads where domains/min is not.
+        perCore(r).toFixed(0).padStart(17),
         r.peakRssMb.toFixed(0).padStart(12),
         (r.fibers / Math.max(1, r.scanned)).toFixed(0).padStart(12),
         (r.liveMbPerScan === null ? "-" : `${r.liveMbPerScan.toFixed(2)} (${r.liveInFlight})`).padStart(13),

@@ -24,7 +24,8 @@ import net from "node:net"
 import { createInterface } from "node:readline"
 import { writeHeapSnapshot } from "node:v8"
 import { Effect, type Exit, Layer, Supervisor } from "effect"
-import { inProcess, runBatch } from "../../src/batch/Batch.ts"
+import { inProcessAt, runBatch } from "../../src/batch/Batch.ts"
+import { type ScanDepth, ScanDepths } from "../../src/kernel/Depth.ts"
 import { type BatchRecord, type BatchResult, isFailure, unansweredRecords } from "../../src/batch/Record.ts"
 import { AppConfig } from "../../src/Config.ts"
 import type { DnsAnswer, DnsError } from "../../src/net/DnsTypes.ts"
@@ -36,6 +37,11 @@ import { Web } from "../../src/net/Web.ts"
 import { sweepScheduler } from "../../src/scan/SweepScheduler.ts"
 
 const [list = "", out = "", concurrencyText = "100"] = process.argv.slice(2)
+/** The scans' depth (kernel/Depth.ts), as `batch --depth` gives it: BENCH_DEPTH, full by default. */
+const depth: ScanDepth = (ScanDepths as ReadonlyArray<string>).includes(process.env.BENCH_DEPTH ?? "")
+  ? (process.env.BENCH_DEPTH as ScanDepth)
+  : "full"
+const scanAt = inProcessAt(depth)
 let sent = 0
 const rttMs = Number(process.env.RTT_MS ?? 0)
 let questions = 0
@@ -200,12 +206,13 @@ const main = Effect.gen(function* () {
       concurrency: Number(concurrencyText),
       rejects: undefined,
       quiet: true,
-      cluster: false
+      cluster: false,
+      depth
     },
     (domain) =>
       Effect.acquireUseRelease(
         Effect.sync(() => inFlight++),
-        () => inProcess(domain.replace(/^again\d+\./, "")),
+        () => scanAt(domain.replace(/^again\d+\./, "")),
         () => Effect.sync(() => inFlight--)
       ),
     { isTTY: false, write: () => true }

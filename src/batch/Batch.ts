@@ -10,6 +10,7 @@
  *   (`OnCluster.ts`: a chunk per message to the cluster's runners).
  */
 import { Cause, Chunk, Effect, Option, Stream } from "effect"
+import type { ScanDepth } from "../kernel/Depth.ts"
 import { scan } from "../scan/Scanner.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { score } from "../score/Score.ts"
@@ -40,9 +41,17 @@ export interface ChunkExecutor<R> {
   ) => Effect.Effect<ReadonlyArray<Written>, never, R>
 }
 
-/** The Scanner and the score, in this process, over the live net layers. */
-export const inProcess: Executor<ScanContext> = (domain) =>
-  scan(domain).pipe(
+/** The Scanner and the score at `depth` (kernel/Depth.ts), in this process, over the live net layers. */
+export const inProcessAt =
+  (depth: ScanDepth): Executor<ScanContext> =>
+  (domain) =>
+    scanned(domain, depth)
+
+/** The full scan, in this process (the cluster's runners and `domain-audit scan` use it). */
+export const inProcess: Executor<ScanContext> = inProcessAt("full")
+
+const scanned = (domain: string, depth: ScanDepth) =>
+  scan(domain, { depth }).pipe(
     // The batch exports no traces: a live span costs random ids (built a character at a time) and
     // memory in each of the ~1,000 scans in flight, for nothing (docs/bench.md, the batch).
     Effect.withTracerEnabled(false),
@@ -51,7 +60,11 @@ export const inProcess: Executor<ScanContext> = (domain) =>
       Effect.as(
         Effect.logError(`batch: the scan of ${domain} failed`, cause),
         // Only the first line: the record is data, the full cause is in the log.
-        { domain, error: Cause.pretty(cause).split("\n")[0] ?? "the scan failed" } satisfies BatchRecord
+        {
+          domain,
+          ...(depth === "full" ? {} : { depth }),
+          error: Cause.pretty(cause).split("\n")[0] ?? "the scan failed"
+        } satisfies BatchRecord
       )
     )
   )
@@ -82,7 +95,12 @@ export const runBatch = <R>(
     const inputName = options.input === "-" ? "stdin" : options.input
     const tally = new Tally()
     const written = options.out
-      ? yield* readWritten(options.out, options.format, (record) => tally.addWritten(options.format, record))
+      ? yield* readWritten(
+          options.out,
+          options.format,
+          (record) => tally.addWritten(options.format, record),
+          options.depth ?? "full"
+        )
       : { domains: new Set<string>(), records: 0, tornBytes: 0, hasHeader: options.format === "jsonl" }
     const progress = new Progress(stderr)
     const say = (text: string) => (options.quiet ? undefined : progress.note(text))

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util"
 import { Either } from "effect"
+import { type ScanDepth, ScanDepths } from "../kernel/Depth.ts"
 import { type Format, Formats } from "./Record.ts"
 
 export interface BatchOptions {
@@ -23,6 +24,8 @@ export interface BatchOptions {
   readonly cluster: boolean
   /** An earlier JSONL output: each record gains the changes since that file's record of its domain. */
   readonly compare?: string | undefined
+  /** How deep each domain is scanned (kernel/Depth.ts); `full` by default. */
+  readonly depth?: ScanDepth
 }
 
 export const DEFAULT_CONCURRENCY = 50
@@ -40,6 +43,9 @@ options:
                           default: csv when --out ends in .csv, else jsonl
   -c, --concurrency N     scans in flight at once, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})
       --rejects FILE      also list the invalid lines in FILE (line number, text, reason; tab-separated)
+      --depth DEPTH       quick, standard or full (default): quick asks no TLS versions or cipher
+                          suites (certificates only), standard only those of the mail servers;
+                          what a depth leaves out is not checked, and its records and scores say so
   -q, --quiet             no progress and no per-line reports on stderr, only the summary
       --compare FILE      an earlier JSONL output: each record gains "changes", what changed since
                           FILE's record of the domain (null when it has none); JSONL only
@@ -71,6 +77,7 @@ export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, str
         quiet: { type: "boolean", short: "q" },
         cluster: { type: "boolean" },
         compare: { type: "string" },
+        depth: { type: "string" },
         help: { type: "boolean", short: "h" }
       }
     })
@@ -101,6 +108,12 @@ export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, str
   if (values.compare !== undefined && (values.compare === values.out || values.compare === "-"))
     return Either.left("--compare takes an earlier output file, not this run's output or stdin")
   if (values.out === "-") return Either.left("--out takes a file; leave it out to write to stdout")
+  const depth = values.depth ?? "full"
+  if (!(ScanDepths as ReadonlyArray<string>).includes(depth))
+    return Either.left(`--depth must be ${ScanDepths.join(", ")}; got '${depth}'`)
+  // The cluster's runners scan a chunk in full (its message carries no depth).
+  if (depth !== "full" && values.cluster)
+    return Either.left("--depth quick and standard run in this process: leave out --cluster")
   return Either.right({
     _tag: "Run",
     options: {
@@ -111,7 +124,8 @@ export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, str
       rejects: values.rejects,
       quiet: values.quiet ?? false,
       cluster: values.cluster ?? false,
-      compare: values.compare
+      compare: values.compare,
+      depth: depth as ScanDepth
     }
   })
 }

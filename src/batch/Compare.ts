@@ -14,14 +14,13 @@ import { readStoredScan } from "../scan/StoredScan.ts"
 import { Change } from "../monitor/Change.ts"
 import { diffScans } from "../monitor/Diff.ts"
 import { BatchFileError } from "./Files.ts"
-import { type BatchRecord, BatchResult, isFailure, jsonLine } from "./Record.ts"
+import { type BatchRecord, encodedRecord, isFailure, jsonLine } from "./Record.ts"
 import { domainOfRecord } from "./Resume.ts"
 
 const LF = 0x0a
 // The domain is the first member of every record: its first bytes name it.
 const HEAD_BYTES = 512
 
-const encodeResult = Schema.encodeSync(BatchResult)
 const encodeChanges = Schema.encodeSync(Schema.Array(Change))
 
 export interface Previous {
@@ -97,7 +96,7 @@ export const comparedLine = (record: BatchRecord, previous: Previous): string =>
   if (isFailure(record)) return jsonLine(record)
   const changes = previous.changesOf(record)
   return (
-    JSON.stringify({ ...encodeResult(record), changes: changes === null ? null : encodeChanges(changes) }) +
+    JSON.stringify({ ...encodedRecord(record), changes: changes === null ? null : encodeChanges(changes) }) +
     "\n"
   )
 }

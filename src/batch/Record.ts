@@ -11,6 +11,7 @@ import { Categories, type Registered } from "../kernel/Check.ts"
 import type { Column } from "../kernel/Declaration.ts"
 import { registry } from "../checks/index.ts"
 import type { RecordStatus } from "../score/Model.ts"
+import { ScanDepth } from "../kernel/Depth.ts"
 import { ScanResult } from "../scan/ScanResult.ts"
 import { ScanScore } from "../score/Score.ts"
 import { csvRecord } from "./Csv.ts"
@@ -28,8 +29,15 @@ export const verdictOf = (score: Pick<ScanScore, "grade" | "unscannable">): Verd
 export const BatchResult = Schema.Struct({ domain: Schema.String, scan: ScanResult, score: ScanScore })
 export type BatchResult = typeof BatchResult.Type
 
-/** A domain whose scan could not run at all (a defect, logged): written so that the list completes. */
-export const BatchFailure = Schema.Struct({ domain: Schema.String, error: Schema.String })
+/**
+ * A domain whose scan could not run at all (a defect, logged): written so that the list completes,
+ * with the depth it was to be scanned at (absent: full).
+ */
+export const BatchFailure = Schema.Struct({
+  domain: Schema.String,
+  depth: Schema.optional(ScanDepth),
+  error: Schema.String
+})
 export type BatchFailure = typeof BatchFailure.Type
 
 export type BatchRecord = BatchResult | BatchFailure
@@ -42,9 +50,31 @@ export type Format = (typeof Formats)[number]
 const encodeResult = Schema.encodeSync(BatchResult)
 const encodeFailure = Schema.encodeSync(BatchFailure)
 
-/** One JSONL line (with its LF). JSON escapes every control character, so a record is one line. */
-export const jsonLine = (record: BatchRecord): string =>
-  JSON.stringify(isFailure(record) ? encodeFailure(record) : encodeResult(record)) + "\n"
+/**
+ * The depth `record` was scanned at (kernel/Depth.ts): its scan's, or its failure's; `full` for one
+ * that says none (a full scan, or a record written before depths existed).
+ */
+export const depthOf = (record: BatchRecord): ScanDepth =>
+  (isFailure(record) ? record.depth : record.scan.depth) ?? "full"
+
+/**
+ * One JSONL line (with its LF). JSON escapes every control character, so a record is one line.
+ * Every record says its depth second, after the domain, where resuming reads both (`Resume.ts`).
+ */
+export const jsonLine = (record: BatchRecord): string => JSON.stringify(encodedRecord(record)) + "\n"
+
+/** A record as its JSONL line holds it: encoded through its Schema, its domain and depth first. */
+export const encodedRecord = (
+  record: BatchRecord
+): { readonly domain: string; readonly depth: ScanDepth } => {
+  if (isFailure(record)) {
+    const { domain, error } = encodeFailure(record)
+    const failure = { domain, depth: depthOf(record), error }
+    return failure
+  }
+  const { domain, ...rest } = encodeResult(record)
+  return { domain, depth: depthOf(record), ...rest }
+}
 
 /**
  * The verdict columns of the CSV over `checks`, as each check declares them (`about.columns`, placed
@@ -75,6 +105,8 @@ export const csvColumns = (checks: ReadonlyArray<Registered> = registry): Readon
   "issues",
   "unknown_checks",
   "computed_at",
+  // The depth the domain was scanned at: what it left out is not checked (docs/batch.md "Depth").
+  "depth",
   // Why the scan could not grade the domain (it does not exist): the score's `unscannable`.
   "unscannable",
   "error"
@@ -115,8 +147,10 @@ export const csvHeader = (checks: ReadonlyArray<Registered> = registry): string 
 /** One CSV row: the columns of `csvColumns(checks)`, in that order. */
 export const csvRow = (record: BatchRecord, checks: ReadonlyArray<Registered> = registry): string => {
   if (isFailure(record)) {
-    const row = csvColumns(checks).map(() => "")
+    const columns = csvColumns(checks)
+    const row = columns.map(() => "")
     row[0] = record.domain
+    row[columns.indexOf("depth")] = depthOf(record)
     row[row.length - 1] = record.error
     return csvRecord(row)
   }
@@ -137,6 +171,7 @@ export const csvRow = (record: BatchRecord, checks: ReadonlyArray<Registered> = 
     score.issues.map((issue) => issue.id).join(" "),
     unansweredRecords(record, checks).join(" "),
     scan.computedAt,
+    depthOf(record),
     score.unscannable ?? "",
     ""
   ])

@@ -9,6 +9,7 @@
 import { createReadStream, existsSync, statSync, truncateSync } from "node:fs"
 import { Effect, Schema } from "effect"
 import { parseCsvRecord } from "./Csv.ts"
+import { type ScanDepth, ScanDepths } from "../kernel/Depth.ts"
 import { CSV_COLUMNS, type Format } from "./Record.ts"
 
 const LF = 0x0a
@@ -53,32 +54,48 @@ export class ResumeError extends Schema.TaggedError<ResumeError>()("ResumeError"
   message: Schema.String
 }) {}
 
-const JSONL_DOMAIN = /^\{"domain":"([a-z0-9.-]+)"/
+const JSONL_HEAD = /^\{"domain":"([a-z0-9.-]+)"(?:,"depth":"([a-z]+)")?/
+const DEPTH_COLUMN = CSV_COLUMNS.indexOf("depth")
 
-/** The domain of one complete record (`undefined` for the CSV header). */
+/** A record's depth as written; `full` for a record without one (written before depths existed). */
+const depthIn = (text: string | undefined): ScanDepth | ResumeError =>
+  text === undefined || text === ""
+    ? "full"
+    : (ScanDepths as ReadonlyArray<string>).includes(text)
+      ? (text as ScanDepth)
+      : new ResumeError({ message: `a record's depth '${text}' is not one of ${ScanDepths.join(", ")}` })
+
+/** The domain and depth of one complete record (no domain for the CSV header). */
 export const domainOfRecord = (
   format: Format,
   record: string,
   index: number
-): { readonly domain?: string } | ResumeError => {
+): { readonly domain?: string; readonly depth?: ScanDepth } | ResumeError => {
   if (format === "csv") {
     const fields = parseCsvRecord(record)
     if (index === 0)
       return fields.join(",") === CSV_COLUMNS.join(",")
         ? {}
         : new ResumeError({ message: "its first line is not this version's CSV header" })
-    return fields.length === CSV_COLUMNS.length && fields[0] !== ""
-      ? { domain: fields[0]! }
-      : new ResumeError({
-          message: `record ${index + 1} has ${fields.length} columns, not ${CSV_COLUMNS.length}`
-        })
+    if (fields.length !== CSV_COLUMNS.length || fields[0] === "")
+      return new ResumeError({
+        message: `record ${index + 1} has ${fields.length} columns, not ${CSV_COLUMNS.length}`
+      })
+    const depth = depthIn(fields[DEPTH_COLUMN])
+    return depth instanceof ResumeError ? depth : { domain: fields[0]!, depth }
   }
-  const fast = JSONL_DOMAIN.exec(record)
-  if (fast) return { domain: fast[1]! }
+  const fast = JSONL_HEAD.exec(record)
+  if (fast) {
+    const depth = depthIn(fast[2])
+    return depth instanceof ResumeError ? depth : { domain: fast[1]!, depth }
+  }
   try {
     const parsed: unknown = JSON.parse(record)
-    const domain = (parsed as { domain?: unknown } | null)?.domain
-    if (typeof domain === "string") return { domain }
+    const { domain, depth } = (parsed ?? {}) as { domain?: unknown; depth?: unknown }
+    if (typeof domain === "string") {
+      const read = depthIn(typeof depth === "string" ? depth : undefined)
+      return read instanceof ResumeError ? read : { domain, depth: read }
+    }
   } catch {
     // reported below
   }
@@ -104,7 +121,12 @@ export const readWritten = (
   path: string,
   format: Format,
   /** Called with each complete record (header excluded): the summary counts what was written before. */
-  onRecord: (record: string) => void = () => {}
+  onRecord: (record: string) => void = () => {},
+  /**
+   * The depth of this run: a file holding a record of another depth is refused, for its domains
+   * would be skipped as done while they were checked less (or more) than this run checks.
+   */
+  depth: ScanDepth = "full"
 ): Effect.Effect<Written, ResumeError> =>
   Effect.gen(function* () {
     const empty: Written = { domains: new Set(), records: 0, tornBytes: 0, hasHeader: format === "jsonl" }
@@ -121,6 +143,12 @@ export const readWritten = (
             const read = domainOfRecord(format, record, index++)
             if (read instanceof ResumeError) {
               problem = read
+              return
+            }
+            if (read.depth !== undefined && read.depth !== depth) {
+              problem = new ResumeError({
+                message: `it holds results scanned at depth ${read.depth} (${read.domain ?? "a record"}), and this run's depth is ${depth}: give --depth ${read.depth} to resume it, or another --out`
+              })
               return
             }
             if (read.domain !== undefined) {

@@ -54,7 +54,8 @@ export const resumeCommand = (
     ...(options.rejects ? ["--rejects", options.rejects] : []),
     ...(options.quiet ? ["--quiet"] : []),
     ...(options.cluster ? ["--cluster"] : []),
-    ...(options.compare ? ["--compare", options.compare] : [])
+    ...(options.compare ? ["--compare", options.compare] : []),
+    ...(options.depth !== undefined && options.depth !== "full" ? ["--depth", options.depth] : [])
   ]
   const stdin =
     options.input !== "-"

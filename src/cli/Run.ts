@@ -7,7 +7,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Either, Exit, Logger, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
-import { inProcess, runBatch } from "../batch/Batch.ts"
+import { inProcess, inProcessAt, runBatch } from "../batch/Batch.ts"
 import { isFailure } from "../batch/Record.ts"
 import type { BatchOptions } from "../batch/Cli.ts"
 import { ScanNetLive } from "../scan/ScanLive.ts"
@@ -128,7 +128,8 @@ const verify = (source: string, hash: string | undefined, key: string | undefine
 
 const batch = (options: BatchOptions) =>
   Effect.gen(function* () {
-    if (!options.cluster) return yield* runBatch(options, inProcess).pipe(Effect.provide(ScanNetLive))
+    if (!options.cluster)
+      return yield* runBatch(options, inProcessAt(options.depth ?? "full")).pipe(Effect.provide(ScanNetLive))
     const { batchOnCluster } = yield* Effect.promise(() => import("./ClusterBatch.ts"))
     return yield* batchOnCluster(options)
   })

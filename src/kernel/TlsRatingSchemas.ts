@@ -96,6 +96,11 @@ export const WebTlsServer = Schema.Struct({
   ocspStapled: Nullable(Schema.Boolean),
   handshakes: Schema.Int,
   elapsedMs: Schema.Int,
+  /**
+   * Set when a shallow scan (kernel/Depth.ts) asked for the certificate only: the versions, suites
+   * and key exchange are empty for not being asked, not for want of an answer, and `rating` is null.
+   */
+  notChecked: Schema.optional(Schema.String),
   issues: Strings
 }).annotations({ identifier: "WebTlsServer" })
 export type WebTlsServer = typeof WebTlsServer.Type

@@ -18,6 +18,7 @@ import {
   worst
 } from "../records/TlsRating.ts"
 import { type CheckStatus, worstOf } from "./Status.ts"
+import { NOT_ENUMERATED } from "./Depth.ts"
 import type { WebTlsServer } from "./TlsRatingSchemas.ts"
 
 /** The status a rating earns: good and sufficient pass, phase-out warns, insufficient fails. */
@@ -41,14 +42,18 @@ const list = (items: ReadonlyArray<string>) => items.join(", ")
 export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
   const where = `${scan.host} (${scan.address})`
   const issues: Array<string> = []
-  const versions = [
-    { version: "SSLv3", support: "untested" as const, rating: rateVersion("SSLv3") },
-    ...Object.entries(scan.versions).map(([version, support]) => ({
-      version,
-      support,
-      rating: rateVersion(version)
-    }))
-  ]
+  // A certificate-only scan (a shallow scan, kernel/Depth.ts) asked about no version.
+  const enumerated = scan.enumerated !== false
+  const versions = enumerated
+    ? [
+        { version: "SSLv3", support: "untested" as const, rating: rateVersion("SSLv3") },
+        ...Object.entries(scan.versions).map(([version, support]) => ({
+          version,
+          support,
+          rating: rateVersion(version)
+        }))
+      ]
+    : []
   const accepted = versions.filter((v) => v.support === "accepted")
   const ciphers = scan.suites.map((s) => ({
     name: s.cipher,
@@ -95,6 +100,13 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
   } else if (scan.status === "unknown") {
     status = "unknown"
     issues.push(`${where}: no TLS handshake could be made (${scan.failure ?? "no answer"})`)
+  } else if (!enumerated) {
+    const problems =
+      scan.negotiated === null
+        ? [`refused the TLS handshake (${scan.failure ?? "no shared version or suite"})`]
+        : certificateProblemsOf(scan, leaf, expired)
+    for (const p of problems) issues.push(`${where}: ${p}`)
+    status = problems.length > 0 ? "fail" : "pass"
   } else if (accepted.length === 0) {
     status = "fail"
     issues.push(`${where}: accepts none of TLS 1.0 to 1.3`)
@@ -112,12 +124,7 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
       issues.push(
         `${where}: certificate ${leaf!.keyType.toUpperCase()} ${leaf!.keySize ?? "?"} bits signed ${cert?.signatureAlgorithm ?? "?"} (${certificateRating})`
       )
-    const certificateProblems = [
-      ...(leaf === null ? ["presented no certificate"] : []),
-      ...(cert && !cert.trusted ? [`certificate not trusted (${cert.trustError ?? "unknown reason"})`] : []),
-      ...(cert && !cert.hostnameMatch ? [`certificate does not cover ${scan.host}`] : []),
-      ...(expired ? [`certificate expired on ${leaf!.validTo.slice(0, 10)}`] : [])
-    ]
+    const certificateProblems = certificateProblemsOf(scan, leaf, expired)
     for (const p of certificateProblems) issues.push(`${where}: ${p}`)
     status = worstOf([
       rating === null ? "unknown" : statusOfRating(rating),
@@ -161,6 +168,22 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
     ocspStapled: scan.ocspStapled,
     handshakes: scan.handshakes,
     elapsedMs: Math.max(0, Math.round(scan.elapsedMs)),
+    ...(enumerated ? {} : { notChecked: NOT_ENUMERATED }),
     issues
   }
+}
+
+/** What is wrong with the certificate a scan's ordinary handshake was shown. */
+const certificateProblemsOf = (
+  scan: TlsScanResult,
+  leaf: ReturnType<typeof publicFacts> | null,
+  expired: boolean | null
+): ReadonlyArray<string> => {
+  const cert = scan.certificate
+  return [
+    ...(leaf === null ? ["presented no certificate"] : []),
+    ...(cert && !cert.trusted ? [`certificate not trusted (${cert.trustError ?? "unknown reason"})`] : []),
+    ...(cert && !cert.hostnameMatch ? [`certificate does not cover ${scan.host}`] : []),
+    ...(expired && leaf ? [`certificate expired on ${leaf.validTo.slice(0, 10)}`] : [])
+  ]
 }

@@ -45,6 +45,8 @@ export { Web } from "../net/Web.ts"
 // The results' Schemas: a scan, a check's outcome, the score and its parts.
 export { CheckOutcome, ScanResult } from "../scan/ScanResult.ts"
 export { Categories, type Category } from "../kernel/Check.ts"
+export { ScanDepth, ScanDepths } from "../kernel/Depth.ts"
+export { DepthNote } from "../score/DepthNote.ts"
 export { CategoryScore, Recommendation, ScanScore, score, scoreRecords } from "../score/Score.ts"
 export { Compared, PreviewRefused, PreviewScore } from "../composite/Preview.ts"
 export { Issue, type IssueId } from "../score/Catalogue.ts"

@@ -136,7 +136,10 @@ const streamOf = (domains: Domains): Stream.Stream<string, unknown> =>
 export async function* scanMany(domains: Domains, options: ScanManyOptions = {}): AsyncGenerator<ScanEntry> {
   const runtime = runtimeOf(options)
   try {
-    const settings = options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }
+    const settings = {
+      ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+      ...(options.depth === undefined ? {} : { depth: options.depth })
+    }
     const entries = streamOf(domains).pipe(
       Stream.mapEffect(
         (input) =>

@@ -10,6 +10,7 @@
  */
 import { Effect, Either, Layer, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
+import type { ScanDepth } from "../kernel/Depth.ts"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { normaliseDomain } from "../records/DomainName.ts"
 import { nameOutside, parseListedNames } from "../records/ListedNames.ts"
@@ -42,6 +43,13 @@ export interface ScanSettings {
    * as www is: the API's `names` (at most 20, each the domain or under it; docs/dependencies.md).
    */
   readonly names?: ReadonlyArray<string>
+  /**
+   * How deep to scan (docs/batch.md "Depth"): `full` (the default) asks everything; `standard` no TLS
+   * versions or cipher suites of the web servers; `quick` none of any server (certificates only).
+   * What a depth leaves out is not checked: `scan.depth` says the depth and `score.depth` the
+   * records left out of the score.
+   */
+  readonly depth?: ScanDepth
 }
 
 /** A "what if" preview and its score (docs/preview.md): `score.compared` is the live score beside it. */
@@ -80,7 +88,8 @@ export class Scanner extends Effect.Service<Scanner>()("domain-audit/Scanner", {
           onRight: ({ domain, listed }) =>
             scan(domain, {
               names: listed,
-              ...(settings.deadlineMs === undefined ? {} : { deadlineMs: settings.deadlineMs })
+              ...(settings.deadlineMs === undefined ? {} : { deadlineMs: settings.deadlineMs }),
+              ...(settings.depth === undefined ? {} : { depth: settings.depth })
             }).pipe(
               // no traces: the library exports none, and a span costs memory in every scan in flight
               Effect.withTracerEnabled(false),

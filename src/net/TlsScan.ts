@@ -90,6 +90,12 @@ export interface TlsScanResult {
   readonly certificate: TlsCertificate | null
   /** Whether an OCSP response was stapled (RFC 6066 8); null when no handshake completed. */
   readonly ocspStapled: boolean | null
+  /**
+   * `false` for a certificate-only scan (`certificateOnly`): the one ordinary handshake was made and
+   * no version or suite was asked about, so `versions` and `suites` say nothing (not "unknown" for
+   * want of an answer: not asked). Absent for a scan that enumerated them.
+   */
+  readonly enumerated?: false
 }
 
 export interface TlsScanSettings {
@@ -114,6 +120,11 @@ export interface TlsScanSettings {
     readonly weak: number
     readonly weakSuites: ReadonlyArray<string>
   }
+  /**
+   * Only the ordinary handshake, for the certificate chain, the stapling and the version and suite
+   * the server picks: one handshake instead of ~15 (a shallow batch scan, docs/batch.md "Depth").
+   */
+  readonly certificateOnly?: boolean
 }
 
 const noVersions = (): Record<ProbedVersion, VersionSupport> => ({
@@ -148,6 +159,15 @@ export const blankScan = (
   negotiated: null,
   certificate: null,
   ocspStapled: null
+})
+
+/**
+ * A scan not made: a shallow scan (docs/batch.md "Depth") asked no version or suite of the server,
+ * which is not contacted for it (`enumerated: false`; its certificate is the STARTTLS probe's).
+ */
+export const unenumeratedScan = (host: string, address: string, port: number): TlsScanResult => ({
+  ...blankScan(host, address, port, "complete", null),
+  enumerated: false
 })
 
 /**
@@ -231,6 +251,20 @@ export const scanTls = (
         }
       })
     )
+    if (settings.certificateOnly === true) {
+      const main = yield* ordinary
+      const reached = main.outcome.kind === "accepted" || main.outcome.kind === "refused"
+      const status = reached ? "complete" : connectionRefused(main.outcome) ? "closed" : "unknown"
+      return {
+        ...blankScan(name, address, port, status, main.failure, checkedAt),
+        negotiated: main.negotiated,
+        certificate: main.certificate,
+        ocspStapled: main.ocspStapled,
+        handshakes,
+        elapsedMs: Date.now() - started,
+        enumerated: false as const
+      }
+    }
     const perVersion = PROBED_VERSIONS.filter((version) => version !== "TLSv1.3").map((version) =>
       shake({ minVersion: version, maxVersion: version, suites: CLIENT_SUITES }).pipe(
         Effect.tap(end),

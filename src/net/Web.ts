@@ -22,7 +22,7 @@ import { Resolver } from "./Resolver.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { makeWeb, webDestinations } from "./WebClient.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
-import { makeWebTlsScan, unreachableScan } from "./WebTlsScan.ts"
+import { certificateOnly, makeWebTlsScan, unreachableScan } from "./WebTlsScan.ts"
 import {
   type AddressLookup,
   WebError,
@@ -72,9 +72,10 @@ const loadSettings = Effect.gen(function* () {
 /** The client and the TLS scan over one set of destination permits. */
 const webService = (settings: WebSettings, lookup: AddressLookup) => {
   const destinations = webDestinations(settings)
-  return Effect.map(makeWebTlsScan(settings, destinations), (tlsScan) => ({
+  return Effect.map(makeWebTlsScan(settings, destinations), (scans) => ({
     ...makeWeb(settings, lookup, destinations),
-    tlsScan
+    tlsScan: scans.scan,
+    tlsCertificate: scans.certificate
   }))
 }
 
@@ -102,6 +103,8 @@ export class Web extends Effect.Service<Web>()("Web", {
       Web.make({
         tlsScan: (host: string, address: string) =>
           Effect.succeed(tlsScans[`${host}|${address}`] ?? unreachableScan(host, address)),
+        tlsCertificate: (host: string, address: string) =>
+          Effect.succeed(certificateOnly(tlsScans[`${host}|${address}`] ?? unreachableScan(host, address))),
         get: (url: string, options: WebRequestOptions = {}) => {
           const out = handler(url, options)
           if (out instanceof WebError) return Effect.fail(out)

@@ -34,6 +34,11 @@ const PORT = 443
 
 export type WebTlsScan = (host: string, address: string) => Effect.Effect<TlsScanResult>
 
+/**
+ * `scan`: the full TLS scan of an address (versions, suites, certificate); `certificate`: its
+ * ordinary handshake only (`TlsScanSettings.certificateOnly`), kept apart under the same rules.
+ */
+
 export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations<WebError>) =>
   Effect.gen(function* () {
     const handshakes = new Permits(HANDSHAKES_AT_ONCE)
@@ -46,57 +51,82 @@ export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations
       // gets a partial answer in time even when handshakes queue behind other scans.
       budgetMs: settings.timeoutMs
     }
-    const scanOnce = ({ address, port, sni }: ProbeKey) =>
-      Effect.suspend(() => {
-        let remembered = false
-        // Asked before waiting for the permits and again after: handshakes queued behind the one
-        // that found the address silent do not knock again.
-        const ifAnswering = (then: Effect.Effect<HandshakeOutcome>) =>
-          Effect.suspend(() => {
-            const first = destinations.backedOff(address, port)
-            if (first === undefined) return then
-            remembered = true
-            // A refusal stays one (TlsScan's `closed`), whichever of a fetch or a scan met it first.
-            const message = first.connectionRefused
-              ? "not contacted: it refused the connection a moment ago (ECONNREFUSED)"
-              : `not contacted: no answer a moment ago (${first.message})`
-            return Effect.succeed<HandshakeOutcome>({ kind: "unknown", message })
-          })
-        // The destination's permits first: a process-wide one is not held while waiting on a busy address.
-        const gate = (one: Effect.Effect<HandshakeOutcome>) =>
-          ifAnswering(destinations.around(address, ifAnswering(handshakes.holding(one))))
-        return scanTls(
-          { ...base, gate },
-          sni,
-          address,
-          port,
-          tcpOpener(address, port, base.handshakeTimeoutMs)
-        ).pipe(
-          Effect.tap((scan) =>
-            Effect.sync(() => {
-              if ((scan.status === "unknown" || scan.status === "closed") && !remembered)
-                destinations.backOff(
-                  address,
-                  port,
-                  webError(
-                    `https://${sni}/`,
-                    "connect",
-                    scan.failure ?? "no answer",
-                    address,
-                    scan.status === "closed"
-                  )
-                )
+    const scanOnce =
+      (certificateOnly: boolean) =>
+      ({ address, port, sni }: ProbeKey) =>
+        Effect.suspend(() => {
+          let remembered = false
+          // Asked before waiting for the permits and again after: handshakes queued behind the one
+          // that found the address silent do not knock again.
+          const ifAnswering = (then: Effect.Effect<HandshakeOutcome>) =>
+            Effect.suspend(() => {
+              const first = destinations.backedOff(address, port)
+              if (first === undefined) return then
+              remembered = true
+              // A refusal stays one (TlsScan's `closed`), whichever of a fetch or a scan met it first.
+              const message = first.connectionRefused
+                ? "not contacted: it refused the connection a moment ago (ECONNREFUSED)"
+                : `not contacted: no answer a moment ago (${first.message})`
+              return Effect.succeed<HandshakeOutcome>({ kind: "unknown", message })
             })
+          // The destination's permits first: a process-wide one is not held while waiting on a busy address.
+          const gate = (one: Effect.Effect<HandshakeOutcome>) =>
+            ifAnswering(destinations.around(address, ifAnswering(handshakes.holding(one))))
+          return scanTls(
+            { ...base, gate, certificateOnly },
+            sni,
+            address,
+            port,
+            tcpOpener(address, port, base.handshakeTimeoutMs)
+          ).pipe(
+            Effect.tap((scan) =>
+              Effect.sync(() => {
+                if ((scan.status === "unknown" || scan.status === "closed") && !remembered)
+                  destinations.backOff(
+                    address,
+                    port,
+                    webError(
+                      `https://${sni}/`,
+                      "connect",
+                      scan.failure ?? "no answer",
+                      address,
+                      scan.status === "closed"
+                    )
+                  )
+              })
+            )
           )
-        )
-      })
-    const cache = yield* makeProbeCache("web-tls", scanOnce, {
-      ttlMs: settings.probeCacheTtlMs ?? 0,
-      capacity: PROBE_CACHE_ENTRIES
-    })
-    return vettedScan(settings.allow, PORT, cache.get) satisfies WebTlsScan
+        })
+    const cacheOptions = { ttlMs: settings.probeCacheTtlMs ?? 0, capacity: PROBE_CACHE_ENTRIES }
+    const cache = yield* makeProbeCache("web-tls", scanOnce(false), cacheOptions)
+    // Apart from the full scans: a certificate-only scan must never answer for a full one.
+    const certificates = yield* makeProbeCache("web-tls-certificate", scanOnce(true), cacheOptions)
+    return {
+      scan: vettedScan(settings.allow, PORT, cache.get) satisfies WebTlsScan,
+      certificate: vettedScan(settings.allow, PORT, certificates.get) satisfies WebTlsScan
+    }
   })
 
 /** What a fake answers for an address it has no scan for: nothing listened. */
 export const unreachableScan = (host: string, address: string): TlsScanResult =>
   blankScan(host, address, 443, "unknown", "no such test server", new Date(0))
+
+/** What a certificate-only scan of the server `scan` describes finds (a fake's answer): no version or suite asked. */
+export const certificateOnly = (scan: TlsScanResult): TlsScanResult => {
+  const blank = blankScan(
+    scan.host,
+    scan.address,
+    scan.port,
+    scan.status,
+    scan.failure,
+    new Date(scan.checkedAt)
+  )
+  return {
+    ...blank,
+    negotiated: scan.negotiated,
+    certificate: scan.certificate,
+    ocspStapled: scan.ocspStapled,
+    handshakes: scan.status === "refused" ? 0 : 1,
+    enumerated: false
+  }
+}

@@ -26,6 +26,8 @@ import { Resolver } from "../net/Resolver.ts"
 import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
+import { unenumeratedScan } from "../net/TlsScan.ts"
+import { enumeratesTls, type ScanDepth } from "../kernel/Depth.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 import { Exporting } from "../observe/Spans.ts"
 import { dnsKey, eitherOf, type Outcome, ScanQuestion, ScanState, SweepQuestion } from "./ScanQuestions.ts"
@@ -75,14 +77,23 @@ const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebReques
   // Sorted top-level entries: a replacer array would also drop nested keys (the request headers).
   `${url}\u0000${JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1)))}`
 
+/** The port the mail servers' TLS is scanned at (RFC 5321 4.5.4's SMTP port, STARTTLS). */
+const SMTP_PORT = 25
+
 /** The services a scan's Facts are built over. */
 export type ScanContext = Resolver | Web | Smtp | AppConfig
 
 /**
  * Facts for `domain`, memoised in `scope` (the scan's), over the net services; `names` are the
- * names its owner listed for the takeover check (records/ListedNames.ts), none by default.
+ * names its owner listed for the takeover check (records/ListedNames.ts), none by default; `depth`
+ * how much of each server's TLS is asked (kernel/Depth.ts), all of it by default.
  */
-export const makeFacts = (domain: string, scope: Scope.Scope, names: ReadonlyArray<string> = []) =>
+export const makeFacts = (
+  domain: string,
+  scope: Scope.Scope,
+  names: ReadonlyArray<string> = [],
+  depth: ScanDepth = "full"
+) =>
   Effect.gen(function* () {
     const resolver = yield* Resolver
     const web = yield* Web
@@ -301,10 +312,20 @@ export const makeFacts = (domain: string, scope: Scope.Scope, names: ReadonlyArr
         ),
       probe: (host, address) =>
         memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
-      webTlsScan: (host, address) =>
-        memo.get(`web-tls\u0000${normaliseName(host)}\u0000${address}`, () => web.tlsScan(host, address)),
-      smtpTlsScan: (host, address) =>
-        memo.get(`smtp-tls\u0000${normaliseName(host)}\u0000${address}`, () => smtp.tlsScan(host, address)),
+      // The depth (kernel/Depth.ts) chooses how much of a server's TLS is asked, here and only here.
+      webTlsScan: enumeratesTls(depth, "web")
+        ? (host, address) =>
+            memo.get(`web-tls\u0000${normaliseName(host)}\u0000${address}`, () => web.tlsScan(host, address))
+        : (host, address) =>
+            memo.get(`web-tls-certificate\u0000${normaliseName(host)}\u0000${address}`, () =>
+              web.tlsCertificate(host, address)
+            ),
+      smtpTlsScan: enumeratesTls(depth, "mail")
+        ? (host, address) =>
+            memo.get(`smtp-tls\u0000${normaliseName(host)}\u0000${address}`, () =>
+              smtp.tlsScan(host, address)
+            )
+        : (host, address) => Effect.succeed(unenumeratedScan(host, address, SMTP_PORT)),
       get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
       start,
       ...Option.match(selectorSource, {

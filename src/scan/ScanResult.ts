@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { type AnyCheck, Categories, type Check, type ResultOf } from "../kernel/Check.ts"
 import { registry, type Registry } from "../checks/index.ts"
+import { ScanDepth } from "../kernel/Depth.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
 
 /**
@@ -47,6 +48,11 @@ export const scanResultSchema = <Cs extends ReadonlyArray<AnyCheck>>(checks: Cs)
     deadlineMs: Schema.Int,
     /** The longest chain of dependent checks, by their own work (see `Timing.ts`). */
     criticalPathMs: Schema.Int,
+    /**
+     * A shallow scan's depth (kernel/Depth.ts, docs/batch.md "Depth"): what it left out is not
+     * checked, and its score leaves those records out (`score.depth`). Absent: a full scan.
+     */
+    depth: Schema.optional(ScanDepth),
     checks: Schema.Struct(outcomeFields(checks))
   })
 

@@ -16,6 +16,7 @@
 import { normaliseName } from "../records/DomainName.ts"
 import { Cause, Clock, Deferred, Effect, Exit, Option } from "effect"
 import { AppConfig } from "../Config.ts"
+import type { ScanDepth } from "../kernel/Depth.ts"
 import { type AnyCheck, CurrentTrace, resultFact, type ResultOf, type ScanTrace } from "../kernel/Check.ts"
 import { type FactContext, Facts } from "../kernel/Facts.ts"
 import { registry, type Registry } from "../checks/index.ts"
@@ -32,6 +33,8 @@ export interface ScanOptions<Cs extends ReadonlyArray<AnyCheck>> {
   readonly deadlineMs?: number
   /** Names of the domain its owner lists for the takeover check (records/ListedNames.ts). */
   readonly names?: ReadonlyArray<string>
+  /** How much of each server's TLS to ask (kernel/Depth.ts); `full` by default. */
+  readonly depth?: ScanDepth
 }
 
 /** One scan, computed now: every check of `options.checks` over one Facts for `domain`. */
@@ -47,7 +50,8 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     const trace: ScanTrace = new Map()
     const startMs = yield* Clock.currentTimeMillis
     M.scansStarted.unsafeUpdate(1, [])
-    const facts = yield* makeFacts(domain, yield* Effect.scope, options.names)
+    const depth = options.depth ?? "full"
+    const facts = yield* makeFacts(domain, yield* Effect.scope, options.names, depth)
     // Every check starts now, each in a fiber of the scan's scope; then one fiber awaits them in
     // turn, each until its own budget from the scan's start: the same outcomes as a waiter (and
     // a timeout race, two fibers more) per check, for a fiber instead of 39 (docs/bench.md).
@@ -119,6 +123,8 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
       durationMs: endMs - startMs,
       deadlineMs,
       criticalPathMs,
+      // Only a shallow scan says its depth: a full one reads as every scan stored before depths.
+      ...(depth === "full" ? {} : { depth }),
       checks: Object.fromEntries(outcomes.map((o) => [o.id, o]))
     } as ScanResult<Cs>
   }).pipe(

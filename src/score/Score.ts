@@ -27,6 +27,7 @@ import { gradeOf, unscannableGrade } from "./Grade.ts"
 import { fixesOf, Recommendation, requiredByOf, unscannableFixes } from "./Fixes.ts"
 import { recordsOfRulings, type Scored, scored, specsOf } from "./Rules.ts"
 import { unscannableReason } from "./Scannable.ts"
+import { DepthNote, depthNoteOf } from "./DepthNote.ts"
 
 const Percent = Schema.Int.pipe(Schema.between(0, 100))
 
@@ -74,7 +75,12 @@ export const ScanScore = Schema.Struct({
   warnings: Schema.Int,
   issues: Schema.Array(Issue),
   recommendations: Schema.Array(Recommendation),
-  cached: Schema.Boolean
+  cached: Schema.Boolean,
+  /**
+   * Present for a shallow scan's score only (score/DepthNote.ts): its depth and the records it left out,
+   * not checked at that depth. Such a score is partial: its grade is over the other records.
+   */
+  depth: Schema.optional(DepthNote)
 })
 export type ScanScore = typeof ScanScore.Type
 
@@ -97,12 +103,17 @@ const noSuchDomainRecords = (registry: ReadonlyArray<Registered>): ReadonlyArray
  * default those the scan ran: a stored scan is not judged by checks added since, StoredScan.ts).
  */
 export const recordsOf = (
-  scan: Pick<ScanResult, "checks">,
+  scan: Pick<ScanResult, "checks" | "depth">,
   registry: ReadonlyArray<Registered> = checksRun(scan, registered)
-): ReadonlyArray<Scored> =>
-  scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result)
-    ? noSuchDomainRecords(registry)
-    : recordsOfRulings(registry.flatMap((c) => c.about.rules.judge(scan)))
+): ReadonlyArray<Scored> => {
+  const records =
+    scan.checks["dns-records"].result !== null && noSuchDomain(scan.checks["dns-records"].result)
+      ? noSuchDomainRecords(registry)
+      : recordsOfRulings(registry.flatMap((c) => c.about.rules.judge(scan)))
+  // A shallow scan's records of what it did not ask are not checked: left out, as a check not run.
+  const left = new Set((depthNoteOf(scan.depth)?.notChecked ?? []).map((r) => r.id))
+  return left.size === 0 ? records : records.filter((r) => !left.has(r.id))
+}
 
 /** A category's totals in both shapes (A's `{score, issues}`, B's `{maxScore, percentage, status, checks}`). */
 const categoryScoreOf = (c: CategoryTotal<Scored>): CategoryScore => ({
@@ -195,7 +206,8 @@ export const score = (
         const result = outcomes[c.id]?.result
         return c.about.findings === undefined || result == null ? [] : c.about.findings(result)
       })
-  return scoreRecords(
+  const note = depthNoteOf(scan.depth)
+  const scored = scoreRecords(
     records,
     {
       domain: scan.domain,
@@ -207,6 +219,7 @@ export const score = (
     registry === registered ? catalogue : catalogueOf(registry),
     nx ? new Map() : requiredByOf(scan)
   )
+  return note === undefined ? scored : { ...scored, depth: note }
 }
 
 /**

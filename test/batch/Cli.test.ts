@@ -22,8 +22,20 @@ describe("parseCli", () => {
       concurrency: DEFAULT_CONCURRENCY,
       rejects: undefined,
       quiet: false,
-      cluster: false
+      cluster: false,
+      compare: undefined,
+      depth: "full"
     })
+  })
+
+  it("takes --depth quick, standard or full, in this process only", () => {
+    expect(run("list.txt", "--depth", "quick").depth).toBe("quick")
+    expect(run("list.txt", "--depth", "standard").depth).toBe("standard")
+    expect(run("list.txt", "--depth", "full", "--cluster").depth).toBe("full")
+    expect(parseCli(["list.txt", "--depth", "deep"])).toEqual(
+      Either.left("--depth must be quick, standard, full; got 'deep'")
+    )
+    expect(Either.isLeft(parseCli(["list.txt", "--depth", "quick", "--cluster"]))).toBe(true)
   })
 
   it("takes the format from --out's extension unless --format says otherwise", () => {
@@ -67,7 +79,11 @@ describe("records", () => {
     expect(fields.at(-1)).toBe(failure.error)
     const line = jsonLine(failure)
     expect(line.indexOf("\n")).toBe(line.length - 1)
-    expect(line.startsWith('{"domain":"perfect.com"')).toBe(true)
+    expect(line.startsWith('{"domain":"perfect.com","depth":"full"')).toBe(true)
+    // A failure of a shallow run says its depth as every record of the run does.
+    const quick = { ...failure, depth: "quick" as const }
+    expect(jsonLine(quick).startsWith('{"domain":"perfect.com","depth":"quick","error"')).toBe(true)
+    expect(parseCsvRecord(csvRow(quick).replace(/\r\n$/, ""))[CSV_COLUMNS.indexOf("depth")]).toBe("quick")
   })
 
   it("takes the worst status of a concern's records", () => {

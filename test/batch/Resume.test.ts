@@ -76,7 +76,8 @@ describe("RecordSplitter", () => {
   })
 })
 
-const row = (domain: string) => csvRecord([domain, ...CSV_COLUMNS.slice(1).map(() => 'x,"y"\nz')])
+const row = (domain: string, depth = "full") =>
+  csvRecord([domain, ...CSV_COLUMNS.slice(1).map((c) => (c === "depth" ? depth : 'x,"y"\nz'))])
 
 describe("readWritten", () => {
   it.effect("reads nothing from a missing or empty file", () =>
@@ -117,6 +118,31 @@ describe("readWritten", () => {
       const path = file(csvHeader().slice(0, 10))
       expect(yield* readWritten(path, "csv")).toMatchObject({ hasHeader: false, records: 0 })
       expect(readFileSync(path, "utf8")).toBe("")
+    })
+  )
+
+  it.effect("resumes a file of this run's depth, and refuses one of another depth, untouched", () =>
+    Effect.gen(function* () {
+      const quickCsv = csvHeader() + row("perfect.com", "quick") + row("unsigned.net", "quick")
+      const csv = file(quickCsv)
+      expect([...(yield* readWritten(csv, "csv", () => {}, "quick")).domains]).toEqual([
+        "perfect.com",
+        "unsigned.net"
+      ])
+      const refused = yield* Effect.flip(readWritten(csv, "csv", () => {}, "full"))
+      expect(refused.message).toMatch(/depth quick.*depth is full.*--depth quick/)
+      expect(readFileSync(csv, "utf8")).toBe(quickCsv)
+      // JSONL: the depth follows the domain; a record without one was a full scan.
+      const jsonl = file('{"domain":"perfect.com","depth":"standard","scan":{}}\n{"domain":"unsigned.net"}\n')
+      expect(Exit.isFailure(yield* Effect.exit(readWritten(jsonl, "jsonl", () => {}, "standard")))).toBe(true)
+      const old = file('{"domain":"perfect.com"}\n')
+      expect([...(yield* readWritten(old, "jsonl")).domains]).toEqual(["perfect.com"])
+      expect(Exit.isFailure(yield* Effect.exit(readWritten(old, "jsonl", () => {}, "quick")))).toBe(true)
+      const same = file('{"domain":"perfect.com","depth":"quick","error":"x"}\n')
+      expect((yield* readWritten(same, "jsonl", () => {}, "quick")).records).toBe(1)
+      // A depth that is none of the three is not a batch output of this version.
+      const odd = file('{"domain":"perfect.com","depth":"deep"}\n')
+      expect(Exit.isFailure(yield* Effect.exit(readWritten(odd, "jsonl")))).toBe(true)
     })
   )
 

@@ -181,6 +181,11 @@ describe("Ctrl-C's resume line", () => {
       command: "npx domain-audit batch 'my list.txt' --out out.csv --format csv --concurrency 50 --quiet"
     })
     expect(shellWord("it's")).toBe(`'it'\\''s'`)
+    // A shallow run resumes at its depth (a file of another depth is refused: Resume.ts).
+    expect(resumeCommand({ ...options, depth: "quick" }, noFiles)).toEqual({
+      command:
+        "npx domain-audit batch 'my list.txt' --out out.csv --format csv --concurrency 50 --quiet --depth quick"
+    })
   })
 
   it("resumes results redirected to a file by naming it, and reads a redirected list back", () => {

@@ -40,10 +40,11 @@ const settings = (extra: Partial<WebSettings> = {}): WebSettings =>
     ...extra
   })
 
-const makeScan = (extra: Partial<WebSettings> = {}) => {
+const makeScans = (extra: Partial<WebSettings> = {}) => {
   const s = settings(extra)
   return makeWebTlsScan(s, webDestinations(s))
 }
+const makeScan = (extra: Partial<WebSettings> = {}) => Effect.map(makeScans(extra), (scans) => scans.scan)
 
 beforeAll(async () => {
   pki = makePki({ names: ["a.example", "b.example", "c.example", "d.example"] })
@@ -97,6 +98,31 @@ describe("makeWebTlsScan", () => {
         expect(other).not.toBe(first)
         expect(other.host).toBe("b.example")
         expect(seen.connections - before).toBe(first.handshakes + other.handshakes)
+      }),
+    30_000
+  )
+
+  it.live(
+    "a certificate-only scan makes one handshake, asks no version or suite, and never answers for a full scan",
+    () =>
+      Effect.gen(function* () {
+        const scans = yield* makeScans()
+        const before = seen.connections
+        const certificate = yield* scans.certificate("c.example", address)
+        expect(certificate.status).toBe("complete")
+        expect(certificate.enumerated).toBe(false)
+        expect(certificate.handshakes).toBe(1)
+        expect(seen.connections - before).toBe(1)
+        expect(certificate.certificate?.trusted).toBe(true)
+        expect(certificate.certificate?.hostnameMatch).toBe(true)
+        expect(certificate.negotiated?.protocol).toBe("TLSv1.3")
+        expect(certificate.suites).toEqual([])
+        expect(Object.values(certificate.versions)).toEqual(["unknown", "unknown", "unknown", "unknown"])
+        // Remembered apart: the same name's full scan is made in full, and asked again it is shared.
+        expect(yield* scans.certificate("c.example", address)).toBe(certificate)
+        const full = yield* scans.scan("c.example", address)
+        expect(full.enumerated).toBeUndefined()
+        expect(full.handshakes).toBeGreaterThan(4)
       }),
     30_000
   )
@@ -165,7 +191,7 @@ describe("makeWebTlsScan", () => {
       // The page's error does not tell refused from silent; the backoff remembers which it was.
       expect(fetched.message).not.toMatch(/refused/i)
       expect(destinations.backedOff(silentAddress, 443)?.connectionRefused).toBe(true)
-      const scan = yield* (yield* makeWebTlsScan(s, destinations))("c.example", silentAddress)
+      const scan = yield* (yield* makeWebTlsScan(s, destinations)).scan("c.example", silentAddress)
       expect(scan.status).toBe("closed")
       expect(scan.failure).toMatch(/not contacted.*ECONNREFUSED/)
     })
@@ -174,10 +200,10 @@ describe("makeWebTlsScan", () => {
   it.live("an address the policy forbids is not contacted", () =>
     Effect.gen(function* () {
       const s = settings()
-      const scan = yield* makeWebTlsScan({ ...s, allow: [] }, webDestinations(s))
+      const scans = yield* makeWebTlsScan({ ...s, allow: [] }, webDestinations(s))
       const before = seen.connections
-      const result = yield* scan("a.example", address)
-      expect(result.status).toBe("refused")
+      expect((yield* scans.scan("a.example", address)).status).toBe("refused")
+      expect((yield* scans.certificate("a.example", address)).status).toBe("refused")
       expect(seen.connections).toBe(before)
     })
   )

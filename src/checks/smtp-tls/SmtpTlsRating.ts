@@ -11,6 +11,7 @@ import { acceptable } from "../../records/TlsRating.ts"
 import { CipherResult, KeyExchangeResult, Rating, TlsVersionResult } from "../../kernel/TlsRatingSchemas.ts"
 import { rateTlsServer as rateScan, statusOfRating } from "../../kernel/TlsServerRating.ts"
 import type { CheckStatus } from "../../kernel/Status.ts"
+import { NOT_ENUMERATED } from "../../kernel/Depth.ts"
 
 /**
  * The fields the TLS scan adds to each server of the result (named as web-tls names them). Optional,
@@ -33,15 +34,17 @@ export const TlsScanFields = {
   signatureAlgorithm: Schema.optional(Nullable(Schema.String)),
   certificateRating: Schema.optional(Nullable(Rating)),
   /** SMTP sessions the scan opened at this address (at most 16). */
-  handshakes: Schema.optional(Schema.Int)
+  handshakes: Schema.optional(Schema.Int),
+  /** Set when a shallow scan (kernel/Depth.ts) did not enumerate this server's TLS: nothing above was asked. */
+  notChecked: Schema.optional(Schema.String)
 }
 
 export type TlsScanView = {
-  -readonly [K in keyof typeof TlsScanFields]-?: Exclude<
+  -readonly [K in Exclude<keyof typeof TlsScanFields, "notChecked">]-?: Exclude<
     Schema.Schema.Type<(typeof TlsScanFields)[K]>,
     undefined
   >
-}
+} & { notChecked?: string }
 
 const NOT_SCANNED: TlsScanView = {
   rating: null,
@@ -68,6 +71,9 @@ export const rateMxTls = (
   now: Date
 ): { readonly view: TlsScanView; readonly issues: ReadonlyArray<string>; readonly status: CheckStatus } => {
   if (scan === null) return { view: NOT_SCANNED, issues: [], status: "pass" }
+  // Not asked at this depth: the STARTTLS probe judged the certificate; nothing more to rate.
+  if (scan.enumerated === false)
+    return { view: { ...NOT_SCANNED, notChecked: NOT_ENUMERATED }, issues: [], status: "pass" }
   const r = rateScan(scan, now)
   const view: TlsScanView = {
     rating: r.rating,
