@@ -1,5 +1,5 @@
 /**
- * A check's title (a score record's, `email.spf.valid`) in a reader's language: the Dutch one its
+ * A check's title (a score record's, by its rule id) in a reader's language: the Dutch one its
  * rule declares beside the English (`titleNl` in the check's `Rules.ts`), and where each record
  * stands in the score's order. Pure.
  */
