@@ -9,7 +9,9 @@ import { NEEDS_PROCESS } from "./test/support/suites.ts"
  * - the pure files (everything test/support/suites.ts does not list) on worker threads that keep
  *   their imports from file to file (isolate: false): importing Effect and the engine once per
  *   worker instead of once per file (it was two thirds of these files' time);
- * - then the files that need the world, servers or child processes, each in a process of its own.
+ * - then the files that need the world, servers or child processes, in forked processes that also
+ *   keep their imports from file to file: each of these files imported the service afresh (about
+ *   4 s of CPU each, some 450 s over the suite) when it had a process of its own.
  * Two files at a time by default (one on a single core): one file alone leaves a core idle half the
  * time while it waits on the world's servers, timeouts and child processes; four ran the suite slower,
  * CPU-bound tests at their time limits (docs/testing.md). VITEST_WORKERS sets another count.
@@ -23,8 +25,8 @@ export default defineConfig({
     sequence: { sequencer: BudgetSequencer },
     maxWorkers: Number(process.env.VITEST_WORKERS ?? Math.min(2, availableParallelism())),
     minWorkers: 1,
-    // isolation is set per pool, not per project: the threads carry the pure files only
-    poolOptions: { threads: { isolate: false }, forks: { isolate: true } },
+    // isolation is set per pool, not per project: the threads carry the pure files, the forks the rest
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
     testTimeout: 30_000,
     hookTimeout: 180_000,
     projects: [

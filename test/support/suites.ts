@@ -1,8 +1,8 @@
 /**
  * The test files that need more than the code: the world's servers, a server or child process of
- * their own, the reference tools, a browser. Each of them runs in a process of its own
- * (vitest.config.ts); every other file is pure, and the pure files share their worker's imports
- * (vitest.config.ts, and the quick loop in vitest.quick.config.ts).
+ * their own, the reference tools, a browser. They run in forked processes, after the pure files,
+ * which run on worker threads (vitest.config.ts; the quick loop, vitest.quick.config.ts, leaves them
+ * out). Both kinds share their worker's imports from file to file.
  */
 export const NEEDS_PROCESS = [
   "test/world/**/*.test.ts",
