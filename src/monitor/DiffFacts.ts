@@ -51,6 +51,9 @@ export const show = (value: Json | null, none = "none"): string =>
           : value.join(", ")
         : JSON.stringify(value)
 
+/** `text` ended by one full stop: a value at its end, such as the name `mail.example.com.`, may already end in one. */
+export const sentence = (text: string): string => (text.endsWith(".") ? text : `${text}.`)
+
 /** The words of a record that is added, removed or changed, at the severities given for each. */
 const recordWords =
   (
@@ -59,12 +62,12 @@ const recordWords =
   ) =>
   (id: string, before: Json | null, after: Json | null): Wording =>
     before === null
-      ? { severity: severities.added, summary: `${label(id)} was added: ${show(after)}.` }
+      ? { severity: severities.added, summary: sentence(`${label(id)} was added: ${show(after)}`) }
       : after === null
         ? { severity: severities.removed, summary: `${label(id)} was removed (it was ${show(before)}).` }
         : {
             severity: severities.changed,
-            summary: `${label(id)} changed from ${show(before)} to ${show(after)}.`
+            summary: sentence(`${label(id)} changed from ${show(before)} to ${show(after)}`)
           }
 
 /** The records of one DNS type from the DNS lookup check, sorted; unsure when that lookup failed. */

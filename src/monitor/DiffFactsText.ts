@@ -4,7 +4,7 @@
  * one is: the history page, the evidence and a Dutch monitor's alerts read it. Pure.
  */
 import type { Change, Json } from "./Change.ts"
-import { show } from "./DiffFacts.ts"
+import { sentence, show } from "./DiffFacts.ts"
 
 const value = (v: Json | null) => show(v, "geen")
 
@@ -28,17 +28,17 @@ const recordLabel = (id: string): string | null =>
 /** Added, removed or changed, as DiffFacts.ts's `recordWords` says it in English. */
 const recordSentence = (label: string, before: Json | null, after: Json | null) =>
   before === null
-    ? `${label} is toegevoegd: ${value(after)}.`
+    ? sentence(`${label} is toegevoegd: ${value(after)}`)
     : after === null
       ? `${label} is verwijderd (was: ${value(before)}).`
-      : `${label} is gewijzigd van ${value(before)} naar ${value(after)}.`
+      : sentence(`${label} is gewijzigd van ${value(before)} naar ${value(after)}`)
 
 const dmarcPolicy = (before: Json | null, after: Json | null) =>
   before === null
-    ? `Er is een DMARC-beleid gepubliceerd: ${value(after)}.`
+    ? sentence(`Er is een DMARC-beleid gepubliceerd: ${value(after)}`)
     : after === null
       ? `Het DMARC-beleid is verwijderd (was: ${value(before)}).`
-      : `Het DMARC-beleid ging van ${value(before)} naar ${value(after)}.`
+      : sentence(`Het DMARC-beleid ging van ${value(before)} naar ${value(after)}`)
 
 const dkim = (selector: string, before: Json | null, after: Json | null) =>
   before === null
