@@ -24,6 +24,8 @@
  * 100 ms: the server's peak RSS, the time to 202, and how many health answers came meanwhile.
  *
  *   npx tsx scripts/bench/reports.ts largest
+ *
+ * SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" gives the service node flags (a profile).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as dgram from "node:dgram"
@@ -160,7 +162,12 @@ const start = async (
   const dnsPort = await nxdomainServer()
   const child = spawn(
     process.execPath,
-    [`--max-old-space-size=${process.env.MAX_HEAP_MB ?? 384}`, "dist/main.mjs"],
+    [
+      // e.g. SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (not allowed in NODE_OPTIONS)
+      ...(process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean),
+      `--max-old-space-size=${process.env.MAX_HEAP_MB ?? 384}`,
+      "dist/main.mjs"
+    ],
     {
       cwd: join(here, "../.."),
       env: {
