@@ -12,6 +12,7 @@ import { Domain, DomainNamesQuery, DomainQuery } from "./Domain.ts"
 import { BadRequest } from "./Errors.ts"
 import { documented } from "./Docs.ts"
 import { DependencyMap } from "../report/DependencyMap.ts"
+import { cheap } from "./Cost.ts"
 
 /** The record types the Resolver speaks (SPEC lists A..PTR for `type`; the issue allows all of them). */
 export const LookupType = Schema.Literal(...RecordTypes)
@@ -88,6 +89,7 @@ export class DnsApi extends HttpApiGroup.make("dns")
   )
   .add(
     HttpApiEndpoint.post("tlsaGenerate", "/dns/tlsa/generate")
+      .annotateContext(cheap)
       .annotateContext(
         documented(
           "Generate a TLSA record from a certificate",

@@ -15,6 +15,7 @@ import { DomainClaimList, DomainClaimView, PublicReports } from "../monitor/acce
 import { documented } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, Forbidden, NotFound, Unauthorized, Unavailable } from "./Errors.ts"
+import { cheap } from "./Cost.ts"
 
 export { DomainClaimList, DomainClaimView } from "../monitor/access/DomainModel.ts"
 
@@ -74,6 +75,7 @@ export class DomainsApi extends HttpApiGroup.make("domains")
   )
   .add(
     HttpApiEndpoint.del("delete", "/domains/:domain")
+      .annotateContext(cheap)
       .annotateContext(
         documented(
           "Give up a claimed domain",
@@ -102,6 +104,7 @@ export class DomainsApi extends HttpApiGroup.make("domains")
   )
   .add(
     HttpApiEndpoint.put("publicReports", "/domains/:domain/public-reports")
+      .annotateContext(cheap)
       .annotateContext(
         documented(
           "Publish or withdraw a domain's received reports",

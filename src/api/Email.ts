@@ -17,6 +17,7 @@ import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
 import { SpfResult } from "../checks/spf/Spf.ts"
 import { SpfGenerated, SpfGenerateRequest } from "../generate/SpfGenerator.ts"
 import { documented } from "./Docs.ts"
+import { cheap } from "./Cost.ts"
 
 const Nullable = Schema.NullOr
 
@@ -130,6 +131,7 @@ export class EmailApi extends HttpApiGroup.make("email")
   )
   .add(
     HttpApiEndpoint.post("spfGenerate", "/email/spf/generate")
+      .annotateContext(cheap)
       .annotateContext(
         documented(
           "Generate an SPF record",
@@ -142,6 +144,7 @@ export class EmailApi extends HttpApiGroup.make("email")
   )
   .add(
     HttpApiEndpoint.post("dmarcGenerate", "/email/dmarc/generate")
+      .annotateContext(cheap)
       .annotateContext(
         documented(
           "Generate a DMARC record",

@@ -20,6 +20,7 @@ import { TlsSummary } from "../inbound/TlsSummary.ts"
 import { documented } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, Forbidden, PayloadTooLarge, Unauthorized, Unavailable } from "./Errors.ts"
+import { cheap } from "./Cost.ts"
 
 export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
   "UnsupportedMediaType",
@@ -49,6 +50,7 @@ const post = <const N extends string>(
   description: string
 ) =>
   HttpApiEndpoint.post(name, path)
+    .annotateContext(cheap)
     .setHeaders(ContentType)
     .setPayload(HttpApiSchema.Uint8Array({ contentType }))
     .addSuccess(IngestResult, { status: 202 })
@@ -154,6 +156,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
   )
   .add(
     HttpApiEndpoint.post("postFailure", "/reports/failure")
+      .annotateContext(cheap)
       .setHeaders(ContentType)
       // text/plain is read as text by the platform (HttpApiBuilder's payload), message/rfc822 as bytes
       .setPayload(

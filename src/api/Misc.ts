@@ -6,6 +6,7 @@ import { DateTime } from "./Common.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, Unavailable } from "./Errors.ts"
 import { documented } from "./Docs.ts"
+import { cheap, exempt } from "./Cost.ts"
 
 export const ServiceHealth = Schema.Struct(
   { status: Schema.Literal("healthy", "degraded", "down") },
@@ -49,6 +50,7 @@ export class MiscApi extends HttpApiGroup.make("misc")
   )
   .add(
     HttpApiEndpoint.get("hallOfFame", "/hall-of-fame")
+      .annotateContext(cheap)
       .annotateContext(
         documented(
           "Domains graded A+",
@@ -59,6 +61,7 @@ export class MiscApi extends HttpApiGroup.make("misc")
   )
   .add(
     HttpApiEndpoint.get("health", "/health")
+      .annotateContext(exempt)
       .annotateContext(
         documented(
           "Service health",

@@ -30,6 +30,7 @@ export {
   MonitorList,
   MonitorRunAccepted
 } from "../monitor/MonitorModel.ts"
+import { cheap } from "./Cost.ts"
 
 /**
  * Whose monitors a request sees, as MonitorsAccess decided: a tenant's API key its tenant's only
@@ -107,6 +108,7 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
   )
   .add(
     HttpApiEndpoint.del("delete", "/monitors/:id")
+      .annotateContext(cheap)
       .annotateContext(
         documented(
           "Delete a monitor",

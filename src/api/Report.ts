@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { EverythingReport } from "../report/ReportSchema.ts"
 import { DomainFormatQuery, Format } from "./Common.ts"
 import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
+import { cheap } from "./Cost.ts"
 
 const markdownNote = " With format=markdown the same report is returned as text/markdown."
 const languageNote =
@@ -45,6 +46,7 @@ export class ReportApi extends HttpApiGroup.make("report")
   )
   .add(
     HttpApiEndpoint.get("snapshotGet", "/report/snapshot/:snapshotId")
+      .annotateContext(cheap)
       .annotate(OpenApi.Summary, "A stored report snapshot")
       .setPath(Schema.Struct({ snapshotId: Schema.String.pipe(Schema.maxLength(128)) }))
       .setUrlParams(Schema.Struct({ format: Schema.optional(Format) }))

@@ -6,12 +6,14 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { JwkSet } from "../report/Jws.ts"
 import { documented } from "./Docs.ts"
+import { cheap } from "./Cost.ts"
 
 /** The path of the key set, outside `/api` (Api.ts adds this group after the prefix). */
 export const KEYS_PATH = "/.well-known/domain-audit-keys.json"
 
 export class SigningKeysApi extends HttpApiGroup.make("signingKeys").add(
   HttpApiEndpoint.get("signingKeys", KEYS_PATH)
+    .annotateContext(cheap)
     .annotateContext(
       documented(
         "The keys that sign snapshots and evidence",

@@ -9,6 +9,7 @@ import { GenerateRequest, GenerateResult } from "../records/SecurityHeaders.ts"
 import { DomainQuery } from "./Domain.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "./Errors.ts"
 import { documented } from "./Docs.ts"
+import { cheap } from "./Cost.ts"
 
 /** The generator's own request schema: presets, and per-header booleans, strings or objects. */
 export const HeadersGenerateRequest = GenerateRequest
@@ -33,6 +34,7 @@ export class WebApi extends HttpApiGroup.make("web")
   )
   .add(
     HttpApiEndpoint.post("headersGenerate", "/security-headers/generate")
+      .annotateContext(cheap)
       .annotateContext(
         documented(
           "Generate security headers",

@@ -30,28 +30,26 @@ import { Effect } from "effect"
 import { AppConfig } from "../../Config.ts"
 import { Limits } from "./Limits.ts"
 import { isPagePath, pageRouteClass } from "../pages/PagePaths.ts"
+import type { RouteClass } from "../../api/Cost.ts"
+import { declaredCost } from "./RouteCosts.ts"
 
-/** How a route is treated: `exempt` (health), `cheap` (pure computation, docs) or `costly`. */
-export type RouteClass = "exempt" | "cheap" | "costly"
+export type { RouteClass } from "../../api/Cost.ts"
 
 /**
- * Classify by path: generators, docs, the OpenAPI document and stored snapshots are local; the rest
- * reach out. Pages outside /api are classed by PagePaths.ts (a report page scans: costly).
+ * A request's class: what its endpoint declares (api/Cost.ts, through RouteCosts.ts). Off the
+ * contract: the docs and the OpenAPI document are local, the pages are classed by PagePaths.ts (a
+ * report page scans: costly), and a path the contract does not serve is costly for GET and POST
+ * (the router answers 404, but nothing cheaper should be a way around the costly bucket) and cheap
+ * for any other method (answered 405 without work).
  */
 export const routeClass = (requestMethod: string, path: string): RouteClass => {
   // HEAD runs the GET's handler (the router answers it with the GET), so it costs what the GET does.
   const method = requestMethod === "HEAD" ? "GET" : requestMethod
-  if (path === "/api/health" || path === "/api/health/") return "exempt"
+  const declared = declaredCost(method, path)
+  if (declared !== undefined) return declared
   if (!path.startsWith("/api/")) return isPagePath(path) ? pageRouteClass(method, path) : "cheap"
-  if (path.startsWith("/api/docs") || path === "/api/openapi.json" || path === "/api/hall-of-fame")
-    return "cheap"
-  if (method === "POST" && /\/generate\/?$/.test(path)) return "cheap"
-  // A report posted by a receiver is parsed within fixed limits and stored; no network work.
-  if (method === "POST" && /^\/api\/reports\/(dmarc|tls|failure)$/.test(path)) return "cheap"
-  // Reading a stored snapshot is one database row (creating one, POST or the legacy GET, scans).
-  if (method === "GET" && /^\/api\/report\/snapshot\/[^/]+\/?$/.test(path)) return "cheap"
-  if (method !== "GET" && method !== "POST") return "cheap" // answered 405 without work
-  return "costly"
+  if (path.startsWith("/api/docs") || path === "/api/openapi.json") return "cheap"
+  return method === "GET" || method === "POST" ? "costly" : "cheap"
 }
 
 export interface GateSettings {

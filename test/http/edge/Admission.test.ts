@@ -2,13 +2,15 @@
  * Load: per-client token buckets on every endpoint, a global gate on costly work with a
  * short queue (503 + Retry-After beyond), /health exempt, and the client behind a trusted proxy.
  */
-import { HttpServer } from "@effect/platform"
+import { HttpApi, HttpServer } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Deferred, Effect, Fiber } from "effect"
+import { Context, Deferred, Effect, Fiber } from "effect"
 import * as dgram from "node:dgram"
 import { EventEmitter } from "node:events"
 import * as http from "node:http"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { Api } from "../../../src/Api.ts"
+import { costOf } from "../../../src/api/Cost.ts"
 import { makeGate, routeClass } from "../../../src/http/edge/Admission.ts"
 import { makeRefusals } from "../../../src/http/edge/Limits.ts"
 import { makeLimiter } from "../../../src/http/edge/RateLimit.ts"
@@ -26,6 +28,29 @@ describe("route classes", () => {
     expect(routeClass("GET", "/api/report/snapshot")).toBe("costly") // the legacy GET creates one
     expect(routeClass("POST", "/api/report/snapshot")).toBe("costly")
     expect(routeClass("POST", "/api/csp/scan")).toBe("costly")
+  })
+
+  it("every route of the contract is classed as its endpoint declares, a path parameter filled in", () => {
+    const seen: Array<string> = []
+    HttpApi.reflect(Api, {
+      onGroup: () => {},
+      onEndpoint: ({ endpoint, mergedAnnotations }) => {
+        const path = endpoint.path.replace(/:\w+/g, "x1")
+        expect(routeClass(endpoint.method, path), `${endpoint.method} ${endpoint.path}`).toBe(
+          costOf(mergedAnnotations)
+        )
+        seen.push(costOf(mergedAnnotations))
+      }
+    })
+    expect(new Set(seen)).toEqual(new Set(["exempt", "cheap", "costly"]))
+  })
+
+  it("an endpoint that declares nothing is costly; off the contract, GET and POST are costly, other methods cheap", () => {
+    expect(costOf(Context.empty())).toBe("costly")
+    expect(routeClass("GET", "/api/no-such-route")).toBe("costly")
+    expect(routeClass("POST", "/api/no-such-route")).toBe("costly")
+    expect(routeClass("PUT", "/api/scan")).toBe("cheap")
+    expect(routeClass("HEAD", "/api/health/")).toBe("exempt")
   })
 })
 
