@@ -2,7 +2,7 @@
  * DNSSEC: is the zone signed, does it validate, and how well is it set up.
  * Validation itself is the validating resolver's (its AD bit, RFC 4035 3.2.3); we explain the
  * verdict: DS to DNSKEY matching (RFC 4034 5), signature lifetimes (RFC 4034 3.1.5), algorithm
- * standing (RFC 8624) and NSEC3 parameters (RFC 9276). SERVFAIL is retried with CD (RFC 4035 3.2.2):
+ * standing (the IANA registries, RFC 9904 and RFC 9905) and NSEC3 parameters (RFC 9276). SERVFAIL is retried with CD (RFC 4035 3.2.2):
  * data that then arrives is bogus; no data even then means the zone is unreachable (unknown).
  */
 import { Effect } from "effect"

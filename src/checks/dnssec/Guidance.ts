@@ -23,7 +23,7 @@ export const guidance = {
       "generic-dns":
         "If your DNS host cannot sign zones, move the zone to one that can before anything else; a DS at the registrar without signatures makes the domain unreachable."
     },
-    references: ["rfc4033", "rfc4035", "rfc8624"],
+    references: ["rfc4033", "rfc4035", "rfc9904"],
     nl: {
       why: "Zonder DNSSEC kan een aanvaller die DNS-vragen van je bezoekers of van andere mailservers kan beantwoorden, hen naar een server van zijn keuze sturen, zonder dat iemand het merkt. Met DNSSEC-ondertekening van de zone kunnen resolvers vervalste antwoorden weigeren; ook DANE voor mail bouwt erop.",
       steps: [
@@ -86,7 +86,7 @@ export const guidance = {
       "route53-ses":
         "Route 53 signs with algorithm 13 (ECDSA P-256): moving the zone's signing to Route 53 is the rollover."
     },
-    references: ["rfc8624", "rfc6781"],
+    references: ["rfc9904", "rfc9905", "rfc6781"],
     nl: {
       why: "De zone is ondertekend met een algoritme dat wordt uitgefaseerd. Validators behandelen zulke zones steeds vaker als niet-ondertekend, en de handtekeningen beschermen minder goed dan de huidige.",
       steps: [
@@ -108,12 +108,31 @@ export const guidance = {
       "Roll the zone's keys to 2048-bit RSA, or better to algorithm 13 (ECDSA P-256), at your DNS host.",
       "If the key-signing key changes, publish its new DS record at the registrar and remove the old DS after a day or two."
     ],
-    references: ["nist_sp800_57", "rfc8624"],
+    references: ["nist_sp800_57", "rfc9904"],
     nl: {
       why: "Een RSA-sleutel korter dan 2048 bits kan door een aanvaller met veel middelen worden gekraakt, die dan vervalste antwoorden kan ondertekenen die resolvers als echt accepteren.",
       steps: [
         "Wissel de sleutels van de zone bij je DNS-host naar RSA van 2048 bits, of beter naar algoritme 13 (ECDSA P-256).",
         "Verandert de key-signing key, publiceer dan het nieuwe DS-record bij de registrar en verwijder de oude DS na een of twee dagen."
+      ]
+    }
+  }),
+  dnssec_weak_digest: guide({
+    why: "The registrar's DS record is the link from the parent zone to your keys. With only a SHA-1 digest that link rests on a hash with practical collisions, and validators that stop accepting SHA-1 DS records will treat your domain as unsigned.",
+    steps: [
+      "At your DNS host, look up the DS record of the key-signing key with digest type 2 (SHA-256).",
+      "Add that DS record at your registrar, beside the SHA-1 one.",
+      "After a day (the DS TTL), remove the DS record with digest type 1 at the registrar.",
+      "Scan again: the DS should show digest type 2 only."
+    ],
+    references: ["rfc9904", "rfc4034"],
+    nl: {
+      why: "Het DS-record bij de registrar is de schakel van de bovenliggende zone naar je sleutels. Met alleen een SHA-1-digest rust die schakel op een hash waarvoor botsingen haalbaar zijn, en validators die geen SHA-1-DS-records meer accepteren behandelen je domein als niet-ondertekend.",
+      steps: [
+        "Zoek bij je DNS-host het DS-record van de key-signing key op met digesttype 2 (SHA-256).",
+        "Voeg dat DS-record toe bij je registrar, naast het SHA-1-record.",
+        "Verwijder na een dag (de TTL van de DS) het DS-record met digesttype 1 bij de registrar.",
+        "Scan opnieuw: de DS hoort alleen nog digesttype 2 te tonen."
       ]
     }
   }),

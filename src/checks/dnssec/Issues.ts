@@ -33,10 +33,21 @@ export const issues = {
     "medium",
     false,
     "Deprecated DNSSEC algorithm",
-    "The zone is signed with an algorithm RFC 8624 deprecates; use 13 (ECDSA P-256) or 8.",
+    "The zone is signed with an algorithm the IANA registry does not recommend for signing (RFC 9904; RSASHA1 and RSASHA1-NSEC3-SHA1 MUST NOT, RFC 9905); use 13 (ECDSA P-256) or 15 (Ed25519).",
     nl(
       "Verouderd DNSSEC-algoritme",
-      "De zone is ondertekend met een algoritme dat RFC 8624 afraadt; gebruik 13 (ECDSA P-256) of 8."
+      "De zone is ondertekend met een algoritme dat het IANA-register niet aanbeveelt voor ondertekening (RFC 9904; RSASHA1 en RSASHA1-NSEC3-SHA1 MOGEN NIET, RFC 9905); gebruik 13 (ECDSA P-256) of 15 (Ed25519)."
+    )
+  ),
+  dnssec_weak_digest: e(
+    "dnssec",
+    "medium",
+    false,
+    "DS record only with SHA-1",
+    "The parent publishes the zone's DS only with digest type 1 (SHA-1), which MUST NOT be used for DS records (RFC 9904 Table 3); publish a SHA-256 DS (digest type 2).",
+    nl(
+      "DS-record alleen met SHA-1",
+      "De bovenliggende zone publiceert de DS van de zone alleen met digesttype 1 (SHA-1), dat niet meer voor DS-records gebruikt mag worden (RFC 9904 tabel 3); publiceer een SHA-256-DS (digesttype 2)."
     )
   ),
   dnssec_rsa_key_short: e(
@@ -89,6 +100,12 @@ export const advice = {
     impact: "Validators increasingly treat the zone as unsigned, and the signatures may be forgeable.",
     recommendation:
       "Roll the keys to algorithm 13 (ECDSA P-256 SHA-256) with an algorithm rollover (RFC 6781 4.1.4)."
+  },
+  dnssec_weak_digest: {
+    impact:
+      "SHA-1 collisions are practical; validators that stop accepting SHA-1 DS records treat the zone as unsigned.",
+    recommendation:
+      "Publish a SHA-256 DS (digest type 2) for the key-signing key at the registrar, then remove the SHA-1 DS."
   },
   dnssec_rsa_key_short: {
     impact: "A short key may be factored, letting an attacker sign forged answers for the zone.",

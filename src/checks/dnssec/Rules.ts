@@ -43,7 +43,7 @@ export const DNSSEC_SPECS = {
     category: "dnssec",
     maxPoints: 3,
     level: "recommended",
-    rule: "RFC 8624 MUST/RECOMMENDED algorithm (8, 13, 14, 15), every RSA key at least 2048 bits (2 of 3 points below); not applicable when unsigned",
+    rule: 'An algorithm the IANA registry\'s "Use for DNSSEC Signing" column RECOMMENDS (8, 13, 15: RFC 9904, RFC 9905), every RSA key at least 2048 bits and a DS digest other than SHA-1 (2 of 3 points below; MAY, such as 14 and 16: 2 of 3); not applicable when unsigned',
     rank: 30
   }),
   nsec3: spec({
@@ -115,17 +115,33 @@ export const dnssecRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
     ),
     scored(
       DNSSEC_SPECS.algorithm,
-      unsignedOr((r) =>
-        r.rrsig.algorithmSecurity === "modern"
-          ? r.issues.some((i) => i.code === "dnskey-rsa-short")
-            ? partial(2, "an RSA key below 2048 bits (NIST SP 800-57)", "dnssec_rsa_key_short")
-            : pass("RFC 8624 recommended algorithm")
-          : r.rrsig.algorithmSecurity === "unknown"
-            ? unknown("the algorithm could not be read")
-            : r.rrsig.algorithmSecurity === "acceptable"
-              ? partial(2, "an algorithm RFC 8624 allows but does not recommend", "dnssec_weak_algorithm")
-              : fail(`${r.rrsig.algorithmSecurity} algorithm (RFC 8624)`, "dnssec_weak_algorithm")
-      )
+      unsignedOr((r) => {
+        const security = r.rrsig.algorithmSecurity
+        // The chain rests on a digest validators will drop (SHA-1 alone: RFC 9904 Table 3 MUST NOT).
+        const weakDigest = r.issues.some(
+          (i) =>
+            i.severity === "error" && (i.code === "ds-digest-deprecated" || i.code === "ds-digest-unusable")
+        )
+        if (security === "unknown") return unknown("the algorithm could not be read")
+        if (security === "deprecated" || security === "insecure")
+          return fail(`${security} algorithm (IANA registry, RFC 9904, RFC 9905)`, "dnssec_weak_algorithm")
+        if (weakDigest)
+          return partial(
+            security === "modern" ? 2 : 1,
+            "the parent's DS uses only a digest type that MUST NOT be used (RFC 9904 Table 3)",
+            "dnssec_weak_digest",
+            ...(security === "acceptable" ? ["dnssec_weak_algorithm"] : [])
+          )
+        if (security === "acceptable")
+          return partial(
+            2,
+            "an algorithm the registry allows (MAY) but does not recommend",
+            "dnssec_weak_algorithm"
+          )
+        return r.issues.some((i) => i.code === "dnskey-rsa-short")
+          ? partial(2, "an RSA key below 2048 bits (NIST SP 800-57)", "dnssec_rsa_key_short")
+          : pass("an algorithm the registry recommends for signing")
+      })
     ),
     scored(
       DNSSEC_SPECS.nsec3,

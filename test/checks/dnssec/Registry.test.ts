@@ -50,7 +50,53 @@ const algorithmKind = (n: number) =>
 const digestKind = (n: number) =>
   n >= 253 && n <= 254 ? "private" : n >= 128 && n <= 252 ? "reserved" : "unassigned"
 
+/** RFC 9904 Tables 2 and 3 (RFC 9905 5 leaves them): "Implement for" signing/delegation and validation. */
+const ALGORITHM_IMPLEMENT: Record<number, [string, string]> = {
+  1: ["MUST NOT", "MUST NOT"],
+  3: ["MUST NOT", "MUST NOT"],
+  5: ["NOT RECOMMENDED", "MUST"],
+  6: ["MUST NOT", "MUST NOT"],
+  7: ["NOT RECOMMENDED", "MUST"],
+  8: ["MUST", "MUST"],
+  10: ["NOT RECOMMENDED", "MUST"],
+  12: ["MUST NOT", "MAY"],
+  13: ["MUST", "MUST"],
+  14: ["MAY", "RECOMMENDED"],
+  15: ["RECOMMENDED", "RECOMMENDED"],
+  16: ["MAY", "RECOMMENDED"],
+  17: ["MAY", "MAY"],
+  23: ["MAY", "MAY"],
+  253: ["MAY", "MAY"],
+  254: ["MAY", "MAY"]
+}
+const DIGEST_IMPLEMENT: Record<number, [string, string]> = {
+  0: ["MUST NOT", "MUST NOT"],
+  1: ["MUST NOT", "MUST"],
+  2: ["MUST", "MUST"],
+  3: ["MUST NOT", "MAY"],
+  4: ["MAY", "RECOMMENDED"],
+  5: ["MAY", "MAY"],
+  6: ["MAY", "MAY"]
+}
+
 describe("the registries, every number", () => {
+  it('the "Implement for" columns of both registries, every number', () => {
+    for (const [registry, want] of [
+      [ALGORITHM_REGISTRY, ALGORITHM_IMPLEMENT],
+      [DIGEST_REGISTRY, DIGEST_IMPLEMENT]
+    ] as const)
+      for (const r of registry)
+        expect([r.number, r.implementUse, r.implementValidation]).toEqual([
+          r.number,
+          ...(want[r.number] ?? ["n/a", "n/a"])
+        ])
+  })
+  it('a "Use for" column never says MUST (RFC 9904 2.2)', () => {
+    for (const r of [...ALGORITHM_REGISTRY, ...DIGEST_REGISTRY]) {
+      expect(r.use).not.toBe("MUST")
+      expect(r.validation).not.toBe("MUST")
+    }
+  })
   it("DNSKEY algorithms 0-255: name, signing column and verdict", () => {
     expect(ALGORITHM_REGISTRY).toHaveLength(256)
     for (let n = 0; n <= 255; n++) {
