@@ -14,6 +14,7 @@ import { define } from "../../kernel/Check.ts"
 import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { chainOf } from "./Chain.ts"
+import { trustOf } from "./Trust.ts"
 import { Issue, nsec3Verdict, optOutOf } from "./Nsec3.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
@@ -289,6 +290,16 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
           ? "warning"
           : "pass"
 
+  const trust = trustOf({
+    unreachable,
+    bogus,
+    validated: adValid,
+    resolverValidates: facts.resolverValidates,
+    keys: keys.length,
+    dsAnswered: facts.ds._tag === "Answer",
+    ds: chain.entries.filter((e) => e.type === "DS")
+  })
+
   return {
     domain,
     zone,
@@ -296,6 +307,7 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
     signed,
     valid: adValid,
     state,
+    trust,
     parentSigned: parentSigned(facts.ds, zone),
     chain: chain.entries,
     issues: chain.issues,

@@ -117,6 +117,42 @@ export const guidance = {
       ]
     }
   }),
+  dnssec_no_ds: guide({
+    why: "Your DNS host signs the zone, but the registrar has no DS record for it, so resolvers never learn which keys to trust: the signatures protect nothing until the DS is published.",
+    steps: [
+      "Copy the DS record (key tag, algorithm, digest type 2 and the digest) that your DNS host shows for the zone.",
+      "Add that DS record at your registrar, in the domain's DNSSEC settings.",
+      "After the registry publishes it (minutes to a day), scan again: DNSSEC should show as valid."
+    ],
+    references: ["rfc4035", "rfc4034"],
+    nl: {
+      why: "Je DNS-host ondertekent de zone, maar de registrar heeft er geen DS-record voor, dus resolvers weten niet welke sleutels ze moeten vertrouwen: de handtekeningen beschermen niets tot de DS is gepubliceerd.",
+      steps: [
+        "Kopieer het DS-record (key tag, algoritme, digesttype 2 en de digest) dat je DNS-host voor de zone toont.",
+        "Voeg dat DS-record toe bij je registrar, in de DNSSEC-instellingen van het domein.",
+        "Scan opnieuw nadat de registry het heeft gepubliceerd (minuten tot een dag): DNSSEC hoort dan geldig te zijn."
+      ]
+    }
+  }),
+  dnssec_insecure: guide({
+    why: "The zone is signed and the registrar has a DS, yet validating resolvers do not accept the chain: the DS points at no current key, or the algorithm or digest is one they no longer accept (SHA-1, RFC 9905). They treat the domain as unsigned, so forged answers go undetected.",
+    steps: [
+      "Compare the DS record at the registrar with the key-signing key your DNS host publishes now; replace a DS that matches no key.",
+      "If the zone is signed with algorithm 5 or 7 (RSA with SHA-1), roll it to algorithm 13 or 15 at your DNS host (an algorithm rollover, RFC 6781 4.1.4).",
+      "Publish the new key's DS with digest type 2 (SHA-256) and remove the old DS once the new one is live.",
+      "Scan again: DNSSEC should show as valid."
+    ],
+    references: ["rfc4035", "rfc9905", "rfc6781"],
+    nl: {
+      why: "De zone is ondertekend en de registrar heeft een DS, maar validerende resolvers aanvaarden de keten niet: de DS wijst naar geen huidige sleutel, of het algoritme of de digest is er een die ze niet meer aanvaarden (SHA-1, RFC 9905). Ze behandelen het domein als niet-ondertekend, dus vervalste antwoorden vallen niet op.",
+      steps: [
+        "Vergelijk het DS-record bij de registrar met de key-signing key die je DNS-host nu publiceert; vervang een DS die bij geen sleutel past.",
+        "Is de zone ondertekend met algoritme 5 of 7 (RSA met SHA-1), wissel dan bij je DNS-host naar algoritme 13 of 15 (een algoritmewissel, RFC 6781 4.1.4).",
+        "Publiceer de DS van de nieuwe sleutel met digesttype 2 (SHA-256) en verwijder de oude DS zodra de nieuwe actief is.",
+        "Scan opnieuw: DNSSEC hoort dan geldig te zijn."
+      ]
+    }
+  }),
   dnssec_weak_digest: guide({
     why: "The registrar's DS record is the link from the parent zone to your keys. With only a SHA-1 digest that link rests on a hash with practical collisions, and validators that stop accepting SHA-1 DS records will treat your domain as unsigned.",
     steps: [

@@ -28,6 +28,28 @@ export const issues = {
       "Validerende resolvers antwoorden SERVFAIL: het domein is voor hen onbereikbaar (kapotte keten, RFC 4035 5.5)."
     )
   ),
+  dnssec_no_ds: e(
+    "dnssec",
+    "medium",
+    false,
+    "DNSSEC signed, but no DS at the parent",
+    "The zone is signed, but its parent publishes no DS record, so the chain of trust never reaches it: validators treat it as unsigned (RFC 4035 4.3).",
+    nl(
+      "DNSSEC-ondertekend, maar geen DS in de bovenliggende zone",
+      "De zone is ondertekend, maar de bovenliggende zone publiceert geen DS-record, dus de vertrouwensketen bereikt haar niet: validators behandelen haar als niet-ondertekend (RFC 4035 4.3)."
+    )
+  ),
+  dnssec_insecure: e(
+    "dnssec",
+    "high",
+    false,
+    "DNSSEC chain of trust broken",
+    "The zone is signed and its parent has a DS, but validators do not vouch for it: the DS matches no key, or they do not accept the algorithm or digest (RFC 4035 5.2, RFC 9905). They treat the domain as unsigned.",
+    nl(
+      "DNSSEC-vertrouwensketen verbroken",
+      "De zone is ondertekend en de bovenliggende zone heeft een DS, maar validators staan er niet voor in: de DS past bij geen sleutel, of ze aanvaarden het algoritme of de digest niet (RFC 4035 5.2, RFC 9905). Ze behandelen het domein als niet-ondertekend."
+    )
+  ),
   dnssec_weak_algorithm: e(
     "dnssec",
     "medium",
@@ -95,6 +117,15 @@ export const advice = {
     impact: "Validating resolvers, a large share of internet users, cannot resolve the domain at all.",
     recommendation:
       "Make the DS at the parent match a published DNSKEY and re-sign the zone; if you cannot, remove the DS at the registrar first."
+  },
+  dnssec_no_ds: {
+    impact: "The signatures protect nothing: no resolver can tell a forged answer from a real one.",
+    recommendation: "Publish the DS record of the key-signing key at the registrar."
+  },
+  dnssec_insecure: {
+    impact: "Validators fall back to treating the domain as unsigned, so forged answers go undetected.",
+    recommendation:
+      "Make the DS at the registrar match a current key-signing key, signed with algorithm 13 or 15 and hashed with SHA-256."
   },
   dnssec_weak_algorithm: {
     impact: "Validators increasingly treat the zone as unsigned, and the signatures may be forgeable.",

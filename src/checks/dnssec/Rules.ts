@@ -33,7 +33,7 @@ export const DNSSEC_SPECS = {
     category: "dnssec",
     maxPoints: 5,
     level: "required",
-    rule: "Validating resolvers reach `secure`; bogus is fatal (grade F); an unsigned zone fails, unless its parent (TLD) is unsigned: then not applicable",
+    rule: "Validating resolvers reach `secure`; bogus is fatal (grade F); an unsigned zone, a signed one without a DS at the parent and one validators do not vouch for fail, each with its own issue; not applicable under an unsigned parent (TLD)",
     rank: 20
   }),
   algorithm: spec({
@@ -72,6 +72,35 @@ export const DNSSEC_SPECS = {
 const cannotSign = (r: { readonly signed: boolean; readonly parentSigned: boolean | null }) =>
   !r.signed && r.parentSigned === false
 
+/**
+ * Why a zone the resolver calls insecure is so (RFC 4035 4.3): unsigned is a choice, the rest a chain
+ * of trust that does not reach the zone. A result stored before `trust` existed reads as unsigned
+ * when it has no keys, as unvalidated when it has.
+ */
+const insecure = (r: DnssecResult): Verdict => {
+  switch (r.trust ?? (r.signed ? "unvalidated" : "unsigned")) {
+    case "no-ds":
+      return fail(
+        "signed, but the parent publishes no DS: the chain of trust stops above the zone",
+        "dnssec_no_ds"
+      )
+    case "broken":
+      return fail(
+        "the DS at the parent matches no key of the zone: the chain of trust is broken",
+        "dnssec_insecure"
+      )
+    case "unvalidated":
+      return fail(
+        "signed with a DS, yet validating resolvers do not vouch for it (insecure)",
+        "dnssec_insecure"
+      )
+    case "unknown":
+      return unknown("the resolver does not validate, so the chain of trust cannot be judged")
+    default:
+      return fail("not signed, so nothing validates", "dnssec_unsigned")
+  }
+}
+
 /** The results these rules read, by check id: the check's own and those it builds on. */
 type Reads = { readonly dnssec: DnssecResult }
 
@@ -109,7 +138,7 @@ export const dnssecRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
             : r.state === "insecure"
               ? cannotSign(r)
                 ? parentUnsigned
-                : fail("not signed, so nothing validates", "dnssec_unsigned")
+                : insecure(r)
               : unknown("the resolver could not be asked")
       )
     ),

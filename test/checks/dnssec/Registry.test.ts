@@ -6,6 +6,8 @@ import { generateKeyPairSync } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { analyse, type DnssecFacts, type Gathered } from "../../../src/checks/dnssec/Dnssec.ts"
 import { nsec3Verdict } from "../../../src/checks/dnssec/Nsec3.ts"
+import { dnssecRecords } from "../../../src/checks/dnssec/Rules.ts"
+import { recordsOfRulings } from "../../../src/score/Rules.ts"
 import { parseData } from "../../../src/net/DnsWire.ts"
 import type { DnskeyData } from "../../../src/records/DnsRdata.ts"
 import { dsDigest, keyTag, rsaKeyBits } from "../../../src/records/DnssecKeys.ts"
@@ -325,5 +327,53 @@ describe("elliptic-curve key lengths (RFC 6605 4, RFC 8080 3)", () => {
         expect(r.status).toBe("fail")
       }
     }
+  })
+})
+
+describe("the chain of trust: unsigned apart from insecure (RFC 4035 4.3)", () => {
+  /** The dnssec.valid record of a result: its status and issue ids. */
+  const valid = (r: ReturnType<typeof analyse>) => {
+    const record = recordsOfRulings(
+      dnssecRecords({ checks: { dnssec: { status: "done", reason: null, result: r } } })
+    ).find((x) => x.id === "dnssec.valid")!
+    return [record.status, ...(record.issues ?? [])]
+  }
+  it("tells each case apart, keeps `state` as it was, and names each its issue", () => {
+    const k = ksk(13)
+    const tag = keyTag(parseData("DNSKEY", k.text) as DnskeyData)
+    const cases = [
+      [facts([k.text], [k.ds(2)], true), "secure", "secure", ["pass"]],
+      [facts([], [], true), "insecure", "unsigned", ["fail", "dnssec_unsigned"]],
+      [facts([k.text], [], false), "insecure", "no-ds", ["fail", "dnssec_no_ds"]],
+      [
+        facts([k.text], [`${tag} 13 2 ${"00".repeat(32)}`], false),
+        "insecure",
+        "broken",
+        ["fail", "dnssec_insecure"]
+      ],
+      [facts([k.text], [k.ds(2)], false), "insecure", "unvalidated", ["fail", "dnssec_insecure"]]
+    ] as const
+    for (const [f, state, trust, record] of cases) {
+      const r = analyse(f, NOW)
+      expect([r.state, r.trust, valid(r)], trust).toEqual([state, trust, record])
+    }
+  })
+  it("a DS matching no key, served only with CD, is broken and bogus", () => {
+    const k = ksk(13)
+    const f = facts([k.text], [k.ds(2)], false)
+    const r = analyse(
+      { ...f, dnskey: f.dnskey._tag === "Answer" ? { ...f.dnskey, bogus: true } : f.dnskey },
+      NOW
+    )
+    expect([r.state, r.trust, valid(r)]).toEqual(["bogus", "broken", ["fail", "dnssec_bogus"]])
+  })
+  it("a resolver that does not validate leaves the chain unknown, not broken", () => {
+    const k = ksk(13)
+    const r = analyse({ ...facts([k.text], [k.ds(2)], false), resolverValidates: false }, NOW)
+    expect([r.state, r.trust, valid(r)[0]]).toEqual(["insecure", "unknown", "unknown"])
+  })
+  it("a result stored before `trust` existed is judged as before", () => {
+    const { trust: _, ...old } = analyse(facts([], [], true), NOW)
+    expect(valid(old)).toEqual(["fail", "dnssec_unsigned"])
   })
 })
