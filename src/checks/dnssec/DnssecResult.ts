@@ -54,6 +54,8 @@ export const DnssecResult = Schema.Struct({
     exists: Schema.Boolean,
     records: Schema.Array(RrsigEntry),
     algorithmSecurity: AlgorithmSecurity,
+    /** The zone's SOA expire in seconds (RFC 1035 3.3.13), which the SOA and DNSKEY signatures should outlive. */
+    soaExpire: Schema.optionalWith(Schema.Int, { exact: true }),
     issues: Schema.Array(Issue)
   }),
   errors: Strings,

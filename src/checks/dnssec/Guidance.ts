@@ -211,5 +211,24 @@ export const guidance = {
         "Scan opnieuw: elke handtekening hoort nog meer dan 7 dagen geldig te zijn."
       ]
     }
+  }),
+  dnssec_rrsig_soa_expire: guide({
+    why: "Secondary name servers keep answering for your zone for as long as the SOA expire value says, even when they can no longer reach the primary. Their copy carries the signatures they last received: if those expire sooner, the secondaries keep answering with signatures that validating resolvers reject, and your domain goes dark for those resolvers without any server being down.",
+    steps: [
+      "Look up the zone's SOA expire value (the sixth number of the SOA record, in seconds) and the signature validity of your signer.",
+      "Have the signer keep every signature valid longer than the SOA expire: a longer signature lifetime, or re-signing while more than the expire is left (BIND: sig-validity-interval and its refresh; Knot: rrsig-lifetime and rrsig-refresh; PowerDNS: the signature validity period).",
+      "Or lower the SOA expire (2 to 4 weeks is common) below what the signatures have left.",
+      "Scan again: the signatures should outlive the SOA expire."
+    ],
+    references: ["rfc6781", "rfc1035"],
+    nl: {
+      why: "Secundaire nameservers blijven je zone beantwoorden zolang de SOA-expire aangeeft, ook als ze de primaire server niet meer bereiken. Hun kopie bevat de handtekeningen die ze het laatst kregen: verlopen die eerder, dan blijven de secundaire servers antwoorden met handtekeningen die validerende resolvers weigeren, en is je domein voor die resolvers onbereikbaar zonder dat er een server uitvalt.",
+      steps: [
+        "Zoek de SOA-expire van de zone op (het zesde getal van het SOA-record, in seconden) en de geldigheidsduur van de handtekeningen van je signer.",
+        "Laat de signer elke handtekening langer geldig houden dan de SOA-expire: een langere geldigheidsduur, of opnieuw ondertekenen terwijl er nog meer dan de expire over is (BIND: sig-validity-interval en de verversing ervan; Knot: rrsig-lifetime en rrsig-refresh; PowerDNS: de geldigheidsperiode van handtekeningen).",
+        "Of verlaag de SOA-expire (2 tot 4 weken is gebruikelijk) tot onder wat de handtekeningen nog over hebben.",
+        "Scan opnieuw: de handtekeningen horen de SOA-expire te overleven."
+      ]
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

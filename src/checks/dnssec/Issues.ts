@@ -104,6 +104,17 @@ export const issues = {
       "DNSSEC-handtekeningen verlopen binnenkort",
       "Een RRSIG verloopt binnen 7 dagen of is verlopen; onderteken de zone opnieuw."
     )
+  ),
+  dnssec_rrsig_soa_expire: e(
+    "dnssec",
+    "low",
+    false,
+    "DNSSEC signatures expire before the SOA expire time",
+    "A signature over the SOA or DNSKEY set expires sooner than the SOA expire: a secondary that loses its primary would keep serving the zone with expired signatures, which validators reject (RFC 1035 3.3.13, RFC 6781 4.4.2).",
+    nl(
+      "DNSSEC-handtekeningen verlopen voor de SOA-expire",
+      "Een handtekening over de SOA- of DNSKEY-set verloopt eerder dan de SOA-expire: een secundaire server die zijn primaire kwijtraakt, zou de zone blijven serveren met verlopen handtekeningen, die validators weigeren (RFC 1035 3.3.13, RFC 6781 4.4.2)."
+    )
   )
 } satisfies Record<string, Entry>
 
@@ -149,5 +160,11 @@ export const advice = {
   dnssec_rrsig_expiring: {
     impact: "When the signatures expire, validating resolvers answer SERVFAIL for the whole domain.",
     recommendation: "Re-sign the zone now and check that automatic re-signing runs."
+  },
+  dnssec_rrsig_soa_expire: {
+    impact:
+      "If the primary becomes unreachable, the secondaries serve the zone until the SOA expire, but validating resolvers fail it once the signatures run out.",
+    recommendation:
+      "Make the signature validity (minus the re-signing margin) longer than the SOA expire, or lower the SOA expire below it."
   }
 } satisfies { readonly [I in keyof typeof issues]: Advice }

@@ -65,6 +65,16 @@ export const DNSSEC_SPECS = {
     level: "recommended",
     rule: "No RRSIG expired or expiring within 7 days; not applicable when unsigned",
     rank: 50
+  }),
+  soaExpire: spec({
+    id: "dnssec.rrsig-soa-expire",
+    title: "Signatures outlive the SOA expire",
+    titleNl: "Handtekeningen langer geldig dan de SOA-expire",
+    category: "dnssec",
+    maxPoints: 0,
+    level: "info",
+    rule: "Shown, never scored: every SOA and DNSKEY signature stays valid longer than the SOA expire time, so a secondary cut off from its primary never serves expired signatures (RFC 6781 4.4.2); not applicable when unsigned",
+    rank: 60
   })
 } as const
 
@@ -191,6 +201,20 @@ export const dnssecRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
         return soon.length === 0
           ? pass("every signature valid for 7 days or more")
           : fail(`${soon.length} signature(s) expired or expiring within 7 days`, "dnssec_rrsig_expiring")
+      })
+    ),
+    scored(
+      DNSSEC_SPECS.soaExpire,
+      unsignedOr((r) => {
+        const early = r.rrsig.issues.filter((i) => i.code === "rrsig-before-soa-expire")
+        return !r.rrsig.exists || r.rrsig.soaExpire === undefined
+          ? unknown("no SOA expire or no signatures could be read")
+          : early.length === 0
+            ? pass("every SOA and DNSKEY signature outlives the SOA expire")
+            : fail(
+                `${early.length} SOA or DNSKEY signature(s) expire within the SOA expire of ${Math.round(r.rrsig.soaExpire / 86_400)} day(s)`,
+                "dnssec_rrsig_soa_expire"
+              )
       })
     )
   ]
