@@ -10,7 +10,9 @@ import { dnssecRecords } from "../../../src/checks/dnssec/Rules.ts"
 import { recordsOfRulings } from "../../../src/score/Rules.ts"
 import { parseData } from "../../../src/net/DnsWire.ts"
 import type { DnskeyData } from "../../../src/records/DnsRdata.ts"
-import { dsDigest, keyTag, rsaKeyBits } from "../../../src/records/DnssecKeys.ts"
+import * as fc from "fast-check"
+import { dsDigest, ecKeyLengthMismatch, keyTag, rsaKeyBits } from "../../../src/records/DnssecKeys.ts"
+import { runs } from "../../support/runs.ts"
 import { ALGORITHM_REGISTRY, DIGEST_REGISTRY } from "../../../src/records/DnssecRegistry.ts"
 
 const NOW = new Date("2026-11-22T00:00:00Z")
@@ -307,6 +309,22 @@ describe("NSEC3PARAM (RFC 5155 4.1.2, RFC 9276 3.1)", () => {
 })
 
 describe("elliptic-curve key lengths (RFC 6605 4, RFC 8080 3)", () => {
+  it("a key fits exactly when it has its algorithm's length; other algorithms are not judged here (property)", () => {
+    const octets: Record<number, number> = { 13: 64, 14: 96, 15: 32, 16: 57 }
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 130 }), (alg, key) => {
+        const found = ecKeyLengthMismatch(alg, Buffer.from(key).toString("base64"))
+        const expected = octets[alg]
+        if (expected === undefined) expect(found).toBeUndefined()
+        else if (key.length === expected) expect(found).toBeUndefined()
+        else expect(found).toEqual({ expected, actual: key.length })
+      }),
+      { numRuns: runs(300) }
+    )
+    // The case that passed before: a 67-octet key for each of 13-16.
+    for (const alg of [13, 14, 15, 16])
+      expect(ecKeyLengthMismatch(alg, Buffer.alloc(67).toString("base64"))?.actual).toBe(67)
+  })
   it("a key of another length than its algorithm's is an error; the right length passes", () => {
     const octets = { 13: 64, 14: 96, 15: 32, 16: 57 } as const
     for (const [alg, n] of Object.entries(octets)) {
