@@ -207,8 +207,10 @@ export const dnssecRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
       DNSSEC_SPECS.soaExpire,
       unsignedOr((r) => {
         const early = r.rrsig.issues.filter((i) => i.code === "rrsig-before-soa-expire")
+        // Shown, never scored: nothing to compare is not applicable rather than unknown, which would
+        // hold back an A+ for want of a record worth no points (results stored before soaExpire too).
         return !r.rrsig.exists || r.rrsig.soaExpire === undefined
-          ? unknown("no SOA expire or no signatures could be read")
+          ? notApplicable("no SOA expire or no signatures to compare")
           : early.length === 0
             ? pass("every SOA and DNSKEY signature outlives the SOA expire")
             : fail(
