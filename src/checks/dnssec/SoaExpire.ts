@@ -1,5 +1,5 @@
 /**
- * Signatures that expire before the SOA expire time (DNSViz warns of the same): a secondary that
+ * Signatures that expire before the SOA expire time: a secondary that
  * loses its primary keeps serving the zone for up to the SOA expire (RFC 1035 3.3.13),
  * and its copy carries the signatures it last received. If they expire first, validators find the
  * zone bogus (RFC 4035 5.3.1) while the secondary still answers for it. RFC 6781 4.4.2 has the
