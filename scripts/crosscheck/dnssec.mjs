@@ -22,7 +22,11 @@ export const EXCEPTIONS = {
   "rsasha1.net":
     "DNSViz 0.9.4 follows RFC 8624 (RSASHA1: NOT RECOMMENDED, a warning); RFC 9905 5 makes it MUST NOT for signing, so we fail (docs/dnssec.md)",
   "nsec3-legacy.org":
-    "DNSViz 0.9.4 predates RFC 9276: we warn on NSEC3 iterations above 0 (MUST be 0) and a salt (SHOULD NOT), RFC 9276 3.1"
+    "DNSViz 0.9.4 predates RFC 9276: we warn on NSEC3 iterations above 0 (MUST be 0) and a salt (SHOULD NOT), RFC 9276 3.1",
+  "sha1-ds.org":
+    "Both report the SHA-1 DS (DNSViz: DIGEST_ALGORITHM_PROHIBITED, a warning); the chain of trust rests on it alone, so we fail (RFC 9904 Table 3: MUST NOT for delegation; beside a SHA-256 DS it is our warning too, docs/dnssec.md)",
+  "short-sigs.net":
+    "DNSViz 0.9.4 does not compare signature expirations with the SOA expire; signatures that run out within it are our warning (RFC 1035 3.3.13, RFC 6781 4.4.2; docs/dnssec.md)"
 }
 
 /** Every error and warning code under a node of DNSViz's output. */

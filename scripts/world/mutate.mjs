@@ -211,7 +211,7 @@ const main = () => {
   if (s.dnssec === "expired") ds = presignExpired(dnsDir, domain, text)
   else {
     replaceFile(zonePath(domain), text)
-    if (policy) ds = publishedDs(s.dnssec, ensureKeys(conf, domain, POLICIES[policy]))
+    if (policy) ds = publishedDs(s.dnssec, ensureKeys(conf, domain, POLICIES[policy]), conf, domain)
   }
   const confChanged = edit(conf, (t) =>
     replaceKnotZone(t, domain, knotZoneEntry({ name: domain, file: zoneFile(domain), policy }))

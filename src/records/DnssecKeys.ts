@@ -127,6 +127,21 @@ const FIXED_BITS: Record<number, number> = { 13: 256, 14: 384, 15: 256, 16: 456,
  */
 export const EC_KEY_OCTETS: Record<number, number> = { 13: 64, 14: 96, 15: 32, 16: 57 }
 
+/**
+ * Pure: the expected and actual public key lengths in octets when an ECDSA or EdDSA key has another
+ * length than its algorithm's (RFC 6605 4, RFC 8080 3); undefined when it fits or the algorithm has
+ * no fixed length (RSA is judged by its modulus, `rsaKeyBits`).
+ */
+export const ecKeyLengthMismatch = (
+  algorithm: number,
+  publicKey: string
+): { readonly expected: number; readonly actual: number } | undefined => {
+  const expected = EC_KEY_OCTETS[algorithm]
+  if (expected === undefined) return undefined
+  const actual = Buffer.from(publicKey, "base64").length
+  return actual === expected ? undefined : { expected, actual }
+}
+
 /** The key size in bits of a DNSKEY, where the algorithm tells it; undefined otherwise. */
 export const keyBits = (algorithm: number, publicKey: string): number | undefined =>
   RSA_BOUNDS[algorithm] ? rsaKeyBits(publicKey) : FIXED_BITS[algorithm]

@@ -3,7 +3,7 @@
 // so the root's trust anchor and every DS stay stable across `up` runs.
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { BASE_TLDS, DNSBLS, INFRA } from "./model.mjs"
 import { ORIGIN_ZONES, originRecords } from "./rpki.mjs"
 import { fqdn, mkdirp, reverseName, run, txtStrings, write } from "./util.mjs"
@@ -28,13 +28,21 @@ const NS_HOSTS = {
 export const nsSetOf = (s) => (s.ns ?? NS_SET).map((n) => fqdn(n))
 const TLD_NS = ["a.gtld-servers.net.", "b.gtld-servers.net."]
 
-/** Knot signing policies by scenario `dnssec` value (docs/world.md). */
+/**
+ * Knot signing policies by scenario `dnssec` value (docs/world.md). Signatures are refreshed while
+ * they have more left than the SOA expire (1000 hours, `soa` below), so a secondary that lost its
+ * primary never serves expired signatures (what the DNSSEC check warns of); `short-sigs` keeps
+ * signatures 20 days at most, less than its SOA expire, and never fewer than 12.
+ */
+const LIFETIME = { lifetime: "90d", refresh: "50d" }
 export const POLICIES = {
   ecdsa: { algorithm: "ecdsap256sha256", nsec3: { iterations: 0, salt: 0 } },
   "bogus-ds": { algorithm: "ecdsap256sha256", nsec3: { iterations: 0, salt: 0 } },
   "nsec3-legacy": { algorithm: "ecdsap256sha256", nsec3: { iterations: 10, salt: 8 } },
   rsasha1: { algorithm: "rsasha1", ksk: 2048, zsk: 1024 },
-  nsec: { algorithm: "ecdsap256sha256" }
+  nsec: { algorithm: "ecdsap256sha256" },
+  "sha1-ds": { algorithm: "rsasha256", ksk: 2048, zsk: 2048 },
+  "short-sigs": { algorithm: "ecdsap256sha256", lifetime: "20d", refresh: "12d" }
 }
 
 const soa = (origin, serial) =>
@@ -126,9 +134,44 @@ export const presignExpired = (dir, zone, text) => {
   return [run("ldns-key2ds", ["-n", "-2", join(kdir, ksk)]).trim()]
 }
 
-/** The DS records the parent publishes: bogus-ds keeps the key tag with a digest that matches no key. */
-export const publishedDs = (dnssec, ds) =>
-  dnssec === "bogus-ds" ? ds.map((l) => l.replace(/[0-9a-f]{64}$/i, randomBytes(32).toString("hex"))) : ds
+/** The canonical wire form of a name (RFC 4034 6.2): lower case, length-prefixed labels. */
+const nameWire = (name) =>
+  Buffer.concat([
+    ...fqdn(name)
+      .toLowerCase()
+      .split(".")
+      .filter(Boolean)
+      .map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])),
+    Buffer.from([0])
+  ])
+
+/**
+ * The SHA-1 DS (digest type 1, RFC 4034 5.1.4) of the KSK a SHA-256 DS line names: keymgr prints
+ * only SHA-256 and SHA-384 DS records, so the digest is computed over the key keymgr prints.
+ */
+const sha1Ds = (conf, zone, line) => {
+  const [owner, , tag, alg] = line.trim().split(/\s+/)
+  const dnskey = keymgr(conf, zone, "dnskey", String(Number(tag))).trim().split(/\s+/)
+  const at = dnskey.indexOf("DNSKEY")
+  const [flags, protocol, algorithm] = dnskey.slice(at + 1, at + 4).map(Number)
+  const rdata = Buffer.concat([
+    Buffer.from([flags >> 8, flags & 0xff, protocol, algorithm]),
+    Buffer.from(dnskey.slice(at + 4).join(""), "base64")
+  ])
+  const digest = createHash("sha1").update(Buffer.concat([nameWire(zone), rdata])).digest("hex")
+  return `${owner} DS ${tag} ${alg} 1 ${digest}`
+}
+
+/**
+ * The DS records the parent publishes: bogus-ds keeps the key tag with a digest that matches no key;
+ * sha1-ds publishes the SHA-1 digest of the key alone (RFC 9904 Table 3: MUST NOT for delegation).
+ */
+export const publishedDs = (dnssec, ds, conf, zone) =>
+  dnssec === "bogus-ds"
+    ? ds.map((l) => l.replace(/[0-9a-f]{64}$/i, randomBytes(32).toString("hex")))
+    : dnssec === "sha1-ds"
+      ? ds.map((l) => sha1Ds(conf, zone, l))
+      : ds
 
 export const knotConf = (dir, zones, listen, policies) => {
   const out = [
@@ -153,8 +196,9 @@ export const knotConf = (dir, zones, listen, policies) => {
   if (policies) {
     out.push("policy:")
     for (const [id, p] of Object.entries(POLICIES)) {
-      out.push(`  - id: ${id}`, `    algorithm: ${p.algorithm}`, "    manual: on", "    rrsig-lifetime: 30d")
-      out.push("    rrsig-refresh: 7d")
+      const { lifetime, refresh } = { ...LIFETIME, ...p }
+      out.push(`  - id: ${id}`, `    algorithm: ${p.algorithm}`, "    manual: on", `    rrsig-lifetime: ${lifetime}`)
+      out.push(`    rrsig-refresh: ${refresh}`)
       if (p.ksk) out.push(`    ksk-size: ${p.ksk}`, `    zsk-size: ${p.zsk}`)
       if (p.nsec3) {
         out.push("    nsec3: on", `    nsec3-iterations: ${p.nsec3.iterations}`)
@@ -236,7 +280,8 @@ export const generateDns = (root, scenarios, extra) => {
     }
     write(join(dir, "zones", zoneFile(s.domain)), text)
     if (!signed.includes(s)) continue
-    addDs(s.tld, publishedDs(s.dnssec, ensureKeys(conf, s.domain, POLICIES[s.dnssec] ?? POLICIES.ecdsa)))
+    const ds = ensureKeys(conf, s.domain, POLICIES[s.dnssec] ?? POLICIES.ecdsa)
+    addDs(s.tld, publishedDs(s.dnssec, ds, conf, s.domain))
   }
 
   for (const tld of tlds) {

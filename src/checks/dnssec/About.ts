@@ -1,5 +1,6 @@
 /** What the DNSSEC check declares besides gather and analyse (kernel/Declaration.ts). */
 import { UNSIGNED, item } from "../../kernel/Nis2Evidence.ts"
+import { rfc } from "../../kernel/Source.ts"
 import type { About } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
@@ -15,7 +16,7 @@ export const about: About = {
     title: "DNSSEC",
     titleNl: "DNSSEC",
     rank: 30,
-    sources: ["rfc4033", "rfc4034", "rfc4035", "rfc8624", "rfc9276"],
+    sources: ["rfc4033", "rfc4034", "rfc4035", "rfc9904", "rfc9905", "rfc9276"],
     facts: ["status", "signed", "valid", "state", "zone", "issues"],
     generator: null
   },
@@ -43,8 +44,8 @@ export const about: About = {
       text: item(
         { en: "Current DNSSEC algorithm", nl: "Actueel DNSSEC-algoritme" },
         {
-          en: "The zone is signed with an algorithm RFC 8624 recommends.",
-          nl: "De zone is ondertekend met een algoritme dat RFC 8624 aanbeveelt."
+          en: "The zone is signed with an algorithm the IANA registry recommends (RFC 9904).",
+          nl: "De zone is ondertekend met een algoritme dat het IANA-register aanbeveelt (RFC 9904)."
         },
         UNSIGNED
       )
@@ -90,5 +91,9 @@ export const about: About = {
       )
     }
   ],
-  deepScans: []
+  deepScans: [],
+  citations: Object.fromEntries([
+    rfc(9904, "DNSSEC Cryptographic Algorithm Recommendation Update Process"),
+    rfc(9905, "Deprecating the Use of SHA-1 in DNSSEC Signature Algorithms")
+  ])
 }

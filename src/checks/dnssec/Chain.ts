@@ -14,7 +14,7 @@ import {
   digestHash,
   digestName,
   dsDigest,
-  EC_KEY_OCTETS,
+  ecKeyLengthMismatch,
   keyBits,
   keyRole,
   keyTag,
@@ -159,12 +159,11 @@ export const chainOf = (
   // error, under 2048 bits a warning (NIST SP 800-57 Part 1: 1024-bit RSA gives 80-bit security).
   for (const k of keyEntries) {
     const what = `DNSKEY ${k.keyTag} (${k.role}, ${k.algorithmName})`
-    const octets = EC_KEY_OCTETS[k.algorithm]
-    const length = Buffer.from(k.publicKey, "base64").length
-    if (octets !== undefined && length !== octets)
+    const ec = ecKeyLengthMismatch(k.algorithm, k.publicKey)
+    if (ec)
       error(
         "dnskey-ec-size",
-        `${what} has a ${length}-octet public key; the algorithm's keys are exactly ${octets} octets (RFC 6605 4, RFC 8080 3), so nothing verifies under it`
+        `${what} has a ${ec.actual}-octet public key; the algorithm's keys are exactly ${ec.expected} octets (RFC 6605 4, RFC 8080 3), so nothing verifies under it`
       )
     const bounds = RSA_BOUNDS[k.algorithm]
     if (!bounds) continue

@@ -2,18 +2,20 @@
  * DNSSEC: is the zone signed, does it validate, and how well is it set up.
  * Validation itself is the validating resolver's (its AD bit, RFC 4035 3.2.3); we explain the
  * verdict: DS to DNSKEY matching (RFC 4034 5), signature lifetimes (RFC 4034 3.1.5), algorithm
- * standing (RFC 8624) and NSEC3 parameters (RFC 9276). SERVFAIL is retried with CD (RFC 4035 3.2.2):
+ * standing (the IANA registries, RFC 9904 and RFC 9905) and NSEC3 parameters (RFC 9276). SERVFAIL is retried with CD (RFC 4035 3.2.2):
  * data that then arrives is bogus; no data even then means the zone is unreachable (unknown).
  */
 import { Effect } from "effect"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
-import type { DnskeyData, DsData, Nsec3ParamData, RrsigData } from "../../records/DnsRdata.ts"
+import type { DnskeyData, DsData, Nsec3ParamData, RrsigData, SoaData } from "../../records/DnsRdata.ts"
 import { algorithmName, algorithmSecurity, weakest } from "../../records/DnssecKeys.ts"
 import { algorithmRow, unusableReason } from "../../records/DnssecRegistry.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { chainOf } from "./Chain.ts"
+import { trustOf } from "./Trust.ts"
+import { beforeSoaExpire, type SignatureSpan } from "./SoaExpire.ts"
 import { Issue, nsec3Verdict, optOutOf } from "./Nsec3.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
@@ -122,6 +124,9 @@ const records = <T>(g: Gathered, type: string): Array<{ readonly name: string; r
 
 const DAY = 86_400
 
+const sameName = (a: string, b: string) =>
+  a.replace(/\.$/, "").toLowerCase() === b.replace(/\.$/, "").toLowerCase()
+
 /** Days until a signature expires (negative once expired), rounded down. */
 export const daysUntil = (expiration: number, nowSeconds: number): number =>
   Math.floor((expiration - nowSeconds) / DAY)
@@ -172,10 +177,12 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
     .filter((s) => s.data.signersName === zone)
   const seen = new Set<string>()
   const rrsigRecords: Array<RrsigEntry> = []
+  const spans: Array<SignatureSpan> = []
   for (const { data } of sigs) {
     const id = `${data.typeCovered}/${data.keyTag}/${data.signersName}/${data.expiration}`
     if (seen.has(id)) continue
     seen.add(id)
+    spans.push(data)
     rrsigRecords.push({
       typeCovered: data.typeCovered,
       algorithm: data.algorithm,
@@ -207,6 +214,12 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
         message: `RRSIG over ${r.typeCovered} expires in ${r.daysUntilExpiry} day(s): check the signer is re-signing`
       })
   }
+  // The zone's own SOA (not a parent's from a denial's authority section).
+  const soaExpire = records<SoaData | string>(facts.soa, "SOA")
+    .filter((r) => sameName(r.name, zone))
+    .map((r) => r.data)
+    .find((d): d is SoaData => typeof d === "object")?.expire
+  rrsigIssues.push(...beforeSoaExpire(spans, soaExpire, nowSeconds))
   const algorithms = [
     ...new Set([...keyEntries.map((k) => k.algorithm), ...rrsigRecords.map((r) => r.algorithm)])
   ]
@@ -289,6 +302,16 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
           ? "warning"
           : "pass"
 
+  const trust = trustOf({
+    unreachable,
+    bogus,
+    validated: adValid,
+    resolverValidates: facts.resolverValidates,
+    keys: keys.length,
+    dsAnswered: facts.ds._tag === "Answer",
+    ds: chain.entries.filter((e) => e.type === "DS")
+  })
+
   return {
     domain,
     zone,
@@ -296,6 +319,7 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
     signed,
     valid: adValid,
     state,
+    trust,
     parentSigned: parentSigned(facts.ds, zone),
     chain: chain.entries,
     issues: chain.issues,
@@ -304,6 +328,7 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
       exists: rrsigRecords.length > 0,
       records: rrsigRecords,
       algorithmSecurity: signed ? security : "unknown",
+      ...(soaExpire !== undefined ? { soaExpire } : {}),
       issues: rrsigIssues
     },
     errors,

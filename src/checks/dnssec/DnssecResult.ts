@@ -8,6 +8,7 @@ import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { Status } from "../../kernel/Status.ts"
 import { ChainEntry } from "./Chain.ts"
 import { Issue, Nsec3Param } from "./Nsec3.ts"
+import { Trust } from "./Trust.ts"
 
 export const RrsigEntry = Schema.Struct({
   typeCovered: Schema.String,
@@ -34,6 +35,12 @@ export const DnssecResult = Schema.Struct({
   /** "secure", "insecure" (unsigned or no DS), "bogus", or "unknown" (resolver unreachable). */
   state: Schema.Literal("secure", "insecure", "bogus", "unknown"),
   /**
+   * The chain of trust, telling apart what `state` folds together (`Trust.ts`, docs/dnssec.md):
+   * `unsigned` and `no-ds` and `unvalidated` are all "insecure" there, `broken` is "bogus" (or a
+   * DS matching no key). Results stored before it existed lack it, hence optional.
+   */
+  trust: Schema.optionalWith(Trust, { exact: true }),
+  /**
    * Whether the parent zone is signed, read from the DS answer (RFC 4035 3.1.4: a signed parent
    * signs its DS set, or proves its absence with signed NSEC/NSEC3): false under an unsigned TLD,
    * where the domain cannot deploy DNSSEC at all; null when the DS lookup failed.
@@ -47,6 +54,8 @@ export const DnssecResult = Schema.Struct({
     exists: Schema.Boolean,
     records: Schema.Array(RrsigEntry),
     algorithmSecurity: AlgorithmSecurity,
+    /** The zone's SOA expire in seconds (RFC 1035 3.3.13), which the SOA and DNSKEY signatures should outlive. */
+    soaExpire: Schema.optionalWith(Schema.Int, { exact: true }),
     issues: Schema.Array(Issue)
   }),
   errors: Strings,

@@ -23,7 +23,7 @@ export const guidance = {
       "generic-dns":
         "If your DNS host cannot sign zones, move the zone to one that can before anything else; a DS at the registrar without signatures makes the domain unreachable."
     },
-    references: ["rfc4033", "rfc4035", "rfc8624"],
+    references: ["rfc4033", "rfc4035", "rfc9904"],
     nl: {
       why: "Zonder DNSSEC kan een aanvaller die DNS-vragen van je bezoekers of van andere mailservers kan beantwoorden, hen naar een server van zijn keuze sturen, zonder dat iemand het merkt. Met DNSSEC-ondertekening van de zone kunnen resolvers vervalste antwoorden weigeren; ook DANE voor mail bouwt erop.",
       steps: [
@@ -86,7 +86,7 @@ export const guidance = {
       "route53-ses":
         "Route 53 signs with algorithm 13 (ECDSA P-256): moving the zone's signing to Route 53 is the rollover."
     },
-    references: ["rfc8624", "rfc6781"],
+    references: ["rfc9904", "rfc9905", "rfc6781"],
     nl: {
       why: "De zone is ondertekend met een algoritme dat wordt uitgefaseerd. Validators behandelen zulke zones steeds vaker als niet-ondertekend, en de handtekeningen beschermen minder goed dan de huidige.",
       steps: [
@@ -108,12 +108,67 @@ export const guidance = {
       "Roll the zone's keys to 2048-bit RSA, or better to algorithm 13 (ECDSA P-256), at your DNS host.",
       "If the key-signing key changes, publish its new DS record at the registrar and remove the old DS after a day or two."
     ],
-    references: ["nist_sp800_57", "rfc8624"],
+    references: ["nist_sp800_57", "rfc9904"],
     nl: {
       why: "Een RSA-sleutel korter dan 2048 bits kan door een aanvaller met veel middelen worden gekraakt, die dan vervalste antwoorden kan ondertekenen die resolvers als echt accepteren.",
       steps: [
         "Wissel de sleutels van de zone bij je DNS-host naar RSA van 2048 bits, of beter naar algoritme 13 (ECDSA P-256).",
         "Verandert de key-signing key, publiceer dan het nieuwe DS-record bij de registrar en verwijder de oude DS na een of twee dagen."
+      ]
+    }
+  }),
+  dnssec_no_ds: guide({
+    why: "Your DNS host signs the zone, but the registrar has no DS record for it, so resolvers never learn which keys to trust: the signatures protect nothing until the DS is published.",
+    steps: [
+      "Copy the DS record (key tag, algorithm, digest type 2 and the digest) that your DNS host shows for the zone.",
+      "Add that DS record at your registrar, in the domain's DNSSEC settings.",
+      "After the registry publishes it (minutes to a day), scan again: DNSSEC should show as valid."
+    ],
+    references: ["rfc4035", "rfc4034"],
+    nl: {
+      why: "Je DNS-host ondertekent de zone, maar de registrar heeft er geen DS-record voor, dus resolvers weten niet welke sleutels ze moeten vertrouwen: de handtekeningen beschermen niets tot de DS is gepubliceerd.",
+      steps: [
+        "Kopieer het DS-record (key tag, algoritme, digesttype 2 en de digest) dat je DNS-host voor de zone toont.",
+        "Voeg dat DS-record toe bij je registrar, in de DNSSEC-instellingen van het domein.",
+        "Scan opnieuw nadat de registry het heeft gepubliceerd (minuten tot een dag): DNSSEC hoort dan geldig te zijn."
+      ]
+    }
+  }),
+  dnssec_insecure: guide({
+    why: "The zone is signed and the registrar has a DS, yet validating resolvers do not accept the chain: the DS points at no current key, or the algorithm or digest is one they no longer accept (SHA-1, RFC 9905). They treat the domain as unsigned, so forged answers go undetected.",
+    steps: [
+      "Compare the DS record at the registrar with the key-signing key your DNS host publishes now; replace a DS that matches no key.",
+      "If the zone is signed with algorithm 5 or 7 (RSA with SHA-1), roll it to algorithm 13 or 15 at your DNS host (an algorithm rollover, RFC 6781 4.1.4).",
+      "Publish the new key's DS with digest type 2 (SHA-256) and remove the old DS once the new one is live.",
+      "Scan again: DNSSEC should show as valid."
+    ],
+    references: ["rfc4035", "rfc9905", "rfc6781"],
+    nl: {
+      why: "De zone is ondertekend en de registrar heeft een DS, maar validerende resolvers aanvaarden de keten niet: de DS wijst naar geen huidige sleutel, of het algoritme of de digest is er een die ze niet meer aanvaarden (SHA-1, RFC 9905). Ze behandelen het domein als niet-ondertekend, dus vervalste antwoorden vallen niet op.",
+      steps: [
+        "Vergelijk het DS-record bij de registrar met de key-signing key die je DNS-host nu publiceert; vervang een DS die bij geen sleutel past.",
+        "Is de zone ondertekend met algoritme 5 of 7 (RSA met SHA-1), wissel dan bij je DNS-host naar algoritme 13 of 15 (een algoritmewissel, RFC 6781 4.1.4).",
+        "Publiceer de DS van de nieuwe sleutel met digesttype 2 (SHA-256) en verwijder de oude DS zodra de nieuwe actief is.",
+        "Scan opnieuw: DNSSEC hoort dan geldig te zijn."
+      ]
+    }
+  }),
+  dnssec_weak_digest: guide({
+    why: "The registrar's DS record is the link from the parent zone to your keys. With only a SHA-1 digest that link rests on a hash with practical collisions, and validators that stop accepting SHA-1 DS records will treat your domain as unsigned.",
+    steps: [
+      "At your DNS host, look up the DS record of the key-signing key with digest type 2 (SHA-256).",
+      "Add that DS record at your registrar, beside the SHA-1 one.",
+      "After a day (the DS TTL), remove the DS record with digest type 1 at the registrar.",
+      "Scan again: the DS should show digest type 2 only."
+    ],
+    references: ["rfc9904", "rfc4034"],
+    nl: {
+      why: "Het DS-record bij de registrar is de schakel van de bovenliggende zone naar je sleutels. Met alleen een SHA-1-digest rust die schakel op een hash waarvoor botsingen haalbaar zijn, en validators die geen SHA-1-DS-records meer accepteren behandelen je domein als niet-ondertekend.",
+      steps: [
+        "Zoek bij je DNS-host het DS-record van de key-signing key op met digesttype 2 (SHA-256).",
+        "Voeg dat DS-record toe bij je registrar, naast het SHA-1-record.",
+        "Verwijder na een dag (de TTL van de DS) het DS-record met digesttype 1 bij de registrar.",
+        "Scan opnieuw: de DS hoort alleen nog digesttype 2 te tonen."
       ]
     }
   }),
@@ -154,6 +209,25 @@ export const guidance = {
         "Onderteken de zone nu opnieuw bij de DNS-host.",
         "Zoek uit waarom het automatisch opnieuw ondertekenen stopte (een gestopte signer, een verlopen sleutel, een verborgen primaire server die niet meer overdraagt) en herstel dat.",
         "Scan opnieuw: elke handtekening hoort nog meer dan 7 dagen geldig te zijn."
+      ]
+    }
+  }),
+  dnssec_rrsig_soa_expire: guide({
+    why: "Secondary name servers keep answering for your zone for as long as the SOA expire value says, even when they can no longer reach the primary. Their copy carries the signatures they last received: if those expire sooner, the secondaries keep answering with signatures that validating resolvers reject, and your domain goes dark for those resolvers without any server being down.",
+    steps: [
+      "Look up the zone's SOA expire value (the sixth number of the SOA record, in seconds) and the signature validity of your signer.",
+      "Have the signer keep every signature valid longer than the SOA expire: a longer signature lifetime, or re-signing while more than the expire is left (BIND: sig-validity-interval and its refresh; Knot: rrsig-lifetime and rrsig-refresh; PowerDNS: the signature validity period).",
+      "Or lower the SOA expire (2 to 4 weeks is common) below what the signatures have left.",
+      "Scan again: the signatures should outlive the SOA expire."
+    ],
+    references: ["rfc6781", "rfc1035"],
+    nl: {
+      why: "Secundaire nameservers blijven je zone beantwoorden zolang de SOA-expire aangeeft, ook als ze de primaire server niet meer bereiken. Hun kopie bevat de handtekeningen die ze het laatst kregen: verlopen die eerder, dan blijven de secundaire servers antwoorden met handtekeningen die validerende resolvers weigeren, en is je domein voor die resolvers onbereikbaar zonder dat er een server uitvalt.",
+      steps: [
+        "Zoek de SOA-expire van de zone op (het zesde getal van het SOA-record, in seconden) en de geldigheidsduur van de handtekeningen van je signer.",
+        "Laat de signer elke handtekening langer geldig houden dan de SOA-expire: een langere geldigheidsduur, of opnieuw ondertekenen terwijl er nog meer dan de expire over is (BIND: sig-validity-interval en de verversing ervan; Knot: rrsig-lifetime en rrsig-refresh; PowerDNS: de geldigheidsperiode van handtekeningen).",
+        "Of verlaag de SOA-expire (2 tot 4 weken is gebruikelijk) tot onder wat de handtekeningen nog over hebben.",
+        "Scan opnieuw: de handtekeningen horen de SOA-expire te overleven."
       ]
     }
   })

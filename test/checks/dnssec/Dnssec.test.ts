@@ -367,6 +367,11 @@ describe("Dnssec analyse is total (property)", () => {
           if (!r.signed) expect(r.valid).toBe(false)
           for (const s of r.rrsig.records) expect(s.isExpired).toBe(s.daysUntilExpiry < 0)
           if (r.status === "pass") expect(r.errors).toEqual([])
+          // `trust` refines `state`, never contradicts it.
+          expect(r.trust === "secure").toBe(r.state === "secure")
+          if (r.state === "bogus") expect(r.trust).toBe("broken")
+          if (r.state === "unknown") expect(r.trust).toBe("unknown")
+          if (r.trust === "unsigned" || r.trust === "no-ds") expect(r.state).toBe("insecure")
         }
       )
     )

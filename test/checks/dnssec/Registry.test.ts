@@ -6,9 +6,13 @@ import { generateKeyPairSync } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { analyse, type DnssecFacts, type Gathered } from "../../../src/checks/dnssec/Dnssec.ts"
 import { nsec3Verdict } from "../../../src/checks/dnssec/Nsec3.ts"
+import { dnssecRecords } from "../../../src/checks/dnssec/Rules.ts"
+import { recordsOfRulings } from "../../../src/score/Rules.ts"
 import { parseData } from "../../../src/net/DnsWire.ts"
 import type { DnskeyData } from "../../../src/records/DnsRdata.ts"
-import { dsDigest, keyTag, rsaKeyBits } from "../../../src/records/DnssecKeys.ts"
+import * as fc from "fast-check"
+import { dsDigest, ecKeyLengthMismatch, keyTag, rsaKeyBits } from "../../../src/records/DnssecKeys.ts"
+import { runs } from "../../support/runs.ts"
 import { ALGORITHM_REGISTRY, DIGEST_REGISTRY } from "../../../src/records/DnssecRegistry.ts"
 
 const NOW = new Date("2026-11-22T00:00:00Z")
@@ -50,7 +54,53 @@ const algorithmKind = (n: number) =>
 const digestKind = (n: number) =>
   n >= 253 && n <= 254 ? "private" : n >= 128 && n <= 252 ? "reserved" : "unassigned"
 
+/** RFC 9904 Tables 2 and 3 (RFC 9905 5 leaves them): "Implement for" signing/delegation and validation. */
+const ALGORITHM_IMPLEMENT: Record<number, [string, string]> = {
+  1: ["MUST NOT", "MUST NOT"],
+  3: ["MUST NOT", "MUST NOT"],
+  5: ["NOT RECOMMENDED", "MUST"],
+  6: ["MUST NOT", "MUST NOT"],
+  7: ["NOT RECOMMENDED", "MUST"],
+  8: ["MUST", "MUST"],
+  10: ["NOT RECOMMENDED", "MUST"],
+  12: ["MUST NOT", "MAY"],
+  13: ["MUST", "MUST"],
+  14: ["MAY", "RECOMMENDED"],
+  15: ["RECOMMENDED", "RECOMMENDED"],
+  16: ["MAY", "RECOMMENDED"],
+  17: ["MAY", "MAY"],
+  23: ["MAY", "MAY"],
+  253: ["MAY", "MAY"],
+  254: ["MAY", "MAY"]
+}
+const DIGEST_IMPLEMENT: Record<number, [string, string]> = {
+  0: ["MUST NOT", "MUST NOT"],
+  1: ["MUST NOT", "MUST"],
+  2: ["MUST", "MUST"],
+  3: ["MUST NOT", "MAY"],
+  4: ["MAY", "RECOMMENDED"],
+  5: ["MAY", "MAY"],
+  6: ["MAY", "MAY"]
+}
+
 describe("the registries, every number", () => {
+  it('the "Implement for" columns of both registries, every number', () => {
+    for (const [registry, want] of [
+      [ALGORITHM_REGISTRY, ALGORITHM_IMPLEMENT],
+      [DIGEST_REGISTRY, DIGEST_IMPLEMENT]
+    ] as const)
+      for (const r of registry)
+        expect([r.number, r.implementUse, r.implementValidation]).toEqual([
+          r.number,
+          ...(want[r.number] ?? ["n/a", "n/a"])
+        ])
+  })
+  it('a "Use for" column never says MUST (RFC 9904 2.2)', () => {
+    for (const r of [...ALGORITHM_REGISTRY, ...DIGEST_REGISTRY]) {
+      expect(r.use).not.toBe("MUST")
+      expect(r.validation).not.toBe("MUST")
+    }
+  })
   it("DNSKEY algorithms 0-255: name, signing column and verdict", () => {
     expect(ALGORITHM_REGISTRY).toHaveLength(256)
     for (let n = 0; n <= 255; n++) {
@@ -259,6 +309,22 @@ describe("NSEC3PARAM (RFC 5155 4.1.2, RFC 9276 3.1)", () => {
 })
 
 describe("elliptic-curve key lengths (RFC 6605 4, RFC 8080 3)", () => {
+  it("a key fits exactly when it has its algorithm's length; other algorithms are not judged here (property)", () => {
+    const octets: Record<number, number> = { 13: 64, 14: 96, 15: 32, 16: 57 }
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 130 }), (alg, key) => {
+        const found = ecKeyLengthMismatch(alg, Buffer.from(key).toString("base64"))
+        const expected = octets[alg]
+        if (expected === undefined) expect(found).toBeUndefined()
+        else if (key.length === expected) expect(found).toBeUndefined()
+        else expect(found).toEqual({ expected, actual: key.length })
+      }),
+      { numRuns: runs(300) }
+    )
+    // The case that passed before: a 67-octet key for each of 13-16.
+    for (const alg of [13, 14, 15, 16])
+      expect(ecKeyLengthMismatch(alg, Buffer.alloc(67).toString("base64"))?.actual).toBe(67)
+  })
   it("a key of another length than its algorithm's is an error; the right length passes", () => {
     const octets = { 13: 64, 14: 96, 15: 32, 16: 57 } as const
     for (const [alg, n] of Object.entries(octets)) {
@@ -279,5 +345,53 @@ describe("elliptic-curve key lengths (RFC 6605 4, RFC 8080 3)", () => {
         expect(r.status).toBe("fail")
       }
     }
+  })
+})
+
+describe("the chain of trust: unsigned apart from insecure (RFC 4035 4.3)", () => {
+  /** The dnssec.valid record of a result: its status and issue ids. */
+  const valid = (r: ReturnType<typeof analyse>) => {
+    const record = recordsOfRulings(
+      dnssecRecords({ checks: { dnssec: { status: "done", reason: null, result: r } } })
+    ).find((x) => x.id === "dnssec.valid")!
+    return [record.status, ...(record.issues ?? [])]
+  }
+  it("tells each case apart, keeps `state` as it was, and names each its issue", () => {
+    const k = ksk(13)
+    const tag = keyTag(parseData("DNSKEY", k.text) as DnskeyData)
+    const cases = [
+      [facts([k.text], [k.ds(2)], true), "secure", "secure", ["pass"]],
+      [facts([], [], true), "insecure", "unsigned", ["fail", "dnssec_unsigned"]],
+      [facts([k.text], [], false), "insecure", "no-ds", ["fail", "dnssec_no_ds"]],
+      [
+        facts([k.text], [`${tag} 13 2 ${"00".repeat(32)}`], false),
+        "insecure",
+        "broken",
+        ["fail", "dnssec_insecure"]
+      ],
+      [facts([k.text], [k.ds(2)], false), "insecure", "unvalidated", ["fail", "dnssec_insecure"]]
+    ] as const
+    for (const [f, state, trust, record] of cases) {
+      const r = analyse(f, NOW)
+      expect([r.state, r.trust, valid(r)], trust).toEqual([state, trust, record])
+    }
+  })
+  it("a DS matching no key, served only with CD, is broken and bogus", () => {
+    const k = ksk(13)
+    const f = facts([k.text], [k.ds(2)], false)
+    const r = analyse(
+      { ...f, dnskey: f.dnskey._tag === "Answer" ? { ...f.dnskey, bogus: true } : f.dnskey },
+      NOW
+    )
+    expect([r.state, r.trust, valid(r)]).toEqual(["bogus", "broken", ["fail", "dnssec_bogus"]])
+  })
+  it("a resolver that does not validate leaves the chain unknown, not broken", () => {
+    const k = ksk(13)
+    const r = analyse({ ...facts([k.text], [k.ds(2)], false), resolverValidates: false }, NOW)
+    expect([r.state, r.trust, valid(r)[0]]).toEqual(["insecure", "unknown", "unknown"])
+  })
+  it("a result stored before `trust` existed is judged as before", () => {
+    const { trust: _, ...old } = analyse(facts([], [], true), NOW)
+    expect(valid(old)).toEqual(["fail", "dnssec_unsigned"])
   })
 })

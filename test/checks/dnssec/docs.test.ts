@@ -5,26 +5,40 @@ import { ALGORITHM_REGISTRY, DIGEST_REGISTRY, type RegistryRow } from "../../../
 
 const doc = readFileSync(new URL("../../../docs/dnssec.md", import.meta.url), "utf8")
 const section = (title: string) => doc.slice(doc.indexOf(title), doc.indexOf("\n## ", doc.indexOf(title) + 1))
-/** Rows `| n or a-b | name | use | validation | verdict | ...`, expanded to one per number. */
+/**
+ * Rows `| n or a-b | name | use | validation | verdict | ... | implement (use) | implement (validation) |`,
+ * expanded to one per number.
+ */
 const rows = (text: string) =>
-  [...text.matchAll(/^\| (\d+)(?:-(\d+))? \| ([^|]+) \| ([^|]+) \| ([^|]+) \| ([a-z]+) \|/gm)].flatMap(
-    (m) => {
-      const from = Number(m[1])
-      const to = m[2] ? Number(m[2]) : from
-      return Array.from({ length: to - from + 1 }, (_, i) => ({
-        number: from + i,
-        name: m[3]!.trim(),
-        use: m[4]!.trim(),
-        validation: m[5]!.trim(),
-        verdict: m[6]!
-      }))
-    }
-  )
+  [
+    ...text.matchAll(
+      /^\| (\d+)(?:-(\d+))? \| ([^|]+) \| ([^|]+) \| ([^|]+) \| ([a-z]+) \|.*\| ([^|]+) \| ([^|]+) \|$/gm
+    )
+  ].flatMap((m) => {
+    const from = Number(m[1])
+    const to = m[2] ? Number(m[2]) : from
+    return Array.from({ length: to - from + 1 }, (_, i) => ({
+      number: from + i,
+      name: m[3]!.trim(),
+      use: m[4]!.trim(),
+      validation: m[5]!.trim(),
+      verdict: m[6]!,
+      implementUse: m[7]!.trim(),
+      implementValidation: m[8]!.trim()
+    }))
+  })
 const same = (documented: ReturnType<typeof rows>, registry: ReadonlyArray<RegistryRow>) => {
   expect(documented.map((r) => r.number)).toEqual(registry.map((r) => r.number))
   for (const d of documented) {
     const r = registry[d.number]!
-    expect([d.number, d.use, d.validation, d.verdict]).toEqual([d.number, r.use, r.validation, r.verdict])
+    expect([d.number, d.use, d.validation, d.verdict, d.implementUse, d.implementValidation]).toEqual([
+      d.number,
+      r.use,
+      r.validation,
+      r.verdict,
+      r.implementUse,
+      r.implementValidation
+    ])
     if (r.kind === "assigned") expect(d.name).toBe(r.name)
   }
 }
