@@ -153,6 +153,11 @@ export interface KeyExchangeProbeOptions {
   readonly opener: (address: string) => Opener
   /** Whether the server's name is sent as SNI (the web's; a sending MTA by default sends none). */
   readonly sendSni: boolean
+  /**
+   * Why `address` is not contacted now (it did not answer a moment ago: Destinations.ts backoff),
+   * or undefined: asked before waiting for the permits and again after, as the TLS scans do.
+   */
+  readonly silent: (address: string) => string | undefined
   /** The permits a connection to `address` holds (the destination's, then the service's). */
   readonly gate: (
     address: string,
@@ -165,11 +170,20 @@ export const makeKeyExchangeProbe = (options: KeyExchangeProbeOptions): Effect.E
   Effect.map(
     makeProbeCache(
       options.kind,
-      ({ address, sni }: ProbeKey) =>
-        options.gate(
-          address,
-          probeKeyExchange(options.opener(address), sni === "" ? null : sni, options.timeoutMs)
-        ),
+      ({ address, sni }: ProbeKey) => {
+        const ifAnswering = (then: Effect.Effect<KeyExchangeOutcome>) =>
+          Effect.suspend(() => {
+            const why = options.silent(address)
+            return why === undefined
+              ? then
+              : Effect.succeed<KeyExchangeOutcome>({
+                  kind: "unknown",
+                  message: `not contacted: backed off (${why})`
+                })
+          })
+        const probe = probeKeyExchange(options.opener(address), sni === "" ? null : sni, options.timeoutMs)
+        return ifAnswering(options.gate(address, ifAnswering(probe)))
+      },
       { ttlMs: options.ttlMs, capacity: 2_048 }
     ),
     (cache) => (host, address) => {

@@ -353,6 +353,7 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
       ttlMs: config.probeCacheTtlMs,
       opener: (address) => starttlsOpener(settings, address),
       sendSni: false,
+      silent: (address) => destinations.backedOff(address, settings.port)?.message,
       gate: (address, one) => destinations.around(address, global.holding(one))
     })
     return { probe, tlsScan, keyExchange, settings }

@@ -85,6 +85,7 @@ const webService = (settings: WebSettings, lookup: AddressLookup) => {
       ttlMs: settings.probeCacheTtlMs ?? 0,
       opener: (address) => tcpOpener(address, 443, settings.connectTimeoutMs),
       sendSni: true,
+      silent: (address) => destinations.backedOff(address, 443)?.message,
       gate: (address, probe) => destinations.around(address, probe)
     })
     return {
