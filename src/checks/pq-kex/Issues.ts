@@ -2,24 +2,24 @@
 import { type Advice, e, type Entry, nl } from "../../kernel/Declaration.ts"
 
 export const issues = {
-  pq_kex_classical: e(
+  pq_kex_partial: e(
     "security",
     "info",
     false,
-    "No post-quantum key exchange",
-    "Offered the hybrid post-quantum key exchanges first (X25519MLKEM768, codepoint 0x11EC), some or all of the domain's web or mail servers chose a classical one (such as X25519): traffic recorded today could be decrypted once a large quantum computer exists.",
+    "Post-quantum key exchange on only some servers",
+    "Offered the hybrid post-quantum key exchanges first (X25519MLKEM768, codepoint 0x11EC), some of the domain's web or mail servers took one and others chose a classical one (such as X25519): traffic through those could be decrypted once a large quantum computer exists.",
     nl(
-      "Geen post-quantum sleuteluitwisseling",
-      "Toen hybride post-quantum sleuteluitwisselingen als eerste werden aangeboden (X25519MLKEM768, codepunt 0x11EC), kozen sommige of alle web- of mailservers van het domein een klassieke (zoals X25519): verkeer dat vandaag wordt opgenomen, kan worden ontsleuteld zodra er een grote quantumcomputer bestaat."
+      "Post-quantum sleuteluitwisseling op slechts een deel van de servers",
+      "Toen hybride post-quantum sleuteluitwisselingen als eerste werden aangeboden (X25519MLKEM768, codepunt 0x11EC), kozen sommige web- of mailservers van het domein er een en andere een klassieke (zoals X25519): verkeer via die laatste kan worden ontsleuteld zodra er een grote quantumcomputer bestaat."
     )
   )
 } satisfies Record<string, Entry>
 
 export const advice = {
-  pq_kex_classical: {
+  pq_kex_partial: {
     impact:
-      'Encrypted traffic recorded now ("harvest now, decrypt later") stays readable to whoever records it once quantum computers break elliptic-curve key exchange.',
+      'Traffic through the servers without the hybrid, recorded now ("harvest now, decrypt later"), becomes readable to whoever recorded it once quantum computers break elliptic-curve key exchange.',
     recommendation:
-      "Run a TLS library with the hybrid groups (OpenSSL 3.5 or later, BoringSSL, recent Go or rustls) and list X25519MLKEM768 first among the server's groups."
+      "Give every server the same TLS library with the hybrid groups (OpenSSL 3.5 or later, BoringSSL, recent Go or rustls) and list X25519MLKEM768 first among its groups."
   }
 } satisfies { readonly [I in keyof typeof issues]: Advice }

@@ -2,7 +2,9 @@
  * The rules of the post-quantum key-exchange check (docs/scoring.md): shown, never scored. The
  * hybrids are new (X25519MLKEM768 became OpenSSL's default in 3.5, April 2025) and most servers
  * run a TLS library without them; until the guidelines the score follows (NCSC-NL) rate them, a
- * classical key exchange is a finding to read, not a lost point.
+ * classical key exchange everywhere is not held against the domain (not applicable, as REQUIRETLS
+ * offered by none). Servers that differ are a finding: the same traffic is protected or not
+ * depending on which server a client reaches.
  */
 import {
   fail,
@@ -28,7 +30,7 @@ export const PQ_KEX_SPECS = {
     concerns: "web",
     maxPoints: 0,
     level: "info",
-    rule: "Shown, never scored: every web server takes a hybrid post-quantum key exchange (X25519MLKEM768 or another registered hybrid) when offered one; none or only some is a finding",
+    rule: "Shown, never scored: every web server takes a hybrid post-quantum key exchange (X25519MLKEM768 or another registered hybrid) when offered one; some but not all is a finding; none (classical only) is not applicable for now",
     rank: 123
   }),
   mail: spec({
@@ -39,7 +41,7 @@ export const PQ_KEX_SPECS = {
     concerns: "mail",
     maxPoints: 0,
     level: "info",
-    rule: "Shown, never scored: every mail server takes a hybrid post-quantum key exchange after STARTTLS when offered one; none or only some is a finding",
+    rule: "Shown, never scored: every mail server takes a hybrid post-quantum key exchange after STARTTLS when offered one; some but not all is a finding; none (classical only) is not applicable for now",
     rank: 124
   })
 } as const
@@ -52,8 +54,7 @@ const verdictOf = (p: PqKexResult["web"]): Verdict => {
     case "hybrid":
       return pass(p.note)
     case "partial":
-    case "classical":
-      return fail(p.note, "pq_kex_classical")
+      return fail(p.note, "pq_kex_partial")
     case "unknown":
       return unknown(p.note)
     default:

@@ -99,11 +99,13 @@ describe("the rules", () => {
     PqKex.about.rules.judge({
       checks: { "pq-kex": { status: "done", reason: null, result: analyse(g, now) } }
     })
-  it("show it for no points: pass for hybrid, a finding for classical, not applicable otherwise", () => {
+  it("show it for no points: pass for hybrid, a finding for servers that differ, classical alone not applicable", () => {
     const [w, m] = ruled(gathered([web(hybrid), mx(x25519)]))
     expect(w!.spec.maxPoints).toBe(0)
     expect(w!.verdict.status).toBe("pass")
-    expect(m!.verdict).toMatchObject({ status: "fail", issues: ["pq_kex_classical"] })
+    expect(m!.verdict.status).toBe("not-applicable")
+    const [, partial] = ruled(gathered([mx(hybrid), mx(x25519, "192.0.2.26")]))
+    expect(partial!.verdict).toMatchObject({ status: "fail", issues: ["pq_kex_partial"] })
   })
 })
 
