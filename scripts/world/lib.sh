@@ -24,6 +24,7 @@ postfix|$WORLD/postfix/spool/pid/master.pid|master
 slow|$WORLD/slow.pid|node
 rdap|$WORLD/rdap.pid|node
 esmtp|$WORLD/esmtp.pid|node
+pq|$WORLD/pq.pid|node
 EOT
 }
 
@@ -49,6 +50,7 @@ component_log() {
   slow) echo "$WORLD/slow.log" ;;
   rdap) echo "$WORLD/rdap.log" ;;
   esmtp) echo "$WORLD/esmtp.log" ;;
+  pq) echo "$WORLD/pq.log" ;;
   esac
 }
 

@@ -110,7 +110,9 @@ const unmovable = (s) =>
     ? "its older zone version is served by the lagging name server, which mutate does not change"
     : (s.mx ?? []).some((m) => mxComponent(m) === "slow") || s.web?.server === "slow"
       ? "its slow servers are node processes (slow.mjs) that mutate does not start"
-      : undefined
+      : (s.mx ?? []).some((m) => mxComponent(m) === "pq") || s.web?.server === "pq"
+        ? "its post-quantum servers are a node process (pq.mjs) that mutate does not start"
+        : undefined
 
 const main = () => {
   const { root, domain: domainArg, target, reset, ttl, add } = parseArgs(process.argv.slice(2))

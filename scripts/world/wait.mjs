@@ -79,7 +79,8 @@ if (phase === "knot") {
     ])
   }
   for (const s of m.scenarios) {
-    if (s.web && s.web.server !== "slow")
+    if (s.web?.server === "pq") checks.push([`pq web ${s.domain}`, "pq", () => banner(s.web.addr, 443)])
+    if (s.web && s.web.server !== "slow" && s.web.server !== "pq")
       checks.push([`web ${s.domain}`, "nginx", () => banner(s.web.addr, s.web.https ? 443 : 80)])
     if (s.web?.server === "slow") checks.push([`slow web ${s.domain}`, "slow", () => banner(s.web.addr, 443)])
     for (const mx of s.mx) {
@@ -87,6 +88,8 @@ if (phase === "knot") {
         checks.push([`slow mx ${mx.host}`, "slow", () => banner(mx.addr, 25)])
       else if (mx.server === "counting")
         checks.push([`counting mx ${mx.host}`, "slow", () => banner(mx.addr, 25, "220 ")])
+      else if (mx.server === "pq")
+        checks.push([`pq mx ${mx.host} ${mx.addr}`, "pq", () => banner(mx.addr, 25, "220 ")])
       else if (mx.server === "esmtp")
         checks.push([`esmtp mx ${mx.host} ${mx.addr}`, "esmtp", () => banner(mx.addr, 25, "220 ")])
       else checks.push([`postfix ${mx.host} ${mx.addr}`, "postfix", () => banner(mx.addr, 25, "220 ")])

@@ -20,6 +20,7 @@ import { Lookup } from "./dns/Lookup.ts"
 import { NameServerCheck } from "./nameservers/NameServerCheck.ts"
 import { Dnssec } from "./dnssec/Dnssec.ts"
 import { Headers } from "./headers/Headers.ts"
+import { PqKex } from "./pq-kex/PqKex.ts"
 import { Rpki } from "./rpki/Rpki.ts"
 import { HttpRedirect } from "./http-redirect/HttpRedirect.ts"
 import { SecurityTxt } from "./security-txt/SecurityTxt.ts"
@@ -56,6 +57,8 @@ export const registry = [
   HttpRedirect,
   SecurityTxt,
   HttpsRecord,
+  // web and mail: the key exchange each server takes when offered the post-quantum hybrids
+  PqKex,
   // what the domain depends on: CAA against the certificates served, RPKI of its addresses
   Caa,
   Rpki,

@@ -17,9 +17,15 @@ import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
 import type { DirectQuestion, DirectReply } from "../net/NameServers.ts"
 import type { RdapAnswer } from "../net/Rdap.ts"
 import type { VrpLoad } from "../net/RpkiVrps.ts"
+import type { KeyExchangeOutcome } from "../net/KeyExchangeProbe.ts"
 import type { SmtpProbe } from "../net/Smtp.ts"
 import type { TlsScanResult } from "../net/TlsScan.ts"
+import type { TlsServers } from "./Depth.ts"
 import type { AlpnAnswer, WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
+
+/** The key-exchange probe's outcome, or that the scan's depth did not ask it. */
+export type KeyExchangeAnswer =
+  KeyExchangeOutcome | { readonly kind: "not-checked"; readonly message: string }
 
 export interface Addresses {
   readonly v4: ReadonlyArray<string>
@@ -124,6 +130,16 @@ export interface FactsShape {
   readonly webTlsScan: (host: string, address: string) => Effect.Effect<TlsScanResult>
   /** The TLS scan of an MX address through STARTTLS (versions, suites: net/SmtpTlsScan.ts). */
   readonly smtpTlsScan: (host: string, address: string) => Effect.Effect<TlsScanResult>
+  /**
+   * Which group a web server (port 443) or an MX address (after STARTTLS) takes when offered the
+   * hybrid post-quantum groups first (net/KeyExchangeProbe.ts); `not-checked` where the scan's
+   * depth does not enumerate those servers' TLS (kernel/Depth.ts).
+   */
+  readonly keyExchange: (
+    host: string,
+    address: string,
+    servers: TlsServers
+  ) => Effect.Effect<KeyExchangeAnswer>
   /** A derived fact, computed at most once per scan. */
   readonly get: <A, E>(fact: Fact<A, E>) => Effect.Effect<A, E>
   /*

@@ -14,6 +14,8 @@ import { vetText } from "./Targets.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { peerJudged, readCaFile, sharedSecureContext } from "./TlsPeer.ts"
 import { makeSmtpTlsScan, unreachableSmtpScan } from "./SmtpTlsScan.ts"
+import { makeKeyExchangeProbe, unreachableKeyExchange } from "./KeyExchangeProbe.ts"
+import { starttlsOpener } from "./StartTls.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
 import { Destinations } from "./Destinations.ts"
 import { Permits } from "./Permits.ts"
@@ -342,7 +344,19 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
       allow,
       ttlMs: config.probeCacheTtlMs
     })
-    return { probe, tlsScan, settings }
+    // The hybrid-first ClientHello after STARTTLS (KeyExchangeProbe.ts), without SNI as the TLS scan.
+    const keyExchange = yield* makeKeyExchangeProbe({
+      kind: "smtp-kex",
+      port: settings.port,
+      allow,
+      timeoutMs: settings.tlsTimeoutMs,
+      ttlMs: config.probeCacheTtlMs,
+      opener: (address) => starttlsOpener(settings, address),
+      sendSni: false,
+      silent: (address) => destinations.backedOff(address, settings.port)?.message,
+      gate: (address, one) => destinations.around(address, global.holding(one))
+    })
+    return { probe, tlsScan, keyExchange, settings }
   }),
   dependencies: [AppConfig.Default]
 }) {
@@ -365,6 +379,7 @@ export class Smtp extends Effect.Service<Smtp>()("Smtp", {
           ),
         tlsScan: (host: string, address: string) =>
           Effect.succeed(tlsScans[`${host}|${address}`] ?? unreachableSmtpScan(host, address)),
+        keyExchange: () => Effect.succeed(unreachableKeyExchange),
         settings: {
           port: 25,
           heloName: "test.invalid",

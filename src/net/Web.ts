@@ -21,6 +21,8 @@ import { AppConfig } from "../Config.ts"
 import { Resolver } from "./Resolver.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { makeWeb, webDestinations } from "./WebClient.ts"
+import { makeKeyExchangeProbe, unreachableKeyExchange } from "./KeyExchangeProbe.ts"
+import { tcpOpener } from "./TlsHandshake.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
 import { certificateOnly, makeWebTlsScan, unreachableScan } from "./WebTlsScan.ts"
 import {
@@ -72,11 +74,27 @@ const loadSettings = Effect.gen(function* () {
 /** The client and the TLS scan over one set of destination permits. */
 const webService = (settings: WebSettings, lookup: AddressLookup) => {
   const destinations = webDestinations(settings)
-  return Effect.map(makeWebTlsScan(settings, destinations), (scans) => ({
-    ...makeWeb(settings, lookup, destinations),
-    tlsScan: scans.scan,
-    tlsCertificate: scans.certificate
-  }))
+  return Effect.gen(function* () {
+    const scans = yield* makeWebTlsScan(settings, destinations)
+    // The hybrid-first ClientHello to port 443 (KeyExchangeProbe.ts), under the same permits.
+    const keyExchange = yield* makeKeyExchangeProbe({
+      kind: "web-kex",
+      port: 443,
+      allow: settings.allow,
+      timeoutMs: settings.connectTimeoutMs,
+      ttlMs: settings.probeCacheTtlMs ?? 0,
+      opener: (address) => tcpOpener(address, 443, settings.connectTimeoutMs),
+      sendSni: true,
+      silent: (address) => destinations.backedOff(address, 443)?.message,
+      gate: (address, probe) => destinations.around(address, probe)
+    })
+    return {
+      ...makeWeb(settings, lookup, destinations),
+      tlsScan: scans.scan,
+      tlsCertificate: scans.certificate,
+      keyExchange
+    }
+  })
 }
 
 export class Web extends Effect.Service<Web>()("Web", {
@@ -125,6 +143,7 @@ export class Web extends Effect.Service<Web>()("Web", {
           }
           return Effect.succeed(response)
         },
+        keyExchange: () => Effect.succeed(unreachableKeyExchange),
         alpn: (host: string) =>
           Effect.fail(
             new WebError({ url: `https://${host}/`, reason: "connect", message: "no TLS in the fake" })

@@ -27,7 +27,7 @@ import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { unenumeratedScan } from "../net/TlsScan.ts"
-import { enumeratesTls, type ScanDepth } from "../kernel/Depth.ts"
+import { enumeratesTls, NOT_ENUMERATED, type ScanDepth } from "../kernel/Depth.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 import { Exporting } from "../observe/Spans.ts"
 import { dnsKey, eitherOf, type Outcome, ScanQuestion, ScanState, SweepQuestion } from "./ScanQuestions.ts"
@@ -326,6 +326,12 @@ export const makeFacts = (
               smtp.tlsScan(host, address)
             )
         : (host, address) => Effect.succeed(unenumeratedScan(host, address, SMTP_PORT)),
+      keyExchange: (host, address, servers) =>
+        enumeratesTls(depth, servers)
+          ? memo.get(`kex\u0000${servers}\u0000${normaliseName(host)}\u0000${address}`, () =>
+              servers === "web" ? web.keyExchange(host, address) : smtp.keyExchange(host, address)
+            )
+          : Effect.succeed({ kind: "not-checked", message: NOT_ENUMERATED } as const),
       get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
       start,
       ...Option.match(selectorSource, {

@@ -197,6 +197,12 @@ export const auditWorld = (root) => {
     )
   need("slow", read("slow.json"), auditSlow)
   need("esmtp", read("esmtp.json"), auditEsmtp)
+  need("pq", read("pq.json"), (json) =>
+    JSON.parse(json)
+      .servers.flatMap((s) => [s.addr, ...(s.aaaa ? [s.aaaa] : [])])
+      .filter((a) => !isLiteral(a))
+      .map((a) => `pq: a server on ${a} is not an address literal`)
+  )
   need("rdap", read("rdap.json"), (json) => {
     const c = JSON.parse(json)
     return [c.rdap, c.hosting]

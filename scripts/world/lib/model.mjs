@@ -86,10 +86,17 @@ export const NODE_MX_SERVERS = new Set(["slow", "counting", "counting-silent"])
 /**
  * The world server (lib.sh's component) that serves an MX host: `slow` (slow.mjs) for the node
  * servers above, `esmtp` (esmtp.mjs) for one with `requiretls` (Postfix 3.7 cannot advertise
- * REQUIRETLS, RFC 8689), `postfix` for every other. Only Postfix hosts get a Postfix listener.
+ * REQUIRETLS, RFC 8689), `pq` (pq.mjs, under Node.js 24) for `server: "pq"` (the hybrid
+ * post-quantum key exchange, which the world's OpenSSL 3.0 lacks), `postfix` for every other. Only Postfix hosts get a Postfix listener.
  */
 export const mxComponent = (m) =>
-  NODE_MX_SERVERS.has(m.server) ? "slow" : m.requiretls === true ? "esmtp" : "postfix"
+  NODE_MX_SERVERS.has(m.server)
+    ? "slow"
+    : m.server === "pq"
+      ? "pq"
+      : m.requiretls === true
+        ? "esmtp"
+        : "postfix"
 
 /** Why an MX entry of scenario `domain` cannot be built, or undefined. */
 export const mxProblem = (domain, m) => {

@@ -290,7 +290,7 @@ export const generateNginx = (root, webs, certs) => {
   mkdirp(join(dir, "tmp"))
   const servers = []
   for (const s of webs) {
-    if (s.web.server === "slow") continue
+    if (s.web.server === "slow" || s.web.server === "pq") continue
     writeSite(dir, s)
     servers.push(...serverBlocks(dir, s, certs[s.domain]))
   }

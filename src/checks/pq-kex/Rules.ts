@@ -1,0 +1,76 @@
+/**
+ * The rules of the post-quantum key-exchange check (docs/scoring.md): shown, never scored. The
+ * hybrids are new (X25519MLKEM768 became OpenSSL's default in 3.5, April 2025) and most servers
+ * run a TLS library without them; until the guidelines the score follows (NCSC-NL) rate them, a
+ * classical key exchange everywhere is not held against the domain (not applicable, as REQUIRETLS
+ * offered by none). Servers that differ are a finding: the same traffic is protected or not
+ * depending on which server a client reaches.
+ */
+import {
+  fail,
+  judge,
+  notApplicable,
+  pass,
+  type Judging,
+  rulesOver,
+  type Ruling,
+  scored,
+  spec,
+  unknown,
+  type Verdict
+} from "../../kernel/Declaration.ts"
+import type { PqKexResult } from "./PqKexResult.ts"
+
+export const PQ_KEX_SPECS = {
+  web: spec({
+    id: "security.web.pq_kex",
+    title: "Post-quantum key exchange (web)",
+    titleNl: "Post-quantum sleuteluitwisseling (web)",
+    category: "security",
+    concerns: "web",
+    maxPoints: 0,
+    level: "info",
+    rule: "Shown, never scored: every web server takes a hybrid post-quantum key exchange (X25519MLKEM768 or another registered hybrid) when offered one; some but not all is a finding; none (classical only) is not applicable for now",
+    rank: 123
+  }),
+  mail: spec({
+    id: "security.mx.pq_kex",
+    title: "Post-quantum key exchange (mail)",
+    titleNl: "Post-quantum sleuteluitwisseling (mail)",
+    category: "security",
+    concerns: "mail",
+    maxPoints: 0,
+    level: "info",
+    rule: "Shown, never scored: every mail server takes a hybrid post-quantum key exchange after STARTTLS when offered one; some but not all is a finding; none (classical only) is not applicable for now",
+    rank: 124
+  })
+} as const
+
+/** The results these rules read, by check id. */
+type Reads = { readonly "pq-kex": PqKexResult }
+
+const verdictOf = (p: PqKexResult["web"]): Verdict => {
+  switch (p.status) {
+    case "hybrid":
+      return pass(p.note)
+    case "partial":
+      return fail(p.note, "pq_kex_partial")
+    case "unknown":
+      return unknown(p.note)
+    default:
+      return notApplicable(p.note)
+  }
+}
+
+const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => [
+  scored(
+    PQ_KEX_SPECS.web,
+    judge(scan.checks["pq-kex"], (r) => verdictOf(r.web))
+  ),
+  scored(
+    PQ_KEX_SPECS.mail,
+    judge(scan.checks["pq-kex"], (r) => verdictOf(r.mail))
+  )
+]
+
+export const rules = rulesOver<Reads>(Object.values(PQ_KEX_SPECS), records)

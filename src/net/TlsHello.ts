@@ -1,0 +1,338 @@
+/**
+ * The first flight of a TLS 1.3 handshake, byte by byte (RFC 8446 4.1.2, 4.1.3, 4.1.4): a
+ * ClientHello that offers the hybrid post-quantum key exchanges first, and the reading of what the
+ * server answers (its ServerHello, a HelloRetryRequest, or an alert). The key-exchange probe
+ * (KeyExchangeProbe.ts) sends the one and reads the other, and closes: which group a server takes
+ * is in its first message, so no key is ever computed and the runtime's OpenSSL plays no part.
+ * Pure: no I/O, randomness passed in.
+ */
+
+/** Named groups (IANA "TLS Supported Groups"; RFC 8446 4.2.7, RFC 7919, draft-ietf-tls-ecdhe-mlkem). */
+export const GROUPS: Readonly<Record<number, string>> = {
+  0x0017: "secp256r1",
+  0x0018: "secp384r1",
+  0x0019: "secp521r1",
+  0x001d: "x25519",
+  0x001e: "x448",
+  0x0100: "ffdhe2048",
+  0x0101: "ffdhe3072",
+  0x0102: "ffdhe4096",
+  0x0103: "ffdhe6144",
+  0x0104: "ffdhe8192",
+  0x11eb: "SecP256r1MLKEM768",
+  0x11ec: "X25519MLKEM768",
+  0x11ed: "SecP384r1MLKEM1024"
+}
+
+export const X25519_MLKEM768 = 0x11ec
+
+/** The hybrid post-quantum groups registered (draft-ietf-tls-ecdhe-mlkem, IANA codepoints). */
+export const HYBRID_GROUPS: ReadonlyArray<number> = [0x11ec, 0x11eb, 0x11ed]
+
+/**
+ * What the ClientHello lists in supported_groups, in our order of preference: the hybrids first
+ * (X25519MLKEM768 as browsers offer it), then the classical curves a TLS 1.3 server most often
+ * takes, so that a server without the hybrids still names the group it would use.
+ */
+export const OFFERED_GROUPS: ReadonlyArray<number> = [...HYBRID_GROUPS, 0x001d, 0x0017, 0x0018]
+
+export const groupName = (group: number): string =>
+  GROUPS[group] ?? `0x${group.toString(16).padStart(4, "0")}`
+
+export const isHybrid = (group: number): boolean => HYBRID_GROUPS.includes(group)
+
+/** ML-KEM-768's encapsulation key: 384 bytes per polynomial, k = 3, and the 32-byte seed rho (FIPS 203 8). */
+export const MLKEM768_KEY_BYTES = 1184
+/** An X25519 public key (RFC 7748 5). */
+export const X25519_KEY_BYTES = 32
+/** The X25519MLKEM768 key share: the ML-KEM-768 key, then the X25519 key (draft-ietf-tls-ecdhe-mlkem 4.1). */
+export const HYBRID_SHARE_BYTES = MLKEM768_KEY_BYTES + X25519_KEY_BYTES
+
+/** The modulus q of ML-KEM (FIPS 203 2.4): a coefficient of an encoded key is below it. */
+const MLKEM_Q = 3329
+
+/**
+ * The random bytes a ClientHello needs: the Random, the legacy session id, and a source of
+ * 16-bit values for the ML-KEM key's coefficients. Passed in, so that the building is pure.
+ */
+export interface HelloEntropy {
+  /** 32 bytes (RFC 8446 4.1.2 `random`). */
+  readonly random: Uint8Array
+  /** 32 bytes: a session id, as a middlebox-compatible client sends (RFC 8446 D.4). */
+  readonly sessionId: Uint8Array
+  /** At least HYBRID_SHARE_BYTES bytes, turned into a well-formed share. */
+  readonly share: Uint8Array
+}
+
+/**
+ * An X25519MLKEM768 key share that a server accepts as a key: random, but every 12-bit coefficient
+ * of the ML-KEM part below q, since FIPS 203 7.2's input check (which OpenSSL 3.5 applies) refuses
+ * an encapsulation key with any coefficient at or above it: purely random bytes would be refused
+ * with an alert before the server names its group. Two coefficients take three bytes (ByteEncode12).
+ */
+export const hybridShare = (bytes: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(HYBRID_SHARE_BYTES)
+  const polyBytes = MLKEM768_KEY_BYTES - 32
+  const coefficient = (i: number) => ((bytes[2 * i]! << 8) | bytes[2 * i + 1]!) % MLKEM_Q
+  for (let i = 0, o = 0; o < polyBytes; i += 2, o += 3) {
+    const a = coefficient(i % (bytes.length >> 1))
+    const b = coefficient((i + 1) % (bytes.length >> 1))
+    out[o] = a & 0xff
+    out[o + 1] = (a >> 8) | ((b & 0x0f) << 4)
+    out[o + 2] = b >> 4
+  }
+  // rho and the X25519 key are taken as they come (RFC 7748 5 accepts every 32-byte string).
+  out.set(bytes.subarray(0, 32 + X25519_KEY_BYTES), polyBytes)
+  return out
+}
+
+/** Whether every coefficient of the ML-KEM part of a share is below q (FIPS 203 7.2). */
+export const wellFormedShare = (share: Uint8Array): boolean => {
+  if (share.length !== HYBRID_SHARE_BYTES) return false
+  for (let o = 0; o < MLKEM768_KEY_BYTES - 32; o += 3) {
+    const a = share[o]! | ((share[o + 1]! & 0x0f) << 8)
+    const b = (share[o + 1]! >> 4) | (share[o + 2]! << 4)
+    if (a >= MLKEM_Q || b >= MLKEM_Q) return false
+  }
+  return true
+}
+
+const u16 = (n: number) => [(n >> 8) & 0xff, n & 0xff]
+const u24 = (n: number) => [(n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff]
+/** A vector with a 1-, 2- or 3-byte length prefix (RFC 8446 3.4). */
+const vec = (lengthBytes: 1 | 2 | 3, body: ReadonlyArray<number>) => [
+  ...(lengthBytes === 1 ? [body.length] : lengthBytes === 2 ? u16(body.length) : u24(body.length)),
+  ...body
+]
+const extension = (type: number, body: ReadonlyArray<number>) => [...u16(type), ...vec(2, body)]
+
+/** The TLS 1.3 suites (RFC 8446 B.4): AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305. */
+const SUITES = [0x1301, 0x1302, 0x1303]
+/** ECDSA, RSA-PSS and PKCS#1 for certificates, EdDSA (RFC 8446 4.2.3). */
+const SIGNATURE_SCHEMES = [0x0403, 0x0503, 0x0603, 0x0804, 0x0805, 0x0806, 0x0807, 0x0401, 0x0501, 0x0601]
+const TLS13 = 0x0304
+
+/** A host name may go in SNI; an address literal never does (RFC 6066 3). */
+const sniOf = (name: string | null): string | null =>
+  name === null || name === "" || /^[\d.]+$/.test(name) || name.includes(":") ? null : name.replace(/\.$/, "")
+
+/**
+ * The ClientHello record (RFC 8446 4.1.2, 5.1): TLS 1.3 only (supported_versions), the three
+ * suites every TLS 1.3 server has, `OFFERED_GROUPS` with one key share, X25519MLKEM768's, so a
+ * server that takes another group answers with a HelloRetryRequest naming it (RFC 8446 4.1.4).
+ */
+export const clientHello = (serverName: string | null, entropy: HelloEntropy): Uint8Array => {
+  const sni = sniOf(serverName)
+  const extensions = [
+    ...(sni === null
+      ? []
+      : extension(0, vec(2, [0, ...vec(2, [...new TextEncoder().encode(sni.toLowerCase())])]))),
+    ...extension(10, vec(2, OFFERED_GROUPS.flatMap(u16))),
+    ...extension(13, vec(2, SIGNATURE_SCHEMES.flatMap(u16))),
+    ...extension(43, vec(1, u16(TLS13))),
+    // psk_key_exchange_modes (RFC 8446 4.2.9): psk_dhe_ke; some servers expect it from a 1.3 client.
+    ...extension(45, vec(1, [1])),
+    ...extension(51, vec(2, [...u16(X25519_MLKEM768), ...vec(2, [...hybridShare(entropy.share)])]))
+  ]
+  const body = [
+    ...u16(0x0303),
+    ...entropy.random.subarray(0, 32),
+    ...vec(1, [...entropy.sessionId.subarray(0, 32)]),
+    ...vec(2, SUITES.flatMap(u16)),
+    ...vec(1, [0]),
+    ...vec(2, extensions)
+  ]
+  const handshake = [1, ...vec(3, body)]
+  // The record's legacy version is 0x0301 in a first ClientHello (RFC 8446 5.1).
+  return Uint8Array.from([22, ...u16(0x0301), ...vec(2, handshake)])
+}
+
+/**
+ * The Random of a HelloRetryRequest: SHA-256 of "HelloRetryRequest" (RFC 8446 4.1.3). A server
+ * that wants another key share sends a ServerHello with this Random and the group it selects.
+ */
+export const HELLO_RETRY_RANDOM = Uint8Array.from([
+  0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91, 0xc2, 0xa2,
+  0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c
+])
+
+/** What the server's first message said. */
+export type ServerHelloReading =
+  /** A ServerHello: the version it chose (supported_versions, else legacy_version) and its key share's group. */
+  | {
+      readonly kind: "server-hello"
+      readonly version: number
+      readonly cipherSuite: number
+      /** The key share's group; null without one (TLS 1.2 and below). */
+      readonly group: number | null
+      readonly shareLength: number | null
+    }
+  /** A HelloRetryRequest: the group the server selects instead of the share offered. */
+  | { readonly kind: "hello-retry"; readonly cipherSuite: number; readonly group: number | null }
+  /** An alert (RFC 8446 6): the server refuses what was offered. */
+  | { readonly kind: "alert"; readonly level: number; readonly description: number }
+  /** Not TLS, or TLS we cannot read. */
+  | { readonly kind: "malformed"; readonly message: string }
+
+/** Bytes read so far: more are needed, or they say enough. */
+export type Reading = { readonly done: false } | { readonly done: true; readonly reading: ServerHelloReading }
+
+const MORE: Reading = { done: false }
+const done = (reading: ServerHelloReading): Reading => ({ done: true, reading })
+const malformed = (message: string) => done({ kind: "malformed", message })
+
+/** One alert (RFC 8446 6): level and description. */
+type Alert = Extract<ServerHelloReading, { readonly kind: "alert" }>
+
+/**
+ * The handshake bytes of the records read so far (type 22), up to the first alert (type 21) or
+ * the first record not whole yet; a string when the bytes are not TLS records at all.
+ */
+const records = (
+  bytes: Uint8Array
+): { readonly handshake: Uint8Array; readonly alert: Alert | null } | string => {
+  const parts: Array<Uint8Array> = []
+  let at = 0
+  while (at < bytes.length) {
+    const type = bytes[at]!
+    // After the ServerHello come change_cipher_spec (RFC 8446 D.4) and encrypted records: not read.
+    if (type !== 21 && type !== 22)
+      return parts.length > 0 ? { handshake: concat(parts), alert: null } : `record type ${type} first`
+    if (at + 5 > bytes.length) break
+    if (bytes[at + 1] !== 3) return `not a TLS record (version byte ${bytes[at + 1]})`
+    const length = (bytes[at + 3]! << 8) | bytes[at + 4]!
+    if (length > 16_384 + 256) return `a record of ${length} bytes (RFC 8446 5.1: at most 2^14 + 256)`
+    if (at + 5 + length > bytes.length) break
+    const fragment = bytes.subarray(at + 5, at + 5 + length)
+    if (type === 21) {
+      if (fragment.length < 2) return "a short alert"
+      return {
+        handshake: concat(parts),
+        alert: { kind: "alert", level: fragment[0]!, description: fragment[1]! }
+      }
+    }
+    parts.push(fragment)
+    at += 5 + length
+  }
+  return { handshake: concat(parts), alert: null }
+}
+
+const concat = (parts: ReadonlyArray<Uint8Array>) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) out.set(p, (at += p.length) - p.length)
+  return out
+}
+
+const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
+
+/** The extensions of a ServerHello by type (RFC 8446 4.2), or why they cannot be read. */
+const extensionsOf = (data: Uint8Array): Map<number, Uint8Array> | string => {
+  const found = new Map<number, Uint8Array>()
+  let at = 0
+  while (at < data.length) {
+    if (at + 4 > data.length) return "a truncated extension"
+    const type = (data[at]! << 8) | data[at + 1]!
+    const length = (data[at + 2]! << 8) | data[at + 3]!
+    if (at + 4 + length > data.length) return `extension ${type} runs past the message`
+    if (found.has(type)) return `extension ${type} twice (RFC 8446 4.2)`
+    found.set(type, data.subarray(at + 4, at + 4 + length))
+    at += 4 + length
+  }
+  return found
+}
+
+/** A ServerHello's body (RFC 8446 4.1.3), its Random telling a HelloRetryRequest apart. */
+const parseServerHello = (body: Uint8Array): ServerHelloReading => {
+  const bad = (message: string): ServerHelloReading => ({ kind: "malformed", message })
+  if (body.length < 38) return bad("a ServerHello too short")
+  const legacyVersion = (body[0]! << 8) | body[1]!
+  const random = body.subarray(2, 34)
+  const sessionLength = body[34]!
+  let at = 35 + sessionLength
+  if (sessionLength > 32 || at + 5 > body.length) return bad("a ServerHello too short for its session id")
+  const cipherSuite = (body[at]! << 8) | body[at + 1]!
+  at += 3 // the suite and legacy_compression_method
+  // TLS 1.2 and below may send no extensions at all (RFC 5246 7.4.1.3).
+  const extensions = at === body.length ? new Map<number, Uint8Array>() : undefined
+  let table = extensions
+  if (table === undefined) {
+    if (at + 2 > body.length) return bad("a ServerHello too short for its extensions")
+    const length = (body[at]! << 8) | body[at + 1]!
+    if (at + 2 + length !== body.length) return bad("extensions that do not fill the ServerHello")
+    const read = extensionsOf(body.subarray(at + 2))
+    if (typeof read === "string") return bad(read)
+    table = read
+  }
+  const keyShare = table.get(51)
+  const versions = table.get(43)
+  if (equal(random, HELLO_RETRY_RANDOM)) {
+    // RFC 8446 4.2.8: a HelloRetryRequest's key_share holds the selected group alone.
+    if (keyShare !== undefined && keyShare.length !== 2)
+      return bad("a HelloRetryRequest key_share not 2 bytes")
+    return { kind: "hello-retry", cipherSuite, group: keyShare ? (keyShare[0]! << 8) | keyShare[1]! : null }
+  }
+  if (versions !== undefined && versions.length !== 2) return bad("a supported_versions not 2 bytes")
+  const version = versions ? (versions[0]! << 8) | versions[1]! : legacyVersion
+  if (keyShare === undefined)
+    return { kind: "server-hello", version, cipherSuite, group: null, shareLength: null }
+  if (keyShare.length < 4) return bad("a key_share too short")
+  const shareLength = (keyShare[2]! << 8) | keyShare[3]!
+  if (4 + shareLength !== keyShare.length) return bad("a key_share whose length does not match")
+  return {
+    kind: "server-hello",
+    version,
+    cipherSuite,
+    group: (keyShare[0]! << 8) | keyShare[1]!,
+    shareLength
+  }
+}
+
+/**
+ * Reads what a server sent so far after our ClientHello: `done: false` until its first handshake
+ * message (a ServerHello or HelloRetryRequest, possibly over several records) or an alert is whole.
+ */
+export const readServerHello = (bytes: Uint8Array): Reading => {
+  const read = records(bytes)
+  if (typeof read === "string") return malformed(read)
+  const hs = read.handshake
+  const length = hs.length < 4 ? Infinity : (hs[1]! << 16) | (hs[2]! << 8) | hs[3]!
+  if (hs.length >= 1 && hs[0] !== 2) return malformed(`handshake message ${hs[0]} first, not a ServerHello`)
+  if (hs.length >= 4 + length) return done(parseServerHello(hs.subarray(4, 4 + length)))
+  // An alert before the ServerHello is whole ends the handshake (RFC 8446 6.2).
+  return read.alert === null ? MORE : done(read.alert)
+}
+
+/** What a server's ServerHello carries, for `serverHelloRecord`. */
+export interface ServerHelloFields {
+  readonly helloRetry: boolean
+  readonly random: Uint8Array
+  readonly sessionId: Uint8Array
+  readonly cipherSuite: number
+  /** supported_versions' selected version; null leaves the extension out. */
+  readonly version: number | null
+  /** The key share's group (HelloRetryRequest: the selected group); null leaves key_share out. */
+  readonly group: number | null
+  readonly share: Uint8Array
+}
+
+/**
+ * A ServerHello or HelloRetryRequest record as a server sends it (RFC 8446 4.1.3): what a test
+ * server answers, and what `readServerHello` is proved against.
+ */
+export const serverHelloRecord = (f: ServerHelloFields): Uint8Array => {
+  const keyShare =
+    f.group === null
+      ? []
+      : extension(51, f.helloRetry ? u16(f.group) : [...u16(f.group), ...vec(2, [...f.share])])
+  const extensions = [...(f.version === null ? [] : extension(43, u16(f.version))), ...keyShare]
+  const body = [
+    ...u16(0x0303),
+    ...(f.helloRetry ? HELLO_RETRY_RANDOM : f.random.subarray(0, 32)),
+    ...vec(1, [...f.sessionId.subarray(0, 32)]),
+    ...u16(f.cipherSuite),
+    0,
+    ...vec(2, extensions)
+  ]
+  return Uint8Array.from([22, ...u16(0x0303), ...vec(2, [2, ...vec(3, body)])])
+}
