@@ -76,7 +76,7 @@ export class WebApi extends HttpApiGroup.make("web")
       .annotateContext(
         documented(
           "Check the domain's security.txt",
-          "Fetches https://<domain>/.well-known/security.txt (RFC 9116), and the legacy /security.txt when that has none, and judges it: Contact and Expires present, Expires in the future and under a year away, https URIs, served as text/plain, Canonical listing the URL it was fetched from, no redirect to another host, and the OpenPGP signature block when signed (well formed; not verified, which needs the signer's key). A timeout is unknown, never missing."
+          "Fetches https://<domain>/.well-known/security.txt (RFC 9116), and the legacy /security.txt when that has none, and judges it: Contact and Expires present, Expires in the future and under a year away, https URIs, served as text/plain, Canonical listing the URL it was fetched from, no redirect to another host, and the OpenPGP signature when signed (well formed, then verified with the key published at an https Encryption URL or in the Web Key Directory of a mailto contact, and that key's expiry; a key not found is unknown). A timeout is unknown, never missing."
         )
       )
       .setUrlParams(DomainQuery)

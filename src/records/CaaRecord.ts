@@ -3,6 +3,7 @@
  * relevant record set is chosen from the answers of the names climbed (§3), and a CA, known by its
  * CAA identifiers (the issuer domain names it recognises as its own), is judged against it (§4).
  */
+import { readIssuerProperty } from "./CaaParameters.ts"
 import type { CaaData } from "./DnsRdata.ts"
 
 export type CaaRecord = CaaData
@@ -55,24 +56,16 @@ export interface IssueValue {
 }
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i
-const PARAMETER = /^([a-z0-9]+)\s*=\s*([\x21-\x3a\x3c-\x7e]*)$/i
 
 /**
- * `issuer-domain-name [; parameters]` (RFC 8659 §4.2); null when malformed, which authorises no CA
- * (§4.2: a CA must not treat a value it cannot parse as its own).
+ * `issuer-domain-name [; parameters]` (RFC 8659 §4.2, read by `readIssuerProperty`); null when
+ * malformed, which authorises no CA (§4.2: a CA must not treat a value it cannot parse as its own).
  */
 export const parseIssueValue = (value: string): IssueValue | null => {
-  const semi = value.indexOf(";")
-  const head = (semi < 0 ? value : value.slice(0, semi)).trim()
-  const tail = semi < 0 ? "" : value.slice(semi + 1).trim()
-  if (head !== "" && !head.split(".").every((l) => LABEL.test(l))) return null
-  const parameters: Array<readonly [string, string]> = []
-  for (const part of tail === "" ? [] : tail.split(";")) {
-    const m = PARAMETER.exec(part.trim())
-    if (!m) return null
-    parameters.push([m[1]!.toLowerCase(), m[2]!])
-  }
-  return { issuer: head === "" ? null : head.toLowerCase(), parameters }
+  const read = readIssuerProperty(value)
+  return read.grammatical
+    ? { issuer: read.issuer, parameters: read.parameters.map((p) => [p.key, p.value] as const) }
+    : null
 }
 
 /** The property tags this reading recognises (RFC 8659 §4, RFC 9495 `issuemail`, CA/B contacts). */
@@ -90,7 +83,13 @@ export const KNOWN_TAGS: ReadonlyArray<string> = [
 export const isCritical = (r: CaaRecord) => (r.flags & 0x80) !== 0
 
 export type CaaDecision =
-  | { readonly verdict: "permitted"; readonly tag: "issue" | "issuewild" | null; readonly detail: string }
+  | {
+      readonly verdict: "permitted"
+      readonly tag: "issue" | "issuewild" | null
+      readonly detail: string
+      /** The issuer domain name that permits the CA (absent when no property restricts issuance). */
+      readonly issuer?: string
+    }
   | { readonly verdict: "forbidden"; readonly tag: "issue" | "issuewild" | null; readonly detail: string }
   /** The set restricts issuance and the CA's identifiers are not known: it cannot be judged. */
   | { readonly verdict: "unknown"; readonly tag: "issue" | "issuewild"; readonly detail: string }
@@ -145,7 +144,7 @@ export const decide = (
   const wanted = identifiers.map(bare)
   const match = permitted.find((p) => wanted.includes(bare(p)))
   return match
-    ? { verdict: "permitted", tag, detail: `CAA ${tag} permits ${match}` }
+    ? { verdict: "permitted", tag, detail: `CAA ${tag} permits ${match}`, issuer: match }
     : {
         verdict: "forbidden",
         tag,

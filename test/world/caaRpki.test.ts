@@ -63,6 +63,34 @@ describe("CAA against the certificates served, in the world", () => {
       }).pipe(Effect.provide(worldWith({})))
   )
 
+  it.effect(
+    "caa-params.com: RFC 8657 parameters shown and binding the permitted CA, a malformed issuewild reported",
+    () =>
+      Effect.gen(function* () {
+        const r = yield* runCheck(Caa, "caa-params.com")
+        expect(r.result.status).toBe("pass")
+        const [web] = r.result.certificates
+        expect(web).toMatchObject({ service: "web", verdict: "permitted", tag: "issue" })
+        expect(web!.message).toMatch(
+          /only for ACME account https:\/\/acme\.world-ca\.test\/acct\/7, only by validation dns-01, http-01 \(RFC 8657\)$/
+        )
+        expect(
+          // in the order the tags sort: DNS gives an RRset in no particular order
+          [...web!.properties!]
+            .sort((a, b) => a.tag.localeCompare(b.tag))
+            .map((p) => [p.tag, p.issuer, p.validationMethods, p.problems.length])
+        ).toEqual([
+          ["issue", "world-ca.test", ["dns-01", "http-01"], 0],
+          ["issuemail", "world-ca.test", [], 0],
+          ["issuewild", "world-ca.test", ["dns-01"], 1]
+        ])
+        expect(r.result.parameterProblems).toEqual([
+          "CAA issuewild at caa-params.com: a parameter list ends in ';' (RFC 8659 §4.2)"
+        ])
+        expect(Caa.about.findings?.(r)).toEqual(["caa_parameter_syntax"])
+      }).pipe(Effect.provide(worldWith({})))
+  )
+
   it.effect("without CAA_ISSUERS the world's CA is not known: unknown, not a failure", () =>
     Effect.gen(function* () {
       const r = yield* runCheck(Caa, "caa-forbidden.com")

@@ -45,8 +45,48 @@ describe("the HTTPS record in the world", () => {
           ["http/1.1", true]
         ])
         expect(r.echPresent).toBe(true)
+        expect(record!.echConfig).toMatchObject({
+          usable: true,
+          problems: [],
+          configs: [
+            {
+              version: "0xfe0d",
+              kem: "DHKEM(X25519, HKDF-SHA256)",
+              publicKeyLength: 32,
+              cipherSuites: ["HKDF-SHA256/AES-128-GCM", "HKDF-SHA256/ChaCha20Poly1305"],
+              publicName: "public.tls-ech.dev",
+              usable: true
+            }
+          ]
+        })
         expect(r.consistent).toBe(true)
         expect(r.issues).toEqual([])
+      })
+  )
+
+  it.live(
+    "web-https-rr-ech.com: the ech value's draft config is skipped and its 0xfe0d one is unusable, reported, not held against the record",
+    () =>
+      Effect.gen(function* () {
+        const r = yield* check("web-https-rr-ech.com")
+        const [record] = r.records
+        expect(record).toMatchObject({ ech: true, hintsMatch: true, issues: [] })
+        const ech = record!.echConfig!
+        expect(ech.usable).toBe(false)
+        expect(ech.configs.map((c) => [c.version, c.usable])).toEqual([
+          ["0xfe0a", false],
+          ["0xfe0d", false]
+        ])
+        expect(ech.configs[1]).toMatchObject({
+          kem: "DHKEM(P-256, HKDF-SHA256)",
+          publicName: "public.web-https-rr-ech.com",
+          problems: ["the DHKEM(P-256, HKDF-SHA256) public key is 32 bytes, not 65 (RFC 9180 §7.1)"]
+        })
+        expect(ech.problems).toEqual([
+          "no configuration in the list is one a client can use, so ECH is not offered"
+        ])
+        // ECH is reported, never scored: the record itself tells the truth
+        expect(r.consistent).toBe(true)
       })
   )
 

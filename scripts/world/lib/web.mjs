@@ -1,7 +1,9 @@
 // nginx: one server block per web host address (HTTPS with the domain's certificate, HTTP redirecting
 // to HTTPS, or HTTP only), the header sets and the generated sites.
+import { execFileSync } from "node:child_process"
 import { rmSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { INFRA } from "./model.mjs"
 import { mkdirp, write } from "./util.mjs"
 
@@ -160,11 +162,20 @@ const DAY = 86_400_000
 /**
  * The security.txt of scenario `web.securityTxt` (RFC 9116), dated from when the world is built:
  * `valid` expires in 180 days, `expired` expired 30 days ago; `html` is a valid file served as
- * text/html, `legacy` a valid file only at /security.txt, `elsewhere` a redirect to another host.
+ * text/html, `legacy` a valid file only at /security.txt, `elsewhere` a redirect to another host,
+ * `signed` a valid file clearsigned with a key made now and published in the Web Key Directory of
+ * its Contact address (pgp-sign.mjs).
  */
 const securityTxt = (kind, domain) => {
   if (kind === undefined || kind === "elsewhere") return {}
   const expires = new Date(Date.now() + (kind === "expired" ? -30 : 180) * DAY).toISOString()
+  if (kind === "signed") {
+    const script = join(dirname(fileURLToPath(import.meta.url)), "pgp-sign.mjs")
+    const { files } = JSON.parse(
+      execFileSync(process.execPath, [script, domain, expires], { encoding: "utf8" })
+    )
+    return Object.fromEntries(Object.entries(files).map(([path, b64]) => [path, Buffer.from(b64, "base64")]))
+  }
   const path = kind === "legacy" ? "/security.txt" : "/.well-known/security.txt"
   const body = [
     "# Where to report a vulnerability",

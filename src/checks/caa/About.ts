@@ -1,10 +1,12 @@
 /** What the CAA check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+import type { AboutOf } from "../../kernel/Declaration.ts"
+import { rfc } from "../../kernel/Source.ts"
+import type { CaaReport } from "./CaaResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
 
-export const about: About = {
+export const about: AboutOf<CaaReport> = {
   rules,
   issues,
   advice,
@@ -14,11 +16,17 @@ export const about: About = {
     title: "CAA and the certificates served",
     titleNl: "CAA en de gebruikte certificaten",
     rank: 148,
-    sources: ["rfc8659"],
+    sources: ["rfc8659", "rfc8657", "rfc9495"],
     facts: ["description", "result"],
     generator: null
   },
   columns: [],
   nis2: [],
-  deepScans: ["web", "mail"]
+  deepScans: ["web", "mail"],
+  citations: Object.fromEntries([
+    rfc(8657, "CAA record extensions for account URI and ACME method binding"),
+    rfc(9495, "CAA processing for email addresses")
+  ]),
+  // A malformed issuer value costs no points of its own: the issuer rule judges what it permits.
+  findings: (r) => ((r.result.parameterProblems ?? []).length > 0 ? ["caa_parameter_syntax"] : [])
 }

@@ -29,6 +29,7 @@ import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { identifiersOf } from "./Issuers.ts"
 import { CaaReport, CaaCertificate } from "./CaaResult.ts"
+import { bindingNote, parameterProblems, propertiesOf } from "./Properties.ts"
 
 export * from "./CaaResult.ts"
 
@@ -125,20 +126,26 @@ export const judgeCertificate = (
       message: `${where}: no CAA record up to the root, so any CA may issue`
     }
   const decision = decide(relevant.records, identifiers, wildcard)
+  const properties = propertiesOf(relevant.records)
   const found = {
     ...base,
     caaAt: relevant.at,
     caaRecords: relevant.records.map(presentation),
     tag: decision.tag,
-    permitted: decision.tag === null ? [] : permittedIssuers(relevant.records, decision.tag)
+    permitted: decision.tag === null ? [] : permittedIssuers(relevant.records, decision.tag),
+    properties: [...properties]
   }
   const issuer = s.certificate.issuer
+  const bound =
+    decision.verdict === "permitted" && decision.tag !== null && decision.issuer !== undefined
+      ? bindingNote(properties, decision.tag, decision.issuer)
+      : ""
   return decision.verdict === "permitted"
     ? {
         ...found,
         verdict: "permitted",
         status: "pass",
-        message: `${where}: ${decision.detail} (issuer ${issuer})`
+        message: `${where}: ${decision.detail} (issuer ${issuer})${bound}`
       }
     : decision.verdict === "forbidden"
       ? {
@@ -168,7 +175,8 @@ export const analyse = (input: CaaInput, now: Date): CaaReport => {
     result: {
       status,
       certificates,
-      issues: certificates.filter((c) => c.status === "fail" || c.status === "unknown").map((c) => c.message)
+      issues: certificates.filter((c) => c.status === "fail" || c.status === "unknown").map((c) => c.message),
+      parameterProblems: [...parameterProblems(certificates)]
     },
     citationUrl: CITATION_URL
   }

@@ -8,6 +8,26 @@ import { Status } from "../../kernel/Status.ts"
 
 export const CaaVerdicts = ["permitted", "forbidden", "no-caa", "unknown", "not-applicable"] as const
 
+/**
+ * One `issue`, `issuewild` or `issuemail` property of the set that governs a host, with its
+ * parameters read (RFC 8659 §4.2; RFC 8657 `accounturi`, `validationmethods`; RFC 9495 `issuemail`,
+ * which governs S/MIME certificates and is shown, not judged against TLS certificates).
+ */
+export const CaaProperty = Schema.Struct({
+  tag: Schema.Literal("issue", "issuewild", "issuemail"),
+  flags: Schema.Int,
+  /** The issuer domain name; null when the value names none (`;`) or a malformed one. */
+  issuer: Nullable(Schema.String),
+  parameters: Schema.Array(Schema.Struct({ key: Schema.String, value: Schema.String })),
+  /** RFC 8657 §3: issuance only for these ACME accounts (none listed: every one). */
+  accountUris: Strings,
+  /** RFC 8657 §4: issuance only after these validation methods (none listed: every one). */
+  validationMethods: Strings,
+  /** Syntax errors (RFC 8659 §4.2) and RFC 8657 errors; a CA reads a malformed value as naming no CA. */
+  problems: Strings
+}).annotations({ identifier: "CaaProperty" })
+export type CaaProperty = typeof CaaProperty.Type
+
 export const CaaCertificate = Schema.Struct({
   /** Where the certificate was served: the web site (https://<domain>/) or an MX address (STARTTLS). */
   service: Schema.Literal("web", "mx"),
@@ -27,6 +47,8 @@ export const CaaCertificate = Schema.Struct({
   tag: Nullable(Schema.Literal("issue", "issuewild")),
   /** The issuer domain names that property permits. */
   permitted: Strings,
+  /** The issuer properties of the governing set, parameters read (absent in scans stored before). */
+  properties: Schema.optional(Schema.Array(CaaProperty)),
   verdict: Schema.Literal(...CaaVerdicts),
   status: Status,
   message: Schema.String
@@ -41,7 +63,9 @@ export const CaaReport = Schema.Struct({
   result: Schema.Struct({
     status: Status,
     certificates: Schema.Array(CaaCertificate),
-    issues: Strings
+    issues: Strings,
+    /** Each syntax error in a governing set's issuer properties, once, with where it is. */
+    parameterProblems: Schema.optional(Strings)
   }),
   citationUrl: Schema.String
 }).annotations({ identifier: "CaaReport" })

@@ -35,5 +35,31 @@ export const guidance = {
           "De meeste DNS-hosts bieden CAA aan als recordtype met drie velden: flags 0, tag issue (of issuewild), waarde het domein van de CA."
       }
     }
+  }),
+  caa_parameter_syntax: guide({
+    why: "One of your CAA issue, issuewild or issuemail values does not follow the grammar of RFC 8659 (issuer; key=value; ...) or the parameters of RFC 8657. A CA must treat a value it cannot read as permitting no CA, so it may refuse your next certificate, and a restriction you meant to add (one ACME account, one validation method) does not work as intended.",
+    steps: [
+      "Look up in the report which CAA value is wrong and why (the record may sit at a parent name).",
+      "Rewrite it as issuer; key=value; key=value: keys of letters, digits and hyphens, values without spaces or ';', no ';' at the end.",
+      "For accounturi give the full account URL your ACME client shows; for validationmethods a comma list such as dns-01,http-01 (or a CA's own ca- method)."
+    ],
+    providers: {
+      "generic-dns":
+        "Most DNS hosts take the value in one field; some add the quotes themselves, so do not type them twice."
+    },
+    record: '{domain} CAA 0 issue "letsencrypt.org; validationmethods=dns-01"',
+    references: ["rfc8659", "rfc8657"],
+    nl: {
+      why: "Een van je CAA-waarden voor issue, issuewild of issuemail volgt de grammatica van RFC 8659 (uitgever; sleutel=waarde; ...) of de parameters van RFC 8657 niet. Een CA moet een waarde die hij niet kan lezen opvatten als een die geen enkele CA toestaat, dus hij kan je volgende certificaat weigeren, en een beperking die je bedoelde (één ACME-account, één validatiemethode) werkt niet zoals bedoeld.",
+      steps: [
+        "Zoek in het rapport op welke CAA-waarde fout is en waarom (het record kan bij een bovenliggende naam staan).",
+        "Schrijf haar als uitgever; sleutel=waarde; sleutel=waarde: sleutels van letters, cijfers en koppeltekens, waarden zonder spaties of ';', geen ';' aan het eind.",
+        "Geef bij accounturi de volledige account-URL die je ACME-client toont; bij validationmethods een lijst met komma's zoals dns-01,http-01 (of een eigen ca-methode van de CA)."
+      ],
+      providers: {
+        "generic-dns":
+          "De meeste DNS-hosts nemen de waarde in één veld; sommige zetten de aanhalingstekens er zelf omheen, typ ze dan niet dubbel."
+      }
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

@@ -7,6 +7,7 @@
  */
 import { Effect } from "effect"
 import type { AlpnAnswer } from "../../net/Web.ts"
+import { readEchConfigList } from "../../records/EchConfig.ts"
 import { decodeSvcb, keyName, type SvcbRecord } from "../../records/SvcbRecord.ts"
 import { define } from "../../kernel/Check.ts"
 import { type Addresses, Facts, type FactsShape } from "../../kernel/Facts.ts"
@@ -102,6 +103,7 @@ const judgeService = (g: ServiceGathered, r: SvcbRecord) => {
     ipv4hint: r.ipv4hint,
     ipv6hint: r.ipv6hint,
     ech: r.ech !== null,
+    ...(r.ech === null ? {} : { echConfig: readEchConfigList(Buffer.from(r.ech, "base64")) }),
     mandatory: r.mandatory.map(keyName),
     alpnChecks,
     hintsMatch,

@@ -12,6 +12,34 @@ export const AlpnCheck = Schema.Struct({
   note: Schema.optional(Schema.String)
 })
 
+/** One ECHConfig of the record's `ech` value (RFC 9849 §4), as a client would read it. */
+export const EchConfig = Schema.Struct({
+  /** `0xfe0d` (RFC 9849); another version is listed and skipped, as clients skip it. */
+  version: Schema.String,
+  configId: Schema.NullOr(Schema.Int),
+  /** The HPKE KEM (RFC 9180 §7.1) by name, or its code point when unknown. */
+  kem: Schema.NullOr(Schema.String),
+  publicKeyLength: Schema.NullOr(Schema.Int),
+  /** Each HPKE suite as `KDF/AEAD`. */
+  cipherSuites: Strings,
+  maximumNameLength: Schema.NullOr(Schema.Int),
+  /** The client-facing server's name, which the outer ClientHello carries in clear. */
+  publicName: Schema.NullOr(Schema.String),
+  /** Extension types, as `0x....`. */
+  extensions: Strings,
+  usable: Schema.Boolean,
+  problems: Strings
+}).annotations({ identifier: "EchConfig" })
+
+/** The `ech` SvcParam decoded as an ECHConfigList (RFC 9848 §3): reported, never scored. */
+export const EchConfigList = Schema.Struct({
+  configs: Schema.Array(EchConfig),
+  /** The list itself does not parse, or holds nothing a client can use. */
+  problems: Strings,
+  /** At least one configuration a client can use. */
+  usable: Schema.Boolean
+}).annotations({ identifier: "EchConfigList" })
+
 const ServiceRecord = Schema.Struct({
   owner: Schema.String,
   priority: Schema.Int,
@@ -24,6 +52,8 @@ const ServiceRecord = Schema.Struct({
   ipv6hint: Strings,
   /** An ECH config list is published (reported, never scored). */
   ech: Schema.Boolean,
+  /** The ECH configurations decoded (absent without `ech`, and in scans stored before). */
+  echConfig: Schema.optional(EchConfigList),
   mandatory: Strings,
   alpnChecks: Schema.Array(AlpnCheck),
   /** Every hint is an address of the target (true), one is not (false), or the addresses are unknown. */

@@ -1,11 +1,12 @@
 /** What the security.txt check declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import type { AboutOf } from "../../kernel/Declaration.ts"
+import type { SecurityTxtResult } from "./SecurityTxtResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { SECURITY_TXT_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about: AboutOf<SecurityTxtResult> = {
   rules,
   issues,
   advice,
@@ -52,5 +53,14 @@ export const about: About = {
       )
     }
   ],
-  deepScans: ["web"]
+  deepScans: ["web"],
+  // The signature's findings cost no points of their own: the rule judges the file.
+  findings: (r) => [
+    ...(r.signature?.verified === "bad" ? ["security_txt_signature_bad"] : []),
+    ...(r.signature?.keyStatus === "expired"
+      ? ["security_txt_signing_key_expired"]
+      : r.signature?.keyStatus === "expiring"
+        ? ["security_txt_signing_key_expiring"]
+        : [])
+  ]
 }

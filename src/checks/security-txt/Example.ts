@@ -22,6 +22,7 @@ export const exampleGathered = () => ({
       truncated: false,
       redirects: []
     },
-    legacy: null
+    legacy: null,
+    signature: null
   }
 })

@@ -134,5 +134,60 @@ export const guidance = {
       ],
       providers: WHERE_NL
     }
+  }),
+  security_txt_signature_bad: guide({
+    why: "Your security.txt carries an OpenPGP signature and the key that made it is published where the file says, yet the signature does not match the text: the file was edited after it was signed (a changed Expires date is the usual cause), or the key was not valid when it signed. Anyone who checks it sees a file that may have been tampered with.",
+    steps: [
+      "Take the text of the file as you mean it, without the old signature.",
+      "Sign it again with the key you publish: gpg --clearsign --local-user security@{domain} security.txt.",
+      "Publish the signed output unchanged at https://{domain}/.well-known/security.txt; sign again after every edit."
+    ],
+    providers: WHERE,
+    references: ["rfc9116"],
+    nl: {
+      why: "Je security.txt heeft een OpenPGP-handtekening en de sleutel die haar maakte staat waar het bestand zegt, maar de handtekening past niet bij de tekst: het bestand is na het ondertekenen aangepast (meestal een nieuwe Expires-datum), of de sleutel was niet geldig toen hij tekende. Wie het controleert, ziet een bestand dat misschien is vervalst.",
+      steps: [
+        "Neem de tekst van het bestand zoals je die bedoelt, zonder de oude handtekening.",
+        "Onderteken haar opnieuw met de sleutel die je publiceert: gpg --clearsign --local-user security@{domain} security.txt.",
+        "Publiceer de ondertekende uitvoer ongewijzigd op https://{domain}/.well-known/security.txt; onderteken opnieuw na elke wijziging."
+      ],
+      providers: WHERE_NL
+    }
+  }),
+  security_txt_signing_key_expired: guide({
+    why: "The OpenPGP key that signed your security.txt has passed its expiry date. Its signature no longer vouches for the file, and researchers cannot use it to encrypt a report to you.",
+    steps: [
+      "Extend the key's expiry (gpg --quick-set-expire <fingerprint> 1y) or create a new key.",
+      "Publish the updated public key where the file says: its Encryption URL, or your Web Key Directory (https://openpgpkey.{domain}/.well-known/openpgpkey/...).",
+      "Sign the file again and publish it."
+    ],
+    providers: WHERE,
+    references: ["rfc9116"],
+    nl: {
+      why: "De OpenPGP-sleutel die je security.txt ondertekende is over zijn vervaldatum. Zijn handtekening staat niet meer in voor het bestand, en onderzoekers kunnen er geen melding mee aan je versleutelen.",
+      steps: [
+        "Verleng de geldigheid van de sleutel (gpg --quick-set-expire <vingerafdruk> 1y) of maak een nieuwe sleutel.",
+        "Publiceer de bijgewerkte publieke sleutel waar het bestand zegt: de Encryption-URL, of je Web Key Directory (https://openpgpkey.{domain}/.well-known/openpgpkey/...).",
+        "Onderteken het bestand opnieuw en publiceer het."
+      ],
+      providers: WHERE_NL
+    }
+  }),
+  security_txt_signing_key_expiring: guide({
+    why: "The OpenPGP key that signed your security.txt expires within 30 days; after that its signature and the key for encrypted reports stop being usable.",
+    steps: [
+      "Extend the key's expiry (gpg --quick-set-expire <fingerprint> 1y) before it lapses.",
+      "Publish the updated public key where the file says, and sign the file again."
+    ],
+    providers: WHERE,
+    references: ["rfc9116"],
+    nl: {
+      why: "De OpenPGP-sleutel die je security.txt ondertekende verloopt binnen 30 dagen; daarna zijn de handtekening en de sleutel voor versleutelde meldingen niet meer bruikbaar.",
+      steps: [
+        "Verleng de geldigheid van de sleutel (gpg --quick-set-expire <vingerafdruk> 1y) voordat hij verloopt.",
+        "Publiceer de bijgewerkte publieke sleutel waar het bestand zegt en onderteken het bestand opnieuw."
+      ],
+      providers: WHERE_NL
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

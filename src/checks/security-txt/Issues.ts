@@ -59,6 +59,39 @@ export const issues = {
       "security.txt stuurt door naar een andere host",
       "/.well-known/security.txt stuurt door buiten de host (of buiten HTTPS), dus het bestand spreekt niet voor dit domein (RFC 9116 3)."
     )
+  ),
+  security_txt_signature_bad: e(
+    "security",
+    "medium",
+    false,
+    "security.txt signature does not verify",
+    "The security.txt is signed (RFC 9116 2.3) and its signer's key is published where the file says, but the signature does not verify: the file was changed after signing, or the key was not valid when it signed. Readers who check it distrust the file.",
+    nl(
+      "Handtekening van security.txt klopt niet",
+      "De security.txt is ondertekend (RFC 9116 2.3) en de sleutel van de ondertekenaar staat waar het bestand zegt, maar de handtekening klopt niet: het bestand is na het ondertekenen veranderd, of de sleutel was niet geldig toen hij tekende. Wie haar controleert, wantrouwt het bestand."
+    )
+  ),
+  security_txt_signing_key_expired: e(
+    "security",
+    "low",
+    false,
+    "security.txt signing key expired",
+    "The OpenPGP key that signed the security.txt has expired, so its signature and the key offered for encrypted reports can no longer be relied on.",
+    nl(
+      "Ondertekeningssleutel van security.txt verlopen",
+      "De OpenPGP-sleutel die de security.txt ondertekende is verlopen, dus op de handtekening en op de sleutel voor versleutelde meldingen kan niet meer worden vertrouwd."
+    )
+  ),
+  security_txt_signing_key_expiring: e(
+    "security",
+    "info",
+    false,
+    "security.txt signing key expires soon",
+    "The OpenPGP key that signed the security.txt expires within 30 days.",
+    nl(
+      "Ondertekeningssleutel van security.txt verloopt binnenkort",
+      "De OpenPGP-sleutel die de security.txt ondertekende verloopt binnen 30 dagen."
+    )
   )
 } satisfies Record<string, Entry>
 
@@ -88,5 +121,21 @@ export const advice = {
     impact:
       "A file on another host does not speak for this domain; researchers are told to treat it with suspicion.",
     recommendation: "Serve the file from this host itself, over HTTPS, without a redirect to another host."
+  },
+  security_txt_signature_bad: {
+    impact:
+      "Researchers who verify the signature cannot tell your file from a forged one, so they may not trust its contacts.",
+    recommendation:
+      "Sign the file again after every change (gpg --clearsign), with the key published at its Encryption URL or in your Web Key Directory, and serve the signed output unchanged."
+  },
+  security_txt_signing_key_expired: {
+    impact: "A signature by an expired key proves little, and reports encrypted to it may not reach you.",
+    recommendation:
+      "Extend the key's expiry (gpg --quick-set-expire) or make a new key, publish it where the file says, and sign the file again."
+  },
+  security_txt_signing_key_expiring: {
+    impact: "When the key expires the signature and the encryption key stop being usable.",
+    recommendation:
+      "Extend the key's expiry or roll to a new key before it expires, publish it and sign the file again."
   }
 } satisfies { readonly [I in keyof typeof issues]: Advice }

@@ -11,6 +11,7 @@ import { parseSecurityTxt } from "../../records/SecurityTxtFile.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
+import { gatherSignature, judgeSignature, type SignatureGathered } from "./SignerKey.ts"
 import { exampleGathered } from "./Example.ts"
 import { SecurityTxtResult } from "./SecurityTxtResult.ts"
 
@@ -42,6 +43,8 @@ export interface SecurityTxtGathered {
   readonly wellKnown: Fetched
   /** Fetched only when the well-known location holds no file. */
   readonly legacy: Fetched | null
+  /** The signer's key looked for and the signature verified, when the judged file is signed. */
+  readonly signature?: SignatureGathered | null
 }
 
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname : "")
@@ -71,7 +74,11 @@ const empty = {
 }
 
 /** Judge one file: RFC 9116 §2.5 fields, §3 media type, §2.5.2 Canonical, §2.5.5 Expires. */
-const judgeFile = (f: Extract<Fetched, { kind: "response" }>, now: Date) => {
+const judgeFile = (
+  f: Extract<Fetched, { kind: "response" }>,
+  signature: SignatureGathered | null,
+  now: Date
+) => {
   const parsed = parseSecurityTxt(f.body)
   const errors = [...parsed.errors]
   const warnings = [...parsed.warnings]
@@ -99,9 +106,21 @@ const judgeFile = (f: Extract<Fetched, { kind: "response" }>, now: Date) => {
   else if (parsed.expiresAt !== null && parsed.expiresAt - now.getTime() > 366 * DAY)
     warnings.push(`Expires ${parsed.expires} is more than a year away; RFC 9116 §2.5.5 recommends less`)
   if (parsed.signature !== null) {
-    if (parsed.signature.wellFormed)
-      warnings.push("the file is signed; the signature was not verified: that needs the signer's key")
-    else warnings.push(`the signature block is malformed: ${parsed.signature.problems.join("; ")}`)
+    const checked = signature === null ? null : judgeSignature(signature, now)
+    if (!parsed.signature.wellFormed)
+      warnings.push(`the signature block is malformed: ${parsed.signature.problems.join("; ")}`)
+    else if (checked === null || checked.verified === "unknown")
+      warnings.push(
+        `the file is signed; the signature was not verified: ${checked?.verification ?? "the signer's key was not looked for"}`
+      )
+    else if (checked.verified === "bad")
+      warnings.push(`the signature does not verify (${checked.verification}): the file may have been altered`)
+    if (checked?.keyStatus === "expired")
+      warnings.push(`the signing key ${checked.fingerprint} expired ${checked.keyExpires}`)
+    else if (checked?.keyStatus === "expiring")
+      warnings.push(
+        `the signing key ${checked.fingerprint} expires ${checked.keyExpires}, in ${checked.keyExpiresInDays} days`
+      )
     if (parsed.canonical.length === 0)
       warnings.push(
         "a signed file should carry a Canonical field, so the signature binds its address (§2.5.2)"
@@ -122,7 +141,12 @@ const judgeFile = (f: Extract<Fetched, { kind: "response" }>, now: Date) => {
       hiring: parsed.hiring,
       csaf: parsed.csaf,
       signed: parsed.signature !== null,
-      signature: parsed.signature === null ? null : { ...parsed.signature, verified: "unknown" as const },
+      signature:
+        parsed.signature === null
+          ? null
+          : signature === null || !parsed.signature.wellFormed
+            ? { ...parsed.signature, verified: "unknown" as const }
+            : { ...parsed.signature, ...judgeSignature(signature, now) },
       errors,
       warnings
     }
@@ -192,7 +216,7 @@ export const analyse = (domain: string, g: SecurityTxtGathered, now: Date): Secu
             : []
     }
   }
-  const judged = judgeFile(chosen.f, now)
+  const judged = judgeFile(chosen.f, g.signature ?? null, now)
   const verdict = judged.expired
     ? "expired"
     : judged.errors.length > 0
@@ -264,7 +288,11 @@ export const gather = Effect.gen(function* () {
   const answered =
     wellKnown.kind === "response" || (wellKnown.kind === "failed" && wellKnown.reason === "http")
   const legacy = answered && !holdsFile(wellKnown) ? yield* walk(`https://${domain}/security.txt`) : null
-  return { domain, gathered: { wellKnown, legacy } satisfies SecurityTxtGathered }
+  const file = holdsFile(wellKnown) ? wellKnown : legacy !== null && holdsFile(legacy) ? legacy : null
+  const parsed = file === null ? null : parseSecurityTxt(file.body)
+  const signature =
+    file !== null && parsed?.signature?.wellFormed === true ? yield* gatherSignature(file.body, parsed) : null
+  return { domain, gathered: { wellKnown, legacy, signature } satisfies SecurityTxtGathered }
 }).pipe(Effect.withSpan("SecurityTxt.gather"))
 
 export const SecurityTxt = define({

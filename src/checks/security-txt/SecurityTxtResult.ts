@@ -48,15 +48,43 @@ export const SecurityTxtResult = Schema.Struct({
   csaf: Strings,
   signed: Schema.Boolean,
   /**
-   * The OpenPGP cleartext signature (§2.3): whether its block is well formed. `verified` is always
-   * unknown: checking it needs the signer's key, which the file does not carry in a trusted way.
+   * The OpenPGP cleartext signature (§2.3): whether its block is well formed and, when the signer's
+   * key is published where the file says (an https `Encryption` URL, or the Web Key Directory of a
+   * `mailto:` contact), whether it verifies: `valid`, `bad` (the text or signature was altered, or
+   * the key was not valid when it signed), or `unknown` (no key found, or none fetched).
    */
   signature: Schema.NullOr(
     Schema.Struct({
       wellFormed: Schema.Boolean,
       hash: Schema.NullOr(Schema.String),
-      verified: Schema.Literal("unknown"),
-      problems: Strings
+      verified: Schema.Literal("valid", "bad", "unknown"),
+      problems: Strings,
+      /** Why the signature is what `verified` says (absent in scans stored before). */
+      verification: Schema.optional(Schema.String),
+      /** The key ids (hex) the signature names as its issuer. */
+      signerKeyIds: Schema.optional(Strings),
+      /** The signing key's fingerprint, when its key was found. */
+      fingerprint: Schema.optional(Schema.NullOr(Schema.String)),
+      signedAt: Schema.optional(Schema.NullOr(Schema.String)),
+      /** The URL the signing key was read from. */
+      keySource: Schema.optional(Schema.NullOr(Schema.String)),
+      /** When the signing key expires; null when it never does (or it was not found). */
+      keyExpires: Schema.optional(Schema.NullOr(Schema.String)),
+      keyExpiresInDays: Schema.optional(Schema.NullOr(Schema.Int)),
+      /** current; expiring (within 30 days); expired; no-expiry; null when the key was not found. */
+      keyStatus: Schema.optional(
+        Schema.NullOr(Schema.Literal("current", "expiring", "expired", "no-expiry"))
+      ),
+      /** Every place the key was looked for, in order. */
+      keysTried: Schema.optional(
+        Schema.Array(
+          Schema.Struct({
+            url: Schema.String,
+            outcome: Schema.Literal("found", "not-found", "unknown"),
+            detail: Schema.String
+          })
+        )
+      )
     })
   ),
   errors: Strings,

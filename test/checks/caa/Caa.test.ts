@@ -77,6 +77,74 @@ describe("analyse", () => {
     expect(r.result.issues[0]).toMatch(/digicert\.com, not letsencrypt\.org/)
   })
 
+  it("shows each issuer property's parameters (RFC 8657, RFC 9495) and says what binds a permitted CA", () => {
+    const r = analyse(
+      input([web(LE)], {
+        "example.com": [
+          '0 issue "letsencrypt.org; accounturi=https://acme.example/acct/1; validationmethods=dns-01"',
+          '0 issuemail "digicert.com"',
+          '0 iodef "mailto:caa@example.com"'
+        ]
+      }),
+      now
+    )
+    const cert = r.result.certificates[0]!
+    expect(cert.verdict).toBe("permitted")
+    expect(cert.properties).toEqual([
+      {
+        tag: "issue",
+        flags: 0,
+        issuer: "letsencrypt.org",
+        parameters: [
+          { key: "accounturi", value: "https://acme.example/acct/1" },
+          { key: "validationmethods", value: "dns-01" }
+        ],
+        accountUris: ["https://acme.example/acct/1"],
+        validationMethods: ["dns-01"],
+        problems: []
+      },
+      {
+        tag: "issuemail",
+        flags: 0,
+        issuer: "digicert.com",
+        parameters: [],
+        accountUris: [],
+        validationMethods: [],
+        problems: []
+      }
+    ])
+    expect(cert.message).toMatch(
+      /only for ACME account https:\/\/acme\.example\/acct\/1, only by validation dns-01/
+    )
+    expect(r.result.parameterProblems).toEqual([])
+    expect(Caa.about.findings?.(r)).toEqual([])
+  })
+
+  it("reports a syntax error in a governing issuer value as a finding, once per value", () => {
+    const r = analyse(
+      input(
+        [
+          web(LE),
+          {
+            ...web(LE),
+            host: "www.example.com",
+            certificate: { issuer: LE, subjectAltNames: ["www.example.com"], selfIssued: false }
+          }
+        ],
+        {
+          "example.com": ['0 issue "letsencrypt.org; validationmethods=dns-01;"', '0 issue "digicert.com"']
+        }
+      ),
+      now
+    )
+    // A CA reads the malformed value as permitting none: only digicert.com is left (RFC 8659 4.2).
+    expect(r.result.certificates[0]!.verdict).toBe("forbidden")
+    expect(r.result.parameterProblems).toEqual([
+      "CAA issue at example.com: a parameter list ends in ';' (RFC 8659 §4.2)"
+    ])
+    expect(Caa.about.findings?.(r)).toEqual(["caa_parameter_syntax"])
+  })
+
   it("judges a wildcard certificate by issuewild", () => {
     const r = analyse(
       input([{ ...web(LE, ["*.example.com"]), host: "www.example.com" }], {
