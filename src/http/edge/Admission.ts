@@ -36,16 +36,17 @@ import { declaredCost } from "./RouteCosts.ts"
 export type { RouteClass } from "../../api/Cost.ts"
 
 /**
- * A request's class: what its endpoint declares (api/Cost.ts, through RouteCosts.ts). Off the
+ * A request's class: what its endpoint declares (api/Cost.ts, through RouteCosts.ts), which may
+ * depend on the query (`query`, without its `?`). Off the
  * contract: the docs and the OpenAPI document are local, the pages are classed by PagePaths.ts (a
  * report page scans: costly), and a path the contract does not serve is costly for GET and POST
  * (the router answers 404, but nothing cheaper should be a way around the costly bucket) and cheap
  * for any other method (answered 405 without work).
  */
-export const routeClass = (requestMethod: string, path: string): RouteClass => {
+export const routeClass = (requestMethod: string, path: string, query = ""): RouteClass => {
   // HEAD runs the GET's handler (the router answers it with the GET), so it costs what the GET does.
   const method = requestMethod === "HEAD" ? "GET" : requestMethod
-  const declared = declaredCost(method, path)
+  const declared = declaredCost(method, path, query)
   if (declared !== undefined) return declared
   if (!path.startsWith("/api/")) return isPagePath(path) ? pageRouteClass(method, path) : "cheap"
   if (path.startsWith("/api/docs") || path === "/api/openapi.json") return "cheap"

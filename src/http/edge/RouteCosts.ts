@@ -6,12 +6,12 @@
  */
 import { HttpApi } from "@effect/platform"
 import { Api } from "../../Api.ts"
-import { costOf, type RouteClass } from "../../api/Cost.ts"
+import { classOf, type Costing, costingOf, type RouteClass } from "../../api/Cost.ts"
 
 interface Pattern {
   readonly method: string
   readonly path: RegExp
-  readonly cost: RouteClass
+  readonly cost: Costing
 }
 
 /** `/a/:b/c` as a pattern of one segment per parameter; a trailing slash matches too. */
@@ -24,12 +24,12 @@ const patternOf = (path: string) =>
   )
 
 const build = () => {
-  const fixed = new Map<string, RouteClass>()
+  const fixed = new Map<string, Costing>()
   const patterns: Array<Pattern> = []
   HttpApi.reflect(Api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, mergedAnnotations }) => {
-      const cost = costOf(mergedAnnotations)
+      const cost = costingOf(mergedAnnotations)
       if (endpoint.path.includes(":"))
         patterns.push({ method: endpoint.method, path: patternOf(endpoint.path), cost })
       else {
@@ -43,11 +43,17 @@ const build = () => {
 
 let table: ReturnType<typeof build> | undefined
 
-/** The class the contract declares for `method path` (HEAD counted as GET); undefined off the contract. */
-export const declaredCost = (method: string, path: string): RouteClass | undefined => {
+/** What the contract declares for `method path` (HEAD counted as GET); undefined off the contract. */
+const declared = (method: string, path: string): Costing | undefined => {
   table ??= build()
   const fixed = table.fixed.get(`${method} ${path}`)
   if (fixed !== undefined) return fixed
   for (const p of table.patterns) if (p.method === method && p.path.test(path)) return p.cost
   return undefined
+}
+
+/** The class of a request the contract serves, its query (`a=1&b=2`) given; undefined off the contract. */
+export const declaredCost = (method: string, path: string, query: string): RouteClass | undefined => {
+  const costing = declared(method, path)
+  return costing === undefined ? undefined : classOf(costing, query)
 }

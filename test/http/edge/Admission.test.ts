@@ -10,7 +10,7 @@ import { EventEmitter } from "node:events"
 import * as http from "node:http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../../../src/Api.ts"
-import { costOf } from "../../../src/api/Cost.ts"
+import { classOf, costingOf } from "../../../src/api/Cost.ts"
 import { makeGate, routeClass } from "../../../src/http/edge/Admission.ts"
 import { makeRefusals } from "../../../src/http/edge/Limits.ts"
 import { makeLimiter } from "../../../src/http/edge/RateLimit.ts"
@@ -36,17 +36,23 @@ describe("route classes", () => {
       onGroup: () => {},
       onEndpoint: ({ endpoint, mergedAnnotations }) => {
         const path = endpoint.path.replace(/:\w+/g, "x1")
-        expect(routeClass(endpoint.method, path), `${endpoint.method} ${endpoint.path}`).toBe(
-          costOf(mergedAnnotations)
-        )
-        seen.push(costOf(mergedAnnotations))
+        const costing = costingOf(mergedAnnotations)
+        for (const query of ["", "domain=example.com"]) {
+          expect(
+            routeClass(endpoint.method, path, query),
+            `${endpoint.method} ${endpoint.path}?${query}`
+          ).toBe(classOf(costing, query))
+          seen.push(classOf(costing, query))
+        }
       }
     })
     expect(new Set(seen)).toEqual(new Set(["exempt", "cheap", "costly"]))
   })
 
   it("an endpoint that declares nothing is costly; off the contract, GET and POST are costly, other methods cheap", () => {
-    expect(costOf(Context.empty())).toBe("costly")
+    expect(costingOf(Context.empty())).toBe("costly")
+    expect(classOf({ cheapUnless: "domain" }, "")).toBe("cheap")
+    expect(classOf({ cheapUnless: "domain" }, "x=1&domain=example.com")).toBe("costly")
     expect(routeClass("GET", "/api/no-such-route")).toBe("costly")
     expect(routeClass("POST", "/api/no-such-route")).toBe("costly")
     expect(routeClass("PUT", "/api/scan")).toBe("cheap")
