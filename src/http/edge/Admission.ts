@@ -36,16 +36,18 @@ export type RouteClass = "exempt" | "cheap" | "costly"
 
 /**
  * Classify by path: generators, docs, the OpenAPI document and stored snapshots are local; the rest
- * reach out. Pages outside /api are classed by PagePaths.ts (a report page scans: costly).
+ * reach out. A generator asked to preview its record over a domain (`?domain=`) scans it: costly.
+ * Pages outside /api are classed by PagePaths.ts (a report page scans: costly).
  */
-export const routeClass = (requestMethod: string, path: string): RouteClass => {
+export const routeClass = (requestMethod: string, path: string, query = ""): RouteClass => {
   // HEAD runs the GET's handler (the router answers it with the GET), so it costs what the GET does.
   const method = requestMethod === "HEAD" ? "GET" : requestMethod
   if (path === "/api/health" || path === "/api/health/") return "exempt"
   if (!path.startsWith("/api/")) return isPagePath(path) ? pageRouteClass(method, path) : "cheap"
   if (path.startsWith("/api/docs") || path === "/api/openapi.json" || path === "/api/hall-of-fame")
     return "cheap"
-  if (method === "POST" && /\/generate\/?$/.test(path)) return "cheap"
+  if (method === "POST" && /\/generate\/?$/.test(path))
+    return new URLSearchParams(query).has("domain") ? "costly" : "cheap"
   // A report posted by a receiver is parsed within fixed limits and stored; no network work.
   if (method === "POST" && /^\/api\/reports\/(dmarc|tls|failure)$/.test(path)) return "cheap"
   // Reading a stored snapshot is one database row (creating one, POST or the legacy GET, scans).

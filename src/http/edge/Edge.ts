@@ -328,7 +328,8 @@ export const edge = (
                 : { headers: Headers.set(received.headers, "host", target.authority) })
             })
       const path = pathOf(request.url)
-      const kind = routeClass(request.method, path)
+      const query = request.url.indexOf("?")
+      const kind = routeClass(request.method, path, query < 0 ? "" : request.url.slice(query + 1))
       if (kind === "exempt")
         return yield* Effect.provideService(inner, HttpServerRequest.HttpServerRequest, request)
       // A browser marks a request another site makes it send (Fetch Metadata); such requests never

@@ -288,7 +288,7 @@ export const makeGatekeeper = (
     if (target.authority !== undefined) req.headers.host = target.authority
     const url = target.url
     const q = url.indexOf("?")
-    const kind = routeClass(req.method ?? "GET", q < 0 ? url : url.slice(0, q))
+    const kind = routeClass(req.method ?? "GET", q < 0 ? url : url.slice(0, q), q < 0 ? "" : url.slice(q + 1))
     if (kind === "exempt") {
       // GET /health from the background-refreshed state (Health.ts): no database, no Effect runtime,
       // nothing queued ahead of it but node's own parsing.
