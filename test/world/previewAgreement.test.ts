@@ -1,9 +1,10 @@
 /**
- * A preview agrees with publishing (docs/preview.md): for spf-toomany.com, dmarc-none.com and
- * caa-forbidden.com, the fix previewed on a synthetic copy serving the scenario gives, check by
+ * A preview agrees with publishing (docs/preview.md): for spf-toomany.com, dmarc-none.com,
+ * caa-forbidden.com and dane-mismatch.com (a signed zone), the fix previewed on a synthetic copy serving the scenario gives, check by
  * check, the scan the copy gives once the fix is really published in its zone
  * (scripts/world/mutate --remove and --add). The copies are the last of spf-toomany.com's and of
- * dmarc-none.com's, and the twelfth-last of perfect.com's made to serve caa-forbidden.com; each is
+ * dmarc-none.com's, and the twelfth- and thirteenth-last of perfect.com's made to serve
+ * caa-forbidden.com and dane-mismatch.com; each is
  * reset afterwards whatever fails. A new app for each phase (its caches empty).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
@@ -22,37 +23,56 @@ interface Case {
   readonly domain: string | undefined
   /** How the copy is made to serve the scenario (its own, or another's). */
   readonly serve: ReadonlyArray<string>
-  /** The fix: records that replace the RRsets of their name and type. */
-  readonly records: (d: string) => ReadonlyArray<{ name: string; type: string; value: string }>
+  /** The fix: records that replace the RRsets of their name and type (read in the first app). */
+  readonly records: (d: string) => Effect.Effect<ReadonlyArray<FixRecord>, unknown, any>
 }
+
+interface FixRecord {
+  readonly name: string
+  readonly type: string
+  readonly value: string
+}
+
+const given = (records: ReadonlyArray<FixRecord>) => Effect.succeed(records)
 
 const cases: ReadonlyArray<Case> = [
   {
     scenario: "spf-toomany.com",
     domain: syntheticCopy("spf-toomany.com", 1),
     serve: ["--reset"],
-    records: (d) => [{ name: d, type: "TXT", value: FLAT_SPF }]
+    records: (d) => given([{ name: d, type: "TXT", value: FLAT_SPF }])
   },
   {
     scenario: "dmarc-none.com",
     domain: syntheticCopy("dmarc-none.com", 1),
     serve: ["--reset"],
-    records: (d) => [{ name: `_dmarc.${d}`, type: "TXT", value: "v=DMARC1; p=quarantine" }]
+    records: (d) => given([{ name: `_dmarc.${d}`, type: "TXT", value: "v=DMARC1; p=quarantine" }])
   },
   {
     scenario: "caa-forbidden.com",
     domain: syntheticCopy("perfect.com", 12),
     serve: ["--as", "caa-forbidden.com"],
-    records: (d) => [
-      { name: d, type: "CAA", value: '0 issue "world-ca.test"' },
-      { name: d, type: "CAA", value: '0 issuewild ";"' }
-    ]
+    records: (d) =>
+      given([
+        { name: d, type: "CAA", value: '0 issue "world-ca.test"' },
+        { name: d, type: "CAA", value: '0 issuewild ";"' }
+      ])
+  },
+  {
+    scenario: "dane-mismatch.com",
+    domain: syntheticCopy("perfect.com", 13),
+    serve: ["--as", "dane-mismatch.com"],
+    // the TLSA record /ai/fix proposes from the certificate the MX presents (a signed zone)
+    records: (d) =>
+      Effect.map(call("POST", "/api/ai/fix", { issue: "dane_invalid", domain: d }), (r) => {
+        if (r.status !== 200 || r.json.fix.record_type !== "TLSA") throw new Error(`dane fix: ${r.text}`)
+        return [{ name: r.json.fix.dns_record, type: "TLSA", value: r.json.fix.value }]
+      })
   }
 ]
 
 /** The RRsets the fix replaces taken out, the fix added: as publishing it does. */
-const publishArgs = (c: Case, d: string) => {
-  const records = c.records(d)
+const publishArgs = (c: Case, records: ReadonlyArray<FixRecord>) => {
   const sets = [...new Set(records.map((r) => `${r.name} ${r.type}`))]
   return [
     ...c.serve,
@@ -79,19 +99,23 @@ describe("a preview agrees with publishing", () => {
     for (const c of cases) if (c.domain !== undefined) mutate(c.domain, "--reset")
   })
 
-  it("check by check, for three scenarios' fixes", async () => {
+  it("check by check, for four scenarios' fixes", async () => {
     for (const c of cases) expect(c.domain, `a synthetic copy for ${c.scenario}`).toBeDefined()
     for (const c of cases) expect(mutate(c.domain!, ...c.serve), `serve ${c.scenario}`).toBe(0)
-    const previews = await withApp(
-      Effect.all(
-        cases.map((c) =>
-          call("POST", "/api/scan/preview", { domain: c.domain!, records: c.records(c.domain!) })
-        ),
-        { concurrency: 1 }
+    const phase1 = await withApp(
+      Effect.forEach(cases, (c) =>
+        Effect.flatMap(c.records(c.domain!), (records) =>
+          Effect.map(call("POST", "/api/scan/preview", { domain: c.domain!, records }), (preview) => ({
+            records,
+            preview
+          }))
+        )
       )
     )
-    for (const c of cases)
-      expect(mutate(c.domain!, ...publishArgs(c, c.domain!)), `publish ${c.scenario}`).toBe(0)
+    const previews = phase1.map((p) => p.preview)
+    cases.forEach((c, i) =>
+      expect(mutate(c.domain!, ...publishArgs(c, phase1[i]!.records)), `publish ${c.scenario}`).toBe(0)
+    )
     const published = await withApp(
       Effect.all(
         cases.map((c) => call("POST", "/api/scan", { domain: c.domain! })),
