@@ -3,7 +3,7 @@
 // so that it serves another scenario (or its own again), then print what must be reloaded, one
 // action a line, for the shell half to run under time limits:
 //   knot-conf | zone NAME | esmtp | postfix | esmtp-ready | nginx | flush NAME | verify DOMAIN SIGNED
-//   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset | --add 'NAME TYPE RDATA')...
+//   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset | --add 'NAME TYPE RDATA' | --remove 'NAME TYPE')...
 // Exit 2: a usage error, an unknown domain or scenario, or a scenario that cannot be moved.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -66,14 +66,19 @@ const parseArgs = (args) => {
       if (!/^\S+\s+(TXT|A|AAAA|CNAME|MX|CAA|TLSA)\s+\S.*$/i.test(line))
         throw new UsageError("--add takes one record: 'NAME TYPE RDATA', such as '_x.example.com TXT token'")
       ;(out.add ??= []).push(line)
+    } else if (a === "--remove") {
+      const line = (args[++i] ?? "").trim()
+      if (!/^\S+\s+[A-Za-z0-9]+$/.test(line))
+        throw new UsageError("--remove takes one RRset: 'NAME TYPE', such as 'example.com TXT'")
+      ;(out.remove ??= []).push(line)
     } else if (!a.startsWith("-") && out.domain === undefined) out.domain = a
     else throw new UsageError(`unknown argument ${a}`)
   }
-  // --add alone: the domain's own scenario with the added records
-  if (out.add !== undefined && out.target === undefined) out.reset = true
+  // --add or --remove alone: the domain's own scenario with the records added or removed
+  if ((out.add !== undefined || out.remove !== undefined) && out.target === undefined) out.reset = true
   if (!out.root || !out.domain || (out.reset ? out.target !== undefined : !out.target))
     throw new UsageError(
-      "usage: scripts/world/mutate DOMAIN (--as SCENARIO | --reset) [--add 'NAME TYPE RDATA']... [--ttl SECONDS]"
+      "usage: scripts/world/mutate DOMAIN (--as SCENARIO | --reset) [--add 'NAME TYPE RDATA']... [--remove 'NAME TYPE']... [--ttl SECONDS]"
     )
   return out
 }
@@ -114,8 +119,34 @@ const unmovable = (s) =>
         ? "its post-quantum servers are a node process (pq.mjs) that mutate does not start"
         : undefined
 
+/**
+ * `text` (a zone of `domain` as scenarioZone writes it: `owner [ttl] [IN] TYPE data`, owners relative
+ * to the origin, `@` for it) without the RRsets `remove` names ('NAME TYPE'), except the lines
+ * --add gave: so a scenario's apex TXT can be replaced by the one added.
+ */
+const withoutRrsets = (text, domain, remove, kept) => {
+  if (remove.length === 0) return text
+  const gone = new Set(
+    remove.map((r) => {
+      const [name, type] = r.split(/\s+/)
+      return `${name.toLowerCase().replace(/\.$/, "")} ${type.toUpperCase()}`
+    })
+  )
+  const owner = (o) =>
+    (o === "@" ? domain : o.endsWith(".") ? o.slice(0, -1) : `${o}.${domain}`).toLowerCase()
+  return text
+    .split("\n")
+    .filter((line) => {
+      if (kept.includes(line) || /^\s|^\$|^;/.test(line) || line.trim() === "") return true
+      const tokens = line.split(/\s+/)
+      const type = tokens.slice(1).find((t) => !/^\d+$/.test(t) && t.toUpperCase() !== "IN")
+      return !gone.has(`${owner(tokens[0])} ${(type ?? "").toUpperCase()}`)
+    })
+    .join("\n")
+}
+
 const main = () => {
-  const { root, domain: domainArg, target, reset, ttl, add } = parseArgs(process.argv.slice(2))
+  const { root, domain: domainArg, target, reset, ttl, add, remove } = parseArgs(process.argv.slice(2))
   const manifest = readJson(join(root, "manifest.json"))
   const mutationsFile = join(root, "mutations.json")
   const mutations = existsSync(mutationsFile) ? readJson(mutationsFile) : {}
@@ -204,10 +235,12 @@ const main = () => {
   // The zone, signed as the scenario says; a later serial, so no cache or secondary keeps the old.
   const serial = Math.max(SERIAL, soaSerial(readFileSync(zonePath(domain), "utf8"))) + 1
   // --ttl: the zone's default TTL, so that caches (the service's own too) hold its answers briefly.
-  const text = scenarioZone(s, { spki }, serial, s.records ?? []).replace(
-    /^\$TTL 300$/m,
-    `$TTL ${ttl ?? 300}`
-  )
+  const text = withoutRrsets(
+    scenarioZone(s, { spki }, serial, s.records ?? []),
+    domain,
+    remove ?? [],
+    added
+  ).replace(/^\$TTL 300$/m, `$TTL ${ttl ?? 300}`)
   const policy = POLICIES[s.dnssec] ? s.dnssec : undefined
   let ds = []
   if (s.dnssec === "expired") ds = presignExpired(dnsDir, domain, text)
@@ -309,12 +342,15 @@ const main = () => {
   manifest.scenarios = manifest.scenarios.map((x) => (x.domain === domain ? entry : x))
   manifest.zones = manifest.zones.map((z) => (z.name === domain ? { ...z, signed: Boolean(s.dnssec) } : z))
   writeJson(join(root, "manifest.json"), manifest)
-  if (as === domain && ttl === undefined && added.length === 0) delete mutations[domain]
+  const removed = remove ?? []
+  if (as === domain && ttl === undefined && added.length === 0 && removed.length === 0)
+    delete mutations[domain]
   else
     mutations[domain] = {
       as,
       ...(ttl === undefined ? {} : { ttl }),
       ...(added.length === 0 ? {} : { added }),
+      ...(removed.length === 0 ? {} : { removed }),
       since: mutations[domain]?.as === as ? mutations[domain].since : new Date().toISOString(),
       original
     }

@@ -14,6 +14,7 @@ import type { ConfigValues } from "../records/SecurityHeaders.ts"
 import { reportAuthorisationName } from "../records/DmarcRecord.ts"
 import { Strings } from "../records/Schemas.ts"
 import type { IssueId } from "../score/Catalogue.ts"
+import type { ProposedRecord } from "../composite/ProposalPreview.ts"
 import { explainIssue } from "./Knowledge.ts"
 import { judgeDmarc, proposeDmarc } from "./FixDmarc.ts"
 import { judgeSpf, proposeSpf, type Proposal } from "./FixSpf.ts"
@@ -42,6 +43,23 @@ export const FixAnswer = Schema.Struct({
   )
 })
 export type FixAnswer = typeof FixAnswer.Type
+
+/**
+ * The fix as answered, and the records it asks to publish; `notPreviewable` says why a fix that
+ * publishes no record cannot be previewed (a header, a registrar step).
+ */
+export interface Proposed {
+  readonly answer: FixAnswer
+  readonly records: ReadonlyArray<ProposedRecord>
+  readonly notPreviewable: string
+}
+
+/** A fix that asks for no record: the answer, and why there is nothing to preview. */
+const without = (answer: FixAnswer, notPreviewable: string): Proposed => ({
+  answer,
+  records: [],
+  notPreviewable
+})
 
 /** Settings the caller may pass in `current_config` (everything else in it is ignored). */
 export interface CurrentConfig {
@@ -153,37 +171,55 @@ const dnsAnswer = (
   }
 }
 
+const NO_RECORD = "no record was proposed"
+
+/** A TXT proposal (its main record and the further ones it needs) with its answer. */
+const published = (proposal: Proposal, answer: FixAnswer): Proposed => ({
+  answer,
+  records: [proposal, ...proposal.extra].map((r) => ({ name: r.name, type: "TXT", value: r.value })),
+  notPreviewable: NO_RECORD
+})
+
 const fixSpf = (issue: IssueId, domain: string, config: CurrentConfig) =>
   Effect.gen(function* () {
     const proposal = yield* proposeSpf(issue, domain, config.record)
-    if (Either.isLeft(proposal)) return noFix(issue, proposal.left)
+    if (Either.isLeft(proposal)) return without(noFix(issue, proposal.left), NO_RECORD)
     const verdict = yield* judgeSpf(domain, proposal.right)
     const lookups = `${verdict.lookups} of 10 DNS lookups`
-    return dnsAnswer(
-      issue,
-      { ...proposal.right, changes: [...proposal.right.changes, lookups] },
-      verdict,
-      "SPF",
-      `GET /email/spf?domain=${domain}`
+    return published(
+      proposal.right,
+      dnsAnswer(
+        issue,
+        { ...proposal.right, changes: [...proposal.right.changes, lookups] },
+        verdict,
+        "SPF",
+        `GET /email/spf?domain=${domain}`
+      )
     )
   })
 
 const fixDmarc = (issue: IssueId, domain: string, config: CurrentConfig) =>
   Effect.gen(function* () {
     const proposal = yield* proposeDmarc(issue, domain, config.record, config.rua)
-    if (Either.isLeft(proposal)) return noFix(issue, proposal.left)
+    if (Either.isLeft(proposal)) return without(noFix(issue, proposal.left), NO_RECORD)
     const verdict = yield* judgeDmarc(domain, proposal.right)
-    return dnsAnswer(issue, proposal.right, verdict, "DMARC", `GET /email/dmarc?domain=${domain}`)
+    return published(
+      proposal.right,
+      dnsAnswer(issue, proposal.right, verdict, "DMARC", `GET /email/dmarc?domain=${domain}`)
+    )
   })
 
 /** RFC 7489 7.1: the authorisation the external report destination publishes. */
 const fixExternalRua = (domain: string) =>
-  Effect.map(runCheck(Dmarc, domain), (dmarc): FixAnswer => {
+  Effect.map(runCheck(Dmarc, domain), (dmarc): Proposed => {
     const dest = dmarc.reportDestinations.find((d) => d.external && d.authorised === false && d.domain)
     if (dest === undefined || dest.domain === null)
-      return noFix("dmarc_external_rua_unauthorised", "no unauthorised external report address was found")
+      return without(
+        noFix("dmarc_external_rua_unauthorised", "no unauthorised external report address was found"),
+        NO_RECORD
+      )
     const name = reportAuthorisationName(dmarc.source?.replace(/^_dmarc\./, "") ?? domain, dest.domain)
-    return {
+    const answer: FixAnswer = {
       success: true,
       fix: {
         dns_record: name,
@@ -196,6 +232,8 @@ const fixExternalRua = (domain: string) =>
         ]
       }
     }
+    // published in the report destination's zone: the preview refuses it, naming it
+    return { answer, records: [{ name, type: "TXT", value: "v=DMARC1" }], notPreviewable: NO_RECORD }
   })
 
 /** TLSA 3 1 1 (RFC 7671 5.1: DANE-EE with the SPKI's SHA-256) from the certificate each MX presents. */
@@ -205,7 +243,7 @@ const fixDane = (issue: IssueId, domain: string) =>
     Effect.gen(function* () {
       const facts = yield* Facts
       const mx = yield* Effect.either(facts.mx(domain))
-      if (Either.isLeft(mx)) return noFix(issue, "the MX records could not be read")
+      if (Either.isLeft(mx)) return without(noFix(issue, "the MX records could not be read"), NO_RECORD)
       const hosts = mx.right
         .map((m) => m.exchange)
         .filter((h) => h !== "")
@@ -230,8 +268,9 @@ const fixDane = (issue: IssueId, domain: string) =>
       )
       const records = found.flat()
       const [first, ...rest] = records
-      if (first === undefined) return noFix(issue, "no mail server presented a certificate over STARTTLS")
-      return {
+      if (first === undefined)
+        return without(noFix(issue, "no mail server presented a certificate over STARTTLS"), NO_RECORD)
+      const answer: FixAnswer = {
         success: true,
         fix: {
           dns_record: first.name,
@@ -245,17 +284,22 @@ const fixDane = (issue: IssueId, domain: string) =>
             `Then check again: GET /dns/tlsa?domain=${domain}.`
           ]
         }
-      } satisfies FixAnswer
+      }
+      return {
+        answer,
+        records: records.map((r) => ({ name: r.name, type: "TLSA" as const, value: r.value })),
+        notPreviewable: NO_RECORD
+      } satisfies Proposed
     })
   )
 
 const fixHeader = (issue: IssueId, domain: string, header: string, key: keyof ConfigValues) =>
-  Effect.map(runCheck(Headers, domain), (result): FixAnswer => {
+  Effect.map(runCheck(Headers, domain), (result): Proposed => {
     const value = result.recommended[key]
-    if (value === null) return noFix(issue, "the header generator has no value for it")
+    if (value === null) return without(noFix(issue, "the header generator has no value for it"), NO_RECORD)
     const kb = explainIssue(issue)
     const csp = key === "csp"
-    return {
+    const answer: FixAnswer = {
       success: true,
       fix: {
         dns_record: `https://${domain}/`,
@@ -273,14 +317,18 @@ const fixHeader = (issue: IssueId, domain: string, header: string, key: keyof Co
         ]
       }
     }
+    return without(
+      answer,
+      "an HTTP header is not a DNS record, and the preview lays records over the DNS only"
+    )
   })
 
-/** The fix for `issue` at `domain`. */
-export const fix = (
+/** The fix for `issue` at `domain`, and the records it asks to publish. */
+export const propose = (
   issue: IssueId,
   domain: string,
   rawConfig: unknown
-): Effect.Effect<FixAnswer, never, ScanContext> => {
+): Effect.Effect<Proposed, never, ScanContext> => {
   const config = currentConfigOf(rawConfig)
   if (SPF_ISSUES.has(issue)) return fixSpf(issue, domain, config)
   if (DMARC_ISSUES.has(issue)) return fixDmarc(issue, domain, config)
@@ -288,5 +336,18 @@ export const fix = (
   if (issue === "dane_missing" || issue === "dane_invalid") return fixDane(issue, domain)
   const header = HEADER_ISSUES[issue]
   if (header !== undefined) return fixHeader(issue, domain, header[0], header[1])
-  return Effect.succeed(noFix(issue))
+  return Effect.succeed(
+    without(
+      noFix(issue),
+      "the fix is a step to take, not a record to publish, so there is nothing to preview"
+    )
+  )
 }
+
+/** The fix for `issue` at `domain`, without its preview. */
+export const fix = (
+  issue: IssueId,
+  domain: string,
+  rawConfig: unknown
+): Effect.Effect<FixAnswer, never, ScanContext> =>
+  Effect.map(propose(issue, domain, rawConfig), (proposed) => proposed.answer)

@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Source } from "../ai/Explain.ts"
 import { findingIds } from "../ai/Knowledge.ts"
-import { FixAnswer } from "../ai/Fix.ts"
+import { PreviewedFixAnswer } from "../ai/FixPreview.ts"
 import { issueIds } from "../score/Catalogue.ts"
 import { Guidance } from "../score/Guidance.ts"
 import { Open } from "./Common.ts"
@@ -73,11 +73,11 @@ export class AiApi extends HttpApiGroup.make("ai")
       .annotateContext(
         documented(
           "Propose a fix for an issue",
-          "Builds the record that resolves an issue for the domain from what it publishes now, with the project's generators, and judges it with the check as if published. DMARC enforcement is staged: reports first, then quarantine, then reject. Issues no record fixes answer success false with the guidance's steps."
+          "Builds the record that resolves an issue for the domain from what it publishes now, with the project's generators, and judges it with the check as if published. The records proposed are previewed (as POST /scan/preview does, over the live scan from the scan cache while it is fresh): compared says what publishing them does to the grade and the issues, or is null with comparedReason saying why they could not be previewed. DMARC enforcement is staged: reports first, then quarantine, then reject. Issues no record fixes answer success false with the guidance's steps."
         )
       )
       .setPayload(FixRequest)
-      .addSuccess(FixAnswer)
+      .addSuccess(PreviewedFixAnswer)
       .addError(BadRequest)
       .addError(TooManyRequests)
   )

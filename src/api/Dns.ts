@@ -8,16 +8,20 @@ import { PropagationResult } from "../checks/dns/Propagation.ts"
 import { DnssecResult } from "../checks/dnssec/Dnssec.ts"
 import { RecordTypes } from "../net/DnsTypes.ts"
 import { Status, Strings } from "./Common.ts"
-import { Domain, DomainNamesQuery, DomainQuery } from "./Domain.ts"
-import { BadRequest } from "./Errors.ts"
+import { Domain, DomainNamesQuery, DomainQuery, GeneratorPreviewQuery } from "./Domain.ts"
+import { ProposalPreviewFields } from "../composite/ProposalPreview.ts"
+import { BadRequest, TooManyRequests } from "./Errors.ts"
 import { documented } from "./Docs.ts"
 import { DependencyMap } from "../report/DependencyMap.ts"
-import { cheap } from "./Cost.ts"
+import { cheapUnless } from "./Cost.ts"
 
 /** The record types the Resolver speaks (SPEC lists A..PTR for `type`; the issue allows all of them). */
 export const LookupType = Schema.Literal(...RecordTypes)
 
 export const PropagationType = Schema.Literal("A", "AAAA", "MX", "TXT")
+
+/** What the TLSA generator answers: the record, and its preview when a domain is named. */
+export const TlsaGeneratedPreviewed = Schema.Struct({ ...TlsaGenerated.fields, ...ProposalPreviewFields })
 
 export const TlsaGenerateRequest = Schema.Struct({
   pem: Schema.String.pipe(Schema.maxLength(65_536)),
@@ -89,16 +93,18 @@ export class DnsApi extends HttpApiGroup.make("dns")
   )
   .add(
     HttpApiEndpoint.post("tlsaGenerate", "/dns/tlsa/generate")
-      .annotateContext(cheap)
+      .annotateContext(cheapUnless("domain"))
       .annotateContext(
         documented(
           "Generate a TLSA record from a certificate",
-          "Builds the TLSA record for a host and port from a PEM certificate or public key, for the usage, selector and matching type asked for (3 1 1 recommended). Private keys are refused. Makes no network calls; DANE needs a DNSSEC-signed zone."
+          "Builds the TLSA record for a host and port from a PEM certificate or public key, for the usage, selector and matching type asked for (3 1 1 recommended). Private keys are refused. DANE needs a DNSSEC-signed zone. The record is previewed over a domain's live scan when the domain is named (?domain=): compared then says what publishing it does to the grade and the issues, as POST /scan/preview does; otherwise compared is null and comparedReason says so."
         )
       )
       .setPayload(TlsaGenerateRequest)
-      .addSuccess(TlsaGenerated)
+      .setUrlParams(GeneratorPreviewQuery)
+      .addSuccess(TlsaGeneratedPreviewed)
       .addError(BadRequest)
+      .addError(TooManyRequests)
   )
   .add(
     HttpApiEndpoint.get("dependencies", "/dns/dependencies")

@@ -26,6 +26,18 @@ export const Domain = Schema.transformOrFail(Schema.String, Schema.String, {
 /** The `?domain=` query most endpoints take. */
 export const DomainQuery = Schema.Struct({ domain: Domain })
 
+/**
+ * A generator's optional `?domain=`: the domain its record is for. Named, the record is previewed
+ * over that domain's live scan (a full scan, so the request is costly); absent, the generator is a
+ * pure computation.
+ */
+export const GeneratorPreviewQuery = Schema.Struct({
+  domain: Schema.optional(Domain).annotations({
+    description:
+      "the domain the record is for: the record is previewed over its live scan and the answer's compared says what publishing it does (docs/preview.md); the request is then rate limited as costly"
+  })
+})
+
 const decodeNames = (input: string | ReadonlyArray<string>, ast: AST.AST) =>
   Either.match(parseListedNames(input), {
     onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, input, message)),

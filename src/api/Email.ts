@@ -6,9 +6,10 @@ import { FcrdnsResult } from "../checks/fcrdns/Fcrdns.ts"
 import { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
 import { SenderRequirementsResult } from "../checks/sender/SenderRequirements.ts"
 import { DateTime, Open, Strings } from "./Common.ts"
-import { Domain, DomainQuery } from "./Domain.ts"
+import { Domain, DomainQuery, GeneratorPreviewQuery } from "./Domain.ts"
 import { DmarcGenerated, DmarcGenerateFields } from "../generate/DmarcGenerator.ts"
-import { BadRequest } from "./Errors.ts"
+import { BadRequest, TooManyRequests } from "./Errors.ts"
+import { ProposalPreviewFields } from "../composite/ProposalPreview.ts"
 import { BimiResult } from "../checks/bimi/Bimi.ts"
 import { DkimResult } from "../checks/dkim/Dkim.ts"
 import { DmarcResult } from "../checks/dmarc/Dmarc.ts"
@@ -17,11 +18,15 @@ import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
 import { SpfResult } from "../checks/spf/Spf.ts"
 import { SpfGenerated, SpfGenerateRequest } from "../generate/SpfGenerator.ts"
 import { documented } from "./Docs.ts"
-import { cheap } from "./Cost.ts"
+import { cheapUnless } from "./Cost.ts"
 
 const Nullable = Schema.NullOr
 
 export { BlocklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult }
+
+/** What the generators answer: the record, and its preview when a domain is named. */
+export const SpfGeneratedPreviewed = Schema.Struct({ ...SpfGenerated.fields, ...ProposalPreviewFields })
+export const DmarcGeneratedPreviewed = Schema.Struct({ ...DmarcGenerated.fields, ...ProposalPreviewFields })
 
 export const DmarcGenerateRequest = Schema.Struct({
   ...DmarcGenerateFields
@@ -131,27 +136,31 @@ export class EmailApi extends HttpApiGroup.make("email")
   )
   .add(
     HttpApiEndpoint.post("spfGenerate", "/email/spf/generate")
-      .annotateContext(cheap)
+      .annotateContext(cheapUnless("domain"))
       .annotateContext(
         documented(
           "Generate an SPF record",
-          "Builds the SPF TXT value from the mechanisms, a and mx flags and the all policy given, with the direct lookup count, length checks and warnings. Included domains may add lookups of their own, so the count is a minimum. Makes no network calls."
+          "Builds the SPF TXT value from the mechanisms, a and mx flags and the all policy given, with the direct lookup count, length checks and warnings. Included domains may add lookups of their own, so the count is a minimum. The record is previewed over the domain's live scan when the domain is named (?domain=): compared then says what publishing it does to the grade and the issues, as POST /scan/preview does; otherwise compared is null and comparedReason says so."
         )
       )
       .setPayload(SpfGenerateRequest)
-      .addSuccess(SpfGenerated)
+      .setUrlParams(GeneratorPreviewQuery)
+      .addSuccess(SpfGeneratedPreviewed)
       .addError(BadRequest)
+      .addError(TooManyRequests)
   )
   .add(
     HttpApiEndpoint.post("dmarcGenerate", "/email/dmarc/generate")
-      .annotateContext(cheap)
+      .annotateContext(cheapUnless("domain"))
       .annotateContext(
         documented(
           "Generate a DMARC record",
-          "Builds the _dmarc TXT value from the policy, report addresses and the optional subdomain policy, alignment, percentage and failure options, with rollout advice: start at p=none with reports, then quarantine, then reject."
+          "Builds the _dmarc TXT value from the policy, report addresses and the optional subdomain policy, alignment, percentage and failure options, with rollout advice: start at p=none with reports, then quarantine, then reject. The record is previewed over a domain's live scan when the domain is named (?domain=): compared then says what publishing it does to the grade and the issues, as POST /scan/preview does; otherwise compared is null and comparedReason says so."
         )
       )
       .setPayload(DmarcGenerateRequest)
-      .addSuccess(DmarcGenerated)
+      .setUrlParams(GeneratorPreviewQuery)
+      .addSuccess(DmarcGeneratedPreviewed)
       .addError(BadRequest)
+      .addError(TooManyRequests)
   ) {}

@@ -36,6 +36,10 @@ h1 .mono { display: inline-block; max-width: 100%; word-break: normal; }
 form.domain { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin: 1.5rem 0; }
 form.domain label { display: block; font-weight: 600; width: 100%; }
 form.domain input { font: inherit; padding: .55rem .75rem; border: 1px solid #6b7480; border-radius: 4px; min-width: 16rem; flex: 1 1 16rem; max-width: 30rem; }
+form.preview label { display: block; font-weight: 600; margin-top: 1rem; }
+form.preview textarea { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9rem; width: 100%; box-sizing: border-box; padding: .5rem; border: 1px solid #6b7480; border-radius: 4px; }
+form.preview button { margin-top: .75rem; }
+.problem { border-left: 4px solid #9b1c1c; padding: .25rem .75rem; background: #fde7e7; }
 .hint { width: 100%; margin: 0; color: var(--muted); font-size: .9rem; }
 button { font: inherit; padding: .55rem 1.1rem; border-radius: 4px; border: 1px solid #0b4a8b; background: #0b57a4; color: #fff; cursor: pointer; }
 button:hover { background: #0a4a8c; }

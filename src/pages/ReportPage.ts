@@ -38,6 +38,7 @@ export const pathsOf = (domain: string) => {
     snapshotCreate: `/report/${d}/snapshot`,
     nis2: `/nis2/${d}`,
     history: `/history/${d}`,
+    preview: `/preview/${d}`,
     json: `/api/report/everything?domain=${d}`,
     markdown: `/api/report/everything?domain=${d}&format=markdown`,
     pdf: `/api/pdf/${d}`
@@ -145,9 +146,14 @@ const sectionDetail = (section: Section, lang: Lang): Html => {
   </section>`
 }
 
-/** How the page was reached: the live report, or a stored snapshot with its evidence. */
+/**
+ * How the page was reached: the live report, a stored snapshot with its evidence, or a preview
+ * (PreviewPage.ts: nothing to keep or link to, so no actions).
+ */
 export type ReportMode =
-  { readonly kind: "live" } | { readonly kind: "snapshot"; readonly intro: Html; readonly verify: Html }
+  | { readonly kind: "live" }
+  | { readonly kind: "snapshot"; readonly intro: Html; readonly verify: Html }
+  | { readonly kind: "preview"; readonly title: string; readonly intro: Html }
 
 /** The body of a report page (live or snapshot). */
 export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMode): Html => {
@@ -158,9 +164,10 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
   const nis2 = report.sections.nis2
   const { caps } = reportStatement(report, lang)
   return html`<h1>
-      ${mode.kind === "live" ? w.reportTitle : w.snapshotTitle}: <span class="mono">${report.domain}</span>
+      ${mode.kind === "live" ? w.reportTitle : mode.kind === "snapshot" ? w.snapshotTitle : mode.title}:
+      <span class="mono">${report.domain}</span>
     </h1>
-    ${mode.kind === "snapshot" ? mode.intro : html`<p class="note">${w.liveNote} <time datetime="${report.generatedAt}">${report.generatedAt.replace("T", " ").slice(0, 19)} UTC</time>.</p>`}
+    ${mode.kind !== "live" ? mode.intro : html`<p class="note">${w.liveNote} <time datetime="${report.generatedAt}">${report.generatedAt.replace("T", " ").slice(0, 19)} UTC</time>.</p>`}
     <div class="hero">
       ${gradeBlock(report.summary.grade, gradeWord(report.summary.grade, report.summary.label, lang), lang)}
       <p class="headline">${headline(report, lang)}</p>
@@ -223,10 +230,15 @@ export const reportBody = (report: EverythingReport, lang: Lang, mode: ReportMod
       ${sectionsOf(report).map((s) => sectionDetail(s, lang))}
     </section>
     ${receivedSection(report.domain, report.reportsReceived, lang)} ${evidenceOf(report, lang)}
-    ${mode.kind === "snapshot" ? mode.verify : ""} ${actions(report, lang, mode)}`
+    ${mode.kind === "snapshot" ? mode.verify : ""}
+    ${mode.kind === "preview" ? "" : actions(report, lang, mode)}`
 }
 
-const actions = (report: EverythingReport, lang: Lang, mode: ReportMode): Html => {
+const actions = (
+  report: EverythingReport,
+  lang: Lang,
+  mode: Exclude<ReportMode, { kind: "preview" }>
+): Html => {
   const w = words(lang)
   const paths = pathsOf(report.domain)
   // a snapshot's PDF is drawn from what it stored, with its hash in the footer; the live one from the scan

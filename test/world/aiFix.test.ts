@@ -87,7 +87,11 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("POST /ai/fix in the
           /removed rua mailto:dmarc@dmarc-invalid.net: .* takes no mail/
         )
         expect(JSON.stringify(invalid)).toMatch(/replace your-mail-domain.example/)
-        expect(JSON.stringify(invalid)).not.toMatch(/cannot receive|your-mail-domain.example must publish/)
+        // the proposal's own words (its preview, in `compared`, does say the placeholder receives nothing)
+        expect(JSON.stringify({ fix: invalid.fix, validation: invalid.validation })).not.toMatch(
+          /cannot receive|your-mail-domain.example must publish/
+        )
+        expect(invalid.compared.summary).toContain("New issue: DMARC report address cannot receive mail.")
         expect(repaired.unknownTags).toEqual([])
         const space = validDmarc(yield* fix("dmarc_leading_space", "dmarc-space.com"), "dmarc-space.com")
         expect(space.p).toBe("reject")

@@ -7,7 +7,9 @@ import { Either } from "effect"
 import { analyseMx, mxSet } from "../../checks/email/EmailMx.ts"
 import { analyse as analyseLookup } from "../../checks/dns/Lookup.ts"
 import { analyse as analysePropagation } from "../../checks/dns/Propagation.ts"
+import { NO_DOMAIN, notPreviewed } from "../../composite/ProposalPreview.ts"
 import { generateDmarc } from "../../generate/DmarcGenerator.ts"
+import type { GenerateError } from "../../records/GenerateError.ts"
 import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
 import { generate as generateTlsa } from "../../generate/TlsaGenerator.ts"
 import { emailCategory } from "../../score/Score.ts"
@@ -89,7 +91,7 @@ const dnsOperations: Readonly<Record<string, Example>> = {
   ),
   tlsa: check("example.com, whose MX publishes 3 1 1 for its key", () => Tlsa.example()),
   tlsaGenerate: check("3 1 1 for the mail server's public key", () =>
-    Either.getOrThrow(
+    unpreviewed(
       generateTlsa({ pem: MX_PUBLIC_KEY_PEM, usage: 3, selector: 1, matching: 1, host: MX_HOST, port: 25 })
     )
   ),
@@ -108,6 +110,12 @@ const dnsOperations: Readonly<Record<string, Example>> = {
     }
   )
 }
+
+/** A generator's record asked without `?domain=`: nothing previewed, and the answer says so. */
+const unpreviewed = <A>(generated: Either.Either<A, GenerateError>) => ({
+  ...Either.getOrThrow(generated),
+  ...notPreviewed(NO_DOMAIN)
+})
 
 const emailOperations: Readonly<Record<string, Example>> = {
   check: check("example.com", () => {
@@ -136,7 +144,7 @@ const emailOperations: Readonly<Record<string, Example>> = {
   blacklist: check("two blocklists, listed on neither", () => Blocklist.example()),
   senderRequirements: check("example.com", () => SenderRequirements.example()),
   spfGenerate: check("Google Workspace and one own server, softfail", () =>
-    Either.getOrThrow(
+    unpreviewed(
       generateSpf({
         mechanisms: [
           { type: "include", value: "_spf.google.com" },
@@ -148,9 +156,7 @@ const emailOperations: Readonly<Record<string, Example>> = {
     )
   ),
   dmarcGenerate: check("the first stage: p=none with aggregate reports", () =>
-    Either.getOrThrow(
-      generateDmarc({ domain: DOMAIN, policy: "none", rua: [`mailto:dmarc-reports@${DOMAIN}`] })
-    )
+    unpreviewed(generateDmarc({ domain: DOMAIN, policy: "none", rua: [`mailto:dmarc-reports@${DOMAIN}`] }))
   )
 }
 

@@ -9,6 +9,8 @@ import { SecurityTxt } from "../../checks/security-txt/SecurityTxt.ts"
 import { WebTls } from "../../checks/web-tls/WebTls.ts"
 import { explainIssue } from "../../ai/Knowledge.ts"
 import { fix } from "../../ai/Fix.ts"
+import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
+import { previewAnswer } from "../../composite/Preview.ts"
 import { crawlAndAnalyse } from "../../composite/CspScanner.ts"
 import { parseMessage } from "../../mail/Message.ts"
 import { reportOf } from "../../mail/DebugEmail.ts"
@@ -19,6 +21,34 @@ import type { Example } from "./Example.ts"
 import { overExample } from "./ExampleNet.ts"
 import { exampleScans } from "./ExampleScan.ts"
 import { DOMAIN, MX_HOST, MX_V4, NOW_ISO } from "../../kernel/examples/ExampleZone.ts"
+
+/**
+ * The DMARC fix for example.com while it publishes p=none (the day-earlier example scan), and its
+ * preview: that scan with the proposed record analysed by the DMARC check in place of the live one.
+ */
+const previewedFix = () => {
+  const { earlier } = exampleScans()
+  const answer = overExample(fix("dmarc_policy_none", DOMAIN, undefined), {
+    [`_dmarc.${DOMAIN} TXT`]: ["v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com"]
+  })
+  const dmarc = analyseDmarc({
+    domain: DOMAIN,
+    direct: { name: answer.fix.dns_record, records: [answer.fix.value] },
+    organisationalDomain: null,
+    organisational: null,
+    authorisations: []
+  })
+  const previewed = {
+    ...earlier,
+    checks: { ...earlier.checks, dmarc: { ...earlier.checks.dmarc, result: dmarc } }
+  }
+  const { grade, percentage, compared } = previewAnswer(previewed, earlier, [])
+  return {
+    ...answer,
+    compared: { ...compared, preview: { grade, percentage }, notJudged: [] },
+    comparedReason: null
+  }
+}
 
 /** A newsletter from example.com as its recipient's mailbox received it. */
 const MESSAGE = [
@@ -110,10 +140,7 @@ export const webAiExamples: Readonly<Record<string, Example>> = {
   },
   "ai.fix": {
     request: "dmarc_policy_none for example.com while it publishes p=none",
-    answer: () =>
-      overExample(fix("dmarc_policy_none", DOMAIN, undefined), {
-        "_dmarc.example.com TXT": ["v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com"]
-      })
+    answer: () => previewedFix()
   },
   "ai.debugEmail": { request: "a newsletter from example.com, authenticated", answer: debugEmail },
   "misc.hallOfFame": {

@@ -337,8 +337,8 @@ export const edge = (
       if (request.headers["sec-fetch-site"] === "cross-site" && createsState(request.method, path))
         return json(403, { error: "cross-site requests are refused; call the API from your own code" })
       let admitted = request
-      // A page's form posts nothing the handler reads (the action's path says it all): only its size
-      // is held to the limit, whatever its form encoding.
+      // A page's form is no JSON (a form encoding; most forms' action path says it all, the preview
+      // page reads its two fields): only its size is held to the limit.
       if (request.method === "POST" && isPagePath(path)) {
         if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return tooLarge(maxBodyBytes)
       } else if (request.method === "POST") {

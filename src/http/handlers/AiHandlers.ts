@@ -5,7 +5,7 @@ import { Api } from "../../Api.ts"
 import { BadRequest } from "../../api/Errors.ts"
 import { debugEmail } from "../../mail/DebugEmail.ts"
 import { explain, resolveIssue, type UnknownIssue } from "../../ai/Explain.ts"
-import { fix } from "../../ai/Fix.ts"
+import { fixPreviewed } from "../../ai/FixPreview.ts"
 
 /** An unknown issue id is the spec's 400 `{error}`. */
 const badRequest = <A, R>(self: Effect.Effect<A, UnknownIssue, R>) =>
@@ -16,7 +16,7 @@ export const AiHandlers = HttpApiBuilder.group(Api, "ai", (handlers) =>
     .handle("explain", ({ payload }) => explain(payload.issue_type, payload.context).pipe(badRequest))
     .handle("fix", ({ payload }) =>
       Effect.flatMap(resolveIssue(payload.issue), (id) =>
-        fix(id, payload.domain, payload.current_config)
+        fixPreviewed(id, payload.domain, payload.current_config)
       ).pipe(badRequest)
     )
     .handle("debugEmail", ({ payload }) => debugEmail(payload.raw_email))

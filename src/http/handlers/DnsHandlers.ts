@@ -7,11 +7,11 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest } from "../../api/Errors.ts"
-import * as TlsaGenerator from "../../generate/TlsaGenerator.ts"
+import { tlsaPreviewed } from "../../composite/GeneratedPreview.ts"
 import * as Dns from "../../composite/DnsLookups.ts"
 import * as MailTransport from "../../composite/MailTransport.ts"
 import { dependencies } from "../../composite/DependencyMapScan.ts"
-import { generated } from "./Generated.ts"
+import { previewedGenerated } from "./Generated.ts"
 
 export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
   handlers
@@ -23,6 +23,8 @@ export const DnsHandlers = HttpApiBuilder.group(Api, "dns", (handlers) =>
     .handle("dnssec", ({ urlParams }) => Dns.dnssec(urlParams.domain))
     .handle("propagation", ({ urlParams }) => Dns.propagation(urlParams.domain, urlParams.type ?? "A"))
     .handle("tlsa", ({ urlParams }) => MailTransport.tlsa(urlParams.domain))
-    .handle("tlsaGenerate", ({ payload }) => generated(TlsaGenerator.generate(payload)))
+    .handle("tlsaGenerate", ({ payload, urlParams }) =>
+      previewedGenerated(tlsaPreviewed(payload, urlParams.domain))
+    )
     .handle("dependencies", ({ urlParams }) => dependencies(urlParams.domain, urlParams.names))
 )

@@ -7,8 +7,9 @@ import { HttpServerResponse } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { BadRequest } from "../../api/Errors.ts"
 import * as SingleChecks from "../../composite/SingleChecks.ts"
-import { generateDmarc, type DmarcGenerateInput } from "../../generate/DmarcGenerator.ts"
-import { generated } from "./Generated.ts"
+import type { DmarcGenerateInput } from "../../generate/DmarcGenerator.ts"
+import { dmarcPreviewed } from "../../composite/GeneratedPreview.ts"
+import { previewedGenerated } from "./Generated.ts"
 
 type DomainParams = { readonly urlParams: { readonly domain: string } }
 
@@ -52,5 +53,10 @@ export const handleBimi = ({
 
 export const handleMtaSts = ({ urlParams }: DomainParams) => SingleChecks.mtaSts(urlParams.domain)
 
-export const handleDmarcGenerate = ({ payload }: { readonly payload: DmarcGenerateInput }) =>
-  generated(generateDmarc(payload))
+export const handleDmarcGenerate = ({
+  payload,
+  urlParams
+}: {
+  readonly payload: DmarcGenerateInput
+  readonly urlParams: { readonly domain?: string | undefined }
+}) => previewedGenerated(dmarcPreviewed(payload, urlParams.domain))

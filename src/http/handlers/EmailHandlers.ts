@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest } from "../../api/Errors.ts"
-import { generate as generateSpf } from "../../generate/SpfGenerator.ts"
+import { spfPreviewed } from "../../composite/GeneratedPreview.ts"
 import * as SingleChecks from "../../composite/SingleChecks.ts"
 import { EmailChecks } from "../../composite/EmailCheck.ts"
 import * as MailTransport from "../../composite/MailTransport.ts"
@@ -15,7 +15,7 @@ import {
   handleDmarcGenerate,
   handleMtaSts
 } from "./EmailAuthHandlers.ts"
-import { generated } from "./Generated.ts"
+import { previewedGenerated } from "./Generated.ts"
 
 export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
   handlers
@@ -31,6 +31,8 @@ export const EmailHandlers = HttpApiBuilder.group(Api, "email", (handlers) =>
     .handle("fcrdns", ({ request, urlParams }) => fcrdns(urlParams.domain, request))
     .handle("blacklist", ({ urlParams }) => MailTransport.blacklist(urlParams.domain))
     .handle("senderRequirements", ({ urlParams }) => MailTransport.senderRequirements(urlParams.domain))
-    .handle("spfGenerate", ({ payload }) => generated(generateSpf(payload)))
+    .handle("spfGenerate", ({ payload, urlParams }) =>
+      previewedGenerated(spfPreviewed(payload, urlParams.domain))
+    )
     .handle("dmarcGenerate", handleDmarcGenerate)
 )

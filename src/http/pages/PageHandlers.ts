@@ -24,6 +24,8 @@ import { homePage } from "../../pages/HomePage.ts"
 import { Histories } from "../../monitor/Histories.ts"
 import { diffLines } from "../../monitor/DiffLines.ts"
 import { nis2Page } from "../../pages/Nis2Page.ts"
+import { previewPage } from "../../pages/PreviewPage.ts"
+import { liveRecordLines, previewOfForm, readForm } from "../../composite/PreviewForm.ts"
 import { pathsOf, reportPage } from "../../pages/ReportPage.ts"
 import { snapshotPage, snapshotPath } from "../../pages/SnapshotPage.ts"
 import { withLang } from "../../pages/Layout.ts"
@@ -36,6 +38,7 @@ import type { EverythingReport } from "../../report/ReportSchema.ts"
 import { readStoredReport } from "../../report/StoredReport.ts"
 import { snapshotPdf } from "../../report/ScanPdf.ts"
 import { Snapshots } from "../../report/Snapshots.ts"
+import type { ScanContext } from "../../scan/FactsLive.ts"
 import { Scans } from "../../scan/Scans.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
 import { Limits, metered } from "../edge/Limits.ts"
@@ -102,6 +105,46 @@ export const report = withDomain(
         )
       const base = yield* publicBaseUrl
       return htmlResponse(reportPage(everythingOf(scan, base, yield* reportsReceived(scan, base)), lang))
+    })
+)
+
+/** GET /preview/{domain}: the "what if" form, prefilled with the live records a change starts from. */
+export const preview = withDomain(
+  (d) => pathsOf(d).preview,
+  (domain, lang) =>
+    Effect.map(liveRecordLines(domain), (records) =>
+      htmlResponse(previewPage({ domain, form: { records, remove: "" } }, lang))
+    )
+)
+
+const PreviewFields = Schema.Struct({
+  records: Schema.optionalWith(Schema.String, { default: () => "" }),
+  remove: Schema.optionalWith(Schema.String, { default: () => "" })
+})
+
+/**
+ * POST /preview/{domain}: the form previewed, as POST /api/scan/preview previews it, shown as the
+ * report page shows a scan with the changes marked; a form the preview refuses is the form again
+ * with the refusal beside it, status 400.
+ */
+export const previewSubmit = withDomain(
+  (d) => pathsOf(d).preview,
+  (domain, lang) =>
+    Effect.gen(function* () {
+      const form = yield* Effect.orElseSucceed(HttpServerRequest.schemaBodyUrlParams(PreviewFields), () => ({
+        records: "",
+        remove: ""
+      }))
+      const refused = (problem: string) => htmlResponse(previewPage({ domain, form, problem }, lang), 400)
+      const changes = readForm(form)
+      if (Either.isLeft(changes)) return refused(changes.left)
+      const previewed = yield* Effect.either(previewOfForm(domain, changes.right))
+      if (Either.isLeft(previewed)) return refused(previewed.left.message)
+      const base = yield* publicBaseUrl
+      const report = everythingOf(previewed.right.scan, base)
+      return htmlResponse(
+        previewPage({ domain, form, result: { report, score: previewed.right.score } }, lang)
+      )
     })
 )
 
@@ -238,4 +281,5 @@ export type PageServices =
   | AppConfig
   | ReportSummaries
   | VerifiedDomains
+  | ScanContext
   | Effect.Effect.Context<typeof hallOfFame>

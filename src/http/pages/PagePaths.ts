@@ -14,15 +14,19 @@ export const PAGE_ROUTES: ReadonlyArray<readonly [method: string, path: string]>
   ["GET", "/snapshot/:snapshotId"],
   ["GET", "/nis2/:domain"],
   ["GET", "/history/:domain"],
+  ["GET", "/preview/:domain"],
+  ["POST", "/preview/:domain"],
   ...Object.keys(ASSETS).map((path) => ["GET", path] as const)
 ]
 
 /**
- * A page's cost: the report and NIS2 pages and snapshot creation run a full scan (costly); the
- * home page, stored snapshots, history and assets read local state (cheap).
+ * A page's cost: the report and NIS2 pages, snapshot creation and the "what if" page (its form
+ * reads the live DNS, its answer runs two scans) are costly; the home page, stored snapshots,
+ * history and assets read local state (cheap).
  */
 export const pageRouteClass = (method: string, path: string): "cheap" | "costly" =>
   (method === "GET" && /^\/(?:report|nis2)\/[^/]+$/.test(path)) ||
+  ((method === "GET" || method === "POST") && /^\/preview\/[^/]+$/.test(path)) ||
   (method === "POST" && /^\/report\/[^/]+\/snapshot$/.test(path))
     ? "costly"
     : "cheap"

@@ -15,7 +15,8 @@ export const PAGE_PATHS = {
   snapshot: "/snapshot/:snapshotId",
   snapshotPdf: "/snapshot/:snapshotId/pdf",
   nis2: "/nis2/:domain",
-  history: "/history/:domain"
+  history: "/history/:domain",
+  preview: "/preview/:domain"
 } as const
 
 export const PageRoutes = HttpApiBuilder.Router.use((router) =>
@@ -30,6 +31,8 @@ export const PageRoutes = HttpApiBuilder.Router.use((router) =>
     yield* router.get(PAGE_PATHS.snapshotPdf, serve(Page.snapshotPdfFile))
     yield* router.get(PAGE_PATHS.nis2, serve(Page.nis2))
     yield* router.get(PAGE_PATHS.history, serve(Page.history))
+    yield* router.get(PAGE_PATHS.preview, serve(Page.preview))
+    yield* router.post(PAGE_PATHS.preview, serve(Page.previewSubmit))
     for (const path of Object.keys(ASSETS)) yield* router.get(path as `/${string}`, Page.asset(path))
   })
 )

@@ -22,6 +22,9 @@ describe("route classes", () => {
   it("health is exempt, generators and docs cheap, everything that reaches out costly", () => {
     expect(routeClass("GET", "/api/health")).toBe("exempt")
     expect(routeClass("POST", "/api/email/spf/generate")).toBe("cheap")
+    // previewing the generated record over a domain scans it
+    expect(routeClass("POST", "/api/email/spf/generate", "domain=example.com")).toBe("costly")
+    expect(routeClass("POST", "/api/dns/tlsa/generate", "x=1&domain=example.com")).toBe("costly")
     expect(routeClass("GET", "/api/openapi.json")).toBe("cheap")
     expect(routeClass("GET", "/api/email/check")).toBe("costly")
     expect(routeClass("GET", "/api/report/snapshot/0b6f4c1e-1f1a-4c55-9d44-5b0d8f6f3a2e")).toBe("cheap")

@@ -1,0 +1,139 @@
+/**
+ * A preview agrees with publishing (docs/preview.md): for spf-toomany.com, dmarc-none.com,
+ * caa-forbidden.com and dane-mismatch.com (a signed zone), the fix previewed on a synthetic copy serving the scenario gives, check by
+ * check, the scan the copy gives once the fix is really published in its zone
+ * (scripts/world/mutate --remove and --add). The copies are the last of spf-toomany.com's and of
+ * dmarc-none.com's, and the twelfth- and thirteenth-last of perfect.com's made to serve
+ * caa-forbidden.com and dane-mismatch.com; each is
+ * reset afterwards whatever fails. A new app for each phase (its caches empty).
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { call, testApp } from "../http/harness.ts"
+import { worldEnv } from "./env.ts"
+import { mutate, syntheticCopy } from "./mutateWorld.ts"
+
+const env = { ...worldEnv(), SCAN_CACHE_TTL_MS: "0" }
+
+const FLAT_SPF =
+  "v=spf1 ip4:192.0.2.1 ip4:192.0.2.2 ip4:192.0.2.3 ip4:198.51.100.1 ip4:198.51.100.2 ip4:198.51.100.3 a mx ip4:203.0.113.1 -all"
+
+interface Case {
+  readonly scenario: string
+  readonly domain: string | undefined
+  /** How the copy is made to serve the scenario (its own, or another's). */
+  readonly serve: ReadonlyArray<string>
+  /** The fix: records that replace the RRsets of their name and type (read in the first app). */
+  readonly records: (d: string) => Effect.Effect<ReadonlyArray<FixRecord>, unknown, any>
+}
+
+interface FixRecord {
+  readonly name: string
+  readonly type: string
+  readonly value: string
+}
+
+const given = (records: ReadonlyArray<FixRecord>) => Effect.succeed(records)
+
+const cases: ReadonlyArray<Case> = [
+  {
+    scenario: "spf-toomany.com",
+    domain: syntheticCopy("spf-toomany.com", 1),
+    serve: ["--reset"],
+    records: (d) => given([{ name: d, type: "TXT", value: FLAT_SPF }])
+  },
+  {
+    scenario: "dmarc-none.com",
+    domain: syntheticCopy("dmarc-none.com", 1),
+    serve: ["--reset"],
+    records: (d) => given([{ name: `_dmarc.${d}`, type: "TXT", value: "v=DMARC1; p=quarantine" }])
+  },
+  {
+    scenario: "caa-forbidden.com",
+    domain: syntheticCopy("perfect.com", 12),
+    serve: ["--as", "caa-forbidden.com"],
+    records: (d) =>
+      given([
+        { name: d, type: "CAA", value: '0 issue "world-ca.test"' },
+        { name: d, type: "CAA", value: '0 issuewild ";"' }
+      ])
+  },
+  {
+    scenario: "dane-mismatch.com",
+    domain: syntheticCopy("perfect.com", 13),
+    serve: ["--as", "dane-mismatch.com"],
+    // the TLSA record /ai/fix proposes from the certificate the MX presents (a signed zone)
+    records: (d) =>
+      Effect.map(call("POST", "/api/ai/fix", { issue: "dane_invalid", domain: d }), (r) => {
+        if (r.status !== 200 || r.json.fix.record_type !== "TLSA") throw new Error(`dane fix: ${r.text}`)
+        return [{ name: r.json.fix.dns_record, type: "TLSA", value: r.json.fix.value }]
+      })
+  }
+]
+
+/** The RRsets the fix replaces taken out, the fix added: as publishing it does. */
+const publishArgs = (c: Case, records: ReadonlyArray<FixRecord>) => {
+  const sets = [...new Set(records.map((r) => `${r.name} ${r.type}`))]
+  return [
+    ...c.serve,
+    ...sets.flatMap((s) => ["--remove", s]),
+    ...records.flatMap((r) => ["--add", `${r.name} ${r.type} ${r.value}`])
+  ]
+}
+
+const withApp = <A>(effect: Effect.Effect<A, unknown, any>) =>
+  Effect.runPromise(Effect.provide(effect, testApp(env)) as Effect.Effect<A, unknown, never>)
+
+const statuses = (score: any): Record<string, string> =>
+  Object.fromEntries(
+    Object.values(score.categories as Record<string, { checks: Array<{ id: string; status: string }> }>)
+      .flatMap((c) => c.checks)
+      .map((r) => [r.id, r.status])
+  )
+
+const issueIds = (score: any): Array<string> =>
+  (score.issues as Array<{ id: string }>).map((i) => i.id).sort()
+
+describe("a preview agrees with publishing", () => {
+  afterAll(() => {
+    for (const c of cases) if (c.domain !== undefined) mutate(c.domain, "--reset")
+  })
+
+  it("check by check, for four scenarios' fixes", async () => {
+    for (const c of cases) expect(c.domain, `a synthetic copy for ${c.scenario}`).toBeDefined()
+    for (const c of cases) expect(mutate(c.domain!, ...c.serve), `serve ${c.scenario}`).toBe(0)
+    const phase1 = await withApp(
+      Effect.forEach(cases, (c) =>
+        Effect.flatMap(c.records(c.domain!), (records) =>
+          Effect.map(call("POST", "/api/scan/preview", { domain: c.domain!, records }), (preview) => ({
+            records,
+            preview
+          }))
+        )
+      )
+    )
+    const previews = phase1.map((p) => p.preview)
+    cases.forEach((c, i) =>
+      expect(mutate(c.domain!, ...publishArgs(c, phase1[i]!.records)), `publish ${c.scenario}`).toBe(0)
+    )
+    const published = await withApp(
+      Effect.all(
+        cases.map((c) => call("POST", "/api/scan", { domain: c.domain! })),
+        { concurrency: 1 }
+      )
+    )
+    cases.forEach((c, i) => {
+      const [p, q] = [previews[i]!, published[i]!]
+      expect(p.status, `${c.scenario}: ${p.text}`).toBe(200)
+      expect(q.status, `${c.scenario}: ${q.text}`).toBe(200)
+      // the fix changes something, and the preview saw it
+      expect(p.json.compared.changes.length, c.scenario).toBeGreaterThan(0)
+      expect(statuses(p.json), c.scenario).toEqual(statuses(q.json))
+      expect(issueIds(p.json), c.scenario).toEqual(issueIds(q.json))
+      expect({ grade: p.json.grade, points: p.json.points }, c.scenario).toEqual({
+        grade: q.json.grade,
+        points: q.json.points
+      })
+    })
+  }, 600_000)
+})
