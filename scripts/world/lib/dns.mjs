@@ -151,14 +151,18 @@ const nameWire = (name) =>
  */
 const sha1Ds = (conf, zone, line) => {
   const [owner, , tag, alg] = line.trim().split(/\s+/)
-  const dnskey = keymgr(conf, zone, "dnskey", String(Number(tag))).trim().split(/\s+/)
+  const dnskey = keymgr(conf, zone, "dnskey", String(Number(tag)))
+    .trim()
+    .split(/\s+/)
   const at = dnskey.indexOf("DNSKEY")
   const [flags, protocol, algorithm] = dnskey.slice(at + 1, at + 4).map(Number)
   const rdata = Buffer.concat([
     Buffer.from([flags >> 8, flags & 0xff, protocol, algorithm]),
     Buffer.from(dnskey.slice(at + 4).join(""), "base64")
   ])
-  const digest = createHash("sha1").update(Buffer.concat([nameWire(zone), rdata])).digest("hex")
+  const digest = createHash("sha1")
+    .update(Buffer.concat([nameWire(zone), rdata]))
+    .digest("hex")
   return `${owner} DS ${tag} ${alg} 1 ${digest}`
 }
 
@@ -197,7 +201,12 @@ export const knotConf = (dir, zones, listen, policies) => {
     out.push("policy:")
     for (const [id, p] of Object.entries(POLICIES)) {
       const { lifetime, refresh } = { ...LIFETIME, ...p }
-      out.push(`  - id: ${id}`, `    algorithm: ${p.algorithm}`, "    manual: on", `    rrsig-lifetime: ${lifetime}`)
+      out.push(
+        `  - id: ${id}`,
+        `    algorithm: ${p.algorithm}`,
+        "    manual: on",
+        `    rrsig-lifetime: ${lifetime}`
+      )
       out.push(`    rrsig-refresh: ${refresh}`)
       if (p.ksk) out.push(`    ksk-size: ${p.ksk}`, `    zsk-size: ${p.zsk}`)
       if (p.nsec3) {
