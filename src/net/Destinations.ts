@@ -15,7 +15,7 @@
  */
 import { isIPv6 } from "node:net"
 import { Effect } from "effect"
-import { Permits } from "./Permits.ts"
+import { Permits } from "../bounds/Permits.ts"
 import * as M from "../observe/Metrics.ts"
 
 export type DestinationKind = "smtp" | "https"

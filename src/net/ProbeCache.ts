@@ -17,7 +17,7 @@
  */
 import { Cache, Cause, Duration, Effect, Exit, FiberRef } from "effect"
 import * as M from "../observe/Metrics.ts"
-import { CurrentQueueClock, QueueClock } from "./QueueClock.ts"
+import { CurrentQueueClock, QueueClock } from "../bounds/QueueClock.ts"
 
 export interface ProbeKey {
   readonly address: string

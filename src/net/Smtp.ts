@@ -18,7 +18,7 @@ import { makeKeyExchangeProbe, unreachableKeyExchange } from "./KeyExchangeProbe
 import { starttlsOpener } from "./StartTls.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
 import { Destinations } from "./Destinations.ts"
-import { Permits } from "./Permits.ts"
+import { Permits } from "../bounds/Permits.ts"
 import { makeProbeCache, normalSni, type ProbeKey } from "./ProbeCache.ts"
 import * as M from "../observe/Metrics.ts"
 

@@ -8,7 +8,7 @@
  */
 import { Effect, FiberRef, type MetricLabel } from "effect"
 import { Destinations } from "./Destinations.ts"
-import { Permits } from "./Permits.ts"
+import { Permits } from "../bounds/Permits.ts"
 import { probeAlpn } from "./WebAlpn.ts"
 import { attempt, type Deadline, unanswered } from "./WebExchange.ts"
 import { parseTarget, vettedAddresses } from "./WebTarget.ts"

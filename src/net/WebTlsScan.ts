@@ -16,7 +16,7 @@
  */
 import { Effect } from "effect"
 import type { Destinations } from "./Destinations.ts"
-import { Permits } from "./Permits.ts"
+import { Permits } from "../bounds/Permits.ts"
 import { makeProbeCache, type ProbeKey } from "./ProbeCache.ts"
 import { blankScan, scanTls, type TlsScanResult, vettedScan } from "./TlsScan.ts"
 import { type HandshakeOutcome, tcpOpener } from "./TlsHandshake.ts"

@@ -7,7 +7,7 @@
  * - Each check has its own timeout (its `timeoutMs`, else `CHECK_TIMEOUT_MS`), bounded by
  *   `SCAN_DEADLINE_MS`. A check that misses it, or fails unexpectedly, is `unknown` with the reason;
  *   the scan returns everything else. Both count from the scan's start, less the time the scan
- *   waited on our own politeness (`net/QueueClock.ts`): a queue of ours is not the server's delay.
+ *   waited on our own politeness (`bounds/QueueClock.ts`): a queue of ours is not the server's delay.
  * - The scan's work lives in the scan's scope: when the scan returns, or its caller is interrupted
  *   (the client went away), every fiber still running is interrupted.
  * - Each check's duration is recorded (and exported as a span), with the edges it waited on, so
@@ -21,7 +21,7 @@ import { type AnyCheck, CurrentTrace, resultFact, type ResultOf, type ScanTrace 
 import { type FactContext, Facts } from "../kernel/Facts.ts"
 import { registry, type Registry } from "../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "./ScanResult.ts"
-import { CurrentQueueClock, QueueClock } from "../net/QueueClock.ts"
+import { CurrentQueueClock, QueueClock } from "../bounds/QueueClock.ts"
 import { makeFacts, type ScanContext } from "./FactsLive.ts"
 import { criticalPath } from "./Timing.ts"
 import * as M from "../observe/Metrics.ts"
@@ -63,7 +63,7 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     for (const { check, outcome } of started) {
       const budgetMs = Math.min(check.timeoutMs ?? config.checkTimeoutMs, deadlineMs)
       let exit: Exit.Exit<unknown, "timeout"> | undefined
-      // The budget does not count the scan's time queued for our own permits (net/QueueClock.ts):
+      // The budget does not count the scan's time queued for our own permits (bounds/QueueClock.ts):
       // a wait that ran out while the scan queued is waited again for what it queued meanwhile.
       while (exit === undefined) {
         const leftMs = startMs + budgetMs + queue.ms() - (yield* Clock.currentTimeMillis)

@@ -42,6 +42,7 @@ const ALL_FOLDERS = [
   "ai/",
   "api/",
   "batch/",
+  "bounds/",
   "checks/",
   "cli/",
   "composite/",
@@ -113,9 +114,9 @@ export const rules: ReadonlyArray<LayerRule> = [
     forbidden: ["lib/"]
   },
   {
-    name: "net/ imports nothing of ours but Config.ts and the pure grammars of records/",
+    name: "net/ imports nothing of ours but Config.ts, the pure grammars of records/ and the permit pools of bounds/",
     from: ["net/"],
-    forbidden: everythingBut("net/", "records/", ...CONFIG)
+    forbidden: everythingBut("net/", "records/", "bounds/", ...CONFIG)
   },
   {
     name: "records/ is pure and at the bottom: it imports nothing of ours outside records/",
@@ -209,6 +210,11 @@ export const rules: ReadonlyArray<LayerRule> = [
     forbidden: NETWORK_PACKAGES,
     // ConfigValues.ts validates address settings with node:net's `isIP`, a pure parser; it opens nothing.
     except: ["ConfigValues.ts"]
+  },
+  {
+    name: "bounds/ (the permit pool and its wait clock) is a leaf: the network clients and the edge's gate hold its permits",
+    from: ["bounds/"],
+    forbidden: everythingBut("bounds/")
   },
   {
     name: "observe/ (metrics, log format, tracing) is a leaf: every layer records into it",

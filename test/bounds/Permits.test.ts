@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber } from "effect"
-import { Permits } from "../../src/net/Permits.ts"
-import { CurrentQueueClock, QueueClock } from "../../src/net/QueueClock.ts"
+import { Permits } from "../../src/bounds/Permits.ts"
+import { CurrentQueueClock, QueueClock } from "../../src/bounds/QueueClock.ts"
 
 const later = (ms: number) => performance.now() + ms
 
@@ -93,6 +93,44 @@ describe("Permits", () => {
       yield* Effect.sleep("2 millis")
       yield* Effect.all([Fiber.interrupt(second), Fiber.interrupt(racing)], { concurrency: "unbounded" })
       expect(yield* permits.around(Effect.succeed("last"), later(100), () => "timeout")).toBe("last")
+    })
+  )
+
+  it.live("a bounded queue refuses one more at once, and says why and how full it was", () =>
+    Effect.gen(function* () {
+      const refusals: Array<unknown> = []
+      const permits = new Permits(1, {
+        maxWaiting: 1,
+        onRefuse: (why, stats) => refusals.push({ why, stats })
+      })
+      const release = yield* Deferred.make<void>()
+      const holder = yield* Effect.fork(permits.holding(Deferred.await(release)))
+      yield* Effect.sleep("2 millis")
+      const waiter = yield* Effect.fork(permits.around(Effect.succeed("waited"), later(5_000), () => "late"))
+      yield* Effect.sleep("2 millis")
+      expect(permits.full()).toBe(true)
+      expect(permits.stats()).toEqual({ active: 1, waiting: 1 })
+      // the queue is full: refused without waiting for the deadline
+      expect(yield* Effect.either(permits.around(Effect.void, later(5_000), () => "full"))).toEqual(
+        Either.left("full")
+      )
+      // a wait that runs out is refused too, once a place in the queue is free
+      yield* Deferred.succeed(release, undefined)
+      expect(yield* Fiber.join(waiter)).toBe("waited")
+      yield* Fiber.join(holder)
+      expect(permits.stats()).toEqual({ active: 0, waiting: 0 })
+      const again = yield* Deferred.make<void>()
+      const second = yield* Effect.fork(permits.holding(Deferred.await(again)))
+      yield* Effect.sleep("2 millis")
+      expect(yield* Effect.either(permits.around(Effect.void, later(20), () => "late"))).toEqual(
+        Either.left("late")
+      )
+      yield* Deferred.succeed(again, undefined)
+      yield* Fiber.join(second)
+      expect(refusals).toEqual([
+        { why: "queue-full", stats: { active: 1, waiting: 1 } },
+        { why: "queue-wait", stats: { active: 1, waiting: 0 } }
+      ])
     })
   )
 })

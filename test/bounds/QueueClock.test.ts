@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { QueueClock } from "../../src/net/QueueClock.ts"
+import { QueueClock } from "../../src/bounds/QueueClock.ts"
 
 describe("QueueClock", () => {
   it("counts the wall time during which at least one wait was under way, once", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, FiberRef, TestClock } from "effect"
 import { makeProbeCache, type ProbeKey } from "../../src/net/ProbeCache.ts"
-import { CurrentQueueClock, QueueClock } from "../../src/net/QueueClock.ts"
+import { CurrentQueueClock, QueueClock } from "../../src/bounds/QueueClock.ts"
 
 const mx = (sni: string, address = "192.0.2.25"): ProbeKey => ({ address, port: 25, sni })
 
@@ -22,7 +22,7 @@ const counting = (options = { ttlMs: 600_000, capacity: 100 }, delay: Effect.Eff
   })
 
 describe("makeProbeCache", () => {
-  // Real time: the queue clock reads performance.now (net/QueueClock.ts). The waits are seconds, not
+  // Real time: the queue clock reads performance.now (bounds/QueueClock.ts). The waits are seconds, not
   // milliseconds, so that a loaded machine's late wake-ups (tens to hundreds of ms) stay well inside
   // the margins that tell the time queued from the time worked.
   it.live(

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Schema, TestClock } from "effect"
 import { define, need } from "../../src/kernel/Check.ts"
 import { Facts } from "../../src/kernel/Facts.ts"
-import { Permits } from "../../src/net/Permits.ts"
+import { Permits } from "../../src/bounds/Permits.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { scan } from "../../src/scan/Scanner.ts"
@@ -122,7 +122,7 @@ describe("Scanner", () => {
     }).pipe(Effect.provide(fakeNet()))
   )
 
-  // Real time: the queue is measured by the clock the permits wait on (net/QueueClock.ts).
+  // Real time: the queue is measured by the clock the permits wait on (bounds/QueueClock.ts).
   it.live("time queued for our own permits does not count against a check's budget", () => {
     const { layer } = counted({})
     const permits = new Permits(1)

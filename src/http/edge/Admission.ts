@@ -32,6 +32,7 @@ import { Limits } from "./Limits.ts"
 import { isPagePath, pageRouteClass } from "../pages/PagePaths.ts"
 import type { RouteClass } from "../../api/Cost.ts"
 import { declaredCost } from "./RouteCosts.ts"
+import { type PermitStats, Permits, type Refusal } from "../../bounds/Permits.ts"
 
 export type { RouteClass } from "../../api/Cost.ts"
 
@@ -59,66 +60,41 @@ export interface GateSettings {
   readonly queueMs: number
 }
 
+/** A refusal in the gate's error channel, apart from whatever the admitted effect may fail with. */
+class Refused {
+  readonly _tag = "Refused"
+}
+
 /**
- * The global gate. Hand-written rather than `Effect.Semaphore` plus a timeout so that the queue
- * length is bounded and known, a permit passes straight from the leaving request to the first
- * waiter, and an interrupted waiter (client gone) can never leak a permit.
+ * The global gate: the one permit pool (`bounds/Permits.ts`) with a bounded queue whose wait is
+ * bounded too, so memory and latency stay known; a permit passes straight from the leaving request
+ * to the first waiter, and an interrupted waiter (client gone) can never leak a permit.
  */
 export const makeGate = (
   settings: GateSettings,
-  onRefuse: (why: "queue-full" | "queue-wait", stats: { active: number; waiting: number }) => void = () => {}
+  onRefuse: (why: Refusal, stats: PermitStats) => void = () => {}
 ) => {
-  let active = 0
-  const waiting: Array<() => void> = []
-  const leave = () => {
-    const next = waiting.shift()
-    if (next) next()
-    else active--
-  }
-  /** true: admitted (call `leave` when done); false: the queue is full or the wait ran out. */
-  const enter: Effect.Effect<boolean> = Effect.async<boolean>((resume) => {
-    if (active < settings.concurrency) {
-      active++
-      return resume(Effect.succeed(true))
-    }
-    if (waiting.length >= settings.queue) {
-      onRefuse("queue-full", { active, waiting: waiting.length })
-      return resume(Effect.succeed(false))
-    }
-    let granted = false
-    const grant = () => {
-      granted = true
-      clearTimeout(timer)
-      resume(Effect.succeed(true))
-    }
-    const timer = setTimeout(() => {
-      const i = waiting.indexOf(grant)
-      if (i >= 0) waiting.splice(i, 1)
-      onRefuse("queue-wait", { active, waiting: waiting.length })
-      resume(Effect.succeed(false))
-    }, settings.queueMs)
-    waiting.push(grant)
-    return Effect.sync(() => {
-      clearTimeout(timer)
-      const i = waiting.indexOf(grant)
-      if (i >= 0) waiting.splice(i, 1)
-      else if (granted) leave() // granted as the client left: pass the permit on
-    })
-  })
+  const permits = new Permits(settings.concurrency, { maxWaiting: settings.queue, onRefuse })
   /** Run `effect` within a permit, or `busy` at once when none comes within the queue rules. */
-  const admit = <A, E, R, B>(effect: Effect.Effect<A, E, R>, busy: Effect.Effect<B>) =>
-    Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(restore(enter), (admitted): Effect.Effect<A | B, E, R> =>
-        admitted ? restore(effect).pipe(Effect.ensuring(Effect.sync(leave))) : (busy as Effect.Effect<A | B>)
+  const admit = <A, E, R, B>(
+    effect: Effect.Effect<A, E, R>,
+    busy: Effect.Effect<B>
+  ): Effect.Effect<A | B, E, R> =>
+    permits
+      .around(effect, performance.now() + settings.queueMs, () => new Refused())
+      .pipe(
+        Effect.catchIf(
+          (e): e is Refused => e instanceof Refused,
+          () => busy
+        )
       )
-    )
   return {
     admit,
     permits: settings.concurrency,
     queue: settings.queue,
-    stats: () => ({ active, waiting: waiting.length }),
+    stats: () => permits.stats(),
     /** Every permit taken and the queue full: a new costly request would be refused anyway. */
-    full: () => active >= settings.concurrency && waiting.length >= settings.queue,
+    full: () => permits.full(),
     /** The Retry-After of a refusal: the queue's longest wait, in whole seconds. */
     retryAfterS: Math.max(1, Math.ceil(settings.queueMs / 1000))
   } as const
