@@ -20,6 +20,7 @@ import {
   parseBootstrap,
   parseDomainObject
 } from "../records/RdapData.ts"
+import { Permits } from "../bounds/Permits.ts"
 import { makeTransportCache } from "./ProbeCache.ts"
 import { Web, type WebResponse } from "./Web.ts"
 
@@ -110,7 +111,8 @@ export const makeRdap = (
         })
     // A bootstrap that failed to load is asked again after a while, not kept for the life of the process.
     const bootstrap = yield* Effect.cachedWithTTL(loadBootstrap, "10 minutes")
-    const permits = yield* Effect.makeSemaphore(Math.max(1, settings.concurrency))
+    // The one permit pool: a scan's wait for one counts on its queue clock, not on its budget
+    const permits = new Permits(Math.max(1, settings.concurrency))
 
     const fresh = (domain: string): Effect.Effect<RdapAnswer> =>
       Effect.flatMap(bootstrap, (loaded) => {
@@ -121,7 +123,7 @@ export const makeRdap = (
             outcome: "unsupported",
             reason: `the RDAP bootstrap names no server for .${domain.split(".").pop()}`
           })
-        return permits.withPermits(1)(ask((url) => get(url, RDAP_ACCEPT), bases, domain))
+        return permits.holding(ask((url) => get(url, RDAP_ACCEPT), bases, domain))
       })
 
     // The transport cache: one request per domain in flight, a failure kept a minute only.
