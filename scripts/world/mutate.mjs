@@ -3,7 +3,8 @@
 // so that it serves another scenario (or its own again), then print what must be reloaded, one
 // action a line, for the shell half to run under time limits:
 //   knot-conf | zone NAME | esmtp | postfix | esmtp-ready | nginx | flush NAME | verify DOMAIN SIGNED
-//   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset | --add 'NAME TYPE RDATA' | --remove 'NAME TYPE')...
+//   node mutate.mjs --root WORLD DOMAIN (--as SCENARIO | --reset | --add 'NAME TYPE RDATA' | --remove 'NAME TYPE'
+//                                        | --file URL BODY)...
 // Exit 2: a usage error, an unknown domain or scenario, or a scenario that cannot be moved.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -34,7 +35,7 @@ import {
 } from "./lib/dns.mjs"
 import { esmtpConfig, listeners } from "./lib/mail.mjs"
 import { serverBlocks, special, writeSite } from "./lib/web.mjs"
-import { reverseName } from "./lib/util.mjs"
+import { reverseName, write } from "./lib/util.mjs"
 import {
   isDsOf,
   ownedBy,
@@ -49,7 +50,17 @@ import {
 
 class UsageError extends Error {}
 
-/** { root, domain, target, reset, ttl } from the command line; target undefined with --reset. */
+/** --file's BODY: the text itself, or `@PATH`, the file at PATH (as curl reads `--data @PATH`). */
+const fileBody = (body) => {
+  if (!body.startsWith("@")) return body
+  try {
+    return readFileSync(body.slice(1), "utf8")
+  } catch (e) {
+    throw new UsageError(`--file cannot read its body from ${body.slice(1)}: ${e.code ?? e.message}`)
+  }
+}
+
+/** { root, domain, target, reset, ttl, add, remove, files } from the command line; target undefined with --reset. */
 const parseArgs = (args) => {
   const out = { reset: false }
   for (let i = 0; i < args.length; i++) {
@@ -71,14 +82,21 @@ const parseArgs = (args) => {
       if (!/^\S+\s+[A-Za-z0-9]+$/.test(line))
         throw new UsageError("--remove takes one RRset: 'NAME TYPE', such as 'example.com TXT'")
       ;(out.remove ??= []).push(line)
+    } else if (a === "--file") {
+      const [url, body] = [args[++i], args[++i]]
+      if (url === undefined || body === undefined)
+        throw new UsageError(
+          "--file takes a URL (or a path) and a body (or @FILE): --file 'https://mta-sts.example.com/.well-known/mta-sts.txt' @policy.txt"
+        )
+      ;(out.files ??= []).push({ url, body: fileBody(body) })
     } else if (!a.startsWith("-") && out.domain === undefined) out.domain = a
     else throw new UsageError(`unknown argument ${a}`)
   }
-  // --add or --remove alone: the domain's own scenario with the records added or removed
-  if ((out.add !== undefined || out.remove !== undefined) && out.target === undefined) out.reset = true
+  // --add, --remove or --file alone: the domain's own scenario with the records or files changed
+  if ((out.add ?? out.remove ?? out.files) !== undefined && out.target === undefined) out.reset = true
   if (!out.root || !out.domain || (out.reset ? out.target !== undefined : !out.target))
     throw new UsageError(
-      "usage: scripts/world/mutate DOMAIN (--as SCENARIO | --reset) [--add 'NAME TYPE RDATA']... [--remove 'NAME TYPE']... [--ttl SECONDS]"
+      "usage: scripts/world/mutate DOMAIN (--as SCENARIO | --reset) [--add 'NAME TYPE RDATA']... [--remove 'NAME TYPE']... [--file URL BODY]... [--ttl SECONDS]"
     )
   return out
 }
@@ -145,8 +163,38 @@ const withoutRrsets = (text, domain, remove, kept) => {
     .join("\n")
 }
 
+/**
+ * Where --file serves `url` for `domain`: the path in the domain's site (one docroot for every name
+ * its web host serves, as the scenarios' own files are), and the name the URL asks for, relative to
+ * the domain ("@" for the apex; none for a bare path). A name is the domain or one label under it:
+ * the web certificate covers DOMAIN and *.DOMAIN (lib/pki.mjs), nothing deeper.
+ */
+const fileTarget = (url, domain) => {
+  let host
+  let path = url
+  if (!url.startsWith("/")) {
+    let parsed
+    try {
+      parsed = new URL(url)
+    } catch {
+      throw new UsageError(`--file: ${url} is neither a URL nor a path`)
+    }
+    if (!["https:", "http:"].includes(parsed.protocol) || parsed.search || parsed.hash || parsed.port)
+      throw new UsageError(`--file: ${url}: an http(s) URL without port, query or fragment`)
+    host = parsed.hostname.replace(/\.$/, "")
+    path = parsed.pathname
+  }
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(path) || path.split("/").some((seg) => seg === "." || seg === ".."))
+    throw new UsageError(`--file: ${url}: the path names a file, in letters, digits and ._~-`)
+  if (host === undefined) return { url, path }
+  const label = host.endsWith(`.${domain}`) ? host.slice(0, -domain.length - 1) : undefined
+  if (host !== domain && !/^[a-z0-9-]+$/.test(label ?? ""))
+    throw new UsageError(`--file: ${url} is not on ${domain} or a name one label under it`)
+  return { url, path, name: host === domain ? "@" : label }
+}
+
 const main = () => {
-  const { root, domain: domainArg, target, reset, ttl, add, remove } = parseArgs(process.argv.slice(2))
+  const { root, domain: domainArg, target, reset, ttl, add, remove, files } = parseArgs(process.argv.slice(2))
   const manifest = readJson(join(root, "manifest.json"))
   const mutationsFile = join(root, "mutations.json")
   const mutations = existsSync(mutationsFile) ? readJson(mutationsFile) : {}
@@ -192,6 +240,15 @@ const main = () => {
     return `${absolute} ${type.toUpperCase()} ${data}`
   })
   def.records = [...(def.records ?? []), ...added]
+  // --file: the scenario's web host serves the body at the URL's path, under the URL's name too
+  // (its A record and server_name follow), as a domain owner publishes a policy host.
+  const published = (files ?? []).map((f) => ({ ...f, ...fileTarget(f.url, domain) }))
+  if (published.length > 0) {
+    if (!def.web)
+      throw new UsageError(`--file: ${as}'s scenario has no web host to serve ${published[0].url}`)
+    const names = published.flatMap((f) => (f.name === undefined ? [] : [f.name]))
+    def.web.names = [...new Set([...(def.web.names ?? ["@"]), ...names])]
+  }
   const used = new Set(
     manifest.scenarios
       .filter((s) => s.domain !== domain)
@@ -312,6 +369,8 @@ const main = () => {
     for (const [path, body] of Object.entries(s.web.files ?? {}))
       if (body === "@vmc") s.web.files[path] = ensureVmc(ca, domain, special("@bimi-tiny-ps"))
     writeSite(nginxDir, s)
+    // --file's bodies over the site's: written as they are (not read as scenarios.json's "@" forms).
+    for (const f of published) write(join(nginxDir, "www", domain, f.path), f.body)
     blocks = serverBlocks(nginxDir, s, ensureWebCert(ca, domain))
   }
   const webAddrs = [current.web?.addr, s.web?.addr].filter((a) => a !== undefined)
@@ -343,7 +402,8 @@ const main = () => {
   manifest.zones = manifest.zones.map((z) => (z.name === domain ? { ...z, signed: Boolean(s.dnssec) } : z))
   writeJson(join(root, "manifest.json"), manifest)
   const removed = remove ?? []
-  if (as === domain && ttl === undefined && added.length === 0 && removed.length === 0)
+  const filed = published.map((f) => ({ url: f.url, body: f.body }))
+  if (as === domain && ttl === undefined && added.length === 0 && removed.length === 0 && filed.length === 0)
     delete mutations[domain]
   else
     mutations[domain] = {
@@ -351,6 +411,7 @@ const main = () => {
       ...(ttl === undefined ? {} : { ttl }),
       ...(added.length === 0 ? {} : { added }),
       ...(removed.length === 0 ? {} : { removed }),
+      ...(filed.length === 0 ? {} : { files: filed }),
       since: mutations[domain]?.as === as ? mutations[domain].since : new Date().toISOString(),
       original
     }

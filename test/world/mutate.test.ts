@@ -2,19 +2,23 @@
  * scripts/world/mutate on the running world: a domain no other test reads (the last synthetic copy
  * of perfect.com) turns into another scenario and back, and the service, asked through the world's
  * validating resolver, sees each change: DMARC policy, DNSSEC state, the MX's certificate, the web
- * headers. Each phase builds the app anew, so no cache of the service's own carries an old answer.
+ * headers, a file served with --file. Each phase builds the app anew, so no cache of the service's own
+ * carries an old answer.
  * Also: what mutate refuses (exit 2), and, on a world generated in a scratch directory, that a
  * mutation touches no other domain's entries and `--reset` gives back every file (byte for byte,
  * but for where the domain's own entries stand in the files all domains share).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { ConfigProvider, Effect, Layer } from "effect"
 import { spawnSync } from "node:child_process"
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createHash } from "node:crypto"
+import { AppConfig } from "../../src/Config.ts"
+import { Resolver } from "../../src/net/Resolver.ts"
+import { Web } from "../../src/net/Web.ts"
 import { testApp } from "../http/harness.ts"
 import { worldEnv, worldEnvFile } from "./env.ts"
 import { getJson } from "./world-http.ts"
@@ -51,6 +55,21 @@ const mutate = (...args: Array<string>) => {
 const ask = <A>(
   f: (get: (url: string) => Effect.Effect<any, unknown, any>) => Effect.Effect<A, unknown, any>
 ) => Effect.runPromise(Effect.provide(f(getJson), testApp(env)) as Effect.Effect<A, unknown, never>)
+
+/** What a GET of `url` gets from the world's web servers (world DNS and CA, a new client each time). */
+const fetched = (url: string) =>
+  Effect.runPromise(
+    Effect.flatMap(Web, (web) => web.get(url, { followRedirects: false })).pipe(
+      Effect.map((r) => ({ status: r.status, body: new TextDecoder().decode(r.body) })),
+      Effect.provide(
+        Web.Default.pipe(
+          Layer.provide(Resolver.Default),
+          Layer.provide(AppConfig.Default),
+          Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+        )
+      )
+    )
+  )
 
 const dmarcAndDnssec = (d: string) =>
   ask((get) =>
@@ -148,6 +167,43 @@ describe("scripts/world/mutate on the running world", () => {
     expect(mutate(d, "--reset").status).toBe(0)
   }, 300_000)
 
+  it("--file serves a body at a URL of the domain, a new name too, until --reset", async () => {
+    const d = domain!
+    const policy = `version: STSv1\r\nmode: testing\r\nmx: *.mail.${d}\r\nmax_age: 86400\r\n`
+    const policyFile = join(mkdtempSync(join(tmpdir(), "mutate-file-")), "policy.txt")
+    writeFileSync(policyFile, policy)
+    const changed = mutate(
+      d,
+      ...["--file", `https://mta-sts.${d}/.well-known/mta-sts.txt`, `@${policyFile}`],
+      ...["--file", `https://files.${d}/.well-known/hello.txt`, "hello from --file\n"]
+    )
+    expect(changed.status, changed.out).toBe(0)
+    expect(await fetched(`https://mta-sts.${d}/.well-known/mta-sts.txt`)).toEqual({
+      status: 200,
+      body: policy
+    })
+    // a name the scenario's web host did not serve: its A record and server block come with it
+    expect(await fetched(`https://files.${d}/.well-known/hello.txt`)).toEqual({
+      status: 200,
+      body: "hello from --file\n"
+    })
+    const sts = await ask((get) => get(`/api/email/mta-sts?domain=${d}`))
+    expect(sts.policy).toMatchObject({ mode: "testing", mx: [`*.mail.${d}`] })
+    expect(JSON.parse(readFileSync(join(worldDir, "mutations.json"), "utf8"))[d].files).toEqual([
+      { url: `https://mta-sts.${d}/.well-known/mta-sts.txt`, body: policy },
+      { url: `https://files.${d}/.well-known/hello.txt`, body: "hello from --file\n" }
+    ])
+
+    expect(mutate(d, "--reset").status).toBe(0)
+    // the scenario's own policy again, and the file gone from the site every name serves
+    const own = await fetched(`https://mta-sts.${d}/.well-known/mta-sts.txt`)
+    expect(own.body).toContain(`mx: mx.${d}\r\n`)
+    expect((await fetched(`https://${d}/.well-known/hello.txt`)).status).toBe(404)
+    const back = await ask((get) => get(`/api/email/mta-sts?domain=${d}`))
+    expect(back.policy).toMatchObject({ mode: "enforce", mx: [`mx.${d}`] })
+    rmSync(dirname(policyFile), { recursive: true, force: true })
+  }, 300_000)
+
   it("refuses, with exit 2 and a reason, what it cannot do", () => {
     const d = domain!
     const cases: Array<[Array<string>, RegExp]> = [
@@ -156,6 +212,10 @@ describe("scripts/world/mutate on the running world", () => {
       [[d, "--as", "mx-slow.com"], /mx-slow\.com cannot be moved: its slow servers/],
       [[d, "--as", "propagation-lag.com"], /propagation-lag\.com cannot be moved: its older zone version/],
       [[d, "--ttl", "0", "--reset"], /--ttl takes a number of seconds/],
+      [[d, "--file", "https://perfect.com/x.txt", "x"], /is not on .* or a name one label under it/],
+      [[d, "--file", "/a/../b.txt", "x"], /the path names a file/],
+      [[d, "--file", `/missing-body.txt`], /--file takes a URL \(or a path\) and a body/],
+      [[d, "--as", "dmarc-none.com", "--file", "/x.txt", "x"], /has no web host to serve/],
       [[d], /usage: scripts\/world\/mutate DOMAIN/]
     ]
     for (const [args, message] of cases) {

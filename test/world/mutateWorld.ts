@@ -2,7 +2,8 @@
  * For world tests that change a domain of the running world (scripts/world/mutate, docs/world.md):
  * the synthetic copies of a scenario, picked from the end of the manifest so that each test owns
  * its own (mutate.test.ts takes perfect.com's last, monitors the second-last, history mutate the
- * third-last, verified domains the sixth-last), and the mutate command itself.
+ * third-last, verified domains the sixth-last, the preview agreement the twelfth- to fourteenth-last),
+ * and the mutate command itself.
  */
 import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"

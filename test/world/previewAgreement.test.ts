@@ -1,11 +1,12 @@
 /**
- * A preview agrees with publishing (docs/preview.md): for spf-toomany.com, dmarc-none.com,
- * caa-forbidden.com and dane-mismatch.com (a signed zone), the fix previewed on a synthetic copy serving the scenario gives, check by
- * check, the scan the copy gives once the fix is really published in its zone
- * (scripts/world/mutate --remove and --add). The copies are the last of spf-toomany.com's and of
- * dmarc-none.com's, and the twelfth- and thirteenth-last of perfect.com's made to serve
- * caa-forbidden.com and dane-mismatch.com; each is
- * reset afterwards whatever fails. A new app for each phase (its caches empty).
+ * A preview agrees with publishing (docs/preview.md): for five scenarios, spf-toomany.com,
+ * dmarc-none.com, caa-forbidden.com, dane-mismatch.com (a signed zone) and mtasts-mismatch.com (a
+ * policy file), the fix previewed on a synthetic copy serving the scenario gives, check by check,
+ * the scan the copy gives once the fix is really published: in its zone (scripts/world/mutate
+ * --remove and --add) and on its web host (--file). The copies are the last of spf-toomany.com's
+ * and of dmarc-none.com's, and the twelfth-, thirteenth- and fourteenth-last of perfect.com's made
+ * to serve caa-forbidden.com, dane-mismatch.com and mtasts-mismatch.com; each is reset afterwards
+ * whatever fails. A new app for each phase (its caches empty).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -25,6 +26,15 @@ interface Case {
   readonly serve: ReadonlyArray<string>
   /** The fix: records that replace the RRsets of their name and type (read in the first app). */
   readonly records: (d: string) => Effect.Effect<ReadonlyArray<FixRecord>, unknown, any>
+  /** Files of the fix: served in place of the live ones at their URL. */
+  readonly files?: (d: string) => ReadonlyArray<FixFile>
+  /** A check the fix makes pass: both scans agreeing on its failure would prove nothing. */
+  readonly passes?: string
+}
+
+interface FixFile {
+  readonly url: string
+  readonly body: string
 }
 
 interface FixRecord {
@@ -68,16 +78,32 @@ const cases: ReadonlyArray<Case> = [
         if (r.status !== 200 || r.json.fix.record_type !== "TLSA") throw new Error(`dane fix: ${r.text}`)
         return [{ name: r.json.fix.dns_record, type: "TLSA", value: r.json.fix.value }]
       })
+  },
+  {
+    scenario: "mtasts-mismatch.com",
+    domain: syntheticCopy("perfect.com", 14),
+    serve: ["--as", "mtasts-mismatch.com"],
+    // a new policy is announced by a new id in the TXT record (RFC 8461 3.1), or senders keep the old
+    records: (d) => given([{ name: `_mta-sts.${d}`, type: "TXT", value: "v=STSv1; id=2026fixed" }]),
+    // the policy naming the copy's own MX, lines ended by CRLF (RFC 8461 3.2)
+    files: (d) => [
+      {
+        url: `https://mta-sts.${d}/.well-known/mta-sts.txt`,
+        body: `version: STSv1\r\nmode: enforce\r\nmx: mx.${d}\r\nmax_age: 604800\r\n`
+      }
+    ],
+    passes: "email.mta_sts"
   }
 ]
 
-/** The RRsets the fix replaces taken out, the fix added: as publishing it does. */
+/** The RRsets the fix replaces taken out, the fix added, its files served: as publishing it does. */
 const publishArgs = (c: Case, records: ReadonlyArray<FixRecord>) => {
   const sets = [...new Set(records.map((r) => `${r.name} ${r.type}`))]
   return [
     ...c.serve,
     ...sets.flatMap((s) => ["--remove", s]),
-    ...records.flatMap((r) => ["--add", `${r.name} ${r.type} ${r.value}`])
+    ...records.flatMap((r) => ["--add", `${r.name} ${r.type} ${r.value}`]),
+    ...(c.files?.(c.domain!) ?? []).flatMap((f) => ["--file", f.url, f.body])
   ]
 }
 
@@ -99,16 +125,19 @@ describe("a preview agrees with publishing", () => {
     for (const c of cases) if (c.domain !== undefined) mutate(c.domain, "--reset")
   })
 
-  it("check by check, for four scenarios' fixes", async () => {
+  it("check by check, for five scenarios' fixes", async () => {
     for (const c of cases) expect(c.domain, `a synthetic copy for ${c.scenario}`).toBeDefined()
     for (const c of cases) expect(mutate(c.domain!, ...c.serve), `serve ${c.scenario}`).toBe(0)
     const phase1 = await withApp(
       Effect.forEach(cases, (c) =>
         Effect.flatMap(c.records(c.domain!), (records) =>
-          Effect.map(call("POST", "/api/scan/preview", { domain: c.domain!, records }), (preview) => ({
-            records,
-            preview
-          }))
+          Effect.map(
+            call("POST", "/api/scan/preview", { domain: c.domain!, records, files: c.files?.(c.domain!) }),
+            (preview) => ({
+              records,
+              preview
+            })
+          )
         )
       )
     )
@@ -129,6 +158,7 @@ describe("a preview agrees with publishing", () => {
       // the fix changes something, and the preview saw it
       expect(p.json.compared.changes.length, c.scenario).toBeGreaterThan(0)
       expect(statuses(p.json), c.scenario).toEqual(statuses(q.json))
+      if (c.passes !== undefined) expect(statuses(q.json)[c.passes], c.scenario).toBe("pass")
       expect(issueIds(p.json), c.scenario).toEqual(issueIds(q.json))
       expect({ grade: p.json.grade, points: p.json.points }, c.scenario).toEqual({
         grade: q.json.grade,
