@@ -18,8 +18,8 @@ const env = worldEnv()
 const domain = syntheticCopy("perfect.com", 3)
 
 describe("the history of a domain that changes", () => {
-  afterAll(() => {
-    if (domain !== undefined) mutate(domain, "--reset")
+  afterAll(async () => {
+    if (domain !== undefined) await mutate(domain, "--reset")
   })
 
   it("names the DMARC policy going from reject to none, and the mail servers going", async () => {
@@ -35,9 +35,9 @@ describe("the history of a domain that changes", () => {
           never
         >
       )
-    expect(mutate(d, "--reset")).toBe(0)
+    expect(await mutate(d, "--reset")).toBe(0)
     expect((await withApp(call("POST", "/api/scan", { domain: d }))).status).toBe(200)
-    expect(mutate(d, "--as", "dmarc-none.com")).toBe(0)
+    expect(await mutate(d, "--as", "dmarc-none.com")).toBe(0)
     const [scan, diff, evidence] = await withApp(
       Effect.all([
         call("POST", "/api/scan", { domain: d }),

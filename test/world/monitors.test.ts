@@ -13,7 +13,7 @@
  * webhook's Standard Webhooks signature verifies with the monitor's secret, and both name the DMARC
  * policy. One run more alerts nothing. The domain is reset afterwards.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { freePort, sleep } from "../support/processes.ts"
 import { worldEnv, worldEnvFile } from "./env.ts"
+import { mutateRun } from "./mutateWorld.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const worldDir = dirname(worldEnvFile() ?? "")
@@ -40,13 +41,9 @@ const domain = (
   .filter((s) => s.synthetic === true && s.about === "synthetic copy of perfect.com")
   .at(-2)?.domain
 
-const mutate = (...args: Array<string>) => {
-  const r = spawnSync(join(root, "scripts/world/mutate"), [domain!, ...args, "--ttl", "2"], {
-    encoding: "utf8",
-    timeout: 240_000,
-    env: { ...process.env, WORLD_DIR: worldDir }
-  })
-  if (r.status !== 0) throw new Error(`mutate ${args.join(" ")} failed: ${r.stdout}${r.stderr}`)
+const mutate = async (...args: Array<string>) => {
+  const r = await mutateRun(domain!, ...args, "--ttl", "2")
+  if (r.status !== 0) throw new Error(`mutate ${args.join(" ")} failed: ${r.out}`)
 }
 
 const hooks: Array<{ headers: IncomingHttpHeaders; body: string }> = []
@@ -59,7 +56,7 @@ let base = ""
 let relayDown = false
 
 beforeAll(async () => {
-  mutate("--reset")
+  await mutate("--reset")
   hookServer = createServer((req, res) => {
     let body = ""
     req.on("data", (chunk) => (body += chunk))
@@ -97,7 +94,7 @@ afterAll(async () => {
   if (service && service.exitCode === null) service.kill("SIGKILL")
   hookServer?.close()
   relay?.close()
-  if (domain) mutate("--reset")
+  if (domain) await mutate("--reset")
 })
 
 const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown }, port: number) =>
@@ -221,7 +218,7 @@ describe("a monitor on a domain that changes", () => {
     expect(state.lastGrade).toMatch(/^A/)
     expect(hooks).toHaveLength(0)
 
-    mutate("--as", "dmarc-none.com")
+    await mutate("--as", "dmarc-none.com")
     await runMonitor(monitor.id)
     for (let i = 0; i < 240 && (hooks.length === 0 || mails.length === 0); i++) await sleep(250)
     expect(hooks.map((h) => JSON.parse(h.body).data.rules)).toEqual([
@@ -290,7 +287,7 @@ describe("a monitor on a domain that changes", () => {
     // The way back is a change too. With the relay down, the e-mail is retried; the service is
     // killed while it is pending and started again: the delivery goes on and succeeds once.
     relayDown = true
-    mutate("--reset")
+    await mutate("--reset")
     await runMonitor(monitor.id)
     for (let i = 0; i < 240 && hooks.length < 2; i++) await sleep(250)
     expect(hooks).toHaveLength(2)

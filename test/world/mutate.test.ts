@@ -21,6 +21,7 @@ import { Resolver } from "../../src/net/Resolver.ts"
 import { Web } from "../../src/net/Web.ts"
 import { testApp } from "../http/harness.ts"
 import { worldEnv, worldEnvFile } from "./env.ts"
+import { mutateRun } from "./mutateWorld.ts"
 import { getJson } from "./world-http.ts"
 
 const scripts = fileURLToPath(new URL("../../scripts/world/", import.meta.url))
@@ -41,15 +42,6 @@ const manifest = (): { scenarios: Array<Entry> } =>
 const domain = manifest()
   .scenarios.filter((s) => s.synthetic === true && s.about === "synthetic copy of perfect.com")
   .at(-1)?.domain
-
-const mutate = (...args: Array<string>) => {
-  const r = spawnSync(join(scripts, "mutate"), args, {
-    encoding: "utf8",
-    timeout: 240_000,
-    env: { ...process.env, WORLD_DIR: worldDir }
-  })
-  return { status: r.status, out: r.stdout + r.stderr }
-}
 
 /** GETs against a newly built app (its DNS and check caches empty). */
 const ask = <A>(
@@ -81,8 +73,8 @@ const dmarcAndDnssec = (d: string) =>
 
 describe("scripts/world/mutate on the running world", () => {
   // Whatever fails, the domain serves its own scenario again afterwards.
-  afterAll(() => {
-    if (domain !== undefined) mutate(domain, "--reset")
+  afterAll(async () => {
+    if (domain !== undefined) await mutateRun(domain, "--reset")
   })
 
   it("the world has a synthetic copy of perfect.com to mutate (globalSetup starts --synthetic 200)", () => {
@@ -91,12 +83,12 @@ describe("scripts/world/mutate on the running world", () => {
 
   it("a passing domain serves dmarc-none.com's scenario, then its own again", async () => {
     const d = domain!
-    expect(mutate(d, "--reset").status).toBe(0)
+    expect((await mutateRun(d, "--reset")).status).toBe(0)
     const before = await dmarcAndDnssec(d)
     expect(before.dmarc).toMatchObject({ status: "pass", policy: "reject" })
     expect(before.dnssec).toMatchObject({ signed: true, state: "secure" })
 
-    const changed = mutate(d, "--as", "dmarc-none.com")
+    const changed = await mutateRun(d, "--as", "dmarc-none.com")
     expect(changed.out).toContain(`${d} serves dmarc-none.com's scenario`)
     expect(changed.status).toBe(0)
     const after = await dmarcAndDnssec(d)
@@ -115,7 +107,7 @@ describe("scripts/world/mutate on the running world", () => {
     })
     expect(status.stdout).toContain(`mutated: ${d} serves the scenario of dmarc-none.com since `)
 
-    expect(mutate(d, "--reset").status).toBe(0)
+    expect((await mutateRun(d, "--reset")).status).toBe(0)
     const restored = await dmarcAndDnssec(d)
     expect(restored.dmarc).toMatchObject({ status: "pass", policy: "reject" })
     expect(restored.dnssec).toMatchObject({ signed: true, state: "secure" })
@@ -124,28 +116,28 @@ describe("scripts/world/mutate on the running world", () => {
 
   it("signed with another algorithm (rsasha1.net's scenario), the chain still validates", async () => {
     const d = domain!
-    expect(mutate(d, "--as", "rsasha1.net").status).toBe(0)
+    expect((await mutateRun(d, "--as", "rsasha1.net")).status).toBe(0)
     const r = await ask((get) => get(`/api/dns/dnssec?domain=${d}`))
     expect(r).toMatchObject({ signed: true, valid: true, state: "secure" })
     expect(r.chain.find((c: any) => c.type === "DNSKEY").algorithmName).toBe("RSASHA1")
-    expect(mutate(d, "--reset").status).toBe(0)
+    expect((await mutateRun(d, "--reset")).status).toBe(0)
     const back = await ask((get) => get(`/api/dns/dnssec?domain=${d}`))
     expect(back.chain.find((c: any) => c.type === "DNSKEY").algorithmName).toBe("ECDSAP256SHA256")
   }, 300_000)
 
   it("mail and web servers follow: a self-signed MX certificate, a site without headers", async () => {
     const d = domain!
-    expect(mutate(d, "--as", "mx-selfsigned.com").status).toBe(0)
+    expect((await mutateRun(d, "--as", "mx-selfsigned.com")).status).toBe(0)
     const smtp = await ask((get) => get(`/api/email/smtp-tls?domain=${d}`))
     expect(smtp.servers[0]).toMatchObject({ host: `mx.${d}`, starttls: true, trusted: false })
     expect(smtp.servers[0].certificate.selfIssued).toBe(true)
 
-    expect(mutate(d, "--as", "web-noheaders.com").status).toBe(0)
+    expect((await mutateRun(d, "--as", "web-noheaders.com")).status).toBe(0)
     const headers = await ask((get) => get(`/api/security-headers/analyze?domain=${d}`))
     expect(headers.httpsAvailable).toBe(true)
     expect(headers.missing).toHaveLength(6)
 
-    expect(mutate(d, "--reset").status).toBe(0)
+    expect((await mutateRun(d, "--reset")).status).toBe(0)
     const trusted = await ask((get) => get(`/api/email/smtp-tls?domain=${d}`))
     expect(trusted.servers[0]).toMatchObject({ host: `mx.${d}`, trusted: true, certificateValid: true })
   }, 300_000)
@@ -153,18 +145,20 @@ describe("scripts/world/mutate on the running world", () => {
   it("with --ttl, a service that keeps running sees the change once the short TTL has passed", async () => {
     const d = domain!
     // Short TTLs before the service first asks: its DNS cache keeps answers for their TTL.
-    expect(mutate(d, "--reset", "--ttl", "2").status).toBe(0)
+    expect((await mutateRun(d, "--reset", "--ttl", "2")).status).toBe(0)
     const [before, after] = await ask((get) =>
       Effect.gen(function* () {
         const before = yield* get(`/api/email/dmarc?domain=${d}`)
-        expect(yield* Effect.sync(() => mutate(d, "--as", "dmarc-none.com", "--ttl", "2").status)).toBe(0)
+        expect(
+          (yield* Effect.promise(() => mutateRun(d, "--as", "dmarc-none.com", "--ttl", "2"))).status
+        ).toBe(0)
         yield* Effect.sleep("3 seconds")
         return [before, yield* get(`/api/email/dmarc?domain=${d}`)] as const
       })
     )
     expect(before.policy).toBe("reject")
     expect(after.policy).toBe("none")
-    expect(mutate(d, "--reset").status).toBe(0)
+    expect((await mutateRun(d, "--reset")).status).toBe(0)
   }, 300_000)
 
   it("--file serves a body at a URL of the domain, a new name too, until --reset", async () => {
@@ -172,7 +166,7 @@ describe("scripts/world/mutate on the running world", () => {
     const policy = `version: STSv1\r\nmode: testing\r\nmx: *.mail.${d}\r\nmax_age: 86400\r\n`
     const policyFile = join(mkdtempSync(join(tmpdir(), "mutate-file-")), "policy.txt")
     writeFileSync(policyFile, policy)
-    const changed = mutate(
+    const changed = await mutateRun(
       d,
       ...["--file", `https://mta-sts.${d}/.well-known/mta-sts.txt`, `@${policyFile}`],
       ...["--file", `https://files.${d}/.well-known/hello.txt`, "hello from --file\n"]
@@ -194,7 +188,7 @@ describe("scripts/world/mutate on the running world", () => {
       { url: `https://files.${d}/.well-known/hello.txt`, body: "hello from --file\n" }
     ])
 
-    expect(mutate(d, "--reset").status).toBe(0)
+    expect((await mutateRun(d, "--reset")).status).toBe(0)
     // the scenario's own policy again, and the file gone from the site every name serves
     const own = await fetched(`https://mta-sts.${d}/.well-known/mta-sts.txt`)
     expect(own.body).toContain(`mx: mx.${d}\r\n`)
@@ -204,7 +198,7 @@ describe("scripts/world/mutate on the running world", () => {
     rmSync(dirname(policyFile), { recursive: true, force: true })
   }, 300_000)
 
-  it("refuses, with exit 2 and a reason, what it cannot do", () => {
+  it("refuses, with exit 2 and a reason, what it cannot do", async () => {
     const d = domain!
     const cases: Array<[Array<string>, RegExp]> = [
       [["no-such-domain.com", "--as", "perfect.com"], /no-such-domain\.com is not a domain of this world/],
@@ -219,7 +213,7 @@ describe("scripts/world/mutate on the running world", () => {
       [[d], /usage: scripts\/world\/mutate DOMAIN/]
     ]
     for (const [args, message] of cases) {
-      const r = mutate(...args)
+      const r = await mutateRun(...args)
       expect(r.status, args.join(" ")).toBe(2)
       expect(r.out).toMatch(message)
     }

@@ -5,7 +5,7 @@
  * third-last, verified domains the sixth-last, the preview agreement the twelfth- to fourteenth-last),
  * and the mutate command itself.
  */
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -24,10 +24,25 @@ export const syntheticCopy = (of: string, fromEnd: number): string | undefined =
     .filter((s) => s.synthetic === true && s.about === `synthetic copy of ${of}`)
     .at(-fromEnd)?.domain
 
+/**
+ * Runs scripts/world/mutate with `args` on the running world: its exit status and output. A child
+ * process waited for asynchronously: a test worker blocked in spawnSync cannot answer vitest, which
+ * gives up on a worker silent for 60 s.
+ */
+export const mutateRun = (
+  ...args: Array<string>
+): Promise<{ readonly status: number | null; readonly out: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(join(scripts, "mutate"), args, {
+      timeout: 240_000,
+      env: { ...process.env, WORLD_DIR: worldDir() }
+    })
+    let out = ""
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()))
+    child.once("error", reject)
+    child.once("close", (status) => resolve({ status, out }))
+  })
+
 /** Runs scripts/world/mutate with `args` on the running world; its exit status. */
-export const mutate = (...args: Array<string>) =>
-  spawnSync(join(scripts, "mutate"), args, {
-    encoding: "utf8",
-    timeout: 240_000,
-    env: { ...process.env, WORLD_DIR: worldDir() }
-  }).status
+export const mutate = async (...args: Array<string>) => (await mutateRun(...args)).status

@@ -121,13 +121,13 @@ const issueIds = (score: any): Array<string> =>
   (score.issues as Array<{ id: string }>).map((i) => i.id).sort()
 
 describe("a preview agrees with publishing", () => {
-  afterAll(() => {
-    for (const c of cases) if (c.domain !== undefined) mutate(c.domain, "--reset")
+  afterAll(async () => {
+    for (const c of cases) if (c.domain !== undefined) await mutate(c.domain, "--reset")
   })
 
   it("check by check, for five scenarios' fixes", async () => {
     for (const c of cases) expect(c.domain, `a synthetic copy for ${c.scenario}`).toBeDefined()
-    for (const c of cases) expect(mutate(c.domain!, ...c.serve), `serve ${c.scenario}`).toBe(0)
+    for (const c of cases) expect(await mutate(c.domain!, ...c.serve), `serve ${c.scenario}`).toBe(0)
     const phase1 = await withApp(
       Effect.forEach(cases, (c) =>
         Effect.flatMap(c.records(c.domain!), (records) =>
@@ -142,9 +142,8 @@ describe("a preview agrees with publishing", () => {
       )
     )
     const previews = phase1.map((p) => p.preview)
-    cases.forEach((c, i) =>
-      expect(mutate(c.domain!, ...publishArgs(c, phase1[i]!.records)), `publish ${c.scenario}`).toBe(0)
-    )
+    for (const [i, c] of cases.entries())
+      expect(await mutate(c.domain!, ...publishArgs(c, phase1[i]!.records)), `publish ${c.scenario}`).toBe(0)
     const published = await withApp(
       Effect.all(
         cases.map((c) => call("POST", "/api/scan", { domain: c.domain! })),

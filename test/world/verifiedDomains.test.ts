@@ -26,8 +26,8 @@ const keysAt = (dataDir: string) =>
   )
 
 describe("a domain verified in the world", () => {
-  afterAll(() => {
-    if (domain !== undefined) mutate(domain, "--reset")
+  afterAll(async () => {
+    if (domain !== undefined) await mutate(domain, "--reset")
   })
 
   it.live(
@@ -48,7 +48,7 @@ describe("a domain verified in the world", () => {
           expect((yield* verify).json).toMatchObject({ state: "pending", lastCheck: "not found" })
 
           const { name, value } = claim.json.challenge as { name: string; value: string }
-          expect(mutate(d, "--add", `${name} TXT ${value}`)).toBe(0)
+          expect(yield* Effect.promise(() => mutate(d, "--add", `${name} TXT ${value}`))).toBe(0)
           const verified = yield* verify
           expect(verified.json).toMatchObject({
             state: "verified",
@@ -57,7 +57,7 @@ describe("a domain verified in the world", () => {
           })
           expect((yield* call("GET", `/api/reports/dmarc/${d}`, undefined, auth)).status).toBe(200)
 
-          expect(mutate(d, "--reset")).toBe(0)
+          expect(yield* Effect.promise(() => mutate(d, "--reset"))).toBe(0)
           expect((yield* verify).json).toMatchObject({ state: "lapsed", lastCheck: "not found" })
           expect((yield* call("GET", `/api/reports/dmarc/${d}`, undefined, auth)).status).toBe(403)
         }).pipe(Effect.provide(testApp({ ...env, LOCAL_ADMIN: "false" }, dataDir)))
