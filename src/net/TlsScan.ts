@@ -2,7 +2,9 @@
  * The TLS scan of one server address: which protocol versions it accepts (one handshake per version,
  * `minVersion` = `maxVersion`), which cipher suites it accepts and in what order (repeated
  * handshakes, each leaving out the suite chosen before, so the server's own preference shows), the
- * key exchange of each, and the certificate chain with OCSP stapling from one ordinary handshake.
+ * key exchange of each, the certificate chain with OCSP stapling from one ordinary handshake, and,
+ * when TLS 1.2 is accepted, whether it agrees to Extended Master Secret (RFC 7627) from our own TLS
+ * 1.2 ClientHello (ExtendedMasterSecret.ts: node cannot tell).
  * It records; records/TlsRating.ts judges. The same scan serves HTTPS (a TCP opener) and SMTP (an
  * opener that runs the STARTTLS dialogue first, net/Smtp.ts).
  *
@@ -11,6 +13,7 @@
  * (SSL 2 and 3, RC4, 3DES, EXPORT: not built into node's OpenSSL) is reported as untested, never as
  * not accepted.
  */
+import { X509Certificate } from "node:crypto"
 import * as net from "node:net"
 import * as tls from "node:tls"
 import { Effect } from "effect"
@@ -18,6 +21,7 @@ import { certificateSignatureOid } from "../records/BimiDer.ts"
 import { signatureName } from "../records/TlsRating.ts"
 import type { Cidr } from "../records/IpAddress.ts"
 import type { CertificateFacts } from "./Certificate.ts"
+import { probeTls12Extensions, type Tls12ExtensionsOutcome } from "./ExtendedMasterSecret.ts"
 import { normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
 import { peerJudged } from "./TlsPeer.ts"
@@ -62,6 +66,11 @@ export interface TlsCertificate {
   readonly hostnameError: string | null
   /** The leaf's signature algorithm (RFC 5280 4.1.1.2), e.g. `sha256WithRSAEncryption`. */
   readonly signatureAlgorithm: string | null
+  /**
+   * The leaf names an OCSP responder (Authority Information Access, RFC 5280 4.2.2.1): only then
+   * is there a response to staple. Absent in scans made before it was recorded.
+   */
+  readonly ocspResponder?: boolean
 }
 
 export interface TlsScanResult {
@@ -90,6 +99,12 @@ export interface TlsScanResult {
   readonly certificate: TlsCertificate | null
   /** Whether an OCSP response was stapled (RFC 6066 8); null when no handshake completed. */
   readonly ocspStapled: boolean | null
+  /**
+   * Whether the server agreed to Extended Master Secret on TLS 1.2 (RFC 7627 5.2); null when TLS
+   * 1.2 is not accepted or the probe got no ServerHello. Absent where not asked (a certificate-only
+   * scan, or one made before it was).
+   */
+  readonly extendedMasterSecret?: boolean | null
   /**
    * `false` for a certificate-only scan (`certificateOnly`): the one ordinary handshake was made and
    * no version or suite was asked about, so `versions` and `suites` say nothing (not "unknown" for
@@ -194,7 +209,20 @@ export const vettedScan =
 const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
   const { ders, judged } = peerJudged(socket, host)
   const oid = ders[0] ? certificateSignatureOid(ders[0]) : null
-  return { ...judged, signatureAlgorithm: oid === null ? null : signatureName(oid) }
+  return {
+    ...judged,
+    signatureAlgorithm: oid === null ? null : signatureName(oid),
+    ocspResponder: ders[0] ? namesOcspResponder(ders[0]) : false
+  }
+}
+
+/** Whether a certificate's Authority Information Access names an OCSP responder (RFC 5280 4.2.2.1). */
+const namesOcspResponder = (der: Buffer): boolean => {
+  try {
+    return /^OCSP - URI:/m.test(new X509Certificate(der).infoAccess ?? "")
+  } catch {
+    return false
+  }
 }
 
 const end = (outcome: HandshakeOutcome) => {
@@ -265,6 +293,25 @@ export const scanTls = (
         enumerated: false as const
       }
     }
+    /**
+     * The TLS 1.2 extension probe as one more handshake, under the same permits: the gate runs a
+     * handshake's effect, so the probe's answer is kept aside and the gate's own (a backed-off
+     * address is answered without contact) stands when the probe never ran.
+     */
+    const tls12Extensions = Effect.suspend(() => {
+      handshakes++
+      let answer: Tls12ExtensionsOutcome | undefined
+      const probe = Effect.map(
+        probeTls12Extensions(open, name, settings.handshakeTimeoutMs),
+        (o): HandshakeOutcome => {
+          answer = o
+          return { kind: "unknown", message: o.kind === "answered" ? "answered" : o.message }
+        }
+      )
+      return Effect.map(settings.gate ? settings.gate(probe) : probe, () =>
+        answer?.kind === "answered" ? answer.extendedMasterSecret : null
+      )
+    })
     const perVersion = PROBED_VERSIONS.filter((version) => version !== "TLSv1.3").map((version) =>
       shake({ minVersion: version, maxVersion: version, suites: CLIENT_SUITES }).pipe(
         Effect.tap(end),
@@ -295,6 +342,8 @@ export const scanTls = (
         elapsedMs: Date.now() - started
       }
     }
+    // Before the suites, which may spend the budget: a TLS 1.2 server's EMS is always asked.
+    const extendedMasterSecret = versions["TLSv1.2"] === "accepted" ? yield* tls12Extensions : null
     const suites: Array<AcceptedSuite> = []
     let complete = true
     /**
@@ -374,6 +423,7 @@ export const scanTls = (
       negotiated: main.negotiated,
       certificate: main.certificate,
       ocspStapled: main.ocspStapled,
+      extendedMasterSecret,
       handshakes,
       elapsedMs: Date.now() - started
     }
