@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import { exchangeHello } from "./HelloExchange.ts"
-import type { Opener } from "./TlsHandshake.ts"
+import type { HandshakeOutcome, Opener } from "./TlsHandshake.ts"
 import { clientHello12, EXTENDED_MASTER_SECRET, type ServerHelloReading, STATUS_REQUEST } from "./TlsHello.ts"
 
 /** What a TLS 1.2 server answered to a ClientHello offering EMS and status_request. */
@@ -58,3 +58,28 @@ export const probeTls12Extensions = (
     (exchanged): Tls12ExtensionsOutcome =>
       exchanged.kind === "read" ? tls12ExtensionsOf(exchanged.reading) : exchanged
   )
+
+/**
+ * The probe as one more handshake of a TLS scan (TlsScan.ts), under the scan's permits: `gate` runs
+ * a handshake's effect, so the probe's answer is kept aside and the gate's own (a backed-off address
+ * is answered without contact) stands when the probe never ran; `counted` counts it as one of the
+ * scan's handshakes. Whether EMS was negotiated; null when the server gave no TLS 1.2 ServerHello.
+ */
+export const extendedMasterSecretGated = (
+  open: Opener,
+  serverName: string,
+  timeoutMs: number,
+  gate: ((one: Effect.Effect<HandshakeOutcome>) => Effect.Effect<HandshakeOutcome>) | undefined,
+  counted: () => void
+): Effect.Effect<boolean | null> =>
+  Effect.suspend(() => {
+    counted()
+    let answer: Tls12ExtensionsOutcome | undefined
+    const probe = Effect.map(probeTls12Extensions(open, serverName, timeoutMs), (o): HandshakeOutcome => {
+      answer = o
+      return { kind: "unknown", message: o.kind === "answered" ? "answered" : o.message }
+    })
+    return Effect.map(gate ? gate(probe) : probe, () =>
+      answer?.kind === "answered" ? answer.extendedMasterSecret : null
+    )
+  })

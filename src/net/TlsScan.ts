@@ -2,9 +2,8 @@
  * The TLS scan of one server address: which protocol versions it accepts (one handshake per version,
  * `minVersion` = `maxVersion`), which cipher suites it accepts and in what order (repeated
  * handshakes, each leaving out the suite chosen before, so the server's own preference shows), the
- * key exchange of each, the certificate chain with OCSP stapling from one ordinary handshake, and,
- * when TLS 1.2 is accepted, whether it agrees to Extended Master Secret (RFC 7627) from our own TLS
- * 1.2 ClientHello (ExtendedMasterSecret.ts: node cannot tell).
+ * key exchange of each, the certificate chain with OCSP stapling from one ordinary handshake, and
+ * Extended Master Secret on TLS 1.2 (RFC 7627) from our own ClientHello (ExtendedMasterSecret.ts).
  * It records; records/TlsRating.ts judges. The same scan serves HTTPS (a TCP opener) and SMTP (an
  * opener that runs the STARTTLS dialogue first, net/Smtp.ts).
  *
@@ -13,15 +12,14 @@
  * (SSL 2 and 3, RC4, 3DES, EXPORT: not built into node's OpenSSL) is reported as untested, never as
  * not accepted.
  */
-import { X509Certificate } from "node:crypto"
 import * as net from "node:net"
 import * as tls from "node:tls"
 import { Effect } from "effect"
 import { certificateSignatureOid } from "../records/BimiDer.ts"
 import { signatureName } from "../records/TlsRating.ts"
 import type { Cidr } from "../records/IpAddress.ts"
-import type { CertificateFacts } from "./Certificate.ts"
-import { probeTls12Extensions, type Tls12ExtensionsOutcome } from "./ExtendedMasterSecret.ts"
+import { type CertificateFacts, namesOcspResponder } from "./Certificate.ts"
+import { extendedMasterSecretGated } from "./ExtendedMasterSecret.ts"
 import { normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
 import { peerJudged } from "./TlsPeer.ts"
@@ -66,10 +64,7 @@ export interface TlsCertificate {
   readonly hostnameError: string | null
   /** The leaf's signature algorithm (RFC 5280 4.1.1.2), e.g. `sha256WithRSAEncryption`. */
   readonly signatureAlgorithm: string | null
-  /**
-   * The leaf names an OCSP responder (Authority Information Access, RFC 5280 4.2.2.1): only then
-   * is there a response to staple. Absent in scans made before it was recorded.
-   */
+  /** The leaf names an OCSP responder (RFC 5280 4.2.2.1): only then is there anything to staple. */
   readonly ocspResponder?: boolean
 }
 
@@ -100,9 +95,8 @@ export interface TlsScanResult {
   /** Whether an OCSP response was stapled (RFC 6066 8); null when no handshake completed. */
   readonly ocspStapled: boolean | null
   /**
-   * Whether the server agreed to Extended Master Secret on TLS 1.2 (RFC 7627 5.2); null when TLS
-   * 1.2 is not accepted or the probe got no ServerHello. Absent where not asked (a certificate-only
-   * scan, or one made before it was).
+   * The server agreed to Extended Master Secret on TLS 1.2 (RFC 7627 5.2); null: TLS 1.2 not
+   * accepted or no ServerHello; absent: not asked (a certificate-only scan, or an older one).
    */
   readonly extendedMasterSecret?: boolean | null
   /**
@@ -216,15 +210,6 @@ const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
   }
 }
 
-/** Whether a certificate's Authority Information Access names an OCSP responder (RFC 5280 4.2.2.1). */
-const namesOcspResponder = (der: Buffer): boolean => {
-  try {
-    return /^OCSP - URI:/m.test(new X509Certificate(der).infoAccess ?? "")
-  } catch {
-    return false
-  }
-}
-
 const end = (outcome: HandshakeOutcome) => {
   if (outcome.kind === "accepted") outcome.socket.destroy()
 }
@@ -293,25 +278,9 @@ export const scanTls = (
         enumerated: false as const
       }
     }
-    /**
-     * The TLS 1.2 extension probe as one more handshake, under the same permits: the gate runs a
-     * handshake's effect, so the probe's answer is kept aside and the gate's own (a backed-off
-     * address is answered without contact) stands when the probe never ran.
-     */
-    const tls12Extensions = Effect.suspend(() => {
-      handshakes++
-      let answer: Tls12ExtensionsOutcome | undefined
-      const probe = Effect.map(
-        probeTls12Extensions(open, name, settings.handshakeTimeoutMs),
-        (o): HandshakeOutcome => {
-          answer = o
-          return { kind: "unknown", message: o.kind === "answered" ? "answered" : o.message }
-        }
-      )
-      return Effect.map(settings.gate ? settings.gate(probe) : probe, () =>
-        answer?.kind === "answered" ? answer.extendedMasterSecret : null
-      )
-    })
+    const tls12Extensions = Effect.suspend(() =>
+      extendedMasterSecretGated(open, name, settings.handshakeTimeoutMs, settings.gate, () => handshakes++)
+    )
     const perVersion = PROBED_VERSIONS.filter((version) => version !== "TLSv1.3").map((version) =>
       shake({ minVersion: version, maxVersion: version, suites: CLIENT_SUITES }).pipe(
         Effect.tap(end),
