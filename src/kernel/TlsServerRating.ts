@@ -2,9 +2,10 @@
  * One TLS server rated part by part with the NCSC-NL TLS guidelines of May 2025
  * (records/TlsRating.ts): the versions, suites and key exchanges a TLS scan (net/TlsScan.ts) found,
  * Extended Master Secret on TLS 1.2, and the certificate; the server as good as its worst part.
- * OCSP stapling is shown and rated apart, never in the server's rating (`ocspStaplingRating`). Shared by the HTTPS (web-tls) and mail (smtp-tls) transport
- * checks, so it sits below both. A server that could not be reached is unknown, never rated; a
- * version this client cannot speak (SSL 3) is untested, never "refused".
+ * OCSP stapling is shown and rated apart, never in the server's rating (`ocspStaplingRating`).
+ * Shared by the HTTPS (web-tls) and mail (smtp-tls) transport checks, so it sits below both. A
+ * server that could not be reached is unknown, never rated; a version this client cannot speak
+ * (SSL 3) is untested, never "refused".
  */
 import { publicFacts } from "../net/Certificate.ts"
 import type { KeyExchangeFacts, TlsScanResult } from "../net/TlsScan.ts"
