@@ -15,6 +15,9 @@
  * - TLS1, TLS1_1, TLS1_2, TLS1_3: testssl's protocol finding (offered / not offered) vs our
  *   `versions` (accepted / refused), each version probed on its own as `web-tls.mjs` does;
  * - null: testssl's NULL cipher list offered vs a NULL suite among our `ciphers`;
+ * - ems: "extended master secret" among testssl's TLS_extensions (where it offers TLS 1.2) vs our
+ *   `extendedMasterSecret` (RFC 7627), which the verdict below counts as the NCSC-NL 2025 guidelines
+ *   do (its absence on TLS 1.2 insufficient);
  * - verdict: the address's status derived from the tools (no STARTTLS, a bad certificate or a suite
  *   without encryption: fail; a weak key or TLS 1.0/1.1 offered: warning, NCSC-NL phase out; no
  *   answer: unknown) vs ours.
@@ -31,7 +34,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { domainToASCII } from "node:url"
 import { ensureApt, getJsonAll, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
-import { offered, openssl, PROTOCOLS, testssl, testsslBySituation } from "./testssl.mjs"
+import { emsOffered, offered, openssl, PROTOCOLS, testssl, testsslBySituation } from "./testssl.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
 export const EXCEPTIONS = {}
@@ -58,10 +61,11 @@ const theirView = (o, { findings: t, own }) => {
     weakKey: !ok("cert_keySize"),
     oldOffered: OLD.filter((id) => t.get(id)?.finding?.startsWith("offered")),
     versions: Object.fromEntries(PROTOCOLS.map(([id]) => [id, offered(t.get(id))])),
-    nullOffered: offered(t.get("cipherlist_NULL"))
+    nullOffered: offered(t.get("cipherlist_NULL")),
+    ems: emsOffered(t)
   }
   const certificateBad = own ? !view.trusted || !view.nameMatch || view.expired : !o.verified
-  const bad = certificateBad || view.nullOffered === true
+  const bad = certificateBad || view.nullOffered === true || view.ems === false
   const phaseOut = view.weakKey || view.oldOffered.length > 0
   return { ...view, verdict: bad ? "fail" : phaseOut ? "warning" : "pass" }
 }
@@ -149,6 +153,7 @@ export const run = async (api, log = console.log) => {
         (ours.ciphers ?? []).some((c) => /_WITH_NULL_/.test(c.name)),
         theirs.nullOffered
       )
+      if (theirs.ems !== null) compare("ems", ours.extendedMasterSecret ?? null, theirs.ems)
     }
     compare("verdict", ours.status, theirs.verdict)
   })

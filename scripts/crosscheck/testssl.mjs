@@ -105,3 +105,18 @@ export const offered = (finding) =>
       : /^offered/.test(finding.finding)
         ? true
         : null
+
+/**
+ * Extended Master Secret (RFC 7627) on TLS 1.2 as testssl.sh 3.0 reports it: not a finding of its
+ * own (3.2 adds one), but "extended master secret" among the ServerHello extensions of its
+ * server-defaults run (`TLS_extensions`). Null where TLS 1.2 is not offered (nothing to ask) or the
+ * run wrote no extensions.
+ */
+export const emsOffered = (t) => {
+  if (offered(t.get("TLS1_2")) !== true) return null
+  const extensions = t.get("TLS_extensions")?.finding
+  return extensions === undefined ? null : /extended master secret/i.test(extensions)
+}
+
+/** testssl's OCSP stapling finding ("offered" / "not offered") as true / false; null without one. */
+export const staplingOffered = (t) => offered(t.get("OCSP_stapling"))

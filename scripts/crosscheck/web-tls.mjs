@@ -11,6 +11,9 @@
  * - TLS1, TLS1_1, TLS1_2, TLS1_3: testssl's protocol finding (offered / not offered) vs our
  *   `versions` (accepted / refused);
  * - null: testssl's cipherlist_NULL offered vs a NULL suite among our `ciphers`;
+ * - ems: "extended master secret" among testssl's TLS_extensions (where it offers TLS 1.2) vs our
+ *   `extendedMasterSecret` (RFC 7627);
+ * - ocspStapling (on the address testssl ran on): testssl's OCSP_stapling vs our `ocspStapled`;
  * - trust, name, expired, notAfter (on the address testssl ran on): testssl's cert_chain_of_trust,
  *   cert_trust, cert_expirationStatus and cert_notAfter vs `trusted`, `hostnameMatch`, `expired`,
  *   `expiresAt`.
@@ -23,7 +26,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { domainToASCII } from "node:url"
 import { ensureApt, getJsonAll, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
-import { offered, openssl, PROTOCOLS, testssl, testsslBySituation } from "./testssl.mjs"
+import {
+  emsOffered,
+  offered,
+  openssl,
+  PROTOCOLS,
+  staplingOffered,
+  testssl,
+  testsslBySituation
+} from "./testssl.mjs"
 
 /** Disagreements kept on purpose, with the reason ("* check" applies to every address). */
 export const EXCEPTIONS = {}
@@ -82,6 +93,11 @@ export const run = async (api, log = console.log) => {
     }
     const nullSuite = ours.ciphers.some((c) => /_WITH_NULL_/.test(c.name))
     compare("null", nullSuite, offered(t.get("cipherlist_NULL")))
+    // Both null where TLS 1.2 is refused; a testssl run without its extensions says nothing.
+    const ems = emsOffered(t)
+    if (ems === null && offered(t.get("TLS1_2")) === true)
+      log(`note     ${at}: testssl listed no TLS extensions; Extended Master Secret is not compared`)
+    else compare("ems", ours.extendedMasterSecret ?? null, ems)
     if (!own) return
     // testssl's server-defaults run (-S) sometimes ends without a certificate section (seen on the
     // hosts with their own suite lists, and on a loaded machine): it then says nothing either way.
@@ -90,6 +106,7 @@ export const run = async (api, log = console.log) => {
       return
     }
     const ok = (id) => t.get(id)?.severity === "OK"
+    compare("ocspStapling", ours.ocspStapled, staplingOffered(t))
     compare("trust", ours.trusted, ok("cert_chain_of_trust"))
     compare("name", ours.hostnameMatch, ok("cert_trust"))
     compare("expired", ours.expired, t.get("cert_expirationStatus")?.finding === "expired")

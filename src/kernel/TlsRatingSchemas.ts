@@ -10,7 +10,7 @@ import { Status } from "./Status.ts"
 
 export const Rating = Schema.Literal(...TLS_RATINGS).annotations({
   description:
-    "NCSC-NL TLS guidelines v2.1: good / sufficient (both pass) / phase-out (replace soon) / insufficient"
+    "NCSC-NL TLS guidelines (May 2025): good / sufficient (both pass) / phase-out (replace soon) / insufficient"
 })
 
 export const VersionSupport = Schema.Literal("accepted", "refused", "unknown", "untested").annotations({
@@ -79,6 +79,13 @@ export const WebTlsServer = Schema.Struct({
   serverCipherOrder: Nullable(Schema.Boolean),
   keyExchanges: Schema.Array(KeyExchangeResult),
   keyExchangeRating: Nullable(Rating),
+  /**
+   * The server agreed to Extended Master Secret on TLS 1.2 (RFC 7627); null when TLS 1.2 is refused
+   * or the probe got no answer. Optional: results stored before it was asked still read.
+   */
+  extendedMasterSecret: Schema.optional(Nullable(Schema.Boolean)),
+  /** good when negotiated, insufficient when not (NCSC-NL 2025 chapter 4); null: not applicable. */
+  extendedMasterSecretRating: Schema.optional(Nullable(Rating)),
   negotiatedProtocol: Nullable(Schema.String),
   negotiatedCipher: Nullable(Schema.String),
   certificate: Nullable(CertificateInfo),
@@ -94,6 +101,13 @@ export const WebTlsServer = Schema.Struct({
   daysUntilExpiry: Nullable(Schema.Int),
   /** An OCSP response was stapled to the handshake (RFC 6066 8); informational, not scored. */
   ocspStapled: Nullable(Schema.Boolean),
+  /** The certificate names an OCSP responder (RFC 5280 4.2.2.1): only then can a response be stapled. */
+  ocspResponder: Schema.optional(Nullable(Schema.Boolean)),
+  /**
+   * Stapling where the certificate names a responder: good stapled, sufficient not (NCSC-NL 2025);
+   * null without a responder. Shown, never part of `rating` nor scored.
+   */
+  ocspStaplingRating: Schema.optional(Nullable(Rating)),
   handshakes: Schema.Int,
   elapsedMs: Schema.Int,
   /**

@@ -1,9 +1,11 @@
 /**
- * One TLS server rated part by part with the NCSC-NL TLS guidelines v2.1 (records/TlsRating.ts): the
- * versions, suites and key exchanges a TLS scan (net/TlsScan.ts) found, and the certificate; the
- * server as good as its worst part. Shared by the HTTPS (web-tls) and mail (smtp-tls) transport
- * checks, so it sits below both. A server that could not be reached is unknown, never rated; a
- * version this client cannot speak (SSL 3) is untested, never "refused".
+ * One TLS server rated part by part with the NCSC-NL TLS guidelines of May 2025
+ * (records/TlsRating.ts): the versions, suites and key exchanges a TLS scan (net/TlsScan.ts) found,
+ * Extended Master Secret on TLS 1.2, and the certificate; the server as good as its worst part.
+ * OCSP stapling is shown and rated apart, never in the server's rating (`ocspStaplingRating`).
+ * Shared by the HTTPS (web-tls) and mail (smtp-tls) transport checks, so it sits below both. A
+ * server that could not be reached is unknown, never rated; a version this client cannot speak
+ * (SSL 3) is untested, never "refused".
  */
 import { publicFacts } from "../net/Certificate.ts"
 import type { KeyExchangeFacts, TlsScanResult } from "../net/TlsScan.ts"
@@ -11,6 +13,7 @@ import {
   acceptable,
   rateCertificateKey,
   rateCipher,
+  rateExtendedMasterSecret,
   rateKeyExchange,
   rateSignature,
   rateVersion,
@@ -31,6 +34,17 @@ const keyExchange = (kx: KeyExchangeFacts) => ({
   bits: kx.size,
   rating: rateKeyExchange(kx)
 })
+
+/**
+ * OCSP stapling (RFC 6066 8; NCSC-NL 2025 rates it on good, off sufficient): judged only where the
+ * certificate names an OCSP responder, since there is nothing to staple otherwise (CAs such as
+ * Let's Encrypt issue certificates without one since 2025, relying on CRLs). Null: no responder
+ * named, no certificate, or a scan made before the responder was recorded.
+ */
+export const rateOcspStapling = (
+  stapled: boolean | null,
+  responder: boolean | undefined
+): TlsRating | null => (responder !== true || stapled === null ? null : stapled ? "good" : "sufficient")
 
 /** The worst of some ratings; null when there are none. */
 export const worstOrNull = (ratings: ReadonlyArray<TlsRating>): TlsRating | null =>
@@ -85,9 +99,15 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
   const versionsRating = worstOrNull(accepted.map((v) => v.rating))
   const ciphersRating = worstOrNull(ciphers.map((c) => c.rating))
   const keyExchangeRating = worstOrNull(keyExchanges.map((k) => k.rating))
-  const parts = [versionsRating, ciphersRating, keyExchangeRating, certificateRating].filter(
-    (r): r is TlsRating => r !== null
-  )
+  const extendedMasterSecret = enumerated ? (scan.extendedMasterSecret ?? null) : null
+  const extendedMasterSecretRating = rateExtendedMasterSecret(extendedMasterSecret)
+  const parts = [
+    versionsRating,
+    ciphersRating,
+    keyExchangeRating,
+    extendedMasterSecretRating,
+    certificateRating
+  ].filter((r): r is TlsRating => r !== null)
   const rating = scan.status === "complete" && accepted.length > 0 ? worstOrNull(parts) : null
   let status: CheckStatus
   if (scan.status === "refused") {
@@ -120,6 +140,8 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
       issues.push(
         `${where}: key exchange ${list(weakKx.map((k) => `${k.name ?? k.type} ${k.bits} bits (${k.rating})`))}`
       )
+    if (extendedMasterSecret === false)
+      issues.push(`${where}: TLS 1.2 without Extended Master Secret (RFC 7627; insufficient)`)
     if (certificateRating !== null && !acceptable(certificateRating))
       issues.push(
         `${where}: certificate ${leaf!.keyType.toUpperCase()} ${leaf!.keySize ?? "?"} bits signed ${cert?.signatureAlgorithm ?? "?"} (${certificateRating})`
@@ -152,6 +174,8 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
     serverCipherOrder: scan.serverOrder,
     keyExchanges,
     keyExchangeRating,
+    extendedMasterSecret,
+    extendedMasterSecretRating,
     negotiatedProtocol: scan.negotiated?.protocol ?? null,
     negotiatedCipher: scan.negotiated?.cipher ?? null,
     certificate: leaf,
@@ -166,6 +190,8 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
     expiresAt: leaf?.validTo ?? null,
     daysUntilExpiry: leaf ? Math.floor((Date.parse(leaf.validTo) - now.getTime()) / 86_400_000) : null,
     ocspStapled: scan.ocspStapled,
+    ocspResponder: cert?.ocspResponder ?? null,
+    ocspStaplingRating: rateOcspStapling(scan.ocspStapled, cert?.ocspResponder),
     handshakes: scan.handshakes,
     elapsedMs: Math.max(0, Math.round(scan.elapsedMs)),
     ...(enumerated ? {} : { notChecked: NOT_ENUMERATED }),

@@ -96,6 +96,15 @@ export const certificateFacts = (der: Buffer): CertificateFacts => {
   }
 }
 
+/** Whether a certificate's Authority Information Access names an OCSP responder (RFC 5280 4.2.2.1). */
+export const namesOcspResponder = (der: Buffer): boolean => {
+  try {
+    return /^OCSP - URI:/m.test(new X509Certificate(der).infoAccess ?? "")
+  } catch {
+    return false
+  }
+}
+
 /** Whole days from `now` until `validTo` (negative once expired). */
 export const daysUntil = (validTo: string, now: Date): number =>
   Math.floor((Date.parse(validTo) - now.getTime()) / 86_400_000)

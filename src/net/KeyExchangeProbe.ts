@@ -14,14 +14,8 @@ import type { Cidr } from "../records/IpAddress.ts"
 import { makeProbeCache, normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
 import type { Opener } from "./TlsHandshake.ts"
-import {
-  clientHello,
-  groupName,
-  HYBRID_SHARE_BYTES,
-  isHybrid,
-  readServerHello,
-  type ServerHelloReading
-} from "./TlsHello.ts"
+import { exchangeHello } from "./HelloExchange.ts"
+import { clientHello, groupName, HYBRID_SHARE_BYTES, isHybrid, type ServerHelloReading } from "./TlsHello.ts"
 
 /** What a server answered to the hybrid-first ClientHello. */
 export type KeyExchangeOutcome =
@@ -80,9 +74,6 @@ export const outcomeOf = (reading: ServerHelloReading): KeyExchangeOutcome => {
   }
 }
 
-/** Bytes read at most before giving up on a first message (a ServerHello is well under 2 KB). */
-const MAX_READ = 64 * 1024
-
 /**
  * One probe over a socket from `open`: our ClientHello out, the server's first message in, then
  * the socket is destroyed (no handshake is ever finished). Never fails: failures are `unknown`.
@@ -92,53 +83,20 @@ export const probeKeyExchange = (
   serverName: string | null,
   timeoutMs: number
 ): Effect.Effect<KeyExchangeOutcome> =>
-  Effect.flatMap(Effect.either(open), (opened) => {
-    if (opened._tag === "Left") return Effect.succeed({ kind: "unknown", message: opened.left } as const)
-    const socket = opened.right
-    return Effect.async<KeyExchangeOutcome>((resume) => {
-      let buffered = new Uint8Array(0)
-      const finish = (outcome: KeyExchangeOutcome) => {
-        clearTimeout(timer)
-        socket.removeAllListeners("data")
-        socket.destroy()
-        resume(Effect.succeed(outcome))
-      }
-      const timer = setTimeout(
-        () => finish({ kind: "unknown", message: `no ServerHello within ${timeoutMs} ms` }),
-        timeoutMs
-      )
-      socket.on("data", (chunk: Buffer) => {
-        const next = new Uint8Array(buffered.length + chunk.length)
-        next.set(buffered)
-        next.set(chunk, buffered.length)
-        buffered = next
-        const read = readServerHello(buffered)
-        if (read.done) finish(outcomeOf(read.reading))
-        else if (buffered.length > MAX_READ) finish({ kind: "unknown", message: "no ServerHello in 64 KB" })
-      })
-      socket.once("error", (error: NodeJS.ErrnoException) =>
-        finish(
-          /ECONNRESET|EPIPE/.test(error.code ?? "")
-            ? { kind: "refused", message: `${error.code}: the connection was reset after the ClientHello` }
-            : { kind: "unknown", message: error.code ?? error.message }
-        )
-      )
-      socket.once("end", () =>
-        finish({ kind: "refused", message: "the server closed the connection after the ClientHello" })
-      )
-      socket.write(
+  Effect.map(
+    Effect.suspend(() =>
+      exchangeHello(
+        open,
         clientHello(serverName, {
           random: randomBytes(32),
           sessionId: randomBytes(32),
           share: randomBytes(2 * HYBRID_SHARE_BYTES)
-        })
+        }),
+        timeoutMs
       )
-      return Effect.sync(() => {
-        clearTimeout(timer)
-        socket.destroy()
-      })
-    })
-  })
+    ),
+    (exchanged): KeyExchangeOutcome => (exchanged.kind === "read" ? outcomeOf(exchanged.reading) : exchanged)
+  )
 
 export type KeyExchangeProbe = (host: string, address: string) => Effect.Effect<KeyExchangeOutcome>
 

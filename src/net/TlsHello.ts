@@ -1,10 +1,11 @@
 /**
- * The first flight of a TLS 1.3 handshake, byte by byte (RFC 8446 4.1.2, 4.1.3, 4.1.4): a
- * ClientHello that offers the hybrid post-quantum key exchanges first, and the reading of what the
- * server answers (its ServerHello, a HelloRetryRequest, or an alert). The key-exchange probe
- * (KeyExchangeProbe.ts) sends the one and reads the other, and closes: which group a server takes
- * is in its first message, so no key is ever computed and the runtime's OpenSSL plays no part.
- * Pure: no I/O, randomness passed in.
+ * The first flight of a TLS handshake, byte by byte (RFC 8446 4.1.2, 4.1.3, 4.1.4; RFC 5246
+ * 7.4.1.2): a TLS 1.3 ClientHello that offers the hybrid post-quantum key exchanges first, a TLS 1.2
+ * ClientHello that offers Extended Master Secret (RFC 7627) and OCSP stapling (RFC 6066 8), and the
+ * reading of what the server answers (its ServerHello with the extensions it agreed to, a
+ * HelloRetryRequest, or an alert). The probes (KeyExchangeProbe.ts, ExtendedMasterSecret.ts) send
+ * the one and read the other, and close: what they ask is in the server's first message, so no key
+ * is ever computed and the runtime's OpenSSL plays no part. Pure: no I/O, randomness passed in.
  */
 
 /** Named groups (IANA "TLS Supported Groups"; RFC 8446 4.2.7, RFC 7919, draft-ietf-tls-ecdhe-mlkem). */
@@ -148,6 +149,55 @@ export const clientHello = (serverName: string | null, entropy: HelloEntropy): U
 }
 
 /**
+ * The pre-1.3 suites the TLS 1.2 ClientHello offers (IANA codepoints): ECDHE and DHE with AES-GCM,
+ * ChaCha20-Poly1305 and AES-CBC, and RSA key exchange, so that any server still speaking TLS 1.2
+ * finds one it takes; then TLS_EMPTY_RENEGOTIATION_INFO_SCSV (RFC 5746 3.3).
+ */
+const TLS12_SUITES = [
+  0xc02b, 0xc02f, 0xc02c, 0xc030, 0xcca9, 0xcca8, 0xc023, 0xc027, 0xc009, 0xc013, 0xc024, 0xc028, 0xc00a,
+  0xc014, 0x009e, 0x009f, 0xccaa, 0x0067, 0x006b, 0x0033, 0x0039, 0x009c, 0x009d, 0x003c, 0x003d, 0x002f,
+  0x0035, 0x00ff
+]
+/** The groups the TLS 1.2 ClientHello lists: the curves, then the RFC 7919 finite-field groups. */
+const TLS12_GROUPS = [0x001d, 0x0017, 0x0018, 0x0019, 0x001e, 0x0100, 0x0101, 0x0102]
+
+/** extended_master_secret (RFC 7627 5.1). */
+export const EXTENDED_MASTER_SECRET = 23
+/** status_request (RFC 6066 8): an OCSP response asked for, and agreed to in the ServerHello. */
+export const STATUS_REQUEST = 5
+
+/**
+ * A TLS 1.2 ClientHello record (RFC 5246 7.4.1.2): client_version TLS 1.2 and no supported_versions,
+ * so a server picks 1.2 at most; the extensions a current client sends (SNI, groups, point formats,
+ * signature algorithms) and the two asked about, extended_master_secret (empty, RFC 7627 5.1) and
+ * status_request for OCSP (RFC 6066 8). A server that supports either echoes it in its ServerHello.
+ */
+export const clientHello12 = (serverName: string | null, random: Uint8Array): Uint8Array => {
+  const sni = sniOf(serverName)
+  const extensions = [
+    ...(sni === null
+      ? []
+      : extension(0, vec(2, [0, ...vec(2, [...new TextEncoder().encode(sni.toLowerCase())])]))),
+    // status_request: OCSP, no responder ids, no request extensions (RFC 6066 8).
+    ...extension(STATUS_REQUEST, [1, 0, 0, 0, 0]),
+    ...extension(10, vec(2, TLS12_GROUPS.flatMap(u16))),
+    // ec_point_formats: uncompressed (RFC 8422 5.1.2).
+    ...extension(11, vec(1, [0])),
+    ...extension(13, vec(2, SIGNATURE_SCHEMES.flatMap(u16))),
+    ...extension(EXTENDED_MASTER_SECRET, [])
+  ]
+  const body = [
+    ...u16(0x0303),
+    ...random.subarray(0, 32),
+    ...vec(1, []),
+    ...vec(2, TLS12_SUITES.flatMap(u16)),
+    ...vec(1, [0]),
+    ...vec(2, extensions)
+  ]
+  return Uint8Array.from([22, ...u16(0x0301), ...vec(2, [1, ...vec(3, body)])])
+}
+
+/**
  * The Random of a HelloRetryRequest: SHA-256 of "HelloRetryRequest" (RFC 8446 4.1.3). A server
  * that wants another key share sends a ServerHello with this Random and the group it selects.
  */
@@ -166,6 +216,8 @@ export type ServerHelloReading =
       /** The key share's group; null without one (TLS 1.2 and below). */
       readonly group: number | null
       readonly shareLength: number | null
+      /** The extension types the ServerHello carries, in its order (RFC 8446 4.2, RFC 5246 7.4.1.4). */
+      readonly extensions: ReadonlyArray<number>
     }
   /** A HelloRetryRequest: the group the server selects instead of the share offered. */
   | { readonly kind: "hello-retry"; readonly cipherSuite: number; readonly group: number | null }
@@ -274,8 +326,9 @@ const parseServerHello = (body: Uint8Array): ServerHelloReading => {
   }
   if (versions !== undefined && versions.length !== 2) return bad("a supported_versions not 2 bytes")
   const version = versions ? (versions[0]! << 8) | versions[1]! : legacyVersion
+  const types = [...table.keys()]
   if (keyShare === undefined)
-    return { kind: "server-hello", version, cipherSuite, group: null, shareLength: null }
+    return { kind: "server-hello", version, cipherSuite, group: null, shareLength: null, extensions: types }
   if (keyShare.length < 4) return bad("a key_share too short")
   const shareLength = (keyShare[2]! << 8) | keyShare[3]!
   if (4 + shareLength !== keyShare.length) return bad("a key_share whose length does not match")
@@ -284,7 +337,8 @@ const parseServerHello = (body: Uint8Array): ServerHelloReading => {
     version,
     cipherSuite,
     group: (keyShare[0]! << 8) | keyShare[1]!,
-    shareLength
+    shareLength,
+    extensions: types
   }
 }
 
@@ -314,6 +368,8 @@ export interface ServerHelloFields {
   /** The key share's group (HelloRetryRequest: the selected group); null leaves key_share out. */
   readonly group: number | null
   readonly share: Uint8Array
+  /** More extensions, each empty (extended_master_secret, status_request), after those above. */
+  readonly more?: ReadonlyArray<number>
 }
 
 /**
@@ -325,7 +381,11 @@ export const serverHelloRecord = (f: ServerHelloFields): Uint8Array => {
     f.group === null
       ? []
       : extension(51, f.helloRetry ? u16(f.group) : [...u16(f.group), ...vec(2, [...f.share])])
-  const extensions = [...(f.version === null ? [] : extension(43, u16(f.version))), ...keyShare]
+  const extensions = [
+    ...(f.version === null ? [] : extension(43, u16(f.version))),
+    ...keyShare,
+    ...(f.more ?? []).flatMap((type) => extension(type, []))
+  ]
   const body = [
     ...u16(0x0303),
     ...(f.helloRetry ? HELLO_RETRY_RANDOM : f.random.subarray(0, 32)),

@@ -2,7 +2,8 @@
  * The TLS scan of one server address: which protocol versions it accepts (one handshake per version,
  * `minVersion` = `maxVersion`), which cipher suites it accepts and in what order (repeated
  * handshakes, each leaving out the suite chosen before, so the server's own preference shows), the
- * key exchange of each, and the certificate chain with OCSP stapling from one ordinary handshake.
+ * key exchange of each, the certificate chain with OCSP stapling from one ordinary handshake, and
+ * Extended Master Secret on TLS 1.2 (RFC 7627) from our own ClientHello (ExtendedMasterSecret.ts).
  * It records; records/TlsRating.ts judges. The same scan serves HTTPS (a TCP opener) and SMTP (an
  * opener that runs the STARTTLS dialogue first, net/Smtp.ts).
  *
@@ -17,7 +18,8 @@ import { Effect } from "effect"
 import { certificateSignatureOid } from "../records/BimiDer.ts"
 import { signatureName } from "../records/TlsRating.ts"
 import type { Cidr } from "../records/IpAddress.ts"
-import type { CertificateFacts } from "./Certificate.ts"
+import { type CertificateFacts, namesOcspResponder } from "./Certificate.ts"
+import { extendedMasterSecretGated } from "./ExtendedMasterSecret.ts"
 import { normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
 import { peerJudged } from "./TlsPeer.ts"
@@ -62,6 +64,8 @@ export interface TlsCertificate {
   readonly hostnameError: string | null
   /** The leaf's signature algorithm (RFC 5280 4.1.1.2), e.g. `sha256WithRSAEncryption`. */
   readonly signatureAlgorithm: string | null
+  /** The leaf names an OCSP responder (RFC 5280 4.2.2.1): only then is there anything to staple. */
+  readonly ocspResponder?: boolean
 }
 
 export interface TlsScanResult {
@@ -90,6 +94,11 @@ export interface TlsScanResult {
   readonly certificate: TlsCertificate | null
   /** Whether an OCSP response was stapled (RFC 6066 8); null when no handshake completed. */
   readonly ocspStapled: boolean | null
+  /**
+   * The server agreed to Extended Master Secret on TLS 1.2 (RFC 7627 5.2); null: TLS 1.2 not
+   * accepted or no ServerHello; absent: not asked (a certificate-only scan, or an older one).
+   */
+  readonly extendedMasterSecret?: boolean | null
   /**
    * `false` for a certificate-only scan (`certificateOnly`): the one ordinary handshake was made and
    * no version or suite was asked about, so `versions` and `suites` say nothing (not "unknown" for
@@ -194,7 +203,11 @@ export const vettedScan =
 const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
   const { ders, judged } = peerJudged(socket, host)
   const oid = ders[0] ? certificateSignatureOid(ders[0]) : null
-  return { ...judged, signatureAlgorithm: oid === null ? null : signatureName(oid) }
+  return {
+    ...judged,
+    signatureAlgorithm: oid === null ? null : signatureName(oid),
+    ocspResponder: ders[0] ? namesOcspResponder(ders[0]) : false
+  }
 }
 
 const end = (outcome: HandshakeOutcome) => {
@@ -265,6 +278,9 @@ export const scanTls = (
         enumerated: false as const
       }
     }
+    const tls12Extensions = Effect.suspend(() =>
+      extendedMasterSecretGated(open, name, settings.handshakeTimeoutMs, settings.gate, () => handshakes++)
+    )
     const perVersion = PROBED_VERSIONS.filter((version) => version !== "TLSv1.3").map((version) =>
       shake({ minVersion: version, maxVersion: version, suites: CLIENT_SUITES }).pipe(
         Effect.tap(end),
@@ -295,6 +311,8 @@ export const scanTls = (
         elapsedMs: Date.now() - started
       }
     }
+    // Before the suites, which may spend the budget: a TLS 1.2 server's EMS is always asked.
+    const extendedMasterSecret = versions["TLSv1.2"] === "accepted" ? yield* tls12Extensions : null
     const suites: Array<AcceptedSuite> = []
     let complete = true
     /**
@@ -374,6 +392,7 @@ export const scanTls = (
       negotiated: main.negotiated,
       certificate: main.certificate,
       ocspStapled: main.ocspStapled,
+      extendedMasterSecret,
       handshakes,
       elapsedMs: Date.now() - started
     }

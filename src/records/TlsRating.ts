@@ -1,14 +1,21 @@
 /**
  * TLS configuration ratings per the NCSC-NL "IT Security Guidelines for Transport Layer Security
- * (TLS)" v2.1 (2021), as internet.nl applies them: every part of a configuration (protocol version,
- * cipher suite, key exchange group, certificate key and signature) is `good`, `sufficient`,
- * `phase-out` or `insufficient`, and a configuration is as good as its worst part. Pure: the probe
- * (net/TlsScan.ts) reports what a server accepts; this module only judges names and sizes.
+ * (TLS)" of May 2025 (`TLS_GUIDELINE`), as internet.nl applies them: every part of a configuration
+ * (protocol version, cipher suite, key exchange group, certificate key and signature, Extended
+ * Master Secret on TLS 1.2) is `good`, `sufficient`, `phase-out` or `insufficient`, and a
+ * configuration is as good as its worst part. Pure: the probe (net/TlsScan.ts) reports what a
+ * server accepts; this module only judges names and sizes.
  *
  * Where the guideline and internet.nl differ from a simpler reading, the guideline wins: TLS 1.2 is
  * `sufficient` (only 1.3 is `good`), and DHE suites are `sufficient` even with AEAD (their
- * finite-field groups are the weak part, judged on their own below).
+ * finite-field groups are the weak part, judged on their own below). The 2025 edition changed the
+ * key exchange groups (finite-field groups one step down, P-521, brainpool and the hybrid ML-KEM
+ * groups good), the certificate keys (RSA 2048 phase out) and added Extended Master Secret; the
+ * version and cipher suite tables are kept as v2.1 rated them (docs/scoring.md says why).
  */
+
+/** The guideline these ratings follow, named in every web and mail TLS result. */
+export const TLS_GUIDELINE = "NCSC-NL TLS 2025-05"
 
 /** Best first: the order `worst` and the property tests rely on. */
 export const TLS_RATINGS = ["good", "sufficient", "phase-out", "insufficient"] as const
@@ -108,26 +115,51 @@ export interface KeyExchange {
   readonly size: number
 }
 
-const GOOD_CURVES = new Set(["X25519", "X448", "PRIME256V1", "SECP256R1", "P-256", "SECP384R1", "P-384"])
+/** Curves the 2025 guideline rates good, by the names node, OpenSSL and IANA give them. */
+const GOOD_CURVES = new Set([
+  "X25519",
+  "X448",
+  "PRIME256V1",
+  "SECP256R1",
+  "P-256",
+  "SECP384R1",
+  "P-384",
+  "SECP521R1",
+  "P-521",
+  "BRAINPOOLP256R1",
+  "BRAINPOOLP384R1",
+  "BRAINPOOLP512R1"
+])
 
 /**
- * A key exchange group (NCSC-NL table 5): the curves secp256r1, secp384r1, X25519 and X448 good,
- * secp224r1 phase out, other curves insufficient; finite-field groups of 3072 bits or more
- * sufficient, 2048 bits phase out, fewer insufficient.
+ * The hybrid post-quantum groups (draft-ietf-tls-ecdhe-mlkem): ML-KEM beside a good curve, which
+ * the 2025 guideline rates good (the classical half alone already is).
+ */
+const HYBRID_GROUPS = new Set(["X25519MLKEM768", "SECP256R1MLKEM768", "SECP384R1MLKEM1024"])
+
+/**
+ * A key exchange group (NCSC-NL 2025 3.3.3): X25519, X448, secp256r1, secp384r1, secp521r1, the
+ * brainpool curves and the hybrid ML-KEM groups good; secp224r1 phase out; other curves
+ * insufficient. Finite-field groups went one step down from v2.1: 3072 bits or more (the RFC 7919
+ * groups ffdhe3072 to ffdhe8192) phase out, 2048 bits (ffdhe2048 included) and fewer insufficient.
+ * A handshake tells only the group's size, not whether its prime is RFC 7919's, so a home-made
+ * group of 3072 bits is read as ffdhe3072 would be (internet.nl, which compares primes, rates it
+ * insufficient).
  */
 export const rateKeyExchange = (kx: KeyExchange): TlsRating => {
   if (kx.type === "ECDH") {
     const curve = (kx.name ?? "").toUpperCase()
-    if (GOOD_CURVES.has(curve)) return "good"
+    if (GOOD_CURVES.has(curve) || HYBRID_GROUPS.has(curve)) return "good"
     return curve === "SECP224R1" ? "phase-out" : "insufficient"
   }
-  return kx.size >= 3072 ? "sufficient" : kx.size >= 2048 ? "phase-out" : "insufficient"
+  return kx.size >= 3072 ? "phase-out" : "insufficient"
 }
 
 /**
- * A certificate's public key (NCSC-NL table 9, as internet.nl applies it): RSA or DSA of 3072 bits
- * or more good, 2048 sufficient, fewer insufficient; ECDSA on P-256 or P-384 good, on another curve
- * phase out; Ed25519 and Ed448 good.
+ * A certificate's public key (NCSC-NL 2025 3.3.2.1, as internet.nl applies it): RSA or DSA of 3072
+ * bits or more good, 2048 to 3071 phase out (v2.1: sufficient), fewer insufficient; ECDSA on P-256,
+ * P-384, P-521 or a brainpool curve good, on secp224r1 phase out, on another curve insufficient;
+ * Ed25519 and Ed448 good.
  */
 export const rateCertificateKey = (
   keyType: string,
@@ -135,13 +167,26 @@ export const rateCertificateKey = (
   curve: string | null
 ): TlsRating => {
   if (keyType === "ed25519" || keyType === "ed448") return "good"
-  if (keyType === "ec") return GOOD_CURVES.has((curve ?? "").toUpperCase()) ? "good" : "phase-out"
+  if (keyType === "ec") {
+    const c = (curve ?? "").toUpperCase()
+    return GOOD_CURVES.has(c) ? "good" : c === "SECP224R1" ? "phase-out" : "insufficient"
+  }
   if (keyType === "rsa" || keyType === "rsa-pss" || keyType === "dsa") {
     if (keySize === null) return "insufficient"
-    return keySize >= 3072 ? "good" : keySize >= 2048 ? "sufficient" : "insufficient"
+    return keySize >= 3072 ? "good" : keySize >= 2048 ? "phase-out" : "insufficient"
   }
   return "insufficient"
 }
+
+/**
+ * Extended Master Secret on TLS 1.2 (RFC 7627; NCSC-NL 2025 chapter 4, a precondition of a secure
+ * TLS 1.2 configuration, which internet.nl 1.11 scores): negotiated good; not negotiated
+ * insufficient, since without it a TLS 1.2 session is open to the triple handshake attack (RFC 7627
+ * 1) whatever its suites. Null (not applicable) when TLS 1.2 is refused or was not asked about:
+ * TLS 1.3 binds its secrets to the transcript on its own (RFC 8446 7.1).
+ */
+export const rateExtendedMasterSecret = (negotiated: boolean | null): TlsRating | null =>
+  negotiated === null ? null : negotiated ? "good" : "insufficient"
 
 /**
  * A certificate's signature algorithm (NCSC-NL table 10): a hash of the SHA-2 family (or an EdDSA

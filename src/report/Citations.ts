@@ -68,13 +68,14 @@ export const bibliography: Readonly<Record<string, Source>> = {
     rfc(9276, "Guidance for NSEC3 parameter settings"),
     rfc(9525, "Service identity in TLS"),
     rfc(6066, "TLS extensions: extension definitions"),
+    rfc(7627, "TLS session hash and extended master secret extension"),
     rfc(7919, "Negotiated finite field Diffie-Hellman ephemeral parameters for TLS"),
     rfc(8446, "The Transport Layer Security (TLS) protocol version 1.3"),
     rfc(8996, "Deprecating TLS 1.0 and TLS 1.1")
   ]),
   ncsc_tls: {
-    title: "NCSC-NL: IT security guidelines for Transport Layer Security (TLS), v2.1",
-    url: "https://english.ncsc.nl/publications/publications/2021/january/19/it-security-guidelines-for-transport-layer-security-2.1"
+    title: "NCSC-NL: ICT-beveiligingsrichtlijnen voor Transport Layer Security (TLS), 2025-05",
+    url: "https://www.ncsc.nl/wat-kun-je-zelf-doen/documenten/publicaties/2025/juni/01/ict-beveiligingsrichtlijnen-voor-transport-layer-security-2025-05"
   },
   dmarcbis: {
     title: "DMARCbis: Domain-based Message Authentication, Reporting, and Conformance, IETF draft",

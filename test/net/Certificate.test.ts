@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { execSync } from "node:child_process"
-import { commonNameOf, daysUntil, parseSubjectAltName } from "../../src/net/Certificate.ts"
+import { readFileSync } from "node:fs"
+import { X509Certificate } from "node:crypto"
+import {
+  commonNameOf,
+  daysUntil,
+  namesOcspResponder,
+  parseSubjectAltName
+} from "../../src/net/Certificate.ts"
 import { type Chain, makeChain } from "../checks/fixtures.ts"
+import { makePki } from "./pki.ts"
 
 let chain: Chain
 beforeAll(() => {
@@ -22,6 +30,17 @@ describe("certificateFacts", () => {
     expect(chain.leaf.isCa).toBe(false)
     expect(chain.ca.selfIssued).toBe(true)
     expect(daysUntil(chain.leaf.validTo, new Date())).toBeGreaterThanOrEqual(28)
+  })
+  it("tells a leaf that names an OCSP responder from one that names none (RFC 5280 4.2.2.1)", () => {
+    const der = (file: string) => new X509Certificate(readFileSync(file)).raw
+    const withOcsp = makePki({ names: ["a.example"], ocspUrl: "http://ocsp.a.example/" })
+    try {
+      expect(namesOcspResponder(der(withOcsp.leafFile))).toBe(true)
+      expect(namesOcspResponder(der(chain.pki.leafFile))).toBe(false)
+      expect(namesOcspResponder(Buffer.from("not a certificate"))).toBe(false)
+    } finally {
+      withOcsp.cleanup()
+    }
   })
   it("parsers never throw (property)", () => {
     fc.assert(

@@ -6,14 +6,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { outcomeOf } from "../../src/net/KeyExchangeProbe.ts"
+import { tls12ExtensionsOf } from "../../src/net/ExtendedMasterSecret.ts"
 import {
   clientHello,
+  clientHello12,
+  EXTENDED_MASTER_SECRET,
   HELLO_RETRY_RANDOM,
   HYBRID_SHARE_BYTES,
   hybridShare,
   OFFERED_GROUPS,
   readServerHello,
   serverHelloRecord,
+  STATUS_REQUEST,
   wellFormedShare,
   X25519_MLKEM768
 } from "../../src/net/TlsHello.ts"
@@ -29,7 +33,8 @@ const serverHello = fc.record({
   cipherSuite: fc.integer({ min: 0, max: 0xffff }),
   version: fc.option(fc.integer({ min: 0, max: 0xffff }), { nil: null }),
   group: fc.option(fc.integer({ min: 0, max: 0xffff }), { nil: null }),
-  share: fc.uint8Array({ maxLength: 1200 })
+  share: fc.uint8Array({ maxLength: 1200 }),
+  more: fc.uniqueArray(fc.constantFrom(EXTENDED_MASTER_SECRET, STATUS_REQUEST, 0xff01, 16))
 })
 
 /** Where a ClientHello's extension `type` starts (its type bytes), found by walking the message. */
@@ -87,6 +92,52 @@ describe("the ClientHello", () => {
   })
 })
 
+describe("the TLS 1.2 ClientHello", () => {
+  it("offers TLS 1.2 at most, Extended Master Secret and status_request, and no supported_versions", () => {
+    fc.assert(
+      fc.property(bytes(32), fc.constantFrom("example.com", "192.0.2.1", null), (random, name) => {
+        const record = clientHello12(name, random)
+        expect(record[0]).toBe(22)
+        expect((record[3]! << 8) | record[4]!).toBe(record.length - 5)
+        expect([record[9], record[10]]).toEqual([3, 3])
+        const ext = extensionsOf(record)
+        expect([...ext.get(EXTENDED_MASTER_SECRET)!]).toEqual([])
+        expect([...ext.get(STATUS_REQUEST)!]).toEqual([1, 0, 0, 0, 0])
+        expect(ext.has(43)).toBe(false)
+        expect(ext.has(0)).toBe(name === "example.com")
+      }),
+      { numRuns: runs(50) }
+    )
+  })
+
+  it("reads Extended Master Secret and status_request from a TLS 1.2 ServerHello (RFC 7627 5.2)", () => {
+    fc.assert(
+      fc.property(serverHello, (f) => {
+        const read = readServerHello(serverHelloRecord({ ...f, helloRetry: false, version: null }))
+        expect(read.done).toBe(true)
+        if (!read.done) return
+        expect(tls12ExtensionsOf(read.reading)).toEqual({
+          kind: "answered",
+          extendedMasterSecret: f.more.includes(EXTENDED_MASTER_SECRET),
+          statusRequest: f.more.includes(STATUS_REQUEST)
+        })
+      }),
+      { numRuns: runs(100) }
+    )
+    expect(tls12ExtensionsOf({ kind: "alert", level: 2, description: 70 }).kind).toBe("refused")
+    expect(
+      tls12ExtensionsOf({
+        kind: "server-hello",
+        version: 0x0304,
+        cipherSuite: 0x1301,
+        group: 0x1d,
+        shareLength: 32,
+        extensions: [43, 51]
+      }).kind
+    ).toBe("unknown")
+  })
+})
+
 describe("reading the server's first message", () => {
   it("reads back every ServerHello and HelloRetryRequest, however the bytes arrive", () => {
     fc.assert(
@@ -109,7 +160,8 @@ describe("reading the server's first message", () => {
             version: f.version ?? 0x0303,
             cipherSuite: f.cipherSuite,
             group: f.group,
-            shareLength: f.group === null ? null : f.share.length
+            shareLength: f.group === null ? null : f.share.length,
+            extensions: [...(f.version === null ? [] : [43]), ...(f.group === null ? [] : [51]), ...f.more]
           })
       }),
       { numRuns: runs(100) }

@@ -22,6 +22,8 @@ export interface PkiOptions {
   readonly caDays?: number
   /** CA subject in openssl `-subj` form. Tests that assert the issuer name set it. */
   readonly caSubject?: string
+  /** An OCSP responder the leaf names in its Authority Information Access (RFC 5280 4.2.2.1). Default none. */
+  readonly ocspUrl?: string
 }
 
 export interface TestPki {
@@ -78,7 +80,8 @@ export const makePki = (options: PkiOptions): TestPki => {
   )
   openssl(dir, "req", ...newKey("leaf.key"), "-out", "leaf.csr", "-subj", `/CN=${options.names[0]}`)
   const san = [...options.names.map((n) => `DNS:${n}`), ...(options.ips ?? []).map((ip) => `IP:${ip}`)]
-  writeFileSync(file("ext.cnf"), `subjectAltName=${san.join(",")}\nextendedKeyUsage=serverAuth\n`)
+  const aia = options.ocspUrl ? `authorityInfoAccess=OCSP;URI:${options.ocspUrl}\n` : ""
+  writeFileSync(file("ext.cnf"), `subjectAltName=${san.join(",")}\nextendedKeyUsage=serverAuth\n${aia}`)
   openssl(
     dir,
     "x509",

@@ -9,6 +9,7 @@ import {
   acceptable,
   rateCertificateKey,
   rateCipher,
+  rateExtendedMasterSecret,
   rateKeyExchange,
   rateSignature,
   rateVersion,
@@ -65,17 +66,34 @@ describe("NCSC-NL tables", () => {
     expect(rateKeyExchange({ type: "ECDH", name: "prime256v1", size: 256 })).toBe("good")
     expect(rateKeyExchange({ type: "ECDH", name: "secp384r1", size: 384 })).toBe("good")
     expect(rateKeyExchange({ type: "ECDH", name: "secp224r1", size: 224 })).toBe("phase-out")
-    expect(rateKeyExchange({ type: "ECDH", name: "brainpoolP256r1", size: 256 })).toBe("insufficient")
-    expect(rateKeyExchange({ type: "DH", name: null, size: 4096 })).toBe("sufficient")
-    expect(rateKeyExchange({ type: "DH", name: null, size: 3072 })).toBe("sufficient")
-    expect(rateKeyExchange({ type: "DH", name: null, size: 2048 })).toBe("phase-out")
+    // NCSC-NL 2025: P-521, the brainpool curves and the hybrid ML-KEM groups are good too.
+    expect(rateKeyExchange({ type: "ECDH", name: "secp521r1", size: 521 })).toBe("good")
+    expect(rateKeyExchange({ type: "ECDH", name: "brainpoolP256r1", size: 256 })).toBe("good")
+    expect(rateKeyExchange({ type: "ECDH", name: "X25519MLKEM768", size: 253 })).toBe("good")
+    expect(rateKeyExchange({ type: "ECDH", name: "SecP384r1MLKEM1024", size: 384 })).toBe("good")
+    expect(rateKeyExchange({ type: "ECDH", name: "secp192r1", size: 192 })).toBe("insufficient")
+    // Finite-field groups one step down from v2.1: ffdhe3072 and up phase out, ffdhe2048 insufficient.
+    expect(rateKeyExchange({ type: "DH", name: null, size: 4096 })).toBe("phase-out")
+    expect(rateKeyExchange({ type: "DH", name: null, size: 3072 })).toBe("phase-out")
+    expect(rateKeyExchange({ type: "DH", name: null, size: 2048 })).toBe("insufficient")
     expect(rateKeyExchange({ type: "DH", name: null, size: 1024 })).toBe("insufficient")
+  })
+
+  it("rates Extended Master Secret on TLS 1.2 (RFC 7627)", () => {
+    expect(rateExtendedMasterSecret(true)).toBe("good")
+    expect(rateExtendedMasterSecret(false)).toBe("insufficient")
+    expect(rateExtendedMasterSecret(null)).toBeNull()
   })
 
   it("rates certificate keys and signatures", () => {
     expect(rateCertificateKey("ec", 256, "prime256v1")).toBe("good")
     expect(rateCertificateKey("rsa", 4096, null)).toBe("good")
-    expect(rateCertificateKey("rsa", 2048, null)).toBe("sufficient")
+    expect(rateCertificateKey("rsa", 3072, null)).toBe("good")
+    // NCSC-NL 2025: RSA 2048 phase out (v2.1: sufficient).
+    expect(rateCertificateKey("rsa", 2048, null)).toBe("phase-out")
+    expect(rateCertificateKey("ec", 521, "secp521r1")).toBe("good")
+    expect(rateCertificateKey("ec", 224, "secp224r1")).toBe("phase-out")
+    expect(rateCertificateKey("ec", 192, "prime192v1")).toBe("insufficient")
     expect(rateCertificateKey("rsa", 1024, null)).toBe("insufficient")
     expect(rateCertificateKey("ed25519", 256, null)).toBe("good")
     expect(rateSignature("sha256WithRSAEncryption")).toBe("good")
@@ -128,6 +146,13 @@ describe("properties", () => {
         expect(TLS_RATINGS).toContain(rateCertificateKey(name, size, name))
         expect(TLS_RATINGS).toContain(rateKeyExchange({ type: "DH", name: null, size }))
         expect(TLS_RATINGS).toContain(rateKeyExchange({ type: "ECDH", name, size }))
+        // A larger finite-field group is never rated worse than a smaller one.
+        expect(rank(rateKeyExchange({ type: "DH", name: null, size: size + 1 }))).toBeLessThanOrEqual(
+          rank(rateKeyExchange({ type: "DH", name: null, size }))
+        )
+        expect(rank(rateCertificateKey("rsa", size + 1, null))).toBeLessThanOrEqual(
+          rank(rateCertificateKey("rsa", size, null))
+        )
       })
     )
   })

@@ -47,11 +47,31 @@ describe("MX TLS configuration in the world", () => {
           "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256"
         ])
         expect(s.serverCipherOrder).toBe(true)
+        // Postfix on OpenSSL 3 negotiates Extended Master Secret on TLS 1.2 (RFC 7627).
+        expect([s.extendedMasterSecret, s.extendedMasterSecretRating]).toEqual([true, "good"])
         expect(s.handshakes).toBeGreaterThan(5)
         expect(s.handshakes).toBeLessThanOrEqual(SMTP_MAX_HANDSHAKES)
         expect(s.status).toBe("pass")
       }
+      expect(r.guideline).toBe("NCSC-NL TLS 2025-05")
       expect(rule(r)).toMatchObject({ status: "pass" })
+    }).pipe(Effect.provide(ScanWorld))
+  )
+
+  it.live("mx-tls-no-ems.com: current TLS but no Extended Master Secret on TLS 1.2, insufficient", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(SmtpTls, "mx-tls-no-ems.com")
+      const s = r.servers[0]!
+      expect(accepted(r)).toEqual(["TLSv1.2", "TLSv1.3"])
+      expect([s.versionsRating, s.ciphersRating, s.keyExchangeRating]).toEqual(["sufficient", "good", "good"])
+      expect([s.extendedMasterSecret, s.extendedMasterSecretRating, s.rating, s.status]).toEqual([
+        false,
+        "insufficient",
+        "insufficient",
+        "fail"
+      ])
+      expect(s.issues.join("\n")).toMatch(/TLS 1.2 without Extended Master Secret/)
+      expect(rule(r)).toMatchObject({ status: "fail", issues: ["mx_tls_ems_missing"] })
     }).pipe(Effect.provide(ScanWorld))
   )
 

@@ -50,9 +50,13 @@ describe("HTTPS transport in the world", () => {
         expect(s.certificate?.keyType).toBe("ec")
         expect(s.signatureAlgorithm).toBe("ecdsa-with-SHA256")
         expect(s.certificateRating).toBe("good")
-        // The world CA runs no OCSP responder, so nothing can be stapled.
+        // The world CA runs no OCSP responder, so nothing can be stapled, and stapling is not judged.
         expect(s.ocspStapled).toBe(false)
+        expect([s.ocspResponder, s.ocspStaplingRating]).toEqual([false, null])
+        // nginx on OpenSSL 3 negotiates Extended Master Secret on TLS 1.2 (RFC 7627).
+        expect([s.extendedMasterSecret, s.extendedMasterSecretRating]).toEqual([true, "good"])
       }
+      expect(r.guideline).toBe("NCSC-NL TLS 2025-05")
       expect(r.summary).toMatchObject({ status: "pass", rating: "sufficient", serversReachable: 3 })
       expect(rule(r).status).toBe("pass")
     }).pipe(Effect.provide(ScanWorld))
@@ -95,7 +99,34 @@ describe("HTTPS transport in the world", () => {
       expect(supported(r)).toEqual(["TLSv1.3"])
       expect(r.servers.every((s) => s.rating === "good" && s.status === "pass")).toBe(true)
       expect(r.servers[0]!.ciphers.map((c) => c.version)).toEqual(["TLSv1.3", "TLSv1.3", "TLSv1.3"])
+      // No TLS 1.2, so Extended Master Secret is not asked: TLS 1.3 binds its keys on its own.
+      expect(
+        r.servers.every((s) => s.extendedMasterSecret === null && s.extendedMasterSecretRating === null)
+      ).toBe(true)
       expect(rule(r).status).toBe("pass")
+    }).pipe(Effect.provide(ScanWorld))
+  )
+
+  it.live("tls-no-ems.com: TLS 1.2 without Extended Master Secret, insufficient", () =>
+    Effect.gen(function* () {
+      const r = yield* runCheck(WebTls, "tls-no-ems.com")
+      expect(supported(r)).toEqual(["TLSv1.2", "TLSv1.3"])
+      for (const s of r.servers) {
+        expect([s.versionsRating, s.ciphersRating, s.keyExchangeRating, s.certificateRating]).toEqual([
+          "sufficient",
+          "good",
+          "good",
+          "good"
+        ])
+        expect([s.extendedMasterSecret, s.extendedMasterSecretRating, s.rating, s.status]).toEqual([
+          false,
+          "insufficient",
+          "insufficient",
+          "fail"
+        ])
+        expect(s.issues.join("\n")).toMatch(/TLS 1.2 without Extended Master Secret \(RFC 7627/)
+      }
+      expect(rule(r)).toMatchObject({ status: "fail", issues: ["web_tls_ems_missing"] })
     }).pipe(Effect.provide(ScanWorld))
   )
 

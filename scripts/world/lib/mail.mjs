@@ -127,7 +127,9 @@ export const postfixConfig = (root, hosts, extra = [], owner = { uid: 100, gid: 
 /**
  * An MX's TLS settings beyond the current default (main.cf): `legacy` is Postfix left at its own
  * defaults (TLS 1.0 and 1.1 accepted, the "medium" suites, the client's order); `null` also accepts
- * suites without encryption (NULL, OpenSSL security level 0), the insufficient case.
+ * suites without encryption (NULL, OpenSSL security level 0), the insufficient case; `no-ems` keeps
+ * the current TLS but turns Extended Master Secret off (RFC 7627; OpenSSL 3.0's
+ * SSL_OP_NO_EXTENDED_MASTER_SECRET is bit 0, which tls_ssl_options takes as a hexadecimal mask).
  */
 const TLS_POLICIES = {
   legacy: ["smtpd_tls_protocols=>=TLSv1", "smtpd_tls_ciphers=medium", "tls_preempt_cipherlist=no"],
@@ -135,7 +137,8 @@ const TLS_POLICIES = {
     "smtpd_tls_protocols=>=TLSv1",
     "smtpd_tls_ciphers=medium",
     "tls_medium_cipherlist=ECDHE+AESGCM:ECDHE+AES:eNULL:!aNULL:@SECLEVEL=0"
-  ]
+  ],
+  "no-ems": ["tls_ssl_options=0x1"]
 }
 
 /** The master.cf entries of one MX host: an smtpd on its address (and on [::1] with `aaaa`). */

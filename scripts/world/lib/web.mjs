@@ -284,7 +284,11 @@ ${securityTxtLocation(s.web.securityTxt)}
     ? [
         `    ssl_protocols ${s.web.tls.protocols};`,
         `    ssl_ciphers "${s.web.tls.ciphers}";`,
-        `    ssl_prefer_server_ciphers ${s.web.tls.serverOrder === false ? "off" : "on"};`
+        `    ssl_prefer_server_ciphers ${s.web.tls.serverOrder === false ? "off" : "on"};`,
+        // `extendedMasterSecret: false`: no RFC 7627 on TLS 1.2 (OpenSSL 3.0's SSL_OP_NO_EXTENDED_MASTER_SECRET).
+        ...(s.web.tls.extendedMasterSecret === false
+          ? ["    ssl_conf_command Options -ExtendedMasterSecret;"]
+          : [])
       ].join("\n") + "\n"
     : ""
   return [

@@ -116,5 +116,22 @@ export const guidance = {
         "Herlaad de mailserver en scan opnieuw."
       ]
     }
+  }),
+  mx_tls_ems_missing: guide({
+    why: "A mail server still speaks TLS 1.2 without Extended Master Secret, so a TLS 1.2 session's keys are not tied to the handshake that made them; an attacker in the middle can then join two sessions (the triple handshake attack).",
+    steps: [
+      "Update the mail server's TLS library if it is old (OpenSSL 1.1.0 and later negotiate Extended Master Secret by default).",
+      "Remove any setting that turns it off (Postfix: tls_ssl_options; OpenSSL configuration: Options -ExtendedMasterSecret).",
+      "Restart the mail server and scan again."
+    ],
+    references: ["ncsc_tls", "rfc7627"],
+    nl: {
+      why: "Een mailserver spreekt nog TLS 1.2 zonder Extended Master Secret, zodat de sleutels van een TLS 1.2-sessie niet vastzitten aan de handshake die ze maakte; een aanvaller ertussen kan dan twee sessies aan elkaar koppelen (de triple-handshake-aanval).",
+      steps: [
+        "Werk de TLS-bibliotheek van de mailserver bij als die oud is (OpenSSL 1.1.0 en later spreken Extended Master Secret standaard af).",
+        "Verwijder elke instelling die het uitzet (Postfix: tls_ssl_options; OpenSSL-configuratie: Options -ExtendedMasterSecret).",
+        "Herstart de mailserver en scan opnieuw."
+      ]
+    }
   })
 } satisfies { readonly [I in keyof typeof issues]: Guidance }

@@ -60,6 +60,17 @@ export const issues = {
       "Mailserver gebruikt een zwakke sleuteluitwisseling",
       "De sleuteluitwisseling van een mailserver gebruikt een eindige-veldgroep onder 3072 bits of een curve die de NCSC-TLS-richtlijnen niet goed noemen."
     )
+  ),
+  mx_tls_ems_missing: e(
+    "security",
+    "low",
+    false,
+    "Mail server's TLS 1.2 lacks Extended Master Secret",
+    "A mail server accepts TLS 1.2 but does not negotiate Extended Master Secret (RFC 7627), a precondition of a secure TLS 1.2 configuration in the NCSC-NL TLS guidelines (2025) that internet.nl scores.",
+    nl(
+      "TLS 1.2 van een mailserver zonder Extended Master Secret",
+      "Een mailserver accepteert TLS 1.2 maar spreekt geen Extended Master Secret af (RFC 7627), volgens de NCSC-TLS-richtlijnen (2025) een voorwaarde voor veilig TLS 1.2."
+    )
   )
 } satisfies Record<string, Entry>
 
@@ -90,5 +101,11 @@ export const advice = {
     impact: "A small finite-field group (Logjam) weakens the keys of every session.",
     recommendation:
       "Prefer ECDHE with X25519 or secp256r1/secp384r1; if DHE stays, use an RFC 7919 group of 3072 bits or more (Postfix: smtpd_tls_dh1024_param_file)."
+  },
+  mx_tls_ems_missing: {
+    impact:
+      "Without Extended Master Secret a TLS 1.2 session's keys are not bound to its handshake (the triple handshake attack).",
+    recommendation:
+      "Update the mail server's TLS library (OpenSSL 1.1.0 and later negotiate EMS by default) and remove any setting that turns it off (Postfix: tls_ssl_options; an OpenSSL configuration: Options -ExtendedMasterSecret)."
   }
 } satisfies { readonly [I in keyof typeof issues]: Advice }

@@ -51,7 +51,7 @@ export const SMTP_TLS_SPECS = {
     concerns: "mail",
     maxPoints: 3,
     level: "recommended",
-    rule: "Every MX address with STARTTLS rated good or sufficient by the NCSC-NL TLS guidelines (versions each probed, sampled cipher suites, key exchange, certificate key and signature) 3; phase-out (TLS 1.0/1.1, RSA key exchange) 1; insufficient 0; no STARTTLS is not applicable",
+    rule: "Every MX address with STARTTLS rated good or sufficient by the NCSC-NL TLS guidelines of May 2025 (versions each probed, sampled cipher suites, key exchange, Extended Master Secret on TLS 1.2, certificate key and signature) 3; phase-out (TLS 1.0/1.1, RSA key exchange) 1; insufficient 0; no STARTTLS is not applicable",
     rank: 25
   })
 } as const
@@ -62,7 +62,8 @@ const mxTlsWeaknesses = (servers: ReadonlyArray<ServerResult>): ReadonlyArray<st
   return [
     ...(servers.some((s) => weak(s.ciphersRating)) ? ["mx_tls_cipher_weak"] : []),
     ...(servers.some((s) => weak(s.versionsRating)) ? ["mx_tls_version_outdated"] : []),
-    ...(servers.some((s) => weak(s.keyExchangeRating)) ? ["mx_tls_key_exchange_weak"] : [])
+    ...(servers.some((s) => weak(s.keyExchangeRating)) ? ["mx_tls_key_exchange_weak"] : []),
+    ...(servers.some((s) => weak(s.extendedMasterSecretRating)) ? ["mx_tls_ems_missing"] : [])
   ]
 }
 

@@ -14,6 +14,7 @@ import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { gather, type SmtpTlsInput } from "./SmtpTlsGather.ts"
 import { rateMxTls } from "./SmtpTlsRating.ts"
+import { TLS_GUIDELINE } from "../../records/TlsRating.ts"
 import { SmtpTlsResult, CertificateInfo, type ServerResult } from "./SmtpTlsResult.ts"
 
 export * from "./SmtpTlsResult.ts"
@@ -209,6 +210,7 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
   return {
     domain: input.domain,
     checkedAt: now.toISOString(),
+    guideline: TLS_GUIDELINE,
     mxStatus: input.mxStatus,
     mxRecords: input.mxRecords,
     servers,

@@ -1,7 +1,8 @@
 /**
  * The TLS configuration of an MX address as internet.nl's mail test judges it: the TLS scan
  * (net/SmtpTlsScan.ts: versions each probed, a sample of suites in the server's order, key
- * exchange) rated part by part by the NCSC-NL TLS guidelines v2.1 (records/TlsRating.ts), with the
+ * exchange, Extended Master Secret on TLS 1.2) rated part by part by the NCSC-NL TLS guidelines of
+ * May 2025 (records/TlsRating.ts), with the
  * same fields and the same rating as the web's (web-tls). Pure: the scan comes in, fields go out.
  */
 import { Schema } from "effect"
@@ -31,6 +32,14 @@ export const TlsScanFields = {
   serverCipherOrder: Schema.optional(Nullable(Schema.Boolean)),
   keyExchanges: Schema.optional(Schema.Array(KeyExchangeResult)),
   keyExchangeRating: Schema.optional(Nullable(Rating)),
+  /** Extended Master Secret negotiated on TLS 1.2 (RFC 7627); null: TLS 1.2 refused or no answer. */
+  extendedMasterSecret: Schema.optional(Nullable(Schema.Boolean)),
+  /** good when negotiated, insufficient when not (NCSC-NL 2025 chapter 4); null: not applicable. */
+  extendedMasterSecretRating: Schema.optional(Nullable(Rating)),
+  /** An OCSP response was stapled after STARTTLS (RFC 6066 8); informational, not scored. */
+  ocspStapled: Schema.optional(Nullable(Schema.Boolean)),
+  /** Stapling where the certificate names an OCSP responder: good stapled, sufficient not; null without one. */
+  ocspStaplingRating: Schema.optional(Nullable(Rating)),
   signatureAlgorithm: Schema.optional(Nullable(Schema.String)),
   certificateRating: Schema.optional(Nullable(Rating)),
   /** SMTP sessions the scan opened at this address (at most 16). */
@@ -56,6 +65,10 @@ const NOT_SCANNED: TlsScanView = {
   serverCipherOrder: null,
   keyExchanges: [],
   keyExchangeRating: null,
+  extendedMasterSecret: null,
+  extendedMasterSecretRating: null,
+  ocspStapled: null,
+  ocspStaplingRating: null,
   signatureAlgorithm: null,
   certificateRating: null,
   handshakes: 0
@@ -85,6 +98,10 @@ export const rateMxTls = (
     serverCipherOrder: r.serverCipherOrder,
     keyExchanges: r.keyExchanges,
     keyExchangeRating: r.keyExchangeRating,
+    extendedMasterSecret: r.extendedMasterSecret ?? null,
+    extendedMasterSecretRating: r.extendedMasterSecretRating ?? null,
+    ocspStapled: r.ocspStapled,
+    ocspStaplingRating: r.ocspStaplingRating ?? null,
     signatureAlgorithm: r.signatureAlgorithm,
     certificateRating: r.certificateRating,
     handshakes: r.handshakes
@@ -104,6 +121,8 @@ export const rateMxTls = (
     issues.push(
       `${where}: key exchange ${weakKx.map((k) => `${k.name ?? k.type} ${k.bits} bits (${k.rating})`).join(", ")}`
     )
+  if (r.extendedMasterSecret === false)
+    issues.push(`${where}: TLS 1.2 without Extended Master Secret (RFC 7627; insufficient)`)
   if (r.certificateRating !== null && !acceptable(r.certificateRating))
     issues.push(
       `${where}: certificate key or signature rated ${r.certificateRating} (${r.signatureAlgorithm ?? "?"})`

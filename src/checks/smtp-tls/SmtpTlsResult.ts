@@ -60,6 +60,11 @@ export const SmtpTlsResult = Schema.Struct({
   domain: Schema.String,
   checkedAt: DateTime,
   /**
+   * The guideline the MX TLS ratings follow (`NCSC-NL TLS 2025-05`, records/TlsRating.ts); absent
+   * in results stored before it was named.
+   */
+  guideline: Schema.optional(Schema.String),
+  /**
    * `answer`: MX records; `implicit`: no MX, the domain's own A/AAAA receives mail (RFC 5321 5.1);
    * `none`: no MX and no address; `null-mx`: RFC 7505; `unknown`: the MX lookup failed.
    */

@@ -82,10 +82,27 @@ export const guidance = {
       ]
     }
   }),
+  web_tls_ems_missing: guide({
+    why: "The web server still speaks TLS 1.2 without Extended Master Secret, so a TLS 1.2 session's keys are not tied to the handshake that made them; an attacker in the middle can then join two sessions (the triple handshake attack).",
+    steps: [
+      "Find where HTTPS connections to {domain} end: the web server, a load balancer or a CDN.",
+      "Update its TLS library if it is old (OpenSSL 1.1.0 and later negotiate Extended Master Secret by default) and remove any setting that turns it off (nginx: ssl_conf_command Options -ExtendedMasterSecret).",
+      "Or accept TLS 1.3 only (nginx: ssl_protocols TLSv1.3), where the protection is built in. Reload the server and scan again."
+    ],
+    references: ["ncsc_tls", "rfc7627"],
+    nl: {
+      why: "De webserver spreekt nog TLS 1.2 zonder Extended Master Secret, zodat de sleutels van een TLS 1.2-sessie niet vastzitten aan de handshake die ze maakte; een aanvaller ertussen kan dan twee sessies aan elkaar koppelen (de triple-handshake-aanval).",
+      steps: [
+        "Zoek uit waar HTTPS-verbindingen naar {domain} eindigen: de webserver, een loadbalancer of een CDN.",
+        "Werk de TLS-bibliotheek bij als die oud is (OpenSSL 1.1.0 en later spreken Extended Master Secret standaard af) en verwijder elke instelling die het uitzet (nginx: ssl_conf_command Options -ExtendedMasterSecret).",
+        "Of accepteer alleen TLS 1.3 (nginx: ssl_protocols TLSv1.3), waar de bescherming ingebouwd is. Herlaad de server en scan opnieuw."
+      ]
+    }
+  }),
   web_tls_certificate_weak: guide({
     why: "The web certificate uses a key or signature too weak to be trusted for long; browsers already refuse SHA-1 signed certificates.",
     steps: [
-      "Create a new key: ECDSA P-256, or RSA of 3072 bits (2048 is the minimum).",
+      "Create a new key: ECDSA P-256, or RSA of 3072 bits (the 2025 guidelines rate 2048 phase out).",
       "Have a certificate issued for it, signed with SHA-256 (every public authority does so today), and install it with its chain.",
       "Scan again."
     ],
@@ -93,7 +110,7 @@ export const guidance = {
     nl: {
       why: "Het webcertificaat gebruikt een sleutel of handtekening die te zwak is om lang te vertrouwen; browsers weigeren met SHA-1 ondertekende certificaten al.",
       steps: [
-        "Maak een nieuwe sleutel: ECDSA P-256, of RSA van 3072 bits (2048 is het minimum).",
+        "Maak een nieuwe sleutel: ECDSA P-256, of RSA van 3072 bits (de richtlijnen van 2025 noemen 2048 uit te faseren).",
         "Laat er een certificaat voor uitgeven, ondertekend met SHA-256 (elke publieke autoriteit doet dat tegenwoordig), en installeer het met zijn keten.",
         "Scan opnieuw."
       ]

@@ -38,15 +38,26 @@ export const issues = {
       "De sleuteluitwisseling gebruikt een eindige-veldgroep onder 3072 bits of een curve die de NCSC-TLS-richtlijnen niet goed noemen."
     )
   ),
+  web_tls_ems_missing: e(
+    "security",
+    "medium",
+    false,
+    "Web server's TLS 1.2 lacks Extended Master Secret",
+    "The web server accepts TLS 1.2 but does not negotiate Extended Master Secret (RFC 7627), a precondition of a secure TLS 1.2 configuration in the NCSC-NL TLS guidelines (2025) that internet.nl scores.",
+    nl(
+      "TLS 1.2 van de webserver zonder Extended Master Secret",
+      "De webserver accepteert TLS 1.2 maar spreekt geen Extended Master Secret af (RFC 7627), volgens de NCSC-TLS-richtlijnen (2025) een voorwaarde voor veilig TLS 1.2."
+    )
+  ),
   web_tls_certificate_weak: e(
     "security",
     "medium",
     false,
     "Web certificate has a weak key or signature",
-    "The web certificate's key (RSA under 2048 bits, an unusual curve) or signature (SHA-1, MD5) is below the NCSC-NL TLS guidelines.",
+    "The web certificate's key (RSA under 3072 bits, an unusual curve) or signature (SHA-1, MD5) is below what the NCSC-NL TLS guidelines rate sufficient.",
     nl(
       "Webcertificaat met zwakke sleutel of handtekening",
-      "De sleutel (RSA onder 2048 bits, een ongebruikelijke curve) of handtekening (SHA-1, MD5) van het webcertificaat voldoet niet aan de NCSC-TLS-richtlijnen."
+      "De sleutel (RSA onder 3072 bits, een ongebruikelijke curve) of handtekening (SHA-1, MD5) van het webcertificaat is minder dan wat de NCSC-TLS-richtlijnen voldoende noemen."
     )
   )
 } satisfies Record<string, Entry>
@@ -68,9 +79,15 @@ export const advice = {
     recommendation:
       "Prefer ECDHE with X25519 or secp256r1/secp384r1; if DHE stays, use an RFC 7919 group of 3072 bits or more."
   },
+  web_tls_ems_missing: {
+    impact:
+      "Without Extended Master Secret a TLS 1.2 session's keys are not bound to its handshake: the triple handshake attack lets a man in the middle carry a client's authentication into a session of its own.",
+    recommendation:
+      "Update the TLS library (OpenSSL 1.1.0 and later negotiate EMS by default) and remove any setting that turns it off (OpenSSL: Options -ExtendedMasterSecret), or accept TLS 1.3 only."
+  },
   web_tls_certificate_weak: {
     impact: "A short key or a SHA-1 signature can be forged or broken; browsers reject SHA-1 certificates.",
     recommendation:
-      "Issue a new certificate with an RSA key of 2048 bits or more (3072 preferred) or ECDSA P-256, signed with SHA-256."
+      "Issue a new certificate with an ECDSA P-256 key or an RSA key of 3072 bits or more (the 2025 guidelines rate RSA 2048 phase out), signed with SHA-256."
   }
 } satisfies { readonly [I in keyof typeof issues]: Advice }

@@ -1,6 +1,6 @@
 /**
  * The rule of the HTTPS transport check (docs/scoring.md): the TLS configuration of the web hosts,
- * rated by the NCSC-NL TLS guidelines v2.1 as internet.nl applies them.
+ * rated by the NCSC-NL TLS guidelines of May 2025 as internet.nl applies them.
  */
 import {
   fail,
@@ -25,7 +25,7 @@ export const WEB_TLS_SPECS = {
     concerns: "web",
     maxPoints: 3,
     level: "recommended",
-    rule: "Every web address of the domain and www. rated good or sufficient by the NCSC-NL TLS guidelines (versions, cipher suites, key exchange, certificate key and signature) 3; phase-out 1; insufficient, or an address refusing connections on port 443 beside one that serves HTTPS, 0; no web address, or none accepting connections on port 443, is not applicable",
+    rule: "Every web address of the domain and www. rated good or sufficient by the NCSC-NL TLS guidelines of May 2025 (versions, cipher suites, key exchange, Extended Master Secret on TLS 1.2, certificate key and signature) 3; phase-out 1; insufficient, or an address refusing connections on port 443 beside one that serves HTTPS, 0; no web address, or none accepting connections on port 443, is not applicable",
     rank: 57
   })
 } as const
@@ -38,6 +38,7 @@ export const weaknesses = (r: WebTlsResult): ReadonlyArray<string> => {
   if (servers.some((s) => weak(s.versionsRating))) ids.push("web_tls_version_outdated")
   if (servers.some((s) => weak(s.ciphersRating))) ids.push("web_tls_cipher_weak")
   if (servers.some((s) => weak(s.keyExchangeRating))) ids.push("web_tls_key_exchange_weak")
+  if (servers.some((s) => weak(s.extendedMasterSecretRating ?? null))) ids.push("web_tls_ems_missing")
   if (servers.some((s) => weak(s.certificateRating))) ids.push("web_tls_certificate_weak")
   return ids
 }

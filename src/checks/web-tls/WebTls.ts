@@ -1,7 +1,8 @@
 /**
  * HTTPS transport: the TLS configuration of every address of the domain and of `www.` (IPv4 and
- * IPv6), as internet.nl tests it against the NCSC-NL TLS guidelines v2.1: versions, cipher suites
- * and their order, key exchange, certificate chain, OCSP stapling (RFC 6066 8). `gather` resolves
+ * IPv6), as internet.nl tests it against the NCSC-NL TLS guidelines of May 2025: versions, cipher
+ * suites and their order, key exchange, Extended Master Secret on TLS 1.2 (RFC 7627), certificate
+ * chain, OCSP stapling (RFC 6066 8). `gather` resolves
  * the two names and takes one TLS scan per address through `facts.webTlsScan`; `analyse` rates it
  * (WebTlsAnalyse.ts).
  */

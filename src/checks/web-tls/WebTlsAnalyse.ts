@@ -1,6 +1,6 @@
 /**
  * The pure half of the HTTPS transport check: each TLS scan (net/TlsScan.ts) rated part by part
- * with the NCSC-NL TLS guidelines v2.1 (kernel/TlsServerRating.ts, shared with the mail servers'
+ * with the NCSC-NL TLS guidelines of May 2025 (kernel/TlsServerRating.ts, shared with the mail servers'
  * check), a server as good as its worst part, the domain as good as its worst server. A server
  * that could not be reached is unknown, never rated; a version this client cannot speak (SSL 3) is
  * untested, never "refused". A server that refused the connection (nothing listens on 443) is an
@@ -9,7 +9,7 @@
  * missing HTTPS is the headers' and redirect checks' finding).
  */
 import type { TlsScanResult } from "../../net/TlsScan.ts"
-import { type TlsRating, worst } from "../../records/TlsRating.ts"
+import { TLS_GUIDELINE, type TlsRating, worst } from "../../records/TlsRating.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { rateTlsServer, worstOrNull } from "../../kernel/TlsServerRating.ts"
 import type { WebTlsResult, WebTlsServer } from "./WebTlsResult.ts"
@@ -57,6 +57,7 @@ export const analyse = (input: WebTlsInput, now: Date): WebTlsResult => {
   return {
     domain: input.domain,
     checkedAt: now.toISOString(),
+    guideline: TLS_GUIDELINE,
     hosts: input.hosts.map((h) => ({ host: h.host, lookup: h.lookup, addresses: [...h.addresses] })),
     servers,
     summary: {

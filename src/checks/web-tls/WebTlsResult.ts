@@ -2,7 +2,7 @@
  * The result of the HTTPS transport check (`GET /web/tls`): per address of the domain and of its
  * `www.` host, the TLS versions accepted, the cipher suites accepted (in the server's order when it
  * keeps one), their key exchange, the certificate chain and OCSP stapling, each part rated by the
- * NCSC-NL TLS guidelines (records/TlsRating.ts).
+ * NCSC-NL TLS guidelines of May 2025 (records/TlsRating.ts), which `guideline` names.
  */
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
@@ -28,6 +28,8 @@ export const WebTlsHost = Schema.Struct({
 export const WebTlsResult = Schema.Struct({
   domain: Schema.String,
   checkedAt: DateTime,
+  /** The guideline the ratings follow (`NCSC-NL TLS 2025-05`); absent in results stored before it was named. */
+  guideline: Schema.optional(Schema.String),
   hosts: Schema.Array(WebTlsHost),
   servers: Schema.Array(WebTlsServer),
   summary: Schema.Struct({

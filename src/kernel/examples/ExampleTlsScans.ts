@@ -37,7 +37,7 @@ export const exampleTlsScan = (host: string, address: string): TlsScanResult => 
   port: 443,
   checkedAt: NOW.toISOString(),
   elapsedMs: 212,
-  handshakes: 13,
+  handshakes: 14,
   status: "complete",
   failure: null,
   versions: { TLSv1: "refused", "TLSv1.1": "refused", "TLSv1.2": "accepted", "TLSv1.3": "accepted" },
@@ -51,9 +51,11 @@ export const exampleTlsScan = (host: string, address: string): TlsScanResult => 
     trustError: null,
     hostnameMatch: true,
     hostnameError: null,
-    signatureAlgorithm: "ecdsa-with-SHA256"
+    signatureAlgorithm: "ecdsa-with-SHA256",
+    ocspResponder: false
   },
-  ocspStapled: false
+  ocspStapled: false,
+  extendedMasterSecret: true
 })
 
 /**
@@ -66,7 +68,7 @@ export const exampleMxTlsScan = (host: string, address: string): TlsScanResult =
     ...web,
     port: 25,
     elapsedMs: 96,
-    handshakes: 11,
+    handshakes: 12,
     suitesComplete: false,
     certificate: { ...web.certificate!, chain: [mxCertificate()] }
   }

@@ -100,6 +100,22 @@ describe("security.mx.tls", () => {
     })
   })
 
+  it("fails an MX whose TLS 1.2 lacks Extended Master Secret (RFC 7627), naming the guideline", () => {
+    const r = analyse(
+      input([scan({ extendedMasterSecret: true }), scan({ extendedMasterSecret: false })]),
+      NOW
+    )
+    expect(r.guideline).toBe("NCSC-NL TLS 2025-05")
+    expect(r.servers.map((s) => [s.extendedMasterSecret, s.extendedMasterSecretRating])).toEqual([
+      [true, "good"],
+      [false, "insufficient"]
+    ])
+    expect(r.servers[1]!.issues.join()).toMatch(/TLS 1.2 without Extended Master Secret/)
+    expect(rule(r)).toMatchObject({ status: "fail", issues: ["mx_tls_ems_missing"] })
+    // Not asked (TLS 1.2 refused, or a scan from before): not applicable, the verdict as it was.
+    expect(rule(analyse(input([scan({ extendedMasterSecret: null })]), NOW)).status).toBe("pass")
+  })
+
   it("is unknown when an address could not be scanned, and the server keeps its own verdict", () => {
     const r = analyse(input([scan(), null]), NOW)
     expect(r.servers[1]!.rating).toBeNull()
