@@ -1,5 +1,9 @@
-/** The email group: SPF, DKIM, DMARC, BIMI, MTA-STS, transport checks and the record generators. */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+/**
+ * The email group: SPF, DKIM, DMARC, BIMI, MTA-STS, transport checks and the record generators. The
+ * checks served alone (SPF, DMARC, MTA-STS) declare their endpoints in their folders (ServedChecks.ts);
+ * the rest are declared here, each at its rank among them.
+ */
+import { HttpApiEndpoint } from "@effect/platform"
 import { Schema } from "effect"
 import { BlocklistResult } from "../checks/blocklist/Blocklist.ts"
 import { FcrdnsResult } from "../checks/fcrdns/Fcrdns.ts"
@@ -15,10 +19,10 @@ import { DkimResult } from "../checks/dkim/Dkim.ts"
 import { DmarcResult } from "../checks/dmarc/Dmarc.ts"
 import { EmailCheckResult } from "../composite/EmailCheck.ts"
 import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
-import { SpfResult } from "../checks/spf/Spf.ts"
 import { SpfGenerated, SpfGenerateRequest } from "../generate/SpfGenerator.ts"
 import { documented } from "./Docs.ts"
 import { cheapUnless } from "./Cost.ts"
+import { withServed } from "./ServedChecks.ts"
 
 const Nullable = Schema.NullOr
 
@@ -37,24 +41,18 @@ const get = <const Name extends string, A, I>(name: Name, path: `/${string}`, su
 
 export { BimiResult, DkimResult, DmarcResult, EmailCheckResult, MtaStsResult }
 
-export class EmailApi extends HttpApiGroup.make("email")
-  .add(
+export class EmailApi extends withServed("email", [
+  [
+    10,
     get("check", "/email/check", EmailCheckResult).annotateContext(
       documented(
         "Check email authentication in one call",
         "Runs SPF, DKIM, DMARC and the mail-server checks for the domain and answers their results with a combined score and the issues found, each under its catalogue id (docs/issues.md)."
       )
     )
-  )
-  .add(
-    get("spf", "/email/spf", SpfResult).annotateContext(
-      documented(
-        "Check the SPF record",
-        "Reads the domain's SPF record, evaluates its include and redirect tree with the lookup count of RFC 7208 4.6.4, and reports the lookup graph, void lookups, the all mechanism, findings and a flattened equivalent when the record is over the limit."
-      )
-    )
-  )
-  .add(
+  ],
+  [
+    30,
     HttpApiEndpoint.get("dkim", "/email/dkim")
       .annotateContext(
         documented(
@@ -71,16 +69,9 @@ export class EmailApi extends HttpApiGroup.make("email")
       )
       .addSuccess(DkimResult)
       .addError(BadRequest)
-  )
-  .add(
-    get("dmarc", "/email/dmarc", DmarcResult).annotateContext(
-      documented(
-        "Check the DMARC record",
-        "Reads the DMARC record at _dmarc (or the organisational domain's, RFC 7489 6.6.3) and reports its policy, subdomain policy, alignment, report addresses and whether they can receive mail and are authorised, with findings."
-      )
-    )
-  )
-  .add(
+  ],
+  [
+    50,
     HttpApiEndpoint.get("bimi", "/email/bimi")
       .annotateContext(
         documented(
@@ -93,48 +84,45 @@ export class EmailApi extends HttpApiGroup.make("email")
       )
       .addSuccess(BimiResult)
       .addError(BadRequest)
-  )
-  .add(
-    get("mtaSts", "/email/mta-sts", MtaStsResult).annotateContext(
-      documented(
-        "Check MTA-STS and TLS reporting",
-        "Reads the _mta-sts record, fetches the policy from https://mta-sts.<domain>/.well-known/mta-sts.txt, checks that it covers every MX host, and reads the TLS-RPT record (RFC 8461, RFC 8460)."
-      )
-    )
-  )
-  .add(
+  ],
+  [
+    70,
     get("smtpTls", "/email/smtp-tls", SmtpTlsResult).annotateContext(
       documented(
         "Test STARTTLS on the mail servers",
         "Connects to each MX host on port 25, asks for STARTTLS, and reports the TLS version, cipher and certificate (validity, chain, name) per server. A server that cannot be reached is unknown."
       )
     )
-  )
-  .add(
+  ],
+  [
+    80,
     get("fcrdns", "/email/fcrdns", FcrdnsResult).annotateContext(
       documented(
         "Check reverse DNS of the mail servers",
         "For each mail server address, looks up its PTR name and whether that name resolves back to the address (forward-confirmed reverse DNS, RFC 1912 2.1)."
       )
     )
-  )
-  .add(
+  ],
+  [
+    90,
     get("blacklist", "/email/blacklist", BlocklistResult).annotateContext(
       documented(
         "Check mail servers against DNS blocklists",
         "Queries the configured DNS blocklists for each mail server address and reports where it is listed, with each list's severity (RFC 5782). A list that does not answer is unknown."
       )
     )
-  )
-  .add(
+  ],
+  [
+    100,
     get("senderRequirements", "/email/sender-requirements", SenderRequirementsResult).annotateContext(
       documented(
         "Check the bulk-sender requirements of Gmail and Yahoo",
         "Judges the domain against the published requirements for bulk senders (SPF or DKIM, DMARC, aligned From, reverse DNS, TLS) and reports each rule as pass, warning or fail."
       )
     )
-  )
-  .add(
+  ],
+  [
+    110,
     HttpApiEndpoint.post("spfGenerate", "/email/spf/generate")
       .annotateContext(cheapUnless("domain"))
       .annotateContext(
@@ -148,8 +136,9 @@ export class EmailApi extends HttpApiGroup.make("email")
       .addSuccess(SpfGeneratedPreviewed)
       .addError(BadRequest)
       .addError(TooManyRequests)
-  )
-  .add(
+  ],
+  [
+    120,
     HttpApiEndpoint.post("dmarcGenerate", "/email/dmarc/generate")
       .annotateContext(cheapUnless("domain"))
       .annotateContext(
@@ -163,4 +152,5 @@ export class EmailApi extends HttpApiGroup.make("email")
       .addSuccess(DmarcGeneratedPreviewed)
       .addError(BadRequest)
       .addError(TooManyRequests)
-  ) {}
+  ]
+]) {}

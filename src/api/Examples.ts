@@ -27,10 +27,21 @@ import { historyExamples } from "./examples/HistoryExamples.ts"
 import { inboundExamples } from "./examples/InboundExamples.ts"
 import { scanExamples } from "./examples/ScanExamples.ts"
 import { webAiExamples } from "./examples/WebAiExamples.ts"
+import { servedIn } from "./ServedChecks.ts"
+import { ServedGroups } from "../kernel/Served.ts"
 
 export type { Example } from "./examples/Example.ts"
 
+/** A check served alone: its declared request, answered by its own example (its Example.ts). */
+const servedExamples = ServedGroups.flatMap((group) =>
+  servedIn(group).map(({ served, example }): readonly [string, Example] => [
+    `${group}.${served.name}`,
+    { request: served.example, answer: example }
+  ])
+)
+
 export const examples: Readonly<Record<string, Example>> = {
+  ...Object.fromEntries(servedExamples),
   ...dnsEmailExamples,
   ...scanExamples,
   ...webAiExamples,

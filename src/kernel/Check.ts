@@ -21,6 +21,7 @@ import { type About, type AboutOf, aboutOf, Categories, type Category } from "./
 import { NOW } from "./examples/ExampleZone.ts"
 import { once } from "./examples/Once.ts"
 import { Fact, type FactContext, Facts } from "./Facts.ts"
+import type { Served } from "./Served.ts"
 
 export { Categories, type Category }
 
@@ -40,6 +41,8 @@ export interface CheckCore<Id extends string, G, A, I = A> {
    * gather over the in-memory zone where DNS does. Every registered check has one.
    */
   readonly exampleGathered?: () => G
+  /** Its own endpoint, when it is served alone (kernel/Served.ts): api/ and http/ read it here. */
+  readonly served?: Served
 }
 
 export interface Check<Id extends string, G, A, I = A> extends CheckCore<Id, G, A, I> {

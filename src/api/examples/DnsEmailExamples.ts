@@ -131,11 +131,8 @@ const emailOperations: Readonly<Record<string, Example>> = {
       scoreBreakdown: breakdown
     }
   }),
-  spf: check("mx, a /24 and a provider's include, -all", () => Spf.example()),
   dkim: check("example.com (selector1 found among the known selectors)", () => Dkim.example()),
-  dmarc: check("p=reject with aggregate reports and strict DKIM alignment", () => Dmarc.example()),
   bimi: check("example.com, which publishes no BIMI record", () => Bimi.example()),
-  mtaSts: check("a policy in testing mode, with TLS reporting", () => MtaSts.example()),
   smtpTls: check("one MX over IPv4 and IPv6, TLS 1.3", () => SmtpTls.example()),
   fcrdns: check("one MX over IPv4 and IPv6, both confirmed", () => ({
     ...Fcrdns.example(),

@@ -4,9 +4,6 @@
  * the example zone, a raw message's analysis, the hall of fame and the health answer.
  */
 import { Either } from "effect"
-import { Headers } from "../../checks/headers/Headers.ts"
-import { SecurityTxt } from "../../checks/security-txt/SecurityTxt.ts"
-import { WebTls } from "../../checks/web-tls/WebTls.ts"
 import { explainIssue } from "../../ai/Knowledge.ts"
 import { fix } from "../../ai/Fix.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
@@ -100,14 +97,6 @@ const debugEmail = () => {
 }
 
 export const webAiExamples: Readonly<Record<string, Example>> = {
-  "web.headersAnalyze": {
-    request: "example.com: strong headers, no Permissions-Policy",
-    answer: () => Headers.example()
-  },
-  "web.securityTxt": {
-    request: "example.com: a current security.txt under /.well-known/",
-    answer: () => SecurityTxt.example()
-  },
   "web.headersGenerate": {
     request: "the recommended preset",
     answer: () => Either.getOrThrow(generateHeaders({ preset: "recommended" }))
@@ -118,10 +107,6 @@ export const webAiExamples: Readonly<Record<string, Example>> = {
       overExample(
         crawlAndAnalyse(new URL(`https://www.${DOMAIN}/`), false, { maxPages: 20, budgetMs: 45_000 })
       )
-  },
-  "web.webTls": {
-    request: "example.com: TLS 1.2 and 1.3, ECDHE suites in the server's order",
-    answer: () => WebTls.example()
   },
   "ai.explain": {
     request: "issue_type dmarc_policy_none, no model configured",

@@ -2,6 +2,7 @@
 import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
 import { findingIssues, findings } from "./Findings.ts"
 import type { AboutOf } from "../../kernel/Declaration.ts"
+import type { Served } from "../../kernel/Served.ts"
 import type { DmarcResult } from "./DmarcResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
@@ -79,4 +80,17 @@ export const about: AboutOf<DmarcResult> = {
   deepScans: ["mail"],
   findings,
   findingIds: findingIssues
+}
+
+/** Served alone: `GET /api/email/dmarc?domain=` (kernel/Served.ts). */
+export const served: Served = {
+  group: "email",
+  name: "dmarc",
+  path: "/email/dmarc",
+  summary: "Check the DMARC record",
+  description:
+    "Reads the DMARC record at _dmarc (or the organisational domain's, RFC 7489 6.6.3) and reports its policy, subdomain policy, alignment, report addresses and whether they can receive mail and are authorised, with findings.",
+  cost: "costly",
+  example: "p=reject with aggregate reports and strict DKIM alignment",
+  rank: 40
 }

@@ -9,7 +9,7 @@ import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { isTxtError, type TxtSource } from "../../kernel/TxtOutcome.ts"
 import { isDmarcRecord, isNearDmarcRecord, parseDmarc, type DmarcUri } from "../../records/DmarcRecord.ts"
-import { about } from "./About.ts"
+import { about, served } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import {
   applicable,
@@ -264,6 +264,7 @@ export const Dmarc = define({
   category: "email",
   result: DmarcResult,
   about,
+  served,
   gather: Effect.flatMap(Facts, (facts) => gatherDmarc(facts, facts.domain)),
   analyse: (gathered: DmarcGathered) => analyseDmarc(gathered),
   exampleGathered

@@ -1,6 +1,7 @@
 /** What the headers check declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
 import type { About } from "../../kernel/Declaration.ts"
+import type { Served } from "../../kernel/Served.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { HEADERS_SPECS, rules } from "./Rules.ts"
@@ -112,4 +113,17 @@ export const about: About = {
     }
   ],
   deepScans: ["web"]
+}
+
+/** Served alone: `GET /api/security-headers/analyze?domain=` (kernel/Served.ts). */
+export const served: Served = {
+  group: "web",
+  name: "headersAnalyze",
+  path: "/security-headers/analyze",
+  summary: "Analyse the web site's security headers",
+  description:
+    "Fetches the site over HTTPS and judges HSTS, Content-Security-Policy, X-Content-Type-Options, framing protection, Referrer-Policy and the other security headers, with a grade. If the fetch times out, every header is unknown (never missing).",
+  cost: "costly",
+  example: "example.com: strong headers, no Permissions-Policy",
+  rank: 10
 }

@@ -13,7 +13,7 @@ import { isHtml, metaPolicies, metaReferrer, type ScriptElement, scriptElements 
 import { readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { INSPECTED, type InspectedHeader, JUDGES, judgeCsp, judgeReferrer } from "./Judges.ts"
-import { about } from "./About.ts"
+import { about, served } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { judgeContent, PROBE_ORIGIN } from "./WebContent.ts"
 import { HeadersResult, HeaderEntry } from "./HeadersResult.ts"
@@ -341,6 +341,7 @@ export const Headers = define({
   category: "security",
   result: HeadersResult,
   about,
+  served,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: HeadersGathered }, now) =>
     analyse(domain, gathered, now),

@@ -1,6 +1,7 @@
 /** What the MTA-STS check declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
 import type { About } from "../../kernel/Declaration.ts"
+import type { Served } from "../../kernel/Served.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { MTA_STS_SPECS, rules } from "./Rules.ts"
@@ -54,4 +55,17 @@ export const about: About = {
     }
   ],
   deepScans: ["mail"]
+}
+
+/** Served alone: `GET /api/email/mta-sts?domain=` (kernel/Served.ts). */
+export const served: Served = {
+  group: "email",
+  name: "mtaSts",
+  path: "/email/mta-sts",
+  summary: "Check MTA-STS and TLS reporting",
+  description:
+    "Reads the _mta-sts record, fetches the policy from https://mta-sts.<domain>/.well-known/mta-sts.txt, checks that it covers every MX host, and reads the TLS-RPT record (RFC 8461, RFC 8460).",
+  cost: "costly",
+  example: "a policy in testing mode, with TLS reporting",
+  rank: 60
 }

@@ -14,7 +14,7 @@ import { isTxtError, lookupTxt, type TxtOutcome } from "../../kernel/TxtOutcome.
 import { isFetchError, type FetchOutcome } from "../../kernel/FetchOutcome.ts"
 import { isStsRecord, mxMatches, parseStsPolicy, parseStsRecord } from "../../records/MtaStsPolicy.ts"
 import { analyseTlsRpt, tlsRptName } from "./TlsRpt.ts"
-import { about } from "./About.ts"
+import { about, served } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { MtaStsResult, MxCoverage } from "./MtaStsResult.ts"
 
@@ -267,6 +267,7 @@ export const MtaSts = define({
   category: "email",
   result: MtaStsResult,
   about,
+  served,
   gather: gatherMtaSts,
   analyse: (gathered: MtaStsGathered) => analyseMtaSts(gathered),
   exampleGathered

@@ -1,6 +1,7 @@
 /** What the security.txt check declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
 import type { AboutOf } from "../../kernel/Declaration.ts"
+import type { Served } from "../../kernel/Served.ts"
 import type { SecurityTxtResult } from "./SecurityTxtResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
@@ -63,4 +64,17 @@ export const about: AboutOf<SecurityTxtResult> = {
         ? ["security_txt_signing_key_expiring"]
         : [])
   ]
+}
+
+/** Served alone: `GET /api/web/security-txt?domain=` (kernel/Served.ts). */
+export const served: Served = {
+  group: "web",
+  name: "securityTxt",
+  path: "/web/security-txt",
+  summary: "Check the domain's security.txt",
+  description:
+    "Fetches https://<domain>/.well-known/security.txt (RFC 9116), and the legacy /security.txt when that has none, and judges it: Contact and Expires present, Expires in the future and under a year away, https URIs, served as text/plain, Canonical listing the URL it was fetched from, no redirect to another host, and the OpenPGP signature when signed (well formed, then verified with the key published at an https Encryption URL or in the Web Key Directory of a mailto contact, and that key's expiry; a key not found is unknown). A timeout is unknown, never missing.",
+  cost: "costly",
+  example: "example.com: a current security.txt under /.well-known/",
+  rank: 50
 }

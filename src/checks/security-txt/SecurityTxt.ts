@@ -10,7 +10,7 @@ import type { Redirect } from "../../net/Web.ts"
 import { parseSecurityTxt } from "../../records/SecurityTxtFile.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
-import { about } from "./About.ts"
+import { about, served } from "./About.ts"
 import { gatherSignature, judgeSignature, type SignatureGathered } from "./SignerKey.ts"
 import { exampleGathered } from "./Example.ts"
 import { SecurityTxtResult } from "./SecurityTxtResult.ts"
@@ -301,6 +301,7 @@ export const SecurityTxt = define({
   category: "security",
   result: SecurityTxtResult,
   about,
+  served,
   gather,
   analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: SecurityTxtGathered }, now) =>
     analyse(domain, gathered, now),

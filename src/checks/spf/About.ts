@@ -2,6 +2,7 @@
 import { item } from "../../kernel/Nis2Evidence.ts"
 import { findingIssues, findings } from "./Findings.ts"
 import type { AboutOf } from "../../kernel/Declaration.ts"
+import type { Served } from "../../kernel/Served.ts"
 import type { SpfResult } from "./SpfResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
@@ -62,4 +63,17 @@ export const about: AboutOf<SpfResult> = {
   deepScans: ["mail"],
   findings,
   findingIds: findingIssues
+}
+
+/** Served alone: `GET /api/email/spf?domain=` (kernel/Served.ts). */
+export const served: Served = {
+  group: "email",
+  name: "spf",
+  path: "/email/spf",
+  summary: "Check the SPF record",
+  description:
+    "Reads the domain's SPF record, evaluates its include and redirect tree with the lookup count of RFC 7208 4.6.4, and reports the lookup graph, void lookups, the all mechanism, findings and a flattened equivalent when the record is over the limit.",
+  cost: "costly",
+  example: "mx, a /24 and a provider's include, -all",
+  rank: 20
 }

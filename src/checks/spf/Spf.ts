@@ -13,7 +13,7 @@ import { gather as gatherGraph, type SpfFetch } from "./SpfGraph.ts"
 import { walk } from "./SpfWalk.ts"
 import { SpfNode } from "./SpfNode.ts"
 import { isSpfRecord, selectSpf } from "../../records/SpfParse.ts"
-import { about } from "./About.ts"
+import { about, served } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { SpfResult, SpfPolicy } from "./SpfResult.ts"
 
@@ -243,6 +243,7 @@ export const Spf = define({
   category: "email",
   result: SpfResult,
   about,
+  served,
   gather: Effect.flatMap(Facts, (facts) =>
     Effect.map(facts.get(SpfGraph), (fetch) => ({ domain: facts.domain, fetch }))
   ),

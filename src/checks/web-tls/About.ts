@@ -1,6 +1,7 @@
 /** What the HTTPS transport check declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
 import type { About } from "../../kernel/Declaration.ts"
+import type { Served } from "../../kernel/Served.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules, WEB_TLS_SPECS } from "./Rules.ts"
@@ -37,4 +38,17 @@ export const about: About = {
     }
   ],
   deepScans: ["web"]
+}
+
+/** Served alone: `GET /api/web/tls?domain=` (kernel/Served.ts). */
+export const served: Served = {
+  group: "web",
+  name: "webTls",
+  path: "/web/tls",
+  summary: "Probe the web site's TLS configuration",
+  description:
+    "For every address (IPv4 and IPv6) of the domain and its www. host: which TLS versions are accepted (1.0 to 1.3, each probed on its own), which cipher suites and in what order, the key exchange, the certificate chain (trust, names, expiry, key, signature) and OCSP stapling, each rated good / sufficient / phase-out / insufficient by the NCSC-NL TLS guidelines. An address that does not answer is unknown, never rated; SSL 3 is untested (this client cannot speak it).",
+  cost: "costly",
+  example: "example.com: TLS 1.2 and 1.3, ECDHE suites in the server's order",
+  rank: 40
 }

@@ -9,7 +9,7 @@
 import { Effect, Either } from "effect"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
-import { about } from "./About.ts"
+import { about, served } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { analyse, type WebTlsHostInput, type WebTlsInput } from "./WebTlsAnalyse.ts"
 import { WebTlsResult } from "./WebTlsResult.ts"
@@ -51,6 +51,7 @@ export const WebTls = define({
   category: "security",
   result: WebTlsResult,
   about,
+  served,
   gather,
   analyse: (input: WebTlsInput, now) => analyse(input, now),
   exampleGathered

@@ -1,7 +1,7 @@
 /**
- * The email-authentication endpoints' handlers (DKIM, DMARC, BIMI, MTA-STS, DMARC generator),
- * wired into the email group by EmailHandlers.ts. Each decodes, runs its check alone
- * (`composite/SingleChecks.ts`) and returns.
+ * The email-authentication endpoints' handlers that take more than a domain (DKIM, BIMI, the DMARC
+ * generator), wired into the email group by EmailHandlers.ts. Each decodes, runs its check alone
+ * (`composite/SingleChecks.ts`) or its generator, and returns.
  */
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, Either } from "effect"
@@ -10,8 +10,6 @@ import * as SingleChecks from "../../composite/SingleChecks.ts"
 import type { DmarcGenerateInput } from "../../generate/DmarcGenerator.ts"
 import { dmarcPreviewed } from "../../composite/GeneratedPreview.ts"
 import { previewedGenerated } from "./Generated.ts"
-
-type DomainParams = { readonly urlParams: { readonly domain: string } }
 
 /** `?selector=a&selector=b` or `?selector=a,b`, at most 20 (each is a DNS question per request). */
 const selectorsOf = (raw: string | ReadonlyArray<string> | undefined) => {
@@ -33,8 +31,6 @@ export const handleDkim = ({
   }
 }) => Effect.flatMap(selectorsOf(urlParams.selector), (s) => SingleChecks.dkim(urlParams.domain, s))
 
-export const handleDmarc = ({ urlParams }: DomainParams) => SingleChecks.dmarc(urlParams.domain)
-
 /** The page's CSP allows the inline style and the logo as a data: image, nothing else. */
 const bimiPage = (html: string) =>
   HttpServerResponse.text(html, {
@@ -50,8 +46,6 @@ export const handleBimi = ({
   urlParams.format === "html"
     ? Effect.map(SingleChecks.bimiHtml(urlParams.domain), bimiPage)
     : SingleChecks.bimi(urlParams.domain)
-
-export const handleMtaSts = ({ urlParams }: DomainParams) => SingleChecks.mtaSts(urlParams.domain)
 
 export const handleDmarcGenerate = ({
   payload,

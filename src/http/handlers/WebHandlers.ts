@@ -1,13 +1,16 @@
-/** Handlers of the web group: security headers (analyse, generate), the CSP scan and security.txt. */
+/**
+ * Handlers of the web group: the security-headers generator and the CSP scan; the checks served alone
+ * (headers, web TLS, security.txt) by ServedHandlers.ts.
+ */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "../../api/Errors.ts"
-import * as SingleChecks from "../../composite/SingleChecks.ts"
 import { type CspScanError, CspScanner } from "../../composite/CspScanner.ts"
 import { generate } from "../../records/SecurityHeaders.ts"
 import { generated } from "./Generated.ts"
 import { metered } from "../edge/Limits.ts"
+import { handleServed } from "./ServedHandlers.ts"
 
 /** The CSP scanner's refusals as the spec's statuses: 400 unscannable, 429 over the limit, 502 inconclusive. */
 const cspScanError = (e: CspScanError): Effect.Effect<never, BadRequest | TooManyRequests | Inconclusive> => {
@@ -22,14 +25,14 @@ const cspScanError = (e: CspScanError): Effect.Effect<never, BadRequest | TooMan
 }
 
 export const WebHandlers = HttpApiBuilder.group(Api, "web", (handlers) =>
-  handlers
-    .handle("headersAnalyze", ({ urlParams }) => SingleChecks.headers(urlParams.domain))
-    .handle("headersGenerate", ({ payload }) => generated(generate(payload)))
-    .handle("cspScan", ({ payload }) =>
-      metered("cspScan", (charge) => Effect.flatMap(CspScanner, (s) => s.scan(payload, charge))).pipe(
-        Effect.catchTag("CspScanError", cspScanError)
+  handleServed(
+    "web",
+    handlers
+      .handle("headersGenerate", ({ payload }) => generated(generate(payload)))
+      .handle("cspScan", ({ payload }) =>
+        metered("cspScan", (charge) => Effect.flatMap(CspScanner, (s) => s.scan(payload, charge))).pipe(
+          Effect.catchTag("CspScanError", cspScanError)
+        )
       )
-    )
-    .handle("webTls", ({ urlParams }) => SingleChecks.webTls(urlParams.domain))
-    .handle("securityTxt", ({ urlParams }) => SingleChecks.securityTxt(urlParams.domain))
+  )
 )
