@@ -41,7 +41,7 @@ export interface CheckCore<Id extends string, G, A, I = A> {
    * gather over the in-memory zone where DNS does. Every registered check has one.
    */
   readonly exampleGathered?: () => G
-  /** Its own endpoint, when it is served alone (kernel/Served.ts): api/ and http/ read it here. */
+  /** Its own endpoint, when it is served alone on `?domain=` (kernel/Served.ts): api/ reads it here. */
   readonly served?: Served
 }
 
