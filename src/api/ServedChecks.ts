@@ -62,6 +62,11 @@ export const withServed = <
   ranked.sort(([a], [b]) => a - b)
   let group: HttpApiGroup.HttpApiGroup<Id, Declared[number][1] | ServedEndpoint, never> =
     HttpApiGroup.make(id)
-  for (const [, endpoint] of ranked) group = group.add(endpoint)
+  for (const [, endpoint] of ranked) {
+    // `add` keys endpoints by name: a second one of the same name would replace the first unseen.
+    if (Object.hasOwn(group.endpoints, endpoint.name))
+      throw new Error(`two endpoints named ${endpoint.name} in the ${id} group`)
+    group = group.add(endpoint)
+  }
   return group
 }

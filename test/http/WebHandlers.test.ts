@@ -48,6 +48,23 @@ layer(testApp(env))("web group over HTTP", (it) => {
       })
   )
 
+  it.effect(
+    "GET /web/tls and /web/security-txt, declared by their checks: 400 without a domain; DNS failure is unknown, costly",
+    () =>
+      Effect.gen(function* () {
+        for (const path of ["/api/web/tls", "/api/web/security-txt"])
+          expect((yield* call("GET", path)).status, path).toBe(400)
+        const tls = yield* call("GET", "/api/web/tls?domain=Example.com")
+        expect(tls.status).toBe(200)
+        expect(tls.json).toMatchObject({ domain: "example.com", servers: [], summary: { status: "unknown" } })
+        expect(tls.headers["ratelimit-policy"]).toMatch(/^"costly";/)
+        const txt = yield* call("GET", "/api/web/security-txt?domain=example.com")
+        expect(txt.status).toBe(200)
+        expect(txt.json).toMatchObject({ domain: "example.com", verdict: "unknown" })
+        expect(txt.headers["ratelimit-policy"]).toMatch(/^"costly";/)
+      })
+  )
+
   it.effect("POST /csp/scan: 400 for unscannable URLs, 502 inconclusive, then 429 with Retry-After", () =>
     Effect.gen(function* () {
       // Malformed URLs cost nothing; targets refused by the address policy cost a scan.
