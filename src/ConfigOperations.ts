@@ -3,7 +3,7 @@
  * traces, shutdown, and the optional model behind /ai/explain.
  */
 import { Config, ConfigError, Either, LogLevel, Redacted } from "effect"
-import { baseUrl, ms } from "./ConfigValues.ts"
+import { baseUrl, duration, ms } from "./ConfigValues.ts"
 
 /**
  * The optional model (docs/ai.md): AI_BASE_URL, AI_MODEL and AI_API_KEY all set, or none. Some but
@@ -52,6 +52,9 @@ export const operationsSettings = {
   metricsOnApi: Config.boolean("METRICS_ON_API").pipe(Config.withDefault(false)),
   otlpEndpoint: baseUrl("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318"),
   shutdownGraceMs: ms("SHUTDOWN_GRACE_MS", 25_000),
+  // how often the background passes run: reports pruned past their retention, unclaimed reports
+  // adopted or pruned, verified domains re-checked
+  housekeepingIntervalMs: duration("HOUSEKEEPING_INTERVAL", "PT1H"),
   // optional model for /ai/explain (null: none configured, nothing is ever sent)
   ai: aiModel
 }

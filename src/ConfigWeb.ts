@@ -15,6 +15,8 @@ export const webSettings = {
   // CSP crawler
   cspMaxPages: Config.integer("CSP_MAX_PAGES").pipe(Config.withDefault(20)),
   cspBudgetMs: ms("CSP_BUDGET_MS", 45_000),
+  // a crawl's result is served again for this long, per origin and mode
+  cspCacheTtlMs: ms("CSP_CACHE_TTL_MS", 600_000),
   // new CSP crawls per client (cache hits are free): 3 at once, 3 more per 10 minutes
   cspScanBurst: int("CSP_SCAN_BURST", 3),
   cspScanPerHour: int("CSP_SCAN_PER_HOUR", 18)

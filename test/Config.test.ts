@@ -52,6 +52,48 @@ describe("AppConfig", () => {
       })
   )
 
+  it.effect("durations once fixed in code: documented defaults, and each read from its setting", () =>
+    Effect.gen(function* () {
+      const defaults = yield* AppConfig.pipe(Effect.provide(withEnv({})))
+      expect(defaults).toMatchObject({
+        rdapFailureTtlMs: 60_000,
+        rdapBootstrapRefreshMs: 600_000,
+        rpkiVrpsRetryMs: 60_000,
+        cspCacheTtlMs: 600_000,
+        apiKeysRefreshMs: 10_000,
+        domainRecheckMs: 86_400_000,
+        housekeepingIntervalMs: 3_600_000
+      })
+      const set = yield* AppConfig.pipe(
+        Effect.provide(
+          withEnv({
+            RDAP_FAILURE_TTL: "PT5M",
+            RDAP_BOOTSTRAP_REFRESH: "PT1H",
+            RPKI_VRPS_RETRY_MS: "30000",
+            CSP_CACHE_TTL_MS: "60000",
+            API_KEYS_REFRESH_MS: "2000",
+            DOMAIN_RECHECK: "PT12H",
+            HOUSEKEEPING_INTERVAL: "PT15M"
+          })
+        )
+      )
+      expect(set).toMatchObject({
+        rdapFailureTtlMs: 300_000,
+        rdapBootstrapRefreshMs: 3_600_000,
+        rpkiVrpsRetryMs: 30_000,
+        cspCacheTtlMs: 60_000,
+        apiKeysRefreshMs: 2_000,
+        domainRecheckMs: 43_200_000,
+        housekeepingIntervalMs: 900_000
+      })
+      // A duration that is not one, or is none, is refused at start-up rather than spinning a loop.
+      for (const env of [{ HOUSEKEEPING_INTERVAL: "1 hour" }, { RDAP_FAILURE_TTL: "PT0S" }]) {
+        const bad = yield* Effect.either(AppConfig.pipe(Effect.provide(withEnv(env))))
+        expect(bad._tag).toBe("Left")
+      }
+    })
+  )
+
   it.effect("reads the world's resolver lists", () =>
     Effect.gen(function* () {
       const config = yield* AppConfig

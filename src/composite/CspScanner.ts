@@ -1,5 +1,5 @@
 /**
- * POST /csp/scan as a service: URL refusal (400), per-origin result cache (10 min), the caller's
+ * POST /csp/scan as a service: URL refusal (400), per-origin result cache (`CSP_CACHE_TTL_MS`), the caller's
  * rate limit charged only for a new crawl (`charge`: the HTTP side's token bucket, 429 +
  * Retry-After; cache hits and joined crawls are free), around the crawl and the analysis
  * (`checks/csp/`).
@@ -12,7 +12,6 @@ import { analyseCrawl, type CspScanResult } from "../checks/csp/CspResult.ts"
 import { withFacts } from "../scan/Scanner.ts"
 import { makeShared } from "../scan/Shared.ts"
 
-export const CACHE_TTL_MS = 10 * 60_000
 /** Origins kept at once; beyond, the oldest result is dropped (a crawl costs up to 20 fetches). */
 export const CACHE_SIZE = 1_000
 
@@ -54,7 +53,7 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
 
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof crawlAndAnalyse>>>()
     /**
-     * One crawl per origin and mode at a time, kept for CACHE_TTL_MS: a second request for it waits
+     * One crawl per origin and mode at a time, kept for CSP_CACHE_TTL_MS: a second request for it waits
      * for the first, and like a cache hit it is free. An inconclusive crawl is not kept.
      */
     const crawls = makeShared(
@@ -62,7 +61,7 @@ export class CspScanner extends Effect.Service<CspScanner>()("CspScanner", {
         const [origin = "", strict] = key.split("|")
         return crawlAndAnalyse(new URL(origin), strict === "true", limits).pipe(Effect.provide(context))
       },
-      { ttlMs: CACHE_TTL_MS, size: CACHE_SIZE, scope: yield* Effect.scope }
+      { ttlMs: config.cspCacheTtlMs, size: CACHE_SIZE, scope: yield* Effect.scope }
     )
 
     const scan = Effect.fn("CspScanner.scan")(function* (

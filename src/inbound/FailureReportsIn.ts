@@ -186,7 +186,7 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
         n > 0 ? Effect.logInfo(`pruned ${n} failure reports past REPORTS_RETENTION`) : Effect.void
       ),
       Effect.catchAllCause((cause) => Effect.logWarning("pruning failure reports failed", cause)),
-      Effect.repeat(Schedule.spaced("1 hour")),
+      Effect.repeat(Schedule.spaced(config.housekeepingIntervalMs)),
       Effect.forkScoped
     )
     return { take, summary, count, prune, now }

@@ -214,7 +214,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     yield* prune.pipe(
       Effect.tap((n) => (n > 0 ? Effect.logInfo(`pruned ${n} reports past REPORTS_RETENTION`) : Effect.void)),
       Effect.catchAllCause((cause) => Effect.logWarning("pruning reports failed", cause)),
-      Effect.repeat(Schedule.spaced("1 hour")),
+      Effect.repeat(Schedule.spaced(config.housekeepingIntervalMs)),
       Effect.forkScoped
     )
     return { post, mail, refusedEarly, prune, selectorsFor, limits }

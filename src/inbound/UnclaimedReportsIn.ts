@@ -106,7 +106,7 @@ export class UnclaimedReportsIn extends Effect.Service<UnclaimedReportsIn>()("Un
         ])
       ),
       Effect.catchAllCause((cause) => Effect.logWarning("the unclaimed reports pass failed", cause)),
-      Effect.repeat(Schedule.spaced("1 hour")),
+      Effect.repeat(Schedule.spaced(config.housekeepingIntervalMs)),
       Effect.delay("1 minute"),
       Effect.forkScoped
     )

@@ -5,7 +5,7 @@
  * checked", never as a failure.
  *
  * Registrations change rarely, so answers are kept per domain for `RDAP_CACHE_TTL` across scans (a
- * failed question for a minute only) in the transport cache (ProbeCache.ts), concurrent questions
+ * failed question for `RDAP_FAILURE_TTL` only) in the transport cache (TransportCache.ts), concurrent questions
  * for one domain share one request, and at most `RDAP_CONCURRENCY` requests run at once: registries rate-limit, and a batch names the same
  * provider domains (SPF includes, MX hosts) over and over.
  */
@@ -21,7 +21,7 @@ import {
   parseDomainObject
 } from "../records/RdapData.ts"
 import { Permits } from "../bounds/Permits.ts"
-import { makeTransportCache } from "./ProbeCache.ts"
+import { makeTransportCache } from "./TransportCache.ts"
 import { Web, type WebResponse } from "./Web.ts"
 
 /** What RDAP says of one registrable domain. */
@@ -36,7 +36,6 @@ export type RdapAnswer =
   /** No `RDAP_BOOTSTRAP` configured. */
   | { readonly outcome: "off" }
 
-const UNKNOWN_KEPT_MS = 60_000
 const MAX_ENTRIES = 50_000
 const RDAP_ACCEPT = "application/rdap+json, application/json;q=0.9"
 
@@ -85,10 +84,19 @@ export interface RdapShape {
   readonly lookup: (domain: string) => Effect.Effect<RdapAnswer>
 }
 
+export interface RdapSettings {
+  /** How long an answer is kept (`RDAP_CACHE_TTL`), a failed question's (`RDAP_FAILURE_TTL`). */
+  readonly cacheTtlMs: number
+  readonly failureTtlMs: number
+  /** How long a loaded bootstrap, or the failure to load it, is used (`RDAP_BOOTSTRAP_REFRESH`). */
+  readonly bootstrapRefreshMs: number
+  readonly concurrency: number
+}
+
 /** The service over a web client: `source` is the bootstrap's path or URL ("" = off). */
 export const makeRdap = (
   source: string,
-  settings: { readonly cacheTtlMs: number; readonly concurrency: number },
+  settings: RdapSettings,
   get: (url: string, accept: string) => Effect.Effect<WebResponse, unknown>
 ) =>
   Effect.gen(function* () {
@@ -110,7 +118,7 @@ export const makeRdap = (
           }
         })
     // A bootstrap that failed to load is asked again after a while, not kept for the life of the process.
-    const bootstrap = yield* Effect.cachedWithTTL(loadBootstrap, "10 minutes")
+    const bootstrap = yield* Effect.cachedWithTTL(loadBootstrap, settings.bootstrapRefreshMs)
     // The one permit pool: a scan's wait for one counts on its queue clock, not on its budget
     const permits = new Permits(Math.max(1, settings.concurrency))
 
@@ -126,10 +134,10 @@ export const makeRdap = (
         return permits.holding(ask((url) => get(url, RDAP_ACCEPT), bases, domain))
       })
 
-    // The transport cache: one request per domain in flight, a failure kept a minute only.
+    // The transport cache: one request per domain in flight, a failure kept shorter.
     const cache = yield* makeTransportCache("rdap", String, String, fresh, {
       capacity: MAX_ENTRIES,
-      ttlMs: (answer) => (answer.outcome === "unknown" ? UNKNOWN_KEPT_MS : settings.cacheTtlMs)
+      ttlMs: (answer) => (answer.outcome === "unknown" ? settings.failureTtlMs : settings.cacheTtlMs)
     })
     const lookup = (domain: string): Effect.Effect<RdapAnswer> => cache.get(domain)
     return { lookup } satisfies RdapShape
@@ -141,7 +149,12 @@ export class Rdap extends Effect.Service<Rdap>()("Rdap", {
     const web = yield* Web
     return yield* makeRdap(
       config.rdapBootstrap,
-      { cacheTtlMs: config.rdapCacheTtlMs, concurrency: config.rdapConcurrency },
+      {
+        cacheTtlMs: config.rdapCacheTtlMs,
+        failureTtlMs: config.rdapFailureTtlMs,
+        bootstrapRefreshMs: config.rdapBootstrapRefreshMs,
+        concurrency: config.rdapConcurrency
+      },
       (url, accept) => web.get(url, { accept, maxBytes: 262_144 })
     )
   })

@@ -3,7 +3,8 @@
  * operator configures (`RPKI_VRPS`): a file, or an http(s) URL fetched through the guarded client,
  * in the JSON rpki-client and Routinator export. Loaded at first use and again after
  * `RPKI_VRPS_REFRESH_MS`, one load at a time, within `RPKI_VRPS_MAX_BYTES`. Unset, validation is
- * off: the check says so and scores nothing. A failed reload keeps the payloads last loaded.
+ * off: the check says so and scores nothing. A failed reload keeps the payloads last loaded; a
+ * source that could not be read is tried again after `RPKI_VRPS_RETRY_MS` (not a whole refresh).
  */
 import { stat, readFile } from "node:fs/promises"
 import { Clock, Effect } from "effect"
@@ -22,9 +23,6 @@ export type VrpLoad =
       readonly loadedAt: string
     }
   | { readonly status: "unavailable"; readonly source: string; readonly reason: string }
-
-/** A source that could not be read is tried again after this long at most (not a whole refresh). */
-const RETRY_UNAVAILABLE_MS = 60_000
 
 const parsed = (source: string, text: string, now: number): VrpLoad => {
   const file = parseVrpJson(text)
@@ -81,7 +79,7 @@ export class RpkiVrps extends Effect.Service<RpkiVrps>()("RpkiVrps", {
               const fresh =
                 kept?.load.status === "loaded"
                   ? age < config.rpkiVrpsRefreshMs
-                  : age < Math.min(RETRY_UNAVAILABLE_MS, config.rpkiVrpsRefreshMs)
+                  : age < Math.min(config.rpkiVrpsRetryMs, config.rpkiVrpsRefreshMs)
               if (kept !== null && fresh) return kept.load
               const loaded = yield* load
               // A reload that fails keeps serving what was loaded (and says nothing new was read).

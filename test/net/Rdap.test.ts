@@ -6,6 +6,9 @@ import { it as effectIt } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeRdap } from "../../src/net/Rdap.ts"
+
+/** The defaults of RDAP_FAILURE_TTL and RDAP_BOOTSTRAP_REFRESH. */
+const kept = { failureTtlMs: 60_000, bootstrapRefreshMs: 600_000 }
 import type { WebResponse } from "../../src/net/Web.ts"
 
 const response = (url: string, status: number, body: unknown): WebResponse => ({
@@ -42,7 +45,7 @@ describe("the RDAP service", () => {
     }
     const answers = await Effect.runPromise(
       Effect.gen(function* () {
-        const rdap = yield* makeRdap(bootstrapFile(), { cacheTtlMs: 3_600_000, concurrency: 2 }, get)
+        const rdap = yield* makeRdap(bootstrapFile(), { ...kept, cacheTtlMs: 3_600_000, concurrency: 2 }, get)
         return [
           yield* rdap.lookup("taken.com"),
           yield* rdap.lookup("taken.com"),
@@ -67,14 +70,14 @@ describe("the RDAP service", () => {
   it("is off without a source, and unknown when the server fails", async () => {
     const off = await Effect.runPromise(
       Effect.flatMap(
-        makeRdap("", { cacheTtlMs: 1, concurrency: 1 }, () => Effect.die("no request")),
+        makeRdap("", { ...kept, cacheTtlMs: 1, concurrency: 1 }, () => Effect.die("no request")),
         (r) => r.lookup("a.com")
       )
     )
     expect(off).toEqual({ outcome: "off" })
     const failing = await Effect.runPromise(
       Effect.flatMap(
-        makeRdap(bootstrapFile(), { cacheTtlMs: 1, concurrency: 1 }, (url) =>
+        makeRdap(bootstrapFile(), { ...kept, cacheTtlMs: 1, concurrency: 1 }, (url) =>
           Effect.succeed(response(url, 503, {}))
         ),
         (r) => r.lookup("a.com")
@@ -92,7 +95,7 @@ describe("the RDAP service", () => {
           asked.push(url)
           return Effect.succeed(url.endsWith("/down.com") ? response(url, 503, {}) : response(url, 404, {}))
         }
-        const rdap = yield* makeRdap(bootstrapFile(), { cacheTtlMs: 3_600_000, concurrency: 2 }, get)
+        const rdap = yield* makeRdap(bootstrapFile(), { ...kept, cacheTtlMs: 3_600_000, concurrency: 2 }, get)
         const both = () => Effect.all([rdap.lookup("down.com"), rdap.lookup("free.com")])
         expect((yield* both()).map((a) => a.outcome)).toEqual(["unknown", "not-registered"])
         yield* both()

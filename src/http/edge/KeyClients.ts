@@ -5,18 +5,17 @@
  * spread over many addresses is held to one quota.
  *
  * The gatekeeper decides in node's request event, before any fiber, so the usable keys are kept in
- * memory and read from the store in the background every `REFRESH`. Only a key that was usable at
+ * memory and read from the store in the background every `API_KEYS_REFRESH_MS`. Only a key that was usable at
  * the last read gets a bucket of its own; anything else (malformed, unknown, revoked, expired, or
  * created since) is charged to its address, so tokens made up by a client never mint buckets. A key
- * revoked within the last `REFRESH` keeps its bucket that long; the access decision itself
+ * revoked within the last `API_KEYS_REFRESH_MS` keeps its bucket that long; the access decision itself
  * (Access.ts) asks the store on every request.
  */
 import { Duration, Effect, Schedule } from "effect"
+import { AppConfig } from "../../Config.ts"
 import { ApiKeys, ApiKeysLive } from "../../monitor/access/ApiKeys.ts"
 import { keyHash, looksLikeKey } from "../../monitor/access/ApiKey.ts"
 import { KEY_CLIENT } from "./RateLimit.ts"
-
-const REFRESH = Duration.seconds(10)
 
 /** The bucket key of `authorization`'s API key when it was usable at the last read, else undefined. */
 export const keyClientOf = (usable: ReadonlyMap<string, string>, authorization: string | undefined) => {
@@ -30,6 +29,7 @@ export const keyClientOf = (usable: ReadonlyMap<string, string>, authorization: 
 export class KeyClients extends Effect.Service<KeyClients>()("KeyClients", {
   scoped: Effect.gen(function* () {
     const keys = yield* ApiKeys
+    const refresh = Duration.millis((yield* AppConfig).apiKeysRefreshMs)
     let usable: ReadonlyMap<string, string> = new Map()
     let anyDefined = false
     const read = Effect.zip(keys.usable, keys.anyDefined).pipe(
@@ -43,7 +43,7 @@ export class KeyClients extends Effect.Service<KeyClients>()("KeyClients", {
       Effect.catchAllCause((cause) => Effect.logWarning("API keys could not be read for rate limits", cause))
     )
     yield* read
-    yield* read.pipe(Effect.repeat(Schedule.spaced(REFRESH)), Effect.delay(REFRESH), Effect.forkScoped)
+    yield* read.pipe(Effect.repeat(Schedule.spaced(refresh)), Effect.delay(refresh), Effect.forkScoped)
     return {
       /** The bucket key for a request with this `Authorization` header, when it names a usable key. */
       clientOf: (authorization: string | undefined) => keyClientOf(usable, authorization),

@@ -72,11 +72,12 @@ export const nextState = (state: ClaimState, finding: Finding): ClaimState =>
         : state
       : state
 
-/** Verification is re-checked once a day (docs/access.md). */
-export const RECHECK_MS = 86_400_000
-
-/** Whether a claim is due for its daily re-check: verified, and not checked for a day. */
+/**
+ * Whether a claim is due for its re-check: verified, and not checked for `everyMs` (`DOMAIN_RECHECK`,
+ * a day unless configured; docs/access.md).
+ */
 export const recheckDue = (
   claim: { readonly state: ClaimState; readonly checkedAt: number | null },
-  now: number
-): boolean => claim.state === "verified" && (claim.checkedAt === null || claim.checkedAt + RECHECK_MS <= now)
+  now: number,
+  everyMs: number
+): boolean => claim.state === "verified" && (claim.checkedAt === null || claim.checkedAt + everyMs <= now)

@@ -20,8 +20,7 @@ import {
   findToken,
   type Finding,
   newToken,
-  nextState,
-  RECHECK_MS
+  nextState
 } from "./DomainClaim.ts"
 import {
   type ClaimRow,
@@ -97,7 +96,8 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
   scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const resolver = yield* Resolver
-    const reportsDomain = (yield* AppConfig).reportsDomains[0]
+    const config = yield* AppConfig
+    const reportsDomain = config.reportsDomains[0]
     const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
       Effect.provideService(effect, SqlClient.SqlClient, sql).pipe(Effect.orDie)
     const view = (c: ClaimRow) =>
@@ -172,10 +172,10 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
         return yield* view({ ...claim, publicReports: published })
       })
 
-    /** One pass of the daily re-check: the verified claims not looked at for a day. */
+    /** One pass of the re-check: the verified claims not looked at for `DOMAIN_RECHECK` (a day). */
     const recheck = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
-      const due = yield* run(claimsToRecheck(now - RECHECK_MS, RECHECK_BATCH))
+      const due = yield* run(claimsToRecheck(now - config.domainRecheckMs, RECHECK_BATCH))
       const checked = yield* Effect.forEach(due, check, { concurrency: 8 })
       return { checked: checked.length, lapsed: checked.filter((c) => c.state === "lapsed").length }
     })
@@ -190,8 +190,9 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
         Effect.catchAllCause((cause) =>
           Effect.logError("the verified domains could not be re-checked", cause)
         ),
-        // hourly passes, so a claim is re-checked within an hour of being a day old
-        Effect.repeat(Schedule.spaced("1 hour")),
+        // passes every HOUSEKEEPING_INTERVAL (an hour), so a claim is re-checked within one of
+        // being due
+        Effect.repeat(Schedule.spaced(config.housekeepingIntervalMs)),
         Effect.delay("1 minute")
       )
     )
