@@ -91,6 +91,25 @@ export const unknown = (detail: string): Verdict => ({ status: "unknown", detail
 export const notApplicable = (detail: string): Verdict => ({ status: "not-applicable", detail })
 
 /**
+ * The verdict on a practice judged by how far it has spread over a domain's servers, shown and not
+ * scored yet (REQUIRETLS, the post-quantum hybrids): on every server it passes; on some it is the
+ * finding `someIssue`, since the same traffic is protected or not by which server a client reaches;
+ * on none (or no server to ask) it is not applicable.
+ */
+export const spread = (
+  reach: "all" | "some" | "none" | "unknown",
+  detail: string,
+  someIssue: string
+): Verdict =>
+  reach === "all"
+    ? pass(detail)
+    : reach === "some"
+      ? fail(detail, someIssue)
+      : reach === "unknown"
+        ? unknown(detail)
+        : notApplicable(detail)
+
+/**
  * What a rule reads of a check's outcome: three fields of a full scan's `CheckOutcome`
  * (scan/ScanResult.ts), or the same three built by a composite that ran the check itself
  * (`GET /email/check`). `unknown`: the check could not finish, `reason` says why.

@@ -7,16 +7,13 @@
  * depending on which server a client reaches.
  */
 import {
-  fail,
   judge,
-  notApplicable,
-  pass,
   type Judging,
   rulesOver,
   type Ruling,
   scored,
   spec,
-  unknown,
+  spread,
   type Verdict
 } from "../../kernel/Declaration.ts"
 import type { PqKexResult } from "./PqKexResult.ts"
@@ -49,18 +46,19 @@ export const PQ_KEX_SPECS = {
 /** The results these rules read, by check id. */
 type Reads = { readonly "pq-kex": PqKexResult }
 
-const verdictOf = (p: PqKexResult["web"]): Verdict => {
-  switch (p.status) {
-    case "hybrid":
-      return pass(p.note)
-    case "partial":
-      return fail(p.note, "pq_kex_partial")
-    case "unknown":
-      return unknown(p.note)
-    default:
-      return notApplicable(p.note)
-  }
-}
+/** Hybrid on every server, on some, unknown; classical, no TLS or nothing to ask is "none". */
+const verdictOf = (p: PqKexResult["web"]): Verdict =>
+  spread(
+    p.status === "hybrid"
+      ? "all"
+      : p.status === "partial"
+        ? "some"
+        : p.status === "unknown"
+          ? "unknown"
+          : "none",
+    p.note,
+    "pq_kex_partial"
+  )
 
 const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => [
   scored(

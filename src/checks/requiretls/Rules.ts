@@ -1,15 +1,12 @@
 /** The rule of the REQUIRETLS check (docs/scoring.md): shown, never scored. */
 import {
-  fail,
   judge,
-  notApplicable,
-  pass,
   type Judging,
   rulesOver,
   type Ruling,
   scored,
   spec,
-  unknown
+  spread
 } from "../../kernel/Declaration.ts"
 import type { RequireTlsResult } from "./RequireTlsResult.ts"
 
@@ -33,18 +30,9 @@ type Reads = { readonly requiretls: RequireTlsResult }
 const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => [
   scored(
     REQUIRETLS_SPECS.requireTls,
-    judge(scan.checks.requiretls, (r) => {
-      switch (r.status) {
-        case "all":
-          return pass(r.note)
-        case "some":
-          return fail(r.note, "requiretls_partial")
-        case "unknown":
-          return unknown(r.note)
-        default:
-          return notApplicable(r.note)
-      }
-    })
+    judge(scan.checks.requiretls, (r) =>
+      spread(r.status === "no-mail" ? "none" : r.status, r.note, "requiretls_partial")
+    )
   )
 ]
 
