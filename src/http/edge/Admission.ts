@@ -80,14 +80,15 @@ export const makeGate = (
     effect: Effect.Effect<A, E, R>,
     busy: Effect.Effect<B>
   ): Effect.Effect<A | B, E, R> =>
-    permits
-      .around(effect, performance.now() + settings.queueMs, () => new Refused())
-      .pipe(
-        Effect.catchIf(
-          (e): e is Refused => e instanceof Refused,
-          () => busy
-        )
+    // The wait is bounded from when the request is run, not from when its effect was built
+    Effect.suspend(() =>
+      permits.around(effect, performance.now() + settings.queueMs, () => new Refused())
+    ).pipe(
+      Effect.catchIf(
+        (e): e is Refused => e instanceof Refused,
+        () => busy
       )
+    )
   return {
     admit,
     permits: settings.concurrency,
