@@ -118,5 +118,20 @@ export const emsOffered = (t) => {
   return extensions === undefined ? null : /extended master secret/i.test(extensions)
 }
 
+/**
+ * The key exchanges testssl's forward-secrecy run (-f) found offered: the curves of PFS_ECDHE_curves
+ * by their OpenSSL names (X25519, prime256v1, ...) and the sizes in bits of the finite-field groups
+ * of DH_groups (ffdhe2048, or a group it names by its size); null without that run's findings.
+ */
+export const keyExchangesOffered = (t) => {
+  const curves = t.get("PFS_ECDHE_curves")?.finding
+  const groups = t.get("DH_groups")?.finding
+  if (curves === undefined && groups === undefined) return null
+  return {
+    curves: new Set((curves ?? "").split(/\s+/).filter((c) => c !== "")),
+    dhBits: new Set([...(groups ?? "").matchAll(/(\d{4})/g)].map((m) => Number(m[1])))
+  }
+}
+
 /** testssl's OCSP stapling finding ("offered" / "not offered") as true / false; null without one. */
 export const staplingOffered = (t) => offered(t.get("OCSP_stapling"))

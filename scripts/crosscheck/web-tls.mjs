@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Cross-check of GET /web/tls against openssl s_client and testssl.sh (Debian `testssl.sh` 3.0.8,
- * `-p -S -s`) on every HTTPS web host of the test world's built-in scenarios (each apex address the
+ * `-p -S -s -f`) on every HTTPS web host of the test world's built-in scenarios (each apex address the
  * service probed), trusting the world's private CA (EXTRA_CA_FILE, as the service does). testssl
  * runs once per TLS situation (testsslBySituation); its protocol and suite findings hold for every
  * host of the situation. Per address and check:
@@ -13,6 +13,9 @@
  * - null: testssl's cipherlist_NULL offered vs a NULL suite among our `ciphers`;
  * - ems: "extended master secret" among testssl's TLS_extensions (where it offers TLS 1.2) vs our
  *   `extendedMasterSecret` (RFC 7627);
+ * - kx: every key exchange our handshakes negotiated (`keyExchanges`, NCSC-NL 2025 table 5) is one
+ *   testssl's forward-secrecy run (-f) found offered: an ECDH curve among its PFS_ECDHE_curves, a
+ *   finite-field group's size among its DH_groups;
  * - ocspStapling (on the address testssl ran on): testssl's OCSP_stapling vs our `ocspStapled`;
  * - trust, name, expired, notAfter (on the address testssl ran on): testssl's cert_chain_of_trust,
  *   cert_trust, cert_expirationStatus and cert_notAfter vs `trusted`, `hostnameMatch`, `expired`,
@@ -28,6 +31,7 @@ import { domainToASCII } from "node:url"
 import { ensureApt, getJsonAll, repo, report, worldEnv, worldScenarios } from "./lib.mjs"
 import {
   emsOffered,
+  keyExchangesOffered,
   offered,
   openssl,
   PROTOCOLS,
@@ -77,7 +81,9 @@ export const run = async (api, log = console.log) => {
   const situationOf = (s) =>
     JSON.stringify([tlsOf.get(s.host)?.tls ?? null, tlsOf.get(s.host)?.http2 ?? false])
   const verified = await Promise.all(servers.map((s) => openssl(ca, s.host, s.ip, 443)))
-  const findings = await testsslBySituation(servers, situationOf, (s) => testssl(ca, dir, s.host, s.ip, 443))
+  const findings = await testsslBySituation(servers, situationOf, (s) =>
+    testssl(ca, dir, s.host, s.ip, 443, ["-f"])
+  )
   servers.forEach((ours, i) => {
     const { findings: t, own } = findings[i]
     const at = `${ours.host}@${ours.ip}`
@@ -98,6 +104,15 @@ export const run = async (api, log = console.log) => {
     if (ems === null && offered(t.get("TLS1_2")) === true)
       log(`note     ${at}: testssl listed no TLS extensions; Extended Master Secret is not compared`)
     else compare("ems", ours.extendedMasterSecret ?? null, ems)
+    const kx = keyExchangesOffered(t)
+    const unseen = ours.keyExchanges.filter((k) =>
+      k.type === "ECDH" ? !kx?.curves.has(k.name ?? "") : !kx?.dhBits.has(k.bits)
+    )
+    compare(
+      "kx",
+      unseen.map((k) => `${k.type} ${k.name ?? k.bits}`).join(", ") || "all offered",
+      "all offered"
+    )
     if (!own) return
     // testssl's server-defaults run (-S) sometimes ends without a certificate section (seen on the
     // hosts with their own suite lists, and on a loaded machine): it then says nothing either way.
