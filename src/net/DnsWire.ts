@@ -235,7 +235,16 @@ export const toRecord = (answer: DnsPacket.Answer): DnsRecord => {
   }
 }
 
-/** Splits presentation text into tokens, keeping quoted strings (escapes resolved) as one token. */
+/**
+ * The character at `i` as a whole code point: a character beyond the Basic Multilingual Plane is
+ * two UTF-16 code units, and either half alone encodes as U+FFFD.
+ */
+const charAt = (text: string, i: number): string => String.fromCodePoint(text.codePointAt(i)!)
+
+/**
+ * Splits presentation text into tokens, keeping quoted strings (escapes resolved) as one token.
+ * RFC 1035 5.1: `\DDD` is one octet, `\X` the character X; the octets are read back as UTF-8.
+ */
 export const tokenize = (text: string): Array<string> => {
   const out: Array<string> = []
   let i = 0
@@ -249,26 +258,49 @@ export const tokenize = (text: string): Array<string> => {
     if (quoted) i++
     const buf: Array<number> = []
     while (i < text.length) {
-      const ch = text[i]!
+      const ch = charAt(text, i)
       if (quoted ? ch === '"' : ch === " " || ch === "\t") break
       if (ch === "\\" && i + 1 < text.length) {
-        const digits = /^\d{3}/.exec(text.slice(i + 1))
+        const digits = /^\d{3}/.exec(text.slice(i + 1, i + 4))
         if (digits) {
           buf.push(Number(digits[0]) & 0xff)
           i += 4
         } else {
-          buf.push(...Buffer.from(text[i + 1]!, "utf8"))
-          i += 2
+          const escaped = charAt(text, i + 1)
+          buf.push(...Buffer.from(escaped, "utf8"))
+          i += 1 + escaped.length
         }
         continue
       }
       buf.push(...Buffer.from(ch, "utf8"))
-      i++
+      i += ch.length
     }
     if (quoted) i++
     out.push(Buffer.from(buf).toString("utf8"))
   }
   return out
+}
+
+/**
+ * A value as RFC 1035 3.3.14 character-strings of at most 255 octets each, cut between characters:
+ * a cut inside a UTF-8 sequence would leave each half undecodable on its own.
+ */
+export const characterStrings = (value: string): Array<string> => {
+  const strings: Array<string> = []
+  let current = ""
+  let octets = 0
+  for (const c of value) {
+    const size = Buffer.byteLength(c, "utf8")
+    if (octets + size > 255) {
+      strings.push(current)
+      current = ""
+      octets = 0
+    }
+    current += c
+    octets += size
+  }
+  strings.push(current)
+  return strings
 }
 
 /**
@@ -291,10 +323,7 @@ export const parseData = (type: string, text: string): unknown => {
       return rel(text.trim())
     case "TXT": {
       if (text.trimStart().startsWith('"')) return t
-      const raw = Buffer.from(text, "utf8")
-      const parts: Array<string> = []
-      for (let i = 0; i < raw.length; i += 255) parts.push(raw.subarray(i, i + 255).toString("utf8"))
-      return parts.length === 0 ? [""] : parts
+      return characterStrings(text)
     }
     case "MX":
       return { priority: n(0), exchange: rel(s(1)) } satisfies MxData
