@@ -12,12 +12,13 @@
  * - `MONITORS_TOKEN` as the bearer token: may manage monitors (compared in constant time);
  * - anonymous: may read and post reports while no API key exists at all (the embedded default),
  *   nothing here otherwise.
- * No refusal says anything about a key but why it cannot be used.
+ * No refusal says anything about a key but why it cannot be used. A key store that cannot answer
+ * is 503 (retry later), not a refusal.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
-import { Forbidden, Unauthorized } from "../../api/Errors.ts"
+import { Forbidden, Unauthorized, Unavailable } from "../../api/Errors.ts"
 import { DomainsAccess } from "../../api/Domains.ts"
 import { HistoryReadAccess } from "../../api/History.ts"
 import { ReportsReadAccess, ReportsWriteAccess } from "../../api/Inbound.ts"
@@ -30,8 +31,12 @@ import { localAdmin } from "./LocalAdmin.ts"
 
 const digest = (text: string) => createHash("sha256").update(text, "utf8").digest()
 
+/**
+ * The key store cannot answer (SQLITE_BUSY, the database gone): an outage, 503 with Retry-After as
+ * every store outage is, never a 401 that would tell the client its key is bad.
+ */
 const unavailable = () =>
-  new Unauthorized({
+  new Unavailable({
     error: "API keys cannot be checked right now (the key store is unavailable); retry later"
   })
 
@@ -59,7 +64,7 @@ const makeGuard = (guard: Guard) =>
         sent: Redacted.Redacted<string>
       ): Effect.Effect<
         KeyRecord | undefined,
-        Unauthorized | Forbidden,
+        Unauthorized | Forbidden | Unavailable,
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.gen(function* () {

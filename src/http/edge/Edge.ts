@@ -106,6 +106,9 @@ export const decodeMessage = (body: { issues?: ReadonlyArray<DecodeIssue>; messa
   return cut(boundRuns(text), MAX_ERROR_CHARS)
 }
 
+/** Seconds to wait after a 429 or 503 that names no wait of its own. */
+const GENERIC_RETRY_AFTER = "60"
+
 const GENERIC: Record<number, string> = {
   400: "invalid request",
   403: "forbidden",
@@ -148,17 +151,20 @@ const normalise = (response: HttpServerResponse.HttpServerResponse) => {
     const headers: Record<string, string> =
       (response.status === 429 || response.status === 503) && typeof retryAfter === "number"
         ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) }
-        : // every 401 asks for a bearer token: an API key or the MONITORS_TOKEN (RFC 6750 §3)
-          response.status === 401
-          ? { "WWW-Authenticate": 'Bearer realm="domain-audit"' }
-          : {}
+        : // a store that cannot answer says no more than 503: the generic wait (RFC 9110 §10.2.3)
+          response.status === 503 && response.headers["retry-after"] === undefined
+          ? { "Retry-After": GENERIC_RETRY_AFTER }
+          : // every 401 asks for a bearer token: an API key or the MONITORS_TOKEN (RFC 6750 §3)
+            response.status === 401
+            ? { "WWW-Authenticate": 'Bearer realm="domain-audit"' }
+            : {}
     return json(response.status, rest, { ...response.headers, ...headers })
   }
   const error = GENERIC[response.status] ?? `request failed with status ${response.status}`
   return json(
     response.status,
     { error },
-    response.status === 429 || response.status === 503 ? { "Retry-After": "60" } : {}
+    response.status === 429 || response.status === 503 ? { "Retry-After": GENERIC_RETRY_AFTER } : {}
   )
 }
 
