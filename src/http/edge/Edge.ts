@@ -8,7 +8,8 @@
  * router serves it (RequestTarget.ts; the gatekeeper has done it already on the node server), the
  * refusal of cross-site requests that create something, the global gate on costly work
  * (Admission.ts; the per-client buckets run earlier, in Gatekeeper.ts, in the node server's request
- * event) and the body rules for JSON endpoints (BodyRules.ts). Error texts are cut to a bounded
+ * event) and the body rules for JSON endpoints (BodyRules.ts), judged after the access guard of an
+ * endpoint that has one (AuthFirst.ts). Error texts are cut to a bounded
  * length and quote at most 80 characters of any input.
  */
 import {
@@ -22,6 +23,7 @@ import {
 import { Cause, Effect, Option, Scheduler } from "effect"
 import type { Settings } from "../../Config.ts"
 import { type Gate, makeGate, routeClass } from "./Admission.ts"
+import type { AuthFirst } from "./AuthFirst.ts"
 import {
   bareMediaType,
   hasBody,
@@ -258,7 +260,8 @@ export const edge = (
     concurrency: settings.admissionConcurrency,
     queue: settings.admissionQueue,
     queueMs: settings.admissionQueueMs
-  })
+  }),
+  authFirst?: AuthFirst
 ) => {
   const { maxBodyBytes } = settings
   const busy = Effect.sync(() =>
@@ -349,7 +352,11 @@ export const edge = (
         if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return tooLarge(maxBodyBytes)
       } else if (request.method === "POST") {
         const checked = yield* bodyRules(request)
-        if (HttpServerResponse.isServerResponse(checked)) return checked
+        // A guarded endpoint's guard refuses a client before its body does (AuthFirst.ts).
+        if (HttpServerResponse.isServerResponse(checked)) {
+          const refused = authFirst === undefined ? undefined : yield* authFirst(request, path)
+          return refused === undefined ? checked : normalise(refused)
+        }
         admitted = checked
       }
       const run = Effect.provideService(inner, HttpServerRequest.HttpServerRequest, admitted)
