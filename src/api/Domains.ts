@@ -27,7 +27,7 @@ export class DomainsOwner extends Context.Tag("DomainsOwner")<DomainsOwner, { re
  * verified for a tenant, so the machine itself and anonymous clients have none to manage (401).
  */
 export class DomainsAccess extends HttpApiMiddleware.Tag<DomainsAccess>()("DomainsAccess", {
-  failure: Schema.Union(Unauthorized, Forbidden),
+  failure: Schema.Union(Unauthorized, Forbidden, Unavailable),
   provides: DomainsOwner,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}

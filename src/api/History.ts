@@ -9,7 +9,7 @@ import { HistoryEvidence } from "../monitor/Evidence.ts"
 import { HistoryDiff, HistoryList, HistoryScan } from "../monitor/Histories.ts"
 import { Format } from "./Common.ts"
 import { Domain } from "./Domain.ts"
-import { BadRequest, Forbidden, InternalError, NotFound, Unauthorized } from "./Errors.ts"
+import { BadRequest, Forbidden, InternalError, NotFound, Unauthorized, Unavailable } from "./Errors.ts"
 
 const Seq = Schema.NumberFromString.pipe(
   Schema.int(),
@@ -44,7 +44,7 @@ export class HistoryReader extends Context.Tag("HistoryReader")<
  * at all (the embedded default).
  */
 export class HistoryReadAccess extends HttpApiMiddleware.Tag<HistoryReadAccess>()("HistoryReadAccess", {
-  failure: Schema.Union(Unauthorized, Forbidden),
+  failure: Schema.Union(Unauthorized, Forbidden, Unavailable),
   provides: HistoryReader,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}

@@ -78,7 +78,7 @@ export class ReportPoster extends Context.Tag("ReportPoster")<
  * anyone while no key exists at all (the embedded default, where reporters post as they always did).
  */
 export class ReportsWriteAccess extends HttpApiMiddleware.Tag<ReportsWriteAccess>()("ReportsWriteAccess", {
-  failure: Schema.Union(Unauthorized, Forbidden),
+  failure: Schema.Union(Unauthorized, Forbidden, Unavailable),
   provides: ReportPoster,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
@@ -98,7 +98,7 @@ export class ReportsReader extends Context.Tag("ReportsReader")<
  * (the embedded default).
  */
 export class ReportsReadAccess extends HttpApiMiddleware.Tag<ReportsReadAccess>()("ReportsReadAccess", {
-  failure: Schema.Union(Unauthorized, Forbidden),
+  failure: Schema.Union(Unauthorized, Forbidden, Unavailable),
   provides: ReportsReader,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}

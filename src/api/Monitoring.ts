@@ -20,7 +20,7 @@ import {
 } from "../monitor/MonitorModel.ts"
 import { documented } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "./Errors.ts"
+import { BadRequest, Forbidden, NotFound, Unauthorized, Unavailable } from "./Errors.ts"
 
 export {
   Alert,
@@ -62,7 +62,7 @@ const MonitorPage = Schema.Struct({
  * (loopback, behind `TRUSTED_PROXIES` the forwarded client; 403 otherwise).
  */
 export class MonitorsAccess extends HttpApiMiddleware.Tag<MonitorsAccess>()("MonitorsAccess", {
-  failure: Schema.Union(Unauthorized, Forbidden),
+  failure: Schema.Union(Unauthorized, Forbidden, Unavailable),
   provides: MonitorsViewer,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}

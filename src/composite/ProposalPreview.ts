@@ -13,6 +13,7 @@
 import { Effect, Either, Schema } from "effect"
 import type { AppConfig } from "../Config.ts"
 import { Facts } from "../kernel/Facts.ts"
+import { characterStrings } from "../net/DnsWire.ts"
 import type { Resolver } from "../net/Resolver.ts"
 import type { Smtp } from "../net/Smtp.ts"
 import type { Web } from "../net/Web.ts"
@@ -91,19 +92,10 @@ export interface ProposedRecord {
  * A TXT value as zone-file strings: quoted, escaped, at most 255 octets each (RFC 1035 3.3.14), a
  * character never split.
  */
-export const quotedTxt = (value: string): string => {
-  const strings: Array<string> = []
-  let current = ""
-  for (const c of value) {
-    if (Buffer.byteLength(current + c) > 255) {
-      strings.push(current)
-      current = ""
-    }
-    current += c
-  }
-  strings.push(current)
-  return strings.map((s) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(" ")
-}
+export const quotedTxt = (value: string): string =>
+  characterStrings(value)
+    .map((s) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`)
+    .join(" ")
 
 /**
  * The records to preview: the proposal's, and beside each proposed SPF record the live TXT

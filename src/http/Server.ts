@@ -17,6 +17,7 @@ import { DomainHandlers } from "./handlers/DomainHandlers.ts"
 import { AdmissionGate, type Gate } from "./edge/Admission.ts"
 import { type GatekeeperSettings, makeGatekeeper } from "./edge/Gatekeeper.ts"
 import { trustedCidrs } from "./edge/ClientAddress.ts"
+import { makeAuthFirst } from "./edge/AuthFirst.ts"
 import { edge } from "./edge/Edge.ts"
 import { withCompression } from "./edge/Compression.ts"
 import { withPageHeaders } from "./edge/PageHeaders.ts"
@@ -36,6 +37,7 @@ import { SigningKeyHandlers } from "./handlers/SigningKeyHandlers.ts"
 import { WebHandlers } from "./handlers/WebHandlers.ts"
 import { quote } from "./edge/RequestTarget.ts"
 import { Traffic, type TrafficShape, withRequestId } from "./edge/Traffic.ts"
+import { ApiKeysLive } from "../monitor/access/ApiKeys.ts"
 
 /**
  * The implemented API: the contract plus every group's handlers. The services they call (scans,
@@ -80,11 +82,15 @@ export const AppLive = Effect.gen(function* () {
   // that the edge's own answers to page requests carry them too; every answer carries its request id.
   // /health says `starting` until the routes are attached (Health.ts).
   return HttpServer.serve(
-    withRequestId(withCompression()(withPageHeaders(config)(edge(config, yield* AdmissionGate)(app))))
+    withRequestId(
+      withCompression()(
+        withPageHeaders(config)(edge(config, yield* AdmissionGate, yield* makeAuthFirst)(app))
+      )
+    )
   ).pipe(Layer.tap(() => health.served))
 }).pipe(
   Layer.unwrapEffect,
-  Layer.provide([AdmissionGate.Default, Limits.Default]),
+  Layer.provide([AdmissionGate.Default, Limits.Default, ApiKeysLive]),
   Layer.provide(ApiDocsRoute),
   Layer.provide(PageRoutes),
   Layer.provide(ApiIndexRoute),

@@ -16,6 +16,7 @@ import type {
   SrvData,
   TlsaData
 } from "../records/DnsRdata.ts"
+import { parseRrsigTime, rrsigTime } from "./RrsigTime.ts"
 
 const abs = (name: string) => (name === "" || name === "." ? "." : name.endsWith(".") ? name : `${name}.`)
 const rel = (name: string) => (name === "." ? "" : name.replace(/\.$/, "")).toLowerCase()
@@ -42,39 +43,6 @@ export const joinTxt = (strings: ReadonlyArray<string>): string => strings.join(
 /** TXT strings of each TXT record of an answer, joined per RFC 7208 3.3; NODATA / NXDOMAIN give []. */
 export const txtOf = (answer: DnsAnswer): ReadonlyArray<string> =>
   answer.answers.filter((r) => r.type === "TXT").map((r) => joinTxt(r.data as ReadonlyArray<string>))
-
-const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`)
-
-/**
- * RFC 4034 3.2: YYYYMMDDHHmmSS in UTC. Plain arithmetic (the civil-from-days algorithm of
- * H. Hinnant) rather than Date: every RRSIG of every reply pays this, and Date cost 1 µs per call.
- */
-const rrsigTime = (seconds: number): string => {
-  const days = Math.floor(seconds / 86_400)
-  const rest = seconds - days * 86_400
-  const z = days + 719_468
-  const era = Math.floor(z / 146_097)
-  const doe = z - era * 146_097
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365
-  )
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const month = mp < 10 ? mp + 3 : mp - 9
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-  return (
-    `${year}${twoDigits(month)}${twoDigits(day)}` +
-    `${twoDigits(Math.floor(rest / 3600))}${twoDigits(Math.floor(rest / 60) % 60)}${twoDigits(rest % 60)}`
-  )
-}
-
-const parseRrsigTime = (text: string): number => {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(text)
-  if (!m) return Number(text)
-  const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number]
-  return Date.UTC(y, mo - 1, d, h, mi, s) / 1000
-}
 
 /** RFC 5155 4.2 NSEC3PARAM rdata: hash alg, flags, iterations, salt length, salt (dns-packet lacks it). */
 export const decodeNsec3Param = (rdata: Uint8Array): Nsec3ParamData | undefined => {
@@ -235,7 +203,16 @@ export const toRecord = (answer: DnsPacket.Answer): DnsRecord => {
   }
 }
 
-/** Splits presentation text into tokens, keeping quoted strings (escapes resolved) as one token. */
+/**
+ * The character at `i` as a whole code point: a character beyond the Basic Multilingual Plane is
+ * two UTF-16 code units, and either half alone encodes as U+FFFD.
+ */
+const charAt = (text: string, i: number): string => String.fromCodePoint(text.codePointAt(i)!)
+
+/**
+ * Splits presentation text into tokens, keeping quoted strings (escapes resolved) as one token.
+ * RFC 1035 5.1: `\DDD` is one octet, `\X` the character X; the octets are read back as UTF-8.
+ */
 export const tokenize = (text: string): Array<string> => {
   const out: Array<string> = []
   let i = 0
@@ -249,26 +226,49 @@ export const tokenize = (text: string): Array<string> => {
     if (quoted) i++
     const buf: Array<number> = []
     while (i < text.length) {
-      const ch = text[i]!
+      const ch = charAt(text, i)
       if (quoted ? ch === '"' : ch === " " || ch === "\t") break
       if (ch === "\\" && i + 1 < text.length) {
-        const digits = /^\d{3}/.exec(text.slice(i + 1))
+        const digits = /^\d{3}/.exec(text.slice(i + 1, i + 4))
         if (digits) {
           buf.push(Number(digits[0]) & 0xff)
           i += 4
         } else {
-          buf.push(...Buffer.from(text[i + 1]!, "utf8"))
-          i += 2
+          const escaped = charAt(text, i + 1)
+          buf.push(...Buffer.from(escaped, "utf8"))
+          i += 1 + escaped.length
         }
         continue
       }
       buf.push(...Buffer.from(ch, "utf8"))
-      i++
+      i += ch.length
     }
     if (quoted) i++
     out.push(Buffer.from(buf).toString("utf8"))
   }
   return out
+}
+
+/**
+ * A value as RFC 1035 3.3.14 character-strings of at most 255 octets each, cut between characters:
+ * a cut inside a UTF-8 sequence would leave each half undecodable on its own.
+ */
+export const characterStrings = (value: string): Array<string> => {
+  const strings: Array<string> = []
+  let current = ""
+  let octets = 0
+  for (const c of value) {
+    const size = Buffer.byteLength(c, "utf8")
+    if (octets + size > 255) {
+      strings.push(current)
+      current = ""
+      octets = 0
+    }
+    current += c
+    octets += size
+  }
+  strings.push(current)
+  return strings
 }
 
 /**
@@ -291,10 +291,7 @@ export const parseData = (type: string, text: string): unknown => {
       return rel(text.trim())
     case "TXT": {
       if (text.trimStart().startsWith('"')) return t
-      const raw = Buffer.from(text, "utf8")
-      const parts: Array<string> = []
-      for (let i = 0; i < raw.length; i += 255) parts.push(raw.subarray(i, i + 255).toString("utf8"))
-      return parts.length === 0 ? [""] : parts
+      return characterStrings(text)
     }
     case "MX":
       return { priority: n(0), exchange: rel(s(1)) } satisfies MxData

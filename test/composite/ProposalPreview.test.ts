@@ -42,13 +42,10 @@ const live: FakeZone = {
   [`_dmarc.${D} TXT`]: ["v=DMARC1; p=none"]
 }
 
-/** Characters of the Basic Multilingual Plane, ASCII to CJK (one, two and three octets in UTF-8). */
-const bmpChar = fc.integer({ min: 0x20, max: 0xd7ff }).map((c) => String.fromCharCode(c))
-
 describe("quotedTxt", () => {
-  it("reads back as the value, in strings of at most 255 octets (RFC 1035 3.3.14)", () =>
+  it("reads back as the value, any code point, in strings of at most 255 octets (RFC 1035 3.3.14)", () =>
     fc.assert(
-      fc.property(fc.string({ unit: bmpChar, maxLength: 700 }), (value) => {
+      fc.property(fc.string({ unit: "binary", maxLength: 700 }), (value) => {
         const strings = tokenize(quotedTxt(value))
         expect(strings.join("")).toBe(value)
         for (const s of strings) expect(Buffer.byteLength(s)).toBeLessThanOrEqual(255)

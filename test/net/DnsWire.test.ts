@@ -70,6 +70,41 @@ describe("DnsWire", () => {
       })
     ))
 
+  describe("TXT beyond the Basic Multilingual Plane (U+1F600 is two UTF-16 code units, four UTF-8 octets)", () => {
+    /** Any text: whole code points of every plane, or user-perceived characters (emoji sequences). */
+    const anyText = (minLength: number, maxLength: number) =>
+      fc.oneof(
+        fc.string({ unit: "binary", minLength, maxLength }),
+        fc.string({ unit: "grapheme", minLength, maxLength })
+      )
+    /** A zone file's quoted string with the character written as itself, only `"` and `\` escaped. */
+    const quotedAsIs = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`
+
+    it("reads a character written as itself, or escaped, as that character", () => {
+      expect(tokenize('"smile 😀" \\😀 𝄞')).toEqual(["smile 😀", "😀", "𝄞"])
+      expect(parseData("TXT", '"v=x1; n=😀"')).toEqual(["v=x1; n=😀"])
+      expect(parseData("TXT", `${"x".repeat(253)}😀`)).toEqual(["x".repeat(253), "😀"])
+    })
+
+    it("any string round-trips: quoted as itself, and formatted then parsed (property)", () =>
+      fc.assert(
+        fc.property(anyText(0, 60), (s) => {
+          expect(tokenize(quotedAsIs(s))).toEqual([s])
+          expect(parseData("TXT", formatData("TXT", [s]))).toEqual([s])
+        })
+      ))
+
+    it("an unquoted value is cut into strings of at most 255 octets between characters (property)", () =>
+      fc.assert(
+        fc.property(anyText(60, 300), (s) => {
+          // A cut inside a UTF-8 sequence decodes as U+FFFD on both sides: the join would differ.
+          const strings = parseData("TXT", `x${s}`) as ReadonlyArray<string>
+          expect(strings.join("")).toBe(`x${s}`)
+          for (const part of strings) expect(Buffer.byteLength(part, "utf8")).toBeLessThanOrEqual(255)
+        })
+      ))
+  })
+
   it("structured types round-trip format → parse (property)", () =>
     fc.assert(
       fc.property(

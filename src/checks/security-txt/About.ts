@@ -55,7 +55,8 @@ export const about: AboutOf<SecurityTxtResult> = {
     }
   ],
   deepScans: ["web"],
-  // The signature's findings cost no points of their own: the rule judges the file.
+  // The signature's findings cost no points of their own: the rule judges the file, which a bad
+  // signature makes invalid (the rule names it too; a key not found leaves the file as it is).
   findings: (r) => [
     ...(r.signature?.verified === "bad" ? ["security_txt_signature_bad"] : []),
     ...(r.signature?.keyStatus === "expired"

@@ -26,7 +26,7 @@ export const SECURITY_TXT_SPECS = {
     concerns: "web",
     maxPoints: 2,
     level: "recommended",
-    rule: "A valid /.well-known/security.txt over HTTPS (RFC 9116: Contact, Expires in the future, text/plain, Canonical listing its URL when present) 2; a valid file only at the legacy /security.txt 1; missing, expired, invalid or redirected to another host 0; no A/AAAA, or no HTTPS site, is not applicable",
+    rule: "A valid /.well-known/security.txt over HTTPS (RFC 9116: Contact, Expires in the future, text/plain, Canonical listing its URL when present, a signature that verifies when its signer's key is found) 2; a valid file only at the legacy /security.txt 1; missing, expired, invalid or redirected to another host 0; no A/AAAA, or no HTTPS site, is not applicable",
     rank: 112
   })
 } as const
@@ -47,8 +47,16 @@ const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
         return partial(1, `only the legacy ${r.fetchedUrl} is served`, "security_txt_legacy_location")
       case "expired":
         return fail(`expired ${r.expires}`, "security_txt_expired")
-      case "invalid":
-        return fail(`${r.fetchedUrl} is invalid: ${why}`, "security_txt_invalid")
+      case "invalid": {
+        // A bad signature is an error of its own issue; the file is invalid for the others.
+        const badSignature = r.signature?.verified === "bad"
+        const others = r.errors.length - (badSignature ? 1 : 0)
+        return fail(
+          `${r.fetchedUrl} is invalid: ${why}`,
+          ...(others > 0 ? ["security_txt_invalid"] : []),
+          ...(badSignature ? ["security_txt_signature_bad"] : [])
+        )
+      }
       case "redirected-elsewhere":
         return fail(`${r.url} redirects to ${r.redirectedTo}`, "security_txt_redirect_elsewhere")
       case "missing":

@@ -73,7 +73,7 @@ const empty = {
   warnings: []
 }
 
-/** Judge one file: RFC 9116 §2.5 fields, §3 media type, §2.5.2 Canonical, §2.5.5 Expires. */
+/** Judge one file: RFC 9116 §2.5 fields, §3 media type, §2.5.2 Canonical, §2.5.5 Expires, §2.3 signature. */
 const judgeFile = (
   f: Extract<Fetched, { kind: "response" }>,
   signature: SignatureGathered | null,
@@ -113,8 +113,12 @@ const judgeFile = (
       warnings.push(
         `the file is signed; the signature was not verified: ${checked?.verification ?? "the signer's key was not looked for"}`
       )
+    // §2.3: a signature that fails against its signer's key says the file is not the one signed;
+    // as with a Canonical that does not list its address (§2.5.2), its contents are not trusted.
     else if (checked.verified === "bad")
-      warnings.push(`the signature does not verify (${checked.verification}): the file may have been altered`)
+      errors.push(
+        `the signature does not verify with its signer's key (${checked.verification}): the file may have been altered since it was signed, so its contents should not be trusted (§2.3)`
+      )
     if (checked?.keyStatus === "expired")
       warnings.push(`the signing key ${checked.fingerprint} expired ${checked.keyExpires}`)
     else if (checked?.keyStatus === "expiring")

@@ -12,12 +12,13 @@
  * - `MONITORS_TOKEN` as the bearer token: may manage monitors (compared in constant time);
  * - anonymous: may read and post reports while no API key exists at all (the embedded default),
  *   nothing here otherwise.
- * No refusal says anything about a key but why it cannot be used.
+ * No refusal says anything about a key but why it cannot be used. A key store that cannot answer
+ * is 503 (retry later), not a refusal.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
-import { Forbidden, Unauthorized } from "../../api/Errors.ts"
+import { Forbidden, Unauthorized, Unavailable } from "../../api/Errors.ts"
 import { DomainsAccess } from "../../api/Domains.ts"
 import { HistoryReadAccess } from "../../api/History.ts"
 import { ReportsReadAccess, ReportsWriteAccess } from "../../api/Inbound.ts"
@@ -30,8 +31,12 @@ import { localAdmin } from "./LocalAdmin.ts"
 
 const digest = (text: string) => createHash("sha256").update(text, "utf8").digest()
 
+/**
+ * The key store cannot answer (SQLITE_BUSY, the database gone): an outage, 503 with Retry-After as
+ * every store outage is, never a 401 that would tell the client its key is bad.
+ */
 const unavailable = () =>
-  new Unauthorized({
+  new Unavailable({
     error: "API keys cannot be checked right now (the key store is unavailable); retry later"
   })
 
@@ -59,7 +64,7 @@ const makeGuard = (guard: Guard) =>
         sent: Redacted.Redacted<string>
       ): Effect.Effect<
         KeyRecord | undefined,
-        Unauthorized | Forbidden,
+        Unauthorized | Forbidden | Unavailable,
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.gen(function* () {
@@ -112,30 +117,30 @@ const forTenant = (guard: Effect.Effect.Success<ReturnType<typeof makeGuard>>) =
 })
 
 /** Keys of a tenant see and manage their tenant's monitors; the operator every one (docs/access.md). */
-export const MonitorsAccessLive = Layer.effect(
-  MonitorsAccess,
-  Effect.map(
-    makeGuard({ scope: "monitors", what: "monitors", monitorsToken: true, openWithoutKeys: false }),
-    forTenant
-  )
-).pipe(Layer.provide(ApiKeysLive))
+const monitorsGuard = Effect.map(
+  makeGuard({ scope: "monitors", what: "monitors", monitorsToken: true, openWithoutKeys: false }),
+  forTenant
+)
+
+export const MonitorsAccessLive = Layer.effect(MonitorsAccess, monitorsGuard).pipe(Layer.provide(ApiKeysLive))
 
 /**
  * Keys with `reports:read` read the reports of their tenant's verified domains (the handler asks
  * which, by `tenant`); the operator (the machine, an admin key) and the open default read all.
  */
-export const ReportsReadAccessLive = Layer.effect(
-  ReportsReadAccess,
-  Effect.map(
-    makeGuard({
-      scope: "reports:read",
-      what: "received reports",
-      monitorsToken: false,
-      openWithoutKeys: true
-    }),
-    forTenant
-  )
-).pipe(Layer.provide(ApiKeysLive))
+const reportsReadGuard = Effect.map(
+  makeGuard({
+    scope: "reports:read",
+    what: "received reports",
+    monitorsToken: false,
+    openWithoutKeys: true
+  }),
+  forTenant
+)
+
+export const ReportsReadAccessLive = Layer.effect(ReportsReadAccess, reportsReadGuard).pipe(
+  Layer.provide(ApiKeysLive)
+)
 
 /**
  * The write guard also says who posted (docs/reports-in.md "Authenticity"): a report posted with a
@@ -143,67 +148,80 @@ export const ReportsReadAccessLive = Layer.effect(
  * the open door (no key exists yet) is not. A tenant's key posts for its tenant's verified domains
  * only (the handler asks, once the report's domain is read); the operator for any.
  */
-export const ReportsWriteAccessLive = Layer.effect(
-  ReportsWriteAccess,
-  Effect.gen(function* () {
-    const config = yield* AppConfig
-    const guard = yield* makeGuard({
-      scope: "reports:write",
-      what: "reports posted over HTTP",
-      monitorsToken: false,
-      openWithoutKeys: true
-    })
-    return {
-      bearer: (sent: Redacted.Redacted<string>) =>
-        Effect.gen(function* () {
-          const key = yield* guard.bearer(sent)
-          if (key !== undefined)
-            return {
-              authenticity: postedWith(`with the API key ${key.id}`),
-              tenant: key.scopes.includes("admin") ? undefined : key.tenant
-            }
-          const local = yield* Effect.provideService(localAdmin, AppConfig, config)
-          return { authenticity: local ? postedWith("from this machine") : ANONYMOUS_POST, tenant: undefined }
-        })
-    }
+const reportsWriteGuard = Effect.gen(function* () {
+  const config = yield* AppConfig
+  const guard = yield* makeGuard({
+    scope: "reports:write",
+    what: "reports posted over HTTP",
+    monitorsToken: false,
+    openWithoutKeys: true
   })
-).pipe(Layer.provide(ApiKeysLive))
+  return {
+    bearer: (sent: Redacted.Redacted<string>) =>
+      Effect.gen(function* () {
+        const key = yield* guard.bearer(sent)
+        if (key !== undefined)
+          return {
+            authenticity: postedWith(`with the API key ${key.id}`),
+            tenant: key.scopes.includes("admin") ? undefined : key.tenant
+          }
+        const local = yield* Effect.provideService(localAdmin, AppConfig, config)
+        return { authenticity: local ? postedWith("from this machine") : ANONYMOUS_POST, tenant: undefined }
+      })
+  }
+})
+
+export const ReportsWriteAccessLive = Layer.effect(ReportsWriteAccess, reportsWriteGuard).pipe(
+  Layer.provide(ApiKeysLive)
+)
 
 /**
  * Verified domains are each a tenant's: a usable key of whatever scope acts for its tenant; without one there is no
  * tenant to act for (401), whoever asks, the machine itself included.
  */
-export const DomainsAccessLive = Layer.effect(
-  DomainsAccess,
-  Effect.map(ApiKeys, (keys) => ({
-    bearer: (sent: Redacted.Redacted<string>) => {
-      const text = Redacted.value(sent).trim()
-      if (text === "")
-        return Effect.fail(
-          new Unauthorized({
-            error:
-              "verified domains belong to a tenant: need Authorization: Bearer with an API key (domain-audit keys create --tenant <name>)"
-          })
-        )
-      return keys.verify(text).pipe(
-        Effect.map((key) => ({ tenant: key.tenant })),
-        Effect.catchTags({
-          KeyRefused: (refused) => Effect.fail(new Unauthorized({ error: refused.message })),
-          SqlError: unavailable
+const domainsGuard = Effect.map(ApiKeys, (keys) => ({
+  bearer: (sent: Redacted.Redacted<string>) => {
+    const text = Redacted.value(sent).trim()
+    if (text === "")
+      return Effect.fail(
+        new Unauthorized({
+          error:
+            "verified domains belong to a tenant: need Authorization: Bearer with an API key (domain-audit keys create --tenant <name>)"
         })
       )
-    }
-  }))
-).pipe(Layer.provide(ApiKeysLive))
+    return keys.verify(text).pipe(
+      Effect.map((key) => ({ tenant: key.tenant })),
+      Effect.catchTags({
+        KeyRefused: (refused) => Effect.fail(new Unauthorized({ error: refused.message })),
+        SqlError: unavailable
+      })
+    )
+  }
+}))
+
+export const DomainsAccessLive = Layer.effect(DomainsAccess, domainsGuard).pipe(Layer.provide(ApiKeysLive))
 
 /**
  * Keys with `history` read the history and evidence of their tenant's verified domains (the handler
  * asks which, by `tenant`); the operator (the machine, an admin key) and the open default read all.
  */
-export const HistoryReadAccessLive = Layer.effect(
-  HistoryReadAccess,
-  Effect.map(
-    makeGuard({ scope: "history", what: "histories", monitorsToken: false, openWithoutKeys: true }),
-    forTenant
-  )
-).pipe(Layer.provide(ApiKeysLive))
+const historyReadGuard = Effect.map(
+  makeGuard({ scope: "history", what: "histories", monitorsToken: false, openWithoutKeys: true }),
+  forTenant
+)
+
+export const HistoryReadAccessLive = Layer.effect(HistoryReadAccess, historyReadGuard).pipe(
+  Layer.provide(ApiKeysLive)
+)
+
+/**
+ * Every guard's bearer check by the contract's guard name, for the edge to run before it judges a
+ * body (AuthFirst.ts): the same checks the guards' layers serve, over the same keys (ApiKeysLive).
+ */
+export const accessGuards = Effect.all({
+  MonitorsAccess: monitorsGuard,
+  ReportsReadAccess: reportsReadGuard,
+  ReportsWriteAccess: reportsWriteGuard,
+  DomainsAccess: domainsGuard,
+  HistoryReadAccess: historyReadGuard
+})

@@ -8,7 +8,8 @@
  * router serves it (RequestTarget.ts; the gatekeeper has done it already on the node server), the
  * refusal of cross-site requests that create something, the global gate on costly work
  * (Admission.ts; the per-client buckets run earlier, in Gatekeeper.ts, in the node server's request
- * event) and the body rules for JSON endpoints (BodyRules.ts). Error texts are cut to a bounded
+ * event) and the body rules for JSON endpoints (BodyRules.ts), judged after the access guard of an
+ * endpoint that has one (AuthFirst.ts). Error texts are cut to a bounded
  * length and quote at most 80 characters of any input.
  */
 import {
@@ -22,6 +23,7 @@ import {
 import { Cause, Effect, Option, Scheduler } from "effect"
 import type { Settings } from "../../Config.ts"
 import { type Gate, makeGate, routeClass } from "./Admission.ts"
+import type { AuthFirst } from "./AuthFirst.ts"
 import {
   bareMediaType,
   hasBody,
@@ -106,6 +108,9 @@ export const decodeMessage = (body: { issues?: ReadonlyArray<DecodeIssue>; messa
   return cut(boundRuns(text), MAX_ERROR_CHARS)
 }
 
+/** Seconds to wait after a 429 or 503 that names no wait of its own. */
+const GENERIC_RETRY_AFTER = "60"
+
 const GENERIC: Record<number, string> = {
   400: "invalid request",
   403: "forbidden",
@@ -148,17 +153,20 @@ const normalise = (response: HttpServerResponse.HttpServerResponse) => {
     const headers: Record<string, string> =
       (response.status === 429 || response.status === 503) && typeof retryAfter === "number"
         ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) }
-        : // every 401 asks for a bearer token: an API key or the MONITORS_TOKEN (RFC 6750 §3)
-          response.status === 401
-          ? { "WWW-Authenticate": 'Bearer realm="domain-audit"' }
-          : {}
+        : // a store that cannot answer says no more than 503: the generic wait (RFC 9110 §10.2.3)
+          response.status === 503 && response.headers["retry-after"] === undefined
+          ? { "Retry-After": GENERIC_RETRY_AFTER }
+          : // every 401 asks for a bearer token: an API key or the MONITORS_TOKEN (RFC 6750 §3)
+            response.status === 401
+            ? { "WWW-Authenticate": 'Bearer realm="domain-audit"' }
+            : {}
     return json(response.status, rest, { ...response.headers, ...headers })
   }
   const error = GENERIC[response.status] ?? `request failed with status ${response.status}`
   return json(
     response.status,
     { error },
-    response.status === 429 || response.status === 503 ? { "Retry-After": "60" } : {}
+    response.status === 429 || response.status === 503 ? { "Retry-After": GENERIC_RETRY_AFTER } : {}
   )
 }
 
@@ -252,7 +260,8 @@ export const edge = (
     concurrency: settings.admissionConcurrency,
     queue: settings.admissionQueue,
     queueMs: settings.admissionQueueMs
-  })
+  }),
+  authFirst?: AuthFirst
 ) => {
   const { maxBodyBytes } = settings
   const busy = Effect.sync(() =>
@@ -343,7 +352,11 @@ export const edge = (
         if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return tooLarge(maxBodyBytes)
       } else if (request.method === "POST") {
         const checked = yield* bodyRules(request)
-        if (HttpServerResponse.isServerResponse(checked)) return checked
+        // A guarded endpoint's guard refuses a client before its body does (AuthFirst.ts).
+        if (HttpServerResponse.isServerResponse(checked)) {
+          const refused = authFirst === undefined ? undefined : yield* authFirst(request, path)
+          return refused === undefined ? checked : normalise(refused)
+        }
         admitted = checked
       }
       const run = Effect.provideService(inner, HttpServerRequest.HttpServerRequest, admitted)

@@ -98,8 +98,13 @@ export class VerifiedDomains extends Effect.Service<VerifiedDomains>()("Verified
     const resolver = yield* Resolver
     const config = yield* AppConfig
     const reportsDomain = config.reportsDomains[0]
+    // A store that cannot answer (SQLITE_BUSY, the file or the database server gone) is an outage
+    // the client may retry (503), not a defect of the request (500).
     const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-      Effect.provideService(effect, SqlClient.SqlClient, sql).pipe(Effect.orDie)
+      Effect.provideService(effect, SqlClient.SqlClient, sql).pipe(
+        Effect.tapError((e) => Effect.logWarning("the tenants' store failed", e)),
+        Effect.mapError(() => new OwnersUnavailable({ message: "the tenants' store cannot be read now" }))
+      )
     const view = (c: ClaimRow) =>
       reportsDomain === undefined
         ? Effect.succeed(claimView(c, "", reportsDomain))

@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createCleartextMessage, generateKey, readPrivateKey, sign } from "openpgp"
-import { SecurityTxt } from "../../../src/checks/security-txt/SecurityTxt.ts"
+import { rules } from "../../../src/checks/security-txt/Rules.ts"
+import { SecurityTxt, type SecurityTxtResult } from "../../../src/checks/security-txt/SecurityTxt.ts"
 import { webError } from "../../../src/net/WebTypes.ts"
 import { verifyCleartext } from "../../../src/records/PgpSignature.ts"
 import { wkdUrls } from "../../../src/records/Wkd.ts"
@@ -63,6 +64,15 @@ const site =
         : url.startsWith("https://openpgpkey.")
           ? webError(url, "no-address", "no such name")
           : { status: 404, headers: {}, body: new Uint8Array() }
+
+/** The verdict of the check's rule on a result (a web site assumed). */
+const ruling = (r: SecurityTxtResult) =>
+  rules.judge({
+    checks: {
+      "dns-records": { status: "done", reason: null, result: null },
+      "security-txt": { status: "done", reason: null, result: r }
+    }
+  })[0]!.verdict
 
 let current: Signer
 let other: Signer
@@ -123,7 +133,7 @@ describe("the check verifies a signed security.txt", () => {
     })
   )
 
-  it.live("an altered file is bad, reported as a finding; a key found nowhere leaves it unknown", () =>
+  it.live("an altered file is bad: the file is invalid, not trusted (RFC 9116 §2.3), and a finding", () =>
     Effect.gen(function* () {
       const signed = yield* Effect.promise(() => current.sign(body(`Encryption: ${KEY_URL}\n`)))
       const altered = signed.replace(
@@ -134,17 +144,43 @@ describe("the check verifies a signed security.txt", () => {
         web: site(altered, { [KEY_URL]: current.armored })
       })
       expect(bad.signature?.verified).toBe("bad")
-      expect(bad.warnings.join(" ")).toMatch(/does not verify/)
+      expect(bad.verdict).toBe("invalid")
+      expect(bad.errors).toEqual([
+        expect.stringMatching(/^the signature does not verify .*should not be trusted/)
+      ])
+      expect(bad.warnings.join(" ")).not.toMatch(/does not verify/)
       expect(SecurityTxt.about.findings?.(bad)).toEqual(["security_txt_signature_bad"])
+      // the rule gives no points and names the signature, not a broken field, as the reason
+      expect(ruling(bad)).toMatchObject({ status: "fail", issues: ["security_txt_signature_bad"] })
+      // a file both altered and broken otherwise is invalid for both
+      const latin1 = yield* runFake(SecurityTxt, "a.example", {
+        web: (url) =>
+          url === URL_
+            ? text(altered, "text/plain; charset=latin1")
+            : site(altered, { [KEY_URL]: current.armored })(url)
+      })
+      expect(latin1.verdict).toBe("invalid")
+      expect(ruling(latin1).issues).toEqual(["security_txt_invalid", "security_txt_signature_bad"])
+    })
+  )
+
+  it.live("a key found nowhere, or another key, leaves the signature unknown and the file valid", () =>
+    Effect.gen(function* () {
+      const signed = yield* Effect.promise(() => current.sign(body(`Encryption: ${KEY_URL}\n`)))
       const nowhere = yield* runFake(SecurityTxt, "a.example", { web: site(signed) })
       expect(nowhere.signature).toMatchObject({ verified: "unknown", keyStatus: null })
       expect(nowhere.signature!.verification).toMatch(/^no key was found where the file says/)
+      expect(nowhere.verdict).toBe("valid")
+      expect(nowhere.errors).toEqual([])
+      expect(nowhere.warnings.join(" ")).toMatch(/the signature was not verified/)
       expect(SecurityTxt.about.findings?.(nowhere)).toEqual([])
+      expect(ruling(nowhere).status).toBe("pass")
       // another key at the URL is no key at all, not a bad signature
       const wrong = yield* runFake(SecurityTxt, "a.example", {
         web: site(signed, { [KEY_URL]: other.armored })
       })
       expect(wrong.signature?.verified).toBe("unknown")
+      expect(wrong.verdict).toBe("valid")
     })
   )
 
