@@ -13,7 +13,15 @@ import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { worldEnv } from "../world/env.ts"
-import { clusterDown, clusterUp, freePorts, psqlRows, runScript, sleep } from "../support/processes.ts"
+import {
+  clusterDown,
+  clusterPorts,
+  clusterUp,
+  freePorts,
+  psqlRows,
+  runScript,
+  sleep
+} from "../support/processes.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const scripts = join(root, "scripts/cluster")
@@ -40,7 +48,7 @@ afterAll(async () => {
 describe("two runners on Postgres, one killed mid-way", () => {
   it("completes every domain exactly once", { timeout: 480_000 }, async () => {
     // consecutive ports: runner i uses base+i-1
-    const [httpBase, runnerBase, pgPort] = (await freePorts(3)) as [number, number, number]
+    const { httpBase, runnerBase, pgPort } = await clusterPorts()
     const env = {
       ...process.env,
       ...worldEnv(),

@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
-import { clusterDown, clusterUp, freePorts, psqlRows, sleep } from "../support/processes.ts"
+import { clusterDown, clusterPorts, clusterUp, psqlRows, sleep } from "../support/processes.ts"
 import { worldEnv } from "../world/env.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 describe("monitors on two runners, one killed", () => {
   it("keep running on the survivor, each due time scanned once", { timeout: 900_000 }, async () => {
-    const [httpBase, runnerBase, pgPort] = (await freePorts(3)) as [number, number, number]
+    const { httpBase, runnerBase, pgPort } = await clusterPorts()
     const env = {
       ...process.env,
       ...worldEnv(),

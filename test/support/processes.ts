@@ -1,5 +1,6 @@
 /** What the tests that start the service (or its runners) as child processes share. */
 import { execFileSync, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
@@ -21,6 +22,52 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** `n` such ports. */
 export const freePorts = (n: number) => Promise.all(Array.from({ length: n }, freePort))
+
+/** Whether `port` can be listened on now (127.0.0.1). */
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer()
+    server.once("error", () => resolve(false))
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
+  })
+
+/** The first port of the kernel's range for outgoing connections (ip_local_port_range). */
+const ephemeralLow = () => {
+  try {
+    return (
+      Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32768
+    )
+  } catch {
+    return 32768
+  }
+}
+
+/**
+ * Ports for a two-runner cluster (scripts/cluster/up): runner i serves HTTP on httpBase+i-1 and
+ * talks to the others on runnerBase+i-1, so each base needs the port after it free too. They are
+ * taken below the range the kernel hands out for outgoing connections: a port next to a free one
+ * from `freePort` (listen on 0) may be a busy connection's own end on a machine busy scanning,
+ * and a runner that cannot listen ends the cluster's start.
+ */
+export const clusterPorts = async () => {
+  // Below the outgoing range when it leaves room there (Linux's default starts at 32768), else above.
+  const below = ephemeralLow() - 2 > 4096
+  const high = below ? ephemeralLow() - 2 : 65_000
+  const low = below ? Math.max(1024, high - 12_000) : 61_001
+  const taken = new Set<number>()
+  const run = async (length: number): Promise<number> => {
+    for (;;) {
+      const base = low + Math.floor(Math.random() * (high - low - length))
+      const ports = Array.from({ length }, (_, i) => base + i)
+      if (ports.some((p) => taken.has(p))) continue
+      if ((await Promise.all(ports.map(canListen))).every(Boolean)) {
+        for (const p of ports) taken.add(p)
+        return base
+      }
+    }
+  }
+  return { httpBase: await run(2), runnerBase: await run(2), pgPort: await run(1) }
+}
 
 /** The rows of a query on a Postgres database, through `psql`, as JSON. */
 export const psqlRows = <Row>(url: string, text: string): Array<Row> =>
