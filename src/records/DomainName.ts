@@ -6,7 +6,7 @@
  * name and memo key takes (the resolver, the scan, the checks).
  */
 import { domainToASCII } from "node:url"
-import { type Brand, Either } from "effect"
+import { type Brand, Either, ParseResult, Schema } from "effect"
 import { parse as parseHost } from "tldts"
 
 /**
@@ -97,3 +97,21 @@ export const normaliseDomain = (input: string): Either.Either<Domain, string> =>
     }
   )
 }
+
+/**
+ * A `Domain` from its text by `normaliseDomain`, refusing what it refuses: the API's `Domain` (which
+ * adds the contract's wording) and whatever reads a domain back from a store or a job's payload.
+ */
+export const DomainFromString = Schema.transformOrFail(
+  Schema.String,
+  Schema.String.pipe(Schema.brand("Domain")),
+  {
+    strict: true,
+    decode: (input, _, ast) =>
+      Either.match(normaliseDomain(input), {
+        onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, input, message)),
+        onRight: ParseResult.succeed
+      }),
+    encode: ParseResult.succeed
+  }
+)

@@ -122,5 +122,7 @@ describe("the Domain schema", () => {
   it("the tests' domain() decodes as the edge does and throws on a refused name", () => {
     expect(domain("https://Example.COM./x")).toBe("example.com")
     expect(() => domain("localhost")).toThrow(/localhost/)
+    expect(domain("Mx.Perfect.Example.")).toBe("mx.perfect.example")
+    expect(() => domain("1.2.3.4")).toThrow(/IP addresses/)
   })
 })
