@@ -9,7 +9,7 @@
  * so the composite also runs the other checks that category reads (MTA-STS with TLS-RPT, BIMI);
  * their verdicts appear in `scoreBreakdown.checks`.
  */
-import { type Domain, normaliseName } from "../records/DomainName.ts"
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Schema } from "effect"
 import { need } from "../kernel/Check.ts"
 import { Facts } from "../kernel/Facts.ts"
