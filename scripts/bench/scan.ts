@@ -11,8 +11,7 @@
  * Figures: docs/bench.md.
  */
 import * as dgram from "node:dgram"
-import { ConfigProvider, Effect, Either, Layer } from "effect"
-import { normaliseDomain } from "../../src/records/DomainName.ts"
+import { ConfigProvider, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { resolverOver } from "../../src/net/ResolverShape.ts"
@@ -22,7 +21,7 @@ import { Web } from "../../src/net/Web.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { worldEnv } from "../../test/world/env.ts"
 
-const domain = Either.getOrThrow(normaliseDomain(process.argv[2] ?? "perfect.com"))
+const domain = process.argv[2] ?? "perfect.com"
 const rounds = Number(process.argv[3] ?? 3)
 const latencyMs = Number(process.argv[4] ?? 0)
 const env = worldEnv()

@@ -5,7 +5,6 @@
  * with the proposal published in place of the current record. Report addresses, alignment, failure
  * options and the subdomain policy are kept unless they are the issue.
  */
-import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either } from "effect"
 import { AppConfig } from "../Config.ts"
 import { analyseDmarc, Dmarc } from "../checks/dmarc/Dmarc.ts"
@@ -63,7 +62,7 @@ export const PLACEHOLDER_RUA = `mailto:dmarc-reports@${PLACEHOLDER_DOMAIN}`
  * cannot receive them. Pure.
  */
 export const defaultRua = (
-  domain: Domain,
+  domain: string,
   reach: ReadonlyMap<string, MailReach>,
   receiver: string | undefined
 ): { readonly address: string; readonly note?: string } => {
@@ -89,7 +88,7 @@ export const defaultRua = (
  */
 export const planDmarc = (
   issue: IssueId,
-  domain: Domain,
+  domain: string,
   current: string | undefined,
   rua: string | undefined,
   reach: ReadonlyMap<string, MailReach> = new Map(),
@@ -193,7 +192,7 @@ export const planDmarc = (
  * (` v=DMARC1...`, issue dmarc_leading_space) when there is no proper one. undefined: none, or
  * the lookup failed (then nothing is kept that could not be read: the caller says so).
  */
-const currentRecord = (domain: Domain) =>
+const currentRecord = (domain: string) =>
   withFacts(
     domain,
     Effect.flatMap(Facts, (facts) =>
@@ -209,7 +208,7 @@ const currentRecord = (domain: Domain) =>
  * new record must not weaken what applies today, so it starts from the inherited policy (the
  * organisation's sp, else p) and report addresses.
  */
-const inheritedStart = (domain: Domain) =>
+const inheritedStart = (domain: string) =>
   Effect.map(runCheck(Dmarc, domain), (result) => {
     if (!result.inherited || result.effectivePolicy === undefined) return undefined
     const rua = result.rua.length > 0 ? `; rua=${result.rua.join(",")}` : ""
@@ -220,7 +219,7 @@ const inheritedStart = (domain: Domain) =>
   })
 
 /** The DMARC check's verdict on `proposal` published at `_dmarc.<domain>` in place of the current. */
-export const judgeDmarc = (domain: Domain, proposal: Proposal) =>
+export const judgeDmarc = (domain: string, proposal: Proposal) =>
   withFacts(
     domain,
     Effect.gen(function* () {
@@ -240,16 +239,13 @@ export const judgeDmarc = (domain: Domain, proposal: Proposal) =>
     })
   )
 
-/**
- * Whether `domain` and the report destinations receive mail (the DMARC check's own test,
- * DmarcGather.ts `mailReach`), over `domain`'s Facts.
- */
-const reachOf = (domain: Domain, destinations: ReadonlyArray<string>) =>
+/** Whether each domain receives mail (the DMARC check's own test, DmarcGather.ts `mailReach`). */
+const reachOf = (domains: ReadonlyArray<string>) =>
   withFacts(
-    domain,
+    domains[0]!,
     Effect.flatMap(Facts, (facts) =>
       Effect.forEach(
-        [...new Set([domain, ...destinations].map((d) => d.toLowerCase()))].slice(0, 4),
+        [...new Set(domains.map((d) => d.toLowerCase()))].slice(0, 4),
         (d) => mailReach(facts, d),
         {
           concurrency: 4
@@ -260,7 +256,7 @@ const reachOf = (domain: Domain, destinations: ReadonlyArray<string>) =>
 
 export const proposeDmarc = (
   issue: IssueId,
-  domain: Domain,
+  domain: string,
   override: string | undefined,
   rua: string | undefined
 ) =>
@@ -272,7 +268,8 @@ export const proposeDmarc = (
     if (Either.isLeft(read))
       return Either.left(`the DMARC record of ${domain} could not be read (${read.left._tag}); retry later`)
     const own = read.right ?? (yield* inheritedStart(domain))
-    const reach = yield* reachOf(domain, [
+    const reach = yield* reachOf([
+      domain,
       ...[rua, ...parseDmarc(own?.record ?? "").rua.map((u) => u.uri)].flatMap((u) => {
         const d = u === undefined ? undefined : mailboxDomain(u)
         return d === undefined ? [] : [d]

@@ -4,7 +4,6 @@
  * answer says what publishing them does to the grade and to the issues, before anybody publishes
  * them.
  */
-import type { Domain } from "../records/DomainName.ts"
 import { Effect, Schema } from "effect"
 import { ProposalPreviewFields, previewProposal } from "../composite/ProposalPreview.ts"
 import type { IssueId } from "../score/Catalogue.ts"
@@ -19,7 +18,7 @@ export type PreviewedFixAnswer = typeof PreviewedFixAnswer.Type
 /** The fix for `issue` at `domain`, previewed over the domain's live scan. */
 export const fixPreviewed = (
   issue: IssueId,
-  domain: Domain,
+  domain: string,
   rawConfig: unknown
 ): Effect.Effect<PreviewedFixAnswer, never, ScanContext | Scans> =>
   Effect.gen(function* () {

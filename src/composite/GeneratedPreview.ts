@@ -5,7 +5,6 @@
  * publishing it does. Without a domain the generator stays the pure computation it is and says
  * that nothing was previewed.
  */
-import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either } from "effect"
 import { generateDmarc, type DmarcGenerateInput } from "../generate/DmarcGenerator.ts"
 import { generate as generateSpf, type SpfGenerateInput } from "../generate/SpfGenerator.ts"
@@ -16,7 +15,7 @@ import { previewGenerated, type ProposedRecord } from "./ProposalPreview.ts"
 /** The generator's record previewed at `domain`; its refusal (a 400) is left to the caller. */
 const previewed = <A>(
   result: Either.Either<A, GenerateError>,
-  domain: Domain | undefined,
+  domain: string | undefined,
   records: (generated: A) => ReadonlyArray<ProposedRecord>
 ) =>
   Either.match(result, {
@@ -25,7 +24,7 @@ const previewed = <A>(
   })
 
 /** The SPF record, for `domain` when named (its DNS entry is then the domain's). */
-export const spfPreviewed = (input: SpfGenerateInput, domain: Domain | undefined) =>
+export const spfPreviewed = (input: SpfGenerateInput, domain: string | undefined) =>
   previewed(generateSpf({ ...input, domain: domain ?? input.domain }), domain, (g) => [
     { name: g.dnsEntry.name, type: "TXT", value: g.dnsEntry.value }
   ])
@@ -34,11 +33,11 @@ export const spfPreviewed = (input: SpfGenerateInput, domain: Domain | undefined
  * The DMARC record, for `domain` when named. The authorisations an external report address
  * needs are published in the destination's zone, not the domain's: the preview reads them live.
  */
-export const dmarcPreviewed = (input: DmarcGenerateInput, domain: Domain | undefined) =>
+export const dmarcPreviewed = (input: DmarcGenerateInput, domain: string | undefined) =>
   previewed(generateDmarc({ ...input, domain: domain ?? input.domain }), domain, (g) => [
     { name: g.dnsEntry.name, type: "TXT", value: g.dnsEntry.value }
   ])
 
 /** The TLSA record at `_<port>._tcp.<host>`, previewed at `domain` when named (the host is under it). */
-export const tlsaPreviewed = (input: TlsaRequest, domain: Domain | undefined) =>
+export const tlsaPreviewed = (input: TlsaRequest, domain: string | undefined) =>
   previewed(generateTlsa(input), domain, (g) => [{ name: g.name, type: "TLSA", value: g.value }])

@@ -7,7 +7,6 @@
  * the domain's broken DNSSEC, reported inside each result. Anything narrower (one server stalled, one list refused) stays inside the result as
  * `unknown`.
  */
-import type { Domain } from "../records/DomainName.ts"
 import { Effect } from "effect"
 import { type AnyCheck, need, type ResultOf } from "../kernel/Check.ts"
 import { Facts } from "../kernel/Facts.ts"
@@ -20,14 +19,14 @@ import { Tlsa } from "../checks/tlsa/Tlsa.ts"
 import { UpstreamProblem } from "./UpstreamProblem.ts"
 import { withFacts } from "../scan/Scanner.ts"
 
-const mxProblem = (domain: Domain) =>
+const mxProblem = (domain: string) =>
   new UpstreamProblem({
     error: `upstream resolver problem: the MX records of ${domain} could not be looked up; retry after a few seconds`
   })
 
 /** The checks' results for `domain`, or `UpstreamProblem` when its MX set is unknown. */
 const overMailServers = <const Cs extends ReadonlyArray<AnyCheck>>(
-  domain: Domain,
+  domain: string,
   checks: Cs,
   problem: (error: string | null) => UpstreamProblem = () => mxProblem(domain)
 ) =>
@@ -44,17 +43,17 @@ const overMailServers = <const Cs extends ReadonlyArray<AnyCheck>>(
     })
   )
 
-export const smtpTls = (domain: Domain) =>
+export const smtpTls = (domain: string) =>
   Effect.map(overMailServers(domain, [SmtpTls]), ([result]) => result)
 
 /** `apiUrl`: the endpoint's own URL, built by the HTTP layer from the request. */
-export const fcrdns = (domain: Domain, apiUrl: string) =>
+export const fcrdns = (domain: string, apiUrl: string) =>
   Effect.map(overMailServers(domain, [Fcrdns]), ([report]) => withApiUrl(report, apiUrl))
 
-export const blacklist = (domain: Domain) =>
+export const blacklist = (domain: string) =>
   Effect.map(overMailServers(domain, [Blocklist]), ([result]) => result)
 
-export const tlsa = (domain: Domain) =>
+export const tlsa = (domain: string) =>
   Effect.map(
     overMailServers(
       domain,
@@ -67,5 +66,5 @@ export const tlsa = (domain: Domain) =>
     ([result]) => result
   )
 
-export const senderRequirements = (domain: Domain) =>
+export const senderRequirements = (domain: string) =>
   Effect.map(overMailServers(domain, [SenderRequirements]), ([result]) => result)

@@ -13,7 +13,6 @@
  * Never stored: the preview's scan is run apart from `Scans`, so it enters no cache, no history and
  * no hall of fame; its answer says `preview: true`.
  */
-import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { Change } from "../monitor/Change.ts"
@@ -94,11 +93,11 @@ export const previewAnswer = (
 }
 
 /** The changes read and checked, or the 400 naming the record at fault. */
-const planOf = (domain: Domain, changes: PreviewChanges) =>
+const planOf = (domain: string, changes: PreviewChanges) =>
   Either.mapLeft(readPreview(domain, changes), (message) => new PreviewRefused({ message }))
 
 /** The scan of `domain` with `plan` laid over the live DNS and web (never stored). */
-const scanWith = (domain: Domain, plan: PreviewPlan, names: ReadonlyArray<string>) =>
+const scanWith = (domain: string, plan: PreviewPlan, names: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const resolver = yield* Resolver
     const web = yield* Web
@@ -114,7 +113,7 @@ const scanWith = (domain: Domain, plan: PreviewPlan, names: ReadonlyArray<string
 
 /** The scan of `domain` with `changes` laid over the live DNS and web (never stored). */
 export const previewScan = (
-  domain: Domain,
+  domain: string,
   changes: PreviewChanges,
   names: ReadonlyArray<string> = []
 ): Effect.Effect<
@@ -129,7 +128,7 @@ export const previewScan = (
  * it from `Scans`.
  */
 export const previewAgainst = <R>(
-  domain: Domain,
+  domain: string,
   changes: PreviewChanges,
   names: ReadonlyArray<string>,
   live: Effect.Effect<ScanResult, never, R>
@@ -150,7 +149,7 @@ export const previewAgainst = <R>(
  * them. The live scan is the one `POST /scan` answers (shared and cached).
  */
 export const preview = (
-  domain: Domain,
+  domain: string,
   changes: PreviewChanges,
   names: ReadonlyArray<string> = []
 ): Effect.Effect<PreviewScore, PreviewRefused, Scans | Resolver | Web | Smtp | AppConfig> =>

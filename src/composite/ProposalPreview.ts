@@ -10,7 +10,6 @@
  * record) or whose preview the previewer refused answers `compared: null` and says why in
  * `comparedReason`: never a diff that was not computed.
  */
-import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either, Schema } from "effect"
 import type { AppConfig } from "../Config.ts"
 import { Facts } from "../kernel/Facts.ts"
@@ -64,7 +63,7 @@ export const notPreviewed = (reason: string): ProposalPreview => ({ compared: nu
  * the proposal itself is still answered.
  */
 export const previewProposalAgainst = <R>(
-  domain: Domain,
+  domain: string,
   changes: PreviewChanges,
   live: Effect.Effect<ScanResult, never, R>
 ): Effect.Effect<ProposalPreview, never, R | Resolver | Web | Smtp | AppConfig> =>
@@ -124,7 +123,7 @@ export const withKeptTxt = <R>(
   })
 
 /** The live TXT records at `name`, read as the checks read them. */
-const readTxt = (domain: Domain) => (name: string) =>
+const readTxt = (domain: string) => (name: string) =>
   withFacts(
     domain,
     Effect.flatMap(Facts, (facts) => facts.txt(name))
@@ -144,7 +143,7 @@ const readTxt = (domain: Domain) => (name: string) =>
  * scan cache while fresh). No record: nothing to preview, and `none` says why.
  */
 export const previewProposal = (
-  domain: Domain,
+  domain: string,
   proposed: ReadonlyArray<ProposedRecord>,
   none: string
 ): Effect.Effect<ProposalPreview, never, Scans | Resolver | Web | Smtp | AppConfig> =>
@@ -169,7 +168,7 @@ export const NO_DOMAIN =
  */
 export const previewGenerated = <A>(
   generated: A,
-  domain: Domain | undefined,
+  domain: string | undefined,
   records: (generated: A) => ReadonlyArray<ProposedRecord>
 ): Effect.Effect<A & ProposalPreview, never, Scans | Resolver | Web | Smtp | AppConfig> =>
   domain === undefined

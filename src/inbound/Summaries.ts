@@ -4,7 +4,6 @@
  * the Resolver) and which of the domain's SPF includes covers each address (the SPF check's
  * lookup graph, run as /email/spf runs it).
  */
-import type { Domain } from "../records/DomainName.ts"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Either } from "effect"
 import { Spf } from "../checks/spf/Spf.ts"
@@ -62,7 +61,7 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
     const now = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
     /** Each source's PTR and provider; the PTR only for the busiest, failures read as "no PTR". */
-    const sourceFacts = (domain: Domain, ips: ReadonlyArray<string>) =>
+    const sourceFacts = (domain: string, ips: ReadonlyArray<string>) =>
       Effect.gen(function* () {
         const [spf, ptrs] = yield* Effect.all(
           [
@@ -109,7 +108,7 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
         }
       })
 
-    const dmarc = (domain: Domain, period: { from: number; to: number }) =>
+    const dmarc = (domain: string, period: { from: number; to: number }) =>
       Effect.gen(function* () {
         const [groups, who, clashes, reports] = yield* Effect.all([
           dmarcGroups(domain, period.from, period.to),
@@ -149,7 +148,7 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
         }
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.dmarc"))
 
-    const tls = (domain: Domain, period: { from: number; to: number }) =>
+    const tls = (domain: string, period: { from: number; to: number }) =>
       Effect.gen(function* () {
         const [policies, who, clashes] = yield* Effect.all([
           tlsPolicies(domain, period.from, period.to),
@@ -167,8 +166,10 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
      * a domain with a million stored records costs its summaries once, not once per page view.
      */
     const shared = makeShared(
-      ({ domain, period }: { readonly domain: Domain; readonly period: { from: number; to: number } }) =>
-        Effect.all(
+      (key) => {
+        const [domain = "", from = "0", to = "0"] = key.split(" ")
+        const period = { from: Number(from), to: Number(to) }
+        return Effect.all(
           {
             dmarc: dmarc(domain, period),
             tls: tls(domain, period),
@@ -177,15 +178,12 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
             )
           },
           { concurrency: 2 }
-        ),
-      {
-        ttlMs: config.scanCacheTtlMs,
-        size: config.scanCacheSize,
-        scope,
-        keyText: ({ domain, period }) => `${domain} ${period.from} ${period.to}`
-      }
+        )
+      },
+      { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope }
     )
-    const forReport = (domain: Domain, period: { from: number; to: number }) => shared.get({ domain, period })
+    const forReport = (domain: string, period: { from: number; to: number }) =>
+      shared.get(`${domain} ${period.from} ${period.to}`)
 
     return { dmarc, tls, now, forReport }
   })

@@ -15,7 +15,6 @@ import { Smtp, type SmtpProbe } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { webError } from "../../src/net/WebTypes.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
-import { domain as toDomain } from "../support/domain.ts"
 
 export interface FakeNet {
   readonly zone?: FakeZone
@@ -41,5 +40,4 @@ export const runFake = <C extends AnyCheck>(
   check: C,
   domain: string,
   net: FakeNet = {}
-): Effect.Effect<ResultOf<C>> =>
-  runCheck(check, toDomain(domain)).pipe(Effect.provide(fakeNet(net)), Effect.orDie)
+): Effect.Effect<ResultOf<C>> => runCheck(check, domain).pipe(Effect.provide(fakeNet(net)), Effect.orDie)

@@ -3,7 +3,6 @@
  * /email/blacklist, /email/sender-requirements): the composites live in composite/MailTransport.ts;
  * what stays here is what needs the request, the endpoint's own URL.
  */
-import type { Domain } from "../../records/DomainName.ts"
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import * as MailTransport from "../../composite/MailTransport.ts"
@@ -16,5 +15,5 @@ const selfUrl = (request: HttpServerRequest.HttpServerRequest, path: string, dom
     (base) => `${base}${path}?domain=${encodeURIComponent(domain)}`
   )
 
-export const fcrdns = (domain: Domain, request: HttpServerRequest.HttpServerRequest) =>
+export const fcrdns = (domain: string, request: HttpServerRequest.HttpServerRequest) =>
   Effect.flatMap(selfUrl(request, "/email/fcrdns", domain), (apiUrl) => MailTransport.fcrdns(domain, apiUrl))
