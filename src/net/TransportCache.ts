@@ -258,3 +258,5 @@ export const makeTransportCache = <K, A>(
     }
     return { get } as const
   })
+
+export type TransportCacheOf<K, A> = Effect.Effect.Success<ReturnType<typeof makeTransportCache<K, A>>>
