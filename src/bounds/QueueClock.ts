@@ -1,7 +1,7 @@
 /**
  * How long a scan waited on our own politeness: for a permit of a destination, of its prefix or of
  * the process (`Permits.ts`), including while it waited for another scan's probe of the same
- * server that was itself waiting for one (`ProbeCache.ts`). A scan's budgets do not count that
+ * server that was itself waiting for one (`TransportCache.ts`). A scan's budgets do not count that
  * time (`scan/Scanner.ts`): 1,000 scans whose mail servers share one /24 queue behind its 8
  * sessions at once, and none should end "unknown" for our own queue, as none of the DNS sweeps
  * does (`scan/SweepScheduler.ts`).

@@ -5,7 +5,7 @@
  * checked", never as a failure.
  *
  * Registrations change rarely, so answers are kept per domain for `RDAP_CACHE_TTL` across scans (a
- * failed question for `RDAP_FAILURE_TTL` only) in the transport cache (ProbeCache.ts), concurrent questions
+ * failed question for `RDAP_FAILURE_TTL` only) in the transport cache (TransportCache.ts), concurrent questions
  * for one domain share one request, and at most `RDAP_CONCURRENCY` requests run at once: registries rate-limit, and a batch names the same
  * provider domains (SPF includes, MX hosts) over and over.
  */
@@ -21,7 +21,7 @@ import {
   parseDomainObject
 } from "../records/RdapData.ts"
 import { Permits } from "../bounds/Permits.ts"
-import { makeTransportCache } from "./ProbeCache.ts"
+import { makeTransportCache } from "./TransportCache.ts"
 import { Web, type WebResponse } from "./Web.ts"
 
 /** What RDAP says of one registrable domain. */
