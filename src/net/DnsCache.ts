@@ -21,6 +21,8 @@ import { type Asker, type Source, TransportCache } from "./TransportCache.ts"
  */
 export type Asked = Asker<DnsAnswer, DnsError>
 
+const MAX_CACHE_SECONDS = 86_400
+
 /** How long an answer may be reused: min TTL of the answer, or the SOA minimum for negatives. */
 export const cacheSeconds = (answer: DnsAnswer): number => {
   const ttls =
@@ -30,7 +32,9 @@ export const cacheSeconds = (answer: DnsAnswer): number => {
           .filter((r) => r.type === "SOA")
           .map((r) => Math.min(r.ttl, (r.data as { minimum: number }).minimum))
   if (ttls.length === 0) return 0
-  return Math.max(0, Math.min(86_400, ...ttls))
+  // A day at most: RFC 2308 5 found longer negative caching problematic, and the same bound keeps a
+  // positive answer with a huge TTL (RFC 2181 8 allows up to 2^31 - 1 s) from outliving a change.
+  return Math.max(0, Math.min(MAX_CACHE_SECONDS, ...ttls))
 }
 
 /** A kept answer as a cache serves it: TTLs counted down by its age (RFC 1035 3.2.1). */

@@ -188,13 +188,21 @@ export const makeTransportCache = <K, A>(
      */
     const probing = new Map<string, QueueClock>()
 
-    /** The starter runs the lookup in its own fiber, on a queue clock its joiners follow. */
-    const fly = (text: string, flight: Flight<A, never>): Effect.Effect<A> =>
+    /**
+     * The starter runs the lookup in its own fiber, on a queue clock its joiners follow. Only the
+     * lookup is interruptible (`restore`): once started, a flight always lands, or its joiners and
+     * every later asker of the key would wait for it for ever.
+     */
+    const fly = (
+      text: string,
+      flight: Flight<A, never>,
+      restore: <X>(effect: Effect.Effect<X>) => Effect.Effect<X>
+    ): Effect.Effect<A> =>
       Effect.flatMap(FiberRef.get(CurrentQueueClock), (prober) => {
         const clock = new QueueClock()
         const unfollow = prober === undefined ? undefined : clock.forward(prober)
         probing.set(text, clock)
-        return Effect.locally(lookup(parseKey(text)), CurrentQueueClock, clock).pipe(
+        return restore(Effect.locally(lookup(parseKey(text)), CurrentQueueClock, clock)).pipe(
           Effect.onExit((exit) =>
             Effect.map(Clock.currentTimeMillis, (at) => {
               probing.delete(text)
@@ -226,14 +234,16 @@ export const makeTransportCache = <K, A>(
       })
 
     const once = (text: string): Effect.Effect<A> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const waiter = new Waiter<A>(now)
-        let flight: Flight<A, never> | undefined
-        const source = cache.ask(text, waiter, (f) => void (flight = f))
-        M.probeCache.unsafeUpdate(1, source === "upstream" ? miss : hit)
-        if (flight !== undefined) return fly(text, flight)
-        return waiter.exit ?? join(text, waiter)
-      })
+      Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const waiter = new Waiter<A>(now)
+          let flight: Flight<A, never> | undefined
+          const source = cache.ask(text, waiter, (f) => void (flight = f))
+          M.probeCache.unsafeUpdate(1, source === "upstream" ? miss : hit)
+          if (flight !== undefined) return fly(text, flight, restore)
+          return waiter.exit ?? restore(join(text, waiter))
+        })
+      )
 
     /** The answer for `key`: remembered, shared with a question under way, or asked now. */
     const get = (key: K): Effect.Effect<A> => {

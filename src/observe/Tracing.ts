@@ -18,6 +18,7 @@ export const tracingLayer = (endpoint: string) =>
       // service.name is fixed; OTEL_RESOURCE_ATTRIBUTES (read by the library) adds others
       resource: { serviceName: "domain-audit" },
       spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` })),
+      // the spans still batched get this long to leave when the process stops (within its grace)
       shutdownTimeout: "5 seconds"
     })),
     Layer.locallyScoped(Exporting, true)

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Exit } from "effect"
+import { Effect, Exit, TestClock } from "effect"
 import * as fc from "fast-check"
-import { type Asker, type Flight, type Source, TransportCache } from "../../src/net/TransportCache.ts"
+import {
+  type Asker,
+  type Flight,
+  makeTransportCache,
+  type Source,
+  TransportCache
+} from "../../src/net/TransportCache.ts"
 
 /** An answer kept 1 s, a failure 0.1 s: the failure is kept shorter. */
 const KEEP_OK = 1_000
@@ -118,4 +124,38 @@ describe("TransportCache", () => {
     expect(cache.ask("k", asker(KEEP_OK + 500), () => {})).toBe("upstream")
     expect(served).toEqual(["v", "v"])
   })
+
+  it.effect("the Effect door keeps each answer for its own time, counted from when it landed", () =>
+    Effect.gen(function* () {
+      let runs = 0
+      // "down.example" fails (an answer saying so), kept 1 minute; others 1 hour. Each lookup takes 5 s.
+      const cache = yield* makeTransportCache(
+        "test",
+        String,
+        String,
+        (domain: string) =>
+          Effect.sync(() => runs++).pipe(
+            Effect.zipRight(Effect.sleep("5 seconds")),
+            Effect.as(domain.startsWith("down") ? "unknown" : "registered")
+          ),
+        { capacity: 10, ttlMs: (answer) => (answer === "unknown" ? 60_000 : 3_600_000) }
+      )
+      const ask = (domain: string) =>
+        Effect.gen(function* () {
+          const fiber = yield* Effect.fork(cache.get(domain))
+          yield* TestClock.adjust("5 seconds")
+          return yield* fiber
+        })
+      yield* ask("down.example")
+      yield* ask("up.example")
+      expect(runs).toBe(2)
+      yield* TestClock.adjust("54 seconds") // 59 s after the failure landed: still kept
+      yield* ask("down.example")
+      expect(runs).toBe(2)
+      yield* TestClock.adjust("1 seconds")
+      yield* ask("down.example")
+      yield* ask("up.example")
+      expect(runs).toBe(3)
+    })
+  )
 })
