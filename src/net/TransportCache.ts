@@ -258,5 +258,3 @@ export const makeTransportCache = <K, A>(
     }
     return { get } as const
   })
-
-export type TransportCacheOf<K, A> = Effect.Effect.Success<ReturnType<typeof makeTransportCache<K, A>>>
