@@ -23,7 +23,8 @@ import { createReadStream, readFileSync } from "node:fs"
 import net from "node:net"
 import { createInterface } from "node:readline"
 import { writeHeapSnapshot } from "node:v8"
-import { Effect, type Exit, Layer, Supervisor } from "effect"
+import { Effect, Either, type Exit, Layer, Supervisor } from "effect"
+import { normaliseDomain } from "../../src/records/DomainName.ts"
 import { inProcessAt, runBatch } from "../../src/batch/Batch.ts"
 import { type ScanDepth, ScanDepths } from "../../src/kernel/Depth.ts"
 import { type BatchRecord, type BatchResult, isFailure, unansweredRecords } from "../../src/batch/Record.ts"
@@ -212,7 +213,7 @@ const main = Effect.gen(function* () {
     (domain) =>
       Effect.acquireUseRelease(
         Effect.sync(() => inFlight++),
-        () => scanAt(domain.replace(/^again\d+\./, "")),
+        () => scanAt(Either.getOrThrow(normaliseDomain(domain.replace(/^again\d+\./, "")))),
         () => Effect.sync(() => inFlight--)
       ),
     { isTTY: false, write: () => true }

@@ -11,7 +11,8 @@
  * Figures: docs/bench.md.
  */
 import * as dgram from "node:dgram"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Either, Layer } from "effect"
+import { normaliseDomain } from "../../src/records/DomainName.ts"
 import { AppConfig } from "../../src/Config.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { resolverOver } from "../../src/net/ResolverShape.ts"
@@ -21,7 +22,7 @@ import { Web } from "../../src/net/Web.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { worldEnv } from "../../test/world/env.ts"
 
-const domain = process.argv[2] ?? "perfect.com"
+const domain = Either.getOrThrow(normaliseDomain(process.argv[2] ?? "perfect.com"))
 const rounds = Number(process.argv[3] ?? 3)
 const latencyMs = Number(process.argv[4] ?? 0)
 const env = worldEnv()

@@ -7,7 +7,8 @@
  *   node --expose-gc --import tsx scripts/bench/scanMemory.ts [scans=200] [delayMs=300]
  */
 import { writeHeapSnapshot } from "node:v8"
-import { Effect, Layer, Supervisor } from "effect"
+import { Effect, Either, Layer, Supervisor } from "effect"
+import { normaliseDomain } from "../../src/records/DomainName.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { resolverOver } from "../../src/net/ResolverShape.ts"
 import { scan } from "../../src/scan/Scanner.ts"
@@ -54,18 +55,18 @@ const delayed = Layer.effect(
 )
 const layer = delayed.pipe(Layer.provideMerge(fakeNet({ zone: zone("example.com") })))
 
+const EXAMPLE = Either.getOrThrow(normaliseDomain("example.com"))
+
 const main = Effect.gen(function* () {
-  yield* scan("example.com") // warm: modules, registry, JIT
+  yield* scan(EXAMPLE) // warm: modules, registry, JIT
   gc()
   const base = process.memoryUsage().heapUsed
   fibers = 0
   const cpu = process.cpuUsage()
   const all = yield* Effect.fork(
-    Effect.forEach(
-      Array.from({ length: n }),
-      () => scan("example.com").pipe(Effect.withTracerEnabled(tracer)),
-      { concurrency: "unbounded" }
-    ).pipe(Effect.supervised(new Counting()))
+    Effect.forEach(Array.from({ length: n }), () => scan(EXAMPLE).pipe(Effect.withTracerEnabled(tracer)), {
+      concurrency: "unbounded"
+    }).pipe(Effect.supervised(new Counting()))
   )
   yield* Effect.sleep(delayMs * 1.5)
   gc()

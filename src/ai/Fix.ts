@@ -5,6 +5,7 @@
  * generator can fix (a registrar step, a server setting) get `success: false` and the knowledge
  * base's steps. Nothing submitted is stored or logged.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either, Schema } from "effect"
 import { Dmarc } from "../checks/dmarc/Dmarc.ts"
 import { Facts } from "../kernel/Facts.ts"
@@ -180,7 +181,7 @@ const published = (proposal: Proposal, answer: FixAnswer): Proposed => ({
   notPreviewable: NO_RECORD
 })
 
-const fixSpf = (issue: IssueId, domain: string, config: CurrentConfig) =>
+const fixSpf = (issue: IssueId, domain: Domain, config: CurrentConfig) =>
   Effect.gen(function* () {
     const proposal = yield* proposeSpf(issue, domain, config.record)
     if (Either.isLeft(proposal)) return without(noFix(issue, proposal.left), NO_RECORD)
@@ -198,7 +199,7 @@ const fixSpf = (issue: IssueId, domain: string, config: CurrentConfig) =>
     )
   })
 
-const fixDmarc = (issue: IssueId, domain: string, config: CurrentConfig) =>
+const fixDmarc = (issue: IssueId, domain: Domain, config: CurrentConfig) =>
   Effect.gen(function* () {
     const proposal = yield* proposeDmarc(issue, domain, config.record, config.rua)
     if (Either.isLeft(proposal)) return without(noFix(issue, proposal.left), NO_RECORD)
@@ -210,7 +211,7 @@ const fixDmarc = (issue: IssueId, domain: string, config: CurrentConfig) =>
   })
 
 /** RFC 7489 7.1: the authorisation the external report destination publishes. */
-const fixExternalRua = (domain: string) =>
+const fixExternalRua = (domain: Domain) =>
   Effect.map(runCheck(Dmarc, domain), (dmarc): Proposed => {
     const dest = dmarc.reportDestinations.find((d) => d.external && d.authorised === false && d.domain)
     if (dest === undefined || dest.domain === null)
@@ -237,7 +238,7 @@ const fixExternalRua = (domain: string) =>
   })
 
 /** TLSA 3 1 1 (RFC 7671 5.1: DANE-EE with the SPKI's SHA-256) from the certificate each MX presents. */
-const fixDane = (issue: IssueId, domain: string) =>
+const fixDane = (issue: IssueId, domain: Domain) =>
   withFacts(
     domain,
     Effect.gen(function* () {
@@ -293,7 +294,7 @@ const fixDane = (issue: IssueId, domain: string) =>
     })
   )
 
-const fixHeader = (issue: IssueId, domain: string, header: string, key: keyof ConfigValues) =>
+const fixHeader = (issue: IssueId, domain: Domain, header: string, key: keyof ConfigValues) =>
   Effect.map(runCheck(Headers, domain), (result): Proposed => {
     const value = result.recommended[key]
     if (value === null) return without(noFix(issue, "the header generator has no value for it"), NO_RECORD)
@@ -326,7 +327,7 @@ const fixHeader = (issue: IssueId, domain: string, header: string, key: keyof Co
 /** The fix for `issue` at `domain`, and the records it asks to publish. */
 export const propose = (
   issue: IssueId,
-  domain: string,
+  domain: Domain,
   rawConfig: unknown
 ): Effect.Effect<Proposed, never, ScanContext> => {
   const config = currentConfigOf(rawConfig)
@@ -347,7 +348,7 @@ export const propose = (
 /** The fix for `issue` at `domain`, without its preview. */
 export const fix = (
   issue: IssueId,
-  domain: string,
+  domain: Domain,
   rawConfig: unknown
 ): Effect.Effect<FixAnswer, never, ScanContext> =>
   Effect.map(propose(issue, domain, rawConfig), (proposed) => proposed.answer)

@@ -5,6 +5,7 @@
  * with the proposal published in place of the current record. Report addresses, alignment, failure
  * options and the subdomain policy are kept unless they are the issue.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either } from "effect"
 import { AppConfig } from "../Config.ts"
 import { analyseDmarc, Dmarc } from "../checks/dmarc/Dmarc.ts"
@@ -62,7 +63,7 @@ export const PLACEHOLDER_RUA = `mailto:dmarc-reports@${PLACEHOLDER_DOMAIN}`
  * cannot receive them. Pure.
  */
 export const defaultRua = (
-  domain: string,
+  domain: Domain,
   reach: ReadonlyMap<string, MailReach>,
   receiver: string | undefined
 ): { readonly address: string; readonly note?: string } => {
@@ -88,7 +89,7 @@ export const defaultRua = (
  */
 export const planDmarc = (
   issue: IssueId,
-  domain: string,
+  domain: Domain,
   current: string | undefined,
   rua: string | undefined,
   reach: ReadonlyMap<string, MailReach> = new Map(),
@@ -192,7 +193,7 @@ export const planDmarc = (
  * (` v=DMARC1...`, issue dmarc_leading_space) when there is no proper one. undefined: none, or
  * the lookup failed (then nothing is kept that could not be read: the caller says so).
  */
-const currentRecord = (domain: string) =>
+const currentRecord = (domain: Domain) =>
   withFacts(
     domain,
     Effect.flatMap(Facts, (facts) =>
@@ -208,7 +209,7 @@ const currentRecord = (domain: string) =>
  * new record must not weaken what applies today, so it starts from the inherited policy (the
  * organisation's sp, else p) and report addresses.
  */
-const inheritedStart = (domain: string) =>
+const inheritedStart = (domain: Domain) =>
   Effect.map(runCheck(Dmarc, domain), (result) => {
     if (!result.inherited || result.effectivePolicy === undefined) return undefined
     const rua = result.rua.length > 0 ? `; rua=${result.rua.join(",")}` : ""
@@ -219,7 +220,7 @@ const inheritedStart = (domain: string) =>
   })
 
 /** The DMARC check's verdict on `proposal` published at `_dmarc.<domain>` in place of the current. */
-export const judgeDmarc = (domain: string, proposal: Proposal) =>
+export const judgeDmarc = (domain: Domain, proposal: Proposal) =>
   withFacts(
     domain,
     Effect.gen(function* () {
@@ -239,13 +240,16 @@ export const judgeDmarc = (domain: string, proposal: Proposal) =>
     })
   )
 
-/** Whether each domain receives mail (the DMARC check's own test, DmarcGather.ts `mailReach`). */
-const reachOf = (domains: ReadonlyArray<string>) =>
+/**
+ * Whether `domain` and the report destinations receive mail (the DMARC check's own test,
+ * DmarcGather.ts `mailReach`), over `domain`'s Facts.
+ */
+const reachOf = (domain: Domain, destinations: ReadonlyArray<string>) =>
   withFacts(
-    domains[0]!,
+    domain,
     Effect.flatMap(Facts, (facts) =>
       Effect.forEach(
-        [...new Set(domains.map((d) => d.toLowerCase()))].slice(0, 4),
+        [...new Set([domain, ...destinations].map((d) => d.toLowerCase()))].slice(0, 4),
         (d) => mailReach(facts, d),
         {
           concurrency: 4
@@ -256,7 +260,7 @@ const reachOf = (domains: ReadonlyArray<string>) =>
 
 export const proposeDmarc = (
   issue: IssueId,
-  domain: string,
+  domain: Domain,
   override: string | undefined,
   rua: string | undefined
 ) =>
@@ -268,8 +272,7 @@ export const proposeDmarc = (
     if (Either.isLeft(read))
       return Either.left(`the DMARC record of ${domain} could not be read (${read.left._tag}); retry later`)
     const own = read.right ?? (yield* inheritedStart(domain))
-    const reach = yield* reachOf([
-      domain,
+    const reach = yield* reachOf(domain, [
       ...[rua, ...parseDmarc(own?.record ?? "").rua.map((u) => u.uri)].flatMap((u) => {
         const d = u === undefined ? undefined : mailboxDomain(u)
         return d === undefined ? [] : [d]

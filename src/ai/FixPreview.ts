@@ -4,6 +4,7 @@
  * answer says what publishing them does to the grade and to the issues, before anybody publishes
  * them.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Schema } from "effect"
 import { ProposalPreviewFields, previewProposal } from "../composite/ProposalPreview.ts"
 import type { IssueId } from "../score/Catalogue.ts"
@@ -18,7 +19,7 @@ export type PreviewedFixAnswer = typeof PreviewedFixAnswer.Type
 /** The fix for `issue` at `domain`, previewed over the domain's live scan. */
 export const fixPreviewed = (
   issue: IssueId,
-  domain: string,
+  domain: Domain,
   rawConfig: unknown
 ): Effect.Effect<PreviewedFixAnswer, never, ScanContext | Scans> =>
   Effect.gen(function* () {

@@ -6,6 +6,7 @@
  * unless the issue is that term; over the 10-lookup limit, the last terms that do not fit are
  * replaced by the networks the check's lookup graph resolved them to (`termsToFlatten`).
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either } from "effect"
 import { analyse, Spf, type SpfResult } from "../checks/spf/Spf.ts"
 import { gather as gatherGraph } from "../checks/spf/SpfGraph.ts"
@@ -170,7 +171,7 @@ export const planSpf = (
 }
 
 /** The SPF check's verdict on `proposal` published in place of the domain's SPF (other DNS live). */
-export const judgeSpf = (domain: string, proposal: Proposal) =>
+export const judgeSpf = (domain: Domain, proposal: Proposal) =>
   withFacts(
     domain,
     Effect.gen(function* () {
@@ -195,7 +196,7 @@ export const judgeSpf = (domain: string, proposal: Proposal) =>
   )
 
 /** The proposal for an SPF issue, or the generator's reason why none can be built. */
-export const proposeSpf = (issue: IssueId, domain: string, override: string | undefined) =>
+export const proposeSpf = (issue: IssueId, domain: Domain, override: string | undefined) =>
   Effect.gen(function* () {
     const current = yield* runCheck(Spf, domain)
     // a record that could not be read is not a missing one: nothing is proposed over it

@@ -4,23 +4,16 @@
  * and refuses what cannot be scanned, with a message that says why (`records/DomainName.ts`).
  */
 import { Either, ParseResult, Schema, type SchemaAST as AST } from "effect"
-import { normaliseDomain } from "../records/DomainName.ts"
+import { DomainFromString, normaliseDomain } from "../records/DomainName.ts"
 import { MAX_LISTED_NAMES, nameOutside, parseListedNames } from "../records/ListedNames.ts"
 
-/** A host name, normalised by `normaliseDomain`. */
-export const Domain = Schema.transformOrFail(Schema.String, Schema.String, {
-  strict: true,
-  decode: (input, _, ast) =>
-    Either.match(normaliseDomain(input), {
-      onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, input, message)),
-      onRight: ParseResult.succeed
-    }),
-  encode: ParseResult.succeed
-}).annotations({
+/** A host name, decoded by `normaliseDomain` to the branded `Domain` the engine takes. */
+export const Domain = DomainFromString.annotations({
   identifier: "Domain",
   description:
     "A host name such as example.com. URLs are accepted (the host is used), IDNs are converted to A-labels; IP addresses, single labels and names without a public suffix are refused.",
-  examples: ["example.com"]
+  // decoded like any input, so the example is what the schema gives (and normaliseDomain accepts it)
+  examples: [Either.getOrThrow(normaliseDomain("example.com"))]
 })
 
 /** The `?domain=` query most endpoints take. */

@@ -9,6 +9,7 @@
  *   time; a `ChunkExecutor` takes the domains in chunks and answers each domain's record as written
  *   (`OnCluster.ts`: a chunk per message to the cluster's runners).
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Cause, Chunk, Effect, Option, Stream } from "effect"
 import type { ScanDepth } from "../kernel/Depth.ts"
 import { scan } from "../scan/Scanner.ts"
@@ -27,7 +28,7 @@ import { type BatchSummary, summaryText, Tally } from "./Summary.ts"
 import { recordOfLine, toWritten, type Written } from "./Written.ts"
 
 /** Scans one (normalised) domain into its record; never fails: a failure is a record too. */
-export type Executor<R> = (domain: string) => Effect.Effect<BatchRecord, never, R>
+export type Executor<R> = (domain: Domain) => Effect.Effect<BatchRecord, never, R>
 
 /**
  * Scans `size` domains at a time (the last chunk may be shorter) and answers each one's record as
@@ -36,7 +37,7 @@ export type Executor<R> = (domain: string) => Effect.Effect<BatchRecord, never, 
 export interface ChunkExecutor<R> {
   readonly size: number
   readonly run: (
-    domains: ReadonlyArray<string>,
+    domains: ReadonlyArray<Domain>,
     format: BatchOptions["format"]
   ) => Effect.Effect<ReadonlyArray<Written>, never, R>
 }
@@ -50,7 +51,7 @@ export const inProcessAt =
 /** The full scan, in this process (the cluster's runners and `domain-audit scan` use it). */
 export const inProcess: Executor<ScanContext> = inProcessAt("full")
 
-const scanned = (domain: string, depth: ScanDepth) =>
+const scanned = (domain: Domain, depth: ScanDepth) =>
   scan(domain, { depth }).pipe(
     // The batch exports no traces: a live span costs random ids (built a character at a time) and
     // memory in each of the ~1,000 scans in flight, for nothing (docs/bench.md, the batch).
@@ -77,7 +78,7 @@ const textOf = (done: Written, previous: Previous | undefined, record?: BatchRec
 class Seen {
   readonly names = new Set<string>()
   constructor(private readonly written: ReadonlySet<string>) {}
-  take(domain: string): "new" | "duplicate" | "written" {
+  take(domain: Domain): "new" | "duplicate" | "written" {
     if (this.names.has(domain)) return "duplicate"
     this.names.add(domain)
     return this.written.has(domain) ? "written" : "new"
@@ -138,19 +139,19 @@ export const runBatch = <R>(
       Stream.mapEffect((raw) => {
         lineNo++
         const line = parseLine(raw)
-        if (line._tag === "Skip") return Effect.succeed(Option.none<string>())
+        if (line._tag === "Skip") return Effect.succeed(Option.none<Domain>())
         if (line._tag === "Invalid") {
           invalid++
           say(`${inputName}:${lineNo}: skipped: ${line.reason}`)
           const listed = rejects
             ? rejects.write(`${lineNo}\t${line.text.replace(/\s/g, " ")}\t${line.reason}\n`)
             : Effect.void
-          return Effect.as(listed, Option.none<string>())
+          return Effect.as(listed, Option.none<Domain>())
         }
         const kind = seen.take(line.domain)
         if (kind === "duplicate") duplicates++
         if (kind === "written") alreadyWritten++
-        return Effect.succeed(kind === "new" ? Option.some(line.domain) : Option.none<string>())
+        return Effect.succeed(kind === "new" ? Option.some(line.domain) : Option.none<Domain>())
       }),
       Stream.filterMap((domain) => domain)
     )

@@ -19,6 +19,7 @@ import { createHash } from "node:crypto"
 import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { Effect, Layer, Schema } from "effect"
+import { type Domain, DomainFromString } from "../records/DomainName.ts"
 import { ClusterLive } from "../jobs/Cluster.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { inProcess } from "./Batch.ts"
@@ -26,7 +27,7 @@ import { Formats } from "./Record.ts"
 import { toWritten, Written } from "./Written.ts"
 
 const ScanChunk = Rpc.make("scan", {
-  payload: { domains: Schema.Array(Schema.String), format: Schema.Literal(...Formats) },
+  payload: { domains: Schema.Array(DomainFromString), format: Schema.Literal(...Formats) },
   // The entity id names the chunk: one request per entity, so no key beyond it.
   primaryKey: () => "",
   success: Schema.Array(Written)
@@ -64,7 +65,7 @@ export class BatchChunks extends Effect.Service<BatchChunks>()("BatchChunks", {
     BatchChunk.client,
     (client) =>
       ({
-        scan: (id: string, domains: ReadonlyArray<string>, format: (typeof Formats)[number]) =>
+        scan: (id: string, domains: ReadonlyArray<Domain>, format: (typeof Formats)[number]) =>
           client(id).scan({ domains, format })
       }) as const
   )

@@ -4,11 +4,11 @@
  * reason. Pure and total.
  */
 import { Either } from "effect"
-import { normaliseDomain } from "../records/DomainName.ts"
+import { type Domain, normaliseDomain } from "../records/DomainName.ts"
 
 export type Line =
   | { readonly _tag: "Skip" }
-  | { readonly _tag: "Domain"; readonly domain: string }
+  | { readonly _tag: "Domain"; readonly domain: Domain }
   | { readonly _tag: "Invalid"; readonly text: string; readonly reason: string }
 
 const SKIP: Line = { _tag: "Skip" }

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util"
 import { Either } from "effect"
-import { normaliseDomain } from "../records/DomainName.ts"
+import { type Domain, normaliseDomain } from "../records/DomainName.ts"
 import { type BatchOptions, parseCli as parseBatch, USAGE as BATCH_USAGE } from "../batch/Cli.ts"
 import { KEYS_USAGE, type KeysCommand, parseKeys } from "./KeysCommand.ts"
 import {
@@ -95,10 +95,10 @@ Exit status: 0 verified, 1 not verified (the reason on stdout) or not readable, 
 export type Command =
   | { readonly _tag: "Help"; readonly text: string }
   | { readonly _tag: "Serve" }
-  | { readonly _tag: "Scan"; readonly domain: string; readonly json: boolean }
+  | { readonly _tag: "Scan"; readonly domain: Domain; readonly json: boolean }
   | {
       readonly _tag: "Preview"
-      readonly domain: string
+      readonly domain: Domain
       readonly records: ReadonlyArray<PreviewRecordInput>
       readonly remove: ReadonlyArray<typeof PreviewRemovalInput.Type>
       readonly json: boolean

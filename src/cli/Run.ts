@@ -4,6 +4,7 @@
  * `serve` logs as the server always has; `scan` and `batch` log to stderr, so that stdout carries
  * only their results (a summary, JSON, or the CSV/JSONL records).
  */
+import type { Domain } from "../records/DomainName.ts"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Either, Exit, Logger, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
@@ -50,7 +51,7 @@ const serve = Effect.flatMap(
 const encodeScore = Schema.encodeSync(ScanScore)
 
 /** One domain scanned and scored here, printed as a summary or as POST /scan's JSON. */
-const scanOne = (domain: string, json: boolean) =>
+const scanOne = (domain: Domain, json: boolean) =>
   Effect.gen(function* () {
     const record = yield* inProcess(domain).pipe(Effect.provide(ScanNetLive))
     if (isFailure(record))

@@ -9,7 +9,8 @@ import { Clock, Effect, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { crawl, normaliseScanUrl } from "../checks/csp/CspCrawl.ts"
 import { analyseCrawl, type CspScanResult } from "../checks/csp/CspResult.ts"
-import { withFacts } from "../scan/Scanner.ts"
+import { Facts } from "../kernel/Facts.ts"
+import { makeFacts } from "../scan/FactsLive.ts"
 import { makeShared } from "../scan/Shared.ts"
 
 /** Origins kept at once; beyond, the oldest result is dropped (a crawl costs up to 20 fetches). */
@@ -32,8 +33,13 @@ export const crawlAndAnalyse = (
   limits: { readonly maxPages: number; readonly budgetMs: number }
 ) =>
   Effect.gen(function* () {
-    // One Facts per crawl: each page is fetched once, through the guarded client.
-    const data = yield* withFacts(start.hostname, crawl(start, limits))
+    // One Facts per crawl: each page is fetched once, through the guarded client. They are the
+    // Facts of a URL's host (an address the policy refuses is the crawl's own finding), not of a
+    // domain the engine scans, so they are made here rather than through `withFacts`.
+    const data = yield* Effect.flatMap(Effect.scope, (scope) => makeFacts(start.hostname, scope)).pipe(
+      Effect.flatMap((facts) => crawl(start, limits).pipe(Effect.provideService(Facts, facts))),
+      Effect.scoped
+    )
     if (data.pages.length === 0) {
       if (data.startError?.reason === "refused-address" || data.startError?.reason === "invalid-url")
         return yield* new CspScanError({ reason: "invalid-url", message: data.startError.message })

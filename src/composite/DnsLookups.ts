@@ -4,6 +4,7 @@
  * (SPEC Errors: "upstream resolver problem", 500), decided by the result's own fields; narrower
  * failures stay inside the result as `unknown`.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Clock, Effect, Either, Schema } from "effect"
 import * as Lookup from "../checks/dns/Lookup.ts"
 import * as Propagation from "../checks/dns/Propagation.ts"
@@ -25,14 +26,14 @@ export class UnknownRecordType extends Schema.TaggedError<UnknownRecordType>()("
 }) {}
 
 /** `GET /dns/lookup?type=&types=`: `lookup` over the record types the parameters name. */
-export const lookupAsked = (domain: string, type: string | undefined, types: string | undefined) =>
+export const lookupAsked = (domain: Domain, type: string | undefined, types: string | undefined) =>
   Effect.flatMap(
     Either.mapLeft(Lookup.parseTypes(type, types), (message) => new UnknownRecordType({ message })),
     (asked) => lookup(domain, asked)
   )
 
 /** `GET /dns/lookup`: the domain's records of `types` (a parameterised gather, so not `runCheck`). */
-export const lookup = (domain: string, types: ReadonlyArray<RecordType>) =>
+export const lookup = (domain: Domain, types: ReadonlyArray<RecordType>) =>
   withFacts(
     domain,
     Effect.flatMap(Lookup.gatherTypes(types), (gathered) =>
@@ -50,7 +51,7 @@ export const lookup = (domain: string, types: ReadonlyArray<RecordType>) =>
   )
 
 /** `GET /dns/dnssec`: the DNSSEC check; `unknown` (the DNSKEY lookup failed) is a 500. */
-export const dnssec = (domain: string) =>
+export const dnssec = (domain: Domain) =>
   runCheck(Dnssec, domain).pipe(
     Effect.filterOrFail(
       (result) => result.status !== "unknown",
@@ -59,7 +60,7 @@ export const dnssec = (domain: string) =>
   )
 
 /** `GET /dns/propagation`: what each propagation resolver answers now for one type. */
-export const propagation = (domain: string, type: RecordType) =>
+export const propagation = (domain: Domain, type: RecordType) =>
   withFacts(
     domain,
     Effect.flatMap(Propagation.gatherType(type), (gathered) =>

@@ -9,7 +9,7 @@
  * so the composite also runs the other checks that category reads (MTA-STS with TLS-RPT, BIMI);
  * their verdicts appear in `scoreBreakdown.checks`.
  */
-import { normaliseName } from "../records/DomainName.ts"
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Schema } from "effect"
 import { need } from "../kernel/Check.ts"
 import { Facts } from "../kernel/Facts.ts"
@@ -44,7 +44,7 @@ export type EmailCheckResult = typeof EmailCheckResult.Type
 const done = <A>(result: A) => ({ status: "done" as const, reason: null, result })
 
 /** The checks and the MX lookup concurrently; a failed MX lookup is kept as unknown, never as "no MX". */
-export const emailCheck = (domain: string) =>
+export const emailCheck = (domain: Domain) =>
   withFacts(
     domain,
     Effect.gen(function* () {
@@ -96,11 +96,11 @@ export class EmailChecks extends Effect.Service<EmailChecks>()("EmailChecks", {
   scoped: Effect.gen(function* () {
     const config = yield* AppConfig
     const context = yield* Effect.context<ScanContext>()
-    const shared = makeShared((domain) => emailCheck(domain).pipe(Effect.provide(context)), {
+    const shared = makeShared((domain: Domain) => emailCheck(domain).pipe(Effect.provide(context)), {
       ttlMs: config.checkCacheTtlMs,
       size: config.scanCacheSize,
       scope: yield* Effect.scope
     })
-    return { check: (domain: string) => shared.get(normaliseName(domain)) } as const
+    return { check: (domain: Domain) => shared.get(domain) } as const
   })
 }) {}

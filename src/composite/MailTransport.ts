@@ -7,6 +7,7 @@
  * the domain's broken DNSSEC, reported inside each result. Anything narrower (one server stalled, one list refused) stays inside the result as
  * `unknown`.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect } from "effect"
 import { type AnyCheck, need, type ResultOf } from "../kernel/Check.ts"
 import { Facts } from "../kernel/Facts.ts"
@@ -19,14 +20,14 @@ import { Tlsa } from "../checks/tlsa/Tlsa.ts"
 import { UpstreamProblem } from "./UpstreamProblem.ts"
 import { withFacts } from "../scan/Scanner.ts"
 
-const mxProblem = (domain: string) =>
+const mxProblem = (domain: Domain) =>
   new UpstreamProblem({
     error: `upstream resolver problem: the MX records of ${domain} could not be looked up; retry after a few seconds`
   })
 
 /** The checks' results for `domain`, or `UpstreamProblem` when its MX set is unknown. */
 const overMailServers = <const Cs extends ReadonlyArray<AnyCheck>>(
-  domain: string,
+  domain: Domain,
   checks: Cs,
   problem: (error: string | null) => UpstreamProblem = () => mxProblem(domain)
 ) =>
@@ -43,17 +44,17 @@ const overMailServers = <const Cs extends ReadonlyArray<AnyCheck>>(
     })
   )
 
-export const smtpTls = (domain: string) =>
+export const smtpTls = (domain: Domain) =>
   Effect.map(overMailServers(domain, [SmtpTls]), ([result]) => result)
 
 /** `apiUrl`: the endpoint's own URL, built by the HTTP layer from the request. */
-export const fcrdns = (domain: string, apiUrl: string) =>
+export const fcrdns = (domain: Domain, apiUrl: string) =>
   Effect.map(overMailServers(domain, [Fcrdns]), ([report]) => withApiUrl(report, apiUrl))
 
-export const blacklist = (domain: string) =>
+export const blacklist = (domain: Domain) =>
   Effect.map(overMailServers(domain, [Blocklist]), ([result]) => result)
 
-export const tlsa = (domain: string) =>
+export const tlsa = (domain: Domain) =>
   Effect.map(
     overMailServers(
       domain,
@@ -66,5 +67,5 @@ export const tlsa = (domain: string) =>
     ([result]) => result
   )
 
-export const senderRequirements = (domain: string) =>
+export const senderRequirements = (domain: Domain) =>
   Effect.map(overMailServers(domain, [SenderRequirements]), ([result]) => result)

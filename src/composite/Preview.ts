@@ -13,6 +13,7 @@
  * Never stored: the preview's scan is run apart from `Scans`, so it enters no cache, no history and
  * no hall of fame; its answer says `preview: true`.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { Change } from "../monitor/Change.ts"
@@ -93,11 +94,11 @@ export const previewAnswer = (
 }
 
 /** The changes read and checked, or the 400 naming the record at fault. */
-const planOf = (domain: string, changes: PreviewChanges) =>
+const planOf = (domain: Domain, changes: PreviewChanges) =>
   Either.mapLeft(readPreview(domain, changes), (message) => new PreviewRefused({ message }))
 
 /** The scan of `domain` with `plan` laid over the live DNS and web (never stored). */
-const scanWith = (domain: string, plan: PreviewPlan, names: ReadonlyArray<string>) =>
+const scanWith = (domain: Domain, plan: PreviewPlan, names: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const resolver = yield* Resolver
     const web = yield* Web
@@ -113,7 +114,7 @@ const scanWith = (domain: string, plan: PreviewPlan, names: ReadonlyArray<string
 
 /** The scan of `domain` with `changes` laid over the live DNS and web (never stored). */
 export const previewScan = (
-  domain: string,
+  domain: Domain,
   changes: PreviewChanges,
   names: ReadonlyArray<string> = []
 ): Effect.Effect<
@@ -128,7 +129,7 @@ export const previewScan = (
  * it from `Scans`.
  */
 export const previewAgainst = <R>(
-  domain: string,
+  domain: Domain,
   changes: PreviewChanges,
   names: ReadonlyArray<string>,
   live: Effect.Effect<ScanResult, never, R>
@@ -149,7 +150,7 @@ export const previewAgainst = <R>(
  * them. The live scan is the one `POST /scan` answers (shared and cached).
  */
 export const preview = (
-  domain: string,
+  domain: Domain,
   changes: PreviewChanges,
   names: ReadonlyArray<string> = []
 ): Effect.Effect<PreviewScore, PreviewRefused, Scans | Resolver | Web | Smtp | AppConfig> =>

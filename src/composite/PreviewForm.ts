@@ -3,6 +3,7 @@
  * starting from, as lines to edit, and the submitted lines read back into a preview's changes.
  * The preview itself is `POST /scan/preview`'s (Preview.ts), beside the live scan it answers.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either } from "effect"
 import { Facts } from "../kernel/Facts.ts"
 import { isSpfRecord } from "../records/SpfParse.ts"
@@ -25,7 +26,7 @@ export interface PreviewForm {
 }
 
 /** The TXT records a domain owner most often changes, at their names: SPF, DMARC, MTA-STS, TLS-RPT. */
-const txtNames = (domain: string) => [
+const txtNames = (domain: Domain) => [
   domain,
   `_dmarc.${domain}`,
   `_mta-sts.${domain}`,
@@ -37,7 +38,7 @@ const txtNames = (domain: string) => [
  * `name TYPE value` line each: what a change usually starts from. A name that cannot be read is
  * left out (the form is a starting point, not a verdict).
  */
-export const liveRecordLines = (domain: string): Effect.Effect<string, never, ScanContext> =>
+export const liveRecordLines = (domain: Domain): Effect.Effect<string, never, ScanContext> =>
   withFacts(
     domain,
     Effect.gen(function* () {
@@ -83,7 +84,7 @@ export const readForm = (form: PreviewForm): Either.Either<PreviewChanges, strin
 }
 
 /** The preview of `changes` at `domain` beside the live scan `POST /scan` answers (cached while fresh). */
-export const previewOfForm = (domain: string, changes: PreviewChanges) =>
+export const previewOfForm = (domain: Domain, changes: PreviewChanges) =>
   previewAgainst(
     domain,
     changes,

@@ -10,6 +10,7 @@
  * record) or whose preview the previewer refused answers `compared: null` and says why in
  * `comparedReason`: never a diff that was not computed.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect, Either, Schema } from "effect"
 import type { AppConfig } from "../Config.ts"
 import { Facts } from "../kernel/Facts.ts"
@@ -63,7 +64,7 @@ export const notPreviewed = (reason: string): ProposalPreview => ({ compared: nu
  * the proposal itself is still answered.
  */
 export const previewProposalAgainst = <R>(
-  domain: string,
+  domain: Domain,
   changes: PreviewChanges,
   live: Effect.Effect<ScanResult, never, R>
 ): Effect.Effect<ProposalPreview, never, R | Resolver | Web | Smtp | AppConfig> =>
@@ -123,7 +124,7 @@ export const withKeptTxt = <R>(
   })
 
 /** The live TXT records at `name`, read as the checks read them. */
-const readTxt = (domain: string) => (name: string) =>
+const readTxt = (domain: Domain) => (name: string) =>
   withFacts(
     domain,
     Effect.flatMap(Facts, (facts) => facts.txt(name))
@@ -143,7 +144,7 @@ const readTxt = (domain: string) => (name: string) =>
  * scan cache while fresh). No record: nothing to preview, and `none` says why.
  */
 export const previewProposal = (
-  domain: string,
+  domain: Domain,
   proposed: ReadonlyArray<ProposedRecord>,
   none: string
 ): Effect.Effect<ProposalPreview, never, Scans | Resolver | Web | Smtp | AppConfig> =>
@@ -168,7 +169,7 @@ export const NO_DOMAIN =
  */
 export const previewGenerated = <A>(
   generated: A,
-  domain: string | undefined,
+  domain: Domain | undefined,
   records: (generated: A) => ReadonlyArray<ProposedRecord>
 ): Effect.Effect<A & ProposalPreview, never, Scans | Resolver | Web | Smtp | AppConfig> =>
   domain === undefined

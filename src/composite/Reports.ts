@@ -4,6 +4,7 @@
  * with the summaries of the DMARC and TLS reports received for the domain (`inbound/`, which looks
  * up the PTR names of the busiest sources), computed here and handed in.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect } from "effect"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { ReportSummaries } from "../inbound/Summaries.ts"
@@ -25,12 +26,13 @@ import { Scans } from "../scan/Scans.ts"
  * reports, rather than that none arrived.
  */
 const publishedReports = (
+  domain: Domain,
   scan: ScanResult,
   base: string
 ): Effect.Effect<ReportsReceived | undefined, never, ReportSummaries> =>
   Effect.flatMap(ReportSummaries, (summaries) => {
     const period = receivedPeriod(scan.computedAt)
-    return summaries.forReport(scan.domain, period).pipe(
+    return summaries.forReport(domain, period).pipe(
       Effect.map((both): ReportsReceived | undefined => receivedOf(scan, base, both)),
       Effect.catchAll((error) =>
         Effect.as(
@@ -47,12 +49,13 @@ const publishedReports = (
  * they are private otherwise (docs/access.md). When who publishes cannot be read, nothing.
  */
 export const reportsReceived = (
+  domain: Domain,
   scan: ScanResult,
   base: string
 ): Effect.Effect<ReportsReceived | undefined, never, ReportSummaries | VerifiedDomains> =>
-  Effect.flatMap(VerifiedDomains, (owners) => owners.reportsPublic(scan.domain)).pipe(
+  Effect.flatMap(VerifiedDomains, (owners) => owners.reportsPublic(domain)).pipe(
     Effect.flatMap((shown) =>
-      shown ? publishedReports(scan, base) : Effect.succeed(privateReceived(scan, base))
+      shown ? publishedReports(domain, scan, base) : Effect.succeed(privateReceived(scan, base))
     ),
     Effect.catchAllCause((cause) =>
       Effect.as(
@@ -63,17 +66,19 @@ export const reportsReceived = (
   )
 
 /** The live Everything Report of `domain`, its URLs on `base`. */
-export const liveReport = (domain: string, base: string) =>
+export const liveReport = (domain: Domain, base: string) =>
   Effect.flatMap(Scans, (scans) =>
     Effect.flatMap(scans.scan(domain), (scan) =>
-      Effect.map(reportsReceived(scan, base), (received) => everythingOf(scan, base, received))
+      Effect.map(reportsReceived(domain, scan, base), (received) => everythingOf(scan, base, received))
     )
   )
 
 /** A snapshot of `domain`'s report now (or the same content stored moments ago). */
-export const snapshotReport = (domain: string, base: string) =>
+export const snapshotReport = (domain: Domain, base: string) =>
   Effect.flatMap(Effect.zip(Scans, Snapshots), ([scans, snapshots]) =>
     Effect.flatMap(scans.scan(domain), (scan) =>
-      Effect.flatMap(reportsReceived(scan, base), (received) => snapshots.create(scan, base, received))
+      Effect.flatMap(reportsReceived(domain, scan, base), (received) =>
+        snapshots.create(scan, base, received)
+      )
     )
   )

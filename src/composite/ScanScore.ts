@@ -3,6 +3,7 @@
  * by the pure model of `score/`. A repeated scan within `SCAN_CACHE_TTL_MS` is served from the cache.
  * The badge and the PDF read the same shared scan (`gradedScan`), so one domain is scanned once.
  */
+import type { Domain } from "../records/DomainName.ts"
 import { Effect } from "effect"
 import type { Lang } from "../score/Nis2Text.ts"
 import { score, type ScanScore } from "../score/Score.ts"
@@ -15,13 +16,13 @@ import { reportsReceived } from "./Reports.ts"
 
 /** The score of `domain`'s full scan; `names`: names its owner lists for the takeover check. */
 export const scanScore = (
-  domain: string,
+  domain: Domain,
   names: ReadonlyArray<string> = []
 ): Effect.Effect<ScanScore, never, Scans> => Effect.map(gradedScan(domain, names), (graded) => graded.score)
 
 /** The shared full scan with its score (whose `unscannable` says why it cannot grade the domain). */
 export const gradedScan = (
-  domain: string,
+  domain: Domain,
   names: ReadonlyArray<string> = []
 ): Effect.Effect<{ readonly scan: ScanResult; readonly score: ScanScore }, never, Scans> =>
   Effect.flatMap(Scans, (scans) =>
@@ -33,7 +34,7 @@ export const gradedScan = (
  * cannot grade the domain (none when the scan itself failed).
  */
 export const badgeVerdict = (
-  domain: string
+  domain: Domain
 ): Effect.Effect<{ readonly grade: string | null; readonly unscannable: string | null }, never, Scans> =>
   gradedScan(domain).pipe(
     Effect.map(({ score }) => ({
@@ -53,10 +54,10 @@ export const badgeVerdict = (
  * on `base`).
  */
 export const pdfReport = (
-  domain: string,
+  domain: Domain,
   base: string,
   lang: Lang = "en"
 ): Effect.Effect<Uint8Array, never, Scans | ReportSummaries | VerifiedDomains> =>
   Effect.flatMap(gradedScan(domain), ({ score, scan }) =>
-    Effect.flatMap(reportsReceived(scan, base), (received) => scanPdf(score, scan, received, lang))
+    Effect.flatMap(reportsReceived(domain, scan, base), (received) => scanPdf(score, scan, received, lang))
   )

@@ -4,6 +4,7 @@
  * the Resolver) and which of the domain's SPF includes covers each address (the SPF check's
  * lookup graph, run as /email/spf runs it).
  */
+import type { Domain } from "../records/DomainName.ts"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Either } from "effect"
 import { Spf } from "../checks/spf/Spf.ts"
@@ -61,7 +62,7 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
     const now = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
     /** Each source's PTR and provider; the PTR only for the busiest, failures read as "no PTR". */
-    const sourceFacts = (domain: string, ips: ReadonlyArray<string>) =>
+    const sourceFacts = (domain: Domain, ips: ReadonlyArray<string>) =>
       Effect.gen(function* () {
         const [spf, ptrs] = yield* Effect.all(
           [
@@ -108,7 +109,7 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
         }
       })
 
-    const dmarc = (domain: string, period: { from: number; to: number }) =>
+    const dmarc = (domain: Domain, period: { from: number; to: number }) =>
       Effect.gen(function* () {
         const [groups, who, clashes, reports] = yield* Effect.all([
           dmarcGroups(domain, period.from, period.to),
@@ -148,7 +149,7 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
         }
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.withSpan("ReportSummaries.dmarc"))
 
-    const tls = (domain: string, period: { from: number; to: number }) =>
+    const tls = (domain: Domain, period: { from: number; to: number }) =>
       Effect.gen(function* () {
         const [policies, who, clashes] = yield* Effect.all([
           tlsPolicies(domain, period.from, period.to),
@@ -166,10 +167,8 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
      * a domain with a million stored records costs its summaries once, not once per page view.
      */
     const shared = makeShared(
-      (key) => {
-        const [domain = "", from = "0", to = "0"] = key.split(" ")
-        const period = { from: Number(from), to: Number(to) }
-        return Effect.all(
+      ({ domain, period }: { readonly domain: Domain; readonly period: { from: number; to: number } }) =>
+        Effect.all(
           {
             dmarc: dmarc(domain, period),
             tls: tls(domain, period),
@@ -178,12 +177,15 @@ export class ReportSummaries extends Effect.Service<ReportSummaries>()("ReportSu
             )
           },
           { concurrency: 2 }
-        )
-      },
-      { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope }
+        ),
+      {
+        ttlMs: config.scanCacheTtlMs,
+        size: config.scanCacheSize,
+        scope,
+        keyText: ({ domain, period }) => `${domain} ${period.from} ${period.to}`
+      }
     )
-    const forReport = (domain: string, period: { from: number; to: number }) =>
-      shared.get(`${domain} ${period.from} ${period.to}`)
+    const forReport = (domain: Domain, period: { from: number; to: number }) => shared.get({ domain, period })
 
     return { dmarc, tls, now, forReport }
   })

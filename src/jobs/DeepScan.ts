@@ -19,6 +19,7 @@
  * "missing"); the job itself fails only on an unexpected defect, or when it was interrupted and not
  * resumed within `DEEP_SCAN_MAX_AGE_MS`.
  */
+import { type Domain, DomainFromString } from "../records/DomainName.ts"
 import { Activity, Workflow } from "@effect/workflow"
 import { Cause, Clock, Effect, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
@@ -92,7 +93,7 @@ export class ScanJobFailed extends Schema.TaggedError<ScanJobFailed>()("ScanJobF
 export const ScanJob = Workflow.make({
   name: "ScanJob",
   payload: {
-    domain: Schema.String,
+    domain: DomainFromString,
     kind: Schema.Literal("web", "mail", "full"),
     /** Distinguishes jobs of one domain and kind: the request time for the API, a batch id for batches. */
     key: Schema.String,
@@ -106,7 +107,7 @@ export const ScanJob = Workflow.make({
 
 /** Every check of `checks` gets the deep budget: the deadline and each check's own timeout. */
 export const deepScan = <Cs extends ReadonlyArray<Registered>>(
-  domain: string,
+  domain: Domain,
   checks: Cs,
   deadlineMs: number
 ) =>
@@ -114,7 +115,7 @@ export const deepScan = <Cs extends ReadonlyArray<Registered>>(
     Effect.updateService(AppConfig, (config) => new AppConfig({ ...config, checkTimeoutMs: deadlineMs }))
   )
 
-const work = (domain: string, kind: "web" | "mail" | "full") =>
+const work = (domain: Domain, kind: "web" | "mail" | "full") =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const deadlineMs = config.deepScanDeadlineMs

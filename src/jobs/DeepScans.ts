@@ -10,7 +10,7 @@
  * - A job still `running` past `DEEP_SCAN_MAX_AGE_MS` plus the deep deadline is reported `failed`
  *   with the reason: its runner went away and no runner resumed it, so it never stays `running`.
  */
-import { normaliseName } from "../records/DomainName.ts"
+import type { Domain } from "../records/DomainName.ts"
 import { WorkflowEngine } from "@effect/workflow"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
@@ -136,7 +136,7 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
       })
 
     /** Record a new job for (domain, kind) with the given key; its workflow is started by `run`. */
-    const claim = (domain: string, kind: ScanKind, key: string, nowMs: number) =>
+    const claim = (domain: Domain, kind: ScanKind, key: string, nowMs: number) =>
       Effect.gen(function* () {
         const payload = { domain, kind, key, requestedAt: nowMs }
         const scanId = yield* ScanJob.executionId(payload)
@@ -147,7 +147,7 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
     const run = (payload: typeof ScanJob.payloadSchema.Type) => ScanJob.execute(payload, { discard: true })
 
     /** Start a job for (domain, kind) with the given key, recorded before the workflow begins. */
-    const start = (domain: string, kind: ScanKind, key: string, nowMs: number) =>
+    const start = (domain: Domain, kind: ScanKind, key: string, nowMs: number) =>
       Effect.flatMap(claim(domain, kind, key, nowMs), ({ scanId, payload }) =>
         Effect.as(run(payload), scanId)
       )
@@ -158,7 +158,7 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
      * runners given the same request at the same instant return one job, not two. The workflow is
      * started after the commit: its own writes are not part of this transaction.
      */
-    const findOrClaim = (domain: string, type: DeepScanType, admit: () => number) =>
+    const findOrClaim = (domain: Domain, type: DeepScanType, admit: () => number) =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         return yield* sql.withTransaction(
@@ -179,11 +179,11 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
       })
 
     /** POST /scan/deep: the existing job within the reuse window, or a new one (`admit` > 0 refuses). */
-    const submit = (rawDomain: string, type: DeepScanType, admit: () => number) =>
+    const submit = (domain: Domain, type: DeepScanType, admit: () => number) =>
       lock
         .withPermits(1)(
           Effect.gen(function* () {
-            const { scanId, payload } = yield* findOrClaim(normaliseName(rawDomain), type, admit)
+            const { scanId, payload } = yield* findOrClaim(domain, type, admit)
             if (payload !== undefined) yield* run(payload)
             return scanId
           })
@@ -205,13 +205,13 @@ export class DeepScans extends Effect.Service<DeepScans>()("DeepScans", {
       effect: Effect.Effect<A, E, SqlClient.SqlClient | WorkflowEngine.WorkflowEngine>
     ) => Effect.provide(effect, context)
     return {
-      submit: (domain: string, type: DeepScanType, admit: () => number) =>
+      submit: (domain: Domain, type: DeepScanType, admit: () => number) =>
         provide(submit(domain, type, admit)).pipe(Effect.catchTags({ SqlError: Effect.die })),
       get: (scanId: string) => provide(get(scanId)).pipe(Effect.catchTags({ SqlError: Effect.die })),
-      start: (domain: string, kind: ScanKind, key: string) =>
-        provide(
-          Effect.flatMap(Clock.currentTimeMillis, (now) => start(normaliseName(domain), kind, key, now))
-        ).pipe(Effect.catchTags({ SqlError: Effect.die })),
+      start: (domain: Domain, kind: ScanKind, key: string) =>
+        provide(Effect.flatMap(Clock.currentTimeMillis, (now) => start(domain, kind, key, now))).pipe(
+          Effect.catchTags({ SqlError: Effect.die })
+        ),
       await: (scanId: string) => provide(awaitJob(scanId))
     } as const
   })
@@ -237,7 +237,7 @@ const awaitJob = (scanId: string) =>
  * a caller that re-runs with the same id picks up the jobs it had already started. Fails with the job's
  * reason when the job failed. Needs `DeepScans` (from `JobsLive`, in a runner or a client process).
  */
-export const scanOnCluster = (domain: string, batchId: string) =>
+export const scanOnCluster = (domain: Domain, batchId: string) =>
   Effect.gen(function* () {
     const jobs = yield* DeepScans
     const scanId = yield* jobs.start(domain, "full", `batch:${batchId}`)

@@ -6,8 +6,15 @@
  * name and memo key takes (the resolver, the scan, the checks).
  */
 import { domainToASCII } from "node:url"
-import { Either } from "effect"
+import { type Brand, Either, ParseResult, Schema } from "effect"
 import { parse as parseHost } from "tldts"
+
+/**
+ * A host name that `normaliseDomain` accepted: lower-case A-labels, no trailing dot, under a public
+ * suffix. The engine's entry points (the scan, a single check, the composites) take a `Domain`, so
+ * that a string reaches them only through the one decoding at the edge (API, CLI, library, batch).
+ */
+export type Domain = string & Brand.Brand<"Domain">
 
 /**
  * A name as DNS compares it (RFC 4343: case-insensitive), without the root's trailing dot; the
@@ -47,13 +54,13 @@ const hostPart = (text: string): Either.Either<string, string> => {
  * Normalise user input to a lower-case A-label host name (RFC 1035 2.3.4 lengths, RFC 5890 IDNA),
  * or explain why it is not one. Total: never throws.
  */
-export const normaliseDomain = (input: string): Either.Either<string, string> => {
+export const normaliseDomain = (input: string): Either.Either<Domain, string> => {
   const text = input.trim()
   if (text === "") return Either.left(hint(input, "it is empty"))
   if (text.length > 2048) return Either.left(hint(input, "it is far longer than any host name"))
   return Either.flatMap(
     Either.mapLeft(hostPart(text), (why) => hint(input, why)),
-    (raw): Either.Either<string, string> => {
+    (raw): Either.Either<Domain, string> => {
       let host = raw.toLowerCase()
       if (host.endsWith(".")) host = host.slice(0, -1)
       if (host.startsWith("[") || IPV6_LIKE.test(host) || IPV4_LIKE.test(host))
@@ -85,7 +92,26 @@ export const normaliseDomain = (input: string): Either.Either<string, string> =>
       const parsed = parseHost(host, { allowPrivateDomains: false })
       if (!parsed.isIcann) return Either.left(hint(input, `'.${labels.at(-1)}' is not a public suffix`))
       if (parsed.domain === null) return Either.left(hint(input, "it is a public suffix, not a domain"))
-      return Either.right(host)
+      // The one place a string becomes a Domain: every rule above held.
+      return Either.right(host as Domain)
     }
   )
 }
+
+/**
+ * A `Domain` from its text by `normaliseDomain`, refusing what it refuses: the API's `Domain` (which
+ * adds the contract's wording) and whatever reads a domain back from a store or a job's payload.
+ */
+export const DomainFromString = Schema.transformOrFail(
+  Schema.String,
+  Schema.String.pipe(Schema.brand("Domain")),
+  {
+    strict: true,
+    decode: (input, _, ast) =>
+      Either.match(normaliseDomain(input), {
+        onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, input, message)),
+        onRight: ParseResult.succeed
+      }),
+    encode: ParseResult.succeed
+  }
+)

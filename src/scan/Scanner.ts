@@ -13,7 +13,7 @@
  * - Each check's duration is recorded (and exported as a span), with the edges it waited on, so
  *   the critical path of the graph can be compared with the wall time.
  */
-import { normaliseName } from "../records/DomainName.ts"
+import type { Domain } from "../records/DomainName.ts"
 import { Cause, Clock, Deferred, Effect, Exit, Option } from "effect"
 import { AppConfig } from "../Config.ts"
 import type { ScanDepth } from "../kernel/Depth.ts"
@@ -39,13 +39,12 @@ export interface ScanOptions<Cs extends ReadonlyArray<AnyCheck>> {
 
 /** One scan, computed now: every check of `options.checks` over one Facts for `domain`. */
 export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
-  rawDomain: string,
+  domain: Domain,
   options: ScanOptions<Cs> = {}
 ) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const checks: ReadonlyArray<AnyCheck> = options.checks ?? registry
-    const domain = normaliseName(rawDomain)
     const deadlineMs = options.deadlineMs ?? config.scanDeadlineMs
     const trace: ScanTrace = new Map()
     const startMs = yield* Clock.currentTimeMillis
@@ -116,8 +115,10 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
       "scan.checks": outcomes.length,
       "scan.unknown_checks": unknown
     })
+    // The result holds the name as plain text: a Domain is the scan's input, not its output's type.
+    const name: string = domain
     return {
-      domain,
+      domain: name,
       computedAt: new Date(startMs).toISOString(),
       cached: false,
       durationMs: endMs - startMs,
@@ -129,8 +130,8 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     } as ScanResult<Cs>
   }).pipe(
     Effect.scoped,
-    Effect.withSpan("Scanner.scan", { attributes: { domain: rawDomain } }),
-    Effect.annotateLogs("domain", rawDomain)
+    Effect.withSpan("Scanner.scan", { attributes: { domain } }),
+    Effect.annotateLogs("domain", domain)
   )
 
 /** The scan's metrics: each check's status and duration, the scan's outcome; the unknown count. */
@@ -160,7 +161,7 @@ const PARTIAL = M.labels({ outcome: "partial" })
  */
 export const runCheck = <C extends AnyCheck>(
   check: C,
-  domain: string
+  domain: Domain
 ): Effect.Effect<ResultOf<C>, never, ScanContext> =>
   withFacts(
     domain,
@@ -168,7 +169,7 @@ export const runCheck = <C extends AnyCheck>(
   )
 
 /** Runs `effect` with Facts for `domain` (scoped to it): composites and parameterised gathers. */
-export const withFacts = <A, E>(domain: string, effect: Effect.Effect<A, E, FactContext>) =>
+export const withFacts = <A, E>(domain: Domain, effect: Effect.Effect<A, E, FactContext>) =>
   Effect.gen(function* () {
     const facts = yield* makeFacts(domain, yield* Effect.scope)
     return yield* effect.pipe(Effect.provideService(Facts, facts))

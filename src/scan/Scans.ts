@@ -13,7 +13,7 @@
  *   the hall of fame keep the scan anybody gets of the domain, so that a diff never shows a finding
  *   come and go with what one caller listed.
  */
-import { normaliseName } from "../records/DomainName.ts"
+import type { Domain } from "../records/DomainName.ts"
 import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"
 import { Resolver } from "../net/Resolver.ts"
@@ -24,14 +24,15 @@ import { scan } from "./Scanner.ts"
 import { makeShared } from "./Shared.ts"
 import { type ScanResult } from "./ScanResult.ts"
 
-// A normalised domain or name holds no space or comma, so the key reads back unambiguously.
-const keyOf = (domain: string, names: ReadonlyArray<string>) =>
-  names.length === 0 ? domain : `${domain} ${[...names].sort().join(",")}`
-
-const fromKey = (key: string) => {
-  const [domain = key, names = ""] = key.split(" ")
-  return { domain, names: names === "" ? [] : names.split(",") }
+interface ScanRequest {
+  readonly domain: Domain
+  readonly names: ReadonlyArray<string>
 }
+
+// A normalised domain or name holds no space or comma, so equal requests have one key and no two
+// requests share one.
+const keyOf = ({ domain, names }: ScanRequest) =>
+  names.length === 0 ? domain : `${domain} ${[...names].sort().join(",")}`
 
 export class Scans extends Effect.Service<Scans>()("Scans", {
   scoped: Effect.gen(function* () {
@@ -40,21 +41,19 @@ export class Scans extends Effect.Service<Scans>()("Scans", {
     const scope = yield* Effect.scope
     const history = yield* ScanHistory
     const shared = makeShared(
-      (key) => {
-        const { domain, names } = fromKey(key)
-        return names.length === 0
+      ({ domain, names }: ScanRequest) =>
+        names.length === 0
           ? scan(domain).pipe(Effect.tap(history.record), Effect.provide(context))
-          : scan(domain, { names }).pipe(Effect.provide(context))
-      },
-      { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope }
+          : scan(domain, { names }).pipe(Effect.provide(context)),
+      { ttlMs: config.scanCacheTtlMs, size: config.scanCacheSize, scope, keyText: keyOf }
     )
 
     /**
      * The full scan of `domain` (with the takeover check also at `names`, normalised): cached
      * (`cached: true`), shared with a run under way, or computed now.
      */
-    const get = (rawDomain: string, names: ReadonlyArray<string> = []): Effect.Effect<ScanResult> =>
-      Effect.map(shared.share(keyOf(normaliseName(rawDomain), names)), ({ result, source }) =>
+    const get = (domain: Domain, names: ReadonlyArray<string> = []): Effect.Effect<ScanResult> =>
+      Effect.map(shared.share({ domain, names }), ({ result, source }) =>
         source === "cache" ? { ...result, cached: true } : result
       )
 

@@ -16,13 +16,22 @@ interface Run<A, E> {
   waiters: number
 }
 
+/**
+ * How a key is told apart: a string key is itself; any other (a typed request) says which text
+ * identifies it, so that two equal requests share one run.
+ */
+type KeyText<K> = K extends string
+  ? { readonly keyText?: (key: K) => string }
+  : { readonly keyText: (key: K) => string }
+
 /** Where a result came from: the cache, a run another request started, or a run this one started. */
 export type Source = "cache" | "joined" | "ran"
 
-export const makeShared = <A, E = never>(
-  run: (key: string) => Effect.Effect<A, E>,
-  options: { readonly ttlMs: number; readonly size: number; readonly scope: Scope.Scope }
+export const makeShared = <A, E = never, K = string>(
+  run: (key: K) => Effect.Effect<A, E>,
+  options: { readonly ttlMs: number; readonly size: number; readonly scope: Scope.Scope } & KeyText<K>
 ) => {
+  const text = (key: K): string => (options.keyText ? options.keyText(key) : String(key))
   const running = new Map<string, Run<A, E>>()
   // Insertion order is age order: the oldest entry is evicted first.
   const finished = new Map<string, { readonly atMs: number; readonly result: A }>()
@@ -35,16 +44,16 @@ export const makeShared = <A, E = never>(
       while (finished.size > Math.max(0, options.size)) finished.delete(finished.keys().next().value!)
     })
 
-  const start = (key: string) =>
+  const start = (key: K, id: string) =>
     Effect.gen(function* () {
       const fiber = yield* run(key).pipe(
-        Effect.tap((result) => remember(key, result)),
-        Effect.ensuring(Effect.sync(() => running.delete(key))),
+        Effect.tap((result) => remember(id, result)),
+        Effect.ensuring(Effect.sync(() => running.delete(id))),
         Effect.interruptible, // forked under `share`'s mask, it must stay interruptible itself
         Effect.forkIn(options.scope)
       )
       const entry: Run<A, E> = { fiber, waiters: 0 }
-      running.set(key, entry)
+      running.set(id, entry)
       return entry
     })
 
@@ -61,11 +70,12 @@ export const makeShared = <A, E = never>(
    * start a new run (a rate limit that charges runs, not cache hits); its failure starts nothing.
    */
   const share = <E2 = never>(
-    key: string,
+    request: K,
     beforeRun: Effect.Effect<void, E2> = Effect.void
   ): Effect.Effect<{ readonly result: A; readonly source: Source }, E | E2> =>
     Effect.uninterruptibleMask((restore) =>
       Effect.gen(function* () {
+        const key = text(request)
         const hit = finished.get(key)
         if (hit && (yield* Clock.currentTimeMillis) - hit.atMs < options.ttlMs)
           return { result: hit.result, source: "cache" as const }
@@ -74,7 +84,7 @@ export const makeShared = <A, E = never>(
         if (entry === undefined) {
           yield* restore(beforeRun)
           // The run may have been started while `beforeRun` waited.
-          entry = running.get(key) ?? (yield* start(key))
+          entry = running.get(key) ?? (yield* start(request, key))
         }
         const joined = entry
         joined.waiters++
@@ -84,7 +94,7 @@ export const makeShared = <A, E = never>(
     )
 
   /** The result for `key`: cached, shared with a run under way, or computed now. */
-  const get = (key: string): Effect.Effect<A, E> => Effect.map(share(key), ({ result }) => result)
+  const get = (key: K): Effect.Effect<A, E> => Effect.map(share(key), ({ result }) => result)
 
   return { get, share } as const
 }

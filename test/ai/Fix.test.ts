@@ -15,6 +15,7 @@ import { mailboxDomain, PLACEHOLDER_RUA, planDmarc } from "../../src/ai/FixDmarc
 import { fakeNet } from "../checks/facts.ts"
 import { makeChain, probe, stalled, tlsFacts } from "../checks/fixtures.ts"
 import { runs } from "../support/runs.ts"
+import { domain } from "../support/domain.ts"
 
 const DOMAIN = "example.com"
 
@@ -37,7 +38,7 @@ describe("SPF fixes", () => {
         ...providerZone(7),
         [`${DOMAIN} TXT`]: [`v=spf1 ip4:192.0.2.1 ${includes.join(" ")} -all`]
       }
-      const answer = yield* fix("spf_too_many_lookups", DOMAIN, undefined).pipe(
+      const answer = yield* fix("spf_too_many_lookups", domain(DOMAIN), undefined).pipe(
         Effect.provide(fakeNet({ zone }))
       )
       expect(answer.success).toBe(true)
@@ -79,7 +80,7 @@ describe("SPF fixes", () => {
                 .join(" ")
               const zone = { ...providerZone(n), [`${DOMAIN} TXT`]: [record] }
               const answer = await Effect.runPromise(
-                fix(issue, DOMAIN, undefined).pipe(Effect.provide(fakeNet({ zone })))
+                fix(issue, domain(DOMAIN), undefined).pipe(Effect.provide(fakeNet({ zone })))
               )
               expect(answer.success, JSON.stringify(answer)).toBe(true)
               expect(parseSpf(answer.fix.value).errors).toEqual([])
@@ -98,7 +99,9 @@ describe("SPF fixes", () => {
       const zone = {
         [`${DOMAIN} TXT`]: ["v=spf1 ip4:192.0.2.300 a/24 mx:mail.example.com/24 ip4:192.0.2.7 ~all"]
       }
-      const answer = yield* fix("spf_invalid", DOMAIN, undefined).pipe(Effect.provide(fakeNet({ zone })))
+      const answer = yield* fix("spf_invalid", domain(DOMAIN), undefined).pipe(
+        Effect.provide(fakeNet({ zone }))
+      )
       expect(answer.success).toBe(true)
       expect(spfTerms(answer.fix.value)).toEqual(["ip4:192.0.2.7", "a/24", "mx:mail.example.com/24", "~all"])
       expect(answer.fix.explanation).toMatch(/removed 'ip4:192.0.2.300'/)
@@ -107,7 +110,7 @@ describe("SPF fixes", () => {
 
   it.live("a record that cannot be read is not replaced", () =>
     Effect.gen(function* () {
-      const answer = yield* fix("spf_missing", DOMAIN, undefined).pipe(
+      const answer = yield* fix("spf_missing", domain(DOMAIN), undefined).pipe(
         Effect.provide(fakeNet({ zone: { [`${DOMAIN} TXT`]: "SERVFAIL" } }))
       )
       expect(answer).toMatchObject({ success: false, fix: { value: "" } })
@@ -144,20 +147,20 @@ const REACHES = new Map([["example.com", "some" as const]])
 describe("DMARC fixes", () => {
   it("stages enforcement: reports to a mailbox that receives mail first, then quarantine, then reject", () => {
     const none = "v=DMARC1; p=none"
-    expect(planDmarc("dmarc_policy_none", DOMAIN, none, undefined, REACHES).input.policy).toBe("none")
+    expect(planDmarc("dmarc_policy_none", domain(DOMAIN), none, undefined, REACHES).input.policy).toBe("none")
     const reporting = "v=DMARC1; p=none; rua=mailto:d@example.com"
-    expect(planDmarc("dmarc_policy_none", DOMAIN, reporting, undefined, REACHES).input.policy).toBe(
+    expect(planDmarc("dmarc_policy_none", domain(DOMAIN), reporting, undefined, REACHES).input.policy).toBe(
       "quarantine"
     )
     const quarantine = "v=DMARC1; p=quarantine; rua=mailto:d@example.com"
-    expect(planDmarc("dmarc_policy_quarantine", DOMAIN, quarantine, undefined, REACHES).input.policy).toBe(
-      "reject"
-    )
+    expect(
+      planDmarc("dmarc_policy_quarantine", domain(DOMAIN), quarantine, undefined, REACHES).input.policy
+    ).toBe("reject")
     // reports to a domain that takes no mail never arrive: no stronger policy, and the reason said
     const nowhere = "v=DMARC1; p=none; rua=mailto:d@null-mx.example"
     const plan = planDmarc(
       "dmarc_policy_none",
-      DOMAIN,
+      domain(DOMAIN),
       nowhere,
       undefined,
       new Map([["null-mx.example", "none"]])
@@ -165,7 +168,9 @@ describe("DMARC fixes", () => {
     expect(plan.input.policy).toBe("none")
     expect(plan.changes.join(" ")).toMatch(/null-mx\.example takes no mail/)
     // nor when whether it takes mail could not be found out
-    expect(planDmarc("dmarc_policy_none", DOMAIN, reporting, undefined, new Map()).input.policy).toBe("none")
+    expect(planDmarc("dmarc_policy_none", domain(DOMAIN), reporting, undefined, new Map()).input.policy).toBe(
+      "none"
+    )
   })
 
   it("any record: the plan always yields a record the parser accepts, keeping a valid mailto rua", () =>
@@ -186,7 +191,7 @@ describe("DMARC fixes", () => {
         ),
         (tags, space, issue) => {
           const record = `${space ? " " : ""}v=DMARC1; ${tags.join("; ")}`
-          const { input, changes } = planDmarc(issue, DOMAIN, record, undefined, REACHES)
+          const { input, changes } = planDmarc(issue, domain(DOMAIN), record, undefined, REACHES)
           const generated = generateDmarc(input)
           expect(Either.isRight(generated), JSON.stringify(input)).toBe(true)
           const parsed = parseDmarc(Either.getOrThrow(generated).record)
@@ -221,7 +226,7 @@ describe("DMARC fixes", () => {
             [DOMAIN, own],
             ["elsewhere.example", elsewhere]
           ])
-          const { input, changes } = planDmarc(issue, DOMAIN, record, undefined, reach, receiver)
+          const { input, changes } = planDmarc(issue, domain(DOMAIN), record, undefined, reach, receiver)
           for (const address of input.rua ?? []) {
             expect(reach.get(mailboxDomain(address) ?? "")).not.toBe("none")
             expect(changes.join(" ")).not.toContain(`${address} cannot receive`)
@@ -240,7 +245,7 @@ describe("DMARC fixes", () => {
         [`_dmarc.${DOMAIN} TXT`]: ["v=DMARC1; p=none; rua=mailto:d@example.com; pct=20"],
         [`${DOMAIN} MX`]: ["10 mx.example.com."]
       }
-      const answer = yield* fix("dmarc_pct_below_100", DOMAIN, undefined).pipe(
+      const answer = yield* fix("dmarc_pct_below_100", domain(DOMAIN), undefined).pipe(
         Effect.provide(fakeNet({ zone }))
       )
       expect(answer).toMatchObject({ success: true, validation: { check: "DMARC", valid: true } })
@@ -265,7 +270,7 @@ describe("DANE fixes", () => {
         }),
         "mx2.example.com|192.0.2.26": stalled("banner", { host: "mx2.example.com", address: "192.0.2.26" })
       }
-      const answer = yield* fix("dane_missing", DOMAIN, undefined).pipe(
+      const answer = yield* fix("dane_missing", domain(DOMAIN), undefined).pipe(
         Effect.provide(fakeNet({ zone, probes }))
       )
       expect(answer).toMatchObject({
@@ -276,7 +281,9 @@ describe("DANE fixes", () => {
           value: `3 1 1 ${chain.leaf.spkiSha256.toLowerCase()}`
         }
       })
-      const none = yield* fix("dane_missing", DOMAIN, undefined).pipe(Effect.provide(fakeNet({ zone })))
+      const none = yield* fix("dane_missing", domain(DOMAIN), undefined).pipe(
+        Effect.provide(fakeNet({ zone }))
+      )
       expect(none).toMatchObject({ success: false, fix: { value: "" } })
     })
   )

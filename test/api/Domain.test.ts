@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Either, Schema } from "effect"
 import fc from "fast-check"
 import { normaliseDomain } from "../../src/records/DomainName.ts"
+import { Domain } from "../../src/api/Domain.ts"
+import { domain } from "../support/domain.ts"
 import { runs } from "../support/runs.ts"
 
 const ok = (input: string) => Either.getOrThrow(normaliseDomain(input))
@@ -100,5 +102,27 @@ describe("normaliseDomain", () => {
       ),
       { numRuns: runs(2000) }
     )
+  })
+})
+
+describe("the Domain schema", () => {
+  it("decodes to the name normaliseDomain gives, and refuses what it refuses", () => {
+    const decode = Schema.decodeUnknownEither(Domain)
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.webUrl(), fc.domain()), (input) => {
+        const decoded = decode(input)
+        const normalised = normaliseDomain(input)
+        expect(Either.isRight(decoded)).toBe(Either.isRight(normalised))
+        if (Either.isRight(decoded) && Either.isRight(normalised))
+          expect(decoded.right).toBe(normalised.right)
+      })
+    )
+  })
+
+  it("the tests' domain() decodes as the edge does and throws on a refused name", () => {
+    expect(domain("https://Example.COM./x")).toBe("example.com")
+    expect(() => domain("localhost")).toThrow(/localhost/)
+    expect(domain("Mx.Perfect.Example.")).toBe("mx.perfect.example")
+    expect(() => domain("1.2.3.4")).toThrow(/IP addresses/)
   })
 })

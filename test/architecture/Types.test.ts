@@ -3,7 +3,10 @@
  * `as unknown as|: any\b|<any>` prints nothing). Where a library forces a cast, Effect's typed
  * `unsafeCoerce` does it, in the modules named below and nowhere else.
  */
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { Spf } from "../../src/checks/spf/Spf.ts"
+import { runCheck, scan, withFacts } from "../../src/scan/Scanner.ts"
 import { readTree, type SourceTree } from "./ImportRules.ts"
 
 const tree = readTree(new URL("../../src", import.meta.url).pathname)
@@ -57,5 +60,24 @@ describe("types that say what they hold", () => {
       "c/C.ts:1: const c = x as unknown as number",
       `d/D.ts:1: import { unsafeCoerce } from "effect/Function"`
     ])
+  })
+
+  it("a Domain is made only by normaliseDomain: no cast to it elsewhere in src/", () => {
+    const casts = [...tree].flatMap(([path, text]) =>
+      text.split("\n").flatMap((line, i) => (/\bas Domain\b/.test(line) ? [`${path}:${i + 1}`] : []))
+    )
+    expect(casts.map((at) => at.split(":")[0])).toEqual(["records/DomainName.ts"])
+  })
+
+  it("the engine's entry points take a Domain, not any string (checked by tsc)", () => {
+    const unchecked = (text: string) => [
+      // @ts-expect-error: a string that did not pass normaliseDomain is no Domain
+      scan(text),
+      // @ts-expect-error: as for the scan, so for one check
+      runCheck(Spf, text),
+      // @ts-expect-error: and for the composites' Facts
+      withFacts(text, Effect.void)
+    ]
+    expect(unchecked).toBeTypeOf("function")
   })
 })

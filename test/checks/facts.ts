@@ -15,6 +15,7 @@ import { Smtp, type SmtpProbe } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { webError } from "../../src/net/WebTypes.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 export interface FakeNet {
   readonly zone?: FakeZone
@@ -40,4 +41,5 @@ export const runFake = <C extends AnyCheck>(
   check: C,
   domain: string,
   net: FakeNet = {}
-): Effect.Effect<ResultOf<C>> => runCheck(check, domain).pipe(Effect.provide(fakeNet(net)), Effect.orDie)
+): Effect.Effect<ResultOf<C>> =>
+  runCheck(check, toDomain(domain)).pipe(Effect.provide(fakeNet(net)), Effect.orDie)

@@ -17,6 +17,7 @@ import { scanResultSchema } from "../../src/scan/ScanResult.ts"
 import { EMAIL_SPECS } from "../score/specs.ts"
 import { score } from "../../src/score/Score.ts"
 import { fakeNet } from "../checks/facts.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const key = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .publicKey.export({ type: "spki", format: "der" })
@@ -30,7 +31,7 @@ const protectedZone: FakeZone = {
 }
 
 const run = (zone: FakeZone, domain = "example.com") =>
-  emailCheck(domain).pipe(Effect.provide(fakeNet({ zone })), Effect.orDie)
+  emailCheck(toDomain(domain)).pipe(Effect.provide(fakeNet({ zone })), Effect.orDie)
 
 describe("email check", () => {
   it.effect("SPF, DKIM and DMARC at their best, no MTA-STS or TLS-RPT: the model's email category", () =>
@@ -102,8 +103,8 @@ describe("one model: /email/check's score is the scan's email category", () => {
     it.effect(name, () =>
       Effect.gen(function* () {
         const net = fakeNet({ zone })
-        const check = yield* emailCheck("example.com").pipe(Effect.provide(net))
-        const email = score(yield* scan("example.com").pipe(Effect.provide(net))).categories.email
+        const check = yield* emailCheck(toDomain("example.com")).pipe(Effect.provide(net))
+        const email = score(yield* scan(toDomain("example.com")).pipe(Effect.provide(net))).categories.email
         expect(check.score).toBe(email.score)
         const { scoringVersion: _v, category: _c, partial: _p, ...breakdown } = check.scoreBreakdown
         expect(breakdown).toEqual(email)
@@ -115,7 +116,7 @@ describe("the email-authentication checks in a scan", () => {
   it.effect("run once each, BIMI waiting on DMARC, and the scan encodes by its schema", () =>
     Effect.gen(function* () {
       const checks = [Spf, Dmarc, Dkim, Bimi, MtaSts] as const
-      const r = yield* scan("example.com", { checks })
+      const r = yield* scan(toDomain("example.com"), { checks })
       for (const c of checks) expect(r.checks[c.id]).toMatchObject({ status: "done", reason: null })
       expect(r.checks.bimi.needs).toEqual(["dmarc"])
       expect(r.checks.bimi.result?.dmarc).toMatchObject({ policy: "reject", eligible: true })

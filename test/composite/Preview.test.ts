@@ -11,6 +11,7 @@ import { scan } from "../../src/scan/Scanner.ts"
 import { Categories } from "../../src/kernel/Check.ts"
 import { score } from "../../src/score/Score.ts"
 import { fakeNet } from "../checks/facts.ts"
+import { domain } from "../support/domain.ts"
 
 const D = "preview.example"
 const live: FakeZone = {
@@ -66,15 +67,17 @@ describe("preview then publish", () => {
   for (const c of cases)
     it.effect(`${c.about}: the preview and the published zone agree check by check`, () =>
       Effect.gen(function* () {
-        const previewed = yield* previewScan(D, { records: c.records }).pipe(
+        const previewed = yield* previewScan(domain(D), { records: c.records }).pipe(
           Effect.provide(fakeNet({ zone: live }))
         )
-        const published = yield* scan(D).pipe(Effect.provide(fakeNet({ zone: publish(live, c.records) })))
+        const published = yield* scan(domain(D)).pipe(
+          Effect.provide(fakeNet({ zone: publish(live, c.records) }))
+        )
         const [p, q] = [score(previewed.scan), score(published)]
         expect(statuses(p)).toEqual(statuses(q))
         expect(p.issues.map((i) => i.id).sort()).toEqual(q.issues.map((i) => i.id).sort())
         expect({ grade: p.grade, points: p.points }).toEqual({ grade: q.grade, points: q.points })
-        const before = score(yield* scan(D).pipe(Effect.provide(fakeNet({ zone: live }))))
+        const before = score(yield* scan(domain(D)).pipe(Effect.provide(fakeNet({ zone: live }))))
         expect(statuses(p)).not.toEqual(statuses(before))
       })
     )

@@ -18,6 +18,7 @@ import { tokenize } from "../../src/net/DnsWire.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { fakeNet } from "../checks/facts.ts"
 import { runs } from "../support/runs.ts"
+import { domain } from "../support/domain.ts"
 
 const D = "proposal.example"
 const VERIFICATION = "site-verification=4f1c2a9e"
@@ -97,15 +98,15 @@ describe("withKeptTxt", () => {
 describe("a fix previewed", () => {
   it.effect("the SPF fix closes its issue and keeps the verification record beside it", () =>
     Effect.gen(function* () {
-      const proposed = yield* propose("spf_too_many_lookups", D, undefined)
+      const proposed = yield* propose("spf_too_many_lookups", domain(D), undefined)
       expect(proposed.records).toHaveLength(1)
       const liveTxt = [`v=spf1 include:a._spf.${D} -all`, VERIFICATION]
       const records = yield* withKeptTxt(proposed.records, () => Effect.succeed(Either.right(liveTxt)))
       expect(Either.getOrThrow(records).map((r) => tokenize(r.value).join(""))).toContain(VERIFICATION)
       const { compared, comparedReason } = yield* previewProposalAgainst(
-        D,
+        domain(D),
         { records: Either.getOrThrow(records) },
-        scan(D)
+        scan(domain(D))
       )
       expect(comparedReason).toBeNull()
       expect(compared?.changes).toContainEqual(
@@ -122,9 +123,9 @@ describe("a fix previewed", () => {
   it.effect("a record outside the domain is not previewed: compared is null and the reason names it", () =>
     Effect.gen(function* () {
       const answer = yield* previewProposalAgainst(
-        D,
+        domain(D),
         { records: [{ name: `${D}._report._dmarc.reports.example`, type: "TXT", value: "v=DMARC1" }] },
-        scan(D)
+        scan(domain(D))
       )
       expect(answer.compared).toBeNull()
       expect(answer.comparedReason).toContain(`${D}._report._dmarc.reports.example`)
@@ -133,7 +134,7 @@ describe("a fix previewed", () => {
 
   it.effect("a header fix proposes no record and says why nothing is previewed", () =>
     Effect.gen(function* () {
-      const proposed = yield* propose("hsts_missing", D, undefined)
+      const proposed = yield* propose("hsts_missing", domain(D), undefined)
       expect(proposed.records).toEqual([])
       expect(proposed.notPreviewable).toContain("HTTP header")
     }).pipe(Effect.provide(fakeNet({ zone: live })))

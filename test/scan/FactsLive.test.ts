@@ -12,6 +12,7 @@ import { scan, withFacts } from "../../src/scan/Scanner.ts"
 import { criticalPath, unionLength } from "../../src/scan/Timing.ts"
 import { fakeNet } from "../checks/facts.ts"
 import { runs } from "../support/runs.ts"
+import { domain } from "../support/domain.ts"
 
 const zone: FakeZone = {
   "example.com TXT": ["v=spf1 mx -all"],
@@ -79,7 +80,7 @@ describe("Facts of one scan", () => {
   it.effect("ask each question once, however often and concurrently it is read", () => {
     const { asked, layer } = counted()
     return withFacts(
-      "Example.COM.",
+      domain("Example.COM."),
       Effect.gen(function* () {
         const facts = yield* Facts
         expect(facts.domain).toBe("example.com")
@@ -109,7 +110,7 @@ describe("Facts of one scan", () => {
   it.effect("a DNS question with the CD bit is a question of its own", () => {
     const { asked, layer } = counted()
     return withFacts(
-      "example.com",
+      domain("example.com"),
       Effect.gen(function* () {
         const facts = yield* Facts
         yield* facts.query("example.com", "TXT")
@@ -122,7 +123,7 @@ describe("Facts of one scan", () => {
   it.effect("memoise failures too: a SERVFAIL is asked once and stays a DnsError", () => {
     const { asked, layer } = counted()
     return withFacts(
-      "broken.com",
+      domain("broken.com"),
       Effect.gen(function* () {
         const facts = yield* Facts
         const a = yield* Effect.either(facts.mx("broken.com"))
@@ -139,7 +140,7 @@ describe("Facts of one scan", () => {
       const { seen, layer: slow } = slowResolver(zone, 5)
       const asked = seen.asked
       return withFacts(
-        "example.com",
+        domain("example.com"),
         Effect.gen(function* () {
           const facts = yield* Facts
           const names = [
@@ -176,7 +177,7 @@ describe("Facts of one scan", () => {
       const { seen, layer: slow } = slowResolver({ ...zone, "broken.com TXT": "SERVFAIL" }, 5)
       const asked = seen.asked
       return withFacts(
-        "example.com",
+        domain("example.com"),
         Effect.gen(function* () {
           const facts = yield* Facts
           // asked by the scan before the sweep: the sweep reads the memo's answer
@@ -223,7 +224,7 @@ describe("Facts of one scan", () => {
         const swept = yield* Effect.all(
           Array.from({ length: scans }, (_, n) =>
             withFacts(
-              `scan${n}.example`,
+              domain(`scan${n}.example`),
               Effect.flatMap(Facts, (facts) =>
                 facts.sweep("TXT", names, (o) => Either.isRight(o) && o.right.outcome === "nxdomain", {
                   concurrency: 64
@@ -240,7 +241,7 @@ describe("Facts of one scan", () => {
         // every slot given back: a sweep alone now has its whole window
         seen.peak = 0
         yield* withFacts(
-          "alone.example",
+          domain("alone.example"),
           Effect.flatMap(Facts, (facts) => facts.sweep("TXT", names, () => null, { concurrency: 64 }))
         )
         expect(seen.peak).toBe(64)
@@ -289,7 +290,7 @@ describe("Facts of one scan", () => {
           fibers.push(
             yield* Effect.fork(
               withFacts(
-                `scan${n}.example`,
+                domain(`scan${n}.example`),
                 Effect.flatMap(Facts, (facts) =>
                   facts.sweep(
                     "TXT",
@@ -339,7 +340,7 @@ describe("Facts of one scan", () => {
     ).pipe(Layer.provideMerge(fakeNet({ zone })))
     return Effect.gen(function* () {
       yield* withFacts(
-        "example.com",
+        domain("example.com"),
         Effect.flatMap(Facts, (facts) =>
           Effect.zipRight(Effect.fork(facts.txt("example.com")), Effect.yieldNow())
         )
@@ -352,7 +353,7 @@ describe("Facts of one scan", () => {
   it.effect("prefetch and startFetch start the work at once, and later reads share it", () => {
     const { asked, layer } = counted()
     return withFacts(
-      "example.com",
+      domain("example.com"),
       Effect.gen(function* () {
         const facts = yield* Facts
         yield* facts.prefetch([
@@ -385,7 +386,7 @@ describe("Facts of one scan", () => {
     const names = ["s1._domainkey.example.com", "s2._domainkey.example.com"]
     return Effect.gen(function* () {
       const [x, y] = yield* withFacts(
-        "example.com",
+        domain("example.com"),
         Effect.flatMap(Facts, (facts) =>
           facts.queryEach(
             names.map((name) => ({ name, type: "TXT" as const })),
@@ -424,7 +425,7 @@ describe("Facts of one scan", () => {
       analyse: (x: string) => x
     })
     return Effect.gen(function* () {
-      const result = yield* scan("example.com", { checks: [both] })
+      const result = yield* scan(domain("example.com"), { checks: [both] })
       expect(result.checks.both).toMatchObject({ status: "done", result: "aba", needs: ["a", "b"] })
       expect(runs).toBe(2)
     }).pipe(Effect.provide(counted().layer))
@@ -438,7 +439,7 @@ describe("Facts of one scan", () => {
     )
     const Twin = Fact.define("test.probe", Probe.compute)
     return withFacts(
-      "example.com",
+      domain("example.com"),
       Effect.gen(function* () {
         const facts = yield* Facts
         const [x, y] = yield* Effect.all([facts.get(Probe), facts.get(Probe)], { concurrency: 2 })

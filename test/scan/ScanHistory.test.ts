@@ -13,6 +13,7 @@ import { scanScore } from "../../src/composite/ScanScore.ts"
 import { Scans } from "../../src/scan/Scans.ts"
 import { sqliteAt } from "../../src/store/Sql.ts"
 import { fakeNet } from "../checks/facts.ts"
+import { domain } from "../support/domain.ts"
 
 const zone = {
   "exists.org SOA": ["ns1.exists.org. hostmaster.exists.org. 1 7200 3600 1209600 300"],
@@ -33,9 +34,9 @@ describe("ScanHistory.Live", () => {
   it.effect("stores each gradable domain's fresh result once, and no NXDOMAIN name", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const first = yield* scanScore("exists.org")
-      yield* scanScore("ghost.org")
-      const again = yield* scanScore("exists.org")
+      const first = yield* scanScore(domain("exists.org"))
+      yield* scanScore(domain("ghost.org"))
+      const again = yield* scanScore(domain("exists.org"))
       expect(again.cached).toBe(true)
       const rows = yield* sql<{ domain: string; grade: string; score: number; computed_at: number }>`
         SELECT domain, grade, score, computed_at FROM domain_results ORDER BY domain`

@@ -9,6 +9,7 @@ import { scan } from "../../src/scan/Scanner.ts"
 import { ScanHistory } from "../../src/scan/ScanHistory.ts"
 import { Scans } from "../../src/scan/Scans.ts"
 import { fakeNet } from "../checks/facts.ts"
+import { domain } from "../support/domain.ts"
 
 /** The fakes, with every DNS question counted by "name TYPE". */
 const counted = (zone: Record<string, ReadonlyArray<string>>) => {
@@ -67,7 +68,7 @@ describe("Scanner", () => {
   it.effect("asks each question once however many checks need it, and records the graph's edges", () => {
     const { asked, layer } = counted({ "example.com TXT": ["v=spf1 -all"] })
     return Effect.gen(function* () {
-      const result = yield* scan("Example.COM.", { checks: [spfTxt, alsoTxt] })
+      const result = yield* scan(domain("Example.COM."), { checks: [spfTxt, alsoTxt] })
       expect(result.domain).toBe("example.com")
       expect(result.checks.a).toMatchObject({ status: "done", result: ["v=spf1 -all"] })
       expect(result.checks.b).toMatchObject({ status: "done", result: 2, needs: ["a"] })
@@ -79,7 +80,7 @@ describe("Scanner", () => {
   it.effect("a check past its timeout is unknown with the reason; the rest of the scan completes", () => {
     const { layer } = counted({ "example.com TXT": ["x"] })
     return Effect.gen(function* () {
-      const fiber = yield* Effect.fork(scan("example.com", { checks: [spfTxt, never] }))
+      const fiber = yield* Effect.fork(scan(domain("example.com"), { checks: [spfTxt, never] }))
       yield* TestClock.adjust(60)
       const result = yield* Fiber.join(fiber)
       expect(result.checks.a.status).toBe("done")
@@ -92,7 +93,7 @@ describe("Scanner", () => {
     const { layer } = counted({})
     return Effect.gen(function* () {
       const slow = { ...never, timeoutMs: 60_000 }
-      const fiber = yield* Effect.fork(scan("example.com", { checks: [slow], deadlineMs: 200 }))
+      const fiber = yield* Effect.fork(scan(domain("example.com"), { checks: [slow], deadlineMs: 200 }))
       yield* TestClock.adjust(250)
       const result = yield* Fiber.join(fiber)
       expect(result.checks.slow.reason).toMatch(/within 200 ms/)
@@ -115,7 +116,7 @@ describe("Scanner", () => {
         ),
         analyse: (n: number) => n
       })
-      const fiber = yield* Effect.fork(scan("example.com", { checks: [hanging] }))
+      const fiber = yield* Effect.fork(scan(domain("example.com"), { checks: [hanging] }))
       yield* Deferred.await(started)
       yield* Fiber.interrupt(fiber)
       expect(yield* Deferred.isDone(stopped)).toBe(true)
@@ -140,7 +141,7 @@ describe("Scanner", () => {
       // Another holder keeps the only permit for 300 ms, three times the check's budget.
       const holder = yield* Effect.fork(permits.holding(Effect.sleep(300)))
       yield* Effect.yieldNow()
-      const result = yield* scan("example.com", { checks: [queuedCheck, slowCheck] })
+      const result = yield* scan(domain("example.com"), { checks: [queuedCheck, slowCheck] })
       yield* Fiber.join(holder)
       expect(result.checks.queued).toMatchObject({ status: "done", result: 1 })
       // The scan's queue extends every check's budget, but no further: slow on its own, it is unknown.
@@ -168,11 +169,14 @@ describe("Scans", () => {
     const history = remembered()
     return Effect.gen(function* () {
       const scans = yield* Scans
-      const [one, two] = yield* Effect.all([scans.scan("example.com"), scans.scan("EXAMPLE.com")], {
-        concurrency: 2
-      })
+      const [one, two] = yield* Effect.all(
+        [scans.scan(domain("example.com")), scans.scan(domain("EXAMPLE.com"))],
+        {
+          concurrency: 2
+        }
+      )
       expect(one.computedAt).toBe(two.computedAt)
-      const again = yield* scans.scan("example.com")
+      const again = yield* scans.scan(domain("example.com"))
       expect(again.cached).toBe(true)
       expect(again.computedAt).toBe(one.computedAt)
       expect(asked.get("example.com TXT")).toBe(1)

@@ -29,6 +29,29 @@ describe("makeShared", () => {
     })
   )
 
+  it.scoped("a typed request is told apart by its keyText: equal texts share one run and one entry", () =>
+    Effect.gen(function* () {
+      const ran: Array<string> = []
+      const shared = makeShared(
+        (request: { readonly domain: string; readonly names: ReadonlyArray<string> }) =>
+          Effect.sync(() => {
+            ran.push(`${request.domain} ${request.names.join(",")}`)
+            return ran.length
+          }),
+        {
+          ttlMs: 1_000,
+          size: 10,
+          scope: yield* Effect.scope,
+          keyText: ({ domain, names }) => `${domain} ${[...names].sort().join(",")}`
+        }
+      )
+      expect(yield* shared.get({ domain: "a.com", names: ["x", "y"] })).toBe(1)
+      expect(yield* shared.get({ domain: "a.com", names: ["y", "x"] })).toBe(1)
+      expect(yield* shared.get({ domain: "a.com", names: [] })).toBe(2)
+      expect(ran).toEqual(["a.com x,y", "a.com "])
+    })
+  )
+
   it.scoped("a run whose every waiter left is interrupted; TTL 0 never reuses", () =>
     Effect.gen(function* () {
       let interrupted = 0

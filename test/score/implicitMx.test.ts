@@ -9,9 +9,10 @@ import { scan } from "../../src/scan/Scanner.ts"
 import { score } from "../../src/score/Score.ts"
 import { fakeNet, type FakeNet } from "../checks/facts.ts"
 import { probe } from "../checks/fixtures.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const scored = (domain: string, net: FakeNet) =>
-  Effect.map(Effect.scoped(scan(domain)), score).pipe(Effect.provide(fakeNet(net)))
+  Effect.map(Effect.scoped(scan(toDomain(domain))), score).pipe(Effect.provide(fakeNet(net)))
 
 const record = (s: ReturnType<typeof score>, id: string) =>
   Object.values(s.categories)

@@ -8,8 +8,9 @@ import { bimiWithLogo } from "../../src/checks/bimi/Bimi.ts"
 import { renderBimiHtml } from "../../src/checks/bimi/BimiHtml.ts"
 import { withFacts } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const bimi = (domain: string) => withFacts(domain, bimiWithLogo)
+const bimi = (domain: string) => withFacts(toDomain(domain), bimiWithLogo)
 
 layer(ScanWorld, { timeout: 60_000, excludeTestServices: true })("BIMI in the world", (it) => {
   it.effect("perfect.com: SVG Tiny PS logo and a VMC covering the domain", () =>

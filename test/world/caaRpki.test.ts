@@ -15,6 +15,7 @@ import { runCheck } from "../../src/scan/Scanner.ts"
 import { testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
 import { getJson } from "./world-http.ts"
+import { domain } from "../support/domain.ts"
 
 /** The net services over the world, with its settings and `extra` ones. */
 const worldWith = (extra: Record<string, string>) =>
@@ -37,7 +38,7 @@ const withVrps = () => worldWith({ RPKI_VRPS: worldEnv().WORLD_RPKI_VRPS ?? "" }
 describe("CAA against the certificates served, in the world", () => {
   it.effect("perfect.com: its CAA permits the world's CA, which issued its web and MX certificates", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Caa, "perfect.com")
+      const r = yield* runCheck(Caa, domain("perfect.com"))
       expect(r.result.status).toBe("pass")
       const hosts = r.result.certificates.map((c) => [c.service, c.host, c.caaAt, c.verdict])
       expect(hosts).toContainEqual(["web", "perfect.com", "perfect.com", "permitted"])
@@ -50,7 +51,7 @@ describe("CAA against the certificates served, in the world", () => {
     "caa-forbidden.com: CAA permits only letsencrypt.org, so both certificates' issuer is forbidden",
     () =>
       Effect.gen(function* () {
-        const r = yield* runCheck(Caa, "caa-forbidden.com")
+        const r = yield* runCheck(Caa, domain("caa-forbidden.com"))
         expect(r.result.status).toBe("fail")
         expect(r.result.certificates.map((c) => [c.service, c.verdict, c.tag, c.permitted])).toEqual([
           ["web", "forbidden", "issue", ["letsencrypt.org"]],
@@ -67,7 +68,7 @@ describe("CAA against the certificates served, in the world", () => {
     "caa-params.com: RFC 8657 parameters shown and binding the permitted CA, a malformed issuewild reported",
     () =>
       Effect.gen(function* () {
-        const r = yield* runCheck(Caa, "caa-params.com")
+        const r = yield* runCheck(Caa, domain("caa-params.com"))
         expect(r.result.status).toBe("pass")
         const [web] = r.result.certificates
         expect(web).toMatchObject({ service: "web", verdict: "permitted", tag: "issue" })
@@ -93,7 +94,7 @@ describe("CAA against the certificates served, in the world", () => {
 
   it.effect("without CAA_ISSUERS the world's CA is not known: unknown, not a failure", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Caa, "caa-forbidden.com")
+      const r = yield* runCheck(Caa, domain("caa-forbidden.com"))
       expect(r.result.status).toBe("unknown")
       expect(r.result.certificates.every((c) => c.verdict === "unknown")).toBe(true)
     }).pipe(Effect.provide(worldWith({ CAA_ISSUERS: "" })))
@@ -103,7 +104,7 @@ describe("CAA against the certificates served, in the world", () => {
 describe("RPKI route-origin validation, in the world", () => {
   it.effect("perfect.com: every web, name server and MX address is RPKI-valid", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Rpki, "perfect.com")
+      const r = yield* runCheck(Rpki, domain("perfect.com"))
       expect(r.result.source).toMatchObject({ status: "loaded", vrps: 2 })
       expect(r.result.status).toBe("pass")
       const services = new Set(r.result.addresses.map((a) => a.service))
@@ -115,7 +116,7 @@ describe("RPKI route-origin validation, in the world", () => {
 
   it.effect("rpki-invalid.com: the MX route is a /32 announced by AS64511: invalid", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Rpki, "rpki-invalid.com")
+      const r = yield* runCheck(Rpki, domain("rpki-invalid.com"))
       expect(r.result.status).toBe("fail")
       const mx = r.result.addresses.filter((a) => a.service === "mx")
       expect(mx).toHaveLength(1)
@@ -127,7 +128,7 @@ describe("RPKI route-origin validation, in the world", () => {
 
   it.effect("off without RPKI_VRPS: unknown, nothing validated", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Rpki, "rpki-invalid.com")
+      const r = yield* runCheck(Rpki, domain("rpki-invalid.com"))
       expect(r.result).toMatchObject({ status: "unknown", source: { status: "off" }, addresses: [] })
     }).pipe(Effect.provide(worldWith({})))
   )

@@ -19,6 +19,7 @@ import { makePki } from "../net/pki.ts"
 /** The scanner without a caller's limit (the HTTP side charges it). */
 const free = () => 0
 import { worldEnv } from "./env.ts"
+import { domain } from "../support/domain.ts"
 
 const config = (overrides: Record<string, string> = {}) =>
   Layer.unwrapEffect(
@@ -144,7 +145,7 @@ describe("the synthesised policy served back on a copy of csp-weak.com", () => {
       )
       // 3. crawl the copy and check the served policy against everything seen, by CSP3 matching
       const data = yield* withFacts(
-        "csp-weak-copy.com",
+        domain("csp-weak-copy.com"),
         crawl(new URL(`https://csp-weak-copy.com:${port}/`), { maxPages: 20, budgetMs: 30_000 })
       ).pipe(Effect.provide(copyWeb))
       expect(data.pages.length).toBe(original.pagesCrawled)

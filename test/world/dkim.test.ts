@@ -6,8 +6,10 @@ import { Effect } from "effect"
 import { dkimWith, FIRST_SELECTORS } from "../../src/checks/dkim/Dkim.ts"
 import { withFacts } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const dkim = (domain: string, selectors: ReadonlyArray<string> = []) => withFacts(domain, dkimWith(selectors))
+const dkim = (domain: string, selectors: ReadonlyArray<string> = []) =>
+  withFacts(toDomain(domain), dkimWith(selectors))
 
 layer(ScanWorld, { timeout: 60_000 })("DKIM in the world", (it) => {
   it.effect("perfect.com: RSA-2048 and Ed25519 keys discovered from the common-selector list", () =>

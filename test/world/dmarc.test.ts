@@ -7,8 +7,9 @@ import { Effect } from "effect"
 import { Dmarc } from "../../src/checks/dmarc/Dmarc.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const dmarc = (domain: string) => runCheck(Dmarc, domain)
+const dmarc = (domain: string) => runCheck(Dmarc, toDomain(domain))
 const ids = (r: { findings: ReadonlyArray<{ id: string }> }) => r.findings.map((f) => f.id)
 
 layer(ScanWorld, { timeout: 60_000 })("DMARC in the world", (it) => {

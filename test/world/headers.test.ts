@@ -8,6 +8,7 @@ import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { worldEnv } from "./env.ts"
+import { domain } from "../support/domain.ts"
 
 const world = (overrides: Record<string, string> = {}) =>
   Layer.merge(Web.Default, Smtp.Default).pipe(
@@ -27,7 +28,7 @@ const world = (overrides: Record<string, string> = {}) =>
 describe("security headers in the world", () => {
   it.live("perfect.com: all six headers present and strong", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Headers, "perfect.com")
+      const r = yield* runCheck(Headers, domain("perfect.com"))
       expect(r.httpsAvailable).toBe(true)
       expect(r.headerFetchTimedOut).toBe(false)
       expect(r.missing).toEqual([])
@@ -41,7 +42,7 @@ describe("security headers in the world", () => {
 
   it.live("web-noheaders.com: HTTPS works, every header missing", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Headers, "web-noheaders.com")
+      const r = yield* runCheck(Headers, domain("web-noheaders.com"))
       expect(r.httpsAvailable).toBe(true)
       expect(r.missing).toHaveLength(6)
       expect(r.current.every((e) => e.status === "missing" && e.value === null)).toBe(true)
@@ -52,7 +53,7 @@ describe("security headers in the world", () => {
 
   it.live("web-httponly.com: no HTTPS", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Headers, "web-httponly.com")
+      const r = yield* runCheck(Headers, domain("web-httponly.com"))
       expect(r.httpsAvailable).toBe(false)
       expect(r.headerFetchTimedOut).toBe(false)
       expect(r.statusCode).toBeNull()
@@ -62,7 +63,7 @@ describe("security headers in the world", () => {
 
   it.live("web-slow.com: timed out, so every status is unknown, nothing missing, a note", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Headers, "web-slow.com")
+      const r = yield* runCheck(Headers, domain("web-slow.com"))
       expect(r.headerFetchTimedOut).toBe(true)
       expect(r.current.map((e) => e.status)).toEqual(Array(6).fill("unknown"))
       expect(r.missing).toEqual([])

@@ -12,13 +12,14 @@ import { testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
 import { ScanWorld } from "./scanWorld.ts"
 import { getJson } from "./world-http.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 /** The world's address of a scenario's web site (its manifest). */
 const webAddress = (domain: string): string =>
   JSON.parse(readFileSync(worldEnv().WORLD_MANIFEST!, "utf8")).scenarios.find((s: any) => s.domain === domain)
     .web.addr
 
-const check = (domain: string) => runCheck(HttpsRecord, domain).pipe(Effect.provide(ScanWorld))
+const check = (domain: string) => runCheck(HttpsRecord, toDomain(domain)).pipe(Effect.provide(ScanWorld))
 
 describe("the HTTPS record in the world", () => {
   it.live(

@@ -7,8 +7,9 @@ import { Effect } from "effect"
 import { MtaSts } from "../../src/checks/mta-sts/MtaSts.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const sts = (domain: string) => runCheck(MtaSts, domain)
+const sts = (domain: string) => runCheck(MtaSts, toDomain(domain))
 
 layer(ScanWorld, { timeout: 60_000, excludeTestServices: true })("MTA-STS in the world", (it) => {
   it.effect("perfect.com: enforce policy covering the MX, trusted certificate, TLS-RPT", () =>

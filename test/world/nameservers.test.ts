@@ -8,8 +8,9 @@ import { Effect } from "effect"
 import { NameServerCheck } from "../../src/checks/nameservers/NameServerCheck.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const check = (domain: string) => runCheck(NameServerCheck, domain)
+const check = (domain: string) => runCheck(NameServerCheck, toDomain(domain))
 
 layer(ScanWorld, { timeout: 60_000 })("name servers in the world", (it) => {
   it.effect("perfect.com: two servers in two /24s, authoritative, consistent, IPv6, TCP, no recursion", () =>

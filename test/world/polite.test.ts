@@ -15,6 +15,7 @@ import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { worldEnv, worldEnvFile } from "./env.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 interface Manifest {
   readonly scenarios: ReadonlyArray<{ readonly domain: string; readonly mx: ReadonlyArray<{ addr: string }> }>
@@ -68,7 +69,7 @@ const world = (extra: Record<string, string> = {}) =>
 
 /** The SMTP TLS check alone: the part of a scan that talks to mail servers. */
 const smtpTlsOf = (domain: string) =>
-  Effect.map(scan(domain, { checks: [SmtpTls] }), (result) => result.checks["smtp-tls"]!)
+  Effect.map(scan(toDomain(domain), { checks: [SmtpTls] }), (result) => result.checks["smtp-tls"]!)
 
 describe.skipIf(!built)("a mail provider shared by many domains", () => {
   it.live(

@@ -12,8 +12,9 @@ import { rules } from "../../src/checks/pq-kex/Rules.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { worldEnv } from "./env.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const check = (domain: string) => runCheck(PqKex, domain).pipe(Effect.provide(ScanWorld))
+const check = (domain: string) => runCheck(PqKex, toDomain(domain)).pipe(Effect.provide(ScanWorld))
 
 /** Whether the running world was built with the scenario (a world started before it was added lacks it). */
 const inWorld = (domain: string): boolean =>

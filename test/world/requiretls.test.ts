@@ -12,8 +12,9 @@ import { rules } from "../../src/checks/requiretls/Rules.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { worldEnv } from "./env.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const check = (domain: string) => runCheck(RequireTls, domain).pipe(Effect.provide(ScanWorld))
+const check = (domain: string) => runCheck(RequireTls, toDomain(domain)).pipe(Effect.provide(ScanWorld))
 
 /** The world's address of a scenario's first MX (its manifest). */
 const mxAddress = (domain: string): string =>

@@ -12,6 +12,7 @@ import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { scan } from "../../src/scan/Scanner.ts"
 import { WorldConfig } from "./env.ts"
+import { domain } from "../support/domain.ts"
 
 /** The real net services over the world, with every DNS question and SMTP probe counted. */
 const countedWorld = () => {
@@ -69,7 +70,7 @@ describe("Scanner in the world", () => {
     () => {
       const world = countedWorld()
       return Effect.gen(function* () {
-        const result = yield* scan("perfect.com")
+        const result = yield* scan(domain("perfect.com"))
         for (const [id, outcome] of Object.entries(result.checks)) expect(outcome.status, id).toBe("done")
         expect(world.questions.size).toBeGreaterThan(5)
         expect(repeated(world.questions)).toEqual([])
@@ -87,7 +88,7 @@ describe("Scanner in the world", () => {
       return Effect.gen(function* () {
         const deadlineMs = 2500
         const [mail, web] = yield* Effect.all(
-          [scan("mx-slow.com", { deadlineMs }), scan("web-slow.com", { deadlineMs })],
+          [scan(domain("mx-slow.com"), { deadlineMs }), scan(domain("web-slow.com"), { deadlineMs })],
           { concurrency: 2 }
         )
         for (const result of [mail, web]) {
@@ -115,7 +116,7 @@ describe("Scanner in the world", () => {
     () => {
       const world = countedWorld()
       return Effect.gen(function* () {
-        const fiber = yield* Effect.fork(scan("mx-slow.com"))
+        const fiber = yield* Effect.fork(scan(domain("mx-slow.com")))
         yield* Effect.sleep("300 millis")
         yield* Fiber.interrupt(fiber)
         world.stop()

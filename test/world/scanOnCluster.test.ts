@@ -15,6 +15,7 @@ import { Resolver } from "../../src/net/Resolver.ts"
 import { Smtp } from "../../src/net/Smtp.ts"
 import { Web } from "../../src/net/Web.ts"
 import { worldEnv } from "./env.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const config = Layer.unwrapEffect(
   Effect.sync(() =>
@@ -43,15 +44,15 @@ describe("scanOnCluster", () => {
   layer(live, { timeout: 120_000, excludeTestServices: true })((it) => {
     it.effect("runs a full scan of perfect.com as a job; the same batch id is the same job", () =>
       Effect.gen(function* () {
-        const first = yield* scanOnCluster("perfect.com", "test-batch")
+        const first = yield* scanOnCluster(toDomain("perfect.com"), "test-batch")
         expect(first.type).toBe("full")
         expect(first.domain).toBe("perfect.com")
         if (first.type !== "full") return
         expect(Object.keys(first.scan.checks).sort()).toEqual(registry.map((c) => c.id).sort())
         expect(first.scan.checks.spf.status).toBe("done")
-        const again = yield* scanOnCluster("Perfect.COM", "test-batch")
+        const again = yield* scanOnCluster(toDomain("Perfect.COM"), "test-batch")
         expect(again.type === "full" && again.scan.computedAt).toBe(first.scan.computedAt)
-        const other = yield* scanOnCluster("perfect.com", "another-batch")
+        const other = yield* scanOnCluster(toDomain("perfect.com"), "another-batch")
         expect(other.type).toBe("full")
       })
     )

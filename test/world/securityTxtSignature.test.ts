@@ -9,8 +9,9 @@ import { SecurityTxt } from "../../src/checks/security-txt/SecurityTxt.ts"
 import { wkdUrls } from "../../src/records/Wkd.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const check = (domain: string) => runCheck(SecurityTxt, domain).pipe(Effect.provide(ScanWorld))
+const check = (domain: string) => runCheck(SecurityTxt, toDomain(domain)).pipe(Effect.provide(ScanWorld))
 
 describe("security.txt signatures in the world", () => {
   it.live("sectxt-signed.com: valid, signed by the key in its WKD (direct method), the key current", () =>

@@ -11,6 +11,7 @@ import { Smtp } from "../../src/net/Smtp.ts"
 import { SMTP_MAX_HANDSHAKES } from "../../src/net/SmtpTlsScan.ts"
 import { runCheck } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain } from "../support/domain.ts"
 
 const accepted = (r: SmtpTlsResult, i = 0) =>
   (r.servers[i]!.versions ?? []).filter((v) => v.support === "accepted").map((v) => v.version)
@@ -24,7 +25,7 @@ const rule = (r: SmtpTlsResult) =>
 describe("MX TLS configuration in the world", () => {
   it.live("perfect.com: TLS 1.2 and 1.3 only, ECDHE with AEAD in the server's order, sufficient", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(SmtpTls, "perfect.com")
+      const r = yield* runCheck(SmtpTls, domain("perfect.com"))
       expect(r.servers.map((s) => s.ip)).toEqual(["127.25.0.1", "::1"])
       for (const s of r.servers) {
         expect(s.versions?.map((v) => [v.version, v.support])).toEqual([
@@ -60,7 +61,7 @@ describe("MX TLS configuration in the world", () => {
 
   it.live("mx-tls-no-ems.com: current TLS but no Extended Master Secret on TLS 1.2, insufficient", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(SmtpTls, "mx-tls-no-ems.com")
+      const r = yield* runCheck(SmtpTls, domain("mx-tls-no-ems.com"))
       const s = r.servers[0]!
       expect(accepted(r)).toEqual(["TLSv1.2", "TLSv1.3"])
       expect([s.versionsRating, s.ciphersRating, s.keyExchangeRating]).toEqual(["sufficient", "good", "good"])
@@ -77,7 +78,7 @@ describe("MX TLS configuration in the world", () => {
 
   it.live("mx-tls-legacy.com: Postfix's defaults accept TLS 1.0 and 1.1, phase out", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(SmtpTls, "mx-tls-legacy.com")
+      const r = yield* runCheck(SmtpTls, domain("mx-tls-legacy.com"))
       const s = r.servers[0]!
       expect(accepted(r)).toEqual(["TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"])
       // The "medium" suites in the client's order: AES-CBC among them, sufficient.
@@ -97,7 +98,7 @@ describe("MX TLS configuration in the world", () => {
 
   it.live("mx-tls-null.com: a suite without encryption accepted, insufficient", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(SmtpTls, "mx-tls-null.com")
+      const r = yield* runCheck(SmtpTls, domain("mx-tls-null.com"))
       const s = r.servers[0]!
       expect(s.ciphers?.map((c) => [c.name, c.rating])).toEqual(
         expect.arrayContaining([["TLS_ECDHE_ECDSA_WITH_NULL_SHA", "insufficient"]])

@@ -9,8 +9,9 @@ import { MailServers } from "../../src/kernel/MailServers.ts"
 import { Spf } from "../../src/checks/spf/Spf.ts"
 import { runCheck, withFacts } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const spf = (domain: string) => runCheck(Spf, domain)
+const spf = (domain: string) => runCheck(Spf, toDomain(domain))
 
 layer(ScanWorld, { timeout: 60_000 })("SPF in the world", (it) => {
   it.effect(
@@ -120,7 +121,7 @@ layer(ScanWorld, { timeout: 60_000 })("SPF in the world", (it) => {
         record: "v=spf1 -all"
       })
       const servers = yield* withFacts(
-        "nomail.org",
+        toDomain("nomail.org"),
         Effect.flatMap(Facts, (facts) => facts.get(MailServers))
       )
       expect(servers.mxStatus).toBe("null-mx")

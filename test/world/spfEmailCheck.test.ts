@@ -7,11 +7,12 @@ import { Effect } from "effect"
 import { emailCheck } from "../../src/composite/EmailCheck.ts"
 import { EMAIL_SPECS } from "../score/specs.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain } from "../support/domain.ts"
 
 layer(ScanWorld, { timeout: 60_000 })("email check in the world", (it) => {
   it.effect("perfect.com: SPF -all, DKIM RSA-2048 + Ed25519, DMARC reject with rua: 100", () =>
     Effect.gen(function* () {
-      const r = yield* emailCheck("perfect.com")
+      const r = yield* emailCheck(domain("perfect.com"))
       expect(r).toMatchObject({ success: true, domain: "perfect.com", score: 100 })
       expect(r.scoreBreakdown).toMatchObject({ category: "email", partial: false })
       expect(r.scoreBreakdown.points).toBe(r.scoreBreakdown.maxPoints)
@@ -28,7 +29,7 @@ layer(ScanWorld, { timeout: 60_000 })("email check in the world", (it) => {
 
   it.effect("nomail.org: null MX understood, DKIM not expected, full score", () =>
     Effect.gen(function* () {
-      const r = yield* emailCheck("nomail.org")
+      const r = yield* emailCheck(domain("nomail.org"))
       expect(r.mx).toMatchObject({
         nullMx: true,
         status: "not-applicable",
@@ -54,8 +55,8 @@ layer(ScanWorld, { timeout: 60_000 })("email check in the world", (it) => {
 
   it.effect("spf-softfail.com scores below perfect.com; spf-passall.com lower still", () =>
     Effect.gen(function* () {
-      const soft = yield* emailCheck("spf-softfail.com")
-      const passall = yield* emailCheck("spf-passall.com")
+      const soft = yield* emailCheck(domain("spf-softfail.com"))
+      const passall = yield* emailCheck(domain("spf-passall.com"))
       expect(soft.spf.policy).toBe("softfail")
       expect(soft.score).toBeLessThan(100)
       expect(soft.score).toBeGreaterThan(passall.score)

@@ -18,6 +18,7 @@ import { score } from "../../src/score/Score.ts"
 import { toyRegistry } from "../fixtures/toy/registry.ts"
 import { pdfText } from "../report/pdfText.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain } from "../support/domain.ts"
 
 const parse = (line: string) => line.trim().split(",")
 
@@ -25,7 +26,7 @@ describe("a toy check added with a folder and a registry line", () => {
   layer(ScanWorld, { timeout: 120_000 })((it) => {
     it.effect("is scored, reported, exported and deep-scanned", () =>
       Effect.gen(function* () {
-        const result = yield* scan("perfect.com", { checks: toyRegistry })
+        const result = yield* scan(domain("perfect.com"), { checks: toyRegistry })
         expect(result.checks.toy).toMatchObject({ status: "done", result: { status: "fail", token: null } })
 
         // The score: its rule in its category, its issue among the issues and recommendations.
@@ -78,7 +79,7 @@ describe("a toy check added with a folder and a registry line", () => {
         // The mail deep scan runs it, beside the mail checks.
         const mail = deepScanChecks("mail", toyRegistry)
         expect(mail.map((c) => c.id)).toEqual([...deepScanChecks("mail", registry).map((c) => c.id), "toy"])
-        const deep = yield* deepScan("perfect.com", mail, 30_000)
+        const deep = yield* deepScan(domain("perfect.com"), mail, 30_000)
         expect(deep.checks["toy"]).toMatchObject({ status: "done", result: { status: "fail" } })
       })
     )

@@ -13,6 +13,7 @@ import { runCheck } from "../../src/scan/Scanner.ts"
 import { testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
 import { getJson } from "./world-http.ts"
+import { domain } from "../support/domain.ts"
 
 const world = Layer.merge(Web.Default, Smtp.Default).pipe(
   Layer.provideMerge(Resolver.Default),
@@ -29,7 +30,7 @@ describe("cookies, SRI and CORS in the world", () => {
     "web-cookies-insecure.com: a session cookie without Secure or HttpOnly, every Set-Cookie kept",
     () =>
       Effect.gen(function* () {
-        const r = yield* runCheck(Headers, "web-cookies-insecure.com")
+        const r = yield* runCheck(Headers, domain("web-cookies-insecure.com"))
         expect(r.cookies?.result).toBe("cookies-session-without-secure-flag")
         expect(r.cookies?.pass).toBe(false)
         expect(r.cookies?.cookies.map((c) => [c.name, c.secure, c.httpOnly, c.sameSite, c.session])).toEqual([
@@ -43,7 +44,7 @@ describe("cookies, SRI and CORS in the world", () => {
 
   it.live("web-sri-missing.com: a script from another site without integrity", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Headers, "web-sri-missing.com")
+      const r = yield* runCheck(Headers, domain("web-sri-missing.com"))
       expect(r.sri?.result).toBe("sri-not-implemented-but-external-scripts-loaded-securely")
       expect(r.sri?.pass).toBe(false)
       expect(r.sri?.externalScripts.map((s) => [s.src, s.integrity !== null])).toEqual([
@@ -56,7 +57,7 @@ describe("cookies, SRI and CORS in the world", () => {
 
   it.live("web-cors-credentials.com: any Origin echoed with credentials", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Headers, "web-cors-credentials.com")
+      const r = yield* runCheck(Headers, domain("web-cors-credentials.com"))
       expect(r.cors?.result).toBe("cross-origin-resource-sharing-implemented-with-universal-access")
       expect(r.cors?.allowOrigin).toBe(r.cors?.origin)
       expect(r.cors?.allowCredentials).toBe(true)
@@ -65,7 +66,7 @@ describe("cookies, SRI and CORS in the world", () => {
 
   it.live("web-cookies-redirect.com: the cookie the home page's redirect sets is judged too", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Headers, "web-cookies-redirect.com")
+      const r = yield* runCheck(Headers, domain("web-cookies-redirect.com"))
       expect(r.finalUrl).toBe("https://web-cookies-redirect.com/index.html")
       expect(r.cookies?.result).toBe("cookies-session-without-secure-flag-but-protected-by-hsts")
       expect(r.cookies?.cookies.map((c) => [c.name, c.secure, c.httpOnly, c.sameSite, c.accepted])).toEqual([
@@ -76,7 +77,7 @@ describe("cookies, SRI and CORS in the world", () => {
 
   it.live("web-content-good.com: prefixed Secure cookies, SRI, public CORS all pass", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(Headers, "web-content-good.com")
+      const r = yield* runCheck(Headers, domain("web-content-good.com"))
       expect(r.cookies?.result).toBe("cookies-secure-with-httponly-sessions-and-samesite")
       expect(r.cookies?.cookies.every((c) => c.accepted)).toBe(true)
       expect(r.sri?.result).toBe("sri-implemented-and-external-scripts-loaded-securely")

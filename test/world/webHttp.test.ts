@@ -15,6 +15,7 @@ import { runCheck } from "../../src/scan/Scanner.ts"
 import { testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
 import { getJson } from "./world-http.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const world = Layer.merge(Web.Default, Smtp.Default).pipe(
   Layer.provideMerge(Resolver.Default),
@@ -26,8 +27,8 @@ const world = Layer.merge(Web.Default, Smtp.Default).pipe(
   )
 )
 
-const redirect = (domain: string) => runCheck(HttpRedirect, domain).pipe(Effect.provide(world))
-const securityTxt = (domain: string) => runCheck(SecurityTxt, domain).pipe(Effect.provide(world))
+const redirect = (domain: string) => runCheck(HttpRedirect, toDomain(domain)).pipe(Effect.provide(world))
+const securityTxt = (domain: string) => runCheck(SecurityTxt, toDomain(domain)).pipe(Effect.provide(world))
 
 describe("HTTP to HTTPS in the world", () => {
   it.live("perfect.com: apex and www redirect to https on their own host, HSTS on both", () =>

@@ -11,6 +11,7 @@ import type { WebTlsResult } from "../../src/checks/web-tls/WebTlsResult.ts"
 import { blankScan } from "../../src/net/TlsScan.ts"
 import { runCheck, withFacts } from "../../src/scan/Scanner.ts"
 import { ScanWorld } from "./scanWorld.ts"
+import { domain } from "../support/domain.ts"
 
 const supported = (r: WebTlsResult, i = 0) =>
   r.servers[i]!.versions.filter((v) => v.support === "accepted").map((v) => v.version)
@@ -24,7 +25,7 @@ const rule = (r: WebTlsResult) =>
 describe("HTTPS transport in the world", () => {
   it.live("perfect.com: TLS 1.2 and 1.3 on every address of the apex and www, sufficient", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(WebTls, "perfect.com")
+      const r = yield* runCheck(WebTls, domain("perfect.com"))
       expect(r.servers.map((s) => [s.host, s.ip])).toEqual([
         ["perfect.com", "127.80.0.1"],
         ["perfect.com", "::1"],
@@ -64,7 +65,7 @@ describe("HTTPS transport in the world", () => {
 
   it.live("tls-legacy.com: TLS 1.0 and 1.1 accepted, phase out", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(WebTls, "tls-legacy.com")
+      const r = yield* runCheck(WebTls, domain("tls-legacy.com"))
       expect(r.servers.length).toBe(2)
       expect(supported(r)).toEqual(["TLSv1", "TLSv1.1", "TLSv1.2"])
       const s = r.servers[0]!
@@ -79,7 +80,7 @@ describe("HTTPS transport in the world", () => {
 
   it.live("tls-weak-cipher.com: a NULL suite accepted in the server's order, insufficient", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(WebTls, "tls-weak-cipher.com")
+      const r = yield* runCheck(WebTls, domain("tls-weak-cipher.com"))
       const s = r.servers[0]!
       expect(supported(r)).toEqual(["TLSv1.2"])
       expect(s.ciphers.map((c) => [c.name, c.rating])).toEqual([
@@ -95,7 +96,7 @@ describe("HTTPS transport in the world", () => {
 
   it.live("tls-modern.com: TLS 1.3 only, good", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(WebTls, "tls-modern.com")
+      const r = yield* runCheck(WebTls, domain("tls-modern.com"))
       expect(supported(r)).toEqual(["TLSv1.3"])
       expect(r.servers.every((s) => s.rating === "good" && s.status === "pass")).toBe(true)
       expect(r.servers[0]!.ciphers.map((c) => c.version)).toEqual(["TLSv1.3", "TLSv1.3", "TLSv1.3"])
@@ -109,7 +110,7 @@ describe("HTTPS transport in the world", () => {
 
   it.live("tls-no-ems.com: TLS 1.2 without Extended Master Secret, insufficient", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(WebTls, "tls-no-ems.com")
+      const r = yield* runCheck(WebTls, domain("tls-no-ems.com"))
       expect(supported(r)).toEqual(["TLSv1.2", "TLSv1.3"])
       for (const s of r.servers) {
         expect([s.versionsRating, s.ciphersRating, s.keyExchangeRating, s.certificateRating]).toEqual([
@@ -132,7 +133,7 @@ describe("HTTPS transport in the world", () => {
 
   it.live("web-httponly.com: every address refuses connections on 443, so there is nothing to rate", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(WebTls, "web-httponly.com")
+      const r = yield* runCheck(WebTls, domain("web-httponly.com"))
       expect(r.servers.length).toBeGreaterThan(0)
       for (const s of r.servers) {
         expect(s.rating).toBeNull()
@@ -151,7 +152,7 @@ describe("HTTPS transport in the world", () => {
     "an address refusing connections beside one that serves HTTPS fails: some visitors get no site",
     () =>
       Effect.gen(function* () {
-        const input = yield* withFacts("tls-modern.com", gather)
+        const input = yield* withFacts(domain("tls-modern.com"), gather)
         const closed = blankScan("tls-modern.com", "127.80.255.254", 443, "closed", "ECONNREFUSED")
         const r = analyse({ ...input, scans: [...input.scans, closed] }, new Date())
         expect(r.servers.map((s) => [s.ip, s.reachable, s.status])).toEqual([
@@ -167,7 +168,7 @@ describe("HTTPS transport in the world", () => {
 
   it.live("a domain without web addresses is not applicable", () =>
     Effect.gen(function* () {
-      const r = yield* runCheck(WebTls, "dmarc-none.com")
+      const r = yield* runCheck(WebTls, domain("dmarc-none.com"))
       expect(r.hosts.map((h) => h.lookup)).toEqual(["none", "none"])
       expect(r.summary.status).toBe("not-applicable")
       expect(rule(r).status).toBe("not-applicable")

@@ -4,6 +4,7 @@
  * the example zone, a raw message's analysis, the hall of fame and the health answer.
  */
 import { Either } from "effect"
+import { normaliseDomain } from "../../records/DomainName.ts"
 import { explainIssue } from "../../ai/Knowledge.ts"
 import { fix } from "../../ai/Fix.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
@@ -25,9 +26,12 @@ import { DOMAIN, MX_HOST, MX_V4, NOW_ISO } from "../../kernel/examples/ExampleZo
  */
 const previewedFix = () => {
   const { earlier } = exampleScans()
-  const answer = overExample(fix("dmarc_policy_none", DOMAIN, undefined), {
-    [`_dmarc.${DOMAIN} TXT`]: ["v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com"]
-  })
+  const answer = overExample(
+    fix("dmarc_policy_none", Either.getOrThrow(normaliseDomain(DOMAIN)), undefined),
+    {
+      [`_dmarc.${DOMAIN} TXT`]: ["v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com"]
+    }
+  )
   const dmarc = analyseDmarc({
     domain: DOMAIN,
     direct: { name: answer.fix.dns_record, records: [answer.fix.value] },

@@ -3,6 +3,7 @@
  * (docs/cluster.md): the HTTP side only, the client's own rate limit and the contract's shapes.
  * The 202 names the job's URL in `Location` (RFC 9110 §15.3.3: the status can be polled there).
  */
+import type { Domain } from "../../records/DomainName.ts"
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { NotFound, TooManyRequests } from "../../api/Errors.ts"
@@ -15,7 +16,7 @@ import { publicBaseUrl } from "../edge/PublicUrl.ts"
  * the edge's costly-route bucket. Only a new job takes a token; asking again for a reused one is free.
  */
 /** POST /scan/deep: a new job, or the one already under way for the same domain and type. */
-export const submitDeepScan = (domain: string, type: DeepScanType) =>
+export const submitDeepScan = (domain: Domain, type: DeepScanType) =>
   Effect.gen(function* () {
     const state = yield* metered("deepScan", (charge) =>
       Effect.flatMap(DeepScans, (jobs) => jobs.submit(domain, type, charge))

@@ -3,6 +3,7 @@
  * generator), wired into the email group by EmailHandlers.ts. Each decodes, runs its check alone
  * (`composite/SingleChecks.ts`) or its generator, and returns.
  */
+import type { Domain } from "../../records/DomainName.ts"
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { BadRequest } from "../../api/Errors.ts"
@@ -26,7 +27,7 @@ export const handleDkim = ({
   urlParams
 }: {
   readonly urlParams: {
-    readonly domain: string
+    readonly domain: Domain
     readonly selector?: string | ReadonlyArray<string> | undefined
   }
 }) => Effect.flatMap(selectorsOf(urlParams.selector), (s) => SingleChecks.dkim(urlParams.domain, s))
@@ -41,7 +42,7 @@ const bimiPage = (html: string) =>
 export const handleBimi = ({
   urlParams
 }: {
-  readonly urlParams: { readonly domain: string; readonly format?: "json" | "html" | undefined }
+  readonly urlParams: { readonly domain: Domain; readonly format?: "json" | "html" | undefined }
 }) =>
   urlParams.format === "html"
     ? Effect.map(SingleChecks.bimiHtml(urlParams.domain), bimiPage)
@@ -52,5 +53,5 @@ export const handleDmarcGenerate = ({
   urlParams
 }: {
   readonly payload: DmarcGenerateInput
-  readonly urlParams: { readonly domain?: string | undefined }
+  readonly urlParams: { readonly domain?: Domain | undefined }
 }) => previewedGenerated(dmarcPreviewed(payload, urlParams.domain))

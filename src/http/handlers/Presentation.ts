@@ -3,6 +3,7 @@
  * shared, cached full scan of `composite/ScanScore.ts`, so a badge, a quick scan and a PDF of one
  * domain within `SCAN_CACHE_TTL_MS` cost one scan. What is left here is HTTP: types and caching.
  */
+import type { Domain } from "../../records/DomainName.ts"
 import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { badgeVerdict, pdfReport } from "../../composite/ScanScore.ts"
@@ -15,7 +16,7 @@ export const BADGE_MAX_AGE_S = 300
 export const UNKNOWN_BADGE_MAX_AGE_S = 60
 
 /** The badge of `domain`: its grade, or the grey "unscannable" with the scan's reason. */
-export const badgeResponse = (domain: string) =>
+export const badgeResponse = (domain: Domain) =>
   Effect.map(badgeVerdict(domain), ({ grade, unscannable }) =>
     HttpServerResponse.text(badgeSvg(domain, grade, unscannable), {
       contentType: "image/svg+xml; charset=utf-8",
@@ -32,7 +33,7 @@ export const badgeResponse = (domain: string) =>
  * The PDF report of `domain` from its shared scan, in the request's language (`?lang=`, else
  * `Accept-Language`, as the pages choose it): a shared cache keeps one copy per language.
  */
-export const pdfResponse = (domain: string) =>
+export const pdfResponse = (domain: Domain) =>
   Effect.flatMap(requestLang, (lang) =>
     Effect.map(
       Effect.flatMap(publicBaseUrl, (base) => pdfReport(domain, base, lang)),

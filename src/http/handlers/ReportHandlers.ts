@@ -9,6 +9,7 @@
  * - The legacy GET /report/snapshot creates like POST and says it is deprecated (RFC 9745
  *   `Deprecation`, RFC 8288 `Link` with rel="successor-version" to the POST operation).
  */
+import type { Domain } from "../../records/DomainName.ts"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../../Api.ts"
@@ -45,7 +46,7 @@ export const ReportHandlers = HttpApiBuilder.group(Api, "report", (handlers) =>
     const snapshots = yield* Snapshots
 
     const create = (
-      domain: string,
+      domain: Domain,
       format: SnapshotFormat,
       extraHeaders: (base: string) => Record<string, string>
     ) =>

@@ -3,6 +3,7 @@
  * /email/blacklist, /email/sender-requirements): the composites live in composite/MailTransport.ts;
  * what stays here is what needs the request, the endpoint's own URL.
  */
+import type { Domain } from "../../records/DomainName.ts"
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import * as MailTransport from "../../composite/MailTransport.ts"
@@ -15,5 +16,5 @@ const selfUrl = (request: HttpServerRequest.HttpServerRequest, path: string, dom
     (base) => `${base}${path}?domain=${encodeURIComponent(domain)}`
   )
 
-export const fcrdns = (domain: string, request: HttpServerRequest.HttpServerRequest) =>
+export const fcrdns = (domain: Domain, request: HttpServerRequest.HttpServerRequest) =>
   Effect.flatMap(selfUrl(request, "/email/fcrdns", domain), (apiUrl) => MailTransport.fcrdns(domain, apiUrl))

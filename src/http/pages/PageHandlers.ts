@@ -58,8 +58,8 @@ const requestPath = Effect.map(HttpServerRequest.HttpServerRequest, (r) => r.url
  * permalink.
  */
 const withDomain = <A, E, R>(
-  page: (domain: string) => string,
-  run: (domain: string, lang: Lang) => Effect.Effect<A, E, R>
+  page: (domain: typeof Domain.Type) => string,
+  run: (domain: typeof Domain.Type, lang: Lang) => Effect.Effect<A, E, R>
 ) =>
   Effect.gen(function* () {
     const lang = yield* requestLang
@@ -104,7 +104,9 @@ export const report = withDomain(
           unscannablePage(lang, pathsOf(domain).report, domain, verdict.nxdomain, verdict.reason)
         )
       const base = yield* publicBaseUrl
-      return htmlResponse(reportPage(everythingOf(scan, base, yield* reportsReceived(scan, base)), lang))
+      return htmlResponse(
+        reportPage(everythingOf(scan, base, yield* reportsReceived(domain, scan, base)), lang)
+      )
     })
 )
 

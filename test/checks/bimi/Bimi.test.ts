@@ -13,6 +13,7 @@ import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet } from "../facts.ts"
 import { makeVmc } from "../vmcFixture.ts"
 import { runs } from "../../support/runs.ts"
+import { domain as toDomain } from "../../support/domain.ts"
 
 const GOOD_SVG = `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100">
@@ -170,7 +171,7 @@ const txt = (zone: Record<string, ReadonlyArray<string> | "servfail">): FakeZone
   Object.fromEntries(Object.entries(zone).map(([n, v]) => [`${n} TXT`, v === "servfail" ? "SERVFAIL" : v]))
 /** The BIMI check over the fakes (Facts as in a scan), with the logo's bytes the HTML view shows. */
 const checkBimi = (zone: FakeZone, web: ReturnType<typeof fakeWeb>, domain: string) =>
-  withFacts(domain, bimiWithLogo).pipe(Effect.provide(fakeNet({ zone, web })), Effect.orDie)
+  withFacts(toDomain(domain), bimiWithLogo).pipe(Effect.provide(fakeNet({ zone, web })), Effect.orDie)
 const NOW = new Date("2026-01-01T00:00:00Z")
 
 describe("BIMI check", () => {

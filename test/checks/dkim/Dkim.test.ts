@@ -18,6 +18,7 @@ import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet, runFake } from "../facts.ts"
 import { fakeTxt } from "../fakeTxt.ts"
 import { runs } from "../../support/runs.ts"
+import { domain } from "../../support/domain.ts"
 
 const rsa = (bits: number, type: "spki" | "pkcs1" = "spki") =>
   generateKeyPairSync("rsa", { modulusLength: bits })
@@ -220,7 +221,7 @@ describe("DKIM discovery", () => {
       expect(r.failedSelectors).toEqual([
         { selector: "selector1", error: expect.stringContaining("SERVFAIL") }
       ])
-      const withCustom = yield* withFacts("example.com", dkimWith(["custom"])).pipe(
+      const withCustom = yield* withFacts(domain("example.com"), dkimWith(["custom"])).pipe(
         Effect.provide(fakeNet({ zone })),
         Effect.orDie
       )

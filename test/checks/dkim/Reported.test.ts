@@ -10,13 +10,14 @@ import { SelectorSource } from "../../../src/kernel/Facts.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { runCheck } from "../../../src/scan/Scanner.ts"
 import { fakeNet } from "../facts.ts"
+import { domain as toDomain } from "../../support/domain.ts"
 
 const key = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .publicKey.export({ type: "spki", format: "der" })
   .toString("base64")
 
 const dkim = (zone: FakeZone, reported?: ReadonlyArray<string>) => {
-  const run = runCheck(Dkim, "example.com").pipe(Effect.provide(fakeNet({ zone })), Effect.orDie)
+  const run = runCheck(Dkim, toDomain("example.com")).pipe(Effect.provide(fakeNet({ zone })), Effect.orDie)
   return reported === undefined
     ? run
     : Effect.provideService(run, SelectorSource, {

@@ -13,6 +13,7 @@ import { DnsError, type RecordType, RecordTypes } from "../../../src/net/DnsType
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet, runFake } from "../facts.ts"
+import { domain as toDomain } from "../../support/domain.ts"
 
 describe("parseTypes", () => {
   it("defaults to all spec types, accepts type and types, rejects unknown names", () => {
@@ -49,7 +50,7 @@ const zone: FakeZone = {
 
 /** `GET /dns/lookup?types=`: the parameterised gather over a scan's Facts, analysed at NOW. */
 const lookup = (domain: string, types: ReadonlyArray<RecordType>) =>
-  withFacts(domain, gatherTypes(types)).pipe(
+  withFacts(toDomain(domain), gatherTypes(types)).pipe(
     Effect.map((gathered) => analyse(gathered, NOW)),
     Effect.provide(fakeNet({ zone }))
   )

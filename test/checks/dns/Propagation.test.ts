@@ -12,6 +12,7 @@ import { DnsError, type RecordType } from "../../../src/net/DnsTypes.ts"
 import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet, runFake } from "../facts.ts"
+import { domain } from "../../support/domain.ts"
 
 const env = {
   PROPAGATION_RESOLVERS:
@@ -21,7 +22,7 @@ const NOW = new Date("2026-11-22T00:00:00Z")
 
 /** `GET /dns/propagation?type=`: the parameterised gather over a scan's Facts, analysed at NOW. */
 const propagation = (zone: FakeZone, type: RecordType) =>
-  withFacts("example.com", gatherType(type)).pipe(
+  withFacts(domain("example.com"), gatherType(type)).pipe(
     Effect.map((gathered) => analyse(gathered, NOW)),
     Effect.provide(fakeNet({ zone, env }))
   )

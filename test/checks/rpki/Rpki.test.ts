@@ -9,6 +9,7 @@ import { RpkiVrps, type VrpLoad } from "../../../src/net/RpkiVrps.ts"
 import { parsePrefix } from "../../../src/records/RouteOrigin.ts"
 import { runCheck } from "../../../src/scan/Scanner.ts"
 import { type FakeNet, fakeNet, runFake } from "../facts.ts"
+import { domain } from "../../support/domain.ts"
 
 const now = new Date("2026-12-01T00:00:00Z")
 const loaded: VrpLoad = {
@@ -113,7 +114,7 @@ describe("the check over fakes, with VRPs from a file", () => {
   }
   const withVrps = (env: Record<string, string>) => {
     const net = fakeNet({ zone, env })
-    return runCheck(Rpki, "example.com").pipe(
+    return runCheck(Rpki, domain("example.com")).pipe(
       Effect.provide(Layer.merge(net, RpkiVrps.Default.pipe(Layer.provide(net)))),
       Effect.orDie
     )

@@ -7,11 +7,12 @@ import { Resolver } from "../../../src/net/Resolver.ts"
 import { resolverOver } from "../../../src/net/ResolverShape.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet } from "../facts.ts"
+import { domain as toDomain } from "../../support/domain.ts"
 
 const servers = Effect.flatMap(Facts, (facts) => facts.get(MailServers))
 
 const run = (zone: Parameters<typeof Resolver.Test>[0], domain = "example.com") =>
-  withFacts(domain, servers).pipe(Effect.provide(fakeNet({ zone })))
+  withFacts(toDomain(domain), servers).pipe(Effect.provide(fakeNet({ zone })))
 
 describe("MailServers (RFC 5321 5.1, RFC 7505)", () => {
   it.effect("MX hosts by priority with their addresses; a host failing its lookup is unknown", () =>
@@ -122,7 +123,7 @@ describe("MailServers (RFC 5321 5.1, RFC 7505)", () => {
           )
         )
       ).pipe(Layer.provide(fake))
-      const [one, two] = yield* withFacts("example.com", Effect.all([servers, servers])).pipe(
+      const [one, two] = yield* withFacts(toDomain("example.com"), Effect.all([servers, servers])).pipe(
         Effect.provide(counting),
         Effect.provide(fakeNet())
       )

@@ -11,6 +11,7 @@ import { webError } from "../../../src/net/WebTypes.ts"
 import { dependencyMap } from "../../../src/report/DependencyMap.ts"
 import { scan } from "../../../src/scan/Scanner.ts"
 import { fakeNet } from "../facts.ts"
+import { domain } from "../../support/domain.ts"
 
 const zone = {
   "example.com A": ["192.0.2.1"],
@@ -29,7 +30,7 @@ const web = (url: string) =>
     : webError(url, "connect", "no such test site")
 
 const takeoverOf = (names?: ReadonlyArray<string>) =>
-  scan("example.com", { checks: [Takeover, Registration], ...(names ? { names } : {}) }).pipe(
+  scan(domain("example.com"), { checks: [Takeover, Registration], ...(names ? { names } : {}) }).pipe(
     Effect.map((s) => ({ takeover: s.checks.takeover.result!, registration: s.checks.registration.result! })),
     Effect.provide(fakeNet({ zone, web }))
   )

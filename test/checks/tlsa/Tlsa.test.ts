@@ -15,12 +15,13 @@ import type { FakeZone } from "../../../src/net/Resolver.ts"
 import { withFacts } from "../../../src/scan/Scanner.ts"
 import { fakeNet } from "../facts.ts"
 import { probe, stalled } from "../fixtures.ts"
+import { domain as toDomain } from "../../support/domain.ts"
 
 const D = "a".repeat(64)
 
 /** What the check gathers for `domain` over a fake zone. */
 const gather = (domain: string, zone: FakeZone) =>
-  withFacts(domain, Tlsa.gather).pipe(Effect.provide(fakeNet({ zone })))
+  withFacts(toDomain(domain), Tlsa.gather).pipe(Effect.provide(fakeNet({ zone })))
 
 describe("Tlsa check", () => {
   it.effect("validated 3 1 1 on every MX passes with descriptions", () =>
