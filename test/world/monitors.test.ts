@@ -219,7 +219,9 @@ describe("a monitor on a domain that changes", () => {
     expect(hooks).toHaveLength(0)
 
     await mutate("--as", "dmarc-none.com")
-    // The service sees the change once its cached answers' short TTL has passed
+    // The service sees the change once its cached answers' short TTL has passed: mutate can finish
+    // within the 2 s the last run's answers may still be kept (RFC 1035 3.2.1), while nginx serves
+    // the new scenario at once, so a run started at once would see the web changed and DNS not yet.
     for (let i = 0; i < 120; i++) {
       const dmarc = await getJson(`/api/email/dmarc?domain=${domain}`)
       if (dmarc.policy === "none") break
