@@ -22,6 +22,7 @@ import {
   runScript,
   sleep
 } from "../support/processes.ts"
+import { CLI } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const scripts = join(root, "scripts/cluster")
@@ -174,13 +175,10 @@ describe("two runners on Postgres, one killed mid-way", () => {
         DATA_DIR: join(dir, "batch-data")
       }
       const run = () =>
-        runScript(
-          process.execPath,
-          ["--import", "tsx", "src/cli/main.ts", "batch", list, "--cluster", "-o", out, "-q"],
-          env,
-          240_000,
-          { cwd: root, quiet: true }
-        )
+        runScript(process.execPath, [...CLI, "batch", list, "--cluster", "-o", out, "-q"], env, 240_000, {
+          cwd: root,
+          quiet: true
+        })
       await run()
       const records = readFileSync(out, "utf8")
         .trim()
@@ -230,19 +228,7 @@ describe("two runners on Postgres, one killed mid-way", () => {
         DATA_DIR: join(dir, "killed-data")
       }
       // -c 8: chunks of two domains, four in flight
-      const args = [
-        "--import",
-        "tsx",
-        "src/cli/main.ts",
-        "batch",
-        list,
-        "--cluster",
-        "-o",
-        out,
-        "-q",
-        "-c",
-        "8"
-      ]
+      const args = [...CLI, "batch", list, "--cluster", "-o", out, "-q", "-c", "8"]
       const written = () => (existsSync(out) ? readFileSync(out, "utf8").split("\n").filter(Boolean) : [])
       const unanswered = () =>
         psqlRows<{ n: number }>(

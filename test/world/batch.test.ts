@@ -1,5 +1,6 @@
 /**
- * The batch scanner against the world, as a user runs it (a child process, `domain-audit batch` from `src/cli/main.ts`):
+ * The batch scanner against the world, as a user runs it (a child process, `domain-audit batch` from
+ * the bundle, test/support/bundle.ts):
  * a list of world domains written every way people write them, with junk lines, gives every valid
  * domain exactly once and reports each invalid line; killed with SIGKILL halfway (plus a torn
  * last line, as a kill in mid-write leaves), a re-run completes the output with no duplicate.
@@ -15,6 +16,7 @@ import { describe, expect, it } from "vitest"
 import { parseCsvRecord } from "../../src/batch/Csv.ts"
 import { CSV_COLUMNS } from "../../src/batch/Record.ts"
 import { worldEnv } from "./env.ts"
+import { CLI } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "batch-world-"))
@@ -67,7 +69,7 @@ const env = () => ({ ...process.env, ...worldEnv(), LOG_LEVEL: "Error" })
 
 /** Starts the batch (node + tsx, one process, so SIGKILL kills the scanner itself). */
 const start = (args: ReadonlyArray<string>, stdin?: string) => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "batch", ...args], {
+  const child = spawn(process.execPath, [...CLI, "batch", ...args], {
     cwd: root,
     env: env(),
     stdio: ["pipe", "pipe", "pipe"]

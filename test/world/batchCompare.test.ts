@@ -10,12 +10,13 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { worldEnv } from "./env.ts"
+import { CLI } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
 const batch = (args: ReadonlyArray<string>) =>
   new Promise<number | null>((ok) =>
-    spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "batch", ...args], {
+    spawn(process.execPath, [...CLI, "batch", ...args], {
       cwd: root,
       env: { ...process.env, ...worldEnv(), LOG_LEVEL: "Error" },
       stdio: "ignore"

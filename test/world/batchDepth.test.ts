@@ -8,6 +8,7 @@ import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { worldEnv } from "./env.ts"
+import { CLI } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -36,7 +37,7 @@ interface Line {
 
 const batch = (args: ReadonlyArray<string>, stdin: string) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "batch", ...args], {
+    const child = spawn(process.execPath, [...CLI, "batch", ...args], {
       cwd: root,
       env: { ...process.env, ...worldEnv(), LOG_LEVEL: "Error" },
       stdio: ["pipe", "pipe", "pipe"]

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
 import { deepScanRow, freePort, sleep } from "../support/processes.ts"
+import { SERVER } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -23,7 +24,7 @@ afterAll(() => {
 
 /** Start the service; resolves once /api/health answers. */
 const startService = async (env: Record<string, string>, base: string) => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, SERVER, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"]

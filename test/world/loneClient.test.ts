@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { worldEnv } from "./env.ts"
 import { freePort, sleep } from "../support/processes.ts"
+import { SERVER } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -52,7 +53,7 @@ describe("a lone client on a loaded machine", () => {
     const base = `http://127.0.0.1:${port}`
     burner(150_000)
     burner(150_000)
-    const service = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const service = spawn(process.execPath, SERVER, {
       cwd: root,
       env: {
         ...process.env,

@@ -28,6 +28,7 @@ import { UNLIMITED } from "../http/harness.ts"
 import { freePort, sleep } from "../support/processes.ts"
 import { worldEnv, worldEnvFile } from "./env.ts"
 import { mutateRun } from "./mutateWorld.ts"
+import { SERVER } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const worldDir = dirname(worldEnvFile() ?? "")
@@ -101,7 +102,7 @@ const listen = (server: { listen: (port: number, host: string, cb: () => void) =
   new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
 
 const startService = async (env: Record<string, string>) => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, SERVER, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"]

@@ -19,6 +19,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { UNLIMITED } from "../http/harness.ts"
 import { freePort, sleep } from "../support/processes.ts"
 import { worldEnv } from "./env.ts"
+import { SERVER } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), "domain-audit-monitors-memory-"))
@@ -49,7 +50,7 @@ describe("many monitors on one process", () => {
   it("holds no sleeping run in memory and bounds the scans in flight", { timeout: 300_000 }, async () => {
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
-    service = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    service = spawn(process.execPath, SERVER, {
       cwd: root,
       env: {
         ...process.env,

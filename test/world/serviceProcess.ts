@@ -1,6 +1,6 @@
 /**
  * The service as a child process on the world, for the operations tests (metrics scraped by
- * Prometheus, traces sent to a receiver, SIGTERM): `node --import tsx src/main.ts` on free ports and
+ * Prometheus, traces sent to a receiver, SIGTERM): the bundled server (test/support/bundle.ts) on free ports and
  * a temp data dir, resolved once /api/health answers; its stdout kept for the log assertions.
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url"
 import { UNLIMITED } from "../http/harness.ts"
 import { freePort, sleep } from "../support/processes.ts"
 import { worldEnv } from "./env.ts"
+import { SERVER } from "../support/bundle.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -41,7 +42,7 @@ export const serviceEnv = async (extra: Record<string, string> = {}, dataDir?: s
 }
 
 export const startService = async (env: Record<string, string>): Promise<Service> => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, SERVER, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"]

@@ -16,6 +16,7 @@ import { parseSvg } from "../report/svg.ts"
 import { pdfText } from "../report/pdfText.ts"
 import { worldEnv } from "./env.ts"
 import { getJson } from "./world-http.ts"
+import { CLI } from "../support/bundle.ts"
 
 const DOMAIN = "no-such-domain-xyz.com"
 const REASON = `${DOMAIN} does not exist (NXDOMAIN)`
@@ -30,15 +31,11 @@ const getBytes = (url: string) =>
 /** The batch as a user runs it (`domain-audit batch - --format csv`), one domain on stdin. */
 const batchCsv = (domain: string) =>
   new Promise<{ code: number | null; stdout: string }>((ok) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "batch", "-", "--format", "csv"],
-      {
-        cwd: root,
-        env: { ...process.env, ...worldEnv(), LOG_LEVEL: "Error" },
-        stdio: ["pipe", "pipe", "pipe"]
-      }
-    )
+    const child = spawn(process.execPath, [...CLI, "batch", "-", "--format", "csv"], {
+      cwd: root,
+      env: { ...process.env, ...worldEnv(), LOG_LEVEL: "Error" },
+      stdio: ["pipe", "pipe", "pipe"]
+    })
     let stdout = ""
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()))
     child.stdin.end(`${domain}\n`)
