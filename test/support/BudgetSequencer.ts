@@ -3,10 +3,12 @@
  * clone, with no timing cache, the long files start at once and the short ones fill the workers
  * around them; a file without a budget (new) counts as the floor. vitest's own order needs the
  * cache of an earlier run, and without it runs the largest files first, which are not the slowest.
+ * The files of RUNS_LAST (suites.ts) come after all others, whatever their budget.
  */
 import { existsSync, readFileSync } from "node:fs"
 import { relative } from "node:path"
 import { BaseSequencer, type TestSpecification } from "vitest/node"
+import { RUNS_LAST } from "./suites.ts"
 
 interface Budgets {
   readonly floorSeconds: number
@@ -23,6 +25,7 @@ export default class BudgetSequencer extends BaseSequencer {
     const { floorSeconds, seconds } = readBudgets()
     const root = this.ctx.config.root
     const budget = (spec: TestSpecification) => seconds[relative(root, spec.moduleId)] ?? floorSeconds
-    return [...files].sort((a, b) => budget(b) - budget(a))
+    const last = (spec: TestSpecification) => (RUNS_LAST.includes(relative(root, spec.moduleId)) ? 1 : 0)
+    return [...files].sort((a, b) => last(a) - last(b) || budget(b) - budget(a))
   }
 }
