@@ -27,9 +27,10 @@ import type { Web, WebError, WebRequestOptions, WebResponse } from "../net/Web.t
 
 /**
  * The services a scan provides every question it is asked (net/Question.ts); the optional ones
- * (NameServers, Rdap, RpkiVrps) a question reads with `Effect.serviceOption`.
+ * (NameServers, Rdap, RpkiVrps) a question reads with `Effect.serviceOption`. Facts itself is among
+ * them for a question declared beside a check that composes what Facts asks.
  */
-export type ScanServices = Resolver | Web | Smtp | AppConfig | ScanLookup
+export type ScanServices = Resolver | Web | Smtp | AppConfig | ScanLookup | Facts
 
 export interface Addresses {
   readonly v4: ReadonlyArray<string>

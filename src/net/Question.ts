@@ -5,7 +5,8 @@
  * question: asked twice with the same key it runs once, and its failure is kept for the scan.
  *
  * A question is declared in net/ (network only in net/, DESIGN.md principle 3), or beside a check
- * when it only composes what Facts already asks. Adding one touches neither kernel/ nor scan/: the
+ * when it only composes what Facts already asks (its `run` then reads Facts, which the scan also
+ * provides). Adding one touches neither kernel/ nor scan/: the
  * live Facts (scan/FactsLive.ts) provide every question the services of the scan once, generically:
  * the Resolver, the Web client, the Smtp client, the settings (AppConfig), the scan's own address
  * look-up (`ScanLookup`), and the optional services where the scan has them (NameServers, Rdap,

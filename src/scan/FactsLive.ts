@@ -242,11 +242,12 @@ export const makeFacts = (
         (answers) => Effect.map(Effect.all(answers), ([a, aaaa]) => addressesOf(a!, aaaa!))
       )
     /**
-     * The services every question runs over (net/Question.ts), gathered once per scan. Picked,
+     * The services every question runs over (net/Question.ts), gathered once per scan (Facts
+     * itself once it is built, below). Picked,
      * not the whole context this scan was built in: that also holds the span it was built under,
      * and a question's spans belong under the check that asked it.
      */
-    let scanServices: Context.Context<ScanServices> = Context.make(Resolver, resolver).pipe(
+    let scanServices: Context.Context<Exclude<ScanServices, Facts>> = Context.make(Resolver, resolver).pipe(
       Context.add(Web, web),
       Context.add(Smtp, smtp),
       Context.add(AppConfig, config),
@@ -365,5 +366,6 @@ export const makeFacts = (
         })
       })
     }
+    scanServices = Context.add(scanServices, Facts, facts)
     return facts
   })

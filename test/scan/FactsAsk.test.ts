@@ -102,6 +102,27 @@ describe("facts.ask", () => {
     )
   })
 
+  it.effect("a question beside a check composes what Facts asks, in the same memo", () => {
+    let runs = 0
+    const spfOf = Question.define({
+      name: "test.spfOf",
+      key: (name: string) => name,
+      run: (name: string) =>
+        Effect.flatMap(Facts, (facts) =>
+          Effect.map(facts.txt(name), (txt) => (runs++, txt.filter((t) => t.startsWith("v=spf1"))))
+        )
+    })
+    return withFacts(
+      domain("example.com"),
+      Effect.gen(function* () {
+        const facts = yield* Facts
+        expect(yield* facts.ask(spfOf, "example.com")).toEqual(["v=spf1 -all"])
+        expect(yield* facts.ask(spfOf, "example.com")).toEqual(["v=spf1 -all"])
+        expect(runs).toBe(1)
+      })
+    ).pipe(Effect.provide(fakeNet({ zone: { "example.com TXT": ["v=spf1 -all", "other"] } })))
+  })
+
   it("whatever is asked, and in what order, each key runs once", () =>
     fc.assert(
       fc.asyncProperty(
