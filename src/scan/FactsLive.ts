@@ -243,9 +243,8 @@ export const makeFacts = (
       )
     /**
      * The services every question runs over (net/Question.ts), gathered once per scan (Facts
-     * itself once it is built, below). Picked,
-     * not the whole context this scan was built in: that also holds the span it was built under,
-     * and a question's spans belong under the check that asked it.
+     * itself once it is built, below). Picked, not the whole context this scan was built in: that
+     * also holds the span it was built under, and a question's spans belong under its asker's.
      */
     let scanServices: Context.Context<Exclude<ScanServices, Facts>> = Context.make(Resolver, resolver).pipe(
       Context.add(Web, web),
@@ -273,6 +272,7 @@ export const makeFacts = (
       Effect.suspend(() => {
         let kind = questions.get(question)
         if (kind === undefined) questions.set(question, (kind = memoIn(scope)))
+        // In the memo's fiber of its own, as a fetch or a probe: its services set for that fiber.
         return kind.get(question.key(args), () =>
           traced(
             `Question.${question.name}`,
@@ -280,7 +280,7 @@ export const makeFacts = (
           )(
             Effect.zipRight(
               FiberRef.update(FiberRef.currentContext, withScanServices),
-              question.run(args) as Effect.Effect<A, E>
+              Effect.suspend(() => question.run(args) as Effect.Effect<A, E>)
             )
           )
         )
