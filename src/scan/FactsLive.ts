@@ -2,16 +2,16 @@
  * The live Facts of one scan (the interface and its reasons: `src/kernel/Facts.ts`).
  *
  * Every question is memoised for the scan, keyed by what it asks: a DNS question by name, type and
- * CD bit; a fetch by URL and options; a probe by host and address; a derived fact by the Fact
- * object itself. The first asker starts the work and every asker, the first included, awaits its
+ * CD bit; a fetch by URL and options; a probe by host and address; a question asked with `ask`
+ * (net/Question.ts) by the question object and its key; a derived fact by the Fact object itself. The first asker starts the work and every asker, the first included, awaits its
  * outcome: a check that gives up (its timeout, the scan's deadline) stops waiting without
  * cancelling the work for the others, and closing the scan's scope (the scan ends, or its client
  * went away) stops whatever is still running, so nothing outlives the scan.
  *
  * DNS questions, ~170 of a scan's ~190 (DKIM's selectors are most), are a table of callbacks over
  * the Resolver's `ask`, not a fiber each: a parked fiber costs ~3 KB and a scan in flight held
- * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
- * a few dozen, are forked into the scan's scope.
+ * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes, questions and
+ * derived facts, a few dozen, are forked into the scan's scope: one fiber each, its work's.
  */
 import { normaliseName } from "../records/DomainName.ts"
 import { Context, Deferred, Effect, FiberId, FiberRef, Option, Scope } from "effect"
