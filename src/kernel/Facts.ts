@@ -8,24 +8,29 @@
  * scan instead of being retried by each check). A memoised question runs in the scan's own scope,
  * so a check that times out stops waiting for it without cancelling it for the others.
  *
+ * A kind of network question of its own (a probe, a direct DNS question, a registry look-up) is a
+ * `Question` declared once in net/ (net/Question.ts) and asked with `ask`: a new kind needs no
+ * method here nor in the live Facts.
+ *
  * The interface lives here, below the checks, and the implementation in `scan/`, so imports run
  * downward: scan -> checks -> Facts (this file) -> net types.
  */
 import { Context, type Deferred, type Effect, type Either } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
-import type { DirectQuestion, DirectReply } from "../net/NameServers.ts"
-import type { RdapAnswer } from "../net/Rdap.ts"
-import type { VrpLoad } from "../net/RpkiVrps.ts"
-import type { KeyExchangeOutcome } from "../net/KeyExchangeProbe.ts"
-import type { SmtpProbe } from "../net/Smtp.ts"
+import type { Question, ScanLookup } from "../net/Question.ts"
+import type { Resolver } from "../net/Resolver.ts"
+import type { Smtp, SmtpProbe } from "../net/Smtp.ts"
 import type { TlsScanResult } from "../net/TlsScan.ts"
-import type { TlsServers } from "./Depth.ts"
-import type { AlpnAnswer, WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
+import type { ScanDepth } from "./Depth.ts"
+import type { Web, WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 
-/** The key-exchange probe's outcome, or that the scan's depth did not ask it. */
-export type KeyExchangeAnswer =
-  KeyExchangeOutcome | { readonly kind: "not-checked"; readonly message: string }
+/**
+ * The services a scan provides every question it is asked (net/Question.ts); the optional ones
+ * (NameServers, Rdap, RpkiVrps) a question reads with `Effect.serviceOption`. Facts itself is among
+ * them for a question declared beside a check that composes what Facts asks.
+ */
+export type ScanServices = Resolver | Web | Smtp | AppConfig | ScanLookup | Facts
 
 export interface Addresses {
   readonly v4: ReadonlyArray<string>
@@ -69,6 +74,11 @@ export interface FactsShape {
    * normalised, the domain or under it), which DNS cannot enumerate; [] when none were.
    */
   readonly names: ReadonlyArray<string>
+  /**
+   * How deep the scan goes (kernel/Depth.ts): a check whose questions are the costly TLS kind asks
+   * them only where `enumeratesTls` says so.
+   */
+  readonly depth: ScanDepth
   /** One DNS question; `checkingDisabled` (RFC 4035 3.2.2) is a separate question. */
   readonly query: (
     name: string,
@@ -110,20 +120,6 @@ export interface FactsShape {
   readonly queryAt: (upstream: Upstream, name: string, type: RecordType) => Effect.Effect<DnsAnswer, DnsError>
   /** One HTTPS (or HTTP) fetch through the guarded client, host names resolved through `addresses`. */
   readonly fetch: (url: string, options?: WebRequestOptions) => Effect.Effect<WebResponse, WebError>
-  /**
-   * One question straight to one name server's address (port 53), past the resolver: what that
-   * server itself answers (the name-server check). Memoised per scan by address and question.
-   */
-  readonly askServer: (address: string, question: DirectQuestion) => Effect.Effect<DirectReply, DnsError>
-  /**
-   * TLS handshakes with a web host offering each protocol alone (ALPN, RFC 7301), through the web
-   * client's address policy: what an HTTPS record's alpn is checked against.
-   */
-  readonly alpn: (
-    host: string,
-    protocols: ReadonlyArray<string>,
-    options?: { readonly port?: number }
-  ) => Effect.Effect<ReadonlyArray<AlpnAnswer>, WebError>
   /** One SMTP session with one MX address (RFC 5321, STARTTLS per RFC 3207). */
   readonly probe: (host: string, address: string) => Effect.Effect<SmtpProbe>
   /** The TLS scan of a web host's address on port 443 (versions, suites, certificate: net/TlsScan.ts). */
@@ -131,15 +127,10 @@ export interface FactsShape {
   /** The TLS scan of an MX address through STARTTLS (versions, suites: net/SmtpTlsScan.ts). */
   readonly smtpTlsScan: (host: string, address: string) => Effect.Effect<TlsScanResult>
   /**
-   * Which group a web server (port 443) or an MX address (after STARTTLS) takes when offered the
-   * hybrid post-quantum groups first (net/KeyExchangeProbe.ts); `not-checked` where the scan's
-   * depth does not enumerate those servers' TLS (kernel/Depth.ts).
+   * One network question of a kind declared in net/ (net/Question.ts), memoised per scan by the
+   * question and its key: asked twice it runs once, and its failure is kept for the scan.
    */
-  readonly keyExchange: (
-    host: string,
-    address: string,
-    servers: TlsServers
-  ) => Effect.Effect<KeyExchangeAnswer>
+  readonly ask: <Args, A, E>(question: Question<Args, A, E, ScanServices>, args: Args) => Effect.Effect<A, E>
   /** A derived fact, computed at most once per scan. */
   readonly get: <A, E>(fact: Fact<A, E>) => Effect.Effect<A, E>
   /*
@@ -165,16 +156,6 @@ export interface FactsShape {
    * wired (a batch without the service's database, a unit test's fake).
    */
   readonly reportedSelectors?: Effect.Effect<ReadonlyArray<string>>
-  /**
-   * The Validated ROA Payloads of the configured source (`RPKI_VRPS`, net/RpkiVrps.ts), read once
-   * per scan; absent where no source service is wired (a unit test's fake): validation is off.
-   */
-  readonly vrps?: Effect.Effect<VrpLoad>
-  /**
-   * What RDAP says of a registrable domain (RFC 9083), asked once per scan and kept across scans
-   * by the Rdap service; absent where none is wired (a unit test's fake): read as `off`.
-   */
-  readonly registration?: (domain: string) => Effect.Effect<RdapAnswer>
 }
 
 /** Where the live Facts find the selectors of `reportedSelectors` (inbound/ReportsIn.ts provides it). */

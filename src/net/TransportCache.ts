@@ -1,12 +1,16 @@
 /**
  * The transport cache: what a server, a resolver or a registry said, learnt once and shared across
  * every scan of the process. The one mechanism under every such cache (DNS answers, DnsCache.ts;
- * probes of mail and web servers, ProbeCache.ts; RDAP, Rdap.ts), so they keep and share alike:
+ * probes of mail and web servers, ProbeCache.ts; RDAP, Rdap.ts), and under the results of the
+ * service's own work shared across requests (scan/Shared.ts: whole scans, the e-mail check, the
+ * CSP crawl, report summaries), so they keep and share alike:
  *
  * - concurrent askers of one key share one flight: one question, one outcome for all;
  * - an outcome is kept for as long as the cache's policy says for it (`keepMs`): per answer (a DNS
  *   TTL), shorter for a failure (an RDAP question that failed: a minute); 0 keeps it for nobody but
  *   the askers already waiting;
+ * - a flight nobody waits for any more may be given up (`leave`, `onGiveUp`), so a crowd that went
+ *   away does not leave its work running;
  * - at most `capacity` outcomes are kept, the least recently used dropped first (a Map keeps
  *   insertion order; a hit moves its entry to the end), so a batch of 1,000 scans in flight holds a
  *   fixed amount of memory. In a cluster each runner has its own.
@@ -32,6 +36,8 @@ export interface Asker<A, E> {
 /** A flight as its starter sees it: `land` may give the time its outcome's age counts from. */
 export interface Flight<A, E> extends Asker<A, E> {
   readonly land: (exit: Exit.Exit<A, E>, at: number) => void
+  /** How to stop the work when every asker has left (`TransportCache.leave`); none by default. */
+  readonly onGiveUp: (stop: () => void) => void
 }
 
 export interface TransportCachePolicy<A, E> {
@@ -55,7 +61,7 @@ interface Kept<A, E> {
 
 export class TransportCache<A, E> {
   private readonly kept = new Map<string, Kept<A, E>>()
-  private readonly flights = new Map<string, Array<Asker<A, E>>>()
+  private readonly flights = new Map<string, OneFlight<A, E>>()
   private readonly capacity: number
   constructor(private readonly policy: TransportCachePolicy<A, E>) {
     this.capacity = Math.max(1, policy.capacity)
@@ -79,24 +85,43 @@ export class TransportCache<A, E> {
     }
     const waiting = this.flights.get(key)
     if (waiting) {
-      waiting.push(asker)
+      waiting.askers.push(asker)
       return "shared"
     }
     const flight = new OneFlight(this, key, asker)
-    this.flights.set(key, flight.askers)
+    this.flights.set(key, flight)
     start(flight)
     return "upstream"
   }
 
+  /** Whether an asker of `key` at `now` would be answered by what is kept or a flight under way. */
+  answers(key: string, now: number): boolean {
+    const kept = this.kept.get(key)
+    return (kept !== undefined && now < kept.until) || this.flights.has(key)
+  }
+
+  /**
+   * `asker` of `key` stopped waiting (its `wanted` is now false). When no asker of its flight wants
+   * it any more, the flight is given up: the next asker starts a new one, and the starter's `stop`
+   * (`onGiveUp`) ends the work, whose outcome then goes to nobody. Askers that are asked through
+   * `wanted` (the resolver's) need not call it.
+   */
+  leave(key: string, asker: Asker<A, E>) {
+    const flight = this.flights.get(key)
+    if (flight === undefined || !flight.askers.includes(asker) || flight.wanted()) return
+    this.flights.delete(key)
+    flight.giveUp()
+  }
+
   /** A flight's outcome: kept (if the policy keeps it), then told to every asker. */
-  landed(key: string, askers: ReadonlyArray<Asker<A, E>>, exit: Exit.Exit<A, E>, at: number) {
-    if (this.flights.get(key) === askers) this.flights.delete(key)
+  landed(key: string, flight: OneFlight<A, E>, exit: Exit.Exit<A, E>, at: number) {
+    if (this.flights.get(key) === flight) this.flights.delete(key)
     const ms = this.policy.keepMs(exit)
     if (ms > 0) {
       this.kept.set(key, { exit, at, until: at + ms })
       while (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value!)
     }
-    for (const a of askers) a.done(exit)
+    for (const a of flight.askers) a.done(exit)
   }
 
   /** Outcomes kept now (expired ones included until asked again or evicted). */
@@ -113,6 +138,7 @@ class OneFlight<A, E> implements Flight<A, E> {
   readonly now: number
   readonly askers: Array<Asker<A, E>>
   private landedYet = false
+  private stop: (() => void) | undefined
   constructor(
     private readonly cache: TransportCache<A, E>,
     private readonly key: string,
@@ -134,7 +160,15 @@ class OneFlight<A, E> implements Flight<A, E> {
   land(exit: Exit.Exit<A, E>, at: number) {
     if (this.landedYet) return
     this.landedYet = true
-    this.cache.landed(this.key, this.askers, exit, at)
+    this.cache.landed(this.key, this, exit, at)
+  }
+
+  onGiveUp(stop: () => void) {
+    this.stop = stop
+  }
+
+  giveUp() {
+    this.stop?.()
   }
 }
 

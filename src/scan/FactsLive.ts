@@ -2,32 +2,32 @@
  * The live Facts of one scan (the interface and its reasons: `src/kernel/Facts.ts`).
  *
  * Every question is memoised for the scan, keyed by what it asks: a DNS question by name, type and
- * CD bit; a fetch by URL and options; a probe by host and address; a derived fact by the Fact
- * object itself. The first asker starts the work and every asker, the first included, awaits its
+ * CD bit; a fetch by URL and options; a probe by host and address; a question asked with `ask`
+ * (net/Question.ts) by the question object and its key; a derived fact by the Fact object itself. The first asker starts the work and every asker, the first included, awaits its
  * outcome: a check that gives up (its timeout, the scan's deadline) stops waiting without
  * cancelling the work for the others, and closing the scan's scope (the scan ends, or its client
  * went away) stops whatever is still running, so nothing outlives the scan.
  *
  * DNS questions, ~170 of a scan's ~190 (DKIM's selectors are most), are a table of callbacks over
  * the Resolver's `ask`, not a fiber each: a parked fiber costs ~3 KB and a scan in flight held
- * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes and derived facts,
- * a few dozen, are forked into the scan's scope.
+ * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes, questions and
+ * derived facts, a few dozen, are forked into the scan's scope: one fiber each, its work's.
  */
 import { normaliseName } from "../records/DomainName.ts"
 import { Context, Deferred, Effect, FiberId, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { traced } from "../kernel/Check.ts"
-import { type Fact, Facts, type FactsShape, SelectorSource } from "../kernel/Facts.ts"
+import { type Fact, Facts, type FactsShape, type ScanServices, SelectorSource } from "../kernel/Facts.ts"
 import type { RecordType } from "../net/DnsTypes.ts"
-import { DnsError } from "../net/DnsTypes.ts"
 import { NameServers } from "../net/NameServers.ts"
+import { type Question, ScanLookup } from "../net/Question.ts"
 import { Rdap } from "../net/Rdap.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { RpkiVrps } from "../net/RpkiVrps.ts"
 import { addressesOf, lookupsOver, type QueryOptions } from "../net/ResolverShape.ts"
 import { Smtp } from "../net/Smtp.ts"
 import { unenumeratedScan } from "../net/TlsScan.ts"
-import { enumeratesTls, NOT_ENUMERATED, type ScanDepth } from "../kernel/Depth.ts"
+import { enumeratesTls, type ScanDepth } from "../kernel/Depth.ts"
 import { Web, type WebRequestOptions } from "../net/Web.ts"
 import { Exporting } from "../observe/Spans.ts"
 import { dnsKey, eitherOf, type Outcome, ScanQuestion, ScanState, SweepQuestion } from "./ScanQuestions.ts"
@@ -102,11 +102,13 @@ export const makeFacts = (
     // Read once per scan, not per question: a DNS question's Effect cost is counted in microseconds.
     const exporting = yield* FiberRef.get(Exporting)
     const selectorSource = yield* Effect.serviceOption(SelectorSource)
-    const rdap = yield* Effect.serviceOption(Rdap)
-    const vrpSource = yield* Effect.serviceOption(RpkiVrps)
-    // Optional, so every context that builds Facts need not provide it: without it (a unit test's
-    // fake that gives none) each direct question is unknown, never a negative answer.
-    const nameServers = yield* Effect.serviceOption(NameServers)
+    // Optional, so every context that builds Facts need not provide them: a question reads them
+    // with `serviceOption` and answers without (net/Question.ts).
+    const optional = yield* Effect.all([
+      Effect.serviceOption(NameServers),
+      Effect.serviceOption(Rdap),
+      Effect.serviceOption(RpkiVrps)
+    ])
     const memo = memoIn(scope)
     // The scan's questions are wanted while its scope is open: one finalizer, not one per question.
     const scan = new ScanState()
@@ -239,6 +241,50 @@ export const makeFacts = (
         // An Either is an Effect: the first failure, A's or AAAA's, fails the whole.
         (answers) => Effect.map(Effect.all(answers), ([a, aaaa]) => addressesOf(a!, aaaa!))
       )
+    /**
+     * The services every question runs over (net/Question.ts), gathered once per scan (Facts
+     * itself once it is built, below). Picked, not the whole context this scan was built in: that
+     * also holds the span it was built under, and a question's spans belong under its asker's.
+     */
+    let scanServices: Context.Context<Exclude<ScanServices, Facts>> = Context.make(Resolver, resolver).pipe(
+      Context.add(Web, web),
+      Context.add(Smtp, smtp),
+      Context.add(AppConfig, config),
+      Context.add(ScanLookup, addresses)
+    )
+    const [nameServers, rdap, vrps] = optional
+    if (Option.isSome(nameServers)) scanServices = Context.add(scanServices, NameServers, nameServers.value)
+    if (Option.isSome(rdap)) scanServices = Context.add(scanServices, Rdap, rdap.value)
+    if (Option.isSome(vrps)) scanServices = Context.add(scanServices, RpkiVrps, vrps.value)
+    // As `services` below: the asker's context (its span) extended, kept while the askers share it.
+    let lastAsker: readonly [Context.Context<never>, Context.Context<never>] | undefined
+    const withScanServices = (context: Context.Context<never>) => {
+      if (lastAsker?.[0] !== context)
+        lastAsker = [context, Context.merge(context, scanServices) as Context.Context<never>]
+      return lastAsker[1]
+    }
+    // One memo per kind of question, keyed by the question object as a derived fact is.
+    const questions = new Map<Question<any, any, any, any>, ReturnType<typeof memoIn>>()
+    const askQuestion = <Args, A, E>(
+      question: Question<Args, A, E, ScanServices>,
+      args: Args
+    ): Effect.Effect<A, E> =>
+      Effect.suspend(() => {
+        let kind = questions.get(question)
+        if (kind === undefined) questions.set(question, (kind = memoIn(scope)))
+        // In the memo's fiber of its own, as a fetch or a probe: its services set for that fiber.
+        return kind.get(question.key(args), () =>
+          traced(
+            `Question.${question.name}`,
+            {}
+          )(
+            Effect.zipRight(
+              FiberRef.update(FiberRef.currentContext, withScanServices),
+              Effect.suspend(() => question.run(args) as Effect.Effect<A, E>)
+            )
+          )
+        )
+      })
     const startFetch = (url: string, options: WebRequestOptions = {}) =>
       Effect.map(
         memo.start(`fetch\u0000${fetchKey(url, options)}`, () =>
@@ -271,6 +317,7 @@ export const makeFacts = (
     const facts: LiveFacts = {
       domain: normaliseName(domain),
       names,
+      depth,
       query,
       txt: lookups.txt,
       queryEach,
@@ -293,23 +340,6 @@ export const makeFacts = (
             for (const { name, type } of questions) if (scan.open) dnsQuestion(name, type, false, now)
           })
         ),
-      askServer: (address, q) =>
-        Option.match(nameServers, {
-          onNone: () =>
-            Effect.fail(
-              new DnsError({ name: q.name, type: q.type, reason: "other", message: "no direct DNS here" })
-            ),
-          onSome: (direct) =>
-            memo.get(
-              `server\u0000${address}\u0000${normaliseName(q.name)}\u0000${q.type}\u0000${q.recursionDesired}\u0000${q.transport}`,
-              () => direct.ask(address, q)
-            )
-        }),
-      alpn: (host, protocols, options = {}) =>
-        memo.get(
-          `alpn\u0000${normaliseName(host)}\u0000${options.port ?? 443}\u0000${protocols.join(",")}`,
-          () => web.alpn(host, protocols, { ...options, lookup: addresses })
-        ),
       probe: (host, address) =>
         memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
       // The depth (kernel/Depth.ts) chooses how much of a server's TLS is asked, here and only here.
@@ -326,12 +356,7 @@ export const makeFacts = (
               smtp.tlsScan(host, address)
             )
         : (host, address) => Effect.succeed(unenumeratedScan(host, address, SMTP_PORT)),
-      keyExchange: (host, address, servers) =>
-        enumeratesTls(depth, servers)
-          ? memo.get(`kex\u0000${servers}\u0000${normaliseName(host)}\u0000${address}`, () =>
-              servers === "web" ? web.keyExchange(host, address) : smtp.keyExchange(host, address)
-            )
-          : Effect.succeed({ kind: "not-checked", message: NOT_ENUMERATED } as const),
+      ask: askQuestion,
       get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
       start,
       ...Option.match(selectorSource, {
@@ -339,17 +364,8 @@ export const makeFacts = (
         onSome: (source) => ({
           reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(normaliseName(domain)))
         })
-      }),
-      ...Option.match(rdap, {
-        onNone: () => ({}),
-        onSome: (service) => ({
-          registration: (name: string) => memo.get(`rdap\u0000${name}`, () => service.lookup(name))
-        })
-      }),
-      ...Option.match(vrpSource, {
-        onNone: () => ({}),
-        onSome: (source) => ({ vrps: memo.get("rpki-vrps", () => source.current) })
       })
     }
+    scanServices = Context.add(scanServices, Facts, facts)
     return facts
   })

@@ -1,20 +1,22 @@
 /**
- * Shared, briefly cached results, the one mechanism behind full scans (`Scans`), the composite
- * endpoints (`/email/check`) and the CSP crawl: concurrent requests for one key share one run; a
- * finished result is served again for `ttlMs` (at most `size` keys, oldest evicted first); a failed
- * run is shared with those waiting for it but not kept; when every request waiting for a run has
- * gone away before it finished, the run is interrupted, so the admission gate still bounds the work.
- * SPEC: "Repeated scans of the same domain may be served from cached work."
+ * Shared, briefly cached results of the service's own work: full scans (`Scans`), the composite
+ * endpoints (`/email/check`), the CSP crawl and the report summaries. Concurrent requests for one
+ * key share one run; a finished result is served again for `ttlMs` (at most `size` keys, the least
+ * recently used dropped first); a failed run is shared with those waiting for it but not kept; when
+ * every request waiting for a run has gone away before it finished, the run is interrupted, so the
+ * admission gate still bounds the work. SPEC: "Repeated scans of the same domain may be served
+ * from cached work."
+ *
+ * The keeping and the sharing are the transport cache's (net/TransportCache.ts), the one mechanism
+ * every cache of the process uses; this is its door for work that is forked into the service's
+ * scope (a request that goes away does not take a run others wait on with it), fails with typed
+ * errors, and may be charged for (`beforeRun`).
  *
  * Without it a crowd asking `/email/check` for one domain ran the ~60 ms of CPU of the whole check
  * once per admitted request, and those runs filled the event loop that /health shares.
  */
-import { Clock, Effect, Fiber, type Scope } from "effect"
-
-interface Run<A, E> {
-  readonly fiber: Fiber.RuntimeFiber<A, E>
-  waiters: number
-}
+import { Clock, Effect, Exit, FiberId, type Scope } from "effect"
+import { type Asker, type Flight, TransportCache } from "../net/TransportCache.ts"
 
 /**
  * How a key is told apart: a string key is itself; any other (a typed request) says which text
@@ -27,42 +29,52 @@ type KeyText<K> = K extends string
 /** Where a result came from: the cache, a run another request started, or a run this one started. */
 export type Source = "cache" | "joined" | "ran"
 
+const SOURCES = { cache: "cache", shared: "joined", upstream: "ran" } as const
+
+/** A request's place among a key's askers: it hears the outcome at once or later. */
+class Waiter<A, E> implements Asker<A, E> {
+  exit: Exit.Exit<A, E> | undefined
+  resume: ((exit: Exit.Exit<A, E>) => void) | undefined
+  waiting = true
+  constructor(readonly now: number) {}
+  wanted() {
+    return this.waiting
+  }
+  done(exit: Exit.Exit<A, E>) {
+    this.exit = exit
+    this.resume?.(exit)
+  }
+}
+
 export const makeShared = <A, E = never, K = string>(
   run: (key: K) => Effect.Effect<A, E>,
   options: { readonly ttlMs: number; readonly size: number; readonly scope: Scope.Scope } & KeyText<K>
 ) => {
   const text = (key: K): string => (options.keyText ? options.keyText(key) : String(key))
-  const running = new Map<string, Run<A, E>>()
-  // Insertion order is age order: the oldest entry is evicted first.
-  const finished = new Map<string, { readonly atMs: number; readonly result: A }>()
+  const cache = new TransportCache<A, E>({
+    capacity: options.size,
+    keepMs: (exit) => (Exit.isSuccess(exit) && options.size > 0 ? options.ttlMs : 0)
+  })
 
-  const remember = (key: string, result: A) =>
-    Effect.map(Clock.currentTimeMillis, (atMs) => {
-      if (options.ttlMs <= 0) return
-      finished.delete(key)
-      finished.set(key, { atMs, result })
-      while (finished.size > Math.max(0, options.size)) finished.delete(finished.keys().next().value!)
-    })
+  /** The run, forked into the service's scope: it lands for every asker, its age from its end. */
+  const start = (request: K, flight: Flight<A, E>) =>
+    run(request).pipe(
+      Effect.onExit((exit) => Effect.map(Clock.currentTimeMillis, (at) => flight.land(exit, at))),
+      Effect.interruptible, // forked under `share`'s mask, it must stay interruptible itself
+      Effect.forkIn(options.scope),
+      Effect.map((fiber) => flight.onGiveUp(() => void fiber.unsafeInterruptAsFork(FiberId.none)))
+    )
 
-  const start = (key: K, id: string) =>
-    Effect.gen(function* () {
-      const fiber = yield* run(key).pipe(
-        Effect.tap((result) => remember(id, result)),
-        Effect.ensuring(Effect.sync(() => running.delete(id))),
-        Effect.interruptible, // forked under `share`'s mask, it must stay interruptible itself
-        Effect.forkIn(options.scope)
-      )
-      const entry: Run<A, E> = { fiber, waiters: 0 }
-      running.set(id, entry)
-      return entry
-    })
-
-  const leave = (key: string, entry: Run<A, E>) =>
-    Effect.suspend(() => {
-      entry.waiters--
-      if (entry.waiters > 0 || running.get(key) !== entry) return Effect.void
-      running.delete(key)
-      return Fiber.interruptFork(entry.fiber)
+  /** Waits for the outcome; a request that goes away leaves, which may give the run up. */
+  const await_ = (key: string, waiter: Waiter<A, E>) =>
+    Effect.async<Exit.Exit<A, E>>((resume) => {
+      if (waiter.exit !== undefined) return resume(Effect.succeed(waiter.exit))
+      waiter.resume = (exit) => resume(Effect.succeed(exit))
+      return Effect.sync(() => {
+        waiter.waiting = false
+        waiter.resume = undefined
+        cache.leave(key, waiter)
+      })
     })
 
   /**
@@ -76,20 +88,15 @@ export const makeShared = <A, E = never, K = string>(
     Effect.uninterruptibleMask((restore) =>
       Effect.gen(function* () {
         const key = text(request)
-        const hit = finished.get(key)
-        if (hit && (yield* Clock.currentTimeMillis) - hit.atMs < options.ttlMs)
-          return { result: hit.result, source: "cache" as const }
-        let entry = running.get(key)
-        const source = entry === undefined ? ("ran" as const) : ("joined" as const)
-        if (entry === undefined) {
-          yield* restore(beforeRun)
-          // The run may have been started while `beforeRun` waited.
-          entry = running.get(key) ?? (yield* start(request, key))
-        }
-        const joined = entry
-        joined.waiters++
-        const result = yield* restore(Fiber.join(joined.fiber)).pipe(Effect.ensuring(leave(key, joined)))
-        return { result, source }
+        if (!cache.answers(key, yield* Clock.currentTimeMillis)) yield* restore(beforeRun)
+        // The run may have been started, or a result kept, while `beforeRun` waited.
+        const waiter = new Waiter<A, E>(yield* Clock.currentTimeMillis)
+        let flight: Flight<A, E> | undefined
+        const source = cache.ask(key, waiter, (f) => void (flight = f))
+        if (flight !== undefined) yield* start(request, flight)
+        const exit = waiter.exit ?? (yield* restore(await_(key, waiter)))
+        const result = yield* exit
+        return { result, source: SOURCES[source] }
       })
     )
 

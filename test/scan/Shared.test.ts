@@ -112,4 +112,38 @@ describe("makeShared", () => {
         expect(yield* Effect.flip(shared.share("bad"))).toBe("bad#3")
       })
   )
+
+  it.scoped("a run given up by its last waiter is started afresh by the next request", () =>
+    Effect.gen(function* () {
+      let runs = 0
+      const gate = yield* Deferred.make<void>()
+      const shared = makeShared((key) => Effect.as(Deferred.await(gate), `${key}#${++runs}`), {
+        ttlMs: 1_000,
+        size: 10,
+        scope: yield* Effect.scope
+      })
+      const first = yield* Effect.forkScoped(shared.share("a"))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(first)
+      const second = yield* Effect.forkScoped(shared.share("a"))
+      yield* Effect.yieldNow()
+      yield* Deferred.succeed(gate, undefined)
+      expect(yield* Fiber.join(second)).toEqual({ result: "a#2", source: "ran" })
+    })
+  )
+
+  it.scoped("at most `size` results are kept, the least recently used dropped first", () =>
+    Effect.gen(function* () {
+      let runs = 0
+      const shared = makeShared((key) => Effect.sync(() => `${key}#${++runs}`), {
+        ttlMs: 1_000,
+        size: 2,
+        scope: yield* Effect.scope
+      })
+      for (const key of ["a", "b", "a", "c"]) yield* shared.get(key)
+      // "a" was read after "b", so "b" went when "c" came
+      expect(yield* shared.share("a")).toEqual({ result: "a#1", source: "cache" })
+      expect(yield* shared.share("b")).toEqual({ result: "b#4", source: "ran" })
+    })
+  )
 })

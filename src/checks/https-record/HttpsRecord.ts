@@ -6,6 +6,7 @@
  * Absence is normal (most sites publish none) and is reported, not failed; ECH is reported only.
  */
 import { Effect } from "effect"
+import { Alpn } from "../../net/questions/Alpn.ts"
 import type { AlpnAnswer } from "../../net/Web.ts"
 import { readEchConfigList } from "../../records/EchConfig.ts"
 import { decodeSvcb, keyName, type SvcbRecord } from "../../records/SvcbRecord.ts"
@@ -212,7 +213,9 @@ export const gather = Effect.gen(function* () {
         alpn:
           protocols.length === 0
             ? Effect.succeed<Lookup<ReadonlyArray<AlpnAnswer>>>({ outcome: "none" })
-            : lookupOf(facts.alpn(target, protocols, r.port === null ? {} : { port: r.port }))
+            : lookupOf(
+                facts.ask(Alpn, { host: target, protocols, ...(r.port === null ? {} : { port: r.port }) })
+              )
       }).pipe(Effect.map((x): ServiceGathered => ({ owner, rdata, ...x })))
     })
     return { domain, chain, records: { outcome: "answer", value: services } } satisfies HttpsRecordGathered

@@ -9,6 +9,7 @@ import { Effect, Either } from "effect"
 import { AppConfig } from "../../Config.ts"
 import type { DnsError, RecordType } from "../../net/DnsTypes.ts"
 import type { DirectQuestion } from "../../net/NameServers.ts"
+import { DirectDns } from "../../net/questions/DirectDns.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
@@ -41,7 +42,7 @@ const ask = (
   tcp: boolean
 ) => {
   const q: DirectQuestion = { name, type, recursionDesired: rd, transport: tcp ? "tcp" : "udp" }
-  return Effect.map(Effect.either(facts.askServer(address, q)), (e): Asked =>
+  return Effect.map(Effect.either(facts.ask(DirectDns, { address, question: q })), (e): Asked =>
     Either.isRight(e) ? { reply: e.right } : { failed: why(e.left) }
   )
 }

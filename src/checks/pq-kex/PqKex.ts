@@ -4,19 +4,21 @@
  * groups first: X25519MLKEM768 (codepoint 0x11EC, the default of current browsers and of OpenSSL
  * 3.5), SecP256r1MLKEM768 and SecP384r1MLKEM1024 (draft-ietf-tls-ecdhe-mlkem), then X25519, P-256
  * and P-384. A hybrid protects today's recorded traffic against a future quantum computer ("harvest
- * now, decrypt later"). `gather` asks each address once through `facts.keyExchange` (our own
+ * now, decrypt later"). `gather` asks each address once through `facts.ask(KeyExchange)` (our own
  * ClientHello, net/TlsHello.ts; the server's first message names the group, RFC 8446 4.1.3), at the
  * depths that enumerate that server's TLS (kernel/Depth.ts); `analyse` is pure. Informational: it
  * costs no points (docs/scoring.md).
  */
 import { Effect, Either } from "effect"
 import { define } from "../../kernel/Check.ts"
+import { enumeratesTls, NOT_ENUMERATED } from "../../kernel/Depth.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { MailServers, mxUnknown, targets } from "../../kernel/MailServers.ts"
+import { KeyExchange } from "../../net/questions/KeyExchange.ts"
 import { ADDRESSES_PER_FAMILY, webHosts } from "../web-tls/WebTls.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
-import type { Asked, PqKexGathered } from "./PqKexGathered.ts"
+import type { Asked, KeyExchangeAnswer, PqKexGathered } from "./PqKexGathered.ts"
 import type { PqKexPartStatus, PqKexResult, PqKexServer } from "./PqKexResult.ts"
 import { PqKexResult as PqKexResultSchema } from "./PqKexResult.ts"
 
@@ -139,9 +141,13 @@ export const gather = Effect.gen(function* () {
   })
   const mailTargets = targets(servers).map((t) => ({ service: "mail" as const, host: t.host, address: t.ip }))
   // Facts memoises each (host, address): the web's www and apex on one address are asked apart (SNI).
+  const ask = (t: Omit<Asked, "answer">): Effect.Effect<KeyExchangeAnswer> =>
+    enumeratesTls(facts.depth, t.service)
+      ? facts.ask(KeyExchange, { servers: t.service, host: t.host, address: t.address })
+      : Effect.succeed({ kind: "not-checked", message: NOT_ENUMERATED })
   const asked = yield* Effect.forEach(
     [...webTargets, ...mailTargets],
-    (t) => Effect.map(facts.keyExchange(t.host, t.address, t.service), (answer): Asked => ({ ...t, answer })),
+    (t) => Effect.map(ask(t), (answer): Asked => ({ ...t, answer })),
     { concurrency: "unbounded" }
   )
   return {

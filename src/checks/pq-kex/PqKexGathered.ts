@@ -3,8 +3,12 @@
  * probe (net/KeyExchangeProbe.ts) heard from it. In a module of its own so that the example
  * (Example.ts) builds it without a circle.
  */
-import type { KeyExchangeAnswer } from "../../kernel/Facts.ts"
 import type { MxStatus } from "../../kernel/MailServers.ts"
+import type { KeyExchangeOutcome } from "../../net/KeyExchangeProbe.ts"
+
+/** The key-exchange probe's outcome, or that the scan's depth did not ask it. */
+export type KeyExchangeAnswer =
+  KeyExchangeOutcome | { readonly kind: "not-checked"; readonly message: string }
 
 export interface Asked {
   readonly service: "web" | "mail"

@@ -9,6 +9,7 @@
  * scored as failed for a question that was not asked.
  */
 import { Effect } from "effect"
+import { RdapLookup } from "../../net/questions/RdapLookup.ts"
 import type { RdapAnswer } from "../../net/Rdap.ts"
 import { daysUntil, expiryBand } from "../../records/RdapData.ts"
 import { define } from "../../kernel/Check.ts"
@@ -115,8 +116,6 @@ export const analyse = (input: RegistrationInput, now: Date): RegistrationResult
   }
 }
 
-const OFF: RdapAnswer = { outcome: "off" }
-
 export const Registration = define({
   id: "registration",
   title: "Registration expiry of the domain and its dependencies",
@@ -126,7 +125,7 @@ export const Registration = define({
   gather: Effect.gen(function* () {
     const facts = yield* Facts
     const found = yield* facts.get(Dependencies)
-    const ask = (domain: string) => (facts.registration ? facts.registration(domain) : Effect.succeed(OFF))
+    const ask = (domain: string) => facts.ask(RdapLookup, domain)
     const own = yield* ask(found.registrable)
     const dependencies = yield* Effect.forEach(
       found.dependencies.slice(0, MAX_DEPENDENCIES),

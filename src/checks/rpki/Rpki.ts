@@ -8,6 +8,7 @@
  */
 import { Effect, Either } from "effect"
 import { AppConfig } from "../../Config.ts"
+import { Vrps } from "../../net/questions/Vrps.ts"
 import type { VrpLoad } from "../../net/RpkiVrps.ts"
 import { formatIp, parseIp } from "../../records/IpAddress.ts"
 import {
@@ -194,7 +195,7 @@ const hostsOf = (facts: FactsShape) =>
 export const gather = Effect.gen(function* () {
   const facts = yield* Facts
   const config = yield* AppConfig
-  const source: VrpLoad = facts.vrps === undefined ? { status: "off" } : yield* facts.vrps
+  const source: VrpLoad = yield* facts.ask(Vrps, undefined)
   // Off or unreadable: nothing to validate against, so nothing is asked (a scan is unchanged).
   if (source.status !== "loaded")
     return { domain: facts.domain, source, targets: [], unresolved: [] } satisfies RpkiInput

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import fc from "fast-check"
-import type { KeyExchangeAnswer } from "../../../src/kernel/Facts.ts"
+import type { KeyExchangeAnswer } from "../../../src/checks/pq-kex/PqKexGathered.ts"
 import {
   analyse,
   PqKex,
