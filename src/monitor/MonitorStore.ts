@@ -15,6 +15,7 @@
 import { gunzipSync, gzipSync } from "node:zlib"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { createTables } from "../store/StartupTables.ts"
 import type { AlertLanguage, AlertStatus, Channel } from "./MonitorModel.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
@@ -109,22 +110,8 @@ const toAlert = (r: Record<string, unknown>): AlertRow => ({
 export const packScan = (json: string) => gzipSync(json).toString("base64")
 export const unpackScan = (packed: string) => gunzipSync(Buffer.from(packed, "base64")).toString("utf8")
 
-/**
- * Create the tables if missing, each runner at start-up. On Postgres under a transaction-scoped
- * advisory lock: runners starting together would otherwise race in `CREATE TABLE IF NOT EXISTS`,
- * which Postgres does not serialise (jobs/Cluster.ts has the story).
- */
-export const ensureMonitorTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.withTransaction(
-    Effect.zipRight(
-      sql.onDialectOrElse({
-        pg: () => sql`SELECT pg_advisory_xact_lock(${0x646f6d63}, 1)`,
-        orElse: () => Effect.void
-      }),
-      createTables
-    )
-  )
-)
+/** Create the tables if missing, each runner at start-up (store/StartupTables.ts). */
+export const ensureMonitorTables = createTables("monitors", () => createMonitorTables)
 
 /** A nullable text column added to `monitors` when a table made before it lacks it. */
 const addColumn = (name: "tenant" | "lang") =>
@@ -140,7 +127,7 @@ const addColumn = (name: "tenant" | "lang") =>
     })
   )
 
-const createTables = Effect.gen(function* () {
+const createMonitorTables = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE IF NOT EXISTS monitors (
     id TEXT PRIMARY KEY,

@@ -14,6 +14,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { appendOnly } from "./AppendOnly.ts"
 
 /** GET /hall-of-fame (SPEC "Other resources"): `addedAt` is epoch milliseconds. */
 export const HallOfFame = Schema.Struct({
@@ -67,10 +68,7 @@ export const hallOfFameMigrations = {
       operator TEXT NOT NULL
     )`
     // The log is evidence of who removed what and why: it is never rewritten.
-    yield* sql`CREATE TRIGGER hall_of_fame_operator_log_no_update BEFORE UPDATE ON hall_of_fame_operator_log
-      BEGIN SELECT RAISE(ABORT, 'the hall-of-fame operator log is append-only'); END`
-    yield* sql`CREATE TRIGGER hall_of_fame_operator_log_no_delete BEFORE DELETE ON hall_of_fame_operator_log
-      BEGIN SELECT RAISE(ABORT, 'the hall-of-fame operator log is append-only'); END`
+    yield* appendOnly(sql, "hall_of_fame_operator_log", "the hall-of-fame operator log is append-only")
   })
 }
 

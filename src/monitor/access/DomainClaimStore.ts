@@ -7,6 +7,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { createTables } from "../../store/StartupTables.ts"
 import type { ClaimState } from "./DomainClaim.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
@@ -30,14 +31,9 @@ export interface ClaimRow {
   readonly publicReports: boolean
 }
 
-export const ensureClaimTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.withTransaction(
-    Effect.gen(function* () {
-      yield* sql.onDialectOrElse({
-        pg: () => sql`SELECT pg_advisory_xact_lock(${0x646f6d63}, 2)`,
-        orElse: () => Effect.void
-      })
-      yield* sql`CREATE TABLE IF NOT EXISTS tenant_domains (
+export const ensureClaimTables = createTables("access", (sql) =>
+  Effect.gen(function* () {
+    yield* sql`CREATE TABLE IF NOT EXISTS tenant_domains (
         tenant TEXT NOT NULL,
         domain TEXT NOT NULL,
         token TEXT NOT NULL,
@@ -50,9 +46,8 @@ export const ensureClaimTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
         public_reports INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (tenant, domain)
       )`
-      yield* sql`CREATE INDEX IF NOT EXISTS tenant_domains_domain ON tenant_domains (domain)`
-    })
-  )
+    yield* sql`CREATE INDEX IF NOT EXISTS tenant_domains_domain ON tenant_domains (domain)`
+  })
 )
 
 const toRow = (r: Record<string, unknown>): ClaimRow => ({
