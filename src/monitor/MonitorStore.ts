@@ -12,6 +12,7 @@
  *   again, whichever runner the cluster re-delivers it to.
  * - `monitor_alerts`: one row per alert and channel, its delivery state and attempts.
  */
+import { type Domain, domainOfRow } from "../records/DomainName.ts"
 import { gunzipSync, gzipSync } from "node:zlib"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -23,7 +24,7 @@ export const num = (v: unknown): number | null => (v === null || v === undefined
 
 export interface MonitorRow {
   readonly id: string
-  readonly domain: string
+  readonly domain: Domain
   readonly everyMs: number
   readonly channels: ReadonlyArray<Channel>
   readonly createdAt: number
@@ -51,7 +52,7 @@ export interface MonitorState {
 export interface AlertRow {
   readonly id: string
   readonly monitorId: string
-  readonly domain: string
+  readonly domain: Domain
   readonly dueAt: number
   readonly createdAt: number
   readonly channel: number
@@ -71,7 +72,7 @@ export interface AlertRow {
 
 export const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
   id: String(r.id),
-  domain: String(r.domain),
+  domain: domainOfRow(r.domain),
   everyMs: num(r.every_ms)!,
   channels: JSON.parse(String(r.channels)) as ReadonlyArray<Channel>,
   createdAt: num(r.created_at)!,
@@ -89,7 +90,7 @@ export const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
 const toAlert = (r: Record<string, unknown>): AlertRow => ({
   id: String(r.id),
   monitorId: String(r.monitor_id),
-  domain: String(r.domain),
+  domain: domainOfRow(r.domain),
   dueAt: num(r.due_at)!,
   createdAt: num(r.created_at)!,
   channel: num(r.channel)!,
@@ -186,7 +187,7 @@ const createMonitorTables = Effect.gen(function* () {
 export const insertMonitor = (m: {
   readonly id: string
   readonly baseUrl: string
-  readonly domain: string
+  readonly domain: Domain
   readonly everyMs: number
   readonly channels: ReadonlyArray<Channel>
   readonly createdAt: number

@@ -12,6 +12,7 @@
  * - Suppression (abuse, legal removal) hides a domain without touching its results; every
  *   suppression and lift is logged in a table that refuses UPDATE and DELETE.
  */
+import { NormalDomain, domainOfRow } from "../records/DomainName.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { appendOnly } from "./AppendOnly.ts"
@@ -20,7 +21,7 @@ import { appendOnly } from "./AppendOnly.ts"
 export const HallOfFame = Schema.Struct({
   entries: Schema.Array(
     Schema.Struct({
-      domain: Schema.String,
+      domain: NormalDomain,
       score: Schema.Int.annotations({ description: "the percentage, 0-100 (100 for every A+)" }),
       grade: Schema.String,
       addedAt: Schema.Int.annotations({
@@ -118,7 +119,7 @@ export class HallOfFameStore extends Effect.Service<HallOfFameStore>()("HallOfFa
         ORDER BY r.a_plus_since DESC, r.domain`,
       (rows) => ({
         entries: rows.map((r) => ({
-          domain: r.domain,
+          domain: domainOfRow(r.domain),
           score: Number(r.score),
           grade: r.grade,
           addedAt: Number(r.addedAt)

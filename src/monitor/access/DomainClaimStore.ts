@@ -5,6 +5,7 @@
  * the same domain apart. Plain SQL both dialects accept; the table is created at start-up with
  * `IF NOT EXISTS`, under the keys' advisory lock on Postgres.
  */
+import { type Domain, domainOfRow } from "../../records/DomainName.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createTables } from "../../store/StartupTables.ts"
@@ -15,7 +16,7 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 
 export interface ClaimRow {
   readonly tenant: string
-  readonly domain: string
+  readonly domain: Domain
   readonly token: string
   readonly state: ClaimState
   readonly createdAt: number
@@ -52,7 +53,7 @@ export const ensureClaimTables = createTables("access", (sql) =>
 
 const toRow = (r: Record<string, unknown>): ClaimRow => ({
   tenant: String(r.tenant),
-  domain: String(r.domain),
+  domain: domainOfRow(r.domain),
   token: String(r.token),
   state: String(r.state) as ClaimState,
   createdAt: num(r.created_at)!,
