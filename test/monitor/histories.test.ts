@@ -3,13 +3,13 @@
  * re-serve and a repeated scan not, the HISTORY setting, the database refusing edits, and an entry
  * edited in the file past the triggers (as an attacker with the file would) caught at its seq.
  */
-import { NormalDomain } from "../../src/records/DomainName.ts"
+import { domain } from "../support/domain.ts"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Reactivity } from "@effect/experimental"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { ConfigProvider, Effect, Layer, Option, Schema } from "effect"
+import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../src/Config.ts"
 import type { ScanResult } from "../../src/scan/ScanResult.ts"
@@ -19,8 +19,7 @@ import { MonitoredDomains } from "../../src/monitor/MonitoredDomains.ts"
 import { databaseFile, sqliteAt } from "../../src/store/Sql.ts"
 import { asDomain, storedScan } from "./scans.ts"
 
-/** Not a public suffix, so no edge would accept it; as a stored domain, it has the shape. */
-const DOMAIN = Schema.decodeSync(NormalDomain)("example.test")
+const DOMAIN = domain("example.test")
 
 const at = (base: string, minutes: number): ScanResult =>
   asDomain(storedScan(base), DOMAIN, new Date(Date.UTC(2026, 10, 1) + minutes * 60_000).toISOString())
