@@ -65,6 +65,14 @@ const skewRule = (side: "FUTURE" | "PAST", from: number, to: number, score: numb
   }
 }
 
+/** The SPF plugin's SPF_<RESULT> rules: the receiver's SPF result for the message was `result`. */
+const spfRule = (result: AuthVerdicts["spf"]["result"], score: number, description: string): SpamRule => ({
+  name: `SPF_${result.toUpperCase()}`,
+  score,
+  description,
+  fires: (i) => i.auth.spf.result === result
+})
+
 /** The comment of the trusted hop's from clause, where the receiver records the peer's rDNS name. */
 const subjectAllCaps = (m: Message) => {
   const subject = first(m, "Subject") ?? ""
@@ -182,36 +190,11 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
     fires: (i) => /^\s*text\/html\b/i.test(first(i.message, "Content-Type") ?? "")
   },
   // --- SPF plugin
-  {
-    name: "SPF_PASS",
-    score: -0.001,
-    description: "SPF: sender matches SPF record",
-    fires: (i) => i.auth.spf.result === "pass"
-  },
-  {
-    name: "SPF_FAIL",
-    score: 0.919,
-    description: "SPF: sender does not match SPF record (fail)",
-    fires: (i) => i.auth.spf.result === "fail"
-  },
-  {
-    name: "SPF_SOFTFAIL",
-    score: 0.972,
-    description: "SPF: sender does not match SPF record (softfail)",
-    fires: (i) => i.auth.spf.result === "softfail"
-  },
-  {
-    name: "SPF_NEUTRAL",
-    score: 0.652,
-    description: "SPF: sender does not match SPF record (neutral)",
-    fires: (i) => i.auth.spf.result === "neutral"
-  },
-  {
-    name: "SPF_NONE",
-    score: 0.001,
-    description: "SPF: sender does not publish an SPF Record",
-    fires: (i) => i.auth.spf.result === "none"
-  },
+  spfRule("pass", -0.001, "SPF: sender matches SPF record"),
+  spfRule("fail", 0.919, "SPF: sender does not match SPF record (fail)"),
+  spfRule("softfail", 0.972, "SPF: sender does not match SPF record (softfail)"),
+  spfRule("neutral", 0.652, "SPF: sender does not match SPF record (neutral)"),
+  spfRule("none", 0.001, "SPF: sender does not publish an SPF Record"),
   // --- DKIM plugin
   {
     name: "DKIM_SIGNED",
