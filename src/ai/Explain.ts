@@ -86,18 +86,21 @@ export const promptOf = (id: string, kb: Explanation, context: unknown): Readonl
   ]
 }
 
+/** The answer from the knowledge base alone: what is served while no model is configured or it fails. */
+export const knowledgeBaseAnswer = (kb: Explanation) => ({
+  success: true,
+  explanation: kb.explanation,
+  severity: kb.severity,
+  impact: kb.impact,
+  recommendation: kb.recommendation,
+  guidance: kb.guidance,
+  source: "knowledge-base" as typeof Source.Type
+})
+
 export const explain = (issueType: string, context: unknown) =>
   Effect.gen(function* () {
     const { id, answer: kb } = yield* resolveExplanation(issueType)
-    const answer = {
-      success: true,
-      explanation: kb.explanation,
-      severity: kb.severity,
-      impact: kb.impact,
-      recommendation: kb.recommendation,
-      guidance: kb.guidance,
-      source: "knowledge-base" as typeof Source.Type
-    }
+    const answer = knowledgeBaseAnswer(kb)
     const model = yield* AiModel
     if (!model.enabled) return answer
     return yield* model.complete(promptOf(id, kb, context)).pipe(

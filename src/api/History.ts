@@ -3,7 +3,14 @@
  * a hash chain, one stored scan, the diff of two entries and the evidence over a period. The
  * shapes are monitor/'s (Histories.ts, Evidence.ts).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import {
+  type HttpMethod,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSecurity,
+  OpenApi
+} from "@effect/platform"
 import { Context, Schema } from "effect"
 import { HistoryEvidence } from "../monitor/Evidence.ts"
 import { HistoryDiff, HistoryList, HistoryScan } from "../monitor/Histories.ts"
@@ -49,16 +56,21 @@ export class HistoryReadAccess extends HttpApiMiddleware.Tag<HistoryReadAccess>(
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
+/**
+ * A read of a domain's history: a domain that is no domain (400), none recorded (404), or not the
+ * caller's to read (403, from HistoryReadAccess).
+ */
+const historyRead = <N extends string, M extends HttpMethod.HttpMethod, P, U, B, H, S, E, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<N, M, P, U, B, H, S, E, R, RE>
+) => endpoint.addError(BadRequest).addError(NotFound).addError(Forbidden).middleware(HistoryReadAccess)
+
 export class HistoryApi extends HttpApiGroup.make("history")
   .add(
     HttpApiEndpoint.get("historyList", "/history/:domain")
       .annotate(OpenApi.Summary, "A domain's scan history")
       .setPath(DomainPath)
       .addSuccess(HistoryList)
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Forbidden)
-      .middleware(HistoryReadAccess)
+      .pipe(historyRead)
       .annotate(
         OpenApi.Description,
         "The domain's history: one entry per fresh full scan, oldest first, and whether the hash chain verifies (chainValid; invalidSeq names the first entry that does not)."
@@ -70,10 +82,7 @@ export class HistoryApi extends HttpApiGroup.make("history")
       .setPath(DomainPath)
       .setUrlParams(Schema.Struct({ from: Schema.optional(Seq), to: Schema.optional(Seq) }))
       .addSuccess(HistoryDiff)
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Forbidden)
-      .middleware(HistoryReadAccess)
+      .pipe(historyRead)
       .addError(InternalError)
       .annotate(
         OpenApi.Description,
@@ -92,10 +101,7 @@ export class HistoryApi extends HttpApiGroup.make("history")
         })
       )
       .addSuccess(HistoryEvidence)
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Forbidden)
-      .middleware(HistoryReadAccess)
+      .pipe(historyRead)
       .addError(InternalError)
       .annotate(
         OpenApi.Description,
@@ -107,10 +113,7 @@ export class HistoryApi extends HttpApiGroup.make("history")
       .annotate(OpenApi.Summary, "One entry of a domain's history")
       .setPath(Schema.Struct({ domain: Domain, seq: Seq }))
       .addSuccess(HistoryScan)
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Forbidden)
-      .middleware(HistoryReadAccess)
+      .pipe(historyRead)
       .addError(InternalError)
       .annotate(
         OpenApi.Description,

@@ -3,7 +3,7 @@
  * misspelt option is an error rather than silently ignored). Pure: argv in, options or a usage
  * error out.
  */
-import { parseArgs } from "node:util"
+import { readArgv } from "../records/CommandLine.ts"
 import { Either } from "effect"
 import { type ScanDepth, ScanDepths } from "../kernel/Depth.ts"
 import { type Format, Formats } from "./Record.ts"
@@ -63,28 +63,18 @@ columns and the throughput figures.`
 export type Parsed = { readonly _tag: "Help" } | { readonly _tag: "Run"; readonly options: BatchOptions }
 
 export const parseCli = (argv: ReadonlyArray<string>): Either.Either<Parsed, string> => {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: "string", short: "o" },
-        format: { type: "string", short: "f" },
-        concurrency: { type: "string", short: "c" },
-        rejects: { type: "string" },
-        quiet: { type: "boolean", short: "q" },
-        cluster: { type: "boolean" },
-        compare: { type: "string" },
-        depth: { type: "string" },
-        help: { type: "boolean", short: "h" }
-      }
-    })
-  } catch (e) {
-    return Either.left(e instanceof Error ? e.message : String(e))
-  }
-  const { values, positionals } = parsed
+  const parsed = readArgv(argv, {
+    out: { type: "string", short: "o" },
+    format: { type: "string", short: "f" },
+    concurrency: { type: "string", short: "c" },
+    rejects: { type: "string" },
+    quiet: { type: "boolean", short: "q" },
+    cluster: { type: "boolean" },
+    compare: { type: "string" },
+    depth: { type: "string" }
+  })
+  if (Either.isLeft(parsed)) return Either.left(parsed.left)
+  const { values, positionals } = parsed.right
   if (values.help) return Either.right({ _tag: "Help" })
   if (positionals.length !== 1)
     return Either.left(

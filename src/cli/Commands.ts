@@ -5,8 +5,8 @@
  * (strict: a misspelt option is an error, not silently ignored), which reads a lone `-` as the
  * positional it is (stdin), wherever the options stand.
  */
-import { parseArgs } from "node:util"
 import { Either } from "effect"
+import { readArgv } from "../records/CommandLine.ts"
 import { type Domain, normaliseDomain } from "../records/DomainName.ts"
 import { type BatchOptions, parseCli as parseBatch, USAGE as BATCH_USAGE } from "../batch/Cli.ts"
 import { KEYS_USAGE, type KeysCommand, parseKeys } from "./KeysCommand.ts"
@@ -132,17 +132,8 @@ const strict = (
   flags: ReadonlyArray<string>,
   usage: string
 ): Read | UsageProblem => {
-  try {
-    const options = Object.fromEntries(flags.map((flag) => [flag, { type: "boolean" as const }]))
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { ...options, help: { type: "boolean", short: "h" } }
-    })
-  } catch (e) {
-    return { message: e instanceof Error ? e.message : String(e), usage }
-  }
+  const options = Object.fromEntries(flags.map((flag) => [flag, { type: "boolean" as const }]))
+  return Either.getOrElse(readArgv(argv, options), (message): Read | UsageProblem => ({ message, usage }))
 }
 
 const parseServe = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
@@ -173,23 +164,13 @@ const parseScan = (argv: ReadonlyArray<string>): Either.Either<Command, UsagePro
 }
 
 const parsePreview = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
-  let read
-  try {
-    read = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        record: { type: "string", multiple: true },
-        remove: { type: "string", multiple: true },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" }
-      }
-    })
-  } catch (e) {
-    return problem(e instanceof Error ? e.message : String(e), PREVIEW_USAGE)
-  }
-  const { values, positionals } = read
+  const read = readArgv(argv, {
+    record: { type: "string", multiple: true },
+    remove: { type: "string", multiple: true },
+    json: { type: "boolean" }
+  })
+  if (Either.isLeft(read)) return problem(read.left, PREVIEW_USAGE)
+  const { values, positionals } = read.right
   if (values.help) return Either.right({ _tag: "Help", text: PREVIEW_USAGE })
   if (positionals.length !== 1) return problem("name one domain to preview", PREVIEW_USAGE)
   const records = Either.all((values.record ?? []).map(parseRecordLine))
@@ -212,17 +193,9 @@ const parsePreview = (argv: ReadonlyArray<string>): Either.Either<Command, Usage
 }
 
 const parseVerify = (argv: ReadonlyArray<string>): Either.Either<Command, UsageProblem> => {
-  let read
-  try {
-    read = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { hash: { type: "string" }, key: { type: "string" }, help: { type: "boolean", short: "h" } }
-    })
-  } catch (e) {
-    return problem(e instanceof Error ? e.message : String(e), VERIFY_USAGE)
-  }
+  const parsed = readArgv(argv, { hash: { type: "string" }, key: { type: "string" } })
+  if (Either.isLeft(parsed)) return problem(parsed.left, VERIFY_USAGE)
+  const read = parsed.right
   if (read.values.help) return Either.right({ _tag: "Help", text: VERIFY_USAGE })
   if (read.positionals.length !== 1)
     return problem("name one snapshot: a file, a URL, or - for stdin", VERIFY_USAGE)

@@ -3,7 +3,7 @@
  * command or a usage error out); `Keys.ts` does the work against the cluster's database, where the
  * running service reads them (loaded only for this command: it brings the cluster's client).
  */
-import { parseArgs } from "node:util"
+import { readArgv } from "../records/CommandLine.ts"
 import { Either } from "effect"
 import {
   parseExpiry,
@@ -52,28 +52,20 @@ const DEFAULT_SCOPES = SCOPES.filter((s) => s !== "admin")
 
 /** `keys ...` (without `keys`) as a command, or the message of a usage error. */
 export const parseKeys = (argv: ReadonlyArray<string>): Either.Either<KeysCommand, string> => {
-  let read: { values: Record<string, string | boolean | undefined>; positionals: Array<string> }
-  try {
-    read = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        tenant: { type: "string" },
-        scopes: { type: "string" },
-        expires: { type: "string" },
-        grace: { type: "string" },
-        help: { type: "boolean", short: "h" }
-      }
-    })
-  } catch (e) {
-    return Either.left(e instanceof Error ? e.message : String(e))
-  }
-  const { values, positionals } = read
+  const read = readArgv(argv, {
+    tenant: { type: "string" },
+    scopes: { type: "string" },
+    expires: { type: "string" },
+    grace: { type: "string" }
+  })
+  if (Either.isLeft(read)) return Either.left(read.left)
+  const { values, positionals } = read.right
   if (values.help) return Either.right({ action: "help" })
   const [action, ...rest] = positionals
-  const onlyFor = (allowed: ReadonlyArray<string>) =>
-    ["tenant", "scopes", "expires", "grace"].find((o) => values[o] !== undefined && !allowed.includes(o))
+  const onlyFor = (allowed: ReadonlyArray<keyof typeof values>) =>
+    (["tenant", "scopes", "expires", "grace"] as const).find(
+      (o) => values[o] !== undefined && !allowed.includes(o)
+    )
   switch (action) {
     case "create": {
       const stray = onlyFor(["tenant", "scopes", "expires"])

@@ -19,7 +19,7 @@
  * "missing"); the job itself fails only on an unexpected defect, or when it was interrupted and not
  * resumed within `DEEP_SCAN_MAX_AGE_MS`.
  */
-import { type Domain, DomainFromString } from "../records/DomainName.ts"
+import { type Domain, DomainFromString, NormalDomain } from "../records/DomainName.ts"
 import { Activity, Workflow } from "@effect/workflow"
 import { Cause, Clock, Effect, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
@@ -55,9 +55,9 @@ export const CspOutcome = Schema.Struct({
 })
 
 export const DeepScanResult = Schema.Union(
-  Schema.Struct({ type: Schema.Literal("mail"), domain: Schema.String, scan: MailScan }),
-  Schema.Struct({ type: Schema.Literal("web"), domain: Schema.String, scan: WebScan, csp: CspOutcome }),
-  Schema.Struct({ type: Schema.Literal("full"), domain: Schema.String, scan: ScanResult })
+  Schema.Struct({ type: Schema.Literal("mail"), domain: NormalDomain, scan: MailScan }),
+  Schema.Struct({ type: Schema.Literal("web"), domain: NormalDomain, scan: WebScan, csp: CspOutcome }),
+  Schema.Struct({ type: Schema.Literal("full"), domain: NormalDomain, scan: ScanResult })
 )
 export type DeepScanResult = typeof DeepScanResult.Type
 
@@ -67,14 +67,14 @@ export type DeepScanResult = typeof DeepScanResult.Type
  * its type runs today, so a check added since reads "not checked" instead of failing the read.
  */
 const StoredDeepScanResult = Schema.Union(
-  Schema.Struct({ type: Schema.Literal("mail"), domain: Schema.String, scan: storedScanSchema(MAIL_CHECKS) }),
+  Schema.Struct({ type: Schema.Literal("mail"), domain: NormalDomain, scan: storedScanSchema(MAIL_CHECKS) }),
   Schema.Struct({
     type: Schema.Literal("web"),
-    domain: Schema.String,
+    domain: NormalDomain,
     scan: storedScanSchema(WEB_CHECKS),
     csp: CspOutcome
   }),
-  Schema.Struct({ type: Schema.Literal("full"), domain: Schema.String, scan: StoredScanResult })
+  Schema.Struct({ type: Schema.Literal("full"), domain: NormalDomain, scan: StoredScanResult })
 )
 const CHECKS_OF = { mail: MAIL_CHECKS, web: WEB_CHECKS, full: registry }
 const decodeStored = Schema.decodeUnknown(Schema.parseJson(StoredDeepScanResult))

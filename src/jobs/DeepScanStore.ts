@@ -9,6 +9,7 @@
  * multi-runner mode that database is the shared one; the statements are plain SQL that SQLite and
  * Postgres both accept, and `CREATE ... IF NOT EXISTS` makes start-up on either idempotent.
  */
+import { type Domain, domainOfRow } from "../records/DomainName.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import * as M from "../observe/Metrics.ts"
@@ -19,7 +20,7 @@ export type JobStatus = "running" | "completed" | "failed"
 
 export interface JobRow {
   readonly scanId: string
-  readonly domain: string
+  readonly domain: Domain
   readonly kind: ScanKind
   readonly requestedAt: number
   readonly startedAt: number | null
@@ -47,7 +48,7 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 
 const toRow = (r: Record<string, unknown>): JobRow => ({
   scanId: String(r.scan_id),
-  domain: String(r.domain),
+  domain: domainOfRow(r.domain),
   kind: r.kind as ScanKind,
   requestedAt: num(r.requested_at)!,
   startedAt: num(r.started_at),
@@ -86,7 +87,7 @@ export const ensureTable = Effect.gen(function* () {
 /** Record a new job as running; a second insert of the same id changes nothing. */
 export const insertJob = (job: {
   readonly scanId: string
-  readonly domain: string
+  readonly domain: Domain
   readonly kind: ScanKind
   readonly requestedAt: number
 }) =>

@@ -10,7 +10,7 @@
  * - A job still `running` past `DEEP_SCAN_MAX_AGE_MS` plus the deep deadline is reported `failed`
  *   with the reason: its runner went away and no runner resumed it, so it never stays `running`.
  */
-import type { Domain } from "../records/DomainName.ts"
+import { type Domain, NormalDomain } from "../records/DomainName.ts"
 import { WorkflowEngine } from "@effect/workflow"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
@@ -46,7 +46,7 @@ export type DeepScanAccepted = typeof DeepScanAccepted.Type
 export const DeepScanState = Schema.Struct({
   success: Schema.Boolean,
   scan_id: Schema.String,
-  domain: Schema.String,
+  domain: NormalDomain,
   /** `full`: a full scan run as a job by `scanOnCluster` (docs/cluster.md). */
   type: Schema.Literal("web", "mail", "full"),
   status: DeepScanStatus,

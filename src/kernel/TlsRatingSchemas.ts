@@ -59,6 +59,21 @@ export const CertificateInfo = Schema.Struct({
   spkiSha256: Schema.String
 }).annotations({ identifier: "CertificateInfo" })
 
+/**
+ * How the served certificate checked out, as the mail and web checks both report it: trusted by
+ * the configured roots, naming the host (RFC 6125), within its validity period; null where no
+ * certificate was read or the question could not be answered.
+ */
+export const CertificateVerdictFields = {
+  trusted: Nullable(Schema.Boolean),
+  trustError: Nullable(Schema.String),
+  hostnameMatch: Nullable(Schema.Boolean),
+  hostnameError: Nullable(Schema.String),
+  expired: Nullable(Schema.Boolean),
+  expiresAt: Nullable(DateTime),
+  daysUntilExpiry: Nullable(Schema.Int)
+}
+
 /** One address of a host rated (the HTTPS transport check's server; the mail check rates its MX the same way). */
 export const WebTlsServer = Schema.Struct({
   host: Schema.String,
@@ -92,13 +107,7 @@ export const WebTlsServer = Schema.Struct({
   chain: Schema.Array(CertificateInfo),
   signatureAlgorithm: Nullable(Schema.String),
   certificateRating: Nullable(Rating),
-  trusted: Nullable(Schema.Boolean),
-  trustError: Nullable(Schema.String),
-  hostnameMatch: Nullable(Schema.Boolean),
-  hostnameError: Nullable(Schema.String),
-  expired: Nullable(Schema.Boolean),
-  expiresAt: Nullable(DateTime),
-  daysUntilExpiry: Nullable(Schema.Int),
+  ...CertificateVerdictFields,
   /** An OCSP response was stapled to the handshake (RFC 6066 8); informational, not scored. */
   ocspStapled: Nullable(Schema.Boolean),
   /** The certificate names an OCSP responder (RFC 5280 4.2.2.1): only then can a response be stapled. */

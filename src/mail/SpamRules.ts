@@ -45,15 +45,33 @@ const dateSkew = (m: Message): number | undefined => {
   return sent === undefined || received === undefined ? undefined : sent - received
 }
 
-/** SpamAssassin's DATE_IN_FUTURE_* / DATE_IN_PAST_* bands: [from, to) hours of skew. */
-const future = (from: number, to: number) => (i: RuleInput) => {
-  const skew = dateSkew(i.message)
-  return skew !== undefined && skew >= from * HOUR && skew < to * HOUR
+/**
+ * SpamAssassin's DATE_IN_FUTURE_* / DATE_IN_PAST_* rules: the Date field [from, to) hours after
+ * (FUTURE) or before (PAST) the trusted Received time, named and worded as SpamAssassin does.
+ */
+const skewRule = (side: "FUTURE" | "PAST", from: number, to: number, score: number): SpamRule => {
+  const hours = (h: number) => (h === Infinity ? "XX" : String(h).padStart(2, "0"))
+  const span = to === Infinity ? `${from} hours or more` : `${from} to ${to} hours`
+  return {
+    name: `DATE_IN_${side}_${hours(from)}_${hours(to)}`,
+    score,
+    description: `Date: is ${span} ${side === "FUTURE" ? "after" : "before"} Received: date`,
+    fires: (i) => {
+      const skew = dateSkew(i.message)
+      if (skew === undefined) return false
+      const ahead = side === "FUTURE" ? skew : -skew
+      return ahead >= from * HOUR && ahead < to * HOUR
+    }
+  }
 }
-const past = (from: number, to: number) => (i: RuleInput) => {
-  const skew = dateSkew(i.message)
-  return skew !== undefined && -skew >= from * HOUR && -skew < to * HOUR
-}
+
+/** The SPF plugin's SPF_<RESULT> rules: the receiver's SPF result for the message was `result`. */
+const spfRule = (result: AuthVerdicts["spf"]["result"], score: number, description: string): SpamRule => ({
+  name: `SPF_${result.toUpperCase()}`,
+  score,
+  description,
+  fires: (i) => i.auth.spf.result === result
+})
 
 /** The comment of the trusted hop's from clause, where the receiver records the peer's rDNS name. */
 const subjectAllCaps = (m: Message) => {
@@ -101,66 +119,16 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
       return date !== undefined && parseDateTime(date) === undefined
     }
   },
-  {
-    name: "DATE_IN_FUTURE_03_06",
-    score: 2.426,
-    description: "Date: is 3 to 6 hours after Received: date",
-    fires: future(3, 6)
-  },
-  {
-    name: "DATE_IN_FUTURE_06_12",
-    score: 0.001,
-    description: "Date: is 6 to 12 hours after Received: date",
-    fires: future(6, 12)
-  },
-  {
-    name: "DATE_IN_FUTURE_12_24",
-    score: 2.489,
-    description: "Date: is 12 to 24 hours after Received: date",
-    fires: future(12, 24)
-  },
-  {
-    name: "DATE_IN_FUTURE_24_48",
-    score: 1.248,
-    description: "Date: is 24 to 48 hours after Received: date",
-    fires: future(24, 48)
-  },
-  {
-    name: "DATE_IN_FUTURE_48_96",
-    score: 0.813,
-    description: "Date: is 48 to 96 hours after Received: date",
-    fires: future(48, 96)
-  },
-  {
-    name: "DATE_IN_PAST_03_06",
-    score: 1.076,
-    description: "Date: is 3 to 6 hours before Received: date",
-    fires: past(3, 6)
-  },
-  {
-    name: "DATE_IN_PAST_06_12",
-    score: 1.103,
-    description: "Date: is 6 to 12 hours before Received: date",
-    fires: past(6, 12)
-  },
-  {
-    name: "DATE_IN_PAST_12_24",
-    score: 0.804,
-    description: "Date: is 12 to 24 hours before Received: date",
-    fires: past(12, 24)
-  },
-  {
-    name: "DATE_IN_PAST_24_48",
-    score: 0.485,
-    description: "Date: is 24 to 48 hours before Received: date",
-    fires: past(24, 48)
-  },
-  {
-    name: "DATE_IN_PAST_96_XX",
-    score: 2.07,
-    description: "Date: is 96 hours or more before Received: date",
-    fires: past(96, Infinity)
-  },
+  skewRule("FUTURE", 3, 6, 2.426),
+  skewRule("FUTURE", 6, 12, 0.001),
+  skewRule("FUTURE", 12, 24, 2.489),
+  skewRule("FUTURE", 24, 48, 1.248),
+  skewRule("FUTURE", 48, 96, 0.813),
+  skewRule("PAST", 3, 6, 1.076),
+  skewRule("PAST", 6, 12, 1.103),
+  skewRule("PAST", 12, 24, 0.804),
+  skewRule("PAST", 24, 48, 0.485),
+  skewRule("PAST", 96, Infinity, 2.07),
   {
     name: "MISSING_SUBJECT",
     score: 1.767,
@@ -222,36 +190,11 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
     fires: (i) => /^\s*text\/html\b/i.test(first(i.message, "Content-Type") ?? "")
   },
   // --- SPF plugin
-  {
-    name: "SPF_PASS",
-    score: -0.001,
-    description: "SPF: sender matches SPF record",
-    fires: (i) => i.auth.spf.result === "pass"
-  },
-  {
-    name: "SPF_FAIL",
-    score: 0.919,
-    description: "SPF: sender does not match SPF record (fail)",
-    fires: (i) => i.auth.spf.result === "fail"
-  },
-  {
-    name: "SPF_SOFTFAIL",
-    score: 0.972,
-    description: "SPF: sender does not match SPF record (softfail)",
-    fires: (i) => i.auth.spf.result === "softfail"
-  },
-  {
-    name: "SPF_NEUTRAL",
-    score: 0.652,
-    description: "SPF: sender does not match SPF record (neutral)",
-    fires: (i) => i.auth.spf.result === "neutral"
-  },
-  {
-    name: "SPF_NONE",
-    score: 0.001,
-    description: "SPF: sender does not publish an SPF Record",
-    fires: (i) => i.auth.spf.result === "none"
-  },
+  spfRule("pass", -0.001, "SPF: sender matches SPF record"),
+  spfRule("fail", 0.919, "SPF: sender does not match SPF record (fail)"),
+  spfRule("softfail", 0.972, "SPF: sender does not match SPF record (softfail)"),
+  spfRule("neutral", 0.652, "SPF: sender does not match SPF record (neutral)"),
+  spfRule("none", 0.001, "SPF: sender does not publish an SPF Record"),
   // --- DKIM plugin
   {
     name: "DKIM_SIGNED",

@@ -9,6 +9,7 @@
  * (`not-applicable`) is left out of its share; time in which it could not be judged (`unknown`)
  * counts as not holding.
  */
+import { NormalDomain, type Domain } from "../records/DomainName.ts"
 import { Schema } from "effect"
 import { Categories } from "../kernel/Check.ts"
 import type { ScanResult } from "../scan/ScanResult.ts"
@@ -41,7 +42,7 @@ export const StepChanges = Schema.Struct({
 })
 
 export const HistoryEvidence = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   period: Schema.Struct({ from: DateTime, to: DateTime }),
   chainValid: Schema.Boolean,
   invalidSeq: Schema.NullOr(Schema.Int),
@@ -102,7 +103,7 @@ const shares = (
  * `period.from`, if any, then every entry scanned in the period) over `period`.
  */
 export const evidenceOf = (
-  domain: string,
+  domain: Domain,
   period: { readonly from: string; readonly to: string },
   chain: ChainVerdict,
   entries: ReadonlyArray<{ readonly entry: HistoryEntry; readonly scan: ScanResult }>

@@ -17,6 +17,7 @@
  * - A scan stored before the registry gained or lost a check still reads (scan/StoredScan.ts): it
  *   is served as stored, and diffed and used as evidence over the checks it ran.
  */
+import { NormalDomain, type Domain } from "../records/DomainName.ts"
 import { Clock, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { noSuchDomain } from "../checks/dns/Rules.ts"
@@ -33,7 +34,7 @@ import { HistoryStore, type StoredEntry } from "./HistoryStore.ts"
 import { MonitoredDomains } from "./MonitoredDomains.ts"
 
 export const HistoryList = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   entries: Schema.Array(HistoryEntry),
   chainValid: Schema.Boolean,
   invalidSeq: Schema.NullOr(Schema.Int).annotations({ description: "the first entry that does not verify" }),
@@ -42,7 +43,7 @@ export const HistoryList = Schema.Struct({
 export type HistoryList = typeof HistoryList.Type
 
 export const HistoryScan = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   entry: HistoryEntry,
   scan: StoredScanResult.annotations({
     description:
@@ -55,7 +56,7 @@ export type HistoryScan = typeof HistoryScan.Type
 export const LAST_CHANGE_LOOKBACK = 32
 
 export const HistoryDiff = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   from: HistoryEntry,
   to: HistoryEntry,
   changes: Schema.Array(Change)
@@ -188,7 +189,7 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
      * `needed` answers on, when given), and how many were verified before. 404 when it has none.
      */
     const readChain = (
-      domain: string,
+      domain: Domain,
       needed: (entries: ReadonlyArray<HistoryEntry>) => number = () => Number.MAX_SAFE_INTEGER
     ) =>
       Effect.gen(function* () {
@@ -223,14 +224,14 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
     }
 
     /** The entries of `domain`, oldest first, and whether the chain verifies (and where not). */
-    const list = (domain: string): Effect.Effect<HistoryList, HistoryMissing> =>
+    const list = (domain: Domain): Effect.Effect<HistoryList, HistoryMissing> =>
       Effect.map(readChain(domain), ({ stored, trusted }) => ({
         domain,
         entries: stored.map((s) => s.entry),
         ...chainOf(domain, stored, trusted)
       }))
 
-    const storedAt = (domain: string, seq: number) =>
+    const storedAt = (domain: Domain, seq: number) =>
       Effect.flatMap(store.at(domain, seq).pipe(Effect.orDie), (found) =>
         Option.match(found, {
           onNone: () => Effect.fail(new HistoryMissing({ message: `${domain} has no history entry ${seq}` })),
@@ -240,7 +241,7 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
 
     /** Entry `seq` of `domain` with its stored scan. */
     const entry = (
-      domain: string,
+      domain: Domain,
       seq: number
     ): Effect.Effect<HistoryScan, HistoryMissing | HistoryCorrupt> =>
       Effect.flatMap(storedAt(domain, seq), (stored) =>
@@ -248,7 +249,7 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
       )
 
     /** The changes from entry `fromSeq` to entry `toSeq`. */
-    const diffOf = (domain: string, fromSeq: number, toSeq: number) =>
+    const diffOf = (domain: Domain, fromSeq: number, toSeq: number) =>
       Effect.gen(function* () {
         const [before, after] = [yield* storedAt(domain, fromSeq), yield* storedAt(domain, toSeq)]
         const changes = diffScans(yield* verifiedScan(domain, before), yield* verifiedScan(domain, after))
@@ -262,7 +263,7 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
      * `to`, the entry before it; with one entry, no changes.
      */
     const diff = (
-      domain: string,
+      domain: Domain,
       from: number | undefined,
       to: number | undefined
     ): Effect.Effect<HistoryDiff, HistoryMissing | HistoryCorrupt> =>
@@ -287,7 +288,7 @@ export class Histories extends Effect.Service<Histories>()("Histories", {
       })
 
     /** The evidence over [from, to] (default: from the first entry until now). */
-    const evidence = (domain: string, from: string | undefined, to: string | undefined) =>
+    const evidence = (domain: Domain, from: string | undefined, to: string | undefined) =>
       Effect.gen(function* () {
         const iso = (text: string) => new Date(Date.parse(text)).toISOString()
         const toIso = to === undefined ? new Date(yield* Clock.currentTimeMillis).toISOString() : iso(to)

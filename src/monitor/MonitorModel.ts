@@ -2,6 +2,7 @@
  * The shapes of monitors and alerts, declared once: the contract (`api/Monitors.ts`), the store and
  * the workflows read them from here (DESIGN.md principle 1).
  */
+import { NormalDomain } from "../records/DomainName.ts"
 import { Schema } from "effect"
 import { Languages } from "../kernel/Nis2Evidence.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
@@ -56,7 +57,7 @@ export const ChannelView = Schema.Union(
 
 export const Monitor = Schema.Struct({
   id: Schema.String,
-  domain: Schema.String,
+  domain: NormalDomain,
   every: Schema.String,
   alerts: Schema.Array(ChannelView),
   lang: AlertLanguage,
@@ -93,7 +94,7 @@ export const Alert = Schema.Struct({
   /** Also the `webhook-id` header and the e-mail's Message-ID: stable across retries, so receivers can deduplicate. */
   id: Schema.String,
   monitorId: Schema.String,
-  domain: Schema.String,
+  domain: NormalDomain,
   createdAt: DateTime,
   channel: ChannelView,
   /** Which rules fired: `grade-drop`, `new-issue`, `record-change`, `certificate-expiry`, `dnssec-expiry`, `registration-expiry`. */

@@ -12,9 +12,11 @@
  *   again, whichever runner the cluster re-delivers it to.
  * - `monitor_alerts`: one row per alert and channel, its delivery state and attempts.
  */
+import { type Domain, domainOfRow } from "../records/DomainName.ts"
 import { gunzipSync, gzipSync } from "node:zlib"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { createTables } from "../store/StartupTables.ts"
 import type { AlertLanguage, AlertStatus, Channel } from "./MonitorModel.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
@@ -22,7 +24,7 @@ export const num = (v: unknown): number | null => (v === null || v === undefined
 
 export interface MonitorRow {
   readonly id: string
-  readonly domain: string
+  readonly domain: Domain
   readonly everyMs: number
   readonly channels: ReadonlyArray<Channel>
   readonly createdAt: number
@@ -50,7 +52,7 @@ export interface MonitorState {
 export interface AlertRow {
   readonly id: string
   readonly monitorId: string
-  readonly domain: string
+  readonly domain: Domain
   readonly dueAt: number
   readonly createdAt: number
   readonly channel: number
@@ -70,7 +72,7 @@ export interface AlertRow {
 
 export const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
   id: String(r.id),
-  domain: String(r.domain),
+  domain: domainOfRow(r.domain),
   everyMs: num(r.every_ms)!,
   channels: JSON.parse(String(r.channels)) as ReadonlyArray<Channel>,
   createdAt: num(r.created_at)!,
@@ -88,7 +90,7 @@ export const toMonitor = (r: Record<string, unknown>): MonitorRow => ({
 const toAlert = (r: Record<string, unknown>): AlertRow => ({
   id: String(r.id),
   monitorId: String(r.monitor_id),
-  domain: String(r.domain),
+  domain: domainOfRow(r.domain),
   dueAt: num(r.due_at)!,
   createdAt: num(r.created_at)!,
   channel: num(r.channel)!,
@@ -109,22 +111,8 @@ const toAlert = (r: Record<string, unknown>): AlertRow => ({
 export const packScan = (json: string) => gzipSync(json).toString("base64")
 export const unpackScan = (packed: string) => gunzipSync(Buffer.from(packed, "base64")).toString("utf8")
 
-/**
- * Create the tables if missing, each runner at start-up. On Postgres under a transaction-scoped
- * advisory lock: runners starting together would otherwise race in `CREATE TABLE IF NOT EXISTS`,
- * which Postgres does not serialise (jobs/Cluster.ts has the story).
- */
-export const ensureMonitorTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.withTransaction(
-    Effect.zipRight(
-      sql.onDialectOrElse({
-        pg: () => sql`SELECT pg_advisory_xact_lock(${0x646f6d63}, 1)`,
-        orElse: () => Effect.void
-      }),
-      createTables
-    )
-  )
-)
+/** Create the tables if missing, each runner at start-up (store/StartupTables.ts). */
+export const ensureMonitorTables = createTables("monitors", () => createMonitorTables)
 
 /** A nullable text column added to `monitors` when a table made before it lacks it. */
 const addColumn = (name: "tenant" | "lang") =>
@@ -140,7 +128,7 @@ const addColumn = (name: "tenant" | "lang") =>
     })
   )
 
-const createTables = Effect.gen(function* () {
+const createMonitorTables = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE IF NOT EXISTS monitors (
     id TEXT PRIMARY KEY,
@@ -199,7 +187,7 @@ const createTables = Effect.gen(function* () {
 export const insertMonitor = (m: {
   readonly id: string
   readonly baseUrl: string
-  readonly domain: string
+  readonly domain: Domain
   readonly everyMs: number
   readonly channels: ReadonlyArray<Channel>
   readonly createdAt: number

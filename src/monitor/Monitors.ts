@@ -13,7 +13,7 @@ import { Clock, Effect, Layer, Random, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { Resolver } from "../net/Resolver.ts"
 import { Mailer } from "../net/Mailer.ts"
-import { normaliseName } from "../records/DomainName.ts"
+import type { Domain } from "../records/DomainName.ts"
 import { formatEvery, parseEvery } from "../records/IsoDuration.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import { ClusterLive } from "../jobs/Cluster.ts"
@@ -114,7 +114,7 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
       })
 
     const create = (request: {
-      readonly domain: string
+      readonly domain: Domain
       readonly every: string
       readonly alerts: ReadonlyArray<Channel>
       /** The language of its alerts; English when not given. */
@@ -143,7 +143,7 @@ export class Monitors extends Effect.Service<Monitors>()("Monitors", {
         const id = `mon_${randomUUID().replaceAll("-", "")}`
         const row = {
           id,
-          domain: normaliseName(request.domain),
+          domain: request.domain,
           everyMs: every.ms,
           channels: request.alerts,
           createdAt: now,

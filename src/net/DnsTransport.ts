@@ -28,6 +28,18 @@ export type Callback = (failure: TransportFailure | undefined, reply: DecodedRep
 /** RFC 6891 6.2.5 / DNS Flag Day 2020: 1232 bytes avoids IP fragmentation. */
 export const EDNS_PAYLOAD = 1232
 
+/** The EDNS0 OPT pseudo-record of every query we send (RFC 6891 6.1.2), with the DO bit as asked (RFC 3225). */
+export const ednsOpt = (dnssecOk: boolean): DnsPacket.OptAnswer => ({
+  type: "OPT",
+  name: ".",
+  udpPayloadSize: EDNS_PAYLOAD,
+  extendedRcode: 0,
+  ednsVersion: 0,
+  flags: dnssecOk ? DnsPacket.DNSSEC_OK : 0,
+  flag_do: dnssecOk,
+  options: []
+})
+
 /** The query packet: RD, optional CD, EDNS0 with the DO bit (RFC 3225) so we get RRSIGs and AD. */
 export const encodeQuery = (id: number, q: Question): Buffer =>
   DnsPacket.encode({
@@ -35,18 +47,7 @@ export const encodeQuery = (id: number, q: Question): Buffer =>
     id,
     flags: DnsPacket.RECURSION_DESIRED | (q.checkingDisabled ? DnsPacket.CHECKING_DISABLED : 0),
     questions: [{ type: wireType(q.type), name: q.name, class: "IN" }],
-    additionals: [
-      {
-        type: "OPT",
-        name: ".",
-        udpPayloadSize: EDNS_PAYLOAD,
-        extendedRcode: 0,
-        ednsVersion: 0,
-        flags: DnsPacket.DNSSEC_OK,
-        flag_do: true,
-        options: []
-      }
-    ]
+    additionals: [ednsOpt(true)]
   })
 
 /** Transaction ids from a CSPRNG (RFC 5452 9.2), drawn from a refilled pool to keep queries cheap. */

@@ -5,16 +5,11 @@
  */
 import { Schema } from "effect"
 
+/** The types every domain's records are made of, which a lookup asks when none is named. */
+export const CommonRecordTypes = ["A", "AAAA", "MX", "TXT", "NS", "SOA", "CAA", "CNAME", "PTR"] as const
+
 export const RecordTypes = [
-  "A",
-  "AAAA",
-  "MX",
-  "TXT",
-  "NS",
-  "SOA",
-  "CAA",
-  "CNAME",
-  "PTR",
+  ...CommonRecordTypes,
   "SRV",
   "DNSKEY",
   "DS",

@@ -20,7 +20,7 @@ import { AppConfig } from "../Config.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { tcpExchange } from "./DnsTcp.ts"
-import { acceptReply, EDNS_PAYLOAD, type Question, randomId, showAddress } from "./DnsTransport.ts"
+import { acceptReply, ednsOpt, type Question, randomId, showAddress } from "./DnsTransport.ts"
 import { DnsError, type DnsRecord, type RecordType } from "./DnsTypes.ts"
 import { vetText } from "./Targets.ts"
 
@@ -51,18 +51,7 @@ const encode = (id: number, q: DirectQuestion): Buffer =>
     id,
     flags: q.recursionDesired ? DnsPacket.RECURSION_DESIRED : 0,
     questions: [{ type: q.type as DnsPacket.RecordType, name: q.name, class: "IN" }],
-    additionals: [
-      {
-        type: "OPT",
-        name: ".",
-        udpPayloadSize: EDNS_PAYLOAD,
-        extendedRcode: 0,
-        ednsVersion: 0,
-        flags: 0,
-        flag_do: false,
-        options: []
-      }
-    ]
+    additionals: [ednsOpt(false)]
   })
 
 const shown = (address: string) => showAddress(address, 53)

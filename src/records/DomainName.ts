@@ -115,3 +115,23 @@ export const DomainFromString = Schema.transformOrFail(
     encode: ParseResult.succeed
   }
 )
+
+// A normal name's shape: lower-case LDH labels (RFC 1035 2.3.1), at least two, no trailing dot.
+const NORMAL_SHAPE = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/
+
+/**
+ * A `Domain` as we store and serve it: the text `normaliseDomain` made at the edge, read back
+ * without normalising it again (the public suffix list may have changed since, and a stored entry
+ * must stay readable). Only its shape is checked, so a raw string with upper case, a trailing dot or
+ * a URL in it is refused rather than branded. The JSON Schema is a plain string.
+ */
+export const NormalDomain = Schema.String.pipe(
+  Schema.filter((s) => (s.length <= 253 && NORMAL_SHAPE.test(s)) || "expected a normalised domain name"),
+  Schema.brand("Domain")
+)
+
+/**
+ * A domain column of our own tables read back as a `Domain` (`NormalDomain`'s check): what we
+ * wrote was a `Domain`, so a row that fails is corrupt, a defect rather than a refusal.
+ */
+export const domainOfRow = Schema.decodeUnknownSync(NormalDomain)

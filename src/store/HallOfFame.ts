@@ -12,14 +12,16 @@
  * - Suppression (abuse, legal removal) hides a domain without touching its results; every
  *   suppression and lift is logged in a table that refuses UPDATE and DELETE.
  */
+import { NormalDomain, domainOfRow } from "../records/DomainName.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { appendOnly } from "./AppendOnly.ts"
 
 /** GET /hall-of-fame (SPEC "Other resources"): `addedAt` is epoch milliseconds. */
 export const HallOfFame = Schema.Struct({
   entries: Schema.Array(
     Schema.Struct({
-      domain: Schema.String,
+      domain: NormalDomain,
       score: Schema.Int.annotations({ description: "the percentage, 0-100 (100 for every A+)" }),
       grade: Schema.String,
       addedAt: Schema.Int.annotations({
@@ -67,10 +69,7 @@ export const hallOfFameMigrations = {
       operator TEXT NOT NULL
     )`
     // The log is evidence of who removed what and why: it is never rewritten.
-    yield* sql`CREATE TRIGGER hall_of_fame_operator_log_no_update BEFORE UPDATE ON hall_of_fame_operator_log
-      BEGIN SELECT RAISE(ABORT, 'the hall-of-fame operator log is append-only'); END`
-    yield* sql`CREATE TRIGGER hall_of_fame_operator_log_no_delete BEFORE DELETE ON hall_of_fame_operator_log
-      BEGIN SELECT RAISE(ABORT, 'the hall-of-fame operator log is append-only'); END`
+    yield* appendOnly(sql, "hall_of_fame_operator_log", "the hall-of-fame operator log is append-only")
   })
 }
 
@@ -120,7 +119,7 @@ export class HallOfFameStore extends Effect.Service<HallOfFameStore>()("HallOfFa
         ORDER BY r.a_plus_since DESC, r.domain`,
       (rows) => ({
         entries: rows.map((r) => ({
-          domain: r.domain,
+          domain: domainOfRow(r.domain),
           score: Number(r.score),
           grade: r.grade,
           addedAt: Number(r.addedAt)

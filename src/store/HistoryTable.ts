@@ -4,6 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { appendOnly } from "./AppendOnly.ts"
 
 /** Migration 0008, appended to `store/Sql.ts`'s list. */
 export const historyMigrations = {
@@ -22,10 +23,7 @@ export const historyMigrations = {
       body BLOB NOT NULL,
       PRIMARY KEY (domain, seq)
     )`
-    yield* sql`CREATE TRIGGER scan_history_no_update BEFORE UPDATE ON scan_history
-      BEGIN SELECT RAISE(ABORT, 'the scan history is append-only'); END`
-    yield* sql`CREATE TRIGGER scan_history_no_delete BEFORE DELETE ON scan_history
-      BEGIN SELECT RAISE(ABORT, 'the scan history is append-only'); END`
+    yield* appendOnly(sql, "scan_history", "the scan history is append-only")
     // Only the next link of the chain: seq one past the domain's last, naming that entry's hash.
     yield* sql`CREATE TRIGGER scan_history_next_only BEFORE INSERT ON scan_history
       WHEN NEW.seq <> coalesce((SELECT max(seq) FROM scan_history WHERE domain = NEW.domain), 0) + 1

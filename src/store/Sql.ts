@@ -10,6 +10,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
+import { appendOnly } from "./AppendOnly.ts"
 import { failureReportMigrations } from "./FailureReports.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
@@ -47,10 +48,7 @@ export const migrations = {
       operator TEXT NOT NULL,
       removed_at TEXT NOT NULL
     )`
-    yield* sql`CREATE TRIGGER report_snapshot_removal_no_update BEFORE UPDATE ON report_snapshot_removal
-      BEGIN SELECT RAISE(ABORT, 'the snapshot removal log is append-only'); END`
-    yield* sql`CREATE TRIGGER report_snapshot_removal_no_delete BEFORE DELETE ON report_snapshot_removal
-      BEGIN SELECT RAISE(ABORT, 'the snapshot removal log is append-only'); END`
+    yield* appendOnly(sql, "report_snapshot_removal", "the snapshot removal log is append-only")
   }),
   // Immutability in the database itself: no UPDATE ever, no DELETE without a logged removal.
   "0004_report_snapshot_immutable": Effect.gen(function* () {

@@ -109,6 +109,13 @@ describe("spam rules", () => {
       expect(spamScore(cases!.quiet).rules.map((r) => r.name)).not.toContain(rule.name)
     })
 
+  it("words the date rules as SpamAssassin's 50_scores.cf does", () => {
+    const described = (name: string) => SPAM_RULES.find((r) => r.name === name)?.description
+    expect(described("DATE_IN_FUTURE_03_06")).toBe("Date: is 3 to 6 hours after Received: date")
+    expect(described("DATE_IN_PAST_24_48")).toBe("Date: is 24 to 48 hours before Received: date")
+    expect(described("DATE_IN_PAST_96_XX")).toBe("Date: is 96 hours or more before Received: date")
+  })
+
   it("names are unique and every rule has a description", () => {
     expect(new Set(SPAM_RULES.map((r) => r.name)).size).toBe(SPAM_RULES.length)
     for (const rule of SPAM_RULES) expect(rule.description.length).toBeGreaterThan(5)

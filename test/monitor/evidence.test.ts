@@ -2,6 +2,7 @@
  * Evidence over a period: each score record's and NIS2 measure's share of the time it held pass,
  * weighted by how long each entry was in force, and the changes between the entries.
  */
+import { domain } from "../support/domain.ts"
 import { describe, expect, it } from "vitest"
 import type { ScanResult } from "../../src/scan/ScanResult.ts"
 import { evidenceOf } from "../../src/monitor/Evidence.ts"
@@ -11,7 +12,7 @@ import { canonicalJson } from "../../src/report/Canonical.ts"
 import { score } from "../../src/score/Score.ts"
 import { asDomain, storedScan } from "./scans.ts"
 
-const DOMAIN = "example.test"
+const DOMAIN = domain("example.test")
 const minute = (n: number) => new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString()
 
 const chainOf = (scans: ReadonlyArray<ScanResult>) => {

@@ -3,6 +3,7 @@
  * re-serve and a repeated scan not, the HISTORY setting, the database refusing edits, and an entry
  * edited in the file past the triggers (as an attacker with the file would) caught at its seq.
  */
+import { domain } from "../support/domain.ts"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -18,7 +19,7 @@ import { MonitoredDomains } from "../../src/monitor/MonitoredDomains.ts"
 import { databaseFile, sqliteAt } from "../../src/store/Sql.ts"
 import { asDomain, storedScan } from "./scans.ts"
 
-const DOMAIN = "example.test"
+const DOMAIN = domain("example.test")
 
 const at = (base: string, minutes: number): ScanResult =>
   asDomain(storedScan(base), DOMAIN, new Date(Date.UTC(2026, 10, 1) + minutes * 60_000).toISOString())

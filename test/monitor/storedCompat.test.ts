@@ -3,6 +3,7 @@
  * stored by a service that did not have the DNSSEC check yet and by one that had the toy check are
  * read, served, verified, diffed and used as evidence by today's registry.
  */
+import { domain } from "../support/domain.ts"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -22,7 +23,7 @@ import { storedBy, without, withToy } from "../fixtures/registries.ts"
 import { toyRegistry } from "../fixtures/toy/registry.ts"
 import { asDomain, storedScan } from "./scans.ts"
 
-const DOMAIN = "example.test"
+const DOMAIN = domain("example.test")
 const T0 = Date.UTC(2026, 10, 1)
 const minute = (m: number) => new Date(T0 + m * 60_000).toISOString()
 

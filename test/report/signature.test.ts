@@ -4,6 +4,7 @@
  * whether the hash or the signature caught it; a copy signed by another key fails against the
  * issuer's keys. The key is kept in DATA_DIR (0600) across starts, or read from SIGNING_KEY_FILE.
  */
+import { DOMAIN } from "../../src/kernel/examples/ExampleZone.ts"
 import { generateKeyPairSync } from "node:crypto"
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -160,7 +161,7 @@ describe("a signed history evidence export", () => {
     const key = await keyWith({ DATA_DIR: tempDir() })
     const evidence = signEvidence(
       {
-        domain: "example.com",
+        domain: DOMAIN,
         period: { from: "2026-01-01T00:00:00.000Z", to: "2026-01-02T00:00:00.000Z" },
         chainValid: true,
         invalidSeq: null,

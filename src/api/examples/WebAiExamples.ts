@@ -5,6 +5,7 @@
  */
 import { Either } from "effect"
 import { normaliseDomain } from "../../records/DomainName.ts"
+import { knowledgeBaseAnswer } from "../../ai/Explain.ts"
 import { explainIssue } from "../../ai/Knowledge.ts"
 import { fix } from "../../ai/Fix.ts"
 import { analyseDmarc } from "../../checks/dmarc/Dmarc.ts"
@@ -114,18 +115,7 @@ export const webAiExamples: Readonly<Record<string, Example>> = {
   },
   "ai.explain": {
     request: "issue_type dmarc_policy_none, no model configured",
-    answer: () => {
-      const kb = explainIssue("dmarc_policy_none")
-      return {
-        success: true,
-        explanation: kb.explanation,
-        severity: kb.severity,
-        impact: kb.impact,
-        recommendation: kb.recommendation,
-        guidance: kb.guidance,
-        source: "knowledge-base"
-      }
-    }
+    answer: () => knowledgeBaseAnswer(explainIssue("dmarc_policy_none"))
   },
   "ai.fix": {
     request: "dmarc_policy_none for example.com while it publishes p=none",

@@ -208,23 +208,19 @@ const webServed = (facts: FactsShape): Effect.Effect<Served> => {
     ),
     Effect.map((res): Served => {
       const host = URL.canParse(res.finalUrl) ? new URL(res.finalUrl).hostname : facts.domain
+      const served = { service: "web", host, address: res.address } as const
       const der = res.tls?.peerCertificate?.chain[0]
       if (!der)
         return {
-          service: "web",
-          host,
-          address: res.address,
+          ...served,
           certificate: null,
           missing: { kind: "none", reason: "served no certificate (plain HTTP)" }
         }
       try {
-        const c = certificateFacts(Buffer.from(der))
-        return { service: "web", host, address: res.address, certificate: c }
+        return { ...served, certificate: certificateFacts(Buffer.from(der)) }
       } catch {
         return {
-          service: "web",
-          host,
-          address: res.address,
+          ...served,
           certificate: null,
           missing: { kind: "unknown", reason: "the certificate could not be read" }
         }

@@ -4,7 +4,13 @@
  * A type whose lookup failed is absent from `records` and listed in `errors`: unknown, not empty.
  */
 import { Clock, Effect, Either } from "effect"
-import { type DnsAnswer, type DnsError, type RecordType, RecordTypes } from "../../net/DnsTypes.ts"
+import {
+  CommonRecordTypes,
+  type DnsAnswer,
+  type DnsError,
+  type RecordType,
+  RecordTypes
+} from "../../net/DnsTypes.ts"
 import { joinTxt } from "../../net/DnsWire.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
@@ -15,17 +21,7 @@ import { LookupResult, LookupRecord } from "./LookupResult.ts"
 export * from "./LookupResult.ts"
 
 /** The types asked when the caller names none (SPEC: "default all types"). */
-export const DEFAULT_TYPES: ReadonlyArray<RecordType> = [
-  "A",
-  "AAAA",
-  "MX",
-  "TXT",
-  "NS",
-  "SOA",
-  "CAA",
-  "CNAME",
-  "PTR"
-]
+export const DEFAULT_TYPES: ReadonlyArray<RecordType> = CommonRecordTypes
 
 /** `type` or a comma list in `types` (or both), upper-cased and de-duplicated; unknown names are an error. */
 export const parseTypes = (

@@ -131,17 +131,26 @@ const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
     const err = r.fetchError ?? ""
     return fail(`HTTPS does not answer${err ? `: ${err}` : ""}`, "https_missing")
   })
+  /** A header of the page HTTPS served, judged by `verdictOf`; without a page or the header, what stands instead. */
+  const judgeHeader = (
+    name: string,
+    missing: Parameters<typeof fail>[1],
+    verdictOf: (e: HeaderEntry, r: HeadersResult) => Verdict
+  ) =>
+    judge(h, (r): Verdict => {
+      if (webNa) return webNa
+      if (https.status !== "pass")
+        return https.status === "unknown" ? https : fail("no HTTPS response to read", missing)
+      const e = header(r.current, name)
+      if (!e || e.status === "unknown") return unknown(`${name} could not be read`)
+      return verdictOf(e, r)
+    })
   const headerRule = (
     name: string,
     points: number,
     issue: "xcto_missing" | "frame_protection_missing" | "referrer_policy_missing"
   ) =>
-    judge(h, (r): Verdict => {
-      if (webNa) return webNa
-      if (https.status !== "pass")
-        return https.status === "unknown" ? https : fail("no HTTPS response to read", issue)
-      const e = header(r.current, name)
-      if (!e || e.status === "unknown") return unknown(`${name} could not be read`)
+    judgeHeader(name, issue, (e, r) => {
       if (name === "X-Frame-Options" && e.status !== "pass") {
         const csp = header(r.current, "Content-Security-Policy")
         if (csp?.value && /frame-ancestors/i.test(csp.value)) return pass("CSP frame-ancestors")
@@ -157,12 +166,7 @@ const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
     weakIssue: "hsts_weak" | "csp_weak",
     unsafeIssue?: "csp_unsafe"
   ) =>
-    judge(h, (r): Verdict => {
-      if (webNa) return webNa
-      if (https.status !== "pass")
-        return https.status === "unknown" ? https : fail("no HTTPS response to read", missing)
-      const e = header(r.current, name)
-      if (!e || e.status === "unknown") return unknown(`${name} could not be read`)
+    judgeHeader(name, missing, (e) => {
       if (e.status === "pass" && e.rating === "good") return pass(`${name}: ${e.value}`)
       if (e.status === "pass") return partial(weak, `${name} is weak: ${e.issues.join("; ")}`, weakIssue)
       if (e.rating === "unsafe" && unsafeIssue !== undefined)

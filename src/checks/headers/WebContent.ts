@@ -28,11 +28,11 @@ export const CookieEntry = Schema.Struct({
 })
 export type CookieEntry = typeof CookieEntry.Type
 
-/** The Observatory's `cookies` results, best first. */
-export const COOKIE_RESULTS = [
-  "cookies-not-found",
-  "cookies-secure-with-httponly-sessions-and-samesite",
-  "cookies-secure-with-httponly-sessions",
+/**
+ * The Observatory's failing `cookies` results, least bad first: a cookie found worse than the
+ * result so far replaces it (`onlyIfWorse`).
+ */
+const COOKIE_ORDER = [
   "cookies-without-secure-flag-but-protected-by-hsts",
   "cookies-without-secure-flag",
   "cookies-session-without-secure-flag-but-protected-by-hsts",
@@ -40,6 +40,14 @@ export const COOKIE_RESULTS = [
   "cookies-anticsrf-without-samesite-flag",
   "cookies-session-without-httponly-flag",
   "cookies-session-without-secure-flag"
+] as const
+
+/** The Observatory's `cookies` results, best first. */
+export const COOKIE_RESULTS = [
+  "cookies-not-found",
+  "cookies-secure-with-httponly-sessions-and-samesite",
+  "cookies-secure-with-httponly-sessions",
+  ...COOKIE_ORDER
 ] as const
 export type CookieResult = (typeof COOKIE_RESULTS)[number]
 
@@ -51,13 +59,18 @@ export const CookiesResult = Schema.Struct({
 })
 export type CookiesResult = typeof CookiesResult.Type
 
-export const SRI_RESULTS = [
+/** The Observatory's `subresource-integrity` results that a worse script replaces, best first. */
+const SRI_ORDER = [
   "sri-implemented-and-all-scripts-loaded-securely",
   "sri-implemented-and-external-scripts-loaded-securely",
   "sri-implemented-but-external-scripts-not-loaded-securely",
   "sri-not-implemented-but-external-scripts-loaded-securely",
   "sri-not-implemented-and-external-scripts-not-loaded-securely",
-  "sri-not-implemented-response-not-html",
+  "sri-not-implemented-response-not-html"
+] as const
+
+export const SRI_RESULTS = [
+  ...SRI_ORDER,
   "sri-not-implemented-but-all-scripts-loaded-from-secure-origin",
   "sri-not-implemented-but-no-scripts-loaded"
 ] as const
@@ -102,16 +115,6 @@ export type CorsResult = typeof CorsResult.Type
 /** Worse than `old` in `order`, as the Observatory's `onlyIfWorse` picks. */
 const worse = <A>(next: A, old: A | null, order: ReadonlyArray<A>): A =>
   old === null || order.indexOf(next) > order.indexOf(old) ? next : old
-
-const COOKIE_ORDER: ReadonlyArray<CookieResult> = [
-  "cookies-without-secure-flag-but-protected-by-hsts",
-  "cookies-without-secure-flag",
-  "cookies-session-without-secure-flag-but-protected-by-hsts",
-  "cookies-samesite-flag-invalid",
-  "cookies-anticsrf-without-samesite-flag",
-  "cookies-session-without-httponly-flag",
-  "cookies-session-without-secure-flag"
-]
 
 const REPLACED =
   "a later Set-Cookie of the same response replaces it (same name, domain and path): browsers keep only that one"
@@ -207,15 +210,6 @@ export const judgeCookies = (
     cookies
   }
 }
-
-const SRI_ORDER: ReadonlyArray<SriResult> = [
-  "sri-implemented-and-all-scripts-loaded-securely",
-  "sri-implemented-and-external-scripts-loaded-securely",
-  "sri-implemented-but-external-scripts-not-loaded-securely",
-  "sri-not-implemented-but-external-scripts-loaded-securely",
-  "sri-not-implemented-and-external-scripts-not-loaded-securely",
-  "sri-not-implemented-response-not-html"
-]
 
 const SRI_PASS = new Set<SriResult>([
   "sri-implemented-and-all-scripts-loaded-securely",

@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { IMPLICIT_DESCRIPTION, MX_STATUSES } from "../../kernel/MailServers.ts"
 import { Status } from "../../kernel/Status.ts"
-import { CertificateInfo } from "../../kernel/TlsRatingSchemas.ts"
+import { CertificateInfo, CertificateVerdictFields } from "../../kernel/TlsRatingSchemas.ts"
 
 export { CertificateInfo } from "../../kernel/TlsRatingSchemas.ts"
 import { TlsScanFields } from "./SmtpTlsRating.ts"
@@ -38,13 +38,7 @@ export const SmtpServer = Schema.Struct({
   cipher: Nullable(Schema.String),
   certificate: Nullable(CertificateInfo),
   chain: Schema.Array(CertificateInfo),
-  trusted: Nullable(Schema.Boolean),
-  trustError: Nullable(Schema.String),
-  hostnameMatch: Nullable(Schema.Boolean),
-  hostnameError: Nullable(Schema.String),
-  expired: Nullable(Schema.Boolean),
-  expiresAt: Nullable(DateTime),
-  daysUntilExpiry: Nullable(Schema.Int),
+  ...CertificateVerdictFields,
   /** Trusted, name matches, within its validity period. */
   certificateValid: Nullable(Schema.Boolean),
   fcrdns: Nullable(ReverseDns),

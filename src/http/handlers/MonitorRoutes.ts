@@ -2,6 +2,7 @@
  * The monitors routes over `monitor/Monitors.ts`: the contract's errors and, for a created monitor,
  * its URL in `Location` (RFC 9110 §15.3.2).
  */
+import type { Domain } from "../../records/DomainName.ts"
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { BadRequest, NotFound } from "../../api/Errors.ts"
@@ -18,7 +19,7 @@ const found =
       : Effect.succeed(value)
 
 export const createMonitor = (payload: {
-  readonly domain: string
+  readonly domain: Domain
   readonly every: string
   readonly alerts: ReadonlyArray<Channel>
   readonly lang?: AlertLanguage | undefined

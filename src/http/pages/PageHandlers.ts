@@ -39,6 +39,7 @@ import { readStoredReport } from "../../report/StoredReport.ts"
 import { snapshotPdf } from "../../report/ScanPdf.ts"
 import { Snapshots } from "../../report/Snapshots.ts"
 import type { ScanContext } from "../../scan/FactsLive.ts"
+import type { ScanResult } from "../../scan/ScanResult.ts"
 import { Scans } from "../../scan/Scans.ts"
 import { nis2Scorecard } from "../../score/Nis2.ts"
 import { Limits, metered } from "../edge/Limits.ts"
@@ -92,17 +93,37 @@ export const home = Effect.gen(function* () {
   return seeOther(withLang(pathsOf(decoded.right).report, lang))
 })
 
+/**
+ * A page of the domain's shared scan (the one `Scans` serves the API): `render` it, or the 404/503
+ * page of a domain that cannot be scanned.
+ */
+const scannedPage = <E, R>(
+  path: (paths: ReturnType<typeof pathsOf>) => string,
+  render: (
+    scan: ScanResult,
+    domain: typeof Domain.Type,
+    lang: Lang
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  withDomain(
+    (d) => path(pathsOf(d)),
+    (domain, lang) =>
+      Effect.gen(function* () {
+        const scan = yield* (yield* Scans).scan(domain)
+        const verdict = verdictOf(scan)
+        if (verdict._tag === "Unscannable")
+          return errorResponse(
+            unscannablePage(lang, path(pathsOf(domain)), domain, verdict.nxdomain, verdict.reason)
+          )
+        return yield* render(scan, domain, lang)
+      })
+  )
+
 /** GET /report/{domain}: the live Everything Report of the shared scan. */
-export const report = withDomain(
-  (d) => pathsOf(d).report,
-  (domain, lang) =>
+export const report = scannedPage(
+  (paths) => paths.report,
+  (scan, domain, lang) =>
     Effect.gen(function* () {
-      const scan = yield* (yield* Scans).scan(domain)
-      const verdict = verdictOf(scan)
-      if (verdict._tag === "Unscannable")
-        return errorResponse(
-          unscannablePage(lang, pathsOf(domain).report, domain, verdict.nxdomain, verdict.reason)
-        )
       const base = yield* publicBaseUrl
       return htmlResponse(
         reportPage(everythingOf(scan, base, yield* reportsReceived(domain, scan, base)), lang)
@@ -151,18 +172,9 @@ export const previewSubmit = withDomain(
 )
 
 /** GET /nis2/{domain}: the NIS2 scorecard of the shared scan, in the page's language. */
-export const nis2 = withDomain(
-  (d) => pathsOf(d).nis2,
-  (domain, lang) =>
-    Effect.gen(function* () {
-      const scan = yield* (yield* Scans).scan(domain)
-      const verdict = verdictOf(scan)
-      if (verdict._tag === "Unscannable")
-        return errorResponse(
-          unscannablePage(lang, pathsOf(domain).nis2, domain, verdict.nxdomain, verdict.reason)
-        )
-      return htmlResponse(nis2Page(nis2Scorecard(scan, lang), lang))
-    })
+export const nis2 = scannedPage(
+  (paths) => paths.nis2,
+  (scan, _domain, lang) => Effect.succeed(htmlResponse(nis2Page(nis2Scorecard(scan, lang), lang)))
 )
 
 /**

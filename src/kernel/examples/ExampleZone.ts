@@ -9,9 +9,11 @@ import { Clock, Effect, Either } from "effect"
 import { type CertificateFacts, certificateFacts } from "../../net/Certificate.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import { type FakeZone, makeFake } from "../../net/ResolverFake.ts"
+import { type Domain, normaliseDomain } from "../../records/DomainName.ts"
 import { once } from "./Once.ts"
 
-export const DOMAIN = "example.com"
+/** example.com, as the edge decodes it: a `Domain`. */
+export const DOMAIN: Domain = Either.getOrThrow(normaliseDomain("example.com"))
 export const MX_HOST = "mx1.example.com"
 export const MX_V4 = "192.0.2.25"
 export const MX_V6 = "2001:db8::25"

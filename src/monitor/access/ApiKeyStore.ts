@@ -6,20 +6,16 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { createTables } from "../../store/StartupTables.ts"
 import type { KeyRecord, Scope } from "./ApiKey.ts"
 import { createTagTable } from "./TenantTags.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
 
-export const ensureKeyTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.withTransaction(
-    Effect.gen(function* () {
-      yield* sql.onDialectOrElse({
-        pg: () => sql`SELECT pg_advisory_xact_lock(${0x646f6d63}, 2)`,
-        orElse: () => Effect.void
-      })
-      yield* sql`CREATE TABLE IF NOT EXISTS api_keys (
+export const ensureKeyTables = createTables("access", (sql) =>
+  Effect.gen(function* () {
+    yield* sql`CREATE TABLE IF NOT EXISTS api_keys (
         id TEXT PRIMARY KEY,
         hash TEXT NOT NULL UNIQUE,
         tenant TEXT NOT NULL,
@@ -28,9 +24,8 @@ export const ensureKeyTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
         expires_at BIGINT,
         revoked_at BIGINT
       )`
-      yield* createTagTable(sql)
-    })
-  )
+    yield* createTagTable(sql)
+  })
 )
 
 const toRecord = (r: Record<string, unknown>): KeyRecord & { readonly hash: string } => ({

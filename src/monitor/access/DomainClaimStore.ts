@@ -5,8 +5,10 @@
  * the same domain apart. Plain SQL both dialects accept; the table is created at start-up with
  * `IF NOT EXISTS`, under the keys' advisory lock on Postgres.
  */
+import { type Domain, domainOfRow } from "../../records/DomainName.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { createTables } from "../../store/StartupTables.ts"
 import type { ClaimState } from "./DomainClaim.ts"
 
 // node-postgres returns BIGINT as text; SQLite returns numbers.
@@ -14,7 +16,7 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 
 export interface ClaimRow {
   readonly tenant: string
-  readonly domain: string
+  readonly domain: Domain
   readonly token: string
   readonly state: ClaimState
   readonly createdAt: number
@@ -30,14 +32,9 @@ export interface ClaimRow {
   readonly publicReports: boolean
 }
 
-export const ensureClaimTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.withTransaction(
-    Effect.gen(function* () {
-      yield* sql.onDialectOrElse({
-        pg: () => sql`SELECT pg_advisory_xact_lock(${0x646f6d63}, 2)`,
-        orElse: () => Effect.void
-      })
-      yield* sql`CREATE TABLE IF NOT EXISTS tenant_domains (
+export const ensureClaimTables = createTables("access", (sql) =>
+  Effect.gen(function* () {
+    yield* sql`CREATE TABLE IF NOT EXISTS tenant_domains (
         tenant TEXT NOT NULL,
         domain TEXT NOT NULL,
         token TEXT NOT NULL,
@@ -50,14 +47,13 @@ export const ensureClaimTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
         public_reports INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (tenant, domain)
       )`
-      yield* sql`CREATE INDEX IF NOT EXISTS tenant_domains_domain ON tenant_domains (domain)`
-    })
-  )
+    yield* sql`CREATE INDEX IF NOT EXISTS tenant_domains_domain ON tenant_domains (domain)`
+  })
 )
 
 const toRow = (r: Record<string, unknown>): ClaimRow => ({
   tenant: String(r.tenant),
-  domain: String(r.domain),
+  domain: domainOfRow(r.domain),
   token: String(r.token),
   state: String(r.state) as ClaimState,
   createdAt: num(r.created_at)!,

@@ -2,6 +2,7 @@
  * The shapes of verified domains, declared once: the contract (`api/Domains.ts`) and the service
  * (`VerifiedDomains.ts`) read them from here (DESIGN.md principle 1).
  */
+import { NormalDomain } from "../../records/DomainName.ts"
 import { Schema } from "effect"
 import { DateTime, Nullable } from "../../records/Schemas.ts"
 
@@ -13,7 +14,7 @@ export const Challenge = Schema.Struct({
 }).annotations({ identifier: "Challenge" })
 
 export const DomainClaimView = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   state: Schema.Literal("pending", "verified", "lapsed").annotations({
     description:
       "pending: the record was not found yet; verified: found at the last look-up; lapsed: verified once, the record gone since (a failed look-up changes nothing)"
