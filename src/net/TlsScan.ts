@@ -105,6 +105,12 @@ export interface TlsScanResult {
    * want of an answer: not asked). Absent for a scan that enumerated them.
    */
   readonly enumerated?: false
+  /**
+   * The name whose handshakes found `versions`, `suites`, `serverOrder` and `extendedMasterSecret`,
+   * when it is another name served at the same address and port (the enumeration is shared per
+   * address and port, TlsShare.ts); absent when they are this name's own.
+   */
+  readonly enumeratedAs?: string
 }
 
 export interface TlsScanSettings {
