@@ -105,11 +105,7 @@ export interface TlsScanResult {
    * want of an answer: not asked). Absent for a scan that enumerated them.
    */
   readonly enumerated?: false
-  /**
-   * The name whose handshakes found `versions`, `suites`, `serverOrder` and `extendedMasterSecret`,
-   * when it is another name served at the same address and port (the enumeration is shared per
-   * address and port, TlsShare.ts); absent when they are this name's own.
-   */
+  /** The name whose handshakes found the versions and suites, when another one's (TlsShare.ts). */
   readonly enumeratedAs?: string
 }
 
@@ -186,8 +182,7 @@ export const unenumeratedScan = (host: string, address: string, port: number): T
 })
 
 /**
- * A scan of `host` at `address` through `cached` (the probe cache), unless the address policy
- * refuses the address: that one is answered as refused and never contacted.
+ * `host` at `address` through `cached` (the probe cache); an address the policy refuses is not contacted.
  */
 export const vettedScan =
   (allow: ReadonlyArray<Cidr>, port: number, cached: (key: ProbeKey) => Effect.Effect<TlsScanResult>) =>
