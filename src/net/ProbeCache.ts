@@ -4,9 +4,10 @@
  * another name (RFC 6066 3), so a result for one name never answers another. Only what the server
  * said and presented belongs here (banner, EHLO, STARTTLS, TLS version, chain); a domain's
  * judgement of it (names, DANE, MTA-STS coverage) runs per domain on top. `Smtp` and the TLS scans
- * build theirs with `makeProbeCache`, and the web TLS scan its enumeration per (address, port),
- * which every name there shares once its own handshake confirms it, with `makeAddressProbeCache`; RDAP (keyed by domain) and DNS answers use the same
- * transport cache with their own keys and times to live.
+ * build theirs with `makeProbeCache`; the web TLS scan keeps its enumeration of versions and suites
+ * per (address, port) with `makeAddressProbeCache`, shared by every name there whose own handshake
+ * confirms it. RDAP (keyed by domain) and DNS answers use the same transport cache with their own
+ * keys and times to live.
  */
 import type { Effect } from "effect"
 import { makeTransportCache } from "./TransportCache.ts"
