@@ -16,8 +16,9 @@
  * With RTT_MS=<ms> in the environment, batchRun delivers every DNS answer from the network that
  * much later: the world answers in well under a millisecond, a resolver on the internet in tens.
  * With `--against=<git ref>`, it instead runs that commit's batch and this checkout's in turn, three
- * times each per concurrency, and prints the ratios of their median throughput and peak RSS: a
- * change's cost measured in one invocation on the same machine state.
+ * times each per concurrency, and prints the ratios of their median throughput, peak RSS, CPU ms per
+ * domain and HTTPS connections per domain: a change's cost measured in one invocation on the same
+ * machine state.
  *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--depth=quick|standard|full] [--cpu-prof] [--live-heap] [--node=<flag>] [--against=<ref>]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
@@ -232,7 +233,11 @@ const summariseProfile = (file: string) => {
 const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
   const other = againstBundle(ref)
   const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
-  console.log("concurrency  code      domains/min (each run)      peak RSS MB (each run)")
+  console.log(
+    "concurrency  code      domains/min (each run)      peak RSS MB (each run)      CPU ms/domain (each run)    HTTPS connections/domain"
+  )
+  const cpu = (r: Run) => r.cpuMs / Math.max(1, r.scanned)
+  const https = (r: Run) => (r.connects["443"] ?? 0) / Math.max(1, r.scanned)
   for (const c of levels) {
     const runs = { ref: [] as Array<Run>, this: [] as Array<Run> }
     for (let i = 0; i < rounds; i++) {
@@ -240,16 +245,15 @@ const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
       runs.this.push(runAt(c, false))
     }
     const rate = (r: Run) => (r.scanned * 60_000) / r.wallMs
+    const each = (rs: ReadonlyArray<Run>, f: (r: Run) => number, digits = 0) =>
+      rs.map((r) => f(r).toFixed(digits)).join(", ")
     for (const [name, rs] of Object.entries(runs))
       console.log(
-        `${String(c).padStart(11)}  ${name.padEnd(8)}  ${rs
-          .map((r) => rate(r).toFixed(0))
-          .join(", ")
-          .padEnd(26)}  ${rs.map((r) => r.peakRssMb.toFixed(0)).join(", ")}`
+        `${String(c).padStart(11)}  ${name.padEnd(8)}  ${each(rs, rate).padEnd(26)}  ${each(rs, (r) => r.peakRssMb).padEnd(26)}  ${each(rs, cpu, 1).padEnd(26)}  ${each(rs, https, 2)}`
       )
     const ratio = (f: (r: Run) => number) => median(runs.this.map(f)) / median(runs.ref.map(f))
     console.log(
-      `${String(c).padStart(11)}  this/${ref}: throughput ${ratio(rate).toFixed(3)}, peak RSS ${ratio((r) => r.peakRssMb).toFixed(3)}`
+      `${String(c).padStart(11)}  this/${ref}: throughput ${ratio(rate).toFixed(3)}, peak RSS ${ratio((r) => r.peakRssMb).toFixed(3)}, CPU ms/domain ${ratio(cpu).toFixed(3)}, HTTPS connections/domain ${ratio(https).toFixed(3)}`
     )
   }
 }

@@ -105,6 +105,8 @@ export interface TlsScanResult {
    * want of an answer: not asked). Absent for a scan that enumerated them.
    */
   readonly enumerated?: false
+  /** The name whose handshakes found the versions and suites, when another one's (TlsShare.ts). */
+  readonly enumeratedAs?: string
 }
 
 export interface TlsScanSettings {
@@ -180,8 +182,7 @@ export const unenumeratedScan = (host: string, address: string, port: number): T
 })
 
 /**
- * A scan of `host` at `address` through `cached` (the probe cache), unless the address policy
- * refuses the address: that one is answered as refused and never contacted.
+ * `host` at `address` through `cached` (the probe cache); an address the policy refuses is not contacted.
  */
 export const vettedScan =
   (allow: ReadonlyArray<Cidr>, port: number, cached: (key: ProbeKey) => Effect.Effect<TlsScanResult>) =>

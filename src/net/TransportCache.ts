@@ -199,13 +199,15 @@ export interface TransportCacheOptions<A> {
 /**
  * Answers keyed by `K` (its text form, `keyText`, is the cache key) from an Effect `lookup` run in
  * the fiber of the caller that starts it; `kind` labels the metric `domain_audit_probe_cache_total`
- * (`hit`: kept or under way, `miss`: asked).
+ * (`hit`: kept or under way, `miss`: asked). `lookup` gets the key parsed from its text and, second,
+ * the key as that caller gave it: a text may leave out what only the flight needs (the name a TLS
+ * enumeration shared per address is made under, ProbeCache.ts `makeAddressProbeCache`).
  */
 export const makeTransportCache = <K, A>(
   kind: string,
   keyText: (key: K) => string,
   parseKey: (text: string) => K,
-  lookup: (key: K) => Effect.Effect<A>,
+  lookup: (key: K, asked: K) => Effect.Effect<A>,
   options: TransportCacheOptions<A>
 ) =>
   Effect.sync(() => {
@@ -229,6 +231,7 @@ export const makeTransportCache = <K, A>(
      */
     const fly = (
       text: string,
+      asked: K,
       flight: Flight<A, never>,
       restore: <X>(effect: Effect.Effect<X>) => Effect.Effect<X>
     ): Effect.Effect<A> =>
@@ -236,7 +239,7 @@ export const makeTransportCache = <K, A>(
         const clock = new QueueClock()
         const unfollow = prober === undefined ? undefined : clock.forward(prober)
         probing.set(text, clock)
-        return restore(Effect.locally(lookup(parseKey(text)), CurrentQueueClock, clock)).pipe(
+        return restore(Effect.locally(lookup(parseKey(text), asked), CurrentQueueClock, clock)).pipe(
           Effect.onExit((exit) =>
             Effect.map(Clock.currentTimeMillis, (at) => {
               probing.delete(text)
@@ -267,14 +270,14 @@ export const makeTransportCache = <K, A>(
         )
       })
 
-    const once = (text: string): Effect.Effect<A> =>
+    const once = (text: string, asked: K): Effect.Effect<A> =>
       Effect.uninterruptibleMask((restore) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const waiter = new Waiter<A>(now)
           let flight: Flight<A, never> | undefined
           const source = cache.ask(text, waiter, (f) => void (flight = f))
           M.probeCache.unsafeUpdate(1, source === "upstream" ? miss : hit)
-          if (flight !== undefined) return fly(text, flight, restore)
+          if (flight !== undefined) return fly(text, asked, flight, restore)
           return waiter.exit ?? restore(join(text, waiter))
         })
       )
@@ -284,9 +287,9 @@ export const makeTransportCache = <K, A>(
       const text = keyText(key)
       // Concurrent callers share the first caller's probe; when that caller is interrupted (its
       // client went away), the others see an interruption that is not theirs: ask again.
-      return once(text).pipe(
+      return once(text, key).pipe(
         Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause) ? once(text) : Effect.failCause(cause)
+          Cause.isInterruptedOnly(cause) ? once(text, key) : Effect.failCause(cause)
         )
       )
     }

@@ -3,9 +3,12 @@
  * address policy as every web request (Targets.ts): an address the policy refuses is not contacted.
  *
  * Polite and shared, as the SMTP probe is (DESIGN.md principle 15):
- * - one scan per (address, 443, SNI name) for `PROBE_CACHE_TTL` (ProbeCache.ts), however many
- *   scans ask at once or in turn; the name is part of the key, since a server may answer another
- *   name with another certificate or configuration (RFC 6066 3);
+ * - one enumeration of versions and suites per (address, 443) for `PROBE_CACHE_TTL`, however many
+ *   names and scans ask at once or in turn: made under the first name that asks, it answers for
+ *   another name once that name's own ordinary handshake (SNI, its certificate) negotiated the same
+ *   version and suite; a name it does not answer for (a virtual host configured apart) is scanned
+ *   on its own (TlsShare.ts). Each name's scans are kept per (address, 443, SNI name)
+ *   (ProbeCache.ts), since a server may answer another name with another certificate (RFC 6066 3);
  * - every handshake holds a permit of the web client's own `Destinations` (the HTTPS bounds per
  *   address and per /24 or /48, shared with the pages fetched from the same address) and one of
  *   the process's handshakes at once, which bound the TLS sockets' memory outside the heap. The
@@ -17,8 +20,9 @@
 import { Effect } from "effect"
 import type { Destinations } from "./Destinations.ts"
 import { Permits } from "../bounds/Permits.ts"
-import { makeProbeCache, type ProbeKey } from "./ProbeCache.ts"
+import { makeAddressProbeCache, makeProbeCache, type ProbeKey } from "./ProbeCache.ts"
 import { blankScan, scanTls, type TlsScanResult, vettedScan } from "./TlsScan.ts"
+import { confirms, sharedFor } from "./TlsShare.ts"
 import { type HandshakeOutcome, tcpOpener } from "./TlsHandshake.ts"
 import { webError, type WebError, type WebSettings } from "./WebTypes.ts"
 
@@ -98,11 +102,22 @@ export const makeWebTlsScan = (settings: WebSettings, destinations: Destinations
           )
         })
     const cacheOptions = { ttlMs: settings.probeCacheTtlMs ?? 0, capacity: PROBE_CACHE_ENTRIES }
-    const cache = yield* makeProbeCache("web-tls", scanOnce(false), cacheOptions)
+    // A name's own full scan: the first name's at an address, and one the shared scan does not answer for.
+    const own = yield* makeProbeCache("web-tls", scanOnce(false), cacheOptions)
     // Apart from the full scans: a certificate-only scan must never answer for a full one.
     const certificates = yield* makeProbeCache("web-tls-certificate", scanOnce(true), cacheOptions)
+    // Per (address, 443): the full scan of the name that asked first, offered to every other name.
+    const shared = yield* makeAddressProbeCache("web-tls-shared", own.get, cacheOptions)
+    const full = (key: ProbeKey): Effect.Effect<TlsScanResult> =>
+      Effect.flatMap(shared.get(key), (first) =>
+        first.host === key.sni
+          ? Effect.succeed(first)
+          : Effect.flatMap(certificates.get(key), (mine) =>
+              confirms(first, mine) ? Effect.succeed(sharedFor(first, mine)) : own.get(key)
+            )
+      )
     return {
-      scan: vettedScan(settings.allow, PORT, cache.get) satisfies WebTlsScan,
+      scan: vettedScan(settings.allow, PORT, full) satisfies WebTlsScan,
       certificate: vettedScan(settings.allow, PORT, certificates.get) satisfies WebTlsScan
     }
   })

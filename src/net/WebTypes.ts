@@ -150,7 +150,10 @@ export interface WebSettings {
   readonly perPrefix?: number
   /** How long an address that did not answer is left alone (`DESTINATION_BACKOFF`; 0 or unset: never). */
   readonly backoffMs?: number
-  /** How long a TLS scan of (address, 443, SNI) is reused (`PROBE_CACHE_TTL`; 0 or unset: only while in flight). */
+  /**
+   * How long a TLS scan of (address, 443, SNI), and its enumeration per (address, 443), is reused
+   * (`PROBE_CACHE_TTL`; 0 or unset: only while in flight).
+   */
   readonly probeCacheTtlMs?: number
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, FiberRef, TestClock } from "effect"
-import { makeProbeCache, type ProbeKey } from "../../src/net/ProbeCache.ts"
+import { makeAddressProbeCache, makeProbeCache, type ProbeKey } from "../../src/net/ProbeCache.ts"
 import { CurrentQueueClock, QueueClock } from "../../src/bounds/QueueClock.ts"
 
 const mx = (sni: string, address = "192.0.2.25"): ProbeKey => ({ address, port: 25, sni })
@@ -134,6 +134,39 @@ describe("makeProbeCache", () => {
       yield* Deferred.succeed(gate, undefined)
       expect(yield* Fiber.join(second)).toBe("192.0.2.25:25 mx.example.net")
       expect(runs).toHaveLength(2)
+    })
+  )
+})
+
+describe("makeAddressProbeCache", () => {
+  it.effect("one probe per address and port, made under the name of the asker that starts it", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      const runs: Array<ProbeKey> = []
+      const cache = yield* makeAddressProbeCache(
+        "test",
+        (key) =>
+          Effect.sync(() => runs.push(key)).pipe(
+            Effect.zipRight(Deferred.await(gate)),
+            Effect.as(`${key.address}:${key.port} ${key.sni}`)
+          ),
+        { ttlMs: 600_000, capacity: 100 }
+      )
+      const all = yield* Effect.fork(
+        Effect.forEach(["WWW.A.example.", "a.example", "b.example"], (name) => cache.get(mx(name)), {
+          concurrency: "unbounded"
+        })
+      )
+      yield* Effect.yieldNow()
+      yield* Deferred.succeed(gate, undefined)
+      // Every name at the address gets the probe of the first, which names it (as DNS names compare).
+      expect(yield* Fiber.join(all)).toEqual(Array(3).fill("192.0.2.25:25 www.a.example"))
+      expect(runs).toEqual([mx("www.a.example")])
+      // Remembered for the TTL, for any name; another address or port is another probe.
+      expect(yield* cache.get(mx("c.example"))).toBe("192.0.2.25:25 www.a.example")
+      expect(yield* cache.get({ ...mx("c.example"), port: 465 })).toBe("192.0.2.25:465 c.example")
+      expect(yield* cache.get(mx("c.example", "192.0.2.26"))).toBe("192.0.2.26:25 c.example")
+      expect(runs).toHaveLength(3)
     })
   )
 })

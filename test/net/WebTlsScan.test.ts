@@ -1,14 +1,18 @@
 /**
  * The web TLS scan's sharing and politeness against a real TLS server on loopback: one scan per
- * (address, 443, SNI) however many ask at once, the HTTPS permits per address held per handshake,
- * and a silent address backed off. The server listens on port 443 (the scan's only port) of an
- * address of its own in 127.0.0.0/8, outside the world's address plan.
+ * (address, 443, SNI) however many ask at once, one enumeration of versions and suites per address
+ * shared by its names (a name the server configures apart enumerated on its own), the HTTPS permits
+ * per address held per handshake, and a silent address backed off. The server listens on port 443
+ * (the scan's only port) of an address of its own in 127.0.0.0/8, outside the world's address plan;
+ * `odd.example` is served there as a virtual host of its own, TLS 1.2 only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as net from "node:net"
+import { Duplex } from "node:stream"
 import * as tls from "node:tls"
 import { makeWeb, webDestinations } from "../../src/net/WebClient.ts"
+import type { TlsScanResult } from "../../src/net/TlsScan.ts"
 import { makeWebTlsScan } from "../../src/net/WebTlsScan.ts"
 import type { WebSettings } from "../../src/net/WebTypes.ts"
 import { makePki, type TestPki } from "./pki.ts"
@@ -46,16 +50,51 @@ const makeScans = (extra: Partial<WebSettings> = {}) => {
 }
 const makeScan = (extra: Partial<WebSettings> = {}) => Effect.map(makeScans(extra), (scans) => scans.scan)
 
+/** `socket` as a stream that reads `first` (already read from it) and then what it receives. */
+const replaying = (socket: net.Socket, first: Buffer): Duplex => {
+  const stream = new Duplex({
+    read() {},
+    write: (chunk: Buffer, _encoding, done) => void socket.write(chunk, done),
+    final: (done) => {
+      socket.end()
+      done()
+    },
+    destroy: (error, done) => {
+      socket.destroy()
+      done(error)
+    }
+  })
+  stream.push(first)
+  socket.on("data", (data) => stream.push(data))
+  socket.on("end", () => stream.push(null))
+  socket.on("error", (error) => stream.destroy(error))
+  return stream
+}
+
 beforeAll(async () => {
-  pki = makePki({ names: ["a.example", "b.example", "c.example", "d.example"] })
+  pki = makePki({ names: ["a.example", "b.example", "c.example", "d.example", "odd.example"] })
   const tlsServer = tls.createServer({ cert: pki.leafPem, key: pki.leafKey, minVersion: "TLSv1.2" })
   tlsServer.on("tlsClientError", () => {})
+  // A virtual host of its own, as a server that picks its configuration by SNI has.
+  const oddServer = tls.createServer({
+    cert: pki.leafPem,
+    key: pki.leafKey,
+    minVersion: "TLSv1.2",
+    maxVersion: "TLSv1.2"
+  })
+  oddServer.on("tlsClientError", () => {})
   server = net.createServer((socket) => {
     seen.connections++
     seen.maxWaiting = Math.max(seen.maxWaiting, ++seen.waiting)
     setTimeout(() => {
       seen.waiting--
-      tlsServer.emit("connection", socket)
+      // The ClientHello is in the clear: its server_name extension (RFC 6066 3) picks the host.
+      // The TLS server reads through a stream that gives it back first (one on loopback arrives
+      // whole).
+      socket.once("data", (hello: Buffer) => {
+        const host = hello.includes("odd.example") ? oddServer : tlsServer
+        host.emit("connection", replaying(socket, hello))
+      })
     }, acceptDelayMs)
   })
   await new Promise<void>((resolve, reject) => {
@@ -93,11 +132,78 @@ describe("makeWebTlsScan", () => {
         // Asked again later: remembered for PROBE_CACHE_TTL.
         expect(yield* scan("a.example", address)).toBe(first)
         expect(seen.connections - before).toBe(first.handshakes)
-        // Another name at the same address is another key (RFC 6066 3): scanned on its own.
+        // Another name at the same address: its own ordinary handshake (its certificate, RFC 6066
+        // 3) and the versions and suites found under the first name.
         const other = yield* scan("b.example", address)
-        expect(other).not.toBe(first)
         expect(other.host).toBe("b.example")
-        expect(seen.connections - before).toBe(first.handshakes + other.handshakes)
+        expect(other.handshakes).toBe(1)
+        expect(seen.connections - before).toBe(first.handshakes + 1)
+        expect(other.enumeratedAs).toBe("a.example")
+        expect(other.certificate?.hostnameMatch).toBe(true)
+        // The rest is the first name's scan.
+        const apart = (r: TlsScanResult) => ({ ...r, host: "", checkedAt: "", elapsedMs: 0, handshakes: 0 })
+        expect({ ...apart(other), enumeratedAs: undefined }).toEqual(apart(first))
+      }),
+    30_000
+  )
+
+  it.live(
+    "names at one address asked at once share one enumeration, and each finds what its own scan finds",
+    () =>
+      Effect.gen(function* () {
+        const names = ["a.example", "b.example", "c.example", "d.example"]
+        const alone = yield* Effect.forEach(names, (host) =>
+          Effect.flatMap(makeScan(), (scan) => scan(host, address))
+        )
+        const before = seen.connections
+        const scan = yield* makeScan()
+        const together = yield* Effect.forEach(names, (host) => scan(host, address), {
+          concurrency: "unbounded"
+        })
+        const enumerated = together.filter((r) => r.enumeratedAs === undefined)
+        expect(enumerated).toHaveLength(1)
+        expect(seen.connections - before).toBe(enumerated[0]!.handshakes + names.length - 1)
+        // What the check reads is what each name's scan on its own finds.
+        const read = (r: TlsScanResult) => ({
+          host: r.host,
+          status: r.status,
+          versions: r.versions,
+          suites: r.suites.map((s) => [s.cipher, s.version]),
+          serverOrder: r.serverOrder,
+          suitesComplete: r.suitesComplete,
+          negotiated: r.negotiated,
+          names: r.certificate?.chain[0]?.subjectAltNames,
+          hostnameMatch: r.certificate?.hostnameMatch,
+          ocspStapled: r.ocspStapled,
+          extendedMasterSecret: r.extendedMasterSecret
+        })
+        expect(together.map(read)).toEqual(alone.map(read))
+      }),
+    60_000
+  )
+
+  it.live(
+    "a name whose own handshake disagrees with the shared enumeration is enumerated on its own",
+    () =>
+      Effect.gen(function* () {
+        const scan = yield* makeScan()
+        const first = yield* scan("a.example", address)
+        expect(first.versions["TLSv1.3"]).toBe("accepted")
+        const before = seen.connections
+        const odd = yield* scan("odd.example", address)
+        // Its ordinary handshake got TLS 1.2 where the first name's got 1.3: its own versions.
+        expect(odd.enumeratedAs).toBeUndefined()
+        expect(odd.host).toBe("odd.example")
+        expect(odd.negotiated?.protocol).toBe("TLSv1.2")
+        expect(odd.versions["TLSv1.3"]).toBe("refused")
+        expect(odd.versions["TLSv1.2"]).toBe("accepted")
+        expect(odd.suites.every((s) => s.version === "TLSv1.2")).toBe(true)
+        // One handshake to find out, then its own scan.
+        expect(seen.connections - before).toBe(1 + odd.handshakes)
+        // Asked again, it is remembered, and the others still share the first name's.
+        expect(yield* scan("odd.example", address)).toBe(odd)
+        expect((yield* scan("b.example", address)).enumeratedAs).toBe("a.example")
+        expect(seen.connections - before).toBe(2 + odd.handshakes)
       }),
     30_000
   )
