@@ -11,6 +11,7 @@ import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
+import { rollUpAll } from "../store/DmarcRollup.ts"
 import { recordAuthenticity } from "../store/ReportAuthenticity.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity } from "./Authenticity.ts"
@@ -86,6 +87,14 @@ const result = (
   }
 }
 
+/**
+ * Stored DMARC reports are folded into the summary's rollup (store/DmarcRollup.ts) this often, at
+ * most this many per transaction: a summary reads the reports not yet folded from their rows, so
+ * this bounds its work, not its answer.
+ */
+const ROLLUP_EVERY_MS = 1_000
+const ROLLUP_BATCH = 200
+
 /** The most selectors from reports DKIM discovery asks first. */
 export const MAX_REPORTED_SELECTORS = 20
 
@@ -139,12 +148,17 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
           )
           return result(parsed, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
         }
-        const stored = yield* storeReport(head, now, rows)
-        yield* recordAuthenticity(head, {
-          authenticated: verdict.authenticated ? 1 : 0,
-          authenticated_for: verdict.authenticatedFor,
-          authentication: verdict.authentication
-        })
+        // the report and its verdict in one transaction: one commit (and one WAL sync) per report
+        const stored = yield* sql.withTransaction(
+          Effect.zipLeft(
+            storeReport(head, now, rows),
+            recordAuthenticity(head, {
+              authenticated: verdict.authenticated ? 1 : 0,
+              authenticated_for: verdict.authenticatedFor,
+              authentication: verdict.authentication
+            })
+          )
+        )
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
         return result(parsed, stored, verdict)
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
@@ -211,6 +225,13 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
         Effect.catchAll((e) => Effect.as(Effect.logWarning("reported selectors unavailable", e), []))
       )
 
+    // the summary's rollup catches up with the reports stored meanwhile, a batch per transaction
+    yield* rollUpAll(ROLLUP_BATCH).pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.catchAllCause((cause) => Effect.logWarning("rolling up DMARC reports failed", cause)),
+      Effect.repeat(Schedule.spaced(ROLLUP_EVERY_MS)),
+      Effect.forkScoped
+    )
     yield* prune.pipe(
       Effect.tap((n) => (n > 0 ? Effect.logInfo(`pruned ${n} reports past REPORTS_RETENTION`) : Effect.void)),
       Effect.catchAllCause((cause) => Effect.logWarning("pruning reports failed", cause)),

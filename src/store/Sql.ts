@@ -10,6 +10,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
+import { dmarcRollupMigrations } from "./DmarcRollup.ts"
 import { failureReportMigrations } from "./FailureReports.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
@@ -66,7 +67,8 @@ export const migrations = {
   ...inboundReportMigrations,
   ...failureReportMigrations,
   ...reportAuthenticityMigrations,
-  ...unclaimedReportMigrations
+  ...unclaimedReportMigrations,
+  ...dmarcRollupMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */
