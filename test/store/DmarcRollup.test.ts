@@ -158,7 +158,7 @@ describe("the DMARC rollup", () => {
         fc.array(period, { minLength: 1, maxLength: 4 }),
         (steps, periods) => Effect.runPromise(run(steps, periods).pipe(Effect.provide(freshStore())))
       ),
-      { numRuns: 30 }
+      { numRuns: 25 }
     ))
 
   it("merges groups in SQLite's BINARY order, adding the messages of a group in both (property)", () => {
