@@ -22,36 +22,47 @@ export const GROUP_COLUMNS =
 
 const DAY = 86_400
 
-const GROUPED = `domain, ${GROUP_COLUMNS}, day, authenticated`
+const COLUMNS = GROUP_COLUMNS.split(", ")
+
+/** The rollup's key: a group (`dmarc_group`, its columns stored once) of a domain on a day, by verdict. */
+const ROLLUP_KEY = "domain, day, group_id, authenticated"
 
 /**
  * `sign` times the rows of the reports `which` selects (a condition on `r`, a dmarc_row, and `i`,
  * its report), added to the rollup; a key whose records fall to 0 is removed by the trigger.
  */
 const addToRollup = (which: string, sign: 1 | -1, authenticated = "i.authenticated") =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => {
-    const key = [
-      "r.domain",
-      ...GROUP_COLUMNS.split(", ").map((c) => `r.${c}`),
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = sql.unsafe(`dmarc_row r JOIN inbound_report i ON i.id = r.report WHERE ${which}`)
+    if (sign === 1)
+      yield* sql`INSERT OR IGNORE INTO dmarc_group (domain, ${sql.unsafe(GROUP_COLUMNS)})
+        SELECT DISTINCT r.domain, ${sql.unsafe(COLUMNS.map((c) => `r.${c}`).join(", "))} FROM ${rows}`
+    const key = sql.unsafe(
       // a floor division, as the summary's days (SQLite's / truncates towards 0)
-      `r.begin_at / ${DAY} - (r.begin_at % ${DAY} < 0)`
-    ].join(", ")
+      `r.domain, g.id, r.begin_at / ${DAY} - (r.begin_at % ${DAY} < 0)`
+    )
     // grouped by the report's verdict too: `authenticated` is it, or a constant (a report moved)
-    return sql`INSERT INTO dmarc_rollup (${sql.unsafe(GROUPED)}, records, messages)
-      SELECT ${sql.unsafe(key)}, ${sql.unsafe(authenticated)}, ${sign} * COUNT(*), ${sign} * SUM(r.count)
+    yield* sql`INSERT INTO dmarc_rollup (domain, group_id, day, authenticated, records, messages)
+      SELECT ${key}, ${sql.unsafe(authenticated)}, ${sign} * COUNT(*), ${sign} * SUM(r.count)
       FROM dmarc_row r JOIN inbound_report i ON i.id = r.report
+        JOIN dmarc_group g ON g.domain = r.domain AND ${sql.unsafe(COLUMNS.map((c) => `g.${c} = r.${c}`).join(" AND "))}
       WHERE ${sql.unsafe(which)}
-      GROUP BY ${sql.unsafe(key)}, i.authenticated
+      GROUP BY ${key}, i.authenticated
       ON CONFLICT DO UPDATE SET records = records + excluded.records, messages = messages + excluded.messages`
   })
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const dmarcRollupMigrations = {
   // The rollup replaces the covering index `dmarc_row_group` (0012): the rows already stored are
-  // rolled up here, so an existing store answers as before.
+  // rolled up here, so an existing store answers as before. A group's texts (JSON of signatures,
+  // reasons) are stored once in `dmarc_group`; the rollup's rows are five numbers and the domain,
+  // which a summary reads by the hundred thousand. Ordered by day: a summary reads its period's
+  // days only, however long reports are kept.
   "0016_dmarc_rollup": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE dmarc_rollup (
+    yield* sql`CREATE TABLE dmarc_group (
+      id INTEGER PRIMARY KEY,
       domain TEXT NOT NULL,
       source_ip TEXT NOT NULL,
       disposition TEXT NOT NULL,
@@ -64,16 +75,21 @@ export const dmarcRollupMigrations = {
       header_from TEXT NOT NULL,
       envelope_from TEXT NOT NULL,
       reasons TEXT NOT NULL,
+      UNIQUE (domain, ${sql.unsafe(GROUP_COLUMNS)})
+    )`
+    yield* sql`CREATE TABLE dmarc_rollup (
+      domain TEXT NOT NULL,
+      group_id INTEGER NOT NULL,
       day INTEGER NOT NULL,
       authenticated INTEGER NOT NULL,
       records INTEGER NOT NULL,
       messages INTEGER NOT NULL,
-      PRIMARY KEY (${sql.unsafe(GROUPED)})
+      PRIMARY KEY (${sql.unsafe(ROLLUP_KEY)})
     ) WITHOUT ROWID`
     // a key no record holds any more (its reports pruned, or moved to the authenticated) goes
     yield* sql`CREATE TRIGGER dmarc_rollup_empty AFTER UPDATE OF records ON dmarc_rollup WHEN NEW.records = 0
       BEGIN DELETE FROM dmarc_rollup WHERE ${sql.unsafe(
-        GROUPED.split(", ")
+        ROLLUP_KEY.split(", ")
           .map((c) => `${c} = NEW.${c}`)
           .join(" AND ")
       )}; END`
@@ -119,11 +135,17 @@ export const rollUpAll = (batch = 200): Effect.Effect<void, unknown, SqlClient.S
 export const unrollExpired = (before: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const [expired] = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM inbound_report
+      WHERE end_at < ${before} AND kind = 'dmarc'`
+    if ((expired?.n ?? 0) === 0) return
     yield* addToRollup(
       `i.kind = 'dmarc' AND i.end_at < ${Math.floor(before)} AND r.report NOT IN (SELECT report FROM dmarc_pending)`,
       -1
     )
     yield* sql`DELETE FROM dmarc_pending WHERE report IN (SELECT id FROM inbound_report WHERE end_at < ${before})`
+    // a group no rollup row counts any more goes too: its texts are the pruned reports' (retention);
+    // pending reports' rows name no group yet
+    yield* sql`DELETE FROM dmarc_group WHERE id NOT IN (SELECT group_id FROM dmarc_rollup)`
   })
 
 /**
@@ -161,10 +183,13 @@ export const rolledUpGroups = (domain: string, from: number, to: number, authent
       : sql.unsafe("")
     const [rolled, rest] = yield* Effect.all([
       whole
-        ? sql<SourceGroup>`SELECT ${G}, SUM(messages) AS messages FROM dmarc_rollup
-            WHERE domain = ${domain} AND day >= ${firstDay} AND day < ${endDay}
-              ${authenticatedOnly ? sql.unsafe("AND authenticated = 1") : sql.unsafe("")}
-            GROUP BY ${G} ORDER BY ${G}`
+        ? sql<SourceGroup>`SELECT ${sql.unsafe(COLUMNS.map((c) => `g.${c}`).join(", "))}, s.messages
+            FROM (SELECT group_id, SUM(messages) AS messages FROM dmarc_rollup
+              WHERE domain = ${domain} AND day >= ${firstDay} AND day < ${endDay}
+                ${authenticatedOnly ? sql.unsafe("AND authenticated = 1") : sql.unsafe("")}
+              GROUP BY group_id) s
+            JOIN dmarc_group g ON g.id = s.group_id
+            ORDER BY ${sql.unsafe(COLUMNS.map((c) => `g.${c}`).join(", "))}`
         : Effect.succeed([]),
       sql<SourceGroup>`SELECT ${G}, SUM(count) AS messages FROM (
           SELECT ${G}, count FROM dmarc_row

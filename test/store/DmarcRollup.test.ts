@@ -146,6 +146,10 @@ const run = (steps: ReadonlyArray<Step>, periods: ReadonlyArray<{ from: number; 
         )
     // no key is left with no record (pruned and moved keys are removed)
     expect(yield* sql`SELECT * FROM dmarc_rollup WHERE records <= 0`).toEqual([])
+    // and no group whose records are all gone stays (its texts are the pruned reports')
+    expect(
+      yield* sql`SELECT id FROM dmarc_group WHERE id NOT IN (SELECT group_id FROM dmarc_rollup)`
+    ).toEqual([])
   })
 
 const freshStore = () => sqliteAt(join(mkdtempSync(join(tmpdir(), "domain-audit-rollup-")), "db.sqlite"))
