@@ -13,8 +13,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { mergeGroups } from "./GroupMerge.ts"
-import type { SourceGroup } from "./InboundReports.ts"
+import { mergeGroups, type SourceGroup } from "./GroupMerge.ts"
 
 /** What a DMARC source group is grouped by (the summary's groups, and the rollup's key). */
 export const GROUP_COLUMNS =

@@ -4,7 +4,23 @@
  * both added. The summary reads its groups from the rollup and from raw rows; merged so, it gets
  * them exactly as one GROUP BY over the records would give them. Pure.
  */
-import type { SourceGroup } from "./InboundReports.ts"
+
+/** A domain's DMARC records of a period summed by the columns the summary groups on. */
+export interface SourceGroup {
+  readonly source_ip: string
+  readonly disposition: string
+  readonly dkim: string
+  readonly spf: string
+  readonly overrides: string
+  readonly arc: number
+  readonly dkim_auth: string
+  readonly spf_auth: string
+  readonly messages: number
+  /** Read by the analyst's fields (DmarcAnalyst.ts); absent in groups made without them. */
+  readonly header_from?: string
+  readonly envelope_from?: string
+  readonly reasons?: string
+}
 
 /** The grouped columns, in their order (`GROUP_COLUMNS`). */
 const COLUMNS = [

@@ -8,8 +8,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { GROUP_COLUMNS, markPending, rolledUpGroups, unrollExpired } from "./DmarcRollup.ts"
+import { type DmarcRowInsert, dmarcRowInsert, dmarcRowValues } from "./DmarcRows.ts"
 
 export { GROUP_COLUMNS }
+export type { DmarcRowInsert } from "./DmarcRows.ts"
+export type { SourceGroup } from "./GroupMerge.ts"
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const inboundReportMigrations = {
@@ -146,23 +149,6 @@ export interface Stored {
   readonly conflict: boolean
 }
 
-export interface DmarcRowInsert {
-  readonly source_ip: string
-  readonly count: number
-  readonly disposition: string
-  readonly dkim: string
-  readonly spf: string
-  readonly overrides: string
-  readonly arc: number
-  readonly header_from: string
-  readonly dkim_auth: string
-  readonly spf_auth: string
-  /** The MAIL FROM domain (RFC 7489 C `envelope_from`); "" when not given. */
-  readonly envelope_from: string
-  /** JSON of the override reasons, `[{type, comment}]` (RFC 7489 C PolicyOverrideReason); "" when none. */
-  readonly reasons: string
-}
-
 export interface TlsPolicyInsert {
   /** The policy's own domain: a TLS report may cover several (RFC 8460 4.4 policy-domain). */
   readonly domain: string
@@ -187,49 +173,6 @@ const chunks = <A>(rows: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
   const out: Array<ReadonlyArray<A>> = []
   for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK))
   return out
-}
-
-const DMARC_ROW_COLUMNS = [
-  "source_ip",
-  "count",
-  "disposition",
-  "dkim",
-  "spf",
-  "overrides",
-  "arc",
-  "header_from",
-  "dkim_auth",
-  "spf_auth",
-  "envelope_from",
-  "reasons"
-] as const satisfies ReadonlyArray<keyof DmarcRowInsert>
-
-const dmarcRowInserts = new Map<number, string>()
-
-/**
- * The INSERT of `n` DMARC rows, its text made once per `n` (a report's rows are written with one
- * prepared statement of bound values, not one object per row through the statement compiler: the
- * rows of a report are most of what ingest allocates).
- */
-const dmarcRowInsert = (n: number) => {
-  let text = dmarcRowInserts.get(n)
-  if (text === undefined) {
-    const one = `(${Array(DMARC_ROW_COLUMNS.length + 3)
-      .fill("?")
-      .join(", ")})`
-    text = `INSERT INTO dmarc_row (report, domain, begin_at, ${DMARC_ROW_COLUMNS.join(", ")}) VALUES ${Array(n).fill(one).join(", ")}`
-    dmarcRowInserts.set(n, text)
-  }
-  return text
-}
-
-const dmarcRowValues = (id: number, head: ReportHead, rows: ReadonlyArray<DmarcRowInsert>) => {
-  const values: Array<string | number> = []
-  for (const r of rows) {
-    values.push(id, head.domain, head.begin)
-    for (const c of DMARC_ROW_COLUMNS) values.push(r[c])
-  }
-  return values
 }
 
 /**
@@ -274,7 +217,10 @@ export const storeReport = (
         if (rows.kind === "dmarc") {
           yield* markPending(id)
           for (const chunk of chunks(rows.rows)) {
-            yield* sql.unsafe(dmarcRowInsert(chunk.length), dmarcRowValues(id, head, chunk))
+            yield* sql.unsafe(
+              dmarcRowInsert(chunk.length),
+              dmarcRowValues(id, head.domain, head.begin, chunk)
+            )
             yield* yieldToEventLoop
           }
           for (const selector of rows.selectors)
@@ -315,22 +261,6 @@ export const selectorsSeen = (domain: string, limit: number) =>
       (rows) => rows.map((r) => r.selector)
     )
   )
-
-export interface SourceGroup {
-  readonly source_ip: string
-  readonly disposition: string
-  readonly dkim: string
-  readonly spf: string
-  readonly overrides: string
-  readonly arc: number
-  readonly dkim_auth: string
-  readonly spf_auth: string
-  readonly messages: number
-  /** Read by the analyst's fields (DmarcAnalyst.ts); absent in groups made without them. */
-  readonly header_from?: string
-  readonly envelope_from?: string
-  readonly reasons?: string
-}
 
 /** A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads them. */
 export const dmarcGroups = (domain: string, from: number, to: number) =>
