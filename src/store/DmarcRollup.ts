@@ -180,17 +180,19 @@ export const rolledUpGroups = (domain: string, from: number, to: number, authent
     const trusted = authenticatedOnly
       ? sql.unsafe(`AND report IN (SELECT id FROM inbound_report WHERE kind = 'dmarc' AND authenticated = 1)`)
       : sql.unsafe("")
-    const [rolled, rest] = yield* Effect.all([
-      whole
-        ? sql<SourceGroup>`SELECT ${sql.unsafe(COLUMNS.map((c) => `g.${c}`).join(", "))}, s.messages
+    // one read transaction: a fold committing between the two reads would count a report twice or not at all
+    const [rolled, rest] = yield* sql.withTransaction(
+      Effect.all([
+        whole
+          ? sql<SourceGroup>`SELECT ${sql.unsafe(COLUMNS.map((c) => `g.${c}`).join(", "))}, s.messages
             FROM (SELECT group_id, SUM(messages) AS messages FROM dmarc_rollup
               WHERE domain = ${domain} AND day >= ${firstDay} AND day < ${endDay}
                 ${authenticatedOnly ? sql.unsafe("AND authenticated = 1") : sql.unsafe("")}
               GROUP BY group_id) s
             JOIN dmarc_group g ON g.id = s.group_id
             ORDER BY ${sql.unsafe(COLUMNS.map((c) => `g.${c}`).join(", "))}`
-        : Effect.succeed([]),
-      sql<SourceGroup>`SELECT ${G}, SUM(count) AS messages FROM (
+          : Effect.succeed([]),
+        sql<SourceGroup>`SELECT ${G}, SUM(count) AS messages FROM (
           SELECT ${G}, count FROM dmarc_row
             WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${wholeFrom} ${trusted}
           UNION ALL SELECT ${G}, count FROM dmarc_row
@@ -199,6 +201,7 @@ export const rolledUpGroups = (domain: string, from: number, to: number, authent
             WHERE report IN (SELECT report FROM dmarc_pending) AND domain = ${domain}
               AND begin_at >= ${wholeFrom} AND begin_at < ${wholeTo} ${trusted}
         ) GROUP BY ${G} ORDER BY ${G}`
-    ])
+      ])
+    )
     return mergeGroups(rolled, rest)
   })
