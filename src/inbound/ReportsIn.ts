@@ -6,11 +6,12 @@
  */
 import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Layer, Metric, Schedule, Schema } from "effect"
+import { Clock, Effect, Layer, Metric, Queue, Schedule, Schema } from "effect"
 import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
+import { rollUpAll } from "../store/DmarcRollup.ts"
 import { recordAuthenticity } from "../store/ReportAuthenticity.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity } from "./Authenticity.ts"
@@ -86,6 +87,14 @@ const result = (
   }
 }
 
+/**
+ * Stored DMARC reports are folded into the summary's rollup (store/DmarcRollup.ts) this long after
+ * one is stored (those stored meanwhile with it), at most this many per transaction: a summary
+ * reads the reports not yet folded from their rows, so this bounds its work, not its answer.
+ */
+const ROLLUP_AFTER_MS = 1_000
+const ROLLUP_BATCH = 200
+
 /** The most selectors from reports DKIM discovery asks first. */
 export const MAX_REPORTED_SELECTORS = 20
 
@@ -94,6 +103,8 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     const config = yield* AppConfig
     const sql = yield* SqlClient.SqlClient
     const limits = limitsOf(config)
+    /** Reports were stored: the rollup has work (one signal stands for any number). */
+    const stored = yield* Queue.sliding<void>(1)
 
     /**
      * Store a report read from `message`, where `route` sends it once its domain is known: the
@@ -139,14 +150,20 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
           )
           return result(parsed, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
         }
-        const stored = yield* storeReport(head, now, rows)
-        yield* recordAuthenticity(head, {
-          authenticated: verdict.authenticated ? 1 : 0,
-          authenticated_for: verdict.authenticatedFor,
-          authentication: verdict.authentication
-        })
+        // the report and its verdict in one transaction: one commit (and one WAL sync) per report
+        const saved = yield* sql.withTransaction(
+          Effect.zipLeft(
+            storeReport(head, now, rows),
+            recordAuthenticity(head, {
+              authenticated: verdict.authenticated ? 1 : 0,
+              authenticated_for: verdict.authenticatedFor,
+              authentication: verdict.authentication
+            })
+          )
+        )
+        if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
-        return result(parsed, stored, verdict)
+        return result(parsed, saved, verdict)
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
     const counted = <A, E>(via: Via, effect: Effect.Effect<A, E>) =>
@@ -211,6 +228,16 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
         Effect.catchAll((e) => Effect.as(Effect.logWarning("reported selectors unavailable", e), []))
       )
 
+    // the summary's rollup catches up with the reports stored meanwhile (and, at start, before)
+    yield* Queue.offer(stored, undefined)
+    yield* Queue.take(stored).pipe(
+      Effect.zipRight(Effect.sleep(ROLLUP_AFTER_MS)),
+      Effect.zipRight(rollUpAll(ROLLUP_BATCH)),
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.catchAllCause((cause) => Effect.logWarning("rolling up DMARC reports failed", cause)),
+      Effect.forever,
+      Effect.forkScoped
+    )
     yield* prune.pipe(
       Effect.tap((n) => (n > 0 ? Effect.logInfo(`pruned ${n} reports past REPORTS_RETENTION`) : Effect.void)),
       Effect.catchAllCause((cause) => Effect.logWarning("pruning reports failed", cause)),

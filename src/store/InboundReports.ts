@@ -7,11 +7,12 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { GROUP_COLUMNS, markPending, rolledUpGroups, unrollExpired } from "./DmarcRollup.ts"
+import { type DmarcRowInsert, dmarcRowInsert, dmarcRowValues } from "./DmarcRows.ts"
 
-/** The columns a domain's DMARC rows are grouped by for its summary, in the covering index's order. */
-/** What a DMARC source group is grouped by (`dmarcGroups`, and the authenticated reports' alike). */
-export const GROUP_COLUMNS =
-  "source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth, header_from, envelope_from, reasons"
+export { GROUP_COLUMNS }
+export type { DmarcRowInsert } from "./DmarcRows.ts"
+export type { SourceGroup } from "./GroupMerge.ts"
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const inboundReportMigrations = {
@@ -108,8 +109,8 @@ export const inboundReportMigrations = {
   // envelope_from and reason comments stay empty, their repairs unknown): a record's MAIL FROM
   // domain and its override reasons with the receiver's comment; a report's repairs and its
   // passing messages (back-filled from its rows: the daily series needs them per report). The
-  // index holds every column the summary groups by, in the order it groups, so the summary walks
-  // it instead of sorting a million rows.
+  // index held every column the summary groups by, in the order it groups, so the summary walked
+  // it instead of sorting a million rows (replaced by the rollup, DmarcRollup.ts).
   "0012_dmarc_analyst": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql`ALTER TABLE dmarc_row ADD COLUMN envelope_from TEXT NOT NULL DEFAULT ''`
@@ -146,23 +147,6 @@ export interface ReportHead {
 export interface Stored {
   readonly fresh: boolean
   readonly conflict: boolean
-}
-
-export interface DmarcRowInsert {
-  readonly source_ip: string
-  readonly count: number
-  readonly disposition: string
-  readonly dkim: string
-  readonly spf: string
-  readonly overrides: string
-  readonly arc: number
-  readonly header_from: string
-  readonly dkim_auth: string
-  readonly spf_auth: string
-  /** The MAIL FROM domain (RFC 7489 C `envelope_from`); "" when not given. */
-  readonly envelope_from: string
-  /** JSON of the override reasons, `[{type, comment}]` (RFC 7489 C PolicyOverrideReason); "" when none. */
-  readonly reasons: string
 }
 
 export interface TlsPolicyInsert {
@@ -230,10 +214,13 @@ export const storeReport = (
             AND domain = ${head.domain} AND content_hash <> ${head.contentHash} RETURNING id`
         const conflict = others.length > 0
         if (conflict) yield* sql`UPDATE inbound_report SET conflict = 1 WHERE id = ${id}`
-        const common = { report: id, domain: head.domain, begin_at: head.begin }
         if (rows.kind === "dmarc") {
+          yield* markPending(id)
           for (const chunk of chunks(rows.rows)) {
-            yield* sql`INSERT INTO dmarc_row ${sql.insert(chunk.map((r) => ({ ...common, ...r })))}`
+            yield* sql.unsafe(
+              dmarcRowInsert(chunk.length),
+              dmarcRowValues(id, head.domain, head.begin, chunk)
+            )
             yield* yieldToEventLoop
           }
           for (const selector of rows.selectors)
@@ -253,6 +240,7 @@ export const pruneReports = (before: number) =>
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(
       Effect.gen(function* () {
+        yield* unrollExpired(before)
         yield* sql`DELETE FROM dmarc_row WHERE report IN (SELECT id FROM inbound_report WHERE end_at < ${before})`
         yield* sql`DELETE FROM tls_policy WHERE report IN (SELECT id FROM inbound_report WHERE end_at < ${before})`
         const gone = yield* sql<{
@@ -274,35 +262,9 @@ export const selectorsSeen = (domain: string, limit: number) =>
     )
   )
 
-export interface SourceGroup {
-  readonly source_ip: string
-  readonly disposition: string
-  readonly dkim: string
-  readonly spf: string
-  readonly overrides: string
-  readonly arc: number
-  readonly dkim_auth: string
-  readonly spf_auth: string
-  readonly messages: number
-  /** Read by the analyst's fields (DmarcAnalyst.ts); absent in groups made without them. */
-  readonly header_from?: string
-  readonly envelope_from?: string
-  readonly reasons?: string
-}
-
-/**
- * A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads
- * them. The covering index is named: it yields the rows in group order (no sort of the period's
- * rows), which the planner would not choose on its own for a long period.
- */
+/** A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads them. */
 export const dmarcGroups = (domain: string, from: number, to: number) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) => sql<SourceGroup>`SELECT ${sql.unsafe(GROUP_COLUMNS)}, SUM(count) AS messages
-      FROM dmarc_row INDEXED BY dmarc_row_group
-      WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
-      GROUP BY ${sql.unsafe(GROUP_COLUMNS)}`
-  )
+  rolledUpGroups(domain, from, to, false)
 
 /** A DMARC report of a period as the analyst's fields read it: its range, counts, policy and repairs. */
 export interface DmarcReportRow {

@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { GROUP_COLUMNS, type SourceGroup } from "./InboundReports.ts"
+import { moveToAuthenticated, rolledUpGroups } from "./DmarcRollup.ts"
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const reportAuthenticityMigrations = {
@@ -40,14 +40,23 @@ export const recordAuthenticity = (
   },
   verdict: AuthenticityColumns
 ) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) => sql`UPDATE inbound_report SET authenticated = ${verdict.authenticated},
-        authenticated_for = ${verdict.authenticated_for}, authentication = ${verdict.authentication}
-      WHERE kind = ${head.kind} AND reporter = ${head.reporter} AND report_id = ${head.reportId}
-        AND domain = ${head.domain} AND content_hash = ${head.contentHash}
-        AND (authenticated = 0 OR ${verdict.authenticated} = 1)`
-  )
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const where = sql`kind = ${head.kind} AND reporter = ${head.reporter} AND report_id = ${head.reportId}
+        AND domain = ${head.domain} AND content_hash = ${head.contentHash}`
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const [before] = yield* sql<{ id: number; authenticated: number }>`SELECT id, authenticated
+          FROM inbound_report WHERE ${where}`
+        yield* sql`UPDATE inbound_report SET authenticated = ${verdict.authenticated},
+            authenticated_for = ${verdict.authenticated_for}, authentication = ${verdict.authentication}
+          WHERE ${where} AND (authenticated = 0 OR ${verdict.authenticated} = 1)`
+        // the summary's rollup counts a DMARC report's rows under its verdict
+        if (head.kind === "dmarc" && before?.authenticated === 0 && verdict.authenticated === 1)
+          yield* moveToAuthenticated(before.id)
+      })
+    )
+  })
 
 export interface AuthenticityCount {
   readonly authenticated: number
@@ -66,12 +75,4 @@ export const authenticityCounts = (kind: "dmarc" | "tls", domain: string, from: 
 
 /** A domain's DMARC records in [from, to) from authenticated reports only, grouped as `dmarcGroups`. */
 export const authenticatedDmarcGroups = (domain: string, from: number, to: number) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) => sql<SourceGroup>`SELECT ${sql.unsafe(GROUP_COLUMNS)}, SUM(count) AS messages
-      FROM dmarc_row INDEXED BY dmarc_row_group
-      WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
-        AND report IN (SELECT id FROM inbound_report WHERE kind = 'dmarc' AND domain = ${domain}
-          AND begin_at >= ${from} AND begin_at < ${to} AND authenticated = 1)
-      GROUP BY ${sql.unsafe(GROUP_COLUMNS)}`
-  )
+  rolledUpGroups(domain, from, to, true)

@@ -11,6 +11,7 @@ import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { appendOnly } from "./AppendOnly.ts"
+import { dmarcRollupMigrations } from "./DmarcRollup.ts"
 import { failureReportMigrations } from "./FailureReports.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
@@ -64,7 +65,8 @@ export const migrations = {
   ...inboundReportMigrations,
   ...failureReportMigrations,
   ...reportAuthenticityMigrations,
-  ...unclaimedReportMigrations
+  ...unclaimedReportMigrations,
+  ...dmarcRollupMigrations
 }
 
 /** An SQLite client for `filename`, with every migration applied. */

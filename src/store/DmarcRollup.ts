@@ -1,0 +1,207 @@
+/**
+ * The DMARC summary's rollup (docs/reports-in.md "Speed"): a domain's records summed per day, per
+ * group the summary reads (source, verdicts, overrides, authentication results, header-from, MAIL
+ * FROM, reasons) and per report authenticity, so a summary over a million records reads the
+ * period's rollup rows rather than its records.
+ *
+ * A stored report's rows are only appended (`dmarc_row` has no index ordered by source: the 50
+ * records of a report would each dirty a page of their own in it); the report is listed in
+ * `dmarc_pending` and folded into the rollup later, many reports in one transaction
+ * (`rollUpPending`), so the rollup's pages are written once per batch rather than once per report.
+ * A summary adds to the rollup the raw rows it does not hold yet: those of pending reports, and
+ * those of the period's partial first and last days (a period is in seconds, the rollup in days).
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { mergeGroups, type SourceGroup } from "./GroupMerge.ts"
+
+/** What a DMARC source group is grouped by (the summary's groups, and the rollup's key). */
+export const GROUP_COLUMNS =
+  "source_ip, disposition, dkim, spf, overrides, arc, dkim_auth, spf_auth, header_from, envelope_from, reasons"
+
+const DAY = 86_400
+
+const COLUMNS = GROUP_COLUMNS.split(", ")
+
+/** The rollup's key: a group (`dmarc_group`, its columns stored once) of a domain on a day, by verdict. */
+const ROLLUP_KEY = "domain, day, group_id, authenticated"
+
+/**
+ * `sign` times the rows of the reports `which` selects (a condition on `r`, a dmarc_row, and `i`,
+ * its report), added to the rollup; a key whose records fall to 0 is removed by the trigger.
+ */
+const addToRollup = (which: string, sign: 1 | -1, authenticated = "i.authenticated") =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = sql.unsafe(`dmarc_row r JOIN inbound_report i ON i.id = r.report WHERE ${which}`)
+    if (sign === 1)
+      yield* sql`INSERT OR IGNORE INTO dmarc_group (domain, ${sql.unsafe(GROUP_COLUMNS)})
+        SELECT DISTINCT r.domain, ${sql.unsafe(COLUMNS.map((c) => `r.${c}`).join(", "))} FROM ${rows}`
+    const key = sql.unsafe(
+      // a floor division, as the summary's days (SQLite's / truncates towards 0)
+      `r.domain, g.id, r.begin_at / ${DAY} - (r.begin_at % ${DAY} < 0)`
+    )
+    // grouped by the report's verdict too: `authenticated` is it, or a constant (a report moved)
+    yield* sql`INSERT INTO dmarc_rollup (domain, group_id, day, authenticated, records, messages)
+      SELECT ${key}, ${sql.unsafe(authenticated)}, ${sign} * COUNT(*), ${sign} * SUM(r.count)
+      FROM dmarc_row r JOIN inbound_report i ON i.id = r.report
+        JOIN dmarc_group g ON g.domain = r.domain AND ${sql.unsafe(COLUMNS.map((c) => `g.${c} = r.${c}`).join(" AND "))}
+      WHERE ${sql.unsafe(which)}
+      GROUP BY ${key}, i.authenticated
+      ON CONFLICT DO UPDATE SET records = records + excluded.records, messages = messages + excluded.messages`
+  })
+
+/** Migrations appended to `store/Sql.ts`'s list. */
+export const dmarcRollupMigrations = {
+  // The rollup replaces the covering index `dmarc_row_group` (0012): the rows already stored are
+  // rolled up here, so an existing store answers as before. A group's texts (JSON of signatures,
+  // reasons) are stored once in `dmarc_group`; the rollup's rows are five numbers and the domain,
+  // which a summary reads by the hundred thousand. Ordered by day: a summary reads its period's
+  // days only, however long reports are kept.
+  "0016_dmarc_rollup": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE dmarc_group (
+      id INTEGER PRIMARY KEY,
+      domain TEXT NOT NULL,
+      source_ip TEXT NOT NULL,
+      disposition TEXT NOT NULL,
+      dkim TEXT NOT NULL,
+      spf TEXT NOT NULL,
+      overrides TEXT NOT NULL,
+      arc INTEGER NOT NULL,
+      dkim_auth TEXT NOT NULL,
+      spf_auth TEXT NOT NULL,
+      header_from TEXT NOT NULL,
+      envelope_from TEXT NOT NULL,
+      reasons TEXT NOT NULL,
+      UNIQUE (domain, ${sql.unsafe(GROUP_COLUMNS)})
+    )`
+    yield* sql`CREATE TABLE dmarc_rollup (
+      domain TEXT NOT NULL,
+      group_id INTEGER NOT NULL,
+      day INTEGER NOT NULL,
+      authenticated INTEGER NOT NULL,
+      records INTEGER NOT NULL,
+      messages INTEGER NOT NULL,
+      PRIMARY KEY (${sql.unsafe(ROLLUP_KEY)})
+    ) WITHOUT ROWID`
+    // a key no record holds any more (its reports pruned, or moved to the authenticated) goes
+    yield* sql`CREATE TRIGGER dmarc_rollup_empty AFTER UPDATE OF records ON dmarc_rollup WHEN NEW.records = 0
+      BEGIN DELETE FROM dmarc_rollup WHERE ${sql.unsafe(
+        ROLLUP_KEY.split(", ")
+          .map((c) => `${c} = NEW.${c}`)
+          .join(" AND ")
+      )}; END`
+    yield* sql`CREATE TABLE dmarc_pending (report INTEGER PRIMARY KEY)`
+    yield* addToRollup("i.kind = 'dmarc'", 1)
+    yield* sql`DROP INDEX IF EXISTS dmarc_row_group`
+  })
+}
+
+/** A stored report's rows wait to be rolled up (in its storing transaction). */
+export const markPending = (report: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO dmarc_pending (report) VALUES (${report})`)
+
+/**
+ * Fold up to `reports` pending reports into the rollup, in one transaction; returns how many were
+ * folded (0: none waits). Their authenticity is read as it is now (`moveToAuthenticated` moves a
+ * report already folded).
+ */
+export const rollUpPending = (reports: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const batch = yield* sql<{
+          report: number
+        }>`SELECT report FROM dmarc_pending ORDER BY report LIMIT ${reports}`
+        const last = batch.at(-1)?.report
+        if (last === undefined) return 0
+        yield* addToRollup(`r.report IN (SELECT report FROM dmarc_pending WHERE report <= ${last})`, 1)
+        yield* sql`DELETE FROM dmarc_pending WHERE report <= ${last}`
+        return batch.length
+      })
+    )
+  })
+
+/** Fold every pending report, `batch` reports per transaction, yielding between (tests, the bench). */
+export const rollUpAll = (batch = 200): Effect.Effect<void, unknown, SqlClient.SqlClient> =>
+  Effect.flatMap(rollUpPending(batch), (n) =>
+    n === 0 ? Effect.void : Effect.zipRight(Effect.yieldNow(), rollUpAll(batch))
+  )
+
+/** Take out of the rollup the reports ending before `before` (epoch seconds), about to be deleted. */
+export const unrollExpired = (before: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const [expired] = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM inbound_report
+      WHERE end_at < ${before} AND kind = 'dmarc'`
+    if ((expired?.n ?? 0) === 0) return
+    yield* addToRollup(
+      `i.kind = 'dmarc' AND i.end_at < ${Math.floor(before)} AND r.report NOT IN (SELECT report FROM dmarc_pending)`,
+      -1
+    )
+    yield* sql`DELETE FROM dmarc_pending WHERE report IN (SELECT id FROM inbound_report WHERE end_at < ${before})`
+    // a group no rollup row counts any more goes too: its texts are the pruned reports' (retention);
+    // pending reports' rows name no group yet
+    yield* sql`DELETE FROM dmarc_group WHERE id NOT IN (SELECT group_id FROM dmarc_rollup)`
+  })
+
+/**
+ * Report `id` has just been found authenticated (it was not): its rows, if already folded, move to
+ * the authenticated side of the rollup. Inside the transaction that records the verdict.
+ */
+export const moveToAuthenticated = (id: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const pending = yield* sql`SELECT 1 FROM dmarc_pending WHERE report = ${id}`
+    if (pending.length > 0) return
+    const which = `r.report = ${Math.floor(id)}`
+    yield* addToRollup(which, -1, "0")
+    yield* addToRollup(which, 1, "1")
+  })
+
+/**
+ * A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads
+ * them, in the groups' order: the rollup's whole days, plus the raw rows it does not hold (the
+ * partial first and last days, and pending reports). `authenticatedOnly`: from authenticated
+ * reports alone.
+ */
+export const rolledUpGroups = (domain: string, from: number, to: number, authenticatedOnly: boolean) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const G = sql.unsafe(GROUP_COLUMNS)
+    // the period's whole days come from the rollup; the seconds before and after them from the rows
+    const firstDay = Math.ceil(from / DAY)
+    const endDay = Math.floor(to / DAY)
+    const whole = endDay > firstDay
+    const wholeFrom = whole ? firstDay * DAY : to
+    const wholeTo = whole ? endDay * DAY : to
+    const trusted = authenticatedOnly
+      ? sql.unsafe(`AND report IN (SELECT id FROM inbound_report WHERE kind = 'dmarc' AND authenticated = 1)`)
+      : sql.unsafe("")
+    // one read transaction: a fold committing between the two reads would count a report twice or not at all
+    const [rolled, rest] = yield* sql.withTransaction(
+      Effect.all([
+        whole
+          ? sql<SourceGroup>`SELECT ${sql.unsafe(COLUMNS.map((c) => `g.${c}`).join(", "))}, s.messages
+            FROM (SELECT group_id, SUM(messages) AS messages FROM dmarc_rollup
+              WHERE domain = ${domain} AND day >= ${firstDay} AND day < ${endDay}
+                ${authenticatedOnly ? sql.unsafe("AND authenticated = 1") : sql.unsafe("")}
+              GROUP BY group_id) s
+            JOIN dmarc_group g ON g.id = s.group_id
+            ORDER BY ${sql.unsafe(COLUMNS.map((c) => `g.${c}`).join(", "))}`
+          : Effect.succeed([]),
+        sql<SourceGroup>`SELECT ${G}, SUM(count) AS messages FROM (
+          SELECT ${G}, count FROM dmarc_row
+            WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${wholeFrom} ${trusted}
+          UNION ALL SELECT ${G}, count FROM dmarc_row
+            WHERE domain = ${domain} AND begin_at >= ${wholeTo} AND begin_at < ${to} ${trusted}
+          UNION ALL SELECT ${G}, count FROM dmarc_row INDEXED BY dmarc_row_report
+            WHERE report IN (SELECT report FROM dmarc_pending) AND domain = ${domain}
+              AND begin_at >= ${wholeFrom} AND begin_at < ${wholeTo} ${trusted}
+        ) GROUP BY ${G} ORDER BY ${G}`
+      ])
+    )
+    return mergeGroups(rolled, rest)
+  })
