@@ -24,8 +24,8 @@ export const NEEDS_PROCESS = [
 /**
  * Of those, the files started last, when every other file has started: the servers they start need
  * the machine's cores, and starved they cost more, not only longer. 200 monitors each run every
- * minute for as long as the test lasts: beside the cross-check's reference tools, whose CPU it
- * shared, the test took 545 s and about nine intervals of scans; alone, 145 s and three. Started
+ * 45 s for as long as the test lasts. At a one-minute interval, beside the cross-check's reference
+ * tools, whose CPU it shared, the test took 545 s and about nine intervals of scans; alone, 145 s and three. Started
  * last, it shares the machine only with the other worker's last file, one of the shortest (files
  * start longest first), instead of waiting for every file to end as a group of its own did.
  */
