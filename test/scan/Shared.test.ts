@@ -3,16 +3,22 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, TestClock } from "effect"
 import { makeShared } from "../../src/scan/Shared.ts"
 
+/** A shared run per key that waits for `gate`, its result the key and the count of runs so far. */
+const gated = Effect.gen(function* () {
+  let runs = 0
+  const gate = yield* Deferred.make<void>()
+  const shared = makeShared((key) => Effect.as(Deferred.await(gate), `${key}#${++runs}`), {
+    ttlMs: 1_000,
+    size: 10,
+    scope: yield* Effect.scope
+  })
+  return { gate, shared }
+})
+
 describe("makeShared", () => {
   it.scoped("concurrent requests share one run; a finished one is reused for the TTL, then run again", () =>
     Effect.gen(function* () {
-      let runs = 0
-      const gate = yield* Deferred.make<void>()
-      const shared = makeShared((key) => Effect.as(Deferred.await(gate), `${key}#${++runs}`), {
-        ttlMs: 1_000,
-        size: 10,
-        scope: yield* Effect.scope
-      })
+      const { gate, shared } = yield* gated
       const waiting = yield* Effect.forkScoped(
         Effect.all(
           [1, 2, 3].map(() => shared.get("a")),
@@ -115,13 +121,7 @@ describe("makeShared", () => {
 
   it.scoped("a run given up by its last waiter is started afresh by the next request", () =>
     Effect.gen(function* () {
-      let runs = 0
-      const gate = yield* Deferred.make<void>()
-      const shared = makeShared((key) => Effect.as(Deferred.await(gate), `${key}#${++runs}`), {
-        ttlMs: 1_000,
-        size: 10,
-        scope: yield* Effect.scope
-      })
+      const { gate, shared } = yield* gated
       const first = yield* Effect.forkScoped(shared.share("a"))
       yield* Effect.yieldNow()
       yield* Fiber.interrupt(first)
