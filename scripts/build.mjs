@@ -6,7 +6,9 @@
  * `bin/domain-audit.mjs` imports it to rebuild when a source is newer than the bundle.
  *
  * With `--types` it also emits the package's declarations into dist/types/ (`tsc -p
- * tsconfig.lib.json`, tens of seconds), as `npm pack` does before packing (`prepack`).
+ * tsconfig.lib.json`, tens of seconds), as `npm pack` does before packing (`prepack`). With
+ * `--if-stale` it bundles only when a source is newer than the bundle (the tests' global setup,
+ * scripts/cluster/up).
  */
 import { spawnSync } from "node:child_process"
 import {
@@ -115,6 +117,7 @@ export const stale = () =>
       statSync(CLI_BUNDLE).mtimeMs)
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await build()
+  // --if-stale: only when a source is newer than the bundle (the tests' setup, scripts/cluster/up)
+  if (!process.argv.includes("--if-stale") || stale()) await build()
   if (process.argv.includes("--types")) buildTypes()
 }

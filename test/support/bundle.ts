@@ -19,12 +19,8 @@ export const CLI = ["--enable-source-maps", join(root, "dist/cli/main.mjs")]
 
 /** Rebuilds dist/ when a source is newer than it (scripts/build.mjs decides; well under a second otherwise). */
 export const buildBundle = () =>
-  execFileSync(
-    process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      `import { build, stale } from "./scripts/build.mjs"; if (stale()) await build()`
-    ],
-    { cwd: root, stdio: "inherit", timeout: 120_000 }
-  )
+  execFileSync(process.execPath, ["scripts/build.mjs", "--if-stale"], {
+    cwd: root,
+    stdio: "inherit",
+    timeout: 120_000
+  })
