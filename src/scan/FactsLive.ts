@@ -99,6 +99,8 @@ export const makeFacts = (
     const web = yield* Web
     const smtp = yield* Smtp
     const config = yield* AppConfig
+    // A scan's Domain is normal already; the CSP crawl's Facts are of a URL's host, which may not be.
+    const scanned = normaliseName(domain)
     // Read once per scan, not per question: a DNS question's Effect cost is counted in microseconds.
     const exporting = yield* FiberRef.get(Exporting)
     const selectorSource = yield* Effect.serviceOption(SelectorSource)
@@ -315,7 +317,7 @@ export const makeFacts = (
         return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
       })
     const facts: LiveFacts = {
-      domain: normaliseName(domain),
+      domain: scanned,
       names,
       depth,
       query,
@@ -362,7 +364,7 @@ export const makeFacts = (
       ...Option.match(selectorSource, {
         onNone: () => ({}),
         onSome: (source) => ({
-          reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(normaliseName(domain)))
+          reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(scanned))
         })
       })
     }
