@@ -80,7 +80,7 @@ const ask = (
   })
 
 export interface RdapShape {
-  /** RDAP of `domain` (a registrable domain, lower case), from the cache when known. */
+  /** RDAP of `domain` (a registrable domain, in any case), from the cache when known. */
   readonly lookup: (domain: string) => Effect.Effect<RdapAnswer>
 }
 
@@ -139,7 +139,8 @@ export const makeRdap = (
       capacity: MAX_ENTRIES,
       ttlMs: (answer) => (answer.outcome === "unknown" ? settings.failureTtlMs : settings.cacheTtlMs)
     })
-    const lookup = (domain: string): Effect.Effect<RdapAnswer> => cache.get(domain)
+    // Names compare without case (RFC 4343): a dependency's name as a zone wrote it shares the entry.
+    const lookup = (domain: string): Effect.Effect<RdapAnswer> => cache.get(domain.toLowerCase())
     return { lookup } satisfies RdapShape
   })
 

@@ -11,8 +11,8 @@ const OFF: RdapAnswer = { outcome: "off" }
 
 export const RdapLookup = Question.define({
   name: "rdap",
-  /** A registrable domain, lower case (RdapShape.lookup). */
-  key: (domain: string) => domain,
+  /** A registrable domain; names compare without case (RFC 4343). */
+  key: (domain: string) => domain.toLowerCase(),
   run: (domain: string) =>
     Effect.flatMap(Effect.serviceOption(Rdap), (rdap) =>
       Option.isSome(rdap) ? rdap.value.lookup(domain) : Effect.succeed(OFF)
