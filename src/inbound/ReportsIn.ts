@@ -68,7 +68,7 @@ const refused = Metric.counter("domain_audit_reports_refused_total", {
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 
 /** What the sender is told, the same whether the report was stored or kept apart. */
-const result = (
+export const result = (
   parsed: ParsedReport,
   stored: { readonly fresh: boolean; readonly conflict: boolean },
   verdict: Authenticity
