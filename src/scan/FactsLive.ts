@@ -13,7 +13,7 @@
  * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes, questions and
  * derived facts, a few dozen, are forked into the scan's scope: one fiber each, its work's.
  */
-import { normaliseName } from "../records/DomainName.ts"
+import { type Domain, normaliseName } from "../records/DomainName.ts"
 import { Context, Deferred, Effect, FiberId, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { traced } from "../kernel/Check.ts"
@@ -89,7 +89,7 @@ export type ScanContext = Resolver | Web | Smtp | AppConfig
  * how much of each server's TLS is asked (kernel/Depth.ts), all of it by default.
  */
 export const makeFacts = (
-  domain: string,
+  domain: Domain,
   scope: Scope.Scope,
   names: ReadonlyArray<string> = [],
   depth: ScanDepth = "full"
@@ -99,8 +99,6 @@ export const makeFacts = (
     const web = yield* Web
     const smtp = yield* Smtp
     const config = yield* AppConfig
-    // A scan's Domain is normal already; the CSP crawl's Facts are of a URL's host, which may not be.
-    const scanned = normaliseName(domain)
     // Read once per scan, not per question: a DNS question's Effect cost is counted in microseconds.
     const exporting = yield* FiberRef.get(Exporting)
     const selectorSource = yield* Effect.serviceOption(SelectorSource)
@@ -317,7 +315,7 @@ export const makeFacts = (
         return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
       })
     const facts: LiveFacts = {
-      domain: scanned,
+      domain,
       names,
       depth,
       query,
@@ -364,7 +362,7 @@ export const makeFacts = (
       ...Option.match(selectorSource, {
         onNone: () => ({}),
         onSome: (source) => ({
-          reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(scanned))
+          reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(domain))
         })
       })
     }
