@@ -12,7 +12,6 @@ import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
 import { rollUpAll } from "../store/DmarcRollup.ts"
-import { recordAuthenticity } from "../store/ReportAuthenticity.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity } from "./Authenticity.ts"
 import { readMessage, readPosted } from "./Decode.ts"
@@ -151,16 +150,11 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
           return result(parsed, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
         }
         // the report and its verdict in one transaction: one commit (and one WAL sync) per report
-        const saved = yield* sql.withTransaction(
-          Effect.zipLeft(
-            storeReport(head, now, rows),
-            recordAuthenticity(head, {
-              authenticated: verdict.authenticated ? 1 : 0,
-              authenticated_for: verdict.authenticatedFor,
-              authentication: verdict.authentication
-            })
-          )
-        )
+        const saved = yield* storeReport(head, now, rows, {
+          authenticated: verdict.authenticated ? 1 : 0,
+          authenticated_for: verdict.authenticatedFor,
+          authentication: verdict.authentication
+        })
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
         return result(parsed, saved, verdict)
