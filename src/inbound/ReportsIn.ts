@@ -11,7 +11,7 @@ import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
-import { rollUpAll } from "../store/DmarcRollup.ts"
+import { ROLLUP_ROWS, rollUpAll } from "../store/DmarcRollup.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity } from "./Authenticity.ts"
 import { readMessage, readPosted } from "./Decode.ts"
@@ -88,11 +88,11 @@ const result = (
 
 /**
  * Stored DMARC reports are folded into the summary's rollup (store/DmarcRollup.ts) this long after
- * one is stored (those stored meanwhile with it), at most this many per transaction: a summary
- * reads the reports not yet folded from their rows, so this bounds its work, not its answer.
+ * one is stored (those stored meanwhile with it), `ROLLUP_ROWS` rows per transaction with a turn of
+ * the event loop between two, so a report of 100,000 records never holds the service for the whole
+ * of its fold: a summary reads the rows not yet folded raw, so this bounds its work, not its answer.
  */
 const ROLLUP_AFTER_MS = 1_000
-const ROLLUP_BATCH = 200
 
 /** The most selectors from reports DKIM discovery asks first. */
 export const MAX_REPORTED_SELECTORS = 20
@@ -226,7 +226,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     yield* Queue.offer(stored, undefined)
     yield* Queue.take(stored).pipe(
       Effect.zipRight(Effect.sleep(ROLLUP_AFTER_MS)),
-      Effect.zipRight(rollUpAll(ROLLUP_BATCH)),
+      Effect.zipRight(rollUpAll(ROLLUP_ROWS)),
       Effect.provideService(SqlClient.SqlClient, sql),
       Effect.catchAllCause((cause) => Effect.logWarning("rolling up DMARC reports failed", cause)),
       Effect.forever,

@@ -7,7 +7,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { GROUP_COLUMNS, markPending, rolledUpGroups, unrollExpired } from "./DmarcRollup.ts"
+import { GROUP_COLUMNS, markPending, rolledUpGroups, unrollExpired, yieldToEventLoop } from "./DmarcRollup.ts"
 import { type DmarcRowInsert, dmarcRowInsert, dmarcRowValues } from "./DmarcRows.ts"
 import { type AuthenticityColumns, recordAuthenticity } from "./ReportAuthenticity.ts"
 
@@ -160,12 +160,6 @@ export interface TlsPolicyInsert {
   readonly failed: number
   readonly failures: string
 }
-
-/** One turn of the event loop between INSERTs of a large report, so the service keeps answering. */
-const yieldToEventLoop = Effect.async<void>((resume) => {
-  const handle = setImmediate(() => resume(Effect.void))
-  return Effect.sync(() => clearImmediate(handle))
-})
 
 /** Rows per INSERT statement: well under SQLite's 32,766 bound parameters. */
 const CHUNK = 500
