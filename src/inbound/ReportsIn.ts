@@ -10,7 +10,7 @@ import { Clock, Effect, Layer, Metric, Queue, Schedule, Schema } from "effect"
 import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
-import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
+import { pruneReports, type ReportHead, selectorsSeen, storeReport } from "../store/InboundReports.ts"
 import { ROLLUP_ROWS, rollUpAll } from "../store/DmarcRollup.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity } from "./Authenticity.ts"
@@ -66,13 +66,13 @@ const refused = Metric.counter("domain_audit_reports_refused_total", {
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 
-/** What the sender is told, the same whether the report was stored or kept apart. */
+/** What the sender is told, the same whether the report was stored or kept apart (`head`: its `storable` head). */
 const result = (
   parsed: ParsedReport,
+  head: ReportHead,
   stored: { readonly fresh: boolean; readonly conflict: boolean },
   verdict: Authenticity
 ): IngestResult => {
-  const { head } = storable(parsed)
   return {
     reportId: head.reportId,
     domain: head.domain,
@@ -147,7 +147,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               authentication: verdict.authentication
             })
           )
-          return result(parsed, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
+          return result(parsed, head, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
         }
         // the report and its verdict in one transaction: one commit (and one WAL sync) per report
         const saved = yield* storeReport(head, now, rows, {
@@ -157,7 +157,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
         })
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
-        return result(parsed, saved, verdict)
+        return result(parsed, head, saved, verdict)
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
     const counted = <A, E>(via: Via, effect: Effect.Effect<A, E>) =>
