@@ -66,7 +66,10 @@ const refused = Metric.counter("domain_audit_reports_refused_total", {
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 
-/** What the sender is told, the same whether the report was stored or kept apart (`head`: its `storable` head). */
+/**
+ * What the sender is told, the same whether the report was stored or kept apart (`head`: the
+ * report's head as `storable` made it).
+ */
 const result = (
   parsed: ParsedReport,
   head: ReportHead,

@@ -111,7 +111,8 @@ export const markPending = (report: number) =>
 
 /**
  * One turn of the event loop (setImmediate runs after pending I/O), so requests are answered
- * between two transactions (Effect.yieldNow lets other fibers run, the sockets' callbacks only once in 2,048 turns).
+ * between two transactions (Effect.yieldNow lets other fibers run, but the sockets' callbacks only
+ * once in 2,048 turns).
  */
 export const yieldToEventLoop = Effect.async<void>((resume) => {
   const handle = setImmediate(() => resume(Effect.void))
@@ -128,9 +129,9 @@ interface Pending {
 /**
  * Fold pending rows into the rollup, at most `rows` of them in one transaction (at least one
  * report's worth unless a report alone has more: it is then folded `rows` at a time, by rowid,
- * its progress kept in `dmarc_pending.folded_to`). Returns how many rows were folded (0: none
- * waits). Their authenticity is read as it is now (`moveToAuthenticated` moves a report already
- * folded, or the part of it that is).
+ * its progress kept in `dmarc_pending.folded_to`). Returns 0 when no row waits, else about how
+ * many were folded (by the reports' record counts). Their authenticity is read as it is now
+ * (`moveToAuthenticated` moves a report already folded, or the part of it that is).
  */
 export const rollUpPending = (rows: number) =>
   Effect.gen(function* () {
@@ -231,8 +232,8 @@ export const moveToAuthenticated = (id: number) =>
 /**
  * A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads
  * them, in the groups' order: the rollup's whole days, plus the raw rows it does not hold (the
- * partial first and last days, and the rows of pending reports not folded yet). `authenticatedOnly`: from authenticated
- * reports alone.
+ * partial first and last days, and the rows of pending reports not folded yet).
+ * `authenticatedOnly`: from authenticated reports alone.
  */
 export const rolledUpGroups = (domain: string, from: number, to: number, authenticatedOnly: boolean) =>
   Effect.gen(function* () {
