@@ -51,9 +51,19 @@ export const makeCpuMeter = () => {
     while (samples.length > 2 && samples[1]!.at <= now.at - WINDOW_MS) samples.shift()
   }, SAMPLE_MS)
   timer.unref()
+  /**
+   * The reading of "now", kept for a millisecond: in a crowd's burst every costly request asks, and
+   * reading the kernel's and the process's clocks each time was an eighth of the burst's CPU
+   * (docs/bench.md).
+   */
+  let latest = samples[0]!
+  const current = () => {
+    if (performance.now() - latest.at >= 1) latest = sample()
+    return latest
+  }
   const share = (pick: (s: ReturnType<typeof sample>) => number) => {
     const since = samples[0]!
-    const now = sample()
+    const now = current()
     const elapsedMs = now.at - since.at
     // Less than a sample's worth of time measures nothing yet.
     return elapsedMs < SAMPLE_MS ? 0 : ((pick(now) - pick(since)) / 1e6 / elapsedMs) * 100
