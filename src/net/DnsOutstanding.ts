@@ -31,8 +31,14 @@ export class Outstanding {
   /** When the armed timer fires (performance.now() time). */
   private armedFor = Infinity
 
-  /** `label` names the connection in a timeout's message ("127.0.0.1:53", "TCP 127.0.0.1:53"). */
-  constructor(private readonly label: string) {}
+  /**
+   * `label` names the connection in a timeout's message ("127.0.0.1:53", "TCP 127.0.0.1:53");
+   * `timedOut`, if given, hears once per expiry that at least one query timed out.
+   */
+  constructor(
+    private readonly label: string,
+    private readonly timedOut?: () => void
+  ) {}
 
   get size(): number {
     return this.byId.size
@@ -76,11 +82,13 @@ export class Outstanding {
     this.armedFor = Infinity
     const now = performance.now()
     let next = Infinity
+    let expired = false
     for (const p of [...this.byId.values()]) {
       if (p.deadline > now) {
         next = Math.min(next, p.deadline)
         continue
       }
+      expired = true
       this.finish(
         p,
         p.malformed
@@ -89,6 +97,7 @@ export class Outstanding {
       )
     }
     if (next !== Infinity) this.arm(next - now)
+    if (expired) this.timedOut?.()
   }
 
   private arm(delayMs: number) {

@@ -7,8 +7,9 @@
  * TCP also leaves a spoofer nothing to guess (RFC 5452 9.3). Replies are accepted as
  * DnsTransport.ts says (RFC 5452 9.1): the id and the question must match.
  * When the connection fails or the upstream closes it, the queries still outstanding go to
- * `fallback` (UDP) with the time they have left; an upstream that refuses TCP, or closes with
- * queries outstanding (no pipelining), is asked over UDP only for a minute.
+ * `fallback` (UDP) with the time they have left; an upstream that refuses TCP, does not connect
+ * within a second, stalls, or closes with queries outstanding (no pipelining), is asked over UDP
+ * only for a minute.
  */
 import * as net from "node:net"
 import type { Upstream } from "../Config.ts"
@@ -22,6 +23,12 @@ export type Fallback = (q: Question, timeoutMs: number, waiter: Waiter) => void
 export const PIPE_IDLE_MS = 5_000
 /** After a failed connect or a close mid-pipeline, how long the upstream is asked over UDP only. */
 const PIPE_RETRY_MS = 60_000
+/**
+ * A connection not made within this long is given up (a firewall that drops TCP to port 53 would
+ * otherwise hold the queries for the system's connect timeout, minutes), and so is one from which
+ * nothing was read for this long when a query on it times out (stalled): UDP only for a while.
+ */
+export const PIPE_CONNECT_MS = 1_000
 /** At most this many queries outstanding on one connection; more go to `fallback`. */
 export const PIPE_DEPTH = 1_000
 
@@ -38,12 +45,17 @@ export class DnsPipe {
   private carry: Buffer | undefined
   /** No connection before this time (performance.now()): the last connect failed. */
   private refusedUntil = 0
+  /** When the connection last delivered anything (performance.now()). */
+  private lastRead = 0
+  private connectTimer: NodeJS.Timeout | undefined
 
   constructor(
     private readonly upstream: Upstream,
     private readonly fallback: Fallback
   ) {
-    this.pending = new Outstanding(`TCP ${show(upstream)}`)
+    this.pending = new Outstanding(`TCP ${show(upstream)}`, () => {
+      if (this.socket && performance.now() - this.lastRead >= PIPE_CONNECT_MS) this.lost(this.socket, true)
+    })
   }
 
   /** Whether the pipe is open or opening: while it is, it carries every query to its upstream. */
@@ -80,11 +92,19 @@ export class DnsPipe {
     this.carry = undefined
     socket.unref()
     socket.setTimeout(PIPE_IDLE_MS)
+    this.lastRead = performance.now()
+    this.connectTimer = setTimeout(() => this.lost(socket, true), PIPE_CONNECT_MS)
+    this.connectTimer.unref()
     socket.on("connect", () => {
+      clearTimeout(this.connectTimer)
       this.connected = true
+      this.lastRead = performance.now()
       this.flush()
     })
-    socket.on("data", (chunk: Buffer) => this.onData(chunk))
+    socket.on("data", (chunk: Buffer) => {
+      this.lastRead = performance.now()
+      this.onData(chunk)
+    })
     // Idle, or stalled (queries outstanding and nothing read or written for that long): close it.
     socket.on("timeout", () => this.lost(socket, false))
     // A connect that fails, or a close with queries outstanding (a server that does not pipeline
@@ -100,6 +120,7 @@ export class DnsPipe {
    */
   private lost(socket: net.Socket, backOff: boolean) {
     if (this.socket !== socket) return
+    clearTimeout(this.connectTimer)
     this.socket = undefined
     this.connected = false
     this.carry = undefined
@@ -178,6 +199,7 @@ export class DnsPipe {
 
   close() {
     const socket = this.socket
+    clearTimeout(this.connectTimer)
     this.socket = undefined
     this.outTemplates = []
     this.outIds = []

@@ -164,12 +164,18 @@ describe("DnsPipe", () => {
     pipe.close()
   })
 
-  it("a silent upstream's queries time out", async () => {
+  it("a silent upstream's queries time out; a connection that delivered nothing for a second is given up", async () => {
     const server = await serve(1, () => {})
     const { pipe, outcomes } = ask(server.port, 1, 100)
     const [heard] = await outcomes
-    pipe.close()
     expect(heard!.failure).toMatchObject({ reason: "timeout" })
     expect(heard!.failure!.message).toContain("TCP 127.0.0.1")
+    // 100 ms of silence is not yet a stall
+    expect(pipe.usable).toBe(true)
+    const late = ask(server.port, 1, 1_100)
+    expect((await late.outcomes)[0]!.failure).toMatchObject({ reason: "timeout" })
+    expect(late.pipe.usable).toBe(false)
+    late.pipe.close()
+    pipe.close()
   })
 })
