@@ -5,7 +5,8 @@
  * the canonical path is passed on, other spellings redirected), answers `/health`, applies the
  * per-client buckets (Limits.ts) and sets their `RateLimit` fields on every answer, refuses costly
  * work when the global gate is full or when the process is saturated by its own work (Admission.ts,
- * Saturation.ts), records every refusal, and holds a client's early retries (below).
+ * Saturation.ts), records every refusal, holds a client's early retries (below), and judges a
+ * burst of requests a turn's share at a time, /health first (JUDGED_PER_TURN).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Cidr } from "../../records/IpAddress.ts"
