@@ -23,24 +23,22 @@ if (file) {
     }
   }
   let wait = waited()
-  setInterval(
-    () => {
-      const used = process.cpuUsage(cpu)
-      cpu = process.cpuUsage()
-      const ms = (ns) => Math.round(ns / 1e6)
-      const line = [Date.now(), ms(histogram.percentile(50)), ms(histogram.percentile(99)), ms(histogram.max)]
-      const { heapUsed, external, arrayBuffers } = process.memoryUsage()
-      const mb = (bytes) => Math.round(bytes / 1048576)
-      const cpuPercent = Math.round((used.user + used.system) / 1e4)
-      const nowWaited = waited()
-      const waitMs = Math.round(nowWaited - wait)
-      wait = nowWaited
-      appendFileSync(
-        file,
-        `${[...line, cpuPercent, mb(heapUsed), mb(external + arrayBuffers), waitMs].join(" ")}\n`
-      )
-      histogram.reset()
-    },
-    Number(process.env.LOOP_DELAY_EVERY_MS ?? 1000)
-  ).unref()
+  const every = Number(process.env.LOOP_DELAY_EVERY_MS ?? 1000)
+  setInterval(() => {
+    const used = process.cpuUsage(cpu)
+    cpu = process.cpuUsage()
+    const ms = (ns) => Math.round(ns / 1e6)
+    const line = [Date.now(), ms(histogram.percentile(50)), ms(histogram.percentile(99)), ms(histogram.max)]
+    const { heapUsed, external, arrayBuffers } = process.memoryUsage()
+    const mb = (bytes) => Math.round(bytes / 1048576)
+    const cpuPercent = Math.round((used.user + used.system) / (10 * every))
+    const nowWaited = waited()
+    const waitMs = Math.round(nowWaited - wait)
+    wait = nowWaited
+    appendFileSync(
+      file,
+      `${[...line, cpuPercent, mb(heapUsed), mb(external + arrayBuffers), waitMs].join(" ")}\n`
+    )
+    histogram.reset()
+  }, every).unref()
 }
