@@ -7,7 +7,7 @@
  * keeps only what this check judges; `analyse` is pure. Informational: it costs no points.
  */
 import { Effect } from "effect"
-import { define } from "../../kernel/Check.ts"
+import { define, traced } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { MailServers, mxUnknown, targets } from "../../kernel/MailServers.ts"
 import { about } from "./About.ts"
@@ -80,7 +80,7 @@ export const gather = Effect.gen(function* () {
     mxError: servers.mxStatus === "unknown" ? mxUnknown(servers) : null,
     heard: probes.map(heardOf)
   } satisfies RequireTlsGathered
-}).pipe(Effect.withSpan("RequireTls.gather"))
+}).pipe(traced("RequireTls.gather", {}))
 
 export const RequireTls = define({
   id: "requiretls",

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import type { TlsScanResult } from "../../net/TlsScan.ts"
-import { need } from "../../kernel/Check.ts"
+import { need, traced } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { Fcrdns } from "../fcrdns/Fcrdns.ts"
 import { MailServers, targets, unresolvedHosts } from "../../kernel/MailServers.ts"
@@ -62,4 +62,4 @@ export const gather = Effect.gen(function* () {
       reverse.result.results.map((r) => [r.ip, { ptr: r.ptrRecords, confirmed: r.forwardConfirmed }])
     )
   } satisfies SmtpTlsInput
-}).pipe(Effect.withSpan("SmtpTls.gather"))
+}).pipe(traced("SmtpTls.gather", {}))
