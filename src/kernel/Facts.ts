@@ -149,6 +149,8 @@ export interface FactsShape {
       readonly checkingDisabled?: boolean
     }>
   ) => Effect.Effect<void>
+  /** Starts an SMTP probe (as `probe`) and returns the effect that awaits it. */
+  readonly startProbe: (host: string, address: string) => Effect.Effect<Effect.Effect<SmtpProbe>>
   /** Starts a question (as `ask`) and returns the effect that awaits its answer. */
   readonly startAsk: <Args, A, E>(
     question: Question<Args, A, E, ScanServices>,

@@ -294,6 +294,11 @@ export const makeFacts = (
         ),
         Deferred.await
       )
+    const startProbe = (host: string, address: string) =>
+      Effect.map(
+        memo.start(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
+        Deferred.await
+      )
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
     // fact's fiber while it waits on a question (docs/bench.md, the batch).
@@ -343,8 +348,8 @@ export const makeFacts = (
               if (scan.open) dnsQuestion(name, type, checkingDisabled === true, now)
           })
         ),
-      probe: (host, address) =>
-        memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
+      probe: (host, address) => Effect.flatten(startProbe(host, address)),
+      startProbe,
       // The depth (kernel/Depth.ts) chooses how much of a server's TLS is asked, here and only here.
       webTlsScan: enumeratesTls(depth, "web")
         ? (host, address) =>

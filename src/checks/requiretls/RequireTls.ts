@@ -71,9 +71,9 @@ export const gather = Effect.gen(function* () {
   const facts = yield* Facts
   const servers = yield* facts.get(MailServers)
   // The same probes as the SMTP TLS check's: Facts memoises them per (host, address).
-  const probes = yield* Effect.forEach(targets(servers), (t) => facts.probe(t.host, t.ip), {
-    concurrency: "unbounded"
-  })
+  // Every probe started, then awaited in turn in this fiber (no fiber per probe that only waits).
+  const started = yield* Effect.forEach(targets(servers), (t) => facts.startProbe(t.host, t.ip))
+  const probes = yield* Effect.all(started)
   return {
     domain: facts.domain,
     mxStatus: servers.mxStatus,
