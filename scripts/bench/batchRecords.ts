@@ -1,22 +1,29 @@
 /**
  * The records of batch runs compared domain by domain (`batch.ts --against=<ref> --compare`): each
  * record with its timings left out (they differ in every run), equal, equal but for the order of
- * keys, or different, with the paths where they differ most often. Two runs of the same code differ
+ * keys or of an array's items, or different, with the paths where they differ most often. A list
+ * that names a domain more than once (`againN.`) is compared by its last record. Two runs of the same code differ
  * too where a question went unanswered in one (a loaded machine): the ref's runs compared with each
  * other say how much.
  */
 import { readFileSync } from "node:fs"
 
-/** What differs in every run: durations, instants, ages. */
+/**
+ * What differs in every run: durations, instants, and ages (a DNS answer's TTL counted down, served
+ * from a cache or not).
+ */
 const TIMINGS = new Set([
   "durationMs",
   "computedAt",
   "criticalPathMs",
   "timestamp",
   "checkedAt",
+  "scannedAt",
   "elapsedMs",
   "lookupMs",
-  "responseTime"
+  "responseTime",
+  "ttl",
+  "cached"
 ])
 
 const withoutTimings = (v: unknown): unknown => {
@@ -27,9 +34,10 @@ const withoutTimings = (v: unknown): unknown => {
   return out
 }
 
+/** `v` with its keys sorted, and its arrays too (a resolver rotates the records of an RRset). */
 const sortedKeys = (v: unknown): unknown =>
   Array.isArray(v)
-    ? v.map(sortedKeys)
+    ? v.map(sortedKeys).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))
     : v !== null && typeof v === "object"
       ? Object.fromEntries(
           Object.keys(v)
@@ -67,14 +75,14 @@ const differences = (a: unknown, b: unknown, path: string, out: Set<string>) => 
 export const compareRecords = (a: string, b: string): string => {
   const [left, right] = [records(a), records(b)]
   let equal = 0
-  let keyOrder = 0
+  let reordered = 0
   let differ = 0
   const where = new Map<string, number>()
   for (const [domain, x] of left) {
     const y = right.get(domain)
     const [sx, sy] = [JSON.stringify(x), JSON.stringify(y)]
     if (sx === sy) equal++
-    else if (y !== undefined && JSON.stringify(sortedKeys(x)) === JSON.stringify(sortedKeys(y))) keyOrder++
+    else if (y !== undefined && JSON.stringify(sortedKeys(x)) === JSON.stringify(sortedKeys(y))) reordered++
     else {
       differ++
       const paths = new Set<string>()
@@ -87,7 +95,7 @@ export const compareRecords = (a: string, b: string): string => {
     .slice(0, 6)
     .map(([p, n]) => `${p} ${n}`)
     .join(", ")
-  return `${equal} equal, ${keyOrder} equal but for key order, ${differ} differ${differ > 0 ? ` (most: ${most})` : ""}`
+  return `${equal} equal, ${reordered} equal but for the order of keys or of an array's items, ${differ} differ${differ > 0 ? ` (most: ${most})` : ""}`
 }
 
 /** The ref's runs with its first, then each of this checkout's with the ref's first. */
