@@ -18,8 +18,10 @@
  * With `--against=<git ref>`, it instead runs that commit's batch and this checkout's in turn, three
  * times each per concurrency, and prints the ratios of their median throughput, peak RSS, CPU ms per
  * domain and HTTPS connections per domain: a change's cost measured in one invocation on the same
- * machine state.
- *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--depth=quick|standard|full] [--cpu-prof] [--live-heap] [--node=<flag>] [--against=<ref>]
+ * machine state. With `--compare` too, the runs' records are compared domain by domain, timings
+ * left out (batchRecords.ts): the ref's runs with each other (what differs from run to run) and
+ * each of this checkout's runs with the ref's first.
+ *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--depth=quick|standard|full] [--cpu-prof] [--live-heap] [--node=<flag>] [--against=<ref> [--compare]]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
  * (batchRun.ts scans `<domain>`): the same zones, the same work per scan, fewer answers unseen by
@@ -33,6 +35,7 @@ import { fileURLToPath } from "node:url"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { Resolver } from "../../src/net/Resolver.ts"
 import { bareNode, benchEnv, scenarioQuestions, warm, worldResolver } from "./dnsBaseline.ts"
+import { comparedRuns } from "./batchRecords.ts"
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith("--"))
 const [countText = "1000", levelsText = "100,1000"] = process.argv.slice(2).filter((a) => !a.startsWith("--"))
@@ -154,8 +157,11 @@ const againstBundle = (ref: string) => {
   return bundle(checkout)
 }
 
-const runAt = (concurrency: number, withProfile: boolean, file = bundled()): Run => {
-  const out = join(dir, `out-${concurrency}.jsonl`)
+/** `--compare`: each run's JSONL is kept (under the bench's temp folder) and compared record by record. */
+const keep = flags.includes("--compare")
+let runCount = 0
+const runAt = (concurrency: number, withProfile: boolean, file = bundled()): Run & { out: string } => {
+  const out = join(dir, `out-${concurrency}-${runCount++}.jsonl`)
   rmSync(out, { force: true })
   const args = [
     // the heap cap of `npm run batch` (MAX_HEAP_MB), unless --node= sets one
@@ -177,8 +183,8 @@ const runAt = (concurrency: number, withProfile: boolean, file = bundled()): Run
     maxBuffer: 1 << 24,
     stdio: ["ignore", "pipe", "inherit"]
   })
-  rmSync(out, { force: true })
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as Run
+  if (!keep) rmSync(out, { force: true })
+  return { ...(JSON.parse(stdout.trim().split("\n").at(-1)!) as Run), out }
 }
 
 interface ProfileNode {
@@ -239,7 +245,7 @@ const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
   const cpu = (r: Run) => r.cpuMs / Math.max(1, r.scanned)
   const https = (r: Run) => (r.connects["443"] ?? 0) / Math.max(1, r.scanned)
   for (const c of levels) {
-    const runs = { ref: [] as Array<Run>, this: [] as Array<Run> }
+    const runs = { ref: [] as Array<Run & { out: string }>, this: [] as Array<Run & { out: string }> }
     for (let i = 0; i < rounds; i++) {
       runs.ref.push(runAt(c, false, other))
       runs.this.push(runAt(c, false))
@@ -252,6 +258,8 @@ const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
         `${String(c).padStart(11)}  ${name.padEnd(8)}  ${each(rs, rate).padEnd(26)}  ${each(rs, (r) => r.peakRssMb).padEnd(26)}  ${each(rs, cpu, 1).padEnd(26)}  ${each(rs, https, 2)}`
       )
     const ratio = (f: (r: Run) => number) => median(runs.this.map(f)) / median(runs.ref.map(f))
+    if (keep)
+      for (const line of comparedRuns(runs.ref, runs.this)) console.log(`${String(c).padStart(11)}  ${line}`)
     console.log(
       `${String(c).padStart(11)}  this/${ref}: throughput ${ratio(rate).toFixed(3)}, peak RSS ${ratio((r) => r.peakRssMb).toFixed(3)}, CPU ms/domain ${ratio(cpu).toFixed(3)}, HTTPS connections/domain ${ratio(https).toFixed(3)}`
     )

@@ -276,6 +276,14 @@ const phase = async (
       delays.length === 0
         ? "  server event loop: not measured (a server given by URL)"
         : `  server event loop delay per second: p99 worst ${Math.max(...delays.map((d) => d[1]!))} ms, max ${Math.max(...delays.map((d) => d[2]!))} ms, median of p99s ${[...delays.map((d) => d[1]!)].sort((a, b) => a - b)[delays.length >> 1]} ms; CPU ${Math.min(...delays.map((d) => d[3]!))}-${Math.max(...delays.map((d) => d[3]!))}% of a core; waited for a CPU up to ${Math.max(...delays.map((d) => d[6] ?? 0))} ms in a second (other processes on its core)`,
+      ...(process.env.LOOP_DELAY_EVERY_MS === undefined
+        ? []
+        : [
+            `  server event loop max delay per ${process.env.LOOP_DELAY_EVERY_MS} ms over the first second: ${delays
+              .slice(0, Math.ceil(1000 / Number(process.env.LOOP_DELAY_EVERY_MS)))
+              .map((d) => `${d[2]} (waited ${d[6]})`)
+              .join(", ")}`
+          ]),
       `  server RSS peak ${f(peakRss)} MB${delays.length === 0 ? "" : `, JS heap peak ${Math.max(...delays.map((d) => d[4]!))} MB, buffers peak ${Math.max(...delays.map((d) => d[5]!))} MB`}`
     ].join("\n")
   )

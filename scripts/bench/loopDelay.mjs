@@ -1,5 +1,6 @@
 /**
- * Preloaded into the server by scripts/bench/load.ts (`node --import`): once a second, append the
+ * Preloaded into the server by scripts/bench/load.ts (`node --import`): once a second (or every
+ * LOOP_DELAY_EVERY_MS, for a finer window on a burst), append the
  * event loop's delay over that second (p50, p99, max in ms, from `monitorEventLoopDelay`) and the
  * process's CPU use, heap and external memory (MB), and the ms its main thread waited for a CPU, to the file named by LOOP_DELAY_FILE. This is the delay every request, /health
  * included, waits inside the server; the prober's figure adds the kernel's and its own.
@@ -22,6 +23,7 @@ if (file) {
     }
   }
   let wait = waited()
+  const every = Number(process.env.LOOP_DELAY_EVERY_MS ?? 1000)
   setInterval(() => {
     const used = process.cpuUsage(cpu)
     cpu = process.cpuUsage()
@@ -29,7 +31,7 @@ if (file) {
     const line = [Date.now(), ms(histogram.percentile(50)), ms(histogram.percentile(99)), ms(histogram.max)]
     const { heapUsed, external, arrayBuffers } = process.memoryUsage()
     const mb = (bytes) => Math.round(bytes / 1048576)
-    const cpuPercent = Math.round((used.user + used.system) / 1e4)
+    const cpuPercent = Math.round((used.user + used.system) / (10 * every))
     const nowWaited = waited()
     const waitMs = Math.round(nowWaited - wait)
     wait = nowWaited
@@ -38,5 +40,5 @@ if (file) {
       `${[...line, cpuPercent, mb(heapUsed), mb(external + arrayBuffers), waitMs].join(" ")}\n`
     )
     histogram.reset()
-  }, 1000).unref()
+  }, every).unref()
 }

@@ -10,9 +10,8 @@ import { Clock, Effect, Layer, Metric, Queue, Schedule, Schema } from "effect"
 import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
-import { pruneReports, selectorsSeen, storeReport } from "../store/InboundReports.ts"
-import { rollUpAll } from "../store/DmarcRollup.ts"
-import { recordAuthenticity } from "../store/ReportAuthenticity.ts"
+import { pruneReports, type ReportHead, selectorsSeen, storeReport } from "../store/InboundReports.ts"
+import { ROLLUP_ROWS, rollUpAll } from "../store/DmarcRollup.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity } from "./Authenticity.ts"
 import { readMessage, readPosted } from "./Decode.ts"
@@ -67,13 +66,16 @@ const refused = Metric.counter("domain_audit_reports_refused_total", {
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 
-/** What the sender is told, the same whether the report was stored or kept apart. */
+/**
+ * What the sender is told, the same whether the report was stored or kept apart (`head`: the
+ * report's head as `storable` made it).
+ */
 export const result = (
   parsed: ParsedReport,
+  head: ReportHead,
   stored: { readonly fresh: boolean; readonly conflict: boolean },
   verdict: Authenticity
 ): IngestResult => {
-  const { head } = storable(parsed)
   return {
     reportId: head.reportId,
     domain: head.domain,
@@ -89,11 +91,11 @@ export const result = (
 
 /**
  * Stored DMARC reports are folded into the summary's rollup (store/DmarcRollup.ts) this long after
- * one is stored (those stored meanwhile with it), at most this many per transaction: a summary
- * reads the reports not yet folded from their rows, so this bounds its work, not its answer.
+ * one is stored (those stored meanwhile with it), `ROLLUP_ROWS` rows per transaction with a turn of
+ * the event loop between two, so a report of 100,000 records never holds the service for the whole
+ * of its fold: a summary reads the rows not yet folded raw, so this bounds its work, not its answer.
  */
 const ROLLUP_AFTER_MS = 1_000
-const ROLLUP_BATCH = 200
 
 /** The most selectors from reports DKIM discovery asks first. */
 export const MAX_REPORTED_SELECTORS = 20
@@ -148,22 +150,17 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               authentication: verdict.authentication
             })
           )
-          return result(parsed, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
+          return result(parsed, head, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
         }
         // the report and its verdict in one transaction: one commit (and one WAL sync) per report
-        const saved = yield* sql.withTransaction(
-          Effect.zipLeft(
-            storeReport(head, now, rows),
-            recordAuthenticity(head, {
-              authenticated: verdict.authenticated ? 1 : 0,
-              authenticated_for: verdict.authenticatedFor,
-              authentication: verdict.authentication
-            })
-          )
-        )
+        const saved = yield* storeReport(head, now, rows, {
+          authenticated: verdict.authenticated ? 1 : 0,
+          authenticated_for: verdict.authenticatedFor,
+          authentication: verdict.authentication
+        })
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
-        return result(parsed, saved, verdict)
+        return result(parsed, head, saved, verdict)
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
     const counted = <A, E>(via: Via, effect: Effect.Effect<A, E>) =>
@@ -232,7 +229,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     yield* Queue.offer(stored, undefined)
     yield* Queue.take(stored).pipe(
       Effect.zipRight(Effect.sleep(ROLLUP_AFTER_MS)),
-      Effect.zipRight(rollUpAll(ROLLUP_BATCH)),
+      Effect.zipRight(rollUpAll(ROLLUP_ROWS)),
       Effect.provideService(SqlClient.SqlClient, sql),
       Effect.catchAllCause((cause) => Effect.logWarning("rolling up DMARC reports failed", cause)),
       Effect.forever,

@@ -40,12 +40,14 @@ export const textStream = (onText: (text: string) => ReportRefused | undefined) 
   let pending: Array<Uint8Array> | undefined = []
   let pendingSize = 0
   let decoder: TextDecoder | undefined
+  let utf = false
   const warnings: Array<string> = []
   let replaced = 0
 
   const emit = (text: string) => {
     if (text === "") return undefined
-    if (decoder!.encoding.startsWith("utf")) for (const ch of text) if (ch === "\uFFFD") replaced++
+    // indexOf runs natively: a loop over every character was about a fifth of reading a report
+    if (utf) for (let at = text.indexOf("\uFFFD"); at >= 0; at = text.indexOf("\uFFFD", at + 1)) replaced++
     return onText(text)
   }
 
@@ -60,6 +62,7 @@ export const textStream = (onText: (text: string) => ReportRefused | undefined) 
     const sniffed = sniffEncoding(head)
     if (sniffed.warning !== undefined) warnings.push(sniffed.warning)
     decoder = new TextDecoder(sniffed.label)
+    utf = decoder.encoding.startsWith("utf")
     return emit(decoder.decode(head, { stream: true }))
   }
 

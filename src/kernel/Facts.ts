@@ -142,10 +142,21 @@ export interface FactsShape {
    */
   /** Starts a derived fact (as `get`) and returns its outcome to be. */
   readonly start: <A, E>(fact: Fact<A, E>) => Effect.Effect<Deferred.Deferred<A, E>>
-  /** Asks these DNS questions now (as `query`, without `checkingDisabled`), without waiting. */
+  /** Asks these DNS questions now (as `query`, with `checkingDisabled` where given), without waiting. */
   readonly prefetch: (
-    questions: ReadonlyArray<{ readonly name: string; readonly type: RecordType }>
+    questions: ReadonlyArray<{
+      readonly name: string
+      readonly type: RecordType
+      readonly checkingDisabled?: boolean
+    }>
   ) => Effect.Effect<void>
+  /** Starts an SMTP probe (as `probe`) and returns the effect that awaits it. */
+  readonly startProbe: (host: string, address: string) => Effect.Effect<Effect.Effect<SmtpProbe>>
+  /** Starts a question (as `ask`) and returns the effect that awaits its answer. */
+  readonly startAsk: <Args, A, E>(
+    question: Question<Args, A, E, ScanServices>,
+    args: Args
+  ) => Effect.Effect<Effect.Effect<A, E>>
   /** Starts a fetch (as `fetch`) and returns the effect that awaits its response. */
   readonly startFetch: (
     url: string,
@@ -166,3 +177,13 @@ export class SelectorSource extends Context.Tag("SelectorSource")<
 >() {}
 
 export class Facts extends Context.Tag("Facts")<Facts, FactsShape>() {}
+
+/**
+ * The questions `facts.addresses(name)` asks (A and AAAA), for `facts.prefetch`: several names'
+ * addresses asked at once, then read in turn in one fiber.
+ */
+export const addressQuestions = (name: string) =>
+  [
+    { name, type: "A" },
+    { name, type: "AAAA" }
+  ] as const

@@ -4,7 +4,7 @@
  * blocklist checks, so the MX set and its addresses are read once however many checks need them.
  */
 import { Effect, Either } from "effect"
-import { Fact, Facts, type FactsShape } from "./Facts.ts"
+import { addressQuestions, Fact, Facts, type FactsShape } from "./Facts.ts"
 
 /** Bounds on the work one domain can cause (a hostile MX set must not fan out without limit). */
 export const MAX_MX_HOSTS = 10
@@ -164,25 +164,25 @@ export const mailServersOf = (facts: FactsShape): Effect.Effect<MailServers> =>
     if (records.length === 1 && records[0]!.host === "")
       return { mxStatus: "null-mx", bogus: false, mxRecords: records, hosts: [], error: null } as const
     const names = [...new Set(records.map((r) => r.host).filter((h) => h !== ""))].slice(0, MAX_MX_HOSTS)
-    const hosts = yield* Effect.forEach(
-      names,
-      (host) =>
-        Effect.map(Effect.either(facts.addresses(host)), (found): MailHost => {
-          const priority = records.find((r) => r.host === host)!.priority
-          if (Either.isLeft(found))
-            return { host, priority, implicit: false, status: "unknown", v4: [], v6: [] }
-          const v4 = found.right.v4.slice(0, MAX_ADDRESSES_PER_FAMILY)
-          const v6 = found.right.v6.slice(0, MAX_ADDRESSES_PER_FAMILY)
-          return {
-            host,
-            priority,
-            implicit: false,
-            status: v4.length + v6.length > 0 ? "ok" : "none",
-            v4,
-            v6
-          }
-        }),
-      { concurrency: 4 }
+    // Every host's addresses asked at once, then read in turn in this fiber: `Effect.forEach` with a
+    // concurrency forks a fiber per host that only waits (docs/architecture.md, "A check").
+    yield* facts.prefetch(names.flatMap(addressQuestions))
+    const hosts = yield* Effect.forEach(names, (host) =>
+      Effect.map(Effect.either(facts.addresses(host)), (found): MailHost => {
+        const priority = records.find((r) => r.host === host)!.priority
+        if (Either.isLeft(found))
+          return { host, priority, implicit: false, status: "unknown", v4: [], v6: [] }
+        const v4 = found.right.v4.slice(0, MAX_ADDRESSES_PER_FAMILY)
+        const v6 = found.right.v6.slice(0, MAX_ADDRESSES_PER_FAMILY)
+        return {
+          host,
+          priority,
+          implicit: false,
+          status: v4.length + v6.length > 0 ? "ok" : "none",
+          v4,
+          v6
+        }
+      })
     )
     return { mxStatus: "answer", bogus: false, mxRecords: records, hosts, error: null } as const
   })

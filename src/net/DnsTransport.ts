@@ -70,7 +70,8 @@ export const randomId = (): number => {
  */
 const templates = new Map<string, Map<string, Buffer>>()
 let templateCount = 0
-export const queryPacket = (id: number, q: Question): Buffer => {
+/** The encoded query for `q` with id 0: copy it and write the id (never change it in place). */
+export const queryTemplate = (q: Question): Buffer => {
   let byType = templates.get(q.name)
   const key = q.checkingDisabled ? `${q.type}+cd` : q.type
   let template = byType?.get(key)
@@ -85,12 +86,30 @@ export const queryPacket = (id: number, q: Question): Buffer => {
     byType.set(key, template)
     templateCount++
   }
+  return template
+}
+
+export const queryPacket = (id: number, q: Question): Buffer => {
+  const template = queryTemplate(q)
   const packet = Buffer.allocUnsafe(template.length)
   // TypedArray.set is a native copy; Buffer.copy goes through a JS bounds-checking wrapper first.
   packet.set(template)
   packet[0] = id >> 8
   packet[1] = id & 0xff
   return packet
+}
+
+/** `q`'s template, or undefined after telling `waiter` the question cannot be encoded. */
+export const encodedQuery = (q: Question, waiter: Waiter): Buffer | undefined => {
+  try {
+    return queryTemplate(q)
+  } catch (e) {
+    waiter.settle(
+      { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
+      undefined
+    )
+    return undefined
+  }
 }
 
 /** The decoder's names are lower case without the root dot, as the Resolver asks: usually equal as is. */

@@ -6,56 +6,28 @@
 import * as dgram from "node:dgram"
 import * as net from "node:net"
 import type { Upstream } from "../Config.ts"
-import type { DecodedReply } from "./DnsDecode.ts"
-import {
-  acceptReply,
-  type Question,
-  queryPacket,
-  randomId,
-  show,
-  type TransportFailure,
-  type Waiter
-} from "./DnsTransport.ts"
+import { Outstanding } from "./DnsOutstanding.ts"
+import { acceptReply, encodedQuery, type Question, show, type Waiter } from "./DnsTransport.ts"
 import { expandV6 } from "./DnsWire.ts"
-
-/**
- * One outstanding UDP query. A class rather than closures: a query is the hot path, and a plain
- * object with prototype methods costs less to allocate and collect (scripts/bench/resolver).
- */
-export class Pending {
-  malformed: string | undefined = undefined
-  constructor(
-    readonly q: Question,
-    readonly id: number,
-    readonly timeoutMs: number,
-    readonly deadline: number,
-    readonly waiter: Waiter
-  ) {}
-}
 
 /**
  * One UDP socket connected to one upstream, with its own table of outstanding transaction ids.
  * Connecting lets the kernel drop datagrams from any other source and saves an address lookup
  * per send; the source address is still checked (belt and braces).
- * Timeouts: one timer per channel, armed for the oldest deadline, instead of a timer per query.
  * Sends: the queries of one turn of the event loop go out together at its end (setImmediate).
  * Every datagram to a sleeping upstream costs a wake-up; a burst pays it once, and on this
  * 2-core machine that was 15-20% more queries per second (scripts/bench/resolver).
  */
 class Channel {
-  private readonly pending = new Map<number, Pending>()
+  readonly pending: Outstanding
   private socket: dgram.Socket | undefined
   private connected = false
   /** Encoded queries waiting for the end of this turn of the event loop (or for the connect). */
   private outbox: Array<Buffer> = []
   private flushScheduled = false
-  private timer: NodeJS.Timeout | undefined
-  /** When the armed timer fires (performance.now() time). */
-  private armedFor = Infinity
-  private readonly label: string
 
   constructor(private readonly upstream: Upstream) {
-    this.label = show(upstream)
+    this.pending = new Outstanding(show(upstream))
   }
 
   private open(): dgram.Socket {
@@ -84,7 +56,7 @@ class Channel {
     } catch {
       // already closed
     }
-    for (const p of [...this.pending.values()]) this.finish(p, { reason: "network", message })
+    for (const p of [...this.pending.byId.values()]) this.pending.finish(p, { reason: "network", message })
   }
 
   private onMessage(msg: Buffer, rinfo: dgram.RemoteInfo) {
@@ -97,70 +69,19 @@ class Channel {
       p.malformed = verdict.malformed
       return
     }
-    this.finish(p, undefined, verdict.packet)
-  }
-
-  private finish(p: Pending, failure: TransportFailure | undefined, reply?: DecodedReply) {
-    if (this.pending.get(p.id) !== p) return
-    this.pending.delete(p.id)
-    this.idle()
-    p.waiter.settle(failure, reply)
-  }
-
-  /** Like a per-query timer, ours keeps the process alive only while a query is outstanding. */
-  private idle() {
-    if (this.pending.size === 0) this.timer?.unref()
-  }
-
-  /** Fails every query past its deadline, then re-arms for the oldest one left (if any). */
-  private expire() {
-    this.timer = undefined
-    this.armedFor = Infinity
-    const now = performance.now()
-    let next = Infinity
-    for (const p of [...this.pending.values()]) {
-      if (p.deadline > now) {
-        next = Math.min(next, p.deadline)
-        continue
-      }
-      this.finish(
-        p,
-        p.malformed
-          ? { reason: "malformed", message: `malformed reply from ${this.label}: ${p.malformed}` }
-          : {
-              reason: "timeout",
-              message: `no reply from ${this.label} within ${p.timeoutMs} ms`
-            }
-      )
-    }
-    if (next !== Infinity) this.arm(next - now)
-  }
-
-  private arm(delayMs: number) {
-    if (this.timer) clearTimeout(this.timer)
-    const delay = Math.max(1, Math.ceil(delayMs))
-    this.armedFor = performance.now() + delay
-    this.timer = setTimeout(() => this.expire(), delay)
+    this.pending.finish(p, undefined, verdict.packet)
   }
 
   /** Sends one query; the waiter hears of its reply, timeout or failure exactly once. */
   send(q: Question, timeoutMs: number, waiter: Waiter): void {
-    let id = randomId()
-    while (this.pending.has(id)) id = randomId()
-    let packet: Buffer
-    try {
-      packet = queryPacket(id, q)
-    } catch (e) {
-      return waiter.settle(
-        { reason: "network", message: `cannot encode query: ${e instanceof Error ? e.message : e}` },
-        undefined
-      )
-    }
-    const p = new Pending(q, id, timeoutMs, performance.now() + timeoutMs, waiter)
-    this.pending.set(id, p)
-    if (this.pending.size === 1) this.timer?.ref()
-    // Usually armed already, for an older query; a shorter timeout than that one re-arms earlier.
-    if (p.deadline < this.armedFor) this.arm(timeoutMs)
+    const template = encodedQuery(q, waiter)
+    if (!template) return
+    const p = this.pending.add(q, timeoutMs, waiter)
+    const packet = Buffer.allocUnsafe(template.length)
+    // TypedArray.set is a native copy; Buffer.copy goes through a JS bounds-checking wrapper first.
+    packet.set(template)
+    packet[0] = p.id >> 8
+    packet[1] = p.id & 0xff
     this.open()
     this.outbox.push(packet)
     if (!this.flushScheduled) {
@@ -184,9 +105,7 @@ class Channel {
     const socket = this.socket
     this.socket = undefined
     this.outbox = []
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = undefined
-    this.armedFor = Infinity
+    this.pending.close()
     try {
       socket?.close()
     } catch {
@@ -220,6 +139,14 @@ export class UdpPool {
       this.channels.set(key, list)
     }
     list[this.next++ % list.length]!.send(q, timeoutMs, waiter)
+  }
+
+  /** Queries outstanding to `upstream` over UDP, on all its sockets. */
+  outstanding(upstream: Upstream): number {
+    const list = this.channels.get(show(upstream))
+    let n = 0
+    if (list) for (const c of list) n += c.pending.size
+    return n
   }
 
   close() {

@@ -3,6 +3,7 @@
  * truncation) because node:dns hides TTLs, the AD bit and the DNSSEC types.
  *
  * - Upstreams: DNS_RESOLVERS, or the nameservers of /etc/resolv.conf; each try rotates to the next one.
+ * - Transports: UDP, and one pipelined TCP connection per upstream for bulk work (`DnsLinks.ts`).
  * - Outcomes: an answer, NODATA or NXDOMAIN settle a question (`DnsAnswer`); timeout, SERVFAIL, REFUSED,
  *   network and malformed replies are `DnsError`s, so no caller can read a failure as "no record".
  * - Concurrent identical questions share one query; answers are cached for their TTL, negative ones
@@ -23,7 +24,7 @@ import { type Asked, DnsCache, UPSTREAM } from "./DnsCache.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { type Question, show, type TransportFailure, type Waiter } from "./DnsTransport.ts"
 import { tcpQuery } from "./DnsTcp.ts"
-import { UdpPool } from "./DnsUdp.ts"
+import { DnsLinks } from "./DnsLinks.ts"
 import * as M from "../observe/Metrics.ts"
 
 export { type Asked, cacheSeconds } from "./DnsCache.ts"
@@ -114,14 +115,14 @@ const makeLive = Effect.gen(function* () {
     configured.length > 0 ? configured : [{ address: "127.0.0.1", port: 53 }]
   const timeoutMs = Math.max(1, config.dnsTimeoutMs)
   const retries = Math.max(0, config.dnsRetries)
-  const pool = yield* Effect.acquireRelease(
-    Effect.sync(() => new UdpPool()),
-    (p) => Effect.sync(() => p.close())
+  const links = yield* Effect.acquireRelease(
+    Effect.sync(() => new DnsLinks()),
+    (l) => Effect.sync(() => l.close())
   )
   let rotation = 0
 
   /**
-   * One question: UDP to an upstream, TCP to the same server when truncated (RFC 7766 5), the next
+   * One question: UDP (or the bulk pipe) to an upstream, TCP to the same server when truncated (RFC 7766 5), the next
    * upstream on timeout, network error or (when there is another) SERVFAIL / REFUSED.
    * The whole loop runs in an `Asking`, callback style: per-attempt Effects, and even per-query
    * closures, cost more CPU than the exchange itself (scripts/bench/resolver). Before each further
@@ -148,7 +149,7 @@ const makeLive = Effect.gen(function* () {
     attempt() {
       this.upstream = this.options.upstream ?? upstreams[(this.start + this.i) % upstreams.length]!
       this.tcp = false
-      pool.send(this.upstream, this.q, timeoutMs, this)
+      links.send(this.upstream, this.q, timeoutMs, this)
     }
 
     settle(failure: TransportFailure | undefined, reply: DecodedReply | undefined) {

@@ -6,13 +6,14 @@
  */
 import * as net from "node:net"
 import * as tls from "node:tls"
-import { Duration, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { daysUntil } from "./Certificate.ts"
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
+import { connectSocket, timedOut, upgrade } from "./SmtpSocket.ts"
 import { vetText } from "./Targets.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
-import { type PeerJudged, peerJudged, readCaFile, sharedSecureContext } from "./TlsPeer.ts"
+import { type PeerJudged, peerJudged, readCaFile } from "./TlsPeer.ts"
 import { makeSmtpTlsScan, unreachableSmtpScan } from "./SmtpTlsScan.ts"
 import { makeKeyExchangeProbe, unreachableKeyExchange } from "./KeyExchangeProbe.ts"
 import { starttlsOpener } from "./StartTls.ts"
@@ -71,57 +72,6 @@ export interface ProbeSettings {
   readonly ca: ReadonlyArray<string>
 }
 
-const withTimeout =
-  (stage: SmtpStage, ms: number) =>
-  <A, R>(self: Effect.Effect<A, SmtpFailure, R>) =>
-    Effect.timeoutFail(self, {
-      duration: Duration.millis(ms),
-      onTimeout: () =>
-        new SmtpFailure({ stage, reason: "timeout", message: `no progress within ${ms} ms at ${stage}` })
-    })
-
-const connectSocket = (address: string, port: number) =>
-  Effect.async<net.Socket, SmtpFailure>((resume) => {
-    const socket = net.connect({ host: address, port })
-    const fail = (error: NodeJS.ErrnoException) =>
-      resume(
-        Effect.fail(
-          new SmtpFailure({
-            stage: "connect",
-            reason: error.code === "ECONNREFUSED" ? "refused" : "error",
-            message: error.message
-          })
-        )
-      )
-    socket.once("error", fail)
-    socket.once("connect", () => {
-      socket.off("error", fail)
-      resume(Effect.succeed(socket))
-    })
-    return Effect.sync(() => socket.destroy())
-  })
-
-const upgrade = (socket: net.Socket, servername: string, ca: ReadonlyArray<string>) =>
-  Effect.async<tls.TLSSocket, SmtpFailure>((resume) => {
-    const secure = tls.connect({
-      socket,
-      // RFC 6066 3: SNI carries host names only, never address literals.
-      ...(net.isIP(servername) === 0 ? { servername } : {}),
-      // We observe and judge; the handshake must not abort on a bad chain or an old protocol.
-      secureContext: sharedSecureContext(ca, { minVersion: "TLSv1", ciphers: "DEFAULT:@SECLEVEL=0" }),
-      rejectUnauthorized: false
-    })
-    const fail = (error: Error) =>
-      resume(Effect.fail(new SmtpFailure({ stage: "handshake", reason: "tls", message: error.message })))
-    secure.once("error", fail)
-    secure.once("secureConnect", () => {
-      secure.off("error", fail)
-      secure.on("error", () => {})
-      resume(Effect.succeed(secure))
-    })
-    return Effect.sync(() => secure.destroy())
-  })
-
 const tlsFacts = (socket: tls.TLSSocket, host: string, now: Date): Omit<TlsFacts, "extensions"> => {
   const { judged } = peerJudged(socket, host)
   const cipher = socket.getCipher()
@@ -163,20 +113,17 @@ export const probeOnce = (settings: ProbeSettings, host: string, address: string
     const reader = new ReplyReader("banner")
     const session = Effect.gen(function* () {
       const socket = yield* Effect.acquireRelease(
-        connectSocket(address, settings.port).pipe(withTimeout("connect", settings.connectTimeoutMs)),
+        connectSocket(address, settings.port, settings.connectTimeoutMs),
         (s) => Effect.sync(() => s.destroy())
       )
       reader.attach(socket)
-      const banner = yield* reader.next("banner").pipe(withTimeout("banner", settings.bannerTimeoutMs))
+      const banner = yield* reader.next("banner", timedOut("banner", settings.bannerTimeoutMs))
       state.banner = banner.lines.join("\n")
       state.bannerCode = banner.code
       if (banner.code !== 220)
         return yield* new SmtpFailure({ stage: "banner", reason: "rejected", message: state.banner })
       const command = (stage: SmtpStage, line: string) =>
-        send(socket, line).pipe(
-          Effect.zipRight(reader.next(stage)),
-          withTimeout(stage, settings.commandTimeoutMs)
-        )
+        Effect.zipRight(send(socket, line), reader.next(stage, timedOut(stage, settings.commandTimeoutMs)))
       const ehlo = yield* command("ehlo", `EHLO ${settings.heloName}`)
       state.ehloCode = ehlo.code
       if (ehlo.code !== 250)
@@ -195,7 +142,7 @@ export const probeOnce = (settings: ProbeSettings, host: string, address: string
           })
         const injected = reader.detach()
         const secure = yield* Effect.acquireRelease(
-          upgrade(socket, name, settings.ca).pipe(withTimeout("handshake", settings.tlsTimeoutMs)),
+          upgrade(socket, name, settings.ca, settings.tlsTimeoutMs),
           (s) => Effect.sync(() => s.destroy())
         )
         state.tls = { ...tlsFacts(secure, name, checkedAt), extensions: [] }
@@ -203,18 +150,17 @@ export const probeOnce = (settings: ProbeSettings, host: string, address: string
           yield* Effect.logWarning(`${address}: ${injected} bytes sent before the TLS handshake`)
         reader.attach(secure)
         active = secure
-        const again = yield* send(secure, `EHLO ${settings.heloName}`).pipe(
-          Effect.zipRight(reader.next("ehlo-tls")),
-          withTimeout("ehlo-tls", settings.commandTimeoutMs)
+        const again = yield* Effect.zipRight(
+          send(secure, `EHLO ${settings.heloName}`),
+          reader.next("ehlo-tls", timedOut("ehlo-tls", settings.commandTimeoutMs))
         )
         state.tls = { ...state.tls, extensions: again.code === 250 ? keywords(again) : [] }
       }
       // A polite goodbye; its answer (or silence) does not change the verdict.
-      yield* send(active, "QUIT").pipe(
-        Effect.zipRight(reader.next("quit")),
-        withTimeout("quit", settings.commandTimeoutMs),
-        Effect.ignore
-      )
+      yield* Effect.zipRight(
+        send(active, "QUIT"),
+        reader.next("quit", timedOut("quit", settings.commandTimeoutMs))
+      ).pipe(Effect.ignore)
     }).pipe(Effect.scoped)
     yield* session.pipe(
       Effect.catchAll((failure) =>

@@ -97,12 +97,31 @@ export class ReplyReader {
     }
   }
 
-  next(stage: SmtpStage): Effect.Effect<SmtpReply, SmtpFailure> {
+  /**
+   * The next reply, or `timeout.failure()` when none has come within `timeout.ms`: the timer is the
+   * wait's own, not a race of two more fibers (`Effect.timeoutFail`) for every command of every
+   * session (docs/bench.md, the batch).
+   */
+  next(
+    stage: SmtpStage,
+    timeout?: { readonly ms: number; readonly failure: () => SmtpFailure }
+  ): Effect.Effect<SmtpReply, SmtpFailure> {
     return Effect.async<SmtpReply, SmtpFailure>((resume) => {
       this.stage = stage
-      this.waiter = (r) => resume(r instanceof SmtpFailure ? Effect.fail(r) : Effect.succeed(r))
+      const timer =
+        timeout === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.waiter = null
+              resume(Effect.fail(timeout.failure()))
+            }, timeout.ms)
+      this.waiter = (r) => {
+        clearTimeout(timer)
+        resume(r instanceof SmtpFailure ? Effect.fail(r) : Effect.succeed(r))
+      }
       this.pump()
       return Effect.sync(() => {
+        clearTimeout(timer)
         this.waiter = null
       })
     })

@@ -6,7 +6,7 @@
  * which `handshake` reports as `unknown`, never as a refused protocol version.
  */
 import type * as net from "node:net"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import { ReplyReader, SmtpFailure, type SmtpStage } from "./SmtpReader.ts"
 import { type Opener, tcpOpener } from "./TlsHandshake.ts"
 
@@ -32,12 +32,13 @@ export const starttlsOpener = (settings: StartTlsSettings, address: string): Ope
     const reader = new ReplyReader("banner")
     const session = Effect.gen(function* () {
       reader.attach(socket)
+      // Each step's timeout is the reader's own timer, not a race of two more fibers per step.
       const step = (stage: SmtpStage, line: string | null, ms: number) =>
-        Effect.sync(() => line !== null && socket.write(line + "\r\n")).pipe(
-          Effect.zipRight(reader.next(stage)),
-          Effect.timeoutFail({
-            duration: Duration.millis(ms),
-            onTimeout: () =>
+        Effect.zipRight(
+          Effect.sync(() => line !== null && socket.write(line + "\r\n")),
+          reader.next(stage, {
+            ms,
+            failure: () =>
               new SmtpFailure({ stage, reason: "timeout", message: `no answer at ${stage} within ${ms} ms` })
           })
         )

@@ -265,15 +265,13 @@ export const makeFacts = (
     }
     // One memo per kind of question, keyed by the question object as a derived fact is.
     const questions = new Map<Question<any, any, any, any>, ReturnType<typeof memoIn>>()
-    const askQuestion = <Args, A, E>(
-      question: Question<Args, A, E, ScanServices>,
-      args: Args
-    ): Effect.Effect<A, E> =>
+    /** Starts `question` (once per key for the scan) and returns its outcome to be. */
+    const startQuestion = <Args, A, E>(question: Question<Args, A, E, ScanServices>, args: Args) =>
       Effect.suspend(() => {
         let kind = questions.get(question)
         if (kind === undefined) questions.set(question, (kind = memoIn(scope)))
         // In the memo's fiber of its own, as a fetch or a probe: its services set for that fiber.
-        return kind.get(question.key(args), () =>
+        return kind.start(question.key(args), () =>
           traced(
             `Question.${question.name}`,
             {}
@@ -285,11 +283,20 @@ export const makeFacts = (
           )
         )
       })
+    const askQuestion = <Args, A, E>(
+      question: Question<Args, A, E, ScanServices>,
+      args: Args
+    ): Effect.Effect<A, E> => Effect.flatMap(startQuestion(question, args), Deferred.await)
     const startFetch = (url: string, options: WebRequestOptions = {}) =>
       Effect.map(
         memo.start(`fetch\u0000${fetchKey(url, options)}`, () =>
           web.get(url, { ...options, lookup: addresses })
         ),
+        Deferred.await
+      )
+    const startProbe = (host: string, address: string) =>
+      Effect.map(
+        memo.start(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
         Deferred.await
       )
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
@@ -337,11 +344,12 @@ export const makeFacts = (
         Effect.clockWith((clock) =>
           Effect.sync(() => {
             const now = clock.unsafeCurrentTimeMillis()
-            for (const { name, type } of questions) if (scan.open) dnsQuestion(name, type, false, now)
+            for (const { name, type, checkingDisabled } of questions)
+              if (scan.open) dnsQuestion(name, type, checkingDisabled === true, now)
           })
         ),
-      probe: (host, address) =>
-        memo.get(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
+      probe: (host, address) => Effect.flatten(startProbe(host, address)),
+      startProbe,
       // The depth (kernel/Depth.ts) chooses how much of a server's TLS is asked, here and only here.
       webTlsScan: enumeratesTls(depth, "web")
         ? (host, address) =>
@@ -357,6 +365,7 @@ export const makeFacts = (
             )
         : (host, address) => Effect.succeed(unenumeratedScan(host, address, SMTP_PORT)),
       ask: askQuestion,
+      startAsk: (question, args) => Effect.map(startQuestion(question, args), Deferred.await),
       get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
       start,
       ...Option.match(selectorSource, {

@@ -95,6 +95,13 @@ export const dmarcRollupMigrations = {
     yield* sql`CREATE TABLE dmarc_pending (report INTEGER PRIMARY KEY)`
     yield* addToRollup("i.kind = 'dmarc'", 1)
     yield* sql`DROP INDEX IF EXISTS dmarc_row_group`
+  }),
+  // A large report is folded in slices, a transaction each: `folded_to` is the last of its rows
+  // (by rowid) already in the rollup; the rows after it are read raw. 0: none yet (every report
+  // pending in an existing store).
+  "0017_dmarc_fold_slices": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`ALTER TABLE dmarc_pending ADD COLUMN folded_to INTEGER NOT NULL DEFAULT 0`
   })
 }
 
@@ -103,31 +110,87 @@ export const markPending = (report: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO dmarc_pending (report) VALUES (${report})`)
 
 /**
- * Fold up to `reports` pending reports into the rollup, in one transaction; returns how many were
- * folded (0: none waits). Their authenticity is read as it is now (`moveToAuthenticated` moves a
- * report already folded).
+ * One turn of the event loop (setImmediate runs after pending I/O), so requests are answered
+ * between two transactions (Effect.yieldNow lets other fibers run, but the sockets' callbacks only
+ * once in 2,048 turns).
  */
-export const rollUpPending = (reports: number) =>
+export const yieldToEventLoop = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
+/** A pending report as the fold plans it: where it stands and how many rows it has. */
+interface Pending {
+  readonly report: number
+  readonly folded_to: number
+  readonly records: number
+}
+
+/**
+ * Fold pending rows into the rollup, at most `rows` of them in one transaction (at least one
+ * report's worth unless a report alone has more: it is then folded `rows` at a time, by rowid,
+ * its progress kept in `dmarc_pending.folded_to`). Returns 0 when no row waits, else about how
+ * many were folded (by the reports' record counts). Their authenticity is read as it is now
+ * (`moveToAuthenticated` moves a report already folded, or the part of it that is).
+ */
+export const rollUpPending = (rows: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const budget = Math.max(1, Math.floor(rows))
     return yield* sql.withTransaction(
       Effect.gen(function* () {
-        const batch = yield* sql<{
-          report: number
-        }>`SELECT report FROM dmarc_pending ORDER BY report LIMIT ${reports}`
-        const last = batch.at(-1)?.report
-        if (last === undefined) return 0
-        yield* addToRollup(`r.report IN (SELECT report FROM dmarc_pending WHERE report <= ${last})`, 1)
+        // each report holds at least one row: no more than `budget` of them can fit
+        const waiting = yield* sql<Pending>`SELECT p.report AS report, p.folded_to AS folded_to,
+            COALESCE(i.records, 0) AS records
+          FROM dmarc_pending p LEFT JOIN inbound_report i ON i.id = p.report ORDER BY p.report LIMIT ${budget}`
+        const first = waiting[0]
+        if (first === undefined) return 0
+        if (first.folded_to > 0 || first.records > budget) {
+          // a slice of one large report: its next `budget` rows, and whether any follow them
+          const next = yield* sql<{
+            id: number
+          }>`SELECT rowid AS id FROM dmarc_row INDEXED BY dmarc_row_report
+            WHERE report = ${first.report} AND rowid > ${first.folded_to} ORDER BY rowid LIMIT 2 OFFSET ${budget - 1}`
+          const to = next[0]?.id
+          const rest = next.length < 2
+          const report = Math.floor(first.report)
+          const from = Math.floor(first.folded_to)
+          yield* addToRollup(
+            `r.report = ${report} AND r.rowid > ${from}${rest ? "" : ` AND r.rowid <= ${Math.floor(to!)}`}`,
+            1
+          )
+          if (rest) yield* sql`DELETE FROM dmarc_pending WHERE report = ${report}`
+          else yield* sql`UPDATE dmarc_pending SET folded_to = ${to!} WHERE report = ${report}`
+          return budget
+        }
+        // whole reports, in order, as many as fit
+        let taken = 0
+        let last = first.report
+        for (const p of waiting) {
+          if (p.folded_to > 0 || (taken > 0 && taken + p.records > budget)) break
+          taken += Math.max(1, p.records)
+          last = p.report
+        }
+        yield* addToRollup(
+          `r.report IN (SELECT report FROM dmarc_pending WHERE report <= ${Math.floor(last)})`,
+          1
+        )
         yield* sql`DELETE FROM dmarc_pending WHERE report <= ${last}`
-        return batch.length
+        return taken
       })
     )
   })
 
-/** Fold every pending report, `batch` reports per transaction, yielding between (tests, the bench). */
-export const rollUpAll = (batch = 200): Effect.Effect<void, unknown, SqlClient.SqlClient> =>
-  Effect.flatMap(rollUpPending(batch), (n) =>
-    n === 0 ? Effect.void : Effect.zipRight(Effect.yieldNow(), rollUpAll(batch))
+/** Rows folded in one transaction: about 25 ms of work, so the service answers between two. */
+export const ROLLUP_ROWS = 4_000
+
+/**
+ * Fold every pending row, at most `rows` per transaction, yielding to the event loop between two
+ * (the service's fold, tests, the bench).
+ */
+export const rollUpAll = (rows = ROLLUP_ROWS): Effect.Effect<void, unknown, SqlClient.SqlClient> =>
+  Effect.flatMap(rollUpPending(rows), (n) =>
+    n === 0 ? Effect.void : Effect.zipRight(yieldToEventLoop, rollUpAll(rows))
   )
 
 /** Take out of the rollup the reports ending before `before` (epoch seconds), about to be deleted. */
@@ -137,8 +200,10 @@ export const unrollExpired = (before: number) =>
     const [expired] = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM inbound_report
       WHERE end_at < ${before} AND kind = 'dmarc'`
     if ((expired?.n ?? 0) === 0) return
+    // what is folded: every row of a report no longer pending, the first rows of one folded in part
     yield* addToRollup(
-      `i.kind = 'dmarc' AND i.end_at < ${Math.floor(before)} AND r.report NOT IN (SELECT report FROM dmarc_pending)`,
+      `i.kind = 'dmarc' AND i.end_at < ${Math.floor(before)}
+        AND r.rowid <= COALESCE((SELECT folded_to FROM dmarc_pending WHERE report = r.report), r.rowid)`,
       -1
     )
     yield* sql`DELETE FROM dmarc_pending WHERE report IN (SELECT id FROM inbound_report WHERE end_at < ${before})`
@@ -154,9 +219,12 @@ export const unrollExpired = (before: number) =>
 export const moveToAuthenticated = (id: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const pending = yield* sql`SELECT 1 FROM dmarc_pending WHERE report = ${id}`
-    if (pending.length > 0) return
-    const which = `r.report = ${Math.floor(id)}`
+    const [pending] = yield* sql<{
+      folded_to: number
+    }>`SELECT folded_to FROM dmarc_pending WHERE report = ${id}`
+    if (pending !== undefined && pending.folded_to === 0) return
+    // a report folded in part moves the part folded; its other rows are folded under the new verdict
+    const which = `r.report = ${Math.floor(id)}${pending === undefined ? "" : ` AND r.rowid <= ${Math.floor(pending.folded_to)}`}`
     yield* addToRollup(which, -1, "0")
     yield* addToRollup(which, 1, "1")
   })
@@ -164,8 +232,8 @@ export const moveToAuthenticated = (id: number) =>
 /**
  * A domain's DMARC records in [from, to) (by their report's begin), grouped as the summary reads
  * them, in the groups' order: the rollup's whole days, plus the raw rows it does not hold (the
- * partial first and last days, and pending reports). `authenticatedOnly`: from authenticated
- * reports alone.
+ * partial first and last days, and the rows of pending reports not folded yet).
+ * `authenticatedOnly`: from authenticated reports alone.
  */
 export const rolledUpGroups = (domain: string, from: number, to: number, authenticatedOnly: boolean) =>
   Effect.gen(function* () {
@@ -179,6 +247,11 @@ export const rolledUpGroups = (domain: string, from: number, to: number, authent
     const wholeTo = whole ? endDay * DAY : to
     const trusted = authenticatedOnly
       ? sql.unsafe(`AND report IN (SELECT id FROM inbound_report WHERE kind = 'dmarc' AND authenticated = 1)`)
+      : sql.unsafe("")
+    const trustedRows = authenticatedOnly
+      ? sql.unsafe(
+          `AND r.report IN (SELECT id FROM inbound_report WHERE kind = 'dmarc' AND authenticated = 1)`
+        )
       : sql.unsafe("")
     // one read transaction: a fold committing between the two reads would count a report twice or not at all
     const [rolled, rest] = yield* sql.withTransaction(
@@ -197,9 +270,11 @@ export const rolledUpGroups = (domain: string, from: number, to: number, authent
             WHERE domain = ${domain} AND begin_at >= ${from} AND begin_at < ${wholeFrom} ${trusted}
           UNION ALL SELECT ${G}, count FROM dmarc_row
             WHERE domain = ${domain} AND begin_at >= ${wholeTo} AND begin_at < ${to} ${trusted}
-          UNION ALL SELECT ${G}, count FROM dmarc_row INDEXED BY dmarc_row_report
-            WHERE report IN (SELECT report FROM dmarc_pending) AND domain = ${domain}
-              AND begin_at >= ${wholeFrom} AND begin_at < ${wholeTo} ${trusted}
+          -- CROSS JOIN: the few pending reports first, then their rows through the index (not every row)
+          UNION ALL SELECT ${sql.unsafe(COLUMNS.map((c) => `r.${c}`).join(", "))}, r.count
+            FROM dmarc_pending p CROSS JOIN dmarc_row r INDEXED BY dmarc_row_report
+              ON r.report = p.report AND r.rowid > p.folded_to
+            WHERE r.domain = ${domain} AND r.begin_at >= ${wholeFrom} AND r.begin_at < ${wholeTo} ${trustedRows}
         ) GROUP BY ${G} ORDER BY ${G}`
       ])
     )

@@ -7,8 +7,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { GROUP_COLUMNS, markPending, rolledUpGroups, unrollExpired } from "./DmarcRollup.ts"
+import { GROUP_COLUMNS, markPending, rolledUpGroups, unrollExpired, yieldToEventLoop } from "./DmarcRollup.ts"
 import { type DmarcRowInsert, dmarcRowInsert, dmarcRowValues } from "./DmarcRows.ts"
+import { type AuthenticityColumns, recordAuthenticity } from "./ReportAuthenticity.ts"
 
 export { GROUP_COLUMNS }
 export type { DmarcRowInsert } from "./DmarcRows.ts"
@@ -160,12 +161,6 @@ export interface TlsPolicyInsert {
   readonly failures: string
 }
 
-/** One turn of the event loop between INSERTs of a large report, so the service keeps answering. */
-const yieldToEventLoop = Effect.async<void>((resume) => {
-  const handle = setImmediate(() => resume(Effect.void))
-  return Effect.sync(() => clearImmediate(handle))
-})
-
 /** Rows per INSERT statement: well under SQLite's 32,766 bound parameters. */
 const CHUNK = 500
 
@@ -175,10 +170,26 @@ const chunks = <A>(rows: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
   return out
 }
 
+const selectorInserts = new Map<number, string>()
+
+/** The upsert of `n` selectors of one domain, its text made once per `n`. */
+const selectorInsert = (n: number) => {
+  let text = selectorInserts.get(n)
+  if (text === undefined) {
+    text = `INSERT INTO dmarc_selector (domain, selector, last_seen) VALUES ${Array(n).fill("(?, ?, ?)").join(", ")}
+      ON CONFLICT (domain, selector) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`
+    selectorInserts.set(n, text)
+  }
+  return text
+}
+
 /**
  * Store a report with its rows in one transaction. The same identity (kind, reporter, report id,
  * domain) and content is a duplicate: nothing is written. The same identity with other content is
- * written and flagged, and so is the one stored before.
+ * written and flagged, and so is the one stored before. With `verdict`, who sent it is recorded in
+ * the same transaction (`recordAuthenticity`: a fresh report is written with it, a duplicate proved
+ * genuine is marked so): each statement of a report costs about as much in the SQL client as in
+ * SQLite, so a fresh report is written with as few as it takes.
  */
 export const storeReport = (
   head: ReportHead,
@@ -189,7 +200,8 @@ export const storeReport = (
         readonly rows: ReadonlyArray<DmarcRowInsert>
         readonly selectors: ReadonlyArray<string>
       }
-    | { readonly kind: "tls"; readonly rows: ReadonlyArray<TlsPolicyInsert> }
+    | { readonly kind: "tls"; readonly rows: ReadonlyArray<TlsPolicyInsert> },
+  verdict?: AuthenticityColumns
 ) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -197,13 +209,16 @@ export const storeReport = (
       Effect.gen(function* () {
         const inserted = yield* sql<{ id: number }>`INSERT INTO inbound_report
           (kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy, content_hash,
-            warnings, dmarc_pass)
+            warnings, dmarc_pass, authenticated, authenticated_for, authentication)
           VALUES (${head.kind}, ${head.domain}, ${head.reporter}, ${head.reportId}, ${head.begin}, ${head.end},
             ${receivedAt}, ${head.records}, ${head.messages}, ${head.contact}, ${head.policy}, ${head.contentHash},
-            ${JSON.stringify(head.warnings ?? [])}, ${head.dmarcPass ?? null})
+            ${JSON.stringify(head.warnings ?? [])}, ${head.dmarcPass ?? null}, ${verdict?.authenticated ?? 0},
+            ${verdict?.authenticated_for ?? null},
+            ${verdict?.authentication ?? "stored before reports were authenticated"})
           ON CONFLICT (kind, reporter, report_id, domain, content_hash) DO NOTHING RETURNING id`
         const id = inserted[0]?.id
         if (id === undefined) {
+          if (verdict !== undefined) yield* recordAuthenticity(head, verdict)
           const [known] = yield* sql<{ conflict: number }>`SELECT conflict FROM inbound_report
             WHERE kind = ${head.kind} AND reporter = ${head.reporter} AND report_id = ${head.reportId}
               AND domain = ${head.domain} AND content_hash = ${head.contentHash}`
@@ -216,16 +231,20 @@ export const storeReport = (
         if (conflict) yield* sql`UPDATE inbound_report SET conflict = 1 WHERE id = ${id}`
         if (rows.kind === "dmarc") {
           yield* markPending(id)
-          for (const chunk of chunks(rows.rows)) {
+          const parts = chunks(rows.rows)
+          for (const [i, chunk] of parts.entries()) {
+            // between the INSERTs of a large report, not after the last (a small report has one)
+            if (i > 0) yield* yieldToEventLoop
             yield* sql.unsafe(
               dmarcRowInsert(chunk.length),
               dmarcRowValues(id, head.domain, head.begin, chunk)
             )
-            yield* yieldToEventLoop
           }
-          for (const selector of rows.selectors)
-            yield* sql`INSERT INTO dmarc_selector (domain, selector, last_seen) VALUES (${head.domain}, ${selector}, ${head.end})
-              ON CONFLICT (domain, selector) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`
+          for (const selectors of chunks(rows.selectors))
+            yield* sql.unsafe(
+              selectorInsert(selectors.length),
+              selectors.flatMap((selector) => [head.domain, selector, head.end])
+            )
         } else
           for (const chunk of chunks(rows.rows))
             yield* sql`INSERT INTO tls_policy ${sql.insert(chunk.map((r) => ({ report: id, begin_at: head.begin, ...r })))}`

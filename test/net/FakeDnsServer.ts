@@ -54,15 +54,18 @@ export const fakeDnsServer = (handler: (query: DnsPacket.DecodedPacket, transpor
         let buffered = Buffer.alloc(0)
         socket.on("data", (chunk) => {
           buffered = Buffer.concat([buffered, chunk])
-          if (buffered.length < 2 || buffered.length < 2 + buffered.readUInt16BE(0)) return
-          const query = DnsPacket.decode(buffered.subarray(2, 2 + buffered.readUInt16BE(0)))
-          queries.push({ transport: "tcp", packet: query })
-          const r = handler(query, "tcp")
-          if (!r) return
-          for (const msg of "raw" in r ? r.raw : [encodeReply(r)]) {
-            const framed = Buffer.alloc(2)
-            framed.writeUInt16BE(msg.length)
-            socket.write(Buffer.concat([framed, msg]))
+          // Every whole query that has arrived: a client may pipeline them (RFC 7766 6.2.1.1).
+          while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
+            const query = DnsPacket.decode(buffered.subarray(2, 2 + buffered.readUInt16BE(0)))
+            buffered = buffered.subarray(2 + buffered.readUInt16BE(0))
+            queries.push({ transport: "tcp", packet: query })
+            const r = handler(query, "tcp")
+            if (!r) continue
+            for (const msg of "raw" in r ? r.raw : [encodeReply(r)]) {
+              const framed = Buffer.alloc(2)
+              framed.writeUInt16BE(msg.length)
+              socket.write(Buffer.concat([framed, msg]))
+            }
           }
         })
         socket.on("error", () => {})

@@ -63,6 +63,20 @@ describe("Resolver over UDP/TCP", () => {
     })
   )
 
+  it.scoped("bulk work: past 16 outstanding over UDP, the rest go over one pipelined TCP connection", () =>
+    Effect.gen(function* () {
+      const server = yield* fakeDnsServer((q) => reply(q, [a(q.questions![0]!.name, "192.0.2.7")]))
+      const names = Array.from({ length: 40 }, (_, i) => `h${i}.example.com`)
+      const answers = yield* Effect.flatMap(Resolver, (r) =>
+        Effect.forEach(names, (name) => r.query(name, "A", { fresh: true }), { concurrency: "unbounded" })
+      ).pipe(Effect.provide(resolverFor([server.port])))
+      expect(answers.map((x) => x.answers[0]!.name)).toEqual(names)
+      const transports = server.queries.map((q) => q.transport)
+      expect(transports.filter((t) => t === "udp")).toHaveLength(16)
+      expect(transports.filter((t) => t === "tcp")).toHaveLength(24)
+    })
+  )
+
   it.scoped("retries over TCP when the UDP answer is truncated", () =>
     Effect.gen(function* () {
       const server = yield* fakeDnsServer((q, transport) =>

@@ -1,7 +1,8 @@
 /**
  * The DMARC summary's rollup answers exactly as one GROUP BY over the stored records: whatever was
- * rolled up or is pending, whatever the period (partial days included), after reports were found
- * authenticated or pruned, and on a store that existed before the rollup (its migration).
+ * rolled up, folded in part or is pending, whatever the period (partial days included), after
+ * reports were found authenticated or pruned, and on a store that existed before the rollup (its
+ * migration) or before the fold in slices.
  */
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -91,14 +92,14 @@ const reference = (domain: string, from: number, to: number, authenticatedOnly: 
       GROUP BY ${sql.unsafe(GROUP_COLUMNS)} ORDER BY ${sql.unsafe(GROUP_COLUMNS)}`
   )
 
-const head = (n: number, domain: string, begin: number, end: number): ReportHead => ({
+const head = (n: number, domain: string, begin: number, end: number, records = 1): ReportHead => ({
   kind: "dmarc",
   domain,
   reporter: "receiver.example",
   reportId: `r${n}`,
   begin,
   end,
-  records: 1,
+  records,
   messages: 1,
   contact: null,
   policy: "{}",
@@ -117,7 +118,7 @@ const run = (steps: ReadonlyArray<Step>, periods: ReadonlyArray<{ from: number; 
     for (const s of steps) {
       if (s.report !== undefined) {
         const r = s.report
-        const h = head(n++, r.domain, r.begin, r.begin + r.length)
+        const h = head(n++, r.domain, r.begin, r.begin + r.length, r.rows.length)
         yield* storeReport(h, r.begin + r.length, { kind: "dmarc", rows: r.rows, selectors: [] })
         yield* recordAuthenticity(h, verdict(r.authenticated))
         // the same report again, now authenticated (a duplicate proved genuine), maybe once rolled up
@@ -198,6 +199,99 @@ describe("the DMARC rollup", () => {
     expect(binaryOrder("\uE000", "😀")).toBeLessThan(0)
     expect("\uE000" < "😀").toBe(false)
   })
+
+  it.effect("folds a large report in slices of at most the rows asked, answering the same after each", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = Array.from({ length: 50 }, (_, j): DmarcRowInsert => ({
+        source_ip: `192.0.2.${j % 9}`,
+        count: j + 1,
+        disposition: "none",
+        dkim: j % 3 === 0 ? "fail" : "pass",
+        spf: "pass",
+        overrides: "",
+        arc: 0,
+        header_from: "a.example",
+        dkim_auth: "",
+        spf_auth: "",
+        envelope_from: "",
+        reasons: ""
+      }))
+      const large = head(1, "a.example", T0, T0 + DAY - 1, rows.length)
+      yield* storeReport(large, T0 + DAY, { kind: "dmarc", rows, selectors: [] })
+      yield* recordAuthenticity(large, verdict(false))
+      const small = head(2, "a.example", T0 + 10, T0 + DAY - 1, 3)
+      yield* storeReport(small, T0 + DAY, { kind: "dmarc", rows: rows.slice(0, 3), selectors: [] })
+      const check = Effect.gen(function* () {
+        for (const trusted of [false, true])
+          expect(yield* rolledUpGroups("a.example", T0 - DAY, T0 + 2 * DAY, trusted)).toEqual(
+            yield* reference("a.example", T0 - DAY, T0 + 2 * DAY, trusted)
+          )
+      })
+      const folded = () =>
+        Effect.map(
+          sql<{ n: number }>`SELECT COALESCE(SUM(records), 0) AS n FROM dmarc_rollup`,
+          (r) => r[0]!.n
+        )
+      const progress: Array<number> = []
+      for (;;) {
+        const before = yield* folded()
+        const n = yield* rollUpPending(7)
+        if (n === 0) break
+        progress.push((yield* folded()) - before)
+        yield* check
+        // found genuine half-way: the part folded moves, the rest is folded under the new verdict
+        if (progress.length === 3) yield* recordAuthenticity(large, verdict(true))
+      }
+      // 50 rows by 7: seven slices of 7 and one of 1; then the small report whole
+      expect(progress).toEqual([7, 7, 7, 7, 7, 7, 7, 1, 3])
+      expect(yield* sql`SELECT report FROM dmarc_pending`).toEqual([])
+      expect(
+        (yield* sql<{ n: number }>`SELECT SUM(records) AS n FROM dmarc_rollup WHERE authenticated = 1`)[0]!.n
+      ).toBe(50)
+    }).pipe(Effect.provide(freshStore()))
+  )
+
+  it.effect("upgrades a store with reports pending from before the fold in slices", () =>
+    Effect.gen(function* () {
+      const file = join(mkdtempSync(join(tmpdir(), "domain-audit-rollup-")), "db.sqlite")
+      const before = Object.fromEntries(Object.entries(migrations).filter(([id]) => id < "0017"))
+      const client = SqliteClient.layer({ filename: file })
+      const old = Layer.merge(
+        client,
+        SqliteMigrator.layer({ loader: Migrator.fromRecord(before) }).pipe(
+          Layer.provide([client, NodeContext.layer])
+        )
+      )
+      // stored (and listed as pending) as the code before stored them
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        for (let k = 0; k < 4; k++) {
+          const [r] = yield* sql<{ id: number }>`INSERT INTO inbound_report
+            (kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, policy, content_hash)
+            VALUES ('dmarc', 'a.example', 'receiver.example', ${`old-${k}`}, ${T0}, ${T0 + DAY - 1}, ${T0 + DAY},
+              4, 1, '{}', ${`sha256:old-${k}`}) RETURNING id`
+          yield* sql`INSERT INTO dmarc_pending (report) VALUES (${r!.id})`
+          for (let j = 0; j < 4; j++)
+            yield* sql`INSERT INTO dmarc_row (report, domain, begin_at, source_ip, count, disposition, dkim, spf,
+                overrides, arc, header_from, dkim_auth, spf_auth)
+              VALUES (${r!.id}, 'a.example', ${T0}, ${`192.0.2.${j}`}, ${k + j}, 'none', 'pass', 'fail', '', 0,
+                'a.example', '', '')`
+        }
+      }).pipe(Effect.provide(old))
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        expect(yield* sql`SELECT folded_to FROM dmarc_pending`).toEqual(Array(4).fill({ folded_to: 0 }))
+        const answer = yield* reference("a.example", T0, T0 + DAY, false)
+        expect(yield* rolledUpGroups("a.example", T0, T0 + DAY, false)).toEqual(answer)
+        yield* rollUpPending(3)
+        expect(yield* rolledUpGroups("a.example", T0, T0 + DAY, false)).toEqual(answer)
+        yield* rollUpAll(3)
+        expect(yield* sql`SELECT report FROM dmarc_pending`).toEqual([])
+        expect(yield* rolledUpGroups("a.example", T0, T0 + DAY, false)).toEqual(answer)
+      }).pipe(Effect.provide(sqliteAt(file)))
+    })
+  )
 
   it.effect("rolls up the rows of a store made before it, which then answers as before", () =>
     Effect.gen(function* () {

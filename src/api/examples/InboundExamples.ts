@@ -79,12 +79,15 @@ const parsed = (kind: "dmarc" | "tls"): ParsedReport => {
   return { kind, report, warnings: [], contentHash: "sha256:example-tls" }
 }
 
-const ingested = (kind: "dmarc" | "tls"): IngestResult =>
-  ingestResult(
-    parsed(kind),
+const ingested = (kind: "dmarc" | "tls"): IngestResult => {
+  const report = parsed(kind)
+  return ingestResult(
+    report,
+    storable(report).head,
     { fresh: true, conflict: false },
     postedWith("with the API key key_5e1f0a3b9c2d4e6f")
   )
+}
 
 /** A failure report as a receiver mails it (RFC 6591): the feedback part and the original's headers. */
 const FAILURE_PARTS = {

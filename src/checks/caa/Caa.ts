@@ -245,37 +245,36 @@ const webServed = (facts: FactsShape): Effect.Effect<Served> => {
 const mxServed = (facts: FactsShape) =>
   Effect.gen(function* () {
     const servers = yield* facts.get(MailServers)
-    return yield* Effect.forEach(
-      targets(servers),
-      (t) =>
-        Effect.map(facts.probe(t.host, t.ip), (probe): Served => {
-          const leaf = probe.tls?.chain[0]
-          const base = { service: "mx" as const, host: t.host, address: t.ip }
-          if (leaf) return { ...base, certificate: leaf }
-          // Refused (nothing listens on port 25): no certificate served, an answer; any other
-          // failure to connect might have hidden one.
-          if (probe.failure?.reason === "refused")
-            return {
-              ...base,
-              certificate: null,
-              missing: {
-                kind: "none",
-                reason: `nothing accepts connections on port 25 (${probe.failure.message})`
-              }
-            }
-          if (probe.status === "unknown")
-            return {
-              ...base,
-              certificate: null,
-              missing: { kind: "unknown", reason: "the server could not be reached" }
-            }
+    // Every probe started, then awaited in turn in this fiber (no fiber per probe that only waits).
+    const probing = yield* Effect.forEach(targets(servers), (t) => facts.startProbe(t.host, t.ip))
+    return yield* Effect.forEach(targets(servers), (t, i) =>
+      Effect.map(probing[i]!, (probe): Served => {
+        const leaf = probe.tls?.chain[0]
+        const base = { service: "mx" as const, host: t.host, address: t.ip }
+        if (leaf) return { ...base, certificate: leaf }
+        // Refused (nothing listens on port 25): no certificate served, an answer; any other
+        // failure to connect might have hidden one.
+        if (probe.failure?.reason === "refused")
           return {
             ...base,
             certificate: null,
-            missing: { kind: "none", reason: probe.failure?.message ?? "no STARTTLS, so no certificate" }
+            missing: {
+              kind: "none",
+              reason: `nothing accepts connections on port 25 (${probe.failure.message})`
+            }
           }
-        }),
-      { concurrency: 8 }
+        if (probe.status === "unknown")
+          return {
+            ...base,
+            certificate: null,
+            missing: { kind: "unknown", reason: "the server could not be reached" }
+          }
+        return {
+          ...base,
+          certificate: null,
+          missing: { kind: "none", reason: probe.failure?.message ?? "no STARTTLS, so no certificate" }
+        }
+      })
     )
   })
 

@@ -10,7 +10,7 @@ import type { DnsAnswer, DnsError, RecordType } from "../../net/DnsTypes.ts"
 import type { DnskeyData, DsData, Nsec3ParamData, RrsigData, SoaData } from "../../records/DnsRdata.ts"
 import { algorithmName, algorithmSecurity, weakest } from "../../records/DnssecKeys.ts"
 import { algorithmRow, unusableReason } from "../../records/DnssecRegistry.ts"
-import { define } from "../../kernel/Check.ts"
+import { define, traced } from "../../kernel/Check.ts"
 import { Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { type CheckStatus } from "../../kernel/Status.ts"
 import { chainOf } from "./Chain.ts"
@@ -115,7 +115,7 @@ export const gather = Effect.gen(function* () {
     ...(denial ? { denial } : {}),
     resolverValidates
   } satisfies DnssecFacts
-}).pipe(Effect.withSpan("Dnssec.gather"))
+}).pipe(traced("Dnssec.gather", {}))
 
 const records = <T>(g: Gathered, type: string): Array<{ readonly name: string; readonly data: T }> =>
   g._tag === "Answer"

@@ -179,9 +179,11 @@ const gatherAddresses = (facts: FactsShape, servers: MailServers) =>
         const ptr = toLookup(yield* Effect.either(facts.ptr(t.ip)), (names) => names.length === 0)
         const names = ptr.outcome === "answer" ? ptr.value.slice(0, 5) : []
         const type = t.family === 4 ? "A" : "AAAA"
-        const answers = yield* Effect.forEach(names, (name) => Effect.either(facts.query(name, type)), {
-          concurrency: "unbounded"
-        })
+        // One fan in this fiber (`queryEach`), not a fiber per name that only waits.
+        const answers = yield* facts.queryEach(
+          names.map((name) => ({ name, type })),
+          { concurrency: Math.max(1, names.length) }
+        )
         const forward: Record<string, Lookup<ReadonlyArray<string>>> = {}
         names.forEach((name, i) => {
           forward[name] = toLookup(

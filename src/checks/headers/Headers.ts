@@ -8,7 +8,7 @@ import { Effect, Either } from "effect"
 import { generate, type HeadersConfig } from "../../records/SecurityHeaders.ts"
 import { setCookieValues, type WebError, type WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
-import { define } from "../../kernel/Check.ts"
+import { define, traced } from "../../kernel/Check.ts"
 import { isHtml, metaPolicies, metaReferrer, type ScriptElement, scriptElements } from "../csp/CspExtract.ts"
 import { readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../../kernel/Facts.ts"
@@ -333,7 +333,7 @@ export const gather = Effect.gen(function* () {
     Effect.flatMap(withCors)
   )
   return { domain, gathered }
-}).pipe(Effect.withSpan("Headers.gather"))
+}).pipe(traced("Headers.gather", {}))
 
 export const Headers = define({
   id: "headers",

@@ -8,7 +8,7 @@
  * Facts, so a URL two chains share is fetched once.
  */
 import { Effect } from "effect"
-import { define } from "../../kernel/Check.ts"
+import { define, traced } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { judgeHsts } from "../headers/Judges.ts"
 import { about } from "./About.ts"
@@ -234,7 +234,7 @@ export const gather = Effect.gen(function* () {
   const apex = yield* walkHost(domain)
   const www = yield* walkHost(`www.${domain}`)
   return { domain, gathered: { apex, www } satisfies RedirectGathered }
-}).pipe(Effect.withSpan("HttpRedirect.gather"))
+}).pipe(traced("HttpRedirect.gather", {}))
 
 export const HttpRedirect = define({
   id: "http-redirect",

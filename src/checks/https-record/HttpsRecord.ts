@@ -10,7 +10,7 @@ import { Alpn } from "../../net/questions/Alpn.ts"
 import type { AlpnAnswer } from "../../net/Web.ts"
 import { readEchConfigList } from "../../records/EchConfig.ts"
 import { decodeSvcb, keyName, type SvcbRecord } from "../../records/SvcbRecord.ts"
-import { define } from "../../kernel/Check.ts"
+import { define, traced } from "../../kernel/Check.ts"
 import { type Addresses, Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
@@ -220,7 +220,7 @@ export const gather = Effect.gen(function* () {
     })
     return { domain, chain, records: { outcome: "answer", value: services } } satisfies HttpsRecordGathered
   }
-}).pipe(Effect.withSpan("HttpsRecord.gather"))
+}).pipe(traced("HttpsRecord.gather", {}))
 
 export const HttpsRecord = define({
   id: "https-record",

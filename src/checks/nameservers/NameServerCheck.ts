@@ -8,10 +8,10 @@
 import { Effect, Either } from "effect"
 import { AppConfig } from "../../Config.ts"
 import type { DnsError, RecordType } from "../../net/DnsTypes.ts"
-import type { DirectQuestion } from "../../net/NameServers.ts"
+import type { DirectQuestion, DirectReply } from "../../net/NameServers.ts"
 import { DirectDns } from "../../net/questions/DirectDns.ts"
 import { define } from "../../kernel/Check.ts"
-import { Facts, type FactsShape } from "../../kernel/Facts.ts"
+import { addressQuestions, Facts, type FactsShape } from "../../kernel/Facts.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import {
@@ -33,33 +33,46 @@ export const RECURSION_PROBE = "recursion-probe.domain-audit.invalid"
 const bare = (name: string) => name.toLowerCase().replace(/\.$/, "")
 const why = (e: DnsError) => `${e.reason}: ${e.message}`
 
-const ask = (
-  facts: FactsShape,
-  address: string,
-  name: string,
-  type: RecordType,
-  rd: boolean,
-  tcp: boolean
-) => {
-  const q: DirectQuestion = { name, type, recursionDesired: rd, transport: tcp ? "tcp" : "udp" }
-  return Effect.map(Effect.either(facts.ask(DirectDns, { address, question: q })), (e): Asked =>
-    Either.isRight(e) ? { reply: e.right } : { failed: why(e.left) }
-  )
-}
+const asked = (e: Either.Either<DirectReply, DnsError>): Asked =>
+  Either.isRight(e) ? { reply: e.right } : { failed: why(e.left) }
 
-/** The four questions to one address, at once (RFC 1035 4.1.1 RD; RFC 7766 TCP). */
-const probeAddress = (facts: FactsShape, domain: string, address: string) =>
+const directQuestion = (name: string, type: RecordType, rd: boolean, tcp: boolean): DirectQuestion => ({
+  name,
+  type,
+  recursionDesired: rd,
+  transport: tcp ? "tcp" : "udp"
+})
+
+const ask = (facts: FactsShape, address: string, name: string, type: RecordType, rd: boolean, tcp: boolean) =>
   Effect.map(
-    Effect.all(
-      [
-        ask(facts, address, domain, "SOA", false, false),
-        ask(facts, address, domain, "NS", false, false),
-        ask(facts, address, domain, "SOA", false, true),
-        ask(facts, address, RECURSION_PROBE, "A", true, false)
-      ],
-      { concurrency: "unbounded" }
-    ),
-    ([soa, ns, soaTcp, recursion]): AddressProbe => ({ address, soa, ns, soaTcp, recursion })
+    Effect.either(facts.ask(DirectDns, { address, question: directQuestion(name, type, rd, tcp) })),
+    asked
+  )
+
+/**
+ * The four questions to one address (RFC 1035 4.1.1 RD; RFC 7766 TCP), started now; the effect
+ * returned awaits them in turn. Started, not `Effect.all` with a concurrency: that forks a fiber
+ * per question that only waits, beside the question's own (docs/bench.md, the batch).
+ */
+const startProbe = (facts: FactsShape, domain: string, address: string) =>
+  Effect.map(
+    Effect.all([
+      facts.startAsk(DirectDns, { address, question: directQuestion(domain, "SOA", false, false) }),
+      facts.startAsk(DirectDns, { address, question: directQuestion(domain, "NS", false, false) }),
+      facts.startAsk(DirectDns, { address, question: directQuestion(domain, "SOA", false, true) }),
+      facts.startAsk(DirectDns, { address, question: directQuestion(RECURSION_PROBE, "A", true, false) })
+    ]),
+    (answers) =>
+      Effect.map(
+        Effect.forEach(answers, (answer) => Effect.map(Effect.either(answer), asked)),
+        ([soa, ns, soaTcp, recursion]): AddressProbe => ({
+          address,
+          soa: soa!,
+          ns: ns!,
+          soaTcp: soaTcp!,
+          recursion: recursion!
+        })
+      )
   )
 
 /**
@@ -75,16 +88,19 @@ const nsNames = (facts: FactsShape, name: string) =>
         : ({ absent: e.right.outcome } as const)
   )
 
-/** The zone holding `name`'s delegation: the owner of the SOA that answers (or denies) it. */
-const parentZoneOf = (facts: FactsShape, domain: string) => {
+/** The name whose SOA names the zone holding `domain`'s delegation: its parent. */
+const parentOf = (domain: string) => {
   const labels = domain.split(".")
-  const parent = labels.length > 1 ? labels.slice(1).join(".") : "."
-  return Effect.map(Effect.either(facts.query(parent, "SOA", { checkingDisabled: true })), (e) => {
+  return labels.length > 1 ? labels.slice(1).join(".") : "."
+}
+
+/** The zone holding `name`'s delegation: the owner of the SOA that answers (or denies) it. */
+const parentZoneOf = (facts: FactsShape, domain: string) =>
+  Effect.map(Effect.either(facts.query(parentOf(domain), "SOA", { checkingDisabled: true })), (e) => {
     if (Either.isLeft(e)) return null
     const soa = [...e.right.answers, ...e.right.authority].find((r) => r.type === "SOA")
     return soa ? bare(soa.name) || "." : null
   })
-}
 
 /**
  * The delegation: the NS set one of the parent zone's servers hands out for the domain, asked
@@ -116,13 +132,18 @@ const delegationOf = (facts: FactsShape, domain: string, parentZone: string | nu
     return { failed: last } satisfies Looked<never>
   })
 
+// What it waits on at once is started first, then awaited in turn in the check's own fiber: DNS
+// questions prefetched, the direct questions started (docs/architecture.md, "A check").
 const gather = Effect.gen(function* () {
   const facts = yield* Facts
   const config = yield* AppConfig
   const domain = facts.domain
-  const [zone, parentZone] = yield* Effect.all([nsNames(facts, domain), parentZoneOf(facts, domain)], {
-    concurrency: 2
-  })
+  yield* facts.prefetch([
+    { name: domain, type: "NS", checkingDisabled: true },
+    { name: parentOf(domain), type: "SOA", checkingDisabled: true }
+  ])
+  const zone = yield* nsNames(facts, domain)
+  const parentZone = yield* parentZoneOf(facts, domain)
   const delegation = yield* delegationOf(facts, domain, parentZone)
   const base = { domain, zone, parentZone, delegation }
   if (!("value" in zone) || zone.value === undefined)
@@ -130,9 +151,8 @@ const gather = Effect.gen(function* () {
   const zoneHosts = zone.value
   const delegated = "value" in delegation ? delegation.value : []
   const hosts = [...new Set([...delegated, ...zoneHosts])].sort()
-  const looked = yield* Effect.forEach(hosts, (host) => Effect.either(facts.addresses(host)), {
-    concurrency: 4
-  })
+  yield* facts.prefetch(hosts.flatMap(addressQuestions))
+  const looked = yield* Effect.forEach(hosts, (host) => Effect.either(facts.addresses(host)))
   let budget = Math.max(1, config.nsMaxAddresses)
   let unasked = 0
   const plan = hosts.map((host, i) => {
@@ -143,20 +163,18 @@ const gather = Effect.gen(function* () {
     unasked += all.length - asked.length
     return { host, e, asked }
   })
-  const servers = yield* Effect.forEach(
-    plan,
-    ({ host, e, asked }) =>
-      Effect.map(
-        Effect.forEach(asked, (address) => probeAddress(facts, domain, address), { concurrency: 2 }),
-        (probes): ServerInput => ({
-          host,
-          inDelegation: delegated.includes(host),
-          inZone: zoneHosts.includes(host),
-          addresses: Either.isRight(e) ? { value: e.right } : { failed: why(e.left) },
-          probes
-        })
-      ),
-    { concurrency: 4 }
+  // Every address's questions at once (at most NS_MAX_ADDRESSES addresses, four questions each).
+  const probing = yield* Effect.forEach(plan, ({ asked }) =>
+    Effect.forEach(asked, (address) => startProbe(facts, domain, address))
+  )
+  const servers = yield* Effect.forEach(plan, ({ host, e }, i) =>
+    Effect.map(Effect.all(probing[i]!), (probes): ServerInput => ({
+      host,
+      inDelegation: delegated.includes(host),
+      inZone: zoneHosts.includes(host),
+      addresses: Either.isRight(e) ? { value: e.right } : { failed: why(e.left) },
+      probes
+    }))
   )
   return { ...base, servers, unasked } satisfies NsInput
 })

@@ -10,9 +10,9 @@
  * costs no points (docs/scoring.md).
  */
 import { Effect, Either } from "effect"
-import { define } from "../../kernel/Check.ts"
+import { define, traced } from "../../kernel/Check.ts"
 import { enumeratesTls, NOT_ENUMERATED } from "../../kernel/Depth.ts"
-import { Facts } from "../../kernel/Facts.ts"
+import { addressQuestions, Facts } from "../../kernel/Facts.ts"
 import { MailServers, mxUnknown, targets } from "../../kernel/MailServers.ts"
 import { KeyExchange } from "../../net/questions/KeyExchange.ts"
 import { ADDRESSES_PER_FAMILY, webHosts } from "../web-tls/WebTls.ts"
@@ -124,13 +124,10 @@ export const analyse = (g: PqKexGathered, now: Date): PqKexResult => {
 export const gather = Effect.gen(function* () {
   const facts = yield* Facts
   const servers = yield* facts.get(MailServers)
-  const found = yield* Effect.forEach(
-    webHosts(facts.domain),
-    (host) => Effect.either(facts.addresses(host)),
-    {
-      concurrency: "unbounded"
-    }
-  )
+  // Started, then awaited in turn in this fiber: `Effect.forEach` with a concurrency forks a fiber
+  // per element that only waits (docs/architecture.md, "A check").
+  yield* facts.prefetch(webHosts(facts.domain).flatMap(addressQuestions))
+  const found = yield* Effect.forEach(webHosts(facts.domain), (host) => Effect.either(facts.addresses(host)))
   const webTargets = webHosts(facts.domain).flatMap((host, i) => {
     const f = found[i]!
     return Either.isLeft(f)
@@ -141,14 +138,14 @@ export const gather = Effect.gen(function* () {
   })
   const mailTargets = targets(servers).map((t) => ({ service: "mail" as const, host: t.host, address: t.ip }))
   // Facts memoises each (host, address): the web's www and apex on one address are asked apart (SNI).
-  const ask = (t: Omit<Asked, "answer">): Effect.Effect<KeyExchangeAnswer> =>
+  const start = (t: Omit<Asked, "answer">): Effect.Effect<Effect.Effect<KeyExchangeAnswer>> =>
     enumeratesTls(facts.depth, t.service)
-      ? facts.ask(KeyExchange, { servers: t.service, host: t.host, address: t.address })
-      : Effect.succeed({ kind: "not-checked", message: NOT_ENUMERATED })
-  const asked = yield* Effect.forEach(
-    [...webTargets, ...mailTargets],
-    (t) => Effect.map(ask(t), (answer): Asked => ({ ...t, answer })),
-    { concurrency: "unbounded" }
+      ? facts.startAsk(KeyExchange, { servers: t.service, host: t.host, address: t.address })
+      : Effect.succeed(Effect.succeed({ kind: "not-checked", message: NOT_ENUMERATED }))
+  const all = [...webTargets, ...mailTargets]
+  const answers = yield* Effect.forEach(all, start)
+  const asked = yield* Effect.forEach(all, (t, i) =>
+    Effect.map(answers[i]!, (answer): Asked => ({ ...t, answer }))
   )
   return {
     domain: facts.domain,
@@ -157,7 +154,7 @@ export const gather = Effect.gen(function* () {
     mxError: servers.mxStatus === "unknown" ? mxUnknown(servers) : null,
     asked
   } satisfies PqKexGathered
-}).pipe(Effect.withSpan("PqKex.gather"))
+}).pipe(traced("PqKex.gather", {}))
 
 export const PqKex = define({
   id: "pq-kex",

@@ -7,7 +7,7 @@
  * keeps only what this check judges; `analyse` is pure. Informational: it costs no points.
  */
 import { Effect } from "effect"
-import { define } from "../../kernel/Check.ts"
+import { define, traced } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { MailServers, mxUnknown, targets } from "../../kernel/MailServers.ts"
 import { about } from "./About.ts"
@@ -71,16 +71,16 @@ export const gather = Effect.gen(function* () {
   const facts = yield* Facts
   const servers = yield* facts.get(MailServers)
   // The same probes as the SMTP TLS check's: Facts memoises them per (host, address).
-  const probes = yield* Effect.forEach(targets(servers), (t) => facts.probe(t.host, t.ip), {
-    concurrency: "unbounded"
-  })
+  // Every probe started, then awaited in turn in this fiber (no fiber per probe that only waits).
+  const started = yield* Effect.forEach(targets(servers), (t) => facts.startProbe(t.host, t.ip))
+  const probes = yield* Effect.all(started)
   return {
     domain: facts.domain,
     mxStatus: servers.mxStatus,
     mxError: servers.mxStatus === "unknown" ? mxUnknown(servers) : null,
     heard: probes.map(heardOf)
   } satisfies RequireTlsGathered
-}).pipe(Effect.withSpan("RequireTls.gather"))
+}).pipe(traced("RequireTls.gather", {}))
 
 export const RequireTls = define({
   id: "requiretls",

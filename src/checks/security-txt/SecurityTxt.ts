@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import type { Redirect } from "../../net/Web.ts"
 import { parseSecurityTxt } from "../../records/SecurityTxtFile.ts"
-import { define } from "../../kernel/Check.ts"
+import { define, traced } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about, served } from "./About.ts"
 import { gatherSignature, judgeSignature, type SignatureGathered } from "./SignerKey.ts"
@@ -297,7 +297,7 @@ export const gather = Effect.gen(function* () {
   const signature =
     file !== null && parsed?.signature?.wellFormed === true ? yield* gatherSignature(file.body, parsed) : null
   return { domain, gathered: { wellKnown, legacy, signature } satisfies SecurityTxtGathered }
-}).pipe(Effect.withSpan("SecurityTxt.gather"))
+}).pipe(traced("SecurityTxt.gather", {}))
 
 export const SecurityTxt = define({
   id: "security-txt",

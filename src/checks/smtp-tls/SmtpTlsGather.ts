@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import type { TlsScanResult } from "../../net/TlsScan.ts"
-import { need } from "../../kernel/Check.ts"
+import { need, resultFact, traced } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { Fcrdns } from "../fcrdns/Fcrdns.ts"
 import { MailServers, targets, unresolvedHosts } from "../../kernel/MailServers.ts"
@@ -40,10 +40,11 @@ export const gather = Effect.gen(function* () {
         ? Effect.succeed([probe, null])
         : Effect.map(facts.smtpTlsScan(t.host, t.ip), (scan): Probed => [probe, scan])
     )
-  const [probed, reverse] = yield* Effect.all(
-    [Effect.forEach(targets(servers), probeAndScan, { concurrency: "unbounded" }), need(Fcrdns)],
-    { concurrency: 2 }
-  )
+  // FCrDNS started first (the Scanner has started it already; alone, this check starts it), then
+  // awaited after the probes: no fiber for each of the two waits.
+  yield* facts.start(resultFact(Fcrdns))
+  const probed = yield* Effect.forEach(targets(servers), probeAndScan, { concurrency: "unbounded" })
+  const reverse = yield* need(Fcrdns)
   const probes = probed.map(([p]) => p)
   return {
     domain: facts.domain,
@@ -62,4 +63,4 @@ export const gather = Effect.gen(function* () {
       reverse.result.results.map((r) => [r.ip, { ptr: r.ptrRecords, confirmed: r.forwardConfirmed }])
     )
   } satisfies SmtpTlsInput
-}).pipe(Effect.withSpan("SmtpTls.gather"))
+}).pipe(traced("SmtpTls.gather", {}))

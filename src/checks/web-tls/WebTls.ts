@@ -7,8 +7,8 @@
  * (WebTlsAnalyse.ts).
  */
 import { Effect, Either } from "effect"
-import { define } from "../../kernel/Check.ts"
-import { Facts } from "../../kernel/Facts.ts"
+import { define, traced } from "../../kernel/Check.ts"
+import { addressQuestions, Facts } from "../../kernel/Facts.ts"
 import { about, served } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { analyse, type WebTlsHostInput, type WebTlsInput } from "./WebTlsAnalyse.ts"
@@ -24,18 +24,18 @@ export const webHosts = (domain: string): ReadonlyArray<string> => [domain, `www
 
 export const gather = Effect.gen(function* () {
   const facts = yield* Facts
-  const hosts: ReadonlyArray<WebTlsHostInput> = yield* Effect.forEach(
-    webHosts(facts.domain),
-    (host) =>
-      Effect.map(Effect.either(facts.addresses(host)), (found): WebTlsHostInput => {
-        if (Either.isLeft(found)) return { host, lookup: "unknown", addresses: [] }
-        const addresses = [
-          ...found.right.v4.slice(0, ADDRESSES_PER_FAMILY),
-          ...found.right.v6.slice(0, ADDRESSES_PER_FAMILY)
-        ]
-        return { host, lookup: addresses.length > 0 ? "answer" : "none", addresses }
-      }),
-    { concurrency: "unbounded" }
+  // Both names' addresses asked at once, then read in turn in this fiber: `Effect.forEach` with a
+  // concurrency forks a fiber per element that only waits (docs/architecture.md, "A check").
+  yield* facts.prefetch(webHosts(facts.domain).flatMap(addressQuestions))
+  const hosts: ReadonlyArray<WebTlsHostInput> = yield* Effect.forEach(webHosts(facts.domain), (host) =>
+    Effect.map(Effect.either(facts.addresses(host)), (found): WebTlsHostInput => {
+      if (Either.isLeft(found)) return { host, lookup: "unknown", addresses: [] }
+      const addresses = [
+        ...found.right.v4.slice(0, ADDRESSES_PER_FAMILY),
+        ...found.right.v6.slice(0, ADDRESSES_PER_FAMILY)
+      ]
+      return { host, lookup: addresses.length > 0 ? "answer" : "none", addresses }
+    })
   )
   const scans = yield* Effect.forEach(
     hosts.flatMap((h) => h.addresses.map((address) => ({ host: h.host, address }))),
@@ -43,7 +43,7 @@ export const gather = Effect.gen(function* () {
     { concurrency: "unbounded" }
   )
   return { domain: facts.domain, hosts, scans } satisfies WebTlsInput
-}).pipe(Effect.withSpan("WebTls.gather"))
+}).pipe(traced("WebTls.gather", {}))
 
 export const WebTls = define({
   id: "web-tls",

@@ -5,7 +5,8 @@
  * the canonical path is passed on, other spellings redirected), answers `/health`, applies the
  * per-client buckets (Limits.ts) and sets their `RateLimit` fields on every answer, refuses costly
  * work when the global gate is full or when the process is saturated by its own work (Admission.ts,
- * Saturation.ts), records every refusal, and holds a client's early retries (below).
+ * Saturation.ts), records every refusal, holds a client's early retries (below), and judges a
+ * burst of requests a turn's share at a time, /health first (JUDGED_PER_TURN).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Cidr } from "../../records/IpAddress.ts"
@@ -94,6 +95,12 @@ const answerTarget = (
 const MAX_HELD = 10_000
 /** Held requests judged per millisecond once their time has come. */
 const RELEASE_PER_MS = 16
+/**
+ * Requests judged in one turn of the event loop; the rest of a burst waits in the release queue.
+ * node reads every connection that has data in one turn, and a crowd's first requests, judged and
+ * started together, made a turn of most of a second that /health waited behind (docs/bench.md).
+ */
+const JUDGED_PER_TURN = 16
 
 /**
  * The first look at every request, in node's `request` event: true when it was taken here
@@ -238,6 +245,19 @@ export const makeGatekeeper = (
     draining = due.length > 0
     if (draining) setTimeout(drain, 1)
   }
+  const queue = (release: () => void) => {
+    due.push(release)
+    if (!draining) {
+      draining = true
+      setTimeout(drain, 1)
+    }
+  }
+
+  /** Requests judged on arrival in this turn of the event loop (reset when the turn ends). */
+  let judgedThisTurn = 0
+  const turnEnded = () => {
+    judgedThisTurn = 0
+  }
 
   const hold = (
     req: IncomingMessage,
@@ -265,13 +285,8 @@ export const makeGatekeeper = (
         })
       }
     }
-    const timer = setTimeout(() => {
-      due.push(release)
-      if (!draining) {
-        draining = true
-        setTimeout(drain, 1)
-      }
-    }, ms)
+    const timer = ms > 0 ? setTimeout(() => queue(release), ms) : undefined
+    if (ms <= 0) queue(release)
     held.add(release)
     // A client that hangs up is forgotten at once, unanswered.
     res.once("close", forget)
@@ -318,6 +333,13 @@ export const makeGatekeeper = (
       hold(req, res, kind, client, Math.min(early, settings.earlyRetryHoldMs) * (1 + Math.random() / 2))
       return true
     }
+    // Past this turn's share, the request waits its turn in the release queue: /health, answered
+    // above, is never behind more than a turn's share of a burst.
+    if (judgedThisTurn >= JUDGED_PER_TURN && held.size < MAX_HELD) {
+      hold(req, res, kind, client, 0)
+      return true
+    }
+    if (judgedThisTurn++ === 0) setImmediate(turnEnded)
     return decide(req, res, kind, client)
   }
   /** Close: held requests are judged at once, so none outlives the server. */

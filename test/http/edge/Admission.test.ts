@@ -205,7 +205,7 @@ describe("the gatekeeper", () => {
     keeper.stop()
   })
 
-  it("a crowd answered one at a time still counts: many clients served just now, with the thread saturated", () => {
+  it("a crowd answered one at a time still counts: many clients served just now, with the thread saturated", async () => {
     const keeper = makeGatekeeper(
       { ...settings, admissionMaxCpuPercent: 10 },
       undefined,
@@ -213,11 +213,13 @@ describe("the gatekeeper", () => {
     )
     const until = performance.now() + 300
     while (performance.now() < until);
-    // one client, request after request, each answered before the next: never shed
+    // one client, request after request, each answered before the next (a turn of the loop each,
+    // as over a connection): never shed
     for (let i = 0; i < 20; i++) {
       const one = exchange("GET", "/api/email/check?domain=perfect.com")
       expect(keeper.handle(one.req, one.res)).toBe(false)
       one.res.emit("close")
+      await new Promise(setImmediate)
     }
     // eight clients more, each answered at once: the ninth client's request is shed
     for (let i = 2; i < 10; i++) {
@@ -247,6 +249,33 @@ describe("the gatekeeper", () => {
     const cheap = exchange("POST", "/api/email/spf/generate")
     keeper.handle(cheap.req, cheap.res)
     expect(cheap.set["ratelimit-policy"]).toBe('"cheap";q=100;w=60')
+    keeper.stop()
+  })
+
+  it("judges 16 requests of a burst in its turn; the rest wait for later turns, in order, /health never", async () => {
+    const passed: Array<unknown> = []
+    const keeper = makeGatekeeper(
+      settings,
+      () => ({ status: 200, body: { status: "healthy", timestamp: "t", uptime: 1, services: {} } }),
+      gateOf({ active: 0, full: false }, 100),
+      (req) => passed.push(req) > 0
+    )
+    const burst = Array.from({ length: 40 }, (_, i) =>
+      exchange("GET", "/api/dns/lookup?domain=perfect.com", { remoteAddress: `192.0.2.${i + 1}` })
+    )
+    const taken = burst.map((r) => keeper.handle(r.req, r.res))
+    expect(taken.filter((t) => !t)).toHaveLength(16)
+    expect(taken.slice(0, 16).every((t) => !t)).toBe(true)
+    expect(keeper.held()).toBe(24)
+    // /health in the same turn is answered at once
+    const health = exchange("GET", "/api/health")
+    expect(keeper.handle(health.req, health.res)).toBe(true)
+    expect(health.sent.status).toBe(200)
+    // a client that hangs up while it waits is dropped unanswered
+    burst[39]!.res.emit("close")
+    while (keeper.held() > 0) await new Promise((r) => setTimeout(r, 2))
+    expect(passed).toEqual(burst.slice(16, 39).map((r) => r.req))
+    expect(burst[39]!.sent.status).toBeUndefined()
     keeper.stop()
   })
 
