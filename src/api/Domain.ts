@@ -19,6 +19,9 @@ export const Domain = DomainFromString.annotations({
 /** The `?domain=` query most endpoints take. */
 export const DomainQuery = Schema.Struct({ domain: Domain })
 
+/** The `:domain` of a path (`/badge/:domain`, `/history/:domain`): the same one field. */
+export const DomainPath = DomainQuery
+
 /**
  * A generator's optional `?domain=`: the domain its record is for. Named, the record is previewed
  * over that domain's live scan (a full scan, so the request is costly); absent, the generator is a

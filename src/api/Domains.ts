@@ -13,7 +13,7 @@ import {
 import { Context, Schema } from "effect"
 import { DomainClaimList, DomainClaimView, PublicReports } from "../monitor/access/DomainModel.ts"
 import { documented } from "./Docs.ts"
-import { Domain } from "./Domain.ts"
+import { Domain, DomainPath } from "./Domain.ts"
 import { BadRequest, Forbidden, NotFound, Unauthorized, Unavailable } from "./Errors.ts"
 import { cheap } from "./Cost.ts"
 
@@ -31,8 +31,6 @@ export class DomainsAccess extends HttpApiMiddleware.Tag<DomainsAccess>()("Domai
   provides: DomainsOwner,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
-
-const DomainPath = Schema.Struct({ domain: Domain })
 
 export class DomainsApi extends HttpApiGroup.make("domains")
   .add(

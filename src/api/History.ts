@@ -15,7 +15,7 @@ import { Context, Schema } from "effect"
 import { HistoryEvidence } from "../monitor/Evidence.ts"
 import { HistoryDiff, HistoryList, HistoryScan } from "../monitor/Histories.ts"
 import { Format } from "./Common.ts"
-import { Domain } from "./Domain.ts"
+import { Domain, DomainPath } from "./Domain.ts"
 import { BadRequest, Forbidden, InternalError, NotFound, Unauthorized, Unavailable } from "./Errors.ts"
 
 const Seq = Schema.NumberFromString.pipe(
@@ -33,8 +33,6 @@ const Instant = Schema.String.pipe(
     }
   )
 )
-
-const DomainPath = Schema.Struct({ domain: Domain })
 
 /**
  * Whose history a request reads, as HistoryReadAccess decided: a tenant's key that of the domains

@@ -18,7 +18,7 @@ import { FailureSummary } from "../inbound/FailureSummary.ts"
 import { IngestResult } from "../inbound/ReportsIn.ts"
 import { TlsSummary } from "../inbound/TlsSummary.ts"
 import { documented } from "./Docs.ts"
-import { Domain } from "./Domain.ts"
+import { DomainPath } from "./Domain.ts"
 import { BadRequest, Forbidden, PayloadTooLarge, Unauthorized, Unavailable } from "./Errors.ts"
 import { cheap } from "./Cost.ts"
 
@@ -32,7 +32,6 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
 ) {}
 
 const ContentType = Schema.Struct({ "content-type": Schema.optional(Schema.String) })
-const DomainPath = Schema.Struct({ domain: Domain })
 const PeriodQuery = Schema.Struct({
   from: Schema.optional(Schema.String).annotations({
     description: "date or RFC 3339 date-time; default: 30 days before `to`"

@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { HallOfFame } from "../store/HallOfFame.ts"
 import { DateTime } from "./Common.ts"
-import { Domain } from "./Domain.ts"
+import { DomainPath } from "./Domain.ts"
 import { BadRequest, Unavailable } from "./Errors.ts"
 import { documented } from "./Docs.ts"
 import { cheap, exempt } from "./Cost.ts"
@@ -20,8 +20,6 @@ export const Health = Schema.Struct({
   uptime: Schema.Int,
   services: Schema.Record({ key: Schema.String, value: ServiceHealth })
 })
-
-const DomainPath = Schema.Struct({ domain: Domain })
 
 export class MiscApi extends HttpApiGroup.make("misc")
   .add(

@@ -13,6 +13,7 @@ import { registry } from "../checks/index.ts"
 import type { RecordStatus } from "../score/Model.ts"
 import { ScanDepth } from "../kernel/Depth.ts"
 import { ScanResult } from "../scan/ScanResult.ts"
+import { NormalDomain } from "../records/DomainName.ts"
 import { ScanScore } from "../score/Score.ts"
 import { csvRecord } from "./Csv.ts"
 
@@ -26,7 +27,7 @@ export const verdictOf = (score: Pick<ScanScore, "grade" | "unscannable">): Verd
   score.unscannable !== null ? "unscannable" : score.grade
 
 /** A domain scanned and scored. */
-export const BatchResult = Schema.Struct({ domain: Schema.String, scan: ScanResult, score: ScanScore })
+export const BatchResult = Schema.Struct({ domain: NormalDomain, scan: ScanResult, score: ScanScore })
 export type BatchResult = typeof BatchResult.Type
 
 /**
@@ -34,7 +35,7 @@ export type BatchResult = typeof BatchResult.Type
  * with the depth it was to be scanned at (absent: full).
  */
 export const BatchFailure = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   depth: Schema.optional(ScanDepth),
   error: Schema.String
 })

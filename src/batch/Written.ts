@@ -9,9 +9,11 @@
  */
 import { Schema } from "effect"
 import { Grade } from "../score/Model.ts"
+import { NormalDomain } from "../records/DomainName.ts"
 import {
   verdictOf,
   type BatchRecord,
+  BatchFailure,
   BatchResult,
   type Format,
   formatRecord,
@@ -20,7 +22,7 @@ import {
 } from "./Record.ts"
 
 export const Written = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   /** The record in the output's format, with its line end. */
   text: Schema.String,
   /** The scan could not run, or not one of its checks finished. */
@@ -60,11 +62,12 @@ export const toWritten = (
 })
 
 const decodeResult = Schema.decodeUnknownSync(BatchResult)
+const decodeFailure = Schema.decodeUnknownSync(BatchFailure)
 
 /** The record back from a JSONL text (for `--compare` through the cluster: the only reader of it). */
 export const recordOfLine = (text: string): BatchRecord => {
-  const parsed = JSON.parse(text) as { domain: string; error?: unknown }
-  return typeof parsed.error === "string"
-    ? { domain: parsed.domain, error: parsed.error }
-    : decodeResult(parsed)
+  const parsed = JSON.parse(text) as { error?: unknown }
+  if (typeof parsed.error !== "string") return decodeResult(parsed)
+  const { domain, error } = decodeFailure(parsed)
+  return { domain, error }
 }

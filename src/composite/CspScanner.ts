@@ -5,12 +5,13 @@
  * (`checks/csp/`).
  * A crawl that reached no page is inconclusive (502) and is neither cached nor analysed.
  */
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { crawl, normaliseScanUrl } from "../checks/csp/CspCrawl.ts"
 import { analyseCrawl, type CspScanResult } from "../checks/csp/CspResult.ts"
 import { Facts } from "../kernel/Facts.ts"
 import { makeFacts } from "../scan/FactsLive.ts"
+import { NormalDomain } from "../records/DomainName.ts"
 import { makeShared } from "../scan/Shared.ts"
 
 /** Origins kept at once; beyond, the oldest result is dropped (a crawl costs up to 20 fetches). */
@@ -21,6 +22,8 @@ export class CspScanError extends Schema.TaggedError<CspScanError>()("CspScanErr
   message: Schema.String,
   retryAfterSeconds: Schema.optional(Schema.Number)
 }) {}
+
+const decodeHost = Schema.decodeUnknownEither(NormalDomain)
 
 /**
  * Crawl from `start` and analyse what was found: the CSP scan without its cache and rate limit
@@ -35,8 +38,15 @@ export const crawlAndAnalyse = (
   Effect.gen(function* () {
     // One Facts per crawl: each page is fetched once, through the guarded client. They are the
     // Facts of a URL's host (an address the policy refuses is the crawl's own finding), not of a
-    // domain the engine scans, so they are made here rather than through `withFacts`.
-    const data = yield* Effect.flatMap(Effect.scope, (scope) => makeFacts(start.hostname, scope)).pipe(
+    // domain the engine scans, so they are made here rather than through `withFacts`: the host is a
+    // Domain by its shape alone (no public suffix asked), as normaliseScanUrl took it.
+    const host = decodeHost(start.hostname.replace(/\.$/, ""))
+    if (Either.isLeft(host))
+      return yield* new CspScanError({
+        reason: "invalid-url",
+        message: `invalid host name: ${start.hostname}`
+      })
+    const data = yield* Effect.flatMap(Effect.scope, (scope) => makeFacts(host.right, scope)).pipe(
       Effect.flatMap((facts) => crawl(start, limits).pipe(Effect.provideService(Facts, facts))),
       Effect.scoped
     )

@@ -70,7 +70,7 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
  * What the sender is told, the same whether the report was stored or kept apart (`head`: the
  * report's head as `storable` made it).
  */
-const result = (
+export const result = (
   parsed: ParsedReport,
   head: ReportHead,
   stored: { readonly fresh: boolean; readonly conflict: boolean },

@@ -14,13 +14,23 @@ import type { GuidanceEntry } from "./GuidanceDeclaration.ts"
 import type { EvidenceText } from "./Nis2Evidence.ts"
 import type { Source } from "./Source.ts"
 import type { Severity } from "./Status.ts"
+import { RecordStatus, unknown, type Verdict } from "./RuleVerdict.ts"
+
+export {
+  fail,
+  notApplicable,
+  partial,
+  pass,
+  RecordStatus,
+  spread,
+  unknown,
+  type Verdict
+} from "./RuleVerdict.ts"
 
 /** The score's categories (the spec's `dns`, `email`, `security`, plus `dnssec` and `ipv6`). */
 export const Categories = ["dns", "email", "security", "dnssec", "ipv6"] as const
 export type Category = (typeof Categories)[number]
 
-export const RecordStatus = Schema.Literal("pass", "partial", "fail", "not-applicable", "unknown")
-export type RecordStatus = typeof RecordStatus.Type
 export const Level = Schema.Literal("required", "recommended", "info")
 export type Level = typeof Level.Type
 
@@ -57,16 +67,6 @@ export type Concern = "web" | "mail"
 /** A rule's spec, typed as one where it is written (each check's `Rules.ts`). */
 export const spec = (s: Spec): Spec => s
 
-/** A rule's judgement of one scan. */
-export interface Verdict {
-  readonly status: RecordStatus
-  readonly points?: number
-  readonly detail: string
-  /** Catalogue ids of what the rule found wrong. */
-  readonly issues?: ReadonlyArray<string>
-  readonly fatal?: boolean
-}
-
 /** A rule and its verdict: `score/` turns it into a scored record. */
 export interface Ruling {
   readonly spec: Spec
@@ -74,40 +74,6 @@ export interface Ruling {
 }
 
 export const scored = (spec: Spec, verdict: Verdict): Ruling => ({ spec, verdict })
-
-export const pass = (detail: string): Verdict => ({ status: "pass", detail })
-export const fail = (detail: string, ...issues: Array<string>): Verdict => ({
-  status: "fail",
-  detail,
-  issues
-})
-export const partial = (points: number, detail: string, ...issues: Array<string>): Verdict => ({
-  status: "partial",
-  points,
-  detail,
-  issues
-})
-export const unknown = (detail: string): Verdict => ({ status: "unknown", detail })
-export const notApplicable = (detail: string): Verdict => ({ status: "not-applicable", detail })
-
-/**
- * The verdict on a practice judged by how far it has spread over a domain's servers, shown and not
- * scored yet (REQUIRETLS, the post-quantum hybrids): on every server it passes; on some it is the
- * finding `someIssue`, since the same traffic is protected or not by which server a client reaches;
- * on none (or no server to ask) it is not applicable.
- */
-export const spread = (
-  reach: "all" | "some" | "none" | "unknown",
-  detail: string,
-  someIssue: string
-): Verdict =>
-  reach === "all"
-    ? pass(detail)
-    : reach === "some"
-      ? fail(detail, someIssue)
-      : reach === "unknown"
-        ? unknown(detail)
-        : notApplicable(detail)
 
 /**
  * What a rule reads of a check's outcome: three fields of a full scan's `CheckOutcome`

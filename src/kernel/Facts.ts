@@ -23,6 +23,7 @@ import type { Resolver } from "../net/Resolver.ts"
 import type { Smtp, SmtpProbe } from "../net/Smtp.ts"
 import type { TlsScanResult } from "../net/TlsScan.ts"
 import type { ScanDepth } from "./Depth.ts"
+import type { Domain } from "../records/DomainName.ts"
 import type { Web, WebError, WebRequestOptions, WebResponse } from "../net/Web.ts"
 
 /**
@@ -67,8 +68,8 @@ export const Fact = {
 }
 
 export interface FactsShape {
-  /** The scanned domain, normalised (lower case, no trailing dot). */
-  readonly domain: string
+  /** The scanned domain, as the edge decoded it (lower case, no trailing dot). */
+  readonly domain: Domain
   /**
    * The names of the domain its owner listed for the scan (`names=`, records/ListedNames.ts:
    * normalised, the domain or under it), which DNS cannot enumerate; [] when none were.

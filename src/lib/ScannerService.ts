@@ -12,7 +12,7 @@ import { Effect, Either, Layer, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import type { ScanDepth } from "../kernel/Depth.ts"
 import type { ScanResult } from "../scan/ScanResult.ts"
-import { normaliseDomain } from "../records/DomainName.ts"
+import { type Domain, normaliseDomain } from "../records/DomainName.ts"
 import { nameOutside, parseListedNames } from "../records/ListedNames.ts"
 import type { ScanContext } from "../scan/FactsLive.ts"
 import { netLayer, ScanNetLive } from "../scan/ScanLive.ts"
@@ -30,7 +30,7 @@ export class InvalidDomain extends Schema.TaggedError<InvalidDomain>()("InvalidD
 /** A scan and its score: what `POST /api/scan` scores, with the checks' full results beside it. */
 export interface GradedScan {
   /** The normalised domain (lower-case A-label, no trailing dot). */
-  readonly domain: string
+  readonly domain: Domain
   readonly scan: ScanResult
   readonly score: ScanScore
 }
@@ -54,7 +54,7 @@ export interface ScanSettings {
 
 /** A "what if" preview and its score (docs/preview.md): `score.compared` is the live score beside it. */
 export interface GradedPreview {
-  readonly domain: string
+  readonly domain: Domain
   /** The scan with the changes laid over the live domain. */
   readonly scan: ScanResult
   readonly score: PreviewScore

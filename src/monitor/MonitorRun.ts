@@ -29,7 +29,6 @@ import { multiRunner } from "../jobs/Cluster.ts"
 import * as M from "../observe/Metrics.ts"
 import { formatEvery } from "../records/IsoDuration.ts"
 import { ScanHistory } from "../scan/ScanHistory.ts"
-import { normaliseDomain } from "../records/DomainName.ts"
 import { scan } from "../scan/Scanner.ts"
 import { unscannableReason } from "../score/Scannable.ts"
 import { score } from "../score/Score.ts"
@@ -159,9 +158,8 @@ const claimAndScan = (monitor: MonitorRow, dueAt: number, config: Settings, hist
     const claimed = yield* claimRun(monitorId, dueAt, yield* Clock.currentTimeMillis, runner)
     if (!claimed) return { deleted: false, everyMs: monitor.everyMs, alertIds: [] }
     const alertIds = yield* Effect.gen(function* () {
-      // stored as normalised when the monitor was made; decoded again, as anything read back is
-      const domain = yield* normaliseDomain(monitor.domain)
-      const result = yield* scan(domain).pipe(Effect.scoped)
+      // the row's domain was decoded when it was read back (MonitorStore.ts): a Domain already
+      const result = yield* scan(monitor.domain).pipe(Effect.scoped)
       yield* history.record(result)
       const now = yield* Clock.currentTimeMillis
       const alertIds = yield* settleRun(monitorId, dueAt, now, judge(monitor, dueAt, result, now))

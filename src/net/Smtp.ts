@@ -8,16 +8,17 @@ import * as net from "node:net"
 import * as tls from "node:tls"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
-import { type CertificateFacts, daysUntil } from "./Certificate.ts"
+import { daysUntil } from "./Certificate.ts"
 import { ReplyReader, SmtpFailure, type SmtpReply, type SmtpStage } from "./SmtpReader.ts"
 import { connectSocket, timedOut, upgrade } from "./SmtpSocket.ts"
 import { vetText } from "./Targets.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
-import { peerJudged, readCaFile } from "./TlsPeer.ts"
+import { type PeerJudged, peerJudged, readCaFile } from "./TlsPeer.ts"
 import { makeSmtpTlsScan, unreachableSmtpScan } from "./SmtpTlsScan.ts"
 import { makeKeyExchangeProbe, unreachableKeyExchange } from "./KeyExchangeProbe.ts"
 import { starttlsOpener } from "./StartTls.ts"
 import type { TlsScanResult } from "./TlsScan.ts"
+import { type ProbedServer, probedServer } from "./ProbedServer.ts"
 import { Destinations } from "./Destinations.ts"
 import { Permits } from "../bounds/Permits.ts"
 import { makeProbeCache, normalSni, type ProbeKey } from "./ProbeCache.ts"
@@ -36,27 +37,15 @@ export { readCaFile, SmtpFailure, type SmtpReply, type SmtpStage }
 /** Probes remembered at most: one with its chain (DER included) is ~10 kB, so ~20 MB at most. */
 const PROBE_CACHE_ENTRIES = 2_048
 
-export interface TlsFacts {
+export interface TlsFacts extends PeerJudged {
   readonly protocol: string | null
   readonly cipher: string | null
-  /** As presented by the server (leaf first); node may append the trust-store root it chained to. */
-  readonly chain: ReadonlyArray<CertificateFacts>
-  readonly trusted: boolean
-  readonly trustError: string | null
-  readonly hostnameMatch: boolean
-  readonly hostnameError: string | null
   readonly daysUntilExpiry: number | null
   /** EHLO keywords after STARTTLS (RFC 3207 4.2: the client must forget what it learned before). */
   readonly extensions: ReadonlyArray<string>
 }
 
-export interface SmtpProbe {
-  readonly host: string
-  readonly address: string
-  readonly family: 4 | 6
-  readonly port: number
-  readonly checkedAt: string
-  readonly elapsedMs: number
+export interface SmtpProbe extends ProbedServer {
   /**
    * `complete`: the session ran to the end (with or without TLS). `unknown`: we could not find out
    * (timeout, refused, connection dropped). `error`: the server answered but broke the protocol or
@@ -100,12 +89,7 @@ const keywords = (reply: SmtpReply) => reply.lines.slice(1).map((l) => l.trim().
 
 /** A probe of `address` before anything was learnt: the session fills it in stage by stage. */
 const blankProbe = (port: number, host: string, address: string, checkedAt: Date): SmtpProbe => ({
-  host,
-  address,
-  family: net.isIPv6(address) ? 6 : 4,
-  port,
-  checkedAt: checkedAt.toISOString(),
-  elapsedMs: 0,
+  ...probedServer(host, address, port, checkedAt),
   status: "complete",
   failure: null,
   banner: null,

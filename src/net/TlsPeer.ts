@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs"
 import * as tls from "node:tls"
 import { Effect } from "effect"
-import { certificateFacts } from "./Certificate.ts"
+import { type CertificateFacts, certificateFacts } from "./Certificate.ts"
 
 const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContext>>()
 
@@ -80,12 +80,25 @@ export const peerCertificates = (
   return { leaf, chain }
 }
 
+/** A peer's certificate as the checks judge it: an SMTP session's after STARTTLS, a TLS scan's. */
+export interface PeerJudged {
+  /** As presented by the server (leaf first); node may append the trust-store root it chained to. */
+  readonly chain: ReadonlyArray<CertificateFacts>
+  readonly trusted: boolean
+  readonly trustError: string | null
+  readonly hostnameMatch: boolean
+  readonly hostnameError: string | null
+}
+
 /**
  * What the checks judge of the peer's certificate (the STARTTLS probe's, a TLS scan's ordinary
  * handshake), `judged`: its chain's facts, leaf first, whether the chain is trusted, and whether
  * the leaf names `host`; and `ders`, the chain as sent, for what needs the bytes.
  */
-export const peerJudged = (socket: tls.TLSSocket, host: string) => {
+export const peerJudged = (
+  socket: tls.TLSSocket,
+  host: string
+): { readonly ders: ReadonlyArray<Buffer>; readonly judged: PeerJudged } => {
   const { leaf, chain: ders } = peerCertificates(socket)
   const chain = ders.flatMap((der) => {
     try {

@@ -12,17 +12,17 @@
  * (SSL 2 and 3, RC4, 3DES, EXPORT: not built into node's OpenSSL) is reported as untested, never as
  * not accepted.
  */
-import * as net from "node:net"
 import * as tls from "node:tls"
 import { Effect } from "effect"
 import { certificateSignatureOid } from "../records/BimiDer.ts"
 import { signatureName } from "../records/TlsRating.ts"
 import type { Cidr } from "../records/IpAddress.ts"
-import { type CertificateFacts, namesOcspResponder } from "./Certificate.ts"
+import { namesOcspResponder } from "./Certificate.ts"
 import { extendedMasterSecretGated } from "./ExtendedMasterSecret.ts"
 import { normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
-import { peerJudged } from "./TlsPeer.ts"
+import { type PeerJudged, peerJudged } from "./TlsPeer.ts"
+import { type ProbedServer, probedServer } from "./ProbedServer.ts"
 import {
   CLIENT_SUITES,
   connectionRefused,
@@ -55,26 +55,14 @@ export interface AcceptedSuite {
   readonly keyExchange: KeyExchangeFacts | null
 }
 
-export interface TlsCertificate {
-  /** As presented (leaf first); node may append the trust-store root it chained to. */
-  readonly chain: ReadonlyArray<CertificateFacts>
-  readonly trusted: boolean
-  readonly trustError: string | null
-  readonly hostnameMatch: boolean
-  readonly hostnameError: string | null
+export interface TlsCertificate extends PeerJudged {
   /** The leaf's signature algorithm (RFC 5280 4.1.1.2), e.g. `sha256WithRSAEncryption`. */
   readonly signatureAlgorithm: string | null
   /** The leaf names an OCSP responder (RFC 5280 4.2.2.1): only then is there anything to staple. */
   readonly ocspResponder?: boolean
 }
 
-export interface TlsScanResult {
-  readonly host: string
-  readonly address: string
-  readonly family: 4 | 6
-  readonly port: number
-  readonly checkedAt: string
-  readonly elapsedMs: number
+export interface TlsScanResult extends ProbedServer {
   readonly handshakes: number
   /**
    * `complete`: the scan ran; `closed`: every connection was refused (nothing listens on the port);
@@ -154,12 +142,7 @@ export const blankScan = (
   failure: string | null,
   checkedAt: Date = new Date()
 ): TlsScanResult => ({
-  host,
-  address,
-  family: net.isIPv6(address) ? 6 : 4,
-  port,
-  checkedAt: checkedAt.toISOString(),
-  elapsedMs: 0,
+  ...probedServer(host, address, port, checkedAt),
   handshakes: 0,
   status,
   failure,

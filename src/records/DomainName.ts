@@ -126,7 +126,13 @@ const NORMAL_SHAPE = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+
  * a URL in it is refused rather than branded. The JSON Schema is a plain string.
  */
 export const NormalDomain = Schema.String.pipe(
-  Schema.filter((s) => (s.length <= 253 && NORMAL_SHAPE.test(s)) || "expected a normalised domain name"),
+  Schema.filter((s) => (s.length <= 253 && NORMAL_SHAPE.test(s)) || "expected a normalised domain name", {
+    // generated in its shape, where filtering random strings would almost never pass
+    arbitrary: () => (fc) =>
+      fc
+        .array(fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/), { minLength: 2, maxLength: 4 })
+        .map((labels) => labels.join("."))
+  }),
   Schema.brand("Domain")
 )
 

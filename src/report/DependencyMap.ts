@@ -18,6 +18,7 @@ import { type CheckStatus, Status, worstOf } from "../kernel/Status.ts"
 import { organisationalDomainOf } from "../records/DmarcRecord.ts"
 import { AliasResult, type TakeoverResult } from "../checks/takeover/Takeover.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
+import { type Domain, NormalDomain } from "../records/DomainName.ts"
 
 /** One check's verdict about one dependency. */
 export const DependencyVerdict = Schema.Struct({
@@ -36,7 +37,7 @@ export const DependencyEntry = Schema.Struct({
 export type DependencyEntry = typeof DependencyEntry.Type
 
 export const DependencyMap = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   /** When the scan the map reads was computed. */
   computedAt: DateTime,
   /** Whether an RDAP source (`RDAP_BOOTSTRAP`) was configured: without it, registration is unknown. */
@@ -53,7 +54,7 @@ export type DependencyMap = typeof DependencyMap.Type
 
 /** What the map reads of a scan: the outcomes of the checks that know about dependencies. */
 export interface DependencyScan {
-  readonly domain: string
+  readonly domain: Domain
   readonly computedAt: string
   readonly checks: {
     readonly registration?: Pick<CheckOutcome<RegistrationResult>, "result">

@@ -81,15 +81,23 @@ const guidanceLines = (g: Guidance, lang: Lang): Array<string> => {
 }
 
 /**
+ * What the sections' lines are written with: the report's citations, the issues already shown in
+ * full (a later section names them rather than repeating them), its domain and its language.
+ */
+interface Rendering {
+  readonly citations: ReadonlyArray<Citation>
+  readonly shown: Set<string>
+  readonly domain: string
+  readonly lang: Lang
+}
+
+/**
  * A section's findings in full; one another section already showed in full (the sender
  * requirements' view over the SPF, DMARC and other findings) is named, not repeated.
  */
 const findingLines = (
   findings: ReadonlyArray<Finding>,
-  citations: ReadonlyArray<Citation>,
-  shown: Set<string>,
-  domain: string,
-  lang: Lang
+  { citations, shown, domain, lang }: Rendering
 ): Array<string> => {
   const w = markdownWords(lang)
   return findings.length === 0
@@ -146,92 +154,85 @@ const spfLines = (section: SpfSection, lang: Lang): Array<string> => {
   return out
 }
 
-const sectionLines = (
-  section: Section,
-  citations: ReadonlyArray<Citation>,
-  shown: Set<string>,
-  domain: string,
-  lang: Lang,
-  w = markdownWords(lang)
-): Array<string> => [
-  `## ${sectionTitle(section.key, section.title, lang)}`,
-  "",
-  `${w.status}: **${wordFor(w.statusWord, section.status)}**` +
-    (section.maxPoints > 0 ? w.points(section.points, section.maxPoints) : "") +
-    (section.unknownReason !== null ? `. ${w.notFinished}: ${cell(section.unknownReason)}` : ""),
-  "",
-  ...(section.facts.length > 0
-    ? [
-        ...table(
-          [w.fact, w.value],
-          section.facts.map((f) => [f.label, f.value])
-        ),
-        ""
-      ]
-    : []),
-  ...(section.records.length > 0
-    ? [
-        ...table(
-          [w.check, w.status, w.pointsColumn, w.detail],
-          section.records.map((r) => [
-            recordTitle(r.id, r.title, lang),
-            wordFor(w.statusWord, r.status),
-            `${r.points}/${r.maxPoints}`,
-            r.detail
-          ])
-        ),
-        ""
-      ]
-    : []),
-  `**${w.findings}**`,
-  "",
-  ...findingLines(section.findings, citations, shown, domain, lang),
-  ...("lookupGraph" in section ? spfLines(section as SpfSection, lang) : []),
-  "",
-  `${w.sources}: ${section.sources.map((k) => link(citations, k)).join(", ")}`,
-  ""
-]
-
-const quickLines = (
-  q: QuickScoreSection,
-  statement: Statement,
-  citations: ReadonlyArray<Citation>,
-  shown: Set<string>,
-  domain: string,
-  lang: Lang,
-  w = markdownWords(lang)
-): Array<string> => [
-  `## ${sectionTitle(q.key, q.title, lang)}`,
-  "",
-  `${w.grade(q.grade, cell(gradeWord(q.grade, q.gradeInfo.label, lang)), q.percentage, q.points, q.maxPoints)} ${cell(statement.description)}`,
-  "",
-  ...table(
-    [w.category, w.percentage, w.pointsColumn, w.status],
-    Object.entries(q.categories).map(([k, c]) => [
-      k,
-      `${c.percentage}`,
-      `${c.points}/${c.maxPoints}`,
-      wordFor(w.statusWord, c.status)
-    ])
-  ),
-  "",
-  w.whatToFix(q.recommendations.length),
-  "",
-  ...(q.recommendations.length === 0
-    ? [w.nothingToFix]
-    : q.recommendations.map((r) =>
-        [
-          `1. **${cell(issueTitle(r.id, r.title, lang))}** (${wordFor(w.severityWord, r.priority)}, ${fixImpact(r, lang)}): ${cell(issueDescription(r.id, r.description, lang))}`,
-          requiredBy(r, lang)
+const sectionLines = (section: Section, rendering: Rendering): Array<string> => {
+  const { citations, lang } = rendering
+  const w = markdownWords(lang)
+  return [
+    `## ${sectionTitle(section.key, section.title, lang)}`,
+    "",
+    `${w.status}: **${wordFor(w.statusWord, section.status)}**` +
+      (section.maxPoints > 0 ? w.points(section.points, section.maxPoints) : "") +
+      (section.unknownReason !== null ? `. ${w.notFinished}: ${cell(section.unknownReason)}` : ""),
+    "",
+    ...(section.facts.length > 0
+      ? [
+          ...table(
+            [w.fact, w.value],
+            section.facts.map((f) => [f.label, f.value])
+          ),
+          ""
         ]
-          .filter((part) => part !== "")
-          .join(" ")
-      )),
-  ...(q.findings.length > 0
-    ? ["", `**${w.otherFindings}**`, "", ...findingLines(q.findings, citations, shown, domain, lang)]
-    : []),
-  ""
-]
+      : []),
+    ...(section.records.length > 0
+      ? [
+          ...table(
+            [w.check, w.status, w.pointsColumn, w.detail],
+            section.records.map((r) => [
+              recordTitle(r.id, r.title, lang),
+              wordFor(w.statusWord, r.status),
+              `${r.points}/${r.maxPoints}`,
+              r.detail
+            ])
+          ),
+          ""
+        ]
+      : []),
+    `**${w.findings}**`,
+    "",
+    ...findingLines(section.findings, rendering),
+    ...("lookupGraph" in section ? spfLines(section as SpfSection, lang) : []),
+    "",
+    `${w.sources}: ${section.sources.map((k) => link(citations, k)).join(", ")}`,
+    ""
+  ]
+}
+
+const quickLines = (q: QuickScoreSection, statement: Statement, rendering: Rendering): Array<string> => {
+  const { lang } = rendering
+  const w = markdownWords(lang)
+  return [
+    `## ${sectionTitle(q.key, q.title, lang)}`,
+    "",
+    `${w.grade(q.grade, cell(gradeWord(q.grade, q.gradeInfo.label, lang)), q.percentage, q.points, q.maxPoints)} ${cell(statement.description)}`,
+    "",
+    ...table(
+      [w.category, w.percentage, w.pointsColumn, w.status],
+      Object.entries(q.categories).map(([k, c]) => [
+        k,
+        `${c.percentage}`,
+        `${c.points}/${c.maxPoints}`,
+        wordFor(w.statusWord, c.status)
+      ])
+    ),
+    "",
+    w.whatToFix(q.recommendations.length),
+    "",
+    ...(q.recommendations.length === 0
+      ? [w.nothingToFix]
+      : q.recommendations.map((r) =>
+          [
+            `1. **${cell(issueTitle(r.id, r.title, lang))}** (${wordFor(w.severityWord, r.priority)}, ${fixImpact(r, lang)}): ${cell(issueDescription(r.id, r.description, lang))}`,
+            requiredBy(r, lang)
+          ]
+            .filter((part) => part !== "")
+            .join(" ")
+        )),
+    ...(q.findings.length > 0
+      ? ["", `**${w.otherFindings}**`, "", ...findingLines(q.findings, rendering)]
+      : []),
+    ""
+  ]
+}
 
 /**
  * The report as a markdown document in `lang`: its words, the grade's word, the findings' titles,
@@ -241,7 +242,7 @@ export const renderMarkdown = (report: EverythingReport, lang: Lang = "en"): str
   const { summary, evidence, citations } = report
   const w = markdownWords(lang)
   const sections = checkSections(report.sections)
-  const shown = new Set<string>()
+  const rendering: Rendering = { citations, shown: new Set<string>(), domain: report.domain, lang }
   const lines = [
     `# ${w.title}: ${cell(report.domain)}`,
     "",
@@ -276,18 +277,9 @@ export const renderMarkdown = (report: EverythingReport, lang: Lang = "en"): str
     `- ${w.liveReport}: ${evidence.liveReportUrl}`,
     `- ${w.retention}: ${evidence.retentionPolicy}. ${cell(w.retentionNotice(evidence.retentionNotice))}`,
     "",
-    ...quickLines(
-      report.sections.quickScore,
-      reportStatement(report, lang),
-      citations,
-      shown,
-      report.domain,
-      lang
-    ),
+    ...quickLines(report.sections.quickScore, reportStatement(report, lang), rendering),
     // The checks' sections, in the report's order: between the quick score and NIS2.
-    ...[...sections.values()].flatMap((section) =>
-      sectionLines(section, citations, shown, report.domain, lang)
-    ),
+    ...[...sections.values()].flatMap((section) => sectionLines(section, rendering)),
     ...receivedLines(report.domain, report.reportsReceived, cell, table),
     ...nis2Lines(report.sections.nis2, lang, cell, table),
     `## ${w.sources}`,

@@ -11,6 +11,7 @@ import { registry } from "../checks/index.ts"
 import { RecordStatus } from "../kernel/Declaration.ts"
 import { Severity } from "../kernel/Status.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
+import { NormalDomain } from "../records/DomainName.ts"
 import { CheckOutcome } from "../scan/ScanResult.ts"
 import { CheckRecord, Grade, GradeInfo } from "../score/Model.ts"
 import { Guidance } from "../score/Guidance.ts"
@@ -190,7 +191,7 @@ export type Summary = typeof Summary.Type
 export const machineReadableWith = <A, I>(checks: Schema.Schema<A, I>) =>
   Schema.Struct({
     scan: Schema.Struct({
-      domain: Schema.String,
+      domain: NormalDomain,
       computedAt: DateTime,
       durationMs: Schema.Int,
       deadlineMs: Schema.Int,
@@ -213,7 +214,7 @@ export type MachineReadable = typeof MachineReadable.Type
 /** The report without its evidence, over `checks`: exactly what the content hash covers. */
 export const reportContentSchema = (checks: ReadonlyArray<Registered>) =>
   Schema.Struct({
-    domain: Schema.String,
+    domain: NormalDomain,
     /** When the checks behind the report ran (a report from the scan cache keeps their time). */
     generatedAt: DateTime,
     formatVersion: Schema.String,

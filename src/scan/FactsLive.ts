@@ -13,7 +13,7 @@
  * ~390 of them (scripts/bench/scanMemory.ts, docs/bench.md). Fetches, probes, questions and
  * derived facts, a few dozen, are forked into the scan's scope: one fiber each, its work's.
  */
-import { normaliseName } from "../records/DomainName.ts"
+import { type Domain, normaliseName } from "../records/DomainName.ts"
 import { Context, Deferred, Effect, FiberId, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { traced } from "../kernel/Check.ts"
@@ -89,7 +89,7 @@ export type ScanContext = Resolver | Web | Smtp | AppConfig
  * how much of each server's TLS is asked (kernel/Depth.ts), all of it by default.
  */
 export const makeFacts = (
-  domain: string,
+  domain: Domain,
   scope: Scope.Scope,
   names: ReadonlyArray<string> = [],
   depth: ScanDepth = "full"
@@ -322,7 +322,7 @@ export const makeFacts = (
         return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
       })
     const facts: LiveFacts = {
-      domain: normaliseName(domain),
+      domain,
       names,
       depth,
       query,
@@ -371,7 +371,7 @@ export const makeFacts = (
       ...Option.match(selectorSource, {
         onNone: () => ({}),
         onSome: (source) => ({
-          reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(normaliseName(domain)))
+          reportedSelectors: memo.get("reported-selectors", () => source.selectorsFor(domain))
         })
       })
     }

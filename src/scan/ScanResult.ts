@@ -8,6 +8,7 @@ import { type AnyCheck, Categories, type Check, type ResultOf } from "../kernel/
 import { registry, type Registry } from "../checks/index.ts"
 import { ScanDepth } from "../kernel/Depth.ts"
 import { DateTime, Nullable } from "../records/Schemas.ts"
+import { NormalDomain } from "../records/DomainName.ts"
 
 /**
  * What became of one check in one scan: `done` (`result` holds its verdict) or `unknown` (it could
@@ -39,7 +40,8 @@ const outcomeFields = <Cs extends ReadonlyArray<AnyCheck>>(checks: Cs): OutcomeF
 /** The Schema of a scan over `checks` (the registry's, by default): stored and sent as is. */
 export const scanResultSchema = <Cs extends ReadonlyArray<AnyCheck>>(checks: Cs) =>
   Schema.Struct({
-    domain: Schema.String,
+    /** The scanned domain as the edge decoded it; stored and sent as its plain text. */
+    domain: NormalDomain,
     /** When the checks ran (a cached result keeps its original time). */
     computedAt: DateTime,
     /** Served from the scan cache (`SCAN_CACHE_TTL_MS`) rather than computed for this request. */

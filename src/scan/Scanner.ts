@@ -115,10 +115,8 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
       "scan.checks": outcomes.length,
       "scan.unknown_checks": unknown
     })
-    // The result holds the name as plain text: a Domain is the scan's input, not its output's type.
-    const name: string = domain
     return {
-      domain: name,
+      domain,
       computedAt: new Date(startMs).toISOString(),
       cached: false,
       durationMs: endMs - startMs,

@@ -20,6 +20,7 @@
  */
 import { Schema } from "effect"
 import { DateTime } from "../records/Schemas.ts"
+import { type Domain, NormalDomain } from "../records/DomainName.ts"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import type { IssueId } from "./Catalogue.ts"
 import type { CheckRecord } from "./Model.ts"
@@ -74,7 +75,7 @@ export const Nis2Status = Schema.Literal("compliant", "partial", "non-compliant"
 export type Nis2Status = typeof Nis2Status.Type
 
 export const Nis2Scorecard = Schema.Struct({
-  domain: Schema.String,
+  domain: NormalDomain,
   scannedAt: DateTime,
   total: Percent.annotations({ description: "0-100, weighted; means nothing when status is unscannable" }),
   status: Nis2Status,
@@ -247,7 +248,7 @@ const unscannableMeasures = (
   })
 
 export interface Nis2Meta {
-  readonly domain: string
+  readonly domain: Domain
   readonly scannedAt: string
   readonly cached: boolean
   /** Why the scan cannot grade its domain (`Scannable.ts`), the score's own reason. */

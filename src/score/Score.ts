@@ -9,6 +9,7 @@ import type { Entry, Outcomes } from "../kernel/Declaration.ts"
 import { NO_SUCH_DOMAIN_FATAL, noSuchDomain } from "../checks/dns/Rules.ts"
 import { registry as registered } from "../checks/index.ts"
 import { DateTime } from "../records/Schemas.ts"
+import { type Domain, NormalDomain } from "../records/DomainName.ts"
 import type { ScanResult } from "../scan/ScanResult.ts"
 import { checksRun } from "../scan/StoredScan.ts"
 import type { MailboxProvider } from "../checks/sender/Depends.ts"
@@ -51,7 +52,7 @@ export { Recommendation } from "./Fixes.ts"
 
 export const ScanScore = Schema.Struct({
   success: Schema.Boolean,
-  domain: Schema.String,
+  domain: NormalDomain,
   timestamp: DateTime,
   scoringVersion: Schema.String,
   score: Percent,
@@ -138,7 +139,7 @@ const categoryScoreOf = (c: CategoryTotal<Scored>): CategoryScore => ({
 export const scoreRecords = (
   records: ReadonlyArray<Scored>,
   meta: {
-    readonly domain: string
+    readonly domain: Domain
     readonly timestamp: string
     readonly cached: boolean
     /** Why the scan cannot grade its domain (`Scannable.ts`), or null. */

@@ -4,6 +4,7 @@ import { parseCsvRecord } from "../../src/batch/Csv.ts"
 import { DEFAULT_CONCURRENCY, parseCli } from "../../src/batch/Cli.ts"
 import { bar, duration, progressLine } from "../../src/batch/Progress.ts"
 import { CSV_COLUMNS, csvRow, jsonLine, worstStatus } from "../../src/batch/Record.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const run = (...argv: Array<string>) => {
   const parsed = Either.getOrThrow(parseCli(argv))
@@ -72,7 +73,7 @@ describe("parseCli", () => {
 
 describe("records", () => {
   it("writes a failure as a full CSV row and a one-line JSON record, domain first", () => {
-    const failure = { domain: "perfect.com", error: 'boom, "quoted"\nsecond line' }
+    const failure = { domain: toDomain("perfect.com"), error: 'boom, "quoted"\nsecond line' }
     const fields = parseCsvRecord(csvRow(failure).replace(/\r\n$/, ""))
     expect(fields).toHaveLength(CSV_COLUMNS.length)
     expect(fields[0]).toBe("perfect.com")

@@ -13,10 +13,11 @@ import { readPrevious } from "../../src/batch/Compare.ts"
 import { type BatchRecord, jsonLine } from "../../src/batch/Record.ts"
 import { score } from "../../src/score/Score.ts"
 import { asDomain, storedScan } from "../monitor/scans.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
-const recordOf = (domain: string, scenario: string): BatchRecord => {
-  const scan = asDomain(storedScan(scenario), domain)
-  return { domain, scan, score: score(scan) }
+const recordOf = (name: string, scenario: string): BatchRecord => {
+  const scan = asDomain(storedScan(scenario), name)
+  return { domain: scan.domain, scan, score: score(scan) }
 }
 
 const silent = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream
@@ -29,7 +30,7 @@ describe("batch --compare", () => {
       previous,
       [
         jsonLine(recordOf("shop.example.com", "perfect.com")),
-        jsonLine({ domain: "broken.example.com", error: "the scan failed" }),
+        jsonLine({ domain: toDomain("broken.example.com"), error: "the scan failed" }),
         jsonLine(recordOf("same.example.com", "mx-listed.com"))
       ].join("")
     )

@@ -8,6 +8,7 @@ import fc from "fast-check"
 import type { AlertContent } from "../../src/monitor/AlertMessage.ts"
 import type { ScanResult } from "../../src/scan/ScanResult.ts"
 import { readStoredScan } from "../../src/scan/StoredScan.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 /** Read as stored scans are: a check added since the fixture was written reads "not checked then". */
 const decode = (json: unknown): ScanResult => Either.getOrThrow(readStoredScan(json))
@@ -27,9 +28,9 @@ export const storedScan = (domain: string): ScanResult => {
 export const FIXTURES = ["perfect.com", "dmarc-none.com", "mx-listed.com", "mx-expired.com"] as const
 
 /** A scan as another domain's, at another time: two scenarios stand in for one domain changing. */
-export const asDomain = (scan: ScanResult, domain: string, computedAt = scan.computedAt): ScanResult => ({
+export const asDomain = (scan: ScanResult, name: string, computedAt = scan.computedAt): ScanResult => ({
   ...scan,
-  domain,
+  domain: toDomain(name),
   computedAt
 })
 
@@ -50,7 +51,7 @@ export const perfectAlert = (
   ...judged
 })
 
-type Mutable<T> = { -readonly [K in keyof T]: Mutable<T[K]> }
+type Mutable<T> = T extends string ? T : { -readonly [K in keyof T]: Mutable<T[K]> }
 type Edit = (scan: Mutable<ScanResult>) => void
 
 const copy = (scan: ScanResult): Mutable<ScanResult> => structuredClone(scan) as Mutable<ScanResult>

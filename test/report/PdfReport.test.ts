@@ -9,6 +9,7 @@ import { guidanceOf } from "../../src/score/Guidance.ts"
 import { renderPdf, winAnsi } from "../../src/report/PdfReport.ts"
 import { pdfPages, pdfText } from "./pdfText.ts"
 import { runs } from "../support/runs.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const record = (i: number, category: (typeof Categories)[number], points: number, issues: Array<IssueId>) =>
   scored(
@@ -26,7 +27,7 @@ const record = (i: number, category: (typeof Categories)[number], points: number
     { status: points === 5 ? "pass" : "fail", points, detail: `detail of check ${i}`, issues }
   )
 
-const meta = { domain: "spf-passall.com", timestamp: "2026-03-04T05:06:07.000Z", cached: false }
+const meta = { domain: toDomain("spf-passall.com"), timestamp: "2026-03-04T05:06:07.000Z", cached: false }
 const flawed = scoreRecords(
   [
     record(1, "email", 0, ["spf_plus_all"]),

@@ -13,6 +13,7 @@ import { scored } from "../../src/score/Rules.ts"
 import { scoreRecords } from "../../src/score/Score.ts"
 import { FIXTURES, storedScan } from "../monitor/scans.ts"
 import { pdfText } from "./pdfText.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const record = (i: number, category: (typeof Categories)[number], points: number, issues: Array<IssueId>) =>
   scored(
@@ -29,7 +30,7 @@ const record = (i: number, category: (typeof Categories)[number], points: number
     { status: points === 5 ? "pass" : "fail", points, detail: `detail of check ${i}`, issues }
   )
 
-const DOMAIN = "spf-passall.com"
+const DOMAIN = toDomain("spf-passall.com")
 const flawed = scoreRecords(
   [
     record(1, "email", 0, ["spf_plus_all"]),

@@ -22,6 +22,7 @@ import {
   wrappedWidth
 } from "../../src/report/PdfLayout.ts"
 import PDFDocument from "pdfkit"
+import { domain as toDomain } from "../support/domain.ts"
 
 const has = (tool: string) => {
   try {
@@ -78,7 +79,7 @@ const fullScore = () =>
         }
       )
     ),
-    { domain: "spf-passall.com", timestamp: "2026-03-04T05:06:07.000Z", cached: false }
+    { domain: toDomain("spf-passall.com"), timestamp: "2026-03-04T05:06:07.000Z", cached: false }
   )
 
 const tokens = (text: string) => text.split(/\s+/).filter((t) => t !== "")

@@ -18,9 +18,14 @@ import type { ScanResult } from "../../src/scan/ScanResult.ts"
 import { scanResult } from "../../src/score/Arbitraries.ts"
 import type { DmarcReportRow, SourceGroup } from "../../src/store/InboundReports.ts"
 import { pdfText } from "./pdfText.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const [generated] = FastCheck.sample(scanResult({ gradable: true }), { numRuns: 1, seed: 7 })
-const scan: ScanResult = { ...generated!, domain: "example.org", computedAt: "2026-11-25T12:00:00.000Z" }
+const scan: ScanResult = {
+  ...generated!,
+  domain: toDomain("example.org"),
+  computedAt: "2026-11-25T12:00:00.000Z"
+}
 const BASE = "https://audit.example/api"
 const period = receivedPeriod(scan.computedAt)
 const DAY = 86_400

@@ -13,9 +13,14 @@ import { renderMarkdown } from "../../src/report/Markdown.ts"
 import { receivedOf, receivedPeriod } from "../../src/report/ReceivedReports.ts"
 import { scanResult } from "../../src/score/Arbitraries.ts"
 import type { ScanResult } from "../../src/scan/ScanResult.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const [generated] = FastCheck.sample(scanResult({ gradable: true }), { numRuns: 1, seed: 11 })
-const scan: ScanResult = { ...generated!, domain: "example.org", computedAt: "2026-11-25T12:00:00.000Z" }
+const scan: ScanResult = {
+  ...generated!,
+  domain: toDomain("example.org"),
+  computedAt: "2026-11-25T12:00:00.000Z"
+}
 const BASE = "https://audit.example/api"
 const period = receivedPeriod(scan.computedAt)
 const summaries = {

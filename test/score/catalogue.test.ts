@@ -7,6 +7,7 @@ import { fakeTxt } from "../checks/fakeTxt.ts"
 import { catalogue } from "../../src/score/Catalogue.ts"
 import { findingIssues as dmarcFindings } from "../../src/checks/dmarc/Findings.ts"
 import { findingIssues as spfFindings } from "../../src/checks/spf/Findings.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const findingIssues = { ...spfFindings, ...dmarcFindings }
 
@@ -25,7 +26,7 @@ describe("the finding -> issue table", () => {
     const zone = {
       "_dmarc.example.com": ["v=DMARC1; p=reject; pct=50; rf=iodef; ri=3600; rua=mailto:d@example.com"]
     }
-    const result = Effect.runSync(checkDmarc(fakeTxt(zone).source, "example.com"))
+    const result = Effect.runSync(checkDmarc(fakeTxt(zone).source, toDomain("example.com")))
     const removed = result.findings.map((f) => f.id).filter((id) => id.startsWith("dmarc-removed-"))
     expect(removed.sort()).toEqual(["dmarc-removed-pct", "dmarc-removed-rf", "dmarc-removed-ri"])
     for (const f of result.findings) expect(Object.keys(findingIssues)).toContain(f.id)

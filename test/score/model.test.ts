@@ -7,9 +7,10 @@ import { scoredRecords } from "../../src/score/Arbitraries.ts"
 import { bandOf, type Grade, gradeRank, percentOf } from "../../src/score/Model.ts"
 import { type Scored, scored } from "../../src/score/Rules.ts"
 import { scoreRecords } from "../../src/score/Score.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const arbRecords = scoredRecords
-const meta = { domain: "example.com", timestamp: "2026-01-01T00:00:00.000Z", cached: false }
+const meta = { domain: toDomain("example.com"), timestamp: "2026-01-01T00:00:00.000Z", cached: false }
 const run = (rs: ReadonlyArray<Scored>) => scoreRecords(rs, meta)
 const asPass = (r: Scored): Scored =>
   scored(

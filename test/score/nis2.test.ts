@@ -10,9 +10,10 @@ import { type CheckRecord, record } from "../../src/score/Model.ts"
 import { nis2FromRecords, type Nis2Scorecard, nis2Summary } from "../../src/score/Nis2.ts"
 import { evidenceCheckIds, MEASURES } from "../../src/score/Nis2Mapping.ts"
 import type { Lang } from "../../src/score/Nis2Text.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const arbRecords = fc.tuple(...evidenceCheckIds.map(checkRecord))
-const meta = { domain: "perfect.com", scannedAt: "2026-01-01T00:00:00.000Z", cached: false }
+const meta = { domain: toDomain("perfect.com"), scannedAt: "2026-01-01T00:00:00.000Z", cached: false }
 const card = (rs: ReadonlyArray<CheckRecord>, lang: Lang = "en", measures = MEASURES) =>
   nis2FromRecords(rs, meta, lang, measures)
 

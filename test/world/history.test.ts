@@ -12,6 +12,7 @@ import { diffScans } from "../../src/monitor/Diff.ts"
 import { entryHashOf } from "../../src/monitor/HistoryChain.ts"
 import { call, testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const decodeScan = Schema.decodeUnknownSync(ScanResult)
 
@@ -99,7 +100,7 @@ describe("history in the world", () => {
                 return decodeScan((yield* call("GET", `/api/history/${domain}/${seq}`)).json.scan)
               })
             const before = yield* latest("perfect.com")
-            const after = { ...(yield* latest("dmarc-none.com")), domain: "perfect.com" }
+            const after = { ...(yield* latest("dmarc-none.com")), domain: toDomain("perfect.com") }
             const changes = diffScans(before, after)
             expect(changes.find((c) => c.id === "record/dmarc-policy")).toMatchObject({
               before: "reject",

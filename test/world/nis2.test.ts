@@ -12,6 +12,7 @@ import { MEASURES } from "../../src/score/Nis2Mapping.ts"
 import { testApp } from "../http/harness.ts"
 import { worldEnv } from "./env.ts"
 import { getJson } from "./world-http.ts"
+import { domain as toDomain } from "../support/domain.ts"
 
 const MAIL = [
   "email.dmarc.reporting",
@@ -81,7 +82,7 @@ describe("the NIS2 scorecard in the world", () => {
         )
         // No penalty: the same scan with the mail evidence failing instead would score lower.
         const quick = yield* getJson("/api/scan/quick?domain=nomail.org")
-        const meta = { domain: "nomail.org", scannedAt: card.scannedAt, cached: true }
+        const meta = { domain: toDomain("nomail.org"), scannedAt: card.scannedAt, cached: true }
         const same = nis2FromRecords(recordsOf(quick), meta, "en")
         expect(same.total).toBe(card.total)
         const failing = recordsOf(quick).map((r) =>

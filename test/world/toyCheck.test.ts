@@ -70,7 +70,7 @@ describe("a toy check added with a folder and a registry line", () => {
 
         // The CSV: its column, with its verdict, and its issue.
         const header = parse(csvHeader(toyRegistry))
-        const row = parse(csvRow({ domain: "perfect.com", scan: result, score: sc }, toyRegistry))
+        const row = parse(csvRow({ domain: domain("perfect.com"), scan: result, score: sc }, toyRegistry))
         expect(header).toContain("toy")
         expect(row[header.indexOf("toy")]).toBe("fail")
         expect(row[header.indexOf("issues")]).toContain("toy_token_missing")

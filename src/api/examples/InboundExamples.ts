@@ -10,7 +10,7 @@ import { readFailureReport } from "../../inbound/FailureReport.ts"
 import type { FailureIngestResult } from "../../inbound/FailureReportsIn.ts"
 import { summariseFailures } from "../../inbound/FailureSummary.ts"
 import { summariseDmarc } from "../../inbound/DmarcSummary.ts"
-import type { IngestResult } from "../../inbound/ReportsIn.ts"
+import { type IngestResult, result as ingestResult } from "../../inbound/ReportsIn.ts"
 import { type ParsedReport, parsedDmarc, storable } from "../../inbound/Storable.ts"
 import { parseTlsReport } from "../../inbound/TlsReport.ts"
 import { summariseTls } from "../../inbound/TlsSummary.ts"
@@ -80,19 +80,13 @@ const parsed = (kind: "dmarc" | "tls"): ParsedReport => {
 }
 
 const ingested = (kind: "dmarc" | "tls"): IngestResult => {
-  const { head } = storable(parsed(kind))
-  const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
-  return {
-    reportId: head.reportId,
-    domain: head.domain,
-    reporter: head.reporter,
-    period: { begin: iso(head.begin), end: iso(head.end) },
-    records: head.records,
-    duplicate: false,
-    conflict: false,
-    warnings: [],
-    ...postedWith("with the API key key_5e1f0a3b9c2d4e6f")
-  }
+  const report = parsed(kind)
+  return ingestResult(
+    report,
+    storable(report).head,
+    { fresh: true, conflict: false },
+    postedWith("with the API key key_5e1f0a3b9c2d4e6f")
+  )
 }
 
 /** A failure report as a receiver mails it (RFC 6591): the feedback part and the original's headers. */

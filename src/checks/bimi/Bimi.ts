@@ -82,19 +82,24 @@ export const TRADEMARK_NOTE =
   "We check the record, the hosted SVG and the certificate's metadata. We do not verify trademark ownership, " +
   "nor whether the certificate's issuer is a trusted Mark Verifying Authority."
 
+/** What the logo and the authority evidence say alike when their fetch failed: nothing was served. */
+const unreached = (f: Extract<FetchOutcome, { readonly error: string }>) => ({
+  url: f.url,
+  reachable: false,
+  httpStatus: null,
+  contentType: null,
+  size: null,
+  valid: false
+})
+
 const judgeLogo = (f: FetchOutcome): BimiLogo => {
   if (isFetchError(f))
     return {
-      url: f.url,
-      reachable: false,
-      httpStatus: null,
-      contentType: null,
+      ...unreached(f),
       contentTypeOk: false,
-      size: null,
       maxSize: BIMI_MAX_LOGO_BYTES,
       sizeOk: false,
       svg: null,
-      valid: false,
       error:
         f.reason === "too-large"
           ? `larger than ${4 * BIMI_MAX_LOGO_BYTES} bytes (limit ${BIMI_MAX_LOGO_BYTES})`
@@ -125,16 +130,7 @@ const judgeAuthority = (
   logo: FetchOutcome | null,
   now: Date
 ): BimiAuthority => {
-  if (isFetchError(f))
-    return {
-      url: f.url,
-      reachable: false,
-      httpStatus: null,
-      contentType: null,
-      size: null,
-      valid: false,
-      error: f.error
-    }
+  if (isFetchError(f)) return { ...unreached(f), error: f.error }
   const ok = f.status >= 200 && f.status < 300
   const base = {
     url: f.url,

@@ -1,18 +1,6 @@
 /** The rule of the blocklist check (docs/scoring.md): no mail server address listed. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import { silentImplicitMx } from "../dns/Rules.ts"
 import type { BlocklistResult } from "./BlocklistResult.ts"
 import type { SmtpTlsResult } from "../smtp-tls/SmtpTlsResult.ts"

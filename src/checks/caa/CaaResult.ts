@@ -3,8 +3,9 @@
  * in a module of its own so that its rules and the rules that read it import it without a circle.
  */
 import { Schema } from "effect"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
+import { Nullable, Strings } from "../../records/Schemas.ts"
 import { Status } from "../../kernel/Status.ts"
+import { reportHead } from "../../kernel/ReportHead.ts"
 
 export const CaaVerdicts = ["permitted", "forbidden", "no-caa", "unknown", "not-applicable"] as const
 
@@ -56,10 +57,7 @@ export const CaaCertificate = Schema.Struct({
 export type CaaCertificate = typeof CaaCertificate.Type
 
 export const CaaReport = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  check: Schema.String,
-  description: Schema.String,
+  ...reportHead,
   result: Schema.Struct({
     status: Status,
     certificates: Schema.Array(CaaCertificate),

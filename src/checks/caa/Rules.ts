@@ -1,15 +1,6 @@
 /** The rule of the CAA check (docs/scoring.md): the served certificates' issuers are permitted by CAA. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  pass,
-  type Judging,
-  rulesOver,
-  scored,
-  spec,
-  unknown
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, pass, unknown } from "../../kernel/RuleVerdict.ts"
 import type { CaaReport } from "./CaaResult.ts"
 
 export const CAA_SPECS = {

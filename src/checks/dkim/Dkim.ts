@@ -3,7 +3,7 @@
  * Selectors are not listed anywhere in DNS, so we ask a data-file list of common selectors plus
  * the caller's. Finding none means "not found among the selectors we know", never "no DKIM".
  */
-import { normaliseName } from "../../records/DomainName.ts"
+import type { Domain } from "../../records/DomainName.ts"
 import { Clock, Effect } from "effect"
 import { define, need } from "../../kernel/Check.ts"
 import { type FactContext, Facts, type FactsShape } from "../../kernel/Facts.ts"
@@ -100,12 +100,11 @@ export const FIRST_SELECTORS: ReadonlyArray<string> = [
  */
 export const gatherDkim = (
   dns: DkimSource,
-  rawDomain: string,
+  domain: Domain,
   requested: ReadonlyArray<string> = [],
   options: { readonly concurrency?: number; readonly known?: ReadonlyArray<KnownSelector> } = {}
 ): Effect.Effect<DkimGathered> =>
   Effect.gen(function* () {
-    const domain = normaliseName(rawDomain)
     const wanted = requested.map((s) => s.trim().toLowerCase()).filter(isValidSelector)
     const reported = (dns.reportedSelectors === undefined ? [] : yield* dns.reportedSelectors)
       .map((s) => s.toLowerCase())
@@ -312,7 +311,7 @@ const keyState = (
 }
 
 /** gather + analyse over any TXT source (unit tests with a fake; callers outside a scan). */
-export const checkDkim = (dns: DkimSource, domain: string, selectors: ReadonlyArray<string> = []) =>
+export const checkDkim = (dns: DkimSource, domain: Domain, selectors: ReadonlyArray<string> = []) =>
   Effect.map(gatherDkim(dns, domain, selectors), analyseDkim).pipe(
     Effect.withSpan("Dkim.check", { attributes: { domain, selectors: selectors.length } })
   )

@@ -5,8 +5,9 @@
  */
 import type { Effect } from "effect"
 import { dns, DOMAIN, runAtNow } from "../../kernel/examples/ExampleZone.ts"
+import type { Domain } from "../../records/DomainName.ts"
 
 export const exampleGathered =
-  <G>(gather: (zone: ReturnType<typeof dns>, domain: string) => Effect.Effect<G>) =>
+  <G>(gather: (zone: ReturnType<typeof dns>, domain: Domain) => Effect.Effect<G>) =>
   (): G =>
     runAtNow(gather(dns(), DOMAIN))

@@ -1,16 +1,6 @@
 /** The rule of the DKIM check (docs/scoring.md): a valid key under a known selector. */
-import {
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { notApplicable, partial, pass, unknown } from "../../kernel/RuleVerdict.ts"
 import type { DkimResult } from "./DkimResult.ts"
 import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
 

@@ -5,6 +5,7 @@
  * domain) through Facts in a scan; `analyse` here is pure and total.
  */
 import { Effect } from "effect"
+import type { Domain } from "../../records/DomainName.ts"
 import { define } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { isTxtError, type TxtSource } from "../../kernel/TxtOutcome.ts"
@@ -253,7 +254,7 @@ export const analyseDmarc = (g: DmarcGathered): DmarcResult => {
 }
 
 /** gather + analyse over any TXT source (unit tests with a fake; callers outside a scan). */
-export const checkDmarc = (dns: TxtSource, domain: string) =>
+export const checkDmarc = (dns: TxtSource, domain: Domain) =>
   Effect.map(gatherDmarc(dns, domain), analyseDmarc).pipe(
     Effect.withSpan("Dmarc.check", { attributes: { domain } })
   )

@@ -5,7 +5,7 @@
  * so the judgement (Dmarc.ts) reads the same record the gathering followed.
  */
 import { Effect } from "effect"
-import { normaliseName } from "../../records/DomainName.ts"
+import type { Domain } from "../../records/DomainName.ts"
 import type { FactsShape } from "../../kernel/Facts.ts"
 import { isTxtError, lookupTxt, type TxtOutcome, type TxtSource } from "../../kernel/TxtOutcome.ts"
 import {
@@ -69,9 +69,8 @@ export const mailReach = (dns: DmarcSource, domain: string): Effect.Effect<Reach
   }).pipe(Effect.orElseSucceed((): Reach => ({ domain, mx: "unknown" })))
 
 /** Gathers the DNS facts DMARC needs for `domain`: the record, the fallback, the authorisations. */
-export const gatherDmarc = (dns: DmarcSource, rawDomain: string): Effect.Effect<DmarcGathered> =>
+export const gatherDmarc = (dns: DmarcSource, domain: Domain): Effect.Effect<DmarcGathered> =>
   Effect.gen(function* () {
-    const domain = normaliseName(rawDomain)
     const org = organisationalDomainOf(domain)
     const organisationalDomain = org !== domain ? org : null
     const direct = yield* lookupTxt(dns, dmarcName(domain))

@@ -1,18 +1,6 @@
 /** The rules of the DMARC check (docs/scoring.md): a record that parses, its policy, its reporting. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import type { DmarcResult } from "./DmarcResult.ts"
 import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
 

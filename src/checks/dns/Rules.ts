@@ -3,19 +3,8 @@
  * servers' resolvability, and IPv6 for mail and web. It also holds the gates the mail-transport
  * rules of other checks share (no mail servers, a silent implicit MX, a domain that does not exist).
  */
-import {
-  fail,
-  judge,
-  notApplicable,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import type { LookupResult } from "./LookupResult.ts"
 import type { SmtpTlsResult } from "../smtp-tls/SmtpTlsResult.ts"
 import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"

@@ -1,18 +1,6 @@
 /** The rules of the DNSSEC check (docs/scoring.md): signed, validating, algorithm, NSEC3, signatures. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import type { DnssecResult } from "./DnssecResult.ts"
 
 export const DNSSEC_SPECS = {

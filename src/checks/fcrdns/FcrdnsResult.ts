@@ -3,9 +3,10 @@
  * in a module of its own so that its rules and the rules that read it import it without a circle.
  */
 import { Schema } from "effect"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
+import { Nullable, Strings } from "../../records/Schemas.ts"
 import { IMPLICIT_DESCRIPTION } from "../../kernel/MailServers.ts"
 import { Status } from "../../kernel/Status.ts"
+import { reportHead } from "../../kernel/ReportHead.ts"
 
 export const AddressResult = Schema.Struct({
   hostname: Schema.String,
@@ -26,10 +27,7 @@ export type AddressResult = typeof AddressResult.Type
 
 /** The check's verdict: the spec's FCrDNS result without its self link. */
 export const FcrdnsReport = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  check: Schema.String,
-  description: Schema.String,
+  ...reportHead,
   result: Schema.Struct({
     checked: Schema.Boolean,
     status: Status,

@@ -1,17 +1,6 @@
 /** The rules of the FCrDNS check (docs/scoring.md): reverse DNS of the mail servers, and its confirmation. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import { SILENT_IMPLICIT_MX, silentImplicitMx } from "../dns/Rules.ts"
 import type { FcrdnsReport } from "./FcrdnsResult.ts"
 import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"

@@ -1,18 +1,6 @@
 /** The rules of the headers check (docs/scoring.md): HTTPS, and the security headers it answers with. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import { noSuchDomain } from "../dns/Rules.ts"
 import type { HeaderEntry } from "./HeadersResult.ts"
 import { CONTENT_SPECS, cookiesVerdict, corsVerdict, sriVerdict } from "./ContentRules.ts"

@@ -1,18 +1,6 @@
 /** The rules of the HTTP-to-HTTPS check (docs/scoring.md): the apex's redirect, and www alike. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import { noWebSite } from "../dns/WebPresence.ts"
 import { type HostRedirect, SECURE } from "./HttpRedirectResult.ts"
 import type { HttpRedirectResult } from "./HttpRedirectResult.ts"

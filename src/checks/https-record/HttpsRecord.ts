@@ -179,8 +179,8 @@ const httpsAt = (facts: FactsShape, name: string) =>
 export const gather = Effect.gen(function* () {
   const facts = yield* Facts
   const domain = facts.domain
-  const chain = [domain]
-  let owner = domain
+  const chain: Array<string> = [domain]
+  let owner: string = domain
   for (let hop = 0; ; hop++) {
     const found = yield* lookupOf(httpsAt(facts, owner))
     if (found.outcome !== "answer") return { domain, chain, records: found } satisfies HttpsRecordGathered

@@ -1,16 +1,6 @@
 /** The rule of the HTTPS record check (docs/scoring.md): a published record tells the truth. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, pass, unknown } from "../../kernel/RuleVerdict.ts"
 import type { HttpsRecordResult } from "./HttpsRecordResult.ts"
 
 export const HTTPS_RECORD_SPECS = {

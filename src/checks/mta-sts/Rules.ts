@@ -1,17 +1,6 @@
 /** The rules of the MTA-STS check (docs/scoring.md): the policy's mode, and TLS-RPT. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown } from "../../kernel/RuleVerdict.ts"
 import type { MtaStsResult } from "./MtaStsResult.ts"
 
 export const MTA_STS_SPECS = {

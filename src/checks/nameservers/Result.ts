@@ -7,8 +7,9 @@
  * CONNECTIVITY02) and no open recursion (RFC 5358, NAMESERVER01).
  */
 import { Schema } from "effect"
-import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
+import { Nullable, Strings } from "../../records/Schemas.ts"
 import { Status } from "../../kernel/Status.ts"
+import { reportHead } from "../../kernel/ReportHead.ts"
 
 /** One property's verdict over all the name servers. */
 export const NsVerdict = Schema.Struct({ status: Status, message: Schema.String })
@@ -49,10 +50,7 @@ export const NsServerResult = Schema.Struct({
 export type NsServerResult = typeof NsServerResult.Type
 
 export const NameServersReport = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  check: Schema.String,
-  description: Schema.String,
+  ...reportHead,
   status: Status,
   /** The zone the parent's delegation lives in (the TLD for a registered domain); null if unknown. */
   parentZone: Nullable(Schema.String),

@@ -2,19 +2,8 @@
  * The rules of the name-server check (docs/scoring.md): each property Zonemaster tests, scored
  * once. The count of name servers stays the DNS records check's `dns.ns.count`.
  */
-import {
-  fail,
-  judge,
-  notApplicable,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import type { NsVerdict } from "./Result.ts"
 import type { NameServersReport } from "./Result.ts"
 

@@ -6,16 +6,8 @@
  * offered by none). Servers that differ are a finding: the same traffic is protected or not
  * depending on which server a client reaches.
  */
-import {
-  judge,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  spread,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { spread, type Verdict } from "../../kernel/RuleVerdict.ts"
 import type { PqKexResult } from "./PqKexResult.ts"
 
 export const PQ_KEX_SPECS = {

@@ -2,19 +2,8 @@
  * The rules of the registration check (docs/scoring.md): the domain's own registration, and those
  * of the domains it depends on, far enough from expiry. Without an RDAP source they do not apply.
  */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import type { RegistrationEntry, RegistrationResult } from "./RegistrationResult.ts"
 
 export const REGISTRATION_SPECS = {

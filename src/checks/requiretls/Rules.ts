@@ -1,13 +1,6 @@
 /** The rule of the REQUIRETLS check (docs/scoring.md): shown, never scored. */
-import {
-  judge,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  spread
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { spread } from "../../kernel/RuleVerdict.ts"
 import type { RequireTlsResult } from "./RequireTlsResult.ts"
 
 export const REQUIRETLS_SPECS = {

@@ -5,6 +5,7 @@
 import { Schema } from "effect"
 import { DateTime, Nullable, Strings } from "../../records/Schemas.ts"
 import { Status } from "../../kernel/Status.ts"
+import { reportHead } from "../../kernel/ReportHead.ts"
 
 export const AddressStates = ["valid", "invalid", "not-found", "unknown"] as const
 
@@ -37,10 +38,7 @@ export const RpkiSource = Schema.Struct({
 })
 
 export const RpkiReport = Schema.Struct({
-  domain: Schema.String,
-  timestamp: DateTime,
-  check: Schema.String,
-  description: Schema.String,
+  ...reportHead,
   result: Schema.Struct({
     status: Status,
     source: RpkiSource,

@@ -2,18 +2,8 @@
  * The rule of the RPKI check (docs/scoring.md): the routes to the domain's addresses are
  * RPKI-valid. With no source of payloads configured the rule does not apply: nothing is scored.
  */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  scored,
-  spec,
-  unknown
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown } from "../../kernel/RuleVerdict.ts"
 import type { RpkiReport } from "./RpkiResult.ts"
 
 export const RPKI_SPECS = {

@@ -1,18 +1,6 @@
 /** The rule of the security.txt check (docs/scoring.md): a valid, current file where RFC 9116 puts it. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import { noWebSite } from "../dns/WebPresence.ts"
 import type { SecurityTxtResult } from "./SecurityTxtResult.ts"
 import type { LookupResult } from "../dns/LookupResult.ts"

@@ -1,18 +1,6 @@
 /** The rules of the SMTP TLS check (docs/scoring.md): STARTTLS and a valid certificate on every mail server. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import { noMailServers } from "../dns/Rules.ts"
 import type { ServerResult } from "./SmtpTlsResult.ts"
 import { worst } from "../../records/TlsRating.ts"

@@ -1,17 +1,6 @@
 /** The rules of the SPF check (docs/scoring.md): one valid record, and its policy. */
-import {
-  fail,
-  judge,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import type { SpfResult } from "./SpfResult.ts"
 
 export const SPF_SPECS = {

@@ -8,7 +8,7 @@
  * `redirect` is ignored when the record has an `all` (6.1), so neither is followed nor counted.
  * Terms whose target depends on the message (macros other than %{d}) are counted but not followed.
  */
-import { normaliseName } from "../../records/DomainName.ts"
+import { type Domain, normaliseName } from "../../records/DomainName.ts"
 import { Effect, Either } from "effect"
 import type { DnsError } from "../../net/DnsTypes.ts"
 import { parse, selectSpf, type Located, type ParsedSpf, type Term } from "../../records/SpfParse.ts"
@@ -154,7 +154,7 @@ export const costsLookup = (term: Term): boolean =>
  */
 export const gather = (
   dns: SpfDns,
-  domain: string,
+  domain: Domain,
   limits: GraphLimits = DefaultLimits
 ): Effect.Effect<SpfFetch> => {
   let budget = limits.maxQueries
@@ -227,5 +227,5 @@ export const gather = (
     )
   }
 
-  return fetch(normaliseName(domain), [], 0)
+  return fetch(domain, [], 0)
 }

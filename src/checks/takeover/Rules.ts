@@ -2,18 +2,8 @@
  * The rules of the takeover check (docs/scoring.md): no alias of the domain can be claimed by
  * somebody else, and no domain it depends on can be registered by somebody else.
  */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  scored,
-  spec,
-  unknown
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown } from "../../kernel/RuleVerdict.ts"
 import type { TakeoverResult } from "./TakeoverResult.ts"
 
 export const TAKEOVER_SPECS = {

@@ -1,17 +1,6 @@
 /** The rule of the DANE check (docs/scoring.md): TLSA that validates for every mail server. */
-import {
-  fail,
-  judge,
-  notApplicable,
-  pass,
-  type Judging,
-  rulesOver,
-  type Ruling,
-  scored,
-  spec,
-  unknown,
-  type Verdict
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import { noMailServers } from "../dns/Rules.ts"
 import type { TlsaResult } from "./TlsaResult.ts"
 import type { SmtpTlsResult } from "../smtp-tls/SmtpTlsResult.ts"

@@ -2,18 +2,8 @@
  * The rule of the HTTPS transport check (docs/scoring.md): the TLS configuration of the web hosts,
  * rated by the NCSC-NL TLS guidelines of May 2025 as internet.nl applies them.
  */
-import {
-  fail,
-  judge,
-  notApplicable,
-  partial,
-  pass,
-  type Judging,
-  rulesOver,
-  scored,
-  spec,
-  unknown
-} from "../../kernel/Declaration.ts"
+import { judge, type Judging, rulesOver, scored, spec } from "../../kernel/Declaration.ts"
+import { fail, notApplicable, partial, pass, unknown } from "../../kernel/RuleVerdict.ts"
 import type { WebTlsResult } from "./WebTlsResult.ts"
 
 export const WEB_TLS_SPECS = {

@@ -12,6 +12,7 @@ import { signatureFor, matchesSignature } from "../../../src/checks/takeover/Sig
 import type { RdapAnswer } from "../../../src/net/Rdap.ts"
 import type { DnsAnswer } from "../../../src/net/DnsTypes.ts"
 import { dependencyMap } from "../../../src/report/DependencyMap.ts"
+import { domain as toDomain } from "../../support/domain.ts"
 
 const NOW = new Date("2026-11-26T00:00:00Z")
 const node = (type: "root" | "include" | "redirect", domain: string, children: Array<any> = []) =>
@@ -193,7 +194,7 @@ describe("registration and takeover verdicts", () => {
       ]
     })
     const map = dependencyMap({
-      domain: "shop.example.com",
+      domain: toDomain("shop.example.com"),
       computedAt: NOW.toISOString(),
       checks: { takeover: { result: t } }
     })

@@ -129,7 +129,7 @@ describe("DKIM discovery", () => {
         "custom._domainkey.example.com": [`v=DKIM1; k=ed25519; p=${keys.ed}`],
         "s1._domainkey.example.com": ["v=spf1 -all"]
       })
-      const r = yield* checkDkim(source, "Example.com", ["Custom", "bad selector!"])
+      const r = yield* checkDkim(source, domain("Example.com"), ["Custom", "bad selector!"])
       expect(asked[0]).toBe("custom._domainkey.example.com")
       expect(asked).toContain("selector2._domainkey.example.com")
       expect(r).toMatchObject({
@@ -153,13 +153,13 @@ describe("DKIM discovery", () => {
     Effect.gen(function* () {
       const weak = yield* checkDkim(
         fakeTxt({ "default._domainkey.dkim-weak.com": [`v=DKIM1; p=${keys[1024]}`] }).source,
-        "dkim-weak.com"
+        domain("dkim-weak.com")
       )
       expect(weak).toMatchObject({ status: "warning", hasDkim: true, valid_keys: 1 })
       expect(weak.warnings.join()).toContain("RSA-1024")
       const revoked = yield* checkDkim(
         fakeTxt({ "default._domainkey.dkim-revoked.com": ["v=DKIM1; p="] }).source,
-        "dkim-revoked.com"
+        domain("dkim-revoked.com")
       )
       expect(revoked).toMatchObject({
         status: "fail",
@@ -170,7 +170,7 @@ describe("DKIM discovery", () => {
       expect(revoked.selectorsFound[0]).toMatchObject({ revoked: true, valid: false })
       const tiny = yield* checkDkim(
         fakeTxt({ "k1._domainkey.example.com": [`p=${keys[512]}`] }).source,
-        "example.com"
+        domain("example.com")
       )
       expect(tiny.status).toBe("fail")
     })
@@ -178,7 +178,7 @@ describe("DKIM discovery", () => {
 
   it.effect("nothing found is not-found (unknown), not 'no DKIM'; failures are unknown", () =>
     Effect.gen(function* () {
-      const none = yield* checkDkim(fakeTxt({}).source, "example.com")
+      const none = yield* checkDkim(fakeTxt({}).source, domain("example.com"))
       expect(none).toMatchObject({
         status: "unknown",
         discovery: "not-found",
@@ -189,7 +189,7 @@ describe("DKIM discovery", () => {
       const zone = Object.fromEntries(
         KNOWN_SELECTORS.map((k) => [`${k.selector}._domainkey.example.com`, "timeout" as const])
       )
-      const failed = yield* checkDkim(fakeTxt(zone).source, "example.com")
+      const failed = yield* checkDkim(fakeTxt(zone).source, domain("example.com"))
       expect(failed).toMatchObject({ status: "unknown", discovery: "unknown" })
       expect(failed.failedSelectors.length).toBe(KNOWN_SELECTORS.length)
     })
@@ -204,7 +204,7 @@ describe("DKIM discovery", () => {
           [rec]
         ])
       )
-      const r = yield* checkDkim(fakeTxt(zone).source, "example.com")
+      const r = yield* checkDkim(fakeTxt(zone).source, domain("example.com"))
       expect(r.selectors_found).toEqual(["*"])
     })
   )
@@ -292,13 +292,13 @@ describe("DKIM discovery concurrency", () => {
             return [] as ReadonlyArray<string>
           })
       }
-      const g = yield* gatherDkim(source, "example.com", [], { concurrency: 8 })
+      const g = yield* gatherDkim(source, domain("example.com"), [], { concurrency: 8 })
       expect(g.answers.length).toBe(KNOWN_SELECTORS.length)
       expect(peak).toBeGreaterThan(1)
       expect(peak).toBeLessThanOrEqual(8)
       // by default: SELECTOR_CONCURRENCY at once, the wildcard probe among them
       peak = 0
-      const d = yield* gatherDkim(source, "example.com")
+      const d = yield* gatherDkim(source, domain("example.com"))
       expect(peak).toBe(SELECTOR_CONCURRENCY)
       expect(d.wildcardProbe).toEqual({
         name: `${WILDCARD_PROBE_SELECTOR}._domainkey.example.com`,
@@ -311,7 +311,7 @@ describe("DKIM discovery concurrency", () => {
     Effect.gen(function* () {
       // every question takes 20 ms of the (test) clock
       const source = { txt: () => Effect.as(Effect.sleep("20 millis"), [] as ReadonlyArray<string>) }
-      const fiber = yield* Effect.fork(checkDkim(source, "nodkim.example"))
+      const fiber = yield* Effect.fork(checkDkim(source, domain("nodkim.example")))
       yield* TestClock.adjust("10 seconds")
       const r = yield* Fiber.join(fiber)
       expect(r.discovery).toBe("not-found")

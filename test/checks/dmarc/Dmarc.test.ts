@@ -5,8 +5,10 @@ import { analyseDmarc, checkDmarc, Dmarc, DmarcResult } from "../../../src/check
 import type { DmarcGathered } from "../../../src/checks/dmarc/DmarcGather.ts"
 import { runFake } from "../facts.ts"
 import { fakeTxt } from "../fakeTxt.ts"
+import { domain as toDomain } from "../../support/domain.ts"
 
-const run = (zone: Parameters<typeof fakeTxt>[0], domain: string) => checkDmarc(fakeTxt(zone).source, domain)
+const run = (zone: Parameters<typeof fakeTxt>[0], domain: string) =>
+  checkDmarc(fakeTxt(zone).source, toDomain(domain))
 
 describe("DMARC check", () => {
   it.effect("p=reject with rua passes", () =>
@@ -89,7 +91,7 @@ describe("DMARC check", () => {
       const { source, asked } = fakeTxt({
         "_dmarc.dmarc-org.com": ["v=DMARC1; p=reject; sp=quarantine; rua=mailto:d@dmarc-org.com"]
       })
-      const r = yield* checkDmarc(source, "Sub.Dmarc-Org.com.")
+      const r = yield* checkDmarc(source, toDomain("Sub.Dmarc-Org.com."))
       expect(asked).toEqual(["_dmarc.sub.dmarc-org.com", "_dmarc.dmarc-org.com"])
       expect(r).toMatchObject({
         domain: "sub.dmarc-org.com",
@@ -109,7 +111,7 @@ describe("DMARC check", () => {
         "_dmarc.sub.example.com": "servfail",
         "_dmarc.example.com": ["v=DMARC1; p=reject"]
       })
-      const r = yield* checkDmarc(source, "sub.example.com")
+      const r = yield* checkDmarc(source, toDomain("sub.example.com"))
       expect(asked).toEqual(["_dmarc.sub.example.com"])
       expect(r.status).toBe("unknown")
       expect(r.issues[0]).toContain("could not be determined")
@@ -215,7 +217,7 @@ describe("DMARC check", () => {
         "example.com._report._dmarc.thirdparty.example.net": ["v=DMARC1"],
         "example.com._report._dmarc.broken.io": "timeout"
       })
-      const r = yield* checkDmarc(source, "example.com")
+      const r = yield* checkDmarc(source, toDomain("example.com"))
       expect(asked).toContain("example.com._report._dmarc.other.org")
       expect(r.reportDestinations.map((d) => [d.domain, d.external, d.authorised])).toEqual([
         ["example.com", false, true],
@@ -235,7 +237,7 @@ describe("DMARC check", () => {
       const { source, asked } = fakeTxt({
         "_dmarc.example.com": ["v=DMARC1; p=reject; rua=mailto:r@vendor.net"]
       })
-      const r = yield* checkDmarc(source, "a.b.example.com")
+      const r = yield* checkDmarc(source, toDomain("a.b.example.com"))
       expect(asked).toContain("example.com._report._dmarc.vendor.net")
       expect(r.reportingEnabled).toBe(false)
     })

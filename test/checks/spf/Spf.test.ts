@@ -6,6 +6,7 @@ import { gather, type SpfDns } from "../../../src/checks/spf/SpfGraph.ts"
 import type { SpfNode } from "../../../src/checks/spf/SpfNode.ts"
 import { fakeDns, type Zone } from "../spfFakeDns.ts"
 import { runs } from "../../support/runs.ts"
+import { domain as toDomain } from "../../support/domain.ts"
 
 /** RFC 7208 Appendix A's zone. */
 const appendixA: Zone = {
@@ -27,7 +28,7 @@ const appendixA: Zone = {
 }
 
 const check = (dns: SpfDns, domain: string) =>
-  Effect.map(gather(dns, domain), (fetch) => analyse(domain, fetch))
+  Effect.map(gather(dns, toDomain(domain)), (fetch) => analyse(domain, fetch))
 const run = (zone: Zone, domain = "example.com") => check(fakeDns(zone).dns, domain)
 const withRecord = (record: string) => run({ ...appendixA, "example.com TXT": [record] })
 
@@ -365,7 +366,7 @@ describe("Spf properties", () => {
   it("analyse is total: never throws, counts stay consistent", async () => {
     await fc.assert(
       fc.asyncProperty(zoneArb, async (zone) => {
-        const fetch = await Effect.runPromise(gather(fakeDns(zone).dns, domains[0]!))
+        const fetch = await Effect.runPromise(gather(fakeDns(zone).dns, toDomain(domains[0]!)))
         const r = analyse(domains[0]!, fetch)
         const sum = (n: SpfNode): number => n.lookups + n.children.reduce((s, c) => s + sum(c), 0)
         expect(sum(r.lookupGraph)).toBe(r.lookups)

@@ -70,7 +70,7 @@ describe("takeover at the names an owner lists", () => {
       // The registration check reads the same dependencies.
       expect(registration.dependencies.map((d) => d.domain)).toEqual(["example.net", "github.io"])
       const map = dependencyMap({
-        domain: "example.com",
+        domain: domain("example.com"),
         computedAt: "2026-01-01T00:00:00.000Z",
         checks: { takeover: { result: takeover }, registration: { result: registration } }
       })
