@@ -4,7 +4,7 @@
  * reply can be matched by (RFC 1035 4.1.1; RFC 7766 7: per connection over TCP).
  */
 import type { DecodedReply } from "./DnsDecode.ts"
-import { type Question, randomId, type TransportFailure, type Waiter } from "./DnsTransport.ts"
+import { acceptReply, type Question, randomId, type TransportFailure, type Waiter } from "./DnsTransport.ts"
 
 /**
  * One outstanding query. A class rather than closures: a query is the hot path, and a plain
@@ -58,6 +58,20 @@ export class Outstanding {
     // Usually armed already, for an older query; a shorter timeout than that one re-arms earlier.
     if (p.deadline < this.armedFor) this.arm(timeoutMs)
     return p
+  }
+
+  /**
+   * A reply that arrived on this connection: it settles the query of its id when DnsTransport.ts
+   * accepts it (RFC 5452 9.1); a malformed one is kept for the timeout's message, others ignored.
+   */
+  reply(msg: Buffer) {
+    if (msg.length < 12) return
+    const p = this.byId.get((msg[0]! << 8) | msg[1]!)
+    if (!p) return
+    const verdict = acceptReply(msg, p.id, p.q)
+    if (!verdict) return
+    if ("malformed" in verdict) p.malformed = verdict.malformed
+    else this.finish(p, undefined, verdict.packet)
   }
 
   /** Settles `p` once: a later reply, timeout or failure for the same query is ignored. */

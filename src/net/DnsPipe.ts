@@ -14,7 +14,7 @@
 import * as net from "node:net"
 import type { Upstream } from "../Config.ts"
 import { Outstanding, type Pending } from "./DnsOutstanding.ts"
-import { acceptReply, encodedQuery, type Question, show, type Waiter } from "./DnsTransport.ts"
+import { encodedQuery, type Question, show, type Waiter } from "./DnsTransport.ts"
 
 /** How a pipe hands a query on when it cannot carry it. */
 export type Fallback = (q: Question, timeoutMs: number, waiter: Waiter) => void
@@ -182,16 +182,7 @@ export class DnsPipe {
       if (buf.length - o - 2 < length) break
       const msg = buf.subarray(o + 2, o + 2 + length)
       o += 2 + length
-      if (length < 12) continue
-      const p = this.pending.get((msg[0]! << 8) | msg[1]!)
-      if (!p) continue
-      const verdict = acceptReply(msg, p.id, p.q)
-      if (!verdict) continue
-      if ("malformed" in verdict) {
-        p.malformed = verdict.malformed
-        continue
-      }
-      this.pending.finish(p, undefined, verdict.packet)
+      this.pending.reply(msg)
     }
     // A copy, not a view: a view would keep the whole chunk alive until the rest arrives.
     if (o < buf.length) this.carry = Buffer.from(buf.subarray(o))

@@ -7,7 +7,7 @@ import * as dgram from "node:dgram"
 import * as net from "node:net"
 import type { Upstream } from "../Config.ts"
 import { Outstanding } from "./DnsOutstanding.ts"
-import { acceptReply, encodedQuery, type Question, show, type Waiter } from "./DnsTransport.ts"
+import { encodedQuery, type Question, show, type Waiter } from "./DnsTransport.ts"
 import { expandV6 } from "./DnsWire.ts"
 
 /**
@@ -60,16 +60,8 @@ class Channel {
   }
 
   private onMessage(msg: Buffer, rinfo: dgram.RemoteInfo) {
-    if (msg.length < 12) return
-    const p = this.pending.get((msg[0]! << 8) | msg[1]!)
-    if (!p || rinfo.port !== this.upstream.port || !sameAddress(rinfo.address, this.upstream.address)) return
-    const verdict = acceptReply(msg, p.id, p.q)
-    if (!verdict) return
-    if ("malformed" in verdict) {
-      p.malformed = verdict.malformed
-      return
-    }
-    this.pending.finish(p, undefined, verdict.packet)
+    if (rinfo.port !== this.upstream.port || !sameAddress(rinfo.address, this.upstream.address)) return
+    this.pending.reply(msg)
   }
 
   /** Sends one query; the waiter hears of its reply, timeout or failure exactly once. */
