@@ -44,10 +44,6 @@ export class Outstanding {
     return this.byId.size
   }
 
-  get(id: number): Pending | undefined {
-    return this.byId.get(id)
-  }
-
   /** A new outstanding query under a fresh random id (RFC 5452 9.2) not in use on this connection. */
   add(q: Question, timeoutMs: number, waiter: Waiter): Pending {
     let id = randomId()
