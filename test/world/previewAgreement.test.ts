@@ -110,15 +110,42 @@ const publishArgs = (c: Case, records: ReadonlyArray<FixRecord>) => {
 const withApp = <A>(effect: Effect.Effect<A, unknown, any>) =>
   Effect.runPromise(Effect.provide(effect, testApp(env)) as Effect.Effect<A, unknown, never>)
 
-const statuses = (score: any): Record<string, string> =>
-  Object.fromEntries(
-    Object.values(score.categories as Record<string, { checks: Array<{ id: string; status: string }> }>)
-      .flatMap((c) => c.checks)
-      .map((r) => [r.id, r.status])
-  )
+interface Row {
+  readonly id: string
+  readonly status: string
+  readonly maxPoints: number
+  readonly detail: string
+  readonly issues: ReadonlyArray<string>
+}
 
-const issueIds = (score: any): Array<string> =>
-  (score.issues as Array<{ id: string }>).map((i) => i.id).sort()
+const rows = (score: any): Array<Row> =>
+  Object.values(score.categories as Record<string, { checks: Array<Row> }>).flatMap((c) => c.checks)
+
+const statuses = (score: any, leaving: ReadonlySet<string> = new Set()): Record<string, string> =>
+  Object.fromEntries(rows(score).flatMap((r) => (leaving.has(r.id) ? [] : [[r.id, r.status]])))
+
+/**
+ * The records one side could not decide: a live probe unanswered or backed off in one scan and
+ * answered in the other says nothing of the preview (two probes of one server), so those records
+ * are left out of the comparison, and the points compared only when none of them is scored.
+ */
+const undecided = (p: any, q: any): Array<{ p: Row; q: Row }> => {
+  const byId = new Map(rows(q).map((r) => [r.id, r]))
+  return rows(p).flatMap((r) => {
+    const other = byId.get(r.id)
+    return other !== undefined &&
+      r.status !== other.status &&
+      (r.status === "unknown" || other.status === "unknown")
+      ? [{ p: r, q: other }]
+      : []
+  })
+}
+
+const issueIds = (score: any, leaving: ReadonlySet<string> = new Set()): Array<string> =>
+  (score.issues as Array<{ id: string }>)
+    .map((i) => i.id)
+    .filter((id) => !leaving.has(id))
+    .sort()
 
 describe("a preview agrees with publishing", () => {
   afterAll(async () => {
@@ -156,13 +183,24 @@ describe("a preview agrees with publishing", () => {
       expect(q.status, `${c.scenario}: ${q.text}`).toBe(200)
       // the fix changes something, and the preview saw it
       expect(p.json.compared.changes.length, c.scenario).toBeGreaterThan(0)
-      expect(statuses(p.json), c.scenario).toEqual(statuses(q.json))
+      const unsure = undecided(p.json, q.json)
+      for (const u of unsure)
+        console.info(
+          `${c.scenario}: ${u.p.id} not compared: ${u.p.status} (${u.p.detail}) / ${u.q.status} (${u.q.detail})`
+        )
+      // one probe left unanswered is weather; more is a preview that went wrong
+      expect(unsure.length, c.scenario).toBeLessThanOrEqual(1)
+      const leaving = new Set(unsure.map((u) => u.p.id))
+      expect(statuses(p.json, leaving), c.scenario).toEqual(statuses(q.json, leaving))
       if (c.passes !== undefined) expect(statuses(q.json)[c.passes], c.scenario).toBe("pass")
-      expect(issueIds(p.json), c.scenario).toEqual(issueIds(q.json))
-      expect({ grade: p.json.grade, points: p.json.points }, c.scenario).toEqual({
-        grade: q.json.grade,
-        points: q.json.points
-      })
+      if (unsure.every((u) => u.p.maxPoints === 0 && u.q.maxPoints === 0)) {
+        const theirIssues = new Set(unsure.flatMap((u) => [...u.p.issues, ...u.q.issues]))
+        expect(issueIds(p.json, theirIssues), c.scenario).toEqual(issueIds(q.json, theirIssues))
+        expect({ grade: p.json.grade, points: p.json.points }, c.scenario).toEqual({
+          grade: q.json.grade,
+          points: q.json.points
+        })
+      }
     })
   }, 600_000)
 })
