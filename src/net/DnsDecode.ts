@@ -175,6 +175,43 @@ const within = (o: number, n: number, end: number, type: string) => {
   if (o + n > end) throw new Malformed(`${type} rdata too short`)
 }
 
+/**
+ * How many bytes at the end of `bytes` begin a UTF-8 character they do not finish (0 to 3): a lead
+ * byte whose sequence runs past the end, after at most 3 continuation bytes.
+ */
+const unfinishedUtf8 = (bytes: Uint8Array): number => {
+  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
+    const b = bytes[bytes.length - back]!
+    if ((b & 0xc0) === 0x80) continue // a continuation byte: look further back for its lead
+    const needs = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1
+    return needs > back ? back : 0
+  }
+  return 0
+}
+
+/**
+ * A TXT record's character-strings (RFC 1035 3.3.14), each read as UTF-8. A publisher may split a
+ * long value at any byte (RFC 7208 3.3 joins the strings as they are), so a character cut between
+ * strings is read whole, in the string that finishes it, rather than as replacement characters:
+ * the joined value is then the text the publisher wrote.
+ */
+const characterStrings = (buf: Buffer, start: number, end: number): Array<string> => {
+  const strings: Array<string> = []
+  let unfinished: Buffer | undefined // the start of a character the strings before did not finish
+  let o = start
+  while (o < end) {
+    const len = buf[o]!
+    within(o + 1, len, end, "TXT")
+    const own = buf.subarray(o + 1, o + 1 + len)
+    const bytes = unfinished === undefined ? own : Buffer.concat([unfinished, own])
+    o += 1 + len
+    const cut = o >= end ? 0 : unfinishedUtf8(bytes)
+    strings.push(bytes.toString("utf8", 0, bytes.length - cut))
+    unfinished = cut === 0 ? undefined : bytes.subarray(bytes.length - cut)
+  }
+  return strings
+}
+
 /** rdata of one record in our data shape (see DnsWire's interfaces). */
 const readData = (buf: Buffer, type: string, start: number, end: number): unknown => {
   switch (type) {
@@ -196,17 +233,8 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
       within(start, 3, end, type)
       return { priority: u16(buf, start), exchange: readName(buf, start + 2) }
     }
-    case "TXT": {
-      const strings: Array<string> = []
-      let o = start
-      while (o < end) {
-        const len = buf[o]!
-        within(o + 1, len, end, type)
-        strings.push(buf.toString("utf8", o + 1, o + 1 + len))
-        o += 1 + len
-      }
-      return strings
-    }
+    case "TXT":
+      return characterStrings(buf, start, end)
     case "SOA": {
       const mname = readName(buf, start)
       const rname = readName(buf, nameEnd)

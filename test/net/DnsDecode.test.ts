@@ -205,3 +205,54 @@ describe("decodeReply name compression", () => {
     expect(decodeReply(buf).answers.map(plain)).toEqual(ours.answers.map(plain))
   })
 })
+
+describe("decodeReply TXT character-strings", () => {
+  const txtReply = (strings: ReadonlyArray<Buffer>) =>
+    decodeReply(
+      DnsPacket.encode({
+        type: "response",
+        id: 1,
+        questions: [{ type: "TXT", name: "example.com", class: "IN" }],
+        answers: [{ type: "TXT", name: "example.com", ttl: 60, data: [...strings] }]
+      })
+    ).answers[0]!.data as ReadonlyArray<string>
+
+  /** `bytes` cut at the given offsets into character-strings of at most 255 bytes. */
+  const cutAt = (bytes: Buffer, cuts: ReadonlyArray<number>): Array<Buffer> => {
+    const at = [...new Set([0, ...cuts.map((c) => c % (bytes.length + 1)), bytes.length])].sort(
+      (a, b) => a - b
+    )
+    return at.slice(1).flatMap((to, i) => {
+      const piece = bytes.subarray(at[i]!, to)
+      return Array.from({ length: Math.max(1, Math.ceil(piece.length / 255)) }, (_, k) =>
+        piece.subarray(k * 255, (k + 1) * 255)
+      )
+    })
+  }
+
+  it("a character cut between two strings is read whole: the joined value is the text written (property)", () =>
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", minLength: 1, maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (text, cuts) => {
+          const strings = cutAt(Buffer.from(text, "utf8"), cuts)
+          const read = txtReply(strings)
+          expect(read).toHaveLength(strings.length)
+          expect(read.join("")).toBe(text)
+        }
+      )
+    ))
+
+  it("a string that ends a character another began: é split after its first byte", () => {
+    const e = Buffer.from("é", "utf8")
+    expect(txtReply([Buffer.concat([Buffer.from("v=spf1 a:caf"), e.subarray(0, 1)]), e.subarray(1)])).toEqual(
+      ["v=spf1 a:caf", "é"]
+    )
+  })
+
+  it("bytes that never finish a character are still replacement characters, in the last string", () => {
+    expect(txtReply([Buffer.from([0x61, 0xe2, 0x82])])).toEqual(["a\ufffd"])
+    expect(txtReply([Buffer.from([0x61, 0xe2]), Buffer.from([0x62])])).toEqual(["a", "\ufffdb"])
+  })
+})
