@@ -6,7 +6,7 @@ import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { graded } from "../../src/report/ReportText.ts"
 
-const priority = fc.constantFrom("critical", "high", "medium", "low")
+const priority = fc.constantFrom("critical" as const, "high" as const, "medium" as const, "low" as const)
 const gradedArb = fc.record({
   domain: fc.domain(),
   percentage: fc.nat(100),
