@@ -3,7 +3,13 @@
  * TXT record, has it verified, and may then read the domain's received reports and publish them.
  * The shapes are the claim's own (monitor/access/DomainModel.ts).
  */
-import { HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
+import {
+  type HttpApiEndpoint,
+  type HttpMethod,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema
+} from "@effect/platform"
 import { Context, Schema } from "effect"
 import { DomainClaimList, DomainClaimView, PublicReports } from "../monitor/access/DomainModel.ts"
 import { Endpoint } from "./Docs.ts"
@@ -25,6 +31,14 @@ export class DomainsAccess extends HttpApiMiddleware.Tag<DomainsAccess>()("Domai
   ...bearerGuard,
   provides: DomainsOwner
 }) {}
+
+/**
+ * An operation on one claimed domain (`/domains/:domain`): 400 for a domain that is no domain, 404
+ * for one the tenant has not claimed, 503 while the claims cannot be read.
+ */
+const onClaim = <Name extends string, Method extends HttpMethod.HttpMethod>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method>
+) => endpoint.setPath(DomainPath).addError(BadRequest).addError(NotFound).addError(Unavailable)
 
 export class DomainsApi extends HttpApiGroup.make("domains")
   .add(
@@ -52,11 +66,8 @@ export class DomainsApi extends HttpApiGroup.make("domains")
       summary: "Read a claimed domain",
       description: "The tenant's claim on the domain: its state and the record to publish."
     })
-      .setPath(DomainPath)
+      .pipe(onClaim)
       .addSuccess(DomainClaimView)
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Unavailable)
   )
   .add(
     Endpoint.del("delete", "/domains/:domain", {
@@ -65,11 +76,8 @@ export class DomainsApi extends HttpApiGroup.make("domains")
         "Deletes the tenant's claim: its keys no longer read the domain's reports, and its publication of them ends. Other tenants' claims stay."
     })
       .annotateContext(cheap)
-      .setPath(DomainPath)
+      .pipe(onClaim)
       .addSuccess(HttpApiSchema.NoContent)
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Unavailable)
   )
   .add(
     Endpoint.post("verify", "/domains/:domain/verify", {
@@ -77,11 +85,8 @@ export class DomainsApi extends HttpApiGroup.make("domains")
       description:
         "Looks the challenge up now, through the service's validating resolver (a signed zone's answer must validate: a bogus one is a failed look-up). Found: verified. Not found: a pending claim stays pending, a verified one lapses. A failed look-up (timeout, SERVFAIL) changes nothing; lastCheck says why. Verification is also re-checked daily."
     })
-      .setPath(DomainPath)
+      .pipe(onClaim)
       .addSuccess(DomainClaimView)
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Unavailable)
   )
   .add(
     Endpoint.put("publicReports", "/domains/:domain/public-reports", {
@@ -90,12 +95,9 @@ export class DomainsApi extends HttpApiGroup.make("domains")
         "With public: true, what the DMARC and TLS reports received for the domain say appears in its public report, page and PDF; otherwise they say the reports are private. Only a tenant that has verified the domain may (403 otherwise)."
     })
       .annotateContext(cheap)
-      .setPath(DomainPath)
+      .pipe(onClaim)
       .setPayload(PublicReports)
       .addSuccess(DomainClaimView)
-      .addError(BadRequest)
       .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Unavailable)
   )
   .middleware(DomainsAccess) {}

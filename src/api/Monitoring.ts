@@ -3,7 +3,13 @@
  * something changes for the worse (docs/monitoring.md). The shapes are the monitor's own
  * (monitor/MonitorModel.ts).
  */
-import { HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
+import {
+  type HttpApiEndpoint,
+  type HttpMethod,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema
+} from "@effect/platform"
 import { Context, Schema } from "effect"
 import {
   AlertList,
@@ -60,6 +66,11 @@ export class MonitorsAccess extends HttpApiMiddleware.Tag<MonitorsAccess>()("Mon
 
 const MonitorPath = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(64)) })
 
+/** An operation on one monitor (`/monitors/:id`): 404 when there is none, or none the caller may see. */
+const onMonitor = <Name extends string, Method extends HttpMethod.HttpMethod>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method>
+) => endpoint.setPath(MonitorPath).addError(NotFound)
+
 export class MonitorsApi extends HttpApiGroup.make("monitors")
   .add(
     Endpoint.post("create", "/monitors", {
@@ -87,9 +98,8 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       description:
         "One monitor: its domain, interval, channels (without secrets), next and last run, last grade and runs so far."
     })
-      .setPath(MonitorPath)
+      .pipe(onMonitor)
       .addSuccess(Monitor)
-      .addError(NotFound)
   )
   .add(
     Endpoint.del("delete", "/monitors/:id", {
@@ -97,9 +107,8 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       description: "Stops the monitor: no further runs or alerts. Its domain's history stays."
     })
       .annotateContext(cheap)
-      .setPath(MonitorPath)
+      .pipe(onMonitor)
       .addSuccess(HttpApiSchema.NoContent)
-      .addError(NotFound)
   )
   .add(
     Endpoint.post("run", "/monitors/:id/run", {
@@ -107,9 +116,8 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       description:
         "Queues a run of the monitor at once (a fresh full scan, judged against the previous entry of the history, alerting on changes for the worse); the regular schedule keeps its phase."
     })
-      .setPath(MonitorPath)
+      .pipe(onMonitor)
       .addSuccess(MonitorRunAccepted, { status: 202 })
-      .addError(NotFound)
   )
   .add(
     Endpoint.get("alerts", "/monitors/:id/alerts", {
@@ -117,8 +125,7 @@ export class MonitorsApi extends HttpApiGroup.make("monitors")
       description:
         "The monitor's last 200 alerts, newest first: the changes that raised each, and each channel's delivery state (pending, delivered, or failed after its retries)."
     })
-      .setPath(MonitorPath)
+      .pipe(onMonitor)
       .addSuccess(AlertList)
-      .addError(NotFound)
   )
   .middleware(MonitorsAccess) {}
