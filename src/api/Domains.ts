@@ -3,13 +3,8 @@
  * TXT record, has it verified, and may then read the domain's received reports and publish them.
  * The shapes are the claim's own (monitor/access/DomainModel.ts).
  */
-import {
-  type HttpApiEndpoint,
-  type HttpMethod,
-  HttpApiGroup,
-  HttpApiMiddleware,
-  HttpApiSchema
-} from "@effect/platform"
+import type { HttpApiEndpoint, HttpMethod } from "@effect/platform"
+import { HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { DomainClaimList, DomainClaimView, PublicReports } from "../monitor/access/DomainModel.ts"
 import { Endpoint } from "./Docs.ts"

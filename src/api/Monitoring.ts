@@ -3,13 +3,8 @@
  * something changes for the worse (docs/monitoring.md). The shapes are the monitor's own
  * (monitor/MonitorModel.ts).
  */
-import {
-  type HttpApiEndpoint,
-  type HttpMethod,
-  HttpApiGroup,
-  HttpApiMiddleware,
-  HttpApiSchema
-} from "@effect/platform"
+import type { HttpApiEndpoint, HttpMethod } from "@effect/platform"
+import { HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
 import { Context, Schema } from "effect"
 import {
   AlertList,
