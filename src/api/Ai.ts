@@ -1,5 +1,5 @@
 /** The ai group: explanations, fixes and raw-email debugging (treated as costly; may 429). */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Source } from "../ai/Explain.ts"
 import { findingIds } from "../ai/Knowledge.ts"
@@ -10,7 +10,7 @@ import { Open } from "./Common.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, TooManyRequests } from "./Errors.ts"
 import { DebugEmailResult, EmailTooLarge, EmailUnreadable } from "../mail/DebugEmail.ts"
-import { documented } from "./Docs.ts"
+import { Endpoint } from "./Docs.ts"
 
 /**
  * An id of the issue catalogue (docs/issues.md), or a finding id an SPF or DMARC result shows;
@@ -56,39 +56,33 @@ export const DebugEmailRequest = Schema.Struct({
 
 export class AiApi extends HttpApiGroup.make("ai")
   .add(
-    HttpApiEndpoint.post("explain", "/ai/explain")
-      .annotateContext(
-        documented(
-          "Explain an issue",
-          "Explains an issue of the catalogue (or a finding id of an SPF or DMARC result): why it matters, its severity and impact, and the guidance to resolve it (numbered steps, provider notes, the record, sources). With a model configured, the explanation is reworded for the given context; severity and guidance always come from the knowledge base."
-        )
-      )
+    Endpoint.post("explain", "/ai/explain", {
+      summary: "Explain an issue",
+      description:
+        "Explains an issue of the catalogue (or a finding id of an SPF or DMARC result): why it matters, its severity and impact, and the guidance to resolve it (numbered steps, provider notes, the record, sources). With a model configured, the explanation is reworded for the given context; severity and guidance always come from the knowledge base."
+    })
       .setPayload(ExplainRequest)
       .addSuccess(ExplainResponse)
       .addError(BadRequest)
       .addError(TooManyRequests)
   )
   .add(
-    HttpApiEndpoint.post("fix", "/ai/fix")
-      .annotateContext(
-        documented(
-          "Propose a fix for an issue",
-          "Builds the record that resolves an issue for the domain from what it publishes now, with the project's generators, and judges it with the check as if published. The records proposed are previewed (as POST /scan/preview does, over the live scan from the scan cache while it is fresh): compared says what publishing them does to the grade and the issues, or is null with comparedReason saying why they could not be previewed. DMARC enforcement is staged: reports first, then quarantine, then reject. Issues no record fixes answer success false with the guidance's steps."
-        )
-      )
+    Endpoint.post("fix", "/ai/fix", {
+      summary: "Propose a fix for an issue",
+      description:
+        "Builds the record that resolves an issue for the domain from what it publishes now, with the project's generators, and judges it with the check as if published. The records proposed are previewed (as POST /scan/preview does, over the live scan from the scan cache while it is fresh): compared says what publishing them does to the grade and the issues, or is null with comparedReason saying why they could not be previewed. DMARC enforcement is staged: reports first, then quarantine, then reject. Issues no record fixes answer success false with the guidance's steps."
+    })
       .setPayload(FixRequest)
       .addSuccess(PreviewedFixAnswer)
       .addError(BadRequest)
       .addError(TooManyRequests)
   )
   .add(
-    HttpApiEndpoint.post("debugEmail", "/debug-email")
-      .annotateContext(
-        documented(
-          "Analyse a raw email",
-          "Checks the SPF, DKIM, DMARC and ARC results of a raw message (headers and body), its header path and a spam score of its headers. The message is analysed in memory and not stored."
-        )
-      )
+    Endpoint.post("debugEmail", "/debug-email", {
+      summary: "Analyse a raw email",
+      description:
+        "Checks the SPF, DKIM, DMARC and ARC results of a raw message (headers and body), its header path and a spam score of its headers. The message is analysed in memory and not stored."
+    })
       .setPayload(DebugEmailRequest)
       .addSuccess(DebugEmailResult)
       .addError(BadRequest)

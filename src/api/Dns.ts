@@ -1,5 +1,5 @@
 /** The dns group: lookup, DNSSEC, propagation and TLSA (SPEC.md "DNS lookup result" and below). */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { TlsaResult } from "../checks/tlsa/Tlsa.ts"
 import { TlsaGenerated } from "../generate/TlsaGenerator.ts"
@@ -8,12 +8,12 @@ import { PropagationResult } from "../checks/dns/Propagation.ts"
 import { DnssecResult } from "../checks/dnssec/Dnssec.ts"
 import { RecordTypes } from "../net/DnsTypes.ts"
 import { Status, Strings } from "./Common.ts"
-import { Domain, DomainNamesQuery, DomainQuery, GeneratorPreviewQuery } from "./Domain.ts"
+import { Domain, DomainNamesQuery, DomainQuery } from "./Domain.ts"
 import { ProposalPreviewFields } from "../composite/ProposalPreview.ts"
-import { BadRequest, TooManyRequests } from "./Errors.ts"
-import { documented } from "./Docs.ts"
+import { BadRequest } from "./Errors.ts"
+import { Endpoint } from "./Docs.ts"
 import { DependencyMap } from "../report/DependencyMap.ts"
-import { cheapUnless } from "./Cost.ts"
+import { generates } from "./Generator.ts"
 
 /** The record types the Resolver speaks (SPEC lists A..PTR for `type`; the issue allows all of them). */
 export const LookupType = Schema.Literal(...RecordTypes)
@@ -36,13 +36,11 @@ export const TlsaGenerateRequest = Schema.Struct({
 
 export class DnsApi extends HttpApiGroup.make("dns")
   .add(
-    HttpApiEndpoint.get("lookup", "/dns/lookup")
-      .annotateContext(
-        documented(
-          "Look up DNS records",
-          "Resolves the domain's A, AAAA, MX, TXT, NS, SOA, CAA, CNAME and PTR records (or the types asked for with type or types) through the service's resolver. A type whose lookup fails or times out is reported as unknown, never as absent."
-        )
-      )
+    Endpoint.get("lookup", "/dns/lookup", {
+      summary: "Look up DNS records",
+      description:
+        "Resolves the domain's A, AAAA, MX, TXT, NS, SOA, CAA, CNAME and PTR records (or the types asked for with type or types) through the service's resolver. A type whose lookup fails or times out is reported as unknown, never as absent."
+    })
       .setUrlParams(
         Schema.Struct({
           domain: Domain,
@@ -56,64 +54,48 @@ export class DnsApi extends HttpApiGroup.make("dns")
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.get("dnssec", "/dns/dnssec")
-      .annotateContext(
-        documented(
-          "Validate the DNSSEC chain",
-          "Follows the chain of trust from the root to the domain (DS, DNSKEY, RRSIG) and reports whether the zone is signed, whether it validates, its algorithms, NSEC3 parameters and signature expiry, with the issues found (RFC 4033-4035, RFC 8624, RFC 9276)."
-        )
-      )
+    Endpoint.get("dnssec", "/dns/dnssec", {
+      summary: "Validate the DNSSEC chain",
+      description:
+        "Follows the chain of trust from the root to the domain (DS, DNSKEY, RRSIG) and reports whether the zone is signed, whether it validates, its algorithms, NSEC3 parameters and signature expiry, with the issues found (RFC 4033-4035, RFC 8624, RFC 9276)."
+    })
       .setUrlParams(DomainQuery)
       .addSuccess(DnssecResult)
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.get("propagation", "/dns/propagation")
-      .annotateContext(
-        documented(
-          "Compare answers across public resolvers",
-          "Asks each configured public resolver for one record type of the domain and reports whether their answers agree, so a recent change can be seen spreading. Each resolver is asked afresh; one that does not answer is unknown."
-        )
-      )
+    Endpoint.get("propagation", "/dns/propagation", {
+      summary: "Compare answers across public resolvers",
+      description:
+        "Asks each configured public resolver for one record type of the domain and reports whether their answers agree, so a recent change can be seen spreading. Each resolver is asked afresh; one that does not answer is unknown."
+    })
       .setUrlParams(Schema.Struct({ domain: Domain, type: Schema.optional(PropagationType) }))
       .addSuccess(PropagationResult)
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.get("tlsa", "/dns/tlsa")
-      .annotateContext(
-        documented(
-          "Check DANE TLSA records of the mail servers",
-          "For each MX host, reads the TLSA records at _25._tcp.<host>, whether they are DNSSEC-signed, and whether they match the certificate the server presents over STARTTLS (RFC 7672)."
-        )
-      )
+    Endpoint.get("tlsa", "/dns/tlsa", {
+      summary: "Check DANE TLSA records of the mail servers",
+      description:
+        "For each MX host, reads the TLSA records at _25._tcp.<host>, whether they are DNSSEC-signed, and whether they match the certificate the server presents over STARTTLS (RFC 7672)."
+    })
       .setUrlParams(DomainQuery)
       .addSuccess(TlsaResult)
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.post("tlsaGenerate", "/dns/tlsa/generate")
-      .annotateContext(cheapUnless("domain"))
-      .annotateContext(
-        documented(
-          "Generate a TLSA record from a certificate",
-          "Builds the TLSA record for a host and port from a PEM certificate or public key, for the usage, selector and matching type asked for (3 1 1 recommended). Private keys are refused. DANE needs a DNSSEC-signed zone. The record is previewed over a domain's live scan when the domain is named (?domain=): compared then says what publishing it does to the grade and the issues, as POST /scan/preview does; otherwise compared is null and comparedReason says so."
-        )
-      )
-      .setPayload(TlsaGenerateRequest)
-      .setUrlParams(GeneratorPreviewQuery)
-      .addSuccess(TlsaGeneratedPreviewed)
-      .addError(BadRequest)
-      .addError(TooManyRequests)
+    Endpoint.post("tlsaGenerate", "/dns/tlsa/generate", {
+      summary: "Generate a TLSA record from a certificate",
+      description:
+        "Builds the TLSA record for a host and port from a PEM certificate or public key, for the usage, selector and matching type asked for (3 1 1 recommended). Private keys are refused. DANE needs a DNSSEC-signed zone. The record is previewed over a domain's live scan when the domain is named (?domain=): compared then says what publishing it does to the grade and the issues, as POST /scan/preview does; otherwise compared is null and comparedReason says so."
+    }).pipe(generates(TlsaGenerateRequest, TlsaGeneratedPreviewed))
   )
   .add(
-    HttpApiEndpoint.get("dependencies", "/dns/dependencies")
-      .annotateContext(
-        documented(
-          "Map the domains this domain depends on",
-          "Lists every other registrable domain the domain's records name (NS and MX hosts, SPF includes and redirects, DMARC and TLS-RPT report addresses, BIMI hosts, CNAME targets), why, and each check's verdict about it: registration expiry over RDAP (RFC 9083) and takeover risk (not registered, not resolving). Also the domain's own registration and its aliases (a CNAME ending in NXDOMAIN or at an unclaimed hosting site). Read from the domain's full scan; without an RDAP source registration is unknown, never failed. With names (host names of the domain that DNS cannot list, such as shop.example.com), those names are probed too and their CNAME targets listed, each use naming the listed name (alias)."
-        )
-      )
+    Endpoint.get("dependencies", "/dns/dependencies", {
+      summary: "Map the domains this domain depends on",
+      description:
+        "Lists every other registrable domain the domain's records name (NS and MX hosts, SPF includes and redirects, DMARC and TLS-RPT report addresses, BIMI hosts, CNAME targets), why, and each check's verdict about it: registration expiry over RDAP (RFC 9083) and takeover risk (not registered, not resolving). Also the domain's own registration and its aliases (a CNAME ending in NXDOMAIN or at an unclaimed hosting site). Read from the domain's full scan; without an RDAP source registration is unknown, never failed. With names (host names of the domain that DNS cannot list, such as shop.example.com), those names are probed too and their CNAME targets listed, each use naming the listed name (alias)."
+    })
       .setUrlParams(DomainNamesQuery)
       .addSuccess(DependencyMap)
       .addError(BadRequest)

@@ -3,20 +3,15 @@
  * a hash chain, one stored scan, the diff of two entries and the evidence over a period. The
  * shapes are monitor/'s (Histories.ts, Evidence.ts).
  */
-import {
-  type HttpMethod,
-  HttpApiEndpoint,
-  HttpApiGroup,
-  HttpApiMiddleware,
-  HttpApiSecurity,
-  OpenApi
-} from "@effect/platform"
+import { type HttpMethod, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { HistoryEvidence } from "../monitor/Evidence.ts"
 import { HistoryDiff, HistoryList, HistoryScan } from "../monitor/Histories.ts"
 import { Format } from "./Common.ts"
 import { Domain, DomainPath } from "./Domain.ts"
-import { BadRequest, Forbidden, InternalError, NotFound, Unauthorized, Unavailable } from "./Errors.ts"
+import { BadRequest, Forbidden, InternalError, NotFound, Unavailable } from "./Errors.ts"
+import { bearerGuard, type Viewer } from "./Access.ts"
+import { Endpoint } from "./Docs.ts"
 
 const Seq = Schema.NumberFromString.pipe(
   Schema.int(),
@@ -38,10 +33,7 @@ const Instant = Schema.String.pipe(
  * Whose history a request reads, as HistoryReadAccess decided: a tenant's key that of the domains
  * its tenant has verified (`tenant`), the operator and the open default every domain's (undefined).
  */
-export class HistoryReader extends Context.Tag("HistoryReader")<
-  HistoryReader,
-  { readonly tenant: string | undefined }
->() {}
+export class HistoryReader extends Context.Tag("HistoryReader")<HistoryReader, Viewer>() {}
 
 /**
  * Who may read a domain's history and evidence (docs/access.md): the machine itself, an admin key,
@@ -49,9 +41,8 @@ export class HistoryReader extends Context.Tag("HistoryReader")<
  * at all (the embedded default).
  */
 export class HistoryReadAccess extends HttpApiMiddleware.Tag<HistoryReadAccess>()("HistoryReadAccess", {
-  failure: Schema.Union(Unauthorized, Forbidden, Unavailable),
-  provides: HistoryReader,
-  security: { bearer: HttpApiSecurity.bearer }
+  ...bearerGuard,
+  provides: HistoryReader
 }) {}
 
 /**
@@ -64,32 +55,33 @@ const historyRead = <N extends string, M extends HttpMethod.HttpMethod, P, U, B,
 
 export class HistoryApi extends HttpApiGroup.make("history")
   .add(
-    HttpApiEndpoint.get("historyList", "/history/:domain")
-      .annotate(OpenApi.Summary, "A domain's scan history")
+    Endpoint.get("historyList", "/history/:domain", {
+      summary: "A domain's scan history",
+      description:
+        "The domain's history: one entry per fresh full scan, oldest first, and whether the hash chain verifies (chainValid; invalidSeq names the first entry that does not)."
+    })
       .setPath(DomainPath)
       .addSuccess(HistoryList)
       .pipe(historyRead)
-      .annotate(
-        OpenApi.Description,
-        "The domain's history: one entry per fresh full scan, oldest first, and whether the hash chain verifies (chainValid; invalidSeq names the first entry that does not)."
-      )
   )
   .add(
-    HttpApiEndpoint.get("historyDiff", "/history/:domain/diff")
-      .annotate(OpenApi.Summary, "What changed between two history entries")
+    Endpoint.get("historyDiff", "/history/:domain/diff", {
+      summary: "What changed between two history entries",
+      description:
+        "What changed from entry `from` to entry `to`, each change with a sentence for the domain's owner. Without either, the last change: the newest two consecutive entries that differ (runs that changed nothing are skipped, up to 32 entries back), else the last two."
+    })
       .setPath(DomainPath)
       .setUrlParams(Schema.Struct({ from: Schema.optional(Seq), to: Schema.optional(Seq) }))
       .addSuccess(HistoryDiff)
       .pipe(historyRead)
       .addError(InternalError)
-      .annotate(
-        OpenApi.Description,
-        "What changed from entry `from` to entry `to`, each change with a sentence for the domain's owner. Without either, the last change: the newest two consecutive entries that differ (runs that changed nothing are skipped, up to 32 entries back), else the last two."
-      )
   )
   .add(
-    HttpApiEndpoint.get("historyEvidence", "/history/:domain/evidence")
-      .annotate(OpenApi.Summary, "Evidence of a domain's security over a period")
+    Endpoint.get("historyEvidence", "/history/:domain/evidence", {
+      summary: "Evidence of a domain's security over a period",
+      description:
+        "Evidence over a period (default: from the first entry until now): the entries with their hashes, the share of the period each score record and NIS2 measure held pass, and the changes between. With format=markdown, as text/markdown."
+    })
       .setPath(DomainPath)
       .setUrlParams(
         Schema.Struct({
@@ -101,20 +93,14 @@ export class HistoryApi extends HttpApiGroup.make("history")
       .addSuccess(HistoryEvidence)
       .pipe(historyRead)
       .addError(InternalError)
-      .annotate(
-        OpenApi.Description,
-        "Evidence over a period (default: from the first entry until now): the entries with their hashes, the share of the period each score record and NIS2 measure held pass, and the changes between. With format=markdown, as text/markdown."
-      )
   )
   .add(
-    HttpApiEndpoint.get("historyEntry", "/history/:domain/:seq")
-      .annotate(OpenApi.Summary, "One entry of a domain's history")
+    Endpoint.get("historyEntry", "/history/:domain/:seq", {
+      summary: "One entry of a domain's history",
+      description: "One entry with its stored scan, re-verified against the entry's content hash."
+    })
       .setPath(Schema.Struct({ domain: Domain, seq: Seq }))
       .addSuccess(HistoryScan)
       .pipe(historyRead)
       .addError(InternalError)
-      .annotate(
-        OpenApi.Description,
-        "One entry with its stored scan, re-verified against the entry's content hash."
-      )
   ) {}

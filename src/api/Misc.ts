@@ -1,11 +1,11 @@
 /** The misc group: badge, PDF, hall of fame and health. */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { HallOfFame } from "../store/HallOfFame.ts"
 import { DateTime } from "./Common.ts"
 import { DomainPath } from "./Domain.ts"
 import { BadRequest, Unavailable } from "./Errors.ts"
-import { documented } from "./Docs.ts"
+import { Endpoint } from "./Docs.ts"
 import { cheap, exempt } from "./Cost.ts"
 
 export const ServiceHealth = Schema.Struct(
@@ -23,49 +23,40 @@ export const Health = Schema.Struct({
 
 export class MiscApi extends HttpApiGroup.make("misc")
   .add(
-    HttpApiEndpoint.get("badge", "/badge/:domain")
-      .annotateContext(
-        documented(
-          "Security grade badge",
-          "An SVG badge with the domain's grade, for a README or a web site. The scan comes from the cache when fresh."
-        )
-      )
+    Endpoint.get("badge", "/badge/:domain", {
+      summary: "Security grade badge",
+      description:
+        "An SVG badge with the domain's grade, for a README or a web site. The scan comes from the cache when fresh."
+    })
       .setPath(DomainPath)
       .addSuccess(HttpApiSchema.Text({ contentType: "image/svg+xml" }))
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.get("pdf", "/pdf/:domain")
-      .annotateContext(
-        documented(
-          "PDF report",
-          "The domain's report as a PDF: the grade and its statement, categories with their status, the NIS2 summary, every issue with its guidance and every check. The same scan gives the same bytes. In Dutch with ?lang=nl, or when Accept-Language prefers Dutch (lang= wins); else English."
-        )
-      )
+    Endpoint.get("pdf", "/pdf/:domain", {
+      summary: "PDF report",
+      description:
+        "The domain's report as a PDF: the grade and its statement, categories with their status, the NIS2 summary, every issue with its guidance and every check. The same scan gives the same bytes. In Dutch with ?lang=nl, or when Accept-Language prefers Dutch (lang= wins); else English."
+    })
       .setPath(DomainPath)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.get("hallOfFame", "/hall-of-fame")
+    Endpoint.get("hallOfFame", "/hall-of-fame", {
+      summary: "Domains graded A+",
+      description: "The domains whose latest scan was graded A+, with the time of that scan."
+    })
       .annotateContext(cheap)
-      .annotateContext(
-        documented(
-          "Domains graded A+",
-          "The domains whose latest scan was graded A+, with the time of that scan."
-        )
-      )
       .addSuccess(HallOfFame)
   )
   .add(
-    HttpApiEndpoint.get("health", "/health")
+    Endpoint.get("health", "/health", {
+      summary: "Service health",
+      description:
+        "Whether the service and the services it depends on (the database, the resolver) are healthy. Answers 503 when it cannot serve."
+    })
       .annotateContext(exempt)
-      .annotateContext(
-        documented(
-          "Service health",
-          "Whether the service and the services it depends on (the database, the resolver) are healthy. Answers 503 when it cannot serve."
-        )
-      )
       .addSuccess(Health)
       .addError(Unavailable)
   ) {}

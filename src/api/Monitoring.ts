@@ -3,13 +3,8 @@
  * something changes for the worse (docs/monitoring.md). The shapes are the monitor's own
  * (monitor/MonitorModel.ts).
  */
-import {
-  HttpApiEndpoint,
-  HttpApiGroup,
-  HttpApiMiddleware,
-  HttpApiSchema,
-  HttpApiSecurity
-} from "@effect/platform"
+import type { HttpApiEndpoint, HttpMethod } from "@effect/platform"
+import { HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
 import { Context, Schema } from "effect"
 import {
   AlertList,
@@ -18,9 +13,10 @@ import {
   MonitorList,
   MonitorRunAccepted
 } from "../monitor/MonitorModel.ts"
-import { documented } from "./Docs.ts"
+import { Endpoint } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
-import { BadRequest, Forbidden, NotFound, Unauthorized, Unavailable } from "./Errors.ts"
+import { BadRequest, Forbidden, NotFound, Unavailable } from "./Errors.ts"
+import { bearerGuard, type Viewer } from "./Access.ts"
 
 export {
   Alert,
@@ -36,10 +32,7 @@ import { cheap } from "./Cost.ts"
  * Whose monitors a request sees, as MonitorsAccess decided: a tenant's API key its tenant's only
  * (`tenant`), the operator (the machine itself, an admin key, MONITORS_TOKEN) every one (undefined).
  */
-export class MonitorsViewer extends Context.Tag("MonitorsViewer")<
-  MonitorsViewer,
-  { readonly tenant: string | undefined }
->() {}
+export class MonitorsViewer extends Context.Tag("MonitorsViewer")<MonitorsViewer, Viewer>() {}
 
 /** GET /monitors: a page of at most `limit` (1-100, default 100), after `cursor`. */
 const MonitorPage = Schema.Struct({
@@ -62,85 +55,72 @@ const MonitorPage = Schema.Struct({
  * (loopback, behind `TRUSTED_PROXIES` the forwarded client; 403 otherwise).
  */
 export class MonitorsAccess extends HttpApiMiddleware.Tag<MonitorsAccess>()("MonitorsAccess", {
-  failure: Schema.Union(Unauthorized, Forbidden, Unavailable),
-  provides: MonitorsViewer,
-  security: { bearer: HttpApiSecurity.bearer }
+  ...bearerGuard,
+  provides: MonitorsViewer
 }) {}
 
 const MonitorPath = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(64)) })
 
+/** An operation on one monitor (`/monitors/:id`): 404 when there is none, or none the caller may see. */
+const onMonitor = <Name extends string, Method extends HttpMethod.HttpMethod>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method>
+) => endpoint.setPath(MonitorPath).addError(NotFound)
+
 export class MonitorsApi extends HttpApiGroup.make("monitors")
   .add(
-    HttpApiEndpoint.post("create", "/monitors")
-      .annotateContext(
-        documented(
-          "Create a monitor",
-          "Watches a domain: a fresh full scan every `every` (an ISO 8601 duration of at least MONITOR_MIN_INTERVAL), each entering the domain's history, and an alert to the monitor's channels (a Standard Webhooks-signed webhook or an e-mail) when a scan changes something for the worse. The first run comes within one interval, spread so monitors created together do not scan together. Webhook secrets are never answered back."
-        )
-      )
+    Endpoint.post("create", "/monitors", {
+      summary: "Create a monitor",
+      description:
+        "Watches a domain: a fresh full scan every `every` (an ISO 8601 duration of at least MONITOR_MIN_INTERVAL), each entering the domain's history, and an alert to the monitor's channels (a Standard Webhooks-signed webhook or an e-mail) when a scan changes something for the worse. The first run comes within one interval, spread so monitors created together do not scan together. Webhook secrets are never answered back."
+    })
       .setPayload(Schema.Struct({ ...CreateMonitor.fields, domain: Domain }))
       .addSuccess(Monitor, { status: 201 })
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.get("list", "/monitors")
-      .annotateContext(
-        documented(
-          "List monitors",
-          "The caller's monitors, a page at a time in creation order (`limit` up to 100; `nextCursor` asks for the next page, null on the last): each one's domain, interval, channels (without secrets), next and last run, last grade and runs so far. A tenant's API key sees its tenant's monitors; the operator sees every one."
-        )
-      )
+    Endpoint.get("list", "/monitors", {
+      summary: "List monitors",
+      description:
+        "The caller's monitors, a page at a time in creation order (`limit` up to 100; `nextCursor` asks for the next page, null on the last): each one's domain, interval, channels (without secrets), next and last run, last grade and runs so far. A tenant's API key sees its tenant's monitors; the operator sees every one."
+    })
       .setUrlParams(MonitorPage)
       .addSuccess(MonitorList)
       .addError(BadRequest)
   )
   .add(
-    HttpApiEndpoint.get("get", "/monitors/:id")
-      .annotateContext(
-        documented(
-          "Read a monitor",
-          "One monitor: its domain, interval, channels (without secrets), next and last run, last grade and runs so far."
-        )
-      )
-      .setPath(MonitorPath)
+    Endpoint.get("get", "/monitors/:id", {
+      summary: "Read a monitor",
+      description:
+        "One monitor: its domain, interval, channels (without secrets), next and last run, last grade and runs so far."
+    })
+      .pipe(onMonitor)
       .addSuccess(Monitor)
-      .addError(NotFound)
   )
   .add(
-    HttpApiEndpoint.del("delete", "/monitors/:id")
+    Endpoint.del("delete", "/monitors/:id", {
+      summary: "Delete a monitor",
+      description: "Stops the monitor: no further runs or alerts. Its domain's history stays."
+    })
       .annotateContext(cheap)
-      .annotateContext(
-        documented(
-          "Delete a monitor",
-          "Stops the monitor: no further runs or alerts. Its domain's history stays."
-        )
-      )
-      .setPath(MonitorPath)
+      .pipe(onMonitor)
       .addSuccess(HttpApiSchema.NoContent)
-      .addError(NotFound)
   )
   .add(
-    HttpApiEndpoint.post("run", "/monitors/:id/run")
-      .annotateContext(
-        documented(
-          "Run a monitor now",
-          "Queues a run of the monitor at once (a fresh full scan, judged against the previous entry of the history, alerting on changes for the worse); the regular schedule keeps its phase."
-        )
-      )
-      .setPath(MonitorPath)
+    Endpoint.post("run", "/monitors/:id/run", {
+      summary: "Run a monitor now",
+      description:
+        "Queues a run of the monitor at once (a fresh full scan, judged against the previous entry of the history, alerting on changes for the worse); the regular schedule keeps its phase."
+    })
+      .pipe(onMonitor)
       .addSuccess(MonitorRunAccepted, { status: 202 })
-      .addError(NotFound)
   )
   .add(
-    HttpApiEndpoint.get("alerts", "/monitors/:id/alerts")
-      .annotateContext(
-        documented(
-          "List a monitor's alerts",
-          "The monitor's last 200 alerts, newest first: the changes that raised each, and each channel's delivery state (pending, delivered, or failed after its retries)."
-        )
-      )
-      .setPath(MonitorPath)
+    Endpoint.get("alerts", "/monitors/:id/alerts", {
+      summary: "List a monitor's alerts",
+      description:
+        "The monitor's last 200 alerts, newest first: the changes that raised each, and each channel's delivery state (pending, delivered, or failed after its retries)."
+    })
+      .pipe(onMonitor)
       .addSuccess(AlertList)
-      .addError(NotFound)
   )
   .middleware(MonitorsAccess) {}

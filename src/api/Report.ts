@@ -2,60 +2,62 @@
  * The report group: the Everything Report, live and as immutable snapshots. The report's Schema is
  * declared by report/ReportSchema.ts (docs/reports.md).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { type HttpApiEndpoint, type HttpMethod, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { EverythingReport } from "../report/ReportSchema.ts"
 import { DomainFormatQuery, Format } from "./Common.ts"
 import { BadRequest, NotFound, TooManyRequests } from "./Errors.ts"
 import { cheap } from "./Cost.ts"
+import { Endpoint } from "./Docs.ts"
 
 const markdownNote = " With format=markdown the same report is returned as text/markdown."
 const languageNote =
   " The markdown is in Dutch with lang=nl, or when Accept-Language prefers Dutch (lang= wins); else English."
 
+/** Storing a snapshot: POST /report/snapshot and its deprecated GET form, one operation. */
+const storesSnapshot = <Name extends string, Method extends HttpMethod.HttpMethod>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method>
+) =>
+  endpoint
+    .setUrlParams(DomainFormatQuery)
+    .addSuccess(EverythingReport, { status: 201 })
+    .addError(BadRequest)
+    .addError(TooManyRequests)
+
 export class ReportApi extends HttpApiGroup.make("report")
   .add(
-    HttpApiEndpoint.get("everything", "/report/everything")
-      .annotate(OpenApi.Summary, "The Everything Report of a domain")
+    Endpoint.get("everything", "/report/everything", {
+      summary: "The Everything Report of a domain",
+      description: "The Everything Report, generated live." + markdownNote + languageNote
+    })
       .setUrlParams(DomainFormatQuery)
       .addSuccess(EverythingReport)
       .addError(BadRequest)
-      .annotate(OpenApi.Description, "The Everything Report, generated live." + markdownNote + languageNote)
   )
   .add(
-    HttpApiEndpoint.post("snapshotCreate", "/report/snapshot")
-      .annotate(OpenApi.Summary, "Store a report snapshot")
-      .setUrlParams(DomainFormatQuery)
-      .addSuccess(EverythingReport, { status: 201 })
-      .addError(BadRequest)
-      .addError(TooManyRequests)
-      .annotate(
-        OpenApi.Description,
-        "Store an immutable, content-hashed snapshot of the report." + markdownNote
-      )
+    Endpoint.post("snapshotCreate", "/report/snapshot", {
+      summary: "Store a report snapshot",
+      description: "Store an immutable, content-hashed snapshot of the report." + markdownNote
+    }).pipe(storesSnapshot)
   )
   .add(
-    HttpApiEndpoint.get("snapshotCreateLegacy", "/report/snapshot")
-      .annotate(OpenApi.Summary, "Store a report snapshot (deprecated GET form)")
-      .setUrlParams(DomainFormatQuery)
-      .addSuccess(EverythingReport, { status: 201 })
-      .addError(BadRequest)
-      .addError(TooManyRequests)
-      .annotate(OpenApi.Deprecated, true)
-      .annotate(OpenApi.Description, "Deprecated: use POST /report/snapshot." + markdownNote)
+    Endpoint.get("snapshotCreateLegacy", "/report/snapshot", {
+      summary: "Store a report snapshot (deprecated GET form)",
+      description: "Deprecated: use POST /report/snapshot." + markdownNote,
+      deprecated: true
+    }).pipe(storesSnapshot)
   )
   .add(
-    HttpApiEndpoint.get("snapshotGet", "/report/snapshot/:snapshotId")
+    Endpoint.get("snapshotGet", "/report/snapshot/:snapshotId", {
+      summary: "A stored report snapshot",
+      description:
+        "A stored snapshot, byte for byte as stored (re-verified against its content hash), with an ETag and immutable caching." +
+        markdownNote
+    })
       .annotateContext(cheap)
-      .annotate(OpenApi.Summary, "A stored report snapshot")
       .setPath(Schema.Struct({ snapshotId: Schema.String.pipe(Schema.maxLength(128)) }))
       .setUrlParams(Schema.Struct({ format: Schema.optional(Format) }))
       .addSuccess(EverythingReport)
       .addError(NotFound)
       .addError(BadRequest)
-      .annotate(
-        OpenApi.Description,
-        "A stored snapshot, byte for byte as stored (re-verified against its content hash), with an ETag and immutable caching." +
-          markdownNote
-      )
   ) {}

@@ -13,7 +13,7 @@ import type { Served, ServedGroup } from "../kernel/Served.ts"
 
 export type { ServedGroup }
 import { Cost } from "./Cost.ts"
-import { documented } from "./Docs.ts"
+import { Endpoint } from "./Docs.ts"
 import { DomainQuery } from "./Domain.ts"
 import { BadRequest } from "./Errors.ts"
 
@@ -34,12 +34,11 @@ export const servedIn = (group: ServedGroup): ReadonlyArray<ServedCheck> =>
   checks.filter((check): check is ServedCheck => check.served?.group === group)
 
 const endpointOf = ({ result, served }: ServedCheck) =>
-  HttpApiEndpoint.get(ServedName(served.name), served.path)
+  Endpoint.get(ServedName(served.name), served.path, served)
     .setUrlParams(DomainQuery)
     .addSuccess(result)
     .addError(BadRequest)
     .annotateContext(Context.make(Cost, served.cost))
-    .annotateContext(documented(served.summary, served.description))
 
 /** Every endpoint a check declares, as the group's type knows it. */
 export type ServedEndpoint = ReturnType<typeof endpointOf>

@@ -3,12 +3,11 @@
  * security.txt. The checks served alone (headers, web TLS, security.txt) declare their endpoints in
  * their folders (ServedChecks.ts); the rest are declared here, each at its rank among them.
  */
-import { HttpApiEndpoint } from "@effect/platform"
 import { Schema } from "effect"
 import { CspScanResult } from "../checks/csp/CspResult.ts"
 import { GenerateRequest, GenerateResult } from "../records/SecurityHeaders.ts"
 import { BadRequest, Inconclusive, TooManyRequests } from "./Errors.ts"
-import { documented } from "./Docs.ts"
+import { Endpoint } from "./Docs.ts"
 import { cheap } from "./Cost.ts"
 import { withServed } from "./ServedChecks.ts"
 
@@ -23,27 +22,23 @@ export const CspScanRequest = Schema.Struct({
 export class WebApi extends withServed("web", [
   [
     20,
-    HttpApiEndpoint.post("headersGenerate", "/security-headers/generate")
+    Endpoint.post("headersGenerate", "/security-headers/generate", {
+      summary: "Generate security headers",
+      description:
+        "Builds recommended security headers from a preset (recommended, strict or report-only) or a per-header configuration, as header values and as nginx, Apache and Caddy configuration. Makes no network calls."
+    })
       .annotateContext(cheap)
-      .annotateContext(
-        documented(
-          "Generate security headers",
-          "Builds recommended security headers from a preset (recommended, strict or report-only) or a per-header configuration, as header values and as nginx, Apache and Caddy configuration. Makes no network calls."
-        )
-      )
       .setPayload(HeadersGenerateRequest)
       .addSuccess(GenerateResult)
       .addError(BadRequest)
   ],
   [
     30,
-    HttpApiEndpoint.post("cspScan", "/csp/scan")
-      .annotateContext(
-        documented(
-          "Crawl a site and suggest a Content-Security-Policy",
-          "Crawls up to 20 same-origin pages within 45 seconds, records the sources each page loads, judges the current policy and suggests one that allows exactly those sources. Results are cached per origin for 10 minutes; 502 with inconclusive when no page could be crawled."
-        )
-      )
+    Endpoint.post("cspScan", "/csp/scan", {
+      summary: "Crawl a site and suggest a Content-Security-Policy",
+      description:
+        "Crawls up to 20 same-origin pages within 45 seconds, records the sources each page loads, judges the current policy and suggests one that allows exactly those sources. Results are cached per origin for 10 minutes; 502 with inconclusive when no page could be crawled."
+    })
       .setPayload(CspScanRequest)
       .addSuccess(CspScanResult)
       .addError(BadRequest)

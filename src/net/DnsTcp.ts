@@ -7,15 +7,14 @@
  */
 import * as net from "node:net"
 import type { Upstream } from "../Config.ts"
-import type { DecodedReply } from "./DnsDecode.ts"
 import {
   acceptReply,
   type Callback,
   type Question,
   queryPacket,
   randomId,
-  showAddress,
-  type TransportFailure
+  settleOnce,
+  showAddress
 } from "./DnsTransport.ts"
 
 /** One exchange: where to, the encoded query with its id, the question it asks, how long to wait. */
@@ -32,18 +31,12 @@ export interface TcpExchange {
 /** Sends one query over a fresh connection and reads until its reply; `cb` hears exactly once. */
 export const tcpExchange = (x: TcpExchange, cb: Callback): void => {
   const label = showAddress(x.address, x.port)
-  let done = false
   const socket = net.connect({ host: x.address, port: x.port })
-  const finish = (failure: TransportFailure | undefined, reply?: DecodedReply) => {
-    if (done) return
-    done = true
-    clearTimeout(timer)
-    socket.destroy()
-    cb(failure, reply)
-  }
-  const timer = setTimeout(
-    () => finish({ reason: "timeout", message: `no TCP reply from ${label} within ${x.timeoutMs} ms` }),
-    x.timeoutMs
+  const finish = settleOnce(
+    cb,
+    () => socket.destroy(),
+    x.timeoutMs,
+    () => ({ reason: "timeout", message: `no TCP reply from ${label} within ${x.timeoutMs} ms` })
   )
   let buffered = Buffer.alloc(0)
   socket.on("connect", () => {

@@ -25,6 +25,30 @@ export interface TransportFailure {
 
 export type Callback = (failure: TransportFailure | undefined, reply: DecodedReply | undefined) => void
 
+/**
+ * `cb` heard once for one exchange: the first of a reply, a failure or the timeout settles it,
+ * stops the timer and closes the socket; what comes later (an error after the reply, the close
+ * after a timeout) is dropped. `timedOut` says what the deadline means (no reply, or the malformed
+ * one remembered).
+ */
+export const settleOnce = (
+  cb: Callback,
+  close: () => void,
+  timeoutMs: number,
+  timedOut: () => TransportFailure
+): ((failure: TransportFailure | undefined, reply?: DecodedReply) => void) => {
+  let settled = false
+  const settle = (failure: TransportFailure | undefined, reply?: DecodedReply) => {
+    if (settled) return
+    settled = true
+    clearTimeout(timer)
+    close()
+    cb(failure, reply)
+  }
+  const timer = setTimeout(() => settle(timedOut()), timeoutMs)
+  return settle
+}
+
 /** RFC 6891 6.2.5 / DNS Flag Day 2020: 1232 bytes avoids IP fragmentation. */
 export const EDNS_PAYLOAD = 1232
 

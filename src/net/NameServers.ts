@@ -20,7 +20,15 @@ import { AppConfig } from "../Config.ts"
 import { parseAllowList } from "../records/IpAddress.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { tcpExchange } from "./DnsTcp.ts"
-import { acceptReply, ednsOpt, type Question, randomId, showAddress } from "./DnsTransport.ts"
+import {
+  acceptReply,
+  ednsOpt,
+  type Question,
+  randomId,
+  settleOnce,
+  showAddress,
+  type TransportFailure
+} from "./DnsTransport.ts"
 import { DnsError, type DnsRecord, type RecordType } from "./DnsTypes.ts"
 import { vetText } from "./Targets.ts"
 
@@ -70,23 +78,15 @@ const overUdp = (
   done: Settle
 ) => {
   const socket = dgram.createSocket(net.isIPv6(address) ? "udp6" : "udp4")
-  let over = false
   let malformed: string | undefined
-  const finish: Settle = (failure, reply) => {
-    if (over) return
-    over = true
-    clearTimeout(timer)
-    socket.close()
-    done(failure, reply)
-  }
-  const timer = setTimeout(
-    () =>
-      finish(
-        malformed
-          ? { reason: "malformed", message: `malformed reply from ${shown(address)}: ${malformed}` }
-          : { reason: "timeout", message: `no reply from ${shown(address)} within ${timeoutMs} ms` }
-      ),
-    timeoutMs
+  const finish = settleOnce(
+    done,
+    () => socket.close(),
+    timeoutMs,
+    (): TransportFailure =>
+      malformed
+        ? { reason: "malformed", message: `malformed reply from ${shown(address)}: ${malformed}` }
+        : { reason: "timeout", message: `no reply from ${shown(address)} within ${timeoutMs} ms` }
   )
   socket.on("error", (err) => finish({ reason: "network", message: `${shown(address)}: ${err.message}` }))
   socket.on("message", (msg, rinfo) => {

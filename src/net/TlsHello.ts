@@ -117,17 +117,45 @@ const TLS13 = 0x0304
 const sniOf = (name: string | null): string | null =>
   name === null || name === "" || /^[\d.]+$/.test(name) || name.includes(":") ? null : name.replace(/\.$/, "")
 
+/** server_name with one host_name (RFC 6066 3), or nothing for an address or no name. */
+const serverNameExtension = (serverName: string | null): ReadonlyArray<number> => {
+  const sni = sniOf(serverName)
+  return sni === null
+    ? []
+    : extension(0, vec(2, [0, ...vec(2, [...new TextEncoder().encode(sni.toLowerCase())])]))
+}
+
+/**
+ * A ClientHello record, TLS 1.2's frame that TLS 1.3 keeps (RFC 5246 7.4.1.2, RFC 8446 4.1.2):
+ * legacy version 1.2, the random, the session id, the suites, null compression only, the
+ * extensions; in a handshake message (type 1) in a handshake record whose legacy version is 0x0301
+ * (RFC 8446 5.1).
+ */
+const helloRecord = (
+  random: Uint8Array,
+  sessionId: Uint8Array,
+  suites: ReadonlyArray<number>,
+  extensions: ReadonlyArray<number>
+): Uint8Array => {
+  const body = [
+    ...u16(0x0303),
+    ...random.subarray(0, 32),
+    ...vec(1, [...sessionId.subarray(0, 32)]),
+    ...vec(2, suites.flatMap(u16)),
+    ...vec(1, [0]),
+    ...vec(2, extensions)
+  ]
+  return Uint8Array.from([22, ...u16(0x0301), ...vec(2, [1, ...vec(3, body)])])
+}
+
 /**
  * The ClientHello record (RFC 8446 4.1.2, 5.1): TLS 1.3 only (supported_versions), the three
  * suites every TLS 1.3 server has, `OFFERED_GROUPS` with one key share, X25519MLKEM768's, so a
  * server that takes another group answers with a HelloRetryRequest naming it (RFC 8446 4.1.4).
  */
 export const clientHello = (serverName: string | null, entropy: HelloEntropy): Uint8Array => {
-  const sni = sniOf(serverName)
   const extensions = [
-    ...(sni === null
-      ? []
-      : extension(0, vec(2, [0, ...vec(2, [...new TextEncoder().encode(sni.toLowerCase())])]))),
+    ...serverNameExtension(serverName),
     ...extension(10, vec(2, OFFERED_GROUPS.flatMap(u16))),
     ...extension(13, vec(2, SIGNATURE_SCHEMES.flatMap(u16))),
     ...extension(43, vec(1, u16(TLS13))),
@@ -135,17 +163,7 @@ export const clientHello = (serverName: string | null, entropy: HelloEntropy): U
     ...extension(45, vec(1, [1])),
     ...extension(51, vec(2, [...u16(X25519_MLKEM768), ...vec(2, [...hybridShare(entropy.share)])]))
   ]
-  const body = [
-    ...u16(0x0303),
-    ...entropy.random.subarray(0, 32),
-    ...vec(1, [...entropy.sessionId.subarray(0, 32)]),
-    ...vec(2, SUITES.flatMap(u16)),
-    ...vec(1, [0]),
-    ...vec(2, extensions)
-  ]
-  const handshake = [1, ...vec(3, body)]
-  // The record's legacy version is 0x0301 in a first ClientHello (RFC 8446 5.1).
-  return Uint8Array.from([22, ...u16(0x0301), ...vec(2, handshake)])
+  return helloRecord(entropy.random, entropy.sessionId, SUITES, extensions)
 }
 
 /**
@@ -173,11 +191,8 @@ export const STATUS_REQUEST = 5
  * status_request for OCSP (RFC 6066 8). A server that supports either echoes it in its ServerHello.
  */
 export const clientHello12 = (serverName: string | null, random: Uint8Array): Uint8Array => {
-  const sni = sniOf(serverName)
   const extensions = [
-    ...(sni === null
-      ? []
-      : extension(0, vec(2, [0, ...vec(2, [...new TextEncoder().encode(sni.toLowerCase())])]))),
+    ...serverNameExtension(serverName),
     // status_request: OCSP, no responder ids, no request extensions (RFC 6066 8).
     ...extension(STATUS_REQUEST, [1, 0, 0, 0, 0]),
     ...extension(10, vec(2, TLS12_GROUPS.flatMap(u16))),
@@ -186,15 +201,7 @@ export const clientHello12 = (serverName: string | null, random: Uint8Array): Ui
     ...extension(13, vec(2, SIGNATURE_SCHEMES.flatMap(u16))),
     ...extension(EXTENDED_MASTER_SECRET, [])
   ]
-  const body = [
-    ...u16(0x0303),
-    ...random.subarray(0, 32),
-    ...vec(1, []),
-    ...vec(2, TLS12_SUITES.flatMap(u16)),
-    ...vec(1, [0]),
-    ...vec(2, extensions)
-  ]
-  return Uint8Array.from([22, ...u16(0x0301), ...vec(2, [1, ...vec(3, body)])])
+  return helloRecord(random, new Uint8Array(0), TLS12_SUITES, extensions)
 }
 
 /**

@@ -34,26 +34,21 @@ interface DnsRecord {
   readonly data: string
 }
 
-const dnsRecords = (report: EverythingReport, lang: Lang): Html => {
+interface DnsRecords {
+  readonly records?: Readonly<Record<string, ReadonlyArray<DnsRecord>>>
+}
+
+const dnsRecords = ({ records }: DnsRecords, lang: Lang): Html => {
   const w = words(lang)
-  const outcome = outcomeOf(report, "dns-records")
-  const body =
-    unfinished(outcome, lang) ??
-    (() => {
-      const records = (outcome!.result as { records?: Readonly<Record<string, ReadonlyArray<DnsRecord>>> })
-        .records
-      const rows = Object.values(records ?? {})
-        .flat()
-        .map((r) => [
-          r.type,
-          html`<span class="mono">${r.name}</span>`,
-          String(r.ttl),
-          html`<span class="mono">${r.data}</span>`
-        ])
-      return table(w.records, [w.recordType, "Name", "TTL", w.recordData], rows)
-    })()
-  return html`<h3 id="ev-records">${w.records}</h3>
-    ${body}`
+  const rows = Object.values(records ?? {})
+    .flat()
+    .map((r) => [
+      r.type,
+      html`<span class="mono">${r.name}</span>`,
+      String(r.ttl),
+      html`<span class="mono">${r.data}</span>`
+    ])
+  return table(w.records, [w.recordType, "Name", "TTL", w.recordData], rows)
 }
 
 const spfNode = (node: SpfNode, lang: Lang): Html => {
@@ -77,20 +72,14 @@ const spfNode = (node: SpfNode, lang: Lang): Html => {
   </li>`
 }
 
-const spfTree = (report: EverythingReport, lang: Lang): Html => {
+const spfTree = (graph: SpfNode | null | undefined, lang: Lang): Html => {
   const w = words(lang)
-  const graph = (report.sections as { spf?: { lookupGraph?: SpfNode | null } }).spf?.lookupGraph
-  const outcome = outcomeOf(report, "spf")
-  const body =
-    unfinished(outcome, lang) ??
-    (graph === null || graph === undefined
-      ? html`<p>${w.spfNone}</p>`
-      : html`<p class="mono">${graph.record ?? ""}</p>
-          <ul class="tree">
-            ${spfNode(graph, lang)}
-          </ul>`)
-  return html`<h3 id="ev-spf">${w.spfTree}</h3>
-    ${body}`
+  return graph === null || graph === undefined
+    ? html`<p>${w.spfNone}</p>`
+    : html`<p class="mono">${graph.record ?? ""}</p>
+        <ul class="tree">
+          ${spfNode(graph, lang)}
+        </ul>`
 }
 
 interface ChainEntry {
@@ -107,31 +96,28 @@ interface ChainEntry {
   readonly dsCheck?: string
 }
 
-const dnssecChain = (report: EverythingReport, lang: Lang): Html => {
+interface DnssecChain {
+  readonly chain?: ReadonlyArray<ChainEntry>
+  readonly state?: string
+}
+
+const dnssecChain = (result: DnssecChain, lang: Lang): Html => {
   const w = words(lang)
-  const outcome = outcomeOf(report, "dnssec")
-  const body =
-    unfinished(outcome, lang) ??
-    (() => {
-      const result = outcome!.result as { chain?: ReadonlyArray<ChainEntry>; state?: string; zone?: string }
-      const chain = result.chain ?? []
-      if (chain.length === 0) return html`<p>${w.dnssecNone}</p>`
-      const rows = chain.map((k) => [
-        k.type,
-        html`<span class="mono">${k.domain}</span>`,
-        k.role ?? "",
-        k.keyTag === undefined ? "" : String(k.keyTag),
-        `${k.algorithm} ${k.algorithmName}`,
-        html`<span class="mono"
-          >${k.type === "DS" ? `${k.digestTypeName ?? ""} ${k.digest}` : k.publicKey.slice(0, 44) + (k.publicKey.length > 44 ? "…" : "")}</span
-        >`,
-        k.matched === undefined ? "" : k.matched ? w.yes : w.no
-      ])
-      return html`<p>${result.state ?? ""}</p>
-        ${table(w.dnssecChain, ["Type", "Name", w.keyRole, w.keyTag, w.algorithm, w.recordData, w.dsMatch], rows)}`
-    })()
-  return html`<h3 id="ev-dnssec">${w.dnssecChain}</h3>
-    ${body}`
+  const chain = result.chain ?? []
+  if (chain.length === 0) return html`<p>${w.dnssecNone}</p>`
+  const rows = chain.map((k) => [
+    k.type,
+    html`<span class="mono">${k.domain}</span>`,
+    k.role ?? "",
+    k.keyTag === undefined ? "" : String(k.keyTag),
+    `${k.algorithm} ${k.algorithmName}`,
+    html`<span class="mono"
+      >${k.type === "DS" ? `${k.digestTypeName ?? ""} ${k.digest}` : k.publicKey.slice(0, 44) + (k.publicKey.length > 44 ? "…" : "")}</span
+    >`,
+    k.matched === undefined ? "" : k.matched ? w.yes : w.no
+  ])
+  return html`<p>${result.state ?? ""}</p>
+    ${table(w.dnssecChain, ["Type", "Name", w.keyRole, w.keyTag, w.algorithm, w.recordData, w.dsMatch], rows)}`
 }
 
 interface MxServer {
@@ -149,34 +135,42 @@ interface MxServer {
   } | null
 }
 
-const mxTls = (report: EverythingReport, lang: Lang): Html => {
-  const w = words(lang)
-  const outcome = outcomeOf(report, "smtp-tls")
-  const body =
-    unfinished(outcome, lang) ??
-    (() => {
-      const servers = (outcome!.result as { servers?: ReadonlyArray<MxServer> }).servers ?? []
-      if (servers.length === 0) return html`<p>${w.mxNone}</p>`
-      const rows = servers.map((s) => [
-        html`<span class="mono">${s.host}</span>`,
-        html`<span class="mono">${s.ip ?? ""}</span>`,
-        statusBadge(s.status, lang),
-        s.starttls === true
-          ? `STARTTLS ${s.tlsVersion ?? ""} ${s.cipher ?? ""}`
-          : (s.error ?? (s.starttls === false ? "no STARTTLS" : "")),
-        s.certificate === null
-          ? ""
-          : `${s.certificate.subject} (${s.certificate.issuerCommonName}), ${w.validUntil} ${s.certificate.validTo.slice(0, 10)}`
-      ])
-      return table(w.mxTls, [w.server, w.address, w.status, w.tls, w.certificate], rows)
-    })()
-  return html`<h3 id="ev-mx">${w.mxTls}</h3>
-    ${body}`
+interface MxServers {
+  readonly servers?: ReadonlyArray<MxServer>
 }
 
-/** The evidence part of a report page. */
-export const evidenceOf = (report: EverythingReport, lang: Lang): Html =>
-  html`<section aria-labelledby="evidence">
-    <h2 id="evidence">${words(lang).evidence}</h2>
-    ${dnsRecords(report, lang)}${spfTree(report, lang)}${dnssecChain(report, lang)}${mxTls(report, lang)}
+const mxTls = (result: MxServers, lang: Lang): Html => {
+  const w = words(lang)
+  const servers = result.servers ?? []
+  if (servers.length === 0) return html`<p>${w.mxNone}</p>`
+  const rows = servers.map((s) => [
+    html`<span class="mono">${s.host}</span>`,
+    html`<span class="mono">${s.ip ?? ""}</span>`,
+    statusBadge(s.status, lang),
+    s.starttls === true
+      ? `STARTTLS ${s.tlsVersion ?? ""} ${s.cipher ?? ""}`
+      : (s.error ?? (s.starttls === false ? "no STARTTLS" : "")),
+    s.certificate === null
+      ? ""
+      : `${s.certificate.subject} (${s.certificate.issuerCommonName}), ${w.validUntil} ${s.certificate.validTo.slice(0, 10)}`
+  ])
+  return table(w.mxTls, [w.server, w.address, w.status, w.tls, w.certificate], rows)
+}
+
+/** The evidence part of a report page: per block its heading, then the check's result shown, or that it could not finish. */
+export const evidenceOf = (report: EverythingReport, lang: Lang): Html => {
+  const w = words(lang)
+  const block = <R>(id: string, title: string, check: string, show: (result: R) => Html): Html => {
+    const outcome = outcomeOf(report, check)
+    return html`<h3 id="${id}">${title}</h3>
+      ${unfinished(outcome, lang) ?? show(outcome!.result as R)}`
+  }
+  const graph = (report.sections as { spf?: { lookupGraph?: SpfNode | null } }).spf?.lookupGraph
+  return html`<section aria-labelledby="evidence">
+    <h2 id="evidence">${w.evidence}</h2>
+    ${block("ev-records", w.records, "dns-records", (result: DnsRecords) => dnsRecords(result, lang))}
+    ${block("ev-spf", w.spfTree, "spf", () => spfTree(graph, lang))}
+    ${block("ev-dnssec", w.dnssecChain, "dnssec", (result: DnssecChain) => dnssecChain(result, lang))}
+    ${block("ev-mx", w.mxTls, "smtp-tls", (result: MxServers) => mxTls(result, lang))}
   </section>`
+}

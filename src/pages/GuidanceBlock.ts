@@ -9,6 +9,7 @@ import { referenceOf } from "../report/GuidanceText.ts"
 import type { Finding } from "../report/ReportSchema.ts"
 import { type Guidance, guidanceOf, providerNames } from "../score/Guidance.ts"
 import { type Html, html, safeUrl } from "./Html.ts"
+import { numberedList } from "./Layout.ts"
 import { type Lang, words } from "./Text.ts"
 
 /**
@@ -30,14 +31,7 @@ export const findingGuidance = (finding: Finding, domain: string, lang: Lang): G
 export const guidanceHtml = (g: Guidance, lang: Lang): Html => {
   const w = words(lang)
   return html`<p><strong>${w.why}:</strong> ${g.why}</p>
-    ${
-      g.steps.length > 0
-        ? html`<p><strong>${w.steps}:</strong></p>
-            <ol>
-              ${g.steps.map((s) => html`<li>${s}</li>`)}
-            </ol>`
-        : ""
-    }
+    ${numberedList(w.steps, g.steps)}
     ${
       g.providers.length > 0
         ? html`<details>

@@ -133,6 +133,15 @@ export const table = (
       </tr>`
   )}</tbody></table></div>`
 
+/** Steps to take under their title, numbered; nothing when there are none. */
+export const numberedList = (title: string, items: ReadonlyArray<Part>): Html | "" =>
+  items.length > 0
+    ? html`<p><strong>${title}:</strong></p>
+        <ol>
+          ${items.map((item) => html`<li>${item}</li>`)}
+        </ol>`
+    : ""
+
 /** An error or notice page's body: a heading, what happened, and the way back. */
 export const notice = (lang: Lang, title: string, lines: ReadonlyArray<Part>): Html =>
   html`<h1>${title}</h1>

@@ -7,7 +7,7 @@
 import type { Nis2Scorecard } from "../score/Nis2.ts"
 import { type Html, html } from "./Html.ts"
 import { measuredSentence } from "../score/Nis2Text.ts"
-import { page, statusBadge, table, withLang } from "./Layout.ts"
+import { numberedList, page, statusBadge, table, withLang } from "./Layout.ts"
 import { pathsOf } from "./ReportPage.ts"
 import { type Lang, words } from "./Text.ts"
 
@@ -29,14 +29,7 @@ const measureBlock = (m: Nis2Scorecard["measures"][number], lang: Lang): Html =>
           )
         : ""
     }
-    ${
-      m.fixes.length > 0
-        ? html`<p><strong>${w.fixes}:</strong></p>
-            <ol>
-              ${m.fixes.map((f) => html`<li>${f}</li>`)}
-            </ol>`
-        : ""
-    }
+    ${numberedList(w.fixes, m.fixes)}
   </section>`
 }
 

@@ -19,6 +19,7 @@ import { score as scoreOf, type ScanScore } from "../score/Score.ts"
 import { contentHashOf } from "./Canonical.ts"
 import { type CitationUse, citationsOf, sourcesOfIssue } from "./Citations.ts"
 import { stepsInline } from "./GuidanceText.ts"
+import { graded } from "./ReportText.ts"
 import { factsOf } from "./SectionFacts.ts"
 import { nis2Of } from "./Nis2Part.ts"
 import type { ReportsReceived } from "./ReceivedReports.ts"
@@ -252,7 +253,14 @@ export const buildContent = (
           ? `${scan.domain} could not be graded: ${score.unscannable}.`
           : score.maxPoints === 0
             ? `${scan.domain} could not be judged: no check reached a verdict (see each section and unknownChecks).`
-            : headlineOf(scan.domain, score, unknownChecks.length),
+            : graded("en", {
+                domain: scan.domain,
+                percentage: score.percentage,
+                grade: score.grade,
+                word: score.gradeInfo.label,
+                recommendations: score.recommendations,
+                unfinished: unknownChecks.length
+              }),
       critical_issues: score.critical_issues,
       warnings: score.warnings,
       sections: rows,
@@ -266,28 +274,6 @@ export const buildContent = (
     } as ReportContent["machineReadable"],
     ...(received === undefined ? {} : { reportsReceived: received })
   }
-}
-
-/** The sentence a person reads first: the grade, how many things to fix and how many checks did not finish. */
-const headlineOf = (domain: string, score: ScanScore, unfinished: number): string => {
-  const fixes = score.recommendations.length
-  const severe = score.recommendations.filter(
-    (r) => r.priority === "critical" || r.priority === "high"
-  ).length
-  const toFix =
-    fixes === 0
-      ? "with nothing to fix"
-      : `with ${fixes} thing${fixes === 1 ? "" : "s"} to fix` +
-        (severe === 0
-          ? ""
-          : fixes === 1
-            ? " (critical or high)"
-            : severe === fixes
-              ? ", all critical or high"
-              : `, ${severe} of them critical or high`)
-  const notFinished =
-    unfinished === 0 ? "" : `; ${unfinished} check${unfinished === 1 ? "" : "s"} could not finish`
-  return `${domain} scores ${score.percentage}/100, grade ${score.grade} (${score.gradeInfo.label}), ${toFix}${notFinished}.`
 }
 
 /** The quick score's row in the summary table: unknown when nothing could be judged, else by grade. */

@@ -15,7 +15,7 @@ import type { ScanResult } from "../scan/ScanResult.ts"
 import { DayCount, FailingIdentity, HeaderFromCount, PolicySeen } from "../inbound/DmarcAnalyst.ts"
 import { Blocker, type DmarcSummary, ReadyForReject, Unclassified } from "../inbound/DmarcSummary.ts"
 import { OverReported, TlsFailureDetail } from "../inbound/TlsAnalyst.ts"
-import type { TlsSummary } from "../inbound/TlsSummary.ts"
+import { TlsSummary } from "../inbound/TlsSummary.ts"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
 
 /**
@@ -82,13 +82,16 @@ export const ReceivedDmarc = Schema.Struct({
 })
 export type ReceivedDmarc = typeof ReceivedDmarc.Type
 
+/** The sessions and their failures, as the TLS summary counts them. */
+const { failuresByMx, failuresByResultType, sessions } = TlsSummary.fields
+
 export const ReceivedTls = Schema.Struct({
   reports: Schema.Int,
-  sessions: Schema.Struct({ successful: Schema.Int, failed: Schema.Int }),
+  sessions,
   /** successful / all sessions; null without sessions. */
   successRate: Nullable(Rate),
-  failuresByResultType: Schema.Array(Schema.Struct({ resultType: Schema.String, sessions: Schema.Int })),
-  failuresByMx: Schema.Array(Schema.Struct({ mx: Schema.String, sessions: Schema.Int })),
+  failuresByResultType,
+  failuresByMx,
   byPolicy: Schema.Array(
     Schema.Struct({
       policyType: Schema.String,

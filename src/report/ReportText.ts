@@ -231,6 +231,72 @@ const nl: ReportWords = {
 /** The words of `lang`. */
 export const reportWords = (lang: Lang): ReportWords => (lang === "nl" ? nl : en)
 
+/** What the headline of a graded domain says: its grade, what to fix, the checks that did not finish. */
+export interface Graded {
+  readonly domain: string
+  readonly percentage: number
+  readonly grade: string
+  /** The grade's word in the headline's language. */
+  readonly word: string
+  readonly recommendations: ReadonlyArray<Pick<Recommendation, "priority">>
+  readonly unfinished: number
+}
+
+/** The headline's words: the things to fix, how many of them critical or high, the checks unfinished. */
+interface HeadlineWords {
+  readonly nothingToFix: string
+  readonly toFix: (n: number) => string
+  readonly severe: { readonly theOne: string; readonly all: string; readonly some: (n: number) => string }
+  readonly unfinished: (n: number) => string
+  readonly sentence: (g: Graded, toFix: string, unfinished: string) => string
+}
+
+const headlineWords: Readonly<Record<Lang, HeadlineWords>> = {
+  en: {
+    nothingToFix: "with nothing to fix",
+    toFix: (n) => `with ${n} thing${n === 1 ? "" : "s"} to fix`,
+    severe: {
+      theOne: " (critical or high)",
+      all: ", all critical or high",
+      some: (n) => `, ${n} of them critical or high`
+    },
+    unfinished: (n) => `; ${n} check${n === 1 ? "" : "s"} could not finish`,
+    sentence: (g, toFix, unfinished) =>
+      `${g.domain} scores ${g.percentage}/100, grade ${g.grade} (${g.word}), ${toFix}${unfinished}.`
+  },
+  nl: {
+    nothingToFix: "zonder verbeterpunten",
+    toFix: (n) => `met ${n} verbeterpunt${n === 1 ? "" : "en"}`,
+    severe: {
+      theOne: " (kritiek of hoog)",
+      all: ", alle kritiek of hoog",
+      some: (n) => `, waarvan ${n} kritiek of hoog`
+    },
+    unfinished: (n) => `; ${n} controle${n === 1 ? " kon" : "s konden"} niet worden afgerond`,
+    sentence: (g, toFix, unfinished) =>
+      `${g.domain} scoort ${g.percentage}/100, cijfer ${g.grade} (${g.word}), ${toFix}${unfinished}.`
+  }
+}
+
+/** The headline of a graded domain in `lang`: the report's (English) and its Dutch rendering say the same. */
+export const graded = (lang: Lang, g: Graded): string => {
+  const w = headlineWords[lang]
+  const fixes = g.recommendations.length
+  const severe = g.recommendations.filter((r) => r.priority === "critical" || r.priority === "high").length
+  const toFix =
+    fixes === 0
+      ? w.nothingToFix
+      : w.toFix(fixes) +
+        (severe === 0
+          ? ""
+          : fixes === 1
+            ? w.severe.theOne
+            : severe === fixes
+              ? w.severe.all
+              : w.severe.some(severe))
+  return w.sentence(g, toFix, g.unfinished === 0 ? "" : w.unfinished(g.unfinished))
+}
+
 /** The first sentence a reader reads: the report's headline, or the same said in Dutch. */
 export const headline = (report: EverythingReport, lang: Lang): string => {
   const { summary, domain } = report
@@ -243,25 +309,12 @@ export const headline = (report: EverythingReport, lang: Lang): string => {
   const quick = report.sections.quickScore as QuickScoreSection
   if (quick.maxPoints === 0)
     return `${domain} kon niet worden beoordeeld: geen enkele controle kwam tot een oordeel (zie elk onderdeel).`
-  const fixes = quick.recommendations.length
-  const severe = quick.recommendations.filter(
-    (r) => r.priority === "critical" || r.priority === "high"
-  ).length
-  const toFix =
-    fixes === 0
-      ? "zonder verbeterpunten"
-      : `met ${fixes} verbeterpunt${fixes === 1 ? "" : "en"}` +
-        (severe === 0
-          ? ""
-          : fixes === 1
-            ? " (kritiek of hoog)"
-            : severe === fixes
-              ? ", alle kritiek of hoog"
-              : `, waarvan ${severe} kritiek of hoog`)
-  const unfinished = summary.unknownChecks.length
-  const notFinished =
-    unfinished === 0
-      ? ""
-      : `; ${unfinished} controle${unfinished === 1 ? " kon" : "s konden"} niet worden afgerond`
-  return `${domain} scoort ${summary.percentage}/100, cijfer ${summary.grade} (${gradeWord(summary.grade, summary.label, lang)}), ${toFix}${notFinished}.`
+  return graded("nl", {
+    domain,
+    percentage: summary.percentage,
+    grade: summary.grade,
+    word: gradeWord(summary.grade, summary.label, lang),
+    recommendations: quick.recommendations,
+    unfinished: summary.unknownChecks.length
+  })
 }
