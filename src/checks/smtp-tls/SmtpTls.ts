@@ -238,13 +238,4 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
 }
 
 /** GET /email/smtp-tls: one SMTP session per MX address (shared with DANE through the scan's Facts). */
-export const SmtpTls = define({
-  id: "smtp-tls",
-  title: "SMTP TLS",
-  category: "security",
-  result: SmtpTlsResult,
-  about,
-  gather,
-  analyse: (input: SmtpTlsInput, now: Date) => analyse(input, now),
-  exampleGathered
-})
+export const SmtpTls = define(about, { gather, analyse, exampleGathered })
