@@ -13,6 +13,7 @@ import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { gather, type SmtpTlsInput } from "./SmtpTlsGather.ts"
+import { trustShown } from "../../kernel/TlsServerRating.ts"
 import { rateMxTls } from "./SmtpTlsRating.ts"
 import { TLS_GUIDELINE } from "../../records/TlsRating.ts"
 import { SmtpTlsResult, CertificateInfo, type ServerResult } from "./SmtpTlsResult.ts"
@@ -111,10 +112,7 @@ export const analyseServer = (
     cipher: tls?.cipher ?? null,
     certificate: leaf,
     chain,
-    trusted: tls ? tls.trusted : null,
-    trustError: tls?.trustError ?? null,
-    hostnameMatch: tls ? tls.hostnameMatch : null,
-    hostnameError: tls?.hostnameError ?? null,
+    ...trustShown(tls),
     expired,
     expiresAt: leaf?.validTo ?? null,
     daysUntilExpiry: tls?.daysUntilExpiry ?? null,
