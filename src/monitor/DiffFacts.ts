@@ -55,11 +55,11 @@ export const show = (value: Json | null, none = "none"): string =>
 export const sentence = (text: string): string => (text.endsWith(".") ? text : `${text}.`)
 
 /** The words of a record that is added, removed or changed, at the severities given for each. */
+/** How much a record's appearing, going and changing each matter. */
+type Severities = { readonly added: Severity; readonly removed: Severity; readonly changed: Severity }
+
 const recordWords =
-  (
-    label: (id: string) => string,
-    severities: { readonly added: Severity; readonly removed: Severity; readonly changed: Severity }
-  ) =>
+  (label: (id: string) => string, severities: Severities) =>
   (id: string, before: Json | null, after: Json | null): Wording =>
     before === null
       ? { severity: severities.added, summary: sentence(`${label(id)} was added: ${show(after)}`) }
@@ -191,21 +191,24 @@ const tlsa: Family = {
   })
 }
 
-const mx: Family = {
+/** The record set of one DNS type, under `id`, told as `label` at the severities given. */
+const dnsFamily = (type: string, id: string, label: string, severities: Severities): Family => ({
   kind: "record",
-  read: dnsSet("MX", "record/mx"),
-  word: recordWords(() => "The MX set", { added: "info", removed: "high", changed: "medium" })
-}
-const caa: Family = {
-  kind: "record",
-  read: dnsSet("CAA", "record/caa"),
-  word: recordWords(() => "The CAA record set", { added: "info", removed: "low", changed: "low" })
-}
-const ns: Family = {
-  kind: "record",
-  read: dnsSet("NS", "record/ns"),
-  word: recordWords(() => "The name server set (NS)", { added: "info", removed: "high", changed: "low" })
-}
+  read: dnsSet(type, id),
+  word: recordWords(() => label, severities)
+})
+
+const mx = dnsFamily("MX", "record/mx", "The MX set", { added: "info", removed: "high", changed: "medium" })
+const caa = dnsFamily("CAA", "record/caa", "The CAA record set", {
+  added: "info",
+  removed: "low",
+  changed: "low"
+})
+const ns = dnsFamily("NS", "record/ns", "The name server set (NS)", {
+  added: "info",
+  removed: "high",
+  changed: "low"
+})
 
 /** The mail servers' certificates, by host: the issuer and the expiry date, each a fact. */
 const certificates: Family = {
