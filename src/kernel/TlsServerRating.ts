@@ -26,6 +26,19 @@ import { NOT_ENUMERATED } from "./Depth.ts"
 import type { WebTlsServer } from "./TlsRatingSchemas.ts"
 
 /**
+ * The chain the peer presented as a result shows it (leaf first), its leaf, and whether the leaf is
+ * outside its validity period at `now` (RFC 5280 4.1.2.5); null where no certificate was presented.
+ */
+export const presented = (peer: PeerJudged | null | undefined, now: Date) => {
+  const chain = (peer?.chain ?? []).map(publicFacts)
+  const leaf = chain[0] ?? null
+  const expired = leaf
+    ? Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime()
+    : null
+  return { chain, leaf, expired }
+}
+
+/**
  * Whether the peer's certificate is trusted and covers the name asked for, each with why not, as
  * a server's result shows it (a web server's, a mail server's); null where no TLS session was had.
  */
@@ -96,11 +109,7 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
     return [c.keyExchange]
   })
   const cert = scan.certificate
-  const chain = (cert?.chain ?? []).map(publicFacts)
-  const leaf = chain[0] ?? null
-  const expired = leaf
-    ? Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime()
-    : null
+  const { chain, leaf, expired } = presented(cert, now)
   const certificateRating =
     leaf === null
       ? null
