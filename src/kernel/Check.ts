@@ -2,8 +2,11 @@
  * The shape every check has (DESIGN.md "A check"), so the Scanner, the score, the reports and a
  * newcomer handle all of them alike:
  *
- * - `id`, `title` and `category`; `result`, the Schema of what it produces: the single source of the
- *   result's TypeScript type (`typeof X.Type`), its OpenAPI schema, stored snapshots and messages;
+ * - what it is (`Identity`, kernel/Declaration.ts): `id`, `title` and `category`; `result`, the
+ *   Schema of what it produces: the single source of the result's TypeScript type (`typeof X.Type`),
+ *   its OpenAPI schema, stored snapshots and messages. A registered check declares it in its About.ts
+ *   with the rest of what it declares (`declared`), and `define(about, { gather, analyse, ... })`
+ *   joins it to what the check does;
  * - `gather`: an Effect that reads the world only through `Facts`, folding every failure into the
  *   gathered value (a failed look-up is data, "unknown", never an error and never "missing");
  * - `analyse(gathered, now)`: pure and total; the RFC logic and the property tests live there.
@@ -16,21 +19,20 @@
  * into `example()`. The example scan and the OpenAPI examples read it there, so adding a check
  * edits no example module elsewhere.
  */
-import { Clock, Deferred, Effect, FiberRef, type Schema } from "effect"
-import { type About, type AboutOf, aboutOf, Categories, type Category } from "./Declaration.ts"
+import { Clock, Deferred, Effect, FiberRef } from "effect"
+import { type About, aboutOf, type Declared, type Identity } from "./Declaration.ts"
 import { NOW } from "./examples/ExampleZone.ts"
 import { once } from "./examples/Once.ts"
 import { Fact, type FactContext, Facts } from "./Facts.ts"
 import type { Served } from "./Served.ts"
 
-export { Categories, type Category }
+export { Categories, type Category } from "./Declaration.ts"
 
-/** What a check is besides its declarations: the part `define` takes as written. */
-export interface CheckCore<Id extends string, G, A, I = A> {
-  readonly id: Id
-  readonly title: string
-  readonly category: Category
-  readonly result: Schema.Schema<A, I>
+/**
+ * What a check does: the part `define` takes beside the check's identity (and, for a registered
+ * check, its declarations: `Declared`, its About.ts).
+ */
+export interface Work<G, A> {
   readonly gather: Effect.Effect<G, never, FactContext>
   readonly analyse: (gathered: G, now: Date) => A
   /** This check's own budget (default `CHECK_TIMEOUT_MS`); the scan's deadline bounds it too. */
@@ -44,6 +46,9 @@ export interface CheckCore<Id extends string, G, A, I = A> {
   /** Its own endpoint, when it is served alone on `?domain=` (kernel/Served.ts): api/ reads it here. */
   readonly served?: Served
 }
+
+/** A check as `define` makes it: what it is and what it does, in one object. */
+export interface CheckCore<Id extends string, G, A, I = A> extends Identity<Id, A, I>, Work<G, A> {}
 
 export interface Check<Id extends string, G, A, I = A> extends CheckCore<Id, G, A, I> {
   /**
@@ -68,28 +73,46 @@ export type Registered = AnyCheck & { readonly about: About; readonly example: (
 export type ResultOf<C> = C extends Check<string, any, infer A, any> ? A : never
 
 /**
- * A check, typed as `Registered` when it declares `about` (so the registry can list it): its
- * declarations are written over its own result (`AboutOf<A>`) and kept as `About`. A check with
- * `about` must bring its example (`exampleGathered`): without it no overload accepts the check.
+ * A check, from what it is and what it does. A registered check's first half is its About.ts
+ * (`declared`: its identity with everything it declares), typed as `Registered` so the registry can
+ * list it; its declarations are written over its own result and kept as `About`. Such a check must
+ * bring its example (`exampleGathered`): without it no overload accepts the check. A check run only
+ * on demand (`/dns/propagation`) and the tests' checks name only their identity.
  */
 export function define<const Id extends string, G, A, I>(
-  check: CheckCore<Id, G, A, I> & {
-    readonly about: NoInfer<AboutOf<A>>
-    readonly exampleGathered: () => NoInfer<G>
-  }
+  about: Declared<Id, A, I>,
+  work: Work<G, A> & { readonly exampleGathered: () => NoInfer<G> }
 ): Check<Id, G, A, I> & { readonly about: About; readonly example: () => A }
-export function define<const Id extends string, G, A, I>(check: CheckCore<Id, G, A, I>): Check<Id, G, A, I>
 export function define<const Id extends string, G, A, I>(
-  check: CheckCore<Id, G, A, I> & { readonly about?: AboutOf<A> }
+  identity: Identity<Id, A, I>,
+  work: Work<G, A>
+): Check<Id, G, A, I>
+export function define<const Id extends string, G, A, I>(
+  about: Identity<Id, A, I> | Declared<Id, A, I>,
+  work: Work<G, A>
 ): Check<Id, G, A, I> {
-  const { about, ...rest } = check
-  const gathered = check.exampleGathered
+  const { id, title, category, result, ...declarations } = about
+  const gathered = work.exampleGathered
   return {
-    ...rest,
-    ...(about === undefined ? {} : { about: aboutOf(about) }),
-    ...(gathered === undefined ? {} : { example: once(() => check.analyse(gathered(), NOW)) })
+    ...work,
+    id,
+    title,
+    category,
+    result,
+    ...("rules" in declarations ? { about: aboutOf(declarations) } : {}),
+    ...(gathered === undefined ? {} : { example: once(() => work.analyse(gathered(), NOW)) })
   }
 }
+
+/**
+ * `analyse` for a check whose gather returns the domain beside what it fetched (the web checks: a
+ * page is judged against the name it was asked for), from the form `analyse(domain, gathered, now)`
+ * its tests call.
+ */
+export const overDomain =
+  <G, A>(analyse: (domain: string, gathered: G, now: Date) => A) =>
+  ({ domain, gathered }: { readonly domain: string; readonly gathered: G }, now: Date): A =>
+    analyse(domain, gathered, now)
 
 /** When each check ran and what it waited for: the scan's fiber graph, as it happened. */
 export interface CheckTiming {

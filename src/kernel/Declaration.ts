@@ -273,6 +273,30 @@ export interface AboutOf<A> {
   readonly settledUnknowns?: (result: A) => ReadonlyArray<string>
 }
 
+/**
+ * What a check is: its `id` (stable: scores, reports and the catalogue key on it), its title, its
+ * score category and `result`, the Schema of what it produces (the single source of the result's
+ * TypeScript type, its OpenAPI schema, stored snapshots and messages).
+ */
+export interface Identity<Id extends string, A, I = A> {
+  readonly id: Id
+  readonly title: string
+  readonly category: Category
+  readonly result: Schema.Schema<A, I>
+}
+
+/** A registered check's identity and declarations, as its About.ts writes them together. */
+export type Declared<Id extends string, A, I = A> = Identity<Id, A, I> & AboutOf<A>
+
+/**
+ * A check's About.ts: what it is and everything it declares, in one place. The id is kept as
+ * written (the scan's result is keyed by it) and the declarations are typed over the result its
+ * Schema makes, so `findings`, `settledUnknowns` and a section's extra fields read that result.
+ */
+export const declared = <const Id extends string, A, I>(
+  about: Identity<Id, A, I> & NoInfer<AboutOf<A>>
+): Declared<Id, A, I> => about
+
 /** A check's declarations as the registry's readers hold them: over a result they do not name. */
 export type About = AboutOf<unknown>
 

@@ -8,6 +8,7 @@
  * (SSL 3) is untested, never "refused".
  */
 import { publicFacts } from "../net/Certificate.ts"
+import type { PeerJudged } from "../net/TlsPeer.ts"
 import type { KeyExchangeFacts, TlsScanResult } from "../net/TlsScan.ts"
 import {
   acceptable,
@@ -23,6 +24,30 @@ import {
 import { type CheckStatus, worstOf } from "./Status.ts"
 import { NOT_ENUMERATED } from "./Depth.ts"
 import type { WebTlsServer } from "./TlsRatingSchemas.ts"
+
+/**
+ * The chain the peer presented as a result shows it (leaf first), its leaf, and whether the leaf is
+ * outside its validity period at `now` (RFC 5280 4.1.2.5); null where no certificate was presented.
+ */
+export const presented = (peer: PeerJudged | null | undefined, now: Date) => {
+  const chain = (peer?.chain ?? []).map(publicFacts)
+  const leaf = chain[0] ?? null
+  const expired = leaf
+    ? Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime()
+    : null
+  return { chain, leaf, expired }
+}
+
+/**
+ * Whether the peer's certificate is trusted and covers the name asked for, each with why not, as
+ * a server's result shows it (a web server's, a mail server's); null where no TLS session was had.
+ */
+export const trustShown = (peer: PeerJudged | null | undefined) => ({
+  trusted: peer ? peer.trusted : null,
+  trustError: peer?.trustError ?? null,
+  hostnameMatch: peer ? peer.hostnameMatch : null,
+  hostnameError: peer?.hostnameError ?? null
+})
 
 /** The status a rating earns: good and sufficient pass, phase-out warns, insufficient fails. */
 export const statusOfRating = (rating: TlsRating): CheckStatus =>
@@ -84,11 +109,7 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
     return [c.keyExchange]
   })
   const cert = scan.certificate
-  const chain = (cert?.chain ?? []).map(publicFacts)
-  const leaf = chain[0] ?? null
-  const expired = leaf
-    ? Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime()
-    : null
+  const { chain, leaf, expired } = presented(cert, now)
   const certificateRating =
     leaf === null
       ? null
@@ -182,10 +203,7 @@ export const rateTlsServer = (scan: TlsScanResult, now: Date): WebTlsServer => {
     chain,
     signatureAlgorithm: cert?.signatureAlgorithm ?? null,
     certificateRating,
-    trusted: cert ? cert.trusted : null,
-    trustError: cert?.trustError ?? null,
-    hostnameMatch: cert ? cert.hostnameMatch : null,
-    hostnameError: cert?.hostnameError ?? null,
+    ...trustShown(cert),
     expired,
     expiresAt: leaf?.validTo ?? null,
     daysUntilExpiry: leaf ? Math.floor((Date.parse(leaf.validTo) - now.getTime()) / 86_400_000) : null,

@@ -55,11 +55,11 @@ export const show = (value: Json | null, none = "none"): string =>
 export const sentence = (text: string): string => (text.endsWith(".") ? text : `${text}.`)
 
 /** The words of a record that is added, removed or changed, at the severities given for each. */
+/** How much a record's appearing, going and changing each matter. */
+type Severities = { readonly added: Severity; readonly removed: Severity; readonly changed: Severity }
+
 const recordWords =
-  (
-    label: (id: string) => string,
-    severities: { readonly added: Severity; readonly removed: Severity; readonly changed: Severity }
-  ) =>
+  (label: (id: string) => string, severities: Severities) =>
   (id: string, before: Json | null, after: Json | null): Wording =>
     before === null
       ? { severity: severities.added, summary: sentence(`${label(id)} was added: ${show(after)}`) }
@@ -69,6 +69,18 @@ const recordWords =
             severity: severities.changed,
             summary: sentence(`${label(id)} changed from ${show(before)} to ${show(after)}`)
           }
+
+/** The checks a scan holds, by id, and the result each one's Schema makes. */
+type Results = { readonly [K in keyof ScanResult["checks"]]: NonNullable<ScanResult["checks"][K]["result"]> }
+
+/** A family read from one check's result: null, nothing compared, when that check could not finish. */
+const fromResult =
+  <K extends keyof Results>(check: K, read: (result: Results[K]) => Reading | null) =>
+  (scan: ScanResult): Reading | null => {
+    // The outcome under a check's id holds that check's result: TypeScript cannot follow the id.
+    const result = scan.checks[check].result as Results[K] | null
+    return result === null ? null : read(result)
+  }
 
 /** The records of one DNS type from the DNS lookup check, sorted; unsure when that lookup failed. */
 const dnsSet =
@@ -92,14 +104,13 @@ const rankOf = (policy: Json | null) => (typeof policy === "string" ? (POLICY_RA
 
 const dmarcPolicy: Family = {
   kind: "record",
-  read: (scan) => {
-    const dmarc = scan.checks.dmarc.result
-    if (dmarc === null || dmarc.status === "unknown") return null
+  read: fromResult("dmarc", (dmarc) => {
+    if (dmarc.status === "unknown") return null
     return {
       facts:
         dmarc.exists && dmarc.policy !== undefined ? [{ id: "record/dmarc-policy", value: dmarc.policy }] : []
     }
-  },
+  }),
   word: (_, before, after) => {
     const severity: Severity =
       rankOf(after) < rankOf(before) ? (rankOf(before) >= 2 ? "high" : "medium") : "info"
@@ -116,38 +127,34 @@ const dmarcPolicy: Family = {
 const dmarcRecord: Family = {
   kind: "record",
   bothOnly: true,
-  read: (scan) => {
-    const dmarc = scan.checks.dmarc.result
-    if (dmarc === null || dmarc.status === "unknown") return null
+  read: fromResult("dmarc", (dmarc) => {
+    if (dmarc.status === "unknown") return null
     return {
       facts: dmarc.exists && dmarc.record !== undefined ? [{ id: "record/dmarc", value: dmarc.record }] : []
     }
-  },
+  }),
   word: recordWords(() => "The DMARC record", { added: "info", removed: "info", changed: "low" })
 }
 
 const spf: Family = {
   kind: "record",
-  read: (scan) => {
-    const result = scan.checks.spf.result
-    if (result === null || result.status === "unknown") return null
+  read: fromResult("spf", (result) => {
+    if (result.status === "unknown") return null
     return {
       facts: result.exists && result.record !== "" ? [{ id: "record/spf", value: result.record }] : []
     }
-  },
+  }),
   word: recordWords(() => "The SPF record", { added: "info", removed: "high", changed: "medium" })
 }
 
 const dkim: Family = {
   kind: "record",
-  read: (scan) => {
-    const result = scan.checks.dkim.result
-    if (result === null) return null
+  read: fromResult("dkim", (result) => {
     return {
       facts: result.selectorsFound.map((s) => ({ id: `record/dkim/${s.selector}`, value: s.record })),
       unsure: result.failedSelectors.map((f) => `record/dkim/${f.selector}`)
     }
-  },
+  }),
   word: (id, before, after) => {
     const selector = id.slice("record/dkim/".length)
     return before === null
@@ -160,26 +167,23 @@ const dkim: Family = {
 
 const mtaStsId: Family = {
   kind: "record",
-  read: (scan) => {
-    const result = scan.checks["mta-sts"].result
-    if (result === null || result.status === "unknown") return null
+  read: fromResult("mta-sts", (result) => {
+    if (result.status === "unknown") return null
     return { facts: result.policyId === null ? [] : [{ id: "record/mta-sts-id", value: result.policyId }] }
-  },
+  }),
   word: recordWords(() => "The MTA-STS policy id", { added: "info", removed: "medium", changed: "low" })
 }
 
 const tlsa: Family = {
   kind: "record",
-  read: (scan) => {
-    const result = scan.checks.dane.result
-    if (result === null) return null
+  read: fromResult("dane", (result) => {
     return {
       facts: result.hosts
         .filter((h) => h.records.length > 0)
         .map((h) => ({ id: `record/tlsa/${h.host}`, value: h.records.map((r) => r.text).sort() })),
       unsure: result.hosts.filter((h) => h.status === "unknown").map((h) => `record/tlsa/${h.host}`)
     }
-  },
+  }),
   word: recordWords((id) => `The TLSA record of ${id.slice("record/tlsa/".length)}`, {
     added: "info",
     removed: "medium",
@@ -187,28 +191,29 @@ const tlsa: Family = {
   })
 }
 
-const mx: Family = {
+/** The record set of one DNS type, under `id`, told as `label` at the severities given. */
+const dnsFamily = (type: string, id: string, label: string, severities: Severities): Family => ({
   kind: "record",
-  read: dnsSet("MX", "record/mx"),
-  word: recordWords(() => "The MX set", { added: "info", removed: "high", changed: "medium" })
-}
-const caa: Family = {
-  kind: "record",
-  read: dnsSet("CAA", "record/caa"),
-  word: recordWords(() => "The CAA record set", { added: "info", removed: "low", changed: "low" })
-}
-const ns: Family = {
-  kind: "record",
-  read: dnsSet("NS", "record/ns"),
-  word: recordWords(() => "The name server set (NS)", { added: "info", removed: "high", changed: "low" })
-}
+  read: dnsSet(type, id),
+  word: recordWords(() => label, severities)
+})
+
+const mx = dnsFamily("MX", "record/mx", "The MX set", { added: "info", removed: "high", changed: "medium" })
+const caa = dnsFamily("CAA", "record/caa", "The CAA record set", {
+  added: "info",
+  removed: "low",
+  changed: "low"
+})
+const ns = dnsFamily("NS", "record/ns", "The name server set (NS)", {
+  added: "info",
+  removed: "high",
+  changed: "low"
+})
 
 /** The mail servers' certificates, by host: the issuer and the expiry date, each a fact. */
 const certificates: Family = {
   kind: "certificate",
-  read: (scan) => {
-    const result = scan.checks["smtp-tls"].result
-    if (result === null) return null
+  read: fromResult("smtp-tls", (result) => {
     const hosts = new Map<string, NonNullable<(typeof result.servers)[number]["certificate"]>>()
     const unsure: Array<string> = []
     for (const server of result.servers) {
@@ -222,7 +227,7 @@ const certificates: Family = {
       ]),
       unsure: unsure.filter((id) => !hosts.has(id.split("/")[1]!))
     }
-  },
+  }),
   bothOnly: true,
   word: (id, before, after) => {
     const [, host, field] = id.split("/")
@@ -242,9 +247,7 @@ const certificates: Family = {
 /** Every listing of a mail server's address, by address and zone; a zone that did not answer is unsure. */
 const blocklist: Family = {
   kind: "blocklist",
-  read: (scan) => {
-    const result = scan.checks.blocklist.result
-    if (result === null) return null
+  read: fromResult("blocklist", (result) => {
     const verdicts = result.mailServers.flatMap((s) =>
       s.blacklistResult.blacklists.map((z) => ({ server: s, zone: z, id: `blocklist/${s.ip}/${z.zone}` }))
     )
@@ -262,7 +265,7 @@ const blocklist: Family = {
         })),
       unsure: verdicts.filter((v) => v.zone.status === "unknown").map((v) => v.id)
     }
-  },
+  }),
   word: (id, before, after) => {
     const listing = (after ?? before) as {
       readonly list: string

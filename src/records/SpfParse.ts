@@ -212,32 +212,28 @@ const parseTerm = (text: string, at: number): TermOutcome => {
   const argAt = off + rawName.length
   const base = { kind: "mechanism" as const, name: mech, qualifier: q }
   const none = { domain: undefined, ip: undefined, cidr4: undefined, cidr6: undefined }
+  /** The term whose argument is ':domain-spec' (RFC 7208 5.2, 5.5, 5.7), or `missing` when it is not. */
+  const domainTerm = (missing: string): TermOutcome => {
+    if (!after.startsWith(":")) {
+      err(missing, argAt)
+      return { errors, warnings }
+    }
+    const domain = after.slice(1)
+    errors.push(...checkDomainSpec(domain, at + argAt + 1, text))
+    return { term: { ...base, ...none, domain }, errors, warnings }
+  }
 
   switch (mech) {
     case "all":
       if (after !== "") err(`'all' takes no argument`, argAt)
       return { term: { ...base, ...none }, errors, warnings }
     case "include":
-    case "exists": {
-      if (!after.startsWith(":")) {
-        err(`'${mech}' needs ':domain'`, argAt)
-        return { errors, warnings }
-      }
-      const domain = after.slice(1)
-      errors.push(...checkDomainSpec(domain, at + argAt + 1, text))
-      return { term: { ...base, ...none, domain }, errors, warnings }
-    }
-    case "ptr": {
+    case "exists":
+      return domainTerm(`'${mech}' needs ':domain'`)
+    case "ptr":
       warn("'ptr' is slow and unreliable and SHOULD NOT be used (RFC 7208 5.5)")
       if (after === "") return { term: { ...base, ...none }, errors, warnings }
-      if (!after.startsWith(":")) {
-        err(`'ptr' takes an optional ':domain' and no CIDR length`, argAt)
-        return { errors, warnings }
-      }
-      const domain = after.slice(1)
-      errors.push(...checkDomainSpec(domain, at + argAt + 1, text))
-      return { term: { ...base, ...none, domain }, errors, warnings }
-    }
+      return domainTerm(`'ptr' takes an optional ':domain' and no CIDR length`)
     case "a":
     case "mx": {
       // dual-cidr-length is taken from the end: '/' is also a legal macro-literal character

@@ -407,23 +407,21 @@ describe("Facts of one scan", () => {
   it.effect("needAll reads each check once, in one fiber, and records every edge", () => {
     let runs = 0
     const counting = (id: string) =>
-      define({
-        id,
-        title: id,
-        category: "dns",
-        result: Schema.String,
-        gather: Effect.sync(() => (runs++, id)),
-        analyse: (x: string) => x
-      })
+      define(
+        { id, title: id, category: "dns", result: Schema.String },
+        {
+          gather: Effect.sync(() => (runs++, id)),
+          analyse: (x: string) => x
+        }
+      )
     const [a, b] = [counting("a"), counting("b")]
-    const both = define({
-      id: "both",
-      title: "both",
-      category: "dns",
-      result: Schema.String,
-      gather: Effect.map(needAll({ a, b, again: a }), ({ a, b, again }) => `${a}${b}${again}`),
-      analyse: (x: string) => x
-    })
+    const both = define(
+      { id: "both", title: "both", category: "dns", result: Schema.String },
+      {
+        gather: Effect.map(needAll({ a, b, again: a }), ({ a, b, again }) => `${a}${b}${again}`),
+        analyse: (x: string) => x
+      }
+    )
     return Effect.gen(function* () {
       const result = yield* scan(domain("example.com"), { checks: [both] })
       expect(result.checks.both).toMatchObject({ status: "done", result: "aba", needs: ["a", "b"] })

@@ -31,38 +31,35 @@ const counted = (zone: Record<string, ReadonlyArray<string>>) => {
 
 const Txt = Schema.Array(Schema.String)
 
-const spfTxt = define({
-  id: "a",
-  title: "A",
-  category: "email",
-  result: Txt,
-  gather: Effect.flatMap(Facts, (f) => Effect.orElseSucceed(f.txt(f.domain), () => ["unknown"])),
-  analyse: (records: ReadonlyArray<string>) => records
-})
+const spfTxt = define(
+  { id: "a", title: "A", category: "email", result: Txt },
+  {
+    gather: Effect.flatMap(Facts, (f) => Effect.orElseSucceed(f.txt(f.domain), () => ["unknown"])),
+    analyse: (records: ReadonlyArray<string>) => records
+  }
+)
 
-const alsoTxt = define({
-  id: "b",
-  title: "B",
-  category: "email",
-  result: Schema.Int,
-  gather: Effect.gen(function* () {
-    const facts = yield* Facts
-    const mine = yield* Effect.orElseSucceed(facts.txt(facts.domain), () => [])
-    const theirs = yield* need(spfTxt)
-    return mine.length + theirs.length
-  }),
-  analyse: (n) => n
-})
+const alsoTxt = define(
+  { id: "b", title: "B", category: "email", result: Schema.Int },
+  {
+    gather: Effect.gen(function* () {
+      const facts = yield* Facts
+      const mine = yield* Effect.orElseSucceed(facts.txt(facts.domain), () => [])
+      const theirs = yield* need(spfTxt)
+      return mine.length + theirs.length
+    }),
+    analyse: (n) => n
+  }
+)
 
-const never = define({
-  id: "slow",
-  title: "Slow",
-  category: "dns",
-  result: Schema.Int,
-  timeoutMs: 50,
-  gather: Effect.never,
-  analyse: (n: number) => n
-})
+const never = define(
+  { id: "slow", title: "Slow", category: "dns", result: Schema.Int },
+  {
+    timeoutMs: 50,
+    gather: Effect.never,
+    analyse: (n: number) => n
+  }
+)
 
 describe("Scanner", () => {
   it.effect("asks each question once however many checks need it, and records the graph's edges", () => {
@@ -105,17 +102,16 @@ describe("Scanner", () => {
     Effect.gen(function* () {
       const started = yield* Deferred.make<void>()
       const stopped = yield* Deferred.make<void>()
-      const hanging = define({
-        id: "hang",
-        title: "Hang",
-        category: "dns",
-        result: Schema.Int,
-        gather: Deferred.succeed(started, undefined).pipe(
-          Effect.zipRight(Effect.never),
-          Effect.onInterrupt(() => Deferred.succeed(stopped, undefined))
-        ),
-        analyse: (n: number) => n
-      })
+      const hanging = define(
+        { id: "hang", title: "Hang", category: "dns", result: Schema.Int },
+        {
+          gather: Deferred.succeed(started, undefined).pipe(
+            Effect.zipRight(Effect.never),
+            Effect.onInterrupt(() => Deferred.succeed(stopped, undefined))
+          ),
+          analyse: (n: number) => n
+        }
+      )
       const fiber = yield* Effect.fork(scan(domain("example.com"), { checks: [hanging] }))
       yield* Deferred.await(started)
       yield* Fiber.interrupt(fiber)
@@ -127,16 +123,18 @@ describe("Scanner", () => {
   it.live("time queued for our own permits does not count against a check's budget", () => {
     const { layer } = counted({})
     const permits = new Permits(1)
-    const queuedCheck = define({
-      id: "queued",
-      title: "Queued",
-      category: "dns",
-      result: Schema.Int,
-      timeoutMs: 100,
-      gather: permits.holding(Effect.succeed(1)),
-      analyse: (n: number) => n
-    })
-    const slowCheck = define({ ...queuedCheck, id: "slow", gather: Effect.as(Effect.sleep(1_000), 1) })
+    const queuedCheck = define(
+      { id: "queued", title: "Queued", category: "dns", result: Schema.Int },
+      {
+        timeoutMs: 100,
+        gather: permits.holding(Effect.succeed(1)),
+        analyse: (n: number) => n
+      }
+    )
+    const slowCheck = define(
+      { ...queuedCheck, id: "slow" },
+      { timeoutMs: 100, gather: Effect.as(Effect.sleep(1_000), 1), analyse: queuedCheck.analyse }
+    )
     return Effect.gen(function* () {
       // Another holder keeps the only permit for 300 ms, three times the check's budget.
       const holder = yield* Effect.fork(permits.holding(Effect.sleep(300)))

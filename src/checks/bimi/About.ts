@@ -1,10 +1,15 @@
-/** What the BIMI check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+/** What the BIMI check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { BimiResult } from "./BimiResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "bimi",
+  title: "BIMI",
+  category: "email",
+  result: BimiResult,
   rules,
   issues,
   advice,
@@ -37,4 +42,4 @@ export const about: About = {
       url: "https://datatracker.ietf.org/doc/draft-brand-indicators-for-message-identification/"
     }
   }
-}
+})

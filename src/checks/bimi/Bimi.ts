@@ -277,16 +277,7 @@ export const analyseBimi = (g: BimiGathered, now: Date): BimiResult => {
   }
 }
 
-export const Bimi = define({
-  id: "bimi",
-  title: "BIMI",
-  category: "email",
-  result: BimiResult,
-  about,
-  gather: gatherBimi,
-  analyse: (gathered: BimiGathered, now: Date) => analyseBimi(gathered, now),
-  exampleGathered
-})
+export const Bimi = define(about, { gather: gatherBimi, analyse: analyseBimi, exampleGathered })
 
 /**
  * The BIMI result with the logo's bytes, for the HTML view (the bytes never go into the JSON). The

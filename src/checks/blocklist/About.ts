@@ -1,11 +1,16 @@
-/** What the blocklist check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the blocklist check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { BlocklistResult } from "./BlocklistResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { BLOCKLIST_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "blocklist",
+  title: "DNS blocklists",
+  category: "security",
+  result: BlocklistResult,
   rules,
   issues,
   advice,
@@ -37,4 +42,4 @@ export const about: About = {
     }
   ],
   deepScans: ["mail"]
-}
+})

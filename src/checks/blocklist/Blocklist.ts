@@ -250,24 +250,17 @@ const gatherAnswers = (facts: FactsShape, servers: MailServers, zones: ReadonlyA
   })
 
 /** GET /email/blacklist: every MX address in every configured zone (`DNSBL_ZONES`). */
-export const Blocklist = define({
-  id: "blocklist",
-  title: "DNS blocklists",
-  category: "security",
-  result: BlocklistResult,
-  about,
-  gather: Effect.gen(function* () {
-    const { dnsblZones } = yield* AppConfig
-    const facts = yield* Facts
-    const servers = yield* facts.get(MailServers)
-    return {
-      domain: facts.domain,
-      zones: dnsblZones,
-      mxStatus: servers.mxStatus,
-      mxBogus: servers.bogus,
-      servers: yield* gatherAnswers(facts, servers, dnsblZones)
-    } satisfies BlocklistInput
-  }),
-  analyse: (input: BlocklistInput, now: Date) => analyse(input, now),
-  exampleGathered
+const gather = Effect.gen(function* () {
+  const { dnsblZones } = yield* AppConfig
+  const facts = yield* Facts
+  const servers = yield* facts.get(MailServers)
+  return {
+    domain: facts.domain,
+    zones: dnsblZones,
+    mxStatus: servers.mxStatus,
+    mxBogus: servers.bogus,
+    servers: yield* gatherAnswers(facts, servers, dnsblZones)
+  } satisfies BlocklistInput
 })
+
+export const Blocklist = define(about, { gather, analyse, exampleGathered })

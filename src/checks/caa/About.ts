@@ -1,12 +1,16 @@
-/** What the CAA check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { AboutOf } from "../../kernel/Declaration.ts"
+/** What the CAA check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { declared } from "../../kernel/Declaration.ts"
 import { rfc } from "../../kernel/Source.ts"
-import type { CaaReport } from "./CaaResult.ts"
+import { CaaReport } from "./CaaResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
 
-export const about: AboutOf<CaaReport> = {
+export const about = declared({
+  id: "caa",
+  title: "CAA and the certificates served",
+  category: "security",
+  result: CaaReport,
   rules,
   issues,
   advice,
@@ -29,4 +33,4 @@ export const about: AboutOf<CaaReport> = {
   ]),
   // A malformed issuer value costs no points of its own: the issuer rule judges what it permits.
   findings: (r) => ((r.result.parameterProblems ?? []).length > 0 ? ["caa_parameter_syntax"] : [])
-}
+})

@@ -293,13 +293,4 @@ export const gather = Effect.gen(function* () {
 })
 
 /** The served certificates' issuers against CAA (the scan's `caa` check). */
-export const Caa = define({
-  id: "caa",
-  title: "CAA and the certificates served",
-  category: "security",
-  result: CaaReport,
-  about,
-  gather,
-  analyse: (input: CaaInput, now: Date) => analyse(input, now),
-  exampleGathered: () => exampleGathered(toLookup)
-})
+export const Caa = define(about, { gather, analyse, exampleGathered: () => exampleGathered(toLookup) })

@@ -1,12 +1,16 @@
-/** What the DKIM check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the DKIM check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
-import type { DkimResult } from "./DkimResult.ts"
-import type { AboutOf } from "../../kernel/Declaration.ts"
+import { DkimResult } from "./DkimResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DKIM_SPECS, rules } from "./Rules.ts"
 
-export const about: AboutOf<DkimResult> = {
+export const about = declared({
+  id: "dkim",
+  title: "DKIM",
+  category: "email",
+  result: DkimResult,
   rules,
   issues,
   advice,
@@ -40,4 +44,4 @@ export const about: AboutOf<DkimResult> = {
   deepScans: ["mail"],
   // Every selector question was answered; DKIM selectors cannot be listed (RFC 6376 3.6.2.1).
   settledUnknowns: (result: DkimResult) => (result.discovery === "not-found" ? [DKIM_SPECS.dkim.id] : [])
-}
+})

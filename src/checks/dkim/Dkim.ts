@@ -317,14 +317,11 @@ export const checkDkim = (dns: DkimSource, domain: Domain, selectors: ReadonlyAr
   )
 
 /** The scan's DKIM check: the known selectors only. */
-export const Dkim = define({
-  id: "dkim",
-  title: "DKIM",
-  category: "email",
-  result: DkimResult,
-  about,
-  gather: Effect.flatMap(Facts, (facts) => gatherDkim(facts, facts.domain)),
-  analyse: (gathered: DkimGathered) => analyseDkim(gathered),
+const gather = Effect.flatMap(Facts, (facts) => gatherDkim(facts, facts.domain))
+
+export const Dkim = define(about, {
+  gather,
+  analyse: analyseDkim,
   exampleGathered: exampleGathered(gatherDkim)
 })
 

@@ -1,14 +1,18 @@
-/** What the DMARC check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the DMARC check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
 import { findingIssues, findings } from "./Findings.ts"
-import type { AboutOf } from "../../kernel/Declaration.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import type { Served } from "../../kernel/Served.ts"
-import type { DmarcResult } from "./DmarcResult.ts"
+import { DmarcResult } from "./DmarcResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DMARC_SPECS, rules } from "./Rules.ts"
 
-export const about: AboutOf<DmarcResult> = {
+export const about = declared({
+  id: "dmarc",
+  title: "DMARC",
+  category: "email",
+  result: DmarcResult,
   rules,
   issues,
   advice,
@@ -80,7 +84,7 @@ export const about: AboutOf<DmarcResult> = {
   deepScans: ["mail"],
   findings,
   findingIds: findingIssues
-}
+})
 
 /** Served alone: `GET /api/email/dmarc?domain=` (kernel/Served.ts). */
 export const served: Served = {

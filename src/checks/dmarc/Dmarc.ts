@@ -259,14 +259,6 @@ export const checkDmarc = (dns: TxtSource, domain: Domain) =>
     Effect.withSpan("Dmarc.check", { attributes: { domain } })
   )
 
-export const Dmarc = define({
-  id: "dmarc",
-  title: "DMARC",
-  category: "email",
-  result: DmarcResult,
-  about,
-  served,
-  gather: Effect.flatMap(Facts, (facts) => gatherDmarc(facts, facts.domain)),
-  analyse: (gathered: DmarcGathered) => analyseDmarc(gathered),
-  exampleGathered
-})
+const gather = Effect.flatMap(Facts, (facts) => gatherDmarc(facts, facts.domain))
+
+export const Dmarc = define(about, { served, gather, analyse: analyseDmarc, exampleGathered })

@@ -1,11 +1,16 @@
-/** What the DNS records check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the DNS records check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { LookupResult } from "./LookupResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DNS_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "dns-records",
+  title: "DNS records",
+  category: "dns",
+  result: LookupResult,
   rules,
   issues,
   advice,
@@ -76,4 +81,4 @@ export const about: About = {
     }
   ],
   deepScans: []
-}
+})

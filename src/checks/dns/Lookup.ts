@@ -107,13 +107,10 @@ export const analyse = (facts: LookupFacts, now: Date): LookupResult => {
 }
 
 /** The domain's records of the default types, as a full scan reports them. */
-export const Lookup = define({
-  id: "dns-records",
-  title: "DNS records",
-  category: "dns",
-  result: LookupResult,
-  about,
-  gather: gatherTypes(DEFAULT_TYPES),
+const gather = gatherTypes(DEFAULT_TYPES)
+
+export const Lookup = define(about, {
+  gather,
   analyse,
   exampleGathered: () => exampleGathered(DEFAULT_TYPES)
 })

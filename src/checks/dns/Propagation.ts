@@ -154,11 +154,7 @@ export const analyse = (facts: PropagationFacts, now: Date): PropagationResult =
  * The A records as every propagation resolver sees them. Not in the registry: a full scan must not
  * ask eight public resolvers; `GET /dns/propagation` runs it (or another type) on demand.
  */
-export const Propagation = define({
-  id: "propagation",
-  title: "DNS propagation",
-  category: "dns",
-  result: PropagationResult,
-  gather: gatherType("A"),
-  analyse
-})
+export const Propagation = define(
+  { id: "propagation", title: "DNS propagation", category: "dns", result: PropagationResult },
+  { gather: gatherType("A"), analyse }
+)

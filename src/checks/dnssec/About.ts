@@ -1,12 +1,17 @@
-/** What the DNSSEC check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the DNSSEC check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { UNSIGNED, item } from "../../kernel/Nis2Evidence.ts"
 import { rfc } from "../../kernel/Source.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { DnssecResult } from "./DnssecResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DNSSEC_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "dnssec",
+  title: "DNSSEC",
+  category: "dnssec",
+  result: DnssecResult,
   rules,
   issues,
   advice,
@@ -96,4 +101,4 @@ export const about: About = {
     rfc(9904, "DNSSEC Cryptographic Algorithm Recommendation Update Process"),
     rfc(9905, "Deprecating the Use of SHA-1 in DNSSEC Signature Algorithms")
   ])
-}
+})

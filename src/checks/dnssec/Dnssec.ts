@@ -336,13 +336,4 @@ export const analyse = (facts: DnssecFacts, now: Date): DnssecResult => {
   }
 }
 
-export const Dnssec = define({
-  id: "dnssec",
-  title: "DNSSEC",
-  category: "dnssec",
-  result: DnssecResult,
-  about,
-  gather,
-  analyse,
-  exampleGathered
-})
+export const Dnssec = define(about, { gather, analyse, exampleGathered })

@@ -1,11 +1,16 @@
-/** What the FCrDNS check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the FCrDNS check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { FcrdnsReport } from "./FcrdnsResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { FCRDNS_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "fcrdns",
+  title: "Forward-confirmed reverse DNS of the mail servers",
+  category: "dns",
+  result: FcrdnsReport,
   rules,
   issues,
   advice,
@@ -51,4 +56,4 @@ export const about: About = {
     }
   ],
   deepScans: ["mail"]
-}
+})

@@ -199,23 +199,16 @@ const gatherAddresses = (facts: FactsShape, servers: MailServers) =>
   )
 
 /** GET /email/fcrdns (with the self link added by `withApiUrl`). */
-export const Fcrdns = define({
-  id: "fcrdns",
-  title: "Forward-confirmed reverse DNS of the mail servers",
-  category: "dns",
-  result: FcrdnsReport,
-  about,
-  gather: Effect.gen(function* () {
-    const facts = yield* Facts
-    const servers = yield* facts.get(MailServers)
-    return {
-      domain: facts.domain,
-      mxStatus: servers.mxStatus,
-      mxBogus: servers.bogus,
-      addresses: yield* gatherAddresses(facts, servers),
-      unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)
-    } satisfies FcrdnsInput
-  }),
-  analyse: (input: FcrdnsInput, now: Date) => analyse(input, now),
-  exampleGathered
+const gather = Effect.gen(function* () {
+  const facts = yield* Facts
+  const servers = yield* facts.get(MailServers)
+  return {
+    domain: facts.domain,
+    mxStatus: servers.mxStatus,
+    mxBogus: servers.bogus,
+    addresses: yield* gatherAddresses(facts, servers),
+    unresolvedHosts: servers.hosts.filter((h) => h.status === "unknown").map((h) => h.host)
+  } satisfies FcrdnsInput
 })
+
+export const Fcrdns = define(about, { gather, analyse, exampleGathered })

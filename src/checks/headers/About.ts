@@ -1,12 +1,17 @@
-/** What the headers check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the headers check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { HeadersResult } from "./HeadersResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import type { Served } from "../../kernel/Served.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { HEADERS_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "headers",
+  title: "Security headers",
+  category: "security",
+  result: HeadersResult,
   rules,
   issues,
   advice,
@@ -113,7 +118,7 @@ export const about: About = {
     }
   ],
   deepScans: ["web"]
-}
+})
 
 /** Served alone: `GET /api/security-headers/analyze?domain=` (kernel/Served.ts). */
 export const served: Served = {

@@ -8,7 +8,7 @@ import { Effect, Either } from "effect"
 import { generate, type HeadersConfig } from "../../records/SecurityHeaders.ts"
 import { setCookieValues, type WebError, type WebErrorReason } from "../../net/Web.ts"
 import { directive, parsePolicies } from "../../records/CspPolicy.ts"
-import { define, traced } from "../../kernel/Check.ts"
+import { define, traced, overDomain } from "../../kernel/Check.ts"
 import { isHtml, metaPolicies, metaReferrer, type ScriptElement, scriptElements } from "../csp/CspExtract.ts"
 import { readPageCsp } from "../csp/PagePolicy.ts"
 import { Facts } from "../../kernel/Facts.ts"
@@ -335,15 +335,4 @@ export const gather = Effect.gen(function* () {
   return { domain, gathered }
 }).pipe(traced("Headers.gather", {}))
 
-export const Headers = define({
-  id: "headers",
-  title: "Security headers",
-  category: "security",
-  result: HeadersResult,
-  about,
-  served,
-  gather,
-  analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: HeadersGathered }, now) =>
-    analyse(domain, gathered, now),
-  exampleGathered
-})
+export const Headers = define(about, { served, gather, analyse: overDomain(analyse), exampleGathered })

@@ -1,11 +1,16 @@
-/** What the HTTP-to-HTTPS check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the HTTP-to-HTTPS check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { HttpRedirectResult } from "./HttpRedirectResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { HTTP_REDIRECT_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "http-redirect",
+  title: "HTTP to HTTPS redirect",
+  category: "security",
+  result: HttpRedirectResult,
   rules,
   issues,
   advice,
@@ -37,4 +42,4 @@ export const about: About = {
     }
   ],
   deepScans: ["web"]
-}
+})

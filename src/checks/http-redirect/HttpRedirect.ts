@@ -8,7 +8,7 @@
  * Facts, so a URL two chains share is fetched once.
  */
 import { Effect } from "effect"
-import { define, traced } from "../../kernel/Check.ts"
+import { define, traced, overDomain } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { judgeHsts } from "../headers/Judges.ts"
 import { about } from "./About.ts"
@@ -236,14 +236,4 @@ export const gather = Effect.gen(function* () {
   return { domain, gathered: { apex, www } satisfies RedirectGathered }
 }).pipe(traced("HttpRedirect.gather", {}))
 
-export const HttpRedirect = define({
-  id: "http-redirect",
-  title: "HTTP to HTTPS redirect",
-  category: "security",
-  result: HttpRedirectResult,
-  about,
-  gather,
-  analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: RedirectGathered }, now) =>
-    analyse(domain, gathered, now),
-  exampleGathered
-})
+export const HttpRedirect = define(about, { gather, analyse: overDomain(analyse), exampleGathered })

@@ -1,11 +1,16 @@
-/** What the HTTPS record check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+/** What the HTTPS record check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { HttpsRecordResult } from "./HttpsRecordResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { rfc } from "../../kernel/Source.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "https-record",
+  title: "HTTPS record",
+  category: "dns",
+  result: HttpsRecordResult,
   rules,
   issues,
   advice,
@@ -25,4 +30,4 @@ export const about: About = {
   citations: Object.fromEntries([
     rfc(9460, "Service binding and parameter specification via the DNS (SVCB and HTTPS resource records)")
   ])
-}
+})

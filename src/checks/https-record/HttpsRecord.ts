@@ -222,13 +222,4 @@ export const gather = Effect.gen(function* () {
   }
 }).pipe(traced("HttpsRecord.gather", {}))
 
-export const HttpsRecord = define({
-  id: "https-record",
-  title: "HTTPS record",
-  category: "dns",
-  result: HttpsRecordResult,
-  about,
-  gather,
-  analyse,
-  exampleGathered
-})
+export const HttpsRecord = define(about, { gather, analyse, exampleGathered })

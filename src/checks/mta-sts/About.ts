@@ -1,12 +1,17 @@
-/** What the MTA-STS check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the MTA-STS check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { MtaStsResult } from "./MtaStsResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import type { Served } from "../../kernel/Served.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { MTA_STS_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "mta-sts",
+  title: "MTA-STS",
+  category: "email",
+  result: MtaStsResult,
   rules,
   issues,
   advice,
@@ -55,7 +60,7 @@ export const about: About = {
     }
   ],
   deepScans: ["mail"]
-}
+})
 
 /** Served alone: `GET /api/email/mta-sts?domain=` (kernel/Served.ts). */
 export const served: Served = {

@@ -261,14 +261,4 @@ export const analyseMtaSts = (g: MtaStsGathered): MtaStsResult => {
   }
 }
 
-export const MtaSts = define({
-  id: "mta-sts",
-  title: "MTA-STS",
-  category: "email",
-  result: MtaStsResult,
-  about,
-  served,
-  gather: gatherMtaSts,
-  analyse: (gathered: MtaStsGathered) => analyseMtaSts(gathered),
-  exampleGathered
-})
+export const MtaSts = define(about, { served, gather: gatherMtaSts, analyse: analyseMtaSts, exampleGathered })

@@ -1,11 +1,16 @@
-/** What the name-server check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the name-server check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { NameServersReport } from "./Result.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { NS_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "nameservers",
+  title: "Name servers",
+  category: "dns",
+  result: NameServersReport,
   rules,
   issues,
   advice,
@@ -68,4 +73,4 @@ export const about: About = {
     }
   ],
   deepScans: []
-}
+})

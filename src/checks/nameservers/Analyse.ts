@@ -250,27 +250,41 @@ const ipv6Verdict = (servers: ReadonlyArray<NsServerResult>): NsVerdict => {
     : verdict("fail", "no name server has an IPv6 address (AAAA)")
 }
 
-/** CONNECTIVITY02 / RFC 7766 5 (and RFC 9210 3): every server answers over TCP. */
-const tcpVerdict = (servers: ReadonlyArray<NsServerResult>): NsVerdict => {
+/**
+ * A verdict on one property every address must have: fail naming the addresses that lack it,
+ * unknown while any address is unsettled (null), pass when every one has it.
+ */
+const everyAddress = (
+  servers: ReadonlyArray<NsServerResult>,
+  has: (r: NsAddressResult) => boolean | null,
+  says: { readonly lacking: string; readonly unsettled: string; readonly passing: string }
+): NsVerdict => {
   const all = servers.flatMap((s) => s.results.map((r) => ({ s, r })))
-  const no = all.filter(({ r }) => r.tcp === false)
-  if (no.length > 0)
-    return verdict("fail", `no TCP: ${no.map(({ s, r }) => `${s.host} (${r.address})`).join(", ")}`)
-  if (all.length === 0 || all.some(({ r }) => r.tcp === null))
-    return verdict("unknown", "TCP not settled everywhere")
-  return verdict("pass", "every address answers over TCP")
+  const lacking = all.filter(({ r }) => has(r) === false)
+  if (lacking.length > 0)
+    return verdict(
+      "fail",
+      `${says.lacking}: ${lacking.map(({ s, r }) => `${s.host} (${r.address})`).join(", ")}`
+    )
+  if (all.length === 0 || all.some(({ r }) => has(r) === null)) return verdict("unknown", says.unsettled)
+  return verdict("pass", says.passing)
 }
 
+/** CONNECTIVITY02 / RFC 7766 5 (and RFC 9210 3): every server answers over TCP. */
+const tcpVerdict = (servers: ReadonlyArray<NsServerResult>): NsVerdict =>
+  everyAddress(servers, (r) => r.tcp, {
+    lacking: "no TCP",
+    unsettled: "TCP not settled everywhere",
+    passing: "every address answers over TCP"
+  })
+
 /** NAMESERVER01 / RFC 5358: no authoritative server is an open resolver. */
-const recursionVerdict = (servers: ReadonlyArray<NsServerResult>): NsVerdict => {
-  const all = servers.flatMap((s) => s.results.map((r) => ({ s, r })))
-  const open = all.filter(({ r }) => r.openRecursion === true)
-  if (open.length > 0)
-    return verdict("fail", `open recursion: ${open.map(({ s, r }) => `${s.host} (${r.address})`).join(", ")}`)
-  if (all.length === 0 || all.some(({ r }) => r.openRecursion === null))
-    return verdict("unknown", "recursion not settled everywhere")
-  return verdict("pass", "no server recurses for a stranger")
-}
+const recursionVerdict = (servers: ReadonlyArray<NsServerResult>): NsVerdict =>
+  everyAddress(servers, (r) => (r.openRecursion === null ? null : !r.openRecursion), {
+    lacking: "open recursion",
+    unsettled: "recursion not settled everywhere",
+    passing: "no server recurses for a stranger"
+  })
 
 const NOT_APPLICABLE = (message: string): NsVerdict => verdict("not-applicable", message)
 

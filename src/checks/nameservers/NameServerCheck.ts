@@ -22,7 +22,6 @@ import {
   type NsInput,
   type ServerInput
 } from "./Analyse.ts"
-import { NameServersReport } from "./Result.ts"
 
 /**
  * The out-of-zone name of the recursion probe: under `.invalid` (RFC 6761 6.4), which no
@@ -179,13 +178,4 @@ const gather = Effect.gen(function* () {
   return { ...base, servers, unasked } satisfies NsInput
 })
 
-export const NameServerCheck = define({
-  id: "nameservers",
-  title: "Name servers",
-  category: "dns",
-  result: NameServersReport,
-  about,
-  gather,
-  analyse: (input: NsInput, now: Date) => analyse(input, now),
-  exampleGathered
-})
+export const NameServerCheck = define(about, { gather, analyse, exampleGathered })

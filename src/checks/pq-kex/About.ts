@@ -1,10 +1,15 @@
-/** What the post-quantum key-exchange check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+/** What the post-quantum key-exchange check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { PqKexResult } from "./PqKexResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "pq-kex",
+  title: "Post-quantum key exchange",
+  category: "security",
+  result: PqKexResult,
   rules,
   issues,
   advice,
@@ -27,4 +32,4 @@ export const about: About = {
       url: "https://datatracker.ietf.org/doc/draft-ietf-tls-ecdhe-mlkem/"
     }
   }
-}
+})

@@ -20,7 +20,6 @@ import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import type { Asked, KeyExchangeAnswer, PqKexGathered } from "./PqKexGathered.ts"
 import type { PqKexPartStatus, PqKexResult, PqKexServer } from "./PqKexResult.ts"
-import { PqKexResult as PqKexResultSchema } from "./PqKexResult.ts"
 
 export * from "./PqKexGathered.ts"
 export * from "./PqKexResult.ts"
@@ -156,13 +155,4 @@ export const gather = Effect.gen(function* () {
   } satisfies PqKexGathered
 }).pipe(traced("PqKex.gather", {}))
 
-export const PqKex = define({
-  id: "pq-kex",
-  title: "Post-quantum key exchange",
-  category: "security",
-  result: PqKexResultSchema,
-  about,
-  gather,
-  analyse,
-  exampleGathered
-})
+export const PqKex = define(about, { gather, analyse, exampleGathered })

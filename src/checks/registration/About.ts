@@ -1,11 +1,16 @@
-/** What the registration check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+/** What the registration check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { RegistrationResult } from "./RegistrationResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { item } from "../../kernel/Nis2Evidence.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { REGISTRATION_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "registration",
+  title: "Registration expiry of the domain and its dependencies",
+  category: "dns",
+  result: RegistrationResult,
   rules,
   issues,
   advice,
@@ -40,4 +45,4 @@ export const about: About = {
     }
   ],
   deepScans: ["mail", "web"]
-}
+})

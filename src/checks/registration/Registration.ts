@@ -116,29 +116,22 @@ export const analyse = (input: RegistrationInput, now: Date): RegistrationResult
   }
 }
 
-export const Registration = define({
-  id: "registration",
-  title: "Registration expiry of the domain and its dependencies",
-  category: "dns",
-  result: RegistrationResult,
-  about,
-  gather: Effect.gen(function* () {
-    const facts = yield* Facts
-    const found = yield* facts.get(Dependencies)
-    const ask = (domain: string) => facts.ask(RdapLookup, domain)
-    const own = yield* ask(found.registrable)
-    const dependencies = yield* Effect.forEach(
-      found.dependencies.slice(0, MAX_DEPENDENCIES),
-      (dependency) => Effect.map(ask(dependency.domain), (answer) => ({ dependency, answer })),
-      { concurrency: 8 }
-    )
-    return {
-      domain: facts.domain,
-      registrable: found.registrable,
-      own,
-      dependencies
-    } satisfies RegistrationInput
-  }),
-  analyse: (input: RegistrationInput, now: Date) => analyse(input, now),
-  exampleGathered
+const gather = Effect.gen(function* () {
+  const facts = yield* Facts
+  const found = yield* facts.get(Dependencies)
+  const ask = (domain: string) => facts.ask(RdapLookup, domain)
+  const own = yield* ask(found.registrable)
+  const dependencies = yield* Effect.forEach(
+    found.dependencies.slice(0, MAX_DEPENDENCIES),
+    (dependency) => Effect.map(ask(dependency.domain), (answer) => ({ dependency, answer })),
+    { concurrency: 8 }
+  )
+  return {
+    domain: facts.domain,
+    registrable: found.registrable,
+    own,
+    dependencies
+  } satisfies RegistrationInput
 })
+
+export const Registration = define(about, { gather, analyse, exampleGathered })

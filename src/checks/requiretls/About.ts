@@ -1,11 +1,16 @@
-/** What the REQUIRETLS check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+/** What the REQUIRETLS check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { RequireTlsResult } from "./RequireTlsResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { rfc } from "../../kernel/Source.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "requiretls",
+  title: "REQUIRETLS",
+  category: "security",
+  result: RequireTlsResult,
   rules,
   issues,
   advice,
@@ -23,4 +28,4 @@ export const about: About = {
   nis2: [],
   deepScans: ["mail"],
   citations: Object.fromEntries([rfc(8689, "SMTP Require TLS option")])
-}
+})

@@ -82,13 +82,4 @@ export const gather = Effect.gen(function* () {
   } satisfies RequireTlsGathered
 }).pipe(traced("RequireTls.gather", {}))
 
-export const RequireTls = define({
-  id: "requiretls",
-  title: "REQUIRETLS",
-  category: "security",
-  result: RequireTlsResult,
-  about,
-  gather,
-  analyse,
-  exampleGathered
-})
+export const RequireTls = define(about, { gather, analyse, exampleGathered })

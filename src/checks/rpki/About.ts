@@ -1,10 +1,15 @@
-/** What the RPKI check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+/** What the RPKI check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { RpkiReport } from "./RpkiResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "rpki",
+  title: "RPKI route-origin validation",
+  category: "security",
+  result: RpkiReport,
   rules,
   issues,
   advice,
@@ -21,4 +26,4 @@ export const about: About = {
   columns: [],
   nis2: [],
   deepScans: ["web", "mail"]
-}
+})

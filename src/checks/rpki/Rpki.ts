@@ -219,13 +219,4 @@ export const gather = Effect.gen(function* () {
 })
 
 /** Route-origin validation of the domain's addresses (the scan's `rpki` check). */
-export const Rpki = define({
-  id: "rpki",
-  title: "RPKI route-origin validation",
-  category: "security",
-  result: RpkiReport,
-  about,
-  gather,
-  analyse: (input: RpkiInput, now: Date) => analyse(input, now),
-  exampleGathered
-})
+export const Rpki = define(about, { gather, analyse, exampleGathered })

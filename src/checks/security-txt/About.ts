@@ -1,13 +1,17 @@
-/** What the security.txt check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the security.txt check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
-import type { AboutOf } from "../../kernel/Declaration.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import type { Served } from "../../kernel/Served.ts"
-import type { SecurityTxtResult } from "./SecurityTxtResult.ts"
+import { SecurityTxtResult } from "./SecurityTxtResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { SECURITY_TXT_SPECS, rules } from "./Rules.ts"
 
-export const about: AboutOf<SecurityTxtResult> = {
+export const about = declared({
+  id: "security-txt",
+  title: "security.txt",
+  category: "security",
+  result: SecurityTxtResult,
   rules,
   issues,
   advice,
@@ -65,7 +69,7 @@ export const about: AboutOf<SecurityTxtResult> = {
         ? ["security_txt_signing_key_expiring"]
         : [])
   ]
-}
+})
 
 /** Served alone: `GET /api/web/security-txt?domain=` (kernel/Served.ts). */
 export const served: Served = {

@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import type { Redirect } from "../../net/Web.ts"
 import { parseSecurityTxt } from "../../records/SecurityTxtFile.ts"
-import { define, traced } from "../../kernel/Check.ts"
+import { define, traced, overDomain } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { about, served } from "./About.ts"
 import { gatherSignature, judgeSignature, type SignatureGathered } from "./SignerKey.ts"
@@ -299,15 +299,4 @@ export const gather = Effect.gen(function* () {
   return { domain, gathered: { wellKnown, legacy, signature } satisfies SecurityTxtGathered }
 }).pipe(traced("SecurityTxt.gather", {}))
 
-export const SecurityTxt = define({
-  id: "security-txt",
-  title: "security.txt",
-  category: "security",
-  result: SecurityTxtResult,
-  about,
-  served,
-  gather,
-  analyse: ({ domain, gathered }: { readonly domain: string; readonly gathered: SecurityTxtGathered }, now) =>
-    analyse(domain, gathered, now),
-  exampleGathered
-})
+export const SecurityTxt = define(about, { served, gather, analyse: overDomain(analyse), exampleGathered })

@@ -1,7 +1,12 @@
-/** What the sender-requirements check declares besides gather and analyse (kernel/Declaration.ts). */
-import { type About, noRules } from "../../kernel/Declaration.ts"
+/** What the sender-requirements check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { SenderRequirementsResult } from "./SenderRequirementsResult.ts"
+import { declared, noRules } from "../../kernel/Declaration.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "sender-requirements",
+  title: "Mailbox-provider sender requirements",
+  category: "email",
+  result: SenderRequirementsResult,
   rules: noRules,
   issues: {},
   advice: {},
@@ -28,4 +33,4 @@ export const about: About = {
       url: "https://senders.yahooinc.com/best-practices/"
     }
   }
-}
+})

@@ -310,24 +310,17 @@ export const judge = (g: SenderGathered): SenderRequirementsResult =>
     tls: tlsVerdict(g.tls)
   })
 
-export const SenderRequirements = define({
-  id: "sender-requirements",
-  title: "Mailbox-provider sender requirements",
-  category: "email",
-  result: SenderRequirementsResult,
-  about,
-  // One fiber awaits the five verdicts in turn (needAll), not a fiber each.
-  gather: Effect.zipWith(
-    Facts,
-    needAll({ spf: Spf, dkim: Dkim, dmarc: Dmarc, fcrdns: Fcrdns, tls: SmtpTls }),
-    (facts, verdicts) => ({
-      domain: facts.domain,
-      ...verdicts
-    })
-  ),
-  analyse: (gathered: SenderGathered) => judge(gathered),
-  exampleGathered
-})
+// One fiber awaits the five verdicts in turn (needAll), not a fiber each.
+const gather = Effect.zipWith(
+  Facts,
+  needAll({ spf: Spf, dkim: Dkim, dmarc: Dmarc, fcrdns: Fcrdns, tls: SmtpTls }),
+  (facts, verdicts) => ({
+    domain: facts.domain,
+    ...verdicts
+  })
+)
+
+export const SenderRequirements = define(about, { gather, analyse: judge, exampleGathered })
 
 /** Google asks for TLS on transmission: every reachable MX must offer STARTTLS and complete it. */
 export const tlsVerdict = (tls: SmtpTlsResult): Verdict => {

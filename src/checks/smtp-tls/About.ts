@@ -1,11 +1,16 @@
-/** What the SMTP TLS check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the SMTP TLS check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_MAIL, item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { SmtpTlsResult } from "./SmtpTlsResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { SMTP_TLS_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "smtp-tls",
+  title: "SMTP TLS",
+  category: "security",
+  result: SmtpTlsResult,
   rules,
   issues,
   advice,
@@ -71,4 +76,4 @@ export const about: About = {
     }
   ],
   deepScans: ["mail"]
-}
+})

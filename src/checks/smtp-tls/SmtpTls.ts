@@ -4,7 +4,6 @@
  * (RFC 8996: TLS 1.0/1.1 deprecated). `gather` takes one SMTP session per MX address through
  * `facts.probe` (shared with DANE) and the FCrDNS verdicts; `analyse` judges them.
  */
-import { publicFacts } from "../../net/Certificate.ts"
 import type { SmtpProbe } from "../../net/Smtp.ts"
 import type { TlsScanResult } from "../../net/TlsScan.ts"
 import { define } from "../../kernel/Check.ts"
@@ -13,6 +12,7 @@ import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { gather, type SmtpTlsInput } from "./SmtpTlsGather.ts"
+import { presented, trustShown } from "../../kernel/TlsServerRating.ts"
 import { rateMxTls } from "./SmtpTlsRating.ts"
 import { TLS_GUIDELINE } from "../../records/TlsRating.ts"
 import { SmtpTlsResult, CertificateInfo, type ServerResult } from "./SmtpTlsResult.ts"
@@ -44,11 +44,7 @@ export const analyseServer = (
   const issues: Array<string> = []
   const where = `${probe.host} (${probe.address})`
   const tls = probe.tls
-  const chain = (tls?.chain ?? []).map(publicFacts)
-  const leaf = chain[0] ?? null
-  const expired = leaf
-    ? Date.parse(leaf.validTo) < now.getTime() || Date.parse(leaf.validFrom) > now.getTime()
-    : null
+  const { chain, leaf, expired } = presented(tls, now)
   const certificateValid = tls && leaf ? tls.trusted && tls.hostnameMatch && expired === false : null
   const reachedEhlo = probe.ehloCode !== null
   let status: CheckStatus
@@ -111,10 +107,7 @@ export const analyseServer = (
     cipher: tls?.cipher ?? null,
     certificate: leaf,
     chain,
-    trusted: tls ? tls.trusted : null,
-    trustError: tls?.trustError ?? null,
-    hostnameMatch: tls ? tls.hostnameMatch : null,
-    hostnameError: tls?.hostnameError ?? null,
+    ...trustShown(tls),
     expired,
     expiresAt: leaf?.validTo ?? null,
     daysUntilExpiry: tls?.daysUntilExpiry ?? null,
@@ -238,13 +231,4 @@ export const analyse = (input: SmtpTlsInput, now: Date): SmtpTlsResult => {
 }
 
 /** GET /email/smtp-tls: one SMTP session per MX address (shared with DANE through the scan's Facts). */
-export const SmtpTls = define({
-  id: "smtp-tls",
-  title: "SMTP TLS",
-  category: "security",
-  result: SmtpTlsResult,
-  about,
-  gather,
-  analyse: (input: SmtpTlsInput, now: Date) => analyse(input, now),
-  exampleGathered
-})
+export const SmtpTls = define(about, { gather, analyse, exampleGathered })

@@ -1,15 +1,19 @@
-/** What the SPF check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the SPF check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { item } from "../../kernel/Nis2Evidence.ts"
 import { findingIssues, findings } from "./Findings.ts"
-import type { AboutOf } from "../../kernel/Declaration.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import type { Served } from "../../kernel/Served.ts"
-import type { SpfResult } from "./SpfResult.ts"
+import { SpfResult } from "./SpfResult.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { SPF_SPECS, rules } from "./Rules.ts"
 import { spfSectionExtra } from "./Section.ts"
 
-export const about: AboutOf<SpfResult> = {
+export const about = declared({
+  id: "spf",
+  title: "SPF",
+  category: "email",
+  result: SpfResult,
   rules,
   issues,
   advice,
@@ -63,7 +67,7 @@ export const about: AboutOf<SpfResult> = {
   deepScans: ["mail"],
   findings,
   findingIds: findingIssues
-}
+})
 
 /** Served alone: `GET /api/email/spf?domain=` (kernel/Served.ts). */
 export const served: Served = {

@@ -237,16 +237,13 @@ export const SpfGraph = Fact.define(
   Effect.flatMap(Facts, (facts) => gatherGraph(facts, facts.domain))
 )
 
-export const Spf = define({
-  id: "spf",
-  title: "SPF",
-  category: "email",
-  result: SpfResult,
-  about,
+const gather = Effect.flatMap(Facts, (facts) =>
+  Effect.map(facts.get(SpfGraph), (fetch) => ({ domain: facts.domain, fetch }))
+)
+
+export const Spf = define(about, {
   served,
-  gather: Effect.flatMap(Facts, (facts) =>
-    Effect.map(facts.get(SpfGraph), (fetch) => ({ domain: facts.domain, fetch }))
-  ),
+  gather,
   analyse: ({ domain, fetch }: { readonly domain: string; readonly fetch: SpfFetch }) =>
     analyse(domain, fetch),
   exampleGathered

@@ -1,11 +1,16 @@
-/** What the takeover check declares besides gather and analyse (kernel/Declaration.ts). */
-import type { About } from "../../kernel/Declaration.ts"
+/** What the takeover check is and declares besides gather and analyse (kernel/Declaration.ts). */
+import { TakeoverResult } from "./TakeoverResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { item } from "../../kernel/Nis2Evidence.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules, TAKEOVER_SPECS } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "takeover",
+  title: "Takeover risks",
+  category: "security",
+  result: TakeoverResult,
   rules,
   issues,
   advice,
@@ -46,4 +51,4 @@ export const about: About = {
       url: "https://github.com/EdOverflow/can-i-take-over-xyz"
     }
   }
-}
+})

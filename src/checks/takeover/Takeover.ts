@@ -205,65 +205,56 @@ const dnsOf = (answer: Either.Either<DnsAnswer, DnsError> | undefined): Dependen
         ? "unanswered"
         : "unknown"
 
-export const Takeover = define({
-  id: "takeover",
-  title: "Takeover risks",
-  category: "security",
-  result: TakeoverResult,
-  about,
-  gather: Effect.gen(function* () {
-    const facts = yield* Facts
-    const found = yield* facts.get(Dependencies)
-    const registration = yield* need(Registration)
-    const rdapOf = new Map(registration.dependencies.map((e) => [e.domain, e.rdap]))
-    const answers = yield* facts.queryEach(
-      found.dependencies.map((d) => ({ name: d.domain, type: "NS" as const })),
-      { concurrency: 8 }
-    )
-    // Only an alias into a hosting service we know is fetched: its page is the evidence.
-    const hosted = found.cnames.filter(
-      (c) =>
-        c.outcome === "answer" &&
-        c.chain.length > 0 &&
-        signatureFor(c.chain[c.chain.length - 1]!) !== undefined
-    )
-    const pages = yield* Effect.forEach(
-      hosted,
-      (c) =>
-        Effect.map(
-          Effect.either(
-            facts.fetch(`https://${c.name}/`, {
-              verifyTls: false,
-              followRedirects: false,
-              truncateBody: true,
-              maxBytes: PAGE_BYTES
-            })
-          ),
-          (r): HostingPage =>
-            Either.isRight(r)
-              ? {
-                  name: c.name,
-                  status: r.right.status,
-                  body: new TextDecoder().decode(r.right.body),
-                  error: null
-                }
-              : { name: c.name, status: null, body: "", error: r.left.message }
+const gather = Effect.gen(function* () {
+  const facts = yield* Facts
+  const found = yield* facts.get(Dependencies)
+  const registration = yield* need(Registration)
+  const rdapOf = new Map(registration.dependencies.map((e) => [e.domain, e.rdap]))
+  const answers = yield* facts.queryEach(
+    found.dependencies.map((d) => ({ name: d.domain, type: "NS" as const })),
+    { concurrency: 8 }
+  )
+  // Only an alias into a hosting service we know is fetched: its page is the evidence.
+  const hosted = found.cnames.filter(
+    (c) =>
+      c.outcome === "answer" && c.chain.length > 0 && signatureFor(c.chain[c.chain.length - 1]!) !== undefined
+  )
+  const pages = yield* Effect.forEach(
+    hosted,
+    (c) =>
+      Effect.map(
+        Effect.either(
+          facts.fetch(`https://${c.name}/`, {
+            verifyTls: false,
+            followRedirects: false,
+            truncateBody: true,
+            maxBytes: PAGE_BYTES
+          })
         ),
-      { concurrency: 4 }
-    )
-    return {
-      domain: facts.domain,
-      cnames: found.cnames,
-      listed: found.listed,
-      pages,
-      rdapConfigured: registration.rdapConfigured,
-      dependencies: found.dependencies.map((dependency, i) => ({
-        dependency,
-        rdap: rdapOf.get(dependency.domain) ?? (registration.rdapConfigured ? "unknown" : "off"),
-        dns: dnsOf(answers[i])
-      }))
-    } satisfies TakeoverInput
-  }),
-  analyse: (input: TakeoverInput, now: Date) => analyse(input, now),
-  exampleGathered
+        (r): HostingPage =>
+          Either.isRight(r)
+            ? {
+                name: c.name,
+                status: r.right.status,
+                body: new TextDecoder().decode(r.right.body),
+                error: null
+              }
+            : { name: c.name, status: null, body: "", error: r.left.message }
+      ),
+    { concurrency: 4 }
+  )
+  return {
+    domain: facts.domain,
+    cnames: found.cnames,
+    listed: found.listed,
+    pages,
+    rdapConfigured: registration.rdapConfigured,
+    dependencies: found.dependencies.map((dependency, i) => ({
+      dependency,
+      rdap: rdapOf.get(dependency.domain) ?? (registration.rdapConfigured ? "unknown" : "off"),
+      dns: dnsOf(answers[i])
+    }))
+  } satisfies TakeoverInput
 })
+
+export const Takeover = define(about, { gather, analyse, exampleGathered })

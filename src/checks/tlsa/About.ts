@@ -1,11 +1,16 @@
-/** What the DANE check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the DANE check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { TlsaResult } from "./TlsaResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { DANE_SPECS, rules } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "dane",
+  title: "DANE (TLSA for SMTP)",
+  category: "security",
+  result: TlsaResult,
   rules,
   issues,
   advice,
@@ -40,4 +45,4 @@ export const about: About = {
     }
   ],
   deepScans: ["mail"]
-}
+})

@@ -213,37 +213,30 @@ export const analyse = (facts: TlsaFacts): TlsaResult => {
 }
 
 /** GET /dns/tlsa: TLSA records of every MX host and their DANE verification. */
-export const Tlsa = define({
-  id: "dane",
-  title: "DANE (TLSA for SMTP)",
-  category: "security",
-  result: TlsaResult,
-  about,
-  gather: Effect.gen(function* () {
-    const facts = yield* Facts
-    const servers = yield* facts.get(MailServers)
-    const hosts = yield* Effect.forEach(
-      servers.hosts,
-      (h) =>
-        Effect.gen(function* () {
-          const lookup = yield* askWithCd(facts, tlsaName(h.host), "TLSA")
-          // The addresses are probed only when there are records to verify them against.
-          const published = lookup._tag === "Answer" && lookup.answer.answers.some((r) => r.type === "TLSA")
-          const probes = published
-            ? yield* Effect.forEach([...h.v4, ...h.v6], (ip) => facts.probe(h.host, ip), {
-                concurrency: "unbounded"
-              })
-            : []
-          return { host: h.host, priority: h.priority, implicit: h.implicit, lookup, probes }
-        }),
-      { concurrency: "unbounded" }
-    )
-    return {
-      domain: facts.domain,
-      mxError: servers.mxStatus === "unknown" ? (servers.error ?? "no answer") : null,
-      hosts
-    } satisfies TlsaFacts
-  }),
-  analyse: (facts: TlsaFacts) => analyse(facts),
-  exampleGathered
+const gather = Effect.gen(function* () {
+  const facts = yield* Facts
+  const servers = yield* facts.get(MailServers)
+  const hosts = yield* Effect.forEach(
+    servers.hosts,
+    (h) =>
+      Effect.gen(function* () {
+        const lookup = yield* askWithCd(facts, tlsaName(h.host), "TLSA")
+        // The addresses are probed only when there are records to verify them against.
+        const published = lookup._tag === "Answer" && lookup.answer.answers.some((r) => r.type === "TLSA")
+        const probes = published
+          ? yield* Effect.forEach([...h.v4, ...h.v6], (ip) => facts.probe(h.host, ip), {
+              concurrency: "unbounded"
+            })
+          : []
+        return { host: h.host, priority: h.priority, implicit: h.implicit, lookup, probes }
+      }),
+    { concurrency: "unbounded" }
+  )
+  return {
+    domain: facts.domain,
+    mxError: servers.mxStatus === "unknown" ? (servers.error ?? "no answer") : null,
+    hosts
+  } satisfies TlsaFacts
 })
+
+export const Tlsa = define(about, { gather, analyse, exampleGathered })

@@ -1,12 +1,17 @@
-/** What the HTTPS transport check declares besides gather and analyse (kernel/Declaration.ts). */
+/** What the HTTPS transport check is and declares besides gather and analyse (kernel/Declaration.ts). */
 import { NO_WEB, item } from "../../kernel/Nis2Evidence.ts"
-import type { About } from "../../kernel/Declaration.ts"
+import { WebTlsResult } from "./WebTlsResult.ts"
+import { declared } from "../../kernel/Declaration.ts"
 import type { Served } from "../../kernel/Served.ts"
 import { guidance } from "./Guidance.ts"
 import { advice, issues } from "./Issues.ts"
 import { rules, WEB_TLS_SPECS } from "./Rules.ts"
 
-export const about: About = {
+export const about = declared({
+  id: "web-tls",
+  title: "HTTPS transport (TLS)",
+  category: "security",
+  result: WebTlsResult,
   rules,
   issues,
   advice,
@@ -38,7 +43,7 @@ export const about: About = {
     }
   ],
   deepScans: ["web"]
-}
+})
 
 /** Served alone: `GET /api/web/tls?domain=` (kernel/Served.ts). */
 export const served: Served = {

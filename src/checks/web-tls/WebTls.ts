@@ -45,14 +45,4 @@ export const gather = Effect.gen(function* () {
   return { domain: facts.domain, hosts, scans } satisfies WebTlsInput
 }).pipe(traced("WebTls.gather", {}))
 
-export const WebTls = define({
-  id: "web-tls",
-  title: "HTTPS transport (TLS)",
-  category: "security",
-  result: WebTlsResult,
-  about,
-  served,
-  gather,
-  analyse: (input: WebTlsInput, now) => analyse(input, now),
-  exampleGathered
-})
+export const WebTls = define(about, { served, gather, analyse, exampleGathered })

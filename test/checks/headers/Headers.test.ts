@@ -11,6 +11,7 @@ import {
 import { metaReferrer } from "../../../src/checks/csp/CspExtract.ts"
 import { WebError, type WebErrorReason } from "../../../src/net/Web.ts"
 import { runFake } from "../facts.ts"
+import { domain } from "../../support/domain.ts"
 
 const NOW = new Date("2026-01-01T00:00:00Z")
 
@@ -326,7 +327,7 @@ describe("Headers.analyse over any gathered outcome (property)", () => {
   it("never throws, matches its schema, and never calls an unread header missing", () =>
     fc.assert(
       fc.property(gatheredArb, fc.date({ noInvalidDate: true }), (gathered, now) => {
-        const r = Headers.analyse({ domain: "example.com", gathered }, now)
+        const r = Headers.analyse({ domain: domain("example.com"), gathered }, now)
         expect(Schema.is(HeadersResult)(r)).toBe(true)
         expect(r.current.map((e) => e.name)).toEqual([...INSPECTED])
         expect(r.scannedAt).toBe(now.toISOString())
