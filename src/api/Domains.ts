@@ -10,7 +10,7 @@ import { DomainClaimList, DomainClaimView, PublicReports } from "../monitor/acce
 import { Endpoint } from "./Docs.ts"
 import { Domain, DomainPath } from "./Domain.ts"
 import { BadRequest, Forbidden, NotFound, Unavailable } from "./Errors.ts"
-import { bearerGuard } from "./Access.ts"
+import { bearerGuard } from "./KeyGuard.ts"
 import { cheap } from "./Cost.ts"
 
 export { DomainClaimList, DomainClaimView } from "../monitor/access/DomainModel.ts"

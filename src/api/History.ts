@@ -10,7 +10,7 @@ import { HistoryDiff, HistoryList, HistoryScan } from "../monitor/Histories.ts"
 import { Format } from "./Common.ts"
 import { Domain, DomainPath } from "./Domain.ts"
 import { BadRequest, Forbidden, InternalError, NotFound, Unavailable } from "./Errors.ts"
-import { bearerGuard, type Viewer } from "./Access.ts"
+import { bearerGuard, type Viewer } from "./KeyGuard.ts"
 import { Endpoint } from "./Docs.ts"
 
 const Seq = Schema.NumberFromString.pipe(

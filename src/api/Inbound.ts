@@ -13,7 +13,7 @@ import { IngestResult } from "../inbound/ReportsIn.ts"
 import { TlsSummary } from "../inbound/TlsSummary.ts"
 import { DomainPath } from "./Domain.ts"
 import { BadRequest, Forbidden, PayloadTooLarge, Unavailable } from "./Errors.ts"
-import { bearerGuard, type Viewer } from "./Access.ts"
+import { bearerGuard, type Viewer } from "./KeyGuard.ts"
 import { cheap } from "./Cost.ts"
 import { Endpoint } from "./Docs.ts"
 

@@ -16,7 +16,7 @@ import {
 import { Endpoint } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
 import { BadRequest, Forbidden, NotFound, Unavailable } from "./Errors.ts"
-import { bearerGuard, type Viewer } from "./Access.ts"
+import { bearerGuard, type Viewer } from "./KeyGuard.ts"
 
 export {
   Alert,
