@@ -15,7 +15,8 @@ import { makeProbeCache, normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
 import type { Opener } from "./TlsHandshake.ts"
 import { exchangeHello } from "./HelloExchange.ts"
-import { clientHello, groupName, HYBRID_SHARE_BYTES, isHybrid, type ServerHelloReading } from "./TlsHello.ts"
+import { HYBRID_SHARE_BYTES } from "./HybridShare.ts"
+import { clientHello, groupName, isHybrid, type ServerHelloReading } from "./TlsHello.ts"
 
 /** What a server answered to the hybrid-first ClientHello. */
 export type KeyExchangeOutcome =

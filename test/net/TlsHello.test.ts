@@ -12,15 +12,13 @@ import {
   clientHello12,
   EXTENDED_MASTER_SECRET,
   HELLO_RETRY_RANDOM,
-  HYBRID_SHARE_BYTES,
-  hybridShare,
   OFFERED_GROUPS,
   readServerHello,
   serverHelloRecord,
   STATUS_REQUEST,
-  wellFormedShare,
   X25519_MLKEM768
 } from "../../src/net/TlsHello.ts"
+import { HYBRID_SHARE_BYTES, hybridShare, wellFormedShare } from "../../src/net/HybridShare.ts"
 import { runs } from "../support/runs.ts"
 
 const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n })
