@@ -53,7 +53,7 @@ export const keyLocations = (parsed: ParsedSecurityTxt): ReadonlyArray<ReadonlyA
     ...new Set(
       parsed.contact
         .filter((c) => /^mailto:/i.test(c))
-        .map((c) => decodeURIComponent(c.slice(7).split("?")[0]!))
+        .map((c) => mailAddress(c.slice(7).split("?")[0]!))
     )
   ]
   const wkd = addresses.flatMap((a) => {

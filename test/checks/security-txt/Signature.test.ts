@@ -203,3 +203,13 @@ describe("the check verifies a signed security.txt", () => {
     })
   )
 })
+
+describe("where the signer's key is looked for", () => {
+  it("a mailto contact with a malformed %-escape is asked as written, not thrown on", async () => {
+    const { keyLocations } = await import("../../../src/checks/security-txt/SignerKey.ts")
+    const { parseSecurityTxt } = await import("../../../src/records/SecurityTxtFile.ts")
+    const parsed = parseSecurityTxt("Contact: mailto:sec%zz@a.example\nExpires: 2030-01-01T00:00:00Z\n")
+    const wkd = wkdUrls("sec%zz@a.example")
+    expect(keyLocations(parsed)).toEqual(wkd ? [[wkd.advanced, wkd.direct]] : [])
+  })
+})
