@@ -8,7 +8,6 @@ import { BlocklistResult } from "../checks/blocklist/Blocklist.ts"
 import { FcrdnsResult } from "../checks/fcrdns/Fcrdns.ts"
 import { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
 import { SenderRequirementsResult } from "../checks/sender/SenderRequirements.ts"
-import { DateTime, Open, Strings } from "./Common.ts"
 import { Domain, DomainQuery } from "./Domain.ts"
 import { DmarcGenerated, DmarcGenerateFields } from "../generate/DmarcGenerator.ts"
 import { BadRequest } from "./Errors.ts"
@@ -22,8 +21,6 @@ import { SpfGenerated, SpfGenerateRequest } from "../generate/SpfGenerator.ts"
 import { type About, Endpoint } from "./Docs.ts"
 import { generates } from "./Generator.ts"
 import { withServed } from "./ServedChecks.ts"
-
-const Nullable = Schema.NullOr
 
 export { BlocklistResult, FcrdnsResult, SenderRequirementsResult, SmtpTlsResult }
 

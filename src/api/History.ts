@@ -3,13 +3,13 @@
  * a hash chain, one stored scan, the diff of two entries and the evidence over a period. The
  * shapes are monitor/'s (Histories.ts, Evidence.ts).
  */
-import { type HttpMethod, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "@effect/platform"
+import { type HttpMethod, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { HistoryEvidence } from "../monitor/Evidence.ts"
 import { HistoryDiff, HistoryList, HistoryScan } from "../monitor/Histories.ts"
 import { Format } from "./Common.ts"
 import { Domain, DomainPath } from "./Domain.ts"
-import { BadRequest, Forbidden, InternalError, NotFound, Unavailable } from "./Errors.ts"
+import { BadRequest, Forbidden, InternalError, NotFound } from "./Errors.ts"
 import { bearerGuard, type Viewer } from "./KeyGuard.ts"
 import { Endpoint } from "./Docs.ts"
 

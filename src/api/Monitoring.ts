@@ -15,7 +15,7 @@ import {
 } from "../monitor/MonitorModel.ts"
 import { Endpoint } from "./Docs.ts"
 import { Domain } from "./Domain.ts"
-import { BadRequest, Forbidden, NotFound, Unavailable } from "./Errors.ts"
+import { BadRequest, NotFound } from "./Errors.ts"
 import { bearerGuard, type Viewer } from "./KeyGuard.ts"
 
 export {

@@ -11,7 +11,6 @@ import {
   parseScopes,
   parseTenant,
   SCOPES,
-  type KeyRecord,
   type Scope
 } from "../monitor/access/ApiKey.ts"
 

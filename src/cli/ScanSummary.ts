@@ -4,7 +4,6 @@
  * `unknown`, never a failure). Pure: a scored scan in, text out.
  */
 import { Categories } from "../kernel/Check.ts"
-import { Severities } from "../kernel/Status.ts"
 import { type BatchResult, unansweredRecords } from "../batch/Record.ts"
 
 /** How many fixes the summary lists; the JSON (--json) has them all. */

@@ -8,7 +8,7 @@
 import { Clock, Effect, Either, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import { crawl, normaliseScanUrl } from "../checks/csp/CspCrawl.ts"
-import { analyseCrawl, type CspScanResult } from "../checks/csp/CspResult.ts"
+import { analyseCrawl } from "../checks/csp/CspResult.ts"
 import { Facts } from "../kernel/Facts.ts"
 import { makeFacts } from "../scan/FactsLive.ts"
 import { NormalDomain } from "../records/DomainName.ts"

@@ -14,7 +14,7 @@ import type { GuidanceEntry } from "./GuidanceDeclaration.ts"
 import type { EvidenceText } from "./Nis2Evidence.ts"
 import type { Source } from "./Source.ts"
 import type { Severity } from "./Status.ts"
-import { RecordStatus, unknown, type Verdict } from "./RuleVerdict.ts"
+import { unknown, type Verdict } from "./RuleVerdict.ts"
 
 export {
   fail,

@@ -28,8 +28,7 @@ import {
   type EverythingReport,
   type Finding,
   type QuickScoreSection,
-  type Section,
-  type Sections
+  type Section
 } from "./ReportSchema.ts"
 import type { SpfSectionExtra } from "../checks/spf/Section.ts"
 import { nis2Lines } from "./Nis2Markdown.ts"

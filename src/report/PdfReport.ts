@@ -13,7 +13,6 @@
 import PDFDocument from "pdfkit"
 import { guidanceOf, providerNames } from "../score/Guidance.ts"
 import type { Recommendation, ScanScore } from "../score/Score.ts"
-import { Severities } from "../kernel/Status.ts"
 import { referenceOf } from "./GuidanceText.ts"
 import {
   fixImpact,
@@ -37,7 +36,6 @@ import {
   heading,
   INK,
   lookIn,
-  lookOf,
   muted,
   MUTED,
   pill,

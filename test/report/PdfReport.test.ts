@@ -7,7 +7,7 @@ import { scored } from "../../src/score/Rules.ts"
 import { scoreRecords } from "../../src/score/Score.ts"
 import { guidanceOf } from "../../src/score/Guidance.ts"
 import { renderPdf, winAnsi } from "../../src/report/PdfReport.ts"
-import { pdfPages, pdfText } from "./pdfText.ts"
+import { pdfText } from "./pdfText.ts"
 import { runs } from "../support/runs.ts"
 import { domain as toDomain } from "../support/domain.ts"
 

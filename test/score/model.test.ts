@@ -2,7 +2,7 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { Categories } from "../../src/kernel/Check.ts"
-import { catalogue, type IssueId } from "../../src/score/Catalogue.ts"
+import { catalogue } from "../../src/score/Catalogue.ts"
 import { scoredRecords } from "../../src/score/Arbitraries.ts"
 import { bandOf, type Grade, gradeRank, percentOf } from "../../src/score/Model.ts"
 import { type Scored, scored } from "../../src/score/Rules.ts"

@@ -2,7 +2,7 @@
  * SPF against the world's scenarios (scripts/world/scenarios.json): the real Resolver asks the
  * world's validating resolver, and each test asserts what the scenario stages.
  */
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Facts } from "../../src/kernel/Facts.ts"
 import { MailServers } from "../../src/kernel/MailServers.ts"

@@ -2,7 +2,7 @@
  * The email check (SPF + DKIM + DMARC + MX and the email score) against world scenarios that stage a
  * complete mail setup (perfect.com), a domain that sends no mail (nomail.org), and weaker ones.
  */
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { emailCheck } from "../../src/composite/EmailCheck.ts"
 import { EMAIL_SPECS } from "../score/specs.ts"

@@ -1,6 +1,6 @@
 /** The rule of the BIMI check (docs/scoring.md): shown, never scored. */
 import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
-import { fail, notApplicable, pass } from "../../kernel/RuleVerdict.ts"
+import { notApplicable, pass } from "../../kernel/RuleVerdict.ts"
 import type { BimiResult } from "./BimiResult.ts"
 
 export const BIMI_SPECS = {

@@ -9,7 +9,7 @@
  * missing HTTPS is the headers' and redirect checks' finding).
  */
 import type { TlsScanResult } from "../../net/TlsScan.ts"
-import { TLS_GUIDELINE, type TlsRating, worst } from "../../records/TlsRating.ts"
+import { TLS_GUIDELINE } from "../../records/TlsRating.ts"
 import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { rateTlsServer, worstOrNull } from "../../kernel/TlsServerRating.ts"
 import type { WebTlsResult, WebTlsServer } from "./WebTlsResult.ts"

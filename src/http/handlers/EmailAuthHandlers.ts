@@ -5,7 +5,7 @@
  */
 import type { Domain } from "../../records/DomainName.ts"
 import { HttpServerResponse } from "@effect/platform"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import { BadRequest } from "../../api/Errors.ts"
 import * as SingleChecks from "../../composite/SingleChecks.ts"
 import type { DmarcGenerateInput } from "../../generate/DmarcGenerator.ts"

@@ -1,8 +1,7 @@
 /** Handlers of the email group. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import { Api } from "../../Api.ts"
-import { BadRequest } from "../../api/Errors.ts"
 import { spfPreviewed } from "../../composite/GeneratedPreview.ts"
 import { EmailChecks } from "../../composite/EmailCheck.ts"
 import * as MailTransport from "../../composite/MailTransport.ts"
