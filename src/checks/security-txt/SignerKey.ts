@@ -51,9 +51,7 @@ export const keyLocations = (parsed: ParsedSecurityTxt): ReadonlyArray<ReadonlyA
   const encryption = parsed.encryption.filter((u) => u.startsWith("https://")).map((u) => [u])
   const addresses = [
     ...new Set(
-      parsed.contact
-        .filter((c) => /^mailto:/i.test(c))
-        .map((c) => mailAddress(c.slice(7).split("?")[0]!))
+      parsed.contact.filter((c) => /^mailto:/i.test(c)).map((c) => mailAddress(c.slice(7).split("?")[0]!))
     )
   ]
   const wkd = addresses.flatMap((a) => {
