@@ -146,6 +146,8 @@ export const parsePool = (size: number) => {
   }))
   let nextId = 0
   let closed = false
+  /** A worker failed before it answered once (its script cannot load): no more are started. */
+  let broken = false
 
   const lose = (slot: Slot, reason: string) => {
     slot.worker = undefined
@@ -159,18 +161,21 @@ export const parsePool = (size: number) => {
     const worker = new Worker(script.script, { eval: script.eval })
     // a pool with nothing in hand does not keep the process alive
     worker.unref()
+    let answered = false
+    const fail = (reason: string) => {
+      if (slot.worker !== worker) return
+      if (!answered) broken = true
+      lose(slot, reason)
+    }
     worker.on("message", (answer: ParseAnswer) => {
+      answered = true
       const resume = slot.waiting.get(answer.id)
       slot.waiting.delete(answer.id)
       if (slot.waiting.size === 0) worker.unref()
       resume?.(answer)
     })
-    worker.on("error", (e) => {
-      if (slot.worker === worker) lose(slot, e.message)
-    })
-    worker.on("exit", (code) => {
-      if (slot.worker === worker) lose(slot, `the parse worker exited (${code})`)
-    })
+    worker.on("error", (e) => fail(e.message))
+    worker.on("exit", (code) => fail(`the parse worker exited (${code})`))
     slot.worker = worker
     return worker
   }
@@ -181,7 +186,8 @@ export const parsePool = (size: number) => {
         (a, b) => (a === undefined || b.waiting.size < a.waiting.size ? b : a),
         undefined
       )
-      const worker = closed || slot === undefined ? undefined : (slot.worker ?? start(slot))
+      const worker =
+        closed || slot === undefined ? undefined : (slot.worker ?? (broken ? undefined : start(slot)))
       if (worker === undefined) return resume(Effect.fail(new ParseWorkerLost({ reason: "no parse worker" })))
       const id = nextId++
       slot!.waiting.set(id, (answer) =>
@@ -214,8 +220,9 @@ export const parsePool = (size: number) => {
       })
     ).then(() => undefined)
   }
-  /** How many workers the pool has (0: every report is read on the service's thread). */
-  return { parse, close, size: slots.length }
+  /** Whether reports go to the workers: none configured, closed, or their script failed to load: no. */
+  const available = () => slots.length > 0 && !broken && !closed
+  return { parse, close, available }
 }
 
 export type ParsePool = ReturnType<typeof parsePool>

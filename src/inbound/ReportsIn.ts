@@ -127,7 +127,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
      */
     const read = (kind: ReportKind, contentType: string | undefined, bytes: Uint8Array) => {
       const here = Effect.map(readPosted(kind, contentType, bytes, limits), storable)
-      return pool.size > 0 &&
+      return pool.available() &&
         bytes.length <= POOL_MAX_BYTES &&
         ACCEPTED_TYPES[kind].includes(mediaType(contentType))
         ? pool

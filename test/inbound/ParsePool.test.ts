@@ -109,13 +109,15 @@ describe("ParsePool", () => {
   it.effect("a pool without workers, or closed, hands the report back to be read here", () =>
     Effect.gen(function* () {
       const closed = parsePool(1)
+      expect(closed.available()).toBe(true)
       yield* Effect.promise(() => closed.close())
+      expect(closed.available()).toBe(false)
       const r = yield* Effect.either(
         closed.parse({ kind: "dmarc", contentType: "application/xml", bytes: utf8("<feedback/>"), limits })
       )
       expect(Either.isLeft(r) && r.left._tag).toBe("ParseWorkerLost")
       const none = parsePool(0)
-      expect(none.size).toBe(0)
+      expect(none.available()).toBe(false)
       const n = yield* Effect.either(
         none.parse({ kind: "dmarc", contentType: "application/xml", bytes: utf8("<feedback/>"), limits })
       )
