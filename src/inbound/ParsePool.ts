@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { Data, Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { DmarcRowInsert, ReportHead } from "../store/InboundReports.ts"
 import { type RefusalKind, refuse, type ReportLimits, type ReportRefused } from "./Refusal.ts"
 import type { ReportKind, StoredRows } from "./Storable.ts"
@@ -106,7 +106,9 @@ export type ParseAnswer =
   | { readonly id: number; readonly lost: string }
 
 /** The worker could not read the report (it failed to start, died, or threw): read it on this thread. */
-export class ParseWorkerLost extends Data.TaggedError("ParseWorkerLost")<{ readonly reason: string }> {}
+export class ParseWorkerLost extends Schema.TaggedError<ParseWorkerLost>()("ParseWorkerLost", {
+  reason: Schema.String
+}) {}
 
 /**
  * How to start a worker: the bundle's `dist/inbound/ParseWorker.mjs` (scripts/build.mjs), whose

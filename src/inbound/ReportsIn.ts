@@ -13,7 +13,7 @@ import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, type ReportHead, selectorsSeen, storeReport } from "../store/InboundReports.ts"
 import { ROLLUP_ROWS, rollUpAll } from "../store/DmarcRollup.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
-import { Authenticity } from "./Authenticity.ts"
+import { Authenticity, authenticityColumns } from "./Authenticity.ts"
 import { ACCEPTED_TYPES, mediaType, readMessage, readPosted } from "./Decode.ts"
 import { parsePool, type Readied } from "./ParsePool.ts"
 import { refuse, ReportRefused, type ReportLimits } from "./Refusal.ts"
@@ -180,19 +180,13 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               received_at: now,
               message,
               content_hash: `sha256:${createHash("sha256").update(message).digest("hex")}`,
-              authenticated: verdict.authenticated ? 1 : 0,
-              authenticated_for: verdict.authenticatedFor,
-              authentication: verdict.authentication
+              ...authenticityColumns(verdict)
             })
           )
           return result(parsed, head, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
         }
         // the report and its verdict in one transaction: one commit (and one WAL sync) per report
-        const saved = yield* storeReport(head, now, rows, {
-          authenticated: verdict.authenticated ? 1 : 0,
-          authenticated_for: verdict.authenticatedFor,
-          authentication: verdict.authentication
-        })
+        const saved = yield* storeReport(head, now, rows, authenticityColumns(verdict))
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
         return result(parsed, head, saved, verdict)
