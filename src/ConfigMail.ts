@@ -2,16 +2,8 @@
  * The mail settings of AppConfig (`Config.ts` spreads them into its settings): the SMTP probe of a
  * domain's MX hosts, the message debugger's limit, and the reports taken in (over HTTP and SMTP).
  */
-import { availableParallelism } from "node:os"
 import { Config } from "effect"
 import { duration, int, list, ms } from "./ConfigValues.ts"
-
-/**
- * Parse workers by default on a machine of `cores`: one less than its cores (the service's thread
- * keeps one), at most four (a report takes a few milliseconds: more would only wait on SQLite);
- * none on one core, where a worker would only add the hand-over to the same CPU's work.
- */
-export const defaultParseWorkers = (cores: number) => Math.max(0, Math.min(4, cores - 1))
 
 export const mailSettings = {
   // SMTP probe
@@ -30,8 +22,10 @@ export const mailSettings = {
   reportsMaxRatio: int("REPORTS_MAX_RATIO", 200),
   reportsMaxRecords: int("REPORTS_MAX_RECORDS", 100_000),
   reportsMaxZipEntries: int("REPORTS_MAX_ZIP_ENTRIES", 16),
-  // worker threads reading reports posted over HTTP (inbound/ParsePool.ts); 0: read on the service's thread
-  reportsParseWorkers: int("REPORTS_PARSE_WORKERS", defaultParseWorkers(availableParallelism())),
+  // worker threads reading reports posted over HTTP (inbound/ParsePool.ts); 0: read on the service's
+  // thread. Off by default: measured on a shared 2-core machine they cost more CPU in all than they
+  // took off the service's thread, and the rate did not rise (docs/bench.md "Reading in worker threads")
+  reportsParseWorkers: int("REPORTS_PARSE_WORKERS", 0),
   reportsRetentionS: duration("REPORTS_RETENTION", "P400D").pipe(Config.map((ms) => ms / 1000)),
   // reports mailed to a tenant for a domain it has not verified wait this long for it to (docs/access.md)
   reportsUnclaimedRetentionS: duration("REPORTS_UNCLAIMED_RETENTION", "P30D").pipe(

@@ -1,10 +1,12 @@
 /**
- * Reports posted over HTTP are read in worker threads (ParseWorker.ts), not on the service's own
- * thread: decompressing, decoding and parsing a report costs about as much CPU as storing it, and on
- * the service's thread it would also delay every other request while it runs. The thread that
- * serves HTTP and writes SQLite then only stores what a worker read. Workers start with the first
- * report; a worker that cannot start or dies hands its reports back to be read on the service's
- * thread (`ParseWorkerLost`), so a report is never lost or answered differently for it.
+ * Reports posted over HTTP can be read in worker threads (ParseWorker.ts, `REPORTS_PARSE_WORKERS`,
+ * off by default), not on the service's own thread: decompressing, decoding and parsing a report
+ * costs about as much CPU on that thread as storing it. The thread that serves HTTP and writes
+ * SQLite then only stores what a worker read; the process spends more CPU in all (the hand-over, a
+ * second heap), which pays only with a CPU to spare (docs/bench.md "Reading in worker threads").
+ * Workers start with the first report; a worker that cannot start or dies hands its reports back
+ * to be read on the service's thread (`ParseWorkerLost`), so a report is never lost or answered
+ * differently for it.
  */
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"

@@ -7,7 +7,6 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import * as fc from "fast-check"
 import { readPosted } from "../../src/inbound/Decode.ts"
-import { defaultParseWorkers } from "../../src/ConfigMail.ts"
 import { packRows, parsePool, unpackRows } from "../../src/inbound/ParsePool.ts"
 import { DEFAULT_LIMITS } from "../../src/inbound/Refusal.ts"
 import { storable } from "../../src/inbound/Storable.ts"
@@ -144,16 +143,6 @@ describe("ParsePool", () => {
     fc.assert(
       fc.property(fc.array(row, { maxLength: 20 }), (rows) => {
         expect(unpackRows(packRows(rows))).toEqual(rows)
-      }),
-      { numRuns: runs(100) }
-    )
-  })
-
-  it("by default keeps one core for the service's thread, and a worker on every other, up to four (property)", () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 256 }), (cores) => {
-        const n = defaultParseWorkers(cores)
-        expect(n).toBe(Math.min(4, cores - 1))
       }),
       { numRuns: runs(100) }
     )
