@@ -1,7 +1,8 @@
 /**
  * Bundles the TypeScript into dist/ with esbuild (well under a second): dist/cli/main.mjs (the
  * `domain-audit` command line), dist/main.mjs (the server alone) and dist/lib/ (the package's
- * entry points, `domain-audit` and `domain-audit/testing`). Running the bundle rather than
+ * entry points, `domain-audit` and `domain-audit/testing`), and dist/inbound/ParseWorker.mjs (the
+ * worker threads that read posted reports, src/inbound/ParsePool.ts). Running the bundle rather than
  * compiling the sources as they load holds about 110 MB less (docs/cli.md). `npm run build` runs this;
  * `bin/domain-audit.mjs` imports it to rebuild when a source is newer than the bundle.
  *
@@ -34,7 +35,14 @@ export const build = async () => {
   const esbuild = await import("esbuild")
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ["src/main.ts", "src/cli/main.ts", "src/lib/DomainAudit.ts", "src/lib/Testing.ts"],
+    entryPoints: [
+      "src/main.ts",
+      "src/cli/main.ts",
+      "src/lib/DomainAudit.ts",
+      "src/lib/Testing.ts",
+      // the parse pool's worker, started by its path (src/inbound/ParsePool.ts)
+      "src/inbound/ParseWorker.ts"
+    ],
     outbase: "src",
     outdir: "dist",
     bundle: true,

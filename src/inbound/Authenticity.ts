@@ -7,6 +7,7 @@
  */
 import { Schema } from "effect"
 import { Nullable } from "../records/Schemas.ts"
+import type { AuthenticityColumns } from "../store/ReportAuthenticity.ts"
 
 export const Authenticity = Schema.Struct({
   /** The report's message passed DMARC for its From domain, or it was posted with an API key. */
@@ -17,6 +18,13 @@ export const Authenticity = Schema.Struct({
   authentication: Schema.String
 })
 export type Authenticity = typeof Authenticity.Type
+
+/** A verdict as the store's columns keep it, beside the report or the message kept apart. */
+export const authenticityColumns = (verdict: Authenticity): AuthenticityColumns => ({
+  authenticated: verdict.authenticated ? 1 : 0,
+  authenticated_for: verdict.authenticatedFor,
+  authentication: verdict.authentication
+})
 
 /** A report posted over HTTP by whoever could, while no API key exists (the embedded default). */
 export const ANONYMOUS_POST: Authenticity = {

@@ -17,7 +17,7 @@ import {
   storeFailureReport
 } from "../store/FailureReports.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
-import { Authenticity } from "./Authenticity.ts"
+import { Authenticity, authenticityColumns } from "./Authenticity.ts"
 import { readFailureMessage } from "./FailureDecode.ts"
 import { addressDomain, type FailureReport, readFailureReport } from "./FailureReport.ts"
 import { summariseFailures } from "./FailureSummary.ts"
@@ -125,9 +125,7 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
               received_at: received,
               message: bytes,
               content_hash: contentHash,
-              authenticated: authenticity.authenticated ? 1 : 0,
-              authenticated_for: authenticity.authenticatedFor,
-              authentication: authenticity.authentication
+              ...authenticityColumns(authenticity)
             })
           )
           return answer(kept.some((k) => k.fresh))
@@ -154,9 +152,7 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
           subject: report.subject,
           original: report.original,
           content_hash: contentHash,
-          authenticated: authenticity.authenticated ? 1 : 0,
-          authenticated_for: authenticity.authenticatedFor,
-          authentication: authenticity.authentication
+          ...authenticityColumns(authenticity)
         })
         yield* Metric.increment(Metric.tagged(stored, "via", via))
         return answer(fresh)

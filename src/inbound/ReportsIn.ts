@@ -13,11 +13,12 @@ import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, type ReportHead, selectorsSeen, storeReport } from "../store/InboundReports.ts"
 import { ROLLUP_ROWS, rollUpAll } from "../store/DmarcRollup.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
-import { Authenticity } from "./Authenticity.ts"
-import { readMessage, readPosted } from "./Decode.ts"
+import { Authenticity, authenticityColumns } from "./Authenticity.ts"
+import { ACCEPTED_TYPES, mediaType, readMessage, readPosted } from "./Decode.ts"
+import { parsePool, type Readied } from "./ParsePool.ts"
 import { refuse, ReportRefused, type ReportLimits } from "./Refusal.ts"
 import { type Route, STORE } from "./ReportRecipients.ts"
-import { type ParsedReport, type ReportKind, storable } from "./Storable.ts"
+import { type ReportKind, storable } from "./Storable.ts"
 
 /** 202 of POST /api/reports/dmarc and /api/reports/tls. */
 export const IngestResult = Schema.Struct({
@@ -71,7 +72,7 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
  * report's head as `storable` made it).
  */
 export const result = (
-  parsed: ParsedReport,
+  parsed: { readonly warnings: ReadonlyArray<string> },
   head: ReportHead,
   stored: { readonly fresh: boolean; readonly conflict: boolean },
   verdict: Authenticity
@@ -97,6 +98,14 @@ export const result = (
  */
 const ROLLUP_AFTER_MS = 1_000
 
+/**
+ * Reports posted over HTTP up to this size (as posted) are read in a parse worker (ParsePool.ts),
+ * handed over whole and their rows handed back whole; larger ones (a gzipped report of tens of
+ * thousands of records) are read on the service's thread as a stream, yielding between slices,
+ * so their rows are never held twice.
+ */
+const POOL_MAX_BYTES = 256 * 1024
+
 /** The most selectors from reports DKIM discovery asks first. */
 export const MAX_REPORTED_SELECTORS = 20
 
@@ -107,6 +116,32 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     const limits = limitsOf(config)
     /** Reports were stored: the rollup has work (one signal stands for any number). */
     const stored = yield* Queue.sliding<void>(1)
+    const pool = yield* Effect.acquireRelease(
+      Effect.sync(() => parsePool(config.reportsParseWorkers)),
+      (p) => Effect.promise(() => p.close())
+    )
+
+    /**
+     * A posted report read into its head and rows: in a parse worker when it is small, else (or when
+     * the worker is lost) on this thread, by the same code: the answer is the same either way.
+     */
+    const read = (kind: ReportKind, contentType: string | undefined, bytes: Uint8Array) => {
+      const here = Effect.map(readPosted(kind, contentType, bytes, limits), storable)
+      return pool.available() &&
+        bytes.length <= POOL_MAX_BYTES &&
+        ACCEPTED_TYPES[kind].includes(mediaType(contentType))
+        ? pool
+            .parse({ kind, contentType, bytes, limits })
+            .pipe(
+              Effect.catchTag("ParseWorkerLost", (e) =>
+                Effect.zipRight(
+                  Effect.logWarning("a report was read on the service's thread", e.reason),
+                  here
+                )
+              )
+            )
+        : here
+    }
 
     /**
      * Store a report read from `message`, where `route` sends it once its domain is known: the
@@ -114,14 +149,14 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
      * domain (the route may refuse it instead, as a tenant's post for another's domain).
      */
     const store = <E>(
-      parsed: ParsedReport,
+      { head, rows }: Readied,
       via: Via,
       authenticity: Effect.Effect<Authenticity>,
       message: Uint8Array,
       route: (domains: ReadonlyArray<string>) => Effect.Effect<Route, E>
     ) =>
       Effect.gen(function* () {
-        const { head, rows } = storable(parsed)
+        const parsed = { warnings: head.warnings ?? [] }
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
         // Pruning would remove it within the hour: say so now rather than 202 and then delete it.
         if (head.end < now - config.reportsRetentionS)
@@ -145,19 +180,13 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               received_at: now,
               message,
               content_hash: `sha256:${createHash("sha256").update(message).digest("hex")}`,
-              authenticated: verdict.authenticated ? 1 : 0,
-              authenticated_for: verdict.authenticatedFor,
-              authentication: verdict.authentication
+              ...authenticityColumns(verdict)
             })
           )
           return result(parsed, head, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
         }
         // the report and its verdict in one transaction: one commit (and one WAL sync) per report
-        const saved = yield* storeReport(head, now, rows, {
-          authenticated: verdict.authenticated ? 1 : 0,
-          authenticated_for: verdict.authenticatedFor,
-          authentication: verdict.authentication
-        })
+        const saved = yield* storeReport(head, now, rows, authenticityColumns(verdict))
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
         return result(parsed, head, saved, verdict)
@@ -188,7 +217,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     ) =>
       counted(
         "http",
-        Effect.flatMap(readPosted(kind, contentType, bytes, limits), (p) =>
+        Effect.flatMap(read(kind, contentType, bytes), (p) =>
           store(p, "http", Effect.succeed(poster), bytes, (domains) => Effect.as(allowed(domains), STORE))
         )
       ).pipe(Effect.withSpan("ReportsIn.post", { attributes: { kind } }))
@@ -205,7 +234,9 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
     ) =>
       counted(
         "smtp",
-        Effect.flatMap(readMessage(bytes, limits), (p) => store(p, "smtp", authenticate, bytes, route))
+        Effect.flatMap(readMessage(bytes, limits), (p) =>
+          store(storable(p), "smtp", authenticate, bytes, route)
+        )
       ).pipe(Effect.withSpan("ReportsIn.mail"))
 
     /** Count a refusal made before a report was read (a message over the size limit). */

@@ -15,12 +15,11 @@ export { GROUP_COLUMNS }
 export type { DmarcRowInsert } from "./DmarcRows.ts"
 export type { SourceGroup } from "./GroupMerge.ts"
 
-/** Migrations appended to `store/Sql.ts`'s list. */
-export const inboundReportMigrations = {
-  "0010_inbound_reports": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE inbound_report (
-      id INTEGER PRIMARY KEY,
+/**
+ * The columns `inbound_report` was created with (0010), which 0011 rebuilds it with, before the
+ * columns and identity each adds: the text of both migrations as it was, written once.
+ */
+const REPORT_COLUMNS = `id INTEGER PRIMARY KEY,
       kind TEXT NOT NULL CHECK (kind IN ('dmarc', 'tls')),
       domain TEXT NOT NULL,
       reporter TEXT NOT NULL,
@@ -31,11 +30,23 @@ export const inboundReportMigrations = {
       records INTEGER NOT NULL,
       messages INTEGER NOT NULL,
       contact TEXT,
-      policy TEXT NOT NULL,
+      policy TEXT NOT NULL`
+
+/** The indexes on `inbound_report` by period and by end, made by 0010 and again on 0011's rebuilt table. */
+const reportIndexes = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX inbound_report_period ON inbound_report (kind, domain, begin_at)`
+  yield* sql`CREATE INDEX inbound_report_end ON inbound_report (end_at)`
+})
+
+/** Migrations appended to `store/Sql.ts`'s list. */
+export const inboundReportMigrations = {
+  "0010_inbound_reports": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE inbound_report (${sql.unsafe(REPORT_COLUMNS)},
       UNIQUE (kind, reporter, report_id)
     )`
-    yield* sql`CREATE INDEX inbound_report_period ON inbound_report (kind, domain, begin_at)`
-    yield* sql`CREATE INDEX inbound_report_end ON inbound_report (end_at)`
+    yield* reportIndexes
     yield* sql`CREATE TABLE dmarc_row (
       report INTEGER NOT NULL,
       domain TEXT NOT NULL,
@@ -79,19 +90,7 @@ export const inboundReportMigrations = {
   // the table is rebuilt, keeping every id (the rows point at them).
   "0011_inbound_report_identity": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE inbound_report_next (
-      id INTEGER PRIMARY KEY,
-      kind TEXT NOT NULL CHECK (kind IN ('dmarc', 'tls')),
-      domain TEXT NOT NULL,
-      reporter TEXT NOT NULL,
-      report_id TEXT NOT NULL,
-      begin_at INTEGER NOT NULL,
-      end_at INTEGER NOT NULL,
-      received_at INTEGER NOT NULL,
-      records INTEGER NOT NULL,
-      messages INTEGER NOT NULL,
-      contact TEXT,
-      policy TEXT NOT NULL,
+    yield* sql`CREATE TABLE inbound_report_next (${sql.unsafe(REPORT_COLUMNS)},
       content_hash TEXT NOT NULL,
       conflict INTEGER NOT NULL DEFAULT 0,
       UNIQUE (kind, reporter, report_id, domain, content_hash)
@@ -102,8 +101,7 @@ export const inboundReportMigrations = {
         'unknown:' || id FROM inbound_report`
     yield* sql`DROP TABLE inbound_report`
     yield* sql`ALTER TABLE inbound_report_next RENAME TO inbound_report`
-    yield* sql`CREATE INDEX inbound_report_period ON inbound_report (kind, domain, begin_at)`
-    yield* sql`CREATE INDEX inbound_report_end ON inbound_report (end_at)`
+    yield* reportIndexes
     yield* sql`CREATE INDEX inbound_report_identity ON inbound_report (kind, reporter, report_id, domain)`
   }),
   // What an analyst reads beyond the verdicts, kept from now on (older rows are not re-read: their
