@@ -14,10 +14,17 @@
  * derived facts, a few dozen, are forked into the scan's scope: one fiber each, its work's.
  */
 import { type Domain, normaliseName } from "../records/DomainName.ts"
-import { Context, Deferred, Effect, FiberId, FiberRef, Option, Scope } from "effect"
+import { Context, Effect, type Exit, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { traced } from "../kernel/Check.ts"
-import { type Fact, Facts, type FactsShape, type ScanServices, SelectorSource } from "../kernel/Facts.ts"
+import {
+  type Fact,
+  Facts,
+  type FactsShape,
+  type Pending,
+  type ScanServices,
+  SelectorSource
+} from "../kernel/Facts.ts"
 import type { RecordType } from "../net/DnsTypes.ts"
 import { NameServers } from "../net/NameServers.ts"
 import { type Question, ScanLookup } from "../net/Question.ts"
@@ -40,32 +47,60 @@ const zoneOf = (name: string) => {
 }
 
 /**
+ * A memoised work's outcome to be (kernel/Facts.ts `Pending`): set from its fiber's exit by an
+ * observer, not by a step of the work (`intoDeferred`'s region), and heard by callbacks as well as
+ * awaited.
+ */
+class Settling<A, E> implements Pending<A, E> {
+  exit: Exit.Exit<A, E> | undefined = undefined
+  private heard: Array<(exit: Exit.Exit<A, E>) => void> | undefined = undefined
+  settle(exit: Exit.Exit<A, E>) {
+    if (this.exit !== undefined) return
+    this.exit = exit
+    const heard = this.heard
+    this.heard = undefined
+    if (heard) for (const f of heard) f(exit)
+  }
+  listen(heard: (exit: Exit.Exit<A, E>) => void) {
+    if (this.exit !== undefined) {
+      heard(this.exit)
+      return () => {}
+    }
+    ;(this.heard ??= []).push(heard)
+    return () => {
+      const at = this.heard?.indexOf(heard) ?? -1
+      if (at >= 0) this.heard!.splice(at, 1)
+    }
+  }
+  private readonly waiting = Effect.async<A, E>((resume) => Effect.sync(this.listen(resume)))
+  // An Exit is an Effect: a known outcome is returned as it is, with no wait.
+  readonly await: Effect.Effect<A, E> = Effect.suspend(() => this.exit ?? this.waiting)
+}
+
+/**
  * Memoises effects by key in `scope`: the first `start` forks the work and every `start` returns
  * its outcome to be; `get` starts and awaits.
  */
 export const memoIn = (scope: Scope.Scope) => {
-  const table = new Map<unknown, Deferred.Deferred<any, any>>()
-  const start = <A, E>(
-    key: unknown,
-    work: () => Effect.Effect<A, E>
-  ): Effect.Effect<Deferred.Deferred<A, E>> =>
+  const table = new Map<unknown, Settling<any, any>>()
+  const start = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<Settling<A, E>> =>
     // The table entry and the fork happen together: an interruption between them would leave an
     // entry that nobody completes.
     Effect.uninterruptible(
       Effect.suspend(() => {
-        const known = table.get(key) as Deferred.Deferred<A, E> | undefined
+        const known = table.get(key) as Settling<A, E> | undefined
         if (known) return Effect.succeed(known)
-        const done = Deferred.unsafeMake<A, E>(FiberId.none)
-        table.set(key, done)
+        const outcome = new Settling<A, E>()
+        table.set(key, outcome)
         // A fiber forked here would inherit the mask: the work itself must stay interruptible.
-        return Effect.as(
-          Effect.forkIn(Effect.interruptible(Effect.intoDeferred(Effect.suspend(work), done)), scope),
-          done
-        )
+        return Effect.map(Effect.forkIn(Effect.interruptible(Effect.suspend(work)), scope), (fiber) => {
+          fiber.addObserver((exit) => outcome.settle(exit))
+          return outcome
+        })
       })
     )
   const get = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<A, E> =>
-    Effect.flatMap(start(key, work), Deferred.await)
+    Effect.flatMap(start(key, work), (outcome) => outcome.await)
   return { start, get }
 }
 
@@ -286,18 +321,18 @@ export const makeFacts = (
     const askQuestion = <Args, A, E>(
       question: Question<Args, A, E, ScanServices>,
       args: Args
-    ): Effect.Effect<A, E> => Effect.flatMap(startQuestion(question, args), Deferred.await)
+    ): Effect.Effect<A, E> => Effect.flatMap(startQuestion(question, args), (outcome) => outcome.await)
     const startFetch = (url: string, options: WebRequestOptions = {}) =>
       Effect.map(
         memo.start(`fetch\u0000${fetchKey(url, options)}`, () =>
           web.get(url, { ...options, lookup: addresses })
         ),
-        Deferred.await
+        (outcome) => outcome.await
       )
     const startProbe = (host: string, address: string) =>
       Effect.map(
         memo.start(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
-        Deferred.await
+        (outcome) => outcome.await
       )
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
@@ -365,8 +400,9 @@ export const makeFacts = (
             )
         : (host, address) => Effect.succeed(unenumeratedScan(host, address, SMTP_PORT)),
       ask: askQuestion,
-      startAsk: (question, args) => Effect.map(startQuestion(question, args), Deferred.await),
-      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
+      startAsk: (question, args) => Effect.map(startQuestion(question, args), (outcome) => outcome.await),
+      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> =>
+        Effect.flatMap(start(fact), (outcome) => outcome.await),
       start,
       ...Option.match(selectorSource, {
         onNone: () => ({}),
