@@ -30,6 +30,7 @@ import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { matchesSignature, signatureFor } from "./Signatures.ts"
 import { TakeoverResult, DependencyRisk, DependencyDns, AliasResult } from "./TakeoverResult.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 export * from "./TakeoverResult.ts"
 
@@ -227,7 +228,7 @@ export const Takeover = define({
         c.chain.length > 0 &&
         signatureFor(c.chain[c.chain.length - 1]!) !== undefined
     )
-    const pages = yield* Effect.forEach(
+    const pages = yield* forEachConcurrently(
       hosted,
       (c) =>
         Effect.map(
@@ -249,7 +250,7 @@ export const Takeover = define({
                 }
               : { name: c.name, status: null, body: "", error: r.left.message }
         ),
-      { concurrency: 4 }
+      4
     )
     return {
       domain: facts.domain,
