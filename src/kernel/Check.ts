@@ -19,11 +19,11 @@
  * into `example()`. The example scan and the OpenAPI examples read it there, so adding a check
  * edits no example module elsewhere.
  */
-import { Clock, Deferred, Effect, FiberRef } from "effect"
+import { Clock, Effect, FiberRef } from "effect"
 import { type About, aboutOf, type Declared, type Identity } from "./Declaration.ts"
 import { NOW } from "./examples/ExampleZone.ts"
 import { once } from "./examples/Once.ts"
-import { Fact, type FactContext, Facts } from "./Facts.ts"
+import { Fact, type FactContext, Facts, type Pending } from "./Facts.ts"
 import type { Served } from "./Served.ts"
 
 export { Categories, type Category } from "./Declaration.ts"
@@ -200,13 +200,13 @@ export const needAll = <const Cs extends Record<string, Check<string, any, any, 
     const facts = yield* Facts
     const [trace, current] = [yield* FiberRef.get(CurrentTrace), yield* FiberRef.get(CurrentCheck)]
     const timing = current === null ? undefined : trace?.get(current)
-    const started: Array<readonly [string, string, Deferred.Deferred<unknown>]> = []
+    const started: Array<readonly [string, string, Pending<unknown, never>]> = []
     for (const [key, check] of Object.entries(checks))
       started.push([key, check.id, yield* facts.start(resultFact(check) as Fact<unknown>)])
     const results: Record<string, unknown> = {}
     for (const [key, id, outcome] of started) {
       const since = yield* Clock.currentTimeMillis
-      results[key] = yield* Deferred.await(outcome)
+      results[key] = yield* outcome.await
       if (timing) {
         timing.needs.add(id)
         timing.waits.push([id, since, yield* Clock.currentTimeMillis])

@@ -15,7 +15,7 @@
  * The interface lives here, below the checks, and the implementation in `scan/`, so imports run
  * downward: scan -> checks -> Facts (this file) -> net types.
  */
-import { Context, type Deferred, type Effect, type Either } from "effect"
+import { Context, type Effect, type Either, type Exit } from "effect"
 import type { AppConfig, Upstream } from "../Config.ts"
 import type { DnsAnswer, DnsError, RecordType } from "../net/DnsTypes.ts"
 import type { Question, ScanLookup } from "../net/Question.ts"
@@ -65,6 +65,20 @@ export const Fact = {
     compute: Effect.Effect<A, E, FactContext>,
     options: { readonly span?: boolean } = {}
   ): Fact<A, E> => ({ name, compute, span: options.span ?? true })
+}
+
+/**
+ * The outcome to be of work the scan started: awaited as an Effect (a fiber parked on it, as on a
+ * Deferred), or heard by a callback, which needs no fiber at all (the Scanner waits on its checks
+ * so, under one timer).
+ */
+export interface Pending<A, E> {
+  /** Its exit once the work has ended; undefined before. */
+  readonly exit: Exit.Exit<A, E> | undefined
+  /** The outcome, awaited. */
+  readonly await: Effect.Effect<A, E>
+  /** Calls `heard` once with the exit (at once if it is known); the returned function stops listening. */
+  readonly listen: (heard: (exit: Exit.Exit<A, E>) => void) => () => void
 }
 
 export interface FactsShape {
@@ -141,7 +155,7 @@ export interface FactsShape {
    * docs/bench.md). The work and its memo are the same as `get`, `query` and `fetch`.
    */
   /** Starts a derived fact (as `get`) and returns its outcome to be. */
-  readonly start: <A, E>(fact: Fact<A, E>) => Effect.Effect<Deferred.Deferred<A, E>>
+  readonly start: <A, E>(fact: Fact<A, E>) => Effect.Effect<Pending<A, E>>
   /** Asks these DNS questions now (as `query`, with `checkingDisabled` where given), without waiting. */
   readonly prefetch: (
     questions: ReadonlyArray<{

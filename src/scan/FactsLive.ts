@@ -14,7 +14,7 @@
  * derived facts, a few dozen, are forked into the scan's scope: one fiber each, its work's.
  */
 import { type Domain, normaliseName } from "../records/DomainName.ts"
-import { Context, Deferred, Effect, FiberId, FiberRef, Option, Scope } from "effect"
+import { Context, Effect, FiberRef, Option, Scope } from "effect"
 import { AppConfig } from "../Config.ts"
 import { traced } from "../kernel/Check.ts"
 import { type Fact, Facts, type FactsShape, type ScanServices, SelectorSource } from "../kernel/Facts.ts"
@@ -32,41 +32,12 @@ import { Web, type WebRequestOptions } from "../net/Web.ts"
 import { Exporting } from "../observe/Spans.ts"
 import { dnsKey, eitherOf, type Outcome, ScanQuestion, ScanState, SweepQuestion } from "./ScanQuestions.ts"
 import { sweepScheduler, type SweepTurn } from "./SweepScheduler.ts"
+import { memoIn } from "./Memo.ts"
 
 /** The zone a sweep asks, as the scheduler bounds it: its first name's parent (DKIM's `_domainkey.<domain>`). */
 const zoneOf = (name: string) => {
   const dot = name.indexOf(".")
   return dot < 0 ? name : name.slice(dot + 1)
-}
-
-/**
- * Memoises effects by key in `scope`: the first `start` forks the work and every `start` returns
- * its outcome to be; `get` starts and awaits.
- */
-export const memoIn = (scope: Scope.Scope) => {
-  const table = new Map<unknown, Deferred.Deferred<any, any>>()
-  const start = <A, E>(
-    key: unknown,
-    work: () => Effect.Effect<A, E>
-  ): Effect.Effect<Deferred.Deferred<A, E>> =>
-    // The table entry and the fork happen together: an interruption between them would leave an
-    // entry that nobody completes.
-    Effect.uninterruptible(
-      Effect.suspend(() => {
-        const known = table.get(key) as Deferred.Deferred<A, E> | undefined
-        if (known) return Effect.succeed(known)
-        const done = Deferred.unsafeMake<A, E>(FiberId.none)
-        table.set(key, done)
-        // A fiber forked here would inherit the mask: the work itself must stay interruptible.
-        return Effect.as(
-          Effect.forkIn(Effect.interruptible(Effect.intoDeferred(Effect.suspend(work), done)), scope),
-          done
-        )
-      })
-    )
-  const get = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<A, E> =>
-    Effect.flatMap(start(key, work), Deferred.await)
-  return { start, get }
 }
 
 /** A scan's Facts (starting a derived fact without waiting, which the Scanner needs, is in FactsShape). */
@@ -286,18 +257,18 @@ export const makeFacts = (
     const askQuestion = <Args, A, E>(
       question: Question<Args, A, E, ScanServices>,
       args: Args
-    ): Effect.Effect<A, E> => Effect.flatMap(startQuestion(question, args), Deferred.await)
+    ): Effect.Effect<A, E> => Effect.flatMap(startQuestion(question, args), (outcome) => outcome.await)
     const startFetch = (url: string, options: WebRequestOptions = {}) =>
       Effect.map(
         memo.start(`fetch\u0000${fetchKey(url, options)}`, () =>
           web.get(url, { ...options, lookup: addresses })
         ),
-        Deferred.await
+        (outcome) => outcome.await
       )
     const startProbe = (host: string, address: string) =>
       Effect.map(
         memo.start(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
-        Deferred.await
+        (outcome) => outcome.await
       )
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
@@ -365,8 +336,9 @@ export const makeFacts = (
             )
         : (host, address) => Effect.succeed(unenumeratedScan(host, address, SMTP_PORT)),
       ask: askQuestion,
-      startAsk: (question, args) => Effect.map(startQuestion(question, args), Deferred.await),
-      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => Effect.flatMap(start(fact), Deferred.await),
+      startAsk: (question, args) => Effect.map(startQuestion(question, args), (outcome) => outcome.await),
+      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> =>
+        Effect.flatMap(start(fact), (outcome) => outcome.await),
       start,
       ...Option.match(selectorSource, {
         onNone: () => ({}),

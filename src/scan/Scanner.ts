@@ -14,11 +14,11 @@
  *   the critical path of the graph can be compared with the wall time.
  */
 import type { Domain } from "../records/DomainName.ts"
-import { Cause, Clock, Deferred, Effect, Exit, Option } from "effect"
+import { Cause, Clock, Effect, Exit, Fiber, Option } from "effect"
 import { AppConfig } from "../Config.ts"
 import type { ScanDepth } from "../kernel/Depth.ts"
 import { type AnyCheck, CurrentTrace, resultFact, type ResultOf, type ScanTrace } from "../kernel/Check.ts"
-import { type FactContext, Facts } from "../kernel/Facts.ts"
+import { type FactContext, Facts, type Pending } from "../kernel/Facts.ts"
 import { registry, type Registry } from "../checks/index.ts"
 import type { CheckOutcome, ScanResult } from "./ScanResult.ts"
 import { CurrentQueueClock, QueueClock } from "../bounds/QueueClock.ts"
@@ -51,36 +51,19 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     M.scansStarted.unsafeUpdate(1, [])
     const depth = options.depth ?? "full"
     const facts = yield* makeFacts(domain, yield* Effect.scope, options.names, depth)
-    // Every check starts now, each in a fiber of the scan's scope; then one fiber awaits them in
-    // turn, each until its own budget from the scan's start: the same outcomes as a waiter (and
-    // a timeout race, two fibers more) per check, for a fiber instead of 39 (docs/bench.md).
+    // Every check starts now, each in a fiber of the scan's scope; then this fiber awaits them all,
+    // each until its own budget from the scan's start (`awaitChecks`).
     const queue = new QueueClock()
-    const started = yield* Effect.forEach(checks, (check) =>
-      Effect.map(facts.start(resultFact(check)), (outcome) => ({ check, outcome }))
-    ).pipe(Effect.locally(CurrentTrace, trace), Effect.locally(CurrentQueueClock, queue))
-    const runs: Array<{ check: AnyCheck; exit: Exit.Exit<unknown, "timeout">; budgetMs: number }> = []
-    for (const { check, outcome } of started) {
-      const budgetMs = Math.min(check.timeoutMs ?? config.checkTimeoutMs, deadlineMs)
-      let exit: Exit.Exit<unknown, "timeout"> | undefined
-      // The budget does not count the scan's time queued for our own permits (bounds/QueueClock.ts):
-      // a wait that ran out while the scan queued is waited again for what it queued meanwhile.
-      while (exit === undefined) {
-        const leftMs = startMs + budgetMs + queue.ms() - (yield* Clock.currentTimeMillis)
-        const finished = yield* Deferred.poll(outcome)
-        if (Option.isSome(finished)) exit = yield* Effect.exit(finished.value)
-        else if (leftMs <= 0) exit = Exit.fail("timeout")
-        else {
-          const waited = yield* Deferred.await(outcome).pipe(
-            Effect.timeoutFail({ duration: leftMs, onTimeout: () => "timeout" as const }),
-            Effect.exit
-          )
-          if (Exit.isSuccess(waited) || Option.isNone(Cause.failureOption(waited.cause))) exit = waited
-        }
-      }
+    const started = yield* Effect.forEach(checks, (check) => facts.start(resultFact(check))).pipe(
+      Effect.locally(CurrentTrace, trace),
+      Effect.locally(CurrentQueueClock, queue)
+    )
+    const budgets = checks.map((check) => Math.min(check.timeoutMs ?? config.checkTimeoutMs, deadlineMs))
+    const exits = yield* awaitChecks(started, budgets, startMs, queue)
+    const runs = checks.map((check, i) => ({ check, exit: exits[i]!, budgetMs: budgets[i]! }))
+    for (const { check, exit } of runs)
       if (Exit.isFailure(exit) && Option.isNone(Cause.failureOption(exit.cause)))
         yield* Effect.logError(`check ${check.id} of ${domain} failed`, exit.cause)
-      runs.push({ check, exit, budgetMs })
-    }
     const queuedMs = Math.round(queue.ms())
     const endMs = yield* Clock.currentTimeMillis
     const outcome = ({ check, exit, budgetMs }: (typeof runs)[number]): CheckOutcome<unknown> => {
@@ -131,6 +114,59 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     Effect.withSpan("Scanner.scan", { attributes: { domain } }),
     Effect.annotateLogs("domain", domain)
   )
+
+/**
+ * Each check's exit, or "timeout" once its budget from the scan's start has passed. The budget does
+ * not count the scan's time queued for our own permits (bounds/QueueClock.ts): a budget that ran
+ * out while the scan queued is extended by what it queued meanwhile. Each outcome is heard by a
+ * callback and one sleeper wakes at the earliest budget still open: a wait per check raced two
+ * fibers (`timeoutFail`) for each check not yet finished, ~9 a scan (docs/bench.md, the batch).
+ */
+const awaitChecks = (
+  outcomes: ReadonlyArray<Pending<unknown, never>>,
+  budgets: ReadonlyArray<number>,
+  startMs: number,
+  queue: QueueClock
+) =>
+  Effect.gen(function* () {
+    const exits = new Array<Exit.Exit<unknown, "timeout"> | undefined>(outcomes.length)
+    let open = outcomes.length
+    let allDecided: (() => void) | undefined
+    const decide = (i: number, exit: Exit.Exit<unknown, "timeout">) => {
+      if (exits[i] !== undefined) return
+      exits[i] = exit
+      if (--open === 0) allDecided?.()
+    }
+    const stops = outcomes.map((outcome, i) => outcome.listen((exit) => decide(i, exit)))
+    if (open === 0) return exits
+    const sleeper = yield* Effect.fork(
+      Effect.gen(function* () {
+        while (open > 0) {
+          const now = yield* Clock.currentTimeMillis
+          let nextMs = Infinity
+          for (let i = 0; i < outcomes.length; i++) {
+            if (exits[i] !== undefined) continue
+            const leftMs = startMs + budgets[i]! + queue.ms() - now
+            if (leftMs <= 0) decide(i, Exit.fail("timeout"))
+            else nextMs = Math.min(nextMs, leftMs)
+          }
+          if (open > 0) yield* Effect.sleep(nextMs)
+        }
+      })
+    )
+    yield* Effect.async<void>((resume) => {
+      if (open === 0) resume(Effect.void)
+      else allDecided = () => resume(Effect.void)
+    }).pipe(
+      Effect.ensuring(
+        Effect.sync(() => {
+          for (const stop of stops) stop()
+        })
+      )
+    )
+    yield* Fiber.interruptFork(sleeper)
+    return exits
+  })
 
 /** The scan's metrics: each check's status and duration, the scan's outcome; the unknown count. */
 const recordScan = (

@@ -6,7 +6,7 @@
  * `gather` reads the certificates through the fetch and the SMTP probes the scan already makes,
  * and asks CAA at each name of each climb; `analyse` (records/CaaRecord.ts) judges.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Fiber } from "effect"
 import { AppConfig } from "../../Config.ts"
 import { certificateFacts } from "../../net/Certificate.ts"
 import type { DnsAnswer, DnsError } from "../../net/DnsTypes.ts"
@@ -281,7 +281,10 @@ const mxServed = (facts: FactsShape) =>
 export const gather = Effect.gen(function* () {
   const facts = yield* Facts
   const config = yield* AppConfig
-  const [web, mx] = yield* Effect.all([webServed(facts), mxServed(facts)], { concurrency: 2 })
+  // The mail servers' in a fiber beside this one's web server: `Effect.all` would fork two more.
+  const mxFiber = yield* Effect.fork(mxServed(facts))
+  const web = yield* webServed(facts)
+  const mx = yield* Fiber.join(mxFiber)
   const served = [web, ...mx]
   const names = [
     ...new Set(served.filter((s) => s.certificate !== null).flatMap((s) => climb(searchedName(s).name)))

@@ -16,6 +16,7 @@ import {
   type DmarcUri,
   type ParsedDmarc
 } from "../../records/DmarcRecord.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 export interface DmarcGathered {
   readonly domain: string
@@ -89,7 +90,7 @@ export const gatherDmarc = (dns: DmarcSource, domain: Domain): Effect.Effect<Dma
       records.length === 1
         ? [...new Set(externalDestinations(policyDomain, parseDmarc(records[0]!)).map((d) => d.name))]
         : []
-    const authorisations = yield* Effect.forEach(names, (name) => lookupTxt(dns, name), { concurrency: 4 })
+    const authorisations = yield* forEachConcurrently(names, (name) => lookupTxt(dns, name), 4)
     const mx = dns.mx
     const ruaDomains =
       records.length === 1 && mx
@@ -101,6 +102,6 @@ export const gatherDmarc = (dns: DmarcSource, domain: Domain): Effect.Effect<Dma
             )
           ].slice(0, 4)
         : []
-    const ruaMx = yield* Effect.forEach(ruaDomains, (d) => mailReach(dns, d), { concurrency: 4 })
+    const ruaMx = yield* forEachConcurrently(ruaDomains, (d) => mailReach(dns, d), 4)
     return { ...partial, authorisations, ...(mx ? { ruaMx } : {}) }
   })

@@ -15,6 +15,7 @@ import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { FcrdnsResult, FcrdnsReport, AddressResult } from "./FcrdnsResult.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 export * from "./FcrdnsResult.ts"
 
@@ -172,7 +173,7 @@ const toLookup = <A>(either: Either.Either<A, DnsError>, isEmpty: (a: A) => bool
 
 /** PTR of every MX address, then the A/AAAA of each PTR name (same family as the address). */
 const gatherAddresses = (facts: FactsShape, servers: MailServers) =>
-  Effect.forEach(
+  forEachConcurrently(
     targets(servers),
     (t) =>
       Effect.gen(function* () {
@@ -195,7 +196,7 @@ const gatherAddresses = (facts: FactsShape, servers: MailServers) =>
         })
         return { hostname: t.host, implicit: t.implicit, ip: t.ip, ptr, forward } satisfies AddressInput
       }),
-    { concurrency: 8 }
+    8
   )
 
 /** GET /email/fcrdns (with the self link added by `withApiUrl`). */

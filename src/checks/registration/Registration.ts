@@ -19,6 +19,7 @@ import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { RegistrationResult, RegistrationEntry, ExpiryBand } from "./RegistrationResult.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 export * from "./RegistrationResult.ts"
 
@@ -121,10 +122,10 @@ const gather = Effect.gen(function* () {
   const found = yield* facts.get(Dependencies)
   const ask = (domain: string) => facts.ask(RdapLookup, domain)
   const own = yield* ask(found.registrable)
-  const dependencies = yield* Effect.forEach(
+  const dependencies = yield* forEachConcurrently(
     found.dependencies.slice(0, MAX_DEPENDENCIES),
     (dependency) => Effect.map(ask(dependency.domain), (answer) => ({ dependency, answer })),
-    { concurrency: 8 }
+    8
   )
   return {
     domain: facts.domain,

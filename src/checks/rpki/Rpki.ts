@@ -26,6 +26,7 @@ import { type CheckStatus, worstOf } from "../../kernel/Status.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { RpkiReport, RpkiAddress, RpkiSource } from "./RpkiResult.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 export * from "./RpkiResult.ts"
 
@@ -168,9 +169,7 @@ const hostsOf = (facts: FactsShape) =>
       { service: "web", host: facts.domain },
       ...nsHosts.slice(0, MAX_ADDRESSES).map((host) => ({ service: "ns" as const, host }))
     ]
-    const resolved = yield* Effect.forEach(wanted, (h) => Effect.either(facts.addresses(h.host)), {
-      concurrency: 8
-    })
+    const resolved = yield* forEachConcurrently(wanted, (h) => Effect.either(facts.addresses(h.host)), 8)
     const found: Array<{ service: Host["service"]; host: string; ip: string }> = []
     const unresolved: Array<string> = Either.isLeft(ns) ? [`${facts.domain} NS`] : []
     wanted.forEach((h, i) => {

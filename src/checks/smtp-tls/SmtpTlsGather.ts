@@ -12,6 +12,7 @@ import { Fcrdns } from "../fcrdns/Fcrdns.ts"
 import { MailServers, targets, unresolvedHosts } from "../../kernel/MailServers.ts"
 import type { MxStatus } from "../../kernel/MailServers.ts"
 import type { MxRecord, ReverseDns } from "./SmtpTlsResult.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 /** What `gather` collects: the mail servers, one probe per address and FCrDNS per address. */
 export interface SmtpTlsInput {
@@ -43,7 +44,7 @@ export const gather = Effect.gen(function* () {
   // FCrDNS started first (the Scanner has started it already; alone, this check starts it), then
   // awaited after the probes: no fiber for each of the two waits.
   yield* facts.start(resultFact(Fcrdns))
-  const probed = yield* Effect.forEach(targets(servers), probeAndScan, { concurrency: "unbounded" })
+  const probed = yield* forEachConcurrently(targets(servers), probeAndScan, "unbounded")
   const reverse = yield* need(Fcrdns)
   const probes = probed.map(([p]) => p)
   return {

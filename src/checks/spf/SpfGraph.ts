@@ -12,6 +12,7 @@ import { type Domain, normaliseName } from "../../records/DomainName.ts"
 import { Effect, Either } from "effect"
 import type { DnsError } from "../../net/DnsTypes.ts"
 import { parse, selectSpf, type Located, type ParsedSpf, type Term } from "../../records/SpfParse.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 /** The DNS questions SPF asks: shaped like the Resolver's `txt`, `addresses` and `mx`. */
 export interface SpfDns {
@@ -173,7 +174,7 @@ export const gather = (
       const parsed = parse(selected.record)
       const terms: Array<TermFacts | undefined> = parsed.terms.map(() => undefined)
       const chain = [...ancestors, name]
-      yield* Effect.forEach(
+      yield* forEachConcurrently(
         evaluatedTerms(parsed),
         (index) =>
           termFacts(parsed.terms[index]!, name, chain, depth).pipe(
@@ -181,7 +182,7 @@ export const gather = (
               terms[index] = facts
             })
           ),
-        { concurrency: 4, discard: true }
+        4
       )
       return { domain: name, txt, terms }
     })
@@ -213,11 +214,11 @@ export const gather = (
       return Effect.gen(function* () {
         const result = yield* outcome(dns.mx(target))
         const exchanges = result.ok ? result.value.filter((m) => m.exchange !== "").slice(0, 10) : []
-        const hosts = yield* Effect.forEach(
+        const hosts = yield* forEachConcurrently(
           exchanges,
           (m) =>
             outcome(dns.addresses(m.exchange)).pipe(Effect.map((r) => ({ host: m.exchange, result: r }))),
-          { concurrency: 4 }
+          4
         )
         return { kind: "mx", target, result, hosts } satisfies TermFacts
       })

@@ -30,6 +30,7 @@ import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { matchesSignature, signatureFor } from "./Signatures.ts"
 import { TakeoverResult, DependencyRisk, DependencyDns, AliasResult } from "./TakeoverResult.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 export * from "./TakeoverResult.ts"
 
@@ -219,7 +220,7 @@ const gather = Effect.gen(function* () {
     (c) =>
       c.outcome === "answer" && c.chain.length > 0 && signatureFor(c.chain[c.chain.length - 1]!) !== undefined
   )
-  const pages = yield* Effect.forEach(
+  const pages = yield* forEachConcurrently(
     hosted,
     (c) =>
       Effect.map(
@@ -241,7 +242,7 @@ const gather = Effect.gen(function* () {
               }
             : { name: c.name, status: null, body: "", error: r.left.message }
       ),
-    { concurrency: 4 }
+    4
   )
   return {
     domain: facts.domain,

@@ -24,6 +24,7 @@ import { summarise, tlsaName, verifyHost } from "./Dane.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { TlsaResult, TlsaHost, TlsaRecord } from "./TlsaResult.ts"
+import { forEachConcurrently } from "../../kernel/Each.ts"
 
 export * from "./TlsaResult.ts"
 
@@ -216,7 +217,7 @@ export const analyse = (facts: TlsaFacts): TlsaResult => {
 const gather = Effect.gen(function* () {
   const facts = yield* Facts
   const servers = yield* facts.get(MailServers)
-  const hosts = yield* Effect.forEach(
+  const hosts = yield* forEachConcurrently(
     servers.hosts,
     (h) =>
       Effect.gen(function* () {
@@ -224,13 +225,11 @@ const gather = Effect.gen(function* () {
         // The addresses are probed only when there are records to verify them against.
         const published = lookup._tag === "Answer" && lookup.answer.answers.some((r) => r.type === "TLSA")
         const probes = published
-          ? yield* Effect.forEach([...h.v4, ...h.v6], (ip) => facts.probe(h.host, ip), {
-              concurrency: "unbounded"
-            })
+          ? yield* forEachConcurrently([...h.v4, ...h.v6], (ip) => facts.probe(h.host, ip), "unbounded")
           : []
         return { host: h.host, priority: h.priority, implicit: h.implicit, lookup, probes }
       }),
-    { concurrency: "unbounded" }
+    "unbounded"
   )
   return {
     domain: facts.domain,
