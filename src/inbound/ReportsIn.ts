@@ -72,7 +72,6 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
  * report's head as `storable` made it).
  */
 export const result = (
-  parsed: { readonly warnings: ReadonlyArray<string> },
   head: ReportHead,
   stored: { readonly fresh: boolean; readonly conflict: boolean },
   verdict: Authenticity
@@ -85,7 +84,7 @@ export const result = (
     records: head.records,
     duplicate: !stored.fresh,
     conflict: stored.conflict,
-    warnings: parsed.warnings,
+    warnings: head.warnings ?? [],
     ...verdict
   }
 }
@@ -156,7 +155,6 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
       route: (domains: ReadonlyArray<string>) => Effect.Effect<Route, E>
     ) =>
       Effect.gen(function* () {
-        const parsed = { warnings: head.warnings ?? [] }
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
         // Pruning would remove it within the hour: say so now rather than 202 and then delete it.
         if (head.end < now - config.reportsRetentionS)
@@ -183,13 +181,13 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
               ...authenticityColumns(verdict)
             })
           )
-          return result(parsed, head, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
+          return result(head, { fresh: kept.some((k) => k.fresh), conflict: false }, verdict)
         }
         // the report and its verdict in one transaction: one commit (and one WAL sync) per report
         const saved = yield* storeReport(head, now, rows, authenticityColumns(verdict))
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
         yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
-        return result(parsed, head, saved, verdict)
+        return result(head, saved, verdict)
       }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
     const counted = <A, E>(via: Via, effect: Effect.Effect<A, E>) =>

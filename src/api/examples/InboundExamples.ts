@@ -82,7 +82,6 @@ const parsed = (kind: "dmarc" | "tls"): ParsedReport => {
 const ingested = (kind: "dmarc" | "tls"): IngestResult => {
   const report = parsed(kind)
   return ingestResult(
-    report,
     storable(report).head,
     { fresh: true, conflict: false },
     postedWith("with the API key key_5e1f0a3b9c2d4e6f")
