@@ -44,7 +44,7 @@ discard   unix  -       -       n       -       -       discard
 virtual   unix  -       n       n       -       -       virtual
 error     unix  -       -       n       -       -       error
 retry     unix  -       -       n       -       -       error
-postlog   unix-dgram n  -       n       -       1       postlogd
+postlog   unix-dgram n  -       n       -       1       postlogd -o max_use=1000000000 -o max_idle=86400
 `
 
 /** The uid and gid of the `postfix` user: the owner of the mailbox files virtual(8) writes. */
