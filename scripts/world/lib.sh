@@ -1,4 +1,4 @@
-# Shared by scripts/world/{up,down,status,soak,isolated}: paths, pid-file based process control and
+# Shared by scripts/world/{up,down,status,soak,isolated,mutate}: paths, pid-file based process control and
 # time-limited steps. Processes are only ever found through the pid files under data/world (never
 # by name).
 WORLD_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -93,6 +93,30 @@ step() {
   # shellcheck disable=SC2086 # LOGS is a list
   log_tail $log
   return "$rc"
+}
+
+# --- Postfix -------------------------------------------------------------------------------------
+# start_postfix: start the world's Postfix (its master daemonises; its pid file names it).
+start_postfix() {
+  timeout "$(seconds 30)" postfix -c "$WORLD/postfix" set-permissions >/dev/null 2>&1 || true
+  # Postfix commands write their messages (a rejected config) to stderr only when it is a
+  # terminal, so `script` gives them one, recorded in start.log; the daemons log to postfix.log.
+  step postfix 60 "$WORLD/postfix/start.log $(component_log postfix)" \
+    sh -c 'exec script -qec "postfix -c $1 start" /dev/null >"$1/start.log" 2>&1' sh "$WORLD/postfix"
+}
+
+# Postfix's daemons, its master included, log by datagrams to postlogd, which the master starts
+# and every reload restarts. Linux queues at most net.unix.max_dgram_qlen datagrams for a reader
+# (10 where nothing raised it, 512 under systemd): with postlogd gone for a moment, a burst of
+# smtpd lines fills the queue, the master blocks writing its own line and can no longer start the
+# postlogd that would drain it. Sockets take the limit when they are made, so this runs before
+# Postfix starts; it applies to the network namespace the world runs in.
+raise_dgram_queue() {
+  local want=1024 now
+  now="$(cat /proc/sys/net/unix/max_dgram_qlen 2>/dev/null)" || return 0
+  [ "${now:-0}" -ge "$want" ] && return 0
+  echo "$want" >/proc/sys/net/unix/max_dgram_qlen 2>/dev/null ||
+    echo "world: could not raise net.unix.max_dgram_qlen from $now (Postfix may stall on its log under load)" >&2
 }
 
 # --- freshness -----------------------------------------------------------------------------------

@@ -97,17 +97,26 @@ describe.skipIf(!canIsolate)("world commands", () => {
     const out = await isolated(`scripts/world/up >/dev/null; echo "up exit $?"
 ${POSTLOGD}
 kill -STOP "$postlogd"
-# Fill the log socket's queue: every later write to it blocks (unix_wait_for_peer).
+# Fill the log socket's queue: every later write to it blocks (unix_wait_for_peer). One sender's
+# buffer holds fewer datagrams than the queue (up raises it to 1024), so senders are added until a
+# new one cannot send its first.
 python3 - "$WORLD_DIR/postfix/spool/public/postlog" <<'PY'
 import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.connect(sys.argv[1])
-s.setblocking(False)
-try:
-    while True:
-        s.send(b"<22>postfix/world-test: filling the queue")
-except BlockingIOError:
-    pass
+senders = []
+for _ in range(1000):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.connect(sys.argv[1])
+    s.setblocking(False)
+    senders.append(s)
+    sent = 0
+    try:
+        while True:
+            s.send(b"<22>postfix/world-test: filling the queue")
+            sent += 1
+    except BlockingIOError:
+        pass
+    if sent == 0:
+        break
 PY
 timeout 5 postlog -c "$WORLD_DIR/postfix" -t world-test blocked; echo "postlog exit $?"
 timeout 60 scripts/world/down; echo "down exit $?"
