@@ -7,63 +7,67 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
-const status = <A>(code: number, description: string) =>
-  HttpApiSchema.annotations<A>({ status: code, description })
+/**
+ * An error answered with `code`: the body `{ error }` every error shares, and the documented extras
+ * of the few that carry more (`fields`).
+ */
+const ApiError =
+  <Self>() =>
+  <const Tag extends string, const Fields extends Schema.Struct.Fields = {}>(
+    tag: Tag,
+    code: number,
+    description: string,
+    fields?: Fields
+  ) =>
+    Schema.TaggedError<Self>()(
+      tag,
+      { error: Schema.String, ...(fields as Fields) },
+      HttpApiSchema.annotations({ status: code, description })
+    )
 
-export class BadRequest extends Schema.TaggedError<BadRequest>()(
-  "BadRequest",
-  { error: Schema.String },
-  status<BadRequest>(400, "Invalid or missing parameter")
-) {}
+export class BadRequest extends ApiError<BadRequest>()("BadRequest", 400, "Invalid or missing parameter") {}
 
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+export class Unauthorized extends ApiError<Unauthorized>()(
   "Unauthorized",
-  { error: Schema.String },
-  status<Unauthorized>(401, "Missing or wrong bearer token")
+  401,
+  "Missing or wrong bearer token"
 ) {}
 
-export class Forbidden extends Schema.TaggedError<Forbidden>()(
-  "Forbidden",
-  { error: Schema.String },
-  status<Forbidden>(403, "Not allowed from this client")
-) {}
+export class Forbidden extends ApiError<Forbidden>()("Forbidden", 403, "Not allowed from this client") {}
 
-export class NotFound extends Schema.TaggedError<NotFound>()(
-  "NotFound",
-  { error: Schema.String },
-  status<NotFound>(404, "Not found")
-) {}
+export class NotFound extends ApiError<NotFound>()("NotFound", 404, "Not found") {}
 
-export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+export class PayloadTooLarge extends ApiError<PayloadTooLarge>()(
   "PayloadTooLarge",
-  { error: Schema.String },
-  status<PayloadTooLarge>(413, "Request body too large")
+  413,
+  "Request body too large"
 ) {}
 
-export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
+export class TooManyRequests extends ApiError<TooManyRequests>()(
   "TooManyRequests",
+  429,
+  "Abuse protection triggered; retry after Retry-After seconds",
   {
-    error: Schema.String,
     /** Seconds until a retry may succeed; also sent as the `Retry-After` header. */
     retryAfter: Schema.Int
-  },
-  status<TooManyRequests>(429, "Abuse protection triggered; retry after Retry-After seconds")
+  }
 ) {}
 
-export class InternalError extends Schema.TaggedError<InternalError>()(
+export class InternalError extends ApiError<InternalError>()(
   "InternalError",
-  { error: Schema.String },
-  status<InternalError>(500, "Scan failed or upstream resolver problem; retry after a few seconds")
+  500,
+  "Scan failed or upstream resolver problem; retry after a few seconds"
 ) {}
 
-export class Inconclusive extends Schema.TaggedError<Inconclusive>()(
+export class Inconclusive extends ApiError<Inconclusive>()(
   "Inconclusive",
-  { error: Schema.String, inconclusive: Schema.Literal(true) },
-  status<Inconclusive>(502, "CSP scan inconclusive: no page could be crawled")
+  502,
+  "CSP scan inconclusive: no page could be crawled",
+  { inconclusive: Schema.Literal(true) }
 ) {}
 
-export class Unavailable extends Schema.TaggedError<Unavailable>()(
+export class Unavailable extends ApiError<Unavailable>()(
   "Unavailable",
-  { error: Schema.String },
-  status<Unavailable>(503, "Temporary dependency outage; retry later")
+  503,
+  "Temporary dependency outage; retry later"
 ) {}

@@ -65,6 +65,31 @@ const skewRule = (side: "FUTURE" | "PAST", from: number, to: number, score: numb
   }
 }
 
+/** A header rule that fires when the message has no `header` field at all. */
+const missingRule = (name: string, score: number, header: string, description: string): SpamRule => ({
+  name,
+  score,
+  description,
+  fires: (i) => !has(i.message, header)
+})
+
+/** A header rule that fires when the message's first `header` field is there but not `valid`. */
+const invalidRule = (
+  name: string,
+  score: number,
+  header: string,
+  valid: (value: string) => boolean,
+  description: string
+): SpamRule => ({
+  name,
+  score,
+  description,
+  fires: (i) => {
+    const value = first(i.message, header)
+    return value !== undefined && !valid(value)
+  }
+})
+
 /** The SPF plugin's SPF_<RESULT> rules: the receiver's SPF result for the message was `result`. */
 const spfRule = (result: AuthVerdicts["spf"]["result"], score: number, description: string): SpamRule => ({
   name: `SPF_${result.toUpperCase()}`,
@@ -73,7 +98,7 @@ const spfRule = (result: AuthVerdicts["spf"]["result"], score: number, descripti
   fires: (i) => i.auth.spf.result === result
 })
 
-/** The comment of the trusted hop's from clause, where the receiver records the peer's rDNS name. */
+/** SUBJ_ALL_CAPS: a subject of more than one word whose letters (ten or more) are all capitals. */
 const subjectAllCaps = (m: Message) => {
   const subject = first(m, "Subject") ?? ""
   const letters = subject.replace(/[^\p{L}]/gu, "")
@@ -89,36 +114,22 @@ const textBody = (m: Message) => m.body.replace(/\s+/g, "")
 
 export const SPAM_RULES: ReadonlyArray<SpamRule> = [
   // --- header rules (50_scores.cf, set 1)
-  {
-    name: "MISSING_MID",
-    score: 0.14,
-    description: "Missing Message-Id: header",
-    fires: (i) => !has(i.message, "Message-ID")
-  },
-  {
-    name: "INVALID_MSGID",
-    score: 1.167,
-    description: "Message-Id is not valid, according to RFC 2822",
-    fires: (i) => {
-      const id = first(i.message, "Message-ID")
-      return id !== undefined && !/^\s*<[^<>@\s]+@[^<>@\s]+>\s*$/.test(id)
-    }
-  },
-  {
-    name: "MISSING_DATE",
-    score: 1.396,
-    description: "Missing Date: header",
-    fires: (i) => !has(i.message, "Date")
-  },
-  {
-    name: "INVALID_DATE",
-    score: 0.432,
-    description: "Invalid Date: header (not RFC 2822)",
-    fires: (i) => {
-      const date = first(i.message, "Date")
-      return date !== undefined && parseDateTime(date) === undefined
-    }
-  },
+  missingRule("MISSING_MID", 0.14, "Message-ID", "Missing Message-Id: header"),
+  invalidRule(
+    "INVALID_MSGID",
+    1.167,
+    "Message-ID",
+    (id) => /^\s*<[^<>@\s]+@[^<>@\s]+>\s*$/.test(id),
+    "Message-Id is not valid, according to RFC 2822"
+  ),
+  missingRule("MISSING_DATE", 1.396, "Date", "Missing Date: header"),
+  invalidRule(
+    "INVALID_DATE",
+    0.432,
+    "Date",
+    (date) => parseDateTime(date) !== undefined,
+    "Invalid Date: header (not RFC 2822)"
+  ),
   skewRule("FUTURE", 3, 6, 2.426),
   skewRule("FUTURE", 6, 12, 0.001),
   skewRule("FUTURE", 12, 24, 2.489),
@@ -129,18 +140,8 @@ export const SPAM_RULES: ReadonlyArray<SpamRule> = [
   skewRule("PAST", 12, 24, 0.804),
   skewRule("PAST", 24, 48, 0.485),
   skewRule("PAST", 96, Infinity, 2.07),
-  {
-    name: "MISSING_SUBJECT",
-    score: 1.767,
-    description: "Missing Subject: header",
-    fires: (i) => !has(i.message, "Subject")
-  },
-  {
-    name: "MISSING_HEADERS",
-    score: 1.207,
-    description: "Missing To: header",
-    fires: (i) => !has(i.message, "To")
-  },
+  missingRule("MISSING_SUBJECT", 1.767, "Subject", "Missing Subject: header"),
+  missingRule("MISSING_HEADERS", 1.207, "To", "Missing To: header"),
   {
     name: "REPLYTO_WITHOUT_TO_CC",
     score: 1.946,

@@ -23,6 +23,8 @@ const SECONDS = MetricBoundaries.fromIterable([
 
 const histogram = (name: string, description: string) => Metric.histogram(name, SECONDS, description)
 
+const gauge = (name: string, description: string) => Metric.gauge(name, { description })
+
 /** A pre-built label list, so that recording allocates nothing. */
 export const labels = (pairs: Record<string, string>): ReadonlyArray<MetricLabel.MetricLabel> =>
   Object.entries(pairs).map(([key, value]) => MetricLabel.make(key, value))
@@ -37,9 +39,10 @@ export const httpRequestDuration = histogram(
   "domain_audit_http_request_duration_seconds",
   "Time from a request's arrival to its answer's last byte, by route template"
 )
-export const httpInFlight = Metric.gauge("domain_audit_http_requests_in_flight", {
-  description: "Requests received and not yet answered"
-})
+export const httpInFlight = gauge(
+  "domain_audit_http_requests_in_flight",
+  "Requests received and not yet answered"
+)
 export const admissionRefusals = counter(
   "domain_audit_admission_refusals_total",
   "Requests refused before any work: 429 (a client's rate limit) or 503 (shed), by reason"
@@ -117,15 +120,13 @@ export const alertDeliveries = counter(
 
 // The process (sampled when scraped: Runtime.ts)
 
-export const eventLoopDelay = Metric.gauge("domain_audit_event_loop_delay_seconds", {
-  description: "Event-loop delay since the previous scrape, by quantile (p50, p99, max)"
-})
-export const eventLoopUtilization = Metric.gauge("domain_audit_event_loop_utilization_ratio", {
-  description: "Share of time the event loop's thread was busy since the previous scrape"
-})
-export const heapBytes = Metric.gauge("domain_audit_heap_bytes", {
-  description: "V8 heap, by kind: used or total"
-})
-export const residentBytes = Metric.gauge("domain_audit_resident_memory_bytes", {
-  description: "Resident set size of the process"
-})
+export const eventLoopDelay = gauge(
+  "domain_audit_event_loop_delay_seconds",
+  "Event-loop delay since the previous scrape, by quantile (p50, p99, max)"
+)
+export const eventLoopUtilization = gauge(
+  "domain_audit_event_loop_utilization_ratio",
+  "Share of time the event loop's thread was busy since the previous scrape"
+)
+export const heapBytes = gauge("domain_audit_heap_bytes", "V8 heap, by kind: used or total")
+export const residentBytes = gauge("domain_audit_resident_memory_bytes", "Resident set size of the process")

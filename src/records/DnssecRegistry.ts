@@ -157,14 +157,14 @@ const clamp = (n: number) => (Number.isInteger(n) && n >= 0 && n <= 255 ? n : 25
 export const algorithmRow = (alg: number): RegistryRow => ALGORITHM_REGISTRY[clamp(alg)]!
 export const digestRow = (digest: number): RegistryRow => DIGEST_REGISTRY[clamp(digest)]!
 
+/** Why a number of each class cannot serve, in words, for the findings (none for an assigned one). */
+const UNUSABLE: { readonly [K in NumberClass]: string | undefined } = {
+  assigned: undefined,
+  "not-for-zone-signing": "is not a zone-signing number",
+  reserved: "is reserved",
+  unassigned: "is unassigned",
+  private: "is for private use (RFC 4034 A.1.1): public validators cannot validate it"
+}
+
 /** Why a number cannot serve, in words, for the findings (undefined for an assigned number). */
-export const unusableReason = (r: RegistryRow): string | undefined =>
-  r.kind === "not-for-zone-signing"
-    ? "is not a zone-signing number"
-    : r.kind === "reserved"
-      ? "is reserved"
-      : r.kind === "unassigned"
-        ? "is unassigned"
-        : r.kind === "private"
-          ? "is for private use (RFC 4034 A.1.1): public validators cannot validate it"
-          : undefined
+export const unusableReason = (r: RegistryRow): string | undefined => UNUSABLE[r.kind]

@@ -9,10 +9,16 @@ export const Presets = ["recommended", "strict", "report-only"] as const
 export const Preset = Schema.Literal(...Presets)
 export type Preset = typeof Preset.Type
 
-/** RFC 6797 §6.1. `true` in a config means "the recommended value". */
-export const HstsConfig = Schema.Union(
-  Schema.Boolean,
-  Schema.String,
+/**
+ * A header's config: `true` (the recommended value), `false` (the header off), the header's value
+ * as a string, or, for the headers that have them, its parts.
+ */
+const Toggle = Schema.Union(Schema.Boolean, Schema.String)
+const toggleOr = <Parts extends Schema.Schema.All>(parts: Parts) =>
+  Schema.Union(Schema.Boolean, Schema.String, parts)
+
+/** RFC 6797 §6.1. */
+export const HstsConfig = toggleOr(
   Schema.Struct({
     maxAge: Schema.optional(Schema.Number),
     includeSubDomains: Schema.optional(Schema.Boolean),
@@ -21,9 +27,7 @@ export const HstsConfig = Schema.Union(
 )
 
 /** CSP (W3C CSP Level 3): a policy string or directives, optionally Report-Only. */
-export const CspConfig = Schema.Union(
-  Schema.Boolean,
-  Schema.String,
+export const CspConfig = toggleOr(
   Schema.Struct({
     directives: Schema.optional(
       Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Array(Schema.String)) })
@@ -35,13 +39,9 @@ export const CspConfig = Schema.Union(
   })
 )
 
-export const PermissionsConfig = Schema.Union(
-  Schema.Boolean,
-  Schema.String,
+export const PermissionsConfig = toggleOr(
   Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
 )
-
-const Toggle = Schema.Union(Schema.Boolean, Schema.String)
 
 export const HeadersConfig = Schema.Struct({
   hsts: Schema.optional(HstsConfig),

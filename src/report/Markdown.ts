@@ -19,6 +19,7 @@ import {
   type Lang,
   recordTitle,
   reportStatement,
+  reportWords,
   requiredBy,
   type Statement
 } from "./ReportText.ts"
@@ -69,7 +70,7 @@ const sectionTitle = (key: string, title: string, lang: Lang) =>
 
 /** A finding's guidance as nested list items: why, the numbered steps, provider notes, record. */
 const guidanceLines = (g: Guidance, lang: Lang): Array<string> => {
-  const w = markdownWords(lang)
+  const w = reportWords(lang)
   return [
     `  - ${w.why}: ${cell(g.why)}`,
     `  - ${w.steps}:`,
@@ -99,6 +100,7 @@ const findingLines = (
   { citations, shown, domain, lang }: Rendering
 ): Array<string> => {
   const w = markdownWords(lang)
+  const shared = reportWords(lang)
   return findings.length === 0
     ? [w.noFindings]
     : findings.flatMap((f) => {
@@ -112,8 +114,8 @@ const findingLines = (
         return [
           `- **${title}** (${severity}, ${code(f.issueId)}): ${cell(issueDescription(f.issueId, f.description, lang))}`,
           ...(guidance === undefined ? [`  - ${w.fix}: ${cell(f.fix)}`] : guidanceLines(guidance, lang)),
-          ...(f.generator === null ? [] : [`  - ${w.generator}: ${code(f.generator)}`]),
-          `  - ${w.sources}: ${[...f.citations.map((k) => link(citations, k)), ...urls.map((u) => `<${u}>`)].join(", ")}`
+          ...(f.generator === null ? [] : [`  - ${shared.generated}: ${code(f.generator)}`]),
+          `  - ${shared.sources}: ${[...f.citations.map((k) => link(citations, k)), ...urls.map((u) => `<${u}>`)].join(", ")}`
         ]
       })
 }
@@ -156,10 +158,11 @@ const spfLines = (section: SpfSection, lang: Lang): Array<string> => {
 const sectionLines = (section: Section, rendering: Rendering): Array<string> => {
   const { citations, lang } = rendering
   const w = markdownWords(lang)
+  const shared = reportWords(lang)
   return [
     `## ${sectionTitle(section.key, section.title, lang)}`,
     "",
-    `${w.status}: **${wordFor(w.statusWord, section.status)}**` +
+    `${shared.columns.status}: **${wordFor(w.statusWord, section.status)}**` +
       (section.maxPoints > 0 ? w.points(section.points, section.maxPoints) : "") +
       (section.unknownReason !== null ? `. ${w.notFinished}: ${cell(section.unknownReason)}` : ""),
     "",
@@ -175,7 +178,7 @@ const sectionLines = (section: Section, rendering: Rendering): Array<string> => 
     ...(section.records.length > 0
       ? [
           ...table(
-            [w.check, w.status, w.pointsColumn, w.detail],
+            [shared.columns.check, shared.columns.status, shared.columns.points, shared.columns.detail],
             section.records.map((r) => [
               recordTitle(r.id, r.title, lang),
               wordFor(w.statusWord, r.status),
@@ -191,7 +194,7 @@ const sectionLines = (section: Section, rendering: Rendering): Array<string> => 
     ...findingLines(section.findings, rendering),
     ...("lookupGraph" in section ? spfLines(section as SpfSection, lang) : []),
     "",
-    `${w.sources}: ${section.sources.map((k) => link(citations, k)).join(", ")}`,
+    `${shared.sources}: ${section.sources.map((k) => link(citations, k)).join(", ")}`,
     ""
   ]
 }
@@ -199,13 +202,14 @@ const sectionLines = (section: Section, rendering: Rendering): Array<string> => 
 const quickLines = (q: QuickScoreSection, statement: Statement, rendering: Rendering): Array<string> => {
   const { lang } = rendering
   const w = markdownWords(lang)
+  const shared = reportWords(lang)
   return [
     `## ${sectionTitle(q.key, q.title, lang)}`,
     "",
     `${w.grade(q.grade, cell(gradeWord(q.grade, q.gradeInfo.label, lang)), q.percentage, q.points, q.maxPoints)} ${cell(statement.description)}`,
     "",
     ...table(
-      [w.category, w.percentage, w.pointsColumn, w.status],
+      [shared.columns.category, w.percentage, shared.columns.points, shared.columns.status],
       Object.entries(q.categories).map(([k, c]) => [
         k,
         `${c.percentage}`,
@@ -240,6 +244,7 @@ const quickLines = (q: QuickScoreSection, statement: Statement, rendering: Rende
 export const renderMarkdown = (report: EverythingReport, lang: Lang = "en"): string => {
   const { summary, evidence, citations } = report
   const w = markdownWords(lang)
+  const shared = reportWords(lang)
   const sections = checkSections(report.sections)
   const rendering: Rendering = { citations, shown: new Set<string>(), domain: report.domain, lang }
   const lines = [
@@ -252,7 +257,7 @@ export const renderMarkdown = (report: EverythingReport, lang: Lang = "en"): str
     `## ${w.summary}`,
     "",
     ...table(
-      [w.section, w.status, w.findings],
+      [w.section, shared.columns.status, w.findings],
       summary.sections.map((s) => [
         s.key === "nis2" && lang === "nl" ? "NIS2-gereedheid" : sectionTitle(s.key, s.title, lang),
         wordFor(w.statusWord, s.status),
@@ -281,7 +286,7 @@ export const renderMarkdown = (report: EverythingReport, lang: Lang = "en"): str
     ...[...sections.values()].flatMap((section) => sectionLines(section, rendering)),
     ...receivedLines(report.domain, report.reportsReceived, cell, table),
     ...nis2Lines(report.sections.nis2, lang, cell, table),
-    `## ${w.sources}`,
+    `## ${shared.sources}`,
     "",
     ...citations.map(
       (c) => `- ${code(c.id)}: ${c.url !== "" ? `[${cell(c.title)}](${c.url})` : cell(c.title)}`

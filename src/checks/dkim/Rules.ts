@@ -3,6 +3,7 @@ import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../..
 import { notApplicable, partial, pass, unknown } from "../../kernel/RuleVerdict.ts"
 import type { DkimResult } from "./DkimResult.ts"
 import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
+import { publishesNullMx } from "../dns/Rules.ts"
 
 /** DKIM's own "unknown": a search that found nothing, not a lookup that failed (RFC 6376 3.6.2.1). */
 export const DKIM_NOT_FOUND = "no key under the selectors we know (DKIM cannot be listed)"
@@ -26,8 +27,7 @@ type Reads = { readonly dkim: DkimResult; readonly "mta-sts": MtaStsResult }
 
 const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
-  const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("") : notApplicable("")))
-  const receivesNoMail = nullMx.status === "pass"
+  const receivesNoMail = publishesNullMx(scan)
   const dkim = judge(c.dkim, (k) => {
     const valid = k.selectorsFound.filter((s) => s.valid && !s.revoked)
     if (valid.length > 0) {

@@ -3,6 +3,7 @@ import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../..
 import { fail, notApplicable, partial, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
 import type { DmarcResult } from "./DmarcResult.ts"
 import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
+import { publishesNullMx } from "../dns/Rules.ts"
 
 export const DMARC_SPECS = {
   dmarcValid: spec({
@@ -72,8 +73,7 @@ const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
     ]
     return points === 8 ? pass(`p=${d.policy}`) : partial(points, `p=${d.policy}, pct=${pct}`, ...issues)
   })
-  const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("") : notApplicable("")))
-  const receivesNoMail = nullMx.status === "pass"
+  const receivesNoMail = publishesNullMx(scan)
   const dmarcRua = judge(dmarc, (d) => {
     if (d.status === "unknown") return unknown("the DMARC record could not be looked up")
     // A domain that sends no mail has no legitimate mail to monitor (as /email/check has it).

@@ -1,7 +1,8 @@
 /**
  * The rules of the DNS records check (docs/scoring.md): the apex's NS, SOA and CAA, the mail
  * servers' resolvability, and IPv6 for mail and web. It also holds the gates the mail-transport
- * rules of other checks share (no mail servers, a silent implicit MX, a domain that does not exist).
+ * rules of other checks share (no mail servers, a null MX, a silent implicit MX, a domain that does
+ * not exist).
  */
 import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
 import { fail, notApplicable, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
@@ -118,13 +119,20 @@ type Reads = {
 export const silentImplicitMx = (scan: Judging<{ readonly "smtp-tls": SmtpTlsResult }>): boolean =>
   Boolean(scan.checks["smtp-tls"].result?.summary.implicitMxSilent)
 
+/**
+ * The domain publishes a null MX (RFC 7505): it receives no mail, so the rules about its mail do
+ * not apply. The MTA-STS check reads the MX; false when that check did not finish.
+ */
+export const publishesNullMx = (scan: Judging<{ readonly "mta-sts": MtaStsResult }>): boolean =>
+  judge(scan.checks["mta-sts"], (m) => (m.mx.nullMx ? pass("null MX") : notApplicable(""))).status === "pass"
+
 const dnsRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
   const lookup = c["dns-records"]
   const smtp = c["smtp-tls"]
-  const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("null MX") : notApplicable("")))
+  const nullMx = publishesNullMx(scan)
   const mx = judge(smtp, (s): Verdict => {
-    if (nullMx.status === "pass") return pass("null MX (RFC 7505): the domain receives no mail")
+    if (nullMx) return pass("null MX (RFC 7505): the domain receives no mail")
     if (s.mxStatus === "implicit") {
       // RFC 7505 1: without a null MX, senders try the A/AAAA and queue mail for days. Advice, no points.
       if (s.summary.implicitMxSilent)

@@ -1,7 +1,7 @@
 /** The rules of the FCrDNS check (docs/scoring.md): reverse DNS of the mail servers, and its confirmation. */
 import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
 import { fail, notApplicable, pass, unknown, type Verdict } from "../../kernel/RuleVerdict.ts"
-import { SILENT_IMPLICIT_MX, silentImplicitMx } from "../dns/Rules.ts"
+import { publishesNullMx, SILENT_IMPLICIT_MX, silentImplicitMx } from "../dns/Rules.ts"
 import type { FcrdnsReport } from "./FcrdnsResult.ts"
 import type { MtaStsResult } from "../mta-sts/MtaStsResult.ts"
 import type { SmtpTlsResult } from "../smtp-tls/SmtpTlsResult.ts"
@@ -40,7 +40,7 @@ type Reads = {
 
 const fcrdnsRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   const c = scan.checks
-  const nullMx = judge(c["mta-sts"], (m) => (m.mx.nullMx ? pass("null MX") : notApplicable("")))
+  const nullMx = publishesNullMx(scan)
   const fc = judge(c.fcrdns, (f) => {
     const rs = f.result.results
     if (!f.result.checked || rs.length === 0) return notApplicable("no mail server addresses to check")
@@ -66,7 +66,7 @@ const fcrdnsRecords = (scan: Judging<Reads>): ReadonlyArray<Ruling> => {
   })
   const silent = silentImplicitMx(scan)
   const gate = (v: Verdict) =>
-    nullMx.status === "pass" ? notApplicable("null MX") : silent ? notApplicable(SILENT_IMPLICIT_MX) : v
+    nullMx ? notApplicable("null MX") : silent ? notApplicable(SILENT_IMPLICIT_MX) : v
   return [scored(FCRDNS_SPECS.ptr, gate(fc)), scored(FCRDNS_SPECS.fcrdns, gate(confirmed))]
 }
 

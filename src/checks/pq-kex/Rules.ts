@@ -8,7 +8,7 @@
  */
 import { judge, type Judging, rulesOver, type Ruling, scored, spec } from "../../kernel/Declaration.ts"
 import { spread, type Verdict } from "../../kernel/RuleVerdict.ts"
-import type { PqKexResult } from "./PqKexResult.ts"
+import type { PqKexPartStatus, PqKexResult } from "./PqKexResult.ts"
 
 export const PQ_KEX_SPECS = {
   web: spec({
@@ -38,19 +38,17 @@ export const PQ_KEX_SPECS = {
 /** The results these rules read, by check id. */
 type Reads = { readonly "pq-kex": PqKexResult }
 
-/** Hybrid on every server, on some, unknown; classical, no TLS or nothing to ask is "none". */
-const verdictOf = (p: PqKexResult["web"]): Verdict =>
-  spread(
-    p.status === "hybrid"
-      ? "all"
-      : p.status === "partial"
-        ? "some"
-        : p.status === "unknown"
-          ? "unknown"
-          : "none",
-    p.note,
-    "pq_kex_partial"
-  )
+/** How far the hybrids reach: every server, some, unknown; classical, no TLS or nothing to ask is "none". */
+const REACH: { readonly [S in PqKexPartStatus]: Parameters<typeof spread>[0] } = {
+  hybrid: "all",
+  partial: "some",
+  unknown: "unknown",
+  classical: "none",
+  "not-applicable": "none",
+  "not-checked": "none"
+}
+
+const verdictOf = (p: PqKexResult["web"]): Verdict => spread(REACH[p.status], p.note, "pq_kex_partial")
 
 const records = (scan: Judging<Reads>): ReadonlyArray<Ruling> => [
   scored(

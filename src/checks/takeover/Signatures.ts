@@ -24,63 +24,55 @@ export interface HostingSignature {
 const CAN_I = "https://github.com/EdOverflow/can-i-take-over-xyz"
 const REAPER = "https://github.com/punk-security/dnsReaper"
 
+/** The signatures of one source, each stamped with where it comes from. */
+const from = (
+  source: string,
+  signatures: ReadonlyArray<Omit<HostingSignature, "source">>
+): ReadonlyArray<HostingSignature> => signatures.map((signature) => ({ ...signature, source }))
+
 export const HOSTING_SIGNATURES: ReadonlyArray<HostingSignature> = [
-  {
-    service: "GitHub Pages",
-    cnames: ["github.io"],
-    status: 404,
-    body: "There isn't a GitHub Pages site here.",
-    source: CAN_I
-  },
-  {
-    service: "Amazon S3",
-    cnames: ["s3.amazonaws.com", "s3-website-us-east-1.amazonaws.com", "s3-website.eu-west-1.amazonaws.com"],
-    status: 404,
-    body: "NoSuchBucket",
-    source: CAN_I
-  },
-  { service: "Bitbucket", cnames: ["bitbucket.io"], body: "Repository not found", source: CAN_I },
-  { service: "Surge.sh", cnames: ["surge.sh"], body: "project not found", source: CAN_I },
-  {
-    service: "Pantheon",
-    cnames: ["pantheonsite.io"],
-    status: 404,
-    body: "The gods are wise, but do not know of the site which you seek.",
-    source: CAN_I
-  },
-  {
-    service: "Ghost",
-    cnames: ["ghost.io"],
-    body: "Failed to resolve DNS path for this host",
-    source: CAN_I
-  },
-  {
-    service: "Help Scout Docs",
-    cnames: ["helpscoutdocs.com"],
-    body: "No settings were found for this company:",
-    source: CAN_I
-  },
-  {
-    service: "Helpjuice",
-    cnames: ["helpjuice.com"],
-    body: "We could not find what you're looking for.",
-    source: CAN_I
-  },
-  {
-    service: "ReadMe",
-    cnames: ["readme.io"],
-    body: "The creators of this project are still working on making everything perfect!",
-    source: CAN_I
-  },
-  { service: "Strikingly", cnames: ["s.strikinglydns.com"], body: "PAGE NOT FOUND.", source: REAPER },
-  { service: "WordPress.com", cnames: ["wordpress.com"], body: "Do you want to register", source: CAN_I },
-  {
-    service: "Agile CRM",
-    cnames: ["agilecrm.com"],
-    body: "Sorry, this page is no longer available.",
-    source: CAN_I
-  },
-  { service: "ngrok", cnames: ["ngrok.io"], body: ".ngrok.io not found", source: CAN_I }
+  ...from(CAN_I, [
+    {
+      service: "GitHub Pages",
+      cnames: ["github.io"],
+      status: 404,
+      body: "There isn't a GitHub Pages site here."
+    },
+    {
+      service: "Amazon S3",
+      cnames: [
+        "s3.amazonaws.com",
+        "s3-website-us-east-1.amazonaws.com",
+        "s3-website.eu-west-1.amazonaws.com"
+      ],
+      status: 404,
+      body: "NoSuchBucket"
+    },
+    { service: "Bitbucket", cnames: ["bitbucket.io"], body: "Repository not found" },
+    { service: "Surge.sh", cnames: ["surge.sh"], body: "project not found" },
+    {
+      service: "Pantheon",
+      cnames: ["pantheonsite.io"],
+      status: 404,
+      body: "The gods are wise, but do not know of the site which you seek."
+    },
+    { service: "Ghost", cnames: ["ghost.io"], body: "Failed to resolve DNS path for this host" },
+    {
+      service: "Help Scout Docs",
+      cnames: ["helpscoutdocs.com"],
+      body: "No settings were found for this company:"
+    },
+    { service: "Helpjuice", cnames: ["helpjuice.com"], body: "We could not find what you're looking for." },
+    {
+      service: "ReadMe",
+      cnames: ["readme.io"],
+      body: "The creators of this project are still working on making everything perfect!"
+    },
+    { service: "WordPress.com", cnames: ["wordpress.com"], body: "Do you want to register" },
+    { service: "Agile CRM", cnames: ["agilecrm.com"], body: "Sorry, this page is no longer available." },
+    { service: "ngrok", cnames: ["ngrok.io"], body: ".ngrok.io not found" }
+  ]),
+  ...from(REAPER, [{ service: "Strikingly", cnames: ["s.strikinglydns.com"], body: "PAGE NOT FOUND." }])
 ]
 
 const under = (name: string, suffix: string) => name === suffix || name.endsWith(`.${suffix}`)

@@ -13,7 +13,13 @@ import type { DnskeyData } from "../../../src/records/DnsRdata.ts"
 import * as fc from "fast-check"
 import { dsDigest, ecKeyLengthMismatch, keyTag, rsaKeyBits } from "../../../src/records/DnssecKeys.ts"
 import { runs } from "../../support/runs.ts"
-import { ALGORITHM_REGISTRY, DIGEST_REGISTRY } from "../../../src/records/DnssecRegistry.ts"
+import {
+  ALGORITHM_REGISTRY,
+  algorithmRow,
+  DIGEST_REGISTRY,
+  digestRow,
+  unusableReason
+} from "../../../src/records/DnssecRegistry.ts"
 
 const NOW = new Date("2026-11-22T00:00:00Z")
 const P256 = "NtGYnWOedCg0t/HjyLyywaS1VKo2PSMvh/azAeUzu8odltBljy3arP3X4F4OxfpEVzfTu0JiVmTnsKwSBsCYkg=="
@@ -393,5 +399,21 @@ describe("the chain of trust: unsigned apart from insecure (RFC 4035 4.3)", () =
   it("a result stored before `trust` existed is judged as before", () => {
     const { trust: _, ...old } = analyse(facts([], [], true), NOW)
     expect(valid(old)).toEqual(["fail", "dnssec_unsigned"])
+  })
+})
+
+describe("unusableReason", () => {
+  it("gives a reason for every number that cannot serve, and none for an assigned one", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 255 }), fc.boolean(), (n, digest) => {
+        const row = digest ? digestRow(n) : algorithmRow(n)
+        const reason = unusableReason(row)
+        if (row.kind === "assigned") expect(reason).toBeUndefined()
+        else expect(reason).toMatch(/^is /)
+      })
+    )
+  })
+  it("names the private-use numbers as RFC 4034 A.1.1 does", () => {
+    expect(unusableReason(algorithmRow(253))).toContain("private use (RFC 4034 A.1.1)")
   })
 })
