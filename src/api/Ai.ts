@@ -54,39 +54,36 @@ export const DebugEmailRequest = Schema.Struct({
   raw_email: Schema.String.pipe(Schema.minLength(1))
 })
 
-export class AiApi extends HttpApiGroup.make("ai")
-  .add(
-    Endpoint.post("explain", "/ai/explain", {
-      summary: "Explain an issue",
-      description:
-        "Explains an issue of the catalogue (or a finding id of an SPF or DMARC result): why it matters, its severity and impact, and the guidance to resolve it (numbered steps, provider notes, the record, sources). With a model configured, the explanation is reworded for the given context; severity and guidance always come from the knowledge base."
-    })
-      .setPayload(ExplainRequest)
-      .addSuccess(ExplainResponse)
-      .addError(BadRequest)
-      .addError(TooManyRequests)
-  )
-  .add(
-    Endpoint.post("fix", "/ai/fix", {
-      summary: "Propose a fix for an issue",
-      description:
-        "Builds the record that resolves an issue for the domain from what it publishes now, with the project's generators, and judges it with the check as if published. The records proposed are previewed (as POST /scan/preview does, over the live scan from the scan cache while it is fresh): compared says what publishing them does to the grade and the issues, or is null with comparedReason saying why they could not be previewed. DMARC enforcement is staged: reports first, then quarantine, then reject. Issues no record fixes answer success false with the guidance's steps."
-    })
-      .setPayload(FixRequest)
-      .addSuccess(PreviewedFixAnswer)
-      .addError(BadRequest)
-      .addError(TooManyRequests)
-  )
-  .add(
-    Endpoint.post("debugEmail", "/debug-email", {
-      summary: "Analyse a raw email",
-      description:
-        "Checks the SPF, DKIM, DMARC and ARC results of a raw message (headers and body), its header path and a spam score of its headers. The message is analysed in memory and not stored."
-    })
-      .setPayload(DebugEmailRequest)
-      .addSuccess(DebugEmailResult)
-      .addError(BadRequest)
-      .addError(EmailUnreadable)
-      .addError(EmailTooLarge)
-      .addError(TooManyRequests)
-  ) {}
+const explain = Endpoint.post("explain", "/ai/explain", {
+  summary: "Explain an issue",
+  description:
+    "Explains an issue of the catalogue (or a finding id of an SPF or DMARC result): why it matters, its severity and impact, and the guidance to resolve it (numbered steps, provider notes, the record, sources). With a model configured, the explanation is reworded for the given context; severity and guidance always come from the knowledge base."
+})
+  .setPayload(ExplainRequest)
+  .addSuccess(ExplainResponse)
+  .addError(BadRequest)
+  .addError(TooManyRequests)
+
+const fix = Endpoint.post("fix", "/ai/fix", {
+  summary: "Propose a fix for an issue",
+  description:
+    "Builds the record that resolves an issue for the domain from what it publishes now, with the project's generators, and judges it with the check as if published. The records proposed are previewed (as POST /scan/preview does, over the live scan from the scan cache while it is fresh): compared says what publishing them does to the grade and the issues, or is null with comparedReason saying why they could not be previewed. DMARC enforcement is staged: reports first, then quarantine, then reject. Issues no record fixes answer success false with the guidance's steps."
+})
+  .setPayload(FixRequest)
+  .addSuccess(PreviewedFixAnswer)
+  .addError(BadRequest)
+  .addError(TooManyRequests)
+
+const debugEmail = Endpoint.post("debugEmail", "/debug-email", {
+  summary: "Analyse a raw email",
+  description:
+    "Checks the SPF, DKIM, DMARC and ARC results of a raw message (headers and body), its header path and a spam score of its headers. The message is analysed in memory and not stored."
+})
+  .setPayload(DebugEmailRequest)
+  .addSuccess(DebugEmailResult)
+  .addError(BadRequest)
+  .addError(EmailUnreadable)
+  .addError(EmailTooLarge)
+  .addError(TooManyRequests)
+
+export class AiApi extends HttpApiGroup.make("ai").add(explain).add(fix).add(debugEmail) {}
