@@ -24,40 +24,40 @@ const storesSnapshot = <Name extends string, Method extends HttpMethod.HttpMetho
     .addError(BadRequest)
     .addError(TooManyRequests)
 
+const everything = Endpoint.get("everything", "/report/everything", {
+  summary: "The Everything Report of a domain",
+  description: "The Everything Report, generated live." + markdownNote + languageNote
+})
+  .setUrlParams(DomainFormatQuery)
+  .addSuccess(EverythingReport)
+  .addError(BadRequest)
+
+const snapshotCreate = Endpoint.post("snapshotCreate", "/report/snapshot", {
+  summary: "Store a report snapshot",
+  description: "Store an immutable, content-hashed snapshot of the report." + markdownNote
+}).pipe(storesSnapshot)
+
+const snapshotCreateLegacy = Endpoint.get("snapshotCreateLegacy", "/report/snapshot", {
+  summary: "Store a report snapshot (deprecated GET form)",
+  description: "Deprecated: use POST /report/snapshot." + markdownNote,
+  deprecated: true
+}).pipe(storesSnapshot)
+
+const snapshotGet = Endpoint.get("snapshotGet", "/report/snapshot/:snapshotId", {
+  summary: "A stored report snapshot",
+  description:
+    "A stored snapshot, byte for byte as stored (re-verified against its content hash), with an ETag and immutable caching." +
+    markdownNote
+})
+  .annotateContext(cheap)
+  .setPath(Schema.Struct({ snapshotId: Schema.String.pipe(Schema.maxLength(128)) }))
+  .setUrlParams(Schema.Struct({ format: Schema.optional(Format) }))
+  .addSuccess(EverythingReport)
+  .addError(NotFound)
+  .addError(BadRequest)
+
 export class ReportApi extends HttpApiGroup.make("report")
-  .add(
-    Endpoint.get("everything", "/report/everything", {
-      summary: "The Everything Report of a domain",
-      description: "The Everything Report, generated live." + markdownNote + languageNote
-    })
-      .setUrlParams(DomainFormatQuery)
-      .addSuccess(EverythingReport)
-      .addError(BadRequest)
-  )
-  .add(
-    Endpoint.post("snapshotCreate", "/report/snapshot", {
-      summary: "Store a report snapshot",
-      description: "Store an immutable, content-hashed snapshot of the report." + markdownNote
-    }).pipe(storesSnapshot)
-  )
-  .add(
-    Endpoint.get("snapshotCreateLegacy", "/report/snapshot", {
-      summary: "Store a report snapshot (deprecated GET form)",
-      description: "Deprecated: use POST /report/snapshot." + markdownNote,
-      deprecated: true
-    }).pipe(storesSnapshot)
-  )
-  .add(
-    Endpoint.get("snapshotGet", "/report/snapshot/:snapshotId", {
-      summary: "A stored report snapshot",
-      description:
-        "A stored snapshot, byte for byte as stored (re-verified against its content hash), with an ETag and immutable caching." +
-        markdownNote
-    })
-      .annotateContext(cheap)
-      .setPath(Schema.Struct({ snapshotId: Schema.String.pipe(Schema.maxLength(128)) }))
-      .setUrlParams(Schema.Struct({ format: Schema.optional(Format) }))
-      .addSuccess(EverythingReport)
-      .addError(NotFound)
-      .addError(BadRequest)
-  ) {}
+  .add(everything)
+  .add(snapshotCreate)
+  .add(snapshotCreateLegacy)
+  .add(snapshotGet) {}
