@@ -19,30 +19,28 @@ export const CspScanRequest = Schema.Struct({
   strict: Schema.optional(Schema.Boolean)
 })
 
+const headersGenerate = Endpoint.post("headersGenerate", "/security-headers/generate", {
+  summary: "Generate security headers",
+  description:
+    "Builds recommended security headers from a preset (recommended, strict or report-only) or a per-header configuration, as header values and as nginx, Apache and Caddy configuration. Makes no network calls."
+})
+  .annotateContext(cheap)
+  .setPayload(HeadersGenerateRequest)
+  .addSuccess(GenerateResult)
+  .addError(BadRequest)
+
+const cspScan = Endpoint.post("cspScan", "/csp/scan", {
+  summary: "Crawl a site and suggest a Content-Security-Policy",
+  description:
+    "Crawls up to 20 same-origin pages within 45 seconds, records the sources each page loads, judges the current policy and suggests one that allows exactly those sources. Results are cached per origin for 10 minutes; 502 with inconclusive when no page could be crawled."
+})
+  .setPayload(CspScanRequest)
+  .addSuccess(CspScanResult)
+  .addError(BadRequest)
+  .addError(TooManyRequests)
+  .addError(Inconclusive)
+
 export class WebApi extends withServed("web", [
-  [
-    20,
-    Endpoint.post("headersGenerate", "/security-headers/generate", {
-      summary: "Generate security headers",
-      description:
-        "Builds recommended security headers from a preset (recommended, strict or report-only) or a per-header configuration, as header values and as nginx, Apache and Caddy configuration. Makes no network calls."
-    })
-      .annotateContext(cheap)
-      .setPayload(HeadersGenerateRequest)
-      .addSuccess(GenerateResult)
-      .addError(BadRequest)
-  ],
-  [
-    30,
-    Endpoint.post("cspScan", "/csp/scan", {
-      summary: "Crawl a site and suggest a Content-Security-Policy",
-      description:
-        "Crawls up to 20 same-origin pages within 45 seconds, records the sources each page loads, judges the current policy and suggests one that allows exactly those sources. Results are cached per origin for 10 minutes; 502 with inconclusive when no page could be crawled."
-    })
-      .setPayload(CspScanRequest)
-      .addSuccess(CspScanResult)
-      .addError(BadRequest)
-      .addError(TooManyRequests)
-      .addError(Inconclusive)
-  ]
+  [20, headersGenerate],
+  [30, cspScan]
 ]) {}
