@@ -53,54 +53,54 @@ const historyRead = <N extends string, M extends HttpMethod.HttpMethod, P, U, B,
   endpoint: HttpApiEndpoint.HttpApiEndpoint<N, M, P, U, B, H, S, E, R, RE>
 ) => endpoint.addError(BadRequest).addError(NotFound).addError(Forbidden).middleware(HistoryReadAccess)
 
+const historyList = Endpoint.get("historyList", "/history/:domain", {
+  summary: "A domain's scan history",
+  description:
+    "The domain's history: one entry per fresh full scan, oldest first, and whether the hash chain verifies (chainValid; invalidSeq names the first entry that does not)."
+})
+  .setPath(DomainPath)
+  .addSuccess(HistoryList)
+  .pipe(historyRead)
+
+const historyDiff = Endpoint.get("historyDiff", "/history/:domain/diff", {
+  summary: "What changed between two history entries",
+  description:
+    "What changed from entry `from` to entry `to`, each change with a sentence for the domain's owner. Without either, the last change: the newest two consecutive entries that differ (runs that changed nothing are skipped, up to 32 entries back), else the last two."
+})
+  .setPath(DomainPath)
+  .setUrlParams(Schema.Struct({ from: Schema.optional(Seq), to: Schema.optional(Seq) }))
+  .addSuccess(HistoryDiff)
+  .pipe(historyRead)
+  .addError(InternalError)
+
+const historyEvidence = Endpoint.get("historyEvidence", "/history/:domain/evidence", {
+  summary: "Evidence of a domain's security over a period",
+  description:
+    "Evidence over a period (default: from the first entry until now): the entries with their hashes, the share of the period each score record and NIS2 measure held pass, and the changes between. With format=markdown, as text/markdown."
+})
+  .setPath(DomainPath)
+  .setUrlParams(
+    Schema.Struct({
+      from: Schema.optional(Instant),
+      to: Schema.optional(Instant),
+      format: Schema.optional(Format)
+    })
+  )
+  .addSuccess(HistoryEvidence)
+  .pipe(historyRead)
+  .addError(InternalError)
+
+const historyEntry = Endpoint.get("historyEntry", "/history/:domain/:seq", {
+  summary: "One entry of a domain's history",
+  description: "One entry with its stored scan, re-verified against the entry's content hash."
+})
+  .setPath(Schema.Struct({ domain: Domain, seq: Seq }))
+  .addSuccess(HistoryScan)
+  .pipe(historyRead)
+  .addError(InternalError)
+
 export class HistoryApi extends HttpApiGroup.make("history")
-  .add(
-    Endpoint.get("historyList", "/history/:domain", {
-      summary: "A domain's scan history",
-      description:
-        "The domain's history: one entry per fresh full scan, oldest first, and whether the hash chain verifies (chainValid; invalidSeq names the first entry that does not)."
-    })
-      .setPath(DomainPath)
-      .addSuccess(HistoryList)
-      .pipe(historyRead)
-  )
-  .add(
-    Endpoint.get("historyDiff", "/history/:domain/diff", {
-      summary: "What changed between two history entries",
-      description:
-        "What changed from entry `from` to entry `to`, each change with a sentence for the domain's owner. Without either, the last change: the newest two consecutive entries that differ (runs that changed nothing are skipped, up to 32 entries back), else the last two."
-    })
-      .setPath(DomainPath)
-      .setUrlParams(Schema.Struct({ from: Schema.optional(Seq), to: Schema.optional(Seq) }))
-      .addSuccess(HistoryDiff)
-      .pipe(historyRead)
-      .addError(InternalError)
-  )
-  .add(
-    Endpoint.get("historyEvidence", "/history/:domain/evidence", {
-      summary: "Evidence of a domain's security over a period",
-      description:
-        "Evidence over a period (default: from the first entry until now): the entries with their hashes, the share of the period each score record and NIS2 measure held pass, and the changes between. With format=markdown, as text/markdown."
-    })
-      .setPath(DomainPath)
-      .setUrlParams(
-        Schema.Struct({
-          from: Schema.optional(Instant),
-          to: Schema.optional(Instant),
-          format: Schema.optional(Format)
-        })
-      )
-      .addSuccess(HistoryEvidence)
-      .pipe(historyRead)
-      .addError(InternalError)
-  )
-  .add(
-    Endpoint.get("historyEntry", "/history/:domain/:seq", {
-      summary: "One entry of a domain's history",
-      description: "One entry with its stored scan, re-verified against the entry's content hash."
-    })
-      .setPath(Schema.Struct({ domain: Domain, seq: Seq }))
-      .addSuccess(HistoryScan)
-      .pipe(historyRead)
-      .addError(InternalError)
-  ) {}
+  .add(historyList)
+  .add(historyDiff)
+  .add(historyEvidence)
+  .add(historyEntry) {}
