@@ -105,55 +105,55 @@ const summarises =
       .addError(Unavailable)
       .middleware(ReportsReadAccess)
 
+const postDmarc = Endpoint.post("postDmarc", "/reports/dmarc", {
+  summary: "Receive a DMARC aggregate report",
+  description:
+    "Store a DMARC aggregate report (RFC 7489 Appendix C, RFC 9990) sent as application/xml, application/gzip, application/zip or a whole message (message/rfc822) carrying one. The same report (reporter and report id) is stored once: `duplicate: true`. A tenant's key posts reports only for the domains its tenant has verified (403 naming the domain otherwise); the operator for any."
+}).pipe(receives(HttpApiSchema.Uint8Array({ contentType: "application/xml" }), IngestResult))
+
+const postTls = Endpoint.post("postTls", "/reports/tls", {
+  summary: "Receive an SMTP TLS report",
+  description:
+    "Store an SMTP TLS report (RFC 8460) sent as application/tlsrpt+json or application/tlsrpt+gzip (RFC 8460 5.3, the https rua= of a _smtp._tls record). A tenant's key posts a report only if its tenant has verified every domain the report covers (403 naming the first other one)."
+}).pipe(receives(HttpApiSchema.Uint8Array({ contentType: "application/tlsrpt+json" }), IngestResult))
+
+const dmarcSummary = Endpoint.get("dmarcSummary", "/reports/dmarc/:domain", {
+  summary: "Summarise a domain's DMARC aggregate reports",
+  description:
+    "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject). A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
+}).pipe(summarises(DmarcSummary))
+
+const tlsSummary = Endpoint.get("tlsSummary", "/reports/tls/:domain", {
+  summary: "Summarise a domain's SMTP TLS reports",
+  description:
+    "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy. A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
+}).pipe(summarises(TlsSummary))
+
+const postFailure = Endpoint.post("postFailure", "/reports/failure", {
+  summary: "Receive a DMARC failure report",
+  description:
+    "Store a DMARC failure report (RFC 7489 7.3: an RFC 6591 authentication-failure report in the Abuse Reporting Format, or a receiver's plain-text variant) sent as the report message whole, message/rfc822 or text/plain. What is kept is reduced to what an analyst needs: the reported domain, source IP, arrival date, failure types, identities, the From domain and the original's routing and authentication headers; no recipient, local part, Subject or body unless the operator sets REPORTS_KEEP_FAILURE_BODIES. The same message is stored once: `duplicate: true`. A report posted with an API key holding reports:write counts as authenticated. A tenant's key posts reports only for the domains its tenant has verified (403 naming the domain otherwise); the operator for any."
+}).pipe(
+  receives(
+    // text/plain is read as text by the platform (HttpApiBuilder's payload), message/rfc822 as bytes
+    Schema.Union(
+      HttpApiSchema.Uint8Array({ contentType: "message/rfc822" }),
+      HttpApiSchema.Text({ contentType: "text/plain" })
+    ),
+    FailureIngestResult
+  )
+)
+
+const failureSummary = Endpoint.get("failureSummary", "/reports/failure/:domain", {
+  summary: "Summarise a domain's DMARC failure reports",
+  description:
+    "What the stored failure reports of a period (by the arrival of the reported message) say: counts with first and last seen by source IP, by failure type (RFC 6591 Auth-Failure) and by identity (DKIM d=/s=, the SPF domain), the reporters, and how many reports were authenticated."
+}).pipe(summarises(FailureSummary))
+
 export class ReportsApi extends HttpApiGroup.make("reports")
-  .add(
-    Endpoint.post("postDmarc", "/reports/dmarc", {
-      summary: "Receive a DMARC aggregate report",
-      description:
-        "Store a DMARC aggregate report (RFC 7489 Appendix C, RFC 9990) sent as application/xml, application/gzip, application/zip or a whole message (message/rfc822) carrying one. The same report (reporter and report id) is stored once: `duplicate: true`. A tenant's key posts reports only for the domains its tenant has verified (403 naming the domain otherwise); the operator for any."
-    }).pipe(receives(HttpApiSchema.Uint8Array({ contentType: "application/xml" }), IngestResult))
-  )
-  .add(
-    Endpoint.post("postTls", "/reports/tls", {
-      summary: "Receive an SMTP TLS report",
-      description:
-        "Store an SMTP TLS report (RFC 8460) sent as application/tlsrpt+json or application/tlsrpt+gzip (RFC 8460 5.3, the https rua= of a _smtp._tls record). A tenant's key posts a report only if its tenant has verified every domain the report covers (403 naming the first other one)."
-    }).pipe(receives(HttpApiSchema.Uint8Array({ contentType: "application/tlsrpt+json" }), IngestResult))
-  )
-  .add(
-    Endpoint.get("dmarcSummary", "/reports/dmarc/:domain", {
-      summary: "Summarise a domain's DMARC aggregate reports",
-      description:
-        "What the stored aggregate reports of a period say: messages, DMARC pass rate, each sending source (PTR, provider, alignment, dispositions), DKIM selectors, reporters, and whether p=reject would lose legitimate mail (readyForReject). A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
-    }).pipe(summarises(DmarcSummary))
-  )
-  .add(
-    Endpoint.get("tlsSummary", "/reports/tls/:domain", {
-      summary: "Summarise a domain's SMTP TLS reports",
-      description:
-        "What the stored TLS reports of a period say: sessions, failures by result type and by MX host, and per policy. A tenant's API key reads the domains its tenant has verified (POST /domains); another domain answers 403."
-    }).pipe(summarises(TlsSummary))
-  )
-  .add(
-    Endpoint.post("postFailure", "/reports/failure", {
-      summary: "Receive a DMARC failure report",
-      description:
-        "Store a DMARC failure report (RFC 7489 7.3: an RFC 6591 authentication-failure report in the Abuse Reporting Format, or a receiver's plain-text variant) sent as the report message whole, message/rfc822 or text/plain. What is kept is reduced to what an analyst needs: the reported domain, source IP, arrival date, failure types, identities, the From domain and the original's routing and authentication headers; no recipient, local part, Subject or body unless the operator sets REPORTS_KEEP_FAILURE_BODIES. The same message is stored once: `duplicate: true`. A report posted with an API key holding reports:write counts as authenticated. A tenant's key posts reports only for the domains its tenant has verified (403 naming the domain otherwise); the operator for any."
-    }).pipe(
-      receives(
-        // text/plain is read as text by the platform (HttpApiBuilder's payload), message/rfc822 as bytes
-        Schema.Union(
-          HttpApiSchema.Uint8Array({ contentType: "message/rfc822" }),
-          HttpApiSchema.Text({ contentType: "text/plain" })
-        ),
-        FailureIngestResult
-      )
-    )
-  )
-  .add(
-    Endpoint.get("failureSummary", "/reports/failure/:domain", {
-      summary: "Summarise a domain's DMARC failure reports",
-      description:
-        "What the stored failure reports of a period (by the arrival of the reported message) say: counts with first and last seen by source IP, by failure type (RFC 6591 Auth-Failure) and by identity (DKIM d=/s=, the SPF domain), the reporters, and how many reports were authenticated."
-    }).pipe(summarises(FailureSummary))
-  ) {}
+  .add(postDmarc)
+  .add(postTls)
+  .add(dmarcSummary)
+  .add(tlsSummary)
+  .add(postFailure)
+  .add(failureSummary) {}
