@@ -7,10 +7,11 @@ import { LookupResult } from "../checks/dns/Lookup.ts"
 import { PropagationResult } from "../checks/dns/Propagation.ts"
 import { DnssecResult } from "../checks/dnssec/Dnssec.ts"
 import { RecordTypes } from "../net/DnsTypes.ts"
-import { Domain, DomainNamesQuery, DomainQuery } from "./Domain.ts"
+import { Domain, DomainNamesQuery } from "./Domain.ts"
 import { ProposalPreviewFields } from "../composite/ProposalPreview.ts"
 import { BadRequest } from "./Errors.ts"
 import { Endpoint } from "./Docs.ts"
+import { domainCheck } from "./DomainCheck.ts"
 import { DependencyMap } from "../report/DependencyMap.ts"
 import { generates } from "./Generator.ts"
 
@@ -50,14 +51,11 @@ const lookup = Endpoint.get("lookup", "/dns/lookup", {
   .addSuccess(LookupResult)
   .addError(BadRequest)
 
-const dnssec = Endpoint.get("dnssec", "/dns/dnssec", {
+const dnssec = domainCheck("dnssec", "/dns/dnssec", DnssecResult, {
   summary: "Validate the DNSSEC chain",
   description:
     "Follows the chain of trust from the root to the domain (DS, DNSKEY, RRSIG) and reports whether the zone is signed, whether it validates, its algorithms, NSEC3 parameters and signature expiry, with the issues found (RFC 4033-4035, RFC 8624, RFC 9276)."
 })
-  .setUrlParams(DomainQuery)
-  .addSuccess(DnssecResult)
-  .addError(BadRequest)
 
 const propagation = Endpoint.get("propagation", "/dns/propagation", {
   summary: "Compare answers across public resolvers",
@@ -68,14 +66,11 @@ const propagation = Endpoint.get("propagation", "/dns/propagation", {
   .addSuccess(PropagationResult)
   .addError(BadRequest)
 
-const tlsa = Endpoint.get("tlsa", "/dns/tlsa", {
+const tlsa = domainCheck("tlsa", "/dns/tlsa", TlsaResult, {
   summary: "Check DANE TLSA records of the mail servers",
   description:
     "For each MX host, reads the TLSA records at _25._tcp.<host>, whether they are DNSSEC-signed, and whether they match the certificate the server presents over STARTTLS (RFC 7672)."
 })
-  .setUrlParams(DomainQuery)
-  .addSuccess(TlsaResult)
-  .addError(BadRequest)
 
 const tlsaGenerate = Endpoint.post("tlsaGenerate", "/dns/tlsa/generate", {
   summary: "Generate a TLSA record from a certificate",

@@ -8,7 +8,7 @@ import { BlocklistResult } from "../checks/blocklist/Blocklist.ts"
 import { FcrdnsResult } from "../checks/fcrdns/Fcrdns.ts"
 import { SmtpTlsResult } from "../checks/smtp-tls/SmtpTls.ts"
 import { SenderRequirementsResult } from "../checks/sender/SenderRequirements.ts"
-import { Domain, DomainQuery } from "./Domain.ts"
+import { Domain } from "./Domain.ts"
 import { DmarcGenerated, DmarcGenerateFields } from "../generate/DmarcGenerator.ts"
 import { BadRequest } from "./Errors.ts"
 import { ProposalPreviewFields } from "../composite/ProposalPreview.ts"
@@ -18,7 +18,8 @@ import { DmarcResult } from "../checks/dmarc/Dmarc.ts"
 import { EmailCheckResult } from "../composite/EmailCheck.ts"
 import { MtaStsResult } from "../checks/mta-sts/MtaSts.ts"
 import { SpfGenerated, SpfGenerateRequest } from "../generate/SpfGenerator.ts"
-import { type About, Endpoint } from "./Docs.ts"
+import { Endpoint } from "./Docs.ts"
+import { domainCheck } from "./DomainCheck.ts"
 import { generates } from "./Generator.ts"
 import { withServed } from "./ServedChecks.ts"
 
@@ -32,17 +33,9 @@ export const DmarcGenerateRequest = Schema.Struct({
   ...DmarcGenerateFields
 })
 
-/** A check of the domain: `GET <path>?domain=`, its result, and 400 for a domain that cannot be scanned. */
-const get = <const Name extends string, A, I>(
-  name: Name,
-  path: `/${string}`,
-  success: Schema.Schema<A, I>,
-  about: About
-) => Endpoint.get(name, path, about).setUrlParams(DomainQuery).addSuccess(success).addError(BadRequest)
-
 export { BimiResult, DkimResult, DmarcResult, EmailCheckResult, MtaStsResult }
 
-const check = get("check", "/email/check", EmailCheckResult, {
+const check = domainCheck("check", "/email/check", EmailCheckResult, {
   summary: "Check email authentication in one call",
   description:
     "Runs SPF, DKIM, DMARC and the mail-server checks for the domain and answers their results with a combined score and the issues found, each under its catalogue id (docs/issues.md)."
@@ -72,29 +65,34 @@ const bimi = Endpoint.get("bimi", "/email/bimi", {
   .addSuccess(BimiResult)
   .addError(BadRequest)
 
-const smtpTls = get("smtpTls", "/email/smtp-tls", SmtpTlsResult, {
+const smtpTls = domainCheck("smtpTls", "/email/smtp-tls", SmtpTlsResult, {
   summary: "Test STARTTLS on the mail servers",
   description:
     "Connects to each MX host on port 25, asks for STARTTLS, and reports the TLS version, cipher and certificate (validity, chain, name) per server. A server that cannot be reached is unknown."
 })
 
-const fcrdns = get("fcrdns", "/email/fcrdns", FcrdnsResult, {
+const fcrdns = domainCheck("fcrdns", "/email/fcrdns", FcrdnsResult, {
   summary: "Check reverse DNS of the mail servers",
   description:
     "For each mail server address, looks up its PTR name and whether that name resolves back to the address (forward-confirmed reverse DNS, RFC 1912 2.1)."
 })
 
-const blacklist = get("blacklist", "/email/blacklist", BlocklistResult, {
+const blacklist = domainCheck("blacklist", "/email/blacklist", BlocklistResult, {
   summary: "Check mail servers against DNS blocklists",
   description:
     "Queries the configured DNS blocklists for each mail server address and reports where it is listed, with each list's severity (RFC 5782). A list that does not answer is unknown."
 })
 
-const senderRequirements = get("senderRequirements", "/email/sender-requirements", SenderRequirementsResult, {
-  summary: "Check the bulk-sender requirements of Gmail and Yahoo",
-  description:
-    "Judges the domain against the published requirements for bulk senders (SPF or DKIM, DMARC, aligned From, reverse DNS, TLS) and reports each rule as pass, warning or fail."
-})
+const senderRequirements = domainCheck(
+  "senderRequirements",
+  "/email/sender-requirements",
+  SenderRequirementsResult,
+  {
+    summary: "Check the bulk-sender requirements of Gmail and Yahoo",
+    description:
+      "Judges the domain against the published requirements for bulk senders (SPF or DKIM, DMARC, aligned From, reverse DNS, TLS) and reports each rule as pass, warning or fail."
+  }
+)
 
 const spfGenerate = Endpoint.post("spfGenerate", "/email/spf/generate", {
   summary: "Generate an SPF record",

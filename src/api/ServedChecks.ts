@@ -13,9 +13,7 @@ import type { Served, ServedGroup } from "../kernel/Served.ts"
 
 export type { ServedGroup }
 import { Cost } from "./Cost.ts"
-import { Endpoint } from "./Docs.ts"
-import { DomainQuery } from "./Domain.ts"
-import { BadRequest } from "./Errors.ts"
+import { domainCheck } from "./DomainCheck.ts"
 
 /**
  * The name of an endpoint a check declares. Branded, so that the group's type tells them from the
@@ -34,11 +32,9 @@ export const servedIn = (group: ServedGroup): ReadonlyArray<ServedCheck> =>
   checks.filter((check): check is ServedCheck => check.served?.group === group)
 
 const endpointOf = ({ result, served }: ServedCheck) =>
-  Endpoint.get(ServedName(served.name), served.path, served)
-    .setUrlParams(DomainQuery)
-    .addSuccess(result)
-    .addError(BadRequest)
-    .annotateContext(Context.make(Cost, served.cost))
+  domainCheck(ServedName(served.name), served.path, result, served).annotateContext(
+    Context.make(Cost, served.cost)
+  )
 
 /** Every endpoint a check declares, as the group's type knows it. */
 export type ServedEndpoint = ReturnType<typeof endpointOf>
