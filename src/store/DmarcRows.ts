@@ -87,9 +87,10 @@ export const packRows = (rows: ReadonlyArray<DmarcRowInsert>): Array<string | nu
 export const unpackRows = (values: ReadonlyArray<string | number>): Array<DmarcRowInsert> => {
   const rows: Array<DmarcRowInsert> = []
   for (let i = 0; i + PACKED_WIDTH <= values.length; i += PACKED_WIDTH) {
-    const row: Record<string, string | number> = {}
+    const row: Partial<Record<(typeof DMARC_ROW_COLUMNS)[number], string | number>> = {}
     for (let c = 0; c < PACKED_WIDTH; c++) row[DMARC_ROW_COLUMNS[c]!] = values[i + c]!
-    rows.push(row as unknown as DmarcRowInsert)
+    // every column set, each to the value `packRows` took from it
+    rows.push(row as DmarcRowInsert)
   }
   return rows
 }
