@@ -12,7 +12,8 @@ import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { Effect, Schema } from "effect"
-import type { DmarcRowInsert, ReportHead } from "../store/InboundReports.ts"
+import { packRows, unpackRows } from "../store/DmarcRows.ts"
+import type { ReportHead } from "../store/InboundReports.ts"
 import { type RefusalKind, refuse, type ReportLimits, type ReportRefused } from "./Refusal.ts"
 import type { ReportKind, StoredRows } from "./Storable.ts"
 
@@ -31,52 +32,13 @@ export interface Readied {
   readonly rows: StoredRows
 }
 
+export { packRows, unpackRows }
+
 /**
- * A DMARC report's rows as one flat array of their values, twelve a row: copied between threads
- * at about half the cost of as many objects (the copy of an object is built property by property).
+ * A report read, as a worker hands it back: a DMARC report's rows packed (store/DmarcRows.ts
+ * `packRows`: one flat array of their values, copied between threads at about half the cost of as
+ * many objects, since the copy of an object is built property by property).
  */
-export const packRows = (rows: ReadonlyArray<DmarcRowInsert>): Array<string | number> => {
-  const values: Array<string | number> = []
-  for (const r of rows)
-    values.push(
-      r.source_ip,
-      r.count,
-      r.disposition,
-      r.dkim,
-      r.spf,
-      r.overrides,
-      r.arc,
-      r.header_from,
-      r.dkim_auth,
-      r.spf_auth,
-      r.envelope_from,
-      r.reasons
-    )
-  return values
-}
-
-/** The rows `packRows` packed. */
-export const unpackRows = (values: ReadonlyArray<string | number>): Array<DmarcRowInsert> => {
-  const rows: Array<DmarcRowInsert> = []
-  for (let i = 0; i + 12 <= values.length; i += 12)
-    rows.push({
-      source_ip: values[i] as string,
-      count: values[i + 1] as number,
-      disposition: values[i + 2] as string,
-      dkim: values[i + 3] as string,
-      spf: values[i + 4] as string,
-      overrides: values[i + 5] as string,
-      arc: values[i + 6] as number,
-      header_from: values[i + 7] as string,
-      dkim_auth: values[i + 8] as string,
-      spf_auth: values[i + 9] as string,
-      envelope_from: values[i + 10] as string,
-      reasons: values[i + 11] as string
-    })
-  return rows
-}
-
-/** A report read, as a worker hands it back: a DMARC report's rows packed (`packRows`). */
 export interface ReadiedPacked {
   readonly head: ReportHead
   readonly rows:

@@ -20,6 +20,7 @@ export interface DmarcRowInsert {
   readonly reasons: string
 }
 
+/** The columns of a row as written, in the order of the INSERT and of `packRows`. */
 const DMARC_ROW_COLUMNS = [
   "source_ip",
   "count",
@@ -67,4 +68,29 @@ export const dmarcRowValues = (
     for (const c of DMARC_ROW_COLUMNS) values.push(r[c])
   }
   return values
+}
+
+/** Values of a packed DMARC row: one per column. */
+const PACKED_WIDTH = DMARC_ROW_COLUMNS.length
+
+/**
+ * DMARC rows as one flat array of their values, `DMARC_ROW_COLUMNS` in order for each row (how a
+ * parse worker hands them to the service's thread, inbound/ParsePool.ts).
+ */
+export const packRows = (rows: ReadonlyArray<DmarcRowInsert>): Array<string | number> => {
+  const values: Array<string | number> = []
+  for (const r of rows) for (const c of DMARC_ROW_COLUMNS) values.push(r[c])
+  return values
+}
+
+/** The rows `packRows` packed. */
+export const unpackRows = (values: ReadonlyArray<string | number>): Array<DmarcRowInsert> => {
+  const rows: Array<DmarcRowInsert> = []
+  for (let i = 0; i + PACKED_WIDTH <= values.length; i += PACKED_WIDTH) {
+    const row: Partial<Record<(typeof DMARC_ROW_COLUMNS)[number], string | number>> = {}
+    for (let c = 0; c < PACKED_WIDTH; c++) row[DMARC_ROW_COLUMNS[c]!] = values[i + c]!
+    // every column set, each to the value `packRows` took from it
+    rows.push(row as DmarcRowInsert)
+  }
+  return rows
 }

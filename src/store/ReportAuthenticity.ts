@@ -6,6 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { moveToAuthenticated, rolledUpGroups } from "./DmarcRollup.ts"
+import { periodReports } from "./ReportPeriod.ts"
 
 /** Migrations appended to `store/Sql.ts`'s list. */
 export const reportAuthenticityMigrations = {
@@ -66,11 +67,13 @@ export interface AuthenticityCount {
 
 /** A domain's `kind` reports in [from, to) by reporter and verdict. */
 export const authenticityCounts = (kind: "dmarc" | "tls", domain: string, from: number, to: number) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) => sql<AuthenticityCount>`SELECT authenticated, reporter, COUNT(*) AS reports FROM inbound_report
-      WHERE kind = ${kind} AND domain = ${domain} AND begin_at >= ${from} AND begin_at < ${to}
-      GROUP BY authenticated, reporter ORDER BY reporter`
+  periodReports<AuthenticityCount>(
+    kind,
+    domain,
+    from,
+    to,
+    "authenticated, reporter, COUNT(*) AS reports",
+    "GROUP BY authenticated, reporter ORDER BY reporter"
   )
 
 /** A domain's DMARC records in [from, to) from authenticated reports only, grouped as `dmarcGroups`. */
