@@ -18,7 +18,6 @@
  * be late (Health.ts's `staleAfterMs`) is wedged: the probe gets 503 rather than an old "healthy".
  * `/metrics` is the main thread's to answer: the thread passes each scrape on and waits for it.
  */
-import type { IncomingMessage, ServerResponse } from "node:http"
 import { Worker } from "node:worker_threads"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../Config.ts"
@@ -117,37 +116,6 @@ parentPort.on("message", (m) => {
 `
 
 /**
- * A scrape answered on the main thread into a message for the listener's thread: the metrics
- * endpoint writes to a node response, and this one collects what it writes.
- */
-const scrape = (
-  respond: (req: IncomingMessage, res: ServerResponse) => void,
-  id: number,
-  method: string,
-  send: (m: ToThread) => void
-) => {
-  const headers: Record<string, string | number | ReadonlyArray<string>> = {}
-  const res = {
-    statusCode: 200,
-    setHeader(name: string, value: string | number | ReadonlyArray<string>) {
-      headers[name.toLowerCase()] = value
-      return res
-    },
-    writeHead(status: number, more?: Headers) {
-      res.statusCode = status
-      for (const [name, value] of Object.entries(more ?? {})) res.setHeader(name, value)
-      return res
-    },
-    end(body?: string | Buffer) {
-      const text = body === undefined ? "" : String(body)
-      send({ kind: "metrics", id, status: res.statusCode, headers, body: method === "HEAD" ? "" : text })
-      return res
-    }
-  }
-  respond({ method } as IncomingMessage, res as unknown as ServerResponse)
-}
-
-/**
  * The health and metrics listener on HEALTH_HOST:HEALTH_PORT, in a thread of its own, while the
  * layer lives; nothing when HEALTH_PORT is 0. HEALTH_HOST is loopback unless set: the metrics tell
  * how the service is used, which is the operator's to know, and an orchestrator that probes from
@@ -158,7 +126,7 @@ export const HealthPortLive = Layer.scopedDiscard(
     const { healthHost: host, healthPort, healthPublishMs, healthRefreshMs } = yield* AppConfig
     if (healthPort === 0) return
     const health = yield* Health
-    const { respond: metrics } = yield* MetricsEndpoint
+    const { scrape } = yield* MetricsEndpoint
     const traffic = yield* Traffic
     // Draining: the load balancer should stop sending now, before the listener goes away.
     const answer = (): HealthAnswer =>
@@ -183,7 +151,8 @@ export const HealthPortLive = Layer.scopedDiscard(
           resume(Effect.fail(new Error(message)))
         }
         worker.on("message", (m: FromThread) => {
-          if (m.kind === "metrics") return scrape(metrics, m.id, m.method, send)
+          if (m.kind === "metrics")
+            return void scrape(m.method).then((answer) => send({ kind: "metrics", id: m.id, ...answer }))
           if (m.kind === "failed") return fail(m.code === undefined ? m.message : `${m.code}: ${m.message}`)
           settled = true
           resume(Effect.succeed({ worker, timer }))
