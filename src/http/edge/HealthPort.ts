@@ -164,6 +164,8 @@ export const HealthPortLive = Layer.scopedDiscard(
         Effect.async<void>((resume) => {
           clearInterval(timer)
           worker.removeAllListeners("exit")
+          // A thread already gone (its threadId is -1 then) has nothing left to close.
+          if (worker.threadId === -1) return resume(Effect.void)
           worker.once("exit", () => resume(Effect.void))
           worker.postMessage({ kind: "close" } satisfies ToThread)
         })
