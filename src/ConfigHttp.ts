@@ -44,6 +44,8 @@ export const httpServerSettings = {
   // loopback unless HEALTH_HOST says otherwise: the metrics are the operator's, not the public's
   healthPort: int("HEALTH_PORT", 0),
   healthHost: Config.string("HEALTH_HOST").pipe(Config.withDefault("127.0.0.1")),
+  // how often the event loop hands the HEALTH_PORT thread its /health answer (http/edge/HealthPort.ts)
+  healthPublishMs: ms("HEALTH_PUBLISH_MS", 100),
   rateCostlyBurst: int("RATE_COSTLY_BURST", 30),
   rateCostlyPerMinute: int("RATE_COSTLY_PER_MINUTE", 60),
   rateCheapBurst: int("RATE_CHEAP_BURST", 120),

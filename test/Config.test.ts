@@ -62,7 +62,8 @@ describe("AppConfig", () => {
         cspCacheTtlMs: 600_000,
         apiKeysRefreshMs: 10_000,
         domainRecheckMs: 86_400_000,
-        housekeepingIntervalMs: 3_600_000
+        housekeepingIntervalMs: 3_600_000,
+        healthPublishMs: 100
       })
       const set = yield* AppConfig.pipe(
         Effect.provide(
@@ -73,7 +74,8 @@ describe("AppConfig", () => {
             CSP_CACHE_TTL_MS: "60000",
             API_KEYS_REFRESH_MS: "2000",
             DOMAIN_RECHECK: "PT12H",
-            HOUSEKEEPING_INTERVAL: "PT15M"
+            HOUSEKEEPING_INTERVAL: "PT15M",
+            HEALTH_PUBLISH_MS: "250"
           })
         )
       )
@@ -84,7 +86,8 @@ describe("AppConfig", () => {
         cspCacheTtlMs: 60_000,
         apiKeysRefreshMs: 2_000,
         domainRecheckMs: 43_200_000,
-        housekeepingIntervalMs: 900_000
+        housekeepingIntervalMs: 900_000,
+        healthPublishMs: 250
       })
       // A duration that is not one, or is none, is refused at start-up rather than spinning a loop.
       for (const env of [{ HOUSEKEEPING_INTERVAL: "1 hour" }, { RDAP_FAILURE_TTL: "PT0S" }]) {

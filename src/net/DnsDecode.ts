@@ -130,8 +130,12 @@ const readName = (buf: Buffer, offset: number): string => {
     length += len + 1
     if (length > 255) throw new Malformed("name longer than 255 octets")
     if (size > 0) nameBytes[size++] = 0x2e
-    buf.copy(nameBytes, size, pos + 1, pos + 1 + len)
-    size += len
+    // Byte by byte, lower-cased on the way (RFC 4343: ASCII case is not significant): a label is
+    // a few octets, for which a loop costs less than Buffer.copy's checks and a toLowerCase after.
+    for (let k = pos + 1, last = pos + 1 + len; k < last; k++) {
+      const b = buf[k]!
+      nameBytes[size++] = b >= 0x41 && b <= 0x5a ? b | 0x20 : b
+    }
     starts[labels++] = pos
     starts[labels++] = size
     pos += 1 + len
@@ -146,9 +150,9 @@ const readName = (buf: Buffer, offset: number): string => {
         nameBytes[size++] = 0x2e
         size += nameBytes.write(tail, size, "latin1")
       }
-      name = nameBytes.toString("latin1", 0, size).toLowerCase()
+      name = nameBytes.toString("latin1", 0, size)
     }
-  } else name = nameBytes.toString("latin1", 0, size).toLowerCase()
+  } else name = nameBytes.toString("latin1", 0, size)
   // Remember every suffix that starts at a label we read: `a.b.c` at o, `b.c` at o + 2, ...
   for (let i = 0; i < labels; i += 2) {
     const from = i === 0 ? 0 : starts[i - 1]! + 1

@@ -82,7 +82,7 @@ export const randomId = (): number => {
     idPool = randomBytes(8192)
     idOffset = 0
   }
-  const id = idPool.readUInt16BE(idOffset)
+  const id = (idPool[idOffset]! << 8) | idPool[idOffset + 1]!
   idOffset += 2
   return id
 }

@@ -19,7 +19,7 @@ import { type Ask, type QueryOptions, resolverOver } from "./ResolverShape.ts"
 import * as fs from "node:fs"
 import { Effect, Exit, Layer, type MetricLabel } from "effect"
 import { AppConfig, parseUpstream, type Upstream } from "../Config.ts"
-import { type DnsAnswer, DnsError, type RecordType } from "./DnsTypes.ts"
+import { type DnsAnswer, DnsError, type DnsRecord, type RecordType } from "./DnsTypes.ts"
 import { type Asked, DnsCache, UPSTREAM } from "./DnsCache.ts"
 import type { DecodedReply } from "./DnsDecode.ts"
 import { type Question, show, type TransportFailure, type Waiter } from "./DnsTransport.ts"
@@ -51,6 +51,12 @@ const readSystemUpstreams = Effect.sync(() => {
 const rcodeError = (rcode: string): DnsError["reason"] =>
   rcode === "SERVFAIL" ? "servfail" : rcode === "REFUSED" ? "refused" : "other"
 
+/** Whether a record of `type` is among `records` (a loop: no closure per reply). */
+const hasType = (records: ReadonlyArray<DnsRecord>, type: string) => {
+  for (let i = 0; i < records.length; i++) if (records[i]!.type === type) return true
+  return false
+}
+
 /** A reply as an outcome (RFC 2308 2: NXDOMAIN vs NODATA) or a DnsError. */
 export const classify = (
   packet: DecodedReply,
@@ -81,7 +87,7 @@ export const classify = (
   return {
     name,
     type,
-    outcome: rcode === "NXDOMAIN" ? "nxdomain" : answers.some((r) => r.type === type) ? "answer" : "nodata",
+    outcome: rcode === "NXDOMAIN" ? "nxdomain" : hasType(answers, type) ? "answer" : "nodata",
     rcode,
     flags: {
       aa: packet.aa,
@@ -129,8 +135,8 @@ const makeLive = Effect.gen(function* () {
    * attempt it asks whether anybody still waits; the datagram already sent keeps its slot until
    * its reply or timeout (DNS_TIMEOUT_MS at most).
    */
-  class Asking implements Waiter {
-    readonly q: Question
+  class Asking implements Waiter, Question {
+    readonly checkingDisabled: boolean
     readonly began = performance.now()
     private readonly start = rotation++
     private i = 0
@@ -143,13 +149,14 @@ const makeLive = Effect.gen(function* () {
       readonly options: QueryOptions,
       readonly asked: Asked
     ) {
-      this.q = { name, type, checkingDisabled: options.checkingDisabled === true }
+      // The question itself (Question's fields), not a separate object per query.
+      this.checkingDisabled = options.checkingDisabled === true
     }
 
     attempt() {
       this.upstream = this.options.upstream ?? upstreams[(this.start + this.i) % upstreams.length]!
       this.tcp = false
-      links.send(this.upstream, this.q, timeoutMs, this)
+      links.send(this.upstream, this, timeoutMs, this)
     }
 
     settle(failure: TransportFailure | undefined, reply: DecodedReply | undefined) {
@@ -170,7 +177,7 @@ const makeLive = Effect.gen(function* () {
             new DnsError({ name, type, reason: "other", message: "truncated; nobody waits for the rest" })
           )
         this.tcp = true
-        tcpQuery(this.upstream, this.q, timeoutMs, (f, r) => this.settle(f, r))
+        tcpQuery(this.upstream, this, timeoutMs, (f, r) => this.settle(f, r))
         return
       }
       const result = classify(

@@ -14,6 +14,13 @@ import { Effect } from "effect"
 import { unsafeCoerce } from "effect/Function"
 import { makeRuntimeSampler } from "./Runtime.ts"
 
+/** A scrape's answer: what a listener writes back. */
+export interface Scraped {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | number | ReadonlyArray<string>>>
+  readonly body: string
+}
+
 export class MetricsEndpoint extends Effect.Service<MetricsEndpoint>()("MetricsEndpoint", {
   scoped: Effect.gen(function* () {
     // The scope info would add a label set naming the library to every series: nothing to decide by.
@@ -31,6 +38,38 @@ export class MetricsEndpoint extends Effect.Service<MetricsEndpoint>()("MetricsE
       runtime.sample()
       exporter.getMetricsRequestHandler(req, res)
     }
-    return { respond } as const
+    /**
+     * A scrape answered as data, for a listener that serves it elsewhere (`HEALTH_PORT`'s thread):
+     * `respond` writes to this stand-in with statusCode, setHeader, writeHead and end only.
+     */
+    const scrape = (method: string) =>
+      new Promise<Scraped>((resolve) => {
+        const headers: Record<string, string | number | ReadonlyArray<string>> = {}
+        const res = {
+          statusCode: 200,
+          setHeader(name: string, value: string | number | ReadonlyArray<string>) {
+            headers[name.toLowerCase()] = value
+            return res
+          },
+          writeHead(status: number, more: Record<string, string | number | ReadonlyArray<string>> = {}) {
+            res.statusCode = status
+            for (const [name, value] of Object.entries(more)) res.setHeader(name, value)
+            return res
+          },
+          end(body?: string | Buffer) {
+            resolve({
+              status: res.statusCode,
+              headers,
+              body: method === "HEAD" || body === undefined ? "" : String(body)
+            })
+            return res
+          }
+        }
+        respond(
+          unsafeCoerce<{ method: string }, IncomingMessage>({ method }),
+          unsafeCoerce<typeof res, ServerResponse>(res)
+        )
+      })
+    return { respond, scrape } as const
   }).pipe(Effect.provide(Resource.layer({ serviceName: "domain-audit" })))
 }) {}

@@ -17,7 +17,7 @@ const UNTYPED = /as unknown as|: any\b|<any>/
 /** The modules where a library forces a cast, and why. */
 const COERCED: Readonly<Record<string, string>> = {
   "observe/Prometheus.ts":
-    "the Prometheus exporter brings its own copy of @opentelemetry/sdk-metrics: the same MetricReader under another declaration",
+    "the Prometheus exporter brings its own copy of @opentelemetry/sdk-metrics: the same MetricReader under another declaration; and its request handler, which writes a scrape for HEALTH_PORT's thread, takes node's request and response types where it uses a method, statusCode, setHeader and end",
   "report/PdfLayout.ts": "pdfkit keeps the parsed font on a member its types do not declare"
 }
 

@@ -90,6 +90,18 @@ const get = (url: string, method = "GET") =>
     req.end()
   })
 
+/** A GET answered as text: status, content type and body. */
+const text = (url: string) =>
+  new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+    const req = request(url, (res) => {
+      let body = ""
+      res.on("data", (chunk) => (body += chunk))
+      res.on("end", () => resolve({ status: res.statusCode!, type: res.headers["content-type"], body }))
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
 describe("HEALTH_PORT", () => {
   it.live("answers GET /health alone on a listener of its own, from the same state", () =>
     Effect.gen(function* () {
@@ -125,6 +137,17 @@ describe("HEALTH_PORT", () => {
         })
         const post = yield* Effect.promise(() => get(`${base}/health`, "POST"))
         expect(post).toMatchObject({ status: 405, allow: "GET, HEAD", body: { error: "use GET" } })
+        // HEAD: the headers only
+        expect(yield* Effect.promise(() => get(`${base}/health`, "HEAD"))).toMatchObject({
+          status: 200,
+          body: undefined
+        })
+        // a scrape, answered by the main thread through the listener's own
+        const scraped = yield* Effect.promise(() => text(`${base}/metrics`))
+        expect(scraped.status).toBe(200)
+        expect(scraped.type).toMatch(/^text\/plain/)
+        expect(scraped.body).toMatch(/^# HELP /m)
+        expect((yield* Effect.promise(() => get(`${base}/metrics`, "POST"))).status).toBe(405)
       }).pipe(Effect.provide(listener))
       // closed with its layer
       const after = yield* Effect.promise(() =>

@@ -256,3 +256,41 @@ describe("decodeReply TXT character-strings", () => {
     expect(txtReply([Buffer.from([0x61, 0xe2]), Buffer.from([0x62])])).toEqual(["a", "\ufffdb"])
   })
 })
+
+describe("decodeReply names", () => {
+  /** `d` with each ASCII letter upper-cased or not, at random. */
+  const anyCase = (d: string) =>
+    fc
+      .array(fc.boolean(), { minLength: d.length, maxLength: d.length })
+      .map((up) => [...d].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(""))
+  const mixed = name
+    .filter((d) => d.length < 240) // room for the "www." of the CNAME's target
+    .chain((d) => fc.tuple(fc.constant(d), anyCase(d), anyCase(d)))
+
+  it("reads every name in lower case, however the server spelled it (RFC 4343) (property)", () =>
+    fc.assert(
+      fc.property(mixed, ([d, asked, owner]) => {
+        const reply = decodeReply(
+          DnsPacket.encode({
+            type: "response",
+            id: 1,
+            questions: [{ type: "A", name: asked, class: "IN" }],
+            answers: [{ type: "CNAME", name: owner, ttl: 1, data: `www.${asked}` }]
+          })
+        )
+        expect(reply.question?.name).toBe(d)
+        expect(reply.answers.map((r) => [r.name, r.data])).toEqual([[d, `www.${d}`]])
+      })
+    ))
+
+  it("folds only the ASCII letters: other octets are kept as they are", () => {
+    // A label with the octets 0xC0 (Latin-1 À) and "A": only the "A" folds.
+    const label = Buffer.from([2, 0xc0, 0x41])
+    const buf = Buffer.concat([
+      Buffer.from([0, 1, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0]),
+      label,
+      Buffer.from([0, 0, 1, 0, 1])
+    ])
+    expect(decodeReply(buf).question?.name).toBe("\u00c0a")
+  })
+})

@@ -29,6 +29,10 @@ import { Limits } from "./Limits.ts"
 
 const STALE_AFTER = 5
 
+/** How old a health reading may be before it no longer counts as current: STALE_AFTER refresh periods. */
+export const staleAfterMs = (healthRefreshMs: number): number =>
+  STALE_AFTER * Math.max(healthRefreshMs, 1_000)
+
 interface DatabaseHealth {
   readonly status: "healthy" | "degraded"
   readonly journalMode: string
@@ -110,7 +114,7 @@ export class Health extends Effect.Service<Health>()("Health", {
           body: { error: "the service is starting; retry in a few seconds", status: "starting" }
         }
       const ageMs = now - last.atMs
-      const stale = ageMs > STALE_AFTER * Math.max(healthRefreshMs, 1_000)
+      const stale = ageMs > staleAfterMs(healthRefreshMs)
       const database = {
         ...last.outcome,
         status: stale ? ("degraded" as const) : last.outcome.status,
