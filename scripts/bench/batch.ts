@@ -9,7 +9,8 @@
  * also samples its live heap after full GCs (which cost CPU: compare CPU figures without it) and
  * prints the live MB per scan in flight. Each run executes batchRun.ts bundled by esbuild, as
  * `npm run batch` runs the scanner (compiled, no tsx `keepNames`); with `--cpu-prof` through tsx
- * instead, so that the profile names the source files it summarises by folder.
+ * instead, so that the profile names the source files it summarises by folder (with
+ * `--cpu-prof=bundled`, of the bundle: tsx's transform loses most function names and lines).
  * Each run has the heap cap `npm run batch` has (`MAX_HEAP_MB`, default 384, in the environment
  * here too), and so its heap admission (`src/batch/HeapRoom.ts`: the "held for heap" column).
  * `--node=<flag>` passes a node or V8 flag to the measured runs (GC settings: docs/bench.md).
@@ -21,7 +22,7 @@
  * machine state. With `--compare` too, the runs' records are compared domain by domain, timings
  * left out (batchRecords.ts): the ref's runs with each other (what differs from run to run) and
  * each of this checkout's runs with the ref's first.
- *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--depth=quick|standard|full] [--cpu-prof] [--live-heap] [--node=<flag>] [--against=<ref> [--compare]]
+ *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--depth=quick|standard|full] [--cpu-prof[=bundled]] [--live-heap] [--node=<flag>] [--against=<ref> [--compare]]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
  * (batchRun.ts scans `<domain>`): the same zones, the same work per scan, fewer answers unseen by
@@ -39,7 +40,9 @@ import { comparedRuns } from "./batchRecords.ts"
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith("--"))
 const [countText = "1000", levelsText = "100,1000"] = process.argv.slice(2).filter((a) => !a.startsWith("--"))
-const profile = flags.includes("--cpu-prof")
+/** `--cpu-prof=bundled`: the profile of the bundle `npm run batch` runs, functions named, folders not. */
+const bundledProfile = flags.includes("--cpu-prof=bundled")
+const profile = flags.includes("--cpu-prof") || bundledProfile
 const liveHeap = flags.includes("--live-heap")
 /** `--depth=quick|standard|full` (default full): the scans' depth, as `batch --depth` (docs/batch.md "Depth"). */
 const depth = flags.find((a) => a.startsWith("--depth="))?.slice("--depth=".length) ?? "full"
@@ -171,7 +174,7 @@ const runAt = (concurrency: number, withProfile: boolean, file = bundled()): Run
     ...(withProfile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []),
     ...(liveHeap ? ["--expose-gc"] : []),
     ...nodeFlags,
-    ...(profile ? ["--import", "tsx", "scripts/bench/batchRun.ts"] : [file]),
+    ...(profile && !bundledProfile ? ["--import", "tsx", "scripts/bench/batchRun.ts"] : [file]),
     list,
     out,
     String(concurrency)

@@ -16,6 +16,7 @@ import { ScanResult } from "../scan/ScanResult.ts"
 import { NormalDomain } from "../records/DomainName.ts"
 import { ScanScore } from "../score/Score.ts"
 import { csvRecord } from "./Csv.ts"
+import { encoderOf } from "./Encode.ts"
 
 /**
  * The word a domain's result goes by: its grade, or `unscannable` when it could not be graded (it
@@ -48,7 +49,8 @@ export const isFailure = (record: BatchRecord): record is BatchFailure => "error
 export const Formats = ["jsonl", "csv"] as const
 export type Format = (typeof Formats)[number]
 
-const encodeResult = Schema.encodeSync(BatchResult)
+// A scan's record is large and built by our own code: encoded without checking it again (Encode.ts).
+const encodeResult = encoderOf(BatchResult)
 const encodeFailure = Schema.encodeSync(BatchFailure)
 
 /**

@@ -6,7 +6,7 @@
 import * as net from "node:net"
 import * as tls from "node:tls"
 import { Effect } from "effect"
-import { probeSecureContext, sharedSecureContext } from "./TlsPeer.ts"
+import { KeptPeer, probeSecureContext, sharedSecureContext } from "./TlsPeer.ts"
 
 /** A connected socket to hand to TLS: plain TCP for HTTPS, the SMTP session after STARTTLS for mail. */
 export type Opener = Effect.Effect<net.Socket, string>
@@ -30,6 +30,8 @@ export type HandshakeOutcome =
       /** The server stapled an OCSP response (RFC 6066 8); false when not asked for. */
       readonly ocspStapled: boolean
       readonly socket: tls.TLSSocket
+      /** The certificate as node's handshake read it, when the chain verified (TlsPeer.ts). */
+      readonly kept: KeptPeer
     }
   /** The server ended the handshake (an alert, or it closed the connection): it does not accept this. */
   | { readonly kind: "refused"; readonly message: string }
@@ -107,6 +109,7 @@ export const handshake = (open: Opener, request: HandshakeRequest): Effect.Effec
     const versions = { minVersion: request.minVersion, maxVersion: request.maxVersion }
     return Effect.async<HandshakeOutcome>((resume) => {
       let secure: tls.TLSSocket
+      const kept = new KeptPeer()
       try {
         // `requestOCSP` is a TLSSocket option that tls.connect passes on; node's types omit it.
         const options: tls.ConnectionOptions & { requestOCSP: boolean } = {
@@ -118,6 +121,7 @@ export const handshake = (open: Opener, request: HandshakeRequest): Effect.Effec
           ...(request.ca
             ? { secureContext: sharedSecureContext(request.ca, { ...versions, ciphers }) }
             : { secureContext: probeSecureContext({ ...versions, ciphers }) }),
+          checkServerIdentity: kept.checkServerIdentity,
           requestOCSP: request.requestOcsp === true,
           rejectUnauthorized: false
         }
@@ -161,7 +165,8 @@ export const handshake = (open: Opener, request: HandshakeRequest): Effect.Effec
                 ? { type: kx.type, name: kx.name ?? null, size: kx.size ?? 0 }
                 : null,
             ocspStapled: stapled,
-            socket: secure
+            socket: secure,
+            kept
           })
         )
       })

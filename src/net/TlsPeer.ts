@@ -58,18 +58,37 @@ export const probeSecureContext = (options: {
 }
 
 /**
+ * The peer's certificate as node read it for its own check of the name: when the chain verified,
+ * node's handshake calls `getPeerCertificate(true)` and hands the result to the connection's
+ * `checkServerIdentity` (node's `onConnectSecure`), and reading it again cost as much once more
+ * (~2 % of the batch's CPU, docs/bench.md). Pass `checkServerIdentity` in the connection's
+ * options; `leaf` is then node's reading, or undefined when it made none (a chain that did not
+ * verify, a resumed session): `peerCertificates` reads the socket then.
+ */
+export class KeptPeer {
+  leaf: tls.DetailedPeerCertificate | undefined = undefined
+  // node's own check, unchanged: the authorisation error it reports is the same.
+  readonly checkServerIdentity = (host: string, cert: tls.PeerCertificate): Error | undefined => {
+    this.leaf = cert as tls.DetailedPeerCertificate
+    return tls.checkServerIdentity(host, cert)
+  }
+}
+
+/**
  * The peer's leaf as node describes it, and its chain as DER, leaf first, from one call to
  * `getPeerCertificate(true)` (each call builds every certificate's object again: it was the
- * largest single cost of a TLS connection in the batch's profile). Follows node's
- * `issuerCertificate` links; node links a self-signed root to itself and may close a cycle through
- * certificates it completed from the trust store, so each certificate is taken once.
+ * largest single cost of a TLS connection in the batch's profile), or none when node's handshake
+ * already made it (`kept`). Follows node's `issuerCertificate` links; node links a self-signed
+ * root to itself and may close a cycle through certificates it completed from the trust store, so
+ * each certificate is taken once.
  */
 export const peerCertificates = (
-  socket: tls.TLSSocket
+  socket: tls.TLSSocket,
+  kept?: KeptPeer
 ): { readonly leaf: tls.DetailedPeerCertificate | undefined; readonly chain: Array<Buffer> } => {
   const chain: Array<Buffer> = []
   const seen = new Set<string>()
-  const detailed = socket.getPeerCertificate(true)
+  const detailed = kept?.leaf ?? socket.getPeerCertificate(true)
   const leaf = detailed && detailed.raw ? detailed : undefined
   let cert: tls.DetailedPeerCertificate | undefined = leaf
   while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
@@ -97,9 +116,10 @@ export interface PeerJudged {
  */
 export const peerJudged = (
   socket: tls.TLSSocket,
-  host: string
+  host: string,
+  kept?: KeptPeer
 ): { readonly ders: ReadonlyArray<Buffer>; readonly judged: PeerJudged } => {
-  const { leaf, chain: ders } = peerCertificates(socket)
+  const { leaf, chain: ders } = peerCertificates(socket, kept)
   const chain = ders.flatMap((der) => {
     try {
       return [certificateFacts(der)]

@@ -21,7 +21,7 @@ import { namesOcspResponder } from "./Certificate.ts"
 import { extendedMasterSecretGated } from "./ExtendedMasterSecret.ts"
 import { normalSni, type ProbeKey } from "./ProbeCache.ts"
 import { vetText } from "./Targets.ts"
-import { type PeerJudged, peerJudged } from "./TlsPeer.ts"
+import { type KeptPeer, type PeerJudged, peerJudged } from "./TlsPeer.ts"
 import { type ProbedServer, probedServer } from "./ProbedServer.ts"
 import {
   CLIENT_SUITES,
@@ -184,8 +184,8 @@ export const vettedScan =
         )
   }
 
-const certificateOf = (socket: tls.TLSSocket, host: string): TlsCertificate => {
-  const { ders, judged } = peerJudged(socket, host)
+const certificateOf = (socket: tls.TLSSocket, host: string, kept: KeptPeer): TlsCertificate => {
+  const { ders, judged } = peerJudged(socket, host, kept)
   const oid = ders[0] ? certificateSignatureOid(ders[0]) : null
   return {
     ...judged,
@@ -237,7 +237,7 @@ export const scanTls = (
       Effect.map((o) => {
         if (o.kind !== "accepted")
           return { negotiated: null, certificate: null, ocspStapled: null, failure: o.message, outcome: o }
-        const certificate = certificateOf(o.socket, name)
+        const certificate = certificateOf(o.socket, name, o.kept)
         end(o)
         return {
           negotiated: { protocol: o.protocol, cipher: o.cipher },

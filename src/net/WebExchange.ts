@@ -9,7 +9,7 @@ import * as http from "node:http"
 import * as https from "node:https"
 import type * as tls from "node:tls"
 import { hostLiteral } from "../records/IpAddress.ts"
-import { peerCertificates, sharedSecureContext } from "./TlsPeer.ts"
+import { KeptPeer, peerCertificates, sharedSecureContext } from "./TlsPeer.ts"
 import { decodeContentEncoding } from "./WebContentEncoding.ts"
 import { bareHost } from "./WebTarget.ts"
 import {
@@ -69,8 +69,8 @@ export interface Attempt {
   readonly tls: TlsInfo | null
 }
 
-const tlsInfo = (socket: tls.TLSSocket): TlsInfo => {
-  const { leaf: cert, chain: ders } = peerCertificates(socket)
+const tlsInfo = (socket: tls.TLSSocket, kept: KeptPeer): TlsInfo => {
+  const { leaf: cert, chain: ders } = peerCertificates(socket, kept)
   let peerCertificate: PeerCertificate | null = null
   if (cert) {
     const chain = ders.map((der) => new Uint8Array(der))
@@ -131,6 +131,7 @@ export const attempt = (
       resume(e)
     }
     const verify = options.verifyTls !== false
+    const kept = new KeptPeer()
     const requestOptions: https.RequestOptions = {
       host: address,
       family: address.includes(":") ? 6 : 4,
@@ -153,7 +154,9 @@ export const attempt = (
             // SNI and certificate identity use the original host name (not for IP literals, RFC 6066 §3).
             ...(hostLiteral(host) === undefined ? { servername: host } : {}),
             secureContext: sharedSecureContext(settings.ca, { minVersion: "TLSv1" }),
-            rejectUnauthorized: verify
+            rejectUnauthorized: verify,
+            // node's own reading of the certificate, kept for `tlsInfo` (TlsPeer.ts).
+            checkServerIdentity: kept.checkServerIdentity
           }
         : {})
     }
@@ -208,7 +211,7 @@ export const attempt = (
       )
     })
     req.on("response", (res) => {
-      const tlsData = secure ? tlsInfo(res.socket as tls.TLSSocket) : null
+      const tlsData = secure ? tlsInfo(res.socket as tls.TLSSocket, kept) : null
       const chunks: Array<Buffer> = []
       let size = 0
       const complete = (truncated: boolean) => {
