@@ -6,7 +6,7 @@
  */
 import * as dgram from "node:dgram"
 import { readFileSync } from "node:fs"
-import { Effect } from "effect"
+import { ConfigProvider, Effect } from "effect"
 import type { RecordType } from "../../src/net/DnsTypes.ts"
 import { queryPacket } from "../../src/net/DnsTransport.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
@@ -117,4 +117,53 @@ export const bareNode = (
       straggler = setTimeout(stop, seconds * 1000 + 1000)
       for (let i = 0; i < outstanding; i++) ask()
     })
+  })
+
+/** The Resolver's settings for a bench: the world's Unbound only, no retry. */
+export const benchResolverConfig = (server: string) =>
+  ConfigProvider.fromMap(
+    new Map([
+      ["DNS_RESOLVERS", server],
+      ["DNS_TIMEOUT_MS", "2000"],
+      ["DNS_RETRIES", "0"]
+    ])
+  )
+
+/**
+ * `outstanding` fibers asking `settled` in turn through `query` (a Resolver's, our cache bypassed)
+ * for `seconds`: the answers, the failures, the elapsed seconds and this process's CPU (µs, user +
+ * system) per answer.
+ */
+export const askInLoop = <E>(
+  query: (name: string, type: RecordType) => Effect.Effect<unknown, E>,
+  settled: ReadonlyArray<Question>,
+  outstanding: number,
+  seconds: number
+) =>
+  Effect.gen(function* () {
+    let ok = 0
+    let failed = 0
+    let next = 0
+    const deadline = performance.now() + seconds * 1000
+    const worker = Effect.gen(function* () {
+      while (performance.now() < deadline) {
+        const [name, type] = settled[next++ % settled.length]!
+        const r = yield* Effect.either(query(name, type))
+        if (r._tag === "Right") ok++
+        else failed++
+      }
+    })
+    const start = performance.now()
+    const cpu = process.cpuUsage()
+    yield* Effect.all(
+      Array.from({ length: outstanding }, () => worker),
+      { concurrency: "unbounded" }
+    )
+    const used = process.cpuUsage(cpu)
+    return {
+      ok,
+      failed,
+      elapsed: (performance.now() - start) / 1000,
+      cpuPerQuery: (used.user + used.system) / Math.max(1, ok)
+    }
   })

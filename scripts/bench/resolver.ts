@@ -13,9 +13,18 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Resolver } from "../../src/net/Resolver.ts"
-import { bareNode, benchEnv, type Question, scenarioQuestions, warm, worldResolver } from "./dnsBaseline.ts"
+import {
+  askInLoop,
+  bareNode,
+  benchEnv,
+  benchResolverConfig,
+  type Question,
+  scenarioQuestions,
+  warm,
+  worldResolver
+} from "./dnsBaseline.ts"
 
 const seconds = Number(process.argv[2] ?? 10)
 const outstanding = Number(process.argv[3] ?? 100)
@@ -25,45 +34,19 @@ const server = worldResolver(env)
 // Cache-hot questions: every scenario domain with the types most checks ask.
 const questions = scenarioQuestions(env)
 
-const layer = Resolver.Default.pipe(
-  Layer.provide(
-    Layer.setConfigProvider(
-      ConfigProvider.fromMap(
-        new Map([
-          ["DNS_RESOLVERS", server],
-          ["DNS_TIMEOUT_MS", "2000"],
-          ["DNS_RETRIES", "0"]
-        ])
-      )
-    )
-  )
-)
+const layer = Resolver.Default.pipe(Layer.provide(Layer.setConfigProvider(benchResolverConfig(server))))
 
 /** One timed run through the Resolver: `outstanding` fibers asking in a loop, our cache bypassed. */
 const ours = (settled: ReadonlyArray<Question>) =>
   Effect.gen(function* () {
     const resolver = yield* Resolver
-    let ok = 0
-    let failed = 0
-    let next = 0
-    const deadline = performance.now() + seconds * 1000
-    const worker = Effect.gen(function* () {
-      while (performance.now() < deadline) {
-        const [name, type] = settled[next++ % settled.length]!
-        const r = yield* Effect.either(resolver.query(name, type, { fresh: true }))
-        if (r._tag === "Right") ok++
-        else failed++
-      }
-    })
-    const start = performance.now()
-    const cpu = process.cpuUsage()
-    yield* Effect.all(
-      Array.from({ length: outstanding }, () => worker),
-      { concurrency: "unbounded" }
+    const run = yield* askInLoop(
+      (name, type) => resolver.query(name, type, { fresh: true }),
+      settled,
+      outstanding,
+      seconds
     )
-    const used = process.cpuUsage(cpu)
-    const elapsed = (performance.now() - start) / 1000
-    return { qps: ok / elapsed, ok, failed, cpuPerQuery: (used.user + used.system) / Math.max(1, ok) }
+    return { qps: run.ok / run.elapsed, ok: run.ok, failed: run.failed, cpuPerQuery: run.cpuPerQuery }
   })
 
 const dnsperf = (file: string) => {

@@ -9,8 +9,15 @@
  * commit) using the same node_modules. Figures: docs/bench.md, the resolver.
  */
 import { resolve } from "node:path"
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
-import { benchEnv, scenarioQuestions, warm, worldResolver } from "./dnsBaseline.ts"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import {
+  askInLoop,
+  benchEnv,
+  benchResolverConfig,
+  scenarioQuestions,
+  warm,
+  worldResolver
+} from "./dnsBaseline.ts"
 
 const roots = [resolve(process.argv[2] ?? "."), resolve(process.argv[3] ?? ".")]
 const slice = Number(process.argv[4] ?? 1.5)
@@ -28,13 +35,7 @@ const sides = await Promise.all(
     const { Resolver } = (await import(
       `${root}/src/net/Resolver.ts`
     )) as typeof import("../../src/net/Resolver.ts")
-    const config = ConfigProvider.fromMap(
-      new Map([
-        ["DNS_RESOLVERS", server],
-        ["DNS_TIMEOUT_MS", "2000"],
-        ["DNS_RETRIES", "0"]
-      ])
-    )
+    const config = benchResolverConfig(server)
     return {
       Resolver,
       runtime: ManagedRuntime.make(Resolver.Default.pipe(Layer.provide(Layer.setConfigProvider(config))))
@@ -50,30 +51,13 @@ const once = (k: number): Promise<Slice> =>
   sides[k]!.runtime.runPromise(
     Effect.gen(function* () {
       const resolver = yield* sides[k]!.Resolver
-      let ok = 0
-      let failed = 0
-      let next = 0
-      const deadline = performance.now() + slice * 1000
-      const worker = Effect.gen(function* () {
-        while (performance.now() < deadline) {
-          const [name, type] = settled[next++ % settled.length]!
-          const r = yield* Effect.either(resolver.query(name, type, { fresh: true }))
-          if (r._tag === "Right") ok++
-          else failed++
-        }
-      })
-      const start = performance.now()
-      const cpu = process.cpuUsage()
-      yield* Effect.all(
-        Array.from({ length: 100 }, () => worker),
-        { concurrency: "unbounded" }
+      const run = yield* askInLoop(
+        (name, type) => resolver.query(name, type, { fresh: true }),
+        settled,
+        100,
+        slice
       )
-      const used = process.cpuUsage(cpu)
-      return {
-        qps: ok / ((performance.now() - start) / 1000),
-        cpu: (used.user + used.system) / Math.max(1, ok),
-        failed
-      }
+      return { qps: run.ok / run.elapsed, cpu: run.cpuPerQuery, failed: run.failed }
     })
   )
 
