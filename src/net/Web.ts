@@ -71,23 +71,34 @@ const loadSettings = Effect.gen(function* () {
   } satisfies WebSettings
 })
 
+/**
+ * The hybrid-first ClientHello to port 443 (KeyExchangeProbe.ts), under the web's permits. An
+ * address backed off for refusing a connection is told as a refusal (nothing listens for TLS
+ * there), as the TLS scan tells it, whichever of a fetch, a scan or a probe met it first: never as
+ * a silence, which would make the same server "no TLS" for one domain and "unknown" for the next.
+ */
+export const makeWebKeyExchange = (settings: WebSettings, destinations: ReturnType<typeof webDestinations>) =>
+  makeKeyExchangeProbe({
+    kind: "web-kex",
+    port: 443,
+    allow: settings.allow,
+    timeoutMs: settings.connectTimeoutMs,
+    ttlMs: settings.probeCacheTtlMs ?? 0,
+    opener: (address) => tcpOpener(address, 443, settings.connectTimeoutMs),
+    sendSni: true,
+    silent: (address) => {
+      const first = destinations.backedOff(address, 443)
+      return first?.connectionRefused === true ? "refused a moment ago, ECONNREFUSED" : first?.message
+    },
+    gate: (address, probe) => destinations.around(address, probe)
+  })
+
 /** The client and the TLS scan over one set of destination permits. */
 const webService = (settings: WebSettings, lookup: AddressLookup) => {
   const destinations = webDestinations(settings)
   return Effect.gen(function* () {
     const scans = yield* makeWebTlsScan(settings, destinations)
-    // The hybrid-first ClientHello to port 443 (KeyExchangeProbe.ts), under the same permits.
-    const keyExchange = yield* makeKeyExchangeProbe({
-      kind: "web-kex",
-      port: 443,
-      allow: settings.allow,
-      timeoutMs: settings.connectTimeoutMs,
-      ttlMs: settings.probeCacheTtlMs ?? 0,
-      opener: (address) => tcpOpener(address, 443, settings.connectTimeoutMs),
-      sendSni: true,
-      silent: (address) => destinations.backedOff(address, 443)?.message,
-      gate: (address, probe) => destinations.around(address, probe)
-    })
+    const keyExchange = yield* makeWebKeyExchange(settings, destinations)
     return {
       ...makeWeb(settings, lookup, destinations),
       tlsScan: scans.scan,

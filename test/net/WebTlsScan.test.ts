@@ -2,7 +2,7 @@
  * The web TLS scan's sharing and politeness against a real TLS server on loopback: one scan per
  * (address, 443, SNI) however many ask at once, one enumeration of versions and suites per address
  * shared by its names (a name the server configures apart enumerated on its own), the HTTPS permits
- * per address held per handshake, and a silent address backed off. The server listens on port 443
+ * per address held per handshake, and a silent address backed off (for the key-exchange probe too). The server listens on port 443
  * (the scan's only port) of an address of its own in 127.0.0.0/8, outside the world's address plan;
  * `odd.example` is served there as a virtual host of its own, TLS 1.2 only.
  */
@@ -14,6 +14,8 @@ import * as tls from "node:tls"
 import { makeWeb, webDestinations } from "../../src/net/WebClient.ts"
 import type { TlsScanResult } from "../../src/net/TlsScan.ts"
 import { makeWebTlsScan } from "../../src/net/WebTlsScan.ts"
+import { makeWebKeyExchange } from "../../src/net/Web.ts"
+import { serverOf } from "../../src/checks/pq-kex/PqKex.ts"
 import type { WebSettings } from "../../src/net/WebTypes.ts"
 import { makePki, type TestPki } from "./pki.ts"
 import { testWebSettings } from "./webSettings.ts"
@@ -301,6 +303,21 @@ describe("makeWebTlsScan", () => {
       expect(scan.status).toBe("closed")
       expect(scan.failure).toMatch(/not contacted.*ECONNREFUSED/)
     })
+  )
+
+  it.live(
+    "a refusal a page fetch met first is still a refusal to the key-exchange probe: no TLS, never unknown",
+    () =>
+      Effect.gen(function* () {
+        const s = settings()
+        const destinations = webDestinations(s)
+        const web = makeWeb(s, () => Effect.succeed({ v4: [silentAddress], v6: [] }), destinations)
+        expect((yield* Effect.flip(web.get("https://d.example/"))).message).not.toMatch(/refused/i)
+        const answer = yield* (yield* makeWebKeyExchange(s, destinations))("e.example", silentAddress)
+        expect(answer.kind === "unknown" && answer.message).toMatch(/not contacted.*ECONNREFUSED/)
+        const asked = { service: "web", host: "e.example", address: silentAddress, answer } as const
+        expect(serverOf(asked).verdict).toBe("no-tls")
+      })
   )
 
   it.live("an address the policy forbids is not contacted", () =>

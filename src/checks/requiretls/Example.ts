@@ -10,5 +10,6 @@ export const exampleGathered = (): RequireTlsGathered => ({
   domain: DOMAIN,
   mxStatus: "answer",
   mxError: null,
-  heard: exampleProbes().map(heardOf)
+  heard: exampleProbes().map(heardOf),
+  implicitMxSilent: null
 })

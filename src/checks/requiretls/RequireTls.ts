@@ -10,6 +10,8 @@ import { Effect } from "effect"
 import { define, traced } from "../../kernel/Check.ts"
 import { Facts } from "../../kernel/Facts.ts"
 import { MailServers, mxUnknown, targets } from "../../kernel/MailServers.ts"
+import { SILENT_IMPLICIT_MX } from "../dns/Rules.ts"
+import { implicitSilence } from "../smtp-tls/SmtpTls.ts"
 import { about } from "./About.ts"
 import { exampleGathered } from "./Example.ts"
 import { type Heard, heardOf, type RequireTlsGathered } from "./RequireTlsGathered.ts"
@@ -45,6 +47,9 @@ export const analyse = (g: RequireTlsGathered, now: Date): RequireTlsResult => {
   })
   if (g.mxStatus === "unknown") return verdict("unknown", g.mxError ?? "the MX lookup failed")
   if (g.mxStatus === "null-mx") return verdict("no-mail", "null MX (RFC 7505): the domain accepts no mail")
+  // Every address of the implicit MX refused port 25: a domain without mail, as the SMTP TLS check
+  // reads it, not a mail server that could not be asked. A timeout there stays unknown.
+  if (g.implicitMxSilent === "refused") return verdict("no-mail", SILENT_IMPLICIT_MX)
   if (servers.length === 0)
     return g.mxStatus === "none"
       ? verdict("no-mail", "no MX records and no address: the domain receives no mail")
@@ -78,7 +83,8 @@ export const gather = Effect.gen(function* () {
     domain: facts.domain,
     mxStatus: servers.mxStatus,
     mxError: servers.mxStatus === "unknown" ? mxUnknown(servers) : null,
-    heard: probes.map(heardOf)
+    heard: probes.map(heardOf),
+    implicitMxSilent: implicitSilence(servers.mxStatus, probes)
   } satisfies RequireTlsGathered
 }).pipe(traced("RequireTls.gather", {}))
 

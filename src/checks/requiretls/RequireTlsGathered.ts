@@ -27,6 +27,11 @@ export interface RequireTlsGathered {
   /** Why the MX set is unknown (`mxUnknown`), else null. */
   readonly mxError: string | null
   readonly heard: ReadonlyArray<Heard>
+  /**
+   * The domain has no MX and nothing answers SMTP at its own address, the implicit MX (RFC 5321
+   * 5.1): `refused` or `unreachable` as the SMTP TLS check reads it (`implicitSilence`), else null.
+   */
+  readonly implicitMxSilent: "refused" | "unreachable" | null
 }
 
 /** What a probe says about REQUIRETLS: only the EHLO reply after STARTTLS counts. */

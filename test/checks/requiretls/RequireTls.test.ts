@@ -22,7 +22,8 @@ const gathered = (heard: RequireTlsGathered["heard"]): RequireTlsGathered => ({
   domain: "example.com",
   mxStatus: "answer",
   mxError: null,
-  heard
+  heard,
+  implicitMxSilent: null
 })
 const heard = (...probes: Array<ReturnType<typeof probe>>) => gathered(probes.map(heardOf))
 
@@ -73,6 +74,20 @@ describe("the verdict over the mail servers", () => {
     expect(failed).toMatchObject({ status: "unknown", note: "the MX lookup failed" })
   })
 
+  it("reads an implicit MX that refuses port 25 as a domain without mail, a silent one as unknown", () => {
+    const refused = probe({
+      status: "unknown",
+      failure: new SmtpFailure({ stage: "connect", reason: "refused", message: "connect ECONNREFUSED" }),
+      ehloCode: null,
+      starttlsOffered: false
+    })
+    const implicit = { ...heard(refused), mxStatus: "implicit" as const }
+    expect(analyse(implicit, now).status).toBe("unknown")
+    const settled = analyse({ ...implicit, implicitMxSilent: "refused" }, now)
+    expect(settled).toMatchObject({ status: "no-mail", note: expect.stringMatching(/implicit MX/) })
+    expect(analyse({ ...implicit, implicitMxSilent: "unreachable" }, now).status).toBe("unknown")
+  })
+
   it("is total, and its result always encodes (property)", () => {
     const keyword = fc.constantFrom("REQUIRETLS", "requiretls", "PIPELINING", "SIZE 1000", "", " ")
     const session = fc.record({
@@ -119,5 +134,30 @@ describe("the check", () => {
       ])
       expect(r.status).toBe("some")
     })
+  )
+
+  it.effect(
+    "reads the probes as the SMTP TLS check does: an implicit MX refusing port 25 receives no mail",
+    () =>
+      Effect.gen(function* () {
+        const r = yield* runFake(RequireTls, "example.com", {
+          zone: { "example.com A": ["192.0.2.80"] },
+          probes: {
+            "example.com|192.0.2.80": probe({
+              host: "example.com",
+              address: "192.0.2.80",
+              status: "unknown",
+              failure: new SmtpFailure({
+                stage: "connect",
+                reason: "refused",
+                message: "connect ECONNREFUSED 192.0.2.80:25"
+              }),
+              ehloCode: null,
+              starttlsOffered: false
+            })
+          }
+        })
+        expect(r).toMatchObject({ status: "no-mail", servers: [{ requireTls: null }] })
+      })
   )
 })
