@@ -7,9 +7,9 @@
  * Why not Effect's own: its schedulers give every fiber a runner of its own, each with its own
  * `setTimeout`, and node runs every timer that is due in one turn. A crowd's admitted requests,
  * each yielding after its 2,048 operations, were then all run in one turn: over half of the busy
- * time of a 500-client burst, in turns of 100-300 ms (docs/bench.md). Here one timer stands for
- * the whole queue and a slice stops once its time is spent. Fiber priorities are not kept: the
- * service sets none.
+ * time of a 500-client burst, in turns of 60-250 ms (docs/bench.md). Here one `setImmediate`
+ * stands for the whole queue and a slice stops once its time is spent. Fiber priorities are not
+ * kept: the service sets none.
  */
 import { Scheduler } from "effect"
 
