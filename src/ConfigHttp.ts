@@ -39,6 +39,8 @@ export const httpServerSettings = {
   admissionMaxCpuPercent: int("ADMISSION_MAX_CPU_PERCENT", 90),
   // a request back on its connection before the Retry-After it got there waits for it (Admission.ts)
   earlyRetryHoldMs: ms("EARLY_RETRY_HOLD_MS", 2_000),
+  // costly work runs in slices of about this long, the sockets read between two (http/edge/Slices.ts)
+  costlySliceMs: ms("COSTLY_SLICE_MS", 5),
   healthRefreshMs: ms("HEALTH_REFRESH_MS", 1_000),
   // a listener of its own for GET /health and /metrics (http/edge/HealthPort.ts); 0: none. On
   // loopback unless HEALTH_HOST says otherwise: the metrics are the operator's, not the public's

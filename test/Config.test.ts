@@ -63,7 +63,8 @@ describe("AppConfig", () => {
         apiKeysRefreshMs: 10_000,
         domainRecheckMs: 86_400_000,
         housekeepingIntervalMs: 3_600_000,
-        healthPublishMs: 100
+        healthPublishMs: 100,
+        costlySliceMs: 5
       })
       const set = yield* AppConfig.pipe(
         Effect.provide(
@@ -75,7 +76,8 @@ describe("AppConfig", () => {
             API_KEYS_REFRESH_MS: "2000",
             DOMAIN_RECHECK: "PT12H",
             HOUSEKEEPING_INTERVAL: "PT15M",
-            HEALTH_PUBLISH_MS: "250"
+            HEALTH_PUBLISH_MS: "250",
+            COSTLY_SLICE_MS: "2"
           })
         )
       )
@@ -87,7 +89,8 @@ describe("AppConfig", () => {
         apiKeysRefreshMs: 2_000,
         domainRecheckMs: 43_200_000,
         housekeepingIntervalMs: 900_000,
-        healthPublishMs: 250
+        healthPublishMs: 250,
+        costlySliceMs: 2
       })
       // A duration that is not one, or is none, is refused at start-up rather than spinning a loop.
       for (const env of [{ HOUSEKEEPING_INTERVAL: "1 hour" }, { RDAP_FAILURE_TTL: "PT0S" }]) {

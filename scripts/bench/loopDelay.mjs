@@ -8,6 +8,22 @@
 import { appendFileSync, readFileSync } from "node:fs"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 
+// LONG_TURNS_FILE: every turn of the loop over LONG_TURN_MS (30), one line each: when it began on
+// the monotonic clock in µs (the clock of a --cpu-prof profile's timestamps), its length in ms and
+// when it began in ms since the epoch. scripts/bench/profTurns.mjs says what each was made of.
+const turnsFile = process.env.LONG_TURNS_FILE
+if (turnsFile) {
+  const longer = Number(process.env.LONG_TURN_MS ?? 30)
+  let last = process.hrtime.bigint()
+  setInterval(() => {
+    const now = process.hrtime.bigint()
+    const ms = Number(now - last) / 1e6
+    if (ms > longer)
+      appendFileSync(turnsFile, `${last / 1000n} ${ms.toFixed(1)} ${Math.round(Date.now() - ms)}\n`)
+    last = now
+  }, 2).unref()
+}
+
 const file = process.env.LOOP_DELAY_FILE
 if (file) {
   const histogram = monitorEventLoopDelay({ resolution: 5 })

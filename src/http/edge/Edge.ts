@@ -20,7 +20,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Cause, Effect, Option, Scheduler } from "effect"
+import { Cause, Effect, Option } from "effect"
 import type { Settings } from "../../Config.ts"
 import { type Gate, makeGate, routeClass } from "./Admission.ts"
 import type { AuthFirst } from "./AuthFirst.ts"
@@ -35,6 +35,7 @@ import {
   withBodyText
 } from "./BodyRules.ts"
 import { allowedMethods, quote, readTarget, targetAnswer } from "./RequestTarget.ts"
+import { SlicedScheduler } from "./Slices.ts"
 import { notFoundPage } from "../../pages/ErrorPages.ts"
 import { isPagePath } from "../pages/PagePaths.ts"
 import { errorResponse, langOf } from "../pages/Respond.ts"
@@ -219,20 +220,18 @@ const fromCause = (maxBodyBytes: number) => (cause: Cause.Cause<unknown>) =>
 const createsState = (method: string, path: string) =>
   method === "POST" || ((method === "GET" || method === "HEAD") && path === "/api/report/snapshot")
 
-/**
- * Costly work (and all it forks) goes back to node's event loop after every round of microtasks;
- * Effect's default scheduler runs up to 2,048 rounds first. Under load a burst of scan work then
- * kept sockets, timers and /health waiting for seconds (docs/bench.md has the figures).
- */
-const costlyScheduler = new Scheduler.MixedScheduler(1)
-
 const tooLarge = (maxBodyBytes: number) =>
   json(413, { error: `request body too large; the limit is ${maxBodyBytes} bytes` })
 
 /** The settings the edge reads (a slice of AppConfig, so tests can pass literals). */
 export type EdgeSettings = Pick<
   Settings,
-  "maxBodyBytes" | "maxJsonDepth" | "admissionConcurrency" | "admissionQueue" | "admissionQueueMs"
+  | "maxBodyBytes"
+  | "maxJsonDepth"
+  | "admissionConcurrency"
+  | "admissionQueue"
+  | "admissionQueueMs"
+  | "costlySliceMs"
 > &
   Partial<Pick<Settings, "reportsMaxBytes">>
 
@@ -264,6 +263,13 @@ export const edge = (
   authFirst?: AuthFirst
 ) => {
   const { maxBodyBytes } = settings
+  /**
+   * Costly work (and all it forks) runs in slices of `COSTLY_SLICE_MS` (Slices.ts), from its first
+   * operation: admitted in node's `request` event, it starts in the next slice, so a crowd's
+   * admitted requests never run in the turn that read them. Under load a burst of scan work
+   * otherwise kept sockets, timers and /health waiting (docs/bench.md has the figures).
+   */
+  const costlyScheduler = new SlicedScheduler(settings.costlySliceMs)
   const busy = Effect.sync(() =>
     json(
       503,
@@ -360,7 +366,9 @@ export const edge = (
         admitted = checked
       }
       const run = Effect.provideService(inner, HttpServerRequest.HttpServerRequest, admitted)
-      return yield* kind === "costly" ? gate.admit(Effect.withScheduler(run, costlyScheduler), busy) : run
+      return yield* kind === "costly"
+        ? gate.admit(Effect.withScheduler(Effect.zipRight(Effect.yieldNow(), run), costlyScheduler), busy)
+        : run
     })
   }
 }
