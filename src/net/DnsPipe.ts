@@ -196,9 +196,8 @@ export class DnsPipe {
     while (end - o >= 2) {
       const length = (buf[o]! << 8) | buf[o + 1]!
       if (end - o - 2 < length) break
-      const msg = buf.subarray(o + 2, o + 2 + length)
+      this.pending.reply(buf, o + 2, o + 2 + length)
       o += 2 + length
-      this.pending.reply(msg)
     }
     // A copy, not a view: the read buffer is overwritten by the next read.
     if (o < end) this.carry = Buffer.from(buf.subarray(o, end))
