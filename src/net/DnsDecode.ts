@@ -53,15 +53,29 @@ const need = (end: number) => {
 const SEEN_MAX = 64
 const seenAt = new Int32Array(SEEN_MAX)
 const seenName: Array<string> = new Array<string>(SEEN_MAX).fill("")
+/** Where in `seenName` the suffix starts: it is sliced only when a pointer asks for it. */
+const seenFrom = new Int32Array(SEEN_MAX)
 let seenCount = 0
 const seenGet = (offset: number): string | undefined => {
-  for (let i = 0; i < seenCount; i++) if (seenAt[i] === offset) return seenName[i]
+  for (let i = 0; i < seenCount; i++) {
+    if (seenAt[i] !== offset) continue
+    if (seenFrom[i] !== 0) {
+      seenName[i] = seenName[i]!.slice(seenFrom[i])
+      seenFrom[i] = 0
+    }
+    return seenName[i]
+  }
   return undefined
 }
+const seenHas = (offset: number): boolean => {
+  for (let i = 0; i < seenCount; i++) if (seenAt[i] === offset) return true
+  return false
+}
 /** Remembers a suffix; past SEEN_MAX names (a hostile reply) the rest are simply decoded again. */
-const seenSet = (offset: number, name: string) => {
-  if (seenCount === SEEN_MAX || seenGet(offset) !== undefined) return
+const seenSet = (offset: number, name: string, from: number) => {
+  if (seenCount === SEEN_MAX || seenHas(offset)) return
   seenAt[seenCount] = offset
+  seenFrom[seenCount] = from
   seenName[seenCount++] = name
 }
 
@@ -132,10 +146,7 @@ const readName = (buf: Buffer, offset: number): string => {
     }
   } else name = nameBytes.toString("latin1", 0, size)
   // Remember every suffix that starts at a label we read: `a.b.c` at o, `b.c` at o + 2, ...
-  for (let i = 0; i < labels; i += 2) {
-    const from = i === 0 ? 0 : starts[i - 1]! + 1
-    seenSet(starts[i]!, name.slice(from))
-  }
+  for (let i = 0; i < labels; i += 2) seenSet(starts[i]!, name, i === 0 ? 0 : starts[i - 1]! + 1)
   nameEnd = end < 0 ? pos : end
   return name
 }
