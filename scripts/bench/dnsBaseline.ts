@@ -5,12 +5,13 @@
  * Used by scripts/bench/resolver.ts and scripts/bench/batch.ts.
  */
 import * as dgram from "node:dgram"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { ConfigProvider, Effect } from "effect"
 import type { RecordType } from "../../src/net/DnsTypes.ts"
 import { queryPacket } from "../../src/net/DnsTransport.ts"
 import { Resolver } from "../../src/net/Resolver.ts"
-import { worldEnv } from "../../test/world/env.ts"
+import { worldEnv, worldEnvFile } from "../../test/world/env.ts"
 
 export type Question = [string, RecordType]
 
@@ -19,6 +20,24 @@ export const benchEnv = (): Record<string, string> =>
   Object.fromEntries(
     Object.entries(worldEnv()).map(([k, v]) => [k, v.replace(/^'(.*)'$/, "$1").replace(/^"(.*)"$/, "$1")])
   )
+
+/**
+ * The CPU time (µs, user + system, from /proc/PID/stat at the kernel's 10 ms tick) the world's
+ * validating Unbound has used so far, or undefined without its pid file: how much each way of
+ * asking costs the server (over UDP it answers for less than over a pipelined TCP connection).
+ */
+export const upstreamCpu = (): (() => number) | undefined => {
+  const file = worldEnvFile()
+  const pidFile = file === undefined ? undefined : join(dirname(file), "unbound", "unbound.pid")
+  if (pidFile === undefined || !existsSync(pidFile)) return undefined
+  const stat = `/proc/${readFileSync(pidFile, "utf8").trim()}/stat`
+  if (!existsSync(stat)) return undefined
+  return () => {
+    // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+    const fields = readFileSync(stat, "utf8").split(") ")[1]!.split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100
+  }
+}
 
 /** The world's validating resolver (the first of DNS_RESOLVERS). */
 export const worldResolver = (env: Record<string, string>): string =>
@@ -59,7 +78,7 @@ export const bareNode = (
   seconds: number,
   outstanding: number
 ) =>
-  Effect.async<{ qps: number; cpuPerQuery: number; lost: number }>((resume) => {
+  Effect.async<{ qps: number; cpuPerQuery: number; lost: number; answered: number }>((resume) => {
     const socket = dgram.createSocket("udp4")
     const packets = settled.map(([name, type]) => queryPacket(0, { name, type, checkingDisabled: false }))
     const waiting = new Set<number>()
@@ -85,6 +104,7 @@ export const bareNode = (
         Effect.succeed({
           qps: ok / elapsed,
           cpuPerQuery: (used.user + used.system) / Math.max(1, ok),
+          answered: ok,
           // Each lost query also took one of the loop's slots for the rest of the run.
           lost: waiting.size
         })

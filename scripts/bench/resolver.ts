@@ -5,7 +5,9 @@
  * reach if decoding, checking and Effect were free) and dnsperf (C). All ask with EDNS0 + DO and at most OUTSTANDING queries in flight.
  * Prints the three rates and the ratios Resolver/dnsperf (the goal: 50%), Resolver/bare (the goal:
  * 70%) and bare/dnsperf, per round and as medians; CPU per query is this process's user+sys time,
- * and "CPU" beside Resolver/bare is the bare loop's CPU per query over ours.
+ * and "CPU" beside Resolver/bare is the bare loop's CPU per query over ours. Beside each, the
+ * world's Unbound's CPU per query (from its pid file and /proc): what that way of asking costs the
+ * server, which shares the machine's cores.
  *   scripts/bench/resolver [seconds=10] [outstanding=100] [rounds=3]
  * Figures, the profile and what limits the ratio: docs/bench.md.
  */
@@ -22,6 +24,7 @@ import {
   benchResolverConfig,
   type Question,
   scenarioQuestions,
+  upstreamCpu,
   warm,
   worldResolver
 } from "./dnsBaseline.ts"
@@ -33,6 +36,9 @@ const env = benchEnv()
 const server = worldResolver(env)
 // Cache-hot questions: every scenario domain with the types most checks ask.
 const questions = scenarioQuestions(env)
+
+// The world's Unbound's CPU (µs so far), when its pid file is found: what each way of asking costs it.
+const unboundCpu = upstreamCpu()
 
 const layer = Resolver.Default.pipe(Layer.provide(Layer.setConfigProvider(benchResolverConfig(server))))
 
@@ -74,16 +80,25 @@ const main = Effect.gen(function* () {
   )
   const rows: Array<{ ours: number; bare: number; perf: number; cpu: number }> = []
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`
+  /** Unbound's CPU per query while `queries` were answered since `from` (µs), as text. */
+  const unbound = (from: number | undefined, queries: number) =>
+    unboundCpu === undefined || from === undefined
+      ? ""
+      : `, Unbound ${((unboundCpu() - from) / Math.max(1, queries)).toFixed(1)} µs/query`
   for (let round = 1; round <= rounds; round++) {
+    const u0 = unboundCpu?.()
     const a = yield* ours(settled)
+    const ua = unbound(u0, a.ok)
+    const u1 = unboundCpu?.()
     const n = yield* bareNode(server, settled, seconds, outstanding)
+    const un = unbound(u1, n.answered)
     const b = dnsperf(file)
     // CPU per query of the bare loop over ours: our overhead, less swayed by what else the machine runs.
     const cpu = n.cpuPerQuery / a.cpuPerQuery
     rows.push({ ours: a.qps, bare: n.qps, perf: b.qps, cpu })
     console.log(
-      `round ${round}: Resolver ${a.qps.toFixed(0)} qps (${a.failed} failed, ${a.cpuPerQuery.toFixed(1)} µs CPU/query) | ` +
-        `bare node:dgram ${n.qps.toFixed(0)} qps (${n.lost} lost, ${n.cpuPerQuery.toFixed(1)} µs CPU/query) | ` +
+      `round ${round}: Resolver ${a.qps.toFixed(0)} qps (${a.failed} failed, ${a.cpuPerQuery.toFixed(1)} µs CPU/query${ua}) | ` +
+        `bare node:dgram ${n.qps.toFixed(0)} qps (${n.lost} lost, ${n.cpuPerQuery.toFixed(1)} µs CPU/query${un}) | ` +
         `dnsperf ${b.qps.toFixed(0)} qps (${b.lost} lost) | Resolver/dnsperf ${pct(a.qps / b.qps)}, ` +
         `Resolver/bare ${pct(a.qps / n.qps)} (CPU ${pct(cpu)}), bare/dnsperf ${pct(n.qps / b.qps)}`
     )

@@ -5,42 +5,12 @@
  * use), with name decompression bounded against pointer loops (RFC 1035 4.1.4).
  * Throws on anything malformed; the transport reports that as a malformed reply.
  */
-import type { RecordType as DnsPacketType } from "dns-packet"
 import type { DnsRecord } from "./DnsTypes.ts"
 import { decodeNsec3Param, formatData } from "./DnsWire.ts"
 import { compressV6 } from "../records/IpAddress.ts"
+import { typeName } from "./DnsTypeCodes.ts"
 
-const TYPE_NAMES: Record<number, string> = {
-  1: "A",
-  2: "NS",
-  5: "CNAME",
-  6: "SOA",
-  12: "PTR",
-  15: "MX",
-  16: "TXT",
-  28: "AAAA",
-  33: "SRV",
-  39: "DNAME",
-  41: "OPT",
-  43: "DS",
-  46: "RRSIG",
-  47: "NSEC",
-  48: "DNSKEY",
-  50: "NSEC3",
-  51: "NSEC3PARAM",
-  52: "TLSA",
-  64: "SVCB",
-  65: "HTTPS",
-  257: "CAA"
-}
-const TYPE_NUMBERS: Record<string, number> = Object.fromEntries(
-  Object.entries(TYPE_NAMES).map(([n, name]) => [name, Number(n)])
-)
-
-/** RFC 3597 5: unknown types are `TYPEnnn`. */
-export const typeName = (n: number): string => TYPE_NAMES[n] ?? `TYPE${n}`
-export const typeNumber = (name: string): number | undefined =>
-  TYPE_NUMBERS[name] ?? (/^TYPE(\d+)$/.exec(name) ? Number(name.slice(4)) : undefined)
+export { typeName, typeNumber, wireType } from "./DnsTypeCodes.ts"
 
 const RCODES = ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED"]
 
@@ -63,8 +33,15 @@ export interface DecodedReply {
 
 class Malformed extends Error {}
 
-const need = (buf: Uint8Array, end: number) => {
-  if (end > buf.length) throw new Malformed("reply is truncated mid-record")
+/**
+ * Where the reply being decoded starts and ends in its buffer (module variables, decoding is
+ * synchronous): a pipelined read holds many replies, and each is read in place, without a view.
+ */
+let msgStart = 0
+let msgEnd = 0
+
+const need = (end: number) => {
+  if (end > msgEnd) throw new Malformed("reply is truncated mid-record")
 }
 
 /**
@@ -76,15 +53,29 @@ const need = (buf: Uint8Array, end: number) => {
 const SEEN_MAX = 64
 const seenAt = new Int32Array(SEEN_MAX)
 const seenName: Array<string> = new Array<string>(SEEN_MAX).fill("")
+/** Where in `seenName` the suffix starts: it is sliced only when a pointer asks for it. */
+const seenFrom = new Int32Array(SEEN_MAX)
 let seenCount = 0
 const seenGet = (offset: number): string | undefined => {
-  for (let i = 0; i < seenCount; i++) if (seenAt[i] === offset) return seenName[i]
+  for (let i = 0; i < seenCount; i++) {
+    if (seenAt[i] !== offset) continue
+    if (seenFrom[i] !== 0) {
+      seenName[i] = seenName[i]!.slice(seenFrom[i])
+      seenFrom[i] = 0
+    }
+    return seenName[i]
+  }
   return undefined
 }
+const seenHas = (offset: number): boolean => {
+  for (let i = 0; i < seenCount; i++) if (seenAt[i] === offset) return true
+  return false
+}
 /** Remembers a suffix; past SEEN_MAX names (a hostile reply) the rest are simply decoded again. */
-const seenSet = (offset: number, name: string) => {
-  if (seenCount === SEEN_MAX || seenGet(offset) !== undefined) return
+const seenSet = (offset: number, name: string, from: number) => {
+  if (seenCount === SEEN_MAX || seenHas(offset)) return
   seenAt[seenCount] = offset
+  seenFrom[seenCount] = from
   seenName[seenCount++] = name
 }
 
@@ -110,23 +101,24 @@ const readName = (buf: Buffer, offset: number): string => {
   let length = 0
   let tail: string | undefined
   for (;;) {
-    need(buf, pos + 1)
+    need(pos + 1)
     const len = buf[pos]!
     if (len === 0) {
       pos += 1
       break
     }
     if ((len & 0xc0) === 0xc0) {
-      need(buf, pos + 2)
+      need(pos + 2)
       if (++jumps > 64) throw new Malformed("name compression loop")
       if (end < 0) end = pos + 2
-      pos = ((len & 0x3f) << 8) | buf[pos + 1]!
+      // Offsets count from the start of the message (RFC 1035 4.1.4).
+      pos = msgStart + (((len & 0x3f) << 8) | buf[pos + 1]!)
       tail = seenGet(pos)
       if (tail !== undefined) break
       continue
     }
     if (len & 0xc0) throw new Malformed("unsupported label type")
-    need(buf, pos + 1 + len)
+    need(pos + 1 + len)
     length += len + 1
     if (length > 255) throw new Malformed("name longer than 255 octets")
     if (size > 0) nameBytes[size++] = 0x2e
@@ -154,10 +146,7 @@ const readName = (buf: Buffer, offset: number): string => {
     }
   } else name = nameBytes.toString("latin1", 0, size)
   // Remember every suffix that starts at a label we read: `a.b.c` at o, `b.c` at o + 2, ...
-  for (let i = 0; i < labels; i += 2) {
-    const from = i === 0 ? 0 : starts[i - 1]! + 1
-    seenSet(starts[i]!, name.slice(from))
-  }
+  for (let i = 0; i < labels; i += 2) seenSet(starts[i]!, name, i === 0 ? 0 : starts[i - 1]! + 1)
   nameEnd = end < 0 ? pos : end
   return name
 }
@@ -319,56 +308,76 @@ const readData = (buf: Buffer, type: string, start: number, end: number): unknow
   }
 }
 
-const readRecords = (buf: Buffer, offset: number, count: number, out: Array<DnsRecord>): number => {
+/** Where the section last read by `readRecords` ends. */
+let sectionEnd = 0
+const NO_RECORDS: ReadonlyArray<DnsRecord> = Object.freeze([])
+
+/**
+ * The `count` records of a section at `offset`, in an array of their number: an array grown from
+ * empty reserves 17 slots at its first push, for the one or two records of a usual reply. A
+ * section with none shares one frozen empty array. A record takes 11 octets at least, so a count
+ * the reply cannot hold allocates no more than the reply could fill.
+ */
+const readRecords = (buf: Buffer, offset: number, count: number): ReadonlyArray<DnsRecord> => {
   let o = offset
+  if (count === 0) {
+    sectionEnd = o
+    return NO_RECORDS
+  }
+  const out = new Array<DnsRecord>(Math.min(count, Math.floor((msgEnd - o) / 11) + 1))
+  let n = 0
   for (let i = 0; i < count; i++) {
     const name = readName(buf, o)
     const afterName = nameEnd
-    need(buf, afterName + 10)
+    need(afterName + 10)
     const type = typeName(u16(buf, afterName))
     const ttl = u32(buf, afterName + 4)
     const length = u16(buf, afterName + 8)
     const start = afterName + 10
-    need(buf, start + length)
+    need(start + length)
     if (type !== "OPT") {
       const data = readData(buf, type, start, start + length)
       // Text is made now, not by a lazy getter: an object literal with an accessor is built on
       // V8's slow path and tripled the garbage per reply (docs/bench.md). One shape for every record.
       const text = type === "A" || type === "AAAA" ? (data as string) : flat(formatData(type, data))
-      out.push({ name, type, ttl, data, text })
+      out[n++] = { name, type, ttl, data, text }
     }
     o = start + length
   }
-  return o
+  if (n < out.length) out.length = n
+  sectionEnd = o
+  return out
 }
 
-/** Decodes a reply's header, question, answer and authority sections. */
-export const decodeReply = (buf: Buffer): DecodedReply => {
-  if (buf.length < 12) throw new Malformed("reply shorter than a DNS header")
+/** Decodes a reply's header, question, answer and authority sections: the octets `start` to `end` of `buf`. */
+export const decodeReply = (buf: Buffer, start = 0, end = buf.length): DecodedReply => {
+  if (end - start < 12) throw new Malformed("reply shorter than a DNS header")
+  msgStart = start
+  msgEnd = end
   seenCount = 0
-  const flags = u16(buf, 2)
-  const qd = u16(buf, 4)
-  const an = u16(buf, 6)
-  const ns = u16(buf, 8)
-  let o = 12
+  const flags = u16(buf, start + 2)
+  const qd = u16(buf, start + 4)
+  const an = u16(buf, start + 6)
+  const ns = u16(buf, start + 8)
+  let o = start + 12
   let question: DecodedReply["question"]
   for (let i = 0; i < qd; i++) {
     const name = readName(buf, o)
     const after = nameEnd
-    need(buf, after + 4)
+    need(after + 4)
     if (i === 0) question = { name, type: u16(buf, after), class: u16(buf, after + 2) }
     o = after + 4
   }
-  const answers: Array<DnsRecord> = []
-  const authority: Array<DnsRecord> = []
+  let answers = NO_RECORDS
+  let authority = NO_RECORDS
   // A truncated reply may end mid-record; only its header matters (we retry over TCP).
   if ((flags & 0x0200) === 0) {
-    o = readRecords(buf, o, an, answers)
-    readRecords(buf, o, ns, authority)
+    answers = readRecords(buf, o, an)
+    authority = readRecords(buf, sectionEnd, ns)
   }
   const rcode = flags & 0xf
   return {
-    id: u16(buf, 0),
+    id: u16(buf, start),
     qr: (flags & 0x8000) !== 0,
     opcode: (flags >> 11) & 0xf,
     aa: (flags & 0x0400) !== 0,
@@ -384,14 +393,3 @@ export const decodeReply = (buf: Buffer): DecodedReply => {
     authority
   }
 }
-
-/**
- * A type as dns-packet encodes it: by name when it knows the name, else by number (its `UNKNOWN_n`
- * spelling): it writes type 0 for a name it does not know (HTTPS and SVCB, RFC 9460), which a
- * resolver answers with SERVFAIL for another question.
- */
-export const wireType = (type: string): DnsPacketType =>
-  (KNOWN_BY_DNS_PACKET.has(type) ? type : `UNKNOWN_${typeNumber(type) ?? 0}`) as DnsPacketType
-const KNOWN_BY_DNS_PACKET = new Set(
-  "A AAAA CAA CNAME DNAME DNSKEY DS MX NS NSEC NSEC3 NSEC3PARAM PTR RRSIG SOA SRV TLSA TXT OPT ANY".split(" ")
-)

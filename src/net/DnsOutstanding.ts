@@ -4,7 +4,7 @@
  * reply can be matched by (RFC 1035 4.1.1; RFC 7766 7: per connection over TCP).
  */
 import type { DecodedReply } from "./DnsDecode.ts"
-import { acceptReply, type Question, randomId, type TransportFailure, type Waiter } from "./DnsTransport.ts"
+import { checkReply, type Question, randomId, type TransportFailure, type Waiter } from "./DnsTransport.ts"
 
 /**
  * One outstanding query. A class rather than closures: a query is the hot path, and a plain
@@ -57,17 +57,18 @@ export class Outstanding {
   }
 
   /**
-   * A reply that arrived on this connection: it settles the query of its id when DnsTransport.ts
-   * accepts it (RFC 5452 9.1); a malformed one is kept for the timeout's message, others ignored.
+   * A reply that arrived on this connection, octets `start` to `end` of `buf`: it settles the
+   * query of its id when DnsTransport.ts accepts it (RFC 5452 9.1); a malformed one is kept for
+   * the timeout's message, others ignored.
    */
-  reply(msg: Buffer) {
-    if (msg.length < 12) return
-    const p = this.byId.get((msg[0]! << 8) | msg[1]!)
+  reply(buf: Buffer, start = 0, end = buf.length) {
+    if (end - start < 12) return
+    const p = this.byId.get((buf[start]! << 8) | buf[start + 1]!)
     if (!p) return
-    const verdict = acceptReply(msg, p.id, p.q)
-    if (!verdict) return
-    if ("malformed" in verdict) p.malformed = verdict.malformed
-    else this.finish(p, undefined, verdict.packet)
+    const verdict = checkReply(buf, start, end, p.id, p.q)
+    if (verdict === undefined) return
+    if (typeof verdict === "string") p.malformed = verdict
+    else this.finish(p, undefined, verdict)
   }
 
   /** Settles `p` once: a later reply, timeout or failure for the same query is ignored. */

@@ -41,6 +41,8 @@ export class DnsPipe {
   private outIds: Array<number> = []
   private outBytes = 0
   private flushScheduled = false
+  /** Where every read of the connection lands (RFC 7766 6.2.1.1 lets a burst of replies come at once). */
+  private readonly inbox = Buffer.allocUnsafe(65_536)
   /** The start of a reply that the last read cut off. */
   private carry: Buffer | undefined
   /** No connection before this time (performance.now()): the last connect failed. */
@@ -86,7 +88,23 @@ export class DnsPipe {
 
   private connect() {
     if (this.socket) return
-    const socket = net.connect({ host: this.upstream.address, port: this.upstream.port, noDelay: true })
+    // `onread`: every read lands in one buffer of the pipe's own and is parsed at once, without a
+    // Buffer allocated per read nor the stream's push and "data" event (replies are decoded to
+    // strings and numbers before the next read; what a read cuts off is copied into `carry`).
+    const socket = net.connect({
+      host: this.upstream.address,
+      port: this.upstream.port,
+      noDelay: true,
+      onread: {
+        buffer: this.inbox,
+        callback: (n: number, buf: Uint8Array) => {
+          if (this.socket !== socket) return false
+          this.lastRead = performance.now()
+          this.onData(buf as Buffer, n)
+          return true
+        }
+      }
+    })
     this.socket = socket
     this.connected = false
     this.carry = undefined
@@ -100,10 +118,6 @@ export class DnsPipe {
       this.connected = true
       this.lastRead = performance.now()
       this.flush()
-    })
-    socket.on("data", (chunk: Buffer) => {
-      this.lastRead = performance.now()
-      this.onData(chunk)
     })
     // Idle, or stalled (queries outstanding and nothing read or written for that long): close it.
     socket.on("timeout", () => this.lost(socket, false))
@@ -169,23 +183,24 @@ export class DnsPipe {
     socket.write(out)
   }
 
-  /** Every whole reply in what has arrived; the cut-off start of the next waits for more. */
-  private onData(chunk: Buffer) {
+  /** Every whole reply in the `size` octets read into `chunk`; the cut-off start of the next waits for more. */
+  private onData(chunk: Buffer, size: number) {
     let buf = chunk
+    let end = size
     if (this.carry) {
-      buf = Buffer.concat([this.carry, chunk])
+      buf = Buffer.concat([this.carry, chunk.subarray(0, size)])
+      end = buf.length
       this.carry = undefined
     }
     let o = 0
-    while (buf.length - o >= 2) {
+    while (end - o >= 2) {
       const length = (buf[o]! << 8) | buf[o + 1]!
-      if (buf.length - o - 2 < length) break
-      const msg = buf.subarray(o + 2, o + 2 + length)
+      if (end - o - 2 < length) break
+      this.pending.reply(buf, o + 2, o + 2 + length)
       o += 2 + length
-      this.pending.reply(msg)
     }
-    // A copy, not a view: a view would keep the whole chunk alive until the rest arrives.
-    if (o < buf.length) this.carry = Buffer.from(buf.subarray(o))
+    // A copy, not a view: the read buffer is overwritten by the next read.
+    if (o < end) this.carry = Buffer.from(buf.subarray(o, end))
   }
 
   close() {

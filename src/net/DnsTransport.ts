@@ -10,7 +10,8 @@
 import { randomBytes } from "node:crypto"
 import * as DnsPacket from "dns-packet"
 import type { Upstream } from "../Config.ts"
-import { type DecodedReply, decodeReply, typeNumber, wireType } from "./DnsDecode.ts"
+import { type DecodedReply, decodeReply } from "./DnsDecode.ts"
+import { typeNumber, wireType } from "./DnsTypeCodes.ts"
 
 export interface Question {
   readonly name: string
@@ -140,24 +141,41 @@ export const encodedQuery = (q: Question, waiter: Waiter): Buffer | undefined =>
 const sameName = (a: string, b: string) =>
   a === b || a.replace(/\.$/, "").toLowerCase() === b.replace(/\.$/, "").toLowerCase()
 
+/**
+ * The reply in octets `start` to `end` of `buf` decoded, when it answers exactly our question; why
+ * it is malformed (a string); or undefined when it must be dropped. In place and without a verdict
+ * object: the pipelined connection reads a burst of replies into one buffer (DnsPipe.ts).
+ */
+export const checkReply = (
+  buf: Buffer,
+  start: number,
+  end: number,
+  id: number,
+  q: Question
+): DecodedReply | string | undefined => {
+  if (end - start < 12 || ((buf[start]! << 8) | buf[start + 1]!) !== id) return undefined
+  let packet: DecodedReply
+  try {
+    packet = decodeReply(buf, start, end)
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e)
+  }
+  if (!packet.qr || packet.questionCount !== 1 || !packet.question) return undefined
+  const question = packet.question
+  if (!sameName(question.name, q.name) || question.type !== typeNumber(q.type) || question.class !== 1)
+    return undefined
+  return packet
+}
+
 /** Decodes a reply and checks it answers exactly our question; undefined when it must be dropped. */
 export const acceptReply = (
   msg: Buffer,
   id: number,
   q: Question
 ): { readonly packet: DecodedReply } | { readonly malformed: string } | undefined => {
-  if (msg.length < 12 || msg.readUInt16BE(0) !== id) return undefined
-  let packet: DecodedReply
-  try {
-    packet = decodeReply(msg)
-  } catch (e) {
-    return { malformed: e instanceof Error ? e.message : String(e) }
-  }
-  if (!packet.qr || packet.questionCount !== 1 || !packet.question) return undefined
-  const question = packet.question
-  if (!sameName(question.name, q.name) || question.type !== typeNumber(q.type) || question.class !== 1)
-    return undefined
-  return { packet }
+  const verdict = checkReply(msg, 0, msg.length, id, q)
+  if (verdict === undefined) return undefined
+  return typeof verdict === "string" ? { malformed: verdict } : { packet: verdict }
 }
 
 /** Who waits for a reply: called once, with a failure or the accepted reply. */

@@ -31,15 +31,22 @@ export type Query = (
 export type Ask = (name: string, type: RecordType, options: QueryOptions, asked: Asked) => void
 
 /**
- * The asker behind `query`: its fiber, the time it asked and its `resume`. An object rather than
- * closures: a query is the hot path, and each closure per query costs an allocation.
+ * The asker behind `query`: its fiber and its `resume`. An object rather than closures: a query is
+ * the hot path, and each closure per query costs an allocation.
  */
 class FiberAsked implements Asked {
   constructor(
-    readonly now: number,
     private readonly fiber: Fiber.RuntimeFiber<DnsAnswer, DnsError>,
     readonly done: Asked["done"]
   ) {}
+
+  /**
+   * When it asked, by the fiber's own Clock (a TestClock in tests), read without a further Effect
+   * layer. Read only by the cache, while the question is asked (a `fresh` one never reads it).
+   */
+  get now() {
+    return Context.get(this.fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
+  }
 
   wanted() {
     return this.fiber.unsafePoll() === null
@@ -57,9 +64,7 @@ export const queryOver =
       // The asking fiber runs this (Effect calls it from the fiber's run loop): taken here rather
       // than through `withFiberRuntime`, one Effect step and its allocations fewer per query.
       const fiber = Option.getOrThrow(Fiber.getCurrentFiber()) as Fiber.RuntimeFiber<DnsAnswer, DnsError>
-      // The fiber's own Clock (a TestClock in tests), read without a further Effect layer.
-      const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
-      ask(name, type, options, new FiberAsked(now, fiber, resume))
+      ask(name, type, options, new FiberAsked(fiber, resume))
     })
 
 const ofType = (answer: DnsAnswer, type: string): ReadonlyArray<DnsRecord> =>

@@ -148,6 +148,36 @@ describe("decodeReply", () => {
       )
     ))
 
+  it("reads a reply in place among other octets as it reads it alone, and never past its end (property)", () =>
+    fc.assert(
+      fc.property(
+        fc.array(answer, { maxLength: 4 }),
+        fc.array(answer, { maxLength: 2 }),
+        fc.uint8Array({ maxLength: 40 }),
+        fc.uint8Array({ maxLength: 40 }),
+        (answers, authorities, before, after) => {
+          const msg = DnsPacket.encode({
+            type: "response",
+            id: 7,
+            flags: DnsPacket.RECURSION_AVAILABLE,
+            questions: [{ type: "TXT", name: "example.com", class: "IN" }],
+            answers,
+            authorities
+          })
+          // As a pipelined read holds it: other replies' octets before and after (RFC 7766 6.2.1.1).
+          const buf = Buffer.concat([Buffer.from(before), msg, Buffer.from(after)])
+          const inPlace = decodeReply(buf, before.length, before.length + msg.length)
+          const alone = decodeReply(msg)
+          expect(inPlace.question).toEqual(alone.question)
+          expect(inPlace.answers.map(plain)).toEqual(alone.answers.map(plain))
+          expect(inPlace.authority.map(plain)).toEqual(alone.authority.map(plain))
+          // Cut one octet short, the octets after it must not complete it.
+          if (answers.length + authorities.length > 0)
+            expect(() => decodeReply(buf, before.length, before.length + msg.length - 1)).toThrow()
+        }
+      )
+    ))
+
   it("throws (never loops) on truncated, looping or arbitrary bytes (property)", () => {
     const loop = Buffer.from([0, 1, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 1, 0, 1])
     expect(() => decodeReply(loop)).toThrow(/loop/)
