@@ -6,13 +6,14 @@
  */
 import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, FiberRef, Layer, Metric, Queue, Schedule, Schema } from "effect"
+import { Clock, Effect, FiberRef, Layer, Metric, Option, Queue, Schedule, Schema } from "effect"
 import { Exporting } from "../observe/Spans.ts"
 import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, type ReportHead, selectorsSeen, storeReport } from "../store/InboundReports.ts"
 import { ROLLUP_ROWS, rollUpAll } from "../store/DmarcRollup.ts"
+import { SqliteDirect } from "../store/SqliteConnection.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity, authenticityColumns } from "./Authenticity.ts"
 import { ACCEPTED_TYPES, mediaType, readMessage, readPosted } from "./Decode.ts"
@@ -141,6 +142,17 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
   scoped: Effect.gen(function* () {
     const config = yield* AppConfig
     const sql = yield* SqlClient.SqlClient
+    // the connection itself where the app's client provides it: a report is written there in one go
+    const direct = yield* Effect.serviceOption(SqliteDirect)
+    const withStore = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.provideService(
+        Option.match(direct, {
+          onNone: () => effect,
+          onSome: (d) => Effect.provideService(effect, SqliteDirect, d)
+        }),
+        SqlClient.SqlClient,
+        sql
+      )
     const limits = limitsOf(config)
     /** Reports were stored: the rollup has work (one signal stands for any number). */
     const stored = yield* Queue.sliding<void>(1)
@@ -217,7 +229,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
         yield* Metric.increment(receivedAs(["kind", head.kind], ["via", via]))
         return result(head, saved, verdict)
-      }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+      }).pipe(withStore)
 
     const counted = <A, E>(via: Via, effect: Effect.Effect<A, E>) =>
       Effect.tapError(effect, (e) =>
