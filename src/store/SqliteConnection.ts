@@ -14,6 +14,7 @@ import * as Statement from "@effect/sql/Statement"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { createRequire } from "node:module"
 import { Cache, Context, Duration, Effect, Layer, Scope } from "effect"
+import { unsafeCoerce } from "effect/Function"
 
 /** What is used here of a better-sqlite3 prepared statement. */
 export interface SqliteStatement {
@@ -89,7 +90,8 @@ const make = (options: SqliteClient.SqliteClientConfig) =>
         try {
           if (statement.reader) return Effect.succeed(statement.all(...params) as ReadonlyArray<Row>)
           const result = statement.run(...params)
-          return Effect.succeed(raw ? (result as unknown as ReadonlyArray<Row>) : [])
+          // the library hands the raw result (changes, last rowid) where rows would be
+          return Effect.succeed(raw ? unsafeCoerce<typeof result, ReadonlyArray<Row>>(result) : [])
         } catch (cause) {
           return Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
         }
@@ -159,26 +161,33 @@ const make = (options: SqliteClient.SqliteClientConfig) =>
         connection
       )
     )
-    const client = Object.assign(
-      yield* Client.make({
-        // the library's Connection type, which this object is (execute, executeRaw, ... as there)
-        acquirer: acquirer as never,
-        compiler,
-        transactionAcquirer: transactionAcquirer as never,
-        spanAttributes: [
-          ...(options.spanAttributes ? Object.entries(options.spanAttributes) : []),
-          ["db.system.name", "sqlite"]
-        ],
-        transformRows
-      }),
-      {
-        [SqliteClient.TypeId]: SqliteClient.TypeId,
-        config: options,
-        export: Effect.flatMap(acquirer, (c) => c.export),
-        backup: (destination: string) => Effect.flatMap(acquirer, (c) => c.backup(destination)),
-        loadExtension: (path: string) => Effect.flatMap(acquirer, (c) => c.loadExtension(path))
-      }
-    ) as unknown as SqliteClient.SqliteClient
+    // as the library assembles it: its SqliteClient declares `updateValues` never, which no client has
+    const client = unsafeCoerce<object, SqliteClient.SqliteClient>(
+      Object.assign(
+        yield* Client.make({
+          // the library's Connection, which this object is as the library's own is (its methods are
+          // generic in the row type, which a prepared statement's rows are not)
+          acquirer: unsafeCoerce<typeof acquirer, Client.SqlClient.MakeOptions["acquirer"]>(acquirer),
+          compiler,
+          transactionAcquirer: unsafeCoerce<
+            typeof transactionAcquirer,
+            Client.SqlClient.MakeOptions["acquirer"]
+          >(transactionAcquirer),
+          spanAttributes: [
+            ...(options.spanAttributes ? Object.entries(options.spanAttributes) : []),
+            ["db.system.name", "sqlite"]
+          ],
+          transformRows
+        }),
+        {
+          [SqliteClient.TypeId]: SqliteClient.TypeId,
+          config: options,
+          export: Effect.flatMap(acquirer, (c) => c.export),
+          backup: (destination: string) => Effect.flatMap(acquirer, (c) => c.backup(destination)),
+          loadExtension: (path: string) => Effect.flatMap(acquirer, (c) => c.loadExtension(path))
+        }
+      )
+    )
     const direct: SqliteDirect["Type"] = {
       run: (f) =>
         semaphore.withPermits(1)(
