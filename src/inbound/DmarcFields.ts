@@ -221,11 +221,12 @@ export const readRecord = (
     })
   }
   const headerFrom = text(ids, "header_from", `${at}.identifiers`, warnings, i).toLowerCase()
-  const verdict = (key: "dkim" | "spf", passes: boolean): "pass" | "fail" => {
+  // `passes` only when the report gives no verdict: alignment reads the public suffix list
+  const verdict = (key: "dkim" | "spf", passes: () => boolean): "pass" | "fail" => {
     const given = optText(evaluated, key, ev, warnings, i)
     if (given !== null && given !== "") return oneOf(given, ["pass", "fail"], `${ev}.${key}`)
     warnings.add(`<policy_evaluated> gave no <${key}> verdict: computed from auth_results and alignment`, i)
-    return passes ? "pass" : "fail"
+    return passes() ? "pass" : "fail"
   }
   const disposition = optText(evaluated, "disposition", ev, warnings, i)
   if (disposition === null || disposition === "")
@@ -237,12 +238,10 @@ export const readRecord = (
       disposition === null || disposition === ""
         ? "none"
         : oneOf(disposition, ["none", "quarantine", "reject", "pass"], `${ev}.disposition`),
-    dkim: verdict(
-      "dkim",
+    dkim: verdict("dkim", () =>
       authDkim.some((d) => d.result === "pass" && aligned(d.domain, headerFrom, policy.adkim))
     ),
-    spf: verdict(
-      "spf",
+    spf: verdict("spf", () =>
       authSpf.some((s) => s.result === "pass" && aligned(s.domain, headerFrom, policy.aspf))
     ),
     reasons,

@@ -6,12 +6,14 @@
  */
 import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Layer, Metric, Queue, Schedule, Schema } from "effect"
+import { Clock, Effect, FiberRef, Layer, Metric, Option, Queue, Schedule, Schema } from "effect"
+import { Exporting } from "../observe/Spans.ts"
 import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
 import { DateTime } from "../records/Schemas.ts"
 import { pruneReports, type ReportHead, selectorsSeen, storeReport } from "../store/InboundReports.ts"
 import { ROLLUP_ROWS, rollUpAll } from "../store/DmarcRollup.ts"
+import { SqliteDirect } from "../store/SqliteConnection.ts"
 import { keepUnclaimed } from "../store/UnclaimedReports.ts"
 import { Authenticity, authenticityColumns } from "./Authenticity.ts"
 import { ACCEPTED_TYPES, mediaType, readMessage, readPosted } from "./Decode.ts"
@@ -65,6 +67,31 @@ const refused = Metric.counter("domain_audit_reports_refused_total", {
   incremental: true
 })
 
+/**
+ * A counter tagged once per set of labels: tagging makes a new metric key, hashed and looked up in
+ * the registry, which for every report cost more than the count itself.
+ */
+const taggedOnce = (counter: typeof received) => {
+  const made = new Map<string, typeof received>()
+  return (a: readonly [string, string], b: readonly [string, string]) => {
+    const key = `${a[1]}\u0000${b[1]}`
+    let metric = made.get(key)
+    if (metric === undefined)
+      made.set(key, (metric = Metric.tagged(Metric.tagged(counter, a[0], a[1]), b[0], b[1])))
+    return metric
+  }
+}
+const receivedAs = taggedOnce(received)
+const refusedAs = taggedOnce(refused)
+
+/** A span around `self` only while traces leave the process (observe/Spans.ts): it costs more than it tells otherwise. */
+const spannedWhenExported =
+  (name: string, attributes?: Record<string, string>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(Exporting), (on) =>
+      on ? Effect.withSpan(self, name, attributes === undefined ? undefined : { attributes }) : self
+    )
+
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 
 /**
@@ -85,7 +112,10 @@ export const result = (
     duplicate: !stored.fresh,
     conflict: stored.conflict,
     warnings: head.warnings ?? [],
-    ...verdict
+    // named one by one: the 202 is written as built (the schema's fields, in its order)
+    authenticated: verdict.authenticated,
+    authenticatedFor: verdict.authenticatedFor,
+    authentication: verdict.authentication
   }
 }
 
@@ -112,6 +142,17 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
   scoped: Effect.gen(function* () {
     const config = yield* AppConfig
     const sql = yield* SqlClient.SqlClient
+    // the connection itself where the app's client provides it: a report is written there in one go
+    const direct = yield* Effect.serviceOption(SqliteDirect)
+    const withStore = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.provideService(
+        Option.match(direct, {
+          onNone: () => effect,
+          onSome: (d) => Effect.provideService(effect, SqliteDirect, d)
+        }),
+        SqlClient.SqlClient,
+        sql
+      )
     const limits = limitsOf(config)
     /** Reports were stored: the rollup has work (one signal stands for any number). */
     const stored = yield* Queue.sliding<void>(1)
@@ -186,15 +227,15 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
         // the report and its verdict in one transaction: one commit (and one WAL sync) per report
         const saved = yield* storeReport(head, now, rows, authenticityColumns(verdict))
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
-        yield* Metric.increment(Metric.tagged(Metric.tagged(received, "kind", head.kind), "via", via))
+        yield* Metric.increment(receivedAs(["kind", head.kind], ["via", via]))
         return result(head, saved, verdict)
-      }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+      }).pipe(withStore)
 
     const counted = <A, E>(via: Via, effect: Effect.Effect<A, E>) =>
       Effect.tapError(effect, (e) =>
         e instanceof ReportRefused
           ? Effect.zipRight(
-              Metric.increment(Metric.tagged(Metric.tagged(refused, "via", via), "reason", e.kind)),
+              Metric.increment(refusedAs(["via", via], ["reason", e.kind])),
               Effect.logWarning("report refused", { via, reason: e.kind, message: e.message })
             )
           : e instanceof Error && "_tag" in e && e._tag !== "SqlError"
@@ -218,7 +259,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
         Effect.flatMap(read(kind, contentType, bytes), (p) =>
           store(p, "http", Effect.succeed(poster), bytes, (domains) => Effect.as(allowed(domains), STORE))
         )
-      ).pipe(Effect.withSpan("ReportsIn.post", { attributes: { kind } }))
+      ).pipe(spannedWhenExported("ReportsIn.post", { kind }))
 
     /**
      * A whole message (RFC 5322) carrying a DMARC or TLS report, as the SMTP receiver takes it;
@@ -235,7 +276,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
         Effect.flatMap(readMessage(bytes, limits), (p) =>
           store(storable(p), "smtp", authenticate, bytes, route)
         )
-      ).pipe(Effect.withSpan("ReportsIn.mail"))
+      ).pipe(spannedWhenExported("ReportsIn.mail"))
 
     /** Count a refusal made before a report was read (a message over the size limit). */
     const refusedEarly = (via: Via, error: ReportRefused) =>

@@ -6,14 +6,27 @@
  * domains, no `human_result` texts, reason comments cut short): see "Privacy" in docs/reports-in.md.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { GROUP_COLUMNS, markPending, rolledUpGroups, unrollExpired, yieldToEventLoop } from "./DmarcRollup.ts"
 import { type DmarcRowInsert, dmarcRowInsert, dmarcRowValues } from "./DmarcRows.ts"
+import {
+  chunks,
+  CHUNK,
+  FLAG_CONFLICTS,
+  REPORT_INSERT,
+  type ReportHead,
+  reportValues,
+  selectorInsert,
+  type Stored,
+  writeDmarc
+} from "./ReportWrite.ts"
+import { SqliteDirect } from "./SqliteConnection.ts"
 import { periodReports } from "./ReportPeriod.ts"
 import { type AuthenticityColumns, recordAuthenticity } from "./ReportAuthenticity.ts"
 
 export { GROUP_COLUMNS }
 export type { DmarcRowInsert } from "./DmarcRows.ts"
+export type { ReportHead, Stored } from "./ReportWrite.ts"
 export type { SourceGroup } from "./GroupMerge.ts"
 
 /**
@@ -126,32 +139,6 @@ export const inboundReportMigrations = {
   })
 }
 
-export interface ReportHead {
-  readonly kind: "dmarc" | "tls"
-  readonly domain: string
-  readonly reporter: string
-  readonly reportId: string
-  readonly begin: number
-  readonly end: number
-  readonly records: number
-  readonly messages: number
-  readonly contact: string | null
-  /** JSON of what the sender says the domain published (DMARC) or of its policies (TLS). */
-  readonly policy: string
-  /** sha256 of the report as decompressed: the same bytes again are a duplicate. */
-  readonly contentHash: string
-  /** What was repaired to read it (the 202's `warnings`). */
-  readonly warnings?: ReadonlyArray<string>
-  /** DMARC: messages of its records with an aligned SPF or DKIM pass. */
-  readonly dmarcPass?: number
-}
-
-/** What storing a report did: written or a duplicate, and whether its identity was seen with other content. */
-export interface Stored {
-  readonly fresh: boolean
-  readonly conflict: boolean
-}
-
 export interface TlsPolicyInsert {
   /** The policy's own domain: a TLS report may cover several (RFC 8460 4.4 policy-domain). */
   readonly domain: string
@@ -161,28 +148,6 @@ export interface TlsPolicyInsert {
   readonly successful: number
   readonly failed: number
   readonly failures: string
-}
-
-/** Rows per INSERT statement: well under SQLite's 32,766 bound parameters. */
-const CHUNK = 500
-
-const chunks = <A>(rows: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK))
-  return out
-}
-
-const selectorInserts = new Map<number, string>()
-
-/** The upsert of `n` selectors of one domain, its text made once per `n`. */
-const selectorInsert = (n: number) => {
-  let text = selectorInserts.get(n)
-  if (text === undefined) {
-    text = `INSERT INTO dmarc_selector (domain, selector, last_seen) VALUES ${Array(n).fill("(?, ?, ?)").join(", ")}
-      ON CONFLICT (domain, selector) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`
-    selectorInserts.set(n, text)
-  }
-  return text
 }
 
 /**
@@ -207,22 +172,28 @@ export const storeReport = (
 ) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // A report of a few hundred records is written on the connection itself, in one synchronous
+    // go: each statement through the SQL client costs ~45 µs before SQLite starts (SqliteConnection.ts).
+    // A larger one, one inside a transaction already (which holds the connection), or where no
+    // direct connection is provided, goes through the client in chunks.
+    const direct = yield* Effect.serviceOption(SqliteDirect)
+    const within = yield* Effect.serviceOption(SqlClient.TransactionConnection)
+    if (
+      Option.isSome(direct) &&
+      Option.isNone(within) &&
+      rows.kind === "dmarc" &&
+      rows.rows.length <= CHUNK
+    ) {
+      const written = yield* direct.value.run((db) => writeDmarc(db, head, receivedAt, rows, verdict))
+      if (written !== undefined) return written
+      // a duplicate: nothing was written; its verdict and answer as below
+    }
     return yield* sql.withTransaction(
       Effect.gen(function* () {
-        // whether the identity is stored with other content is asked in the INSERT itself: a fresh
-        // report, nearly always without a conflict, costs one statement where it cost two
-        const inserted = yield* sql<{ id: number; conflict: number }>`INSERT INTO inbound_report
-          (kind, domain, reporter, report_id, begin_at, end_at, received_at, records, messages, contact, policy, content_hash,
-            warnings, dmarc_pass, authenticated, authenticated_for, authentication, conflict)
-          SELECT ${head.kind}, ${head.domain}, ${head.reporter}, ${head.reportId}, ${head.begin}, ${head.end},
-            ${receivedAt}, ${head.records}, ${head.messages}, ${head.contact}, ${head.policy}, ${head.contentHash},
-            ${JSON.stringify(head.warnings ?? [])}, ${head.dmarcPass ?? null}, ${verdict?.authenticated ?? 0},
-            ${verdict?.authenticated_for ?? null},
-            ${verdict?.authentication ?? "stored before reports were authenticated"},
-            EXISTS (SELECT 1 FROM inbound_report WHERE kind = ${head.kind} AND reporter = ${head.reporter}
-              AND report_id = ${head.reportId} AND domain = ${head.domain} AND content_hash <> ${head.contentHash})
-          WHERE true
-          ON CONFLICT (kind, reporter, report_id, domain, content_hash) DO NOTHING RETURNING id, conflict`
+        const inserted = yield* sql.unsafe<{ id: number; conflict: number }>(
+          REPORT_INSERT,
+          reportValues(head, receivedAt, verdict)
+        )
         const id = inserted[0]?.id
         if (id === undefined) {
           if (verdict !== undefined) yield* recordAuthenticity(head, verdict)
@@ -233,9 +204,13 @@ export const storeReport = (
         }
         const conflict = inserted[0]!.conflict === 1
         if (conflict)
-          yield* sql`UPDATE inbound_report SET conflict = 1
-            WHERE kind = ${head.kind} AND reporter = ${head.reporter} AND report_id = ${head.reportId}
-              AND domain = ${head.domain} AND content_hash <> ${head.contentHash}`
+          yield* sql.unsafe(FLAG_CONFLICTS, [
+            head.kind,
+            head.reporter,
+            head.reportId,
+            head.domain,
+            head.contentHash
+          ])
         if (rows.kind === "dmarc") {
           yield* markPending(id)
           const parts = chunks(rows.rows)

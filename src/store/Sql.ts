@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
-import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
+import { SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { appendOnly } from "./AppendOnly.ts"
@@ -15,6 +15,7 @@ import { dmarcRollupMigrations } from "./DmarcRollup.ts"
 import { failureReportMigrations } from "./FailureReports.ts"
 import { hallOfFameMigrations } from "./HallOfFame.ts"
 import { historyMigrations } from "./HistoryTable.ts"
+import { sqliteLayer } from "./SqliteConnection.ts"
 import { inboundReportMigrations } from "./InboundReports.ts"
 import { reportAuthenticityMigrations } from "./ReportAuthenticity.ts"
 import { unclaimedReportMigrations } from "./UnclaimedReports.ts"
@@ -71,7 +72,7 @@ export const migrations = {
 
 /** An SQLite client for `filename`, with every migration applied. */
 export const sqliteAt = (filename: string) => {
-  const client = SqliteClient.layer({ filename })
+  const client = sqliteLayer({ filename })
   const migrated = SqliteMigrator.layer({ loader: Migrator.fromRecord(migrations) }).pipe(
     Layer.provide([client, NodeContext.layer])
   )

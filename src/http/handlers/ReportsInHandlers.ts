@@ -1,5 +1,5 @@
 /** Handlers of the reports-in group (docs/reports-in.md): decode -> inbound/ -> encode. */
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
 import { Api } from "../../Api.ts"
 import { BadRequest, PayloadTooLarge, Unavailable } from "../../api/Errors.ts"
@@ -23,20 +23,35 @@ const refusal = (e: ReportRefused) =>
 
 const unavailable = () => new Unavailable({ error: "the report store is unavailable; retry later" })
 
+/**
+ * A report posted: its bytes as the edge read them (BodyRules.ts: the media type and size judged,
+ * the body held), and the 202 written as `IngestResult` was built (ReportsIn.ts `result`), without
+ * decoding the one or encoding the other through their schemas again: the answer is the same,
+ * for a fraction of the CPU of a report of 50 records.
+ */
 const post = (
   kind: ReportKind,
   headers: { readonly "content-type"?: string | undefined },
-  payload: Uint8Array
+  request: HttpServerRequest.HttpServerRequest
 ) =>
-  Effect.flatMap(Effect.all([ReportsIn, ReportPoster, VerifiedDomains]), ([inbound, poster, domains]) =>
-    inbound
-      .post(kind, headers["content-type"], payload, poster.authenticity, mayPostFor(domains, poster.tenant))
-      .pipe(
-        Effect.catchTags({
-          ReportRefused: (e) => Effect.fail(refusal(e)),
-          SqlError: () => Effect.fail(unavailable())
-        })
-      )
+  Effect.flatMap(
+    Effect.all([ReportsIn, ReportPoster, VerifiedDomains, Effect.orDie(request.arrayBuffer)]),
+    ([inbound, poster, domains, body]) =>
+      inbound
+        .post(
+          kind,
+          headers["content-type"],
+          new Uint8Array(body),
+          poster.authenticity,
+          mayPostFor(domains, poster.tenant)
+        )
+        .pipe(
+          Effect.map((result) => HttpServerResponse.unsafeJson(result, { status: 202 })),
+          Effect.catchTags({
+            ReportRefused: (e) => Effect.fail(refusal(e)),
+            SqlError: () => Effect.fail(unavailable())
+          })
+        )
   )
 
 /** Whether the request may read the domain's received reports (OwnedDomain.ts). */
@@ -82,8 +97,8 @@ const summary = <A, E>(
 
 export const ReportsInHandlers = HttpApiBuilder.group(Api, "reports", (handlers) =>
   handlers
-    .handle("postDmarc", ({ headers, payload }) => post("dmarc", headers, payload))
-    .handle("postTls", ({ headers, payload }) => post("tls", headers, payload))
+    .handleRaw("postDmarc", ({ headers, request }) => post("dmarc", headers, request))
+    .handleRaw("postTls", ({ headers, request }) => post("tls", headers, request))
     .handle("dmarcSummary", ({ path, urlParams }) =>
       summary(path.domain, urlParams, (s, p) => s.dmarc(path.domain, p))
     )
