@@ -62,6 +62,12 @@ export class SqliteDirect extends Context.Tag("SqliteDirect")<
 
 type Row = Record<string, unknown>
 
+/**
+ * The version of @effect/sql-sqlite-node whose `SqliteClient.make` `make` below copies: a test
+ * fails when the installed one differs, so an upgrade compares the two first.
+ */
+export const COPIED_FROM_VERSION = "0.53.0"
+
 const make = (options: SqliteClient.SqliteClientConfig) =>
   Effect.gen(function* () {
     const compiler = Statement.makeCompilerSqlite(options.transformQueryNames)

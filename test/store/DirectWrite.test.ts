@@ -4,7 +4,7 @@
  * duplicate, conflicting, with or without a verdict, a duplicate proved genuine later; and a
  * report too large for one go still goes through the client.
  */
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
@@ -16,7 +16,7 @@ import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import { type DmarcRowInsert, type ReportHead, storeReport } from "../../src/store/InboundReports.ts"
 import { migrations, sqliteAt } from "../../src/store/Sql.ts"
-import { SqliteDirect } from "../../src/store/SqliteConnection.ts"
+import { COPIED_FROM_VERSION, SqliteDirect } from "../../src/store/SqliteConnection.ts"
 
 const DAY = 86_400
 const T0 = 1_790_000_000 - (1_790_000_000 % DAY)
@@ -162,4 +162,16 @@ describe("a DMARC report written on the connection itself", () => {
       })
     }).pipe(Effect.provide(sqliteAt(fresh())))
   )
+})
+
+describe("the copy of the library's client", () => {
+  it("follows the installed @effect/sql-sqlite-node: upgrading it means comparing SqliteConnection.ts with its SqliteClient.make", () => {
+    const installed = JSON.parse(
+      readFileSync(
+        new URL("../../node_modules/@effect/sql-sqlite-node/package.json", import.meta.url),
+        "utf8"
+      )
+    ) as { version: string }
+    expect(installed.version).toBe(COPIED_FROM_VERSION)
+  })
 })
