@@ -64,8 +64,37 @@ export const parseSubjectAltName = (san: string | undefined): ReadonlyArray<stri
 
 const hex = (data: Buffer | string) => createHash("sha256").update(data).digest("hex")
 
-/** Facts of one DER certificate. Throws only when the bytes are not a certificate. */
-export const certificateFacts = (der: Buffer): CertificateFacts => {
+interface Read {
+  readonly facts: CertificateFacts
+  /** Whether its Authority Information Access names an OCSP responder (RFC 5280 4.2.2.1). */
+  readonly ocspResponder: boolean
+}
+
+/**
+ * Certificates read lately, by their base64 DER: a scan reads its web server's certificate more
+ * than once (the CAA check's fetch, the TLS scan's ordinary handshake), and the intermediates of
+ * one CA come with every site it issued for, where a reading costs node's X.509 parse, the key's
+ * export and two hashes (docs/bench.md, the batch). The facts are a function of the bytes alone.
+ * Least recently read dropped first past the bound; a failed reading is not kept.
+ */
+const lately = new Map<string, Read>()
+const LATELY = 1024
+
+const read = (der: Buffer): Read => {
+  const base64 = der.toString("base64")
+  const known = lately.get(base64)
+  if (known !== undefined) {
+    lately.delete(base64)
+    lately.set(base64, known)
+    return known
+  }
+  const fresh = parse(der, base64)
+  lately.set(base64, fresh)
+  if (lately.size > LATELY) lately.delete(lately.keys().next().value!)
+  return fresh
+}
+
+const parse = (der: Buffer, base64: string): Read => {
   const cert = new X509Certificate(der)
   const key = cert.publicKey
   const details = key.asymmetricKeyDetails ?? {}
@@ -75,31 +104,43 @@ export const certificateFacts = (der: Buffer): CertificateFacts => {
     details.modulusLength ??
     (curve ? (CURVE_BITS[curve] ?? null) : type === "ed25519" ? 256 : type === "ed448" ? 456 : null)
   const spki = key.export({ type: "spki", format: "der" })
+  let ocspResponder = false
+  try {
+    ocspResponder = /^OCSP - URI:/m.test(cert.infoAccess ?? "")
+  } catch {
+    ocspResponder = false
+  }
   return {
-    subject: cert.subject.split("\n").join(", "),
-    commonName: commonNameOf(cert.subject),
-    subjectAltNames: parseSubjectAltName(cert.subjectAltName),
-    issuer: cert.issuer.split("\n").join(", "),
-    issuerCommonName: commonNameOf(cert.issuer),
-    serialNumber: cert.serialNumber,
-    validFrom: new Date(cert.validFrom).toISOString(),
-    validTo: new Date(cert.validTo).toISOString(),
-    keyType: type,
-    keySize,
-    curve,
-    isCa: cert.ca,
-    selfIssued: cert.subject === cert.issuer,
-    sha256: hex(der),
-    spkiSha256: hex(spki),
-    der: der.toString("base64"),
-    spkiDer: spki.toString("base64")
+    facts: {
+      subject: cert.subject.split("\n").join(", "),
+      commonName: commonNameOf(cert.subject),
+      subjectAltNames: parseSubjectAltName(cert.subjectAltName),
+      issuer: cert.issuer.split("\n").join(", "),
+      issuerCommonName: commonNameOf(cert.issuer),
+      serialNumber: cert.serialNumber,
+      validFrom: new Date(cert.validFrom).toISOString(),
+      validTo: new Date(cert.validTo).toISOString(),
+      keyType: type,
+      keySize,
+      curve,
+      isCa: cert.ca,
+      selfIssued: cert.subject === cert.issuer,
+      sha256: hex(der),
+      spkiSha256: hex(spki),
+      der: base64,
+      spkiDer: spki.toString("base64")
+    },
+    ocspResponder
   }
 }
+
+/** Facts of one DER certificate. Throws only when the bytes are not a certificate. */
+export const certificateFacts = (der: Buffer): CertificateFacts => read(der).facts
 
 /** Whether a certificate's Authority Information Access names an OCSP responder (RFC 5280 4.2.2.1). */
 export const namesOcspResponder = (der: Buffer): boolean => {
   try {
-    return /^OCSP - URI:/m.test(new X509Certificate(der).infoAccess ?? "")
+    return read(der).ocspResponder
   } catch {
     return false
   }

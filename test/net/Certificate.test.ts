@@ -4,6 +4,7 @@ import { execSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { X509Certificate } from "node:crypto"
 import {
+  certificateFacts,
   commonNameOf,
   daysUntil,
   namesOcspResponder,
@@ -38,6 +39,25 @@ describe("certificateFacts", () => {
       expect(namesOcspResponder(der(withOcsp.leafFile))).toBe(true)
       expect(namesOcspResponder(der(chain.pki.leafFile))).toBe(false)
       expect(namesOcspResponder(Buffer.from("not a certificate"))).toBe(false)
+    } finally {
+      withOcsp.cleanup()
+    }
+  })
+  it("reads the same bytes to the same facts, whichever is asked first, and never keeps a failure", () => {
+    const der = (file: string) => new X509Certificate(readFileSync(file)).raw
+    const withOcsp = makePki({ names: ["b.example"], ocspUrl: "http://ocsp.b.example/" })
+    try {
+      // the OCSP question first, then the facts, from another buffer of the same bytes
+      expect(namesOcspResponder(der(withOcsp.leafFile))).toBe(true)
+      const first = certificateFacts(Buffer.from(der(withOcsp.leafFile)))
+      expect(certificateFacts(der(withOcsp.leafFile))).toEqual(first)
+      expect(first.sha256).toBe(
+        new X509Certificate(readFileSync(withOcsp.leafFile)).fingerprint256.replace(/:/g, "").toLowerCase()
+      )
+      expect(namesOcspResponder(der(withOcsp.leafFile))).toBe(true)
+      const bad = Buffer.from("not a certificate")
+      expect(() => certificateFacts(bad)).toThrow()
+      expect(() => certificateFacts(bad)).toThrow()
     } finally {
       withOcsp.cleanup()
     }
