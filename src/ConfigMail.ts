@@ -24,7 +24,7 @@ export const mailSettings = {
   reportsMaxZipEntries: int("REPORTS_MAX_ZIP_ENTRIES", 16),
   // worker threads reading reports posted over HTTP (inbound/ParsePool.ts); 0: read on the service's
   // thread. Off by default: measured on a shared 2-core machine they cost more CPU in all than they
-  // took off the service's thread, and the rate did not rise (docs/bench.md "Reading in worker threads")
+  // took off the service's thread, and the rate did not rise (docs/bench.md "What keeps a report cheap")
   reportsParseWorkers: int("REPORTS_PARSE_WORKERS", 0),
   reportsRetentionS: duration("REPORTS_RETENTION", "P400D").pipe(Config.map((ms) => ms / 1000)),
   // reports mailed to a tenant for a domain it has not verified wait this long for it to (docs/access.md)

@@ -3,7 +3,7 @@
  * off by default), not on the service's own thread: decompressing, decoding and parsing a report
  * costs about as much CPU on that thread as storing it. The thread that serves HTTP and writes
  * SQLite then only stores what a worker read; the process spends more CPU in all (the hand-over, a
- * second heap), which pays only with a CPU to spare (docs/bench.md "Reading in worker threads").
+ * second heap), which pays only with a CPU to spare (docs/bench.md "What keeps a report cheap").
  * Workers start with the first report; a worker that cannot start or dies hands its reports back
  * to be read on the service's thread (`ParseWorkerLost`), so a report is never lost or answered
  * differently for it.
