@@ -47,9 +47,9 @@ export const analyse = (g: RequireTlsGathered, now: Date): RequireTlsResult => {
   })
   if (g.mxStatus === "unknown") return verdict("unknown", g.mxError ?? "the MX lookup failed")
   if (g.mxStatus === "null-mx") return verdict("no-mail", "null MX (RFC 7505): the domain accepts no mail")
-  // Every address of the implicit MX refused port 25: a domain without mail, as the SMTP TLS check
-  // reads it, not a mail server that could not be asked. A timeout there stays unknown.
-  if (g.implicitMxSilent === "refused") return verdict("no-mail", SILENT_IMPLICIT_MX)
+  // Nothing answers port 25 at the implicit MX: a domain without mail, as every mail record of the
+  // score reads it (checks/dns/Rules.ts `noMailServers`), not a mail server that could not be asked.
+  if (g.implicitMxSilent !== null) return verdict("no-mail", SILENT_IMPLICIT_MX)
   if (servers.length === 0)
     return g.mxStatus === "none"
       ? verdict("no-mail", "no MX records and no address: the domain receives no mail")

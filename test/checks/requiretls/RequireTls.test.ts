@@ -74,7 +74,7 @@ describe("the verdict over the mail servers", () => {
     expect(failed).toMatchObject({ status: "unknown", note: "the MX lookup failed" })
   })
 
-  it("reads an implicit MX that refuses port 25 as a domain without mail, a silent one as unknown", () => {
+  it("reads an implicit MX that nothing answers on port 25 as a domain without mail, as the score's mail records do", () => {
     const refused = probe({
       status: "unknown",
       failure: new SmtpFailure({ stage: "connect", reason: "refused", message: "connect ECONNREFUSED" }),
@@ -85,7 +85,7 @@ describe("the verdict over the mail servers", () => {
     expect(analyse(implicit, now).status).toBe("unknown")
     const settled = analyse({ ...implicit, implicitMxSilent: "refused" }, now)
     expect(settled).toMatchObject({ status: "no-mail", note: expect.stringMatching(/implicit MX/) })
-    expect(analyse({ ...implicit, implicitMxSilent: "unreachable" }, now).status).toBe("unknown")
+    expect(analyse({ ...implicit, implicitMxSilent: "unreachable" }, now).status).toBe("no-mail")
   })
 
   it("is total, and its result always encodes (property)", () => {
