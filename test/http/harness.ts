@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import * as DnsPacket from "dns-packet"
-import { ConfigProvider, Effect, Layer, Logger } from "effect"
+import { Clock, ConfigProvider, Effect, Layer, Logger } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { AppLive, nodeServerLayer } from "../../src/Layers.ts"
 import { fakeDnsServer, reply } from "../net/FakeDnsServer.ts"
@@ -54,6 +54,15 @@ const TIMELESS = { REPORTS_RETENTION: "P36500D" }
  */
 const EVERY_HISTORY = { HISTORY: "all" }
 
+/**
+ * The service runs on the machine's clock, as it does in production. A test's `it.effect` gives its
+ * own fiber a TestClock that moves only when the test moves it: an app built from that fiber would
+ * inherit it, so the cluster's loops, which sleep between passes, would never run a second pass
+ * (a shard not taken in the first was never taken, and the first run of a monitor waited forever
+ * for it) and every timeout and budget inside the service would never fire.
+ */
+const LIVE_CLOCK = Layer.setClock(Clock.make())
+
 export const testApp = (
   env: Record<string, string> = {},
   dataDir = mkdtempSync(join(tmpdir(), "domain-audit-test-"))
@@ -79,7 +88,8 @@ export const testApp = (
     Layer.provideMerge(testServer),
     Layer.provide(logLevel),
     Layer.provide(AppConfig.Default),
-    Layer.provide(config)
+    Layer.provide(config),
+    Layer.provide(LIVE_CLOCK)
   )
 }
 
