@@ -6,7 +6,19 @@
  */
 import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, FiberRef, Layer, Metric, Option, Queue, Schedule, Schema } from "effect"
+import {
+  Clock,
+  Effect,
+  FiberRef,
+  Layer,
+  Metric,
+  MetricKey,
+  MetricLabel,
+  Option,
+  Queue,
+  Schedule,
+  Schema
+} from "effect"
 import { Exporting } from "../observe/Spans.ts"
 import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
@@ -57,27 +69,33 @@ export const limitsOf = (s: Settings): ReportLimits => ({
 /** How a report arrived: a label of the counters. */
 export type Via = "http" | "smtp"
 
-const received = Metric.counter("domain_audit_reports_received_total", {
+const received = MetricKey.counter("domain_audit_reports_received_total", {
   description: "reports stored (duplicates included), by kind and how they arrived",
   incremental: true
 })
-const refused = Metric.counter("domain_audit_reports_refused_total", {
+const refused = MetricKey.counter("domain_audit_reports_refused_total", {
   description:
     "reports refused, by how they arrived and why (too-large, bomb, unsupported, malformed, forbidden, schema, expired)",
   incremental: true
 })
 
 /**
- * A counter tagged once per set of labels: tagging makes a new metric key, hashed and looked up in
- * the registry, which for every report cost more than the count itself.
+ * A counter made once per set of labels, its labels in its key: `Metric.tagged` makes a new metric
+ * key at every increment (its labels are joined into a new array, so its hook is looked up again:
+ * the key built, formatted and hashed), which for every report cost more than the count itself.
  */
-const taggedOnce = (counter: typeof received) => {
-  const made = new Map<string, typeof received>()
+const taggedOnce = (key: typeof received) => {
+  const made = new Map<string, Metric.Metric.Counter<number>>()
   return (a: readonly [string, string], b: readonly [string, string]) => {
-    const key = `${a[1]}\u0000${b[1]}`
-    let metric = made.get(key)
+    const labels = `${a[1]}\u0000${b[1]}`
+    let metric = made.get(labels)
     if (metric === undefined)
-      made.set(key, (metric = Metric.tagged(Metric.tagged(counter, a[0], a[1]), b[0], b[1])))
+      made.set(
+        labels,
+        (metric = Metric.fromMetricKey(
+          MetricKey.taggedWithLabels(key, [MetricLabel.make(a[0], a[1]), MetricLabel.make(b[0], b[1])])
+        ))
+      )
     return metric
   }
 }
