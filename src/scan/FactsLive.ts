@@ -40,8 +40,12 @@ const zoneOf = (name: string) => {
   return dot < 0 ? name : name.slice(dot + 1)
 }
 
-/** A scan's Facts (starting a derived fact without waiting, which the Scanner needs, is in FactsShape). */
-export type LiveFacts = FactsShape
+/**
+ * A scan's Facts (starting a derived fact without waiting, which the Scanner needs, is in
+ * FactsShape), and the services its questions run over (`ScanServices`, Facts itself among them):
+ * a fiber that has them, provided once, forks facts and questions that need not set them again.
+ */
+export type LiveFacts = FactsShape & { readonly services: Context.Context<ScanServices> }
 
 /** Options that change the answer; `timeoutMs` is the asker's budget, not part of the question. */
 const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebRequestOptions) =>
@@ -50,6 +54,22 @@ const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebReques
 
 /** The port the mail servers' TLS is scanned at (RFC 5321 4.5.4's SMTP port, STARTTLS). */
 const SMTP_PORT = 25
+
+/**
+ * `effect` in the context `extend` makes of its fiber's, set for the fiber (a memo's, of its own)
+ * only when it differs: each FiberRef write copies the fiber's map of FiberRefs.
+ */
+const over = <A, E>(
+  extend: (context: Context.Context<never>) => Context.Context<never>,
+  effect: Effect.Effect<A, E>
+): Effect.Effect<A, E> =>
+  Effect.withFiberRuntime((fiber) => {
+    const context = fiber.getFiberRef(FiberRef.currentContext)
+    const extended = extend(context)
+    return extended === context
+      ? effect
+      : Effect.zipRight(FiberRef.set(FiberRef.currentContext, extended), effect)
+  })
 
 /** The services a scan's Facts are built over. */
 export type ScanContext = Resolver | Web | Smtp | AppConfig
@@ -227,9 +247,11 @@ export const makeFacts = (
     if (Option.isSome(nameServers)) scanServices = Context.add(scanServices, NameServers, nameServers.value)
     if (Option.isSome(rdap)) scanServices = Context.add(scanServices, Rdap, rdap.value)
     if (Option.isSome(vrps)) scanServices = Context.add(scanServices, RpkiVrps, vrps.value)
-    // As `services` below: the asker's context (its span) extended, kept while the askers share it.
+    // As `services` below: the asker's context (its span) extended, kept while the askers share it;
+    // an asker that runs over the scan's services already (another question) is not extended.
     let lastAsker: readonly [Context.Context<never>, Context.Context<never>] | undefined
     const withScanServices = (context: Context.Context<never>) => {
+      if (context.unsafeMap.get(ScanLookup.key) === addresses) return context
       if (lastAsker?.[0] !== context)
         lastAsker = [context, Context.merge(context, scanServices) as Context.Context<never>]
       return lastAsker[1]
@@ -247,8 +269,8 @@ export const makeFacts = (
             `Question.${question.name}`,
             {}
           )(
-            Effect.zipRight(
-              FiberRef.update(FiberRef.currentContext, withScanServices),
+            over(
+              withScanServices,
               Effect.suspend(() => question.run(args) as Effect.Effect<A, E>)
             )
           )
@@ -272,11 +294,14 @@ export const makeFacts = (
       )
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
-    // fact's fiber while it waits on a question (docs/bench.md, the batch).
-    // Facts are forked from the scan's fibers, which mostly share one context: its extension is
-    // kept, not rebuilt (a Context is a Map) for each fact.
+    // fact's fiber while it waits on a question (docs/bench.md, the batch). A fact started from a
+    // fiber that has them already (a check's: the Scanner provides the scan's services while it
+    // starts them; another fact's) keeps the context it inherited. Other starters mostly share one context: its
+    // extension is kept, not rebuilt (a Context is a Map) for each fact.
     let last: readonly [Context.Context<never>, Context.Context<never>] | undefined
     const services = (context: Context.Context<never>) => {
+      if (context.unsafeMap.get(Facts.key) === facts && context.unsafeMap.get(AppConfig.key) === config)
+        return context
       if (last?.[0] !== context)
         last = [
           context,
@@ -286,13 +311,13 @@ export const makeFacts = (
     }
     const start = <A, E>(fact: Fact<A, E>) =>
       memo.start(fact, () => {
-        const compute = Effect.zipRight(
-          FiberRef.update(FiberRef.currentContext, services),
-          fact.compute as Effect.Effect<A, E>
-        )
+        const compute = over(services, fact.compute as Effect.Effect<A, E>)
         return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
       })
     const facts: LiveFacts = {
+      get services() {
+        return scanServices as Context.Context<ScanServices>
+      },
       domain,
       names,
       depth,
