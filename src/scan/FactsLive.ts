@@ -258,40 +258,44 @@ export const makeFacts = (
     }
     // One memo per kind of question, keyed by the question object as a derived fact is.
     const questions = new Map<Question<any, any, any, any>, ReturnType<typeof memoIn>>()
-    /** Starts `question` (once per key for the scan) and returns its outcome to be. */
-    const startQuestion = <Args, A, E>(question: Question<Args, A, E, ScanServices>, args: Args) =>
-      Effect.suspend(() => {
-        let kind = questions.get(question)
-        if (kind === undefined) questions.set(question, (kind = memoIn(scope)))
-        // In the memo's fiber of its own, as a fetch or a probe: its services set for that fiber.
-        return kind.start(question.key(args), () =>
-          traced(
-            `Question.${question.name}`,
-            {}
-          )(
-            over(
-              withScanServices,
-              Effect.suspend(() => question.run(args) as Effect.Effect<A, E>)
-            )
+    /** The memo of `question`'s kind and the work of asking it `args` there, once per key for the scan. */
+    const questionIn = <Args, A, E>(question: Question<Args, A, E, ScanServices>, args: Args) => {
+      let kind = questions.get(question)
+      if (kind === undefined) questions.set(question, (kind = memoIn(scope)))
+      // In the memo's fiber of its own, as a fetch or a probe: its services set for that fiber.
+      const work = () =>
+        traced(
+          `Question.${question.name}`,
+          {}
+        )(
+          over(
+            withScanServices,
+            Effect.suspend(() => question.run(args) as Effect.Effect<A, E>)
           )
         )
+      return [kind, question.key(args), work] as const
+    }
+    const startQuestion = <Args, A, E>(question: Question<Args, A, E, ScanServices>, args: Args) =>
+      Effect.suspend(() => {
+        const [kind, key, work] = questionIn(question, args)
+        return kind.start(key, work)
       })
     const askQuestion = <Args, A, E>(
       question: Question<Args, A, E, ScanServices>,
       args: Args
-    ): Effect.Effect<A, E> => Effect.flatMap(startQuestion(question, args), (outcome) => outcome.await)
+    ): Effect.Effect<A, E> =>
+      Effect.suspend(() => {
+        const [kind, key, work] = questionIn(question, args)
+        return kind.get(key, work)
+      })
+    const fetchWork = (url: string, options: WebRequestOptions) =>
+      [`fetch\u0000${fetchKey(url, options)}`, () => web.get(url, { ...options, lookup: addresses })] as const
     const startFetch = (url: string, options: WebRequestOptions = {}) =>
-      Effect.map(
-        memo.start(`fetch\u0000${fetchKey(url, options)}`, () =>
-          web.get(url, { ...options, lookup: addresses })
-        ),
-        (outcome) => outcome.await
-      )
+      Effect.map(memo.start(...fetchWork(url, options)), (outcome) => outcome.await)
+    const probeWork = (host: string, address: string) =>
+      [`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)] as const
     const startProbe = (host: string, address: string) =>
-      Effect.map(
-        memo.start(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
-        (outcome) => outcome.await
-      )
+      Effect.map(memo.start(...probeWork(host, address)), (outcome) => outcome.await)
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
     // fact's fiber while it waits on a question (docs/bench.md, the batch). A fact started from a
@@ -309,11 +313,11 @@ export const makeFacts = (
         ]
       return last[1]
     }
-    const start = <A, E>(fact: Fact<A, E>) =>
-      memo.start(fact, () => {
-        const compute = over(services, fact.compute as Effect.Effect<A, E>)
-        return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
-      })
+    const compute = <A, E>(fact: Fact<A, E>) => {
+      const inScan = over(services, fact.compute as Effect.Effect<A, E>)
+      return fact.span ? traced(`Fact.${fact.name}`, {})(inScan) : inScan
+    }
+    const start = <A, E>(fact: Fact<A, E>) => memo.start(fact, () => compute(fact))
     const facts: LiveFacts = {
       get services() {
         return scanServices as Context.Context<ScanServices>
@@ -334,7 +338,7 @@ export const makeFacts = (
           const key = `@${upstream.address}\u0000${upstream.port}\u0000${n}\u0000${type}`
           return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await()
         }),
-      fetch: (url, options = {}) => Effect.flatten(startFetch(url, options)),
+      fetch: (url, options = {}) => Effect.suspend(() => memo.get(...fetchWork(url, options))),
       startFetch,
       prefetch: (questions) =>
         Effect.clockWith((clock) =>
@@ -344,7 +348,7 @@ export const makeFacts = (
               if (scan.open) dnsQuestion(name, type, checkingDisabled === true, now)
           })
         ),
-      probe: (host, address) => Effect.flatten(startProbe(host, address)),
+      probe: (host, address) => Effect.suspend(() => memo.get(...probeWork(host, address))),
       startProbe,
       // The depth (kernel/Depth.ts) chooses how much of a server's TLS is asked, here and only here.
       webTlsScan: enumeratesTls(depth, "web")
@@ -362,8 +366,7 @@ export const makeFacts = (
         : (host, address) => Effect.succeed(unenumeratedScan(host, address, SMTP_PORT)),
       ask: askQuestion,
       startAsk: (question, args) => Effect.map(startQuestion(question, args), (outcome) => outcome.await),
-      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> =>
-        Effect.flatMap(start(fact), (outcome) => outcome.await),
+      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => memo.get(fact, () => compute(fact)),
       start,
       ...Option.match(selectorSource, {
         onNone: () => ({}),
