@@ -81,14 +81,8 @@ export class Permits {
   /** Waiting counts on the scan's queue clock (`QueueClock.ts`): its budgets do not count our own queue. */
   private take<E>(deadlineAt: number, onRefused: () => E): Effect.Effect<void, E> {
     return Effect.withFiberRuntime((fiber) => {
-      // A permit free now is taken in this step: no wait to register, the common case.
-      if (this.active < this.size && this.waiting.size === 0) {
-        this.active++
-        return Effect.void
-      }
       const clock = fiber.getFiberRef(CurrentQueueClock)
       return Effect.async<void, E>((resume) => {
-        // Checked again: the fiber may have yielded between the two steps, and a permit freed then.
         if (this.active < this.size && this.waiting.size === 0) {
           this.active++
           return resume(Effect.void)

@@ -138,25 +138,20 @@ const CurrentCheck = FiberRef.unsafeMake<string | null>(null)
 const timed =
   (id: string) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    // Plain steps, not a generator's: this runs once per check of every scan.
-    Effect.clockWith((clock) =>
-      Effect.withFiberRuntime((fiber) => {
-        const timing: CheckTiming = {
-          startMs: clock.unsafeCurrentTimeMillis(),
-          endMs: 0,
-          waits: [],
-          needs: new Set()
-        }
-        fiber.getFiberRef(CurrentTrace)?.set(id, timing)
-        return Effect.zipRight(
-          FiberRef.set(CurrentCheck, id),
-          Effect.flatMap(Effect.exit(self), (exit) => {
-            timing.endMs = clock.unsafeCurrentTimeMillis()
-            return exit
-          })
-        )
-      })
-    )
+    Effect.gen(function* () {
+      const trace = yield* FiberRef.get(CurrentTrace)
+      const timing: CheckTiming = {
+        startMs: yield* Clock.currentTimeMillis,
+        endMs: 0,
+        waits: [],
+        needs: new Set()
+      }
+      trace?.set(id, timing)
+      yield* FiberRef.set(CurrentCheck, id)
+      const exit = yield* Effect.exit(self)
+      timing.endMs = yield* Clock.currentTimeMillis
+      return yield* exit
+    })
 
 /**
  * A span, only while the tracer is on: with it off (the batch's scans), `withSpan` still wraps the
@@ -166,9 +161,7 @@ export const traced =
   (name: string, attributes: Record<string, string>) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
     const spanned = Effect.withSpan(self, name, { attributes, captureStackTrace: false })
-    return Effect.withFiberRuntime((fiber) =>
-      fiber.getFiberRef(FiberRef.currentTracerEnabled) ? spanned : self
-    )
+    return Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (on) => (on ? spanned : self))
   }
 
 const facts = new WeakMap<AnyCheck, Fact<unknown>>()

@@ -40,12 +40,8 @@ const zoneOf = (name: string) => {
   return dot < 0 ? name : name.slice(dot + 1)
 }
 
-/**
- * A scan's Facts (starting a derived fact without waiting, which the Scanner needs, is in
- * FactsShape), and the services its questions run over (`ScanServices`, Facts itself among them):
- * a fiber that has them, provided once, forks facts and questions that need not set them again.
- */
-export type LiveFacts = FactsShape & { readonly services: Context.Context<ScanServices> }
+/** A scan's Facts (starting a derived fact without waiting, which the Scanner needs, is in FactsShape). */
+export type LiveFacts = FactsShape
 
 /** Options that change the answer; `timeoutMs` is the asker's budget, not part of the question. */
 const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebRequestOptions) =>
@@ -54,22 +50,6 @@ const fetchKey = (url: string, { timeoutMs: _t, lookup: _l, ...rest }: WebReques
 
 /** The port the mail servers' TLS is scanned at (RFC 5321 4.5.4's SMTP port, STARTTLS). */
 const SMTP_PORT = 25
-
-/**
- * `effect` in the context `extend` makes of its fiber's, set for the fiber (a memo's, of its own)
- * only when it differs: each FiberRef write copies the fiber's map of FiberRefs.
- */
-const over = <A, E>(
-  extend: (context: Context.Context<never>) => Context.Context<never>,
-  effect: Effect.Effect<A, E>
-): Effect.Effect<A, E> =>
-  Effect.withFiberRuntime((fiber) => {
-    const context = fiber.getFiberRef(FiberRef.currentContext)
-    const extended = extend(context)
-    return extended === context
-      ? effect
-      : Effect.zipRight(FiberRef.set(FiberRef.currentContext, extended), effect)
-  })
 
 /** The services a scan's Facts are built over. */
 export type ScanContext = Resolver | Web | Smtp | AppConfig
@@ -247,65 +227,56 @@ export const makeFacts = (
     if (Option.isSome(nameServers)) scanServices = Context.add(scanServices, NameServers, nameServers.value)
     if (Option.isSome(rdap)) scanServices = Context.add(scanServices, Rdap, rdap.value)
     if (Option.isSome(vrps)) scanServices = Context.add(scanServices, RpkiVrps, vrps.value)
-    // As `services` below: the asker's context (its span) extended, kept while the askers share it;
-    // an asker that runs over the scan's services already (another question) is not extended.
+    // As `services` below: the asker's context (its span) extended, kept while the askers share it.
     let lastAsker: readonly [Context.Context<never>, Context.Context<never>] | undefined
     const withScanServices = (context: Context.Context<never>) => {
-      if (context.unsafeMap.get(ScanLookup.key) === addresses) return context
       if (lastAsker?.[0] !== context)
         lastAsker = [context, Context.merge(context, scanServices) as Context.Context<never>]
       return lastAsker[1]
     }
     // One memo per kind of question, keyed by the question object as a derived fact is.
     const questions = new Map<Question<any, any, any, any>, ReturnType<typeof memoIn>>()
-    /** The memo of `question`'s kind and the work of asking it `args` there, once per key for the scan. */
-    const questionIn = <Args, A, E>(question: Question<Args, A, E, ScanServices>, args: Args) => {
-      let kind = questions.get(question)
-      if (kind === undefined) questions.set(question, (kind = memoIn(scope)))
-      // In the memo's fiber of its own, as a fetch or a probe: its services set for that fiber.
-      const work = () =>
-        traced(
-          `Question.${question.name}`,
-          {}
-        )(
-          over(
-            withScanServices,
-            Effect.suspend(() => question.run(args) as Effect.Effect<A, E>)
-          )
-        )
-      return [kind, question.key(args), work] as const
-    }
+    /** Starts `question` (once per key for the scan) and returns its outcome to be. */
     const startQuestion = <Args, A, E>(question: Question<Args, A, E, ScanServices>, args: Args) =>
       Effect.suspend(() => {
-        const [kind, key, work] = questionIn(question, args)
-        return kind.start(key, work)
+        let kind = questions.get(question)
+        if (kind === undefined) questions.set(question, (kind = memoIn(scope)))
+        // In the memo's fiber of its own, as a fetch or a probe: its services set for that fiber.
+        return kind.start(question.key(args), () =>
+          traced(
+            `Question.${question.name}`,
+            {}
+          )(
+            Effect.zipRight(
+              FiberRef.update(FiberRef.currentContext, withScanServices),
+              Effect.suspend(() => question.run(args) as Effect.Effect<A, E>)
+            )
+          )
+        )
       })
     const askQuestion = <Args, A, E>(
       question: Question<Args, A, E, ScanServices>,
       args: Args
-    ): Effect.Effect<A, E> =>
-      Effect.suspend(() => {
-        const [kind, key, work] = questionIn(question, args)
-        return kind.get(key, work)
-      })
-    const fetchWork = (url: string, options: WebRequestOptions) =>
-      [`fetch\u0000${fetchKey(url, options)}`, () => web.get(url, { ...options, lookup: addresses })] as const
+    ): Effect.Effect<A, E> => Effect.flatMap(startQuestion(question, args), (outcome) => outcome.await)
     const startFetch = (url: string, options: WebRequestOptions = {}) =>
-      Effect.map(memo.start(...fetchWork(url, options)), (outcome) => outcome.await)
-    const probeWork = (host: string, address: string) =>
-      [`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)] as const
+      Effect.map(
+        memo.start(`fetch\u0000${fetchKey(url, options)}`, () =>
+          web.get(url, { ...options, lookup: addresses })
+        ),
+        (outcome) => outcome.await
+      )
     const startProbe = (host: string, address: string) =>
-      Effect.map(memo.start(...probeWork(host, address)), (outcome) => outcome.await)
+      Effect.map(
+        memo.start(`probe\u0000${normaliseName(host)}\u0000${address}`, () => smtp.probe(host, address)),
+        (outcome) => outcome.await
+      )
     // Every derived fact runs in a fiber of its own (the memo forks it), so its services are set
     // for that fiber rather than provided in a region: each region adds frames to the stack of a
-    // fact's fiber while it waits on a question (docs/bench.md, the batch). A fact started from a
-    // fiber that has them already (a check's: the Scanner provides the scan's services while it
-    // starts them; another fact's) keeps the context it inherited. Other starters mostly share one context: its
-    // extension is kept, not rebuilt (a Context is a Map) for each fact.
+    // fact's fiber while it waits on a question (docs/bench.md, the batch).
+    // Facts are forked from the scan's fibers, which mostly share one context: its extension is
+    // kept, not rebuilt (a Context is a Map) for each fact.
     let last: readonly [Context.Context<never>, Context.Context<never>] | undefined
     const services = (context: Context.Context<never>) => {
-      if (context.unsafeMap.get(Facts.key) === facts && context.unsafeMap.get(AppConfig.key) === config)
-        return context
       if (last?.[0] !== context)
         last = [
           context,
@@ -313,15 +284,15 @@ export const makeFacts = (
         ]
       return last[1]
     }
-    const compute = <A, E>(fact: Fact<A, E>) => {
-      const inScan = over(services, fact.compute as Effect.Effect<A, E>)
-      return fact.span ? traced(`Fact.${fact.name}`, {})(inScan) : inScan
-    }
-    const start = <A, E>(fact: Fact<A, E>) => memo.start(fact, () => compute(fact))
+    const start = <A, E>(fact: Fact<A, E>) =>
+      memo.start(fact, () => {
+        const compute = Effect.zipRight(
+          FiberRef.update(FiberRef.currentContext, services),
+          fact.compute as Effect.Effect<A, E>
+        )
+        return fact.span ? traced(`Fact.${fact.name}`, {})(compute) : compute
+      })
     const facts: LiveFacts = {
-      get services() {
-        return scanServices as Context.Context<ScanServices>
-      },
       domain,
       names,
       depth,
@@ -338,7 +309,7 @@ export const makeFacts = (
           const key = `@${upstream.address}\u0000${upstream.port}\u0000${n}\u0000${type}`
           return question(key, n, type, { upstream, fresh: true }, clock.unsafeCurrentTimeMillis()).await()
         }),
-      fetch: (url, options = {}) => Effect.suspend(() => memo.get(...fetchWork(url, options))),
+      fetch: (url, options = {}) => Effect.flatten(startFetch(url, options)),
       startFetch,
       prefetch: (questions) =>
         Effect.clockWith((clock) =>
@@ -348,7 +319,7 @@ export const makeFacts = (
               if (scan.open) dnsQuestion(name, type, checkingDisabled === true, now)
           })
         ),
-      probe: (host, address) => Effect.suspend(() => memo.get(...probeWork(host, address))),
+      probe: (host, address) => Effect.flatten(startProbe(host, address)),
       startProbe,
       // The depth (kernel/Depth.ts) chooses how much of a server's TLS is asked, here and only here.
       webTlsScan: enumeratesTls(depth, "web")
@@ -366,7 +337,8 @@ export const makeFacts = (
         : (host, address) => Effect.succeed(unenumeratedScan(host, address, SMTP_PORT)),
       ask: askQuestion,
       startAsk: (question, args) => Effect.map(startQuestion(question, args), (outcome) => outcome.await),
-      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> => memo.get(fact, () => compute(fact)),
+      get: <A, E>(fact: Fact<A, E>): Effect.Effect<A, E> =>
+        Effect.flatMap(start(fact), (outcome) => outcome.await),
       start,
       ...Option.match(selectorSource, {
         onNone: () => ({}),

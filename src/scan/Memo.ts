@@ -42,9 +42,9 @@ class Settling<A, E> implements Pending<A, E> {
  */
 export const memoIn = (scope: Scope.Scope) => {
   const table = new Map<unknown, Settling<any, any>>()
-  // The table entry and the fork happen together: an interruption between them would leave an
-  // entry that nobody completes.
-  const fork = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<Settling<A, E>> =>
+  const start = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<Settling<A, E>> =>
+    // The table entry and the fork happen together: an interruption between them would leave an
+    // entry that nobody completes.
     Effect.uninterruptible(
       Effect.suspend(() => {
         const known = table.get(key) as Settling<A, E> | undefined
@@ -58,18 +58,7 @@ export const memoIn = (scope: Scope.Scope) => {
         })
       })
     )
-  // Most starts find the work started (a check's `need`, the home page every web check reads): those
-  // take one step, without the uninterruptible region a fork needs.
-  const start = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<Settling<A, E>> =>
-    Effect.suspend(() => {
-      const known = table.get(key) as Settling<A, E> | undefined
-      return known ? Effect.succeed(known) : fork(key, work)
-    })
   const get = <A, E>(key: unknown, work: () => Effect.Effect<A, E>): Effect.Effect<A, E> =>
-    Effect.suspend(() => {
-      const known = table.get(key) as Settling<A, E> | undefined
-      // An Exit is an Effect: a known outcome is returned as it is.
-      return known ? (known.exit ?? known.await) : Effect.flatMap(fork(key, work), (outcome) => outcome.await)
-    })
+    Effect.flatMap(start(key, work), (outcome) => outcome.await)
   return { start, get }
 }

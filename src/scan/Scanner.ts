@@ -54,10 +54,7 @@ export const scan = <Cs extends ReadonlyArray<AnyCheck> = Registry>(
     // Every check starts now, each in a fiber of the scan's scope; then this fiber awaits them all,
     // each until its own budget from the scan's start (`awaitChecks`).
     const queue = new QueueClock()
-    // The scan's services (Facts among them), provided here once, are the checks' fibers' own by
-    // inheritance, and their facts' and questions': none sets them for itself (FactsLive.ts).
     const started = yield* Effect.forEach(checks, (check) => facts.start(resultFact(check))).pipe(
-      Effect.provide(facts.services),
       Effect.locally(CurrentTrace, trace),
       Effect.locally(CurrentQueueClock, queue)
     )
