@@ -8,10 +8,10 @@ import { HttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Layer } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Logger } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { Health } from "../../src/http/edge/Health.ts"
-import { HealthPortLive } from "../../src/http/edge/HealthPort.ts"
+import { HealthPortLive, healthPortLayer, THREAD } from "../../src/http/edge/HealthPort.ts"
 import { HealthLive } from "../../src/Layers.ts"
 import { testApp } from "./harness.ts"
 
@@ -150,6 +150,63 @@ describe("HEALTH_PORT", () => {
         expect((yield* Effect.promise(() => get(`${base}/metrics`, "POST"))).status).toBe(405)
       }).pipe(Effect.provide(listener))
       // closed with its layer
+      const after = yield* Effect.promise(() =>
+        get(`http://127.0.0.1:${port}/health`).then(
+          () => "open",
+          () => "closed"
+        )
+      )
+      expect(after).toBe("closed")
+    })
+  )
+})
+
+describe("HEALTH_PORT's thread ending on its own", () => {
+  it.live("is logged and started again; the probes are answered again", () =>
+    Effect.gen(function* () {
+      const port = yield* Effect.promise(freePort)
+      const logged: Array<string> = []
+      const config = Layer.setConfigProvider(
+        ConfigProvider.fromMap(
+          new Map([
+            ["HOST", "127.0.0.1"],
+            ["HEALTH_PORT", String(port)],
+            ["DNS_RESOLVERS", "127.0.0.1:9"],
+            ["DATA_DIR", mkdtempSync(join(tmpdir(), "domain-audit-health-restart-"))]
+          ])
+        )
+      )
+      // the thread's own code, plus a way for this test to end it: a request for /end
+      const ending = `${THREAD}\nserver.prependListener("request", (req) => { if (req.url === "/end") process.exit(3) })`
+      const listener = healthPortLayer(ending).pipe(
+        Layer.provideMerge(ServedHealth),
+        Layer.provide(AppConfig.Default),
+        Layer.provide(config),
+        Layer.provide(
+          Logger.replace(
+            Logger.defaultLogger,
+            Logger.make(({ message }) => logged.push(String(message)))
+          )
+        )
+      )
+      yield* Effect.gen(function* () {
+        const base = `http://127.0.0.1:${port}`
+        expect((yield* Effect.promise(() => get(`${base}/health`))).status).toBe(200)
+        yield* Effect.promise(() => get(`${base}/end`).catch(() => undefined))
+        // started again after a second: poll until it answers (vitest's timeout bounds the wait)
+        let status = 0
+        while (status !== 200) {
+          yield* Effect.sleep("200 millis")
+          status = yield* Effect.promise(() =>
+            get(`${base}/health`).then(
+              (r) => r.status,
+              () => 0
+            )
+          )
+        }
+        expect(logged.join("\n")).toContain("the health listener's thread ended (exit code 3)")
+        expect(logged.join("\n")).toContain("again")
+      }).pipe(Effect.provide(listener))
       const after = yield* Effect.promise(() =>
         get(`http://127.0.0.1:${port}/health`).then(
           () => "open",

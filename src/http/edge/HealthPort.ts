@@ -19,7 +19,7 @@
  * `/metrics` is the main thread's to answer: the thread passes each scrape on and waits for it.
  */
 import { Worker } from "node:worker_threads"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Runtime } from "effect"
 import { AppConfig } from "../../Config.ts"
 import { MetricsEndpoint } from "../../observe/Prometheus.ts"
 import { Health, type HealthAnswer, staleAfterMs } from "./Health.ts"
@@ -49,7 +49,7 @@ type Headers = Record<string, string | number | ReadonlyArray<string>>
  * The listener's thread, as the source node runs (`eval`): no bundling, no file to find, and
  * nothing of the app's loaded there. It answers from the last answer it was handed.
  */
-const THREAD = `
+export const THREAD = `
 const { parentPort, workerData } = require("node:worker_threads")
 const { createServer } = require("node:http")
 const { host, port, staleMs } = workerData
@@ -115,61 +115,109 @@ parentPort.on("message", (m) => {
 })
 `
 
+/** How long after the listener's thread ended on its own it is started again, doubling to a minute. */
+const RESTART_FIRST_MS = 1_000
+const RESTART_MAX_MS = 60_000
+
 /**
  * The health and metrics listener on HEALTH_HOST:HEALTH_PORT, in a thread of its own, while the
  * layer lives; nothing when HEALTH_PORT is 0. HEALTH_HOST is loopback unless set: the metrics tell
  * how the service is used, which is the operator's to know, and an orchestrator that probes from
- * outside says so.
+ * outside says so. A thread that ends after it started (it should not) is logged and started
+ * again: its probes would fail meanwhile, and an orchestrator would restart a service whose API
+ * still answers. `source`: the thread's code, another in tests only.
  */
-export const HealthPortLive = Layer.scopedDiscard(
-  Effect.gen(function* () {
-    const { healthHost: host, healthPort, healthPublishMs, healthRefreshMs } = yield* AppConfig
-    if (healthPort === 0) return
-    const health = yield* Health
-    const { scrape } = yield* MetricsEndpoint
-    const traffic = yield* Traffic
-    // Draining: the load balancer should stop sending now, before the listener goes away.
-    const answer = (): HealthAnswer =>
-      traffic.draining() ? { status: 503, body: { error: "shutting down" } } : health.answer()
-    yield* Effect.acquireRelease(
-      Effect.async<{ readonly worker: Worker; readonly timer: NodeJS.Timeout }, Error>((resume) => {
-        const worker = new Worker(THREAD, {
-          eval: true,
-          workerData: { host, port: healthPort, staleMs: staleAfterMs(healthRefreshMs) }
+export const healthPortLayer = (source = THREAD) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const { healthHost: host, healthPort, healthPublishMs, healthRefreshMs } = yield* AppConfig
+      if (healthPort === 0) return
+      const health = yield* Health
+      const { scrape } = yield* MetricsEndpoint
+      const traffic = yield* Traffic
+      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+      // Draining: the load balancer should stop sending now, before the listener goes away.
+      const answer = (): HealthAnswer =>
+        traffic.draining() ? { status: 503, body: { error: "shutting down" } } : health.answer()
+      let current: Worker | undefined
+      let closing = false
+      const publish = () => current?.postMessage({ kind: "answer", answer: answer() } satisfies ToThread)
+
+      /** A thread listening, or why it could not; `ended` hears once if it ends after that. */
+      const start = (ended: (why: string) => void) =>
+        new Promise<Worker>((resolve, reject) => {
+          const worker = new Worker(source, {
+            eval: true,
+            workerData: { host, port: healthPort, staleMs: staleAfterMs(healthRefreshMs) }
+          })
+          const send = (m: ToThread) => worker.postMessage(m)
+          send({ kind: "answer", answer: answer() })
+          let listening = false
+          const stop = (why: string) => {
+            worker.removeAllListeners("error")
+            worker.removeAllListeners("exit")
+            if (listening) return ended(why)
+            void worker.terminate()
+            reject(new Error(why))
+          }
+          worker.on("message", (m: FromThread) => {
+            if (m.kind === "metrics")
+              return void scrape(m.method).then((answer) => send({ kind: "metrics", id: m.id, ...answer }))
+            if (m.kind === "failed") return stop(m.code === undefined ? m.message : `${m.code}: ${m.message}`)
+            listening = true
+            resolve(worker)
+          })
+          worker.once("error", (e) => stop(e.message))
+          worker.once("exit", (code) => stop(`the health listener's thread ended (exit code ${code})`))
         })
-        const send = (m: ToThread) => worker.postMessage(m)
-        const publish = () => send({ kind: "answer", answer: answer() })
-        publish()
-        const timer = setInterval(publish, Math.max(1, healthPublishMs))
-        timer.unref()
-        let settled = false
-        const fail = (message: string) => {
-          if (settled) return
-          settled = true
-          clearInterval(timer)
-          void worker.terminate()
-          resume(Effect.fail(new Error(message)))
-        }
-        worker.on("message", (m: FromThread) => {
-          if (m.kind === "metrics")
-            return void scrape(m.method).then((answer) => send({ kind: "metrics", id: m.id, ...answer }))
-          if (m.kind === "failed") return fail(m.code === undefined ? m.message : `${m.code}: ${m.message}`)
-          settled = true
-          resume(Effect.succeed({ worker, timer }))
-        })
-        worker.once("error", (e) => fail(e.message))
-        worker.once("exit", (code) => fail(`the health listener's thread ended (exit code ${code})`))
-      }),
-      ({ worker, timer }) =>
-        Effect.async<void>((resume) => {
-          clearInterval(timer)
-          worker.removeAllListeners("exit")
-          // A thread already gone (its threadId is -1 then) has nothing left to close.
-          if (worker.threadId === -1) return resume(Effect.void)
-          worker.once("exit", () => resume(Effect.void))
-          worker.postMessage({ kind: "close" } satisfies ToThread)
-        })
-    )
-    yield* Effect.logInfo(`health and metrics on http://${host}:${healthPort}/health and /metrics`)
-  })
-).pipe(Layer.provide([Traffic.Default, MetricsEndpoint.Default]))
+
+      const ended = (why: string) => {
+        current = undefined
+        if (closing) return
+        runFork(Effect.logError(`${why}: HEALTH_PORT does not answer; starting it again`))
+        again(RESTART_FIRST_MS)
+      }
+      const again = (afterMs: number) =>
+        setTimeout(() => {
+          if (closing) return
+          start(ended).then(
+            (worker) => {
+              if (closing) return void worker.postMessage({ kind: "close" } satisfies ToThread)
+              current = worker
+              runFork(Effect.logInfo(`health and metrics on http://${host}:${healthPort} again`))
+            },
+            (e: Error) => {
+              runFork(Effect.logError(`the health listener could not start again: ${e.message}`))
+              again(Math.min(afterMs * 2, RESTART_MAX_MS))
+            }
+          )
+        }, afterMs).unref()
+
+      // The first start fails the layer (a port in use, an address not this machine's).
+      yield* Effect.acquireRelease(
+        Effect.tryPromise({ try: () => start(ended), catch: (e) => e as Error }).pipe(
+          Effect.map((worker) => {
+            current = worker
+            const timer = setInterval(publish, Math.max(1, healthPublishMs))
+            timer.unref()
+            return timer
+          })
+        ),
+        (timer) =>
+          Effect.async<void>((resume) => {
+            closing = true
+            clearInterval(timer)
+            const worker = current
+            // A thread already gone (its threadId is -1 then) has nothing left to close.
+            if (worker === undefined || worker.threadId === -1) return resume(Effect.void)
+            worker.removeAllListeners("exit")
+            worker.once("exit", () => resume(Effect.void))
+            worker.postMessage({ kind: "close" } satisfies ToThread)
+          })
+      )
+      yield* Effect.logInfo(`health and metrics on http://${host}:${healthPort}/health and /metrics`)
+    })
+  ).pipe(Layer.provide([Traffic.Default, MetricsEndpoint.Default]))
+
+/** The listener with its own thread's code. */
+export const HealthPortLive = healthPortLayer()
