@@ -260,6 +260,10 @@ const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
       console.log(
         `${String(c).padStart(11)}  ${name.padEnd(8)}  ${each(rs, rate).padEnd(26)}  ${each(rs, (r) => r.peakRssMb).padEnd(26)}  ${each(rs, cpu, 1).padEnd(26)}  ${each(rs, https, 2)}`
       )
+    for (const [name, rs] of Object.entries(runs))
+      console.log(
+        `${String(c).padStart(11)}  ${name.padEnd(8)}  TCP connections a domain by port: ${rs.map(byPort).join(" | ")}`
+      )
     const ratio = (f: (r: Run) => number) => median(runs.this.map(f)) / median(runs.ref.map(f))
     if (keep)
       for (const line of comparedRuns(runs.ref, runs.this)) console.log(`${String(c).padStart(11)}  ${line}`)
@@ -268,6 +272,13 @@ const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
     )
   }
 }
+
+/** Every TCP connection that completed, a domain, by remote port (53: DNS over TCP, the resolver's and the name servers'). */
+const byPort = (r: Run) =>
+  Object.entries(r.connects)
+    .sort((a, b) => b[1] - a[1])
+    .map(([port, n]) => `${port} ${(n / Math.max(1, r.scanned)).toFixed(2)}`)
+    .join(", ") || "none"
 
 /** Domains a minute per core used: the scans over the process's CPU time, not the wall's. */
 const perCore = (r: Run) => (r.scanned * 60_000) / Math.max(1, r.cpuMs)
@@ -346,6 +357,8 @@ const main = async () => {
         ` ${tally(r.unknown)}`
       ].join(" ")
     )
+  for (const r of runs)
+    console.log(`at concurrency ${r.concurrency}, TCP connections a domain by remote port: ${byPort(r)}`)
   for (const r of runs)
     console.log(
       `at concurrency ${r.concurrency}, the records unknown for an unanswered question: ${tally(r.unanswered ?? {})}`
