@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AddressInfo } from "node:net"
 import * as tls from "node:tls"
-import { KeptPeer, peerCertificates, peerJudged } from "../../src/net/TlsPeer.ts"
+import { KeptPeer, peerCertificates, peerJudged, probeSecureContext } from "../../src/net/TlsPeer.ts"
 import { makePki, type TestPki } from "./pki.ts"
 
 let pki: TestPki
@@ -55,5 +55,41 @@ describe("KeptPeer", () => {
     expect(kept.leaf).toBeUndefined()
     expect(peerCertificates(socket, kept).chain.length).toBeGreaterThan(0)
     socket.destroy()
+  })
+})
+
+describe("probeSecureContext", () => {
+  const offer = { minVersion: "TLSv1.2", maxVersion: "TLSv1.3", ciphers: "DEFAULT" } as const
+  const over = (secureContext: tls.SecureContext, kept: KeptPeer) =>
+    new Promise<tls.TLSSocket>((resolve, reject) => {
+      const socket = tls.connect({
+        host: "127.0.0.1",
+        port,
+        servername: "good.example.net",
+        secureContext,
+        rejectUnauthorized: false,
+        checkServerIdentity: kept.checkServerIdentity
+      })
+      socket.once("secureConnect", () => resolve(socket))
+      socket.once("error", reject)
+    })
+
+  it("trusts nothing: a probe's handshake completes and node reads none of a chain another store verifies", async () => {
+    const trusting = new KeptPeer()
+    const verified = await over(tls.createSecureContext({ ...offer, ca: [pki.caPem] }), trusting)
+    expect(verified.authorized).toBe(true)
+    expect(trusting.leaf).toBeDefined()
+    verified.destroy()
+    const kept = new KeptPeer()
+    const probe = await over(probeSecureContext(offer), kept)
+    expect(probe.authorized).toBe(false)
+    expect(probe.getProtocol()).toBe("TLSv1.3")
+    expect(kept.leaf).toBeUndefined()
+    probe.destroy()
+  })
+
+  it("is built once per offer", () => {
+    expect(probeSecureContext({ ...offer })).toBe(probeSecureContext({ ...offer }))
+    expect(probeSecureContext({ ...offer, maxVersion: "TLSv1.2" })).not.toBe(probeSecureContext(offer))
   })
 })
