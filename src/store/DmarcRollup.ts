@@ -11,7 +11,7 @@
  * A summary adds to the rollup the raw rows it does not hold yet: those of pending reports, and
  * those of the period's partial first and last days (a period is in seconds, the rollup in days).
  */
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { mergeGroups, type SourceGroup } from "./GroupMerge.ts"
 
@@ -29,22 +29,14 @@ const ROLLUP_KEY = "domain, day, group_id, authenticated"
 /**
  * `sign` times the rows of the reports `which` selects (a condition on `r`, a dmarc_row, and `i`,
  * its report), added to the rollup; a key whose records fall to 0 is removed by the trigger.
- * `which` takes its numbers as parameters: the statements' texts are then the same at every fold,
- * prepared once and found in the prepared-statement cache (a report id in the text made each fold
- * prepare its two statements anew, and fill the cache with texts never used again).
  */
-const addToRollup = (
-  which: (sql: SqlClient.SqlClient) => Statement.Fragment,
-  sign: 1 | -1,
-  authenticated = "i.authenticated"
-) =>
+const addToRollup = (which: string, sign: 1 | -1, authenticated = "i.authenticated") =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const where = which(sql)
+    const rows = sql.unsafe(`dmarc_row r JOIN inbound_report i ON i.id = r.report WHERE ${which}`)
     if (sign === 1)
       yield* sql`INSERT OR IGNORE INTO dmarc_group (domain, ${sql.unsafe(GROUP_COLUMNS)})
-        SELECT DISTINCT r.domain, ${sql.unsafe(COLUMNS.map((c) => `r.${c}`).join(", "))}
-        FROM dmarc_row r JOIN inbound_report i ON i.id = r.report WHERE ${where}`
+        SELECT DISTINCT r.domain, ${sql.unsafe(COLUMNS.map((c) => `r.${c}`).join(", "))} FROM ${rows}`
     const key = sql.unsafe(
       // a floor division, as the summary's days (SQLite's / truncates towards 0)
       `r.domain, g.id, r.begin_at / ${DAY} - (r.begin_at % ${DAY} < 0)`
@@ -54,7 +46,7 @@ const addToRollup = (
       SELECT ${key}, ${sql.unsafe(authenticated)}, ${sign} * COUNT(*), ${sign} * SUM(r.count)
       FROM dmarc_row r JOIN inbound_report i ON i.id = r.report
         JOIN dmarc_group g ON g.domain = r.domain AND ${sql.unsafe(COLUMNS.map((c) => `g.${c} = r.${c}`).join(" AND "))}
-      WHERE ${where}
+      WHERE ${sql.unsafe(which)}
       GROUP BY ${key}, i.authenticated
       ON CONFLICT DO UPDATE SET records = records + excluded.records, messages = messages + excluded.messages`
   })
@@ -101,7 +93,7 @@ export const dmarcRollupMigrations = {
           .join(" AND ")
       )}; END`
     yield* sql`CREATE TABLE dmarc_pending (report INTEGER PRIMARY KEY)`
-    yield* addToRollup((sql) => sql`i.kind = 'dmarc'`, 1)
+    yield* addToRollup("i.kind = 'dmarc'", 1)
     yield* sql`DROP INDEX IF EXISTS dmarc_row_group`
   }),
   // A large report is folded in slices, a transaction each: `folded_to` is the last of its rows
@@ -172,13 +164,10 @@ export const rollUpPending = (rows: number) =>
             WHERE report = ${first.report} AND rowid > ${first.folded_to} ORDER BY rowid LIMIT 2 OFFSET ${budget - 1}`
           const to = next[0]?.id
           const rest = next.length < 2
-          const report = first.report
-          const from = first.folded_to
+          const report = Math.floor(first.report)
+          const from = Math.floor(first.folded_to)
           yield* addToRollup(
-            (sql) =>
-              rest
-                ? sql`r.report = ${report} AND r.rowid > ${from}`
-                : sql`r.report = ${report} AND r.rowid > ${from} AND r.rowid <= ${to!}`,
+            `r.report = ${report} AND r.rowid > ${from}${rest ? "" : ` AND r.rowid <= ${Math.floor(to!)}`}`,
             1
           )
           if (rest) yield* sql`DELETE FROM dmarc_pending WHERE report = ${report}`
@@ -194,7 +183,7 @@ export const rollUpPending = (rows: number) =>
           last = p.report
         }
         yield* addToRollup(
-          (sql) => sql`r.report IN (SELECT report FROM dmarc_pending WHERE report <= ${last})`,
+          `r.report IN (SELECT report FROM dmarc_pending WHERE report <= ${Math.floor(last)})`,
           1
         )
         yield* sql`DELETE FROM dmarc_pending WHERE report <= ${last}`
@@ -224,7 +213,7 @@ export const unrollExpired = (before: number) =>
     if ((expired?.n ?? 0) === 0) return
     // what is folded: every row of a report no longer pending, the first rows of one folded in part
     yield* addToRollup(
-      (sql) => sql`i.kind = 'dmarc' AND i.end_at < ${Math.floor(before)}
+      `i.kind = 'dmarc' AND i.end_at < ${Math.floor(before)}
         AND r.rowid <= COALESCE((SELECT folded_to FROM dmarc_pending WHERE report = r.report), r.rowid)`,
       -1
     )
@@ -246,10 +235,7 @@ export const moveToAuthenticated = (id: number) =>
     }>`SELECT folded_to FROM dmarc_pending WHERE report = ${id}`
     if (pending !== undefined && pending.folded_to === 0) return
     // a report folded in part moves the part folded; its other rows are folded under the new verdict
-    const which = (sql: SqlClient.SqlClient) =>
-      pending === undefined
-        ? sql`r.report = ${id}`
-        : sql`r.report = ${id} AND r.rowid <= ${pending.folded_to}`
+    const which = `r.report = ${Math.floor(id)}${pending === undefined ? "" : ` AND r.rowid <= ${Math.floor(pending.folded_to)}`}`
     yield* addToRollup(which, -1, "0")
     yield* addToRollup(which, 1, "1")
   })
