@@ -102,11 +102,13 @@ const text = (url: string) =>
     req.end()
   })
 
-describe("HEALTH_PORT", () => {
-  it.live("answers GET /health alone on a listener of its own, from the same state", () =>
-    Effect.gen(function* () {
-      const port = yield* Effect.promise(freePort)
-      const config = Layer.setConfigProvider(
+/** `listener` (the service's by default) on `port` of loopback, over the health the API serves. */
+const onPort = (port: number, listener = HealthPortLive) =>
+  listener.pipe(
+    Layer.provideMerge(ServedHealth),
+    Layer.provide(AppConfig.Default),
+    Layer.provide(
+      Layer.setConfigProvider(
         ConfigProvider.fromMap(
           new Map([
             ["HOST", "127.0.0.1"],
@@ -116,11 +118,22 @@ describe("HEALTH_PORT", () => {
           ])
         )
       )
-      const listener = HealthPortLive.pipe(
-        Layer.provideMerge(ServedHealth),
-        Layer.provide(AppConfig.Default),
-        Layer.provide(config)
-      )
+    )
+  )
+
+/** "closed" when nothing answers on `port` of loopback any more. */
+const listenerState = (port: number) =>
+  Effect.promise(() =>
+    get(`http://127.0.0.1:${port}/health`).then(
+      () => "open",
+      () => "closed"
+    )
+  )
+
+describe("HEALTH_PORT", () => {
+  it.live("answers GET /health alone on a listener of its own, from the same state", () =>
+    Effect.gen(function* () {
+      const port = yield* Effect.promise(freePort)
       yield* Effect.gen(function* () {
         const base = `http://127.0.0.1:${port}`
         const ok = yield* Effect.promise(() => get(`${base}/health`))
@@ -148,40 +161,19 @@ describe("HEALTH_PORT", () => {
         expect(scraped.type).toMatch(/^text\/plain/)
         expect(scraped.body).toMatch(/^# HELP /m)
         expect((yield* Effect.promise(() => get(`${base}/metrics`, "POST"))).status).toBe(405)
-      }).pipe(Effect.provide(listener))
+      }).pipe(Effect.provide(onPort(port)))
       // closed with its layer
-      const after = yield* Effect.promise(() =>
-        get(`http://127.0.0.1:${port}/health`).then(
-          () => "open",
-          () => "closed"
-        )
-      )
-      expect(after).toBe("closed")
+      expect(yield* listenerState(port)).toBe("closed")
     })
   )
-})
 
-describe("HEALTH_PORT's thread ending on its own", () => {
-  it.live("is logged and started again; the probes are answered again", () =>
+  it.live("a thread that ends on its own is logged and started again; the probes are answered again", () =>
     Effect.gen(function* () {
       const port = yield* Effect.promise(freePort)
       const logged: Array<string> = []
-      const config = Layer.setConfigProvider(
-        ConfigProvider.fromMap(
-          new Map([
-            ["HOST", "127.0.0.1"],
-            ["HEALTH_PORT", String(port)],
-            ["DNS_RESOLVERS", "127.0.0.1:9"],
-            ["DATA_DIR", mkdtempSync(join(tmpdir(), "domain-audit-health-restart-"))]
-          ])
-        )
-      )
       // the thread's own code, plus a way for this test to end it: a request for /end
       const ending = `${THREAD}\nserver.prependListener("request", (req) => { if (req.url === "/end") process.exit(3) })`
-      const listener = healthPortLayer(ending).pipe(
-        Layer.provideMerge(ServedHealth),
-        Layer.provide(AppConfig.Default),
-        Layer.provide(config),
+      const listener = onPort(port, healthPortLayer(ending)).pipe(
         Layer.provide(
           Logger.replace(
             Logger.defaultLogger,
@@ -207,13 +199,7 @@ describe("HEALTH_PORT's thread ending on its own", () => {
         expect(logged.join("\n")).toContain("the health listener's thread ended (exit code 3)")
         expect(logged.join("\n")).toContain("again")
       }).pipe(Effect.provide(listener))
-      const after = yield* Effect.promise(() =>
-        get(`http://127.0.0.1:${port}/health`).then(
-          () => "open",
-          () => "closed"
-        )
-      )
-      expect(after).toBe("closed")
+      expect(yield* listenerState(port)).toBe("closed")
     })
   )
 })
