@@ -209,13 +209,7 @@ const collect = (bytes: Uint8Array, make: (sink: Sink) => Unpacker): Uint8Array 
     bytes
   )
   if (!("warnings" in done)) return done
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.length
-  }
-  return out
+  return Buffer.concat(chunks, size)
 }
 
 /** A whole gzip body decompressed within the limits. */
