@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Either, Metric, Schedule, Schema } from "effect"
+import { labelsOf } from "../observe/Metrics.ts"
 import { AppConfig } from "../Config.ts"
 import { DateTime, Nullable, Strings } from "../records/Schemas.ts"
 import {
@@ -154,7 +155,7 @@ export class FailureReportsIn extends Effect.Service<FailureReportsIn>()("Failur
           content_hash: contentHash,
           ...authenticityColumns(authenticity)
         })
-        yield* Metric.increment(Metric.tagged(stored, "via", via))
+        stored.unsafeUpdate(1, labelsOf(`failure ${via}`, { via }))
         return answer(fresh)
       }).pipe(
         Effect.provideService(SqlClient.SqlClient, sql),

@@ -6,19 +6,8 @@
  */
 import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import {
-  Clock,
-  Effect,
-  FiberRef,
-  Layer,
-  Metric,
-  MetricKey,
-  MetricLabel,
-  Option,
-  Queue,
-  Schedule,
-  Schema
-} from "effect"
+import { Clock, Effect, FiberRef, Layer, Metric, Option, Queue, Schedule, Schema } from "effect"
+import { labelsOf } from "../observe/Metrics.ts"
 import { Exporting } from "../observe/Spans.ts"
 import { SelectorSource } from "../kernel/Facts.ts"
 import { AppConfig, type Settings } from "../Config.ts"
@@ -69,38 +58,19 @@ export const limitsOf = (s: Settings): ReportLimits => ({
 /** How a report arrived: a label of the counters. */
 export type Via = "http" | "smtp"
 
-const received = MetricKey.counter("domain_audit_reports_received_total", {
+const received = Metric.counter("domain_audit_reports_received_total", {
   description: "reports stored (duplicates included), by kind and how they arrived",
   incremental: true
 })
-const refused = MetricKey.counter("domain_audit_reports_refused_total", {
+const refused = Metric.counter("domain_audit_reports_refused_total", {
   description:
     "reports refused, by how they arrived and why (too-large, bomb, unsupported, malformed, forbidden, schema, expired)",
   incremental: true
 })
 
-/**
- * A counter made once per set of labels, its labels in its key: `Metric.tagged` makes a new metric
- * key at every increment (its labels are joined into a new array, so its hook is looked up again:
- * the key built, formatted and hashed), which for every report cost more than the count itself.
- */
-const taggedOnce = (key: typeof received) => {
-  const made = new Map<string, Metric.Metric.Counter<number>>()
-  return (a: readonly [string, string], b: readonly [string, string]) => {
-    const labels = `${a[1]}\u0000${b[1]}`
-    let metric = made.get(labels)
-    if (metric === undefined)
-      made.set(
-        labels,
-        (metric = Metric.fromMetricKey(
-          MetricKey.taggedWithLabels(key, [MetricLabel.make(a[0], a[1]), MetricLabel.make(b[0], b[1])])
-        ))
-      )
-    return metric
-  }
-}
-const receivedAs = taggedOnce(received)
-const refusedAs = taggedOnce(refused)
+/** One more on `counter`'s series of these labels (their list made once: observe/Metrics.ts `labelsOf`). */
+const count = (counter: typeof received, name: string, pairs: Record<string, string>) =>
+  Effect.sync(() => counter.unsafeUpdate(1, labelsOf(`${name} ${Object.values(pairs).join(" ")}`, pairs)))
 
 /** A span around `self` only while traces leave the process (observe/Spans.ts): it costs more than it tells otherwise. */
 const spannedWhenExported =
@@ -245,7 +215,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
         // the report and its verdict in one transaction: one commit (and one WAL sync) per report
         const saved = yield* storeReport(head, now, rows, authenticityColumns(verdict))
         if (head.kind === "dmarc" && saved.fresh) yield* Queue.offer(stored, undefined)
-        yield* Metric.increment(receivedAs(["kind", head.kind], ["via", via]))
+        yield* count(received, "received", { kind: head.kind, via })
         return result(head, saved, verdict)
       }).pipe(withStore)
 
@@ -253,7 +223,7 @@ export class ReportsIn extends Effect.Service<ReportsIn>()("ReportsIn", {
       Effect.tapError(effect, (e) =>
         e instanceof ReportRefused
           ? Effect.zipRight(
-              Metric.increment(refusedAs(["via", via], ["reason", e.kind])),
+              count(refused, "refused", { via, reason: e.kind }),
               Effect.logWarning("report refused", { via, reason: e.kind, message: e.message })
             )
           : e instanceof Error && "_tag" in e && e._tag !== "SqlError"

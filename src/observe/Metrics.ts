@@ -29,6 +29,24 @@ const gauge = (name: string, description: string) => Metric.gauge(name, { descri
 export const labels = (pairs: Record<string, string>): ReadonlyArray<MetricLabel.MetricLabel> =>
   Object.entries(pairs).map(([key, value]) => MetricLabel.make(key, value))
 
+const labelMemo = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
+
+/**
+ * The label list of `pairs`, made once per `key` (a string naming the values): a metric finds its
+ * series by the list's identity, and a new list per update hashed the labels and looked the series
+ * up every time (as `Metric.tagged` does, joining its labels into a new list at every update). The
+ * values are bounded (route templates, methods, statuses, check ids, a closed list of reasons), and
+ * so is this table.
+ */
+export const labelsOf = (
+  key: string,
+  pairs: Record<string, string>
+): ReadonlyArray<MetricLabel.MetricLabel> => {
+  let made = labelMemo.get(key)
+  if (made === undefined) labelMemo.set(key, (made = labels(pairs)))
+  return made
+}
+
 // HTTP
 
 export const httpRequests = counter(

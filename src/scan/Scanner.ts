@@ -177,24 +177,13 @@ const recordScan = (
   let unknown = 0
   for (const o of outcomes) {
     if (o.status === "unknown") unknown++
-    M.checks.unsafeUpdate(1, labelsOf(`${o.id} ${o.status}`, { check: o.id, status: o.status }))
-    M.checkDuration.unsafeUpdate(o.durationMs / 1000, labelsOf(o.id, { check: o.id }))
+    M.checks.unsafeUpdate(1, M.labelsOf(`check ${o.id} ${o.status}`, { check: o.id, status: o.status }))
+    M.checkDuration.unsafeUpdate(o.durationMs / 1000, M.labelsOf(`check ${o.id}`, { check: o.id }))
   }
   M.scansFinished.unsafeUpdate(1, unknown === 0 ? COMPLETE : PARTIAL)
   M.scanDuration.unsafeUpdate(durationMs / 1000, [])
   M.scanCriticalPath.unsafeUpdate(criticalPathMs / 1000, [])
   return unknown
-}
-
-/**
- * Each check's label lists, built once: Effect's metrics find a series by the list's identity, and a
- * new list every time hashed every label again, ~50 times a scan (docs/bench.md, the batch).
- */
-const LABELS = new Map<string, ReturnType<typeof M.labels>>()
-const labelsOf = (key: string, pairs: Record<string, string>) => {
-  let tags = LABELS.get(key)
-  if (tags === undefined) LABELS.set(key, (tags = M.labels(pairs)))
-  return tags
 }
 
 const COMPLETE = M.labels({ outcome: "complete" })

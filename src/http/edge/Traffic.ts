@@ -20,18 +20,6 @@ import { routeLabel } from "./RouteLabel.ts"
 
 const METHODS = new Set(["GET", "HEAD", "POST"])
 
-/**
- * A label list per value set, made once: the metric finds its series by the list's identity, and
- * a new list per request made it hash the labels and look the series up every time. The values
- * are bounded (route templates, methods, statuses: Metrics.ts), and so is this table.
- */
-const labelMemo = new Map<string, ReturnType<typeof M.labels>>()
-const labelsOf = (key: string, pairs: Record<string, string>) => {
-  let labels = labelMemo.get(key)
-  if (labels === undefined) labelMemo.set(key, (labels = M.labels(pairs)))
-  return labels
-}
-
 export const makeTraffic = (
   options: {
     readonly metrics?: (req: IncomingMessage, res: ServerResponse) => void
@@ -48,8 +36,11 @@ export const makeTraffic = (
     M.httpInFlight.unsafeUpdate(inFlight, [])
     const route = routeLabel(path)
     const status = res.headersSent ? String(res.statusCode) : "aborted"
-    M.httpRequests.unsafeUpdate(1, labelsOf(`${route} ${method} ${status}`, { route, method, status }))
-    M.httpRequestDuration.unsafeUpdate((performance.now() - began) / 1000, labelsOf(route, { route }))
+    M.httpRequests.unsafeUpdate(1, M.labelsOf(`http ${route} ${method} ${status}`, { route, method, status }))
+    M.httpRequestDuration.unsafeUpdate(
+      (performance.now() - began) / 1000,
+      M.labelsOf(`http ${route}`, { route })
+    )
     if (inFlight === 0) onIdle?.()
   }
 
