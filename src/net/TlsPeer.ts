@@ -10,6 +10,18 @@ import { type CertificateFacts, certificateFacts } from "./Certificate.ts"
 const contexts = new WeakMap<ReadonlyArray<string>, Map<string, tls.SecureContext>>()
 
 /**
+ * The key-exchange groups every handshake of ours offers, in OpenSSL 3.0's default order, with a
+ * key share for X25519 alone: what node 20 offers by default, pinned so that node 22 and 24
+ * (OpenSSL 3.5) offer the same (RFC 8446 4.2.7, 4.2.8). OpenSSL 3.5 would lead with the hybrid
+ * X25519MLKEM768 and send its ~1.2 KB key share too: a server that takes it makes node report no
+ * key exchange at all (`getEphemeralKeyInfo` knows no hybrid), and the suites' key exchanges would
+ * then depend on the runtime. Whether a server takes the hybrid is the pq-kex check's question,
+ * asked with its own ClientHello (HybridShare.ts).
+ */
+export const CLASSIC_GROUPS =
+  "X25519:P-256:X448:P-521:P-384:ffdhe2048:ffdhe3072:ffdhe4096:ffdhe6144:ffdhe8192"
+
+/**
  * One SecureContext per trust store and options, built once. Passing `ca` to every connection made
  * node parse the whole bundle (the system roots plus EXTRA_CA_FILE, ~150 certificates) into a new
  * store per connection: under load that was 18 % of the process's CPU (docs/bench.md). The context
@@ -28,7 +40,10 @@ export const sharedSecureContext = (
   const key = `${options.minVersion} ${options.maxVersion ?? ""} ${options.ciphers ?? ""}`
   let context = byOptions.get(key)
   if (context === undefined)
-    byOptions.set(key, (context = tls.createSecureContext({ ...options, ca: [...ca] })))
+    byOptions.set(
+      key,
+      (context = tls.createSecureContext({ ...options, ca: [...ca], ecdhCurve: CLASSIC_GROUPS }))
+    )
   return context
 }
 
@@ -56,7 +71,7 @@ export const probeSecureContext = (options: {
   const key = `${options.minVersion} ${options.maxVersion} ${options.ciphers}`
   let context = probeContexts.get(key)
   if (context === undefined) {
-    context = tls.createSecureContext({ ...options, ca: [] })
+    context = tls.createSecureContext({ ...options, ca: [], ecdhCurve: CLASSIC_GROUPS })
     probeContexts.set(key, context)
     if (probeContexts.size > PROBE_CONTEXTS) probeContexts.delete(probeContexts.keys().next().value!)
   }

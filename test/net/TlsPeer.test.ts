@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as net from "node:net"
 import type { AddressInfo } from "node:net"
 import * as tls from "node:tls"
-import { KeptPeer, peerCertificates, peerJudged, probeSecureContext } from "../../src/net/TlsPeer.ts"
+import {
+  KeptPeer,
+  peerCertificates,
+  peerJudged,
+  probeSecureContext,
+  sharedSecureContext
+} from "../../src/net/TlsPeer.ts"
 import { makePki, type TestPki } from "./pki.ts"
 
 let pki: TestPki
@@ -91,5 +98,60 @@ describe("probeSecureContext", () => {
   it("is built once per offer", () => {
     expect(probeSecureContext({ ...offer })).toBe(probeSecureContext({ ...offer }))
     expect(probeSecureContext({ ...offer, maxVersion: "TLSv1.2" })).not.toBe(probeSecureContext(offer))
+  })
+})
+
+/**
+ * The supported groups and key shares of the ClientHello that `secureContext` sends (RFC 8446 4.1.2,
+ * 4.2.7, 4.2.8), read by a TCP server that answers nothing.
+ */
+const offeredGroups = (secureContext: tls.SecureContext) =>
+  new Promise<{ groups: Array<number>; keyShares: Array<number> }>((resolve, reject) => {
+    const listener = net.createServer((socket) =>
+      socket.once("data", (b: Buffer) => {
+        socket.destroy()
+        listener.close()
+        // record header 5, handshake header 4, version 2, random 32, then the session id,
+        // the suites and the compression methods, each with its length
+        let at = 5 + 4 + 2 + 32
+        at += 1 + b[at]!
+        at += 2 + b.readUInt16BE(at)
+        at += 1 + b[at]!
+        const end = at + 2 + b.readUInt16BE(at)
+        at += 2
+        const found = { groups: [] as Array<number>, keyShares: [] as Array<number> }
+        while (at < end) {
+          const [type, body] = [b.readUInt16BE(at), b.subarray(at + 4, at + 4 + b.readUInt16BE(at + 2))]
+          if (type === 10)
+            for (let i = 2; i < 2 + body.readUInt16BE(0); i += 2) found.groups.push(body.readUInt16BE(i))
+          if (type === 51)
+            for (let i = 2; i < body.length; i += 4 + body.readUInt16BE(i + 2))
+              found.keyShares.push(body.readUInt16BE(i))
+          at += 4 + body.length
+        }
+        resolve(found)
+      })
+    )
+    listener.listen(0, "127.0.0.1", () => {
+      const socket = tls.connect({
+        host: "127.0.0.1",
+        port: (listener.address() as AddressInfo).port,
+        servername: "good.example.net",
+        secureContext,
+        rejectUnauthorized: false
+      })
+      socket.on("error", () => {})
+    })
+    listener.on("error", reject)
+  })
+
+describe("the groups our handshakes offer", () => {
+  // X25519, P-256, X448, P-521, P-384, then the finite-field groups (RFC 7919): OpenSSL 3.0's default
+  const CLASSIC = [0x1d, 0x17, 0x1e, 0x19, 0x18, 0x100, 0x101, 0x102, 0x103, 0x104]
+
+  it(`are OpenSSL 3.0's, with one key share for X25519, on node ${process.version} too`, async () => {
+    const offer = { minVersion: "TLSv1.2", maxVersion: "TLSv1.3", ciphers: "DEFAULT" } as const
+    for (const context of [probeSecureContext(offer), sharedSecureContext([pki.caPem], offer)])
+      expect(await offeredGroups(context)).toEqual({ groups: CLASSIC, keyShares: [0x1d] })
   })
 })
