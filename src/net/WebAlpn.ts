@@ -66,12 +66,19 @@ const handshake = (
         })
       )
     )
-    socket.once("error", (error: NodeJS.ErrnoException) => {
+    socket.once("error", (error: NodeJS.ErrnoException & { readonly reason?: string }) => {
       // A TLS alert is the server's answer (no_application_protocol, RFC 7301 3.2); a socket error is not.
       const alert = /alert|SSL|TLS/i.test(`${error.code ?? ""} ${error.message}`)
       finish(
         alert
-          ? Effect.succeed({ address, offered: protocol, selected: false, refusal: error.message })
+          ? // OpenSSL's reason ("tlsv1 alert no application protocol"), not its message, which
+            // carries a thread's address and a source line that differ from run to run
+            Effect.succeed({
+              address,
+              offered: protocol,
+              selected: false,
+              refusal: error.reason ?? error.message
+            })
           : Effect.fail(webError(url, "connect", `${address}: ${error.code ?? error.message}`, address))
       )
     })
