@@ -12,17 +12,20 @@
  * instead, so that the profile names the source files it summarises by folder (with
  * `--cpu-prof=bundled`, of the bundle: tsx's transform loses most function names and lines).
  * Each run has the heap cap `npm run batch` has (`MAX_HEAP_MB`, default 384, in the environment
- * here too), and so its heap admission (`src/batch/HeapRoom.ts`: the "held for heap" column).
+ * here too), its young generation (16 MB semi-spaces) and its malloc arenas (MALLOC_ARENA_MAX=2),
+ * as bin/domain-audit.mjs sets them, and so its heap admission (`src/batch/HeapRoom.ts`: the "held for heap" column).
  * `--node=<flag>` passes a node or V8 flag to the measured runs (GC settings: docs/bench.md).
  * With RTT_MS=<ms> in the environment, batchRun delivers every DNS answer from the network that
  * much later: the world answers in well under a millisecond, a resolver on the internet in tens.
  * With `--against=<git ref>`, it instead runs that commit's batch and this checkout's in turn, three
  * times each per concurrency, and prints the ratios of their median throughput, peak RSS, CPU ms per
  * domain and HTTPS connections per domain: a change's cost measured in one invocation on the same
- * machine state. With `--compare` too, the runs' records are compared domain by domain, timings
- * left out (batchRecords.ts): the ref's runs with each other (what differs from run to run) and
- * each of this checkout's runs with the ref's first.
- *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--depth=quick|standard|full] [--cpu-prof[=bundled]] [--live-heap] [--node=<flag>] [--against=<ref> [--compare]]
+ * machine state. `--runtime=<node binary>` runs this checkout's batch on that node (default: the
+ * node running this bench), `--against-runtime=<node binary>` the ref's: with `--against=HEAD`, the
+ * same code on two versions of node. With `--compare` too, the runs' records are compared domain by
+ * domain, timings left out (batchRecords.ts): the ref's runs with each other (what differs from run
+ * to run) and each of this checkout's runs with the ref's first.
+ *   npx tsx scripts/bench/batch.ts [domains=1000] [concurrencies=100,1000] [--depth=quick|standard|full] [--cpu-prof[=bundled]] [--live-heap] [--node=<flag>] [--runtime=<node>] [--against=<ref> [--against-runtime=<node>] [--compare]]
  * Needs the world up with synthetic domains (scripts/world/up --synthetic N). When the list asks
  * for more domains than the world has, they are scanned again, as `againN.<domain>` in the list
  * (batchRun.ts scans `<domain>`): the same zones, the same work per scan, fewer answers unseen by
@@ -48,6 +51,11 @@ const liveHeap = flags.includes("--live-heap")
 const depth = flags.find((a) => a.startsWith("--depth="))?.slice("--depth=".length) ?? "full"
 /** `--node=<flag>` (repeatable): a node or V8 flag for the measured runs, e.g. `--node=--max-semi-space-size=16`. */
 const nodeFlags = flags.filter((a) => a.startsWith("--node=")).map((a) => a.slice("--node=".length))
+/** `--runtime=<path>`: the node that runs this checkout's batch; `--against-runtime=<path>`: the ref's. */
+const flagValue = (name: string) => flags.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+const runtime = flagValue("runtime") ?? process.execPath
+const againstRuntime = flagValue("against-runtime") ?? runtime
+const versionOf = (node: string) => execFileSync(node, ["--version"], { encoding: "utf8" }).trim()
 const env = benchEnv()
 const server = worldResolver(env)
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -163,14 +171,20 @@ const againstBundle = (ref: string) => {
 /** `--compare`: each run's JSONL is kept (under the bench's temp folder) and compared record by record. */
 const keep = flags.includes("--compare")
 let runCount = 0
-const runAt = (concurrency: number, withProfile: boolean, file = bundled()): Run & { out: string } => {
+const runAt = (
+  concurrency: number,
+  withProfile: boolean,
+  file = bundled(),
+  node = runtime
+): Run & { out: string } => {
   const out = join(dir, `out-${concurrency}-${runCount++}.jsonl`)
   rmSync(out, { force: true })
   const args = [
-    // the heap cap of `npm run batch` (MAX_HEAP_MB), unless --node= sets one
+    // the heap cap and young generation of `npm run batch` (MAX_HEAP_MB), unless --node= sets them
     ...(nodeFlags.some((f) => f.startsWith("--max-old-space-size"))
       ? []
       : [`--max-old-space-size=${process.env.MAX_HEAP_MB ?? 384}`]),
+    ...(nodeFlags.some((f) => f.startsWith("--max-semi-space-size")) ? [] : ["--max-semi-space-size=16"]),
     ...(withProfile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []),
     ...(liveHeap ? ["--expose-gc"] : []),
     ...nodeFlags,
@@ -179,9 +193,10 @@ const runAt = (concurrency: number, withProfile: boolean, file = bundled()): Run
     out,
     String(concurrency)
   ]
-  const stdout = execFileSync(process.execPath, args, {
+  const stdout = execFileSync(node, args, {
     cwd: root,
-    env: { ...process.env, ...env, LOG_LEVEL: "Error", BENCH_DEPTH: depth },
+    // glibc's arenas as bin/domain-audit.mjs sets them
+    env: { MALLOC_ARENA_MAX: "2", ...process.env, ...env, LOG_LEVEL: "Error", BENCH_DEPTH: depth },
     encoding: "utf8",
     maxBuffer: 1 << 24,
     stdio: ["ignore", "pipe", "inherit"]
@@ -241,6 +256,7 @@ const summariseProfile = (file: string) => {
  */
 const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
   const other = againstBundle(ref)
+  console.log(`this checkout on node ${versionOf(runtime)}, ${ref} on node ${versionOf(againstRuntime)}`)
   const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
   console.log(
     "concurrency  code      domains/min (each run)      peak RSS MB (each run)      CPU ms/domain (each run)    HTTPS connections/domain"
@@ -250,7 +266,7 @@ const compare = (ref: string, levels: ReadonlyArray<number>, rounds = 3) => {
   for (const c of levels) {
     const runs = { ref: [] as Array<Run & { out: string }>, this: [] as Array<Run & { out: string }> }
     for (let i = 0; i < rounds; i++) {
-      runs.ref.push(runAt(c, false, other))
+      runs.ref.push(runAt(c, false, other, againstRuntime))
       runs.this.push(runAt(c, false))
     }
     const rate = (r: Run) => (r.scanned * 60_000) / r.wallMs
@@ -287,7 +303,7 @@ const main = async () => {
   const levels = levelsText.split(",").map(Number)
   if (against !== undefined) return compare(against, levels)
   console.log(
-    `${domains.length} synthetic domains (${synthetic.length} in the world), ${depth} scans, concurrency ${levels.join(", ")}` +
+    `${domains.length} synthetic domains (${synthetic.length} in the world), ${depth} scans, concurrency ${levels.join(", ")}, node ${versionOf(runtime)}` +
       (nodeFlags.length > 0 ? `, node ${nodeFlags.join(" ")}` : "") +
       (process.env.RTT_MS
         ? `, every DNS answer from the network and every TCP connect delayed ${process.env.RTT_MS} ms (RTT_MS)`
