@@ -73,8 +73,9 @@ const startServer = async (): Promise<{ base: string; healthUrl: string; child: 
     // e.g. SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (not allowed in NODE_OPTIONS)
     ...(process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean),
     "--enable-source-maps",
-    // as `npm start` (package.json), with its default MAX_HEAP_MB
+    // as `npm start` (bin/domain-audit.mjs), with its default MAX_HEAP_MB, young generation and malloc arenas
     `--max-old-space-size=${process.env.MAX_HEAP_MB ?? 384}`,
+    "--max-semi-space-size=16",
     "--import",
     join(here, "loopDelay.mjs"),
     "dist/main.mjs"
@@ -82,6 +83,7 @@ const startServer = async (): Promise<{ base: string; healthUrl: string; child: 
   const [command, ...args] = pinning ? ["taskset", "-c", "0", ...node] : node
   const child = spawn(command!, args, {
     env: {
+      MALLOC_ARENA_MAX: "2",
       ...process.env,
       ...env,
       HOST: "127.0.0.1",
