@@ -57,7 +57,11 @@ export const effectiveQualifier = (m: Mechanism): Qualifier => m.qualifier ?? "+
 /** RFC 7208 4.5: the version section is exactly `v=spf1` (any case) ended by a space or the end. */
 export const isSpfRecord = (txt: string): boolean => /^v=spf1(?: |$)/i.test(txt)
 
-/** RFC 7208 4.5: pick the SPF record among a name's TXT strings; more than one is permerror. */
+/**
+ * RFC 7208 4.5: pick the SPF record among a name's TXT strings; more than one is permerror. Several
+ * are listed sorted: an RRset has no order (RFC 2181 5), and a resolver that rotates it would
+ * otherwise change which record a result names first from one scan to the next.
+ */
 export const selectSpf = (
   txts: ReadonlyArray<string>
 ):
@@ -67,7 +71,7 @@ export const selectSpf = (
   const records = txts.filter(isSpfRecord)
   if (records.length === 0) return { _tag: "none" }
   if (records.length === 1) return { _tag: "one", record: records[0]! }
-  return { _tag: "multiple", records }
+  return { _tag: "multiple", records: [...records].sort() }
 }
 
 const MACRO_LETTERS = "slodiphcrtv"

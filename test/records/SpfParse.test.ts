@@ -108,6 +108,24 @@ describe("selectSpf", () => {
     expect(selectSpf(["v=spf10 -all", "spf2.0/pra"])).toEqual({ _tag: "none" })
     expect(selectSpf(["v=spf1 -all", "V=SPF1 a"])._tag).toBe("multiple")
   })
+
+  it("lists several records in one order, whatever order the RRset came in (RFC 2181 5)", () =>
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^v=spf1( [a-z0-9:.~-]{1,12}){0,3}$/), {
+          minLength: 2,
+          maxLength: 5
+        }),
+        fc.uniqueArray(fc.string({ maxLength: 12 }), { maxLength: 3 }),
+        (spf, other) => {
+          const txts = [...spf, ...other.filter((t) => !/^v=spf1( |$)/i.test(t))]
+          const reversed = selectSpf([...txts].reverse())
+          expect(reversed).toEqual(selectSpf(txts))
+          expect(reversed._tag === "multiple" && [...reversed.records].sort()).toEqual([...spf].sort())
+        }
+      ),
+      { numRuns: runs(200) }
+    ))
 })
 
 // --- property tests -------------------------------------------------------------------------------

@@ -38,8 +38,10 @@ export const analyse = (domain: string, fetch: SpfFetch): SpfResult => {
   const add = (id: string, severity: Severity, message: string) => findings.push({ id, severity, message })
   const w = walk(fetch)
   const txt = fetch.txt.ok ? fetch.txt.value : []
-  const records = txt.filter(isSpfRecord)
   const selected = selectSpf(txt)
+  // in selectSpf's order: several records sorted, so the one named first does not rotate
+  const records =
+    selected._tag === "multiple" ? selected.records : selected._tag === "one" ? [selected.record] : []
   const parsed = w.parsed
   const lookups = w.root.totalLookups
   const voidLookups = w.root.totalVoidLookups
