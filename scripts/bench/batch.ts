@@ -13,7 +13,8 @@
  * `--cpu-prof=bundled`, of the bundle: tsx's transform loses most function names and lines).
  * Each run has the heap cap `npm run batch` has (`MAX_HEAP_MB`, default 384, in the environment
  * here too), its young generation (16 MB semi-spaces) and its malloc arenas (MALLOC_ARENA_MAX=2),
- * as bin/domain-audit.mjs sets them, and so its heap admission (`src/batch/HeapRoom.ts`: the "held for heap" column).
+ * as bin/domain-audit.mjs sets them, and so its heap admission (`src/batch/HeapRoom.ts`: the "held
+ * for heap" column).
  * `--node=<flag>` passes a node or V8 flag to the measured runs (GC settings: docs/bench.md).
  * With RTT_MS=<ms> in the environment, batchRun delivers every DNS answer from the network that
  * much later: the world answers in well under a millisecond, a resolver on the internet in tens.
