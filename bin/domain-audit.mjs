@@ -4,7 +4,7 @@
  * node whose heap is capped at MAX_HEAP_MB (default 384): under a cap V8 collects sooner, which keeps
  * a long batch or a busy server hundreds of MB smaller (docs/batch.md, "Memory and concurrency").
  * The young generation is pinned at the 16 MB semi-spaces V8 11 (Node.js 20) gives such a heap:
- * V8 12 and later (Node.js 22, 24) size it from the heap, 64 MB semi-spaces here, which took the
+ * Node.js 24's V8 (13.6) sizes it from the heap, 64 MB semi-spaces here, which took the
  * batch's peak RSS from ~500 to ~590 MB at 1,000 scans in flight for no less CPU (docs/bench.md).
  * glibc's malloc gets two arenas (MALLOC_ARENA_MAX=2, unless set): with one per thread that
  * allocates (node's main thread, V8's and libuv's workers, OpenSSL under them all) the batch held
