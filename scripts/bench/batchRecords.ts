@@ -26,7 +26,7 @@ const TIMINGS = new Set([
   "cached"
 ])
 
-const withoutTimings = (v: unknown): unknown => {
+export const withoutTimings = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(withoutTimings)
   if (v === null || typeof v !== "object") return v
   const out: Record<string, unknown> = {}

@@ -20,6 +20,7 @@ import {
 } from "../../src/net/TlsHello.ts"
 import { HYBRID_SHARE_BYTES, hybridShare, wellFormedShare } from "../../src/net/HybridShare.ts"
 import { runs } from "../support/runs.ts"
+import { extensionsOf } from "./helloExtensions.ts"
 
 const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n })
 const entropy = fc.record({ random: bytes(32), sessionId: bytes(32), share: bytes(2 * HYBRID_SHARE_BYTES) })
@@ -34,23 +35,6 @@ const serverHello = fc.record({
   share: fc.uint8Array({ maxLength: 1200 }),
   more: fc.uniqueArray(fc.constantFrom(EXTENDED_MASTER_SECRET, STATUS_REQUEST, 0xff01, 16))
 })
-
-/** Where a ClientHello's extension `type` starts (its type bytes), found by walking the message. */
-const extensionsOf = (record: Uint8Array) => {
-  let at = 5 + 4 + 2 + 32
-  at += 1 + record[at]!
-  at += 2 + ((record[at]! << 8) | record[at + 1]!)
-  at += 1 + record[at]!
-  const end = at + 2 + ((record[at]! << 8) | record[at + 1]!)
-  const found = new Map<number, Uint8Array>()
-  for (at += 2; at < end;) {
-    const type = (record[at]! << 8) | record[at + 1]!
-    const length = (record[at + 2]! << 8) | record[at + 3]!
-    found.set(type, record.subarray(at + 4, at + 4 + length))
-    at += 4 + length
-  }
-  return found
-}
 
 describe("the ClientHello", () => {
   it("is one handshake record whose lengths add up, with a hybrid share of 1184 + 32 bytes", () => {

@@ -9,6 +9,7 @@ import {
   probeSecureContext,
   sharedSecureContext
 } from "../../src/net/TlsPeer.ts"
+import { extensionsOf } from "./helloExtensions.ts"
 import { makePki, type TestPki } from "./pki.ts"
 
 let pki: TestPki
@@ -108,27 +109,16 @@ describe("probeSecureContext", () => {
 const offeredGroups = (secureContext: tls.SecureContext) =>
   new Promise<{ groups: Array<number>; keyShares: Array<number> }>((resolve, reject) => {
     const listener = net.createServer((socket) =>
-      socket.once("data", (b: Buffer) => {
+      socket.once("data", (record: Buffer) => {
         socket.destroy()
         listener.close()
-        // record header 5, handshake header 4, version 2, random 32, then the session id,
-        // the suites and the compression methods, each with its length
-        let at = 5 + 4 + 2 + 32
-        at += 1 + b[at]!
-        at += 2 + b.readUInt16BE(at)
-        at += 1 + b[at]!
-        const end = at + 2 + b.readUInt16BE(at)
-        at += 2
+        const ext = extensionsOf(record)
+        const groups = Buffer.from(ext.get(10) ?? [0, 0])
+        const shares = Buffer.from(ext.get(51) ?? [0, 0])
         const found = { groups: [] as Array<number>, keyShares: [] as Array<number> }
-        while (at < end) {
-          const [type, body] = [b.readUInt16BE(at), b.subarray(at + 4, at + 4 + b.readUInt16BE(at + 2))]
-          if (type === 10)
-            for (let i = 2; i < 2 + body.readUInt16BE(0); i += 2) found.groups.push(body.readUInt16BE(i))
-          if (type === 51)
-            for (let i = 2; i < body.length; i += 4 + body.readUInt16BE(i + 2))
-              found.keyShares.push(body.readUInt16BE(i))
-          at += 4 + body.length
-        }
+        for (let i = 2; i < groups.length; i += 2) found.groups.push(groups.readUInt16BE(i))
+        for (let i = 2; i < shares.length; i += 4 + shares.readUInt16BE(i + 2))
+          found.keyShares.push(shares.readUInt16BE(i))
         resolve(found)
       })
     )

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { beforeAll, describe, expect, it } from "vitest"
+import { withoutTimings } from "../../scripts/bench/batchRecords.ts"
 import { worldEnv } from "./env.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -28,17 +29,6 @@ const DOMAINS = [
   "mx-tls-no-ems.com",
   "pq-hybrid.com"
 ]
-
-/** What differs in every run: instants and durations. */
-const TIMINGS = new Set(["checkedAt", "elapsedMs", "durationMs", "computedAt", "scannedAt", "timestamp"])
-const withoutTimings = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(withoutTimings)
-    : v !== null && typeof v === "object"
-      ? Object.fromEntries(
-          Object.entries(v).flatMap(([k, x]) => (TIMINGS.has(k) ? [] : [[k, withoutTimings(x)]]))
-        )
-      : v
 
 interface Scanned {
   readonly domain: string
